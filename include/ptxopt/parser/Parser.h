@@ -1,0 +1,27 @@
+// PTX text -> IR. The grammar is grammar/PtxLexer.g4 and grammar/PtxParser.g4
+// (ANTLR4, generated at build time). Parsing stops at the first error.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "ptxopt/ir/IR.h"
+#include "ptxopt/support/Diagnostics.h"
+
+namespace ptxopt {
+
+struct ParseStats {
+  size_t items = 0, tokens = 0, llFallbacks = 0;
+};
+
+struct ParseResult {
+  std::unique_ptr<ir::Module> module;  // null on error
+  std::optional<Diagnostic> error;
+  ParseStats stats;
+};
+
+/// Parses a whole PTX module. `fileName` is used in diagnostics.
+ParseResult parsePtx(std::string source, std::string fileName);
+
+}  // namespace ptxopt

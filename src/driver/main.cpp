@@ -1,0 +1,177 @@
+// ptx-opt command line driver.
+//
+//   ptx-opt [options] <in.ptx|-> [-o <out.ptx|->]
+//
+// Reads PTX, parses it into the IR, (later: runs the requested passes),
+// verifies, and prints it back. Output goes to a temporary file beside the
+// target that is renamed into place only on success, so a failed run never
+// creates or changes the output file.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "ptxopt/Version.h"
+#include "ptxopt/ir/Verifier.h"
+#include "ptxopt/parser/Parser.h"
+#include "ptxopt/printer/Printer.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+bool readInput(const std::string &path, std::string &out, std::string &err) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    out = ss.str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err = path + ": error: cannot open input file: " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    err = path + ": error: cannot read input file";
+    return false;
+  }
+  out = ss.str();
+  return true;
+}
+
+bool writeOutput(const std::string &path, const std::string &text, std::string &err) {
+  if (path == "-") {
+    std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+    std::cout.flush();
+    return static_cast<bool>(std::cout);
+  }
+  std::string tmp = path + ".ptxopt-tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      err = path + ": error: cannot write output file: " + std::strerror(errno);
+      return false;
+    }
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      err = path + ": error: cannot write output file";
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    err = path + ": error: cannot write output file: " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+long peakRssKiB() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"ptx-opt: a PTX-to-PTX optimizer for NVIDIA GPUs.\n"
+               "Reads PTX (from nvcc, clang, Triton, NVRTC), optimizes global-memory\n"
+               "accesses on clones of the kernels, and prints PTX.",
+               "ptx-opt"};
+  std::string input, output = "-";
+  bool canonicalize = false, verify = false, stats = false, timePasses = false;
+  app.add_option("input", input, "Input PTX file, or - for standard input")->required();
+  app.add_option("-o,--output", output, "Output file, or - for standard output (default: -)");
+  app.add_flag("--canonicalize", canonicalize,
+               "Print every statement from the IR in canonical layout (no comments; "
+               "ptxas builds the identical cubin)");
+  app.add_flag("--verify", verify,
+               "Check the IR (declared registers, defined labels, branch targets); errors exit 1");
+  app.add_flag("--stats", stats, "Print statistics (items, tokens, functions, instructions) to stderr");
+  app.add_flag("--time-passes", timePasses, "Print the time spent in each phase to stderr");
+  app.set_version_flag("--version", std::string("ptx-opt ") + PTXOPT_VERSION);
+  app.footer("Exit status: 0 on success, 1 on an input error, 2 on a usage error.\n"
+             "On error no output file is created or changed.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    app.exit(e);
+    return 2;
+  }
+
+  auto t0 = Clock::now();
+  std::string text, err;
+  if (!readInput(input, text, err)) {
+    std::cerr << "ptx-opt: " << err << "\n";
+    return 1;
+  }
+  std::string name = input == "-" ? "<stdin>" : input;
+  size_t inputBytes = text.size();
+  auto t1 = Clock::now();
+  auto parsed = ptxopt::parsePtx(std::move(text), name);
+  auto t2 = Clock::now();
+  if (parsed.error) {
+    std::cerr << ptxopt::formatDiagnostic(*parsed.error);
+    return 1;
+  }
+  auto &mod = *parsed.module;
+
+  if (verify) {
+    auto diags = ptxopt::verifyModule(mod);
+    for (auto &d : diags) std::cerr << ptxopt::formatDiagnostic(d);
+    if (!diags.empty()) return 1;
+  }
+  auto t3 = Clock::now();
+
+  std::string outText =
+      ptxopt::printModule(mod, canonicalize ? ptxopt::PrintMode::Canonical : ptxopt::PrintMode::Lossless);
+  auto t4 = Clock::now();
+  if (!writeOutput(output, outText, err)) {
+    std::cerr << "ptx-opt: " << err << "\n";
+    return 1;
+  }
+  auto t5 = Clock::now();
+
+  if (stats) {
+    size_t funcs = 0, kernels = 0, instrs = 0;
+    for (auto *f : mod.functions()) {
+      ++funcs;
+      if (f->isEntry && f->body) ++kernels;
+      if (f->body)
+        ptxopt::ir::forEachStmt(*f->body, [&](const ptxopt::ir::Stmt &s) {
+          if (s.kind == ptxopt::ir::Stmt::Kind::Instruction) ++instrs;
+        });
+    }
+    std::cerr << "ptx-opt: stats: " << inputBytes << " bytes, " << parsed.stats.tokens << " tokens, "
+              << parsed.stats.items << " top-level items, " << funcs << " functions (" << kernels
+              << " kernels), " << instrs << " instructions, " << parsed.stats.llFallbacks
+              << " LL fallbacks, peak RSS " << peakRssKiB() << " KiB\n";
+  }
+  if (timePasses) {
+    std::fprintf(stderr,
+                 "ptx-opt: time: read %.2f ms, parse %.2f ms, verify %.2f ms, print %.2f ms, write %.2f ms, "
+                 "total %.2f ms\n",
+                 ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4), ms(t4, t5), ms(t0, t5));
+  }
+  return 0;
+}
