@@ -50,7 +50,7 @@ LINE_COMMENT   : '//' ~[\r\n]* -> skip ;
 BLOCK_COMMENT  : '/*' .*? '*/' -> skip ;
 // An unterminated block comment swallows the rest of the file; the parser
 // reports it instead of silently accepting the file.
-OPEN_COMMENT   : '/*' .*? EOF ;
+OPEN_COMMENT   : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* EOF ;
 
 // Anything else becomes one token, so the parser reports it with a position.
 ERRCHAR        : . ;

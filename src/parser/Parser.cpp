@@ -491,6 +491,19 @@ private:
   std::unordered_set<std::string_view> plainRegs_;
 };
 
+/// A top-level item starts with a keyword token or with one of these
+/// directives; anything else is reported as an unknown directive (the grammar
+/// alone would take it for a variable attribute and complain later).
+void checkItemStart(Token *t, std::string_view src) {
+  if (t->getType() != PtxLexer::DIRECTIVE) return;
+  static const std::unordered_set<std::string_view> starters = {
+      ".visible", ".extern", ".weak", ".common", ".global", ".const", ".shared", ".local",
+      ".tex", ".attribute"};
+  std::string_view d = src.substr(t->getStartIndex(), t->getStopIndex() + 1 - t->getStartIndex());
+  if (starters.count(d) || d.substr(0, 8) == ".shared:") return;
+  throw SyntaxError{t->getStartIndex(), "unknown directive '" + std::string(d) + "' at module level"};
+}
+
 }  // namespace
 
 ParseResult parsePtx(std::string source, std::string fileName) {
@@ -513,6 +526,7 @@ ParseResult parsePtx(std::string source, std::string fileName) {
     while (true) {
       size_t start = tokens.index();
       if (tokens.LA(1) == Token::EOF) break;
+      checkItemStart(tokens.LT(1), src);
       PtxParser::ItemContext *item = nullptr;
       parser.setErrorHandler(bail);
       parser.getInterpreter<atn::ParserATNSimulator>()->setPredictionMode(atn::PredictionMode::SLL);
