@@ -561,6 +561,15 @@ ParseResult parsePtx(std::string source, std::string fileName) {
                              "syntax error");
     return r;
   }
+  // PTX requires .version as the first directive of a module.
+  if (mod->items.empty() || mod->items[0].kind != ir::Item::Kind::Directive ||
+      mod->items[0].directive->name != ".version") {
+    uint32_t at = mod->items.empty() ? 0 : mod->items[0].span.begin;
+    r.error = makeDiagnostic(Severity::Error, fileName, src, at,
+                             mod->items.empty() ? "empty module: PTX starts with a .version directive"
+                                                : "a PTX module must start with a .version directive");
+    return r;
+  }
   mod->trailingLead = tokens.leadOf(tokens.index());
   r.stats.tokens = tokens.fetched();
   r.module = std::move(mod);

@@ -16,13 +16,14 @@ bool isWordish(std::string_view t) {
 }
 
 /// Joins tokens with canonical spacing: a space between two words, after a
-/// comma and around '='; nothing elsewhere.
+/// comma, around '=', between a word and '(' and between ')' and a word;
+/// nothing elsewhere.
 void joinTokens(std::string &out, const std::vector<std::string_view> &toks) {
   std::string_view prev;
   for (auto t : toks) {
     if (!prev.empty()) {
       bool space = (isWordish(prev) && isWordish(t)) || prev == "," || prev == "=" || t == "=" ||
-                   (prev == ")" && isWordish(t)) || (isWordish(prev) && t == "(" && prev[0] == '.');
+                   (prev == ")" && isWordish(t)) || (isWordish(prev) && t == "(");
       if (space) out += ' ';
     }
     out += t;

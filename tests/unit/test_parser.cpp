@@ -178,11 +178,13 @@ TEST_CASE("parse errors carry line and column", "[parser][errors]") {
   }
 }
 
-TEST_CASE("empty input is an empty module", "[parser]") {
-  auto m = parseOk("");
-  CHECK(m->items.empty());
-  CHECK(printModule(*m) == "");
-  auto m2 = parseOk("  // only a comment\n");
-  CHECK(m2->items.empty());
-  CHECK(printModule(*m2) == "  // only a comment\n");
+TEST_CASE("a module must start with .version", "[parser][errors]") {
+  CHECK_THAT(parseErr("").message, Catch::Contains("empty module"));
+  CHECK_THAT(parseErr("  // only a comment\n").message, Catch::Contains("empty module"));
+  auto d = parseErr("\n.target sm_90\n.version 9.0\n");
+  CHECK(d.line == 2);
+  CHECK_THAT(d.message, Catch::Contains("must start with a .version"));
+  // Trivia before and after the module is kept.
+  std::string t = "// header\n.version 9.0\n.target sm_90\n// tail\n";
+  CHECK(printModule(*parseOk(t)) == t);
 }
