@@ -12,7 +12,7 @@ item
     | TARGET IDENT (COMMA IDENT)*                             # targetItem
     | ADDRESS_SIZE INT                                        # addressSizeItem
     | FILE INT STRING (COMMA INT (COMMA INT)?)?               # fileItem
-    | SECTION sectionName LBRACE sectionEntry* RBRACE         # sectionItem
+    | SECTION SECTION_NAME LBRACE sectionEntry* RBRACE        # sectionItem
     | ALIAS IDENT COMMA IDENT SEMI                            # aliasItem
     | PRAGMA STRING (COMMA STRING)* SEMI                      # pragmaItem
     | function                                                # functionItem
@@ -20,12 +20,8 @@ item
     | EOF                                                     # eofItem
     ;
 
-sectionName : DIRECTIVE | IDENT ;
-
-sectionEntry
-    : IDENT COLON                                             # sectionLabel
-    | DIRECTIVE dataValue (COMMA dataValue)*                  # sectionData
-    ;
+// One token per label ("name:") or data line (".b8 1,2,3"); see the lexer.
+sectionEntry : SECTION_LABEL | SECTION_DATA ;
 
 dataValue : MINUS? dataTerm ((PLUS | MINUS) dataTerm)* ;
 dataTerm  : INT | IDENT | DIRECTIVE | HEXFLOAT | FLOAT ;
@@ -60,14 +56,13 @@ block : LBRACE stmt* RBRACE ;
 stmt
     : block                                                   # blockStmt
     | IDENT COLON                                             # labelStmt
-    | LOC INT INT INT (COMMA locAttr)*                        # locStmt
+    | LOC                                                     # locStmt
     | PRAGMA STRING (COMMA STRING)* SEMI                      # pragmaStmt
     | CALLPROTOTYPE protoParams? IDENT protoParams? SEMI      # protoStmt
     | (BRANCHTARGETS | CALLTARGETS) IDENT (COMMA IDENT)* SEMI # targetsStmt
     | decl SEMI                                               # declStmt
     | instruction                                             # instrStmt
     ;
-locAttr     : IDENT (IDENT | INT INT INT) ;
 protoParams : LPAREN (paramDecl (COMMA paramDecl)*)? RPAREN ;
 
 instruction : guard? IDENT (operand (COMMA operand)*)? SEMI ;

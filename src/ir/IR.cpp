@@ -77,6 +77,16 @@ std::string_view Decl::type() const {
   return {};
 }
 
+std::vector<std::string> Section::Entry::values() const {
+  std::vector<std::string> out(1);
+  for (char c : valueText) {
+    if (c == ',') out.emplace_back();
+    else if (c != ' ' && c != '\t') out.back() += c;
+  }
+  if (out.size() == 1 && out[0].empty()) out.clear();
+  return out;
+}
+
 Block::Block(const Block &o) : Stmt(Kind::Block) {
   span = o.span;
   edited = o.edited;

@@ -16,6 +16,7 @@
 #include <deque>
 #include <unordered_set>
 
+#include "Lexer.h"
 #include "PtxLexer.h"
 #include "PtxParser.h"
 #include "antlr4-runtime.h"
@@ -74,7 +75,7 @@ struct NestingTooDeep {
 
 class ItemTokenStream final : public TokenStream {
 public:
-  explicit ItemTokenStream(PtxLexer &lexer, std::string_view text) : lexer_(lexer), text_(text) {}
+  explicit ItemTokenStream(TokenSource &lexer, std::string_view text) : lexer_(lexer), text_(text) {}
 
   Token *LT(ssize_t k) override {
     if (k == 0) return nullptr;
@@ -153,7 +154,7 @@ private:
     }
   }
 
-  PtxLexer &lexer_;
+  TokenSource &lexer_;
   std::string_view text_;
   std::deque<std::unique_ptr<Token>> toks_;
   size_t base_ = 0, p_ = 0;
@@ -210,266 +211,352 @@ private:
 
 // ------------------------------------------------------------ IR builder
 
+// The parser runs without building a parse tree (that halves parse time):
+// the grammar validates each item, and the Builder then reads the item's
+// tokens, which are known to be well-formed, in one forward pass. Item kinds
+// come from the labeled alternative the parser chose; everything below the
+// item level is recognized by the same first tokens the grammar uses.
 class Builder {
 public:
   Builder(ir::Module &m, ItemTokenStream &ts) : m_(m), ts_(ts), src_(m.source()) {}
 
-  std::string_view text(Token *t) const {
-    return std::string_view(src_).substr(t->getStartIndex(), t->getStopIndex() + 1 - t->getStartIndex());
-  }
-  std::string_view text(tree::TerminalNode *n) const { return text(n->getSymbol()); }
-  Span span(ParserRuleContext *c) const {
-    Span s;
-    s.lead = ts_.leadOf(c->start->getTokenIndex());
-    s.begin = static_cast<uint32_t>(c->start->getStartIndex());
-    s.end = static_cast<uint32_t>(c->stop->getStopIndex() + 1);
-    return s;
-  }
-  Span span(Token *t) const {
-    return {ts_.leadOf(t->getTokenIndex()), static_cast<uint32_t>(t->getStartIndex()),
-            static_cast<uint32_t>(t->getStopIndex() + 1)};
-  }
-  /// Texts of the tokens [from, to] (token indexes).
-  std::vector<std::string_view> tokens(size_t from, size_t to) const {
-    std::vector<std::string_view> out;
-    if (to + 1 < from + 1) return out;
-    out.reserve(to - from + 1);
-    for (size_t i = from; i <= to; ++i) out.push_back(text(ts_.get(i)));
-    return out;
-  }
-  std::vector<std::string_view> tokensAfter(Token *first, ParserRuleContext *c, bool dropSemi) {
-    size_t a = first->getTokenIndex() + 1, b = c->stop->getTokenIndex();
-    if (dropSemi && c->stop->getType() == PtxLexer::SEMI) --b;
-    if (b + 1 <= a) return {};
-    return tokens(a, b);
-  }
-
   void item(PtxParser::ItemContext *c) {
+    i_ = c->start->getTokenIndex();
+    end_ = c->stop->getTokenIndex() + 1;
     ir::Item it;
-    it.span = span(c);
-    if (auto *f = dynamic_cast<PtxParser::FunctionItemContext *>(c)) {
+    it.span = spanOf(i_, end_ - 1);
+    if (dynamic_cast<PtxParser::FunctionItemContext *>(c)) {
       it.kind = ir::Item::Kind::Function;
-      it.function = function(f->function());
-    } else if (auto *d = dynamic_cast<PtxParser::DeclItemContext *>(c)) {
+      it.function = function();
+    } else if (dynamic_cast<PtxParser::DeclItemContext *>(c)) {
       it.kind = ir::Item::Kind::Decl;
-      it.decl = decl(d->decl(), true);
+      it.decl = decl();
       it.decl->span = it.span;
-    } else if (auto *s = dynamic_cast<PtxParser::SectionItemContext *>(c)) {
+    } else if (dynamic_cast<PtxParser::SectionItemContext *>(c)) {
       it.kind = ir::Item::Kind::Section;
-      it.section = section(s);
+      it.section = section();
       it.section->span = it.span;
     } else {
       it.kind = ir::Item::Kind::Directive;
-      auto d = std::make_unique<ir::Directive>();
-      d->span = it.span;
-      d->name = text(c->start);
-      d->semicolon = c->stop->getType() == PtxLexer::SEMI;
-      d->tokens = tokensAfter(c->start, c, true);
-      it.directive = std::move(d);
+      it.directive = directiveToSemi(/*stopAtSemi=*/false);
+      it.directive->span = it.span;
     }
     m_.items.push_back(std::move(it));
   }
 
 private:
-  std::unique_ptr<ir::Section> section(PtxParser::SectionItemContext *c) {
-    auto s = std::make_unique<ir::Section>();
-    s->name = text(c->sectionName()->start);
-    for (auto *e : c->sectionEntry()) {
-      ir::Section::Entry en;
-      if (auto *l = dynamic_cast<PtxParser::SectionLabelContext *>(e)) {
-        en.label = text(l->IDENT());
-      } else {
-        en.directive = text(e->start);
-        en.tokens = tokensAfter(e->start, e, false);
-      }
-      s->entries.push_back(std::move(en));
+  // ---- token access
+  Token *tok(size_t i) const { return ts_.get(i); }
+  size_t type(size_t i) const { return i < end_ ? tok(i)->getType() : Token::EOF; }
+  size_t la() const { return type(i_); }
+  std::string_view text(size_t i) const {
+    Token *t = tok(i);
+    return std::string_view(src_).substr(t->getStartIndex(), t->getStopIndex() + 1 - t->getStartIndex());
+  }
+  std::string_view next() { return text(i_++); }
+  Span spanOf(size_t first, size_t last) const {
+    return {ts_.leadOf(first), static_cast<uint32_t>(tok(first)->getStartIndex()),
+            static_cast<uint32_t>(tok(last)->getStopIndex() + 1)};
+  }
+
+  // ---- directives kept as token lists
+
+  /// Keyword plus the tokens up to (and dropping) the closing ';'. Item-level
+  /// directives without ';' (.version, .target, .file) run to the item end.
+  std::unique_ptr<ir::Directive> directiveToSemi(bool stopAtSemi) {
+    auto d = std::make_unique<ir::Directive>();
+    size_t first = i_;
+    d->name = next();
+    while (i_ < end_ && la() != PtxLexer::SEMI) d->tokens.push_back(next());
+    if (la() == PtxLexer::SEMI) {
+      d->semicolon = true;
+      ++i_;
     }
+    (void)stopAtSemi;
+    d->span = spanOf(first, i_ - 1);
+    return d;
+  }
+
+  /// `.loc 1 3 14, function_name $L__info_string0` is one LOC token; split it
+  /// into the words and commas of the directive.
+  std::unique_ptr<ir::Directive> loc() {
+    auto d = std::make_unique<ir::Directive>();
+    d->span = spanOf(i_, i_);
+    std::string_view t = next();
+    d->name = t.substr(0, 4);
+    size_t i = 4;
+    while (i < t.size()) {
+      char c = t[i];
+      if (c == ' ' || c == '\t') { ++i; continue; }
+      if (c == ',') { d->tokens.push_back(t.substr(i, 1)); ++i; continue; }
+      size_t e = i;
+      while (e < t.size() && t[e] != ' ' && t[e] != '\t' && t[e] != ',') ++e;
+      d->tokens.push_back(t.substr(i, e - i));
+      i = e;
+    }
+    return d;
+  }
+
+  std::unique_ptr<ir::Section> section() {
+    auto s = std::make_unique<ir::Section>();
+    ++i_;  // .section
+    s->name = next();
+    ++i_;  // {
+    while (la() == PtxLexer::SECTION_LABEL || la() == PtxLexer::SECTION_DATA) {
+      ir::Section::Entry en;
+      bool isLabel = la() == PtxLexer::SECTION_LABEL;
+      std::string_view t = next();
+      if (isLabel) {
+        t.remove_suffix(1);  // ':'
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+        en.label = t;
+      } else {
+        size_t sp = t.find_first_of(" \t");
+        en.directive = t.substr(0, sp);
+        if (sp != std::string_view::npos) {
+          std::string_view v = t.substr(sp);
+          while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+          while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+          en.valueText = v;
+        }
+      }
+      s->entries.push_back(en);
+    }
+    ++i_;  // }
     return s;
   }
 
-  void attrTokens(PtxParser::AttrContext *a, std::vector<std::string_view> &out) {
-    for (size_t i = a->start->getTokenIndex(); i <= a->stop->getTokenIndex(); ++i)
-      out.push_back(text(ts_.get(i)));
+  // ---- declarations
+
+  /// Attribute tokens (".align", "4", ".attribute", "(", ".managed", ")")
+  /// up to the first declared name.
+  void attrs(std::vector<std::string_view> &out) {
+    int depth = 0;
+    while (i_ < end_) {
+      size_t t = la();
+      if (depth == 0 && (t == PtxLexer::IDENT || t == PtxLexer::REGISTER)) break;
+      if (t == PtxLexer::LPAREN) ++depth;
+      if (t == PtxLexer::RPAREN) --depth;
+      out.push_back(next());
+    }
   }
 
-  ir::Declarator declarator(PtxParser::DeclaratorContext *c) {
+  ir::Declarator declarator() {
     ir::Declarator d;
-    d.name = text(c->start);
-    Operand o;
-    if (c->LANGLE()) {
-      o = Operand::imm(text(c->INT(0)));
-      d.range = static_cast<uint32_t>(o.intValue().value_or(0));
+    d.name = next();
+    if (la() == PtxLexer::LANGLE) {
+      ++i_;
+      d.range = static_cast<uint32_t>(Operand::imm(next()).intValue().value_or(0));
+      ++i_;  // >
     }
-    // Dimensions: every '[' INT? ']' after the optional range.
-    for (size_t i = c->start->getTokenIndex() + 1; i <= c->stop->getTokenIndex(); ++i) {
-      Token *t = ts_.get(i);
-      if (t->getType() != PtxLexer::LBRACK) continue;
-      Token *n = ts_.get(i + 1);
-      if (n->getType() == PtxLexer::INT) {
-        o = Operand::imm(text(n));
-        d.dims.push_back(static_cast<uint64_t>(o.intValue().value_or(0)));
-      } else {
-        d.dims.push_back(std::nullopt);
-      }
+    while (la() == PtxLexer::LBRACK) {
+      ++i_;
+      if (la() == PtxLexer::INT) d.dims.push_back(static_cast<uint64_t>(Operand::imm(next()).intValue().value_or(0)));
+      else d.dims.push_back(std::nullopt);
+      ++i_;  // ]
     }
     return d;
   }
 
-  std::unique_ptr<ir::Decl> decl(PtxParser::DeclContext *c, bool semicolonFollows) {
+  /// decl (';' is consumed when present).
+  std::unique_ptr<ir::Decl> decl() {
     auto d = std::make_unique<ir::Decl>();
-    d->span = span(c);
-    d->semicolon = semicolonFollows;
-    // Everything before the first declarator is attributes.
-    auto decls = c->declarator();
-    for (size_t i = c->start->getTokenIndex(); i < decls.front()->start->getTokenIndex(); ++i)
-      d->attrs.push_back(text(ts_.get(i)));
-    for (auto *x : decls) d->names.push_back(declarator(x));
-    if (auto *in = c->init()) d->init = tokens(in->start->getTokenIndex(), in->stop->getTokenIndex());
+    size_t first = i_;
+    attrs(d->attrs);
+    d->names.push_back(declarator());
+    while (la() == PtxLexer::COMMA) {
+      ++i_;
+      d->names.push_back(declarator());
+    }
+    if (la() == PtxLexer::EQUAL) {
+      ++i_;
+      while (i_ < end_ && la() != PtxLexer::SEMI) d->init.push_back(next());
+    }
+    d->semicolon = la() == PtxLexer::SEMI;
+    if (d->semicolon) ++i_;
+    d->span = spanOf(first, i_ - 1);
     return d;
   }
 
-  ir::Decl paramDecl(PtxParser::ParamDeclContext *c) {
+  ir::Decl paramDecl() {
     ir::Decl d;
-    d.span = span(c);
+    size_t first = i_;
     d.semicolon = false;
-    for (size_t i = c->start->getTokenIndex(); i < c->declarator()->start->getTokenIndex(); ++i)
-      d.attrs.push_back(text(ts_.get(i)));
-    d.names.push_back(declarator(c->declarator()));
+    attrs(d.attrs);
+    d.names.push_back(declarator());
+    d.span = spanOf(first, i_ - 1);
     return d;
   }
 
-  std::unique_ptr<ir::Function> function(PtxParser::FunctionContext *c) {
+  std::vector<ir::Decl> paramList() {
+    std::vector<ir::Decl> out;
+    ++i_;  // (
+    while (la() != PtxLexer::RPAREN) {
+      out.push_back(paramDecl());
+      if (la() == PtxLexer::COMMA) ++i_;
+    }
+    ++i_;  // )
+    return out;
+  }
+
+  // ---- functions and bodies
+
+  std::unique_ptr<ir::Function> function() {
     auto f = std::make_unique<ir::Function>();
-    f->span = span(c);
-    for (auto *a : c->attr()) attrTokens(a, f->attrs);
-    f->isEntry = c->ENTRY() != nullptr;
-    f->name = text(c->IDENT());
-    if (auto *r = c->returnParams()) {
-      f->returns.emplace();
-      for (auto *p : r->paramDecl()) f->returns->push_back(paramDecl(p));
-    }
-    if (auto *pl = c->paramList()) {
-      f->params.emplace();
-      for (auto *p : pl->paramDecl()) f->params->push_back(paramDecl(p));
-    }
-    for (auto *p : c->perfDirective()) {
+    f->span = spanOf(i_, end_ - 1);
+    while (la() != PtxLexer::ENTRY && la() != PtxLexer::FUNC) f->attrs.push_back(next());
+    f->isEntry = la() == PtxLexer::ENTRY;
+    ++i_;
+    if (la() == PtxLexer::LPAREN) f->returns = paramList();
+    f->name = next();
+    if (la() == PtxLexer::LPAREN) f->params = paramList();
+    while (la() != PtxLexer::LBRACE && la() != PtxLexer::SEMI) {
       ir::Directive d;
-      d.span = span(p);
-      d.name = text(p->start);
-      d.semicolon = p->stop->getType() == PtxLexer::SEMI;
-      d.tokens = tokensAfter(p->start, p, true);
+      size_t first = i_;
+      d.name = next();
+      if (d.name == ".pragma") {
+        while (la() != PtxLexer::SEMI) d.tokens.push_back(next());
+        ++i_;
+        d.semicolon = true;
+      } else {
+        while (la() == PtxLexer::INT || la() == PtxLexer::COMMA) d.tokens.push_back(next());
+      }
+      d.span = spanOf(first, i_ - 1);
       f->perf.push_back(std::move(d));
     }
-    if (auto *b = c->block()) {
+    if (la() == PtxLexer::LBRACE) {
       plainRegs_.clear();
-      f->body = block(b);
+      f->body = block();
       if (!plainRegs_.empty()) markPlainRegisters(*f->body);
     }
     return f;
   }
 
-  std::unique_ptr<ir::Block> block(PtxParser::BlockContext *c) {
+  std::unique_ptr<ir::Block> block() {
     auto b = std::make_unique<ir::Block>();
-    b->span = span(c);
-    b->open = span(c->LBRACE()->getSymbol());
-    b->close = span(c->RBRACE()->getSymbol());
-    auto stmts = c->stmt();
-    b->body.reserve(stmts.size());
-    for (auto *s : stmts) b->body.push_back(stmt(s));
+    size_t first = i_;
+    b->open = spanOf(i_, i_);
+    ++i_;
+    while (la() != PtxLexer::RBRACE) b->body.push_back(stmt());
+    b->close = spanOf(i_, i_);
+    ++i_;
+    b->span = spanOf(first, i_ - 1);
     return b;
   }
 
-  std::unique_ptr<ir::Stmt> stmt(PtxParser::StmtContext *c) {
-    if (auto *i = dynamic_cast<PtxParser::InstrStmtContext *>(c)) return instruction(i->instruction());
-    if (auto *l = dynamic_cast<PtxParser::LabelStmtContext *>(c)) {
-      auto lab = std::make_unique<ir::Label>();
-      lab->span = span(c);
-      lab->name = text(l->IDENT());
-      return lab;
-    }
-    if (auto *d = dynamic_cast<PtxParser::DeclStmtContext *>(c)) {
-      auto decl_ = decl(d->decl(), true);
-      decl_->span = span(c);
-      if (decl_->space() == ".reg")
-        for (auto &n : decl_->names)
+  std::unique_ptr<ir::Stmt> stmt() {
+    switch (la()) {
+    case PtxLexer::LBRACE: return block();
+    case PtxLexer::LOC: return loc();
+    case PtxLexer::PRAGMA:
+    case PtxLexer::CALLPROTOTYPE:
+    case PtxLexer::BRANCHTARGETS:
+    case PtxLexer::CALLTARGETS: return directiveToSemi(true);
+    case PtxLexer::REG:
+    case PtxLexer::PARAM:
+    case PtxLexer::DIRECTIVE: {
+      auto d = decl();
+      if (d->space() == ".reg")
+        for (auto &n : d->names)
           if (!n.name.empty() && n.name[0] != '%') plainRegs_.insert(n.name);
-      return decl_;
+      return d;
     }
-    if (auto *b = dynamic_cast<PtxParser::BlockStmtContext *>(c)) return block(b->block());
-    auto d = std::make_unique<ir::Directive>();
-    d->span = span(c);
-    d->name = text(c->start);
-    d->semicolon = c->stop->getType() == PtxLexer::SEMI;
-    d->tokens = tokensAfter(c->start, c, true);
-    return d;
+    case PtxLexer::IDENT:
+      if (type(i_ + 1) == PtxLexer::COLON) {
+        auto l = std::make_unique<ir::Label>();
+        l->span = spanOf(i_, i_ + 1);
+        l->name = next();
+        ++i_;
+        return l;
+      }
+      [[fallthrough]];
+    default: return instruction();
+    }
   }
 
-  std::unique_ptr<ir::Instruction> instruction(PtxParser::InstructionContext *c) {
+  std::unique_ptr<ir::Instruction> instruction() {
     auto in = std::make_unique<ir::Instruction>();
-    in->span = span(c);
-    if (auto *g = c->guard()) {
-      in->guardNegated = g->BANG() != nullptr;
-      in->guard = text(g->stop);
+    size_t first = i_;
+    if (la() == PtxLexer::AT) {
+      ++i_;
+      if (la() == PtxLexer::BANG) {
+        in->guardNegated = true;
+        ++i_;
+      }
+      in->guard = next();
     }
-    in->opcode = text(c->IDENT());
-    auto ops = c->operand();
-    in->operands.reserve(ops.size());
-    for (auto *o : ops) in->operands.push_back(operand(o));
+    in->opcode = next();
+    while (la() != PtxLexer::SEMI) {
+      in->operands.push_back(operand());
+      if (la() == PtxLexer::COMMA) ++i_;
+    }
+    ++i_;  // ;
+    in->span = spanOf(first, i_ - 1);
     return in;
   }
 
-  Operand operand(PtxParser::OperandContext *c) {
-    if (auto *n = dynamic_cast<PtxParser::NotOperandContext *>(c))
-      return Operand{Operand::Kind::Not, "!", {operand(n->operand())}};
-    auto *p = static_cast<PtxParser::PrimaryOperandContext *>(c);
-    auto prims = p->primary();
-    if (prims.size() == 1) return primary(prims[0]);
-    Operand o{Operand::Kind::Pipe, "|", {}};
-    for (auto *x : prims) o.elems.push_back(primary(x));
+  Operand operand() {
+    if (la() == PtxLexer::BANG) {
+      ++i_;
+      return Operand{Operand::Kind::Not, "!", {operand()}};
+    }
+    Operand p = primary();
+    if (la() != PtxLexer::PIPE) return p;
+    Operand o{Operand::Kind::Pipe, "|", {std::move(p)}};
+    while (la() == PtxLexer::PIPE) {
+      ++i_;
+      o.elems.push_back(primary());
+    }
     return o;
   }
 
-  Operand primary(PtxParser::PrimaryContext *c) {
-    switch (c->start->getType()) {
-    case PtxLexer::REGISTER: return Operand::reg(text(c->start));
+  Operand list(Operand::Kind kind, size_t close) {
+    Operand o{kind, "", {}};
+    ++i_;  // opening bracket
+    while (la() != close) {
+      o.elems.push_back(operand());
+      if (la() == PtxLexer::COMMA) ++i_;
+    }
+    ++i_;
+    return o;
+  }
+
+  Operand primary() {
+    switch (la()) {
+    case PtxLexer::REGISTER: return Operand::reg(next());
     case PtxLexer::IDENT: {
-      auto t = text(c->start);
+      auto t = next();
       if (t == "_") return Operand{Operand::Kind::Sink, t, {}};
       return Operand::sym(t);
     }
     case PtxLexer::MINUS: {
-      Token *num = c->stop;
-      if (num->getStartIndex() == c->start->getStopIndex() + 1)
-        return Operand::imm(std::string_view(src_).substr(c->start->getStartIndex(),
-                                                          num->getStopIndex() + 1 - c->start->getStartIndex()));
-      return Operand::imm(m_.intern("-" + std::string(text(num))));
+      Token *minus = tok(i_), *num = tok(i_ + 1);
+      i_ += 2;
+      if (num->getStartIndex() == minus->getStopIndex() + 1)
+        return Operand::imm(std::string_view(src_).substr(minus->getStartIndex(),
+                                                          num->getStopIndex() + 1 - minus->getStartIndex()));
+      return Operand::imm(m_.intern("-" + std::string(text(i_ - 1))));
     }
-    case PtxLexer::INT: case PtxLexer::FLOAT: case PtxLexer::HEXFLOAT:
-      return Operand::imm(text(c->start));
-    default: break;
-    }
-    if (auto *v = dynamic_cast<PtxParser::VecOperandContext *>(c)) {
-      Operand o{Operand::Kind::Vector, "", {}};
-      for (auto *x : v->operand()) o.elems.push_back(operand(x));
-      return o;
-    }
-    if (auto *l = dynamic_cast<PtxParser::ListOperandContext *>(c)) {
-      Operand o{Operand::Kind::List, "", {}};
-      for (auto *x : l->operand()) o.elems.push_back(operand(x));
-      return o;
-    }
-    auto *a = static_cast<PtxParser::AddrOperandContext *>(c);
-    Operand o{Operand::Kind::Address, "", {}};
-    for (auto *item : a->addrItem()) {
-      auto parts = item->operand();
-      if (parts.size() == 1) {
-        o.elems.push_back(operand(parts[0]));
-      } else {
-        std::string_view op = item->PLUS() ? "+" : "-";
-        o.elems.push_back(Operand{Operand::Kind::Sum, op, {operand(parts[0]), operand(parts[1])}});
+    case PtxLexer::LBRACE: return list(Operand::Kind::Vector, PtxLexer::RBRACE);
+    case PtxLexer::LPAREN: return list(Operand::Kind::List, PtxLexer::RPAREN);
+    case PtxLexer::LBRACK: {
+      Operand o{Operand::Kind::Address, "", {}};
+      ++i_;
+      while (la() != PtxLexer::RBRACK) {
+        Operand a = operand();
+        if (la() == PtxLexer::PLUS || la() == PtxLexer::MINUS) {
+          std::string_view op = next();
+          o.elems.push_back(Operand{Operand::Kind::Sum, op, {std::move(a), operand()}});
+        } else {
+          o.elems.push_back(std::move(a));
+        }
+        if (la() == PtxLexer::COMMA) ++i_;
       }
+      ++i_;
+      return o;
     }
-    return o;
+    default: return Operand::imm(next());  // INT, FLOAT, HEXFLOAT
+    }
   }
 
   // Inline asm declares registers without '%' (".reg .pred p;"); operands
@@ -488,6 +575,7 @@ private:
   ir::Module &m_;
   ItemTokenStream &ts_;
   const std::string &src_;
+  size_t i_ = 0, end_ = 0;  // current token, end of the item's tokens
   std::unordered_set<std::string_view> plainRegs_;
 };
 
@@ -512,11 +600,11 @@ ParseResult parsePtx(std::string source, std::string fileName) {
   const std::string &src = mod->source();
 
   ByteCharStream chars(src, fileName);
-  PtxLexer lexer(&chars);
-  lexer.removeErrorListeners();
+  PtxScanner lexer(src, &chars, fileName);
   ItemTokenStream tokens(lexer, src);
   PtxParser parser(&tokens);
   parser.removeErrorListeners();
+  parser.setBuildParseTree(false);
   ThrowingErrorListener listener(src);
   auto bail = std::make_shared<BailErrorStrategy>();
   auto full = std::make_shared<DefaultErrorStrategy>();

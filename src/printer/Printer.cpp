@@ -164,8 +164,11 @@ private:
         out_ += ":\n";
       } else {
         out_ += e.directive;
-        out_ += ' ';
-        joinTokens(out_, e.tokens);
+        auto vals = e.values();
+        for (size_t i = 0; i < vals.size(); ++i) {
+          out_ += i ? ", " : " ";
+          out_ += vals[i];
+        }
         out_ += '\n';
       }
     }

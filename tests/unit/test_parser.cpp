@@ -137,8 +137,9 @@ TEST_CASE("debug directives and sections", "[parser]") {
   REQUIRE(sec.entries.size() == 4);
   CHECK(sec.entries[0].label == "$L__info_string0");
   CHECK(sec.entries[1].directive == ".b8");
-  CHECK(sec.entries[2].tokens == std::vector<std::string_view>{".debug_abbrev"});
-  CHECK(sec.entries[3].tokens.size() == 3);
+  CHECK(sec.entries[1].values() == std::vector<std::string>{"95", "90", "0"});
+  CHECK(sec.entries[2].values() == std::vector<std::string>{".debug_abbrev"});
+  CHECK(sec.entries[3].values() == std::vector<std::string>{"$L__func_begin0+4"});
 }
 
 TEST_CASE("parse errors carry line and column", "[parser][errors]") {
