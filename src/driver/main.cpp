@@ -16,6 +16,7 @@
 #include <iostream>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ptxopt/Version.h"
@@ -38,18 +39,35 @@ bool readInput(const std::string &path, std::string &out, std::string &err) {
     out = ss.str();
     return true;
   }
-  std::ifstream in(path, std::ios::binary);
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    err = path + ": error: cannot open input file: " + std::strerror(errno);
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    err = path + ": error: cannot read input file: it is a directory";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary | (S_ISREG(st.st_mode) ? std::ios::ate : std::ios::openmode{}));
   if (!in) {
     err = path + ": error: cannot open input file: " + std::strerror(errno);
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
+  if (!S_ISREG(st.st_mode)) {  // a pipe or a device: read until its end
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+  }
+  // One allocation of the right size (a stringstream would hold two more copies).
+  std::streamoff size = in.tellg();
+  out.resize(static_cast<size_t>(size));
+  in.seekg(0);
+  in.read(out.data(), size);
+  if (in.gcount() != size) {
     err = path + ": error: cannot read input file";
     return false;
   }
-  out = ss.str();
   return true;
 }
 
@@ -82,7 +100,14 @@ bool writeOutput(const std::string &path, const std::string &text, std::string &
   return true;
 }
 
+// Peak resident memory of this program. VmHWM belongs to the address space
+// made by exec; getrusage's ru_maxrss would also count a large parent's
+// memory inherited through fork.
 long peakRssKiB() {
+  std::ifstream st("/proc/self/status");
+  std::string line;
+  while (std::getline(st, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss;

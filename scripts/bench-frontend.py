@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Front-end benchmark: parse and print speed of ptx-opt against ptxas.
+
+For the largest PTX files of the corpus (or the files given), reports the
+median of several runs of `ptx-opt --time-passes` (parse, lossless print,
+canonical print), the throughput in MB/s, the peak resident memory relative
+to the input size, and the time ptxas takes to assemble the same file.
+Prints a Markdown table (for docs/BENCHMARKS.md).
+
+  scripts/bench-frontend.py [--ptx-opt build/ptx-opt] [--runs 5] [-n 6] [files...]
+"""
+import argparse
+import glob
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def ptxopt_times(exe, path, extra):
+    r = subprocess.run([exe, "--time-passes", "--stats", *extra, path, "-o", os.devnull],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    err = r.stderr.decode()
+    t = {k: float(v) for k, v in re.findall(r"(read|parse|verify|print|write|total) ([0-9.]+) ms", err)}
+    t["rss_kib"] = int(re.search(r"peak RSS (\d+) KiB", err).group(1))
+    return t
+
+
+def ptxas_time(ptxas, path):
+    m = re.search(rb"^\s*\.target\s+([A-Za-z0-9_]+)", open(path, "rb").read(), re.M)
+    arch = m.group(1).decode() if m else "sm_75"
+    extra = ["-c"] if re.search(rb"^\s*\.extern\s+\.func", open(path, "rb").read(), re.M) else []
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        subprocess.run([ptxas, f"-arch={arch}", *extra, path, "-o", os.path.join(d, "k.cubin")], check=True)
+        return (time.perf_counter() - t0) * 1000
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ptx-opt", default=os.path.join(ROOT, "build", "ptx-opt"))
+    ap.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("-n", type=int, default=6, help="number of largest corpus files")
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_args()
+    files = a.files or sorted(glob.glob(os.path.join(ROOT, "tests/corpus/ptx/**/*.ptx"), recursive=True),
+                              key=os.path.getsize, reverse=True)[:a.n]
+    # Memory of the program itself (code, ANTLR's ATN): peak RSS on a 3 KB module.
+    base = ptxopt_times(a.ptx_opt, os.path.join(ROOT, "examples/matadd/matadd.ptx"), [])["rss_kib"] / 1024
+    print(f"Baseline peak RSS (3 KB module): {base:.1f} MB\n")
+    print("| file | MB | parse ms | print ms | parse+print MB/s | canonical print ms | peak RSS MB | (RSS - baseline) / input | ptxas ms | parse+print / ptxas |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for f in files:
+        size = os.path.getsize(f)
+        runs = [ptxopt_times(a.ptx_opt, f, []) for _ in range(a.runs)]
+        canon = [ptxopt_times(a.ptx_opt, f, ["--canonicalize"]) for _ in range(a.runs)]
+        parse = statistics.median(r["parse"] for r in runs)
+        prt = statistics.median(r["print"] for r in runs)
+        cprt = statistics.median(r["print"] for r in canon)
+        rss = max(r["rss_kib"] for r in runs) / 1024
+        px = statistics.median(ptxas_time(a.ptxas, f) for _ in range(3)) if os.path.exists(a.ptxas) else float("nan")
+        mb = size / 1e6
+        print(f"| {os.path.relpath(f, ROOT)} | {mb:.2f} | {parse:.1f} | {prt:.1f} | {mb / ((parse + prt) / 1000):.1f} "
+              f"| {cprt:.1f} | {rss:.1f} | {(rss - base) * 1e6 / size:.1f}x | {px:.0f} | {100 * (parse + prt) / px:.1f}% |")
+
+
+if __name__ == "__main__":
+    main()

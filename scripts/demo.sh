@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The main job on the bundled example (examples/matadd: the paper's matrix
+# add): set up and build, run ptx-opt on the PTX, show what it found, check
+# the output with ptxas, and run on a GPU when one is present.
+#
+#   scripts/demo.sh [file.ptx]     (default: examples/matadd/matadd.ptx)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh build >/dev/null
+export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
+IN=${1:-examples/matadd/matadd.ptx}
+OUT=build/demo
+mkdir -p "$OUT"
+name=$(basename "$IN" .ptx)
+
+echo "== ptx-opt on $IN"
+build/ptx-opt --verify --stats --time-passes "$IN" -o "$OUT/$name.out.ptx"
+if cmp -s "$IN" "$OUT/$name.out.ptx"; then
+  echo "output: $OUT/$name.out.ptx (no pass changed anything: identical to the input, byte for byte)"
+else
+  echo "output: $OUT/$name.out.ptx (differs from the input: diff $IN $OUT/$name.out.ptx)"
+fi
+
+echo
+echo "== canonical form (every statement printed from the IR)"
+build/ptx-opt --canonicalize "$IN" -o "$OUT/$name.canon.ptx"
+sed -n '/\.entry/,/^}/p' "$OUT/$name.canon.ptx" | head -40
+
+echo
+echo "== ptxas on input and canonical form"
+if command -v ptxas >/dev/null; then
+  arch=$(sed -n 's/^[[:space:]]*\.target[[:space:]]*\([a-z0-9_]*\).*/\1/p' "$IN" | head -1)
+  mkdir -p "$OUT/a" "$OUT/b"
+  cp "$IN" "$OUT/a/k.ptx"
+  cp "$OUT/$name.canon.ptx" "$OUT/b/k.ptx"
+  (cd "$OUT/a" && ptxas -arch="$arch" k.ptx -o k.cubin)
+  (cd "$OUT/b" && ptxas -arch="$arch" k.ptx -o k.cubin)
+  python3 scripts/cubin-diff.py "$OUT/a/k.cubin" "$OUT/b/k.cubin" && echo "ptxas -arch=$arch: equivalent cubins"
+else
+  echo "skipped: no ptxas on PATH"
+fi
+
+echo
+echo "== GPU"
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  nvidia-smi -L
+  echo "a GPU is present; launching optimized kernels needs the runtime (not built yet: issue #4)"
+else
+  echo "no GPU on this machine: nothing to run"
+fi

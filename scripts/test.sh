@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Sets up (scripts/setup.sh), builds and runs the whole test suite:
+#   unit (Catch2), lit (CLI and error messages, FileCheck, ptxas),
+#   corpus round trips (byte-exact, ptxas-equivalent), lexer equivalence,
+#   fuzz regressions. GPU tests (label gpu) skip with a message without a GPU.
+#
+#   scripts/test.sh [ctest args...]      e.g. scripts/test.sh -L unit
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh build
+start=$(date +%s)
+set +e
+ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
+rc=$?
+set -e
+echo "[test] ctest finished in $(( $(date +%s) - start )) s with exit code $rc"
+exit $rc
