@@ -176,9 +176,11 @@ struct Section {
   Span span;
   std::string_view name;
   struct Entry {
-    std::string_view label;                // set for `label:`
-    std::string_view directive;            // ".b8" otherwise
-    std::vector<std::string_view> tokens;  // values as tokens
+    std::string_view label;      // set for `label:`
+    std::string_view directive;  // ".b8" otherwise
+    std::string_view valueText;  // "95,90, 51" as written
+    /// The comma-separated values with whitespace removed.
+    std::vector<std::string> values() const;
   };
   std::vector<Entry> entries;
 };
