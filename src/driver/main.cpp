@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ptxopt/Version.h"
+#include "ptxopt/analysis/Report.h"
 #include "ptxopt/ir/Verifier.h"
 #include "ptxopt/parser/Parser.h"
 #include "ptxopt/printer/Printer.h"
@@ -131,6 +132,24 @@ int main(int argc, char **argv) {
                "Check the IR (declared registers, defined labels, branch targets); errors exit 1");
   app.add_flag("--stats", stats, "Print statistics (items, tokens, functions, instructions) to stderr");
   app.add_flag("--time-passes", timePasses, "Print the time spent in each phase to stderr");
+  std::string analyze, emitCfg;
+  std::vector<std::string> printAnalyses;
+  app.add_flag("--analyze{text}", analyze,
+                 "Instead of PTX, write the memory-access report: per kernel, each global access with "
+                 "its source location, width, strides, sectors per warp request and verdict, loops, and "
+                 "what blocks regrouping threads. FORMAT: text (default) or json (docs/ANALYSIS.md)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("FORMAT");
+  app.add_option("--emit-cfg", emitCfg, "Instead of PTX, write each function's control-flow graph (FORMAT: dot)")
+      ->check(CLI::IsMember({"dot"}))
+      ->type_name("FORMAT");
+  std::string printerNames;
+  for (auto n : ptxopt::analysis::kAnalysisPrinters) printerNames += std::string(printerNames.empty() ? "" : ", ") + n;
+  app.add_option("--print-analysis", printAnalyses,
+                 "Instead of PTX, print one analysis for every function (for tests); NAME: " + printerNames)
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(ptxopt::analysis::kAnalysisPrinters),
+                                                     std::end(ptxopt::analysis::kAnalysisPrinters))))
+      ->type_name("NAME");
   app.set_version_flag("--version", std::string("ptx-opt ") + PTXOPT_VERSION);
   app.footer("Exit status: 0 on success, 1 on an input error, 2 on a usage error.\n"
              "On error no output file is created or changed.");
@@ -168,8 +187,19 @@ int main(int argc, char **argv) {
   }
   auto t3 = Clock::now();
 
-  std::string outText =
-      ptxopt::printModule(mod, canonicalize ? ptxopt::PrintMode::Canonical : ptxopt::PrintMode::Lossless);
+  std::string outText;
+  bool analysisOutput = app.count("--analyze") || !emitCfg.empty() || !printAnalyses.empty();
+  auto t3a = Clock::now();
+  if (analysisOutput) {
+    ptxopt::analysis::AnalysisManager am(mod);
+    if (app.count("--analyze"))
+      outText += analyze == "json" ? ptxopt::analysis::reportJson(mod, am) : ptxopt::analysis::reportText(mod, am);
+    if (!emitCfg.empty()) outText += ptxopt::analysis::cfgDot(mod, am);
+    for (const auto &n : printAnalyses) ptxopt::analysis::printAnalysis(mod, am, n, outText);
+  }
+  auto t3b = Clock::now();
+  if (!analysisOutput)
+    outText = ptxopt::printModule(mod, canonicalize ? ptxopt::PrintMode::Canonical : ptxopt::PrintMode::Lossless);
   auto t4 = Clock::now();
   if (!writeOutput(output, outText, err)) {
     std::cerr << "ptx-opt: " << err << "\n";
@@ -194,9 +224,9 @@ int main(int argc, char **argv) {
   }
   if (timePasses) {
     std::fprintf(stderr,
-                 "ptx-opt: time: read %.2f ms, parse %.2f ms, verify %.2f ms, print %.2f ms, write %.2f ms, "
-                 "total %.2f ms\n",
-                 ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4), ms(t4, t5), ms(t0, t5));
+                 "ptx-opt: time: read %.2f ms, parse %.2f ms, verify %.2f ms, analyze %.2f ms, print %.2f ms, "
+                 "write %.2f ms, total %.2f ms\n",
+                 ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3a, t3b), ms(t3b, t4), ms(t4, t5), ms(t0, t5));
   }
   return 0;
 }

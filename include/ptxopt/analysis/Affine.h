@@ -1,0 +1,135 @@
+// Symbolic values of registers: polynomials with integer coefficients over
+// thread and block indices, launch dimensions, kernel parameters, addresses
+// of globals and normalized loop counters.
+//
+// An address like `in1 + 4*(%tid.x*%nctaid.x + %ctaid.x)` is the polynomial
+// param(in1) + 4*tid.x*nctaid.x + 4*ctaid.x; its stride along %tid.x is the
+// coefficient 4*nctaid.x bytes. A value that depends on memory, on a path, or
+// on an operation the form cannot express (division, shifts right, bit
+// masks, selects, float conversions) is unknown, with the reason.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptxopt/analysis/CFG.h"
+#include "ptxopt/analysis/ReachingDefs.h"
+
+namespace ptxopt::analysis {
+
+struct Symbol {
+  enum class Kind : uint8_t { Tid, Ctaid, Ntid, Nctaid, Param, Global, LoopCounter };
+  Kind kind;
+  uint8_t dim = 0;        // 0,1,2 = x,y,z for the special registers
+  std::string_view name;  // parameter or global name
+  uint32_t loop = 0;      // loop id for LoopCounter
+  bool operator==(const Symbol &o) const {
+    return kind == o.kind && dim == o.dim && name == o.name && loop == o.loop;
+  }
+  /// Thread and block indices and loop counters: what a stride is taken along.
+  bool isIndex() const { return kind == Kind::Tid || kind == Kind::Ctaid || kind == Kind::LoopCounter; }
+};
+
+/// A polynomial: monomial (sorted symbol ids, with repeats) -> coefficient.
+class Poly {
+public:
+  using Mono = std::vector<uint16_t>;
+  Poly() = default;
+  static Poly constant(int64_t c);
+  static Poly symbol(uint16_t id);
+  const std::map<Mono, int64_t> &terms() const { return terms_; }
+  bool isConstant() const { return terms_.empty() || (terms_.size() == 1 && terms_.begin()->first.empty()); }
+  std::optional<int64_t> constantValue() const;
+  int64_t constantTerm() const;
+  /// False when a coefficient overflowed; the result is then meaningless.
+  static bool add(const Poly &a, const Poly &b, Poly &out);
+  static bool mul(const Poly &a, const Poly &b, Poly &out);
+  static bool scale(const Poly &a, int64_t k, Poly &out);
+  /// The coefficient of `sym` among terms linear in it (sym removed), and
+  /// whether any term holds `sym` more than once (not linear).
+  Poly coefficientOf(uint16_t sym, bool &nonlinear) const;
+  bool contains(uint16_t sym) const;
+  /// Terms without `sym`.
+  Poly without(uint16_t sym) const;
+  bool operator==(const Poly &o) const { return terms_ == o.terms_; }
+
+private:
+  std::map<Mono, int64_t> terms_;
+};
+
+struct Value {
+  bool known = false;
+  Poly poly;
+  std::string why;  // reason when unknown
+  // Notes on 32-bit arithmetic widened to 64 bits (see the wrap rules in Affine.cpp).
+  bool signedWiden = false;    // via .s32 -> 64: exact unless signed overflow (undefined in C/C++)
+  bool unsignedWiden = false;  // via .u32 -> 64: exact unless the 32-bit value wrapped
+  static Value unknown(std::string why) {
+    Value v;
+    v.why = std::move(why);
+    return v;
+  }
+  static Value of(Poly p) {
+    Value v;
+    v.known = true;
+    v.poly = std::move(p);
+    return v;
+  }
+};
+
+struct InductionVar {
+  uint32_t loop;
+  std::string_view reg;
+  uint32_t initDef, updateDef;  // instruction indexes
+  Poly init, step;              // value at iteration k: init + step*k
+  std::string tripCount;        // "" when not computed
+  std::optional<int64_t> tripConstant;
+};
+
+class AffineAnalysis {
+public:
+  AffineAnalysis(const ir::Module &m, const CFG &cfg, const DominatorTree &dom, const LoopInfo &loops,
+                 const ReachingDefs &rd);
+
+  /// Value of operand `o` (register, immediate, symbol) as read by instruction `at`.
+  Value operandValue(uint32_t at, const ir::Operand &o);
+  /// Value of an address operand `[a+b]` of instruction `at`.
+  Value addressValue(uint32_t at, const ir::Operand &addr);
+  /// Induction variables found so far (filled while values are computed;
+  /// `findInductionVars` computes them for every loop).
+  const std::vector<InductionVar> &inductionVars();
+
+  const std::vector<Symbol> &symbols() const { return syms_; }
+  uint16_t symbolId(const Symbol &s);
+  std::string symbolName(uint16_t id) const;
+  std::string str(const Poly &p) const;
+  std::string str(const Value &v) const { return v.known ? str(v.poly) : "unknown (" + v.why + ")"; }
+
+private:
+  Value regValue(uint32_t at, std::string_view reg);
+  Value defValue(uint32_t def, std::string_view reg);
+  Value evalInstr(uint32_t def, std::string_view reg);
+  std::optional<Value> inductionValue(uint32_t at, std::string_view reg, const std::vector<uint32_t> &defs);
+  void computeTripCount(InductionVar &iv);
+
+  const ir::Module &m_;
+  const CFG &cfg_;
+  const DominatorTree &dom_;
+  const LoopInfo &loops_;
+  const ReachingDefs &rd_;
+  std::vector<Symbol> syms_;
+  std::deque<std::string> names_;  // storage for composed parameter names ("p+8")
+  std::unordered_map<std::string, Value> defCache_;  // "instr:reg"
+  std::unordered_map<std::string, bool> inProgress_;
+  std::vector<InductionVar> ivs_;
+  bool ivsComplete_ = false;
+  int depth_ = 0;
+};
+
+}  // namespace ptxopt::analysis

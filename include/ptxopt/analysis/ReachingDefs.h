@@ -1,0 +1,48 @@
+// Reaching definitions and def-use chains over PTX registers.
+//
+// PTX registers are not SSA: a register may be written in several places
+// (loop counters, values merged at a join). For a register read at an
+// instruction, the definitions that may have produced its value are the
+// writes of that register from which some path reaches the read without
+// another write. `kEntry` stands for "the value it had on entry" (a register
+// parameter of a .func, or a register read before any write).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptxopt/analysis/CFG.h"
+#include "ptxopt/analysis/Semantics.h"
+
+namespace ptxopt::analysis {
+
+class ReachingDefs {
+public:
+  explicit ReachingDefs(const CFG &cfg);
+  static constexpr uint32_t kEntry = UINT32_MAX;
+
+  /// Instructions whose write of `reg` may reach the read at `at` (before
+  /// `at` executes), in increasing order; kEntry last if the entry value may.
+  std::vector<uint32_t> defsAt(uint32_t at, std::string_view reg) const;
+  /// Instructions that may read the value `def` wrote to `reg`.
+  std::vector<uint32_t> usesOf(uint32_t def, std::string_view reg) const;
+  const DefUse &defUse(uint32_t instr) const { return du_[instr]; }
+  /// "%r5 @12: defs 3, 9" per use, for tests.
+  std::string print() const;
+
+private:
+  const CFG &cfg_;
+  std::vector<DefUse> du_;
+  std::unordered_map<std::string_view, uint32_t> regId_;
+  std::vector<std::vector<uint32_t>> sitesOfReg_;  // reg -> def-site ids
+  struct Site {
+    uint32_t instr, reg;
+  };
+  std::vector<Site> sites_;  // entry pseudo-sites first (one per register)
+  std::vector<std::vector<uint64_t>> in_;  // per block: bitset over sites
+};
+
+}  // namespace ptxopt::analysis

@@ -1,0 +1,272 @@
+// Access facts and divergence (see Access.h).
+//
+// Sectors: a warp is 32 consecutive %tid.x (assuming blockDim.x >= 32, noted
+// on every access that depends on %tid.x); lane l accesses bytes
+// [base + l*s, base + l*s + w) for stride s and width w. With a 32-byte
+// aligned base the number of distinct 32-byte sectors is counted exactly;
+// a symbolic stride (a multiple of %nctaid.x, a parameter) is taken as at
+// least 32 bytes, one or more sectors per lane. The ideal is the sectors of
+// 32*w contiguous bytes.
+#include "ptxopt/analysis/Access.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace ptxopt::analysis {
+
+using ir::Instruction;
+using ir::Operand;
+
+std::string SourceLoc::str() const {
+  if (!line) return "";
+  return (file.empty() ? std::string("<unknown>") : file) + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+const char *verdictName(AccessInfo::Verdict v) {
+  switch (v) {
+  case AccessInfo::Verdict::Coalesced: return "coalesced";
+  case AccessInfo::Verdict::Uncoalesced: return "uncoalesced";
+  case AccessInfo::Verdict::Uniform: return "uniform";
+  case AccessInfo::Verdict::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
+  SourceLoc loc;
+  const ir::Directive *d = cfg.locOf(i);
+  if (!d || d->tokens.size() < 3) return loc;
+  auto num = [](std::string_view t) { return static_cast<uint32_t>(Operand::imm(t).intValue().value_or(0)); };
+  uint32_t file = num(d->tokens[0]);
+  loc.line = num(d->tokens[1]);
+  loc.col = num(d->tokens[2]);
+  for (const auto &it : m.items) {
+    if (it.kind != ir::Item::Kind::Directive || it.directive->name != ".file") continue;
+    const auto &t = it.directive->tokens;
+    if (t.size() >= 2 && num(t[0]) == file) {
+      std::string path(t[1].substr(1, t[1].size() >= 2 ? t[1].size() - 2 : 0));
+      auto slash = path.find_last_of('/');
+      loc.file = slash == std::string::npos ? path : path.substr(slash + 1);
+    }
+  }
+  return loc;
+}
+
+namespace {
+
+unsigned sectorsFor(int64_t stride, unsigned width) {
+  std::set<int64_t> sectors;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t b = 0; b < width; ++b) {
+      int64_t addr = lane * stride + b;
+      sectors.insert(addr >= 0 ? addr / 32 : (addr - 31) / 32);
+    }
+  return static_cast<unsigned>(sectors.size());
+}
+
+int64_t gcdOfCoefficients(const Poly &p, bool skipBase, const std::vector<Symbol> &syms) {
+  int64_t g = 0;
+  for (const auto &[m, c] : p.terms()) {
+    if (skipBase && m.size() == 1 &&
+        (syms[m[0]].kind == Symbol::Kind::Param || syms[m[0]].kind == Symbol::Kind::Global))
+      continue;
+    g = std::gcd(g, c < 0 ? -c : c);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, AffineAnalysis &aff) {
+  std::vector<AccessInfo> out;
+  const auto &instrs = cfg.instructions();
+  // Global/shared declarations: name -> .align.
+  std::unordered_map<std::string_view, uint32_t> declAlign;
+  for (const auto &it : m.items)
+    if (it.kind == ir::Item::Kind::Decl)
+      for (const auto &n : it.decl->names) declAlign[n.name] = it.decl->align();
+  if (cfg.function().body)
+    ir::forEachStmt(*cfg.function().body, [&](const ir::Stmt &s) {
+      if (s.kind == ir::Stmt::Kind::Decl)
+        for (const auto &n : static_cast<const ir::Decl &>(s).names)
+          declAlign[n.name] = static_cast<const ir::Decl &>(s).align();
+    });
+
+  for (uint32_t i = 0; i < instrs.size(); ++i) {
+    if (!cfg.blocks()[cfg.blockOf(i)].reachable) continue;
+    auto mem = memAccess(*instrs[i]);
+    if (!mem || mem->space == ".param") continue;
+    AccessInfo a;
+    a.instr = i;
+    a.mem = *mem;
+    a.loc = sourceLocation(m, cfg, i);
+    a.address = aff.addressValue(i, *mem->address);
+    const unsigned w = mem->bytes();
+    a.idealSectors = w ? std::max(1u, (32 * w + 31) / 32) : 0;
+    if (!a.address.known) {
+      a.verdict = AccessInfo::Verdict::Unknown;
+      a.reason = "address " + aff.str(a.address);
+      out.push_back(std::move(a));
+      continue;
+    }
+    const Poly &p = a.address.poly;
+    const auto &syms = aff.symbols();
+    // Base: a parameter pointer or global address with coefficient 1.
+    for (const auto &[mono, c] : p.terms())
+      if (mono.size() == 1 && c == 1 &&
+          (syms[mono[0]].kind == Symbol::Kind::Param || syms[mono[0]].kind == Symbol::Kind::Global)) {
+        a.base = aff.symbolName(mono[0]);
+        const Symbol &s = syms[mono[0]];
+        if (s.kind == Symbol::Kind::Param)
+          a.baseAlign = "unknown at compile time (pointer parameter " + std::string(s.name) + "; checkable at launch)";
+        else if (auto al = declAlign.find(s.name); al != declAlign.end() && al->second)
+          a.baseAlign = std::to_string(al->second) + " (.align of " + std::string(s.name) + ")";
+        else
+          a.baseAlign = "unknown";
+        break;
+      }
+    if (a.base.empty()) a.baseAlign = "unknown (no base symbol)";
+    a.offsetAlign = gcdOfCoefficients(p, true, syms);
+    if (a.address.signedWiden) a.notes.push_back("32-bit signed index widened to 64 bits: assumes no signed overflow");
+    if (a.address.unsignedWiden)
+      a.notes.push_back("32-bit unsigned arithmetic widened to 64 bits: exact only if it did not wrap");
+
+    // Strides along every index symbol in the polynomial.
+    std::vector<uint16_t> idx;
+    for (const auto &[mono, c] : p.terms())
+      for (auto s : mono)
+        if (syms[s].isIndex() && std::find(idx.begin(), idx.end(), s) == idx.end()) idx.push_back(s);
+    std::sort(idx.begin(), idx.end(), [&](uint16_t x, uint16_t y) {
+      auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
+      return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
+    });
+    bool nonlinearTidX = false;
+    std::optional<Stride> tidx;
+    for (auto s : idx) {
+      bool nonlinear;
+      Poly coef = p.coefficientOf(s, nonlinear);
+      Stride st{s, aff.symbolName(s), nonlinear ? "nonlinear" : aff.str(coef), std::nullopt};
+      if (!nonlinear) st.constant = coef.constantValue();
+      if (syms[s].kind == Symbol::Kind::Tid && syms[s].dim == 0) {
+        nonlinearTidX = nonlinear;
+        tidx = st;
+      }
+      if (!nonlinear && st.constant && w && *st.constant == static_cast<int64_t>(w) && a.unitStrideOn.empty())
+        a.unitStrideOn = st.var;
+      a.strides.push_back(std::move(st));
+    }
+
+    if (!w) {
+      a.verdict = AccessInfo::Verdict::Unknown;
+      a.reason = "access width unknown";
+    } else if (nonlinearTidX) {
+      a.verdict = AccessInfo::Verdict::Unknown;
+      a.reason = "address is not linear in %tid.x";
+    } else if (!tidx) {
+      a.verdict = AccessInfo::Verdict::Uniform;
+      a.sectors = (w + 31) / 32;
+      a.reason = "same address for every lane of a warp";
+    } else {
+      a.notes.push_back("warps assumed to span 32 consecutive %tid.x (blockDim.x >= 32)");
+      if (tidx->constant) {
+        a.sectors = sectorsFor(*tidx->constant, w);
+        if (a.base.empty() || a.offsetAlign % 32) a.notes.push_back("sector count assumes a 32-byte aligned start");
+      } else {
+        a.sectors = 32 * ((w + 31) / 32);  // symbolic stride: at least one sector per lane
+      }
+      if (*a.sectors <= a.idealSectors) {
+        a.verdict = AccessInfo::Verdict::Coalesced;
+        a.reason = "stride " + tidx->bytes + " bytes on %tid.x";
+      } else {
+        a.verdict = AccessInfo::Verdict::Uncoalesced;
+        a.reason = "stride " + tidx->bytes + " bytes on %tid.x";
+      }
+    }
+    if (a.unitStrideOn == "%tid.x") a.unitStrideOn.clear();  // already unit-stride where it matters
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- divergence
+
+std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const ReachingDefs &rd) {
+  // Taint: does the value of a register depend on the thread? Memoized per
+  // (definition, register); 2 = yes, 1 = unknown, 0 = uniform.
+  std::unordered_map<std::string, std::pair<int, std::string>> memo;
+  const auto &instrs = cfg.instructions();
+  std::function<int(uint32_t, std::string_view, std::string &, int)> reg;
+  auto special = [](std::string_view r) -> int {
+    if (r.substr(0, 5) == "%tid." || r == "%laneid" || r.substr(0, 9) == "%lanemask") return 2;
+    if (r.substr(0, 6) == "%ntid." || r.substr(0, 7) == "%ctaid." || r.substr(0, 8) == "%nctaid.") return 0;
+    if (r.substr(0, 6) == "%clock" || r.substr(0, 12) == "%globaltimer" || r == "%warpid" || r == "%smid") return 2;
+    return -1;
+  };
+  reg = [&](uint32_t at, std::string_view r, std::string &why, int depth) -> int {
+    if (int s = special(r); s >= 0) {
+      if (s == 2) why = std::string(r);
+      return s;
+    }
+    if (depth > 200) {
+      why = "too deep";
+      return 1;
+    }
+    int worst = 0;
+    for (uint32_t d : rd.defsAt(at, r)) {
+      if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
+      std::string key = std::to_string(d) + ":" + std::string(r);
+      auto it = memo.find(key);
+      int v;
+      std::string vwhy;
+      if (it != memo.end()) {
+        v = it->second.first;
+        vwhy = it->second.second;
+      } else {
+        memo[key] = {0, ""};  // cycles (loop counters) add nothing new
+        const Instruction &in = *instrs[d];
+        std::string_view b = in.base();
+        v = 0;
+        if (b == "ld" || b == "ldu" || b == "atom" || b == "shfl" || b == "vote" || b == "match" ||
+            b == "redux" || b == "activemask" || b == "tex" || b == "suld" || b == "call") {
+          bool uniformLoad = (b == "ld" || b == "ldu") && (in.hasModifier(".param") || in.hasModifier(".const"));
+          if (!uniformLoad) {
+            v = 1;
+            vwhy = std::string(in.opcode) + " result";
+          }
+        }
+        const auto &du = rd.defUse(d);
+        for (auto u : du.uses) {
+          if (v == 2) break;
+          std::string w;
+          int x = reg(d, u, w, depth + 1);
+          if (x > v) {
+            v = x;
+            vwhy = w;
+          }
+        }
+        memo[key] = {v, vwhy};
+      }
+      if (v > worst) {
+        worst = v;
+        why = vwhy;
+      }
+      if (worst == 2) break;
+    }
+    return worst;
+  };
+  std::vector<DivergentBranch> out;
+  for (uint32_t i = 0; i < instrs.size(); ++i) {
+    const Instruction &in = *instrs[i];
+    if (in.guard.empty() || !cfg.blocks()[cfg.blockOf(i)].reachable) continue;
+    if (flowOf(in) == Flow::Next) continue;
+    std::string why;
+    int v = reg(i, in.guard, why, 0);
+    if (v) out.push_back({i, v == 2, why});
+  }
+  return out;
+}
+
+}  // namespace ptxopt::analysis

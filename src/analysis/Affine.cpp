@@ -1,0 +1,546 @@
+// Affine (polynomial) address analysis.
+//
+// What: the value of each register read, as a polynomial over %tid/%ctaid/
+// %ntid/%nctaid, kernel parameters, global addresses and loop counters.
+// Why: an access's address polynomial gives its stride along each thread
+// index, hence how many memory sectors a warp touches and which index would
+// make the access unit-stride: the facts the coalescing and grouping passes
+// decide from.
+// Algorithm: demand-driven evaluation over reaching definitions, memoized
+// per (definition, register). mov/add/sub/mul.lo/mul.wide/mad.lo/mad.wide/
+// shl-by-constant/neg/integer cvt/cvta/ld.param are followed; a register
+// with one reaching definition takes its value; with several it is either a
+// loop induction variable (one definition before the loop, one `add r, r,
+// step` that runs on every iteration, step loop-invariant), valued
+// init + step*k with k the loop's normalized counter, or the definitions
+// must all agree, else "differs by path".
+// Wrap rules: 32-bit results widened by cvt/mul.wide.s32 are exact unless the
+// 32-bit signed computation overflowed, which is undefined behaviour in the
+// CUDA C++ source, so it is assumed not to (noted as signedWiden); through
+// .u32 a wrap is defined behaviour and possible, so the value is exact only
+// if none happened (noted as unsignedWiden, reported with the access).
+// Refuses (unknown, with a reason): loads from memory, division, right
+// shifts, masks, selects, float arithmetic, other special registers, calls.
+#include "ptxopt/analysis/Affine.h"
+
+#include <algorithm>
+
+#include "ptxopt/analysis/Semantics.h"
+
+namespace ptxopt::analysis {
+
+using ir::Instruction;
+using ir::Operand;
+
+// ---------------------------------------------------------------- Poly
+
+Poly Poly::constant(int64_t c) {
+  Poly p;
+  if (c) p.terms_[{}] = c;
+  return p;
+}
+
+Poly Poly::symbol(uint16_t id) {
+  Poly p;
+  p.terms_[{id}] = 1;
+  return p;
+}
+
+std::optional<int64_t> Poly::constantValue() const {
+  if (terms_.empty()) return 0;
+  if (terms_.size() == 1 && terms_.begin()->first.empty()) return terms_.begin()->second;
+  return std::nullopt;
+}
+
+int64_t Poly::constantTerm() const {
+  auto it = terms_.find({});
+  return it == terms_.end() ? 0 : it->second;
+}
+
+bool Poly::add(const Poly &a, const Poly &b, Poly &out) {
+  Poly r = a;
+  for (const auto &[m, c] : b.terms_) {
+    int64_t &x = r.terms_[m];
+    if (__builtin_add_overflow(x, c, &x)) return false;
+    if (!x) r.terms_.erase(m);
+  }
+  out = std::move(r);
+  return true;
+}
+
+bool Poly::scale(const Poly &a, int64_t k, Poly &out) {
+  Poly r;
+  if (k)
+    for (const auto &[m, c] : a.terms_) {
+      int64_t x;
+      if (__builtin_mul_overflow(c, k, &x)) return false;
+      r.terms_[m] = x;
+    }
+  out = std::move(r);
+  return true;
+}
+
+bool Poly::mul(const Poly &a, const Poly &b, Poly &out) {
+  Poly r;
+  for (const auto &[ma, ca] : a.terms_)
+    for (const auto &[mb, cb] : b.terms_) {
+      Mono m = ma;
+      m.insert(m.end(), mb.begin(), mb.end());
+      std::sort(m.begin(), m.end());
+      if (m.size() > 8) return false;
+      int64_t c;
+      if (__builtin_mul_overflow(ca, cb, &c)) return false;
+      int64_t &x = r.terms_[m];
+      if (__builtin_add_overflow(x, c, &x)) return false;
+      if (!x) r.terms_.erase(m);
+    }
+  out = std::move(r);
+  return true;
+}
+
+Poly Poly::coefficientOf(uint16_t sym, bool &nonlinear) const {
+  Poly r;
+  nonlinear = false;
+  for (const auto &[m, c] : terms_) {
+    auto n = std::count(m.begin(), m.end(), sym);
+    if (n == 0) continue;
+    if (n > 1) {
+      nonlinear = true;
+      continue;
+    }
+    Mono rest;
+    for (auto s : m)
+      if (s != sym) rest.push_back(s);
+    r.terms_[rest] += c;
+  }
+  return r;
+}
+
+bool Poly::contains(uint16_t sym) const {
+  for (const auto &[m, c] : terms_)
+    if (std::find(m.begin(), m.end(), sym) != m.end()) return true;
+  return false;
+}
+
+Poly Poly::without(uint16_t sym) const {
+  Poly r;
+  for (const auto &[m, c] : terms_)
+    if (std::find(m.begin(), m.end(), sym) == m.end()) r.terms_[m] = c;
+  return r;
+}
+
+// ---------------------------------------------------------------- helpers
+
+namespace {
+
+std::optional<Symbol> specialSymbol(std::string_view r) {
+  static const std::pair<std::string_view, Symbol::Kind> names[] = {
+      {"%tid.", Symbol::Kind::Tid}, {"%ctaid.", Symbol::Kind::Ctaid},
+      {"%ntid.", Symbol::Kind::Ntid}, {"%nctaid.", Symbol::Kind::Nctaid}};
+  for (auto [prefix, kind] : names) {
+    if (r.size() == prefix.size() + 1 && r.substr(0, prefix.size()) == prefix) {
+      char d = r.back();
+      if (d < 'x' || d > 'z') return std::nullopt;
+      Symbol s{kind};
+      s.dim = static_cast<uint8_t>(d - 'x');
+      return s;
+    }
+  }
+  return std::nullopt;
+}
+
+bool isFloatType(std::string_view m) { return m.size() > 1 && m[1] == 'f' && m != ".full"; }
+
+Value combine(const Value &a, const Value &b, bool (*op)(const Poly &, const Poly &, Poly &)) {
+  if (!a.known) return a;
+  if (!b.known) return b;
+  Value r;
+  if (!op(a.poly, b.poly, r.poly)) return Value::unknown("coefficient overflow");
+  r.known = true;
+  r.signedWiden = a.signedWiden || b.signedWiden;
+  r.unsignedWiden = a.unsignedWiden || b.unsignedWiden;
+  return r;
+}
+
+Value negate(const Value &a) {
+  if (!a.known) return a;
+  Value r = a;
+  if (!Poly::scale(a.poly, -1, r.poly)) return Value::unknown("coefficient overflow");
+  return r;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- analysis
+
+AffineAnalysis::AffineAnalysis(const ir::Module &m, const CFG &cfg, const DominatorTree &dom,
+                               const LoopInfo &loops, const ReachingDefs &rd)
+    : m_(m), cfg_(cfg), dom_(dom), loops_(loops), rd_(rd) {}
+
+uint16_t AffineAnalysis::symbolId(const Symbol &s) {
+  for (size_t i = 0; i < syms_.size(); ++i)
+    if (syms_[i] == s) return static_cast<uint16_t>(i);
+  syms_.push_back(s);
+  return static_cast<uint16_t>(syms_.size() - 1);
+}
+
+std::string AffineAnalysis::symbolName(uint16_t id) const {
+  const Symbol &s = syms_[id];
+  static const char *dims[] = {"x", "y", "z"};
+  switch (s.kind) {
+  case Symbol::Kind::Tid: return std::string("%tid.") + dims[s.dim];
+  case Symbol::Kind::Ctaid: return std::string("%ctaid.") + dims[s.dim];
+  case Symbol::Kind::Ntid: return std::string("%ntid.") + dims[s.dim];
+  case Symbol::Kind::Nctaid: return std::string("%nctaid.") + dims[s.dim];
+  case Symbol::Kind::Param: return "param(" + std::string(s.name) + ")";
+  case Symbol::Kind::Global: return "&" + std::string(s.name);
+  case Symbol::Kind::LoopCounter: return "k" + std::to_string(s.loop);
+  }
+  return "?";
+}
+
+std::string AffineAnalysis::str(const Poly &p) const {
+  if (p.terms().empty()) return "0";
+  std::string out;
+  // Constant last; otherwise in map order (deterministic).
+  std::vector<std::pair<Poly::Mono, int64_t>> ts(p.terms().begin(), p.terms().end());
+  // Base symbols (parameters, globals) first, then the rest, the constant last.
+  auto isBase = [&](const Poly::Mono &m) {
+    return m.size() == 1 && (syms_[m[0]].kind == Symbol::Kind::Param || syms_[m[0]].kind == Symbol::Kind::Global);
+  };
+  std::stable_partition(ts.begin(), ts.end(), [&](const auto &t) { return isBase(t.first); });
+  std::stable_partition(ts.begin(), ts.end(), [](const auto &t) { return !t.first.empty(); });
+  bool first = true;
+  for (const auto &[m, c] : ts) {
+    int64_t k = c;
+    if (!first) out += k < 0 ? " - " : " + ";
+    else if (k < 0) out += "-";
+    if (!first || k < 0) k = k < 0 ? -k : k;
+    first = false;
+    std::string mono;
+    for (auto s : m) mono += (mono.empty() ? "" : "*") + symbolName(s);
+    if (mono.empty()) out += std::to_string(k);
+    else if (k == 1) out += mono;
+    else out += std::to_string(k) + "*" + mono;
+  }
+  return out;
+}
+
+namespace {
+bool isSpecialRegisterName(std::string_view r) {
+  // Everything else that starts with % and is predefined (%laneid, %clock ...).
+  static const char *pre[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock",
+                              "%lanemask", "%globaltimer", "%envreg", "%pm", "%cluster", "%nclusterid",
+                              "%is_explicit", "%total_smem", "%aggr_smem", "%dynamic_smem",
+                              "%reserved_smem", "%current_graph"};
+  for (std::string_view p : pre)
+    if (r.substr(0, p.size()) == p) return true;
+  return false;
+}
+}  // namespace
+
+Value AffineAnalysis::operandValue(uint32_t at, const Operand &o) {
+  switch (o.kind) {
+  case Operand::Kind::Register: {
+    if (auto s = specialSymbol(o.text)) return Value::of(Poly::symbol(symbolId(*s)));
+    if (!o.text.empty() && o.text[0] == '%' && isSpecialRegisterName(o.text))
+      return Value::unknown("special register " + std::string(o.text));
+    return regValue(at, o.text);
+  }
+  case Operand::Kind::Immediate:
+    if (auto v = o.intValue()) return Value::of(Poly::constant(*v));
+    return Value::unknown("non-integer immediate " + std::string(o.text));
+  case Operand::Kind::Symbol: {
+    Symbol s{Symbol::Kind::Global};
+    s.name = o.text;
+    return Value::of(Poly::symbol(symbolId(s)));
+  }
+  default: return Value::unknown("operand " + std::string(o.text));
+  }
+}
+
+Value AffineAnalysis::addressValue(uint32_t at, const Operand &addr) {
+  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return Value::unknown("address form");
+  const Operand &e = addr.elems[0];
+  if (e.kind == Operand::Kind::Sum) {
+    Value a = operandValue(at, e.elems[0]), b = operandValue(at, e.elems[1]);
+    if (e.text == "-") b = negate(b);
+    return combine(a, b, Poly::add);
+  }
+  return operandValue(at, e);
+}
+
+
+Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
+  auto defs = rd_.defsAt(at, reg);
+  if (defs.size() == 1) {
+    if (defs[0] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " has no definition here");
+    return defValue(defs[0], reg);
+  }
+  if (auto iv = inductionValue(at, reg, defs)) return *iv;
+  Value common;
+  for (size_t i = 0; i < defs.size(); ++i) {
+    if (defs[i] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " differs by path");
+    Value v = defValue(defs[i], reg);
+    if (!v.known) return Value::unknown(std::string(reg) + " differs by path");
+    if (i == 0) common = v;
+    else if (!(v.poly == common.poly)) return Value::unknown(std::string(reg) + " differs by path");
+  }
+  return common;
+}
+
+Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
+  std::string key = std::to_string(def) + ":" + std::string(reg);
+  if (auto it = defCache_.find(key); it != defCache_.end()) return it->second;
+  if (inProgress_[key]) return Value::unknown(std::string(reg) + " depends on itself");
+  if (depth_ > 400) return Value::unknown("expression too deep");
+  inProgress_[key] = true;
+  ++depth_;
+  Value v = evalInstr(def, reg);
+  --depth_;
+  inProgress_[key] = false;
+  defCache_[key] = v;
+  return v;
+}
+
+Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
+  const Instruction &in = *cfg_.instructions()[def];
+  std::string_view base = in.base();
+  auto mods = in.modifiers();
+  auto name = [&] { return std::string(in.opcode); };
+  if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != reg)
+    return Value::unknown("written by " + name());
+  if (!in.guard.empty()) return Value::unknown("written under a predicate by " + name());
+  for (auto m : mods)
+    if (isFloatType(m)) return Value::unknown("floating-point " + name());
+  auto op = [&](size_t i) {
+    return i < in.operands.size() ? operandValue(def, in.operands[i]) : Value::unknown("missing operand");
+  };
+  auto widen = [&](Value v) {
+    // mul.wide / mad.wide: the product of two 32-bit (16-bit) values in 64 (32) bits.
+    for (auto m : mods) {
+      if (m == ".s32" || m == ".s16") v.signedWiden = true;
+      if (m == ".u32" || m == ".u16") v.unsignedWiden = true;
+    }
+    return v;
+  };
+
+  if (base == "mov") {
+    if (in.operands.size() != 2) return Value::unknown(name());
+    // mov.u16 %rs, %ntid.x keeps the low 16 bits: exact for values that fit.
+    Value v = op(1);
+    if (in.hasModifier(".u16") || in.hasModifier(".b16")) v.unsignedWiden = v.known ? true : v.unsignedWiden;
+    return v;
+  }
+  if (base == "add" || base == "sub") {
+    if (in.hasModifier(".cc") || in.hasModifier(".sat")) return Value::unknown(name());
+    Value b = op(2);
+    return combine(op(1), base == "sub" ? negate(b) : b, Poly::add);
+  }
+  if (base == "neg") return negate(op(1));
+  if (base == "mul") {
+    if (in.hasModifier(".hi")) return Value::unknown(name());
+    Value v = combine(op(1), op(2), Poly::mul);
+    return in.hasModifier(".wide") ? widen(v) : v;
+  }
+  if (base == "mad") {
+    if (in.hasModifier(".hi") || in.hasModifier(".cc")) return Value::unknown(name());
+    Value v = combine(combine(op(1), op(2), Poly::mul), op(3), Poly::add);
+    return in.hasModifier(".wide") ? widen(v) : v;
+  }
+  if (base == "shl") {
+    auto k = in.operands.size() > 2 ? in.operands[2].intValue() : std::nullopt;
+    if (!k || *k < 0 || *k > 62) return Value::unknown(name() + " by a non-constant amount");
+    return combine(op(1), Value::of(Poly::constant(int64_t{1} << *k)), Poly::mul);
+  }
+  if (base == "cvta") return op(1);
+  if (base == "cvt") {
+    // cvt.dst.src: integer to integer only (a rounding modifier means float).
+    std::vector<std::string_view> types;
+    for (auto m : mods)
+      if (typeBytes(m) && !isFloatType(m)) types.push_back(m);
+    if (types.size() != 2) return Value::unknown(name());
+    for (auto m : mods)
+      if (m == ".rn" || m == ".rz" || m == ".rm" || m == ".rp" || m == ".rni" || m == ".rzi" || m == ".sat")
+        return Value::unknown(name());
+    Value v = op(1);
+    unsigned dst = typeBytes(types[0]), src = typeBytes(types[1]);
+    if (dst > src) {
+      if (types[1][1] == 's') v.signedWiden = true;
+      else v.unsignedWiden = true;
+    } else if (dst < src) {
+      v.unsignedWiden = true;  // truncation: exact only if the value fits
+    }
+    return v;
+  }
+  if (base == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
+      in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1) {
+    const Operand &a = in.operands[1].elems[0];
+    std::string pname;
+    if (a.kind == Operand::Kind::Symbol) pname = std::string(a.text);
+    else if (a.kind == Operand::Kind::Sum && a.elems[0].kind == Operand::Kind::Symbol) {
+      pname = std::string(a.elems[0].text);
+      auto off = a.elems[1].intValue();
+      if (off && *off) pname += (a.text == "-" ? "-" : "+") + std::to_string(*off);
+    }
+    if (!pname.empty()) {
+      Symbol s{Symbol::Kind::Param};
+      names_.push_back(pname);
+      s.name = names_.back();
+      return Value::of(Poly::symbol(symbolId(s)));
+    }
+  }
+  if (base == "ld" || base == "ldu" || base == "atom") return Value::unknown("loaded from memory by " + name());
+  return Value::unknown(name());
+}
+
+std::optional<Value> AffineAnalysis::inductionValue(uint32_t at, std::string_view reg,
+                                                   const std::vector<uint32_t> &defs) {
+  if (defs.size() != 2 || defs[1] == ReachingDefs::kEntry) return std::nullopt;
+  auto loopOfAt = loops_.loopOf(cfg_.blockOf(at));
+  for (auto li = loopOfAt; li; li = loops_.loops()[*li].parent) {
+    const Loop &L = loops_.loops()[*li];
+    bool in0 = L.contains(cfg_.blockOf(defs[0])), in1 = L.contains(cfg_.blockOf(defs[1]));
+    if (in0 == in1) continue;
+    uint32_t init = in0 ? defs[1] : defs[0], upd = in0 ? defs[0] : defs[1];
+    const Instruction &u = *cfg_.instructions()[upd];
+    if ((u.base() != "add" && u.base() != "sub") || !u.guard.empty() || u.operands.size() != 3) return std::nullopt;
+    int self = -1;
+    for (int i = 1; i <= 2; ++i)
+      if (u.operands[i].kind == Operand::Kind::Register && u.operands[i].text == reg) self = i;
+    if (self < 0 || (u.base() == "sub" && self != 1)) return std::nullopt;
+    auto selfDefs = rd_.defsAt(upd, reg);
+    std::sort(selfDefs.begin(), selfDefs.end());
+    std::vector<uint32_t> expect{std::min(init, upd), std::max(init, upd)};
+    if (selfDefs != expect) return std::nullopt;
+    for (uint32_t latch : L.latches)
+      if (!dom_.dominates(cfg_.blockOf(upd), latch)) return std::nullopt;  // not every iteration
+    Symbol cs{Symbol::Kind::LoopCounter};
+    cs.loop = L.id;
+    uint16_t counter = symbolId(cs);
+    Value step = operandValue(upd, u.operands[self == 1 ? 2 : 1]);
+    if (!step.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown step");
+    if (step.poly.contains(counter)) return std::nullopt;
+    if (u.base() == "sub") step = negate(step);
+    Value start = defValue(init, reg);
+    if (!start.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown start");
+    Value k = Value::of(Poly::symbol(counter));
+    Value v = combine(start, combine(step, k, Poly::mul), Poly::add);
+    bool recorded = false;
+    for (const auto &iv : ivs_) recorded |= iv.loop == L.id && iv.reg == reg;
+    if (!recorded) {
+      // Record first: the trip count evaluates the loop condition, which may
+      // ask for this induction variable again.
+      ivs_.push_back(InductionVar{L.id, reg, init, upd, start.poly, step.poly, "", std::nullopt});
+      InductionVar iv = ivs_.back();
+      computeTripCount(iv);
+      for (auto &x : ivs_)
+        if (x.loop == L.id && x.reg == reg) x = iv;
+    }
+    return v;
+  }
+  return std::nullopt;
+}
+
+// Trip count of a loop whose latch ends in `@p bra header` (or `@!p`), p set
+// by comparing the induction variable (before or after its update) with a
+// loop-invariant bound. Assumes the loop body runs at least once (nvcc's
+// rotated loops test before entering). Sets tripCount for steps of +-1 or
+// all-constant operands.
+void AffineAnalysis::computeTripCount(InductionVar &iv) {
+  const Loop &L = loops_.loops()[iv.loop];
+  if (L.latches.size() != 1) return;
+  const auto &blk = cfg_.blocks()[L.latches[0]];
+  if (blk.last == blk.first) return;
+  uint32_t bi = blk.last - 1;
+  const Instruction &br = *cfg_.instructions()[bi];
+  if (br.base() != "bra" || br.guard.empty()) return;
+  bool toHeader = false;
+  for (auto l : cfg_.blocks()[L.header].labels) toHeader |= branchTarget(br) == l;
+  auto pdefs = rd_.defsAt(bi, br.guard);
+  if (pdefs.size() != 1 || pdefs[0] == ReachingDefs::kEntry) return;
+  const Instruction &setp = *cfg_.instructions()[pdefs[0]];
+  if (setp.base() != "setp" || setp.operands.size() < 3 || setp.operands[0].kind != Operand::Kind::Register) return;
+  auto mods = setp.modifiers();
+  if (mods.empty()) return;
+  std::string cmp(mods[0].substr(1));
+  // Continue condition: p (branch to header) or !p (branch out).
+  bool negate = br.guardNegated != !toHeader;
+  if (negate) {
+    static const std::pair<const char *, const char *> inv[] = {{"lt", "ge"}, {"le", "gt"}, {"gt", "le"},
+                                                                {"ge", "lt"}, {"ne", "eq"}, {"eq", "ne"}};
+    std::string c2;
+    for (auto [a, b] : inv)
+      if (cmp == a) c2 = b;
+    cmp = c2;
+  }
+  Symbol cs{Symbol::Kind::LoopCounter};
+  cs.loop = iv.loop;
+  uint16_t counter = symbolId(cs);
+  Value a = operandValue(pdefs[0], setp.operands[1]), b = operandValue(pdefs[0], setp.operands[2]);
+  if (!a.known || !b.known) return;
+  if (b.poly.contains(counter)) {  // bound < iv: swap
+    std::swap(a, b);
+    static const std::pair<const char *, const char *> sw[] = {{"lt", "gt"}, {"le", "ge"}, {"gt", "lt"},
+                                                               {"ge", "le"}, {"ne", "ne"}, {"eq", "eq"}};
+    for (auto [x, y] : sw)
+      if (cmp == x) {
+        cmp = y;
+        break;
+      }
+  }
+  bool nonlinear;
+  Poly coef = a.poly.coefficientOf(counter, nonlinear);
+  if (nonlinear || b.poly.contains(counter) || !(coef == iv.step)) return;
+  // Continue while x + step*k (cmp) bound, k = 0, 1, ...; the loop runs
+  // T = ceil(d / step) times for lt and ne, floor(d / step) + 1 for le,
+  // with d = bound - x + step (= bound - start when x is the updated value).
+  Poly x = a.poly.without(counter), d, negx;
+  if (!Poly::scale(x, -1, negx) || !Poly::add(b.poly, negx, d) || !Poly::add(d, iv.step, d)) return;
+  auto step = iv.step.constantValue();
+  bool up = step ? *step > 0 : true;  // a symbolic step (%ntid.x*%nctaid.x) is positive
+  bool le;
+  if ((cmp == "lt" && up) || (cmp == "gt" && !up) || cmp == "ne") le = false;
+  else if ((cmp == "le" && up) || (cmp == "ge" && !up)) le = true;
+  else return;
+  if (step && *step == 0) return;
+  if (auto dc = d.constantValue(); dc && step) {
+    int64_t s = *step, q = *dc;
+    if (s < 0) s = -s, q = -q;
+    int64_t t = le ? (q >= 0 ? q / s : -((-q + s - 1) / s)) + 1 : (q >= 0 ? (q + s - 1) / s : -(-q / s));
+    iv.tripConstant = t < 0 ? 0 : t;
+    iv.tripCount = std::to_string(*iv.tripConstant);
+    return;
+  }
+  if (step && (*step == 1 || *step == -1)) {
+    Poly t;
+    if (!Poly::scale(d, *step, t) || (le && !Poly::add(t, Poly::constant(1), t))) return;
+    iv.tripCount = str(t);
+    return;
+  }
+  iv.tripCount = std::string(le ? "floor" : "ceil") + "((" + str(d) + ") / (" + str(iv.step) + "))" + (le ? " + 1" : "");
+}
+
+const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
+  if (ivsComplete_) return ivs_;
+  ivsComplete_ = true;
+  for (const auto &L : loops_.loops()) {
+    const auto &h = cfg_.blocks()[L.header];
+    if (h.last == h.first) continue;
+    std::vector<std::string_view> regs;
+    for (uint32_t b : L.blocks)
+      for (uint32_t i = cfg_.blocks()[b].first; i < cfg_.blocks()[b].last; ++i)
+        for (auto r : rd_.defUse(i).defs)
+          if (std::find(regs.begin(), regs.end(), r) == regs.end()) regs.push_back(r);
+    for (auto r : regs) {
+      auto defs = rd_.defsAt(h.first, r);
+      inductionValue(h.first, r, defs);
+    }
+  }
+  std::sort(ivs_.begin(), ivs_.end(), [](const InductionVar &a, const InductionVar &b) {
+    return a.loop != b.loop ? a.loop < b.loop : a.updateDef < b.updateDef;
+  });
+  return ivs_;
+}
+
+}  // namespace ptxopt::analysis

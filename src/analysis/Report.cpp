@@ -1,0 +1,310 @@
+// Text, JSON and Graphviz output of the analyses (see Report.h).
+#include "ptxopt/analysis/Report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "ptxopt/printer/Printer.h"
+#include "ptxopt/support/Diagnostics.h"
+
+namespace ptxopt::analysis {
+
+using ir::Function;
+using ir::Module;
+
+namespace {
+
+const char *accessKind(MemAccess::Kind k) {
+  switch (k) {
+  case MemAccess::Kind::Load: return "load";
+  case MemAccess::Kind::Store: return "store";
+  case MemAccess::Kind::Atomic: return "atomic";
+  case MemAccess::Kind::Reduction: return "reduction";
+  case MemAccess::Kind::Prefetch: return "prefetch";
+  }
+  return "?";
+}
+
+std::vector<const Function *> bodies(const Module &m, bool kernelsOnly) {
+  std::vector<const Function *> out;
+  for (const auto &it : m.items)
+    if (it.kind == ir::Item::Kind::Function && it.function->body && (!kernelsOnly || it.function->isEntry))
+      out.push_back(it.function.get());
+  return out;
+}
+
+/// "start + step*k<loop>" as one polynomial.
+std::string ivText(AffineAnalysis &aff, const InductionVar &iv) {
+  Symbol k{Symbol::Kind::LoopCounter};
+  k.loop = iv.loop;
+  Poly t, v;
+  if (!Poly::mul(iv.step, Poly::symbol(aff.symbolId(k)), t) || !Poly::add(iv.init, t, v)) return "?";
+  return aff.str(v);
+}
+
+bool reported(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
+
+// PTX line numbers for the report; built once per report.
+struct Lines {
+  explicit Lines(const Module &m) : table(m.source()) {}
+  LineTable table;
+  std::string of(const ir::Stmt *s) const {
+    if (!s || !s->span.valid()) return "(synthesized)";
+    return "line " + std::to_string(table.pos(s->span.begin).line);
+  }
+};
+
+std::string where(const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
+  auto loc = sourceLocation(m, cfg, instr).str();
+  std::string pl = lines.of(cfg.instructions()[instr]);
+  if (loc.empty()) return "PTX " + pl;
+  return loc + " (PTX " + pl + ")";
+}
+
+std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
+                      const ir::Stmt *s) {
+  if (s->kind == ir::Stmt::Kind::Instruction) {
+    const CFG &cfg = am.get(f).cfg();
+    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(s));
+    if (i != UINT32_MAX) return where(m, lines, cfg, i);
+  }
+  return "PTX " + lines.of(s);
+}
+
+}  // namespace
+
+std::string reportText(const Module &m, AnalysisManager &am) {
+  std::string out;
+  Lines lines(m);
+  auto kernels = bodies(m, true);
+  out += "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +
+         (kernels.size() == 1 ? "" : "s") + "\n";
+  for (const Function *k : kernels) {
+    FunctionAnalyses &fa = am.get(*k);
+    const CFG &cfg = fa.cfg();
+    const auto &acc = fa.accesses();
+    size_t n = 0, coal = 0, uncoal = 0, unknown = 0, other = 0;
+    for (const auto &a : acc) {
+      if (!reported(a)) {
+        ++other;
+        continue;
+      }
+      ++n;
+      if (a.verdict == AccessInfo::Verdict::Coalesced || a.verdict == AccessInfo::Verdict::Uniform) ++coal;
+      else if (a.verdict == AccessInfo::Verdict::Uncoalesced) ++uncoal;
+      else ++unknown;
+    }
+    out += "\nkernel " + std::string(k->name) + "\n";
+    out += "  global accesses: " + std::to_string(n) + " (" + std::to_string(coal) + " coalesced or uniform, " +
+           std::to_string(uncoal) + " uncoalesced, " + std::to_string(unknown) + " unknown)";
+    if (other) out += "; " + std::to_string(other) + " shared/local/const not listed";
+    out += "\n";
+    for (const auto &a : acc) {
+      if (!reported(a)) continue;
+      const auto &in = *cfg.instructions()[a.instr];
+      out += "  " + std::string(in.opcode) + "  " + where(m, lines, cfg, a.instr) + "  " + std::to_string(a.mem.bytes()) +
+             " B\n";
+      out += "    verdict  " + std::string(verdictName(a.verdict));
+      if (!a.reason.empty()) out += ": " + a.reason;
+      if (!a.unitStrideOn.empty()) out += "; would be unit-stride on " + a.unitStrideOn;
+      out += "\n";
+      out += "    address  " + fa.affine().str(a.address) + "\n";
+      if (!a.strides.empty()) {
+        out += "    strides ";
+        for (size_t i = 0; i < a.strides.size(); ++i)
+          out += (i ? ", " : " ") + a.strides[i].var + ": " + a.strides[i].bytes + " B";
+        out += "\n";
+      }
+      if (a.sectors)
+        out += "    sectors  " + std::to_string(*a.sectors) + " per warp request (ideal " +
+               std::to_string(a.idealSectors) + ")\n";
+      if (a.address.known)
+        out += "    align    base " + a.baseAlign + "; offset multiple of " +
+               (a.offsetAlign ? std::to_string(a.offsetAlign) : std::string("any")) + "\n";
+      for (const auto &note : a.notes) out += "    note     " + note + "\n";
+    }
+    const auto &loops = fa.loops().loops();
+    const auto &ivs = fa.affine().inductionVars();
+    for (const auto &l : loops) {
+      out += "  loop " + std::to_string(l.id) + " at " + blockName(cfg, l.header) + " (depth " +
+             std::to_string(l.depth) + ")";
+      bool any = false;
+      for (const auto &iv : ivs) {
+        if (iv.loop != l.id) continue;
+        out += std::string(any ? "," : ":") + " " + std::string(iv.reg) + " = " + ivText(fa.affine(), iv);
+        if (!iv.tripCount.empty()) out += ", " + iv.tripCount + " iterations";
+        any = true;
+      }
+      out += "\n";
+    }
+    const auto &comm = fa.communication();
+    if (comm.empty()) {
+      out += "  communication: none found (threads may be regrouped)\n";
+    } else {
+      out += "  communication (blocks regrouping threads):\n";
+      for (const auto &c : comm) {
+        out += "    " + std::string(kindName(c.kind)) + ": " + c.what + " at " + locOfStmt(m, lines, am, *c.function, c.stmt);
+        if (c.function != k) out += " in " + std::string(c.function->name);
+        out += "\n";
+      }
+    }
+    for (const auto &d : fa.divergence())
+      out += "  divergent branch: " + printStmt(*cfg.instructions()[d.instr]) + " at " + where(m, lines, cfg, d.instr) +
+             (d.certain ? " depends on " : " may depend on the thread: ") + d.why + "\n";
+  }
+  return out;
+}
+
+std::string reportJson(const Module &m, AnalysisManager &am) {
+  using nlohmann::json;
+  Lines lines(m);
+  json doc;
+  doc["schema"] = "ptx-opt-analysis/1";
+  doc["file"] = m.fileName();
+  json kernels = json::array();
+  for (const Function *k : bodies(m, true)) {
+    FunctionAnalyses &fa = am.get(*k);
+    const CFG &cfg = fa.cfg();
+    auto &aff = fa.affine();
+    json jk;
+    jk["name"] = std::string(k->name);
+    json accs = json::array();
+    for (const auto &a : fa.accesses()) {
+      json ja;
+      ja["instruction"] = a.instr;
+      ja["opcode"] = std::string(cfg.instructions()[a.instr]->opcode);
+      ja["kind"] = accessKind(a.mem.kind);
+      ja["space"] = a.mem.space.empty() ? "generic" : std::string(a.mem.space.substr(1));
+      ja["bytes"] = a.mem.bytes();
+      ja["location"] = a.loc.str();
+      const auto *ins = cfg.instructions()[a.instr];
+      ja["ptx_line"] = ins->span.valid() ? json(lines.table.pos(ins->span.begin).line) : json(nullptr);
+      ja["address_known"] = a.address.known;
+      ja["address"] = aff.str(a.address);
+      ja["base"] = a.base;
+      json strides = json::array();
+      for (const auto &s : a.strides) {
+        json js{{"index", s.var}, {"bytes", s.bytes}};
+        js["constant"] = s.constant ? json(*s.constant) : json(nullptr);
+        strides.push_back(js);
+      }
+      ja["strides"] = strides;
+      ja["sectors"] = a.sectors ? json(*a.sectors) : json(nullptr);
+      ja["ideal_sectors"] = a.idealSectors;
+      ja["verdict"] = verdictName(a.verdict);
+      ja["reason"] = a.reason;
+      ja["unit_stride_on"] = a.unitStrideOn.empty() ? json(nullptr) : json(a.unitStrideOn);
+      ja["base_alignment"] = a.baseAlign;
+      ja["offset_alignment"] = a.offsetAlign;
+      ja["notes"] = a.notes;
+      accs.push_back(ja);
+    }
+    jk["accesses"] = accs;
+    json loops = json::array();
+    const auto &ivs = aff.inductionVars();
+    for (const auto &l : fa.loops().loops()) {
+      json jl{{"id", l.id}, {"header", blockName(cfg, l.header)}, {"depth", l.depth}};
+      jl["parent"] = l.parent ? json(*l.parent) : json(nullptr);
+      json jivs = json::array();
+      for (const auto &iv : ivs)
+        if (iv.loop == l.id) {
+          json ji{{"register", std::string(iv.reg)}, {"start", aff.str(iv.init)}, {"step", aff.str(iv.step)}};
+          ji["trip_count"] = iv.tripCount.empty() ? json(nullptr) : json(iv.tripCount);
+          jivs.push_back(ji);
+        }
+      jl["induction_variables"] = jivs;
+      loops.push_back(jl);
+    }
+    jk["loops"] = loops;
+    json comm = json::array();
+    for (const auto &c : fa.communication())
+      comm.push_back({{"kind", kindName(c.kind)},
+                      {"what", c.what},
+                      {"function", std::string(c.function->name)},
+                      {"location", locOfStmt(m, lines, am, *c.function, c.stmt)}});
+    jk["communication"] = comm;
+    json div = json::array();
+    for (const auto &d : fa.divergence())
+      div.push_back({{"instruction", d.instr},
+                     {"branch", printStmt(*cfg.instructions()[d.instr])},
+                     {"location", where(m, lines, cfg, d.instr)},
+                     {"certain", d.certain},
+                     {"depends_on", d.why}});
+    jk["divergent_branches"] = div;
+    kernels.push_back(jk);
+  }
+  doc["kernels"] = kernels;
+  return doc.dump(2) + "\n";
+}
+
+std::string cfgDot(const Module &m, AnalysisManager &am) {
+  std::string out;
+  for (const Function *f : bodies(m, false)) out += am.get(*f).cfg().toDot();
+  return out;
+}
+
+bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, std::string &out) {
+  bool known = false;
+  for (auto n : kAnalysisPrinters) known |= name == n;
+  if (!known) return false;
+  for (const Function *f : bodies(m, false)) {
+    FunctionAnalyses &fa = am.get(*f);
+    const CFG &cfg = fa.cfg();
+    out += "function " + std::string(f->name) + " (" + std::string(name) + ")\n";
+    if (name == "cfg") {
+      for (const auto &b : cfg.blocks()) {
+        out += blockName(cfg, b.id) + " [" + std::to_string(b.first) + "," + std::to_string(b.last) + ")";
+        if (!b.reachable) out += " unreachable";
+        out += " ->";
+        for (uint32_t s : b.succs) out += " " + blockName(cfg, s);
+        out += "\n";
+      }
+    } else if (name == "domtree") {
+      out += fa.dom().print(cfg);
+    } else if (name == "postdomtree") {
+      out += fa.postDom().print(cfg);
+    } else if (name == "loops") {
+      out += fa.loops().print(cfg);
+      for (const auto &iv : fa.affine().inductionVars())
+        out += "loop " + std::to_string(iv.loop) + ": " + std::string(iv.reg) + " = " + ivText(fa.affine(), iv) +
+               ", trip count " +
+               (iv.tripCount.empty() ? std::string("unknown") : iv.tripCount) + "\n";
+    } else if (name == "defs") {
+      out += fa.defs().print();
+    } else if (name == "values") {
+      // The value of every register written, at its definition.
+      for (uint32_t i = 0; i < cfg.instructions().size(); ++i) {
+        if (!cfg.blocks()[cfg.blockOf(i)].reachable) continue;
+        const auto &in = *cfg.instructions()[i];
+        if (in.operands.empty() || in.operands[0].kind != ir::Operand::Kind::Register) continue;
+        if (fa.defs().defUse(i).defs.empty()) continue;
+        // Read the register right after its definition: its value is this definition's.
+        Value v = fa.affine().operandValue(i + 1 < cfg.instructions().size() && cfg.blockOf(i + 1) == cfg.blockOf(i)
+                                               ? i + 1
+                                               : i,
+                                           in.operands[0]);
+        if (!(i + 1 < cfg.instructions().size() && cfg.blockOf(i + 1) == cfg.blockOf(i))) continue;
+        out += std::to_string(i) + ": " + std::string(in.operands[0].text) + " = " + fa.affine().str(v) + "\n";
+      }
+    } else if (name == "accesses") {
+      for (const auto &a : fa.accesses()) {
+        out += std::to_string(a.instr) + ": " + std::string(cfg.instructions()[a.instr]->opcode) + " " +
+               std::to_string(a.mem.bytes()) + "B " + verdictName(a.verdict) + " [" + fa.affine().str(a.address) +
+               "]";
+        for (const auto &s : a.strides) out += " " + s.var + "=" + s.bytes;
+        if (a.sectors) out += " sectors=" + std::to_string(*a.sectors) + "/" + std::to_string(a.idealSectors);
+        if (!a.unitStrideOn.empty()) out += " unit-stride-on=" + a.unitStrideOn;
+        out += "\n";
+      }
+    } else if (name == "communication") {
+      for (const auto &c : fa.communication())
+        out += std::string(kindName(c.kind)) + ": " + c.what + " (" + std::string(c.function->name) + ")\n";
+    } else if (name == "divergence") {
+      for (const auto &d : fa.divergence())
+        out += std::to_string(d.instr) + ": " + printStmt(*cfg.instructions()[d.instr]) +
+               (d.certain ? " divergent: " : " maybe divergent: ") + d.why + "\n";
+    }
+  }
+  return true;
+}
+
+}  // namespace ptxopt::analysis
