@@ -22,9 +22,13 @@ else
 fi
 
 echo
-echo "== canonical form (every statement printed from the IR)"
+echo "== what the analysis sees (ptx-opt --analyze)"
+build/ptx-opt --analyze "$IN" -o "$OUT/$name.analysis.txt"
+cat "$OUT/$name.analysis.txt"
+build/ptx-opt --analyze=json "$IN" -o "$OUT/$name.analysis.json"
+echo "(JSON: $OUT/$name.analysis.json)"
+
 build/ptx-opt --canonicalize "$IN" -o "$OUT/$name.canon.ptx"
-sed -n '/\.entry/,/^}/p' "$OUT/$name.canon.ptx" | head -40
 
 echo
 echo "== ptxas on input and canonical form"
