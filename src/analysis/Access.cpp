@@ -57,7 +57,9 @@ SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
 
 namespace {
 
-unsigned sectorsFor(int64_t stride, unsigned width) {
+}  // namespace
+
+unsigned warpSectors(int64_t stride, unsigned width) {
   std::set<int64_t> sectors;
   for (int64_t lane = 0; lane < 32; ++lane)
     for (int64_t b = 0; b < width; ++b) {
@@ -66,6 +68,8 @@ unsigned sectorsFor(int64_t stride, unsigned width) {
     }
   return static_cast<unsigned>(sectors.size());
 }
+
+namespace {
 
 int64_t gcdOfCoefficients(const Poly &p, bool skipBase, const std::vector<Symbol> &syms) {
   int64_t g = 0;
@@ -172,7 +176,7 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     } else {
       a.notes.push_back("warps assumed to span 32 consecutive %tid.x (blockDim.x >= 32)");
       if (tidx->constant) {
-        a.sectors = sectorsFor(*tidx->constant, w);
+        a.sectors = warpSectors(*tidx->constant, w);
         if (a.base.empty() || a.offsetAlign % 32) a.notes.push_back("sector count assumes a 32-byte aligned start");
       } else {
         a.sectors = 32 * ((w + 31) / 32);  // symbolic stride: at least one sector per lane

@@ -24,6 +24,7 @@
 #include "ptxopt/ir/Verifier.h"
 #include "ptxopt/parser/Parser.h"
 #include "ptxopt/printer/Printer.h"
+#include "ptxopt/transforms/PassManager.h"
 
 namespace {
 
@@ -132,6 +133,23 @@ int main(int argc, char **argv) {
                "Check the IR (declared registers, defined labels, branch targets); errors exit 1");
   app.add_flag("--stats", stats, "Print statistics (items, tokens, functions, instructions) to stderr");
   app.add_flag("--time-passes", timePasses, "Print the time spent in each phase to stderr");
+  std::string passes, remarksFile;
+  std::vector<std::string> skipPasses;
+  int optLevel = 0;
+  bool coalesce = false, remarks = false, printAfterAll = false;
+  std::string passList;
+  for (const auto &p : ptxopt::registeredPasses()) passList += "\n    " + p.name + ": " + p.description;
+  app.add_option("--passes", passes, "Comma-separated passes to run, in order. Passes:" + passList)
+      ->type_name("LIST");
+  app.add_option("-O", optLevel,
+                 "Optimization level: -O0 nothing (the default: output = input), -O1 and -O2 coalesce")
+      ->check(CLI::Range(0, 2))
+      ->type_name("LEVEL");
+  app.add_flag("--coalesce", coalesce, "Same as --passes=coalesce");
+  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it")->type_name("NAME");
+  app.add_flag("--remarks", remarks, "Print what each pass did or refused, and why, to stderr");
+  app.add_option("--remarks-file", remarksFile, "Write the remarks as JSON lines to FILE")->type_name("FILE");
+  app.add_flag("--print-after-all", printAfterAll, "Print the module (valid PTX) to stderr after each pass");
   std::string analyze, emitCfg;
   std::vector<std::string> printAnalyses;
   app.add_flag("--analyze{text}", analyze,
@@ -187,6 +205,58 @@ int main(int argc, char **argv) {
   }
   auto t3 = Clock::now();
 
+  // ---- passes
+  ptxopt::PipelineOptions popts;
+  popts.passes = "-O0";
+  if (optLevel) popts.passes = "-O" + std::to_string(optLevel);
+  if (coalesce) popts.passes = "coalesce";
+  if (!passes.empty()) popts.passes = passes;
+  popts.skip = skipPasses;
+  if (printAfterAll)
+    popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
+      std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);
+    };
+  auto tp0 = Clock::now();
+  ptxopt::OptimizeResult opt;
+  if (popts.passes != "-O0") {
+    opt = ptxopt::optimizeModule(mod, popts);
+    if (!opt.ok) {
+      std::cerr << "ptx-opt: error: " << opt.error << "\n";
+      return 2;
+    }
+  }
+  auto tp1 = Clock::now();
+  if (remarks)
+    for (const auto &r : opt.remarks) {
+      const char *kind = r.kind == ptxopt::Remark::Kind::Applied ? "applied"
+                         : r.kind == ptxopt::Remark::Kind::Missed ? "missed"
+                                                                   : "note";
+      std::cerr << (r.location.empty() ? name : r.location) << ": remark: [" << r.pass << "] " << r.function
+                << ": " << kind << ": " << r.message << "\n";
+    }
+  if (!remarksFile.empty()) {
+    std::string lines;
+    for (const auto &r : opt.remarks) {
+      auto esc = [](const std::string &s) {
+        std::string o;
+        for (char c : s) {
+          if (c == '"' || c == '\\') o += '\\';
+          if (static_cast<unsigned char>(c) < 0x20) continue;
+          o += c;
+        }
+        return o;
+      };
+      const char *kind = r.kind == ptxopt::Remark::Kind::Applied ? "applied"
+                         : r.kind == ptxopt::Remark::Kind::Missed ? "missed"
+                                                                   : "note";
+      lines += "{\"pass\": \"" + esc(r.pass) + "\", \"function\": \"" + esc(r.function) + "\", \"kind\": \"" +
+               kind + "\", \"location\": \"" + esc(r.location) + "\", \"message\": \"" + esc(r.message) + "\"}\n";
+    }
+    if (!writeOutput(remarksFile, lines, err)) {
+      std::cerr << "ptx-opt: " << err << "\n";
+      return 1;
+    }
+  }
   std::string outText;
   bool analysisOutput = app.count("--analyze") || !emitCfg.empty() || !printAnalyses.empty();
   auto t3a = Clock::now();
@@ -217,6 +287,7 @@ int main(int argc, char **argv) {
           if (s.kind == ptxopt::ir::Stmt::Kind::Instruction) ++instrs;
         });
     }
+    for (const auto &[k, v] : opt.stats) std::cerr << "ptx-opt: stats: " << k << " = " << v << "\n";
     std::cerr << "ptx-opt: stats: " << inputBytes << " bytes, " << parsed.stats.tokens << " tokens, "
               << parsed.stats.items << " top-level items, " << funcs << " functions (" << kernels
               << " kernels), " << instrs << " instructions, " << parsed.stats.llFallbacks
@@ -227,6 +298,9 @@ int main(int argc, char **argv) {
                  "ptx-opt: time: read %.2f ms, parse %.2f ms, verify %.2f ms, analyze %.2f ms, print %.2f ms, "
                  "write %.2f ms, total %.2f ms\n",
                  ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3a, t3b), ms(t3b, t4), ms(t4, t5), ms(t0, t5));
+    for (const auto &[p, t] : opt.passTimes) std::fprintf(stderr, "ptx-opt: time: pass %s %.2f ms\n", p.c_str(), t);
+    (void)tp0;
+    (void)tp1;
   }
   return 0;
 }

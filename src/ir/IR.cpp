@@ -153,6 +153,18 @@ Function &Module::insertFunctionAfter(int index, std::unique_ptr<Function> f) {
   return *items.insert(pos, std::move(it))->function;
 }
 
+void Module::appendDecl(std::unique_ptr<Decl> d) {
+  Item it;
+  it.kind = Item::Kind::Decl;
+  it.decl = std::move(d);
+  items.push_back(std::move(it));
+}
+
+void Module::eraseFunction(const Function *f) {
+  int i = itemIndex(f);
+  if (i >= 0) items.erase(items.begin() + i);
+}
+
 std::vector<std::string_view> Module::target() const {
   for (const auto &it : items)
     if (it.kind == Item::Kind::Directive && it.directive->name == ".target") {

@@ -127,6 +127,10 @@ public:
     out_.reserve(src_.size() + src_.size() / 8);
     for (const auto &it : m_.items) item(it);
     if (!canon_) out_.append(src_, m_.trailingLead, std::string::npos);
+    if (!m_.trailer.empty()) {
+      if (!out_.empty() && out_.back() != '\n') out_ += '\n';
+      out_ += m_.trailer;
+    }
     return std::move(out_);
   }
 

@@ -15,6 +15,7 @@ exits 1 if anything failed.
 """
 import argparse
 import concurrent.futures as cf
+import difflib
 import os
 import re
 import subprocess
@@ -38,7 +39,27 @@ def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
-def check(ptxopt, ptxas, path, supported):
+def check_optimized(ptxopt, ptxas, path, original, tgt, supported):
+    r = run([ptxopt, "-O2", path])
+    if r.returncode != 0:
+        return f"{path}: -O2 failed:\n{r.stderr.decode(errors='replace')}"
+    out = r.stdout
+    a, b = original.decode(errors="replace").splitlines(), out.decode(errors="replace").splitlines()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag in ("delete", "replace"):
+            return f"{path}: -O2 changed original line {i1 + 1}: {a[i1][:100]!r}"
+    if ptxas and tgt in supported and out != original:
+        extra = ["-c"] if re.search(rb"^\s*\.extern\s+\.func", out, re.M) else []
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "o.ptx"), "wb") as f:
+                f.write(out)
+            r = run([ptxas, f"-arch={tgt}", *extra, "o.ptx", "-o", "o.cubin"], cwd=d)
+            if r.returncode != 0:
+                return f"{path}: ptxas rejected the -O2 output:\n{r.stderr.decode(errors='replace')[:2000]}"
+    return None
+
+
+def check(ptxopt, ptxas, path, supported, optimize=False):
     """Returns (status, message) with status in pass/fail/skip."""
     with open(path, "rb") as f:
         original = f.read()
@@ -55,6 +76,10 @@ def check(ptxopt, ptxas, path, supported):
     if r2.returncode != 0 or r2.stdout != canon:
         return "fail", f"{path}: canonical form is not a fixed point"
     tgt = target_of(path)
+    if optimize:
+        msg = check_optimized(ptxopt, ptxas, path, original, tgt, supported)
+        if msg:
+            return "fail", msg
     if not ptxas or tgt not in supported:
         return "skip", f"{path}: cubin check skipped (ptxas does not support .target {tgt})"
     # Modules that call extern functions assemble only as relocatable code.
@@ -91,6 +116,7 @@ def main():
     ap.add_argument("--ptx-opt", required=True)
     ap.add_argument("--ptxas", default="")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--optimize", action="store_true", help="also check the -O2 output")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
     files = []
@@ -108,7 +134,7 @@ def main():
     supported = supported_targets(ptxas)
     counts = {"pass": 0, "fail": 0, "skip": 0}
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        for status, msg in ex.map(lambda f: check(args.ptx_opt, ptxas, f, supported), files):
+        for status, msg in ex.map(lambda f: check(args.ptx_opt, ptxas, f, supported, args.optimize), files):
             counts[status] += 1
             if msg:
                 print(("FAIL: " if status == "fail" else "note: ") + msg, flush=True)

@@ -51,6 +51,9 @@ struct AccessInfo {
 std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, AffineAnalysis &aff);
 
 const char *verdictName(AccessInfo::Verdict v);
+/// Distinct 32-byte sectors touched by 32 lanes accessing `width` bytes each
+/// at `stride`-byte steps from a 32-byte aligned start.
+unsigned warpSectors(int64_t stride, unsigned width);
 /// Source location of instruction `i` from the last `.loc` before it.
 SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i);
 

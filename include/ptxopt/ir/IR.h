@@ -74,7 +74,7 @@ struct Stmt {
   explicit Stmt(Kind k) : kind(k) {}
   virtual ~Stmt() = default;
   virtual std::unique_ptr<Stmt> clone() const = 0;
-  const Kind kind;
+  Kind kind;  // set by the constructor of each statement class
   Span span;
   /// Set by any edit; an edited statement prints from the IR.
   bool edited = false;
@@ -211,6 +211,9 @@ public:
   std::vector<Item> items;
   /// Where the trivia after the last item starts.
   uint32_t trailingLead = 0;
+  /// Text printed after everything else (the manifest comment of an
+  /// optimized module); empty for a parsed module.
+  std::string trailer;
 
   Function *findFunction(std::string_view name);
   std::vector<Function *> functions();
@@ -219,6 +222,10 @@ public:
   int itemIndex(const Function *f) const;
   /// Inserts a new function item right after the item at `index`.
   Function &insertFunctionAfter(int index, std::unique_ptr<Function> f);
+  /// Appends a module-level declaration (printed from the IR).
+  void appendDecl(std::unique_ptr<Decl> d);
+  /// Removes the function item holding `f`.
+  void eraseFunction(const Function *f);
   /// The `.target` directive's tokens ("sm_90", "debug"), empty if none.
   std::vector<std::string_view> target() const;
 

@@ -1,0 +1,85 @@
+// The manifest: what an optimized module tells its loader about each clone.
+//
+// For every kernel that has optimized clones, the manifest lists the clones
+// ("variants"), how a launch of the original must be transformed to launch a
+// clone, and the conditions under which that is allowed. The runtime
+// (runtime/) launches a clone only when every condition holds, and the
+// original otherwise. Format and rules: docs/MANIFEST.md.
+//
+// The optimizer embeds the manifest in the PTX it writes, twice:
+//   - a comment line `// @ptxopt-manifest <json>` at the end of the module
+//     (read by loaders that get PTX text), and
+//   - one `.visible .global .align 1 .b8 __ptxopt_manifest_<kernel>[] = {...}`
+//     per kernel holding the kernel's JSON entry (read with cuModuleGetGlobal
+//     by loaders that get a cubin or fatbin).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxopt {
+
+/// Where one dimension of the transformed launch comes from.
+struct DimSource {
+  enum class From : uint8_t { Grid, Block };
+  From from = From::Grid;
+  uint8_t dim = 0;       // 0,1,2 = x,y,z of the original launch
+  uint32_t divide = 1;   // the original value is divided by this (grouping)
+  bool operator==(const DimSource &) const = default;
+};
+
+struct Variant {
+  std::string name;    // the clone's kernel name
+  std::string pass;    // "coalesce", "group", ...
+  std::string kind;    // "remap", "swap", "group", ...
+  // Launch transform: new grid and block dimensions from the original ones.
+  // Identity for a clone that keeps the launch configuration (remap).
+  std::array<DimSource, 3> grid{DimSource{DimSource::From::Grid, 0}, DimSource{DimSource::From::Grid, 1},
+                                DimSource{DimSource::From::Grid, 2}};
+  std::array<DimSource, 3> block{DimSource{DimSource::From::Block, 0}, DimSource{DimSource::From::Block, 1},
+                                 DimSource{DimSource::From::Block, 2}};
+  // Conditions, all on the ORIGINAL launch and arguments:
+  std::array<uint32_t, 3> gridMultiple{1, 1, 1};   // grid.d % m == 0
+  std::array<uint32_t, 3> blockMultiple{1, 1, 1};  // block.d % m == 0
+  std::array<uint32_t, 3> blockMin{1, 1, 1};       // block.d >= m
+  struct AlignedParam {
+    uint32_t index;  // parameter position
+    uint32_t bytes;  // required alignment of the pointer value
+    bool operator==(const AlignedParam &) const = default;
+  };
+  std::vector<AlignedParam> alignedParams;
+  bool allowDynamicShared = true;
+  bool operator==(const Variant &) const = default;
+  bool identityLaunch() const;
+};
+
+struct KernelManifest {
+  std::string kernel;                // the original's name
+  std::vector<uint32_t> paramSizes;  // bytes of each parameter (for reading argument values)
+  std::vector<Variant> variants;     // in order of preference
+  bool operator==(const KernelManifest &) const = default;
+};
+
+struct Manifest {
+  static constexpr int kVersion = 1;
+  std::vector<KernelManifest> kernels;
+  const KernelManifest *find(const std::string &kernel) const;
+  bool operator==(const Manifest &) const = default;
+};
+
+/// JSON text of a manifest / of one kernel's entry (deterministic: fixed key order).
+std::string toJson(const Manifest &m);
+std::string toJson(const KernelManifest &k);
+/// Parses a manifest or a single kernel entry; false with `error` set on bad input.
+bool fromJson(const std::string &text, Manifest &out, std::string &error);
+bool fromJson(const std::string &text, KernelManifest &out, std::string &error);
+
+/// The `// @ptxopt-manifest ` line of PTX text, if any (without the prefix).
+std::optional<std::string> findManifestComment(const std::string &ptx);
+/// Name of the per-kernel manifest global.
+std::string manifestGlobalName(const std::string &kernel);
+
+}  // namespace ptxopt

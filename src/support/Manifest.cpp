@@ -1,0 +1,318 @@
+// The manifest's JSON form (docs/MANIFEST.md): deterministic writing, strict
+// reading with messages that name the offending field, and the helpers that
+// find a manifest embedded in PTX text.
+#include "ptxopt/Manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string_view>
+
+namespace ptxopt {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr const char *kDimNames = "xyz";
+constexpr std::string_view kCommentPrefix = "// @ptxopt-manifest ";
+
+// ------------------------------------------------------------------ writing
+
+/// "grid.x", "block.y/4".
+std::string dimSourceText(const DimSource &s) {
+  std::string t = s.from == DimSource::From::Grid ? "grid." : "block.";
+  t += s.dim < 3 ? kDimNames[s.dim] : '?';
+  if (s.divide != 1) t += "/" + std::to_string(s.divide);
+  return t;
+}
+
+Json dims(const std::array<DimSource, 3> &a) {
+  return Json::array({dimSourceText(a[0]), dimSourceText(a[1]), dimSourceText(a[2])});
+}
+
+Json triple(const std::array<uint32_t, 3> &a) { return Json::array({a[0], a[1], a[2]}); }
+
+Json variantJson(const Variant &v) {
+  Json j;
+  j["name"] = v.name;
+  j["pass"] = v.pass;
+  j["kind"] = v.kind;
+  j["grid"] = dims(v.grid);
+  j["block"] = dims(v.block);
+  j["gridMultiple"] = triple(v.gridMultiple);
+  j["blockMultiple"] = triple(v.blockMultiple);
+  j["blockMin"] = triple(v.blockMin);
+  Json aligned = Json::array();
+  for (const auto &p : v.alignedParams) aligned.push_back(Json{{"index", p.index}, {"bytes", p.bytes}});
+  j["alignedParams"] = std::move(aligned);
+  j["allowDynamicShared"] = v.allowDynamicShared;
+  return j;
+}
+
+/// A kernel entry; `withVersion` for the standalone form (per-kernel global).
+Json kernelJson(const KernelManifest &k, bool withVersion) {
+  Json j;
+  if (withVersion) j["version"] = Manifest::kVersion;
+  j["kernel"] = k.kernel;
+  j["paramSizes"] = k.paramSizes;
+  Json vs = Json::array();
+  for (const auto &v : k.variants) vs.push_back(variantJson(v));
+  j["variants"] = std::move(vs);
+  return j;
+}
+
+// ------------------------------------------------------------------ reading
+// Each reader throws ParseError with the JSON path of the bad value.
+
+struct ParseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void fail(const std::string &path, const std::string &what) { throw ParseError(path + ": " + what); }
+
+const char *typeName(const Json &j) { return j.type_name(); }
+
+/// Checks that `j` is an object with exactly the keys `keys` (all required).
+void expectKeys(const Json &j, const std::string &path, std::initializer_list<const char *> keys) {
+  if (!j.is_object()) fail(path, std::string("expected an object, got ") + typeName(j));
+  for (const char *k : keys)
+    if (!j.contains(k)) fail(path, std::string("missing field '") + k + "'");
+  for (const auto &[key, value] : j.items()) {
+    bool known = false;
+    for (const char *k : keys) known = known || key == k;
+    if (!known) fail(path, "unknown field '" + key + "'");
+  }
+}
+
+std::string getString(const Json &j, const std::string &path) {
+  if (!j.is_string()) fail(path, std::string("expected a string, got ") + typeName(j));
+  return j.get<std::string>();
+}
+
+uint32_t getU32(const Json &j, const std::string &path) {
+  if (!j.is_number_integer()) fail(path, std::string("expected an unsigned integer, got ") + typeName(j));
+  if (j.is_number_unsigned()) {
+    uint64_t v = j.get<uint64_t>();
+    if (v <= UINT32_MAX) return static_cast<uint32_t>(v);
+  }
+  fail(path, "expected an unsigned 32-bit integer, got " + j.dump());
+}
+
+uint32_t getPositive(const Json &j, const std::string &path) {
+  uint32_t v = getU32(j, path);
+  if (v == 0) fail(path, "must be at least 1");
+  return v;
+}
+
+const Json &getArray(const Json &j, const std::string &path) {
+  if (!j.is_array()) fail(path, std::string("expected an array, got ") + typeName(j));
+  return j;
+}
+
+const Json &getArray3(const Json &j, const std::string &path) {
+  getArray(j, path);
+  if (j.size() != 3) fail(path, "expected 3 elements (x, y, z), got " + std::to_string(j.size()));
+  return j;
+}
+
+std::array<uint32_t, 3> getTriple(const Json &j, const std::string &path) {
+  getArray3(j, path);
+  std::array<uint32_t, 3> r{};
+  for (size_t i = 0; i < 3; ++i) r[i] = getPositive(j[i], path + "[" + std::to_string(i) + "]");
+  return r;
+}
+
+/// "grid.x", "block.z/4".
+DimSource parseDimSource(const std::string &text, const std::string &path) {
+  DimSource s;
+  std::string_view t = text;
+  auto bad = [&]() { fail(path, "expected \"grid.<x|y|z>\" or \"block.<x|y|z>\" with an optional \"/<n>\", got \"" + text + "\""); };
+  if (t.starts_with("grid.")) {
+    s.from = DimSource::From::Grid;
+    t.remove_prefix(5);
+  } else if (t.starts_with("block.")) {
+    s.from = DimSource::From::Block;
+    t.remove_prefix(6);
+  } else {
+    bad();
+  }
+  if (t.empty() || (t[0] != 'x' && t[0] != 'y' && t[0] != 'z')) bad();
+  s.dim = static_cast<uint8_t>(t[0] - 'x');
+  t.remove_prefix(1);
+  if (t.empty()) return s;
+  if (t[0] != '/' || t.size() < 2 || t.size() > 11) bad();
+  uint64_t n = 0;
+  for (char c : t.substr(1)) {
+    if (c < '0' || c > '9') bad();
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (n == 0 || n > UINT32_MAX) fail(path, "the divisor must be between 1 and 4294967295");
+  s.divide = static_cast<uint32_t>(n);
+  return s;
+}
+
+std::array<DimSource, 3> getDims(const Json &j, const std::string &path) {
+  getArray3(j, path);
+  std::array<DimSource, 3> r{};
+  for (size_t i = 0; i < 3; ++i) {
+    std::string p = path + "[" + std::to_string(i) + "]";
+    r[i] = parseDimSource(getString(j[i], p), p);
+  }
+  return r;
+}
+
+bool getBool(const Json &j, const std::string &path) {
+  if (!j.is_boolean()) fail(path, std::string("expected true or false, got ") + typeName(j));
+  return j.get<bool>();
+}
+
+Variant::AlignedParam parseAligned(const Json &j, const std::string &path, size_t numParams) {
+  expectKeys(j, path, {"index", "bytes"});
+  Variant::AlignedParam p{getU32(j["index"], path + ".index"), getU32(j["bytes"], path + ".bytes")};
+  if (p.index >= numParams)
+    fail(path + ".index", "parameter " + std::to_string(p.index) + " does not exist (the kernel has " +
+                              std::to_string(numParams) + ")");
+  if (p.bytes == 0 || (p.bytes & (p.bytes - 1)) != 0)
+    fail(path + ".bytes", "must be a power of two, got " + std::to_string(p.bytes));
+  return p;
+}
+
+Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
+  expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
+                       "alignedParams", "allowDynamicShared"});
+  Variant v;
+  v.name = getString(j["name"], path + ".name");
+  if (v.name.empty()) fail(path + ".name", "must not be empty");
+  v.pass = getString(j["pass"], path + ".pass");
+  v.kind = getString(j["kind"], path + ".kind");
+  v.grid = getDims(j["grid"], path + ".grid");
+  v.block = getDims(j["block"], path + ".block");
+  v.gridMultiple = getTriple(j["gridMultiple"], path + ".gridMultiple");
+  v.blockMultiple = getTriple(j["blockMultiple"], path + ".blockMultiple");
+  v.blockMin = getTriple(j["blockMin"], path + ".blockMin");
+  const Json &aligned = getArray(j["alignedParams"], path + ".alignedParams");
+  for (size_t i = 0; i < aligned.size(); ++i)
+    v.alignedParams.push_back(parseAligned(aligned[i], path + ".alignedParams[" + std::to_string(i) + "]", numParams));
+  v.allowDynamicShared = getBool(j["allowDynamicShared"], path + ".allowDynamicShared");
+  return v;
+}
+
+void checkVersion(const Json &j, const std::string &path) {
+  if (!j.is_object()) fail(path, std::string("expected an object, got ") + typeName(j));
+  if (!j.contains("version")) fail(path, "missing field 'version'");
+  const Json &v = j["version"];
+  if (!v.is_number_integer()) fail(path + ".version", std::string("expected an integer, got ") + typeName(v));
+  if (v.get<int64_t>() != Manifest::kVersion)
+    fail(path + ".version", "unknown manifest version " + v.dump() + " (this build reads version " +
+                                std::to_string(Manifest::kVersion) + ")");
+}
+
+KernelManifest parseKernel(const Json &j, const std::string &path, bool withVersion) {
+  if (withVersion) {
+    checkVersion(j, path);
+    expectKeys(j, path, {"version", "kernel", "paramSizes", "variants"});
+  } else {
+    expectKeys(j, path, {"kernel", "paramSizes", "variants"});
+  }
+  KernelManifest k;
+  k.kernel = getString(j["kernel"], path + ".kernel");
+  if (k.kernel.empty()) fail(path + ".kernel", "must not be empty");
+  const Json &sizes = getArray(j["paramSizes"], path + ".paramSizes");
+  for (size_t i = 0; i < sizes.size(); ++i)
+    k.paramSizes.push_back(getU32(sizes[i], path + ".paramSizes[" + std::to_string(i) + "]"));
+  const Json &vs = getArray(j["variants"], path + ".variants");
+  for (size_t i = 0; i < vs.size(); ++i)
+    k.variants.push_back(parseVariant(vs[i], path + ".variants[" + std::to_string(i) + "]", k.paramSizes.size()));
+  return k;
+}
+
+Manifest parseManifest(const Json &j) {
+  checkVersion(j, "manifest");
+  expectKeys(j, "manifest", {"version", "kernels"});
+  Manifest m;
+  const Json &ks = getArray(j["kernels"], "manifest.kernels");
+  for (size_t i = 0; i < ks.size(); ++i) {
+    std::string path = "manifest.kernels[" + std::to_string(i) + "]";
+    m.kernels.push_back(parseKernel(ks[i], path, false));
+    for (size_t e = 0; e + 1 < m.kernels.size(); ++e)
+      if (m.kernels[e].kernel == m.kernels.back().kernel)
+        fail(path + ".kernel", "kernel '" + m.kernels.back().kernel + "' is listed twice");
+  }
+  return m;
+}
+
+/// Runs `parse` on `text`; false with `error` on bad JSON or a bad value.
+template <class T, class F>
+bool parseText(const std::string &text, T &out, std::string &error, F parse) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error &e) {
+    error = std::string("manifest: invalid JSON: ") + e.what();
+    return false;
+  }
+  try {
+    out = parse(j);
+  } catch (const ParseError &e) {
+    error = e.what();
+    return false;
+  }
+  error.clear();
+  return true;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ API
+
+bool Variant::identityLaunch() const {
+  const Variant identity;
+  return grid == identity.grid && block == identity.block;
+}
+
+const KernelManifest *Manifest::find(const std::string &kernel) const {
+  for (const auto &k : kernels)
+    if (k.kernel == kernel) return &k;
+  return nullptr;
+}
+
+std::string toJson(const Manifest &m) {
+  Json j;
+  j["version"] = Manifest::kVersion;
+  Json ks = Json::array();
+  for (const auto &k : m.kernels) ks.push_back(kernelJson(k, false));
+  j["kernels"] = std::move(ks);
+  return j.dump();
+}
+
+std::string toJson(const KernelManifest &k) { return kernelJson(k, true).dump(); }
+
+bool fromJson(const std::string &text, Manifest &out, std::string &error) {
+  return parseText(text, out, error, [](const Json &j) { return parseManifest(j); });
+}
+
+bool fromJson(const std::string &text, KernelManifest &out, std::string &error) {
+  return parseText(text, out, error, [](const Json &j) { return parseKernel(j, "manifest", true); });
+}
+
+std::optional<std::string> findManifestComment(const std::string &ptx) {
+  std::optional<std::string> found;
+  size_t pos = 0;
+  while (pos < ptx.size()) {
+    size_t end = ptx.find('\n', pos);
+    if (end == std::string::npos) end = ptx.size();
+    std::string_view line(ptx.data() + pos, end - pos);
+    if (line.starts_with(kCommentPrefix)) {
+      line.remove_prefix(kCommentPrefix.size());
+      if (line.ends_with('\r')) line.remove_suffix(1);
+      found = std::string(line);  // the last such line wins (docs/MANIFEST.md)
+    }
+    pos = end + 1;
+  }
+  return found;
+}
+
+std::string manifestGlobalName(const std::string &kernel) { return "__ptxopt_manifest_" + kernel; }
+
+}  // namespace ptxopt

@@ -1,0 +1,435 @@
+// coalesce: thread-index swapping (van den Braak et al., SAMOS 2010, section
+// IV-A) and its launch-invariant form, on clones of the kernels.
+//
+// What: when the global accesses of a kernel have a large stride along
+// %tid.x but unit stride along another index v (%ctaid.x in the paper's
+// matrix add `in[threadIdx.x * gridDim.x + blockIdx.x]`), make v the index
+// that varies fastest across a warp.
+// Why it pays: a warp's 32 lanes then touch 32 consecutive elements, one or
+// a few 32-byte sectors per request instead of 32 (up to 8x fewer sectors
+// for 4-byte data, 32x for bytes).
+// Algorithm: for each kernel, the affine analysis gives every global
+// access's byte stride along each index. Each candidate v in {%tid.y,
+// %tid.z, %ctaid.x, %ctaid.y, %ctaid.z} that some address uses is scored by the sectors per warp
+// request its accesses would need if v varied fastest, weighted by bytes
+// moved and by the trip counts of enclosing loops (16 when unknown): the
+// contiguity priority of MESI-CUDA's P'' and the weighted choice of
+// R-Stream's coalescing tuples, with sectors as the common unit. The best v
+// must cut the weighted sectors by at least a quarter. Two clones follow:
+//   swap  - every read of %tid.x becomes v and vice versa, %ntid.x and v's
+//           extent likewise; the runtime exchanges the launch dimensions
+//           (block.x <-> v's dimension), checked against the device limits.
+//   remap - the launch stays; the clone linearizes the hardware indices
+//           (tid.x fastest) and decodes them with v fastest, so logical
+//           index v moves along the warp. One 32-bit division and remainder
+//           per index per thread (64-bit only when the launch is that big;
+//           a uniform branch picks). Needs no host change: any loader works.
+// Refuses (remark, no clone): any inter-thread communication fact (shared
+// memory, barriers, warp ops, atomics, fences, unknown calls...), any
+// global access whose address the analysis cannot express, kernels already
+// coalesced, and kernels where no candidate helps.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "Pass.h"
+#include "ptxopt/ir/Verifier.h"
+#include "ptxopt/printer/Printer.h"
+
+namespace ptxopt::transforms {
+
+using analysis::AccessInfo;
+using analysis::Symbol;
+using ir::Operand;
+
+namespace {
+
+// Hardware index positions, fastest first: the mixed-radix digits of a
+// thread's place in the grid.
+struct Position {
+  const char *index, *extent;  // "%tid.x", "%ntid.x"
+  DimSource::From from;
+  uint8_t dim;
+};
+constexpr Position kPos[6] = {{"%tid.x", "%ntid.x", DimSource::From::Block, 0},
+                              {"%tid.y", "%ntid.y", DimSource::From::Block, 1},
+                              {"%tid.z", "%ntid.z", DimSource::From::Block, 2},
+                              {"%ctaid.x", "%nctaid.x", DimSource::From::Grid, 0},
+                              {"%ctaid.y", "%nctaid.y", DimSource::From::Grid, 1},
+                              {"%ctaid.z", "%nctaid.z", DimSource::From::Grid, 2}};
+
+bool isGlobal(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
+
+/// Sectors per warp request if index `var` varied fastest across the warp.
+unsigned sectorsIf(const AccessInfo &a, const std::string &var) {
+  unsigned w = a.mem.bytes();
+  for (const auto &s : a.strides) {
+    if (s.var != var) continue;
+    if (s.constant) return analysis::warpSectors(*s.constant, w);
+    return 32 * ((w + 31) / 32);  // symbolic stride: at least a sector per lane
+  }
+  return (w + 31) / 32;  // does not depend on it: one request for the warp
+}
+
+/// Weight of an access: bytes times the trip counts of its enclosing loops.
+double weightOf(const AccessInfo &a, analysis::FunctionAnalyses &fa) {
+  const auto &cfg = fa.cfg();
+  const auto &loops = fa.loops();
+  double w = a.mem.bytes();
+  for (auto l = loops.loopOf(cfg.blockOf(a.instr)); l; l = loops.loops()[*l].parent) {
+    double trips = 16;
+    for (const auto &iv : fa.affine().inductionVars())
+      if (iv.loop == *l && iv.tripConstant) trips = static_cast<double>(*iv.tripConstant);
+    w *= std::max(1.0, trips);
+  }
+  return w;
+}
+
+void renameOperand(Operand &o, const std::map<std::string, std::string> &names, ir::Module &m) {
+  if (o.kind == Operand::Kind::Register) {
+    auto it = names.find(std::string(o.text));
+    if (it != names.end()) o.text = m.intern(it->second);
+  }
+  for (auto &e : o.elems) renameOperand(e, names, m);
+}
+
+void renameRegisters(ir::Block &b, const std::map<std::string, std::string> &names, ir::Module &m) {
+  ir::forEachStmt(b, [&](ir::Stmt &s) {
+    if (s.kind != ir::Stmt::Kind::Instruction) return;
+    auto &in = static_cast<ir::Instruction &>(s);
+    for (auto &o : in.operands) renameOperand(o, names, m);
+    in.edited = true;
+  });
+}
+
+/// Small builder of new statements for a clone.
+struct Emitter {
+  ir::Module &m;
+  std::vector<std::unique_ptr<ir::Stmt>> out;
+  unsigned r32 = 0, r64 = 0, pred = 0;
+
+  std::string reg32() { return "%ptxopt_r" + std::to_string(r32++); }
+  std::string reg64() { return "%ptxopt_rd" + std::to_string(r64++); }
+  std::string regp() { return "%ptxopt_p" + std::to_string(pred++); }
+  Operand op(const std::string &t) {
+    std::string_view v = m.intern(t);
+    if (!t.empty() && t[0] == '%') return Operand::reg(v);
+    if (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-')) return Operand::imm(v);
+    return Operand::sym(v);
+  }
+  void ins(const std::string &opcode, std::vector<std::string> ops, const std::string &guard = "") {
+    auto in = std::make_unique<ir::Instruction>();
+    in->opcode = m.intern(opcode);
+    if (!guard.empty()) in->guard = m.intern(guard);
+    for (auto &o : ops) in->operands.push_back(op(o));
+    in->edited = true;
+    out.push_back(std::move(in));
+  }
+  void label(const std::string &name) {
+    auto l = std::make_unique<ir::Label>();
+    l->name = m.intern(name);
+    l->edited = true;
+    out.push_back(std::move(l));
+  }
+  std::unique_ptr<ir::Decl> decl(const char *type, const std::string &prefix, unsigned n) {
+    auto d = std::make_unique<ir::Decl>();
+    d->attrs = {".reg", type};
+    d->names.push_back({m.intern(prefix), n, {}});
+    d->edited = true;
+    return d;
+  }
+};
+
+/// The remap prologue: decodes the hardware digits 0..pv so that digit pv
+/// is fastest; returns, per position, the register holding its logical value.
+std::vector<std::string> emitRemap(Emitter &e, int pv) {
+  std::vector<std::string> h(pv + 1), r(pv + 1), out(pv + 1);
+  for (int i = 0; i <= pv; ++i) {
+    h[i] = e.reg32();
+    r[i] = e.reg32();
+    e.ins("mov.u32", {h[i], kPos[i].index});
+    e.ins("mov.u32", {r[i], kPos[i].extent});
+    out[i] = e.reg32();
+  }
+  // Logical order, fastest first: pv, 1, ..., pv-1, 0.
+  std::vector<int> order{pv};
+  for (int i = 1; i < pv; ++i) order.push_back(i);
+  order.push_back(0);
+
+  // total = product of the radices, in 64 bits: does the linear index fit
+  // 32 bits? middle = product of the radices between 0 and pv: when it is 1
+  // (a 1-D block, the common case) one division decodes both indices.
+  std::string total = e.reg64(), t64 = e.reg64(), wide = e.regp(), general = e.regp();
+  e.ins("cvt.u64.u32", {total, r[0]});
+  for (int i = 1; i <= pv; ++i) {
+    e.ins("cvt.u64.u32", {t64, r[i]});
+    e.ins("mul.lo.u64", {total, total, t64});
+  }
+  e.ins("setp.gt.u64", {wide, total, "4294967295"});
+  e.ins("bra", {"$ptxopt_remap_wide"}, wide);
+  std::string H = e.reg32();
+  if (pv > 1) {
+    std::string middle = e.reg32();
+    e.ins("mov.u32", {middle, r[1]});
+    for (int i = 2; i < pv; ++i) e.ins("mul.lo.u32", {middle, middle, r[i]});
+    e.ins("setp.ne.u32", {general, middle, "1"});
+    e.ins("bra", {"$ptxopt_remap_general"}, general);
+    // Fast path: the middle indices are all 0.
+    e.ins("mad.lo.u32", {H, h[pv], r[0], h[0]});
+    e.ins("rem.u32", {out[pv], H, r[pv]});
+    e.ins("div.u32", {out[0], H, r[pv]});
+    for (int i = 1; i < pv; ++i) e.ins("mov.u32", {out[i], "0"});
+    e.ins("bra.uni", {"$ptxopt_remap_done"});
+    e.label("$ptxopt_remap_general");
+  }
+
+  // 32-bit path: H = ((h_pv*R_{pv-1} + h_{pv-1})*...)*R_0 + h_0.
+  e.ins("mov.u32", {H, h[pv]});
+  for (int i = pv - 1; i >= 0; --i) e.ins("mad.lo.u32", {H, H, r[i], h[i]});
+  for (size_t k = 0; k + 1 < order.size(); ++k) {
+    int p = order[k];
+    e.ins("rem.u32", {out[p], H, r[p]});
+    e.ins("div.u32", {H, H, r[p]});
+  }
+  e.ins("mov.u32", {out[order.back()], H});
+  e.ins("bra.uni", {"$ptxopt_remap_done"});
+
+  // 64-bit path, for launches of more than 2^32 threads.
+  e.label("$ptxopt_remap_wide");
+  std::string H64 = e.reg64(), x64 = e.reg64(), q64 = e.reg64();
+  e.ins("cvt.u64.u32", {H64, h[pv]});
+  for (int i = pv - 1; i >= 0; --i) {
+    e.ins("cvt.u64.u32", {x64, r[i]});
+    e.ins("mul.lo.u64", {H64, H64, x64});
+    e.ins("cvt.u64.u32", {x64, h[i]});
+    e.ins("add.u64", {H64, H64, x64});
+  }
+  for (size_t k = 0; k + 1 < order.size(); ++k) {
+    int p = order[k];
+    e.ins("cvt.u64.u32", {x64, r[p]});
+    e.ins("rem.u64", {q64, H64, x64});
+    e.ins("cvt.u32.u64", {out[p], q64});
+    e.ins("div.u64", {H64, H64, x64});
+  }
+  e.ins("cvt.u32.u64", {out[order.back()], H64});
+  e.label("$ptxopt_remap_done");
+  return out;
+}
+
+/// Replaces reads of the special registers in `names` by ordinary registers.
+/// `mov.u16 %rs, %tid.x` (allowed only for special registers) becomes a cvt.
+void replaceSpecialReads(ir::Block &b, const std::map<std::string, std::string> &names, ir::Module &m) {
+  ir::forEachStmt(b, [&](ir::Stmt &s) {
+    if (s.kind != ir::Stmt::Kind::Instruction) return;
+    auto &in = static_cast<ir::Instruction &>(s);
+    bool changed = false;
+    for (auto &o : in.operands) {
+      std::function<void(Operand &)> walk = [&](Operand &x) {
+        if (x.kind == Operand::Kind::Register) {
+          auto it = names.find(std::string(x.text));
+          if (it != names.end()) {
+            x.text = m.intern(it->second);
+            changed = true;
+          }
+        }
+        for (auto &e : x.elems) walk(e);
+      };
+      walk(o);
+    }
+    if (!changed) return;
+    in.edited = true;
+    if (in.base() == "mov" && (in.hasModifier(".u16") || in.hasModifier(".b16") || in.hasModifier(".s16")))
+      in.opcode = m.intern("cvt.u16.u32");
+  });
+}
+
+/// Index of the first statement after the leading declarations of the body.
+size_t prologueAt(const ir::Block &b) {
+  size_t i = 0;
+  while (i < b.body.size() && b.body[i]->kind == ir::Stmt::Kind::Decl) ++i;
+  return i;
+}
+
+struct Plan {
+  int pv = 0;           // position of the index that becomes fastest
+  double before = 0, after = 0;
+  size_t improved = 0, total = 0;
+  unsigned sectorsBefore = 0, sectorsAfter = 0;  // of the heaviest improved access
+};
+
+}  // namespace
+
+void runCoalesce(PassContext &ctx) {
+  ir::Module &m = ctx.module;
+  std::vector<ir::Function *> kernels;
+  for (auto *k : m.kernels())
+    if (k->name.find("__ptxopt_") == std::string_view::npos) kernels.push_back(k);
+
+  for (ir::Function *k : kernels) {
+    ctx.count("kernels");
+    auto &fa = ctx.analyses.get(*k);
+    const auto &comm = fa.communication();
+    if (!comm.empty()) {
+      const auto &c = comm.front();
+      ctx.remark(Remark::Kind::Missed, *k, locationOf(m, ctx.analyses.get(*c.function), c.stmt),
+                 "not transformed: threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what +
+                     (comm.size() > 1 ? "; " + std::to_string(comm.size() - 1) + " more" : std::string()) + ")");
+      ctx.count("refused-communication");
+      continue;
+    }
+    std::vector<const AccessInfo *> acc;
+    const AccessInfo *unknown = nullptr;
+    for (const auto &a : fa.accesses())
+      if (isGlobal(a)) {
+        acc.push_back(&a);
+        if (a.verdict == AccessInfo::Verdict::Unknown && !unknown) unknown = &a;
+      }
+    if (acc.empty()) {
+      ctx.remark(Remark::Kind::Note, *k, "", "no global memory accesses");
+      continue;
+    }
+    if (unknown) {
+      const auto *in = fa.cfg().instructions()[unknown->instr];
+      ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, in),
+                 "not transformed: cannot analyse " + std::string(in->opcode) + " (" + unknown->reason + ")");
+      ctx.count("refused-unknown-access");
+      continue;
+    }
+
+    // Score every candidate fastest index.
+    Plan best;
+    std::vector<double> weights;
+    for (const auto *a : acc) weights.push_back(weightOf(*a, fa));
+    auto cost = [&](int pos) {
+      double c = 0;
+      for (size_t i = 0; i < acc.size(); ++i) c += weights[i] * sectorsIf(*acc[i], kPos[pos].index);
+      return c;
+    };
+    double identity = cost(0);
+    best.before = best.after = identity;
+    for (int pos = 1; pos < 6; ++pos) {
+      // Only an index the addresses use is a real dimension of the data: an
+      // absent one may have extent 1 (a 1-D launch has %tid.y = 0).
+      bool used = false;
+      for (const auto *a : acc)
+        for (const auto &st : a->strides) used |= st.var == kPos[pos].index;
+      if (!used) continue;
+      double c = cost(pos);
+      if (c < best.after) {
+        best.after = c;
+        best.pv = pos;
+      }
+    }
+    bool allCoalesced = std::all_of(acc.begin(), acc.end(), [](const AccessInfo *a) {
+      return a->verdict == AccessInfo::Verdict::Coalesced || a->verdict == AccessInfo::Verdict::Uniform;
+    });
+    if (best.pv == 0 || best.after > 0.75 * identity) {
+      if (allCoalesced) {
+        ctx.remark(Remark::Kind::Note, *k, "", "already coalesced");
+        ctx.count("already-coalesced");
+      } else {
+        ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, fa.cfg().instructions()[acc[0]->instr]),
+                   "not transformed: no exchange of %tid.x with another index reduces the memory sectors "
+                   "enough (best: " + std::to_string(static_cast<long long>(best.after)) + " vs " +
+                       std::to_string(static_cast<long long>(identity)) + " weighted sectors)");
+        ctx.count("refused-no-gain");
+      }
+      continue;
+    }
+    const std::string v = kPos[best.pv].index;
+    for (const auto *a : acc) {
+      unsigned b0 = sectorsIf(*a, "%tid.x"), b1 = sectorsIf(*a, v);
+      if (b1 < b0) {
+        ++best.improved;
+        if (b0 - b1 > best.sectorsBefore - best.sectorsAfter || !best.sectorsBefore) {
+          best.sectorsBefore = b0;
+          best.sectorsAfter = b1;
+        }
+      }
+    }
+    best.total = acc.size();
+
+    KernelManifest &entry = ctx.entry(*k);
+    int at = m.itemIndex(k);
+    std::string kname(k->name);
+
+    // --- swap clone
+    {
+      auto clone = ir::cloneFunction(*k, kname + "__ptxopt_swap", "_ps", m);
+      std::map<std::string, std::string> names = {{kPos[0].index, kPos[best.pv].index},
+                                                  {kPos[best.pv].index, kPos[0].index},
+                                                  {kPos[0].extent, kPos[best.pv].extent},
+                                                  {kPos[best.pv].extent, kPos[0].extent}};
+      renameRegisters(*clone->body, names, m);
+      // Block-size directives describe the original launch; the swap changes it.
+      std::erase_if(clone->perf, [](const ir::Directive &d) {
+        return d.name == ".maxntid" || d.name == ".reqntid" || d.name == ".reqnctapercluster" ||
+               d.name == ".explicitcluster" || d.name == ".maxclusterrank";
+      });
+      Variant var;
+      var.name = kname + "__ptxopt_swap";
+      var.pass = "coalesce";
+      var.kind = "swap";
+      DimSource toV{kPos[best.pv].from, kPos[best.pv].dim};
+      DimSource toX{DimSource::From::Block, 0};
+      auto &slotX = var.block[0];
+      auto &slotV = kPos[best.pv].from == DimSource::From::Block ? var.block[kPos[best.pv].dim]
+                                                                 : var.grid[kPos[best.pv].dim];
+      slotX = toV;
+      slotV = toX;
+      auto errs = verifyFunction(m, *clone);
+      if (!errs.empty()) {
+        ctx.remark(Remark::Kind::Missed, *k, "", "swap clone dropped: " + errs.front().message);
+      } else {
+        m.insertFunctionAfter(at++, std::move(clone));
+        entry.variants.push_back(var);
+        ctx.count("swap-clones");
+      }
+    }
+    // --- remap clone
+    {
+      auto clone = ir::cloneFunction(*k, kname + "__ptxopt_remap", "_pr", m);
+      Emitter e{m};
+      auto logical = emitRemap(e, best.pv);
+      std::map<std::string, std::string> names;
+      for (int i = 0; i <= best.pv; ++i) names[kPos[i].index] = logical[i];
+      replaceSpecialReads(*clone->body, names, m);
+      auto &body = clone->body->body;
+      size_t pos = prologueAt(*clone->body);
+      std::vector<std::unique_ptr<ir::Stmt>> pre;
+      pre.push_back(e.decl(".b32", "%ptxopt_r", e.r32));
+      pre.push_back(e.decl(".b64", "%ptxopt_rd", e.r64));
+      pre.push_back(e.decl(".pred", "%ptxopt_p", e.pred));
+      for (auto &s : e.out) pre.push_back(std::move(s));
+      body.insert(body.begin() + static_cast<long>(pos), std::make_move_iterator(pre.begin()),
+                  std::make_move_iterator(pre.end()));
+      Variant var;
+      var.name = kname + "__ptxopt_remap";
+      var.pass = "coalesce";
+      var.kind = "remap";
+      auto errs = verifyFunction(m, *clone);
+      if (!errs.empty()) {
+        ctx.remark(Remark::Kind::Missed, *k, "", "remap clone dropped: " + errs.front().message);
+      } else {
+        m.insertFunctionAfter(at++, std::move(clone));
+        entry.variants.push_back(var);
+        ctx.count("remap-clones");
+      }
+    }
+    if (entry.variants.empty()) {
+      ctx.manifest.kernels.pop_back();
+      continue;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.1fx", best.before / std::max(best.after, 1.0));
+    ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, fa.cfg().instructions()[acc[0]->instr]),
+               "exchanged %tid.x with " + v + ": " + std::to_string(best.improved) + " of " +
+                   std::to_string(best.total) + " global accesses improve (sectors per warp request " +
+                   std::to_string(best.sectorsBefore) + " -> " + std::to_string(best.sectorsAfter) +
+                   "; weighted sectors " + buf + " fewer); clones: swap, remap");
+    ctx.count("kernels-transformed");
+  }
+}
+
+}  // namespace ptxopt::transforms

@@ -1,0 +1,37 @@
+// What a pass sees: the module, the analyses, and where to put remarks,
+// statistics and manifest entries. Every pass is one file in this folder
+// and one line in the registry (PassManager.cpp).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ptxopt/analysis/AnalysisManager.h"
+#include "ptxopt/transforms/PassManager.h"
+
+namespace ptxopt::transforms {
+
+struct PassContext {
+  ir::Module &module;
+  analysis::AnalysisManager &analyses;
+  std::vector<Remark> &remarks;
+  Manifest &manifest;
+  std::map<std::string, double> &stats;
+  std::string pass;
+
+  void remark(Remark::Kind kind, const ir::Function &f, std::string location, std::string message) {
+    remarks.push_back({kind, pass, std::string(f.name), std::move(location), std::move(message)});
+  }
+  void count(const std::string &what, double n = 1) { stats[pass + "." + what] += n; }
+  /// The manifest entry of kernel `k`, created on first use.
+  KernelManifest &entry(const ir::Function &k);
+};
+
+/// "matadd.cu:13:3" from the .loc before `stmt`, else "file.ptx:LINE:COL", else "".
+std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, const ir::Stmt *stmt);
+
+// The passes (one file each).
+void runCoalesce(PassContext &ctx);
+
+}  // namespace ptxopt::transforms

@@ -1,0 +1,168 @@
+// Pass registry and pipeline: runs the requested passes, each of which adds
+// verified clones to the module, then embeds the manifest that tells loaders
+// how to launch the clones.
+#include "ptxopt/transforms/PassManager.h"
+
+#include <chrono>
+#include <sstream>
+
+#include "Pass.h"
+#include "ptxopt/ir/Verifier.h"
+#include "ptxopt/parser/Parser.h"
+#include "ptxopt/printer/Printer.h"
+#include "ptxopt/support/Diagnostics.h"
+
+namespace ptxopt {
+
+namespace {
+
+struct Registered {
+  PassInfo info;
+  void (*run)(transforms::PassContext &);
+};
+
+// The one list of passes: --help, --passes= and docs/PASSES.md come from it.
+const std::vector<Registered> &registry() {
+  static const std::vector<Registered> r = {
+      {{"coalesce",
+        "make uncoalesced global accesses unit-stride along %tid.x by exchanging %tid.x with the index they "
+        "are unit-stride on: a 'swap' clone (launch dimensions exchanged) and a 'remap' clone (same launch, "
+        "indices recomputed)"},
+       transforms::runCoalesce},
+  };
+  return r;
+}
+
+std::vector<std::string> split(const std::string &s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string x;
+  while (std::getline(ss, x, ','))
+    if (!x.empty()) out.push_back(x);
+  return out;
+}
+
+/// Per-kernel `.visible .global .align 1 .b8 __ptxopt_manifest_<k>[N] = {...};`
+void embedManifest(ir::Module &m, const Manifest &man) {
+  if (man.kernels.empty()) return;
+  for (const auto &k : man.kernels) {
+    std::string json = toJson(k);
+    auto d = std::make_unique<ir::Decl>();
+    d->attrs = {".visible", ".global", ".align", "1", ".b8"};
+    d->names.push_back({m.intern(manifestGlobalName(k.kernel)), std::nullopt, {json.size()}});
+    for (size_t i = 0; i < json.size(); ++i) {
+      if (i) d->init.push_back(",");
+      d->init.push_back(m.intern(std::to_string(static_cast<unsigned char>(json[i]))));
+    }
+    d->init.insert(d->init.begin(), "{");
+    d->init.push_back("}");
+    m.appendDecl(std::move(d));
+  }
+  m.trailer = "// @ptxopt-manifest " + toJson(man) + "\n";
+}
+
+}  // namespace
+
+namespace transforms {
+
+KernelManifest &PassContext::entry(const ir::Function &k) {
+  for (auto &e : manifest.kernels)
+    if (e.kernel == k.name) return e;
+  KernelManifest e;
+  e.kernel = std::string(k.name);
+  if (k.params)
+    for (const auto &p : *k.params) {
+      uint32_t elem = 0;
+      auto t = p.type();
+      if (t.size() > 2) {
+        std::string bits(t.substr(2));
+        if (bits == "8" || bits == "16" || bits == "32" || bits == "64" || bits == "128")
+          elem = static_cast<uint32_t>(std::stoul(bits) / 8);
+      }
+      uint64_t n = 1;
+      for (const auto &nm : p.names)
+        for (auto dim : nm.dims) n *= dim.value_or(0);
+      e.paramSizes.push_back(static_cast<uint32_t>(elem * n));
+    }
+  manifest.kernels.push_back(std::move(e));
+  return manifest.kernels.back();
+}
+
+std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, const ir::Stmt *stmt) {
+  if (stmt && stmt->kind == ir::Stmt::Kind::Instruction) {
+    const auto &cfg = fa.cfg();
+    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(stmt));
+    if (i != UINT32_MAX) {
+      auto loc = analysis::sourceLocation(m, cfg, i).str();
+      if (!loc.empty()) return loc;
+    }
+  }
+  if (stmt && stmt->span.valid()) {
+    LineTable lt(m.source());
+    auto p = lt.pos(stmt->span.begin);
+    return m.fileName() + ":" + std::to_string(p.line) + ":" + std::to_string(p.col);
+  }
+  return "";
+}
+
+}  // namespace transforms
+
+const std::vector<PassInfo> &registeredPasses() {
+  static const std::vector<PassInfo> infos = [] {
+    std::vector<PassInfo> v;
+    for (const auto &r : registry()) v.push_back(r.info);
+    return v;
+  }();
+  return infos;
+}
+
+OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
+  OptimizeResult res;
+  std::vector<std::string> names;
+  if (opts.passes == "-O0" || opts.passes.empty()) names = {};
+  else if (opts.passes == "-O1" || opts.passes == "-O2") names = {"coalesce"};
+  else names = split(opts.passes);
+  std::vector<const Registered *> pipeline;
+  for (const auto &n : names) {
+    const Registered *found = nullptr;
+    for (const auto &r : registry())
+      if (r.info.name == n) found = &r;
+    if (!found) {
+      res.ok = false;
+      res.error = "unknown pass '" + n + "' (known: ";
+      for (size_t i = 0; i < registry().size(); ++i) res.error += (i ? ", " : "") + registry()[i].info.name;
+      res.error += ")";
+      return res;
+    }
+    bool skipped = false;
+    for (const auto &s : opts.skip) skipped |= s == n;
+    if (!skipped) pipeline.push_back(found);
+  }
+  analysis::AnalysisManager am(m);
+  for (const Registered *p : pipeline) {
+    auto t0 = std::chrono::steady_clock::now();
+    transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, p->info.name};
+    p->run(ctx);
+    res.passTimes[p->info.name] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    am.invalidateAll();
+    if (opts.afterPass) opts.afterPass(p->info.name, m, opts.afterPassCtx);
+  }
+  embedManifest(m, res.manifest);
+  return res;
+}
+
+bool optimizePtx(const std::string &ptx, const std::string &name, const PipelineOptions &opts, std::string &out,
+                 OptimizeResult &result) {
+  auto parsed = parsePtx(ptx, name);
+  if (parsed.error) {
+    result.ok = false;
+    result.error = formatDiagnostic(*parsed.error);
+    return false;
+  }
+  result = optimizeModule(*parsed.module, opts);
+  if (!result.ok) return false;
+  out = printModule(*parsed.module);
+  return true;
+}
+
+}  // namespace ptxopt
