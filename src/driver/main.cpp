@@ -124,7 +124,7 @@ int main(int argc, char **argv) {
                "ptx-opt"};
   std::string input, output = "-";
   bool canonicalize = false, verify = false, stats = false, timePasses = false;
-  app.add_option("input", input, "Input PTX file, or - for standard input")->required();
+  auto *inputOpt = app.add_option("input", input, "Input PTX file, or - for standard input");
   app.add_option("-o,--output", output, "Output file, or - for standard output (default: -)");
   app.add_flag("--canonicalize", canonicalize,
                "Print every statement from the IR in canonical layout (no comments; "
@@ -146,6 +146,8 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 2))
       ->type_name("LEVEL");
   app.add_flag("--coalesce", coalesce, "Same as --passes=coalesce");
+  bool listPasses = false;
+  app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it")->type_name("NAME");
   app.add_flag("--remarks", remarks, "Print what each pass did or refused, and why, to stderr");
   app.add_option("--remarks-file", remarksFile, "Write the remarks as JSON lines to FILE")->type_name("FILE");
@@ -181,6 +183,15 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  if (listPasses) {
+    for (const auto &p : ptxopt::registeredPasses()) std::cout << p.name << ": " << p.description << "\n";
+    return 0;
+  }
+  if (input.empty()) {
+    std::cerr << "ptx-opt: error: input is required (a PTX file, or - for standard input)\nRun with --help for more information.\n";
+    return 2;
+  }
+  (void)inputOpt;
   auto t0 = Clock::now();
   std::string text, err;
   if (!readInput(input, text, err)) {
