@@ -391,7 +391,79 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     }
   }
   if (base == "ld" || base == "ldu" || base == "atom") return Value::unknown("loaded from memory by " + name());
+  if ((base == "and" || base == "or") && in.operands.size() == 3) {
+    // Bit operations that are additions or no-ops: `x | y` when x and y
+    // cannot both have a bit set, `x & m` when x has no bit outside m.
+    Value a = op(1), b = op(2);
+    if (!a.known) return a;
+    if (!b.known) return b;
+    auto ba = possibleBits(a.poly), bb = possibleBits(b.poly);
+    if (base == "or" && ba && bb && !(*ba & *bb)) return combine(a, b, Poly::add);
+    if (base == "and") {
+      if (auto m = b.poly.constantValue(); m && ba && (*ba & ~static_cast<uint64_t>(*m)) == 0) return a;
+      if (auto m = a.poly.constantValue(); m && bb && (*bb & ~static_cast<uint64_t>(*m)) == 0) return b;
+    }
+    return Value::unknown(name() + " on bits that may overlap");
+  }
   return Value::unknown(name());
+}
+
+std::optional<uint64_t> AffineAnalysis::symbolMax(const Symbol &s) const {
+  static const uint64_t blockMax[3] = {1024, 1024, 64}, gridMax[3] = {2147483647, 65535, 65535};
+  uint64_t bound = blockMax[s.dim];
+  const ir::Function &f = cfg_.function();
+  for (const char *dir : {".reqntid", ".maxntid"}) {
+    if (const ir::Directive *d = f.perfDirective(dir)) {
+      std::vector<uint64_t> v;
+      for (auto t : d->tokens)
+        if (auto x = ir::Operand::imm(t).intValue()) v.push_back(static_cast<uint64_t>(*x));
+      if (s.dim < v.size()) bound = std::min(bound, v[s.dim]);
+      else if (!v.empty()) bound = 1;  // unnamed dimensions are 1
+    }
+  }
+  switch (s.kind) {
+  case Symbol::Kind::Tid: return bound - 1;
+  case Symbol::Kind::Ntid: return bound;
+  case Symbol::Kind::Ctaid: return gridMax[s.dim] - 1;
+  case Symbol::Kind::Nctaid: return gridMax[s.dim];
+  default: return std::nullopt;  // parameters, addresses, loop counters: unbounded
+  }
+}
+
+std::optional<uint64_t> AffineAnalysis::possibleBits(const Poly &p) {
+  uint64_t all = 0;
+  for (const auto &[m, c] : p.terms()) {
+    if (c <= 0) return std::nullopt;
+    uint64_t field;
+    if (m.empty()) {
+      field = static_cast<uint64_t>(c);
+    } else {
+      unsigned lo = static_cast<unsigned>(__builtin_ctzll(static_cast<uint64_t>(c)));
+      unsigned hi = 63;
+      unsigned __int128 mx = static_cast<uint64_t>(c);
+      bool bounded = true;
+      for (auto id : m) {
+        auto b = symbolMax(syms_[id]);
+        if (!b) {
+          bounded = false;
+          break;
+        }
+        mx *= *b;
+        if (mx >> 64) {
+          bounded = false;
+          break;
+        }
+      }
+      if (bounded) {
+        if (mx == 0) continue;
+        hi = 63 - static_cast<unsigned>(__builtin_clzll(static_cast<uint64_t>(mx)));
+      }
+      field = (hi >= 63 ? ~uint64_t{0} : ((uint64_t{1} << (hi + 1)) - 1)) & ~((uint64_t{1} << lo) - 1);
+    }
+    if (all & field) return std::nullopt;  // overlapping fields could carry
+    all |= field;
+  }
+  return all;
 }
 
 std::optional<Value> AffineAnalysis::inductionValue(uint32_t at, std::string_view reg,

@@ -148,7 +148,10 @@ int main(int argc, char **argv) {
   app.add_flag("--coalesce", coalesce, "Same as --passes=coalesce");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
-  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it")->type_name("NAME");
+  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
+      ->type_name("NAME")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_flag("--remarks", remarks, "Print what each pass did or refused, and why, to stderr");
   app.add_option("--remarks-file", remarksFile, "Write the remarks as JSON lines to FILE")->type_name("FILE");
   app.add_flag("--print-after-all", printAfterAll, "Print the module (valid PTX) to stderr after each pass");
@@ -169,7 +172,9 @@ int main(int argc, char **argv) {
                  "Instead of PTX, print one analysis for every function (for tests); NAME: " + printerNames)
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(ptxopt::analysis::kAnalysisPrinters),
                                                      std::end(ptxopt::analysis::kAnalysisPrinters))))
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.set_version_flag("--version", std::string("ptx-opt ") + PTXOPT_VERSION);
   app.footer("Exit status: 0 on success, 1 on an input error, 2 on a usage error.\n"
              "On error no output file is created or changed.");

@@ -213,3 +213,28 @@ TEST_CASE("CFG edges: fall-through, branches, returns, unreachable code", "[cfg]
   CHECK(f.fa().dom().dominates(0, 2));
   CHECK_FALSE(f.fa().dom().dominates(1, 2));
 }
+
+TEST_CASE("and/or on disjoint bit fields are additions (Triton's index arithmetic)", "[affine]") {
+  // 4*tid.x & 508 | ctaid.x << 10 | 512, with .reqntid 128: tid.x < 128.
+  const std::string body = std::string(kRegs) +
+                           "ld.param.u64 %rd1, [p];\n"
+                           "mov.u32 %r1, %ctaid.x;\n"
+                           "shl.b32 %r2, %r1, 10;\n"
+                           "mov.u32 %r3, %tid.x;\n"
+                           "shl.b32 %r4, %r3, 2;\n"
+                           "and.b32 %r5, %r4, 508;\n"
+                           "or.b32 %r6, %r5, %r2;\n"
+                           "or.b32 %r7, %r6, 512;\n"
+                           "mul.wide.s32 %rd2, %r7, 4;\n"
+                           "add.s64 %rd3, %rd1, %rd2;\n"
+                           "ld.global.v4.b32 {%r8, %r9, %r10, %r11}, [%rd3];\n"
+                           "ret;\n";
+  Fixture bounded(body, "(.param .u64 p, .param .u32 n)\n.reqntid 128");
+  REQUIRE(bounded.acc().size() == 1);
+  CHECK(bounded.addr(0) == "param(p) + 16*%tid.x + 4096*%ctaid.x + 2048");
+  CHECK(bounded.acc()[0].verdict == AccessInfo::Verdict::Coalesced);
+  // Without the block-size bound, 4*tid.x may reach bit 11 and overlap the mask.
+  Fixture unbounded(body);
+  REQUIRE(unbounded.acc().size() == 1);
+  CHECK_THAT(unbounded.addr(0), Catch::Contains("and.b32"));
+}

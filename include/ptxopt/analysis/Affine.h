@@ -116,6 +116,12 @@ private:
   Value defValue(uint32_t def, std::string_view reg);
   Value evalInstr(uint32_t def, std::string_view reg);
   std::optional<Value> inductionValue(uint32_t at, std::string_view reg, const std::vector<uint32_t> &defs);
+  /// The bits a non-negative value may have set, when it is a sum of terms
+  /// whose bit ranges do not overlap (so the sum has no carries): the fact
+  /// that turns Triton-style `and`/`or` index arithmetic into additions.
+  std::optional<uint64_t> possibleBits(const Poly &p);
+  /// Largest value of a symbol, from launch limits and .reqntid/.maxntid.
+  std::optional<uint64_t> symbolMax(const Symbol &s) const;
   void computeTripCount(InductionVar &iv);
 
   const ir::Module &m_;
