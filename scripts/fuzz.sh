@@ -5,7 +5,9 @@
 #   scripts/fuzz.sh [SECONDS]        (default 600)
 #
 # Environment: FUZZ_JOBS (parallel fuzzing processes, 1 or 2; default 2),
-# FUZZ_MINIMIZE_S (seconds to minimize each new finding; default 60, 0: off).
+# FUZZ_MINIMIZE_S (seconds to minimize each new finding; default 60, 0: off),
+# FUZZ_MAX_LEN (largest input libFuzzer builds; default 204800: the largest
+# seed; smaller values run many more, smaller inputs).
 #
 # Builds build-fuzz/fuzz-parser with clang-14, seeds build-fuzz/corpus from
 # tests/corpus/ptx, tests/lit and tests/fuzz/regressions (files up to 200 KB),
@@ -21,6 +23,7 @@ JOBS=${FUZZ_JOBS:-2}
 (( JOBS >= 1 && JOBS <= 2 )) || { echo "fuzz.sh: FUZZ_JOBS must be 1 or 2" >&2; exit 2; }
 MINIMIZE_S=${FUZZ_MINIMIZE_S:-60}
 MAX_SEED_BYTES=$((200 * 1024))
+MAX_LEN=${FUZZ_MAX_LEN:-$MAX_SEED_BYTES}
 BUILD=$ROOT/build-fuzz
 CORPUS=$BUILD/corpus
 ARTIFACTS=$BUILD/artifacts
@@ -34,9 +37,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 # ---- build ------------------------------------------------------------------
 echo "== building fuzz-parser (clang-14, -fsanitize=fuzzer,address,undefined)"
-CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -DPTXOPT_FUZZ=ON -DPTXOPT_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=Release >"$BUILD.configure.log" 2>&1 ||
-  { cat "$BUILD.configure.log"; exit 1; }
+mkdir -p "$BUILD"
+CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -DPTXOPT_FUZZ=ON -DPTXOPT_TESTS=OFF -DPTXOPT_GPU=OFF \
+  -DCMAKE_BUILD_TYPE=Release >"$BUILD/configure.log" 2>&1 ||
+  { cat "$BUILD/configure.log"; exit 1; }
 cmake --build "$BUILD" --target fuzz-parser -j "$JOBS" >"$BUILD/build.log" 2>&1 ||
   { tail -50 "$BUILD/build.log"; exit 1; }
 
@@ -93,11 +97,11 @@ echo "== dictionary: $(grep -c '^"' "$DICT") entries in ${DICT#"$ROOT"/}"
 # Fork mode runs JOBS fuzzing processes and keeps going after a crash, so one
 # run can collect several distinct failures.
 before=$(find "$ARTIFACTS" -type f | wc -l)
-echo "== fuzzing for $SECONDS_TOTAL s with $JOBS job(s); log: ${LOG#"$ROOT"/}"
+echo "== fuzzing for $SECONDS_TOTAL s with $JOBS job(s), inputs up to $MAX_LEN bytes; log: ${LOG#"$ROOT"/}"
 start=$(date +%s)
 set +e
 "$FUZZER" "$CORPUS" -dict="$DICT" -max_total_time="$SECONDS_TOTAL" -timeout=10 \
-  -rss_limit_mb=2048 -max_len=$MAX_SEED_BYTES -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 \
+  -rss_limit_mb=2048 -max_len="$MAX_LEN" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 \
   -ignore_ooms=1 -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 >"$LOG" 2>&1
 rc=$?
 set -e

@@ -20,7 +20,13 @@ std::optional<int64_t> Operand::intValue() const {
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
   if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
-  return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  // PTX integer literals are 64-bit patterns (0xFFFFFFFFFFFFFFFF is -1); a
+  // negated one must fit: below -2^63 is not a 64-bit value.
+  if (neg) {
+    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return std::nullopt;
+    return v == static_cast<uint64_t>(INT64_MAX) + 1 ? INT64_MIN : -static_cast<int64_t>(v);
+  }
+  return static_cast<int64_t>(v);
 }
 
 std::vector<std::string_view> Instruction::modifiers() const {

@@ -71,6 +71,7 @@ private:
 
 struct NestingTooDeep {
   size_t offset;
+  bool bangs;  // the limit was crossed by a '!' (each one is a level of operand recursion)
 };
 
 class ItemTokenStream final : public TokenStream {
@@ -143,11 +144,17 @@ private:
       static_cast<WritableToken *>(t.get())->setTokenIndex(base_ + toks_.size());
       switch (t->getType()) {
       case PtxLexer::LBRACE: case PtxLexer::LPAREN: case PtxLexer::LBRACK:
-        if (++depth_ > kMaxNesting) throw NestingTooDeep{t->getStartIndex()};
+        if (++depth_ + bangs_ > kMaxNesting) throw NestingTooDeep{t->getStartIndex(), false};
         break;
       case PtxLexer::RBRACE: case PtxLexer::RPAREN: case PtxLexer::RBRACK:
         if (depth_ > 0) --depth_;
         break;
+      // `!!!...x` recurses once per '!' (notOperand), like a bracket; count
+      // them until the statement ends.
+      case PtxLexer::BANG:
+        if (depth_ + ++bangs_ > kMaxNesting) throw NestingTooDeep{t->getStartIndex(), true};
+        break;
+      case PtxLexer::SEMI: bangs_ = 0; break;
       case Token::EOF: eof_ = true; break;
       }
       toks_.push_back(std::move(t));
@@ -159,7 +166,7 @@ private:
   std::deque<std::unique_ptr<Token>> toks_;
   size_t base_ = 0, p_ = 0;
   uint32_t lastEnd_ = 0;
-  int depth_ = 0;
+  int depth_ = 0, bangs_ = 0;
   bool eof_ = false;
 };
 
@@ -640,8 +647,8 @@ ParseResult parsePtx(std::string source, std::string fileName) {
     return r;
   } catch (NestingTooDeep &e) {
     r.error = makeDiagnostic(Severity::Error, fileName, src, static_cast<uint32_t>(e.offset),
-                             "braces, brackets or parentheses nested deeper than " +
-                                 std::to_string(kMaxNesting) + " levels");
+                             std::string(e.bangs ? "'!' operators" : "braces, brackets or parentheses") +
+                                 " nested deeper than " + std::to_string(kMaxNesting) + " levels");
     return r;
   } catch (RecognitionException &e) {
     Token *t = e.getOffendingToken();

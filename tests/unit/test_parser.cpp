@@ -189,3 +189,13 @@ TEST_CASE("a module must start with .version", "[parser][errors]") {
   std::string t = "// header\n.version 9.0\n.target sm_90\n// tail\n";
   CHECK(printModule(*parseOk(t)) == t);
 }
+
+TEST_CASE("integer immediates at the edges of int64", "[ir]") {
+  using ptxopt::ir::Operand;
+  CHECK(Operand::imm("-9223372036854775808").intValue() == INT64_MIN);
+  CHECK(Operand::imm("9223372036854775807").intValue() == INT64_MAX);
+  // PTX integer literals are 64-bit patterns: 2^63 is the pattern of INT64_MIN.
+  CHECK(Operand::imm("9223372036854775808").intValue() == INT64_MIN);
+  CHECK_FALSE(Operand::imm("-9223372036854775809").intValue());
+  CHECK(Operand::imm("0xFFFFFFFFFFFFFFFF").intValue() == -1);
+}
