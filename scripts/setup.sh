@@ -22,6 +22,7 @@ PKGS=(cmake make g++ python3
       antlr4 libantlr4-runtime-dev   # parser generator (tool 4.7.2) and C++ runtime (4.9)
       catch2                          # unit tests (v2, <catch2/catch.hpp>)
       libcli11-dev                    # command line options
+      nlohmann-json3-dev              # the manifest and the JSON report
       llvm-14-tools)                  # FileCheck and lit
 missing=()
 for p in "${PKGS[@]}"; do

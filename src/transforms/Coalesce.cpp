@@ -390,7 +390,7 @@ void runCoalesce(PassContext &ctx) {
     // --- remap clone
     {
       auto clone = ir::cloneFunction(*k, kname + "__ptxopt_remap", "_pr", m);
-      Emitter e{m};
+      Emitter e{m, {}};
       auto logical = emitRemap(e, best.pv);
       std::map<std::string, std::string> names;
       for (int i = 0; i <= best.pv; ++i) names[kPos[i].index] = logical[i];

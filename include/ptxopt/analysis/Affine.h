@@ -25,6 +25,7 @@ namespace ptxopt::analysis {
 
 struct Symbol {
   enum class Kind : uint8_t { Tid, Ctaid, Ntid, Nctaid, Param, Global, LoopCounter };
+  explicit Symbol(Kind k) : kind(k) {}
   Kind kind;
   uint8_t dim = 0;        // 0,1,2 = x,y,z for the special registers
   std::string_view name;  // parameter or global name

@@ -1,0 +1,29 @@
+// The runtime's settings from the environment (docs/RUNTIME.md):
+// PTXOPT_DISABLE, PTXOPT_LOG, PTXOPT_AUTOTUNE, PTXOPT_AUTOTUNE_SAMPLES,
+// PTXOPT_DEVICE and PTXOPT_LIBCUDA. Read once per module load; no driver
+// needed, so the unit tests use it directly.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace ptxopt::rt {
+
+struct Config {
+  bool disable = false;           // PTXOPT_DISABLE=1: originals only (no optimization, no clone launched)
+  int log = 0;                    // PTXOPT_LOG: 0 quiet, 1 one line per launch shape, 2 every launch
+  bool autotune = false;          // PTXOPT_AUTOTUNE=1: time original against clone, keep the faster
+  uint32_t autotuneSamples = 5;   // PTXOPT_AUTOTUNE_SAMPLES: timed launches of each (2*N in all)
+  int device = 0;                 // PTXOPT_DEVICE: device whose primary context is used when none is current
+  std::string libcuda = "libcuda.so.1";  // PTXOPT_LIBCUDA: the driver library to dlopen
+};
+
+/// Reads the settings through `get` (a getenv-like lookup; null = unset).
+Config configFrom(const std::function<const char *(const char *)> &get);
+/// Reads the settings from the process environment.
+Config configFromEnv();
+/// "1", "true", "yes", "on" (any case) are true; anything else is false.
+bool envFlag(const char *value);
+
+}  // namespace ptxopt::rt

@@ -1,0 +1,193 @@
+// Launch selection (include/ptxopt/runtime/Select.h): the conditions of each
+// variant checked against a launch, with a readable reason for the first one
+// that fails. No driver calls here.
+#include "ptxopt/runtime/Select.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace ptxopt::rt {
+
+namespace {
+
+constexpr char kDim[] = "xyz";
+
+std::string dimsText(const Dims &d) {
+  std::string t = "(";  // built with += : GCC 12 warns falsely (-Wrestrict) on "(" + std::string
+  t += std::to_string(d[0]);
+  t += ",";
+  t += std::to_string(d[1]);
+  t += ",";
+  t += std::to_string(d[2]);
+  return t + ")";
+}
+
+/// "block.x=48".
+std::string valueText(const char *what, int d, uint32_t v) {
+  return std::string(what) + "." + kDim[d] + "=" + std::to_string(v);
+}
+
+std::string notMultiple(const char *what, int d, uint32_t v, uint32_t m) {
+  return valueText(what, d, v) + " is not a multiple of " + std::to_string(m);
+}
+
+uint32_t sourceValue(const DimSource &src, const LaunchShape &s) {
+  const Dims &from = src.from == DimSource::From::Grid ? s.grid : s.block;
+  return src.dim < 3 ? from[src.dim] : 0;
+}
+
+/// The launch's own multiples and minimums (grid/blockMultiple, blockMin).
+std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
+  for (int d = 0; d < 3; ++d)
+    if (s.grid[d] % v.gridMultiple[d] != 0) return notMultiple("grid", d, s.grid[d], v.gridMultiple[d]);
+  for (int d = 0; d < 3; ++d)
+    if (s.block[d] % v.blockMultiple[d] != 0) return notMultiple("block", d, s.block[d], v.blockMultiple[d]);
+  for (int d = 0; d < 3; ++d)
+    if (s.block[d] < v.blockMin[d])
+      return valueText("block", d, s.block[d]) + " is below the minimum " + std::to_string(v.blockMin[d]);
+  return "";
+}
+
+/// Each divided source value must divide exactly (else the clone would
+/// cover fewer threads than the original launch).
+std::string checkDivisions(const Variant &v, const LaunchShape &s) {
+  for (const auto *dims : {&v.grid, &v.block})
+    for (const DimSource &src : *dims) {
+      if (src.dim > 2) return "the manifest names dimension " + std::to_string(src.dim);
+      uint32_t value = sourceValue(src, s);
+      if (src.divide == 0 || value % src.divide != 0)
+        return notMultiple(src.from == DimSource::From::Grid ? "grid" : "block", src.dim, value, src.divide);
+    }
+  return "";
+}
+
+std::string checkLimits(const LaunchShape &t, const DeviceLimits &dev, uint32_t variantMaxThreads) {
+  for (int d = 0; d < 3; ++d) {
+    if (t.grid[d] == 0) return "transformed " + valueText("grid", d, 0);
+    if (t.grid[d] > dev.maxGrid[d])
+      return "transformed " + valueText("grid", d, t.grid[d]) + " exceeds the device limit " +
+             std::to_string(dev.maxGrid[d]);
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (t.block[d] == 0) return "transformed " + valueText("block", d, 0);
+    if (t.block[d] > dev.maxBlock[d])
+      return "transformed " + valueText("block", d, t.block[d]) + " exceeds the device limit " +
+             std::to_string(dev.maxBlock[d]);
+  }
+  uint64_t threads = uint64_t(t.block[0]) * t.block[1] * t.block[2];
+  if (threads > dev.maxThreadsPerBlock)
+    return "transformed block has " + std::to_string(threads) + " threads, more than the device limit " +
+           std::to_string(dev.maxThreadsPerBlock);
+  if (threads > variantMaxThreads)
+    return "transformed block has " + std::to_string(threads) + " threads, more than the clone's limit " +
+           std::to_string(variantMaxThreads);
+  return "";
+}
+
+}  // namespace
+
+size_t LaunchShapeHash::operator()(const LaunchShape &s) const {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the seven numbers
+  auto mix = [&](uint32_t v) {
+    h ^= v;
+    h *= 1099511628211ull;
+  };
+  for (uint32_t v : s.grid) mix(v);
+  for (uint32_t v : s.block) mix(v);
+  mix(s.sharedBytes);
+  return static_cast<size_t>(h);
+}
+
+std::string shapeText(const LaunchShape &s) {
+  return "grid=" + dimsText(s.grid) + " block=" + dimsText(s.block) + " shared=" + std::to_string(s.sharedBytes);
+}
+
+LaunchShape transformLaunch(const Variant &v, const LaunchShape &s) {
+  LaunchShape t;
+  t.sharedBytes = s.sharedBytes;
+  for (int d = 0; d < 3; ++d) {
+    t.grid[d] = v.grid[d].divide ? sourceValue(v.grid[d], s) / v.grid[d].divide : 0;
+    t.block[d] = v.block[d].divide ? sourceValue(v.block[d], s) / v.block[d].divide : 0;
+  }
+  return t;
+}
+
+std::string checkShape(const Variant &v, const LaunchShape &s, const DeviceLimits &dev, uint32_t variantMaxThreads) {
+  if (!v.allowDynamicShared && s.sharedBytes != 0)
+    return "dynamic shared memory (" + std::to_string(s.sharedBytes) + " bytes) is not allowed";
+  if (std::string r = checkOriginalDims(v, s); !r.empty()) return r;
+  if (std::string r = checkDivisions(v, s); !r.empty()) return r;
+  return checkLimits(transformLaunch(v, s), dev, variantMaxThreads);
+}
+
+std::string checkAlignment(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+  for (const auto &ap : v.alignedParams) {
+    if (ap.index >= paramSizes.size()) return "param " + std::to_string(ap.index) + " is not in the manifest";
+    if (!params || !params[ap.index]) return "param " + std::to_string(ap.index) + " was not given";
+    uint64_t value = 0;
+    std::memcpy(&value, params[ap.index], std::min<size_t>(paramSizes[ap.index], sizeof value));
+    if (ap.bytes != 0 && value % ap.bytes != 0) {
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%" PRIx64, value);
+      return "param " + std::to_string(ap.index) + " (" + hex + ") is not " + std::to_string(ap.bytes) +
+             "-byte aligned";
+    }
+  }
+  return "";
+}
+
+ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                          const std::vector<uint32_t> &variantMaxThreads) {
+  ShapeDecision d;
+  for (size_t i = 0; i < k.variants.size(); ++i) {
+    uint32_t maxThreads = i < variantMaxThreads.size() ? variantMaxThreads[i] : dev.maxThreadsPerBlock;
+    d.reasons.push_back(checkShape(k.variants[i], s, dev, maxThreads));
+  }
+  return d;
+}
+
+Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const LaunchShape &s,
+                          void *const *params) {
+  Selection sel;
+  sel.launch = s;
+  for (size_t i = 0; i < k.variants.size(); ++i) {
+    const Variant &v = k.variants[i];
+    std::string reason = i < d.reasons.size() ? d.reasons[i] : "not decided for this shape";
+    if (reason.empty()) reason = checkAlignment(v, k.paramSizes, params);
+    if (reason.empty()) {
+      sel.variant = static_cast<int>(i);
+      sel.launch = transformLaunch(v, s);
+      return sel;
+    }
+    sel.rejected.push_back(v.name + ": " + reason);
+  }
+  return sel;
+}
+
+Selection selectVariant(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                        const std::vector<uint32_t> &variantMaxThreads, void *const *params) {
+  return finishSelection(k, decideShape(k, s, dev, variantMaxThreads), s, params);
+}
+
+std::string describeSelection(const KernelManifest &k, const LaunchShape &s, const Selection &sel) {
+  std::string line = k.kernel + " " + shapeText(s) + " -> ";
+  if (sel.variant < 0) {
+    line += "original";
+  } else {
+    const Variant &v = k.variants[sel.variant];
+    line += v.name + " (" + v.kind + ")";
+    if (!(sel.launch == s)) line += " grid=" + dimsText(sel.launch.grid) + " block=" + dimsText(sel.launch.block);
+  }
+  if (k.variants.empty()) line += "; no variants";
+  for (size_t i = 0; i < sel.rejected.size(); ++i) line += (i ? "; " : "; rejected ") + sel.rejected[i];
+  return line;
+}
+
+size_t ShapeCache::size() const {
+  std::shared_lock lock(mu_);
+  return map_.size();
+}
+
+}  // namespace ptxopt::rt

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The GPU suite: builds the runtime, gpu-diff and the JIT example (Release,
+# into build-gpu/) and runs them on the machine's GPU (docs/RUNTIME.md).
+#
+#   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
+#
+# Writes into ${OUT:-build-gpu/out}: build.log, gpu-diff.log (one line per
+# case), gpu-diff.md (the table), decisions.log (PTXOPT_LOG=1: each launch
+# shape's choice and why, autotune decisions), jit.log, summary.txt.
+# Exit status: 0 when every case compared equal and met its expectation.
+#
+# Dependencies: cmake, a C++20 compiler, the CUDA toolkit (nvcc, cuda.h,
+# cudart) in CUDA_HOME (default /usr/local/cuda) and a driver. Where the
+# antlr4 tool, the ANTLR4 runtime, nlohmann-json or CLI11 are missing (the GPU
+# machine), the .dev/ folder made by scripts/pack-gpu-deps.sh is used: carry it.
+# PTXOPT_USE_DEV=1 uses .dev/ even where the packages are installed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$BUILD/out}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+JOBS=${JOBS:-$(nproc)}
+export PATH="$CUDA_HOME/bin:$PATH"
+mkdir -p "$OUT"
+SUMMARY="$OUT/summary.txt"
+: >"$SUMMARY"
+say() { printf '[gpu-suite] %s\n' "$*" | tee -a "$SUMMARY"; }
+
+# ---- what is there -------------------------------------------------------------
+say "host: $(uname -n), $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(nproc) cores"
+if command -v nvidia-smi >/dev/null; then
+  say "GPU: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -1)"
+  CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+else
+  say "GPU: nvidia-smi not found"
+fi
+ARCH=sm_${CAP:-90}
+say "nvcc: $(nvcc --version 2>/dev/null | tail -1 || echo 'NOT FOUND'); kernels built for $ARCH"
+
+have_system_deps() {
+  command -v antlr4 >/dev/null && [ -e /usr/include/antlr4-runtime/antlr4-runtime.h ] &&
+    [ -e /usr/include/nlohmann/json.hpp ] && [ -e /usr/include/CLI/CLI.hpp ]
+}
+CONFIG=(-DCMAKE_BUILD_TYPE=Release -DPTXOPT_TESTS=OFF -DPTXOPT_GPU=ON -DPTXOPT_GPU_ARCH="$ARCH"
+        -DCUDAToolkit_ROOT="$CUDA_HOME")
+if have_system_deps && [ "${PTXOPT_USE_DEV:-0}" != 1 ]; then
+  say "dependencies: system packages"
+elif [ -e "$ROOT/.dev/generated/grammar.sha256" ]; then
+  say "dependencies: .dev/ ($(head -1 .dev/README 2>/dev/null))"
+  CONFIG+=(-DPTXOPT_DEPS_DIR="$ROOT/.dev")
+else
+  say "error: antlr4/ANTLR4 runtime/nlohmann-json/CLI11 missing and no .dev/: run scripts/pack-gpu-deps.sh on the build machine and carry .dev"
+  exit 2
+fi
+command -v ninja >/dev/null && CONFIG+=(-G Ninja)
+
+# ---- build -------------------------------------------------------------------------
+start=$(date +%s)
+if ! { cmake -S . -B "$BUILD" "${CONFIG[@]}" && cmake --build "$BUILD" -j "$JOBS" --target gpu-diff jit-matadd; } \
+  >"$OUT/build.log" 2>&1; then
+  say "error: build failed; the end of $OUT/build.log:"
+  tail -40 "$OUT/build.log"
+  exit 2
+fi
+say "built in $(($(date +%s) - start)) s"
+GPU_DIFF=$(find "$BUILD" -name gpu-diff -type f -perm -u+x | head -1)
+JIT=$(find "$BUILD" -name jit-matadd -type f -perm -u+x | head -1)
+
+# ---- gpu-diff ------------------------------------------------------------------------
+start=$(date +%s)
+PTXOPT_LOG=1 "$GPU_DIFF" --table "$OUT/gpu-diff.md" "$@" 2>"$OUT/decisions.log" | tee "$OUT/gpu-diff.log"
+diff_rc=${PIPESTATUS[0]}
+say "gpu-diff exit $diff_rc in $(($(date +%s) - start)) s"
+if [ "$diff_rc" = 77 ]; then
+  say "SKIPPED: no CUDA device"
+  exit 77
+fi
+
+# ---- the JIT example, optimized and with PTXOPT_DISABLE=1 -------------------------------
+{
+  echo "optimized:      $("$JIT" 2>&1)"
+  echo "PTXOPT_DISABLE: $(PTXOPT_DISABLE=1 "$JIT" 2>&1)"
+  echo "256x256:        $("$JIT" "$ROOT/examples/matadd/matadd.ptx" 256 2>&1)"
+} >"$OUT/jit.log"
+jit_rc=0
+grep -q "WRONG\|jit-matadd:" "$OUT/jit.log" && jit_rc=1
+
+# ---- the coalesce benchmark (docs/BENCHMARKS.md) ------------------------------------------
+copy_arg=(--measure-copy)
+python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null || copy_arg=()
+python3 scripts/bench-coalesce.py "$OUT/gpu-diff.md" "${copy_arg[@]}" >"$OUT/bench-coalesce.md" 2>&1
+
+# ---- the final table ---------------------------------------------------------------------
+{
+  echo
+  echo "== coalesce benchmark =="
+  cat "$OUT/bench-coalesce.md"
+  echo
+  echo "== gpu-diff (original vs optimized; times are medians) =="
+  cat "$OUT/gpu-diff.md" 2>/dev/null
+  echo
+  echo "== examples/jit =="
+  cat "$OUT/jit.log"
+  echo
+  echo "== decisions (PTXOPT_LOG=1), first 40 lines of $OUT/decisions.log =="
+  head -40 "$OUT/decisions.log"
+} | tee -a "$SUMMARY"
+if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ]; then
+  say "PASS"
+  exit 0
+fi
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed))"
+exit 1

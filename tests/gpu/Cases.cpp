@@ -1,0 +1,138 @@
+// The table of differential test cases (see Cases.h). Kernel sources are in
+// tests/gpu/cases/*.cu, compiled to PTX by nvcc at build time.
+#include "Cases.h"
+
+namespace gpudiff {
+
+size_t elemSize(Elem e) {
+  switch (e) {
+    case Elem::I8: return 1;
+    case Elem::I16: return 2;
+    case Elem::I32: return 4;
+    case Elem::F32: return 4;
+  }
+  return 1;
+}
+
+Case makeCase(std::string name, std::string file, std::string kernel, std::vector<Arg> args,
+              std::array<unsigned, 3> grid, std::array<unsigned, 3> block) {
+  Case c;
+  c.name = std::move(name);
+  c.file = std::move(file);
+  c.kernel = std::move(kernel);
+  c.args = std::move(args);
+  c.grid = grid;
+  c.block = block;
+  return c;
+}
+
+namespace {
+
+std::string shapeName(unsigned g, unsigned b) { return std::to_string(g) + "x" + std::to_string(b); }
+
+/// Fig. 6-a (and 6-b) matrix add of `g` blocks of `b` threads.
+Case matadd(const std::string &kernel, Elem e, unsigned g, unsigned b) {
+  size_t n = size_t(g) * b;
+  Case c = makeCase(kernel + " " + shapeName(g, b), "matadd", kernel, {in(e, n), in(e, n), out(e, n)}, {g, 1, 1},
+                    {b, 1, 1});
+  c.big = n > (size_t(1) << 24);
+  // The swap clone (preferred) when its exchanged launch fits the device; at
+  // 65536 blocks it would need block.x = 65536, so the remap clone carries it.
+  c.expect = "=" + kernel + (g > 1024 ? "__ptxopt_remap" : "__ptxopt_swap");
+  return c;
+}
+
+void addMatadd(std::vector<Case> &cs) {
+  const std::pair<const char *, Elem> types[] = {
+      {"matadd_int", Elem::I32}, {"matadd_float", Elem::F32}, {"matadd_char", Elem::I8}, {"matadd_short", Elem::I16}};
+  const std::pair<unsigned, unsigned> shapes[] = {{512, 512}, {4096, 1024}, {65536, 1024}};
+  for (auto [kernel, e] : types)
+    for (auto [g, b] : shapes) {
+      cs.push_back(matadd(kernel, e, g, b));
+      // Fig. 6-b, the hand-written coalesced kernel, at the same size: the
+      // reference of the benchmark. The optimizer must leave it alone.
+      cs.push_back(matadd(std::string(kernel) + "_coalesced", e, g, b));
+      cs.back().name = "fig6b " + cs.back().name;
+      cs.back().expect = "original";
+    }
+}
+
+void addShapes(std::vector<Case> &cs) {
+  const int ny = 64 * 16;
+  const size_t n2d = size_t(64 * 16) * ny;
+  cs.push_back(makeCase("2-D column-major 64x64 blocks of 16x16", "shapes", "add2d_colmajor",
+                {in(Elem::F32, n2d), in(Elem::F32, n2d), out(Elem::F32, n2d), i32(ny)}, {64, 64, 1}, {16, 16, 1}));
+  const int n = 1000003;  // not a multiple of 256
+  const unsigned g = (n + 255) / 256;
+  cs.push_back(makeCase("guarded saxpy n=1000003", "shapes", "saxpy_guarded",
+                {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, n), f32(2.5f), i32(n)}, {g, 1, 1}, {256, 1, 1}));
+  cs.push_back(makeCase("guarded matadd n=1000003", "shapes", "matadd_guarded",
+                {in(Elem::I32, n), in(Elem::I32, n), out(Elem::I32, n), i32(n)}, {g, 1, 1}, {256, 1, 1}));
+  const int ns = 10000019;
+  cs.push_back(makeCase("grid-stride n=10000019", "shapes", "add_gridstride",
+                {in(Elem::F32, ns), in(Elem::F32, ns), out(Elem::F32, ns), i32(ns)}, {264, 1, 1}, {256, 1, 1}));
+}
+
+SynthVariant swapVariant() {
+  SynthVariant v{"__test_swap", "swap"};
+  v.grid[0] = "block.x";
+  v.block[0] = "grid.x";
+  return v;
+}
+
+SynthVariant remapVariant(const std::string &suffix = "__test_remap") { return {suffix, "remap"}; }
+
+/// A group-like variant whose clone (a plain copy) would compute the wrong
+/// result: every case that has it must fall back to the original.
+SynthVariant groupVariant() {
+  SynthVariant v{"__test_group4", "group"};
+  v.block[0] = "block.x/4";
+  v.blockMultipleX = 4;
+  v.alignedParam = 0;
+  v.alignBytes = 16;
+  v.allowDynamicShared = false;
+  return v;
+}
+
+Case synthMatadd(const std::string &name, const std::string &kernel, Elem e, unsigned g, unsigned b,
+                 std::vector<SynthVariant> vs, const std::string &expect) {
+  size_t n = size_t(g) * b;
+  Case c = makeCase(name, "matadd", kernel, {in(e, n), in(e, n), out(e, n)}, {g, 1, 1}, {b, 1, 1});
+  c.synth = std::move(vs);
+  c.expect = expect;
+  return c;
+}
+
+/// The runtime's conditions on the GPU, with hand-written manifests.
+void addRuntimeCases(std::vector<Case> &cs) {
+  cs.push_back(synthMatadd("rt: swap chosen 512x256", "matadd_int", Elem::I32, 512, 256, {swapVariant()}, "clone"));
+  cs.push_back(synthMatadd("rt: swap block.x=4096 > limit", "matadd_int", Elem::I32, 4096, 256, {swapVariant()},
+                           "original"));
+  Case mis = synthMatadd("rt: group, param 0 misaligned", "matadd_char", Elem::I8, 1024, 256, {groupVariant()},
+                         "original");
+  mis.args[0].offset = 1;
+  cs.push_back(mis);
+  cs.push_back(synthMatadd("rt: group, block.x=250 not a multiple of 4", "matadd_char", Elem::I8, 1024, 250,
+                           {groupVariant()}, "original"));
+  Case dyn = synthMatadd("rt: dynamic shared not allowed", "matadd_char", Elem::I8, 1024, 256, {groupVariant()},
+                         "original");
+  dyn.shared = 1024;
+  cs.push_back(dyn);
+  cs.push_back(synthMatadd("rt: first variant fails, second chosen", "matadd_char", Elem::I8, 1024, 250,
+                           {groupVariant(), remapVariant()}, "=matadd_char__test_remap"));
+  Case tune = synthMatadd("rt: autotune swap 1024x1024", "matadd_int", Elem::I32, 1024, 1024, {swapVariant()}, "");
+  tune.autotune = true;
+  cs.push_back(tune);
+}
+
+}  // namespace
+
+std::vector<Case> allCases() {
+  std::vector<Case> cs;
+  addMatadd(cs);
+  addShapes(cs);
+  addRuntimeCases(cs);
+  return cs;
+}
+
+}  // namespace gpudiff

@@ -1,0 +1,69 @@
+// The differential test cases of gpu-diff (tests/gpu/gpu_diff.cpp): which
+// kernel, its arguments in parameter order, the launch, and what the
+// optimized module's launch must have chosen.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpudiff {
+
+enum class Elem { I8, I16, I32, F32 };
+size_t elemSize(Elem e);
+
+struct Arg {
+  enum class Kind { In, Out, I32, F32 };
+  Kind kind = Kind::I32;
+  Elem elem = Elem::I32;
+  size_t count = 0;     // elements (buffers)
+  uint32_t offset = 0;  // bytes added to the device pointer: misalignment on purpose
+  int32_t i = 0;
+  float f = 0;
+};
+
+inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }
+inline Arg out(Elem e, size_t n) { return {Arg::Kind::Out, e, n, 0, 0, 0}; }
+inline Arg i32(int32_t v) { return {Arg::Kind::I32, Elem::I32, 0, 0, v, 0}; }
+inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
+
+/// A "clone" that is a renamed copy of the kernel's own PTX, with a
+/// hand-written manifest entry. It tests the runtime's selection on the GPU
+/// independently of the optimizer: a copy computes what the original does
+/// under an identity launch, and Fig. 6-a's matrix add also under a swapped
+/// one (the swap maps the threads one to one onto the same elements).
+struct SynthVariant {
+  std::string suffix;  // clone name = kernel + suffix
+  std::string kind;    // "remap", "swap", "group"
+  std::array<std::string, 3> grid{"grid.x", "grid.y", "grid.z"};
+  std::array<std::string, 3> block{"block.x", "block.y", "block.z"};
+  uint32_t blockMultipleX = 1;
+  int alignedParam = -1;  // index of a parameter that must be aligned, or -1
+  uint32_t alignBytes = 0;
+  bool allowDynamicShared = true;
+};
+
+struct Case {
+  std::string name;    // label in the output
+  std::string file;    // the PTX is <cases dir>/<file>.ptx
+  std::string kernel;  // .entry name
+  std::vector<Arg> args;
+  std::array<unsigned, 3> grid{1, 1, 1}, block{1, 1, 1};
+  unsigned shared = 0;
+  /// What the optimized module's launch must run: "" anything, "original",
+  /// "clone" (any clone), "!<kind>" (anything but that kind), "=<name>".
+  std::string expect;
+  std::vector<SynthVariant> synth;  // non-empty: the optimized module is the PTX plus these copies
+  bool autotune = false;            // load the optimized module with PTXOPT_AUTOTUNE=1
+  bool big = false;                 // left out by --quick
+};
+
+/// A case with the given kernel, arguments and launch; the rest defaulted.
+Case makeCase(std::string name, std::string file, std::string kernel, std::vector<Arg> args,
+              std::array<unsigned, 3> grid, std::array<unsigned, 3> block);
+
+std::vector<Case> allCases();
+
+}  // namespace gpudiff

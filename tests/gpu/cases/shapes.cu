@@ -1,0 +1,28 @@
+// Kernels of the differential tests beyond the matrix add: a 2-D launch, a
+// bounds-guarded kernel (n not a multiple of the block size) and a
+// grid-stride loop (tests/gpu/gpu_diff.cpp).
+
+// 2-D, column-major: consecutive threadIdx.x are ny elements apart.
+extern "C" __global__ void add2d_colmajor(const float *a, const float *b, float *c, int ny) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int i = x * ny + y;
+  c[i] = a[i] + b[i];
+}
+
+// Bounds-guarded, coalesced: the last block is partly idle.
+extern "C" __global__ void saxpy_guarded(const float *x, const float *y, float *out, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a * x[i] + y[i];
+}
+
+// Bounds-guarded, uncoalesced (Fig. 6-a indexing with a guard).
+extern "C" __global__ void matadd_guarded(const int *in1, const int *in2, int *out, int n) {
+  int i = threadIdx.x * gridDim.x + blockIdx.x;
+  if (i < n) out[i] = in1[i] + in2[i];
+}
+
+// Grid-stride loop: each thread handles every (blockDim.x*gridDim.x)-th element.
+extern "C" __global__ void add_gridstride(const float *a, const float *b, float *c, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) c[i] = a[i] + b[i];
+}

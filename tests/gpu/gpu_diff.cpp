@@ -1,0 +1,506 @@
+// gpu-diff: the GPU differential test of libptxopt (docs/RUNTIME.md).
+//
+// For each case of Cases.cpp it loads the case's PTX twice through the
+// runtime, once with the optimizer and clones disabled (the originals) and
+// once optimized, fills every input buffer with random non-zero data (a fixed
+// seed, printed), poisons every output buffer (and a slack past each buffer's
+// end) with 0xA5, runs both, compares every output byte, and times both with
+// CUDA events (warm-up, then the median of --runs launches, alternating).
+// One line per case: the variant the optimized launch ran, equal/DIFFERENT,
+// both times and the speed-up. Exit status: 0 all passed, 1 a failure, 77 no
+// CUDA device (ctest shows the test as skipped).
+//
+// Memory, copies and events use the CUDA runtime API (cudart); only the
+// kernels go through libptxopt, as in an application.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "Cases.h"
+#include "ptxopt/runtime/ptxopt_runtime.h"
+
+using namespace gpudiff;
+
+namespace {
+
+constexpr int kSkip = 77;
+constexpr unsigned char kPoison = 0xA5;
+constexpr size_t kSlackBytes = 1024;  // poisoned bytes after each buffer: catches writes past the end
+
+struct Options {
+  std::string casesDir = PTXOPT_GPU_CASES_DIR;
+  std::string filter;
+  std::string tablePath;
+  std::string dumpDir;  // --dump-synth: write the synthetic modules there and stop (no GPU needed)
+  uint64_t seed = 20100301;
+  int runs = 20, warmup = 3;
+  bool quick = false;
+};
+
+void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+}
+
+void check(ptxopt_status s, const char *what) {
+  if (s != PTXOPT_SUCCESS) throw std::runtime_error(std::string(what) + ": " + ptxopt_last_error());
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// ------------------------------------------------------------ synthetic clones
+
+std::string jsonList(const std::array<std::string, 3> &a) {
+  return "[\"" + a[0] + "\",\"" + a[1] + "\",\"" + a[2] + "\"]";
+}
+
+std::string variantJson(const std::string &kernel, const SynthVariant &v) {
+  std::string aligned = v.alignedParam < 0 ? "[]"
+                                           : "[{\"index\":" + std::to_string(v.alignedParam) +
+                                                 ",\"bytes\":" + std::to_string(v.alignBytes) + "}]";
+  return "{\"name\":\"" + kernel + v.suffix + "\",\"pass\":\"test\",\"kind\":\"" + v.kind +
+         "\",\"grid\":" + jsonList(v.grid) + ",\"block\":" + jsonList(v.block) +
+         ",\"gridMultiple\":[1,1,1],\"blockMultiple\":[" + std::to_string(v.blockMultipleX) +
+         ",1,1],\"blockMin\":[1,1,1],\"alignedParams\":" + aligned +
+         ",\"allowDynamicShared\":" + (v.allowDynamicShared ? "true" : "false") + "}";
+}
+
+std::string manifestJson(const Case &c) {
+  std::string sizes, variants;
+  for (const Arg &a : c.args) {
+    if (!sizes.empty()) sizes += ",";
+    sizes += a.kind <= Arg::Kind::Out ? "8" : "4";  // pointers, 32-bit scalars
+  }
+  for (const SynthVariant &v : c.synth) {
+    if (!variants.empty()) variants += ",";
+    variants += variantJson(c.kernel, v);
+  }
+  return "{\"version\":1,\"kernels\":[{\"kernel\":\"" + c.kernel + "\",\"paramSizes\":[" + sizes +
+         "],\"variants\":[" + variants + "]}]}";
+}
+
+/// The .entry of `kernel` in nvcc's PTX, from its line to the closing brace
+/// at column 0.
+std::string entryText(const std::string &ptx, const std::string &kernel) {
+  size_t at = ptx.find(".entry " + kernel + "(");
+  if (at == std::string::npos) throw std::runtime_error("no .entry " + kernel + " in the PTX");
+  size_t begin = ptx.rfind('\n', at) + 1;
+  size_t end = ptx.find("\n}", at);
+  if (end == std::string::npos) throw std::runtime_error("unterminated .entry " + kernel);
+  return ptx.substr(begin, end + 2 - begin) + "\n";
+}
+
+/// The PTX plus one renamed copy of the kernel per synthetic variant and
+/// the manifest comment line.
+std::string synthModule(const std::string &ptx, const Case &c) {
+  std::string out = ptx + "\n";
+  std::string entry = entryText(ptx, c.kernel);
+  for (const SynthVariant &v : c.synth) {
+    std::string copy = entry;
+    for (size_t p = 0; (p = copy.find(c.kernel, p)) != std::string::npos; p += c.kernel.size() + v.suffix.size())
+      copy.replace(p, c.kernel.size(), c.kernel + v.suffix);
+    out += "\n";
+    out += copy;
+  }
+  return out + "\n// @ptxopt-manifest " + manifestJson(c) + "\n";
+}
+
+// ------------------------------------------------------------ buffers
+
+/// Random non-zero values of the element type (floats in [0.5, 100)).
+std::vector<unsigned char> randomData(Elem e, size_t count, std::mt19937_64 &rng) {
+  std::vector<unsigned char> bytes(count * elemSize(e));
+  std::uniform_real_distribution<float> real(0.5f, 100.0f);
+  for (size_t i = 0; i < count; ++i) {
+    if (e == Elem::F32) {
+      float f = real(rng);
+      std::memcpy(&bytes[i * 4], &f, 4);
+      continue;
+    }
+    uint64_t v = rng();
+    for (size_t b = 0; b < elemSize(e); ++b) bytes[i * elemSize(e) + b] = static_cast<unsigned char>((v >> (8 * b)) | 1);
+  }
+  return bytes;
+}
+
+/// Device buffers and argument values of one case.
+struct Args {
+  std::vector<void *> base;                   // per argument: the allocation (null for scalars)
+  std::vector<size_t> allocBytes;             // allocation size (with offset and slack)
+  std::vector<std::vector<unsigned char>> init;  // inputs' host data (at the offset)
+  std::vector<uint64_t> pointerValues;        // what the kernel gets (base + offset)
+  std::vector<int32_t> ints;
+  std::vector<float> floats;
+  std::vector<void *> params;
+
+  Args(const Case &c, std::mt19937_64 &rng) {
+    size_t n = c.args.size();
+    base.assign(n, nullptr), allocBytes.assign(n, 0), init.resize(n);
+    pointerValues.assign(n, 0), ints.assign(n, 0), floats.assign(n, 0), params.assign(n, nullptr);
+    for (size_t i = 0; i < n; ++i) setUp(c.args[i], i, rng);
+  }
+  ~Args() {
+    for (void *p : base)
+      if (p) cudaFree(p);
+  }
+  Args(const Args &) = delete;
+  Args &operator=(const Args &) = delete;
+
+  void setUp(const Arg &a, size_t i, std::mt19937_64 &rng) {
+    if (a.kind == Arg::Kind::I32) ints[i] = a.i, params[i] = &ints[i];
+    if (a.kind == Arg::Kind::F32) floats[i] = a.f, params[i] = &floats[i];
+    if (a.kind != Arg::Kind::In && a.kind != Arg::Kind::Out) return;
+    allocBytes[i] = a.offset + a.count * elemSize(a.elem) + kSlackBytes;
+    check(cudaMalloc(&base[i], allocBytes[i]), "cudaMalloc");
+    pointerValues[i] = reinterpret_cast<uint64_t>(base[i]) + a.offset;
+    params[i] = &pointerValues[i];
+    if (a.kind == Arg::Kind::In) init[i] = randomData(a.elem, a.count, rng);
+  }
+
+  /// Inputs to their initial values, outputs (and all slack) to the poison.
+  void reset(const Case &c) {
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      if (!base[i]) continue;
+      check(cudaMemset(base[i], kPoison, allocBytes[i]), "cudaMemset");
+      if (c.args[i].kind == Arg::Kind::In)
+        check(cudaMemcpy(reinterpret_cast<void *>(pointerValues[i]), init[i].data(), init[i].size(),
+                         cudaMemcpyHostToDevice),
+              "cudaMemcpy");
+    }
+  }
+
+  /// Every output allocation, slack included, concatenated.
+  std::vector<unsigned char> outputs(const Case &c) const {
+    std::vector<unsigned char> all;
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      if (c.args[i].kind != Arg::Kind::Out) continue;
+      size_t at = all.size();
+      all.resize(at + allocBytes[i]);
+      check(cudaMemcpy(all.data() + at, base[i], allocBytes[i], cudaMemcpyDeviceToHost), "cudaMemcpy");
+    }
+    return all;
+  }
+};
+
+// ------------------------------------------------------------ running
+
+void launch(ptxopt_kernel k, const Case &c, Args &a, cudaStream_t s) {
+  check(ptxopt_launch(k, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared,
+                      reinterpret_cast<CUstream>(s), a.params.data()),
+        "ptxopt_launch");
+}
+
+float timedLaunch(ptxopt_kernel k, const Case &c, Args &a, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1) {
+  check(cudaEventRecord(e0, s), "cudaEventRecord");
+  launch(k, c, a, s);
+  check(cudaEventRecord(e1, s), "cudaEventRecord");
+  check(cudaEventSynchronize(e1), "cudaEventSynchronize");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+  return ms;
+}
+
+float median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/// Median times of the original and the optimized kernel, launches alternating.
+std::pair<float, float> timeBoth(ptxopt_kernel orig, ptxopt_kernel opt, const Case &c, Args &a, cudaStream_t s,
+                                 const Options &o) {
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "cudaEventCreate");
+  check(cudaEventCreate(&e1), "cudaEventCreate");
+  std::vector<float> to, tp;
+  for (int r = 0; r < o.warmup + o.runs; ++r) {
+    float x = timedLaunch(orig, c, a, s, e0, e1), y = timedLaunch(opt, c, a, s, e0, e1);
+    if (r >= o.warmup) to.push_back(x), tp.push_back(y);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return {median(to), median(tp)};
+}
+
+/// Outputs of one checked launch from freshly reset buffers.
+std::vector<unsigned char> checkedRun(ptxopt_kernel k, const Case &c, Args &a, cudaStream_t s) {
+  a.reset(c);
+  launch(k, c, a, s);
+  check(cudaStreamSynchronize(s), "kernel");
+  return a.outputs(c);
+}
+
+struct Row {
+  std::string name, kernel, variant, kind, result;
+  float origMs = 0, optMs = 0;
+  bool ok = false;
+  std::string note;
+};
+
+/// "" when the variant meets the case's expectation, else why not.
+std::string expectation(const Case &c, const std::string &variant, const std::string &kind) {
+  const std::string &e = c.expect;
+  if (e.empty()) return "";
+  if (e == "original" && kind != "original") return "expected the original, ran " + variant;
+  if (e == "clone" && kind == "original") return "expected a clone, ran the original";
+  if (e[0] == '!' && kind == e.substr(1)) return "expected no " + e.substr(1) + " variant, ran " + variant;
+  if (e[0] == '=' && variant != e.substr(1)) return "expected " + e.substr(1) + ", ran " + variant;
+  return "";
+}
+
+std::string describeDiff(const std::vector<unsigned char> &x, const std::vector<unsigned char> &y) {
+  size_t count = 0, first = SIZE_MAX;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i] != y[i]) ++count, first = std::min(first, i);
+  return std::to_string(count) + " bytes differ, first at output byte " + std::to_string(first);
+}
+
+/// Loads the optimized module: the optimizer's, or the PTX with synthetic clones.
+ptxopt_module loadOptimized(const Case &c, const std::string &ptx, const std::string &path) {
+  ptxopt_module m = nullptr;
+  if (c.autotune) setenv("PTXOPT_AUTOTUNE", "1", 1);
+  ptxopt_options opts{nullptr, 0, path.c_str()};
+  ptxopt_status st;
+  std::string synth;
+  if (c.synth.empty()) {
+    st = ptxopt_module_load_ptx(&m, ptx.data(), ptx.size(), &opts);
+  } else {
+    synth = synthModule(ptx, c);
+    st = ptxopt_module_load_image(&m, synth.c_str(), &opts);
+  }
+  if (c.autotune) unsetenv("PTXOPT_AUTOTUNE");
+  check(st, "loading the optimized module");
+  return m;
+}
+
+struct Modules {
+  ptxopt_module orig = nullptr, opt = nullptr;
+  ~Modules() {
+    ptxopt_module_unload(orig);
+    ptxopt_module_unload(opt);
+  }
+};
+
+Row runCase(const Case &c, const Options &o, cudaStream_t s) {
+  Row row;
+  row.name = c.name;
+  row.kernel = c.kernel;
+  std::string path = o.casesDir + "/" + c.file + ".ptx";
+  std::string ptx = readFile(path);
+  Modules m;
+  ptxopt_options disabled{nullptr, 1, path.c_str()};
+  check(ptxopt_module_load_ptx(&m.orig, ptx.data(), ptx.size(), &disabled), "loading the original module");
+  m.opt = loadOptimized(c, ptx, path);
+  ptxopt_kernel ko, kp;
+  check(ptxopt_module_get_kernel(&ko, m.orig, c.kernel.c_str()), "ptxopt_module_get_kernel");
+  check(ptxopt_module_get_kernel(&kp, m.opt, c.kernel.c_str()), "ptxopt_module_get_kernel");
+  std::mt19937_64 rng(o.seed ^ std::hash<std::string>{}(c.name));
+  Args a(c, rng);
+  a.reset(c);
+  std::tie(row.origMs, row.optMs) = timeBoth(ko, kp, c, a, s, o);  // autotuning (if on) decides here
+  std::vector<unsigned char> want = checkedRun(ko, c, a, s), got = checkedRun(kp, c, a, s);
+  row.variant = ptxopt_kernel_last_variant(kp);
+  row.kind = ptxopt_kernel_last_variant_kind(kp);
+  row.result = want == got ? "equal" : "DIFFERENT";
+  if (want != got) row.note = describeDiff(want, got);
+  std::string exp = expectation(c, row.variant, row.kind);
+  if (!exp.empty()) row.note += (row.note.empty() ? "" : "; ") + exp;
+  row.ok = want == got && exp.empty();
+  return row;
+}
+
+// ------------------------------------------------------------ threads
+
+/// Launches from several threads at once: each thread has its buffers,
+/// stream and shape (even threads: a shape where the synthetic swap clone
+/// is chosen; odd: one where it is not) and checks, after every launch, that
+/// its own last variant is the expected one, then the result on the CPU.
+Row runThreads(const Options &o) {
+  Case c = allCases().front();  // matadd_int, for its PTX and kernel
+  c.synth = {SynthVariant{"__test_swap", "swap", {"block.x", "grid.y", "grid.z"}, {"grid.x", "block.y", "block.z"}}};
+  std::string path = o.casesDir + "/matadd.ptx";
+  Modules m;
+  m.opt = loadOptimized(c, readFile(path), path);
+  ptxopt_kernel k;
+  check(ptxopt_module_get_kernel(&k, m.opt, "matadd_int"), "ptxopt_module_get_kernel");
+  std::vector<std::string> errors(4);
+  auto work = [&](int t) {
+    try {
+      check(cudaSetDevice(0), "cudaSetDevice");
+      Case tc = c;
+      tc.grid = {t % 2 ? 4096u : 512u, 1, 1};
+      tc.block = {256, 1, 1};
+      size_t n = size_t(tc.grid[0]) * 256;
+      tc.args = {in(Elem::I32, n), in(Elem::I32, n), out(Elem::I32, n)};
+      std::mt19937_64 rng(o.seed + t);
+      Args a(tc, rng);
+      cudaStream_t s;
+      check(cudaStreamCreate(&s), "cudaStreamCreate");
+      a.reset(tc);
+      for (int i = 0; i < 50 && errors[t].empty(); ++i) {
+        launch(k, tc, a, s);
+        std::string kind = ptxopt_kernel_last_variant_kind(k);
+        if (kind != (t % 2 ? "original" : "swap")) errors[t] = "thread " + std::to_string(t) + " ran " + kind;
+      }
+      check(cudaStreamSynchronize(s), "kernel");
+      std::vector<unsigned char> outBytes = a.outputs(tc);
+      for (size_t i = 0; i < n && errors[t].empty(); ++i) {
+        int x, y, z;
+        std::memcpy(&x, &a.init[0][i * 4], 4), std::memcpy(&y, &a.init[1][i * 4], 4), std::memcpy(&z, &outBytes[i * 4], 4);
+        if (z != x + y) errors[t] = "thread " + std::to_string(t) + ": wrong sum at element " + std::to_string(i);
+      }
+      cudaStreamDestroy(s);
+    } catch (const std::exception &e) {
+      errors[t] = e.what();
+    }
+  };
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t) ts.emplace_back(work, t);
+  for (auto &t : ts) t.join();
+  Row row{"rt: 4 threads launching at once", "matadd_int", "swap/original", "per thread", "equal", 0, 0, false, ""};
+  for (const auto &e : errors)
+    if (!e.empty()) row.note += (row.note.empty() ? "" : "; ") + e, row.result = "DIFFERENT";
+  row.ok = row.note.empty();
+  return row;
+}
+
+// ------------------------------------------------------------ output
+
+std::string rowText(const Row &r) {
+  char buf[512];
+  std::string variant = r.variant + " (" + r.kind + ")";
+  double speedup = r.optMs > 0 ? r.origMs / r.optMs : 0;
+  std::snprintf(buf, sizeof buf, "%-44s %-52s %-9s %10.4f %10.4f %8.2fx", r.name.c_str(), variant.c_str(),
+                r.result.c_str(), r.origMs, r.optMs, speedup);
+  std::string line = buf;
+  if (!r.note.empty()) line += "  " + r.note;
+  return line;
+}
+
+void writeTable(const std::vector<Row> &rows, const Options &o) {
+  if (o.tablePath.empty()) return;
+  std::ofstream f(o.tablePath);
+  f << "| case | variant | kind | result | original ms | optimized ms | speed-up | note |\n"
+    << "|---|---|---|---|---:|---:|---:|---|\n";
+  for (const Row &r : rows) {
+    char nums[96];
+    std::snprintf(nums, sizeof nums, "%.4f | %.4f | %.2fx", r.origMs, r.optMs, r.optMs > 0 ? r.origMs / r.optMs : 0);
+    f << "| " << r.name << " | " << r.variant << " | " << r.kind << " | " << r.result << " | " << nums << " | "
+      << r.note << " |\n";
+  }
+}
+
+void usage() {
+  std::puts(
+      "usage: gpu-diff [--cases DIR] [--filter TEXT] [--seed N] [--runs N] [--quick] [--table FILE.md]\n"
+      "  --cases   folder with the cases' PTX (default: the build's)\n"
+      "  --filter  only cases whose name contains TEXT\n"
+      "  --quick   leave out the large launches; 5 timed runs\n"
+      "  --dump-synth DIR  write the modules with synthetic clones to DIR and exit (no GPU needed)");
+}
+
+bool parseArgs(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--cases") o.casesDir = value();
+    else if (a == "--filter") o.filter = value();
+    else if (a == "--seed") o.seed = std::stoull(value());
+    else if (a == "--runs") o.runs = std::max(1, std::stoi(value()));
+    else if (a == "--table") o.tablePath = value();
+    else if (a == "--quick") o.quick = true, o.runs = 5;
+    else if (a == "--dump-synth") o.dumpDir = value();
+    else return usage(), false;
+  }
+  return true;
+}
+
+/// Writes each case's module with synthetic clones (to check them with
+/// ptxas and ptx-opt --verify without a GPU).
+int dumpSynth(const Options &o) {
+  int n = 0;
+  for (const Case &c : allCases()) {
+    if (c.synth.empty()) continue;
+    std::string out = o.dumpDir + "/synth" + std::to_string(n++) + ".ptx";
+    std::ofstream(out) << synthModule(readFile(o.casesDir + "/" + c.file + ".ptx"), c);
+    std::printf("%s: %s\n", out.c_str(), c.name.c_str());
+  }
+  return 0;
+}
+
+/// The device, or a reason to skip.
+std::string deviceName() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return "";
+  cudaDeviceProp p;
+  if (cudaSetDevice(0) != cudaSuccess || cudaGetDeviceProperties(&p, 0) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+    return "";
+  return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ")";
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  try {
+    if (!parseArgs(argc, argv, o)) return 2;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "gpu-diff: %s\n", e.what());
+    return 2;
+  }
+  if (!o.dumpDir.empty()) return dumpSynth(o);
+  std::string device = deviceName();
+  if (device.empty()) {
+    std::puts("skipped: no CUDA device");
+    return kSkip;
+  }
+  std::printf("gpu-diff on %s, seed %llu, median of %d runs after %d warm-up\n", device.c_str(),
+              static_cast<unsigned long long>(o.seed), o.runs, o.warmup);
+  std::printf("%-44s %-52s %-9s %10s %10s %9s\n", "case", "variant run by the optimized module", "result",
+              "orig ms", "opt ms", "speed-up");
+  cudaStream_t s;
+  check(cudaStreamCreate(&s), "cudaStreamCreate");
+  std::vector<Row> rows;
+  for (const Case &c : allCases()) {
+    if ((o.quick && c.big) || c.name.find(o.filter) == std::string::npos) continue;
+    Row r;
+    try {
+      r = runCase(c, o, s);
+    } catch (const std::exception &e) {
+      r = Row{c.name, c.kernel, "-", "-", "ERROR", 0, 0, false, e.what()};  // all fields: -Wextra
+    }
+    std::printf("%s\n", rowText(r).c_str());
+    std::fflush(stdout);
+    rows.push_back(r);
+  }
+  if (std::string("rt: 4 threads launching at once").find(o.filter) != std::string::npos) {
+    try {
+      rows.push_back(runThreads(o));
+    } catch (const std::exception &e) {
+      rows.push_back(Row{"rt: 4 threads launching at once", "matadd_int", "-", "-", "ERROR", 0, 0, false, e.what()});
+    }
+    std::printf("%s\n", rowText(rows.back()).c_str());
+  }
+  int failed = static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const Row &r) { return !r.ok; }));
+  writeTable(rows, o);
+  std::printf("\ngpu-diff: %d passed, %d failed\n", static_cast<int>(rows.size()) - failed, failed);
+  return failed ? 1 : 0;
+}
