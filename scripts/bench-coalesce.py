@@ -64,6 +64,8 @@ def main():
             continue
         t, g, b = m.group(1), int(m.group(2)), int(m.group(3))
         hand = rows.get(f"fig6b matadd_{t}_coalesced {g}x{b}")
+        if not hand:
+            continue
         orig, opt = float(cells[4]), float(cells[5])
         hand_ms = float(hand[4]) if hand else float("nan")
         gbs = 3 * g * b * SIZES[t] / (opt / 1e3) / 1e9

@@ -21,9 +21,11 @@
 //           (block.x <-> v's dimension), checked against the device limits.
 //   remap - the launch stays; the clone linearizes the hardware indices
 //           (tid.x fastest) and decodes them with v fastest, so logical
-//           index v moves along the warp. One 32-bit division and remainder
-//           per index per thread (64-bit only when the launch is that big;
-//           a uniform branch picks). Needs no host change: any loader works.
+//           index v moves along the warp. For a 1-D block: one 32-bit
+//           division (a shift and a mask when the grid is a power of two);
+//           otherwise one division per index; 64-bit only when the launch has
+//           more than 2^32 threads. Uniform branches pick the path. Needs no
+//           host change: any loader works.
 // Refuses (remark, no clone): any inter-thread communication fact (shared
 // memory, barriers, warp ops, atomics, fences, unknown calls...), any
 // global access whose address the analysis cannot express, kernels already
@@ -121,7 +123,10 @@ struct Emitter {
   void ins(const std::string &opcode, std::vector<std::string> ops, const std::string &guard = "") {
     auto in = std::make_unique<ir::Instruction>();
     in->opcode = m.intern(opcode);
-    if (!guard.empty()) in->guard = m.intern(guard);
+    if (!guard.empty()) {
+      in->guardNegated = guard[0] == '!';
+      in->guard = m.intern(in->guardNegated ? guard.substr(1) : guard);
+    }
     for (auto &o : ops) in->operands.push_back(op(o));
     in->edited = true;
     out.push_back(std::move(in));
@@ -143,76 +148,141 @@ struct Emitter {
 
 /// The remap prologue: decodes the hardware digits 0..pv so that digit pv
 /// is fastest; returns, per position, the register holding its logical value.
+///
+/// Paths (uniform branches, so warps never diverge here):
+///   fast    - the radices between 0 and pv are all 1 (a 1-D block for
+///             %ctaid.x), R_0*R_pv < 2^32 and R_pv is a power of two:
+///             H = h_pv*R_0 + h_0, then a shift and a mask. Reads only the
+///             two hardware indices it needs; one uniform branch.
+///   slow    - the same conditions but R_pv not a power of two: one division.
+///   general - 32-bit mixed-radix decode, one division per digit.
+///   wide    - the same in 64 bits, for launches of 2^32 threads or more
+///             (possible only when pv is a block index, pv >= 3).
 std::vector<std::string> emitRemap(Emitter &e, int pv) {
   std::vector<std::string> h(pv + 1), r(pv + 1), out(pv + 1);
   for (int i = 0; i <= pv; ++i) {
     h[i] = e.reg32();
     r[i] = e.reg32();
-    e.ins("mov.u32", {h[i], kPos[i].index});
-    e.ins("mov.u32", {r[i], kPos[i].extent});
     out[i] = e.reg32();
+    e.ins("mov.u32", {r[i], kPos[i].extent});
   }
+  auto readIndices = [&](int from, int to) {
+    for (int i = from; i <= to; ++i) e.ins("mov.u32", {h[i], kPos[i].index});
+  };
+  const bool canBeWide = pv >= 3;
   // Logical order, fastest first: pv, 1, ..., pv-1, 0.
   std::vector<int> order{pv};
   for (int i = 1; i < pv; ++i) order.push_back(i);
   order.push_back(0);
 
-  // total = product of the radices, in 64 bits: does the linear index fit
-  // 32 bits? middle = product of the radices between 0 and pv: when it is 1
-  // (a 1-D block, the common case) one division decodes both indices.
-  std::string total = e.reg64(), t64 = e.reg64(), wide = e.regp(), general = e.regp();
-  e.ins("cvt.u64.u32", {total, r[0]});
-  for (int i = 1; i <= pv; ++i) {
-    e.ins("cvt.u64.u32", {t64, r[i]});
-    e.ins("mul.lo.u64", {total, total, t64});
-  }
-  e.ins("setp.gt.u64", {wide, total, "4294967295"});
-  e.ins("bra", {"$ptxopt_remap_wide"}, wide);
-  std::string H = e.reg32();
+  // Conditions of the fast path, combined into one uniform branch: every
+  // radix between 0 and pv is 1, R_0*R_pv fits 32 bits, R_pv is a power of two.
+  std::string middleOne, fits, pow2 = e.regp(), fast = e.regp(), rm1 = e.reg32(), t = e.reg32();
   if (pv > 1) {
-    std::string middle = e.reg32();
-    e.ins("mov.u32", {middle, r[1]});
-    for (int i = 2; i < pv; ++i) e.ins("mul.lo.u32", {middle, middle, r[i]});
-    e.ins("setp.ne.u32", {general, middle, "1"});
-    e.ins("bra", {"$ptxopt_remap_general"}, general);
-    // Fast path: the middle indices are all 0.
-    e.ins("mad.lo.u32", {H, h[pv], r[0], h[0]});
-    e.ins("rem.u32", {out[pv], H, r[pv]});
-    e.ins("div.u32", {out[0], H, r[pv]});
-    for (int i = 1; i < pv; ++i) e.ins("mov.u32", {out[i], "0"});
-    e.ins("bra.uni", {"$ptxopt_remap_done"});
-    e.label("$ptxopt_remap_general");
+    middleOne = e.regp();
+    if (pv <= 3) {  // block extents only: their product is at most 1024
+      std::string middle = e.reg32();
+      e.ins("mov.u32", {middle, r[1]});
+      for (int i = 2; i < pv; ++i) e.ins("mul.lo.u32", {middle, middle, r[i]});
+      e.ins("setp.eq.u32", {middleOne, middle, "1"});
+    } else {
+      std::string middle = e.reg64(), x = e.reg64();
+      e.ins("cvt.u64.u32", {middle, r[1]});
+      for (int i = 2; i < pv; ++i) {
+        e.ins("cvt.u64.u32", {x, r[i]});
+        e.ins("mul.lo.u64", {middle, middle, x});
+      }
+      e.ins("setp.eq.u64", {middleOne, middle, "1"});
+    }
   }
-
-  // 32-bit path: H = ((h_pv*R_{pv-1} + h_{pv-1})*...)*R_0 + h_0.
-  e.ins("mov.u32", {H, h[pv]});
-  for (int i = pv - 1; i >= 0; --i) e.ins("mad.lo.u32", {H, H, r[i], h[i]});
-  for (size_t k = 0; k + 1 < order.size(); ++k) {
-    int p = order[k];
-    e.ins("rem.u32", {out[p], H, r[p]});
-    e.ins("div.u32", {H, H, r[p]});
+  if (canBeWide) {
+    std::string hi = e.reg32();
+    fits = e.regp();
+    e.ins("mul.hi.u32", {hi, r[0], r[pv]});
+    e.ins("setp.eq.u32", {fits, hi, "0"});
   }
-  e.ins("mov.u32", {out[order.back()], H});
+  e.ins("add.u32", {rm1, r[pv], "-1"});
+  e.ins("and.b32", {t, r[pv], rm1});
+  e.ins("setp.eq.u32", {pow2, t, "0"});
+  std::string acc = pow2;
+  for (const auto &c : {middleOne, fits})
+    if (!c.empty()) {
+      e.ins("and.pred", {fast, acc, c});
+      acc = fast;
+    }
+  e.ins("bra", {"$ptxopt_remap_slow"}, "!" + acc);
+  // ---- fast path: H = h_pv*R_0 + h_0, then a shift and a mask.
+  std::string H = e.reg32(), k = e.reg32();
+  readIndices(0, 0);
+  readIndices(pv, pv);
+  e.ins("mad.lo.u32", {H, h[pv], r[0], h[0]});
+  e.ins("bfind.u32", {k, r[pv]});
+  e.ins("shr.u32", {out[0], H, k});
+  e.ins("and.b32", {out[pv], H, rm1});
+  for (int i = 1; i < pv; ++i) e.ins("mov.u32", {out[i], "0"});
   e.ins("bra.uni", {"$ptxopt_remap_done"});
-
-  // 64-bit path, for launches of more than 2^32 threads.
-  e.label("$ptxopt_remap_wide");
-  std::string H64 = e.reg64(), x64 = e.reg64(), q64 = e.reg64();
-  e.ins("cvt.u64.u32", {H64, h[pv]});
-  for (int i = pv - 1; i >= 0; --i) {
-    e.ins("cvt.u64.u32", {x64, r[i]});
-    e.ins("mul.lo.u64", {H64, H64, x64});
-    e.ins("cvt.u64.u32", {x64, h[i]});
-    e.ins("add.u64", {H64, H64, x64});
+  // ---- the same with a division, for a radix that is not a power of two
+  e.label("$ptxopt_remap_slow");
+  if (pv > 1) e.ins("bra", {"$ptxopt_remap_general"}, "!" + middleOne);
+  if (canBeWide) e.ins("bra", {"$ptxopt_remap_wide"}, "!" + fits);
+  readIndices(0, 0);
+  readIndices(pv, pv);
+  e.ins("mad.lo.u32", {H, h[pv], r[0], h[0]});
+  e.ins("div.u32", {out[0], H, r[pv]});
+  e.ins("mul.lo.u32", {t, out[0], r[pv]});
+  e.ins("sub.u32", {out[pv], H, t});
+  for (int i = 1; i < pv; ++i) e.ins("mov.u32", {out[i], "0"});
+  e.ins("bra.uni", {"$ptxopt_remap_done"});
+  // ---- general path
+  if (pv > 1) {
+    e.label("$ptxopt_remap_general");
+    if (canBeWide) {
+      std::string total = e.reg64(), x = e.reg64(), wide = e.regp();
+      e.ins("cvt.u64.u32", {total, r[0]});
+      for (int i = 1; i <= pv; ++i) {
+        e.ins("cvt.u64.u32", {x, r[i]});
+        e.ins("mul.lo.u64", {total, total, x});
+      }
+      e.ins("setp.gt.u64", {wide, total, "4294967295"});
+      e.ins("bra", {"$ptxopt_remap_wide"}, wide);
+    }
+    readIndices(0, pv);
+    std::string H = e.reg32(), q = e.reg32(), t = e.reg32();
+    e.ins("mov.u32", {H, h[pv]});
+    for (int i = pv - 1; i >= 0; --i) e.ins("mad.lo.u32", {H, H, r[i], h[i]});
+    for (size_t k = 0; k + 1 < order.size(); ++k) {
+      int p = order[k];
+      e.ins("div.u32", {q, H, r[p]});
+      e.ins("mul.lo.u32", {t, q, r[p]});
+      e.ins("sub.u32", {out[p], H, t});
+      e.ins("mov.u32", {H, q});
+    }
+    e.ins("mov.u32", {out[order.back()], H});
+    e.ins("bra.uni", {"$ptxopt_remap_done"});
   }
-  for (size_t k = 0; k + 1 < order.size(); ++k) {
-    int p = order[k];
-    e.ins("cvt.u64.u32", {x64, r[p]});
-    e.ins("rem.u64", {q64, H64, x64});
-    e.ins("cvt.u32.u64", {out[p], q64});
-    e.ins("div.u64", {H64, H64, x64});
+  // ---- wide path: launches of 2^32 threads or more
+  if (canBeWide) {
+    e.label("$ptxopt_remap_wide");
+    readIndices(0, pv);
+    std::string H64 = e.reg64(), x64 = e.reg64(), q64 = e.reg64();
+    e.ins("cvt.u64.u32", {H64, h[pv]});
+    for (int i = pv - 1; i >= 0; --i) {
+      e.ins("cvt.u64.u32", {x64, r[i]});
+      e.ins("mul.lo.u64", {H64, H64, x64});
+      e.ins("cvt.u64.u32", {x64, h[i]});
+      e.ins("add.u64", {H64, H64, x64});
+    }
+    for (size_t k = 0; k + 1 < order.size(); ++k) {
+      int p = order[k];
+      e.ins("cvt.u64.u32", {x64, r[p]});
+      e.ins("div.u64", {q64, H64, x64});
+      e.ins("mul.lo.u64", {x64, q64, x64});
+      e.ins("sub.u64", {x64, H64, x64});
+      e.ins("cvt.u32.u64", {out[p], x64});
+      e.ins("mov.u64", {H64, q64});
+    }
+    e.ins("cvt.u32.u64", {out[order.back()], H64});
   }
-  e.ins("cvt.u32.u64", {out[order.back()], H64});
   e.label("$ptxopt_remap_done");
   return out;
 }

@@ -58,6 +58,16 @@ void addMatadd(std::vector<Case> &cs) {
 }
 
 void addShapes(std::vector<Case> &cs) {
+  // Grid not a power of two: the remap clone divides (no shift shortcut).
+  cs.push_back(matadd("matadd_int", Elem::I32, 3000, 1000));
+  // 2-D block (32 x 4): the remap clone's general path.
+  {
+    const unsigned g = 2048;
+    const size_t n = size_t(g) * 32 * 4;
+    cs.push_back(makeCase("2-D block 32x4, 2048 blocks", "shapes", "matadd_blocky",
+                          {in(Elem::I32, n), in(Elem::I32, n), out(Elem::I32, n)}, {g, 1, 1}, {32, 4, 1}));
+    cs.back().expect = "=matadd_blocky__ptxopt_remap";
+  }
   const int ny = 64 * 16;
   const size_t n2d = size_t(64 * 16) * ny;
   cs.push_back(makeCase("2-D column-major 64x64 blocks of 16x16", "shapes", "add2d_colmajor",

@@ -26,3 +26,11 @@ extern "C" __global__ void matadd_guarded(const int *in1, const int *in2, int *o
 extern "C" __global__ void add_gridstride(const float *a, const float *b, float *c, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) c[i] = a[i] + b[i];
 }
+
+// Uncoalesced along threadIdx.x, unit stride along blockIdx.x, with a 2-D
+// block: the remap clone's general path (a middle index of extent > 1).
+extern "C" __global__ void matadd_blocky(const int *a, const int *b, int *c) {
+  int t = threadIdx.y * blockDim.x + threadIdx.x;
+  int i = t * gridDim.x + blockIdx.x;
+  c[i] = a[i] + b[i];
+}
