@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the bundled example (examples/matadd: the paper's matrix
-# add): set up and build, run ptx-opt on the PTX, show what it found, check
-# the output with ptxas, and run on a GPU when one is present.
+# add): set up and build, optimize the PTX (remarks), show the analysis
+# report, check the output with ptxas, and run it through libptxopt on a GPU
+# when one is present.
 #
 #   scripts/demo.sh [file.ptx]     (default: examples/matadd/matadd.ptx)
 set -euo pipefail
@@ -22,6 +23,11 @@ else
 fi
 
 echo
+echo "== the coalesce pass (ptx-opt -O2 --remarks)"
+build/ptx-opt -O2 --remarks "$IN" -o "$OUT/$name.O2.ptx" 2>&1 | sed 's/^/  /'
+echo "optimized module: $OUT/$name.O2.ptx ($(grep -c '__ptxopt_.*($' "$OUT/$name.O2.ptx" || true) clone kernels added)"
+
+echo
 echo "== what the analysis sees (ptx-opt --analyze)"
 build/ptx-opt --analyze "$IN" -o "$OUT/$name.analysis.txt"
 cat "$OUT/$name.analysis.txt"
@@ -31,7 +37,7 @@ echo "(JSON: $OUT/$name.analysis.json)"
 build/ptx-opt --canonicalize "$IN" -o "$OUT/$name.canon.ptx"
 
 echo
-echo "== ptxas on input and canonical form"
+echo "== ptxas on the input, its canonical form, and the optimized module"
 if command -v ptxas >/dev/null; then
   arch=$(sed -n 's/^[[:space:]]*\.target[[:space:]]*\([a-z0-9_]*\).*/\1/p' "$IN" | head -1)
   mkdir -p "$OUT/a" "$OUT/b"
@@ -40,15 +46,22 @@ if command -v ptxas >/dev/null; then
   (cd "$OUT/a" && ptxas -arch="$arch" k.ptx -o k.cubin)
   (cd "$OUT/b" && ptxas -arch="$arch" k.ptx -o k.cubin)
   python3 scripts/cubin-diff.py "$OUT/a/k.cubin" "$OUT/b/k.cubin" && echo "ptxas -arch=$arch: equivalent cubins"
+  ptxas -arch="$arch" "$OUT/$name.O2.ptx" -o "$OUT/$name.O2.cubin" && echo "ptxas -arch=$arch accepts the optimized module"
 else
   echo "skipped: no ptxas on PATH"
 fi
 
 echo
-echo "== GPU"
+echo "== on the GPU (examples/jit: the matrix add through libptxopt)"
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
   nvidia-smi -L
-  echo "a GPU is present; launching optimized kernels needs the runtime (not built yet: issue #4)"
+  if cmake --build build --target jit-matadd >/dev/null 2>&1 && [ -x build/examples/jit/jit-matadd ]; then
+    echo "optimized:        $(build/examples/jit/jit-matadd 2>&1)"
+    echo "PTXOPT_DISABLE=1: $(PTXOPT_DISABLE=1 build/examples/jit/jit-matadd 2>&1)"
+  else
+    echo "examples/jit was not built (needs the CUDA toolkit's headers and cudart)"
+  fi
+  echo "the whole GPU suite: scripts/gpu-suite.sh (docs/RUNTIME.md)"
 else
-  echo "no GPU on this machine: nothing to run"
+  echo "no GPU on this machine: skipped (the same example runs with scripts/gpu-suite.sh on a GPU machine)"
 fi

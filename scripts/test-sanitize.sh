@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The test suite again under AddressSanitizer and UndefinedBehaviorSanitizer
+# (gcc, -DPTXOPT_SANITIZE=ON, into build-asan/): unit tests, lit tests,
+# corpus round trips, lexer equivalence, fuzz regressions, and the runtime's
+# unit tests (GPU tests skip as usual). Any sanitizer report fails the run.
+# CI runs it after scripts/test.sh (about 6 minutes on 2 cores).
+#
+#   scripts/test-sanitize.sh [ctest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh build >/dev/null  # packages and the CUDA check
+export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
+start=$(date +%s)
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTXOPT_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$(nproc)" 2>&1 | grep -E "error|Error" || true
+echo "[sanitize] built in $(( $(date +%s) - start )) s"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+set +e
+ctest --test-dir build-asan --output-on-failure -j "$(nproc)" "$@"
+rc=$?
+set -e
+echo "[sanitize] ctest finished in $(( $(date +%s) - start )) s with exit code $rc"
+exit $rc
