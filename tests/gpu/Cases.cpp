@@ -60,6 +60,21 @@ void addMatadd(std::vector<Case> &cs) {
 void addShapes(std::vector<Case> &cs) {
   // Grid not a power of two: the remap clone divides (no shift shortcut).
   cs.push_back(matadd("matadd_int", Elem::I32, 3000, 1000));
+  // Indices used as data, 64-bit indexing, an index from an inlined helper:
+  // 1024 blocks of 256, where the swap clone fits (block.x = 1024).
+  {
+    const unsigned g = 1024, b = 256;
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("indices as data", "shapes", "index_as_data", {in(Elem::I32, n), out(Elem::I32, n)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "clone";
+    cs.push_back(makeCase("64-bit index", "shapes", "matadd64",
+                          {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, n)}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "clone";
+    cs.push_back(makeCase("index from an inlined helper", "shapes", "helper_index",
+                          {in(Elem::I16, n), out(Elem::I16, n)}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "clone";
+  }
   // 2-D block (32 x 4): the remap clone's general path.
   {
     const unsigned g = 2048;

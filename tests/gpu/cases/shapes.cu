@@ -34,3 +34,23 @@ extern "C" __global__ void matadd_blocky(const int *a, const int *b, int *c) {
   int i = t * gridDim.x + blockIdx.x;
   c[i] = a[i] + b[i];
 }
+
+// The indices are also data: every read of them, not only the address
+// arithmetic, must see the logical values (the paper's consistency rule).
+extern "C" __global__ void index_as_data(const int *a, int *out) {
+  int i = threadIdx.x * gridDim.x + blockIdx.x;
+  out[i] = a[i] * 3 + i + (int)threadIdx.x * 7 - (int)blockIdx.x;
+}
+
+// 64-bit indexing: the index is computed in 64 bits from the start.
+extern "C" __global__ void matadd64(const float *a, const float *b, float *c) {
+  size_t i = (size_t)threadIdx.x * gridDim.x + blockIdx.x;
+  c[i] = a[i] + b[i];
+}
+
+// The index comes from an inlined helper.
+__device__ __forceinline__ unsigned swizzle(unsigned t, unsigned b, unsigned nb) { return t * nb + b; }
+extern "C" __global__ void helper_index(const short *a, short *c) {
+  unsigned i = swizzle(threadIdx.x, blockIdx.x, gridDim.x);
+  c[i] = a[i] + 1;
+}
