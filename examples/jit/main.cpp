@@ -8,12 +8,18 @@
 //
 //   jit-matadd [matadd.ptx] [n]        (default n = 1024: a 1024x1024 matrix)
 //
+// A file ending in .cubin or .fatbin is loaded as is (ptxopt_module_load_image):
+// the clones and their manifest must already be in it, as when the optimized
+// PTX from `ptx-opt -O2` went through ptxas or nvcc -fatbin.
+//
 // Memory and events come from the CUDA runtime; the kernels go through
 // libptxopt. Exit status 77 when there is no CUDA device.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -55,7 +61,18 @@ int main(int argc, char **argv) {
   }
   try {
     check(cudaSetDevice(0), "cudaSetDevice");
-    auto module = ptxopt::rt::Module::fromFile(path);
+    std::string p(path);
+    auto endsWith = [&](const char *suffix) {
+      std::string x(suffix);
+      return p.size() >= x.size() && p.compare(p.size() - x.size(), x.size(), x) == 0;
+    };
+    std::vector<char> image;
+    if (endsWith(".cubin") || endsWith(".fatbin")) {
+      std::ifstream in(p, std::ios::binary);
+      if (!in) throw std::runtime_error("cannot read " + p);
+      image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    auto module = image.empty() ? ptxopt::rt::Module::fromFile(path) : ptxopt::rt::Module::fromImage(image.data());
     auto kernel = module.kernel("_Z10matadd_intPKiS0_Pi");  // matadd_int's .entry name
     size_t count = size_t(n) * n, bytes = count * sizeof(int);
     std::vector<int> a(count), b(count), c(count);
