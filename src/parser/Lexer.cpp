@@ -66,7 +66,26 @@ std::unique_ptr<antlr4::Token> PtxScanner::nextToken() {
   return eof;
 }
 
+// WS, SH_WS, SB_WS and LINE_COMMENT, SH_COMMENT, SB_COMMENT: the same rules
+// in all three modes. True when trivia at pos_ was skipped.
+bool PtxScanner::skipTrivia() {
+  const size_t p = pos_;
+  if (isWs(text_[p])) {
+    size_t e = p + 1;
+    while (e < text_.size() && isWs(text_[e])) ++e;
+    advanceTo(e);
+    return true;
+  }
+  if (text_[p] == '/' && at(p + 1) == '/') {
+    size_t e = text_.find_first_of("\r\n", p);
+    advanceTo(e == std::string_view::npos ? text_.size() : e);
+    return true;
+  }
+  return false;
+}
+
 size_t PtxScanner::scan() {
+  if (skipTrivia()) return 0;
   switch (mode_) {
   case Mode::Default: return scanDefault();
   case Mode::SectionHead: return scanSectionHead();
@@ -78,17 +97,6 @@ size_t PtxScanner::scan() {
 size_t PtxScanner::scanDefault() {
   const size_t p = pos_;
   const char c = text_[p];
-  if (isWs(c)) {  // WS
-    size_t e = p + 1;
-    while (e < text_.size() && isWs(text_[e])) ++e;
-    advanceTo(e);
-    return 0;
-  }
-  if (c == '/' && at(p + 1) == '/') {  // LINE_COMMENT
-    size_t e = text_.find_first_of("\r\n", p);
-    advanceTo(e == std::string_view::npos ? text_.size() : e);
-    return 0;
-  }
   if (c == '/' && at(p + 1) == '*') {  // BLOCK_COMMENT, or OPEN_COMMENT to EOF
     size_t e = text_.find("*/", p + 2);
     if (e == std::string_view::npos) {
@@ -251,17 +259,6 @@ size_t PtxScanner::scanNumber() {
 size_t PtxScanner::scanSectionHead() {
   const size_t p = pos_;
   const char c = text_[p];
-  if (isWs(c)) {  // SH_WS
-    size_t e = p + 1;
-    while (e < text_.size() && isWs(text_[e])) ++e;
-    advanceTo(e);
-    return 0;
-  }
-  if (c == '/' && at(p + 1) == '/') {  // SH_COMMENT
-    size_t e = text_.find_first_of("\r\n", p);
-    advanceTo(e == std::string_view::npos ? text_.size() : e);
-    return 0;
-  }
   if (c == '.' || isIdStart(c)) {  // SECTION_NAME: [.a-zA-Z_$] [a-zA-Z0-9_$.]*
     size_t e = p + 1;
     while (isIdChar(at(e)) || at(e) == '.') ++e;
@@ -280,17 +277,6 @@ size_t PtxScanner::scanSectionHead() {
 size_t PtxScanner::scanSectionBody() {
   const size_t p = pos_;
   const char c = text_[p];
-  if (isWs(c)) {  // SB_WS
-    size_t e = p + 1;
-    while (e < text_.size() && isWs(text_[e])) ++e;
-    advanceTo(e);
-    return 0;
-  }
-  if (c == '/' && at(p + 1) == '/') {  // SB_COMMENT
-    size_t e = text_.find_first_of("\r\n", p);
-    advanceTo(e == std::string_view::npos ? text_.size() : e);
-    return 0;
-  }
   if (c == '/' && at(p + 1) == '*') {  // SB_BCOMMENT (no match without '*/')
     size_t e = text_.find("*/", p + 2);
     if (e != std::string_view::npos) {

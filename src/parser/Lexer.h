@@ -31,6 +31,7 @@ private:
   /// Scans one token (or skipped trivia) starting at pos_; returns its type,
   /// or 0 for skipped text. Advances pos_.
   size_t scan();
+  bool skipTrivia();
   size_t scanDefault();
   size_t scanSectionHead();
   size_t scanSectionBody();

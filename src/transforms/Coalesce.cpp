@@ -36,7 +36,6 @@
 #include <set>
 
 #include "Pass.h"
-#include "ptxopt/ir/Verifier.h"
 #include "ptxopt/printer/Printer.h"
 
 namespace ptxopt::transforms {
@@ -420,11 +419,12 @@ void runCoalesce(PassContext &ctx) {
     }
     best.total = acc.size();
 
-    KernelManifest &entry = ctx.entry(*k);
     int at = m.itemIndex(k);
     std::string kname(k->name);
+    bool kept = false;
 
-    // --- swap clone
+    // --- swap clone: the special registers trade places, and so do the
+    // launch dimensions (block.x with v's dimension).
     {
       auto clone = ir::cloneFunction(*k, kname + "__ptxopt_swap", "_ps", m);
       std::map<std::string, std::string> names = {{kPos[0].index, kPos[best.pv].index},
@@ -441,23 +441,13 @@ void runCoalesce(PassContext &ctx) {
       var.name = kname + "__ptxopt_swap";
       var.pass = "coalesce";
       var.kind = "swap";
-      DimSource toV{kPos[best.pv].from, kPos[best.pv].dim};
-      DimSource toX{DimSource::From::Block, 0};
-      auto &slotX = var.block[0];
-      auto &slotV = kPos[best.pv].from == DimSource::From::Block ? var.block[kPos[best.pv].dim]
-                                                                 : var.grid[kPos[best.pv].dim];
-      slotX = toV;
-      slotV = toX;
-      auto errs = verifyFunction(m, *clone);
-      if (!errs.empty()) {
-        ctx.remark(Remark::Kind::Missed, *k, "", "swap clone dropped: " + errs.front().message);
-      } else {
-        m.insertFunctionAfter(at++, std::move(clone));
-        entry.variants.push_back(var);
-        ctx.count("swap-clones");
-      }
+      const Position &pv = kPos[best.pv];
+      auto &vSlot = pv.from == DimSource::From::Block ? var.block[pv.dim] : var.grid[pv.dim];
+      var.block[0] = DimSource{pv.from, pv.dim};
+      vSlot = DimSource{DimSource::From::Block, 0};
+      kept |= ctx.addClone(*k, std::move(clone), var, at);
     }
-    // --- remap clone
+    // --- remap clone: same launch, indices decoded with v fastest.
     {
       auto clone = ir::cloneFunction(*k, kname + "__ptxopt_remap", "_pr", m);
       Emitter e{m, {}};
@@ -465,32 +455,21 @@ void runCoalesce(PassContext &ctx) {
       std::map<std::string, std::string> names;
       for (int i = 0; i <= best.pv; ++i) names[kPos[i].index] = logical[i];
       replaceSpecialReads(*clone->body, names, m);
-      auto &body = clone->body->body;
-      size_t pos = prologueAt(*clone->body);
       std::vector<std::unique_ptr<ir::Stmt>> pre;
       pre.push_back(e.decl(".b32", "%ptxopt_r", e.r32));
       pre.push_back(e.decl(".b64", "%ptxopt_rd", e.r64));
       pre.push_back(e.decl(".pred", "%ptxopt_p", e.pred));
-      for (auto &s : e.out) pre.push_back(std::move(s));
-      body.insert(body.begin() + static_cast<long>(pos), std::make_move_iterator(pre.begin()),
+      for (auto &st : e.out) pre.push_back(std::move(st));
+      auto &body = clone->body->body;
+      body.insert(body.begin() + static_cast<long>(prologueAt(*clone->body)), std::make_move_iterator(pre.begin()),
                   std::make_move_iterator(pre.end()));
       Variant var;
       var.name = kname + "__ptxopt_remap";
       var.pass = "coalesce";
       var.kind = "remap";
-      auto errs = verifyFunction(m, *clone);
-      if (!errs.empty()) {
-        ctx.remark(Remark::Kind::Missed, *k, "", "remap clone dropped: " + errs.front().message);
-      } else {
-        m.insertFunctionAfter(at++, std::move(clone));
-        entry.variants.push_back(var);
-        ctx.count("remap-clones");
-      }
+      kept |= ctx.addClone(*k, std::move(clone), var, at);
     }
-    if (entry.variants.empty()) {
-      ctx.manifest.kernels.pop_back();
-      continue;
-    }
+    if (!kept) continue;
     char buf[64];
     snprintf(buf, sizeof buf, "%.1fx", best.before / std::max(best.after, 1.0));
     ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, fa.cfg().instructions()[acc[0]->instr]),

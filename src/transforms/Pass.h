@@ -26,6 +26,10 @@ struct PassContext {
   void count(const std::string &what, double n = 1) { stats[pass + "." + what] += n; }
   /// The manifest entry of kernel `k`, created on first use.
   KernelManifest &entry(const ir::Function &k);
+  /// Verifies `clone`; if it passes, inserts it after the item at `at`
+  /// (advancing `at`), adds `v` to the manifest entry of `original` and
+  /// counts it; otherwise drops it with a remark. True when kept.
+  bool addClone(const ir::Function &original, std::unique_ptr<ir::Function> clone, Variant v, int &at);
 };
 
 /// "matadd.cu:13:3" from the .loc before `stmt`, else "file.ptx:LINE:COL", else "".

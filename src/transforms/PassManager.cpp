@@ -88,6 +88,20 @@ KernelManifest &PassContext::entry(const ir::Function &k) {
   return manifest.kernels.back();
 }
 
+bool PassContext::addClone(const ir::Function &original, std::unique_ptr<ir::Function> clone, Variant v, int &at) {
+  auto errs = verifyFunction(module, *clone);
+  if (!errs.empty()) {
+    remark(Remark::Kind::Missed, original, "", v.kind + " clone dropped: it fails verification (" + errs.front().message + ")");
+    count("dropped-clones");
+    return false;
+  }
+  KernelManifest &e = entry(original);
+  module.insertFunctionAfter(at++, std::move(clone));
+  count(v.kind + "-clones");
+  e.variants.push_back(std::move(v));
+  return true;
+}
+
 std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, const ir::Stmt *stmt) {
   if (stmt && stmt->kind == ir::Stmt::Kind::Instruction) {
     const auto &cfg = fa.cfg();
