@@ -271,19 +271,12 @@ bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, 
     } else if (name == "defs") {
       out += fa.defs().print();
     } else if (name == "values") {
-      // The value of every register written, at its definition.
+      // The value every instruction writes to each of its registers.
       for (uint32_t i = 0; i < cfg.instructions().size(); ++i) {
         if (!cfg.blocks()[cfg.blockOf(i)].reachable) continue;
-        const auto &in = *cfg.instructions()[i];
-        if (in.operands.empty() || in.operands[0].kind != ir::Operand::Kind::Register) continue;
-        if (fa.defs().defUse(i).defs.empty()) continue;
-        // Read the register right after its definition: its value is this definition's.
-        Value v = fa.affine().operandValue(i + 1 < cfg.instructions().size() && cfg.blockOf(i + 1) == cfg.blockOf(i)
-                                               ? i + 1
-                                               : i,
-                                           in.operands[0]);
-        if (!(i + 1 < cfg.instructions().size() && cfg.blockOf(i + 1) == cfg.blockOf(i))) continue;
-        out += std::to_string(i) + ": " + std::string(in.operands[0].text) + " = " + fa.affine().str(v) + "\n";
+        for (auto reg : fa.defs().defUse(i).defs)
+          out += std::to_string(i) + ": " + std::string(reg) + " = " +
+                 fa.affine().str(fa.affine().definitionValue(i, reg)) + "\n";
       }
     } else if (name == "accesses") {
       for (const auto &a : fa.accesses()) {

@@ -245,7 +245,7 @@ public:
       it.section->span = it.span;
     } else {
       it.kind = ir::Item::Kind::Directive;
-      it.directive = directiveToSemi(/*stopAtSemi=*/false);
+      it.directive = directiveToSemi();
       it.directive->span = it.span;
     }
     m_.items.push_back(std::move(it));
@@ -270,7 +270,7 @@ private:
 
   /// Keyword plus the tokens up to (and dropping) the closing ';'. Item-level
   /// directives without ';' (.version, .target, .file) run to the item end.
-  std::unique_ptr<ir::Directive> directiveToSemi(bool stopAtSemi) {
+  std::unique_ptr<ir::Directive> directiveToSemi() {
     auto d = std::make_unique<ir::Directive>();
     size_t first = i_;
     d->name = next();
@@ -279,7 +279,6 @@ private:
       d->semicolon = true;
       ++i_;
     }
-    (void)stopAtSemi;
     d->span = spanOf(first, i_ - 1);
     return d;
   }
@@ -458,7 +457,7 @@ private:
     case PtxLexer::PRAGMA:
     case PtxLexer::CALLPROTOTYPE:
     case PtxLexer::BRANCHTARGETS:
-    case PtxLexer::CALLTARGETS: return directiveToSemi(true);
+    case PtxLexer::CALLTARGETS: return directiveToSemi();
     case PtxLexer::REG:
     case PtxLexer::PARAM:
     case PtxLexer::DIRECTIVE: {

@@ -100,6 +100,8 @@ public:
 
   /// Value of operand `o` (register, immediate, symbol) as read by instruction `at`.
   Value operandValue(uint32_t at, const ir::Operand &o);
+  /// Value that instruction `def` writes to `reg`.
+  Value definitionValue(uint32_t def, std::string_view reg) { return defValue(def, reg); }
   /// Value of an address operand `[a+b]` of instruction `at`.
   Value addressValue(uint32_t at, const ir::Operand &addr);
   /// Induction variables found so far (filled while values are computed;
