@@ -27,9 +27,11 @@
 //           more than 2^32 threads. Uniform branches pick the path. Needs no
 //           host change: any loader works.
 // Refuses (remark, no clone): any inter-thread communication fact (shared
-// memory, barriers, warp ops, atomics, fences, unknown calls...), any
-// global access whose address the analysis cannot express, kernels already
-// coalesced, and kernels where no candidate helps.
+// memory, barriers, warp ops, atomics, fences, unknown calls...), a call to a
+// function that reads thread or block indices itself (the clones rename
+// them in the kernel only), any global access whose address the analysis
+// cannot express, kernels already coalesced, and kernels where no candidate
+// helps.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -320,6 +322,36 @@ size_t prologueAt(const ir::Block &b) {
   return i;
 }
 
+/// A function called (transitively) by `f` that reads a thread or block
+/// index or extent itself: the clones rename those reads in the kernel only,
+/// so such a callee would see the hardware indices. Null when there is none.
+const ir::Function *calleeReadingIndices(ir::Module &m, const ir::Function &f, std::set<const ir::Function *> &seen) {
+  if (!f.body || !seen.insert(&f).second) return nullptr;
+  const ir::Function *found = nullptr;
+  ir::forEachStmt(*f.body, [&](const ir::Stmt &s) {
+    if (found || s.kind != ir::Stmt::Kind::Instruction) return;
+    const auto &in = static_cast<const ir::Instruction &>(s);
+    if (in.base() != "call") return;
+    for (const auto &o : in.operands) {
+      if (o.kind != Operand::Kind::Symbol) continue;
+      const ir::Function *callee = m.findFunction(o.text);
+      if (!callee || !callee->body) continue;
+      bool reads = false;
+      ir::forEachStmt(*callee->body, [&](const ir::Stmt &cs) {
+        if (cs.kind != ir::Stmt::Kind::Instruction) return;
+        for (const auto &op : static_cast<const ir::Instruction &>(cs).operands)
+          analysis::forEachRegister(op, [&](const Operand &r) {
+            for (const auto &p : kPos) reads |= r.text == p.index || r.text == p.extent;
+          });
+      });
+      if (reads) found = callee;
+      else if (auto *deeper = calleeReadingIndices(m, *callee, seen)) found = deeper;
+      if (found) return;
+    }
+  });
+  return found;
+}
+
 struct Plan {
   int pv = 0;           // position of the index that becomes fastest
   double before = 0, after = 0;
@@ -345,6 +377,14 @@ void runCoalesce(PassContext &ctx) {
                  "not transformed: threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what +
                      (comm.size() > 1 ? "; " + std::to_string(comm.size() - 1) + " more" : std::string()) + ")");
       ctx.count("refused-communication");
+      continue;
+    }
+    std::set<const ir::Function *> seen;
+    if (const ir::Function *callee = calleeReadingIndices(m, *k, seen)) {
+      ctx.remark(Remark::Kind::Missed, *k, "",
+                 "not transformed: it calls " + std::string(callee->name) +
+                     ", which reads thread or block indices itself (a clone can rename them only in the kernel)");
+      ctx.count("refused-callee-reads-indices");
       continue;
     }
     std::vector<const AccessInfo *> acc;
