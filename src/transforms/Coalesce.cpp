@@ -379,6 +379,19 @@ void runCoalesce(PassContext &ctx) {
       ctx.count("refused-communication");
       continue;
     }
+    // `mov.v4.u32 {..}, %tid` reads the indices as a vector: not renamed.
+    bool vectorRead = false;
+    ir::forEachStmt(*k->body, [&](const ir::Stmt &st) {
+      if (st.kind != ir::Stmt::Kind::Instruction) return;
+      for (const auto &op : static_cast<const ir::Instruction &>(st).operands)
+        analysis::forEachRegister(op, [&](const Operand &r) {
+          vectorRead |= r.text == "%tid" || r.text == "%ntid" || r.text == "%ctaid" || r.text == "%nctaid";
+        });
+    });
+    if (vectorRead) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: it reads %tid/%ctaid/%ntid/%nctaid as vectors");
+      continue;
+    }
     std::set<const ir::Function *> seen;
     if (const ir::Function *callee = calleeReadingIndices(m, *k, seen)) {
       ctx.remark(Remark::Kind::Missed, *k, "",
