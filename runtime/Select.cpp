@@ -34,6 +34,7 @@ std::string notMultiple(const char *what, int d, uint32_t v, uint32_t m) {
 }
 
 uint32_t sourceValue(const DimSource &src, const LaunchShape &s) {
+  if (src.from == DimSource::From::Const) return src.value;
   const Dims &from = src.from == DimSource::From::Grid ? s.grid : s.block;
   return src.dim < 3 ? from[src.dim] : 0;
 }
@@ -47,6 +48,15 @@ std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
   for (int d = 0; d < 3; ++d)
     if (s.block[d] < v.blockMin[d])
       return valueText("block", d, s.block[d]) + " is below the minimum " + std::to_string(v.blockMin[d]);
+  for (int d = 0; d < 3; ++d)
+    if (v.gridMin[d] && s.grid[d] < v.gridMin[d])
+      return valueText("grid", d, s.grid[d]) + " is below the minimum " + std::to_string(v.gridMin[d]);
+  for (int d = 0; d < 3; ++d)
+    if (v.gridMax[d] && s.grid[d] > v.gridMax[d])
+      return valueText("grid", d, s.grid[d]) + " is above the maximum " + std::to_string(v.gridMax[d]);
+  for (int d = 0; d < 3; ++d)
+    if (v.blockMax[d] && s.block[d] > v.blockMax[d])
+      return valueText("block", d, s.block[d]) + " is above the maximum " + std::to_string(v.blockMax[d]);
   return "";
 }
 
@@ -55,6 +65,7 @@ std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
 std::string checkDivisions(const Variant &v, const LaunchShape &s) {
   for (const auto *dims : {&v.grid, &v.block})
     for (const DimSource &src : *dims) {
+      if (src.from == DimSource::From::Const) continue;
       if (src.dim > 2) return "the manifest names dimension " + std::to_string(src.dim);
       uint32_t value = sourceValue(src, s);
       if (src.divide == 0 || value % src.divide != 0)

@@ -24,11 +24,13 @@ namespace ptxopt {
 
 /// Where one dimension of the transformed launch comes from.
 struct DimSource {
-  enum class From : uint8_t { Grid, Block };
+  enum class From : uint8_t { Grid, Block, Const };
   From from = From::Grid;
   uint8_t dim = 0;       // 0,1,2 = x,y,z of the original launch
   uint32_t divide = 1;   // the original value is divided by this (grouping)
+  uint32_t value = 0;    // the dimension itself, for From::Const
   bool operator==(const DimSource &) const = default;
+  static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v}; }
 };
 
 struct Variant {
@@ -45,6 +47,9 @@ struct Variant {
   std::array<uint32_t, 3> gridMultiple{1, 1, 1};   // grid.d % m == 0
   std::array<uint32_t, 3> blockMultiple{1, 1, 1};  // block.d % m == 0
   std::array<uint32_t, 3> blockMin{1, 1, 1};       // block.d >= m
+  std::array<uint32_t, 3> gridMin{0, 0, 0};        // grid.d >= m (0: no bound)
+  std::array<uint32_t, 3> gridMax{0, 0, 0};        // grid.d <= m (0: no bound)
+  std::array<uint32_t, 3> blockMax{0, 0, 0};       // block.d <= m (0: no bound)
   struct AlignedParam {
     uint32_t index;  // parameter position
     uint32_t bytes;  // required alignment of the pointer value

@@ -19,8 +19,9 @@ constexpr std::string_view kCommentPrefix = "// @ptxopt-manifest ";
 
 // ------------------------------------------------------------------ writing
 
-/// "grid.x", "block.y/4".
+/// "grid.x", "block.y/4", "256".
 std::string dimSourceText(const DimSource &s) {
+  if (s.from == DimSource::From::Const) return std::to_string(s.value);
   std::string t = s.from == DimSource::From::Grid ? "grid." : "block.";
   t += s.dim < 3 ? kDimNames[s.dim] : '?';
   if (s.divide != 1) t += "/" + std::to_string(s.divide);
@@ -43,6 +44,9 @@ Json variantJson(const Variant &v) {
   j["gridMultiple"] = triple(v.gridMultiple);
   j["blockMultiple"] = triple(v.blockMultiple);
   j["blockMin"] = triple(v.blockMin);
+  j["gridMin"] = triple(v.gridMin);
+  j["gridMax"] = triple(v.gridMax);
+  j["blockMax"] = triple(v.blockMax);
   Json aligned = Json::array();
   for (const auto &p : v.alignedParams) aligned.push_back(Json{{"index", p.index}, {"bytes", p.bytes}});
   j["alignedParams"] = std::move(aligned);
@@ -74,13 +78,15 @@ struct ParseError : std::runtime_error {
 const char *typeName(const Json &j) { return j.type_name(); }
 
 /// Checks that `j` is an object with exactly the keys `keys` (all required).
-void expectKeys(const Json &j, const std::string &path, std::initializer_list<const char *> keys) {
+void expectKeys(const Json &j, const std::string &path, std::initializer_list<const char *> keys,
+                std::initializer_list<const char *> optional = {}) {
   if (!j.is_object()) fail(path, std::string("expected an object, got ") + typeName(j));
   for (const char *k : keys)
     if (!j.contains(k)) fail(path, std::string("missing field '") + k + "'");
   for (const auto &[key, value] : j.items()) {
     bool known = false;
     for (const char *k : keys) known = known || key == k;
+    for (const char *k : optional) known = known || key == k;
     if (!known) fail(path, "unknown field '" + key + "'");
   }
 }
@@ -123,11 +129,27 @@ std::array<uint32_t, 3> getTriple(const Json &j, const std::string &path) {
   return r;
 }
 
-/// "grid.x", "block.z/4".
+/// Upper bounds: 0 means none.
+std::array<uint32_t, 3> getBounds(const Json &j, const std::string &path) {
+  getArray3(j, path);
+  std::array<uint32_t, 3> r{};
+  for (size_t i = 0; i < 3; ++i) r[i] = getU32(j[i], path + "[" + std::to_string(i) + "]");
+  return r;
+}
+
+/// "grid.x", "block.z/4", or a constant "256".
 DimSource parseDimSource(const std::string &text, const std::string &path) {
   DimSource s;
   std::string_view t = text;
-  auto bad = [&]() { fail(path, "expected \"grid.<x|y|z>\" or \"block.<x|y|z>\" with an optional \"/<n>\", got \"" + text + "\""); };
+  if (!t.empty() && t.size() <= 10 && t.find_first_not_of("0123456789") == std::string_view::npos) {
+    uint64_t n = std::stoull(text);
+    if (n == 0 || n > UINT32_MAX) fail(path, "a constant dimension must be between 1 and 4294967295");
+    return DimSource::constant(static_cast<uint32_t>(n));
+  }
+  auto bad = [&]() {
+    fail(path, "expected \"grid.<x|y|z>\" or \"block.<x|y|z>\" with an optional \"/<n>\", or a number, got \"" +
+                   text + "\"");
+  };
   if (t.starts_with("grid.")) {
     s.from = DimSource::From::Grid;
     t.remove_prefix(5);
@@ -179,8 +201,10 @@ Variant::AlignedParam parseAligned(const Json &j, const std::string &path, size_
 }
 
 Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
+  // gridMin, gridMax and blockMax came later: absent means no bound.
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
-                       "alignedParams", "allowDynamicShared"});
+                       "alignedParams", "allowDynamicShared"},
+             {"gridMin", "gridMax", "blockMax"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -191,6 +215,9 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   v.gridMultiple = getTriple(j["gridMultiple"], path + ".gridMultiple");
   v.blockMultiple = getTriple(j["blockMultiple"], path + ".blockMultiple");
   v.blockMin = getTriple(j["blockMin"], path + ".blockMin");
+  if (j.contains("gridMin")) v.gridMin = getBounds(j["gridMin"], path + ".gridMin");
+  if (j.contains("gridMax")) v.gridMax = getBounds(j["gridMax"], path + ".gridMax");
+  if (j.contains("blockMax")) v.blockMax = getBounds(j["blockMax"], path + ".blockMax");
   const Json &aligned = getArray(j["alignedParams"], path + ".alignedParams");
   for (size_t i = 0; i < aligned.size(); ++i)
     v.alignedParams.push_back(parseAligned(aligned[i], path + ".alignedParams[" + std::to_string(i) + "]", numParams));

@@ -19,6 +19,10 @@
 //   swap  - every read of %tid.x becomes v and vice versa, %ntid.x and v's
 //           extent likewise; the runtime exchanges the launch dimensions
 //           (block.x <-> v's dimension), checked against the device limits.
+//   split - for v = %ctaid.x: the swap with the original grid.x cut into
+//           blocks of 256 threads (grid.x/256 of them) and the original
+//           block.x moved to grid.y, so that it launches for any grid.x that
+//           256 divides (the swap needs grid.x <= 1024). One multiply-add.
 //   remap - the launch stays; the clone linearizes the hardware indices
 //           (tid.x fastest) and decodes them with v fastest, so logical
 //           index v moves along the warp. For a 1-D block: one 32-bit
@@ -500,6 +504,62 @@ void runCoalesce(PassContext &ctx) {
       vSlot = DimSource{DimSource::From::Block, 0};
       kept |= ctx.addClone(*k, std::move(clone), var, at);
     }
+    // --- split clone (v = %ctaid.x only): like the swap, but the original
+    // grid.x is cut into kSplit-thread blocks along x (grid.x/kSplit of them)
+    // and the original block.x goes to grid.y, so it launches for any grid.x
+    // that kSplit divides: logical ctaid.x = %ctaid.x*kSplit + %tid.x,
+    // logical tid.x = %ctaid.y. One multiply-add. Consecutive hardware
+    // blocks cover consecutive logical blocks, as in a coalesced kernel.
+    // Split factors, in order of preference: blocks of 256 threads for large
+    // grids (at least kLargeGrid blocks; measured faster than 1024-thread
+    // blocks there), blocks of 1024 (the usual hand-written shape, fewer
+    // blocks) for the rest, blocks of 256 where only 256 divides grid.x.
+    // (docs/BENCHMARKS.md has the measurements behind this order.)
+    constexpr uint32_t kLargeGrid = 32768;
+    const std::pair<uint32_t, uint32_t> splits[] = {{256, kLargeGrid}, {1024, 0}, {256, 0}};
+    for (auto [kSplit, minGrid] : splits) {
+      if (best.pv != 3) break;
+      const std::string sname =
+          kname + "__ptxopt_split" + std::to_string(kSplit) + (minGrid ? "_large" : "");
+      auto clone = ir::cloneFunction(*k, sname, "_pt" + std::to_string(kSplit) + (minGrid ? "l" : ""), m);
+      Emitter e{m, {}};
+      std::string cx = e.reg32(), tx = e.reg32(), lcta = e.reg32(), ltid = e.reg32(), lntid = e.reg32(),
+                  nx = e.reg32(), lnctaid = e.reg32(), lcy = e.reg32(), lncy = e.reg32();
+      e.ins("mov.u32", {cx, "%ctaid.x"});
+      e.ins("mov.u32", {tx, "%tid.x"});
+      e.ins("mad.lo.u32", {lcta, cx, std::to_string(kSplit), tx});
+      e.ins("mov.u32", {ltid, "%ctaid.y"});
+      e.ins("mov.u32", {lntid, "%nctaid.y"});
+      e.ins("mov.u32", {nx, "%nctaid.x"});
+      e.ins("mul.lo.u32", {lnctaid, nx, std::to_string(kSplit)});
+      e.ins("mov.u32", {lcy, "0"});
+      e.ins("mov.u32", {lncy, "1"});
+      replaceSpecialReads(*clone->body,
+                          {{"%tid.x", ltid}, {"%ctaid.x", lcta}, {"%ntid.x", lntid}, {"%nctaid.x", lnctaid},
+                           {"%ctaid.y", lcy}, {"%nctaid.y", lncy}},
+                          m);
+      std::erase_if(clone->perf, [](const ir::Directive &d) {
+        return d.name == ".maxntid" || d.name == ".reqntid" || d.name == ".reqnctapercluster" ||
+               d.name == ".explicitcluster" || d.name == ".maxclusterrank";
+      });
+      std::vector<std::unique_ptr<ir::Stmt>> pre;
+      pre.push_back(e.decl(".b32", "%ptxopt_r", e.r32));
+      for (auto &st : e.out) pre.push_back(std::move(st));
+      auto &body = clone->body->body;
+      body.insert(body.begin() + static_cast<long>(prologueAt(*clone->body)), std::make_move_iterator(pre.begin()),
+                  std::make_move_iterator(pre.end()));
+      Variant var;
+      var.name = sname;
+      var.pass = "coalesce";
+      var.kind = "split";
+      var.grid = {DimSource{DimSource::From::Grid, 0, kSplit}, DimSource{DimSource::From::Block, 0},
+                  DimSource{DimSource::From::Grid, 2}};
+      var.block[0] = DimSource::constant(kSplit);
+      var.gridMultiple[0] = kSplit;
+      var.gridMax[1] = 1;  // grid.y carries the original block.x
+      var.gridMin[0] = minGrid;
+      kept |= ctx.addClone(*k, std::move(clone), var, at);
+    }
     // --- remap clone: same launch, indices decoded with v fastest.
     {
       auto clone = ir::cloneFunction(*k, kname + "__ptxopt_remap", "_pr", m);
@@ -529,7 +589,8 @@ void runCoalesce(PassContext &ctx) {
                "exchanged %tid.x with " + v + ": " + std::to_string(best.improved) + " of " +
                    std::to_string(best.total) + " global accesses improve (sectors per warp request " +
                    std::to_string(best.sectorsBefore) + " -> " + std::to_string(best.sectorsAfter) +
-                   "; weighted sectors " + buf + " fewer); clones: swap, remap");
+                   "; weighted sectors " + buf + " fewer); clones: swap" + (best.pv == 3 ? ", split (256 large, 1024, 256)" : "") +
+                   ", remap");
     ctx.count("kernels-transformed");
   }
 }

@@ -26,8 +26,8 @@ const std::vector<Registered> &registry() {
   static const std::vector<Registered> r = {
       {{"coalesce",
         "make uncoalesced global accesses unit-stride along %tid.x by exchanging %tid.x with the index they "
-        "are unit-stride on: a 'swap' clone (launch dimensions exchanged) and a 'remap' clone (same launch, "
-        "indices recomputed)"},
+        "are unit-stride on: a 'swap' clone (launch dimensions exchanged), a 'split' clone (the swap for large "
+        "grids, for %ctaid.x) and a 'remap' clone (same launch, indices recomputed)"},
        transforms::runCoalesce},
   };
   return r;

@@ -36,9 +36,10 @@ Case matadd(const std::string &kernel, Elem e, unsigned g, unsigned b) {
   Case c = makeCase(kernel + " " + shapeName(g, b), "matadd", kernel, {in(e, n), in(e, n), out(e, n)}, {g, 1, 1},
                     {b, 1, 1});
   c.big = n > (size_t(1) << 24);
-  // The swap clone (preferred) when its exchanged launch fits the device; at
-  // 65536 blocks it would need block.x = 65536, so the remap clone carries it.
-  c.expect = "=" + kernel + (g > 1024 ? "__ptxopt_remap" : "__ptxopt_swap");
+  // The swap clone (preferred) when its exchanged launch fits the device
+  // (grid.x <= 1024); otherwise a split clone when 1024 or 256 divides grid.x; the
+  // remap clone for any other launch.
+  c.expect = "=" + kernel + (g <= 1024 ? "__ptxopt_swap" : g >= 32768 && g % 256 == 0 ? "__ptxopt_split256_large" : g % 1024 == 0 ? "__ptxopt_split1024" : g % 256 == 0 ? "__ptxopt_split256" : "__ptxopt_remap");
   return c;
 }
 
@@ -75,11 +76,12 @@ void addShapes(std::vector<Case> &cs) {
                           {in(Elem::I16, n), out(Elem::I16, n)}, {g, 1, 1}, {b, 1, 1}));
     cs.back().expect = "clone";
   }
-  // 2-D block (32 x 4): the remap clone's general path.
+  // 2-D block (32 x 4), 2000 blocks (neither swap nor split can launch it):
+  // the remap clone's general path.
   {
-    const unsigned g = 2048;
+    const unsigned g = 2000;
     const size_t n = size_t(g) * 32 * 4;
-    cs.push_back(makeCase("2-D block 32x4, 2048 blocks", "shapes", "matadd_blocky",
+    cs.push_back(makeCase("2-D block 32x4, 2000 blocks", "shapes", "matadd_blocky",
                           {in(Elem::I32, n), in(Elem::I32, n), out(Elem::I32, n)}, {g, 1, 1}, {32, 4, 1}));
     cs.back().expect = "=matadd_blocky__ptxopt_remap";
   }

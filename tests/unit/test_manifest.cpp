@@ -49,7 +49,8 @@ Manifest sample() {
 const std::string kKernel =
     R"({"version":1,"kernel":"k","paramSizes":[8],"variants":[{"name":"k2","pass":"p","kind":"remap",)"
     R"("grid":["grid.x","grid.y","grid.z"],"block":["block.x","block.y","block.z"],"gridMultiple":[1,1,1],)"
-    R"("blockMultiple":[1,1,1],"blockMin":[1,1,1],"alignedParams":[],"allowDynamicShared":true}]})";
+    R"("blockMultiple":[1,1,1],"blockMin":[1,1,1],"gridMax":[0,0,0],"blockMax":[0,0,0],"alignedParams":[],)"
+    R"("allowDynamicShared":true}]})";
 
 /// kKernel with `from` replaced by `to`; parsing it must fail with a message
 /// containing `expected`.
@@ -220,4 +221,35 @@ TEST_CASE("manifest: the comment line in PTX text", "[manifest]") {
 TEST_CASE("manifest: the per-kernel global's name", "[manifest]") {
   CHECK(manifestGlobalName("matadd") == "__ptxopt_manifest_matadd");
   CHECK(manifestGlobalName("_Z10matadd_intPKiS0_Pi") == "__ptxopt_manifest__Z10matadd_intPKiS0_Pi");
+}
+
+TEST_CASE("manifest: constant dimensions and upper bounds", "[manifest]") {
+  Manifest m;
+  KernelManifest k{"k", {8}, {}};
+  Variant v;
+  v.name = "k$split";
+  v.pass = "coalesce";
+  v.kind = "split";
+  v.block[0] = DimSource::constant(256);
+  v.grid[1] = DimSource{DimSource::From::Grid, 0, 256};
+  v.gridMax = {0, 1, 0};
+  k.variants.push_back(v);
+  m.kernels.push_back(k);
+  std::string text = toJson(m);
+  CHECK(text.find(R"("block":["256","block.y","block.z"])") != std::string::npos);
+  CHECK(text.find(R"("gridMax":[0,1,0],"blockMax":[0,0,0])") != std::string::npos);
+  Manifest back;
+  std::string error;
+  REQUIRE(fromJson(text, back, error));
+  CHECK(back == m);
+  // Manifests written before gridMax/blockMax existed still read (no bounds).
+  std::string old = text;
+  old.erase(old.find(R"(,"gridMax":[0,1,0],"blockMax":[0,0,0])"), std::string(R"(,"gridMax":[0,1,0],"blockMax":[0,0,0])").size());
+  REQUIRE(fromJson(old, back, error));
+  CHECK(back.kernels[0].variants[0].gridMax == std::array<uint32_t, 3>{0, 0, 0});
+  // A constant of 0 is not a dimension.
+  std::string bad = text;
+  bad.replace(bad.find("\"256\""), 5, "\"0\"");
+  CHECK_FALSE(fromJson(bad, back, error));
+  CHECK_THAT(error, Catch::Contains("a constant dimension must be between 1 and 4294967295"));
 }

@@ -781,3 +781,29 @@ TEST_CASE("fake driver: launches from many threads", "[runtime][fake]") {
 #endif  // PTXOPT_FAKE_CUDA
 
 #endif  // PTXOPT_HAVE_RUNTIME
+
+TEST_CASE("select: the split variant (constant block.x, grid.x cut over grid.y)", "[runtime]") {
+  Variant v = remap("k$split");
+  v.kind = "split";
+  v.grid = {DimSource{DimSource::From::Grid, 0, 256}, DimSource{DimSource::From::Block, 0},
+            DimSource{DimSource::From::Grid, 2}};
+  v.block[0] = DimSource::constant(256);
+  v.gridMultiple = {256, 1, 1};
+  v.gridMax = {0, 1, 0};
+  // 65536 blocks of 1024: grid (256, 1024, 1), block (256, 1, 1).
+  Selection s = select1(v, shape({65536, 1, 1}, {1024, 1, 1}));
+  CHECK(s.variant == 0);
+  CHECK(s.launch == shape({256, 1024, 1}, {256, 1, 1}));
+  // grid.x not a multiple of 256.
+  CHECK(reason0(select1(v, shape({3000, 1, 1}, {1000, 1, 1}))) == "grid.x=3000 is not a multiple of 256");
+  // grid.y is the split's: a 2-D grid falls back.
+  CHECK(reason0(select1(v, shape({512, 2, 1}, {128, 1, 1}))) == "grid.y=2 is above the maximum 1");
+  // A lower bound on grid.x: below it, the next variant.
+  Variant large = v;
+  large.gridMin = {32768, 0, 0};
+  CHECK(reason0(select1(large, shape({4096, 1, 1}, {1024, 1, 1}))) == "grid.x=4096 is below the minimum 32768");
+  CHECK(select1(large, shape({65536, 1, 1}, {1024, 1, 1})).variant == 0);
+  // 256 x 8 threads would exceed the device's 1024.
+  CHECK(reason0(select1(v, shape({512, 1, 1}, {128, 8, 1}))) ==
+        "transformed block has 2048 threads, more than the device limit 1024");
+}
