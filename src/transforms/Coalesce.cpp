@@ -20,9 +20,11 @@
 //           extent likewise; the runtime exchanges the launch dimensions
 //           (block.x <-> v's dimension), checked against the device limits.
 //   split - for v = %ctaid.x: the swap with the original grid.x cut into
-//           blocks of 256 threads (grid.x/256 of them) and the original
-//           block.x moved to grid.y, so that it launches for any grid.x that
-//           256 divides (the swap needs grid.x <= 1024). One multiply-add.
+//           blocks of S threads (grid.x/S of them) and the original block.x
+//           moved to grid.y, so that it launches for grids too large to
+//           become a block (the swap needs grid.x <= 1024). One multiply-add.
+//           Three clones, in order: S = 256 for grids of 32768 blocks or
+//           more, S = 1024, S = 256 (measured order, docs/BENCHMARKS.md).
 //   remap - the launch stays; the clone linearizes the hardware indices
 //           (tid.x fastest) and decodes them with v fastest, so logical
 //           index v moves along the warp. For a 1-D block: one 32-bit
