@@ -358,6 +358,120 @@ const ir::Function *calleeReadingIndices(ir::Module &m, const ir::Function &f, s
   return found;
 }
 
+/// Removes the directives that describe the original launch's block shape
+/// (a clone launched with other dimensions must not carry them).
+void dropBlockShapeDirectives(ir::Function &f) {
+  std::erase_if(f.perf, [](const ir::Directive &d) {
+    return d.name == ".maxntid" || d.name == ".reqntid" || d.name == ".reqnctapercluster" ||
+           d.name == ".explicitcluster" || d.name == ".maxclusterrank";
+  });
+}
+
+/// Puts the emitter's register declarations and statements at the start of
+/// the clone's body (after its own declarations).
+void insertPrologue(ir::Function &clone, Emitter &e, bool wide) {
+  std::vector<std::unique_ptr<ir::Stmt>> pre;
+  pre.push_back(e.decl(".b32", "%ptxopt_r", e.r32));
+  if (wide) {
+    pre.push_back(e.decl(".b64", "%ptxopt_rd", e.r64));
+    pre.push_back(e.decl(".pred", "%ptxopt_p", e.pred));
+  }
+  for (auto &st : e.out) pre.push_back(std::move(st));
+  auto &body = clone.body->body;
+  body.insert(body.begin() + static_cast<long>(prologueAt(*clone.body)), std::make_move_iterator(pre.begin()),
+              std::make_move_iterator(pre.end()));
+}
+
+Variant variant(const std::string &name, const char *kind) {
+  Variant v;
+  v.name = name;
+  v.pass = "coalesce";
+  v.kind = kind;
+  return v;
+}
+
+/// swap: the special registers of positions 0 and pv trade places, and so do
+/// the launch dimensions (block.x with pv's dimension).
+bool addSwapClone(PassContext &ctx, const ir::Function &k, int pv, int &at) {
+  ir::Module &m = ctx.module;
+  std::string name = std::string(k.name) + "__ptxopt_swap";
+  auto clone = ir::cloneFunction(k, name, "_ps", m);
+  renameRegisters(*clone->body,
+                  {{kPos[0].index, kPos[pv].index},
+                   {kPos[pv].index, kPos[0].index},
+                   {kPos[0].extent, kPos[pv].extent},
+                   {kPos[pv].extent, kPos[0].extent}},
+                  m);
+  dropBlockShapeDirectives(*clone);
+  Variant var = variant(name, "swap");
+  const Position &p = kPos[pv];
+  auto &pvSlot = p.from == DimSource::From::Block ? var.block[p.dim] : var.grid[p.dim];
+  var.block[0] = DimSource{p.from, p.dim};
+  pvSlot = DimSource{DimSource::From::Block, 0};
+  return ctx.addClone(k, std::move(clone), var, at);
+}
+
+/// split (pv = %ctaid.x): like the swap, but the original grid.x is cut into
+/// `split`-thread blocks along x (grid.x/split of them) and the original
+/// block.x goes to grid.y, so it launches for any grid.x that `split`
+/// divides: logical ctaid.x = %ctaid.x*split + %tid.x, logical tid.x =
+/// %ctaid.y; one multiply-add. Consecutive hardware blocks cover consecutive
+/// logical blocks, as in a coalesced kernel. `minGrid` > 0 restricts it to
+/// grids of at least that many blocks.
+bool addSplitClone(PassContext &ctx, const ir::Function &k, uint32_t split, uint32_t minGrid, int &at) {
+  ir::Module &m = ctx.module;
+  const std::string name =
+      std::string(k.name) + "__ptxopt_split" + std::to_string(split) + (minGrid ? "_large" : "");
+  auto clone = ir::cloneFunction(k, name, "_pt" + std::to_string(split) + (minGrid ? "l" : ""), m);
+  Emitter e{m, {}};
+  std::string cx = e.reg32(), tx = e.reg32(), lcta = e.reg32(), ltid = e.reg32(), lntid = e.reg32(),
+              nx = e.reg32(), lnctaid = e.reg32(), lcy = e.reg32(), lncy = e.reg32();
+  e.ins("mov.u32", {cx, "%ctaid.x"});
+  e.ins("mov.u32", {tx, "%tid.x"});
+  e.ins("mad.lo.u32", {lcta, cx, std::to_string(split), tx});
+  e.ins("mov.u32", {ltid, "%ctaid.y"});
+  e.ins("mov.u32", {lntid, "%nctaid.y"});
+  e.ins("mov.u32", {nx, "%nctaid.x"});
+  e.ins("mul.lo.u32", {lnctaid, nx, std::to_string(split)});
+  e.ins("mov.u32", {lcy, "0"});
+  e.ins("mov.u32", {lncy, "1"});
+  replaceSpecialReads(*clone->body,
+                      {{"%tid.x", ltid}, {"%ctaid.x", lcta}, {"%ntid.x", lntid}, {"%nctaid.x", lnctaid},
+                       {"%ctaid.y", lcy}, {"%nctaid.y", lncy}},
+                      m);
+  dropBlockShapeDirectives(*clone);
+  insertPrologue(*clone, e, false);
+  Variant var = variant(name, "split");
+  var.grid = {DimSource{DimSource::From::Grid, 0, split}, DimSource{DimSource::From::Block, 0},
+              DimSource{DimSource::From::Grid, 2}};
+  var.block[0] = DimSource::constant(split);
+  var.gridMultiple[0] = split;
+  var.gridMax[1] = 1;  // grid.y carries the original block.x
+  var.gridMin[0] = minGrid;
+  return ctx.addClone(k, std::move(clone), var, at);
+}
+
+/// remap: the same launch; the indices of positions 0..pv decoded with pv fastest.
+bool addRemapClone(PassContext &ctx, const ir::Function &k, int pv, int &at) {
+  ir::Module &m = ctx.module;
+  std::string name = std::string(k.name) + "__ptxopt_remap";
+  auto clone = ir::cloneFunction(k, name, "_pr", m);
+  Emitter e{m, {}};
+  auto logical = emitRemap(e, pv);
+  std::map<std::string, std::string> names;
+  for (int i = 0; i <= pv; ++i) names[kPos[i].index] = logical[i];
+  replaceSpecialReads(*clone->body, names, m);
+  insertPrologue(*clone, e, true);
+  return ctx.addClone(k, std::move(clone), variant(name, "remap"), at);
+}
+
+// Split factors, in order of preference: blocks of 256 threads for large
+// grids (at least 32768 blocks; measured faster than 1024-thread blocks
+// there), blocks of 1024 (the usual hand-written shape, fewer blocks) for
+// the rest, blocks of 256 where only 256 divides grid.x. docs/BENCHMARKS.md
+// has the measurements behind this order.
+constexpr std::pair<uint32_t, uint32_t> kSplits[] = {{256, 32768}, {1024, 0}, {256, 0}};
+
 struct Plan {
   int pv = 0;           // position of the index that becomes fastest
   double before = 0, after = 0;
@@ -479,111 +593,10 @@ void runCoalesce(PassContext &ctx) {
     best.total = acc.size();
 
     int at = m.itemIndex(k);
-    std::string kname(k->name);
-    bool kept = false;
-
-    // --- swap clone: the special registers trade places, and so do the
-    // launch dimensions (block.x with v's dimension).
-    {
-      auto clone = ir::cloneFunction(*k, kname + "__ptxopt_swap", "_ps", m);
-      std::map<std::string, std::string> names = {{kPos[0].index, kPos[best.pv].index},
-                                                  {kPos[best.pv].index, kPos[0].index},
-                                                  {kPos[0].extent, kPos[best.pv].extent},
-                                                  {kPos[best.pv].extent, kPos[0].extent}};
-      renameRegisters(*clone->body, names, m);
-      // Block-size directives describe the original launch; the swap changes it.
-      std::erase_if(clone->perf, [](const ir::Directive &d) {
-        return d.name == ".maxntid" || d.name == ".reqntid" || d.name == ".reqnctapercluster" ||
-               d.name == ".explicitcluster" || d.name == ".maxclusterrank";
-      });
-      Variant var;
-      var.name = kname + "__ptxopt_swap";
-      var.pass = "coalesce";
-      var.kind = "swap";
-      const Position &pv = kPos[best.pv];
-      auto &vSlot = pv.from == DimSource::From::Block ? var.block[pv.dim] : var.grid[pv.dim];
-      var.block[0] = DimSource{pv.from, pv.dim};
-      vSlot = DimSource{DimSource::From::Block, 0};
-      kept |= ctx.addClone(*k, std::move(clone), var, at);
-    }
-    // --- split clone (v = %ctaid.x only): like the swap, but the original
-    // grid.x is cut into kSplit-thread blocks along x (grid.x/kSplit of them)
-    // and the original block.x goes to grid.y, so it launches for any grid.x
-    // that kSplit divides: logical ctaid.x = %ctaid.x*kSplit + %tid.x,
-    // logical tid.x = %ctaid.y. One multiply-add. Consecutive hardware
-    // blocks cover consecutive logical blocks, as in a coalesced kernel.
-    // Split factors, in order of preference: blocks of 256 threads for large
-    // grids (at least kLargeGrid blocks; measured faster than 1024-thread
-    // blocks there), blocks of 1024 (the usual hand-written shape, fewer
-    // blocks) for the rest, blocks of 256 where only 256 divides grid.x.
-    // (docs/BENCHMARKS.md has the measurements behind this order.)
-    constexpr uint32_t kLargeGrid = 32768;
-    const std::pair<uint32_t, uint32_t> splits[] = {{256, kLargeGrid}, {1024, 0}, {256, 0}};
-    for (auto [kSplit, minGrid] : splits) {
-      if (best.pv != 3) break;
-      const std::string sname =
-          kname + "__ptxopt_split" + std::to_string(kSplit) + (minGrid ? "_large" : "");
-      auto clone = ir::cloneFunction(*k, sname, "_pt" + std::to_string(kSplit) + (minGrid ? "l" : ""), m);
-      Emitter e{m, {}};
-      std::string cx = e.reg32(), tx = e.reg32(), lcta = e.reg32(), ltid = e.reg32(), lntid = e.reg32(),
-                  nx = e.reg32(), lnctaid = e.reg32(), lcy = e.reg32(), lncy = e.reg32();
-      e.ins("mov.u32", {cx, "%ctaid.x"});
-      e.ins("mov.u32", {tx, "%tid.x"});
-      e.ins("mad.lo.u32", {lcta, cx, std::to_string(kSplit), tx});
-      e.ins("mov.u32", {ltid, "%ctaid.y"});
-      e.ins("mov.u32", {lntid, "%nctaid.y"});
-      e.ins("mov.u32", {nx, "%nctaid.x"});
-      e.ins("mul.lo.u32", {lnctaid, nx, std::to_string(kSplit)});
-      e.ins("mov.u32", {lcy, "0"});
-      e.ins("mov.u32", {lncy, "1"});
-      replaceSpecialReads(*clone->body,
-                          {{"%tid.x", ltid}, {"%ctaid.x", lcta}, {"%ntid.x", lntid}, {"%nctaid.x", lnctaid},
-                           {"%ctaid.y", lcy}, {"%nctaid.y", lncy}},
-                          m);
-      std::erase_if(clone->perf, [](const ir::Directive &d) {
-        return d.name == ".maxntid" || d.name == ".reqntid" || d.name == ".reqnctapercluster" ||
-               d.name == ".explicitcluster" || d.name == ".maxclusterrank";
-      });
-      std::vector<std::unique_ptr<ir::Stmt>> pre;
-      pre.push_back(e.decl(".b32", "%ptxopt_r", e.r32));
-      for (auto &st : e.out) pre.push_back(std::move(st));
-      auto &body = clone->body->body;
-      body.insert(body.begin() + static_cast<long>(prologueAt(*clone->body)), std::make_move_iterator(pre.begin()),
-                  std::make_move_iterator(pre.end()));
-      Variant var;
-      var.name = sname;
-      var.pass = "coalesce";
-      var.kind = "split";
-      var.grid = {DimSource{DimSource::From::Grid, 0, kSplit}, DimSource{DimSource::From::Block, 0},
-                  DimSource{DimSource::From::Grid, 2}};
-      var.block[0] = DimSource::constant(kSplit);
-      var.gridMultiple[0] = kSplit;
-      var.gridMax[1] = 1;  // grid.y carries the original block.x
-      var.gridMin[0] = minGrid;
-      kept |= ctx.addClone(*k, std::move(clone), var, at);
-    }
-    // --- remap clone: same launch, indices decoded with v fastest.
-    {
-      auto clone = ir::cloneFunction(*k, kname + "__ptxopt_remap", "_pr", m);
-      Emitter e{m, {}};
-      auto logical = emitRemap(e, best.pv);
-      std::map<std::string, std::string> names;
-      for (int i = 0; i <= best.pv; ++i) names[kPos[i].index] = logical[i];
-      replaceSpecialReads(*clone->body, names, m);
-      std::vector<std::unique_ptr<ir::Stmt>> pre;
-      pre.push_back(e.decl(".b32", "%ptxopt_r", e.r32));
-      pre.push_back(e.decl(".b64", "%ptxopt_rd", e.r64));
-      pre.push_back(e.decl(".pred", "%ptxopt_p", e.pred));
-      for (auto &st : e.out) pre.push_back(std::move(st));
-      auto &body = clone->body->body;
-      body.insert(body.begin() + static_cast<long>(prologueAt(*clone->body)), std::make_move_iterator(pre.begin()),
-                  std::make_move_iterator(pre.end()));
-      Variant var;
-      var.name = kname + "__ptxopt_remap";
-      var.pass = "coalesce";
-      var.kind = "remap";
-      kept |= ctx.addClone(*k, std::move(clone), var, at);
-    }
+    bool kept = addSwapClone(ctx, *k, best.pv, at);
+    if (best.pv == 3)  // %ctaid.x
+      for (auto [split, minGrid] : kSplits) kept |= addSplitClone(ctx, *k, split, minGrid, at);
+    kept |= addRemapClone(ctx, *k, best.pv, at);
     if (!kept) continue;
     char buf[64];
     snprintf(buf, sizeof buf, "%.1fx", best.before / std::max(best.after, 1.0));
