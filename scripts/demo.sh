@@ -14,10 +14,10 @@ OUT=build/demo
 mkdir -p "$OUT"
 name=$(basename "$IN" .ptx)
 
-echo "== ptx-opt on $IN"
+echo "== ptx-opt on $IN, no passes: parse, verify, print"
 build/ptx-opt --verify --stats --time-passes "$IN" -o "$OUT/$name.out.ptx"
 if cmp -s "$IN" "$OUT/$name.out.ptx"; then
-  echo "output: $OUT/$name.out.ptx (no pass changed anything: identical to the input, byte for byte)"
+  echo "output: $OUT/$name.out.ptx (identical to the input, byte for byte)"
 else
   echo "output: $OUT/$name.out.ptx (differs from the input: diff $IN $OUT/$name.out.ptx)"
 fi
