@@ -1,6 +1,6 @@
 // PTX lexer: the specification of PTX tokens. The parser reads tokens from
 // src/parser/Lexer.cpp, a hand-written scanner that implements exactly these
-// rules about 30x faster than ANTLR's generated C++ lexer; the test
+// rules 8-9x faster than ANTLR's generated C++ lexer; the test
 // `lexer-equivalence` checks that both give the same tokens on the corpus.
 // Coarse tokens on purpose: an opcode with all its modifiers
 // ("ld.global.nc.v4.u32", "cp.async.bulk.shared::cluster.global") is ONE token
