@@ -43,6 +43,7 @@
 #include <functional>
 #include <set>
 
+#include "CloneUtil.h"
 #include "Pass.h"
 #include "ptxopt/printer/Printer.h"
 
@@ -54,19 +55,7 @@ using ir::Operand;
 
 namespace {
 
-// Hardware index positions, fastest first: the mixed-radix digits of a
-// thread's place in the grid.
-struct Position {
-  const char *index, *extent;  // "%tid.x", "%ntid.x"
-  DimSource::From from;
-  uint8_t dim;
-};
-constexpr Position kPos[6] = {{"%tid.x", "%ntid.x", DimSource::From::Block, 0},
-                              {"%tid.y", "%ntid.y", DimSource::From::Block, 1},
-                              {"%tid.z", "%ntid.z", DimSource::From::Block, 2},
-                              {"%ctaid.x", "%nctaid.x", DimSource::From::Grid, 0},
-                              {"%ctaid.y", "%nctaid.y", DimSource::From::Grid, 1},
-                              {"%ctaid.z", "%nctaid.z", DimSource::From::Grid, 2}};
+using namespace clone;
 
 bool isGlobal(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
 
@@ -94,64 +83,6 @@ double weightOf(const AccessInfo &a, analysis::FunctionAnalyses &fa) {
   }
   return w;
 }
-
-void renameOperand(Operand &o, const std::map<std::string, std::string> &names, ir::Module &m) {
-  if (o.kind == Operand::Kind::Register) {
-    auto it = names.find(std::string(o.text));
-    if (it != names.end()) o.text = m.intern(it->second);
-  }
-  for (auto &e : o.elems) renameOperand(e, names, m);
-}
-
-void renameRegisters(ir::Block &b, const std::map<std::string, std::string> &names, ir::Module &m) {
-  ir::forEachStmt(b, [&](ir::Stmt &s) {
-    if (s.kind != ir::Stmt::Kind::Instruction) return;
-    auto &in = static_cast<ir::Instruction &>(s);
-    for (auto &o : in.operands) renameOperand(o, names, m);
-    in.edited = true;
-  });
-}
-
-/// Small builder of new statements for a clone.
-struct Emitter {
-  ir::Module &m;
-  std::vector<std::unique_ptr<ir::Stmt>> out;
-  unsigned r32 = 0, r64 = 0, pred = 0;
-
-  std::string reg32() { return "%ptxopt_r" + std::to_string(r32++); }
-  std::string reg64() { return "%ptxopt_rd" + std::to_string(r64++); }
-  std::string regp() { return "%ptxopt_p" + std::to_string(pred++); }
-  Operand op(const std::string &t) {
-    std::string_view v = m.intern(t);
-    if (!t.empty() && t[0] == '%') return Operand::reg(v);
-    if (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-')) return Operand::imm(v);
-    return Operand::sym(v);
-  }
-  void ins(const std::string &opcode, std::vector<std::string> ops, const std::string &guard = "") {
-    auto in = std::make_unique<ir::Instruction>();
-    in->opcode = m.intern(opcode);
-    if (!guard.empty()) {
-      in->guardNegated = guard[0] == '!';
-      in->guard = m.intern(in->guardNegated ? guard.substr(1) : guard);
-    }
-    for (auto &o : ops) in->operands.push_back(op(o));
-    in->edited = true;
-    out.push_back(std::move(in));
-  }
-  void label(const std::string &name) {
-    auto l = std::make_unique<ir::Label>();
-    l->name = m.intern(name);
-    l->edited = true;
-    out.push_back(std::move(l));
-  }
-  std::unique_ptr<ir::Decl> decl(const char *type, const std::string &prefix, unsigned n) {
-    auto d = std::make_unique<ir::Decl>();
-    d->attrs = {".reg", type};
-    d->names.push_back({m.intern(prefix), n, {}});
-    d->edited = true;
-    return d;
-  }
-};
 
 /// The remap prologue: decodes the hardware digits 0..pv so that digit pv
 /// is fastest; returns, per position, the register holding its logical value.
@@ -294,94 +225,6 @@ std::vector<std::string> emitRemap(Emitter &e, int pv) {
   return out;
 }
 
-/// Replaces reads of the special registers in `names` by ordinary registers.
-/// `mov.u16 %rs, %tid.x` (allowed only for special registers) becomes a cvt.
-void replaceSpecialReads(ir::Block &b, const std::map<std::string, std::string> &names, ir::Module &m) {
-  ir::forEachStmt(b, [&](ir::Stmt &s) {
-    if (s.kind != ir::Stmt::Kind::Instruction) return;
-    auto &in = static_cast<ir::Instruction &>(s);
-    bool changed = false;
-    for (auto &o : in.operands) {
-      std::function<void(Operand &)> walk = [&](Operand &x) {
-        if (x.kind == Operand::Kind::Register) {
-          auto it = names.find(std::string(x.text));
-          if (it != names.end()) {
-            x.text = m.intern(it->second);
-            changed = true;
-          }
-        }
-        for (auto &e : x.elems) walk(e);
-      };
-      walk(o);
-    }
-    if (!changed) return;
-    in.edited = true;
-    if (in.base() == "mov" && (in.hasModifier(".u16") || in.hasModifier(".b16") || in.hasModifier(".s16")))
-      in.opcode = m.intern("cvt.u16.u32");
-  });
-}
-
-/// Index of the first statement after the leading declarations of the body.
-size_t prologueAt(const ir::Block &b) {
-  size_t i = 0;
-  while (i < b.body.size() && b.body[i]->kind == ir::Stmt::Kind::Decl) ++i;
-  return i;
-}
-
-/// A function called (transitively) by `f` that reads a thread or block
-/// index or extent itself: the clones rename those reads in the kernel only,
-/// so such a callee would see the hardware indices. Null when there is none.
-const ir::Function *calleeReadingIndices(ir::Module &m, const ir::Function &f, std::set<const ir::Function *> &seen) {
-  if (!f.body || !seen.insert(&f).second) return nullptr;
-  const ir::Function *found = nullptr;
-  ir::forEachStmt(*f.body, [&](const ir::Stmt &s) {
-    if (found || s.kind != ir::Stmt::Kind::Instruction) return;
-    const auto &in = static_cast<const ir::Instruction &>(s);
-    if (in.base() != "call") return;
-    for (const auto &o : in.operands) {
-      if (o.kind != Operand::Kind::Symbol) continue;
-      const ir::Function *callee = m.findFunction(o.text);
-      if (!callee || !callee->body) continue;
-      bool reads = false;
-      ir::forEachStmt(*callee->body, [&](const ir::Stmt &cs) {
-        if (cs.kind != ir::Stmt::Kind::Instruction) return;
-        for (const auto &op : static_cast<const ir::Instruction &>(cs).operands)
-          analysis::forEachRegister(op, [&](const Operand &r) {
-            for (const auto &p : kPos) reads |= r.text == p.index || r.text == p.extent;
-          });
-      });
-      if (reads) found = callee;
-      else if (auto *deeper = calleeReadingIndices(m, *callee, seen)) found = deeper;
-      if (found) return;
-    }
-  });
-  return found;
-}
-
-/// Removes the directives that describe the original launch's block shape
-/// (a clone launched with other dimensions must not carry them).
-void dropBlockShapeDirectives(ir::Function &f) {
-  std::erase_if(f.perf, [](const ir::Directive &d) {
-    return d.name == ".maxntid" || d.name == ".reqntid" || d.name == ".reqnctapercluster" ||
-           d.name == ".explicitcluster" || d.name == ".maxclusterrank";
-  });
-}
-
-/// Puts the emitter's register declarations and statements at the start of
-/// the clone's body (after its own declarations).
-void insertPrologue(ir::Function &clone, Emitter &e, bool wide) {
-  std::vector<std::unique_ptr<ir::Stmt>> pre;
-  pre.push_back(e.decl(".b32", "%ptxopt_r", e.r32));
-  if (wide) {
-    pre.push_back(e.decl(".b64", "%ptxopt_rd", e.r64));
-    pre.push_back(e.decl(".pred", "%ptxopt_p", e.pred));
-  }
-  for (auto &st : e.out) pre.push_back(std::move(st));
-  auto &body = clone.body->body;
-  body.insert(body.begin() + static_cast<long>(prologueAt(*clone.body)), std::make_move_iterator(pre.begin()),
-              std::make_move_iterator(pre.end()));
-}
-
 Variant variant(const std::string &name, const char *kind) {
   Variant v;
   v.name = name;
@@ -411,43 +254,9 @@ bool addSwapClone(PassContext &ctx, const ir::Function &k, int pv, int &at) {
   return ctx.addClone(k, std::move(clone), var, at);
 }
 
-/// split (pv = %ctaid.x): like the swap, but the original grid.x is cut into
-/// `split`-thread blocks along x (grid.x/split of them) and the original
-/// block.x goes to grid.y, so it launches for any grid.x that `split`
-/// divides: logical ctaid.x = %ctaid.x*split + %tid.x, logical tid.x =
-/// %ctaid.y; one multiply-add. Consecutive hardware blocks cover consecutive
-/// logical blocks, as in a coalesced kernel. `minGrid` > 0 restricts it to
-/// grids of at least that many blocks.
+/// split (pv = %ctaid.x): see makeSplitClone.
 bool addSplitClone(PassContext &ctx, const ir::Function &k, uint32_t split, uint32_t minGrid, int &at) {
-  ir::Module &m = ctx.module;
-  const std::string name =
-      std::string(k.name) + "__ptxopt_split" + std::to_string(split) + (minGrid ? "_large" : "");
-  auto clone = ir::cloneFunction(k, name, "_pt" + std::to_string(split) + (minGrid ? "l" : ""), m);
-  Emitter e{m, {}};
-  std::string cx = e.reg32(), tx = e.reg32(), lcta = e.reg32(), ltid = e.reg32(), lntid = e.reg32(),
-              nx = e.reg32(), lnctaid = e.reg32(), lcy = e.reg32(), lncy = e.reg32();
-  e.ins("mov.u32", {cx, "%ctaid.x"});
-  e.ins("mov.u32", {tx, "%tid.x"});
-  e.ins("mad.lo.u32", {lcta, cx, std::to_string(split), tx});
-  e.ins("mov.u32", {ltid, "%ctaid.y"});
-  e.ins("mov.u32", {lntid, "%nctaid.y"});
-  e.ins("mov.u32", {nx, "%nctaid.x"});
-  e.ins("mul.lo.u32", {lnctaid, nx, std::to_string(split)});
-  e.ins("mov.u32", {lcy, "0"});
-  e.ins("mov.u32", {lncy, "1"});
-  replaceSpecialReads(*clone->body,
-                      {{"%tid.x", ltid}, {"%ctaid.x", lcta}, {"%ntid.x", lntid}, {"%nctaid.x", lnctaid},
-                       {"%ctaid.y", lcy}, {"%nctaid.y", lncy}},
-                      m);
-  dropBlockShapeDirectives(*clone);
-  insertPrologue(*clone, e, false);
-  Variant var = variant(name, "split");
-  var.grid = {DimSource{DimSource::From::Grid, 0, split}, DimSource{DimSource::From::Block, 0},
-              DimSource{DimSource::From::Grid, 2}};
-  var.block[0] = DimSource::constant(split);
-  var.gridMultiple[0] = split;
-  var.gridMax[1] = 1;  // grid.y carries the original block.x
-  var.gridMin[0] = minGrid;
+  auto [clone, var] = makeSplitClone(ctx.module, k, split, minGrid);
   return ctx.addClone(k, std::move(clone), var, at);
 }
 
@@ -480,6 +289,47 @@ struct Plan {
 };
 
 }  // namespace
+
+/// split (pv = %ctaid.x): like the swap, but the original grid.x is cut into
+/// `split`-thread blocks along x (grid.x/split of them) and the original
+/// block.x goes to grid.y, so it launches for any grid.x that `split`
+/// divides: logical ctaid.x = %ctaid.x*split + %tid.x, logical tid.x =
+/// %ctaid.y; one multiply-add. Consecutive hardware blocks cover consecutive
+/// logical blocks, as in a coalesced kernel. `minGrid` > 0 restricts it to
+/// grids of at least that many blocks.
+std::pair<std::unique_ptr<ir::Function>, Variant> clone::makeSplitClone(ir::Module &m, const ir::Function &k, uint32_t split,
+                                                                 uint32_t minGrid) {
+  const std::string name =
+      std::string(k.name) + "__ptxopt_split" + std::to_string(split) + (minGrid ? "_large" : "");
+  auto clone = ir::cloneFunction(k, name, "_pt" + std::to_string(split) + (minGrid ? "l" : ""), m);
+  Emitter e{m, {}};
+  std::string cx = e.reg32(), tx = e.reg32(), lcta = e.reg32(), ltid = e.reg32(), lntid = e.reg32(),
+              nx = e.reg32(), lnctaid = e.reg32(), lcy = e.reg32(), lncy = e.reg32();
+  e.ins("mov.u32", {cx, "%ctaid.x"});
+  e.ins("mov.u32", {tx, "%tid.x"});
+  e.ins("mad.lo.u32", {lcta, cx, std::to_string(split), tx});
+  e.ins("mov.u32", {ltid, "%ctaid.y"});
+  e.ins("mov.u32", {lntid, "%nctaid.y"});
+  e.ins("mov.u32", {nx, "%nctaid.x"});
+  e.ins("mul.lo.u32", {lnctaid, nx, std::to_string(split)});
+  e.ins("mov.u32", {lcy, "0"});
+  e.ins("mov.u32", {lncy, "1"});
+  replaceSpecialReads(*clone->body,
+                      {{"%tid.x", ltid}, {"%ctaid.x", lcta}, {"%ntid.x", lntid}, {"%nctaid.x", lnctaid},
+                       {"%ctaid.y", lcy}, {"%nctaid.y", lncy}},
+                      m);
+  dropBlockShapeDirectives(*clone);
+  insertPrologue(*clone, e, false);
+  Variant var = variant(name, "split");
+  var.grid = {DimSource{DimSource::From::Grid, 0, split}, DimSource{DimSource::From::Block, 0},
+              DimSource{DimSource::From::Grid, 2}};
+  var.block[0] = DimSource::constant(split);
+  var.gridMultiple[0] = split;
+  var.gridMax[1] = 1;  // grid.y carries the original block.x
+  var.gridMin[0] = minGrid;
+  return {std::move(clone), std::move(var)};
+}
+
 
 void runCoalesce(PassContext &ctx) {
   ir::Module &m = ctx.module;

@@ -1,0 +1,188 @@
+// Helpers shared by the passes that build clones of kernels (coalesce,
+// group): the hardware index positions, a small emitter of new statements,
+// renaming of registers and special-register reads, and the checks every
+// clone needs (callees that read indices, block-shape directives).
+#pragma once
+
+#include <cctype>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "Pass.h"
+
+namespace ptxopt::transforms::clone {
+
+using ir::Operand;
+
+// Hardware index positions, fastest first: the mixed-radix digits of a
+// thread's place in the grid.
+struct Position {
+  const char *index, *extent;  // "%tid.x", "%ntid.x"
+  DimSource::From from;
+  uint8_t dim;
+};
+inline constexpr Position kPos[6] = {{"%tid.x", "%ntid.x", DimSource::From::Block, 0},
+                              {"%tid.y", "%ntid.y", DimSource::From::Block, 1},
+                              {"%tid.z", "%ntid.z", DimSource::From::Block, 2},
+                              {"%ctaid.x", "%nctaid.x", DimSource::From::Grid, 0},
+                              {"%ctaid.y", "%nctaid.y", DimSource::From::Grid, 1},
+                              {"%ctaid.z", "%nctaid.z", DimSource::From::Grid, 2}};
+
+inline void renameOperand(Operand &o, const std::map<std::string, std::string> &names, ir::Module &m) {
+  if (o.kind == Operand::Kind::Register) {
+    auto it = names.find(std::string(o.text));
+    if (it != names.end()) o.text = m.intern(it->second);
+  }
+  for (auto &e : o.elems) renameOperand(e, names, m);
+}
+
+inline void renameRegisters(ir::Block &b, const std::map<std::string, std::string> &names, ir::Module &m) {
+  ir::forEachStmt(b, [&](ir::Stmt &s) {
+    if (s.kind != ir::Stmt::Kind::Instruction) return;
+    auto &in = static_cast<ir::Instruction &>(s);
+    for (auto &o : in.operands) renameOperand(o, names, m);
+    in.edited = true;
+  });
+}
+
+/// Small builder of new statements for a clone.
+struct Emitter {
+  ir::Module &m;
+  std::vector<std::unique_ptr<ir::Stmt>> out;
+  std::string prefix = "%ptxopt_";  // of the registers it declares: <prefix>r<N>, <prefix>rd<N>, <prefix>p<N>
+  unsigned r32 = 0, r64 = 0, pred = 0;
+
+  std::string reg32() { return prefix + "r" + std::to_string(r32++); }
+  std::string reg64() { return prefix + "rd" + std::to_string(r64++); }
+  std::string regp() { return prefix + "p" + std::to_string(pred++); }
+  Operand op(const std::string &t) {
+    std::string_view v = m.intern(t);
+    if (!t.empty() && t[0] == '%') return Operand::reg(v);
+    if (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-')) return Operand::imm(v);
+    return Operand::sym(v);
+  }
+  void ins(const std::string &opcode, std::vector<std::string> ops, const std::string &guard = "") {
+    auto in = std::make_unique<ir::Instruction>();
+    in->opcode = m.intern(opcode);
+    if (!guard.empty()) {
+      in->guardNegated = guard[0] == '!';
+      in->guard = m.intern(in->guardNegated ? guard.substr(1) : guard);
+    }
+    for (auto &o : ops) in->operands.push_back(op(o));
+    in->edited = true;
+    out.push_back(std::move(in));
+  }
+  void label(const std::string &name) {
+    auto l = std::make_unique<ir::Label>();
+    l->name = m.intern(name);
+    l->edited = true;
+    out.push_back(std::move(l));
+  }
+  std::unique_ptr<ir::Decl> decl(const char *type, const std::string &prefix, unsigned n) {
+    auto d = std::make_unique<ir::Decl>();
+    d->attrs = {".reg", type};
+    d->names.push_back({m.intern(prefix), n, {}});
+    d->edited = true;
+    return d;
+  }
+};
+
+/// Replaces reads of the special registers in `names` by ordinary registers.
+/// `mov.u16 %rs, %tid.x` (allowed only for special registers) becomes a cvt.
+inline void replaceSpecialReads(ir::Block &b, const std::map<std::string, std::string> &names, ir::Module &m) {
+  ir::forEachStmt(b, [&](ir::Stmt &s) {
+    if (s.kind != ir::Stmt::Kind::Instruction) return;
+    auto &in = static_cast<ir::Instruction &>(s);
+    bool changed = false;
+    for (auto &o : in.operands) {
+      std::function<void(Operand &)> walk = [&](Operand &x) {
+        if (x.kind == Operand::Kind::Register) {
+          auto it = names.find(std::string(x.text));
+          if (it != names.end()) {
+            x.text = m.intern(it->second);
+            changed = true;
+          }
+        }
+        for (auto &e : x.elems) walk(e);
+      };
+      walk(o);
+    }
+    if (!changed) return;
+    in.edited = true;
+    if (in.base() == "mov" && (in.hasModifier(".u16") || in.hasModifier(".b16") || in.hasModifier(".s16")))
+      in.opcode = m.intern("cvt.u16.u32");
+  });
+}
+
+/// Index of the first statement after the leading declarations of the body.
+inline size_t prologueAt(const ir::Block &b) {
+  size_t i = 0;
+  while (i < b.body.size() && b.body[i]->kind == ir::Stmt::Kind::Decl) ++i;
+  return i;
+}
+
+/// A function called (transitively) by `f` that reads a thread or block
+/// index or extent itself: the clones rename those reads in the kernel only,
+/// so such a callee would see the hardware indices. Null when there is none.
+inline const ir::Function *calleeReadingIndices(ir::Module &m, const ir::Function &f, std::set<const ir::Function *> &seen) {
+  if (!f.body || !seen.insert(&f).second) return nullptr;
+  const ir::Function *found = nullptr;
+  ir::forEachStmt(*f.body, [&](const ir::Stmt &s) {
+    if (found || s.kind != ir::Stmt::Kind::Instruction) return;
+    const auto &in = static_cast<const ir::Instruction &>(s);
+    if (in.base() != "call") return;
+    for (const auto &o : in.operands) {
+      if (o.kind != Operand::Kind::Symbol) continue;
+      const ir::Function *callee = m.findFunction(o.text);
+      if (!callee || !callee->body) continue;
+      bool reads = false;
+      ir::forEachStmt(*callee->body, [&](const ir::Stmt &cs) {
+        if (cs.kind != ir::Stmt::Kind::Instruction) return;
+        for (const auto &op : static_cast<const ir::Instruction &>(cs).operands)
+          analysis::forEachRegister(op, [&](const Operand &r) {
+            for (const auto &p : kPos) reads |= r.text == p.index || r.text == p.extent;
+          });
+      });
+      if (reads) found = callee;
+      else if (auto *deeper = calleeReadingIndices(m, *callee, seen)) found = deeper;
+      if (found) return;
+    }
+  });
+  return found;
+}
+
+/// Removes the directives that describe the original launch's block shape
+/// (a clone launched with other dimensions must not carry them).
+inline void dropBlockShapeDirectives(ir::Function &f) {
+  std::erase_if(f.perf, [](const ir::Directive &d) {
+    return d.name == ".maxntid" || d.name == ".reqntid" || d.name == ".reqnctapercluster" ||
+           d.name == ".explicitcluster" || d.name == ".maxclusterrank";
+  });
+}
+
+/// Puts the emitter's register declarations and statements at the start of
+/// the clone's body (after its own declarations).
+inline void insertPrologue(ir::Function &clone, Emitter &e, bool wide) {
+  std::vector<std::unique_ptr<ir::Stmt>> pre;
+  pre.push_back(e.decl(".b32", e.prefix + "r", e.r32));
+  if (wide) {
+    pre.push_back(e.decl(".b64", e.prefix + "rd", e.r64));
+    pre.push_back(e.decl(".pred", e.prefix + "p", e.pred));
+  }
+  for (auto &st : e.out) pre.push_back(std::move(st));
+  auto &body = clone.body->body;
+  body.insert(body.begin() + static_cast<long>(prologueAt(*clone.body)), std::make_move_iterator(pre.begin()),
+              std::make_move_iterator(pre.end()));
+}
+
+/// The coalesce pass's split clone of `k` (defined in Coalesce.cpp): the
+/// function, named `<k>__ptxopt_split<S>[_large]`, and its manifest variant.
+/// The group pass builds its own split clones with larger S.
+std::pair<std::unique_ptr<ir::Function>, Variant> makeSplitClone(ir::Module &m, const ir::Function &k, uint32_t split,
+                                                                 uint32_t minGrid);
+
+}  // namespace ptxopt::transforms::clone
