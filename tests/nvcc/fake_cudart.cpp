@@ -1,0 +1,125 @@
+// A stand-in for the CUDA runtime (no GPU, no driver) for ptx-nvcc's tests:
+// programs built by ptx-nvcc with `-cudart none` and linked with this file
+// register their kernels here, and each launch prints one line
+//   fake-cudart: launch <name> grid=(x,y,z) block=(x,y,z) shared=N[ ptsz]
+// so the tests see which kernel (original or clone) ran with which shape.
+//
+// FAKE_CUDART_MISSING=substr   __cudaGetKernel fails for names containing it
+// FAKE_CUDART_FAIL_LAUNCH=substr   launches of such names fail (nothing runs)
+// FAKE_CUDART_MAX_THREADS=N    cudaFuncGetAttributes' maxThreadsPerBlock
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+struct Fn {
+  std::string name;
+  const void *host;
+};
+std::vector<Fn *> &fns() {
+  static std::vector<Fn *> v;
+  return v;
+}
+cudaError_t lastError = cudaSuccess;
+struct Config {
+  dim3 grid, block;
+  size_t shared;
+  void *stream;
+};
+std::vector<Config> configs;
+bool matches(const char *env, const std::string &name) {
+  const char *v = std::getenv(env);
+  return v && *v && name.find(v) != std::string::npos;
+}
+Fn *byHost(const void *h) {
+  for (Fn *f : fns())
+    if (f->host == h) return f;
+  return nullptr;
+}
+cudaError_t fakeLaunch(cudaKernel_t k, dim3 g, dim3 b, size_t shared, bool ptsz) {
+  Fn *f = reinterpret_cast<Fn *>(k);
+  if (!f) return lastError = cudaErrorInvalidResourceHandle;
+  if (matches("FAKE_CUDART_FAIL_LAUNCH", f->name)) {
+    std::printf("fake-cudart: refused %s\n", f->name.c_str());
+    return lastError = cudaErrorLaunchOutOfResources;
+  }
+  std::printf("fake-cudart: launch %s grid=(%u,%u,%u) block=(%u,%u,%u) shared=%zu%s\n", f->name.c_str(), g.x, g.y,
+              g.z, b.x, b.y, b.z, shared, ptsz ? " ptsz" : "");
+  return cudaSuccess;
+}
+}  // namespace
+
+extern "C" {
+void **__cudaRegisterFatBinary(void *) { return new void *[1]; }
+char __cudaInitModule(void **) { return 0; }
+void __cudaRegisterFatBinaryEnd(void **) {}
+void __cudaUnregisterFatBinary(void **) {}
+void __cudaRegisterFunction(void **, const char *hostFun, char *, const char *deviceName, int, uint3 *, uint3 *,
+                            dim3 *, dim3 *, int *) {
+  fns().push_back(new Fn{deviceName, hostFun});
+  if (std::getenv("FAKE_CUDART_VERBOSE")) std::printf("fake-cudart: register %s\n", deviceName);
+}
+cudaError_t __cudaGetKernel(cudaKernel_t *k, const void *hostFun) {
+  Fn *f = byHost(hostFun);
+  if (!f || matches("FAKE_CUDART_MISSING", f->name)) return lastError = cudaErrorInvalidDeviceFunction;
+  *k = reinterpret_cast<cudaKernel_t>(f);
+  return cudaSuccess;
+}
+cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
+  return fakeLaunch(k, g, b, shared, false);
+}
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
+  return fakeLaunch(k, g, b, shared, true);
+}
+unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shared, void *stream) {
+  configs.push_back({g, b, shared, stream});
+  return 0;
+}
+cudaError_t __cudaPopCallConfiguration(dim3 *g, dim3 *b, size_t *shared, void *stream) {
+  if (configs.empty()) return cudaErrorInvalidConfiguration;
+  Config c = configs.back();
+  configs.pop_back();
+  *g = c.grid;
+  *b = c.block;
+  *shared = c.shared;
+  *static_cast<void **>(stream) = c.stream;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int *d) {
+  *d = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
+  switch (a) {
+    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: *v = 1024; break;
+    case cudaDevAttrMaxBlockDimZ: *v = 64; break;
+    case cudaDevAttrMaxGridDimX: *v = 2147483647; break;
+    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: *v = 65535; break;
+    case cudaDevAttrMaxThreadsPerBlock: *v = 1024; break;
+    default: return lastError = cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *hostFun) {
+  if (!byHost(hostFun)) return lastError = cudaErrorInvalidDeviceFunction;
+  std::memset(a, 0, sizeof *a);
+  const char *m = std::getenv("FAKE_CUDART_MAX_THREADS");
+  a->maxThreadsPerBlock = m ? std::atoi(m) : 1024;
+  return cudaSuccess;
+}
+cudaError_t cudaPeekAtLastError(void) { return lastError; }
+cudaError_t cudaGetLastError(void) {
+  cudaError_t e = lastError;
+  lastError = cudaSuccess;
+  return e;
+}
+const char *cudaGetErrorName(cudaError_t e) {
+  static char buf[32];
+  std::snprintf(buf, sizeof buf, "cudaError%d", int(e));
+  return buf;
+}
+}
