@@ -142,10 +142,16 @@ int main(int argc, char **argv) {
   app.add_option("--passes", passes, "Comma-separated passes to run, in order. Passes:" + passList)
       ->type_name("LIST");
   app.add_option("-O", optLevel,
-                 "Optimization level: -O0 nothing (the default: output = input), -O1 and -O2 coalesce")
+                 "Optimization level: -O0 nothing (the default: output = input), -O1 coalesce, -O2 coalesce and group")
       ->check(CLI::Range(0, 2))
       ->type_name("LEVEL");
   app.add_flag("--coalesce", coalesce, "Same as --passes=coalesce");
+  unsigned groupK = 0;
+  app.add_option("--group-k", groupK,
+                 "group: logical threads merged into one (2, 4, 8 or 16; default: 16 bytes / the widest "
+                 "unit-stride access)")
+      ->check(CLI::IsMember({2u, 4u, 8u, 16u}))
+      ->type_name("K");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
@@ -228,6 +234,7 @@ int main(int argc, char **argv) {
   if (coalesce) popts.passes = "coalesce";
   if (!passes.empty()) popts.passes = passes;
   popts.skip = skipPasses;
+  if (groupK) popts.options["group-k"] = std::to_string(groupK);
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);

@@ -19,6 +19,7 @@ struct PassContext {
   Manifest &manifest;
   std::map<std::string, double> &stats;
   std::string pass;
+  const std::map<std::string, std::string> &options;  // pass options (PipelineOptions::options)
 
   void remark(Remark::Kind kind, const ir::Function &f, std::string location, std::string message) {
     remarks.push_back({kind, pass, std::string(f.name), std::move(location), std::move(message)});
@@ -37,5 +38,6 @@ std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, cons
 
 // The passes (one file each).
 void runCoalesce(PassContext &ctx);
+void runGroup(PassContext &ctx);
 
 }  // namespace ptxopt::transforms

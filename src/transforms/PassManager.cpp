@@ -29,6 +29,11 @@ const std::vector<Registered> &registry() {
         "are unit-stride on: a 'swap' clone (launch dimensions exchanged), a 'split' clone (the swap for large "
         "grids, for %ctaid.x) and a 'remap' clone (same launch, indices recomputed)"},
        transforms::runCoalesce},
+      {{"group",
+        "merge k adjacent threads along %tid.x into one so that their unit-stride 8/16/32/64-bit global "
+        "accesses become one 4-, 8- or 16-byte vector access; a 'group' clone (block.x divided by k) of the "
+        "kernel or of its coalesce clones, with a per-thread slow path behind bounds guards"},
+       transforms::runGroup},
   };
   return r;
 }
@@ -134,7 +139,8 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   OptimizeResult res;
   std::vector<std::string> names;
   if (opts.passes == "-O0" || opts.passes.empty()) names = {};
-  else if (opts.passes == "-O1" || opts.passes == "-O2") names = {"coalesce"};
+  else if (opts.passes == "-O1") names = {"coalesce"};
+  else if (opts.passes == "-O2") names = {"coalesce", "group"};
   else names = split(opts.passes);
   std::vector<const Registered *> pipeline;
   for (const auto &n : names) {
@@ -155,7 +161,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   analysis::AnalysisManager am(m);
   for (const Registered *p : pipeline) {
     auto t0 = std::chrono::steady_clock::now();
-    transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, p->info.name};
+    transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, p->info.name, opts.options};
     p->run(ctx);
     res.passTimes[p->info.name] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     am.invalidateAll();

@@ -25,6 +25,8 @@ struct PipelineOptions {
   std::string passes = "-O2";
   /// Pass names to skip even when the pipeline lists them.
   std::vector<std::string> skip;
+  /// Pass options by name, e.g. {"group-k", "8"} (docs/PASSES.md).
+  std::map<std::string, std::string> options;
   /// Called after each pass with its name and the module (--print-after-all).
   void (*afterPass)(const std::string &pass, const ir::Module &m, void *ctx) = nullptr;
   void *afterPassCtx = nullptr;

@@ -1,0 +1,755 @@
+// group: short-word grouping across threads (van den Braak et al., SAMOS
+// 2010, section IV-B, extended to 16-byte vectors), on clones of kernels.
+//
+// What: k adjacent logical threads along %tid.x become one hardware thread,
+// and their k unit-stride accesses to one array become one vector access of
+// k*w bytes (w = 1, 2, 4 or 8 bytes per element; k*w = 4, 8 or 16):
+// `ld.global.v4.b32` unpacked with `bfe`, stores packed with `prmt`.
+// Why it pays: a kernel that moves 1 or 2 bytes per thread is limited by
+// instructions and memory requests, not by DRAM; 16-byte accesses cut the
+// requests by 16/w and the per-thread overhead (index arithmetic, address
+// computation) by k. Measured on an H200: docs/BENCHMARKS.md.
+// Algorithm:
+//   1. Applicability: no inter-thread communication and no calls (the
+//      kernel is a set of independent logical threads); the body is
+//      straight-line code, optionally cut by bounds guards (`@%p bra EXIT`,
+//      `@%p ret`) where EXIT holds only `ret`; no store before the last
+//      guard; every global access either does not depend on %tid.x or has a
+//      stride along %tid.x equal to its width w (unit stride).
+//   2. k = 16 / (largest w of a unit-stride access), or the `group-k` option.
+//   3. Alignment: replica 0's address must be a multiple of k*w. In the
+//      address polynomial (analysis), %tid.x and %ntid.x count k times, so
+//      every term must be a multiple of k*w, except a pointer parameter on
+//      its own, which the runtime checks at launch (alignedParams).
+//   4. The clone: replica m of the body reads %tid.x as k*%tid.x + m and
+//      %ntid.x as k*%ntid.x, with its own registers. Fast path: the replicas
+//      interleaved instruction by instruction (each keeps its own program
+//      order), the k copies of a unit-stride access replaced by one vector
+//      access; after each guard, one branch to the slow path when any
+//      replica's guard fails. Slow path: the k replicas one after another,
+//      each with its own guards: every n gives the original's result.
+//   5. Launch transform (manifest): the dimension that becomes block.x is
+//      divided by k (and must be a multiple of k); the pointer parameters are
+//      checked for alignment. Kernels already cloned by coalesce are grouped
+//      too: the swap clone (the transform composed), and the split clone
+//      rebuilt with S*k logical blocks per hardware block of S threads.
+// Refuses (remark): communication, calls, loops or other control flow, a
+// store before a guard, an access with another stride along %tid.x, an
+// access whose address the analysis cannot express, alignment it cannot
+// prove, a register wider than the loaded element where it needs to unpack,
+// and kernels without a unit-stride access of 1, 2, 4 or 8 bytes.
+// Not done yet: grouping of the remap clone (its decoded indices are opaque
+// to the analysis) and intra-thread grouping with unrolling (loops).
+#include <algorithm>
+#include <numeric>
+
+#include "CloneUtil.h"
+#include "Pass.h"
+#include "ptxopt/ir/Verifier.h"
+
+namespace ptxopt::transforms {
+
+using analysis::AccessInfo;
+using ir::Instruction;
+using ir::Operand;
+using ir::Stmt;
+using namespace clone;
+
+namespace {
+
+// One statement of the flattened body and its role.
+struct Slot {
+  enum class Role { Decl, Directive, Instr, Guard, Exit } role;
+  size_t stmt;          // index in the body
+  unsigned segment = 0; // for Instr and Guard
+  // Unit-stride access of w bytes, vectorized in the fast path.
+  bool vector = false;
+  bool load = false;
+  unsigned w = 0;
+};
+
+struct Plan {
+  std::vector<Slot> slots;
+  unsigned guards = 0;
+  unsigned k = 0;
+  std::vector<Variant::AlignedParam> aligned;
+  std::map<std::string, std::string> regType;   // plain register name -> type
+  std::map<std::string, std::string> rangeType; // range prefix -> type
+  std::string why;                              // refusal
+  const Stmt *whyAt = nullptr;
+};
+
+unsigned typeBits(const std::string &t) {
+  if (t == ".pred") return 1;
+  unsigned b = analysis::typeBytes(t);
+  return b * 8;
+}
+
+/// Declared type of register `r` (".b16"), or "" when not declared here.
+std::string typeOfReg(const Plan &p, std::string_view r) {
+  auto it = p.regType.find(std::string(r));
+  if (it != p.regType.end()) return it->second;
+  size_t e = r.size();
+  while (e > 0 && std::isdigit(static_cast<unsigned char>(r[e - 1]))) --e;
+  if (e == r.size()) return "";
+  auto jt = p.rangeType.find(std::string(r.substr(0, e)));
+  return jt == p.rangeType.end() ? "" : jt->second;
+}
+
+bool isSpecial(std::string_view r) {
+  return r.starts_with("%tid") || r.starts_with("%ntid") || r.starts_with("%ctaid") || r.starts_with("%nctaid") ||
+         r.starts_with("%laneid") || r.starts_with("%warpid") || r.starts_with("%smid") || r.starts_with("%clock") ||
+         r.starts_with("%globaltimer") || r.starts_with("%envreg") || r.starts_with("%lanemask") ||
+         r.starts_with("%nwarpid") || r.starts_with("%nsmid") || r.starts_with("%gridid") ||
+         r.starts_with("%dynamic_smem") || r.starts_with("%total_smem") || r.starts_with("%pm") ||
+         r.starts_with("%cluster") || r.starts_with("%ncluster") || r.starts_with("%is_explicit") ||
+         r.starts_with("%aggr_smem") || r.starts_with("%reserved");
+}
+
+/// Name of register `r` in replica m (m = 0 keeps the name).
+std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
+  std::string s(r);
+  if (m == 0 || isSpecial(r)) return s;
+  if (p.regType.count(s)) return s + "_g" + std::to_string(m);
+  size_t e = s.size();
+  while (e > 0 && std::isdigit(static_cast<unsigned char>(s[e - 1]))) --e;
+  if (e < s.size() && p.rangeType.count(s.substr(0, e)))
+    return s.substr(0, e) + "_g" + std::to_string(m) + "_" + s.substr(e);
+  return s;  // not declared in the body (cannot happen after verification)
+}
+
+/// The type modifier of a memory instruction (".u8"), or "".
+std::string typeModifier(const Instruction &in) {
+  for (auto mod : in.modifiers()) {
+    std::string s(mod);
+    if (s.size() >= 3 && (s[1] == 'u' || s[1] == 's' || s[1] == 'b' || s[1] == 'f') &&
+        std::isdigit(static_cast<unsigned char>(s[2])))
+      return s;
+  }
+  return "";
+}
+
+/// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
+bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
+  auto &fa = ctx.analyses.get(f);
+  const auto &comm = fa.communication();
+  if (!comm.empty()) {
+    p.why = "threads communicate (" + std::string(analysis::kindName(comm.front().kind)) + ": " + comm.front().what + ")";
+    p.whyAt = comm.front().stmt;
+    return false;
+  }
+  auto &body = f.body->body;
+  // Register types, and the shape of the body.
+  for (size_t i = 0; i < body.size(); ++i) {
+    const Stmt &s = *body[i];
+    switch (s.kind) {
+    case Stmt::Kind::Block:
+      p.why = "it has a nested { } block";
+      return false;
+    case Stmt::Kind::Decl: {
+      const auto &d = static_cast<const ir::Decl &>(s);
+      if (d.space() != ".reg") {
+        p.why = "it declares a local variable (" + std::string(d.space()) + ")";
+        return false;
+      }
+      for (const auto &n : d.names) {
+        if (!n.dims.empty()) {
+          p.why = "it declares a register array";
+          return false;
+        }
+        (n.range ? p.rangeType[std::string(n.name)] : p.regType[std::string(n.name)]) = std::string(d.type());
+      }
+      p.slots.push_back({Slot::Role::Decl, i});
+      break;
+    }
+    case Stmt::Kind::Directive:
+      p.slots.push_back({Slot::Role::Directive, i});
+      break;
+    case Stmt::Kind::Label:
+      p.slots.push_back({Slot::Role::Exit, i});  // checked below: only before the final ret
+      break;
+    case Stmt::Kind::Instruction:
+      p.slots.push_back({Slot::Role::Instr, i});
+      break;
+    }
+  }
+  // The exit: trailing labels and one unguarded `ret` (directives between).
+  size_t end = p.slots.size();
+  auto instrAt = [&](const Slot &s) -> const Instruction & { return static_cast<const Instruction &>(*body[s.stmt]); };
+  int lastInstr = -1;
+  for (size_t i = 0; i < p.slots.size(); ++i)
+    if (p.slots[i].role == Slot::Role::Instr) lastInstr = static_cast<int>(i);
+  if (lastInstr < 0 || instrAt(p.slots[lastInstr]).opcode != "ret" || !instrAt(p.slots[lastInstr]).guard.empty()) {
+    p.why = "the body does not end with `ret`";
+    return false;
+  }
+  std::set<std::string_view> exitLabels;
+  size_t cut = static_cast<size_t>(lastInstr);
+  p.slots[cut].role = Slot::Role::Exit;
+  for (size_t i = cut; i-- > 0;) {
+    if (p.slots[i].role == Slot::Role::Exit) {
+      exitLabels.insert(static_cast<const ir::Label &>(*body[p.slots[i].stmt]).name);
+      cut = i;
+    } else if (p.slots[i].role == Slot::Role::Directive) {
+      continue;
+    } else {
+      break;
+    }
+  }
+  for (size_t i = cut; i < end; ++i)
+    if (p.slots[i].role != Slot::Role::Directive) p.slots[i].role = Slot::Role::Exit;
+  // The main part: straight-line code and guards to the exit.
+  unsigned segment = 0;
+  bool storeSeen = false;
+  std::map<const Stmt *, size_t> slotOf;
+  for (size_t i = 0; i < cut; ++i) {
+    Slot &s = p.slots[i];
+    slotOf[body[s.stmt].get()] = i;
+    if (s.role == Slot::Role::Exit) {
+      p.why = "it has control flow other than bounds guards (label " +
+              std::string(static_cast<const ir::Label &>(*body[s.stmt]).name) + ")";
+      p.whyAt = body[s.stmt].get();
+      return false;
+    }
+    if (s.role != Slot::Role::Instr) continue;
+    const Instruction &in = instrAt(s);
+    s.segment = segment;
+    auto flow = analysis::flowOf(in);
+    std::string_view base = in.base();
+    if (base == "call") {
+      p.why = "it calls a function";
+      p.whyAt = &in;
+      return false;
+    }
+    bool toExit = (base == "bra" && exitLabels.count(analysis::branchTarget(in))) || base == "ret" || base == "exit";
+    if (flow != analysis::Flow::Next || base == "bra" || base == "ret" || base == "exit") {
+      if (!toExit || (in.guard.empty() && base == "bra" && i + 1 != cut)) {
+        p.why = "it has control flow other than bounds guards (" + std::string(in.opcode) + ")";
+        p.whyAt = &in;
+        return false;
+      }
+      if (in.guard.empty()) {  // `bra EXIT` / `ret` at the end of the main part
+        if (i + 1 != cut) {
+          p.why = "it returns before the end of the body";
+          p.whyAt = &in;
+          return false;
+        }
+        s.role = Slot::Role::Exit;
+        continue;
+      }
+      if (storeSeen) {
+        p.why = "a store comes before a bounds guard";
+        p.whyAt = &in;
+        return false;
+      }
+      s.role = Slot::Role::Guard;
+      ++segment;
+      ++p.guards;
+      continue;
+    }
+    // Special registers the clone cannot give per logical thread.
+    for (const auto &o : in.operands) {
+      bool bad = false;
+      analysis::forEachRegister(o, [&](const Operand &r) {
+        bad |= r.text == "%tid" || r.text == "%ntid" || r.text.starts_with("%laneid") || r.text.starts_with("%warpid") ||
+               r.text.starts_with("%lanemask");
+      });
+      if (bad) {
+        p.why = "it reads the thread's vector index, lane or warp id";
+        p.whyAt = &in;
+        return false;
+      }
+    }
+    if (auto mem = analysis::memAccess(in); mem && mem->kind == analysis::MemAccess::Kind::Store) storeSeen = true;
+  }
+  // Accesses: unit stride along %tid.x, or independent of it.
+  unsigned maxW = 0;
+  std::map<size_t, const AccessInfo *> accessOfSlot;
+  for (const auto &a : fa.accesses()) {
+    const Instruction *in = fa.cfg().instructions()[a.instr];
+    auto it = slotOf.find(in);
+    if (it == slotOf.end()) continue;  // in the exit part (none: only ret)
+    if (a.mem.space == ".param" || a.mem.space == ".const") continue;
+    if (a.mem.space != ".global" && !a.mem.space.empty()) {
+      p.why = "it accesses " + std::string(a.mem.space) + " memory";
+      p.whyAt = in;
+      return false;
+    }
+    if (a.verdict == AccessInfo::Verdict::Unknown) {
+      p.why = "cannot analyse " + std::string(in->opcode) + " (" + a.reason + ")";
+      p.whyAt = in;
+      return false;
+    }
+    if (a.mem.kind != analysis::MemAccess::Kind::Load && a.mem.kind != analysis::MemAccess::Kind::Store) {
+      p.why = std::string(in->opcode) + " is not a plain load or store";
+      p.whyAt = in;
+      return false;
+    }
+    std::optional<int64_t> stride;
+    bool symbolic = false;
+    for (const auto &st : a.strides)
+      if (st.var == "%tid.x") {
+        stride = st.constant;
+        symbolic = !st.constant;
+      }
+    if (symbolic || (stride && *stride != 0 && *stride != static_cast<int64_t>(a.mem.bytes()))) {
+      p.why = std::string(in->opcode) + " has stride " + (symbolic ? std::string("(symbolic)") : std::to_string(*stride)) +
+              " bytes along %tid.x; grouping needs unit stride";
+      p.whyAt = in;
+      return false;
+    }
+    if (!stride || *stride == 0) continue;  // the same address for every replica: stays per replica
+    unsigned w = a.mem.bytes();
+    if (a.mem.vector != 1 || (w != 1 && w != 2 && w != 4 && w != 8) || !in->guard.empty()) continue;
+    if (a.mem.kind == analysis::MemAccess::Kind::Store && in->operands.size() == 2 &&
+        in->operands[1].kind != Operand::Kind::Register)
+      continue;  // a constant stored: stays per replica
+    Slot &s = p.slots[it->second];
+    s.vector = true;
+    s.load = a.mem.kind == analysis::MemAccess::Kind::Load;
+    s.w = w;
+    accessOfSlot[it->second] = &a;
+    maxW = std::max(maxW, w);
+  }
+  if (!maxW) {
+    p.why = "no unit-stride global access of 1, 2, 4 or 8 bytes along %tid.x";
+    return false;
+  }
+  p.k = forcedK ? forcedK : 16 / maxW;
+  // Alignment of replica 0's address, and the registers the unpacking needs.
+  auto &aff = fa.affine();
+  for (auto &[slotIndex, a] : accessOfSlot) {
+    Slot &s = p.slots[slotIndex];
+    const Instruction &in = instrAt(s);
+    const int64_t V = static_cast<int64_t>(p.k) * s.w;
+    if (V != 4 && V != 8 && V != 16) {
+      p.why = "k=" + std::to_string(p.k) + " gives " + std::to_string(V) + "-byte accesses for " + std::string(in.opcode) +
+              " (4, 8 or 16 needed)";
+      p.whyAt = &in;
+      return false;
+    }
+    if (!a->address.known) {
+      p.why = "cannot express the address of " + std::string(in.opcode);
+      p.whyAt = &in;
+      return false;
+    }
+    for (const auto &[mono, coeff] : a->address.poly.terms()) {
+      __int128 c = coeff;
+      std::vector<const analysis::Symbol *> others;
+      for (uint16_t id : mono) {
+        const auto &sym = aff.symbols()[id];
+        if ((sym.kind == analysis::Symbol::Kind::Tid || sym.kind == analysis::Symbol::Kind::Ntid) && sym.dim == 0)
+          c *= p.k;
+        else
+          others.push_back(&sym);
+      }
+      if (c % V == 0) continue;
+      if (others.size() == 1 && others[0]->kind == analysis::Symbol::Kind::Param && c == 1 && f.params) {
+        int index = -1;
+        for (size_t pi = 0; pi < f.params->size(); ++pi)
+          for (const auto &nm : (*f.params)[pi].names)
+            if (nm.name == others[0]->name) index = static_cast<int>(pi);
+        if (index >= 0) {
+          bool found = false;
+          for (auto &ap : p.aligned)
+            if (ap.index == static_cast<uint32_t>(index)) {
+              ap.bytes = std::max<uint32_t>(ap.bytes, V);
+              found = true;
+            }
+          if (!found) p.aligned.push_back({static_cast<uint32_t>(index), static_cast<uint32_t>(V)});
+          continue;
+        }
+      }
+      p.why = "cannot prove that " + std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " +
+              std::to_string(V) + "-byte aligned for k=" + std::to_string(p.k);
+      p.whyAt = &in;
+      return false;
+    }
+    // The register the value goes to or comes from.
+    const Operand &data = s.load ? in.operands[0] : in.operands[1];
+    if (data.kind != Operand::Kind::Register) {
+      p.why = std::string(in.opcode) + " has a non-register data operand";
+      p.whyAt = &in;
+      return false;
+    }
+    unsigned bits = typeBits(typeOfReg(p, data.text));
+    bool ok = s.w >= 4 ? bits == s.w * 8 : (bits == 16 || bits == 32);
+    if (!ok) {
+      p.why = std::string(in.opcode) + " uses register " + std::string(data.text) + " of " + std::to_string(bits) +
+              " bits";
+      p.whyAt = &in;
+      return false;
+    }
+  }
+  std::sort(p.aligned.begin(), p.aligned.end(),
+            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+  return true;
+}
+
+/// Builds the grouped body of `clone` (a copy of the planned function).
+void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
+  auto &src = clone.body->body;
+  const unsigned k = p.k;
+  Emitter e{m, {}};
+  e.prefix = "%ptxopt_g";
+  std::vector<std::unique_ptr<Stmt>> out;
+  // Declarations: the original's, and one copy per replica.
+  for (const auto &s : p.slots) {
+    if (s.role != Slot::Role::Decl) continue;
+    const auto &d = static_cast<const ir::Decl &>(*src[s.stmt]);
+    out.push_back(d.clone());
+    for (unsigned r = 1; r < k; ++r) {
+      auto c = std::make_unique<ir::Decl>(d);
+      for (auto &n : c->names) {
+        std::string nm(n.name);
+        n.name = m.intern(n.range ? nm + "_g" + std::to_string(r) + "_" : nm + "_g" + std::to_string(r));
+      }
+      c->edited = true;
+      c->span = {};
+      out.push_back(std::move(c));
+    }
+  }
+  // Prologue: the logical %tid.x and %ntid.x of each replica.
+  std::string tid = e.reg32(), ntid = e.reg32(), gntid = e.reg32();
+  std::vector<std::string> gtid(k);
+  e.ins("mov.u32", {tid, "%tid.x"});
+  e.ins("mov.u32", {ntid, "%ntid.x"});
+  e.ins("mul.lo.u32", {gntid, ntid, std::to_string(k)});
+  for (unsigned r = 0; r < k; ++r) {
+    gtid[r] = e.reg32();
+    e.ins("mad.lo.u32", {gtid[r], tid, std::to_string(k), std::to_string(r)});
+  }
+  // Replica r of instruction `in`.
+  auto renameOp = [&](Operand &o, unsigned r, bool &special16) {
+    std::function<void(Operand &)> walk = [&](Operand &x) {
+      if (x.kind == Operand::Kind::Register) {
+        if (x.text == "%tid.x") {
+          x.text = m.intern(gtid[r]);
+          special16 = true;
+        } else if (x.text == "%ntid.x") {
+          x.text = m.intern(gntid);
+          special16 = true;
+        } else {
+          x.text = m.intern(replicaName(p, x.text, r));
+        }
+      }
+      for (auto &el : x.elems) walk(el);
+    };
+    walk(o);
+  };
+  auto replica = [&](const Instruction &in, unsigned r) {
+    auto c = std::make_unique<Instruction>(in);
+    c->span = {};
+    c->edited = true;
+    bool special = false;
+    for (auto &o : c->operands) renameOp(o, r, special);
+    if (!c->guard.empty()) c->guard = m.intern(replicaName(p, c->guard, r));
+    if (special && c->base() == "mov" &&
+        (c->hasModifier(".u16") || c->hasModifier(".b16") || c->hasModifier(".s16")))
+      c->opcode = m.intern("cvt.u16.u32");
+    return c;
+  };
+  auto rname = [&](const Operand &o, unsigned r) { return replicaName(p, o.text, r); };
+  // Opcode of the vector access: the original's modifiers, then .vN and the type.
+  auto vectorOpcode = [&](const Instruction &in, unsigned w, std::string &elemType, unsigned &count) {
+    std::string type = typeModifier(in);
+    unsigned V = k * w;
+    if (w >= 4) {
+      elemType = type;
+      count = k;
+    } else {
+      elemType = ".b32";
+      count = V / 4;
+    }
+    std::string op(in.base());
+    for (auto mod : in.modifiers())
+      if (std::string(mod) != type) op += std::string(mod);
+    if (count > 1) op += ".v" + std::to_string(count);
+    return op + elemType;
+  };
+  auto emitVector = [&](const Slot &s) {
+    const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
+    std::string elemType;
+    unsigned count = 0;
+    std::string opcode = vectorOpcode(in, s.w, elemType, count);
+    bool sign = typeModifier(in)[1] == 's';
+    auto addr = replica(in, 0)->operands[s.load ? 1 : 0];
+    auto vecOperand = [&](const std::vector<std::string> &regs) {
+      if (regs.size() == 1) return e.op(regs[0]);
+      Operand v{Operand::Kind::Vector, "", {}};
+      for (const auto &r : regs) v.elems.push_back(e.op(r));
+      return v;
+    };
+    auto emitRaw = [&](std::vector<Operand> ops) {
+      auto c = std::make_unique<Instruction>();
+      c->opcode = m.intern(opcode);
+      c->operands = std::move(ops);
+      c->edited = true;
+      e.out.push_back(std::move(c));
+    };
+    if (s.load) {
+      const Operand &dst = in.operands[0];
+      if (s.w >= 4) {
+        std::vector<std::string> regs;
+        for (unsigned r = 0; r < k; ++r) regs.push_back(rname(dst, r));
+        emitRaw({vecOperand(regs), addr});
+        return;
+      }
+      std::vector<std::string> words;
+      for (unsigned j = 0; j < count; ++j) words.push_back(e.reg32());
+      emitRaw({vecOperand(words), addr});
+      bool dst16 = typeBits(typeOfReg(p, dst.text)) == 16;
+      for (unsigned r = 0; r < k; ++r) {
+        unsigned byte = r * s.w;
+        std::string target = dst16 ? e.reg32() : rname(dst, r);
+        e.ins(sign ? "bfe.s32" : "bfe.u32",
+              {target, words[byte / 4], std::to_string((byte % 4) * 8), std::to_string(s.w * 8)});
+        if (dst16) e.ins("cvt.u16.u32", {rname(dst, r), target});
+      }
+      return;
+    }
+    const Operand &val = in.operands[1];
+    if (s.w >= 4) {
+      std::vector<std::string> regs;
+      for (unsigned r = 0; r < k; ++r) regs.push_back(rname(val, r));
+      emitRaw({addr, vecOperand(regs)});
+      return;
+    }
+    bool val16 = typeBits(typeOfReg(p, val.text)) == 16;
+    std::vector<std::string> u(k);
+    for (unsigned r = 0; r < k; ++r) {
+      if (val16) {
+        u[r] = e.reg32();
+        e.ins("cvt.u32.u16", {u[r], rname(val, r)});
+      } else {
+        u[r] = rname(val, r);
+      }
+    }
+    std::vector<std::string> words;
+    for (unsigned j = 0; j < count; ++j) {
+      std::string wd = e.reg32();
+      if (s.w == 2) {
+        e.ins("prmt.b32", {wd, u[2 * j], u[2 * j + 1], "21520"});  // 0x5410
+      } else {
+        std::string lo = e.reg32(), hi = e.reg32();
+        e.ins("prmt.b32", {lo, u[4 * j], u[4 * j + 1], "64"});       // 0x0040
+        e.ins("prmt.b32", {hi, u[4 * j + 2], u[4 * j + 3], "64"});
+        e.ins("prmt.b32", {wd, lo, hi, "21520"});
+      }
+      words.push_back(wd);
+    }
+    emitRaw({addr, vecOperand(words)});
+  };
+  auto flush = [&] {
+    for (auto &st : e.out) out.push_back(std::move(st));
+    e.out.clear();
+  };
+  flush();  // the prologue
+  const std::string slow = "$ptxopt_group_slow";
+  // ---- fast path
+  for (const auto &s : p.slots) {
+    if (s.role == Slot::Role::Directive) {
+      out.push_back(src[s.stmt]->clone());
+      continue;
+    }
+    if (s.role == Slot::Role::Instr) {
+      const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
+      if (s.vector) emitVector(s);
+      else
+        for (unsigned r = 0; r < k; ++r) e.out.push_back(replica(in, r));
+      flush();
+      continue;
+    }
+    if (s.role == Slot::Role::Guard) {
+      const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
+      std::string any;
+      for (unsigned r = 0; r < k; ++r) {
+        std::string g = replicaName(p, in.guard, r);
+        if (in.guardNegated) {
+          std::string n = e.regp();
+          e.ins("not.pred", {n, g});
+          g = n;
+        }
+        if (any.empty()) {
+          any = g;
+        } else {
+          std::string acc = e.regp();
+          e.ins("or.pred", {acc, any, g});
+          any = acc;
+        }
+      }
+      e.ins("bra", {slow}, any);
+      flush();
+    }
+  }
+  e.ins("ret", {});
+  // ---- slow path: the replicas one after another, each with its guards
+  if (p.guards) {
+    e.label(slow);
+    for (unsigned r = 0; r < k; ++r) {
+      std::string skip = "$ptxopt_group_next" + std::to_string(r);
+      for (const auto &s : p.slots) {
+        if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
+        if (s.role == Slot::Role::Guard) {
+          auto g = replica(static_cast<const Instruction &>(*src[s.stmt]), r);
+          g->opcode = m.intern("bra");
+          g->operands = {e.op(skip)};
+          e.out.push_back(std::move(g));
+        }
+      }
+      e.label(skip);
+    }
+    e.ins("ret", {});
+  }
+  std::vector<std::unique_ptr<Stmt>> temps;
+  temps.push_back(e.decl(".b32", e.prefix + "r", e.r32));
+  if (e.pred) temps.push_back(e.decl(".pred", e.prefix + "p", e.pred));
+  // Declarations first, then the temporaries, then the code.
+  size_t decls = 0;
+  while (decls < out.size() && out[decls]->kind == Stmt::Kind::Decl) ++decls;
+  out.insert(out.begin() + static_cast<long>(decls), std::make_move_iterator(temps.begin()),
+             std::make_move_iterator(temps.end()));
+  flush();
+  clone.body->body = std::move(out);
+  dropBlockShapeDirectives(clone);
+}
+
+/// The launch transform of the grouped clone: `base`'s, with the dimension
+/// that becomes block.x divided by k.
+bool composeVariant(const Variant &base, const Plan &p, const std::string &name, Variant &v, std::string &why) {
+  v = base;
+  v.name = name;
+  v.pass = "group";
+  v.kind = base.kind == "identity" || base.kind.empty() ? "group" : base.kind + "+group";
+  DimSource &bx = v.block[0];
+  if (bx.from == DimSource::From::Const) {
+    if (bx.value % p.k) {
+      why = "block.x " + std::to_string(bx.value) + " is not a multiple of k=" + std::to_string(p.k);
+      return false;
+    }
+    bx.value /= p.k;
+  } else {
+    bx.divide *= p.k;
+    auto &mult = bx.from == DimSource::From::Block ? v.blockMultiple[bx.dim] : v.gridMultiple[bx.dim];
+    mult = std::lcm(mult, bx.divide);
+  }
+  for (const auto &ap : p.aligned) {
+    bool found = false;
+    for (auto &x : v.alignedParams)
+      if (x.index == ap.index) {
+        x.bytes = std::max(x.bytes, ap.bytes);
+        found = true;
+      }
+    if (!found) v.alignedParams.push_back(ap);
+  }
+  return true;
+}
+
+unsigned forcedK(PassContext &ctx) {
+  auto it = ctx.options.find("group-k");
+  if (it == ctx.options.end()) return 0;
+  return static_cast<unsigned>(std::stoul(it->second));
+}
+
+}  // namespace
+
+void runGroup(PassContext &ctx) {
+  ir::Module &m = ctx.module;
+  unsigned fk = forcedK(ctx);
+  // Kernels, and clones made by earlier passes that keep hardware %tid.x as
+  // the unit-stride index (swap, split); not remap clones or group clones.
+  std::vector<ir::Function *> work;
+  for (auto *f : m.kernels()) {
+    std::string_view n = f->name;
+    auto pos = n.find("__ptxopt_");
+    if (pos == std::string_view::npos) work.push_back(f);
+    else if ((n.substr(pos).starts_with("__ptxopt_swap") || n.substr(pos).starts_with("__ptxopt_split")) &&
+             n.find("_group") == std::string_view::npos)
+      work.push_back(f);
+  }
+  for (ir::Function *f : work) {
+    ctx.count("kernels");
+    std::string name(f->name);
+    auto pos = name.find("__ptxopt_");
+    std::string originalName = pos == std::string::npos ? name : name.substr(0, pos);
+    ir::Function *original = m.findFunction(originalName);
+    if (!original) continue;
+    // The variant `f` is (identity for an original kernel).
+    Variant base;
+    base.kind = "identity";
+    KernelManifest *entry = nullptr;
+    for (auto &e : ctx.manifest.kernels)
+      if (e.kernel == originalName) entry = &e;
+    size_t baseIndex = 0;
+    if (pos != std::string::npos) {
+      bool found = false;
+      if (entry)
+        for (size_t i = 0; i < entry->variants.size(); ++i)
+          if (entry->variants[i].name == name) {
+            base = entry->variants[i];
+            baseIndex = i;
+            found = true;
+          }
+      if (!found) continue;
+    }
+    Plan plan;
+    if (!planGroup(ctx, *f, plan, fk)) {
+      ctx.count("refused");
+      if (pos == std::string::npos && entry && !entry->variants.empty()) {
+        // coalesce made clones: the original is not unit-stride along
+        // %tid.x by construction; the clones are tried next.
+        ctx.remark(Remark::Kind::Note, *original, "", "the original is not grouped (" + plan.why + "); its coalesce clones are tried");
+        continue;
+      }
+      ctx.remark(Remark::Kind::Missed, *original,
+                 plan.whyAt ? locationOf(m, ctx.analyses.get(*f), plan.whyAt) : std::string(),
+                 (pos == std::string::npos ? "" : "clone " + name + ": ") + "not grouped: " + plan.why);
+      continue;
+    }
+    // Source of the clone: `f`, or for a split clone a new one with S*k
+    // logical blocks per hardware block (so hardware blocks keep S threads).
+    std::unique_ptr<ir::Function> source;
+    std::string cloneName;
+    if (base.kind == "split") {
+      uint32_t S = base.block[0].value;
+      auto [fresh, var] = makeSplitClone(m, *original, S * plan.k, base.gridMin[0]);
+      source = std::move(fresh);
+      base = var;
+      cloneName = std::string(source->name) + "_group" + std::to_string(plan.k);
+      source->name = m.intern(cloneName);
+    } else {
+      cloneName = name + (pos == std::string::npos ? "__ptxopt_group" : "_group") + std::to_string(plan.k);
+      source = ir::cloneFunction(*f, cloneName, "_pg", m);
+    }
+    Variant v;
+    std::string why;
+    if (!composeVariant(base, plan, cloneName, v, why)) {
+      ctx.remark(Remark::Kind::Missed, *original, "", "not grouped (" + name + "): " + why);
+      continue;
+    }
+    buildGrouped(m, *source, plan);
+    auto errs = verifyFunction(m, *source);
+    if (!errs.empty()) {
+      ctx.remark(Remark::Kind::Missed, *original, "", "group clone dropped: it fails verification (" + errs.front().message + ")");
+      ctx.count("dropped-clones");
+      continue;
+    }
+    int at = m.itemIndex(f);
+    m.insertFunctionAfter(at, std::move(source));
+    KernelManifest &e = ctx.entry(*original);
+    // Preferred over the clone it was made from.
+    size_t insertAt = pos == std::string::npos ? e.variants.size() : baseIndex;
+    e.variants.insert(e.variants.begin() + static_cast<long>(insertAt), v);
+    ctx.count("group-clones");
+    std::string params;
+    for (const auto &ap : plan.aligned)
+      params += (params.empty() ? "" : ", ") + std::string("param ") + std::to_string(ap.index) + " at " +
+                std::to_string(ap.bytes);
+    ctx.remark(Remark::Kind::Applied, *original, "",
+               cloneName + ": " + std::to_string(plan.k) + " logical threads per thread" +
+                   (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
+                   "; vector accesses need " + (params.empty() ? "nothing" : params) + " aligned");
+  }
+}
+
+}  // namespace ptxopt::transforms
