@@ -36,10 +36,26 @@ Case matadd(const std::string &kernel, Elem e, unsigned g, unsigned b) {
   Case c = makeCase(kernel + " " + shapeName(g, b), "matadd", kernel, {in(e, n), in(e, n), out(e, n)}, {g, 1, 1},
                     {b, 1, 1});
   c.big = n > (size_t(1) << 24);
-  // The swap clone (preferred) when its exchanged launch fits the device
-  // (grid.x <= 1024); otherwise a split clone when 1024 or 256 divides grid.x; the
-  // remap clone for any other launch.
-  c.expect = "=" + kernel + (g <= 1024 ? "__ptxopt_swap" : g >= 32768 && g % 256 == 0 ? "__ptxopt_split256_large" : g % 1024 == 0 ? "__ptxopt_split1024" : g % 256 == 0 ? "__ptxopt_split256" : "__ptxopt_remap");
+  // -O2: the group clone of the swap when grid.x / k fits a block, else the
+  // swap when grid.x fits; the split clones (each grouped one first, with S*k
+  // logical blocks per hardware block of S threads) when S divides grid.x;
+  // the remap clone for any other launch. k = 16 bytes / element size.
+  const unsigned k = 16 / static_cast<unsigned>(elemSize(e));
+  const std::string K = std::to_string(k);
+  auto splitName = [&](unsigned S, bool large, bool grouped) {
+    return "__ptxopt_split" + std::to_string(grouped ? S * k : S) + (large ? "_large" : "") + (grouped ? "_group" + K : "");
+  };
+  std::string v;
+  if (g % k == 0 && g / k <= 1024) v = "__ptxopt_swap_group" + K;
+  else if (g <= 1024) v = "__ptxopt_swap";
+  else if (g >= 32768 && g % (256 * k) == 0) v = splitName(256, true, true);
+  else if (g >= 32768 && g % 256 == 0) v = splitName(256, true, false);
+  else if (g % (1024 * k) == 0) v = splitName(1024, false, true);
+  else if (g % 1024 == 0) v = splitName(1024, false, false);
+  else if (g % (256 * k) == 0) v = splitName(256, false, true);
+  else if (g % 256 == 0) v = splitName(256, false, false);
+  else v = "__ptxopt_remap";
+  c.expect = "=" + kernel + v;
   return c;
 }
 
@@ -54,13 +70,31 @@ void addMatadd(std::vector<Case> &cs) {
       // reference of the benchmark. The optimizer must leave it alone.
       cs.push_back(matadd(std::string(kernel) + "_coalesced", e, g, b));
       cs.back().name = "fig6b " + cs.back().name;
-      cs.back().expect = "original";
+      // Already coalesced: coalesce leaves it alone, group merges k threads.
+      cs.back().expect = "=" + std::string(kernel) + "_coalesced__ptxopt_group" + std::to_string(16 / elemSize(e));
+      // The hand-written 16-byte grouping of Fig. 6-b (the group pass's
+      // benchmark reference): n / (16 / size) threads in blocks of 256.
+      const size_t n = size_t(g) * b, threads = n / (16 / elemSize(e));
+      Case h = makeCase(std::string("hand16 ") + kernel + " " + shapeName(g, b), "matadd",
+                        std::string(kernel) + "_vec16", {in(e, n), in(e, n), out(e, n)},
+                        {unsigned(threads / 256), 1, 1}, {256, 1, 1});
+      h.expect = "original";
+      h.big = cs.back().big;
+      cs.push_back(h);
+      if (e == Elem::I8) {  // the paper's 4-byte grouping
+        Case h4 = makeCase(std::string("hand4 ") + kernel + " " + shapeName(g, b), "matadd", "matadd_char_vec4",
+                           {in(e, n), in(e, n), out(e, n)}, {unsigned(n / 4 / 256), 1, 1}, {256, 1, 1});
+        h4.expect = "original";
+        h4.big = cs.back().big;
+        cs.push_back(h4);
+      }
     }
 }
 
 void addShapes(std::vector<Case> &cs) {
-  // Grid not a power of two: the remap clone divides (no shift shortcut).
-  cs.push_back(matadd("matadd_int", Elem::I32, 3000, 1000));
+  // Grid not a power of two (nor a multiple of 4, so no group clone): the
+  // remap clone divides (no shift shortcut).
+  cs.push_back(matadd("matadd_int", Elem::I32, 3001, 1000));
   // Indices used as data, 64-bit indexing, an index from an inlined helper:
   // 1024 blocks of 256, where the swap clone fits (block.x = 1024).
   {
@@ -93,8 +127,43 @@ void addShapes(std::vector<Case> &cs) {
   const unsigned g = (n + 255) / 256;
   cs.push_back(makeCase("guarded saxpy n=1000003", "shapes", "saxpy_guarded",
                 {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, n), f32(2.5f), i32(n)}, {g, 1, 1}, {256, 1, 1}));
+  cs.back().expect = "=saxpy_guarded__ptxopt_group4";  // n % 4 != 0: the slow path at the end
   cs.push_back(makeCase("guarded matadd n=1000003", "shapes", "matadd_guarded",
                 {in(Elem::I32, n), in(Elem::I32, n), out(Elem::I32, n), i32(n)}, {g, 1, 1}, {256, 1, 1}));
+  cs.back().expect = "=matadd_guarded__ptxopt_remap";  // grid.x = 3907: no swap, split or group fits
+  // Short-word grouping behind a bounds guard: n not a multiple of k, so the
+  // last hardware thread takes the per-thread slow path.
+  {
+    const unsigned gb = (n + 1023) / 1024;
+    cs.push_back(makeCase("group: guarded char n=1000003", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(n)}, {gb, 1, 1}, {1024, 1, 1}));
+    cs.back().expect = "=scale_char_guarded__ptxopt_group16";
+    cs.push_back(makeCase("group: guarded short, early return, n=1000003", "shapes", "clamp_short_guarded",
+                          {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {gb, 1, 1}, {1024, 1, 1}));
+    cs.back().expect = "=clamp_short_guarded__ptxopt_group8";
+    // n smaller than one group: every thread on the slow path.
+    cs.push_back(makeCase("group: guarded char n=5", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {64, 1, 1}));
+    cs.back().expect = "=scale_char_guarded__ptxopt_group16";
+    const size_t nw = size_t(4096) * 256;
+    cs.push_back(makeCase("group: char in, int out (k=4)", "shapes", "widen_char",
+                          {in(Elem::I8, nw), out(Elem::I32, nw)}, {4096, 1, 1}, {256, 1, 1}));
+    cs.back().expect = "=widen_char__ptxopt_group4";
+    // Misaligned base pointers: the runtime must fall back to the original.
+    Case mis = makeCase("group: char input 1 byte off 16", "matadd", "matadd_char_coalesced",
+                        {in(Elem::I8, nw, 1), in(Elem::I8, nw), out(Elem::I8, nw)}, {1024, 1, 1}, {1024, 1, 1});
+    mis.expect = "original";
+    cs.push_back(mis);
+    Case mis4 = makeCase("group: int input 4 bytes off 16", "matadd", "matadd_int_coalesced",
+                         {in(Elem::I32, nw), in(Elem::I32, nw, 4), out(Elem::I32, nw)}, {1024, 1, 1}, {1024, 1, 1});
+    mis4.expect = "original";
+    cs.push_back(mis4);
+    // Block not a multiple of k=16: the original.
+    cs.push_back(makeCase("group: block.x=1000 not a multiple of 16", "matadd", "matadd_char_coalesced",
+                          {in(Elem::I8, 1000 * 1000), in(Elem::I8, 1000 * 1000), out(Elem::I8, 1000 * 1000)},
+                          {1000, 1, 1}, {1000, 1, 1}));
+    cs.back().expect = "original";
+  }
   const int ns = 10000019;
   cs.push_back(makeCase("grid-stride n=10000019", "shapes", "add_gridstride",
                 {in(Elem::F32, ns), in(Elem::F32, ns), out(Elem::F32, ns), i32(ns)}, {264, 1, 1}, {256, 1, 1}));

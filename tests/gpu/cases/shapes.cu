@@ -54,3 +54,22 @@ extern "C" __global__ void helper_index(const short *a, short *c) {
   unsigned i = swizzle(threadIdx.x, blockIdx.x, gridDim.x);
   c[i] = a[i] + 1;
 }
+
+// Bounds-guarded short-word kernels (the group pass's slow path when n is not
+// a multiple of k): 8-bit and 16-bit, with a second guard on a value read
+// before any store.
+extern "C" __global__ void scale_char_guarded(const unsigned char *in, unsigned char *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (unsigned char)(in[i] * 3 + 1);
+}
+extern "C" __global__ void clamp_short_guarded(const short *in, const short *lim, short *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  short v = in[i], l = lim[i];
+  out[i] = v > l ? l : (short)(v - 1);
+}
+// Mixed widths: 8-bit in, 32-bit out (k from the widest access: 4).
+extern "C" __global__ void widen_char(const signed char *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i] * 1000 - 7;
+}
