@@ -12,8 +12,10 @@
 // The block refers to these functions weakly: an object built by ptx-nvcc and
 // linked without this library behaves exactly like one built by nvcc.
 //
-// Everything here goes through the CUDA runtime (the application's own
-// cudart, static or shared): clones are registered with __cudaRegisterFunction
+// Everything here goes through the CUDA runtime the hooked object was linked
+// with (static or shared cudart), through the function table the hook block
+// passes (NvccShim.h), so this library has no undefined CUDA symbols and may
+// come anywhere on a link line. Clones are registered with __cudaRegisterFunction
 // against private host addresses in the same fatbinary handle as the original,
 // and launched with __cudaLaunchKernel on the cudaKernel_t cudart gives for
 // them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
@@ -33,18 +35,6 @@
 #include "ptxopt/runtime/Config.h"
 #include "ptxopt/runtime/NvccShim.h"
 #include "ptxopt/runtime/Select.h"
-
-extern "C" {
-// cudart's private entry points, as crt/host_runtime.h and
-// crt/device_functions.h (CUDA 13) declare them.
-void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName,
-                            int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
-cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
-cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
-                               cudaStream_t stream);
-cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
-                                    cudaStream_t stream);
-}
 
 using namespace ptxopt;
 using namespace ptxopt::rt;
@@ -107,11 +97,11 @@ std::string dimsText(const Dims &d) {
 /// The clones' handles and limits, once per kernel, on its first launch (the
 /// current device's limits; cudart has initialized by then). A clone cudart
 /// cannot find, or whose attributes it cannot read, is dropped with a warning.
-void resolve(NvccKernel &k) {
-  cudaError_t before = cudaPeekAtLastError();
+void resolve(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
+  cudaError_t before = rt.peekAtLastError();
   bool failed = false;
   int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) {
+  if (rt.getDevice(&dev) != cudaSuccess) {
     failed = true;
     logLine("warning: " + k.name + ": cudaGetDevice failed; the original runs");
   } else {
@@ -120,7 +110,7 @@ void resolve(NvccKernel &k) {
                                      cudaDevAttrMaxGridDimX,  cudaDevAttrMaxGridDimY,  cudaDevAttrMaxGridDimZ,
                                      cudaDevAttrMaxThreadsPerBlock};
     bool ok = true;
-    for (int i = 0; i < 7; ++i) ok = ok && cudaDeviceGetAttribute(&v[i], attrs[i], dev) == cudaSuccess && v[i] > 0;
+    for (int i = 0; i < 7; ++i) ok = ok && rt.deviceGetAttribute(&v[i], attrs[i], dev) == cudaSuccess && v[i] > 0;
     if (!ok) {
       failed = true;
       logLine("warning: " + k.name + ": cannot read the device limits; the original runs");
@@ -131,11 +121,11 @@ void resolve(NvccKernel &k) {
       for (size_t i = 0; i < k.clones.size(); ++i) {
         Clone &c = k.clones[i];
         cudaFuncAttributes fa{};
-        cudaError_t e = __cudaGetKernel(&c.handle, c.hostAddress.get());
-        if (e == cudaSuccess) e = cudaFuncGetAttributes(&fa, c.hostAddress.get());
+        cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
+        if (e == cudaSuccess) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
         if (e != cudaSuccess) {
           failed = true;
-          logLine("warning: " + k.name + ": clone " + c.name + " is not usable (" + cudaGetErrorName(e) +
+          logLine("warning: " + k.name + ": clone " + c.name + " is not usable (" + rt.getErrorName(e) +
                   "); it is never launched");
           continue;
         }
@@ -147,16 +137,16 @@ void resolve(NvccKernel &k) {
   }
   // Our failed queries must not show up in the application's
   // cudaGetLastError; an error it had not read yet stays.
-  if (failed && before == cudaSuccess) (void)cudaGetLastError();
+  if (failed && before == cudaSuccess) (void)rt.getLastError();
 }
 
 }  // namespace
 
 extern "C" {
 
-void __ptxopt_nvcc_register(const char *manifestJson, void **fatCubinHandle, const char *hostFun,
-                            const char *deviceName) {
-  if (!manifestJson || !deviceName || config().disable) return;
+void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJson, void **fatCubinHandle,
+                            const char *hostFun, const char *deviceName) {
+  if (!rt || rt->version < 1 || !manifestJson || !deviceName || config().disable) return;
   Registry &r = registry();
   std::unique_lock lock(r.mu);
   std::shared_ptr<Manifest> &m = r.manifests[manifestJson];
@@ -180,7 +170,7 @@ void __ptxopt_nvcc_register(const char *manifestJson, void **fatCubinHandle, con
     Clone &c = k->clones[i];
     c.name = km->variants[i].name;
     c.hostAddress.reset(new char(0));
-    __cudaRegisterFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
+    rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
                            -1, nullptr, nullptr, nullptr, nullptr, nullptr);
   }
   if (config().log >= 1) {
@@ -193,8 +183,8 @@ void __ptxopt_nvcc_register(const char *manifestJson, void **fatCubinHandle, con
   r.byHost[hostFun] = std::move(k);
 }
 
-cudaError_t __ptxopt_nvcc_get_kernel(cudaKernel_t *kernel, const void *hostFun) {
-  cudaError_t e = __cudaGetKernel(kernel, hostFun);
+cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t *kernel, const void *hostFun) {
+  cudaError_t e = rt->getKernel(kernel, hostFun);
   if (e != cudaSuccess || !kernel) return e;
   Registry &r = registry();
   std::unique_lock lock(r.mu);
@@ -203,9 +193,9 @@ cudaError_t __ptxopt_nvcc_get_kernel(cudaKernel_t *kernel, const void *hostFun) 
   return e;
 }
 
-cudaError_t __ptxopt_nvcc_launch(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t sharedMem,
-                                 cudaStream_t stream, int perThreadStream) {
-  auto launch = perThreadStream ? __cudaLaunchKernel_ptsz : __cudaLaunchKernel;
+cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream) {
+  auto launch = perThreadStream ? rt->launchKernelPtsz : rt->launchKernel;
   std::shared_ptr<NvccKernel> k;
   if (!config().disable) {
     Registry &r = registry();
@@ -218,7 +208,7 @@ cudaError_t __ptxopt_nvcc_launch(cudaKernel_t kernel, dim3 grid, dim3 block, voi
     lastVariantKind = nullptr;
     return launch(kernel, grid, block, args, sharedMem, stream);
   }
-  std::call_once(k->resolved, [&] { resolve(*k); });
+  std::call_once(k->resolved, [&] { resolve(*rt, *k); });
   LaunchShape s;
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
@@ -243,7 +233,7 @@ cudaError_t __ptxopt_nvcc_launch(cudaKernel_t kernel, dim3 grid, dim3 block, voi
   if (sel.variant >= 0) {
     const Clone &c = k->clones[size_t(sel.variant)];
     const LaunchShape &t = sel.launch;
-    cudaError_t before = cudaPeekAtLastError();
+    cudaError_t before = rt->peekAtLastError();
     cudaError_t e = launch(c.handle, dim3(t.grid[0], t.grid[1], t.grid[2]), dim3(t.block[0], t.block[1], t.block[2]),
                            args, sharedMem, stream);
     if (e == cudaSuccess) {
@@ -252,10 +242,10 @@ cudaError_t __ptxopt_nvcc_launch(cudaKernel_t kernel, dim3 grid, dim3 block, voi
       return e;
     }
     // The clone was refused at launch (nothing ran): run the original.
-    if (before == cudaSuccess) (void)cudaGetLastError();
+    if (before == cudaSuccess) (void)rt->getLastError();
     if (!k->warnedLaunch.exchange(true)) {
       logLine("warning: launching " + c.name + " grid=" + dimsText(t.grid) + " block=" + dimsText(t.block) +
-              " failed (" + cudaGetErrorName(e) + "); running the original " + k->name);
+              " failed (" + rt->getErrorName(e) + "); running the original " + k->name);
     }
   }
   lastVariantName = k->name.c_str();

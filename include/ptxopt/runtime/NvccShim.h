@@ -1,7 +1,11 @@
 // The launch hooks of ptx-nvcc builds (docs/NVCC.md), implemented in
-// runtime/NvccShim.cpp (libptxopt_nvcc). The host files ptx-nvcc rewrites
+// runtime/NvccShim.cpp (libptxopt_nvcc). The host stubs ptx-nvcc rewrites
 // call them through weak references; applications never call them directly,
 // except the two query functions at the end.
+//
+// The shim itself refers to no CUDA runtime symbol: each hooked object passes
+// a table of the cudart functions it was linked with (static or shared
+// cudart), so the shim can come anywhere on a link line.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,18 +14,34 @@
 extern "C" {
 #endif
 
+/// Version 1. scripts/ptx-nvcc writes the same layout into each hook block.
+typedef struct ptxopt_nvcc_cudart {
+  int version;
+  void (*registerFunction)(void **, const char *, char *, const char *, int, uint3 *, uint3 *, dim3 *, dim3 *,
+                           int *);
+  cudaError_t (*getKernel)(cudaKernel_t *, const void *);
+  cudaError_t (*launchKernel)(cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t);
+  cudaError_t (*launchKernelPtsz)(cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t);
+  cudaError_t (*getDevice)(int *);
+  cudaError_t (*deviceGetAttribute)(int *, enum cudaDeviceAttr, int);
+  cudaError_t (*funcGetAttributes)(struct cudaFuncAttributes *, const void *);
+  cudaError_t (*peekAtLastError)(void);
+  cudaError_t (*getLastError)(void);
+  const char *(*getErrorName)(cudaError_t);
+} ptxopt_nvcc_cudart;
+
 /// Called after cudart's __cudaRegisterFunction for each kernel of a
-/// translation unit whose host file carries a manifest: registers the
-/// kernel's clones in the same fatbinary handle.
-void __ptxopt_nvcc_register(const char *manifestJson, void **fatCubinHandle, const char *hostFun,
-                            const char *deviceName);
+/// translation unit whose stub carries a manifest: registers the kernel's
+/// clones in the same fatbinary handle.
+void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJson, void **fatCubinHandle,
+                            const char *hostFun, const char *deviceName);
 /// cudart's __cudaGetKernel, remembering which handles have clones.
-cudaError_t __ptxopt_nvcc_get_kernel(cudaKernel_t *kernel, const void *hostFun);
+cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t *kernel, const void *hostFun);
 /// cudart's __cudaLaunchKernel (perThreadStream = 0) or
 /// __cudaLaunchKernel_ptsz (1), running the first variant whose conditions
 /// hold (docs/RUNTIME.md, "Selection rules") or the original.
-cudaError_t __ptxopt_nvcc_launch(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t sharedMem,
-                                 cudaStream_t stream, int perThreadStream);
+cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream);
 
 /// The .entry name the calling thread's last hooked launch ran (a clone's or
 /// the original's), or NULL when that launch was of a kernel without clones.
