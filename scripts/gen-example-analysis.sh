@@ -6,7 +6,9 @@
 #   scripts/gen-example-analysis.sh            (uses build/ptx-opt, sm_90)
 #   PTXOPT=path/to/ptx-opt ARCH=sm_90 BUILD=build-examples scripts/gen-example-analysis.sh
 #
-# Needs nvcc (for the PTX) and a built ptx-opt; no GPU.
+# Needs nvcc (for the PTX) and a built ptx-opt; no GPU. DEST (default
+# docs/examples) is where the .md files go; EXAMPLES picks some. The ctest
+# paper-examples-analyze runs it with DEST in the build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PTXOPT=${PTXOPT:-build/ptx-opt}
@@ -23,10 +25,15 @@ for ex in $EXAMPLES; do
   src=examples/paper/$ex.cu
   ptx=$BUILD/ptx/$ex.ptx
   nvcc -arch="$ARCH" -std=c++17 -Iinclude -lineinfo -ptx "$src" -o "$ptx"
-  remarks=$("$PTXOPT" -O2 --remarks "$ptx" -o "$BUILD/ptx/$ex.O2.ptx" 2>&1 >/dev/null || true)
+  if ! remarks=$("$PTXOPT" -O2 --remarks "$ptx" -o "$BUILD/ptx/$ex.O2.ptx" 2>&1 >/dev/null); then
+    printf '%s\n' "$remarks" >&2
+    echo "FAIL: ptx-opt -O2 failed on $ptx" >&2
+    exit 1
+  fi
   clones=$(grep -c '^\.visible \.entry .*__ptxopt_\|^\.entry .*__ptxopt_' "$BUILD/ptx/$ex.O2.ptx" || true)
   report=$("$PTXOPT" --analyze "$ptx")
   naive=$(printf '%s\n' "$report" | awk -v k="kernel ${ex}_naive" '$0 == k {on=1} on && /^kernel / && $0 != k {on=0} on')
+  [ -n "$naive" ] || { echo "FAIL: no report for ${ex}_naive in ptx-opt --analyze $ptx" >&2; exit 1; }
   {
     echo "# What ptx-opt sees: examples/paper/$ex.cu"
     echo

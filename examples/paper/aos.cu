@@ -47,7 +47,7 @@ extern "C" __global__ void aos_hand_best(float *__restrict__ pos, const float *_
 
 int main(int argc, char **argv) {
   ex::Bench B(argc, argv, "aos", "aos_naive");
-  const int n = (1 << 24) + 3, m = 3 * n;
+  const int n = (B.small() ? (1 << 16) : (1 << 24)) + 3, m = 3 * n;
   std::string size = std::to_string(n);
   if (!B.wantSize(size, 0, 1)) return 0;
   const float dt = 0.01f;

@@ -21,12 +21,17 @@
 //   --sizes a,b       only these sizes (the labels in the RESULT lines, or
 //                     "paper" / "large" for the first / last size)
 //   --reps N          timed launches (default 20), --warmup N (default 3)
+//   --small           small sizes only (the CPU emulation in emu/ uses it)
 //
 // Exit status: 0 when every variant that ran matched the CPU reference,
 // 1 on a mismatch or a CUDA error, 77 when there is no CUDA device.
 #pragma once
 
+#ifdef EX_EMU
+#include "emu/emu.h"  // the kernels on the CPU (emu/run-emu.sh): no GPU needed
+#else
 #include <cuda_runtime.h>
+#endif
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -175,8 +180,9 @@ class Bench {
       else if (a == "--sizes") sizes_ = next();
       else if (a == "--reps") reps_ = std::max(1, std::atoi(next().c_str()));
       else if (a == "--warmup") warmup_ = std::max(0, std::atoi(next().c_str()));
+      else if (a == "--small") small_ = true;
       else {
-        std::fprintf(stderr, "usage: %s [--jit FILE.ptx] [--rt LIB] [--variants a,b] [--sizes a,b] [--reps N] [--warmup N]\n",
+        std::fprintf(stderr, "usage: %s [--jit FILE.ptx] [--rt LIB] [--variants a,b] [--sizes a,b] [--reps N] [--warmup N] [--small]\n",
                      argv[0]);
         std::exit(2);
       }
@@ -200,6 +206,7 @@ class Bench {
   }
 
   bool jit() const { return !jitPtx_.empty(); }
+  bool small() const { return small_; }
   int reps() const { return reps_; }
 
   /// Whether a size is wanted: `index` of `count` sizes, labelled `label`.
@@ -272,6 +279,7 @@ class Bench {
   std::string jitPtx_, rt_, variants_, sizes_;
   int reps_ = 20, warmup_ = 3;
   int failures_ = 0;
+  bool small_ = false;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   Jit jit_;
 };

@@ -96,8 +96,8 @@ int main(int argc, char **argv) {
     }
   EX_CHECK(cudaMemcpyToSymbol(c_coef, coef, sizeof coef));
   const int sizes[][2] = {{1920, 1080}, {4096, 4096}};
-  for (int si = 0; si < 2; si++) {
-    const int w = sizes[si][0], h = sizes[si][1];
+  for (int si = 0; si < (B.small() ? 1 : 2); si++) {
+    const int w = B.small() ? 256 : sizes[si][0], h = B.small() ? 128 : sizes[si][1];
     std::string size = ex::dims(w, h);
     if (!B.wantSize(size, si, 2)) continue;
     const size_t n = size_t(w) * h;
