@@ -66,12 +66,14 @@ struct Slot {
   bool vector = false;
   bool load = false;
   unsigned w = 0;
+  unsigned misalign = 0;  // replica 0's address mod k*w (loads only: two aligned vectors)
 };
 
 struct Plan {
   std::vector<Slot> slots;
   unsigned guards = 0;
   unsigned k = 0;
+  unsigned perReplica = 0;  // gathers and scatters left to each replica
   std::vector<Variant::AlignedParam> aligned;
   std::map<std::string, std::string> regType;   // plain register name -> type
   std::map<std::string, std::string> rangeType; // range prefix -> type
@@ -275,15 +277,16 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
       p.whyAt = in;
       return false;
     }
-    if (a.verdict == AccessInfo::Verdict::Unknown) {
-      p.why = "cannot analyse " + std::string(in->opcode) + " (" + a.reason + ")";
-      p.whyAt = in;
-      return false;
-    }
     if (a.mem.kind != analysis::MemAccess::Kind::Load && a.mem.kind != analysis::MemAccess::Kind::Store) {
       p.why = std::string(in->opcode) + " is not a plain load or store";
       p.whyAt = in;
       return false;
+    }
+    if (a.verdict == AccessInfo::Verdict::Unknown) {
+      // A gather or scatter (an address computed from data, a division...):
+      // each replica keeps its own access, as each logical thread had.
+      ++p.perReplica;
+      continue;
     }
     std::optional<int64_t> stride;
     bool symbolic = false;
@@ -333,6 +336,12 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
       p.whyAt = &in;
       return false;
     }
+    // Each term must be a multiple of V, or hold one parameter whose value
+    // the runtime can check (a pointer base, or an integer such as a pitch:
+    // param * c must be a multiple of V, i.e. param a multiple of V/gcd(c,V)).
+    // The constant term may leave a remainder (in[i + 1]): a load then reads
+    // the two aligned vectors around it.
+    int64_t misalign = 0;
     for (const auto &[mono, coeff] : a->address.poly.terms()) {
       __int128 c = coeff;
       std::vector<const analysis::Symbol *> others;
@@ -344,26 +353,58 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
           others.push_back(&sym);
       }
       if (c % V == 0) continue;
-      if (others.size() == 1 && others[0]->kind == analysis::Symbol::Kind::Param && c == 1 && f.params) {
-        int index = -1;
+      if (mono.empty()) {
+        misalign = static_cast<int64_t>(((c % V) + V) % V);
+        continue;
+      }
+      size_t params = 0;
+      const analysis::Symbol *param = nullptr;
+      for (const auto *o : others)
+        if (o->kind == analysis::Symbol::Kind::Param) {
+          ++params;
+          param = o;
+        }
+      int index = -1;
+      if (params == 1 && f.params)
         for (size_t pi = 0; pi < f.params->size(); ++pi)
           for (const auto &nm : (*f.params)[pi].names)
-            if (nm.name == others[0]->name) index = static_cast<int>(pi);
-        if (index >= 0) {
-          bool found = false;
-          for (auto &ap : p.aligned)
-            if (ap.index == static_cast<uint32_t>(index)) {
-              ap.bytes = std::max<uint32_t>(ap.bytes, V);
-              found = true;
-            }
-          if (!found) p.aligned.push_back({static_cast<uint32_t>(index), static_cast<uint32_t>(V)});
-          continue;
-        }
+            if (nm.name == param->name) index = static_cast<int>(pi);
+      if (index >= 0) {
+        int64_t g = std::gcd(static_cast<int64_t>(((c % V) + V) % V), V);
+        uint32_t need = static_cast<uint32_t>(V / g);
+        bool found = false;
+        for (auto &ap : p.aligned)
+          if (ap.index == static_cast<uint32_t>(index)) {
+            ap.bytes = std::max<uint32_t>(ap.bytes, need);
+            found = true;
+          }
+        if (!found) p.aligned.push_back({static_cast<uint32_t>(index), need});
+        continue;
       }
       p.why = "cannot prove that " + std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " +
               std::to_string(V) + "-byte aligned for k=" + std::to_string(p.k);
       p.whyAt = &in;
       return false;
+    }
+    if (misalign) {
+      if (!s.load || s.w > 4 || misalign % s.w != 0) {
+        p.why = std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " + std::to_string(misalign) +
+                " bytes off a " + std::to_string(V) + "-byte boundary (" +
+                (s.load ? "not a whole number of elements" : "a store cannot be split without touching its neighbours") + ")";
+        p.whyAt = &in;
+        return false;
+      }
+      const Operand &addr = in.operands[1];
+      bool simple = addr.kind == Operand::Kind::Address && addr.elems.size() == 1 &&
+                    (addr.elems[0].kind == Operand::Kind::Register ||
+                     (addr.elems[0].kind == Operand::Kind::Sum && addr.elems[0].elems[0].kind == Operand::Kind::Register &&
+                      addr.elems[0].elems[1].intValue()));
+      if (!simple) {
+        p.why = std::string(in.opcode) + " is misaligned and its address is not [register] or [register+offset]";
+        p.whyAt = &in;
+        return false;
+      }
+      s.misalign = static_cast<unsigned>(misalign);
     }
     // The register the value goes to or comes from.
     const Operand &data = s.load ? in.operands[0] : in.operands[1];
@@ -373,7 +414,10 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
       return false;
     }
     unsigned bits = typeBits(typeOfReg(p, data.text));
-    bool ok = s.w >= 4 ? bits == s.w * 8 : (bits == 16 || bits == 32);
+    bool ok = s.w == 8   ? bits == 64
+              : s.load   ? (bits == 16 && s.w < 4) || bits == 32 || bits == 64
+              : s.w == 4 ? bits == 32
+                         : bits == 16 || bits == 32;
     if (!ok) {
       p.why = std::string(in.opcode) + " uses register " + std::string(data.text) + " of " + std::to_string(bits) +
               " bits";
@@ -489,22 +533,58 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     };
     if (s.load) {
       const Operand &dst = in.operands[0];
-      if (s.w >= 4) {
+      const unsigned dstBits = typeBits(typeOfReg(p, dst.text));
+      if (s.w >= 4 && dstBits == s.w * 8 && !s.misalign) {  // straight into the replicas' registers
         std::vector<std::string> regs;
         for (unsigned r = 0; r < k; ++r) regs.push_back(rname(dst, r));
         emitRaw({vecOperand(regs), addr});
         return;
       }
+      // The k*w bytes as 32-bit words. When replica 0's element is
+      // `misalign` bytes into an aligned vector, that vector and the next
+      // (both hold bytes the replicas read, so both lie in mapped memory).
+      const unsigned V = k * s.w, nwords = V / 4;
+      std::string wordOpcode(in.base());
+      for (auto mod : in.modifiers())
+        if (std::string(mod) != typeModifier(in)) wordOpcode += std::string(mod);
+      if (nwords > 1) wordOpcode += ".v" + std::to_string(nwords);
+      wordOpcode += ".b32";
+      std::vector<Operand> addrs;
+      if (!s.misalign) {
+        addrs.push_back(addr);
+      } else {
+        const Operand &a0 = addr.elems[0];
+        std::string reg(a0.kind == Operand::Kind::Register ? a0.text : a0.elems[0].text);
+        int64_t off = a0.kind == Operand::Kind::Register ? 0 : *a0.elems[1].intValue() * (a0.text == "-" ? -1 : 1);
+        std::string base = e.reg64();
+        e.ins("add.s64", {base, reg, std::to_string(off - static_cast<int64_t>(s.misalign))});
+        addrs.push_back(Operand{Operand::Kind::Address, "", {e.op(base)}});
+        addrs.push_back(Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {e.op(base), e.op(std::to_string(V))}}}});
+      }
       std::vector<std::string> words;
-      for (unsigned j = 0; j < count; ++j) words.push_back(e.reg32());
-      emitRaw({vecOperand(words), addr});
-      bool dst16 = typeBits(typeOfReg(p, dst.text)) == 16;
+      for (const auto &at : addrs) {
+        std::vector<std::string> ws;
+        for (unsigned j = 0; j < nwords; ++j) ws.push_back(e.reg32());
+        auto c = std::make_unique<Instruction>();
+        c->opcode = m.intern(wordOpcode);
+        c->operands = {vecOperand(ws), at};
+        c->edited = true;
+        e.out.push_back(std::move(c));
+        words.insert(words.end(), ws.begin(), ws.end());
+      }
       for (unsigned r = 0; r < k; ++r) {
-        unsigned byte = r * s.w;
-        std::string target = dst16 ? e.reg32() : rname(dst, r);
-        e.ins(sign ? "bfe.s32" : "bfe.u32",
-              {target, words[byte / 4], std::to_string((byte % 4) * 8), std::to_string(s.w * 8)});
-        if (dst16) e.ins("cvt.u16.u32", {rname(dst, r), target});
+        const unsigned byte = s.misalign + r * s.w;
+        const std::string d = rname(dst, r);
+        std::string v32;  // the element, extended to 32 bits as the load type says
+        if (s.w == 4) {
+          v32 = words[byte / 4];
+        } else {
+          v32 = dstBits == 32 ? d : e.reg32();
+          e.ins(sign ? "bfe.s32" : "bfe.u32", {v32, words[byte / 4], std::to_string((byte % 4) * 8), std::to_string(s.w * 8)});
+        }
+        if (dstBits == 16) e.ins("cvt.u16.u32", {d, v32});
+        else if (dstBits == 64) e.ins(sign ? "cvt.s64.s32" : "cvt.u64.u32", {d, v32});
+        else if (v32 != d) e.ins("mov.b32", {d, v32});
       }
       return;
     }
@@ -603,6 +683,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
   }
   std::vector<std::unique_ptr<Stmt>> temps;
   temps.push_back(e.decl(".b32", e.prefix + "r", e.r32));
+  if (e.r64) temps.push_back(e.decl(".b64", e.prefix + "rd", e.r64));
   if (e.pred) temps.push_back(e.decl(".pred", e.prefix + "p", e.pred));
   // Declarations first, then the temporaries, then the code.
   size_t decls = 0;
@@ -643,6 +724,18 @@ bool composeVariant(const Variant &base, const Plan &p, const std::string &name,
     if (!found) v.alignedParams.push_back(ap);
   }
   return true;
+}
+
+/// "grid.x % 4096 == 0, block.x % 16 == 0": the divisibility conditions of `v`.
+std::string multiples(const Variant &v) {
+  std::string out;
+  for (int d = 0; d < 3; ++d) {
+    if (v.gridMultiple[d] > 1)
+      out += std::string(out.empty() ? "" : ", ") + "grid." + "xyz"[d] + " % " + std::to_string(v.gridMultiple[d]) + " == 0";
+    if (v.blockMultiple[d] > 1)
+      out += std::string(out.empty() ? "" : ", ") + "block." + "xyz"[d] + " % " + std::to_string(v.blockMultiple[d]) + " == 0";
+  }
+  return out.empty() ? "none on the shape" : out;
 }
 
 unsigned forcedK(PassContext &ctx) {
@@ -741,14 +834,20 @@ void runGroup(PassContext &ctx) {
     size_t insertAt = pos == std::string::npos ? e.variants.size() : baseIndex;
     e.variants.insert(e.variants.begin() + static_cast<long>(insertAt), v);
     ctx.count("group-clones");
-    std::string params;
+    std::string conds;
     for (const auto &ap : plan.aligned)
-      params += (params.empty() ? "" : ", ") + std::string("param ") + std::to_string(ap.index) + " at " +
-                std::to_string(ap.bytes);
+      conds += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
+    unsigned vectors = 0, misaligned = 0;
+    for (const auto &sl : plan.slots) {
+      vectors += sl.vector;
+      misaligned += sl.misalign != 0;
+    }
     ctx.remark(Remark::Kind::Applied, *original, "",
-               cloneName + ": " + std::to_string(plan.k) + " logical threads per thread" +
+               cloneName + ": " + std::to_string(plan.k) + " logical threads per thread, " + std::to_string(vectors) +
+                   " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +
+                   (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
                    (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
-                   "; vector accesses need " + (params.empty() ? "nothing" : params) + " aligned");
+                   "; launch conditions: " + multiples(v) + conds);
   }
 }
 

@@ -57,3 +57,14 @@ extern "C" __global__ void with_shared(const char *a, char *c) {
   __syncthreads();
   c[blockIdx.x * blockDim.x + threadIdx.x] = s[255 - threadIdx.x];
 }
+// A gather: the indices are read as 16-byte vectors, the gathered bytes stay
+// per replica; the 8-bit store becomes 4 bytes.
+extern "C" __global__ void gather(const char *a, const int *idx, char *c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i] = a[idx[i]];
+}
+// A misaligned store: refused (a split store would touch its neighbours).
+extern "C" __global__ void shifted_store(const char *a, char *c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i + 1] = a[i];
+}
