@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# ptx-nvcc's tests (docs/NVCC.md, "Tests"), no GPU needed:
+#
+#   tests/nvcc/nvcc-tests.sh <case>     PTXOPT_BUILD=<build dir> (ptx-opt, runtime/libptxopt_nvcc.a)
+#
+# Each case builds with scripts/ptx-nvcc (and, where outputs are compared,
+# with plain nvcc) in a fresh temporary directory and checks what went in:
+# the kept .ptx, nm of objects and programs, the embedded fatbinary, and the
+# launches of programs linked with tests/nvcc/fake_cudart.cpp (a CUDA runtime
+# stand-in that prints which kernel each launch ran). Exit 0 pass, 1 fail,
+# 77 skipped (no nvcc).
+set -uo pipefail
+CASE=${1:?usage: nvcc-tests.sh <case>}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export PTXOPT_BUILD=${PTXOPT_BUILD:-$ROOT/build-nvcc}
+PTXOPT_BUILD=$(cd "$PTXOPT_BUILD" && pwd)
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PATH="$CUDA_HOME/bin:$PATH"
+PNVCC="$ROOT/scripts/ptx-nvcc"
+MATADD="$ROOT/examples/matadd"
+ARCH=${PTXOPT_NVCC_TEST_ARCH:-sm_90}
+# The checks name the coalesce pass's clones: pin the pipeline, so that other
+# passes in -O2 (group, ...) do not change what is expected here. The flags
+# case tests the default pipeline and PTXOPT_NVCC_FLAGS itself.
+export PTXOPT_NVCC_FLAGS=${PTXOPT_NVCC_TEST_FLAGS:---ptxopt-passes=coalesce}
+
+if ! command -v nvcc >/dev/null; then
+  echo "skipped: nvcc not found (CUDA_HOME=$CUDA_HOME)"
+  exit 77
+fi
+for f in "$PTXOPT_BUILD/ptx-opt" "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a"; do
+  [ -e "$f" ] || { echo "FAIL: $f missing (build the targets ptx-opt and ptxopt_nvcc)"; exit 1; }
+done
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/nvcc-test.$CASE.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+FAILS=0
+pass() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+check() { # check "what" command...
+  local what=$1; shift
+  if "$@"; then pass "$what"; else fail "$what"; fi
+}
+run() { # run <log> command...: runs, logs, returns the command's status
+  local log=$1; shift
+  echo "+ $*" >>"$log"
+  "$@" >>"$log" 2>&1
+}
+show() { sed 's/^/    | /' "$1" | tail -n "${2:-30}"; }
+
+SWAP='_Z10matadd_intPKiS0_Pi__ptxopt_swap'
+
+# A test program: matadd.cu unmodified, launched at shapes that choose
+# different variants (tests/nvcc/launches.cu).
+fake_build() { # fake_build <out> [flags...]
+  local out=$1; shift
+  run build.log "$PNVCC" -arch=$ARCH -cudart none -I"$MATADD" "$@" "$HERE/launches.cu" "$HERE/fake_cudart.cpp" -o "$out"
+}
+
+case $CASE in
+
+objects)
+  # -c: an object whose stub carries the hook (weak references, the
+  # manifest); a translation unit without clones gets no hook at all.
+  printf '__global__ void k(int *o) { o[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n' >plain.cu
+  check "ptx-nvcc -c matadd.cu" run build.log "$PNVCC" -arch=$ARCH -c "$MATADD/matadd.cu" -o m.o
+  check "object has weak hooks" grep -q ' w __ptxopt_nvcc_launch$' <(nm m.o)
+  check "object has the manifest" grep -q '__ptxopt_nvcc_manifest' <(nm m.o)
+  check "object still calls cudart" grep -q ' U __cudaLaunchKernel$' <(nm m.o)
+  check "ptx-nvcc -c (coalesced kernel only)" run build.log "$PNVCC" -arch=$ARCH -c plain.cu -o p.o
+  check "no hook without clones" test "$(nm p.o | grep -c ptxopt)" = 0
+  check "plain nvcc object has no hook" bash -c "nvcc -arch=$ARCH -c '$MATADD/matadd.cu' -o n.o && ! nm n.o | grep -q ptxopt"
+  # a program linked by g++ without the shim still links (weak references)
+  check "g++ links a hooked object without the shim" \
+    run build.log g++ m.o -x c++ - -o nolib -L"$CUDA_HOME/lib64" -lcudart_static -ldl -lpthread -lrt <<<'int main() { return 0; }'
+  check "...and the hook is unresolved there" grep -q ' w __ptxopt_nvcc_launch$' <(nm nolib)
+  ;;
+
+keep)
+  # --keep: the kept .ptx is the optimized one (clones, manifest globals);
+  # the kept stub carries the hook; the fatbinary embeds the same PTX.
+  mkdir k
+  check "ptx-nvcc --keep" run build.log "$PNVCC" -arch=$ARCH --keep --keep-dir k -Xfatbin --compress-mode=none \
+    -I"$MATADD" "$HERE/launches.cu" -o prog
+  check "kept .ptx has the swap clone" grep -q "^.visible .entry $SWAP(" k/launches.ptx
+  check "kept .ptx has the manifest comment" grep -q '^// @ptxopt-manifest ' k/launches.ptx
+  check "kept .ptx has the manifest globals" grep -q '__ptxopt_manifest__Z10matadd_intPKiS0_Pi\[' k/launches.ptx
+  check "kept .ptx keeps the original" grep -q '^.visible .entry _Z10matadd_intPKiS0_Pi(' k/launches.ptx
+  check "kept cubin came from that .ptx" grep -qa "$SWAP" k/launches.sm_90.cubin
+  check "kept stub has the hook" grep -q 'ptx-opt hook begin' k/launches.cudafe1.stub.c
+  objcopy -O binary --only-section=.nv_fatbin prog fatbin.bin 2>>build.log
+  check "embedded PTX has the clone" grep -qa ".entry $SWAP" fatbin.bin
+  check "program has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm prog | grep -v ' w ')
+  ;;
+
+gencode)
+  # two -gencode targets, SASS and PTX: each .ptx optimized, the hook in the
+  # stub the host file includes, and the program launches the clones.
+  mkdir k
+  check "ptx-nvcc -gencode sm_80 + compute_90" fake_build prog --keep --keep-dir k \
+    -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90
+  check "compute_80 .ptx has clones" grep -q "^.visible .entry $SWAP(" k/launches.compute_80.ptx
+  check "compute_90 .ptx has clones" grep -q "^.visible .entry $SWAP(" k/launches.compute_90.ptx
+  inc=$(sed -n 's/^#include "\(.*stub.c\)"$/\1/p' k/launches.compute_*.cudafe1.cpp k/launches.cudafe1.cpp 2>/dev/null | head -1)
+  check "included stub ($inc) has the hook" grep -q 'ptx-opt hook begin' "k/$inc"
+  ./prog >run.log 2>&1
+  check "program launches the swap clone" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1)" run.log
+  ;;
+
+lineinfo-debug)
+  # -lineinfo: optimized, line info kept. -G: left as nvcc made it (same
+  # .ptx bytes as plain nvcc's), no hook.
+  mkdir k g n
+  check "ptx-nvcc -lineinfo" run build.log "$PNVCC" -arch=$ARCH -lineinfo --keep --keep-dir k -c "$MATADD/matadd.cu" -o l.o
+  check "-lineinfo .ptx has clones" grep -q "^.visible .entry $SWAP(" k/matadd.ptx
+  check "-lineinfo .ptx has .loc" grep -q '^\s*.loc' k/matadd.ptx
+  check "ptx-nvcc -G" run build.log "$PNVCC" -arch=$ARCH -G --keep --keep-dir g -c "$MATADD/matadd.cu" -o g.o
+  check "nvcc -G" run build.log nvcc -arch=$ARCH -G --keep --keep-dir n -c "$MATADD/matadd.cu" -o n.o
+  check "-G .ptx is nvcc's, byte for byte" cmp g/matadd.ptx n/matadd.ptx
+  check "-G object has no hook" test "$(nm g.o | grep -c ptxopt)" = 0
+  check "ptx-nvcc -G --ptxopt-debug-builds builds" run build.log "$PNVCC" --ptxopt-debug-builds -arch=$ARCH -G -c "$MATADD/matadd.cu" -o gd.o
+  ;;
+
+rdc)
+  # -rdc=true: separate compilation, device link by nvcc (-dlink) and by the
+  # full nvcc link; the hooked kernel runs its clone.
+  cat >a.cu <<'EOF'
+#include "matadd.cu"
+void launch_a(int *p) { matadd_int<<<512, 256>>>(p, p, p); }
+EOF
+  cat >b.cu <<'EOF'
+#include <cstdio>
+__device__ int twice(int x);
+void launch_a(int *p);
+__global__ void uses_extern(int *o) { o[blockIdx.x * blockDim.x + threadIdx.x] = twice(threadIdx.x); }
+int main() { launch_a((int *)0x100000); uses_extern<<<2, 32>>>((int *)0x100000); std::printf("done\n"); }
+EOF
+  printf '__device__ int twice(int x) { return 2 * x; }\n' >c.cu
+  for f in a b c; do
+    check "ptx-nvcc -rdc=true -c $f.cu" run build.log "$PNVCC" -rdc=true -arch=$ARCH -I"$MATADD" -c $f.cu -o $f.o
+  done
+  check "a.o is hooked" grep -q ' w __ptxopt_nvcc_launch$' <(nm a.o)
+  check "ptx-nvcc -rdc=true link (static cudart)" run build.log "$PNVCC" -rdc=true -arch=$ARCH a.o b.o c.o -o prog
+  check "program has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm prog | grep -v ' w ')
+  check "ptx-nvcc -dlink" run build.log "$PNVCC" -dlink -arch=$ARCH a.o b.o c.o -o dl.o
+  check "fake cudart" run build.log g++ -c "$HERE/fake_cudart.cpp" -I"$CUDA_HOME/include" -o fake.o
+  check "g++ link with libptxopt_nvcc.a" run build.log g++ a.o b.o c.o dl.o fake.o "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a" -o fakeprog
+  ./fakeprog >run.log 2>&1
+  check "rdc program launches the clone" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1)" run.log
+  check "rdc program launches the other kernel as is" grep -q "launch _Z11uses_externPi grid=(2,1,1) block=(32,1,1)" run.log
+  ;;
+
+cudart-libs)
+  # -cudart shared, a static library (-lib) and a shared library (-shared).
+  printf '#include "matadd.cu"\nint main() { matadd_int<<<4, 256>>>(0, 0, 0); return 0; }\n' >main.cu
+  check "ptx-nvcc -cudart shared" run build.log "$PNVCC" -arch=$ARCH -cudart shared -I"$MATADD" main.cu -o shared
+  check "...links libcudart.so" grep -q 'libcudart.so' <(ldd shared)
+  check "...has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm shared | grep -v ' w ')
+  check "ptx-nvcc -cudart static (default)" run build.log "$PNVCC" -arch=$ARCH -I"$MATADD" main.cu -o static
+  check "...no libcudart.so" bash -c "! ldd static | grep -q libcudart"
+  check "...has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm static | grep -v ' w ')
+  printf '#include "matadd.cu"\nvoid run(int *p) { matadd_int<<<4, 256>>>(p, p, p); }\n' >lib.cu
+  printf 'void run(int *);\nint main() { run(0); return 0; }\n' >use.cpp
+  check "ptx-nvcc -lib" run build.log "$PNVCC" -lib -arch=$ARCH -I"$MATADD" lib.cu -o libm.a
+  check "...archive member is hooked" grep -q ' w __ptxopt_nvcc_launch$' <(nm libm.a)
+  check "ptx-nvcc links the archive" run build.log "$PNVCC" -arch=$ARCH use.cpp libm.a -o uselib
+  check "...program has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm uselib | grep -v ' w ')
+  check "ptx-nvcc -shared" run build.log "$PNVCC" -arch=$ARCH -shared -Xcompiler -fPIC -I"$MATADD" lib.cu -o libm.so
+  check "...shared library has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm libm.so | grep -v ' w ')
+  ;;
+
+launch)
+  # What runs: the fake cudart prints every launch.
+  check "build" fake_build prog
+  PTXOPT_LOG=1 ./prog >run.log 2>err.log
+  check "512x256 -> swap" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0$" run.log
+  check "65536x1024 -> split" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split256_large grid=(256,1024,1) block=(256,1,1)' run.log
+  check "2000x1000 -> remap" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_remap grid=(2000,1,1) block=(1000,1,1)' run.log
+  check "char kernel -> swap" grep -q 'launch _Z11matadd_charPKcS0_Pc__ptxopt_swap grid=(256,1,1)' run.log
+  check "Fig. 6-b (no clones) as is" grep -q 'launch _Z20matadd_int_coalescedPKiS0_Pi grid=(512,1,1) block=(256,1,1)' run.log
+  check "kernel without clones as is" grep -q 'launch _Z9no_clonesPi grid=(1,1,1) block=(32,1,1)' run.log
+  check "PTXOPT_LOG=1 decision lines" grep -q "^ptxopt: _Z10matadd_intPKiS0_Pi grid=(65536,1,1) block=(1024,1,1) shared=0 -> .*split.*rejected .*swap: transformed block.x=65536 exceeds the device limit 1024" err.log
+  check "exactly 6 launches" test "$(grep -c 'fake-cudart: launch' run.log)" = 6
+  PTXOPT_DISABLE=1 ./prog >dis.log 2>&1
+  check "PTXOPT_DISABLE=1 at run time: originals only" test "$(grep -c '__ptxopt' dis.log)" = 0
+  check "...all 6 launches" test "$(grep -c 'fake-cudart: launch' dis.log)" = 6
+  FAKE_CUDART_MISSING=__ptxopt ./prog >miss.log 2>miss.err
+  check "clones missing in the image: originals" test "$(grep -c 'launch .*__ptxopt' miss.log)" = 0
+  check "...with a warning" grep -q 'ptxopt: warning: _Z10matadd_intPKiS0_Pi: clone .* is not usable' miss.err
+  FAKE_CUDART_FAIL_LAUNCH=swap ./prog >ref.log 2>ref.err
+  check "clone launch refused: the original runs" grep -q 'launch _Z10matadd_intPKiS0_Pi grid=(512,1,1) block=(256,1,1)' ref.log
+  check "...warned once per kernel" test "$(grep -c 'warning: launching _Z10matadd_intPKiS0_Pi__ptxopt_swap' ref.err)" = 1
+  FAKE_CUDART_MAX_THREADS=256 ./prog >mt.log 2>&1
+  check "clone limited to 256 threads: no swap to 512" bash -c "! grep -q 'launch $SWAP grid=(256,1,1) block=(512' mt.log"
+  check "per-thread default stream build" fake_build ptsz -default-stream per-thread
+  ./ptsz >ptsz.log 2>&1
+  check "...launches the clone on the ptsz entry point" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0 ptsz" ptsz.log
+  ;;
+
+flags)
+  # -ccbin, response files, NVCC_PREPEND_FLAGS / NVCC_APPEND_FLAGS, own flags.
+  unset PTXOPT_NVCC_FLAGS  # the default pipeline (-O2)
+  mkdir k1 k2
+  check "-ccbin g++" run build.log "$PNVCC" -ccbin g++ -arch=$ARCH -c "$MATADD/matadd.cu" -o c1.o
+  check "...hooked" grep -q ' w __ptxopt_nvcc_launch$' <(nm c1.o)
+  printf -- '-arch=%s -c\n' "$ARCH" >opts.txt
+  check "--options-file with -c (no link)" run build.log "$PNVCC" --options-file opts.txt "$MATADD/matadd.cu" -o c2.o
+  check "...an object" grep -q 'relocatable' <(file c2.o)
+  check "NVCC_APPEND_FLAGS=-lineinfo" env NVCC_APPEND_FLAGS="-lineinfo" "$PNVCC" -arch=$ARCH --keep --keep-dir k1 -c "$MATADD/matadd.cu" -o c3.o
+  check "...reached cicc and the PTX is optimized" bash -c "grep -q '^\s*.loc' k1/matadd.ptx && grep -q '$SWAP' k1/matadd.ptx"
+  check "NVCC_PREPEND_FLAGS=-c (no link)" env NVCC_PREPEND_FLAGS="-c -arch=$ARCH" "$PNVCC" "$MATADD/matadd.cu" -o c4.o
+  check "...an object" grep -q 'relocatable' <(file c4.o)
+  check "--ptxopt-passes=coalesce --ptxopt-remarks=FILE" run build.log "$PNVCC" --ptxopt-passes=coalesce \
+    --ptxopt-remarks="$W/remarks.txt" -arch=$ARCH -c "$MATADD/matadd.cu" -o c5.o
+  check "...remarks written" grep -q 'coalesce' remarks.txt
+  check "PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce" env PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce "$PNVCC" -arch=$ARCH -c "$MATADD/matadd.cu" -o c6.o
+  check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
+  check "PTXOPT_DISABLE=1: plain nvcc" env PTXOPT_DISABLE=1 "$PNVCC" -arch=$ARCH --keep --keep-dir k2 -I"$MATADD" "$HERE/launches.cu" -o dis
+  check "...no clones, no shim" bash -c "! grep -q __ptxopt k2/launches.ptx && ! nm dis | grep -q ptxopt"
+  ;;
+
+failsoft)
+  # ptx-opt failing, and a "pass" that breaks the PTX: the build goes on with
+  # nvcc's own result and one warning; real errors keep nvcc's exit code.
+  mkdir k n
+  "$PNVCC" --ptxopt-passes=nosuchpass -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+    --keep --keep-dir k -c "$MATADD/matadd.cu" -o f1.o >out1.txt 2>&1
+  check "unknown pass: the build succeeds" test -s f1.o
+  check "...with exactly one warning naming the reason" test "$(grep -c 'ptx-nvcc: warning: ptx-opt failed.*nosuchpass\|ptx-nvcc: warning: ptx-opt failed' out1.txt)" = 1
+  nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 --keep --keep-dir n -c "$MATADD/matadd.cu" -o n1.o >>build.log 2>&1
+  check "...the PTX is nvcc's, byte for byte" bash -c "cmp k/matadd.compute_80.ptx n/matadd.compute_80.ptx && cmp k/matadd.compute_90.ptx n/matadd.compute_90.ptx"
+  check "...no hook" test "$(nm f1.o | grep -c ptxopt)" = 0
+  "$PNVCC" --ptxopt-bin="$HERE/broken-ptx-opt.sh" -arch=$ARCH -I"$MATADD" "$HERE/launches.cu" -o f2 >out2.txt 2>&1
+  rc=$?
+  check "broken PTX from the optimizer: exit 0" test $rc = 0
+  check "...a program" test -x f2
+  check "...a warning that it fell back" grep -q 'ptx-nvcc: warning: the build with ptx-opt failed .*built with plain nvcc instead' out2.txt
+  check "...the program is nvcc's (no clones, no shim)" bash -c "! nm f2 | grep -q ptxopt"
+  printf '__global__ void k(int *o) { o[0] = undefined_thing; }\n' >bad.cu
+  nvcc -arch=$ARCH -c bad.cu -o bad_n.o >nv.txt 2>&1; nrc=$?
+  "$PNVCC" -arch=$ARCH -c bad.cu -o bad_p.o >pn.txt 2>&1; prc=$?
+  check "a source error: nvcc's exit code ($nrc)" test "$prc" = "$nrc" -a "$prc" != 0
+  check "...no output file" test ! -e bad_p.o
+  check "...the error reported once, as nvcc does" test "$(grep -c 'undefined_thing' pn.txt)" = "$(grep -c 'undefined_thing' nv.txt)"
+  check "...and no ptx-nvcc warning" bash -c "! grep -q 'ptx-nvcc:' pn.txt"
+  ;;
+
+cmake)
+  # The example project with -DCMAKE_CUDA_COMPILER=ptx-nvcc and nothing else.
+  command -v cmake >/dev/null || { echo "skipped: no cmake"; exit 77; }
+  gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+  check "configure examples/nvcc with ptx-nvcc" run build.log cmake -S "$ROOT/examples/nvcc" -B ex "${gen[@]}" \
+    -DCMAKE_CUDA_COMPILER="$PNVCC" -DCMAKE_CUDA_ARCHITECTURES=90
+  check "build" run build.log cmake --build ex
+  check "the program has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm ex/matadd_nvcc | grep -v ' w ')
+  check "the object is hooked" bash -c "nm ex/CMakeFiles/matadd_nvcc.dir/matadd_main.cu.o | grep -q ' w __ptxopt_nvcc_launch$'"
+  ;;
+
+*)
+  echo "unknown case '$CASE'"
+  exit 2
+  ;;
+esac
+
+if [ "$FAILS" -gt 0 ]; then
+  echo "--- build.log (tail) ---"
+  [ -e build.log ] && show build.log 40
+  echo "$CASE: $FAILS check(s) FAILED"
+  exit 1
+fi
+echo "$CASE: all checks passed"
