@@ -17,7 +17,8 @@
 # Environment:
 #   PTXOPT_BUILD  build folder holding ptx-opt and runtime/libptxopt_runtime.so
 #                 (default build-gpu, as scripts/gpu-suite.sh builds it; if they
-#                 are missing and the folder is configured, they are built,
+#                 are missing, the folder is configured as gpu-suite.sh does
+#                 (carry .dev/ where the packages are missing) and they are built,
 #                 and ptx-nvcc's shim runtime/libptxopt_nvcc.a; PTXOPT_NO_BUILD=1
 #                 never builds there)
 #   OUT           logs, the table (bench-paper.md, .csv) and the chart
@@ -82,6 +83,22 @@ say "host: $(uname -n), $(nproc) cores"
 PTXOPT_BIN=$PTXOPT_BUILD/ptx-opt
 RTLIB=$PTXOPT_BUILD/runtime/libptxopt_runtime.so
 NVCCSHIM=$PTXOPT_BUILD/runtime/libptxopt_nvcc.a
+if [ ! -e "$PTXOPT_BUILD/CMakeCache.txt" ] && [ "${PTXOPT_NO_BUILD:-0}" != 1 ] &&
+   { [ ! -x "$PTXOPT_BIN" ] || [ ! -e "$RTLIB" ]; }; then
+  # Configure as scripts/gpu-suite.sh does (system packages, else .dev/ from scripts/pack-gpu-deps.sh).
+  CONFIG=(-DCMAKE_BUILD_TYPE=Release -DPTXOPT_TESTS=OFF -DPTXOPT_GPU=ON -DPTXOPT_GPU_ARCH="$ARCH"
+          -DCUDAToolkit_ROOT="$CUDA_HOME")
+  if command -v antlr4 >/dev/null && [ -e /usr/include/antlr4-runtime/antlr4-runtime.h ] &&
+     [ -e /usr/include/nlohmann/json.hpp ] && [ -e /usr/include/CLI/CLI.hpp ]; then :
+  elif [ -e "$ROOT/.dev/generated/grammar.sha256" ]; then CONFIG+=(-DPTXOPT_DEPS_DIR="$ROOT/.dev")
+  else CONFIG=(); say "NOTE: no $PTXOPT_BUILD, and neither the packages nor .dev/ to configure one"; fi
+  command -v ninja >/dev/null && [ ${#CONFIG[@]} -gt 0 ] && CONFIG+=(-G Ninja)
+  if [ ${#CONFIG[@]} -gt 0 ]; then
+    say "configuring $PTXOPT_BUILD"
+    cmake -S . -B "$PTXOPT_BUILD" "${CONFIG[@]}" >"$OUT/logs/ptxopt-build.log" 2>&1 ||
+      say "note: configuring failed (see logs/ptxopt-build.log)"
+  fi
+fi
 if [ -e "$PTXOPT_BUILD/CMakeCache.txt" ] && [ "${PTXOPT_NO_BUILD:-0}" != 1 ]; then
   want=()
   [ -x "$PTXOPT_BIN" ] || want+=(ptx-opt)
