@@ -2,7 +2,9 @@
 # The paper's Table II on today's GPU (issue #8): builds every program of
 # examples/paper four ways and times them on the machine's GPU.
 #
-#   scripts/bench-gpu.sh [--build-only] [--quick] [--reps N] [--only a,b]
+#   scripts/bench-gpu.sh [--build-only] [--quick] [--reps N] [--only a,b] [--run-args 'ARGS']
+#
+# (--run-args: more arguments for every program, e.g. '--sizes paper'.)
 #
 # For each example X (examples/paper/X.cu):
 #   original   X built with plain nvcc, its naive kernel           (variant=naive)
@@ -50,7 +52,8 @@ while [ $# -gt 0 ]; do
     --quick) RUN_ARGS+=(--reps 5 --warmup 1) ;;
     --reps) RUN_ARGS+=(--reps "$2"); shift ;;
     --only) EXAMPLES=$(echo "$2" | tr ',' ' '); shift ;;
-    *) echo "usage: $0 [--build-only] [--quick] [--reps N] [--only a,b]" >&2; exit 2 ;;
+    --run-args) read -r -a extra <<<"$2"; RUN_ARGS+=("${extra[@]}"); shift ;;
+    *) echo "usage: $0 [--build-only] [--quick] [--reps N] [--only a,b] [--run-args 'ARGS']" >&2; exit 2 ;;
   esac
   shift
 done
