@@ -7,8 +7,8 @@
 //             F(u,v) (a block of 8x8 threads per 8x8 tile), summing all 64
 //             pixels of its tile and recomputing both cosines for each.
 // hand_paper  what the paper did by hand: the same thread layout, the cosines
-//             from a table, each row of 8 pixels read as one 8-byte vector
-//             through the read-only (texture) cache.
+//             from a table (in shared memory), each row of 8 pixels read as
+//             one 8-byte vector through the read-only (texture) cache.
 // hand_best   separable DCT: 256 threads per 64x8 strip (eight tiles); the
 //             pixels go through shared memory, a row pass and a column pass
 //             with the table (16 multiply-adds per coefficient instead of 64).
@@ -36,10 +36,15 @@ extern "C" __global__ void dct_naive(const unsigned char *in, float *out, int wi
 }
 
 // coef[u][x] = 1/2 C(u) cos((2x+1) u pi / 16), so F = sum coef[v][y] coef[u][x] p.
+// (Set with cudaMemcpyToSymbol for the nvcc-built module; the --jit module
+// has its own copy, unset, which only the hand kernels would read.)
 __constant__ float c_coef[8][8];
 
 extern "C" __global__ void dct_hand_paper(const unsigned char *__restrict__ in, float *__restrict__ out, int width) {
+  __shared__ float coef[8][9];  // padded: lanes reading coef[u][x] for eight u hit eight banks
   int u = threadIdx.x, v = threadIdx.y;
+  coef[v][u] = c_coef[v][u];
+  __syncthreads();
   int x0 = blockIdx.x * 8, y0 = blockIdx.y * 8;
   float sum = 0.0f;
 #pragma unroll
@@ -49,9 +54,9 @@ extern "C" __global__ void dct_hand_paper(const unsigned char *__restrict__ in, 
 #pragma unroll
     for (int x = 0; x < 8; x++) {
       unsigned w = x < 4 ? row.x : row.y;
-      r += float((w >> (8 * (x & 3))) & 0xff) * c_coef[u][x];
+      r += float((w >> (8 * (x & 3))) & 0xff) * coef[u][x];
     }
-    sum += r * c_coef[v][y];
+    sum += r * coef[v][y];
   }
   out[(y0 + v) * width + x0 + u] = sum;
 }
@@ -60,7 +65,9 @@ extern "C" __global__ void __launch_bounds__(256) dct_hand_best(const unsigned c
                                                                   float *__restrict__ out, int width) {
   __shared__ float pix[8][65];
   __shared__ float tmp[8][65];
+  __shared__ float coef[8][9];  // padded, as in dct_hand_paper
   int tx = threadIdx.x, ty = threadIdx.y;  // block (64, 4): each thread two rows
+  if (ty == 0) coef[tx >> 3][tx & 7] = c_coef[tx >> 3][tx & 7];
   int x = blockIdx.x * 64 + tx, y0 = blockIdx.y * 8;
   pix[ty][tx] = in[(y0 + ty) * width + x];
   pix[ty + 4][tx] = in[(y0 + ty + 4) * width + x];
@@ -71,7 +78,7 @@ extern "C" __global__ void __launch_bounds__(256) dct_hand_best(const unsigned c
     int y = ty + 4 * r;
     float s = 0.0f;
 #pragma unroll
-    for (int k = 0; k < 8; k++) s += pix[y][base + k] * c_coef[u][k];
+    for (int k = 0; k < 8; k++) s += pix[y][base + k] * coef[u][k];
     tmp[y][tx] = s;
   }
   __syncthreads();

@@ -16,7 +16,7 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 CXX=${CXX:-g++}
 EXAMPLES=${*:-matadd32 matadd8 dct sobel rotate1 rotate2 rowsum aos}
 # Kernels that synchronise threads: they run as coroutines.
-SYNC=dct_hand_best,rowsum_hand_paper,rowsum_hand_best
+SYNC=dct_hand_paper,dct_hand_best,rowsum_hand_paper,rowsum_hand_best
 mkdir -p "$BUILD"
 fail=0
 for ex in $EXAMPLES; do
