@@ -169,6 +169,50 @@ void addShapes(std::vector<Case> &cs) {
                 {in(Elem::F32, ns), in(Elem::F32, ns), out(Elem::F32, ns), i32(ns)}, {264, 1, 1}, {256, 1, 1}));
 }
 
+/// The paper's image kernels (cases/image.cu) on an 8-bit 1920x1080 image,
+/// blocks of 256 x 4 threads, and at 8192 x 8192 (larger than the L2).
+void addImage(std::vector<Case> &cs) {
+  for (auto [w, h] : {std::pair<int, int>{1920, 1080}, {8192, 8192}}) {
+    const size_t n = size_t(w) * h;
+    const unsigned gx = (w + 255) / 256, gy = (h + 3) / 4;
+    const std::string size = std::to_string(w) + "x" + std::to_string(h);
+    const bool big = n > (size_t(1) << 24);
+    cs.push_back(makeCase("image: sobel " + size, "image", "sobel", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h)},
+                          {gx, gy, 1}, {256, 4, 1}));
+    cs.back().expect = "=sobel__ptxopt_group16";
+    cs.back().big = big;
+    // 90 degrees: a one-to-one mapping, so rotation 1's writes do not race.
+    cs.push_back(makeCase("image: rotate1 (read once) " + size, "image", "rotate1",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.f), f32(1.f)}, {gx, gy, 1},
+                          {256, 4, 1}));
+    cs.back().expect = "=rotate1__ptxopt_group16";
+    cs.back().big = big;
+    cs.push_back(makeCase("image: rotate2 (written once) " + size, "image", "rotate2",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.8f), f32(0.6f)}, {gx, gy, 1},
+                          {256, 4, 1}));
+    cs.back().expect = "=rotate2__ptxopt_group16";
+    cs.back().big = big;
+  }
+  // A width that is not a multiple of 16: the row pitch fails the clone's
+  // condition, the original runs.
+  {
+    const int w = 1922, h = 1080;
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("image: sobel 1922x1080 (pitch % 16 != 0)", "image", "sobel",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h)}, {(w + 255) / 256, (h + 3) / 4, 1},
+                          {256, 4, 1}));
+    cs.back().expect = "original";
+  }
+  // The naive DCT: loops (and cosf's local memory), so nothing applies.
+  {
+    const int w = 2048;
+    const size_t n = size_t(w) * w;
+    cs.push_back(makeCase("image: dct8x8 2048x2048", "image", "dct8x8", {in(Elem::I8, n), out(Elem::F32, n), i32(w)},
+                          {w / 8, w / 8, 1}, {8, 8, 1}));
+    cs.back().expect = "original";
+  }
+}
+
 SynthVariant swapVariant() {
   SynthVariant v{"__test_swap", "swap"};
   v.grid[0] = "block.x";
@@ -227,6 +271,7 @@ std::vector<Case> allCases() {
   std::vector<Case> cs;
   addMatadd(cs);
   addShapes(cs);
+  addImage(cs);
   addRuntimeCases(cs);
   return cs;
 }
