@@ -104,7 +104,11 @@ def main():
     copy_gbs = None
     copy_kernel_gbs = None
     fails = []
+    l2_bytes = None
     for line in read_lines(os.path.join(logs, "copybw.plain.log")):
+        m = re.match(r"DEVICE .*l2_bytes=(\d+)", line)
+        if m:
+            l2_bytes = int(m.group(1))
         r = parse_result(line)
         if r and r.get("variant") == "memcpy":
             copy_gbs = float(r["gbs"])
@@ -174,12 +178,13 @@ def main():
         t["hb_speedup"] = r["orig"] / r["hb"] if r.get("orig") and r.get("hb") else None
         t["jit_speedup"] = r["orig"] / r["jit"] if r.get("orig") and r.get("jit") else None
         bw = t["best_pct"] is not None and t["best_pct"] >= 100 * BW_BOUND_MIN
-        marks = []
+        t["l2"] = bool(l2_bytes and r["bytes"] < l2_bytes)
+        marks = ["L2-resident"] if t["l2"] else []
         if t["vs_hp"] is not None:
             marks.append(("<=paper hand " + ("yes" if t["vs_hp"] <= 1.0 else "NO")))
         if t["vs_best"] is not None:
             marks.append(("<=1.05 best " + ("yes" if t["vs_best"] <= 1.05 else "NO")))
-        if t["pct"] is not None:
+        if t["pct"] is not None and not t["l2"]:
             marks.append((">=85%% copy " + ("yes" if t["pct"] >= 85 else "NO")) if bw else
                          "85%% n/a (best hand %.0f%%)" % t["best_pct"])
         t["targets"] = "; ".join(m.replace("%%", "%") for m in marks)
@@ -195,6 +200,11 @@ def main():
                   "a 16-byte copy kernel: %s GB/s)." % (copy_gbs, "%.0f" % copy_kernel_gbs if copy_kernel_gbs else "-"))
     else:
         md.append("Copy ceiling: not measured (no run).")
+    if l2_bytes:
+        md.append("")
+        md.append("L2: %.0f MB. Rows marked L2-resident move less than that: their data stays in L2 across the "
+                  "timed launches, so their GB/s can pass the copy ceiling; the 85%% target is judged on the "
+                  "large sizes only." % (l2_bytes / 1e6))
     md.append("")
     md.append("| kernel | size | original ms | ptx-nvcc ms (clone) | JIT ms (clone) | hand (paper) ms | hand (best) ms "
               "| speed-up | vs paper hand | vs best hand | GB/s | % of copy | targets |")

@@ -21,8 +21,10 @@ int main(int argc, char **argv) {
     dst.download(got);
     return std::memcmp(got.data(), h.data(), bytes) == 0;
   };
-  int sms = 0;
+  int sms = 0, l2 = 0;
   EX_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  EX_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  std::printf("DEVICE sms=%d l2_bytes=%d\n", sms, l2);
   B.hand("1GiB", "memcpy", 2.0 * bytes, [&] { EX_CHECK(cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice)); },
          reset, verify);
   B.hand("1GiB", "kernel16", 2.0 * bytes,

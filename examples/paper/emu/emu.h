@@ -156,7 +156,7 @@ struct CUevent_st {
 const char *cudaGetErrorString(cudaError_t) { return "emulated error"; }
 cudaError_t cudaGetDeviceCount(int *n) { return *n = 1, cudaSuccess; }
 cudaError_t cudaSetDevice(int) { return cudaSuccess; }
-cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) { return *v = 2, cudaSuccess; }
+cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) { return *v = a == cudaDevAttrL2CacheSize ? 1 << 20 : 2, cudaSuccess; }
 cudaError_t cudaMalloc(void **p, size_t n) {
   *p = std::aligned_alloc(256, (n + 255) / 256 * 256);
   return cudaSuccess;
