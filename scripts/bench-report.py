@@ -229,10 +229,13 @@ def main():
         b = built.get((ex, "ptxnvcc"))
         if b is None:
             missing.append("%s: ptx-nvcc not run (missing)" % ex)
-        elif b != "ok":
-            missing.append("%s: ptx-nvcc %s" % (ex, b))
+        elif b == "failed":
+            missing.append("%s: ptx-nvcc failed to build it" % ex)
+        elif b == "fallback":
+            missing.append("%s: ptx-nvcc warned and may have fallen back to plain nvcc (see logs/%s.build.log): its "
+                           "column may show the original kernel" % (ex, ex))
     if missing:
-        md.append("Columns left empty: " + "; ".join(missing) + ". Where ptx-nvcc is missing, speed-up uses the JIT "
+        md.append("ptx-nvcc column: " + "; ".join(missing) + ". Where it is empty, speed-up uses the JIT "
                   "time (marked *).")
         md.append("")
     if fails:
