@@ -61,6 +61,9 @@ case "$OUT" in /*) ;; *) OUT=$ROOT/$OUT ;; esac
 case "$EXBUILD" in /*) ;; *) EXBUILD=$ROOT/$EXBUILD ;; esac
 case "$PTXOPT_BUILD" in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
 mkdir -p "$OUT/logs" "$EXBUILD"/{plain,ptxnvcc,ptx}
+# Nothing of an earlier run may be read as this run's.
+rm -f "$OUT"/logs/*.log "$OUT"/logs/*.err "$OUT"/logs/*.build.status "$OUT"/bench-paper.{md,csv,png}
+rm -rf "$OUT/analysis"
 NOTES=$OUT/notes.txt
 STATUS=$OUT/status.txt
 : >"$NOTES"
@@ -127,6 +130,7 @@ FLAGS=(-O3 -arch="$ARCH" -std=c++17 -I"$ROOT/include" -lineinfo)
 build_one() {  # $1: example; writes $EXBUILD/{plain,ptx,ptxnvcc}/$1 and logs/$1.build.log
   local ex=$1 src=$ROOT/examples/paper/$1.cu log=$OUT/logs/$1.build.log
   : >"$log"
+  rm -f "$EXBUILD/plain/$ex" "$EXBUILD/ptx/$ex.ptx"
   if nvcc "${FLAGS[@]}" "$src" -o "$EXBUILD/plain/$ex" -ldl >>"$log" 2>&1; then echo "BUILD example=$ex mode=plain rc=0"
   else echo "BUILD example=$ex mode=plain rc=1"; fi
   [ "$ex" = copybw ] && return
