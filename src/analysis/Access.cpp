@@ -98,6 +98,12 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
         for (const auto &n : static_cast<const ir::Decl &>(s).names)
           declAlign[n.name] = static_cast<const ir::Decl &>(s).align();
     });
+  // Parameters of pointer size (64 bits): base candidates before 32-bit ones
+  // (an int pitch times a constant row offset is a lone parameter term too).
+  std::unordered_map<std::string_view, bool> pointerSized;
+  if (cfg.function().params)
+    for (const auto &p : *cfg.function().params)
+      for (const auto &n : p.names) pointerSized[n.name] = typeBytes(p.type()) == 8;
 
   for (uint32_t i = 0; i < instrs.size(); ++i) {
     if (!cfg.blocks()[cfg.blockOf(i)].reachable) continue;
@@ -118,9 +124,20 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     }
     const Poly &p = a.address.poly;
     const auto &syms = aff.symbols();
-    // Base: a parameter pointer or global address with coefficient 1.
-    for (const auto &[mono, c] : p.terms())
-      if (mono.size() == 1 && c == 1 &&
+    // Base: a parameter pointer or global address with coefficient 1 (a
+    // 64-bit parameter first: `in + (y+1)*w` has the lone term `w` too).
+    std::vector<std::pair<const Poly::Mono *, int64_t>> terms;
+    for (const auto &[mono, c] : p.terms()) terms.push_back({&mono, c});
+    std::stable_sort(terms.begin(), terms.end(), [&](const auto &x, const auto &y) {
+      auto rank = [&](const Poly::Mono &mono) {
+        if (mono.size() != 1 || syms[mono[0]].kind != Symbol::Kind::Param) return 1;
+        auto it = pointerSized.find(syms[mono[0]].name);
+        return it != pointerSized.end() && !it->second ? 2 : 0;
+      };
+      return rank(*x.first) < rank(*y.first);
+    });
+    for (const auto &[monoPtr, c] : terms)
+      if (const auto &mono = *monoPtr; mono.size() == 1 && c == 1 &&
           (syms[mono[0]].kind == Symbol::Kind::Param || syms[mono[0]].kind == Symbol::Kind::Global)) {
         a.base = aff.symbolName(mono[0]);
         const Symbol &s = syms[mono[0]];

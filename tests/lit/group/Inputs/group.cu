@@ -68,3 +68,9 @@ extern "C" __global__ void shifted_store(const char *a, char *c) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   c[i + 1] = a[i];
 }
+// The row below: `a + (y+1)*w` has the lone term `w` (a 32-bit int), which
+// the analysis must not take for the base pointer.
+extern "C" __global__ void row_below(const char *a, char *c, int w) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  c[y * w + x] = a[(y + 1) * w + x];
+}
