@@ -59,7 +59,8 @@ namespace {
 
 // One statement of the flattened body and its role.
 struct Slot {
-  enum class Role { Decl, Directive, Instr, Guard, Exit } role;
+  // RegionBranch/RegionLabel: `@%p bra L` ... `L:` around an if-then region.
+  enum class Role { Decl, Directive, Instr, Guard, Exit, RegionBranch, RegionLabel } role;
   size_t stmt;          // index in the body
   unsigned segment = 0; // for Instr and Guard
   // Unit-stride access of w bytes, vectorized in the fast path.
@@ -67,6 +68,7 @@ struct Slot {
   bool load = false;
   unsigned w = 0;
   unsigned misalign = 0;  // replica 0's address mod k*w (loads only: two aligned vectors)
+  int region = -1;        // slot of the branch around the if-then region holding this instruction
 };
 
 struct Plan {
@@ -74,6 +76,7 @@ struct Plan {
   unsigned guards = 0;
   unsigned k = 0;
   unsigned perReplica = 0;  // gathers and scatters left to each replica
+  unsigned regions = 0;     // if-then regions, predicated in the fast path
   std::vector<Variant::AlignedParam> aligned;
   std::map<std::string, std::string> regType;   // plain register name -> type
   std::map<std::string, std::string> rangeType; // range prefix -> type
@@ -200,7 +203,41 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
   }
   for (size_t i = cut; i < end; ++i)
     if (p.slots[i].role != Slot::Role::Directive) p.slots[i].role = Slot::Role::Exit;
-  // The main part: straight-line code and guards to the exit.
+  // If-then regions: `@%p bra L; <plain instructions>; L:`, L the target of
+  // that branch alone. The fast path predicates the region's instructions
+  // with the branch's negated guard (if-conversion: an instruction that does
+  // not run leaves its registers as the branch would have).
+  std::map<std::string_view, int> branchesTo;
+  for (size_t i = 0; i < cut; ++i)
+    if (p.slots[i].role == Slot::Role::Instr && instrAt(p.slots[i]).base() == "bra")
+      ++branchesTo[analysis::branchTarget(instrAt(p.slots[i]))];
+  for (size_t i = 0; i < cut; ++i) {
+    if (p.slots[i].role != Slot::Role::Instr) continue;
+    const Instruction &br = instrAt(p.slots[i]);
+    if (br.base() != "bra" || br.guard.empty()) continue;
+    std::string_view target = analysis::branchTarget(br);
+    if (exitLabels.count(target) || branchesTo[target] != 1) continue;
+    size_t j = i + 1;
+    bool plain = true;
+    for (; j < cut; ++j) {
+      const Slot &t = p.slots[j];
+      if (t.role == Slot::Role::Directive) continue;
+      if (t.role == Slot::Role::Exit) break;  // a label
+      const Instruction &x = instrAt(t);
+      if (t.role != Slot::Role::Instr || !x.guard.empty() || analysis::flowOf(x) != analysis::Flow::Next ||
+          x.base() == "bra" || x.base() == "call" || x.base() == "ret" || x.base() == "exit") {
+        plain = false;
+        break;
+      }
+    }
+    if (!plain || j >= cut || static_cast<const ir::Label &>(*body[p.slots[j].stmt]).name != target) continue;
+    p.slots[i].role = Slot::Role::RegionBranch;
+    p.slots[j].role = Slot::Role::RegionLabel;
+    for (size_t t = i + 1; t < j; ++t) p.slots[t].region = static_cast<int>(i);
+    ++p.regions;
+    i = j;
+  }
+  // The main part: straight-line code, if-then regions and guards to the exit.
   unsigned segment = 0;
   bool storeSeen = false;
   std::map<const Stmt *, size_t> slotOf;
@@ -213,6 +250,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
       p.whyAt = body[s.stmt].get();
       return false;
     }
+    if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionLabel) s.segment = segment;
     if (s.role != Slot::Role::Instr) continue;
     const Instruction &in = instrAt(s);
     s.segment = segment;
@@ -303,7 +341,9 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
     }
     if (!stride || *stride == 0) continue;  // the same address for every replica: stays per replica
     unsigned w = a.mem.bytes();
-    if (a.mem.vector != 1 || (w != 1 && w != 2 && w != 4 && w != 8) || !in->guard.empty()) continue;
+    if (a.mem.vector != 1 || (w != 1 && w != 2 && w != 4 && w != 8) || !in->guard.empty() ||
+        p.slots[it->second].region >= 0)
+      continue;  // stays per replica (predicated or odd-sized)
     if (a.mem.kind == analysis::MemAccess::Kind::Store && in->operands.size() == 2 &&
         in->operands[1].kind != Operand::Kind::Register)
       continue;  // a constant stored: stays per replica
@@ -634,9 +674,19 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     }
     if (s.role == Slot::Role::Instr) {
       const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
-      if (s.vector) emitVector(s);
-      else
-        for (unsigned r = 0; r < k; ++r) e.out.push_back(replica(in, r));
+      if (s.vector) {
+        emitVector(s);
+      } else {
+        for (unsigned r = 0; r < k; ++r) {
+          auto c = replica(in, r);
+          if (s.region >= 0) {  // if-conversion: runs when the branch around it is not taken
+            const auto &br = static_cast<const Instruction &>(*src[p.slots[s.region].stmt]);
+            c->guard = m.intern(replicaName(p, br.guard, r));
+            c->guardNegated = !br.guardNegated;
+          }
+          e.out.push_back(std::move(c));
+        }
+      }
       flush();
       continue;
     }
@@ -670,6 +720,15 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       std::string skip = "$ptxopt_group_next" + std::to_string(r);
       for (const auto &s : p.slots) {
         if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
+        const std::string regionLabel = "_g" + std::to_string(r);
+        if (s.role == Slot::Role::RegionBranch) {
+          const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
+          auto g = replica(br, r);
+          g->operands = {e.op(std::string(analysis::branchTarget(br)) + regionLabel)};
+          e.out.push_back(std::move(g));
+        }
+        if (s.role == Slot::Role::RegionLabel)
+          e.label(std::string(static_cast<const ir::Label &>(*src[s.stmt]).name) + regionLabel);
         if (s.role == Slot::Role::Guard) {
           auto g = replica(static_cast<const Instruction &>(*src[s.stmt]), r);
           g->opcode = m.intern("bra");
@@ -847,6 +906,7 @@ void runGroup(PassContext &ctx) {
                    " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +
                    (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
                    (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
+                   (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
                    "; launch conditions: " + multiples(v) + conds);
   }
 }

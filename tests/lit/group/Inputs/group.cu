@@ -74,3 +74,12 @@ extern "C" __global__ void row_below(const char *a, char *c, int w) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   c[y * w + x] = a[(y + 1) * w + x];
 }
+// An if-then region around a gather (rotation 2's shape): predicated per
+// replica in the fast path.
+extern "C" __global__ void cond_gather(const char *a, const int *idx, char *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = idx[i];
+  char v = 0;
+  if (j >= 0 && j < n) v = a[j];
+  c[i] = v;
+}
