@@ -10,36 +10,43 @@
 // requests by 16/w and the per-thread overhead (index arithmetic, address
 // computation) by k. Measured on an H200: docs/BENCHMARKS.md.
 // Algorithm:
-//   1. Applicability: no inter-thread communication and no calls (the
-//      kernel is a set of independent logical threads); the body is
-//      straight-line code, optionally cut by bounds guards (`@%p bra EXIT`,
-//      `@%p ret`) where EXIT holds only `ret`; no store before the last
-//      guard; every global access either does not depend on %tid.x or has a
-//      stride along %tid.x equal to its width w (unit stride).
+//   1. Applicability: no inter-thread communication, no calls, no local
+//      memory (the kernel is a set of independent logical threads); the
+//      body is straight-line code, optionally cut by bounds guards
+//      (`@%p bra EXIT`, `@%p ret`, EXIT holding only `ret`) and holding
+//      if-then regions (`@%p bra L; <plain instructions>; L:`); no store
+//      before the last guard; every global access is unit-stride along
+//      %tid.x (stride = its width w), independent of it, or one the analysis
+//      cannot express (a gather or scatter).
 //   2. k = 16 / (largest w of a unit-stride access), or the `group-k` option.
-//   3. Alignment: replica 0's address must be a multiple of k*w. In the
-//      address polynomial (analysis), %tid.x and %ntid.x count k times, so
-//      every term must be a multiple of k*w, except a pointer parameter on
-//      its own, which the runtime checks at launch (alignedParams).
+//   3. Alignment: in each unit-stride access's address polynomial, %tid.x
+//      and %ntid.x count k times; every term must be a multiple of V = k*w,
+//      or hold one parameter (a runtime condition: the argument a multiple
+//      of V / gcd(coefficient, V); pointers and pitches alike), or be the
+//      constant term, whose remainder is a misalignment: such a load reads
+//      the two aligned vectors around its elements; a store is refused.
 //   4. The clone: replica m of the body reads %tid.x as k*%tid.x + m and
 //      %ntid.x as k*%ntid.x, with its own registers. Fast path: the replicas
 //      interleaved instruction by instruction (each keeps its own program
 //      order), the k copies of a unit-stride access replaced by one vector
-//      access; after each guard, one branch to the slow path when any
+//      access, if-then regions predicated per replica, gathers and scatters
+//      per replica; after each guard, one branch to the slow path when any
 //      replica's guard fails. Slow path: the k replicas one after another,
-//      each with its own guards: every n gives the original's result.
+//      each with its own guards and branches: every n gives the original's
+//      result.
 //   5. Launch transform (manifest): the dimension that becomes block.x is
-//      divided by k (and must be a multiple of k); the pointer parameters are
-//      checked for alignment. Kernels already cloned by coalesce are grouped
+//      divided by k (and must be a multiple of k); the parameters of step 3
+//      are checked at launch. Kernels already cloned by coalesce are grouped
 //      too: the swap clone (the transform composed), and the split clone
 //      rebuilt with S*k logical blocks per hardware block of S threads.
-// Refuses (remark): communication, calls, loops or other control flow, a
-// store before a guard, an access with another stride along %tid.x, an
-// access whose address the analysis cannot express, alignment it cannot
-// prove, a register wider than the loaded element where it needs to unpack,
-// and kernels without a unit-stride access of 1, 2, 4 or 8 bytes.
+// Refuses (remark): communication, calls, local memory, loops or other
+// control flow, a store before a guard, an access with another stride
+// along %tid.x (k times less coalesced), alignment it cannot prove, a
+// misaligned store, registers of a width it cannot unpack into, and kernels
+// without a unit-stride access of 1, 2, 4 or 8 bytes.
 // Not done yet: grouping of the remap clone (its decoded indices are opaque
-// to the analysis) and intra-thread grouping with unrolling (loops).
+// to the analysis), intra-thread grouping with unrolling (loops), arrays of
+// structures, a choice of k by launch size.
 #include <algorithm>
 #include <numeric>
 
