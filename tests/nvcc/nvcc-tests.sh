@@ -96,10 +96,10 @@ keep)
   ;;
 
 gencode)
-  # two -gencode targets, SASS and PTX: each .ptx optimized, the hook in the
+  # two -gencode targets, SASS and PTX, compiled in parallel (--threads): each .ptx optimized, the hook in the
   # stub the host file includes, and the program launches the clones.
   mkdir k
-  check "ptx-nvcc -gencode sm_80 + compute_90" fake_build prog --keep --keep-dir k \
+  check "ptx-nvcc -gencode sm_80 + compute_90 --threads 2" fake_build prog --keep --keep-dir k --threads 2 \
     -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90
   check "compute_80 .ptx has clones" grep -q "^.visible .entry $SWAP(" k/launches.compute_80.ptx
   check "compute_90 .ptx has clones" grep -q "^.visible .entry $SWAP(" k/launches.compute_90.ptx
