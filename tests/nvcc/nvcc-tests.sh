@@ -107,6 +107,15 @@ gencode)
   check "included stub ($inc) has the hook" grep -q 'ptx-opt hook begin' "k/$inc"
   ./prog >run.log 2>&1
   check "program launches the swap clone" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1)" run.log
+  # clones for one target only: no hook (a clone must exist in every image)
+  mkdir k2
+  REAL_PTXOPT="$PTXOPT_BUILD/ptx-opt" fake_build prog2 --keep --keep-dir k2 --ptxopt-bin="$HERE/arch-dependent-ptx-opt.sh" \
+    -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90
+  check "targets with different clones: a warning" grep -q 'ptx-nvcc: warning: the targets of .* got different clones; none is used' build.log
+  check "...compute_80 .ptx has clones, compute_90 none" bash -c "grep -q '$SWAP' k2/launches.compute_80.ptx && ! grep -q '$SWAP' k2/launches.compute_90.ptx"
+  check "...no stub has the hook" bash -c "! grep -q 'ptx-opt hook begin' k2/*.stub.c"
+  ./prog2 >run2.log 2>&1
+  check "...the program runs the originals" bash -c "grep -q 'launch _Z10matadd_intPKiS0_Pi grid=(512,1,1)' run2.log && ! grep -q __ptxopt run2.log"
   ;;
 
 lineinfo-debug)
