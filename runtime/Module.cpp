@@ -103,7 +103,21 @@ bool acceptManifest(ptxopt_module_st &m, const std::string &json, const char *so
 /// Runs the optimizer; false (with a warning) when it fails.
 bool optimize(ptxopt_module_st &m, const std::string &ptx, const ptxopt_options *opts, std::string &out) {
   PipelineOptions po;
-  if (opts && opts->passes) po.passes = opts->passes;
+  if (opts && opts->passes) {
+    // "PIPELINE[;option[=value]...]", e.g. "-O2;group-k=4;group-gathers".
+    std::string spec = opts->passes;
+    size_t semi = spec.find(';');
+    po.passes = spec.substr(0, semi);
+    while (semi != std::string::npos) {
+      size_t next = spec.find(';', semi + 1);
+      std::string opt = spec.substr(semi + 1, next == std::string::npos ? std::string::npos : next - semi - 1);
+      if (!opt.empty()) {
+        size_t eq = opt.find('=');
+        po.options[opt.substr(0, eq)] = eq == std::string::npos ? "1" : opt.substr(eq + 1);
+      }
+      semi = next;
+    }
+  }
   OptimizeResult result;
   try {
     if (!optimizePtx(ptx, m.name, po, out, result) || !result.ok) {

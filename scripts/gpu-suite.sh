@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The GPU suite: builds the runtime, gpu-diff and the JIT example (Release,
-# into build-gpu/) and runs them on the machine's GPU (docs/RUNTIME.md).
+# The GPU suite, in one call: builds the runtime, gpu-diff and the JIT example
+# (Release, into build-gpu/) and runs them on the machine's GPU
+# (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
+# docs/NVCC.md) and the paper's examples with their benchmark table
+# (scripts/bench-gpu.sh, docs/BENCHMARKS.md).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -119,9 +122,28 @@ python3 scripts/bench-coalesce.py "$OUT/gpu-diff.md" "${copy_arg[@]}" >"$OUT/ben
   echo "== decisions (PTXOPT_LOG=1), first 40 lines of $OUT/decisions.log =="
   head -40 "$OUT/decisions.log"
 } | tee -a "$SUMMARY"
-if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ]; then
+
+# ---- ptx-nvcc on the GPU (issue #7) and the paper's examples (issue #8) -----------------
+# GPU_SUITE_NVCC=0 / GPU_SUITE_PAPER=0 leave them out.
+nvcc_rc=0 paper_rc=0
+if [ "${GPU_SUITE_NVCC:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/nvcc" bash scripts/test-nvcc-gpu.sh >"$OUT/nvcc.log" 2>&1
+  nvcc_rc=$?
+  say "ptx-nvcc GPU test exit $nvcc_rc in $(($(date +%s) - start)) s ($OUT/nvcc/summary.txt):"
+  grep -E "FAIL|SUMMARY|within|ms" "$OUT/nvcc/summary.txt" 2>/dev/null | tee -a "$SUMMARY"
+fi
+if [ "${GPU_SUITE_PAPER:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT_BUILD="$BUILD" OUT="$OUT/paper" bash scripts/bench-gpu.sh >"$OUT/paper.log" 2>&1
+  paper_rc=$?
+  say "paper examples (scripts/bench-gpu.sh) exit $paper_rc in $(($(date +%s) - start)) s:"
+  cat "$OUT/paper/bench-paper.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
+if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$paper_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed))"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, paper examples exit $paper_rc)"
 exit 1

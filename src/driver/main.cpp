@@ -152,6 +152,10 @@ int main(int argc, char **argv) {
                  "unit-stride access)")
       ->check(CLI::IsMember({2u, 4u, 8u, 16u}))
       ->type_name("K");
+  bool groupGathers = false;
+  app.add_flag("--group-gathers", groupGathers,
+               "group: also group kernels with gathers or scatters the analysis cannot express (they stay per "
+               "logical thread, and may become less coalesced)");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
@@ -235,6 +239,7 @@ int main(int argc, char **argv) {
   if (!passes.empty()) popts.passes = passes;
   popts.skip = skipPasses;
   if (groupK) popts.options["group-k"] = std::to_string(groupK);
+  if (groupGathers) popts.options["group-gathers"] = "1";
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);

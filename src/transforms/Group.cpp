@@ -142,7 +142,7 @@ std::string typeModifier(const Instruction &in) {
 }
 
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
-bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
+bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
   auto &fa = ctx.analyses.get(f);
   const auto &comm = fa.communication();
   if (!comm.empty()) {
@@ -328,8 +328,19 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK) {
       return false;
     }
     if (a.verdict == AccessInfo::Verdict::Unknown) {
-      // A gather or scatter (an address computed from data, a division...):
-      // each replica keeps its own access, as each logical thread had.
+      // A gather or scatter (an address computed from data, a division...).
+      // Each replica could keep its own access, as each logical thread had,
+      // but neighbouring logical threads often touch neighbouring addresses
+      // (a rotated image): after grouping, the lanes of a warp are k
+      // elements apart and the access is up to k times less coalesced. The
+      // rotations measured 0.57-0.93x on an H200 (docs/BENCHMARKS.md), so
+      // this is opt-in (`--group-gathers`).
+      if (!gathers) {
+        p.why = "cannot analyse " + std::string(in->opcode) + " (" + a.reason +
+                "): grouping could make it k times less coalesced (--group-gathers allows it)";
+        p.whyAt = in;
+        return false;
+      }
       ++p.perReplica;
       continue;
     }
@@ -558,6 +569,8 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     if (count > 1) op += ".v" + std::to_string(count);
     return op + elemType;
   };
+  // Loaded 16-byte chunks by (opcode, register, offset), until the next store.
+  std::map<std::string, std::vector<std::string>> chunkCache;
   auto emitVector = [&](const Slot &s) {
     const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
     std::string elemType;
@@ -596,20 +609,29 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         if (std::string(mod) != typeModifier(in)) wordOpcode += std::string(mod);
       if (nwords > 1) wordOpcode += ".v" + std::to_string(nwords);
       wordOpcode += ".b32";
-      std::vector<Operand> addrs;
-      if (!s.misalign) {
-        addrs.push_back(addr);
-      } else {
-        const Operand &a0 = addr.elems[0];
+      // The aligned chunks, as (register, byte offset): [reg+off-misalign]
+      // and, when misaligned, the next one. A chunk already loaded since the
+      // last store is reused (Sobel's left, centre and right neighbours share
+      // the middle chunk).
+      const Operand &a0 = addr.elems.empty() ? addr : addr.elems[0];
+      const bool simpleAddr = addr.kind == Operand::Kind::Address && addr.elems.size() == 1 &&
+                              (a0.kind == Operand::Kind::Register ||
+                               (a0.kind == Operand::Kind::Sum && a0.elems[0].kind == Operand::Kind::Register &&
+                                a0.elems[1].intValue()));
+      std::vector<std::pair<std::string, int64_t>> chunks;
+      if (simpleAddr) {
         std::string reg(a0.kind == Operand::Kind::Register ? a0.text : a0.elems[0].text);
         int64_t off = a0.kind == Operand::Kind::Register ? 0 : *a0.elems[1].intValue() * (a0.text == "-" ? -1 : 1);
-        std::string base = e.reg64();
-        e.ins("add.s64", {base, reg, std::to_string(off - static_cast<int64_t>(s.misalign))});
-        addrs.push_back(Operand{Operand::Kind::Address, "", {e.op(base)}});
-        addrs.push_back(Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {e.op(base), e.op(std::to_string(V))}}}});
+        chunks.push_back({reg, off - static_cast<int64_t>(s.misalign)});
+        if (s.misalign) chunks.push_back({reg, off - static_cast<int64_t>(s.misalign) + V});
       }
       std::vector<std::string> words;
-      for (const auto &at : addrs) {
+      auto loadChunk = [&](const Operand &at, const std::string &key) {
+        auto hit = key.empty() ? chunkCache.end() : chunkCache.find(key);
+        if (hit != chunkCache.end()) {
+          words.insert(words.end(), hit->second.begin(), hit->second.end());
+          return;
+        }
         std::vector<std::string> ws;
         for (unsigned j = 0; j < nwords; ++j) ws.push_back(e.reg32());
         auto c = std::make_unique<Instruction>();
@@ -617,7 +639,18 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         c->operands = {vecOperand(ws), at};
         c->edited = true;
         e.out.push_back(std::move(c));
+        if (!key.empty()) chunkCache[key] = ws;
         words.insert(words.end(), ws.begin(), ws.end());
+      };
+      if (chunks.empty()) {
+        loadChunk(addr, "");
+      } else {
+        for (const auto &[reg, off] : chunks) {
+          Operand at{Operand::Kind::Address, "", {}};
+          if (off == 0) at.elems.push_back(e.op(reg));
+          else at.elems.push_back(Operand{Operand::Kind::Sum, "+", {e.op(reg), e.op(std::to_string(off))}});
+          loadChunk(at, wordOpcode + " " + reg + " " + std::to_string(off));
+        }
       }
       for (unsigned r = 0; r < k; ++r) {
         const unsigned byte = s.misalign + r * s.w;
@@ -635,6 +668,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       }
       return;
     }
+    chunkCache.clear();  // a store: loaded chunks may be stale
     const Operand &val = in.operands[1];
     if (s.w >= 4) {
       std::vector<std::string> regs;
@@ -684,6 +718,9 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       if (s.vector) {
         emitVector(s);
       } else {
+        if (auto mem = analysis::memAccess(in); mem && mem->kind != analysis::MemAccess::Kind::Load &&
+                                                 mem->kind != analysis::MemAccess::Kind::Prefetch)
+          chunkCache.clear();
         for (unsigned r = 0; r < k; ++r) {
           auto c = replica(in, r);
           if (s.region >= 0) {  // if-conversion: runs when the branch around it is not taken
@@ -852,7 +889,7 @@ void runGroup(PassContext &ctx) {
       if (!found) continue;
     }
     Plan plan;
-    if (!planGroup(ctx, *f, plan, fk)) {
+    if (!planGroup(ctx, *f, plan, fk, ctx.options.count("group-gathers") != 0)) {
       ctx.count("refused");
       if (pos == std::string::npos && entry && !entry->variants.empty()) {
         // coalesce made clones: the original is not unit-stride along

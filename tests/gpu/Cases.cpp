@@ -181,17 +181,25 @@ void addImage(std::vector<Case> &cs) {
                           {gx, gy, 1}, {256, 4, 1}));
     cs.back().expect = "=sobel__ptxopt_group16";
     cs.back().big = big;
-    // 90 degrees: a one-to-one mapping, so rotation 1's writes do not race.
-    cs.push_back(makeCase("image: rotate1 (read once) " + size, "image", "rotate1",
-                          {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.f), f32(1.f)}, {gx, gy, 1},
-                          {256, 4, 1}));
-    cs.back().expect = "=rotate1__ptxopt_group16";
-    cs.back().big = big;
-    cs.push_back(makeCase("image: rotate2 (written once) " + size, "image", "rotate2",
-                          {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.8f), f32(0.6f)}, {gx, gy, 1},
-                          {256, 4, 1}));
-    cs.back().expect = "=rotate2__ptxopt_group16";
-    cs.back().big = big;
+    // The rotations scatter or gather: -O2 leaves them alone (grouping
+    // could make those accesses less coalesced); with the group-gathers
+    // option the clone must still compute the same bytes. 90 degrees for
+    // rotation 1: a one-to-one mapping, so its writes do not race.
+    for (bool gathers : {false, true}) {
+      const std::string opt = gathers ? " (group-gathers)" : "";
+      cs.push_back(makeCase("image: rotate1 (read once) " + size + opt, "image", "rotate1",
+                            {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.f), f32(1.f)}, {gx, gy, 1},
+                            {256, 4, 1}));
+      cs.back().expect = gathers ? "=rotate1__ptxopt_group16" : "original";
+      cs.back().passes = gathers ? "-O2;group-gathers" : "";
+      cs.back().big = big;
+      cs.push_back(makeCase("image: rotate2 (written once) " + size + opt, "image", "rotate2",
+                            {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.8f), f32(0.6f)}, {gx, gy, 1},
+                            {256, 4, 1}));
+      cs.back().expect = gathers ? "=rotate2__ptxopt_group16" : "original";
+      cs.back().passes = gathers ? "-O2;group-gathers" : "";
+      cs.back().big = big;
+    }
   }
   // A width that is not a multiple of 16: the row pitch fails the clone's
   // condition, the original runs.

@@ -58,6 +58,7 @@ struct Case {
   std::vector<SynthVariant> synth;  // non-empty: the optimized module is the PTX plus these copies
   bool autotune = false;            // load the optimized module with PTXOPT_AUTOTUNE=1
   bool big = false;                 // left out by --quick
+  std::string passes;               // the optimizer's pipeline and options ("" = -O2)
 };
 
 /// A case with the given kernel, arguments and launch; the rest defaulted.

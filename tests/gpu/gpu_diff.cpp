@@ -274,7 +274,7 @@ std::string describeDiff(const std::vector<unsigned char> &x, const std::vector<
 ptxopt_module loadOptimized(const Case &c, const std::string &ptx, const std::string &path) {
   ptxopt_module m = nullptr;
   if (c.autotune) setenv("PTXOPT_AUTOTUNE", "1", 1);
-  ptxopt_options opts{nullptr, 0, path.c_str()};
+  ptxopt_options opts{c.passes.empty() ? nullptr : c.passes.c_str(), 0, path.c_str()};
   ptxopt_status st;
   std::string synth;
   if (c.synth.empty()) {

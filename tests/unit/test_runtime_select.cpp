@@ -668,6 +668,22 @@ TEST_CASE("fake driver: PTX through the optimizer", "[runtime][fake]") {
   CHECK(ptxopt_kernel_variant_count(unknown.k) == 0);
 }
 
+TEST_CASE("fake driver: pass options after the pipeline", "[runtime][fake]") {
+  Fake fake;
+  std::string path = std::string(PTXOPT_SOURCE_DIR) + "/examples/matadd/matadd.ptx";
+  // -O2 groups the swap clone by 4 (32-bit data); "group-k=2" asks for 2.
+  for (auto [spec, name] : {std::pair<const char *, const char *>{"-O2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group4"},
+                            {"-O2;group-k=2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group2"},
+                            {"coalesce", "_Z10matadd_intPKiS0_Pi__ptxopt_swap"}}) {
+    Loaded l;
+    ptxopt_options o{spec, 0, nullptr};
+    REQUIRE(ptxopt_module_load_file(&l.m, path.c_str(), &o) == PTXOPT_SUCCESS);
+    REQUIRE(ptxopt_module_get_kernel(&l.k, l.m, "_Z10matadd_intPKiS0_Pi") == PTXOPT_SUCCESS);
+    REQUIRE(launch(l.k, {512, 1, 1}, {256, 1, 1}) == PTXOPT_SUCCESS);
+    CHECK(fake.lastName() == name);
+  }
+}
+
 TEST_CASE("fake driver: PTX the optimizer cannot parse is loaded as is", "[runtime][fake]") {
   Fake fake;
   Loaded l;
