@@ -18,7 +18,9 @@
 //      before the last guard; every global access is unit-stride along
 //      %tid.x (stride = its width w), independent of it, or one the analysis
 //      cannot express (a gather or scatter).
-//   2. k = 16 / (largest w of a unit-stride access), or the `group-k` option.
+//   2. k = 16 / (largest w of a unit-stride access), halved while k times
+//      the body's instructions exceed 1024 (few long threads leave small
+//      launches latency-bound; measured on Sobel), or the `group-k` option.
 //   3. Alignment: in each unit-stride access's address polynomial, %tid.x
 //      and %ntid.x count k times; every term must be a multiple of V = k*w,
 //      or hold one parameter (a runtime condition: the argument a multiple
@@ -140,6 +142,10 @@ std::string typeModifier(const Instruction &in) {
   }
   return "";
 }
+
+/// Instructions per hardware thread in the fast path (the body times k)
+/// above which k is halved (see planGroup).
+constexpr unsigned kMaxFastPath = 1024;
 
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
@@ -376,7 +382,20 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     p.why = "no unit-stride global access of 1, 2, 4 or 8 bytes along %tid.x";
     return false;
   }
-  p.k = forcedK ? forcedK : 16 / maxW;
+  // k: 16-byte vectors for the widest access, halved while the fast path
+  // would run more than kMaxFastPath instructions per hardware thread (the
+  // body times k), as long as every vector stays at least 4 bytes. Few, long
+  // threads leave a small launch latency-bound: Sobel (69 instructions) at
+  // 1920x1080 ran 0.91x with k=16 and 1.12x with k=8 on an H200, and 3.08x
+  // and 2.96x at 8192x8192; the matrix add (19 instructions) is fastest at 16.
+  unsigned minW = 16, instrs = 0;
+  for (const auto &sl : p.slots) {
+    if (sl.vector) minW = std::min(minW, sl.w);
+    instrs += sl.role == Slot::Role::Instr || sl.role == Slot::Role::Guard;
+  }
+  p.k = 16 / maxW;
+  while (!forcedK && p.k / 2 >= 2 && (p.k / 2) * minW >= 4 && p.k * instrs > kMaxFastPath) p.k /= 2;
+  if (forcedK) p.k = forcedK;
   // Alignment of replica 0's address, and the registers the unpacking needs.
   auto &aff = fa.affine();
   for (auto &[slotIndex, a] : accessOfSlot) {
