@@ -130,7 +130,13 @@ std::string checkShape(const Variant &v, const LaunchShape &s, const DeviceLimit
     return "dynamic shared memory (" + std::to_string(s.sharedBytes) + " bytes) is not allowed";
   if (std::string r = checkOriginalDims(v, s); !r.empty()) return r;
   if (std::string r = checkDivisions(v, s); !r.empty()) return r;
-  return checkLimits(transformLaunch(v, s), dev, variantMaxThreads);
+  LaunchShape t = transformLaunch(v, s);
+  if (std::string r = checkLimits(t, dev, variantMaxThreads); !r.empty()) return r;
+  uint64_t threads = uint64_t(t.block[0]) * t.block[1] * t.block[2];
+  if (v.minBlockThreads && threads < v.minBlockThreads)
+    return "transformed block has " + std::to_string(threads) + " threads, fewer than the clone's minimum " +
+           std::to_string(v.minBlockThreads);
+  return "";
 }
 
 std::string checkAlignment(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {

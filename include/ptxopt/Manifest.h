@@ -50,6 +50,10 @@ struct Variant {
   std::array<uint32_t, 3> gridMin{0, 0, 0};        // grid.d >= m (0: no bound)
   std::array<uint32_t, 3> gridMax{0, 0, 0};        // grid.d <= m (0: no bound)
   std::array<uint32_t, 3> blockMax{0, 0, 0};       // block.d <= m (0: no bound)
+  // On the TRANSFORMED launch: its block has at least this many threads
+  // (0: no bound). Group clones ask for 64: smaller blocks cap occupancy
+  // (32 resident blocks per SM).
+  uint32_t minBlockThreads = 0;
   struct AlignedParam {
     uint32_t index;  // parameter position
     uint32_t bytes;  // required alignment of the pointer value

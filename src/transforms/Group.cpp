@@ -38,7 +38,7 @@
 //      result.
 //   5. Launch transform (manifest): the dimension that becomes block.x is
 //      divided by k (and must be a multiple of k); the parameters of step 3
-//      are checked at launch. Kernels already cloned by coalesce are grouped
+//      are checked at launch; the new block must keep 64 threads or more. Kernels already cloned by coalesce are grouped
 //      too: the swap clone (the transform composed), and the split clone
 //      rebuilt with S*k logical blocks per hardware block of S threads.
 // Refuses (remark): communication, calls, local memory, loops or other
@@ -146,6 +146,8 @@ std::string typeModifier(const Instruction &in) {
 /// Instructions per hardware thread in the fast path (the body times k)
 /// above which k is halved (see planGroup).
 constexpr unsigned kMaxFastPath = 1024;
+/// Threads a group clone's block must keep (the manifest's minBlockThreads).
+constexpr uint32_t kMinBlockThreads = 64;
 
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
@@ -823,6 +825,10 @@ bool composeVariant(const Variant &base, const Plan &p, const std::string &name,
   v = base;
   v.name = name;
   v.pass = "group";
+  // Blocks of fewer than 64 threads cannot fill an SM (32 resident blocks):
+  // the examples' Sobel, launched with 32 x 8 blocks, ran 0.75x grouped by
+  // 16 into 2 x 8 blocks. Such launches take the next variant.
+  v.minBlockThreads = std::max<uint32_t>(base.minBlockThreads, kMinBlockThreads);
   v.kind = base.kind == "identity" || base.kind.empty() ? "group" : base.kind + "+group";
   DimSource &bx = v.block[0];
   if (bx.from == DimSource::From::Const) {

@@ -46,7 +46,7 @@ Case matadd(const std::string &kernel, Elem e, unsigned g, unsigned b) {
     return "__ptxopt_split" + std::to_string(grouped ? S * k : S) + (large ? "_large" : "") + (grouped ? "_group" + K : "");
   };
   std::string v;
-  if (g % k == 0 && g / k <= 1024) v = "__ptxopt_swap_group" + K;
+  if (g % k == 0 && g / k <= 1024 && g / k >= 64) v = "__ptxopt_swap_group" + K;  // blocks of 64+ threads
   else if (g <= 1024) v = "__ptxopt_swap";
   else if (g >= 32768 && g % (256 * k) == 0) v = splitName(256, true, true);
   else if (g >= 32768 && g % 256 == 0) v = splitName(256, true, false);
@@ -155,8 +155,13 @@ void addShapes(std::vector<Case> &cs) {
     cs.back().expect = "=clamp_short_guarded__ptxopt_group8";
     // n smaller than one group: every thread on the slow path.
     cs.push_back(makeCase("group: guarded char n=5", "shapes", "scale_char_guarded",
-                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {64, 1, 1}));
+                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16";
+    // A block of 256 threads grouped by 16 keeps 16: below the clone's
+    // minimum of 64, so the original runs.
+    cs.push_back(makeCase("group: block 256 / 16 < 64 threads", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(n)}, {(n + 255) / 256, 1, 1}, {256, 1, 1}));
+    cs.back().expect = "original";
     const size_t nw = size_t(4096) * 256;
     cs.push_back(makeCase("group: char in, int out (k=4)", "shapes", "widen_char",
                           {in(Elem::I8, nw), out(Elem::I32, nw)}, {4096, 1, 1}, {256, 1, 1}));

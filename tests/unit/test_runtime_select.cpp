@@ -154,6 +154,27 @@ TEST_CASE("select: a swap whose block would exceed 1024 threads falls back", "[r
   CHECK(select1(swap(), shape({1025, 1, 1}, {1024, 1, 1})).variant == -1);
 }
 
+TEST_CASE("select: a group clone keeps blocks of minBlockThreads or more", "[runtime]") {
+  Variant v = group();
+  v.minBlockThreads = 64;
+  // 256 / 4 = 64 threads: allowed; 128 / 4 = 32: the original.
+  CHECK(select1(v, shape({1024, 1, 1}, {256, 1, 1}), 1024, Params(0x7f0000000010)).variant == 0);
+  Selection small = select1(v, shape({1024, 1, 1}, {128, 1, 1}), 1024, Params(0x7f0000000010));
+  CHECK(small.variant == -1);
+  CHECK(reason0(small) == "transformed block has 32 threads, fewer than the clone's minimum 64");
+  // The other block dimensions count: 32 x 8 / 4 = 64.
+  CHECK(select1(v, shape({1024, 1, 1}, {32, 8, 1}), 1024, Params(0x7f0000000010)).variant == 0);
+  // The field travels through the JSON (and is absent when 0).
+  KernelManifest k = kernel({v});
+  std::string json = toJson(k);
+  CHECK(json.find("\"minBlockThreads\":64") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(kernel({group()})).find("minBlockThreads") == std::string::npos);
+}
+
 TEST_CASE("select: group falls back on a misaligned pointer, runs on an aligned one", "[runtime]") {
   LaunchShape s = shape({1024, 1, 1}, {256, 1, 1});
   Selection bad = select1(group(), s, 1024, Params(0x7f0000000001));
