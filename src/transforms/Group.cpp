@@ -43,7 +43,9 @@
 //      rebuilt with S*k logical blocks per hardware block of S threads.
 // Refuses (remark): communication, calls, local memory, loops or other
 // control flow, a store before a guard, an access with another stride
-// along %tid.x (k times less coalesced), alignment it cannot prove, a
+// along %tid.x (k times less coalesced), a unit-stride access that cannot
+// become a vector (already one, predicated, in a region: it would stay per
+// replica, k times less coalesced), alignment it cannot prove, a
 // misaligned store, registers of a width it cannot unpack into, and kernels
 // without a unit-stride access of 1, 2, 4 or 8 bytes.
 // Not done yet: grouping of the remap clone (its decoded indices are opaque
@@ -368,11 +370,16 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     if (!stride || *stride == 0) continue;  // the same address for every replica: stays per replica
     unsigned w = a.mem.bytes();
     if (a.mem.vector != 1 || (w != 1 && w != 2 && w != 4 && w != 8) || !in->guard.empty() ||
-        p.slots[it->second].region >= 0)
-      continue;  // stays per replica (predicated or odd-sized)
-    if (a.mem.kind == analysis::MemAccess::Kind::Store && in->operands.size() == 2 &&
-        in->operands[1].kind != Operand::Kind::Register)
-      continue;  // a constant stored: stays per replica
+        p.slots[it->second].region >= 0) {
+      // It would stay per replica, and the lanes of a warp would then be k
+      // elements apart: k times less coalesced than in the original.
+      p.why = std::string(in->opcode) + " is unit-stride but cannot become a vector access (" +
+              (a.mem.vector != 1 ? "already a vector" : !in->guard.empty() ? "predicated"
+                                   : p.slots[it->second].region >= 0 ? "inside an if-then region" : "its width") +
+              "): grouping would make it k times less coalesced";
+      p.whyAt = in;
+      return false;
+    }
     Slot &s = p.slots[it->second];
     s.vector = true;
     s.load = a.mem.kind == analysis::MemAccess::Kind::Load;
@@ -487,6 +494,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     }
     // The register the value goes to or comes from.
     const Operand &data = s.load ? in.operands[0] : in.operands[1];
+    if (!s.load && data.kind == Operand::Kind::Immediate && data.intValue()) continue;  // a constant stored
     if (data.kind != Operand::Kind::Register) {
       p.why = std::string(in.opcode) + " has a non-register data operand";
       p.whyAt = &in;
@@ -691,16 +699,27 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     }
     chunkCache.clear();  // a store: loaded chunks may be stale
     const Operand &val = in.operands[1];
+    const bool immediate = val.kind == Operand::Kind::Immediate;
+    std::string constant;  // a stored constant, in a register (the same for every replica)
+    if (immediate && s.w == 8) {
+      constant = e.reg64();
+      e.ins("mov.b64", {constant, std::string(val.text)});
+    } else if (immediate) {
+      constant = e.reg32();
+      e.ins("mov.b32", {constant, std::string(val.text)});
+    }
     if (s.w >= 4) {
       std::vector<std::string> regs;
-      for (unsigned r = 0; r < k; ++r) regs.push_back(rname(val, r));
+      for (unsigned r = 0; r < k; ++r) regs.push_back(immediate ? constant : rname(val, r));
       emitRaw({addr, vecOperand(regs)});
       return;
     }
-    bool val16 = typeBits(typeOfReg(p, val.text)) == 16;
+    bool val16 = !immediate && typeBits(typeOfReg(p, val.text)) == 16;
     std::vector<std::string> u(k);
     for (unsigned r = 0; r < k; ++r) {
-      if (val16) {
+      if (immediate) {
+        u[r] = constant;
+      } else if (val16) {
         u[r] = e.reg32();
         e.ins("cvt.u32.u16", {u[r], rname(val, r)});
       } else {

@@ -83,3 +83,9 @@ extern "C" __global__ void cond_gather(const char *a, const int *idx, char *c, i
   if (j >= 0 && j < n) v = a[j];
   c[i] = v;
 }
+// A constant stored: one register holds it for every replica.
+extern "C" __global__ void fill(char *c, float *f) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i] = 7;
+  f[i] = 1.5f;
+}
