@@ -39,5 +39,6 @@ std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, cons
 // The passes (one file each).
 void runCoalesce(PassContext &ctx);
 void runGroup(PassContext &ctx);
+void runPack(PassContext &ctx);
 
 }  // namespace ptxopt::transforms

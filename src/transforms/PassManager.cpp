@@ -34,6 +34,11 @@ const std::vector<Registered> &registry() {
         "accesses become one 4-, 8- or 16-byte vector access; a 'group' clone (block.x divided by k) of the "
         "kernel or of its coalesce clones, with a per-thread slow path behind bounds guards"},
        transforms::runGroup},
+      {{"pack",
+        "intra-thread grouping: adjacent 8/16/32-bit global loads of one thread (a row of pixels, four bytes "
+        "per thread) become one 4-, 8- or 16-byte vector load; a 'pack' clone with the same launch, for kernels "
+        "no earlier pass cloned"},
+       transforms::runPack},
   };
   return r;
 }
@@ -140,7 +145,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   std::vector<std::string> names;
   if (opts.passes == "-O0" || opts.passes.empty()) names = {};
   else if (opts.passes == "-O1") names = {"coalesce"};
-  else if (opts.passes == "-O2") names = {"coalesce", "group"};
+  else if (opts.passes == "-O2") names = {"coalesce", "group", "pack"};
   else names = split(opts.passes);
   std::vector<const Registered *> pipeline;
   for (const auto &n : names) {

@@ -1,0 +1,408 @@
+// pack: intra-thread grouping (van den Braak et al., SAMOS 2010, section
+// IV-B, "grouping within a thread"), on a clone of the kernel.
+//
+// What: loads of one thread from adjacent addresses (`[%rd+0]`, `[%rd+1]`,
+// `[%rd+2]`, `[%rd+3]` of 8-bit data, the row of pixels a DCT reads, a
+// thread handling four bytes) become one 4-, 8- or 16-byte vector load,
+// unpacked into the original destination registers.
+// Why it pays: one memory instruction instead of up to 16, and one request
+// per warp where there were as many as the loads; short-word loads are the
+// costliest per byte.
+// Algorithm: the body is scanned in windows of code between labels,
+// branches, stores, atomics, barriers, fences and calls (no memory write may
+// lie between loads that are merged, and merged loads run together). In a
+// window, unguarded scalar global loads of width w in {1, 2, 4} with the
+// same opcode and the same base register (not redefined in the window) are
+// grouped by their constant offsets; runs of n consecutive elements with
+// n*w in {16, 8, 4} (largest first) are merged when the first address is a
+// multiple of n*w: every term of its polynomial (affine analysis) a multiple
+// of n*w, except terms with one parameter, which become runtime conditions
+// on that argument (a pointer's alignment, a row pitch). The vector load
+// takes the place of the first load; the others move up to it, which needs
+// their destination registers not to be read or written in between.
+// The clone keeps the launch (identity), so the manifest holds only the
+// parameter conditions; when they fail at launch the original runs.
+// Clones made by earlier passes are packed too (the pack clone of a swap
+// clone is preferred over it, with the same launch); an original that has
+// clones is left to them.
+// Refuses (remark): nested blocks, and kernels with no such run.
+// Not done yet: unrolling loops to create runs (the paper unrolled the
+// DCT's inner loop; nvcc unrolls loops with a constant trip count itself),
+// stores.
+#include <algorithm>
+#include <numeric>
+
+#include "CloneUtil.h"
+#include "Pass.h"
+#include "ptxopt/ir/Verifier.h"
+
+namespace ptxopt::transforms {
+
+using analysis::AccessInfo;
+using ir::Instruction;
+using ir::Operand;
+using ir::Stmt;
+using namespace clone;
+
+namespace {
+
+struct Load {
+  size_t stmt;          // index in the body
+  const AccessInfo *a;  // its address
+  std::string reg;      // base register
+  int64_t off;          // constant offset in the address
+  unsigned w;
+  std::string key;      // opcode: loads merge only with the same one
+};
+
+struct Run {
+  std::vector<size_t> loads;  // indexes into the window, by offset
+  unsigned bytes;
+  std::vector<Variant::AlignedParam> conditions;
+};
+
+/// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
+bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off) {
+  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return false;
+  const Operand &e = addr.elems[0];
+  if (e.kind == Operand::Kind::Register) {
+    reg = std::string(e.text);
+    off = 0;
+    return true;
+  }
+  if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Register && e.elems[1].intValue()) {
+    reg = std::string(e.elems[0].text);
+    off = *e.elems[1].intValue() * (e.text == "-" ? -1 : 1);
+    return true;
+  }
+  return false;
+}
+
+std::string typeModifier(const Instruction &in) {
+  for (auto mod : in.modifiers()) {
+    std::string s(mod);
+    if (s.size() >= 3 && (s[1] == 'u' || s[1] == 's' || s[1] == 'b' || s[1] == 'f') &&
+        std::isdigit(static_cast<unsigned char>(s[2])))
+      return s;
+  }
+  return "";
+}
+
+/// Runtime conditions under which `a`'s address is a multiple of V, or
+/// false when that cannot be shown (a term without a parameter that is not
+/// a multiple, two parameters in one term, a constant remainder).
+bool alignedAt(const AccessInfo &a, analysis::AffineAnalysis &aff, const ir::Function &f, int64_t V,
+               std::vector<Variant::AlignedParam> &conds) {
+  if (!a.address.known) return false;
+  for (const auto &[mono, coeff] : a.address.poly.terms()) {
+    int64_t c = ((coeff % V) + V) % V;
+    if (c == 0) continue;
+    if (mono.empty()) return false;
+    const analysis::Symbol *param = nullptr;
+    size_t params = 0;
+    for (uint16_t id : mono)
+      if (aff.symbols()[id].kind == analysis::Symbol::Kind::Param) {
+        ++params;
+        param = &aff.symbols()[id];
+      }
+    if (params != 1 || !f.params) return false;
+    int index = -1;
+    for (size_t i = 0; i < f.params->size(); ++i)
+      for (const auto &n : (*f.params)[i].names)
+        if (n.name == param->name) index = static_cast<int>(i);
+    if (index < 0) return false;
+    uint32_t need = static_cast<uint32_t>(V / std::gcd(c, V));
+    bool found = false;
+    for (auto &x : conds)
+      if (x.index == static_cast<uint32_t>(index)) {
+        x.bytes = std::max(x.bytes, need);
+        found = true;
+      }
+    if (!found) conds.push_back({static_cast<uint32_t>(index), need});
+  }
+  return true;
+}
+
+/// Register types declared in the body: plain names and range prefixes.
+struct RegTypes {
+  std::map<std::string, std::string> plain, range;
+  unsigned bits(std::string_view r) const {
+    auto width = [](const std::string &t) { return t == ".pred" ? 1u : analysis::typeBytes(t) * 8; };
+    if (auto it = plain.find(std::string(r)); it != plain.end()) return width(it->second);
+    size_t e = r.size();
+    while (e > 0 && std::isdigit(static_cast<unsigned char>(r[e - 1]))) --e;
+    if (auto it = range.find(std::string(r.substr(0, e))); e < r.size() && it != range.end()) return width(it->second);
+    return 0;
+  }
+};
+
+}  // namespace
+
+void runPack(PassContext &ctx) {
+  ir::Module &m = ctx.module;
+  // Kernels, and the clones earlier passes made (a pack clone of a clone is
+  // that clone plus the loads merged, preferred over it).
+  std::vector<ir::Function *> kernels;
+  for (auto *k : m.kernels())
+    if (k->name.find("_pack") == std::string_view::npos) kernels.push_back(k);
+  for (ir::Function *k : kernels) {
+    ctx.count("kernels");
+    const std::string kname(k->name);
+    const size_t pos = kname.find("__ptxopt_");
+    const std::string originalName = pos == std::string::npos ? kname : kname.substr(0, pos);
+    ir::Function *original = m.findFunction(originalName);
+    if (!original) continue;
+    KernelManifest *entry = nullptr;
+    for (auto &e : ctx.manifest.kernels)
+      if (e.kernel == originalName) entry = &e;
+    Variant base;
+    base.kind = "identity";
+    size_t baseIndex = 0;
+    if (pos == std::string::npos) {
+      // An original that has clones runs one of them: a pack clone of it
+      // would come after them in the manifest and never run.
+      if (entry && !entry->variants.empty()) {
+        ctx.count("originals-left-to-clones");
+        continue;
+      }
+    } else {
+      bool found = false;
+      if (entry)
+        for (size_t i = 0; i < entry->variants.size(); ++i)
+          if (entry->variants[i].name == kname) {
+            base = entry->variants[i];
+            baseIndex = i;
+            found = true;
+          }
+      if (!found) continue;
+    }
+    auto &body = k->body->body;
+    if (std::any_of(body.begin(), body.end(), [](const auto &s) { return s->kind == Stmt::Kind::Block; })) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "not packed: it has a nested { } block");
+      continue;
+    }
+    auto &fa = ctx.analyses.get(*k);
+    auto &aff = fa.affine();
+    std::map<const Instruction *, const AccessInfo *> accessOf;
+    for (const auto &a : fa.accesses()) accessOf[fa.cfg().instructions()[a.instr]] = &a;
+    RegTypes types;
+    for (const auto &s : body)
+      if (s->kind == Stmt::Kind::Decl) {
+        const auto &d = static_cast<const ir::Decl &>(*s);
+        if (d.space() == ".reg")
+          for (const auto &n : d.names) (n.range ? types.range : types.plain)[std::string(n.name)] = std::string(d.type());
+      }
+
+    // Windows and runs.
+    std::vector<Run> runs;
+    std::vector<Load> window;
+    std::vector<Load> all;  // every candidate, by window
+    auto flush = [&] {
+      // Group by (opcode, register); sort by offset; take runs, largest first.
+      std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
+      for (size_t i = 0; i < window.size(); ++i) groups[{window[i].key, window[i].reg}].push_back(i);
+      for (auto &[key, idx] : groups) {
+        std::sort(idx.begin(), idx.end(), [&](size_t x, size_t y) { return window[x].off < window[y].off; });
+        std::map<int64_t, size_t> byOff;
+        for (size_t i : idx) byOff.emplace(window[i].off, i);  // a repeated offset: the first load
+        std::set<size_t> taken;
+        const unsigned w = window[idx[0]].w;
+        for (unsigned V : {16u, 8u, 4u}) {
+          if (V <= w) continue;
+          const unsigned n = V / w;
+          for (size_t start : idx) {
+            if (taken.count(start) || byOff[window[start].off] != start) continue;
+            std::vector<size_t> run;
+            for (unsigned j = 0; j < n; ++j) {
+              auto it = byOff.find(window[start].off + static_cast<int64_t>(j * w));
+              if (it == byOff.end() || taken.count(it->second)) break;
+              run.push_back(it->second);
+            }
+            if (run.size() != n) continue;
+            std::vector<Variant::AlignedParam> conds;
+            if (!alignedAt(*window[start].a, aff, *k, V, conds)) continue;
+            // The run's loads move up to its earliest one: their destination
+            // registers must not be read or written in between.
+            size_t first = window[run[0]].stmt;
+            for (size_t i : run) first = std::min(first, window[i].stmt);
+            bool movable = true;
+            std::set<std::string_view> dsts;
+            for (size_t i : run) {
+              const auto &ld = static_cast<const Instruction &>(*body[window[i].stmt]);
+              std::string_view dst = ld.operands[0].text;
+              if (!dsts.insert(dst).second) movable = false;
+              for (size_t s = first; s < window[i].stmt && movable; ++s) {
+                if (body[s]->kind != Stmt::Kind::Instruction || s == first) continue;
+                auto du = analysis::defUse(static_cast<const Instruction &>(*body[s]));
+                for (auto r : du.defs) movable &= r != dst;
+                for (auto r : du.uses) movable &= r != dst;
+              }
+            }
+            if (!movable) continue;
+            Run r;
+            for (size_t i : run) {
+              taken.insert(i);
+              r.loads.push_back(all.size());
+              all.push_back(window[i]);
+            }
+            r.bytes = V;
+            r.conditions = conds;
+            runs.push_back(std::move(r));
+          }
+        }
+      }
+      window.clear();
+    };
+    for (size_t i = 0; i < body.size(); ++i) {
+      const Stmt &s = *body[i];
+      if (s.kind == Stmt::Kind::Label) {
+        flush();
+        continue;
+      }
+      if (s.kind != Stmt::Kind::Instruction) continue;
+      const auto &in = static_cast<const Instruction &>(s);
+      std::string_view base = in.base();
+      auto mem = analysis::memAccess(in);
+      bool barrier = analysis::flowOf(in) != analysis::Flow::Next || base == "bra" || base == "ret" ||
+                     base == "exit" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
+                     base == "fence" || (mem && mem->kind != analysis::MemAccess::Kind::Load);
+      if (barrier) {
+        flush();
+        continue;
+      }
+      // A redefined base register ends the loads that used it.
+      auto du = analysis::defUse(in);
+      for (auto d : du.defs)
+        if (std::any_of(window.begin(), window.end(), [&](const Load &l) { return l.reg == d; })) {
+          flush();
+          break;
+        }
+      if (!mem || (mem->space != ".global" && !mem->space.empty()) || mem->vector != 1 || !in.guard.empty() ||
+          in.hasModifier(".volatile") || in.operands.size() != 2 || in.operands[0].kind != Operand::Kind::Register)
+        continue;
+      unsigned w = mem->bytes();
+      if (w != 1 && w != 2 && w != 4) continue;
+      unsigned dstBits = types.bits(in.operands[0].text);
+      if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) continue;
+      auto it = accessOf.find(&in);
+      if (it == accessOf.end()) continue;
+      Load l;
+      l.stmt = i;
+      l.a = it->second;
+      l.w = w;
+      l.key = std::string(in.opcode);
+      if (!baseAndOffset(in.operands[1], l.reg, l.off)) continue;
+      window.push_back(l);
+    }
+    flush();
+    if (runs.empty()) {
+      if (pos == std::string::npos)
+        ctx.remark(Remark::Kind::Missed, *k, "", "not packed: no adjacent loads of one thread with a provable alignment");
+      continue;
+    }
+
+    // The clone: same statements; each run's first load becomes the vector
+    // load and the unpacking, the run's other loads go.
+    const std::string name = kname + (pos == std::string::npos ? "__ptxopt_pack" : "_pack");
+    auto clone = ir::cloneFunction(*k, name, "_pk", m);
+    auto &cb = clone->body->body;
+    Emitter e{m, {}};
+    e.prefix = "%ptxopt_k";
+    std::map<size_t, std::vector<std::unique_ptr<Stmt>>> replace;  // stmt index -> new statements
+    std::set<size_t> drop;
+    Variant v = base;  // the launch of the kernel it was made from
+    v.name = name;
+    v.pass = "pack";
+    v.kind = base.kind == "identity" ? "pack" : base.kind + "+pack";
+    unsigned merged = 0;
+    for (const Run &r : runs) {
+      const Load &lead = all[r.loads[0]];
+      size_t first = lead.stmt;
+      for (size_t i : r.loads) first = std::min(first, all[i].stmt);
+      const auto &leadIn = static_cast<const Instruction &>(*cb[lead.stmt]);
+      const unsigned nwords = r.bytes / 4;
+      std::string op(leadIn.base());
+      std::string type = typeModifier(leadIn);
+      for (auto mod : leadIn.modifiers())
+        if (std::string(mod) != type) op += std::string(mod);
+      if (nwords > 1) op += ".v" + std::to_string(nwords);
+      op += ".b32";
+      std::vector<std::string> words;
+      Operand vec{Operand::Kind::Vector, "", {}};
+      for (unsigned j = 0; j < nwords; ++j) {
+        words.push_back(e.reg32());
+        vec.elems.push_back(e.op(words.back()));
+      }
+      auto ld = std::make_unique<Instruction>();
+      ld->opcode = m.intern(op);
+      ld->operands = {nwords > 1 ? vec : vec.elems[0], leadIn.operands[1]};
+      ld->edited = true;
+      e.out.push_back(std::move(ld));
+      bool sign = type.size() > 1 && type[1] == 's';
+      for (size_t j = 0; j < r.loads.size(); ++j) {
+        const Load &l = all[r.loads[j]];
+        const auto &in = static_cast<const Instruction &>(*cb[l.stmt]);
+        std::string dst(in.operands[0].text);
+        unsigned bits = types.bits(dst);
+        unsigned byte = static_cast<unsigned>(j) * l.w;
+        std::string v32;
+        if (l.w == 4) {
+          v32 = words[byte / 4];
+        } else {
+          v32 = bits == 32 ? dst : e.reg32();
+          e.ins(sign ? "bfe.s32" : "bfe.u32", {v32, words[byte / 4], std::to_string((byte % 4) * 8), std::to_string(l.w * 8)});
+        }
+        if (bits == 16) e.ins("cvt.u16.u32", {dst, v32});
+        else if (bits == 64) e.ins(sign ? "cvt.s64.s32" : "cvt.u64.u32", {dst, v32});
+        else if (v32 != dst) e.ins("mov.b32", {dst, v32});
+        if (l.stmt != first) drop.insert(l.stmt);
+      }
+      // The vector load goes where the run's first load was (that load too is replaced).
+      drop.insert(first);
+      for (auto &st : e.out) replace[first].push_back(std::move(st));
+      e.out.clear();
+      for (const auto &c : r.conditions) {
+        bool found = false;
+        for (auto &x : v.alignedParams)
+          if (x.index == c.index) {
+            x.bytes = std::max(x.bytes, c.bytes);
+            found = true;
+          }
+        if (!found) v.alignedParams.push_back(c);
+      }
+      merged += static_cast<unsigned>(r.loads.size());
+    }
+    std::vector<std::unique_ptr<Stmt>> out;
+    for (size_t i = 0; i < cb.size(); ++i) {
+      if (auto it = replace.find(i); it != replace.end())
+        for (auto &st : it->second) out.push_back(std::move(st));
+      if (!drop.count(i)) out.push_back(std::move(cb[i]));
+    }
+    cb = std::move(out);
+    size_t decls = 0;
+    while (decls < cb.size() && cb[decls]->kind == Stmt::Kind::Decl) ++decls;
+    cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b32", e.prefix + "r", e.r32));
+    std::sort(v.alignedParams.begin(), v.alignedParams.end(),
+              [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+    auto errs = verifyFunction(m, *clone);
+    if (!errs.empty()) {
+      ctx.remark(Remark::Kind::Missed, *original, "", "pack clone dropped: it fails verification (" + errs.front().message + ")");
+      ctx.count("dropped-clones");
+      continue;
+    }
+    m.insertFunctionAfter(m.itemIndex(k), std::move(clone));
+    KernelManifest &me = ctx.entry(*original);
+    me.variants.insert(me.variants.begin() + static_cast<long>(pos == std::string::npos ? me.variants.size() : baseIndex), v);
+    ctx.count("pack-clones");
+    std::string conds;
+    for (const auto &c : v.alignedParams)
+      conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
+               std::to_string(c.bytes) + " == 0";
+    ctx.remark(Remark::Kind::Applied, *original, "",
+               name + ": " + std::to_string(merged) + " loads merged into " + std::to_string(runs.size()) +
+                   " vector load(s); launch conditions: " + (conds.empty() ? "none" : conds));
+    ctx.count("loads-merged", merged);
+  }
+}
+
+}  // namespace ptxopt::transforms
