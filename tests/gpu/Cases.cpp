@@ -253,6 +253,34 @@ void addImage(std::vector<Case> &cs) {
   }
 }
 
+/// The pack pass (cases/pack.cu): a thread's adjacent loads merged.
+void addPack(std::vector<Case> &cs) {
+  const unsigned g = 4096, b = 256;
+  const size_t n = size_t(g) * b;
+  cs.push_back(makeCase("pack: four bytes per thread", "pack", "quad", {in(Elem::I8, 4 * n), out(Elem::I32, n)},
+                        {g, 1, 1}, {b, 1, 1}));
+  cs.back().expect = "=quad__ptxopt_pack";
+  cs.push_back(makeCase("pack: input 2 bytes off 4 (original)", "pack", "quad",
+                        {in(Elem::I8, 4 * n, 2), out(Elem::I32, n)}, {g, 1, 1}, {b, 1, 1}));
+  cs.back().expect = "original";
+  cs.push_back(makeCase("pack: shorts at an odd offset", "pack", "odd", {in(Elem::I16, 4 * n + 1), out(Elem::I32, n)},
+                        {g, 1, 1}, {b, 1, 1}));
+  cs.back().expect = "=odd__ptxopt_pack";
+  // Fig. 6-a indexing, four bytes per thread: the swap clone, packed.
+  cs.push_back(makeCase("pack: the swap clone of a Fig. 6-a kernel", "pack", "quad_6a",
+                        {in(Elem::I8, 4 * size_t(512) * 256), out(Elem::I32, size_t(512) * 256)}, {512, 1, 1},
+                        {256, 1, 1}));
+  cs.back().expect = "=quad_6a__ptxopt_swap_pack";
+  // The DCT with __cosf: the eight pixels of a row as one 8-byte load; a
+  // pitch that is not a multiple of 8 runs the original.
+  for (int w : {2048, 2052}) {
+    const size_t sz = size_t(w) * 2048;
+    cs.push_back(makeCase("pack: dct (__cosf) 2048x2048, pitch " + std::to_string(w), "pack", "dct_fast",
+                          {in(Elem::I8, sz), out(Elem::F32, sz), i32(w)}, {256, 256, 1}, {8, 8, 1}));
+    cs.back().expect = w % 8 == 0 ? "=dct_fast__ptxopt_pack" : "original";
+  }
+}
+
 SynthVariant swapVariant() {
   SynthVariant v{"__test_swap", "swap"};
   v.grid[0] = "block.x";
@@ -313,6 +341,7 @@ std::vector<Case> allCases() {
   addMataddK(cs);
   addShapes(cs);
   addImage(cs);
+  addPack(cs);
   addRuntimeCases(cs);
   return cs;
 }
