@@ -197,11 +197,13 @@ void runPack(PassContext &ctx) {
     std::vector<Run> runs;
     std::vector<Load> window;
     std::vector<Load> all;  // every candidate, by window
+    bool sawNeighbours = false;  // loads from one base register in one window (worth a remark)
     auto flush = [&] {
       // Group by (opcode, register); sort by offset; take runs, largest first.
       std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
       for (size_t i = 0; i < window.size(); ++i) groups[{window[i].key, window[i].reg}].push_back(i);
       for (auto &[key, idx] : groups) {
+        sawNeighbours |= idx.size() > 1;
         std::sort(idx.begin(), idx.end(), [&](size_t x, size_t y) { return window[x].off < window[y].off; });
         std::map<int64_t, size_t> byOff;
         for (size_t i : idx) byOff.emplace(window[i].off, i);  // a repeated offset: the first load
@@ -296,8 +298,10 @@ void runPack(PassContext &ctx) {
     }
     flush();
     if (runs.empty()) {
-      if (pos == std::string::npos)
-        ctx.remark(Remark::Kind::Missed, *k, "", "not packed: no adjacent loads of one thread with a provable alignment");
+      if (pos == std::string::npos && sawNeighbours)
+        ctx.remark(Remark::Kind::Missed, *k, "",
+                   "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes with a "
+                   "provable alignment, or a store lies between them");
       continue;
     }
 
