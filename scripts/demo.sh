@@ -23,7 +23,7 @@ else
 fi
 
 echo
-echo "== the passes: coalesce, then group (ptx-opt -O2 --remarks)"
+echo "== the passes: coalesce, group, pack (ptx-opt -O2 --remarks)"
 build/ptx-opt -O2 --remarks "$IN" -o "$OUT/$name.O2.ptx" 2>&1 | sed 's/^/  /'
 echo "optimized module: $OUT/$name.O2.ptx ($(grep -c '__ptxopt_.*($' "$OUT/$name.O2.ptx" || true) clone kernels added)"
 
