@@ -7,12 +7,14 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "Pass.h"
+#include "ptxopt/analysis/Affine.h"
 
 namespace ptxopt::transforms::clone {
 
@@ -177,6 +179,86 @@ inline void insertPrologue(ir::Function &clone, Emitter &e, bool wide) {
   auto &body = clone.body->body;
   body.insert(body.begin() + static_cast<long>(prologueAt(*clone.body)), std::make_move_iterator(pre.begin()),
               std::make_move_iterator(pre.end()));
+}
+
+/// The type modifier of a memory instruction (".u8", ".f32"), or "".
+inline std::string typeModifier(const ir::Instruction &in) {
+  for (auto mod : in.modifiers()) {
+    std::string s(mod);
+    if (s.size() >= 3 && (s[1] == 'u' || s[1] == 's' || s[1] == 'b' || s[1] == 'f') &&
+        std::isdigit(static_cast<unsigned char>(s[2])))
+      return s;
+  }
+  return "";
+}
+
+/// The register types a function body declares: plain names and `%r<N>`
+/// range prefixes.
+struct RegTypes {
+  std::map<std::string, std::string> plain, range;
+  void add(const ir::Decl &d) {
+    for (const auto &n : d.names) (n.range ? range : plain)[std::string(n.name)] = std::string(d.type());
+  }
+  /// Declared type of register `r` (".b16"), or "" when not declared here.
+  std::string type(std::string_view r) const {
+    if (auto it = plain.find(std::string(r)); it != plain.end()) return it->second;
+    size_t e = r.size();
+    while (e > 0 && std::isdigit(static_cast<unsigned char>(r[e - 1]))) --e;
+    if (e == r.size()) return "";
+    auto it = range.find(std::string(r.substr(0, e)));
+    return it == range.end() ? "" : it->second;
+  }
+  /// Width in bits (1 for .pred, 0 when unknown).
+  unsigned bits(std::string_view r) const {
+    std::string t = type(r);
+    return t == ".pred" ? 1 : analysis::typeBytes(t) * 8;
+  }
+};
+
+/// Whether address polynomial `poly` is a multiple of V for every launch
+/// that passes runtime conditions: each term's coefficient, times
+/// `scale(term)`, must be a multiple of V, or the term must hold exactly one
+/// parameter of `f`, which becomes a condition appended to `conds` (its
+/// value a multiple of V / gcd(coefficient, V): a pointer's alignment, a
+/// pitch). The constant term's remainder goes to `misalign` (0..V-1).
+/// False when a term can be neither (two parameters, a global's address,
+/// an index with an odd coefficient).
+template <typename Scale>
+bool vectorAlignment(const analysis::Poly &poly, const analysis::AffineAnalysis &aff, const ir::Function &f,
+                     int64_t V, Scale scale, std::vector<Variant::AlignedParam> &conds, int64_t &misalign) {
+  misalign = 0;
+  for (const auto &[mono, coeff] : poly.terms()) {
+    __int128 c = coeff;
+    for (uint16_t id : mono) c *= scale(aff.symbols()[id]);
+    int64_t rem = static_cast<int64_t>(((c % V) + V) % V);
+    if (rem == 0) continue;
+    if (mono.empty()) {
+      misalign = rem;
+      continue;
+    }
+    const analysis::Symbol *param = nullptr;
+    size_t params = 0;
+    for (uint16_t id : mono)
+      if (aff.symbols()[id].kind == analysis::Symbol::Kind::Param) {
+        ++params;
+        param = &aff.symbols()[id];
+      }
+    int index = -1;
+    if (params == 1 && f.params)
+      for (size_t i = 0; i < f.params->size(); ++i)
+        for (const auto &n : (*f.params)[i].names)
+          if (n.name == param->name) index = static_cast<int>(i);
+    if (index < 0) return false;
+    uint32_t need = static_cast<uint32_t>(V / std::gcd(rem, V));
+    bool found = false;
+    for (auto &x : conds)
+      if (x.index == static_cast<uint32_t>(index)) {
+        x.bytes = std::max(x.bytes, need);
+        found = true;
+      }
+    if (!found) conds.push_back({static_cast<uint32_t>(index), need});
+  }
+  return true;
 }
 
 /// The coalesce pass's split clone of `k` (defined in Coalesce.cpp): the

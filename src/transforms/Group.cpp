@@ -89,28 +89,10 @@ struct Plan {
   unsigned perReplica = 0;  // gathers and scatters left to each replica
   unsigned regions = 0;     // if-then regions, predicated in the fast path
   std::vector<Variant::AlignedParam> aligned;
-  std::map<std::string, std::string> regType;   // plain register name -> type
-  std::map<std::string, std::string> rangeType; // range prefix -> type
-  std::string why;                              // refusal
+  RegTypes regs;     // declared register types
+  std::string why;   // refusal
   const Stmt *whyAt = nullptr;
 };
-
-unsigned typeBits(const std::string &t) {
-  if (t == ".pred") return 1;
-  unsigned b = analysis::typeBytes(t);
-  return b * 8;
-}
-
-/// Declared type of register `r` (".b16"), or "" when not declared here.
-std::string typeOfReg(const Plan &p, std::string_view r) {
-  auto it = p.regType.find(std::string(r));
-  if (it != p.regType.end()) return it->second;
-  size_t e = r.size();
-  while (e > 0 && std::isdigit(static_cast<unsigned char>(r[e - 1]))) --e;
-  if (e == r.size()) return "";
-  auto jt = p.rangeType.find(std::string(r.substr(0, e)));
-  return jt == p.rangeType.end() ? "" : jt->second;
-}
 
 bool isSpecial(std::string_view r) {
   return r.starts_with("%tid") || r.starts_with("%ntid") || r.starts_with("%ctaid") || r.starts_with("%nctaid") ||
@@ -126,24 +108,14 @@ bool isSpecial(std::string_view r) {
 std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
   std::string s(r);
   if (m == 0 || isSpecial(r)) return s;
-  if (p.regType.count(s)) return s + "_g" + std::to_string(m);
+  if (p.regs.plain.count(s)) return s + "_g" + std::to_string(m);
   size_t e = s.size();
   while (e > 0 && std::isdigit(static_cast<unsigned char>(s[e - 1]))) --e;
-  if (e < s.size() && p.rangeType.count(s.substr(0, e)))
+  if (e < s.size() && p.regs.range.count(s.substr(0, e)))
     return s.substr(0, e) + "_g" + std::to_string(m) + "_" + s.substr(e);
   return s;  // not declared in the body (cannot happen after verification)
 }
 
-/// The type modifier of a memory instruction (".u8"), or "".
-std::string typeModifier(const Instruction &in) {
-  for (auto mod : in.modifiers()) {
-    std::string s(mod);
-    if (s.size() >= 3 && (s[1] == 'u' || s[1] == 's' || s[1] == 'b' || s[1] == 'f') &&
-        std::isdigit(static_cast<unsigned char>(s[2])))
-      return s;
-  }
-  return "";
-}
 
 /// Instructions per hardware thread in the fast path (the body times k)
 /// above which k is halved (see planGroup).
@@ -179,7 +151,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
           p.why = "it declares a register array";
           return false;
         }
-        (n.range ? p.rangeType[std::string(n.name)] : p.regType[std::string(n.name)]) = std::string(d.type());
+        (n.range ? p.regs.range[std::string(n.name)] : p.regs.plain[std::string(n.name)]) = std::string(d.type());
       }
       p.slots.push_back({Slot::Role::Decl, i});
       break;
@@ -422,51 +394,16 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = &in;
       return false;
     }
-    // Each term must be a multiple of V, or hold one parameter whose value
-    // the runtime can check (a pointer base, or an integer such as a pitch:
-    // param * c must be a multiple of V, i.e. param a multiple of V/gcd(c,V)).
-    // The constant term may leave a remainder (in[i + 1]): a load then reads
-    // the two aligned vectors around it.
+    // Each term a multiple of V (with %tid.x and %ntid.x counting k times),
+    // or one parameter the runtime checks; the constant term's remainder is
+    // a misalignment (below).
     int64_t misalign = 0;
-    for (const auto &[mono, coeff] : a->address.poly.terms()) {
-      __int128 c = coeff;
-      std::vector<const analysis::Symbol *> others;
-      for (uint16_t id : mono) {
-        const auto &sym = aff.symbols()[id];
-        if ((sym.kind == analysis::Symbol::Kind::Tid || sym.kind == analysis::Symbol::Kind::Ntid) && sym.dim == 0)
-          c *= p.k;
-        else
-          others.push_back(&sym);
-      }
-      if (c % V == 0) continue;
-      if (mono.empty()) {
-        misalign = static_cast<int64_t>(((c % V) + V) % V);
-        continue;
-      }
-      size_t params = 0;
-      const analysis::Symbol *param = nullptr;
-      for (const auto *o : others)
-        if (o->kind == analysis::Symbol::Kind::Param) {
-          ++params;
-          param = o;
-        }
-      int index = -1;
-      if (params == 1 && f.params)
-        for (size_t pi = 0; pi < f.params->size(); ++pi)
-          for (const auto &nm : (*f.params)[pi].names)
-            if (nm.name == param->name) index = static_cast<int>(pi);
-      if (index >= 0) {
-        int64_t g = std::gcd(static_cast<int64_t>(((c % V) + V) % V), V);
-        uint32_t need = static_cast<uint32_t>(V / g);
-        bool found = false;
-        for (auto &ap : p.aligned)
-          if (ap.index == static_cast<uint32_t>(index)) {
-            ap.bytes = std::max<uint32_t>(ap.bytes, need);
-            found = true;
-          }
-        if (!found) p.aligned.push_back({static_cast<uint32_t>(index), need});
-        continue;
-      }
+    auto scaleByK = [&](const analysis::Symbol &sym) -> int64_t {
+      return (sym.kind == analysis::Symbol::Kind::Tid || sym.kind == analysis::Symbol::Kind::Ntid) && sym.dim == 0
+                 ? p.k
+                 : 1;
+    };
+    if (!vectorAlignment(a->address.poly, aff, f, V, scaleByK, p.aligned, misalign)) {
       p.why = "cannot prove that " + std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " +
               std::to_string(V) + "-byte aligned for k=" + std::to_string(p.k);
       p.whyAt = &in;
@@ -500,7 +437,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = &in;
       return false;
     }
-    unsigned bits = typeBits(typeOfReg(p, data.text));
+    unsigned bits = p.regs.bits(data.text);
     bool ok = s.w == 8   ? bits == 64
               : s.load   ? (bits == 16 && s.w < 4) || bits == 32 || bits == 64
               : s.w == 4 ? bits == 32
@@ -622,7 +559,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     };
     if (s.load) {
       const Operand &dst = in.operands[0];
-      const unsigned dstBits = typeBits(typeOfReg(p, dst.text));
+      const unsigned dstBits = p.regs.bits(dst.text);
       if (s.w >= 4 && dstBits == s.w * 8 && !s.misalign) {  // straight into the replicas' registers
         std::vector<std::string> regs;
         for (unsigned r = 0; r < k; ++r) regs.push_back(rname(dst, r));
@@ -714,7 +651,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       emitRaw({addr, vecOperand(regs)});
       return;
     }
-    bool val16 = !immediate && typeBits(typeOfReg(p, val.text)) == 16;
+    bool val16 = !immediate && p.regs.bits(val.text) == 16;
     std::vector<std::string> u(k);
     for (unsigned r = 0; r < k; ++r) {
       if (immediate) {

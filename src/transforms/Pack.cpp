@@ -78,64 +78,6 @@ bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off) {
   return false;
 }
 
-std::string typeModifier(const Instruction &in) {
-  for (auto mod : in.modifiers()) {
-    std::string s(mod);
-    if (s.size() >= 3 && (s[1] == 'u' || s[1] == 's' || s[1] == 'b' || s[1] == 'f') &&
-        std::isdigit(static_cast<unsigned char>(s[2])))
-      return s;
-  }
-  return "";
-}
-
-/// Runtime conditions under which `a`'s address is a multiple of V, or
-/// false when that cannot be shown (a term without a parameter that is not
-/// a multiple, two parameters in one term, a constant remainder).
-bool alignedAt(const AccessInfo &a, analysis::AffineAnalysis &aff, const ir::Function &f, int64_t V,
-               std::vector<Variant::AlignedParam> &conds) {
-  if (!a.address.known) return false;
-  for (const auto &[mono, coeff] : a.address.poly.terms()) {
-    int64_t c = ((coeff % V) + V) % V;
-    if (c == 0) continue;
-    if (mono.empty()) return false;
-    const analysis::Symbol *param = nullptr;
-    size_t params = 0;
-    for (uint16_t id : mono)
-      if (aff.symbols()[id].kind == analysis::Symbol::Kind::Param) {
-        ++params;
-        param = &aff.symbols()[id];
-      }
-    if (params != 1 || !f.params) return false;
-    int index = -1;
-    for (size_t i = 0; i < f.params->size(); ++i)
-      for (const auto &n : (*f.params)[i].names)
-        if (n.name == param->name) index = static_cast<int>(i);
-    if (index < 0) return false;
-    uint32_t need = static_cast<uint32_t>(V / std::gcd(c, V));
-    bool found = false;
-    for (auto &x : conds)
-      if (x.index == static_cast<uint32_t>(index)) {
-        x.bytes = std::max(x.bytes, need);
-        found = true;
-      }
-    if (!found) conds.push_back({static_cast<uint32_t>(index), need});
-  }
-  return true;
-}
-
-/// Register types declared in the body: plain names and range prefixes.
-struct RegTypes {
-  std::map<std::string, std::string> plain, range;
-  unsigned bits(std::string_view r) const {
-    auto width = [](const std::string &t) { return t == ".pred" ? 1u : analysis::typeBytes(t) * 8; };
-    if (auto it = plain.find(std::string(r)); it != plain.end()) return width(it->second);
-    size_t e = r.size();
-    while (e > 0 && std::isdigit(static_cast<unsigned char>(r[e - 1]))) --e;
-    if (auto it = range.find(std::string(r.substr(0, e))); e < r.size() && it != range.end()) return width(it->second);
-    return 0;
-  }
-};
-
 }  // namespace
 
 void runPack(PassContext &ctx) {
@@ -187,11 +129,8 @@ void runPack(PassContext &ctx) {
     for (const auto &a : fa.accesses()) accessOf[fa.cfg().instructions()[a.instr]] = &a;
     RegTypes types;
     for (const auto &s : body)
-      if (s->kind == Stmt::Kind::Decl) {
-        const auto &d = static_cast<const ir::Decl &>(*s);
-        if (d.space() == ".reg")
-          for (const auto &n : d.names) (n.range ? types.range : types.plain)[std::string(n.name)] = std::string(d.type());
-      }
+      if (s->kind == Stmt::Kind::Decl && static_cast<const ir::Decl &>(*s).space() == ".reg")
+        types.add(static_cast<const ir::Decl &>(*s));
 
     // Windows and runs.
     std::vector<Run> runs;
@@ -222,7 +161,13 @@ void runPack(PassContext &ctx) {
             }
             if (run.size() != n) continue;
             std::vector<Variant::AlignedParam> conds;
-            if (!alignedAt(*window[start].a, aff, *k, V, conds)) continue;
+            int64_t misalign = 0;
+            const AccessInfo &lead = *window[start].a;
+            if (!lead.address.known ||
+                !vectorAlignment(lead.address.poly, aff, *k, V, [](const analysis::Symbol &) { return 1; }, conds,
+                                 misalign) ||
+                misalign)
+              continue;
             // The run's loads move up to its earliest one: their destination
             // registers must not be read or written in between.
             size_t first = window[run[0]].stmt;
