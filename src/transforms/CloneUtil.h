@@ -261,6 +261,23 @@ bool vectorAlignment(const analysis::Poly &poly, const analysis::AffineAnalysis 
   return true;
 }
 
+/// Moves the w-byte element at byte `byte` of the 32-bit `words` into `dst`
+/// (16, 32 or 64 bits), sign- or zero-extended as the load's type says:
+/// `bfe` for 1- and 2-byte elements, then `cvt` or `mov` to the width.
+inline void emitUnpack(Emitter &e, const std::vector<std::string> &words, unsigned byte, unsigned w, bool sign,
+                       const std::string &dst, unsigned dstBits) {
+  std::string v32;  // the element, extended to 32 bits
+  if (w == 4) {
+    v32 = words[byte / 4];
+  } else {
+    v32 = dstBits == 32 ? dst : e.reg32();
+    e.ins(sign ? "bfe.s32" : "bfe.u32", {v32, words[byte / 4], std::to_string((byte % 4) * 8), std::to_string(w * 8)});
+  }
+  if (dstBits == 16) e.ins("cvt.u16.u32", {dst, v32});
+  else if (dstBits == 64) e.ins(sign ? "cvt.s64.s32" : "cvt.u64.u32", {dst, v32});
+  else if (v32 != dst) e.ins("mov.b32", {dst, v32});
+}
+
 /// The coalesce pass's split clone of `k` (defined in Coalesce.cpp): the
 /// function, named `<k>__ptxopt_split<S>[_large]`, and its manifest variant.
 /// The group pass builds its own split clones with larger S.

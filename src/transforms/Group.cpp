@@ -620,17 +620,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       }
       for (unsigned r = 0; r < k; ++r) {
         const unsigned byte = s.misalign + r * s.w;
-        const std::string d = rname(dst, r);
-        std::string v32;  // the element, extended to 32 bits as the load type says
-        if (s.w == 4) {
-          v32 = words[byte / 4];
-        } else {
-          v32 = dstBits == 32 ? d : e.reg32();
-          e.ins(sign ? "bfe.s32" : "bfe.u32", {v32, words[byte / 4], std::to_string((byte % 4) * 8), std::to_string(s.w * 8)});
-        }
-        if (dstBits == 16) e.ins("cvt.u16.u32", {d, v32});
-        else if (dstBits == 64) e.ins(sign ? "cvt.s64.s32" : "cvt.u64.u32", {d, v32});
-        else if (v32 != d) e.ins("mov.b32", {d, v32});
+        emitUnpack(e, words, byte, s.w, sign, rname(dst, r), dstBits);
       }
       return;
     }

@@ -294,16 +294,7 @@ void runPack(PassContext &ctx) {
         std::string dst(in.operands[0].text);
         unsigned bits = types.bits(dst);
         unsigned byte = static_cast<unsigned>(j) * l.w;
-        std::string v32;
-        if (l.w == 4) {
-          v32 = words[byte / 4];
-        } else {
-          v32 = bits == 32 ? dst : e.reg32();
-          e.ins(sign ? "bfe.s32" : "bfe.u32", {v32, words[byte / 4], std::to_string((byte % 4) * 8), std::to_string(l.w * 8)});
-        }
-        if (bits == 16) e.ins("cvt.u16.u32", {dst, v32});
-        else if (bits == 64) e.ins(sign ? "cvt.s64.s32" : "cvt.u64.u32", {dst, v32});
-        else if (v32 != dst) e.ins("mov.b32", {dst, v32});
+        emitUnpack(e, words, byte, l.w, sign, dst, bits);
         if (l.stmt != first) drop.insert(l.stmt);
       }
       // The vector load goes where the run's first load was (that load too is replaced).
