@@ -181,6 +181,18 @@ inline void insertPrologue(ir::Function &clone, Emitter &e, bool wide) {
               std::make_move_iterator(pre.end()));
 }
 
+/// A memory instruction without ordering or volatility qualifiers
+/// (`.volatile`, `.relaxed`, `.acquire`, `.release`, `.mmio`, `.cv`, or a
+/// scope): the grouping passes may repeat, reorder across threads or merge
+/// only such accesses.
+inline bool plainMemoryOp(const ir::Instruction &in) {
+  for (auto mod : in.modifiers())
+    if (mod == ".volatile" || mod == ".relaxed" || mod == ".acquire" || mod == ".release" || mod == ".mmio" ||
+        mod == ".cv" || mod == ".sys" || mod == ".gpu" || mod == ".cta" || mod == ".cluster")
+      return false;
+  return true;
+}
+
 /// The type modifier of a memory instruction (".u8", ".f32"), or "".
 inline std::string typeModifier(const ir::Instruction &in) {
   for (auto mod : in.modifiers()) {

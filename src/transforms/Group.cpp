@@ -289,6 +289,11 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         return false;
       }
     }
+    if (auto mem = analysis::memAccess(in); mem && !plainMemoryOp(in)) {
+      p.why = std::string(in.opcode) + " has an ordering or volatile qualifier (the slow path may repeat it)";
+      p.whyAt = &in;
+      return false;
+    }
     if (auto mem = analysis::memAccess(in); mem && mem->kind == analysis::MemAccess::Kind::Store) storeSeen = true;
   }
   // Accesses: unit stride along %tid.x, or independent of it.

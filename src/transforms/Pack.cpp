@@ -225,7 +225,7 @@ void runPack(PassContext &ctx) {
           break;
         }
       if (!mem || (mem->space != ".global" && !mem->space.empty()) || mem->vector != 1 || !in.guard.empty() ||
-          in.hasModifier(".volatile") || in.operands.size() != 2 || in.operands[0].kind != Operand::Kind::Register)
+          !plainMemoryOp(in) || in.operands.size() != 2 || in.operands[0].kind != Operand::Kind::Register)
         continue;
       unsigned w = mem->bytes();
       if (w != 1 && w != 2 && w != 4) continue;
