@@ -693,6 +693,12 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         if (auto mem = analysis::memAccess(in); mem && mem->kind != analysis::MemAccess::Kind::Load &&
                                                  mem->kind != analysis::MemAccess::Kind::Prefetch)
           chunkCache.clear();
+        // A redefined base register: the chunks loaded through it are stale.
+        for (auto d : analysis::defUse(in).defs) {
+          std::string needle(1, ' ');
+          needle.append(d).push_back(' ');
+          std::erase_if(chunkCache, [&](const auto &entry) { return entry.first.find(needle) != std::string::npos; });
+        }
         for (unsigned r = 0; r < k; ++r) {
           auto c = replica(in, r);
           if (s.region >= 0) {  // if-conversion: runs when the branch around it is not taken

@@ -239,6 +239,7 @@ void runPack(PassContext &ctx) {
       l.w = w;
       l.key = std::string(in.opcode);
       if (!baseAndOffset(in.operands[1], l.reg, l.off)) continue;
+      if (in.operands[0].text == l.reg) continue;  // it overwrites its own base: later loads see another value
       window.push_back(l);
     }
     flush();
