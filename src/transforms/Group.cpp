@@ -56,7 +56,6 @@
 
 #include "CloneUtil.h"
 #include "Pass.h"
-#include "ptxopt/ir/Verifier.h"
 
 namespace ptxopt::transforms {
 
@@ -847,33 +846,16 @@ void runGroup(PassContext &ctx) {
   }
   for (ir::Function *f : work) {
     ctx.count("kernels");
-    std::string name(f->name);
-    auto pos = name.find("__ptxopt_");
-    std::string originalName = pos == std::string::npos ? name : name.substr(0, pos);
-    ir::Function *original = m.findFunction(originalName);
-    if (!original) continue;
-    // The variant `f` is (identity for an original kernel).
-    Variant base;
-    base.kind = "identity";
-    KernelManifest *entry = nullptr;
-    for (auto &e : ctx.manifest.kernels)
-      if (e.kernel == originalName) entry = &e;
-    size_t baseIndex = 0;
-    if (pos != std::string::npos) {
-      bool found = false;
-      if (entry)
-        for (size_t i = 0; i < entry->variants.size(); ++i)
-          if (entry->variants[i].name == name) {
-            base = entry->variants[i];
-            baseIndex = i;
-            found = true;
-          }
-      if (!found) continue;
-    }
+    const std::string name(f->name);
+    auto known = ctx.baseOf(*f);
+    if (!known) continue;
+    ir::Function *original = known->original;
+    const bool isClone = known->isClone;
+    Variant base = known->variant;  // identity for an original kernel
     Plan plan;
     if (!planGroup(ctx, *f, plan, fk, ctx.options.count("group-gathers") != 0)) {
       ctx.count("refused");
-      if (pos == std::string::npos && entry && !entry->variants.empty()) {
+      if (!isClone && known->variantCount) {
         // coalesce made clones: the original is not unit-stride along
         // %tid.x by construction; the clones are tried next.
         ctx.remark(Remark::Kind::Note, *original, "", "the original is not grouped (" + plan.why + "); its coalesce clones are tried");
@@ -881,7 +863,7 @@ void runGroup(PassContext &ctx) {
       }
       ctx.remark(Remark::Kind::Missed, *original,
                  plan.whyAt ? locationOf(m, ctx.analyses.get(*f), plan.whyAt) : std::string(),
-                 (pos == std::string::npos ? "" : "clone " + name + ": ") + "not grouped: " + plan.why);
+                 (isClone ? "clone " + name + ": " : "") + "not grouped: " + plan.why);
       continue;
     }
     // Source of the clone: `f`, or for a split clone a new one with S*k
@@ -896,7 +878,7 @@ void runGroup(PassContext &ctx) {
       cloneName = std::string(source->name) + "_group" + std::to_string(plan.k);
       source->name = m.intern(cloneName);
     } else {
-      cloneName = name + (pos == std::string::npos ? "__ptxopt_group" : "_group") + std::to_string(plan.k);
+      cloneName = name + (isClone ? "_group" : "__ptxopt_group") + std::to_string(plan.k);
       source = ir::cloneFunction(*f, cloneName, "_pg", m);
     }
     Variant v;
@@ -906,19 +888,11 @@ void runGroup(PassContext &ctx) {
       continue;
     }
     buildGrouped(m, *source, plan);
-    auto errs = verifyFunction(m, *source);
-    if (!errs.empty()) {
-      ctx.remark(Remark::Kind::Missed, *original, "", "group clone dropped: it fails verification (" + errs.front().message + ")");
-      ctx.count("dropped-clones");
-      continue;
-    }
     int at = m.itemIndex(f);
-    m.insertFunctionAfter(at, std::move(source));
-    KernelManifest &e = ctx.entry(*original);
     // Preferred over the clone it was made from.
-    size_t insertAt = pos == std::string::npos ? e.variants.size() : baseIndex;
-    e.variants.insert(e.variants.begin() + static_cast<long>(insertAt), v);
-    ctx.count("group-clones");
+    if (!ctx.addClone(*original, std::move(source), v, at,
+                      isClone ? std::optional<size_t>(known->index) : std::nullopt))
+      continue;
     std::string conds;
     for (const auto &ap : plan.aligned)
       conds += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";

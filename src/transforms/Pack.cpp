@@ -34,7 +34,6 @@
 
 #include "CloneUtil.h"
 #include "Pass.h"
-#include "ptxopt/ir/Verifier.h"
 
 namespace ptxopt::transforms {
 
@@ -90,33 +89,16 @@ void runPack(PassContext &ctx) {
   for (ir::Function *k : kernels) {
     ctx.count("kernels");
     const std::string kname(k->name);
-    const size_t pos = kname.find("__ptxopt_");
-    const std::string originalName = pos == std::string::npos ? kname : kname.substr(0, pos);
-    ir::Function *original = m.findFunction(originalName);
-    if (!original) continue;
-    KernelManifest *entry = nullptr;
-    for (auto &e : ctx.manifest.kernels)
-      if (e.kernel == originalName) entry = &e;
-    Variant base;
-    base.kind = "identity";
-    size_t baseIndex = 0;
-    if (pos == std::string::npos) {
-      // An original that has clones runs one of them: a pack clone of it
-      // would come after them in the manifest and never run.
-      if (entry && !entry->variants.empty()) {
-        ctx.count("originals-left-to-clones");
-        continue;
-      }
-    } else {
-      bool found = false;
-      if (entry)
-        for (size_t i = 0; i < entry->variants.size(); ++i)
-          if (entry->variants[i].name == kname) {
-            base = entry->variants[i];
-            baseIndex = i;
-            found = true;
-          }
-      if (!found) continue;
+    auto known = ctx.baseOf(*k);
+    if (!known) continue;
+    ir::Function *original = known->original;
+    const bool isClone = known->isClone;
+    const Variant &base = known->variant;  // identity for an original kernel
+    // An original that has clones runs one of them: a pack clone of it
+    // would come after them in the manifest and never run.
+    if (!isClone && known->variantCount) {
+      ctx.count("originals-left-to-clones");
+      continue;
     }
     auto &body = k->body->body;
     if (std::any_of(body.begin(), body.end(), [](const auto &s) { return s->kind == Stmt::Kind::Block; })) {
@@ -244,7 +226,7 @@ void runPack(PassContext &ctx) {
     }
     flush();
     if (runs.empty()) {
-      if (pos == std::string::npos && sawNeighbours)
+      if (!isClone && sawNeighbours)
         ctx.remark(Remark::Kind::Missed, *k, "",
                    "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes with a "
                    "provable alignment, or a store lies between them");
@@ -253,7 +235,7 @@ void runPack(PassContext &ctx) {
 
     // The clone: same statements; each run's first load becomes the vector
     // load and the unpacking, the run's other loads go.
-    const std::string name = kname + (pos == std::string::npos ? "__ptxopt_pack" : "_pack");
+    const std::string name = kname + (isClone ? "_pack" : "__ptxopt_pack");
     auto clone = ir::cloneFunction(*k, name, "_pk", m);
     auto &cb = clone->body->body;
     Emitter e{m, {}};
@@ -325,16 +307,10 @@ void runPack(PassContext &ctx) {
     cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b32", e.prefix + "r", e.r32));
     std::sort(v.alignedParams.begin(), v.alignedParams.end(),
               [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
-    auto errs = verifyFunction(m, *clone);
-    if (!errs.empty()) {
-      ctx.remark(Remark::Kind::Missed, *original, "", "pack clone dropped: it fails verification (" + errs.front().message + ")");
-      ctx.count("dropped-clones");
+    int at = m.itemIndex(k);
+    if (!ctx.addClone(*original, std::move(clone), v, at,
+                      isClone ? std::optional<size_t>(known->index) : std::nullopt))
       continue;
-    }
-    m.insertFunctionAfter(m.itemIndex(k), std::move(clone));
-    KernelManifest &me = ctx.entry(*original);
-    me.variants.insert(me.variants.begin() + static_cast<long>(pos == std::string::npos ? me.variants.size() : baseIndex), v);
-    ctx.count("pack-clones");
     std::string conds;
     for (const auto &c : v.alignedParams)
       conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +

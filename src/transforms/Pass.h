@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,25 @@ struct PassContext {
   /// The manifest entry of kernel `k`, created on first use.
   KernelManifest &entry(const ir::Function &k);
   /// Verifies `clone`; if it passes, inserts it after the item at `at`
-  /// (advancing `at`), adds `v` to the manifest entry of `original` and
-  /// counts it; otherwise drops it with a remark. True when kept.
-  bool addClone(const ir::Function &original, std::unique_ptr<ir::Function> clone, Variant v, int &at);
+  /// (advancing `at`), adds `v` to the manifest entry of `original` (at the
+  /// end, or before variant `before`: a clone made from another clone is
+  /// preferred over it) and counts it; otherwise drops it with a remark.
+  /// True when kept.
+  bool addClone(const ir::Function &original, std::unique_ptr<ir::Function> clone, Variant v, int &at,
+                std::optional<size_t> before = std::nullopt);
+
+  /// What kernel `f` is to the manifest: an original (`isClone` false,
+  /// identity variant, `variantCount` clones so far) or a clone an earlier
+  /// pass made (its variant and position in its original's entry).
+  /// nullopt for a clone the manifest does not know.
+  struct Base {
+    ir::Function *original = nullptr;
+    bool isClone = false;
+    Variant variant;
+    size_t index = 0;
+    size_t variantCount = 0;
+  };
+  std::optional<Base> baseOf(const ir::Function &f);
 };
 
 /// "matadd.cu:13:3" from the .loc before `stmt`, else "file.ptx:LINE:COL", else "".

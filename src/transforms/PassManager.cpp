@@ -98,18 +98,43 @@ KernelManifest &PassContext::entry(const ir::Function &k) {
   return manifest.kernels.back();
 }
 
-bool PassContext::addClone(const ir::Function &original, std::unique_ptr<ir::Function> clone, Variant v, int &at) {
+bool PassContext::addClone(const ir::Function &original, std::unique_ptr<ir::Function> clone, Variant v, int &at,
+                           std::optional<size_t> before) {
+  // "swap+group" counts and reports as a group clone.
+  const std::string kind = v.kind.substr(v.kind.rfind('+') + 1);
   auto errs = verifyFunction(module, *clone);
   if (!errs.empty()) {
-    remark(Remark::Kind::Missed, original, "", v.kind + " clone dropped: it fails verification (" + errs.front().message + ")");
+    remark(Remark::Kind::Missed, original, "", kind + " clone dropped: it fails verification (" + errs.front().message + ")");
     count("dropped-clones");
     return false;
   }
   KernelManifest &e = entry(original);
   module.insertFunctionAfter(at++, std::move(clone));
-  count(v.kind + "-clones");
-  e.variants.push_back(std::move(v));
+  count(kind + "-clones");
+  auto pos = before && *before <= e.variants.size() ? e.variants.begin() + static_cast<long>(*before) : e.variants.end();
+  e.variants.insert(pos, std::move(v));
   return true;
+}
+
+std::optional<PassContext::Base> PassContext::baseOf(const ir::Function &f) {
+  const std::string name(f.name);
+  const size_t pos = name.find("__ptxopt_");
+  Base b;
+  b.original = module.findFunction(pos == std::string::npos ? name : name.substr(0, pos));
+  if (!b.original) return std::nullopt;
+  b.variant.kind = "identity";
+  for (const auto &e : manifest.kernels) {
+    if (e.kernel != b.original->name) continue;
+    b.variantCount = e.variants.size();
+    for (size_t i = 0; i < e.variants.size() && pos != std::string::npos; ++i)
+      if (e.variants[i].name == name) {
+        b.isClone = true;
+        b.variant = e.variants[i];
+        b.index = i;
+      }
+  }
+  if (pos != std::string::npos && !b.isClone) return std::nullopt;
+  return b;
 }
 
 std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, const ir::Stmt *stmt) {
