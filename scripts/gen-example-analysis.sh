@@ -7,8 +7,10 @@
 #   PTXOPT=path/to/ptx-opt ARCH=sm_90 BUILD=build-examples scripts/gen-example-analysis.sh
 #
 # Needs nvcc (for the PTX) and a built ptx-opt; no GPU. DEST (default
-# docs/examples) is where the .md files go; EXAMPLES picks some. The ctest
-# paper-examples-analyze runs it with DEST in the build folder.
+# docs/examples) is where the .md files go; EXAMPLES picks some. With
+# COMPARE=DIR the result must equal DIR (exit 1 with the diff otherwise):
+# the ctest paper-examples-analyze runs it with DEST in the build folder and
+# COMPARE=docs/examples, so the checked-in reports stay what ptx-opt says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PTXOPT=${PTXOPT:-build/ptx-opt}
@@ -79,3 +81,7 @@ done
   echo "|---|---|---|---:|"
   printf '%s\n' "${index[@]}"
 } >"$DEST/README.md"
+if [ -n "${COMPARE:-}" ] && ! diff -r "$COMPARE" "$DEST"; then
+  echo "$COMPARE differs from what ptx-opt says now (above): run scripts/gen-example-analysis.sh" >&2
+  exit 1
+fi
