@@ -9,7 +9,7 @@
 // The optimizer embeds the manifest in the PTX it writes, twice:
 //   - a comment line `// @ptxopt-manifest <json>` at the end of the module
 //     (read by loaders that get PTX text), and
-//   - one `.visible .global .align 1 .b8 __ptxopt_manifest_<kernel>[] = {...}`
+//   - one `.weak .global .align 1 .b8 __ptxopt_manifest_<kernel>[] = {...}`
 //     per kernel holding the kernel's JSON entry (read with cuModuleGetGlobal
 //     by loaders that get a cubin or fatbin).
 #pragma once

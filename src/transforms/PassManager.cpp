@@ -52,13 +52,16 @@ std::vector<std::string> split(const std::string &s) {
   return out;
 }
 
-/// Per-kernel `.visible .global .align 1 .b8 __ptxopt_manifest_<k>[N] = {...};`
+/// Per-kernel `.weak .global .align 1 .b8 __ptxopt_manifest_<k>[N] = {...};`
+/// (.weak: with -rdc, a template kernel that several translation units
+/// instantiate is .weak itself, and two .visible copies of its manifest
+/// global would stop nvlink with "Multiple definition").
 void embedManifest(ir::Module &m, const Manifest &man) {
   if (man.kernels.empty()) return;
   for (const auto &k : man.kernels) {
     std::string json = toJson(k);
     auto d = std::make_unique<ir::Decl>();
-    d->attrs = {".visible", ".global", ".align", "1", ".b8"};
+    d->attrs = {".weak", ".global", ".align", "1", ".b8"};
     d->names.push_back({m.intern(manifestGlobalName(k.kernel)), std::nullopt, {json.size()}});
     for (size_t i = 0; i < json.size(); ++i) {
       if (i) d->init.push_back(",");
