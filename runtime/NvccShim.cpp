@@ -21,6 +21,7 @@
 // them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -43,7 +44,8 @@ namespace {
 
 struct Clone {
   std::string name;                        // the clone's .entry name (kept alive: cudart keeps the pointer)
-  std::unique_ptr<char> hostAddress;       // a unique address cudart maps to the clone
+  std::shared_ptr<char> hostAddress;       // a unique address cudart maps to the clone (one per name:
+                                           // variants that share a function share it)
   cudaKernel_t handle = nullptr;
   bool usable = false;
 };
@@ -169,6 +171,12 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   for (size_t i = 0; i < km->variants.size(); ++i) {
     Clone &c = k->clones[i];
     c.name = km->variants[i].name;
+    auto same = std::find_if(k->clones.begin(), k->clones.begin() + static_cast<long>(i),
+                             [&](const Clone &o) { return o.name == c.name; });
+    if (same != k->clones.begin() + static_cast<long>(i)) {
+      c.hostAddress = same->hostAddress;  // registered once
+      continue;
+    }
     c.hostAddress.reset(new char(0));
     rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
                            -1, nullptr, nullptr, nullptr, nullptr, nullptr);

@@ -23,8 +23,9 @@
 //           blocks of S threads (grid.x/S of them) and the original block.x
 //           moved to grid.y, so that it launches for grids too large to
 //           become a block (the swap needs grid.x <= 1024). One multiply-add.
-//           Three clones, in order: S = 256 for grids of 32768 blocks or
-//           more, S = 1024, S = 256 (measured order, docs/BENCHMARKS.md).
+//           Three variants, in order: S = 256 for grids of 32768 blocks or
+//           more, S = 1024, S = 256 (measured order, docs/BENCHMARKS.md);
+//           the first and the last launch the same function.
 //   remap - the launch stays; the clone linearizes the hardware indices
 //           (tid.x fastest) and decodes them with v fastest, so logical
 //           index v moves along the warp. For a 1-D block: one 32-bit
@@ -299,9 +300,10 @@ struct Plan {
 /// grids of at least that many blocks.
 std::pair<std::unique_ptr<ir::Function>, Variant> clone::makeSplitClone(ir::Module &m, const ir::Function &k, uint32_t split,
                                                                  uint32_t minGrid) {
-  const std::string name =
-      std::string(k.name) + "__ptxopt_split" + std::to_string(split) + (minGrid ? "_large" : "");
-  auto clone = ir::cloneFunction(k, name, "_pt" + std::to_string(split) + (minGrid ? "l" : ""), m);
+  // One name for every minGrid: the code does not depend on it, and
+  // PassContext::addClone lets the variants share the function.
+  const std::string name = std::string(k.name) + "__ptxopt_split" + std::to_string(split);
+  auto clone = ir::cloneFunction(k, name, "_pt" + std::to_string(split), m);
   Emitter e{m, {}};
   std::string cx = e.reg32(), tx = e.reg32(), lcta = e.reg32(), ltid = e.reg32(), lntid = e.reg32(),
               nx = e.reg32(), lnctaid = e.reg32(), lcy = e.reg32(), lncy = e.reg32();

@@ -818,6 +818,8 @@ std::string multiples(const Variant &v) {
       out += std::string(out.empty() ? "" : ", ") + "grid." + "xyz"[d] + " % " + std::to_string(v.gridMultiple[d]) + " == 0";
     if (v.blockMultiple[d] > 1)
       out += std::string(out.empty() ? "" : ", ") + "block." + "xyz"[d] + " % " + std::to_string(v.blockMultiple[d]) + " == 0";
+    if (v.gridMin[d] > 1)
+      out += std::string(out.empty() ? "" : ", ") + "grid." + "xyz"[d] + " >= " + std::to_string(v.gridMin[d]);
   }
   return out.empty() ? "none on the shape" : out;
 }
@@ -851,7 +853,6 @@ void runGroup(PassContext &ctx) {
     if (!known) continue;
     ir::Function *original = known->original;
     const bool isClone = known->isClone;
-    Variant base = known->variant;  // identity for an original kernel
     Plan plan;
     if (!planGroup(ctx, *f, plan, fk, ctx.options.count("group-gathers") != 0)) {
       ctx.count("refused");
@@ -866,48 +867,58 @@ void runGroup(PassContext &ctx) {
                  (isClone ? "clone " + name + ": " : "") + "not grouped: " + plan.why);
       continue;
     }
-    // Source of the clone: `f`, or for a split clone a new one with S*k
-    // logical blocks per hardware block (so hardware blocks keep S threads).
-    std::unique_ptr<ir::Function> source;
-    std::string cloneName;
-    if (base.kind == "split") {
-      uint32_t S = base.block[0].value;
-      auto [fresh, var] = makeSplitClone(m, *original, S * plan.k, base.gridMin[0]);
-      source = std::move(fresh);
-      base = var;
-      cloneName = std::string(source->name) + "_group" + std::to_string(plan.k);
-      source->name = m.intern(cloneName);
-    } else {
-      cloneName = name + (isClone ? "_group" : "__ptxopt_group") + std::to_string(plan.k);
-      source = ir::cloneFunction(*f, cloneName, "_pg", m);
+    // One group clone per variant that launches `f` (a shared split clone
+    // has two, which share the group clone too); each variant inserted
+    // moves the later ones down by one.
+    std::vector<size_t> indices = isClone ? known->indices : std::vector<size_t>{0};
+    size_t inserted = 0;
+    for (size_t n = 0; n < indices.size(); ++n) {
+      const size_t baseIndex = indices[n] + inserted;
+      Variant base = isClone ? ctx.entry(*original).variants[baseIndex] : known->variant;  // identity for an original
+      // Source of the clone: `f`, or for a split clone a new one with S*k
+      // logical blocks per hardware block (so hardware blocks keep S threads).
+      std::unique_ptr<ir::Function> source;
+      std::string cloneName;
+      if (base.kind == "split") {
+        uint32_t S = base.block[0].value;
+        auto [fresh, var] = makeSplitClone(m, *original, S * plan.k, base.gridMin[0]);
+        source = std::move(fresh);
+        base = var;
+        cloneName = std::string(source->name) + "_group" + std::to_string(plan.k);
+        source->name = m.intern(cloneName);
+      } else {
+        cloneName = name + (isClone ? "_group" : "__ptxopt_group") + std::to_string(plan.k);
+        source = ir::cloneFunction(*f, cloneName, "_pg", m);
+      }
+      Variant v;
+      std::string why;
+      if (!composeVariant(base, plan, cloneName, v, why)) {
+        ctx.remark(Remark::Kind::Missed, *original, "", "not grouped (" + name + "): " + why);
+        continue;
+      }
+      buildGrouped(m, *source, plan);
+      int at = m.itemIndex(f);
+      // Preferred over the clone it was made from.
+      if (!ctx.addClone(*original, std::move(source), v, at,
+                        isClone ? std::optional<size_t>(baseIndex) : std::nullopt))
+        continue;
+      ++inserted;
+      std::string conds;
+      for (const auto &ap : plan.aligned)
+        conds += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
+      unsigned vectors = 0, misaligned = 0;
+      for (const auto &sl : plan.slots) {
+        vectors += sl.vector;
+        misaligned += sl.misalign != 0;
+      }
+      ctx.remark(Remark::Kind::Applied, *original, "",
+                 cloneName + ": " + std::to_string(plan.k) + " logical threads per thread, " + std::to_string(vectors) +
+                     " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +
+                     (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
+                     (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
+                     (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
+                     "; launch conditions: " + multiples(v) + conds);
     }
-    Variant v;
-    std::string why;
-    if (!composeVariant(base, plan, cloneName, v, why)) {
-      ctx.remark(Remark::Kind::Missed, *original, "", "not grouped (" + name + "): " + why);
-      continue;
-    }
-    buildGrouped(m, *source, plan);
-    int at = m.itemIndex(f);
-    // Preferred over the clone it was made from.
-    if (!ctx.addClone(*original, std::move(source), v, at,
-                      isClone ? std::optional<size_t>(known->index) : std::nullopt))
-      continue;
-    std::string conds;
-    for (const auto &ap : plan.aligned)
-      conds += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
-    unsigned vectors = 0, misaligned = 0;
-    for (const auto &sl : plan.slots) {
-      vectors += sl.vector;
-      misaligned += sl.misalign != 0;
-    }
-    ctx.remark(Remark::Kind::Applied, *original, "",
-               cloneName + ": " + std::to_string(plan.k) + " logical threads per thread, " + std::to_string(vectors) +
-                   " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +
-                   (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
-                   (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
-                   (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
-                   "; launch conditions: " + multiples(v) + conds);
   }
 }
 

@@ -93,7 +93,6 @@ void runPack(PassContext &ctx) {
     if (!known) continue;
     ir::Function *original = known->original;
     const bool isClone = known->isClone;
-    const Variant &base = known->variant;  // identity for an original kernel
     // An original that has clones runs one of them: a pack clone of it
     // would come after them in the manifest and never run.
     if (!isClone && known->variantCount) {
@@ -242,10 +241,7 @@ void runPack(PassContext &ctx) {
     e.prefix = "%ptxopt_k";
     std::map<size_t, std::vector<std::unique_ptr<Stmt>>> replace;  // stmt index -> new statements
     std::set<size_t> drop;
-    Variant v = base;  // the launch of the kernel it was made from
-    v.name = name;
-    v.pass = "pack";
-    v.kind = base.kind == "identity" ? "pack" : base.kind + "+pack";
+    std::vector<Variant::AlignedParam> aligned;  // the runs' runtime conditions
     unsigned merged = 0;
     for (const Run &r : runs) {
       const Load &lead = all[r.loads[0]];
@@ -284,15 +280,7 @@ void runPack(PassContext &ctx) {
       drop.insert(first);
       for (auto &st : e.out) replace[first].push_back(std::move(st));
       e.out.clear();
-      for (const auto &c : r.conditions) {
-        bool found = false;
-        for (auto &x : v.alignedParams)
-          if (x.index == c.index) {
-            x.bytes = std::max(x.bytes, c.bytes);
-            found = true;
-          }
-        if (!found) v.alignedParams.push_back(c);
-      }
+      aligned.insert(aligned.end(), r.conditions.begin(), r.conditions.end());
       merged += static_cast<unsigned>(r.loads.size());
     }
     std::vector<std::unique_ptr<Stmt>> out;
@@ -305,12 +293,37 @@ void runPack(PassContext &ctx) {
     size_t decls = 0;
     while (decls < cb.size() && cb[decls]->kind == Stmt::Kind::Decl) ++decls;
     cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b32", e.prefix + "r", e.r32));
-    std::sort(v.alignedParams.begin(), v.alignedParams.end(),
-              [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
-    int at = m.itemIndex(k);
-    if (!ctx.addClone(*original, std::move(clone), v, at,
-                      isClone ? std::optional<size_t>(known->index) : std::nullopt))
-      continue;
+    // The launch of the kernel it was made from, plus the runs' conditions.
+    auto packed = [&](Variant v) {
+      v.name = name;
+      v.pass = "pack";
+      v.kind = v.kind == "identity" ? "pack" : v.kind + "+pack";
+      for (const auto &c : aligned) {
+        bool found = false;
+        for (auto &x : v.alignedParams)
+          if (x.index == c.index) {
+            x.bytes = std::max(x.bytes, c.bytes);
+            found = true;
+          }
+        if (!found) v.alignedParams.push_back(c);
+      }
+      std::sort(v.alignedParams.begin(), v.alignedParams.end(),
+                [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+      return v;
+    };
+    // One variant per variant that launches `k` (a shared clone has
+    // several; they share the pack clone); each one inserted moves the
+    // later ones down by one.
+    Variant v;
+    size_t inserted = 0;
+    for (size_t idx : isClone ? known->indices : std::vector<size_t>{0}) {
+      const size_t at0 = idx + inserted;
+      v = packed(isClone ? ctx.entry(*original).variants[at0] : known->variant);
+      int at = m.itemIndex(k);
+      inserted += ctx.addClone(*original, std::make_unique<ir::Function>(*clone), v, at,
+                               isClone ? std::optional<size_t>(at0) : std::nullopt);
+    }
+    if (!inserted) continue;
     std::string conds;
     for (const auto &c : v.alignedParams)
       conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +

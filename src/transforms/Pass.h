@@ -32,19 +32,25 @@ struct PassContext {
   /// (advancing `at`), adds `v` to the manifest entry of `original` (at the
   /// end, or before variant `before`: a clone made from another clone is
   /// preferred over it) and counts it; otherwise drops it with a remark.
-  /// True when kept.
+  /// A clone whose name the module already has is the same code made for
+  /// another variant (the split clone for large grids and the one for the
+  /// rest): when its text matches, only the variant is added and both refer
+  /// to one function (ptxas compiles it once); a different text under that
+  /// name is dropped with a remark. True when kept.
   bool addClone(const ir::Function &original, std::unique_ptr<ir::Function> clone, Variant v, int &at,
                 std::optional<size_t> before = std::nullopt);
 
   /// What kernel `f` is to the manifest: an original (`isClone` false,
   /// identity variant, `variantCount` clones so far) or a clone an earlier
-  /// pass made (its variant and position in its original's entry).
-  /// nullopt for a clone the manifest does not know.
+  /// pass made (its variant and position in its original's entry; `indices`
+  /// lists every variant that launches it, ascending, `variant`/`index` the
+  /// first). nullopt for a clone the manifest does not know.
   struct Base {
     ir::Function *original = nullptr;
     bool isClone = false;
     Variant variant;
     size_t index = 0;
+    std::vector<size_t> indices;
     size_t variantCount = 0;
   };
   std::optional<Base> baseOf(const ir::Function &f);

@@ -112,8 +112,17 @@ bool PassContext::addClone(const ir::Function &original, std::unique_ptr<ir::Fun
     return false;
   }
   KernelManifest &e = entry(original);
-  module.insertFunctionAfter(at++, std::move(clone));
-  count(kind + "-clones");
+  if (const ir::Function *same = module.findFunction(clone->name)) {
+    if (printFunctionHeader(*same) + printStmt(*same->body) != printFunctionHeader(*clone) + printStmt(*clone->body)) {
+      remark(Remark::Kind::Missed, original, "", kind + " clone dropped: the module has a different " + std::string(clone->name));
+      count("dropped-clones");
+      return false;
+    }
+    count("shared-clones");
+  } else {
+    module.insertFunctionAfter(at++, std::move(clone));
+    count(kind + "-clones");
+  }
   auto pos = before && *before <= e.variants.size() ? e.variants.begin() + static_cast<long>(*before) : e.variants.end();
   e.variants.insert(pos, std::move(v));
   return true;
@@ -131,9 +140,12 @@ std::optional<PassContext::Base> PassContext::baseOf(const ir::Function &f) {
     b.variantCount = e.variants.size();
     for (size_t i = 0; i < e.variants.size() && pos != std::string::npos; ++i)
       if (e.variants[i].name == name) {
+        if (!b.isClone) {
+          b.variant = e.variants[i];
+          b.index = i;
+        }
         b.isClone = true;
-        b.variant = e.variants[i];
-        b.index = i;
+        b.indices.push_back(i);
       }
   }
   if (pos != std::string::npos && !b.isClone) return std::nullopt;

@@ -42,18 +42,20 @@ Case matadd(const std::string &kernel, Elem e, unsigned g, unsigned b) {
   // the remap clone for any other launch. k = 16 bytes / element size.
   const unsigned k = 16 / static_cast<unsigned>(elemSize(e));
   const std::string K = std::to_string(k);
-  auto splitName = [&](unsigned S, bool large, bool grouped) {
-    return "__ptxopt_split" + std::to_string(grouped ? S * k : S) + (large ? "_large" : "") + (grouped ? "_group" + K : "");
+  // The variant for grids of 32768+ blocks launches the same function as
+  // the last one (one name).
+  auto splitName = [&](unsigned S, bool grouped) {
+    return "__ptxopt_split" + std::to_string(grouped ? S * k : S) + (grouped ? "_group" + K : "");
   };
   std::string v;
   if (g % k == 0 && g / k <= 1024 && g / k >= 64) v = "__ptxopt_swap_group" + K;  // blocks of 64+ threads
   else if (g <= 1024) v = "__ptxopt_swap";
-  else if (g >= 32768 && g % (256 * k) == 0) v = splitName(256, true, true);
-  else if (g >= 32768 && g % 256 == 0) v = splitName(256, true, false);
-  else if (g % (1024 * k) == 0) v = splitName(1024, false, true);
-  else if (g % 1024 == 0) v = splitName(1024, false, false);
-  else if (g % (256 * k) == 0) v = splitName(256, false, true);
-  else if (g % 256 == 0) v = splitName(256, false, false);
+  else if (g >= 32768 && g % (256 * k) == 0) v = splitName(256, true);
+  else if (g >= 32768 && g % 256 == 0) v = splitName(256, false);
+  else if (g % (1024 * k) == 0) v = splitName(1024, true);
+  else if (g % 1024 == 0) v = splitName(1024, false);
+  else if (g % (256 * k) == 0) v = splitName(256, true);
+  else if (g % 256 == 0) v = splitName(256, false);
   else v = "__ptxopt_remap";
   c.expect = "=" + kernel + v;
   return c;

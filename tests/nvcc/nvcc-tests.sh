@@ -198,7 +198,7 @@ launch)
   check "build" fake_build prog
   PTXOPT_LOG=1 ./prog >run.log 2>err.log
   check "512x256 -> swap" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0$" run.log
-  check "65536x1024 -> split" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split256_large grid=(256,1024,1) block=(256,1,1)' run.log
+  check "65536x1024 -> split" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split256 grid=(256,1024,1) block=(256,1,1)' run.log
   check "2000x1000 -> remap" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_remap grid=(2000,1,1) block=(1000,1,1)' run.log
   check "char kernel -> swap" grep -q 'launch _Z11matadd_charPKcS0_Pc__ptxopt_swap grid=(256,1,1)' run.log
   check "Fig. 6-b (no clones) as is" grep -q 'launch _Z20matadd_int_coalescedPKiS0_Pi grid=(512,1,1) block=(256,1,1)' run.log
