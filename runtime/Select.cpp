@@ -57,6 +57,13 @@ std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
   for (int d = 0; d < 3; ++d)
     if (v.blockMax[d] && s.block[d] > v.blockMax[d])
       return valueText("block", d, s.block[d]) + " is above the maximum " + std::to_string(v.blockMax[d]);
+  if (v.maxLaunchThreads) {
+    // Up to 2^31 * 2^16 * 2^16 * 2^10 threads: stop once past the bound.
+    uint64_t threads = 1;
+    for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
+      if ((threads *= x) > v.maxLaunchThreads)
+        return "the launch has more than " + std::to_string(v.maxLaunchThreads) + " threads (the clone's maximum)";
+  }
   return "";
 }
 

@@ -50,6 +50,10 @@ struct Variant {
   std::array<uint32_t, 3> gridMin{0, 0, 0};        // grid.d >= m (0: no bound)
   std::array<uint32_t, 3> gridMax{0, 0, 0};        // grid.d <= m (0: no bound)
   std::array<uint32_t, 3> blockMax{0, 0, 0};       // block.d <= m (0: no bound)
+  // The launch has at most this many threads, grid times block over all
+  // dimensions (0: no bound). Remap clones ask for 2^32 - 1: their index
+  // arithmetic is 32-bit.
+  uint32_t maxLaunchThreads = 0;
   // On the TRANSFORMED launch: its block has at least this many threads
   // (0: no bound). Group clones ask for 64: smaller blocks cap occupancy
   // (32 resident blocks per SM).

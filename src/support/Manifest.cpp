@@ -47,6 +47,7 @@ Json variantJson(const Variant &v) {
   j["gridMin"] = triple(v.gridMin);
   j["gridMax"] = triple(v.gridMax);
   j["blockMax"] = triple(v.blockMax);
+  if (v.maxLaunchThreads) j["maxLaunchThreads"] = v.maxLaunchThreads;
   if (v.minBlockThreads) j["minBlockThreads"] = v.minBlockThreads;
   Json aligned = Json::array();
   for (const auto &p : v.alignedParams) aligned.push_back(Json{{"index", p.index}, {"bytes", p.bytes}});
@@ -202,10 +203,11 @@ Variant::AlignedParam parseAligned(const Json &j, const std::string &path, size_
 }
 
 Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
-  // gridMin, gridMax and blockMax came later: absent means no bound.
+  // gridMin, gridMax, blockMax, maxLaunchThreads and minBlockThreads came
+  // later: absent means no bound.
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
-             {"gridMin", "gridMax", "blockMax", "minBlockThreads"});
+             {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minBlockThreads"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -219,6 +221,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   if (j.contains("gridMin")) v.gridMin = getBounds(j["gridMin"], path + ".gridMin");
   if (j.contains("gridMax")) v.gridMax = getBounds(j["gridMax"], path + ".gridMax");
   if (j.contains("blockMax")) v.blockMax = getBounds(j["blockMax"], path + ".blockMax");
+  if (j.contains("maxLaunchThreads")) v.maxLaunchThreads = getU32(j["maxLaunchThreads"], path + ".maxLaunchThreads");
   if (j.contains("minBlockThreads")) v.minBlockThreads = getU32(j["minBlockThreads"], path + ".minBlockThreads");
   const Json &aligned = getArray(j["alignedParams"], path + ".alignedParams");
   for (size_t i = 0; i < aligned.size(); ++i)

@@ -30,9 +30,11 @@
 //           (tid.x fastest) and decodes them with v fastest, so logical
 //           index v moves along the warp. For a 1-D block: one 32-bit
 //           division (a shift and a mask when the grid is a power of two);
-//           otherwise one division per index; 64-bit only when the launch has
-//           more than 2^32 threads. Uniform branches pick the path. Needs no
-//           host change: any loader works.
+//           otherwise one division per index, all in 32 bits: a launch of
+//           2^32 threads or more runs the original (manifest condition
+//           maxLaunchThreads; a 64-bit path cost ptxas about 6 ms per clone
+//           for launches that rare). Uniform branches pick the path. Needs
+//           no host change: any loader works.
 // Refuses (remark, no clone): any inter-thread communication fact (shared
 // memory, barriers, warp ops, atomics, fences, unknown calls...), a call to a
 // function that reads thread or block indices itself (the clones rename
@@ -41,6 +43,7 @@
 // helps.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <set>
 
@@ -90,13 +93,13 @@ double weightOf(const AccessInfo &a, analysis::FunctionAnalyses &fa) {
 ///
 /// Paths (uniform branches, so warps never diverge here):
 ///   fast    - the radices between 0 and pv are all 1 (a 1-D block for
-///             %ctaid.x), R_0*R_pv < 2^32 and R_pv is a power of two:
+///             %ctaid.x) and R_pv is a power of two:
 ///             H = h_pv*R_0 + h_0, then a shift and a mask. Reads only the
 ///             two hardware indices it needs; one uniform branch.
 ///   slow    - the same conditions but R_pv not a power of two: one division.
 ///   general - 32-bit mixed-radix decode, one division per digit.
-///   wide    - the same in 64 bits, for launches of 2^32 threads or more
-///             (possible only when pv is a block index, pv >= 3).
+/// All in 32 bits: when pv is a grid index (pv >= 3) the clone's variant
+/// asks for launches of fewer than 2^32 threads (addRemapClone).
 std::vector<std::string> emitRemap(Emitter &e, int pv) {
   std::vector<std::string> h(pv + 1), r(pv + 1), out(pv + 1);
   for (int i = 0; i <= pv; ++i) {
@@ -108,15 +111,15 @@ std::vector<std::string> emitRemap(Emitter &e, int pv) {
   auto readIndices = [&](int from, int to) {
     for (int i = from; i <= to; ++i) e.ins("mov.u32", {h[i], kPos[i].index});
   };
-  const bool canBeWide = pv >= 3;
   // Logical order, fastest first: pv, 1, ..., pv-1, 0.
   std::vector<int> order{pv};
   for (int i = 1; i < pv; ++i) order.push_back(i);
   order.push_back(0);
 
   // Conditions of the fast path, combined into one uniform branch: every
-  // radix between 0 and pv is 1, R_0*R_pv fits 32 bits, R_pv is a power of two.
-  std::string middleOne, fits, pow2 = e.regp(), fast = e.regp(), rm1 = e.reg32(), t = e.reg32();
+  // radix between 0 and pv is 1 and R_pv is a power of two. (The launch has
+  // fewer than 2^32 threads, a manifest condition, so H fits 32 bits.)
+  std::string middleOne, pow2 = e.regp(), fast = e.regp(), rm1 = e.reg32(), t = e.reg32();
   if (pv > 1) {
     middleOne = e.regp();
     if (pv <= 3) {  // block extents only: their product is at most 1024
@@ -134,21 +137,14 @@ std::vector<std::string> emitRemap(Emitter &e, int pv) {
       e.ins("setp.eq.u64", {middleOne, middle, "1"});
     }
   }
-  if (canBeWide) {
-    std::string hi = e.reg32();
-    fits = e.regp();
-    e.ins("mul.hi.u32", {hi, r[0], r[pv]});
-    e.ins("setp.eq.u32", {fits, hi, "0"});
-  }
   e.ins("add.u32", {rm1, r[pv], "-1"});
   e.ins("and.b32", {t, r[pv], rm1});
   e.ins("setp.eq.u32", {pow2, t, "0"});
   std::string acc = pow2;
-  for (const auto &c : {middleOne, fits})
-    if (!c.empty()) {
-      e.ins("and.pred", {fast, acc, c});
-      acc = fast;
-    }
+  if (!middleOne.empty()) {
+    e.ins("and.pred", {fast, acc, middleOne});
+    acc = fast;
+  }
   e.ins("bra", {"$ptxopt_remap_slow"}, "!" + acc);
   // ---- fast path: H = h_pv*R_0 + h_0, then a shift and a mask.
   std::string H = e.reg32(), k = e.reg32();
@@ -163,7 +159,6 @@ std::vector<std::string> emitRemap(Emitter &e, int pv) {
   // ---- the same with a division, for a radix that is not a power of two
   e.label("$ptxopt_remap_slow");
   if (pv > 1) e.ins("bra", {"$ptxopt_remap_general"}, "!" + middleOne);
-  if (canBeWide) e.ins("bra", {"$ptxopt_remap_wide"}, "!" + fits);
   readIndices(0, 0);
   readIndices(pv, pv);
   e.ins("mad.lo.u32", {H, h[pv], r[0], h[0]});
@@ -175,16 +170,6 @@ std::vector<std::string> emitRemap(Emitter &e, int pv) {
   // ---- general path
   if (pv > 1) {
     e.label("$ptxopt_remap_general");
-    if (canBeWide) {
-      std::string total = e.reg64(), x = e.reg64(), wide = e.regp();
-      e.ins("cvt.u64.u32", {total, r[0]});
-      for (int i = 1; i <= pv; ++i) {
-        e.ins("cvt.u64.u32", {x, r[i]});
-        e.ins("mul.lo.u64", {total, total, x});
-      }
-      e.ins("setp.gt.u64", {wide, total, "4294967295"});
-      e.ins("bra", {"$ptxopt_remap_wide"}, wide);
-    }
     readIndices(0, pv);
     std::string H = e.reg32(), q = e.reg32(), t = e.reg32();
     e.ins("mov.u32", {H, h[pv]});
@@ -198,29 +183,6 @@ std::vector<std::string> emitRemap(Emitter &e, int pv) {
     }
     e.ins("mov.u32", {out[order.back()], H});
     e.ins("bra.uni", {"$ptxopt_remap_done"});
-  }
-  // ---- wide path: launches of 2^32 threads or more
-  if (canBeWide) {
-    e.label("$ptxopt_remap_wide");
-    readIndices(0, pv);
-    std::string H64 = e.reg64(), x64 = e.reg64(), q64 = e.reg64();
-    e.ins("cvt.u64.u32", {H64, h[pv]});
-    for (int i = pv - 1; i >= 0; --i) {
-      e.ins("cvt.u64.u32", {x64, r[i]});
-      e.ins("mul.lo.u64", {H64, H64, x64});
-      e.ins("cvt.u64.u32", {x64, h[i]});
-      e.ins("add.u64", {H64, H64, x64});
-    }
-    for (size_t k = 0; k + 1 < order.size(); ++k) {
-      int p = order[k];
-      e.ins("cvt.u64.u32", {x64, r[p]});
-      e.ins("div.u64", {q64, H64, x64});
-      e.ins("mul.lo.u64", {x64, q64, x64});
-      e.ins("sub.u64", {x64, H64, x64});
-      e.ins("cvt.u32.u64", {out[p], x64});
-      e.ins("mov.u64", {H64, q64});
-    }
-    e.ins("cvt.u32.u64", {out[order.back()], H64});
   }
   e.label("$ptxopt_remap_done");
   return out;
@@ -272,7 +234,9 @@ bool addRemapClone(PassContext &ctx, const ir::Function &k, int pv, int &at) {
   for (int i = 0; i <= pv; ++i) names[kPos[i].index] = logical[i];
   replaceSpecialReads(*clone->body, names, m);
   insertPrologue(*clone, e, true);
-  return ctx.addClone(k, std::move(clone), variant(name, "remap"), at);
+  Variant v = variant(name, "remap");
+  if (pv >= 3) v.maxLaunchThreads = UINT32_MAX;  // the linear thread index fits 32 bits
+  return ctx.addClone(k, std::move(clone), v, at);
 }
 
 // Split factors, in order of preference: blocks of 256 threads for large

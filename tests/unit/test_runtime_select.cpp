@@ -175,6 +175,29 @@ TEST_CASE("select: a group clone keeps blocks of minBlockThreads or more", "[run
   CHECK(toJson(kernel({group()})).find("minBlockThreads") == std::string::npos);
 }
 
+TEST_CASE("select: a remap clone over a grid index runs launches of fewer than 2^32 threads", "[runtime]") {
+  Variant v = remap("k$remap");
+  v.maxLaunchThreads = UINT32_MAX;
+  // 2^22 blocks of 1024 = 2^32 threads: one too many; 2^32 - 1024 fits.
+  Selection big = select1(v, shape({1u << 22, 1, 1}, {1024, 1, 1}));
+  CHECK(big.variant == -1);
+  CHECK(reason0(big) == "the launch has more than 4294967295 threads (the clone's maximum)");
+  CHECK(select1(v, shape({(1u << 22) - 1, 1, 1}, {1024, 1, 1})).variant == 0);
+  // Every dimension counts, and the product cannot wrap around 64 bits.
+  CHECK(select1(v, shape({65536, 256, 1}, {256, 1, 1})).variant == -1);
+  CHECK(select1(v, shape({2147483647u, 65535, 65535}, {1024, 1, 1})).variant == -1);
+  CHECK(select1(v, shape({1000, 10, 4}, {32, 4, 2})).variant == 0);
+  // The field travels through the JSON (and is absent when 0).
+  KernelManifest k = kernel({v});
+  std::string json = toJson(k);
+  CHECK(json.find("\"maxLaunchThreads\":4294967295") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(kernel({remap("k$remap")})).find("maxLaunchThreads") == std::string::npos);
+}
+
 TEST_CASE("select: group falls back on a misaligned pointer, runs on an aligned one", "[runtime]") {
   LaunchShape s = shape({1024, 1, 1}, {256, 1, 1});
   Selection bad = select1(group(), s, 1024, Params(0x7f0000000001));
