@@ -22,13 +22,30 @@
 // their destination registers not to be read or written in between.
 // The clone keeps the launch (identity), so the manifest holds only the
 // parameter conditions; when they fail at launch the original runs.
+// Loops (the paper's DCT): nvcc unrolls most loops itself, and its runs
+// are merged as above; a loop it leaves rolled (a cosf in the body: several
+// blocks and an inner loop) reads one short word per iteration. When the
+// loop's header block loads 1- or 2-byte elements at unit stride along the
+// loop counter (affine analysis), the clone unrolls it by 4: at the header,
+// if the 32-bit counter satisfies iv + 3*step < n (computed in 64 bits) the
+// body runs four times with its labels renamed and the latch test only in
+// the last copy, the first copy loading the four elements as one 4- or
+// 8-byte vector and every copy unpacking its own where its load was; else
+// the original body runs once (so any trip count is exact). The fast path
+// starts at counters 0, 4, 8, ..., so the address is aligned when its
+// polynomial with the counter's term counted 4 times is (parameters become
+// runtime conditions, as above). Loops are taken only when they are one
+// range of statements with the latch `add iv, iv, s; setp.lt p, iv, n;
+// @p bra header` (s > 0, 32-bit), nothing else writes iv or n, and the body
+// writes no global or generic memory and has no barrier, fence, atomic,
+// call, `brx`, declaration or `.pragma "nounroll"` (a remark says which).
 // Clones made by earlier passes are packed too (the pack clone of a swap
 // clone is preferred over it, with the same launch); an original that has
 // clones is left to them.
-// Refuses (remark): nested blocks, and kernels with no such run.
-// Not done yet: unrolling loops to create runs (the paper unrolled the
-// DCT's inner loop; nvcc unrolls loops with a constant trip count itself),
-// stores.
+// Refuses (remark): nested blocks, and kernels with no such run or loop.
+// Not done yet: stores; hoisting loads across branches (the DCT with cosf
+// and a constant trip count, which nvcc unrolls, reads its row of pixels
+// in eight blocks).
 #include <algorithm>
 #include <numeric>
 
@@ -75,6 +92,295 @@ bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off) {
     return true;
   }
   return false;
+}
+
+/// A loop whose body reads short words at unit stride along its counter:
+/// unrolled by kUnroll in the clone so that the kUnroll reads of one pass
+/// become one vector load (see the overview).
+constexpr unsigned kUnroll = 4;
+
+struct LoopLoad {
+  size_t stmt;  // index in the body
+  unsigned w;
+};
+
+struct LoopPlan {
+  size_t hs = 0, ls = 0;  // header label and latch branch (body indexes)
+  std::string header;     // the header's label
+  std::string iv, bound;  // induction register and loop-invariant bound (register or immediate)
+  int64_t step = 0;
+  bool isUnsigned = false;
+  std::vector<LoopLoad> loads;
+  std::vector<Variant::AlignedParam> conditions;
+  std::string where;
+};
+
+bool hasNounroll(const Stmt &s) {
+  if (s.kind != Stmt::Kind::Directive) return false;
+  const auto &d = static_cast<const ir::Directive &>(s);
+  return d.name == ".pragma" && std::any_of(d.tokens.begin(), d.tokens.end(),
+                                            [](std::string_view t) { return t.find("nounroll") != std::string_view::npos; });
+}
+
+/// Loops of `k` that can be unrolled for `pack` (the checks of the
+/// overview), with the loads that merge. `busy`: statements already in a
+/// straight-line run. Remarks say why a loop with such loads is not unrolled.
+std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::FunctionAnalyses &fa, const RegTypes &types,
+                                const std::set<size_t> &busy) {
+  std::vector<LoopPlan> plans;
+  auto &body = k.body->body;
+  const auto &cfg = fa.cfg();
+  auto &aff = fa.affine();
+  std::map<std::string_view, size_t> labelAt;
+  std::map<const Instruction *, size_t> stmtOf;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i]->kind == Stmt::Kind::Label) labelAt[static_cast<const ir::Label &>(*body[i]).name] = i;
+    if (body[i]->kind == Stmt::Kind::Instruction) stmtOf[static_cast<const Instruction *>(body[i].get())] = i;
+  }
+  std::map<const Instruction *, const AccessInfo *> accessOf;
+  for (const auto &a : fa.accesses()) accessOf[cfg.instructions()[a.instr]] = &a;
+  for (const auto &L : fa.loops().loops()) {
+    analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+    cs.loop = L.id;
+    const uint16_t counter = aff.symbolId(cs);
+    // Short-word loads of the header block, unit stride along the counter.
+    LoopPlan plan;
+    const auto &hb = cfg.blocks()[L.header];
+    for (uint32_t ii = hb.first; ii < hb.last; ++ii) {
+      const Instruction &in = *cfg.instructions()[ii];
+      auto mem = analysis::memAccess(in);
+      if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
+          !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 ||
+          in.operands[0].kind != Operand::Kind::Register)
+        continue;
+      unsigned w = mem->bytes();
+      unsigned dstBits = types.bits(in.operands[0].text);
+      if ((w != 1 && w != 2) || !(dstBits == 16 || dstBits == 32 || dstBits == 64)) continue;
+      auto it = accessOf.find(&in);
+      auto st = stmtOf.find(&in);
+      if (it == accessOf.end() || st == stmtOf.end() || busy.count(st->second) || !it->second->address.known) continue;
+      std::string reg;
+      int64_t off;
+      if (!baseAndOffset(in.operands[1], reg, off) || reg == in.operands[0].text) continue;
+      bool unit = false;
+      for (const auto &sd : it->second->strides) unit |= sd.symbol == counter && sd.constant && *sd.constant == w;
+      if (!unit) continue;
+      std::vector<Variant::AlignedParam> conds;
+      int64_t misalign = 0;
+      // The unrolled body starts at counters 0, U, 2U, ...: the counter's
+      // term counts U times.
+      if (!vectorAlignment(it->second->address.poly, aff, k, int64_t(kUnroll * w),
+                           [&](const analysis::Symbol &sy) { return sy == cs ? int64_t(kUnroll) : int64_t(1); }, conds,
+                           misalign) ||
+          misalign)
+        continue;
+      plan.loads.push_back({st->second, w});
+      for (const auto &c : conds) {
+        bool found = false;
+        for (auto &x : plan.conditions)
+          if (x.index == c.index) x.bytes = std::max(x.bytes, c.bytes), found = true;
+        if (!found) plan.conditions.push_back(c);
+      }
+      if (plan.where.empty()) plan.where = locationOf(ctx.module, fa, &in);
+    }
+    if (plan.loads.empty()) continue;
+    auto refuse = [&](const std::string &why) {
+      ctx.remark(Remark::Kind::Missed, k, plan.where, "loop not unrolled: " + why);
+      ctx.count("loops-refused");
+    };
+    // One contiguous range: the header's label ... the latch's branch.
+    if (L.latches.size() != 1) {
+      refuse("it has several back edges");
+      continue;
+    }
+    const auto &lb = cfg.blocks()[L.latches[0]];
+    const Instruction &br = *cfg.instructions()[lb.last - 1];
+    if (hb.labels.empty() || !labelAt.count(hb.labels[0]) || !stmtOf.count(&br)) {
+      refuse("its header has no label");
+      continue;
+    }
+    plan.header = std::string(hb.labels[0]);
+    plan.hs = labelAt[hb.labels[0]];
+    plan.ls = stmtOf[&br];
+    size_t inLoop = 0, total = 0;
+    for (uint32_t b : L.blocks) total += cfg.blocks()[b].last - cfg.blocks()[b].first;
+    bool contiguous = plan.ls > plan.hs + 3;
+    for (size_t i = plan.hs + 1; i <= plan.ls && contiguous; ++i)
+      if (body[i]->kind == Stmt::Kind::Instruction) {
+        contiguous &= L.contains(cfg.blockOf(cfg.indexOf(static_cast<const Instruction *>(body[i].get()))));
+        ++inLoop;
+      }
+    if (!contiguous || inLoop != total) {
+      refuse("its blocks are not one range of statements");
+      continue;
+    }
+    // The latch: add iv, iv, s; setp.lt p, iv, n; @p bra header.
+    auto instrAt = [&](size_t i) -> const Instruction * {
+      return body[i]->kind == Stmt::Kind::Instruction ? static_cast<const Instruction *>(body[i].get()) : nullptr;
+    };
+    const Instruction *add = instrAt(plan.ls - 2), *setp = instrAt(plan.ls - 1);
+    bool latchOk = add && setp && br.base() == "bra" && !br.guard.empty() && !br.guardNegated &&
+                   analysis::branchTarget(br) == plan.header && setp->base() == "setp" && setp->operands.size() == 3 &&
+                   setp->operands[0].text == br.guard && add->base() == "add" && add->guard.empty() &&
+                   add->operands.size() == 3 && setp->guard.empty();
+    if (latchOk) {
+      auto mods = setp->modifiers();
+      auto amods = add->modifiers();
+      latchOk = mods.size() == 2 && mods[0] == ".lt" && (mods[1] == ".s32" || mods[1] == ".u32") && amods.size() == 1 &&
+                (amods[0] == ".s32" || amods[0] == ".u32") && add->operands[0].kind == Operand::Kind::Register &&
+                add->operands[1].text == add->operands[0].text && add->operands[2].intValue() &&
+                *add->operands[2].intValue() > 0 && *add->operands[2].intValue() < (1 << 20) &&
+                setp->operands[1].text == add->operands[0].text &&
+                (setp->operands[2].kind == Operand::Kind::Register || setp->operands[2].intValue());
+      if (latchOk) {
+        plan.iv = std::string(add->operands[0].text);
+        plan.bound = std::string(setp->operands[2].text);
+        plan.step = *add->operands[2].intValue();
+        plan.isUnsigned = mods[1] == ".u32";
+      }
+    }
+    if (!latchOk) {
+      refuse("its latch is not 'add iv, iv, step; setp.lt p, iv, n; @p bra' on 32 bits");
+      continue;
+    }
+    // Nothing else in the loop writes iv or n, jumps to the header, writes
+    // memory a load could see, or synchronizes; no label lists.
+    std::string why;
+    for (size_t i = plan.hs + 1; i <= plan.ls && why.empty(); ++i) {
+      const Stmt &st = *body[i];
+      if (st.kind == Stmt::Kind::Decl || st.kind == Stmt::Kind::Block) why = "it declares something inside";
+      if (st.kind == Stmt::Kind::Directive) {
+        const auto &d = static_cast<const ir::Directive &>(st);
+        if (hasNounroll(st) && i < plan.hs + 3) why = "it carries .pragma \"nounroll\"";
+        else if (d.name != ".loc" && d.name != ".pragma") why = "it holds a " + std::string(d.name) + " directive";
+      }
+      if (st.kind != Stmt::Kind::Instruction) continue;
+      const auto &in = static_cast<const Instruction &>(st);
+      std::string_view base = in.base();
+      auto mem = analysis::memAccess(in);
+      if (i < plan.ls && base == "bra" && analysis::branchTarget(in) == plan.header) why = "it jumps to its header";
+      if (base == "brx" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
+          base == "fence" || base == "atom" || base == "red")
+        why = "it contains " + std::string(base);
+      if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
+        why = "it writes memory a load could read (" + std::string(in.opcode) + ")";
+      auto du = analysis::defUse(in);
+      for (auto d : du.defs)
+        if ((d == plan.iv && i != plan.ls - 2) || d == plan.bound) why = "it writes " + std::string(d) + " elsewhere";
+    }
+    if (!why.empty()) {
+      refuse(why);
+      continue;
+    }
+    plans.push_back(std::move(plan));
+  }
+  // Nested candidates: the innermost (shortest) range wins.
+  std::stable_sort(plans.begin(), plans.end(),
+                   [](const LoopPlan &a, const LoopPlan &b) { return a.ls - a.hs < b.ls - b.hs; });
+  std::vector<LoopPlan> chosen;
+  for (auto &p : plans) {
+    bool overlaps = false;
+    for (const auto &q : chosen) overlaps |= !(p.ls < q.hs || q.ls < p.hs);
+    if (!overlaps) chosen.push_back(std::move(p));
+  }
+  std::sort(chosen.begin(), chosen.end(), [](const LoopPlan &a, const LoopPlan &b) { return a.hs < b.hs; });
+  return chosen;
+}
+
+/// The loop of `p` (body indexes shifted by `at`: new index of each old
+/// one) unrolled in `cb`:
+///   header:  if fewer than U iterations remain (64-bit, so no wrap-around)
+///            go to single;
+///            U copies of the body (labels renamed), the first U-1 without
+///            the latch test (they are known to run), the first copy's
+///            load of each merged group the vector load, every copy's the
+///            unpacking of its element; the last copy's latch goes back to
+///            the header;  bra exit
+///   single:  the original body (one iteration; its latch goes back too)
+///   exit:
+void unrollLoop(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, const LoopPlan &p,
+                const std::map<size_t, size_t> &at, const RegTypes &types, Emitter &e) {
+  const size_t hs = at.at(p.hs), ls = at.at(p.ls);
+  std::map<size_t, const LoopLoad *> loadAt;
+  for (const auto &l : p.loads) loadAt[at.at(l.stmt)] = &l;
+  std::set<std::string_view> labels;
+  for (size_t i = hs + 1; i <= ls; ++i)
+    if (cb[i]->kind == Stmt::Kind::Label) labels.insert(static_cast<const ir::Label &>(*cb[i]).name);
+  // The clone's labels carry its suffix: the header's name comes from cb.
+  const std::string header(static_cast<const ir::Label &>(*cb[hs]).name);
+  const std::string single = header + "_ptxopt_single", exit = header + "_ptxopt_exit";
+  std::vector<std::unique_ptr<Stmt>> seq;
+  auto flushE = [&] {
+    for (auto &st : e.out) seq.push_back(std::move(st));
+    e.out.clear();
+  };
+  seq.push_back(std::move(cb[hs]));
+  // U iterations remain when iv + (U-1)*step < n.
+  const char *w64 = p.isUnsigned ? "u64" : "s64";
+  std::string last = e.reg64(), bound = e.reg64(), q = e.regp();
+  e.ins(std::string("cvt.") + w64 + (p.isUnsigned ? ".u32" : ".s32"), {last, p.iv});
+  e.ins(std::string("add.") + w64, {last, last, std::to_string(int64_t(kUnroll - 1) * p.step)});
+  if (!p.bound.empty() && p.bound[0] == '%') e.ins(std::string("cvt.") + w64 + (p.isUnsigned ? ".u32" : ".s32"), {bound, p.bound});
+  else e.ins(std::string("mov.") + w64, {bound, p.bound});
+  e.ins(std::string("setp.lt.") + w64, {q, last, bound});
+  e.ins("bra", {single}, "!" + q);
+  flushE();
+  std::map<const LoopLoad *, std::vector<std::string>> words;
+  for (unsigned j = 0; j < kUnroll; ++j) {
+    const std::string suffix = "_ptxopt_u" + std::to_string(j);
+    for (size_t i = hs + 1; i <= ls; ++i) {
+      if (j + 1 < kUnroll && i + 1 >= ls) continue;  // the latch test and branch
+      if (auto it = loadAt.find(i); it != loadAt.end()) {
+        const auto &in = static_cast<const Instruction &>(*cb[i]);
+        const LoopLoad &l = *it->second;
+        std::string type = typeModifier(in);
+        if (j == 0) {
+          const unsigned nwords = kUnroll * l.w / 4;
+          std::string op(in.base());
+          for (auto mod : in.modifiers())
+            if (std::string(mod) != type) op += std::string(mod);
+          if (nwords > 1) op += ".v" + std::to_string(nwords);
+          op += ".b32";
+          auto &ws = words[&l];
+          Operand vec{Operand::Kind::Vector, "", {}};
+          for (unsigned x = 0; x < nwords; ++x) {
+            ws.push_back(e.reg32());
+            vec.elems.push_back(e.op(ws.back()));
+          }
+          auto ld = std::make_unique<Instruction>();
+          ld->opcode = m.intern(op);
+          ld->operands = {nwords > 1 ? vec : vec.elems[0], in.operands[1]};
+          ld->edited = true;
+          e.out.push_back(std::move(ld));
+        }
+        std::string dst(in.operands[0].text);
+        emitUnpack(e, words[&l], j * l.w, l.w, type.size() > 1 && type[1] == 's', dst, types.bits(dst));
+        flushE();
+        continue;
+      }
+      auto st = cb[i]->clone();
+      if (st->kind == Stmt::Kind::Label) {
+        auto &lab = static_cast<ir::Label &>(*st);
+        lab.name = m.intern(std::string(lab.name) + suffix);
+        lab.edited = true;
+      } else if (st->kind == Stmt::Kind::Instruction) {
+        auto &in = static_cast<Instruction &>(*st);
+        if (in.base() == "bra" && !in.operands.empty() && labels.count(in.operands[0].text)) {
+          in.operands[0].text = m.intern(std::string(in.operands[0].text) + suffix);
+          in.edited = true;
+        }
+      }
+      seq.push_back(std::move(st));
+    }
+  }
+  e.ins("bra.uni", {exit});
+  e.label(single);
+  flushE();
+  for (size_t i = hs + 1; i <= ls; ++i) seq.push_back(std::move(cb[i]));
+  e.label(exit);
+  flushE();
+  cb.erase(cb.begin() + static_cast<long>(hs), cb.begin() + static_cast<long>(ls) + 1);
+  cb.insert(cb.begin() + static_cast<long>(hs), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
 }
 
 }  // namespace
@@ -224,7 +530,10 @@ void runPack(PassContext &ctx) {
       window.push_back(l);
     }
     flush();
-    if (runs.empty()) {
+    std::set<size_t> busy;
+    for (const Load &l : all) busy.insert(l.stmt);
+    std::vector<LoopPlan> loops = planLoops(ctx, *k, fa, types, busy);
+    if (runs.empty() && loops.empty()) {
       if (!isClone && sawNeighbours)
         ctx.remark(Remark::Kind::Missed, *k, "",
                    "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes with a "
@@ -284,15 +593,29 @@ void runPack(PassContext &ctx) {
       merged += static_cast<unsigned>(r.loads.size());
     }
     std::vector<std::unique_ptr<Stmt>> out;
+    std::map<size_t, size_t> newIndex;
     for (size_t i = 0; i < cb.size(); ++i) {
       if (auto it = replace.find(i); it != replace.end())
         for (auto &st : it->second) out.push_back(std::move(st));
-      if (!drop.count(i)) out.push_back(std::move(cb[i]));
+      if (!drop.count(i)) {
+        newIndex[i] = out.size();
+        out.push_back(std::move(cb[i]));
+      }
     }
     cb = std::move(out);
+    // Loops last to first, so that the earlier ones' indexes hold.
+    unsigned loadsInLoops = 0;
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+      unrollLoop(m, cb, *it, newIndex, types, e);
+      aligned.insert(aligned.end(), it->conditions.begin(), it->conditions.end());
+      loadsInLoops += static_cast<unsigned>(it->loads.size());
+      ctx.count("loops-unrolled");
+    }
     size_t decls = 0;
     while (decls < cb.size() && cb[decls]->kind == Stmt::Kind::Decl) ++decls;
     cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b32", e.prefix + "r", e.r32));
+    if (e.r64) cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b64", e.prefix + "rd", e.r64));
+    if (e.pred) cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".pred", e.prefix + "p", e.pred));
     // The launch of the kernel it was made from, plus the runs' conditions.
     auto packed = [&](Variant v) {
       v.name = name;
@@ -328,9 +651,14 @@ void runPack(PassContext &ctx) {
     for (const auto &c : v.alignedParams)
       conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
                std::to_string(c.bytes) + " == 0";
-    ctx.remark(Remark::Kind::Applied, *original, "",
-               name + ": " + std::to_string(merged) + " loads merged into " + std::to_string(runs.size()) +
-                   " vector load(s); launch conditions: " + (conds.empty() ? "none" : conds));
+    std::string what;
+    if (!runs.empty()) what = std::to_string(merged) + " loads merged into " + std::to_string(runs.size()) + " vector load(s)";
+    for (const auto &lp : loops)
+      what += std::string(what.empty() ? "" : "; ") + "loop at " + (lp.where.empty() ? lp.header : lp.where) +
+              " unrolled by " + std::to_string(kUnroll) + ", its " + std::to_string(lp.loads.size()) +
+              " short-word load(s) one " + std::to_string(kUnroll * lp.loads[0].w) + "-byte load each per " +
+              std::to_string(kUnroll) + " iterations";
+    ctx.remark(Remark::Kind::Applied, *original, "", name + ": " + what + "; launch conditions: " + (conds.empty() ? "none" : conds));
     ctx.count("loads-merged", merged);
   }
 }

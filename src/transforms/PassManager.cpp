@@ -36,8 +36,9 @@ const std::vector<Registered> &registry() {
        transforms::runGroup},
       {{"pack",
         "intra-thread grouping: adjacent 8/16/32-bit global loads of one thread (a row of pixels, four bytes "
-        "per thread) become one 4-, 8- or 16-byte vector load; a 'pack' clone with the same launch, for kernels "
-        "no earlier pass cloned"},
+        "per thread) become one 4-, 8- or 16-byte vector load, and rolled loops reading short words at unit "
+        "stride are unrolled by 4 for it; a 'pack' clone with the same launch, for kernels no earlier pass "
+        "cloned"},
        transforms::runPack},
   };
   return r;

@@ -2,6 +2,8 @@
 // tests/gpu/cases/*.cu, compiled to PTX by nvcc at build time.
 #include "Cases.h"
 
+#include <optional>
+
 namespace gpudiff {
 
 size_t elemSize(Elem e) {
@@ -283,6 +285,34 @@ void addPack(std::vector<Case> &cs) {
   }
 }
 
+/// The pack pass's loop unrolling (cases/unroll.cu): one row of n short
+/// words per thread, a cosf per element; n not a multiple of 4 (the last
+/// iterations one by one), fewer than 4 iterations, misaligned pitches and
+/// starts that must run the original, and the refused loops.
+void addUnroll(std::vector<Case> &cs) {
+  const unsigned g = 64, b = 256, rows = g * b;
+  auto rowCase = [&](const std::string &name, const std::string &kernel, Elem e, int n, int pitch,
+                     std::optional<int> lo, const std::string &expect) {
+    std::vector<Arg> args{in(e, size_t(rows) * pitch + 8), out(Elem::F32, rows)};
+    if (lo) args.push_back(i32(*lo));
+    args.push_back(i32(n));
+    args.push_back(i32(pitch));
+    args.push_back(f32(0.37f));
+    cs.push_back(makeCase("unroll: " + name, "unroll", kernel, args, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = expect;
+  };
+  rowCase("8-bit rows, n 1001, pitch 1004", "row_u8", Elem::I8, 1001, 1004, std::nullopt, "=row_u8__ptxopt_pack");
+  rowCase("8-bit rows, n 3 (no group of 4)", "row_u8", Elem::I8, 3, 4, std::nullopt, "=row_u8__ptxopt_pack");
+  rowCase("8-bit rows, n 0", "row_u8", Elem::I8, 0, 4, std::nullopt, "=row_u8__ptxopt_pack");
+  rowCase("8-bit rows, pitch 1002 (original)", "row_u8", Elem::I8, 1000, 1002, std::nullopt, "original");
+  rowCase("16-bit rows, n 1003, pitch 1004", "row_u16", Elem::I16, 1003, 1004, std::nullopt, "=row_u16__ptxopt_pack");
+  rowCase("16-bit rows, pitch 1006 (original)", "row_u16", Elem::I16, 1003, 1006, std::nullopt, "original");
+  rowCase("8-bit rows from 8 to 1001", "row_from", Elem::I8, 1001, 1004, 8, "=row_from__ptxopt_pack");
+  rowCase("8-bit rows from 3 (original)", "row_from", Elem::I8, 1001, 1004, 3, "original");
+  rowCase("nounroll loop (original)", "row_nounroll", Elem::I8, 1001, 1004, std::nullopt, "original");
+  rowCase("stride-2 loop (original)", "row_even", Elem::I8, 500, 1004, std::nullopt, "original");
+}
+
 SynthVariant swapVariant() {
   SynthVariant v{"__test_swap", "swap"};
   v.grid[0] = "block.x";
@@ -344,6 +374,7 @@ std::vector<Case> allCases() {
   addShapes(cs);
   addImage(cs);
   addPack(cs);
+  addUnroll(cs);
   addRuntimeCases(cs);
   return cs;
 }
