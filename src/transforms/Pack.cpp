@@ -20,6 +20,15 @@
 // on that argument (a pointer's alignment, a row pitch). The vector load
 // takes the place of the first load; the others move up to it, which needs
 // their destination registers not to be read or written in between.
+// Across blocks: loads left over that form such a run over several blocks
+// merge too when the statements between the earliest and the latest only
+// branch forward among themselves (inner loops allowed), are entered only
+// through the earliest, and neither leave the kernel, write global or
+// generic memory, synchronize, call nor redefine the base register: then
+// whenever the earliest runs the latest runs, with memory unchanged. The
+// vector load goes where the earliest was and each element is unpacked
+// where its load was (nvcc's naive DCT: cosf's branches between the eight
+// pixels of a row).
 // The clone keeps the launch (identity), so the manifest holds only the
 // parameter conditions; when they fail at launch the original runs.
 // Loops (the paper's DCT): nvcc unrolls most loops itself, and its runs
@@ -43,9 +52,7 @@
 // clone is preferred over it, with the same launch); an original that has
 // clones is left to them.
 // Refuses (remark): nested blocks, and kernels with no such run or loop.
-// Not done yet: stores; hoisting loads across branches (the DCT with cosf
-// and a constant trip count, which nvcc unrolls, reads its row of pixels
-// in eight blocks).
+// Not done yet: stores.
 #include <algorithm>
 #include <numeric>
 
@@ -75,6 +82,9 @@ struct Run {
   std::vector<size_t> loads;  // indexes into the window, by offset
   unsigned bytes;
   std::vector<Variant::AlignedParam> conditions;
+  // Across blocks: the vector load where the earliest load was, each load's
+  // unpacking where that load was (else all of it at the earliest).
+  bool inPlace = false;
 };
 
 /// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
@@ -421,11 +431,12 @@ void runPack(PassContext &ctx) {
 
     // Windows and runs.
     std::vector<Run> runs;
-    std::vector<Load> window;
     std::vector<Load> all;  // every candidate, by window
     bool sawNeighbours = false;  // loads from one base register in one window (worth a remark)
-    auto flush = [&] {
-      // Group by (opcode, register); sort by offset; take runs, largest first.
+    // Runs among the loads of `window`: grouped by (opcode, register),
+    // sorted by offset, largest vectors first; `ok` checks the statements
+    // between a run's loads.
+    auto findRuns = [&](std::vector<Load> &window, bool inPlace, auto &&ok) {
       std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
       for (size_t i = 0; i < window.size(); ++i) groups[{window[i].key, window[i].reg}].push_back(i);
       for (auto &[key, idx] : groups) {
@@ -455,25 +466,11 @@ void runPack(PassContext &ctx) {
                                  misalign) ||
                 misalign)
               continue;
-            // The run's loads move up to its earliest one: their destination
-            // registers must not be read or written in between.
-            size_t first = window[run[0]].stmt;
-            for (size_t i : run) first = std::min(first, window[i].stmt);
-            bool movable = true;
-            std::set<std::string_view> dsts;
-            for (size_t i : run) {
-              const auto &ld = static_cast<const Instruction &>(*body[window[i].stmt]);
-              std::string_view dst = ld.operands[0].text;
-              if (!dsts.insert(dst).second) movable = false;
-              for (size_t s = first; s < window[i].stmt && movable; ++s) {
-                if (body[s]->kind != Stmt::Kind::Instruction || s == first) continue;
-                auto du = analysis::defUse(static_cast<const Instruction &>(*body[s]));
-                for (auto r : du.defs) movable &= r != dst;
-                for (auto r : du.uses) movable &= r != dst;
-              }
-            }
-            if (!movable) continue;
+            std::vector<size_t> stmts;
+            for (size_t i : run) stmts.push_back(window[i].stmt);
+            if (!ok(stmts)) continue;
             Run r;
+            r.inPlace = inPlace;
             for (size_t i : run) {
               taken.insert(i);
               r.loads.push_back(all.size());
@@ -485,7 +482,51 @@ void runPack(PassContext &ctx) {
           }
         }
       }
+    };
+    // In one window, the run's loads move up to its earliest one: their
+    // destination registers must not be read or written in between.
+    auto movable = [&](const std::vector<size_t> &stmts) {
+      const size_t first = *std::min_element(stmts.begin(), stmts.end());
+      std::set<std::string_view> dsts;
+      for (size_t at : stmts) {
+        std::string_view dst = static_cast<const Instruction &>(*body[at]).operands[0].text;
+        if (!dsts.insert(dst).second) return false;
+        for (size_t s = first + 1; s < at; ++s) {
+          if (body[s]->kind != Stmt::Kind::Instruction) continue;
+          auto du = analysis::defUse(static_cast<const Instruction &>(*body[s]));
+          for (auto r : du.defs)
+            if (r == dst) return false;
+          for (auto r : du.uses)
+            if (r == dst) return false;
+        }
+      }
+      return true;
+    };
+    std::vector<Load> window;
+    auto flush = [&] {
+      findRuns(window, false, movable);
       window.clear();
+    };
+    // A global load that can be merged: unguarded, scalar, plain, 1, 2 or 4
+    // bytes into a register wide enough, at [reg] or [reg+imm].
+    auto eligible = [&](size_t i, const Instruction &in, Load &l) {
+      auto mem = analysis::memAccess(in);
+      if (!mem || mem->kind != analysis::MemAccess::Kind::Load || (mem->space != ".global" && !mem->space.empty()) ||
+          mem->vector != 1 || !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 ||
+          in.operands[0].kind != Operand::Kind::Register)
+        return false;
+      unsigned w = mem->bytes();
+      if (w != 1 && w != 2 && w != 4) return false;
+      unsigned dstBits = types.bits(in.operands[0].text);
+      if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) return false;
+      auto it = accessOf.find(&in);
+      if (it == accessOf.end()) return false;
+      l.stmt = i;
+      l.a = it->second;
+      l.w = w;
+      l.key = std::string(in.opcode);
+      if (!baseAndOffset(in.operands[1], l.reg, l.off)) return false;
+      return in.operands[0].text != l.reg;  // it overwrites its own base: later loads see another value
     };
     for (size_t i = 0; i < body.size(); ++i) {
       const Stmt &s = *body[i];
@@ -511,25 +552,67 @@ void runPack(PassContext &ctx) {
           flush();
           break;
         }
-      if (!mem || (mem->space != ".global" && !mem->space.empty()) || mem->vector != 1 || !in.guard.empty() ||
-          !plainMemoryOp(in) || in.operands.size() != 2 || in.operands[0].kind != Operand::Kind::Register)
-        continue;
-      unsigned w = mem->bytes();
-      if (w != 1 && w != 2 && w != 4) continue;
-      unsigned dstBits = types.bits(in.operands[0].text);
-      if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) continue;
-      auto it = accessOf.find(&in);
-      if (it == accessOf.end()) continue;
       Load l;
-      l.stmt = i;
-      l.a = it->second;
-      l.w = w;
-      l.key = std::string(in.opcode);
-      if (!baseAndOffset(in.operands[1], l.reg, l.off)) continue;
-      if (in.operands[0].text == l.reg) continue;  // it overwrites its own base: later loads see another value
-      window.push_back(l);
+      if (eligible(i, in, l)) window.push_back(l);
     }
     flush();
+    // Across blocks: loads left over whose statements in between only branch
+    // forward among themselves (inner loops included), are entered only at
+    // the earliest load, and neither leave the kernel, write memory a load
+    // could see, synchronize nor redefine the base register. Then whenever
+    // the earliest load runs, the latest runs too (nvcc's DCT: cosf's
+    // branches between the eight pixels of a row).
+    {
+      std::set<size_t> taken;
+      for (const Load &l : all) taken.insert(l.stmt);
+      std::map<std::string_view, size_t> labelAt;
+      std::map<std::string_view, std::vector<size_t>> branchesTo;
+      for (size_t i = 0; i < body.size(); ++i) {
+        if (body[i]->kind == Stmt::Kind::Label) labelAt[static_cast<const ir::Label &>(*body[i]).name] = i;
+        if (body[i]->kind == Stmt::Kind::Instruction) {
+          const auto &in = static_cast<const Instruction &>(*body[i]);
+          if (in.base() == "bra") branchesTo[analysis::branchTarget(in)].push_back(i);
+        }
+      }
+      auto region = [&](const std::vector<size_t> &stmts) {
+        const size_t a = *std::min_element(stmts.begin(), stmts.end()),
+                     b = *std::max_element(stmts.begin(), stmts.end());
+        std::string reg;
+        int64_t off;
+        baseAndOffset(static_cast<const Instruction &>(*body[a]).operands[1], reg, off);
+        for (size_t s = a + 1; s < b; ++s) {
+          if (body[s]->kind == Stmt::Kind::Label) {
+            for (size_t from : branchesTo[static_cast<const ir::Label &>(*body[s]).name])
+              if (from <= a || from >= b) return false;
+            continue;
+          }
+          if (body[s]->kind != Stmt::Kind::Instruction) continue;
+          const auto &in = static_cast<const Instruction &>(*body[s]);
+          std::string_view base = in.base();
+          if (base == "bra") {
+            auto t = labelAt.find(analysis::branchTarget(in));
+            if (t == labelAt.end() || t->second <= a || t->second >= b) return false;
+          } else if (analysis::flowOf(in) != analysis::Flow::Next || base == "call" || base == "bar" ||
+                     base == "barrier" || base == "membar" || base == "fence" || base == "atom" || base == "red" ||
+                     base == "brx") {
+            return false;
+          }
+          auto mem = analysis::memAccess(in);
+          if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
+            return false;
+          for (auto d : analysis::defUse(in).defs)
+            if (d == reg) return false;
+        }
+        return true;
+      };
+      std::vector<Load> rest;
+      for (size_t i = 0; i < body.size(); ++i) {
+        if (body[i]->kind != Stmt::Kind::Instruction || taken.count(i)) continue;
+        Load l;
+        if (eligible(i, static_cast<const Instruction &>(*body[i]), l)) rest.push_back(l);
+      }
+      findRuns(rest, true, region);
+    }
     std::set<size_t> busy;
     for (const Load &l : all) busy.insert(l.stmt);
     std::vector<LoopPlan> loops = planLoops(ctx, *k, fa, types, busy);
@@ -576,6 +659,11 @@ void runPack(PassContext &ctx) {
       ld->edited = true;
       e.out.push_back(std::move(ld));
       bool sign = type.size() > 1 && type[1] == 's';
+      auto emitted = [&](size_t at) {
+        for (auto &st : e.out) replace[at].push_back(std::move(st));
+        e.out.clear();
+      };
+      if (r.inPlace) emitted(first);  // the vector load; each unpacking where its load was
       for (size_t j = 0; j < r.loads.size(); ++j) {
         const Load &l = all[r.loads[j]];
         const auto &in = static_cast<const Instruction &>(*cb[l.stmt]);
@@ -583,12 +671,12 @@ void runPack(PassContext &ctx) {
         unsigned bits = types.bits(dst);
         unsigned byte = static_cast<unsigned>(j) * l.w;
         emitUnpack(e, words, byte, l.w, sign, dst, bits);
-        if (l.stmt != first) drop.insert(l.stmt);
+        if (r.inPlace) emitted(l.stmt);
+        drop.insert(l.stmt);
       }
-      // The vector load goes where the run's first load was (that load too is replaced).
-      drop.insert(first);
-      for (auto &st : e.out) replace[first].push_back(std::move(st));
-      e.out.clear();
+      // In one window the vector load and all the unpacking go where the
+      // run's first load was (that load too is replaced).
+      if (!r.inPlace) emitted(first);
       aligned.insert(aligned.end(), r.conditions.begin(), r.conditions.end());
       merged += static_cast<unsigned>(r.loads.size());
     }

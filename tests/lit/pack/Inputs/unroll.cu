@@ -58,3 +58,23 @@ extern "C" __global__ void row_even(const unsigned char *in, float *out, int n, 
   for (int x = 0; x < n; x++) s += p[2 * x] * cosf(x * sc);
   out[row] = s;
 }
+
+// The paper's naive DCT: nvcc unrolls the row loop (a constant trip count),
+// and cosf's branches lie between the eight loads of a row: they merge into
+// one 8-byte load across the blocks, each unpacked where its load was.
+extern "C" __global__ void dct_naive(const unsigned char *in, float *out, int w) {
+  int u = threadIdx.x, v = threadIdx.y, bx = blockIdx.x * 8, by = blockIdx.y * 8;
+  float sum = 0.f;
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 8; ++x)
+      sum += in[(by + y) * w + bx + x] * cosf((2 * x + 1) * u * 3.14159265f / 16) *
+             cosf((2 * y + 1) * v * 3.14159265f / 16);
+  out[(by + v) * w + bx + u] = sum;
+}
+
+// Not merged: a store between the loads of a row.
+extern "C" __global__ void row_store8(const unsigned char *in, float *out, int w) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned char *p = in + (size_t)row * w;
+  for (int x = 0; x < 8; x++) out[row * 8 + x] = p[x] * cosf(x * 0.3f);
+}
