@@ -239,6 +239,14 @@ flags)
   check "...remarks written" grep -q 'coalesce' remarks.txt
   check "PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce" env PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce "$PNVCC" -arch=$ARCH -c "$MATADD/matadd.cu" -o c6.o
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
+  # ptxas compiles on several threads (same code), unless the user says how.
+  "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1
+  check "--ptxopt-ptxas-threads=3: ptxas --split-compile=3" grep -q '^#\$ ptxas .*--split-compile=3 ' dry1.txt
+  "$PNVCC" --ptxopt-ptxas-threads=0 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry2.txt 2>&1
+  check "--ptxopt-ptxas-threads=0: none" bash -c "grep -q '^#\$ ptxas' dry2.txt && ! grep -q 'split-compile' dry2.txt"
+  env NVCC_APPEND_FLAGS="-Xptxas -split-compile=1" "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" \
+    -o c8.o --dryrun >dry3.txt 2>&1
+  check "...the user's own split-compile only" bash -c "grep -q '^#\$ ptxas.*-split-compile=1' dry3.txt && ! grep -q 'split-compile=3' dry3.txt"
   check "PTXOPT_DISABLE=1: plain nvcc" env PTXOPT_DISABLE=1 "$PNVCC" -arch=$ARCH --keep --keep-dir k2 -I"$MATADD" "$HERE/launches.cu" -o dis
   check "...no clones, no shim" bash -c "! grep -q __ptxopt k2/launches.ptx && ! nm dis | grep -q ptxopt"
   ;;
