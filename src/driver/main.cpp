@@ -156,6 +156,10 @@ int main(int argc, char **argv) {
   app.add_flag("--group-gathers", groupGathers,
                "group: also group kernels with gathers or scatters the analysis cannot express (they stay per "
                "logical thread, and may become less coalesced)");
+  bool packAcrossBlocks = false;
+  app.add_flag("--pack-across-blocks", packAcrossBlocks,
+               "pack: also merge loads that lie in different blocks when the code between them only branches "
+               "forward and writes no memory they read (measured slower on the naive DCT)");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
@@ -240,6 +244,7 @@ int main(int argc, char **argv) {
   popts.skip = skipPasses;
   if (groupK) popts.options["group-k"] = std::to_string(groupK);
   if (groupGathers) popts.options["group-gathers"] = "1";
+  if (packAcrossBlocks) popts.options["pack-across-blocks"] = "1";
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);

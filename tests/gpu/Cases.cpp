@@ -247,22 +247,32 @@ void addImage(std::vector<Case> &cs) {
                           {256, 4, 1}));
     cs.back().expect = "original";
   }
-  // The naive DCT: not grouped (loops, cosf's local memory); pack reads the
-  // eight pixels of a row (nvcc unrolled the row loop; cosf's branches lie
-  // between them) as one 8-byte load; a pitch not a multiple of 8 (and the
-  // input 4 bytes off 8) run the original.
+  // The naive DCT: not grouped (loops, cosf's local memory); by default not
+  // packed either. With pack-across-blocks pack reads the eight pixels of a
+  // row (nvcc unrolled the row loop; cosf's branches lie between them) as one
+  // 8-byte load; a pitch not a multiple of 8 (and the input 4 bytes off 8)
+  // run the original.
+  {
+    const int w = 2048;
+    const size_t n = size_t(w) * w;
+    cs.push_back(makeCase("image: dct8x8 2048x2048", "image", "dct8x8", {in(Elem::I8, n), out(Elem::F32, n), i32(w)},
+                          {w / 8, w / 8, 1}, {8, 8, 1}));
+    cs.back().expect = "original";
+  }
   for (int w : {2048, 2052}) {
     const int h = 2048;
     const size_t n = size_t(w) * h;
-    cs.push_back(makeCase("image: dct8x8 2048x2048, pitch " + std::to_string(w), "image", "dct8x8",
+    cs.push_back(makeCase("image: dct8x8 2048x2048 across blocks, pitch " + std::to_string(w), "image", "dct8x8",
                           {in(Elem::I8, n), out(Elem::F32, n), i32(w)}, {2048 / 8, h / 8, 1}, {8, 8, 1}));
+    cs.back().passes = "-O2;pack-across-blocks";
     cs.back().expect = w % 8 == 0 ? "=dct8x8__ptxopt_pack" : "original";
   }
   {
     const int w = 2048;
     const size_t n = size_t(w) * w;
-    cs.push_back(makeCase("image: dct8x8 2048x2048, input 4 bytes off", "image", "dct8x8",
+    cs.push_back(makeCase("image: dct8x8 2048x2048 across blocks, input 4 bytes off", "image", "dct8x8",
                           {in(Elem::I8, n + 4, 4), out(Elem::F32, n), i32(w)}, {w / 8, w / 8, 1}, {8, 8, 1}));
+    cs.back().passes = "-O2;pack-across-blocks";
     cs.back().expect = "original";
   }
 }
