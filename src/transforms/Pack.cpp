@@ -118,6 +118,7 @@ struct LoopLoad {
 
 struct LoopPlan {
   size_t hs = 0, ls = 0;  // header label and latch branch (body indexes)
+  size_t addAt = 0, setpAt = 0;  // the latch's update and test (.loc lines may lie between)
   std::string header;     // the header's label
   std::string iv, bound;  // induction register and loop-invariant bound (register or immediate)
   int64_t step = 0;
@@ -230,7 +231,16 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
     auto instrAt = [&](size_t i) -> const Instruction * {
       return body[i]->kind == Stmt::Kind::Instruction ? static_cast<const Instruction *>(body[i].get()) : nullptr;
     };
-    const Instruction *add = instrAt(plan.ls - 2), *setp = instrAt(plan.ls - 1);
+    // The two instructions before the branch (directives such as .loc skipped).
+    auto prevInstr = [&](size_t i) {
+      while (i > plan.hs + 1 && body[--i]->kind != Stmt::Kind::Instruction) {
+      }
+      return i;
+    };
+    plan.setpAt = prevInstr(plan.ls);
+    plan.addAt = prevInstr(plan.setpAt);
+    const Instruction *add = plan.addAt > plan.hs ? instrAt(plan.addAt) : nullptr;
+    const Instruction *setp = plan.setpAt > plan.hs ? instrAt(plan.setpAt) : nullptr;
     bool latchOk = add && setp && br.base() == "bra" && !br.guard.empty() && !br.guardNegated &&
                    analysis::branchTarget(br) == plan.header && setp->base() == "setp" && setp->operands.size() == 3 &&
                    setp->operands[0].text == br.guard && add->base() == "add" && add->guard.empty() &&
@@ -258,12 +268,14 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
     // Nothing else in the loop writes iv or n, jumps to the header, writes
     // memory a load could see, or synchronizes; no label lists.
     std::string why;
+    bool inHeader = true;  // before the loop's first instruction
     for (size_t i = plan.hs + 1; i <= plan.ls && why.empty(); ++i) {
       const Stmt &st = *body[i];
+      if (st.kind == Stmt::Kind::Instruction) inHeader = false;
       if (st.kind == Stmt::Kind::Decl || st.kind == Stmt::Kind::Block) why = "it declares something inside";
       if (st.kind == Stmt::Kind::Directive) {
         const auto &d = static_cast<const ir::Directive &>(st);
-        if (hasNounroll(st) && i < plan.hs + 3) why = "it carries .pragma \"nounroll\"";
+        if (hasNounroll(st) && inHeader) why = "it carries .pragma \"nounroll\"";
         else if (d.name != ".loc" && d.name != ".pragma") why = "it holds a " + std::string(d.name) + " directive";
       }
       if (st.kind != Stmt::Kind::Instruction) continue;
@@ -278,7 +290,7 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
         why = "it writes memory a load could read (" + std::string(in.opcode) + ")";
       auto du = analysis::defUse(in);
       for (auto d : du.defs)
-        if ((d == plan.iv && i != plan.ls - 2) || d == plan.bound) why = "it writes " + std::string(d) + " elsewhere";
+        if ((d == plan.iv && i != plan.addAt) || d == plan.bound) why = "it writes " + std::string(d) + " elsewhere";
     }
     if (!why.empty()) {
       refuse(why);
@@ -312,7 +324,7 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
 ///   exit:
 void unrollLoop(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, const LoopPlan &p,
                 const std::map<size_t, size_t> &at, const RegTypes &types, Emitter &e) {
-  const size_t hs = at.at(p.hs), ls = at.at(p.ls);
+  const size_t hs = at.at(p.hs), ls = at.at(p.ls), setp = at.at(p.setpAt);
   std::map<size_t, const LoopLoad *> loadAt;
   for (const auto &l : p.loads) loadAt[at.at(l.stmt)] = &l;
   std::set<std::string_view> labels;
@@ -341,7 +353,7 @@ void unrollLoop(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, const Loo
   for (unsigned j = 0; j < kUnroll; ++j) {
     const std::string suffix = "_ptxopt_u" + std::to_string(j);
     for (size_t i = hs + 1; i <= ls; ++i) {
-      if (j + 1 < kUnroll && i + 1 >= ls) continue;  // the latch test and branch
+      if (j + 1 < kUnroll && (i == setp || i == ls)) continue;  // the latch test and branch
       if (auto it = loadAt.find(i); it != loadAt.end()) {
         const auto &in = static_cast<const Instruction &>(*cb[i]);
         const LoopLoad &l = *it->second;
