@@ -108,9 +108,9 @@ if [ -e "$PTXOPT_BUILD/CMakeCache.txt" ] && [ "${PTXOPT_NO_BUILD:-0}" != 1 ]; th
   # Always brought up to date (cheap when they are), so the numbers are of this
   # tree's ptx-opt; ptxopt_nvcc is scripts/ptx-nvcc's launch shim.
   start=$(date +%s)
-  if ! cmake --build "$PTXOPT_BUILD" -j "$JOBS" --target ptx-opt ptxopt_runtime ptxopt_nvcc \
+  if ! cmake --build "$PTXOPT_BUILD" -j "$JOBS" --target ptx-opt ptx-nvcc-cicc ptxopt_runtime ptxopt_nvcc \
        >>"$OUT/logs/ptxopt-build.log" 2>&1; then
-    for t in ptx-opt ptxopt_runtime ptxopt_nvcc; do
+    for t in ptx-opt ptx-nvcc-cicc ptxopt_runtime ptxopt_nvcc; do
       cmake --build "$PTXOPT_BUILD" -j "$JOBS" --target "$t" >>"$OUT/logs/ptxopt-build.log" 2>&1 ||
         say "note: building $t in $PTXOPT_BUILD failed (see logs/ptxopt-build.log)"
     done

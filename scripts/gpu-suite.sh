@@ -60,7 +60,7 @@ command -v ninja >/dev/null && CONFIG+=(-G Ninja)
 
 # ---- build -------------------------------------------------------------------------
 start=$(date +%s)
-if ! { cmake -S . -B "$BUILD" "${CONFIG[@]}" && cmake --build "$BUILD" -j "$JOBS" --target gpu-diff jit-matadd ptx-opt; } \
+if ! { cmake -S . -B "$BUILD" "${CONFIG[@]}" && cmake --build "$BUILD" -j "$JOBS" --target gpu-diff jit-matadd ptx-opt ptx-nvcc-cicc; } \
   >"$OUT/build.log" 2>&1; then
   say "error: build failed; the end of $OUT/build.log:"
   tail -40 "$OUT/build.log"

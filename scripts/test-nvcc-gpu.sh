@@ -62,7 +62,7 @@ say "arch: $ARCH"
 
 # ---- ptx-opt and the shim --------------------------------------------------------------
 # (re)build both targets: a no-op when they are up to date
-if ! cmake --build "$PTXOPT_BUILD" --target ptx-opt ptxopt_nvcc -j "$(nproc)" >"$OUT/build-shim.log" 2>&1; then
+if ! cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$(nproc)" >"$OUT/build-shim.log" 2>&1; then
   if [ -x "$PTXOPT_BUILD/ptx-opt" ] && [ -e "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a" ]; then
     say "warning: rebuilding ptx-opt/ptxopt_nvcc failed ($OUT/build-shim.log); using the existing ones"
   else
@@ -71,7 +71,7 @@ if ! cmake --build "$PTXOPT_BUILD" --target ptx-opt ptxopt_nvcc -j "$(nproc)" >"
     exit 1
   fi
 fi
-for f in "$PTXOPT_BUILD/ptx-opt" "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a"; do
+for f in "$PTXOPT_BUILD/ptx-opt" "$PTXOPT_BUILD/ptx-nvcc-cicc" "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a"; do
   [ -e "$f" ] || { say "FAIL: $f missing"; exit 1; }
 done
 say "ptx-opt: $PTXOPT_BUILD/ptx-opt; shim: $PTXOPT_BUILD/runtime/libptxopt_nvcc.a"

@@ -29,8 +29,8 @@ if ! command -v nvcc >/dev/null; then
   echo "skipped: nvcc not found (CUDA_HOME=$CUDA_HOME)"
   exit 77
 fi
-for f in "$PTXOPT_BUILD/ptx-opt" "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a"; do
-  [ -e "$f" ] || { echo "FAIL: $f missing (build the targets ptx-opt and ptxopt_nvcc)"; exit 1; }
+for f in "$PTXOPT_BUILD/ptx-opt" "$PTXOPT_BUILD/ptx-nvcc-cicc" "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a"; do
+  [ -e "$f" ] || { echo "FAIL: $f missing (build the targets ptx-opt, ptx-nvcc-cicc and ptxopt_nvcc)"; exit 1; }
 done
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/nvcc-test.$CASE.XXXXXX")

@@ -1,0 +1,407 @@
+"""ptx-nvcc's driver (docs/NVCC.md); scripts/ptx-nvcc imports it, so that
+python3 keeps its compiled form in __pycache__ and a compile does not pay
+for compiling this file (about 3 ms)."""
+HELP = """ptx-nvcc: nvcc with ptx-opt between cicc and ptxas (docs/NVCC.md).
+
+    ptx-nvcc [--ptxopt-...] <any nvcc arguments>
+
+Runs the toolkit's own nvcc through a private directory holding a symlink to
+nvcc and a private nvcc.profile whose CICC_PATH names ptx-nvcc-cicc (built
+next to ptx-opt; invoked as `cicc`). After the real cicc wrote a .ptx, the
+.ptx is optimized in place, so ptxas and fatbinary (SASS and embedded PTX)
+see the same optimized text, and
+the translation unit's host stub (*.cudafe1.stub.c) gets a hook block that sends
+its launches through libptxopt_nvcc (runtime/NvccShim.cpp). Links get that
+library. Anything going wrong in ptx-opt or the hook falls back to nvcc's own
+result, with one warning.
+
+Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
+  --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce
+  --ptxopt-remarks         ptx-opt remarks on stderr
+  --ptxopt-remarks=FILE    ptx-opt remarks appended to FILE
+  --ptxopt-debug-builds    also optimize -G (device debug) code
+  --ptxopt-bin=PATH        the ptx-opt executable
+  --ptxopt-lib=PATH        the shim archive (libptxopt_nvcc.a)
+  --ptxopt-no-link-shim    do not add the shim to links
+  --ptxopt-ptxas-threads=N ptxas compiles functions on N threads (default: the
+                           cores, at most 4; 0 or 1: off; never when the
+                           arguments set split-compile themselves)
+  --ptxopt-verbose         say what is done, keep the private directory
+  --ptxopt-help            this text
+Environment: PTXOPT_DISABLE=1 (plain nvcc), PTXOPT_BUILD (build dir with
+ptx-opt, ptx-nvcc-cicc and runtime/libptxopt_nvcc.a), PTXOPT_NVCC (the real nvcc), CUDA_HOME,
+PTXOPT_PYTHON (the python3 to run this script with).
+"""
+# Only os and sys at start-up: this runs for every compile; the other modules
+# are imported where needed. The cicc step is src/driver/nvcc_cicc.cpp.
+import os
+import sys
+
+ME = os.path.realpath(sys.argv[0])  # the ptx-nvcc launcher (scripts/ptx-nvcc)
+ROOT = os.path.dirname(os.path.dirname(ME))
+HOOK_SYMBOL = "__ptxopt_nvcc_launch"
+
+
+def spawn(cmd, env=None, out=None, err=None):
+    """Runs cmd (cmd[0] an absolute path) with stdout/stderr redirected to the
+    files out/err (None: inherited). Returns the exit status (128 + signal
+    for a killed process, 127 when it cannot be started)."""
+    env = os.environ if env is None else env
+    if hasattr(os, "posix_spawn"):
+        fa = []
+        for fd, path in ((1, out), (2, err)):
+            if path:
+                fa.append((os.POSIX_SPAWN_OPEN, fd, path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644))
+        try:
+            pid = os.posix_spawn(cmd[0], cmd, env, file_actions=fa)
+        except OSError as e:
+            if err:
+                with open(err, "w") as f:
+                    f.write("%s: %s\n" % (cmd[0], e))
+            return 127
+        while True:
+            try:
+                _, st = os.waitpid(pid, 0)
+                break
+            except InterruptedError:
+                continue
+    else:  # Python < 3.8
+        import subprocess
+        fo = open(out, "wb") if out else None
+        fe = open(err, "wb") if err else None
+        try:
+            return subprocess.call(cmd, env=env, stdout=fo, stderr=fe)
+        except OSError:
+            return 127
+        finally:
+            for f in (fo, fe):
+                if f:
+                    f.close()
+    if os.WIFEXITED(st):
+        return os.WEXITSTATUS(st)
+    return 128 + os.WTERMSIG(st) if os.WIFSIGNALED(st) else 1
+
+
+def make_temp_dir():
+    base = os.environ.get("TMPDIR") or "/tmp"
+    for i in range(1000):
+        d = os.path.join(base, "ptx-nvcc.%d.%d" % (os.getpid(), i))
+        try:
+            os.mkdir(d, 0o700)
+            return d
+        except FileExistsError:
+            continue
+    raise OSError("cannot create a directory in %s" % base)
+
+
+def remove_tree(top):
+    for root, dirs, files in os.walk(top, topdown=False):
+        for n in files:
+            try:
+                os.unlink(os.path.join(root, n))
+            except OSError:
+                pass
+        for n in dirs:
+            p = os.path.join(root, n)
+            try:
+                os.unlink(p) if os.path.islink(p) else os.rmdir(p)
+            except OSError:
+                pass
+    try:
+        os.rmdir(top)
+    except OSError:
+        pass
+
+
+def split_flags(text):
+    if not text.strip():
+        return []
+    import shlex
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def warn(msg):
+    sys.stderr.write("ptx-nvcc: warning: %s\n" % msg)
+    sys.stderr.flush()
+
+
+def fatal(msg, code=1):
+    sys.stderr.write("ptx-nvcc: error: %s\n" % msg)
+    sys.exit(code)
+
+
+# ---------------------------------------------------------------------------
+# The driver: ptx-nvcc <nvcc arguments>
+# ---------------------------------------------------------------------------
+
+NO_LINK = {"-c", "--compile", "-dc", "--device-c", "-dw", "--device-w", "-ptx", "--ptx", "-cubin", "--cubin",
+           "-fatbin", "--fatbin", "-E", "--preprocess", "-M", "--generate-dependencies", "-MM",
+           "--generate-nonsystem-dependencies", "-cuda", "--cuda", "-lib", "--lib", "-dlink", "--device-link",
+           "-optix-ir", "--optix-ir", "-ltoir", "--ltoir", "-V", "--version", "-h", "--help",
+           "--list-gpu-arch", "-arch-ls", "--list-gpu-code", "-code-ls", "-lto", "-dlto", "--dlink-time-opt"}
+
+
+def read_options_file(path):
+    try:
+        with open(path) as f:
+            return split_flags(f.read())
+    except OSError:
+        return []
+
+
+def expand(args):
+    """nvcc's view of its arguments, response files expanded (for mode
+    detection only; nvcc itself gets the original arguments)."""
+    out = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--options-file", "-optf") and i + 1 < len(args):
+            for p in args[i + 1].split(","):
+                out += expand(read_options_file(p))
+            i += 2
+            continue
+        if a.startswith("--options-file=") or a.startswith("-optf="):
+            for p in a.split("=", 1)[1].split(","):
+                out += expand(read_options_file(p))
+        elif a.startswith("@") and len(a) > 1:
+            out += expand(read_options_file(a[1:]))
+        else:
+            out.append(a)
+        i += 1
+    return out
+
+
+def links(args):
+    eff = expand(split_flags(os.environ.get("NVCC_PREPEND_FLAGS", "")) + args +
+                 split_flags(os.environ.get("NVCC_APPEND_FLAGS", "")))
+    inputs = 0
+    skip_next = False
+    for a in eff:
+        if skip_next:
+            skip_next = False
+            continue
+        if a in NO_LINK or a.split("=", 1)[0] in ("--dlink-time-opt",):
+            return False
+        if a.startswith("--run") or a == "-run":
+            continue
+        if a in ("-o", "--output-file", "-ccbin", "--compiler-bindir", "-Xcompiler", "-Xlinker", "-Xptxas",
+                 "-Xnvlink", "-Xfatbin", "-Xarchive", "-I", "-L", "-l", "-D", "-U", "-x", "-include",
+                 "-odir", "--output-directory", "-keep-dir", "--keep-dir", "-arch", "-code", "-gencode",
+                 "-std", "-rdc", "-cudart", "--cudart", "-maxrregcount", "-t", "--threads", "-isystem",
+                 "-MF", "-MT", "-default-stream", "-Werror", "-diag-suppress", "-ldir", "-optf"):
+            skip_next = True
+            continue
+        if not a.startswith("-"):
+            inputs += 1
+    return inputs > 0
+
+
+def ptxas_threads(args, asked):
+    """Threads for ptxas (-Xptxas --split-compile=N): the clones multiply
+    the functions ptxas compiles, and it compiles functions in parallel with
+    the same code (only the command line its note records differs). None
+    when the user sets split-compile (a second value makes ptxas warn), or
+    with one core. `asked`: --ptxopt-ptxas-threads=N (0 or 1: off)."""
+    eff = expand(split_flags(os.environ.get("NVCC_PREPEND_FLAGS", "")) + args +
+                 split_flags(os.environ.get("NVCC_APPEND_FLAGS", "")))
+    if any("split-compile" in a for a in eff):
+        return None
+    if asked is not None:
+        n = asked
+    else:
+        try:
+            n = min(len(os.sched_getaffinity(0)), 4)
+        except (AttributeError, OSError):
+            n = min(os.cpu_count() or 1, 4)
+    return n if n > 1 else None
+
+
+def find_real_nvcc():
+    cand = []
+    if os.environ.get("PTXOPT_NVCC"):
+        cand.append(os.environ["PTXOPT_NVCC"])
+    for v in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(v):
+            cand.append(os.path.join(os.environ[v], "bin", "nvcc"))
+    # every nvcc on PATH: ptx-nvcc itself may be installed as "nvcc"
+    cand += [os.path.join(d or ".", "nvcc") for d in os.environ.get("PATH", "").split(os.pathsep)]
+    cand.append("/usr/local/cuda/bin/nvcc")
+    for c in cand:
+        if os.path.isfile(c) and os.access(c, os.X_OK) and os.path.realpath(c) != ME:
+            return os.path.realpath(c)
+    return None
+
+
+def find_file(explicit, env_dir_rel, names):
+    if explicit:
+        return explicit if os.path.isfile(explicit) else None
+    dirs = []
+    if os.environ.get("PTXOPT_BUILD"):
+        dirs.append(os.environ["PTXOPT_BUILD"])
+    here = os.path.dirname(ME)
+    dirs += [here, os.path.join(here, ".."), os.path.join(here, "..", "lib")]
+    dirs += [os.path.join(ROOT, d) for d in ("build-nvcc", "build", "build-gpu")]
+    for d in dirs:
+        for n in names:
+            p = os.path.join(d, n)
+            if os.path.isfile(p):
+                return os.path.realpath(p)
+    return None
+
+
+def make_profile(cuda_bin, wrapdir):
+    """The toolkit's nvcc.profile with TOP made absolute and CICC_PATH
+    pointing at the wrapper directory."""
+    with open(os.path.join(cuda_bin, "nvcc.profile")) as f:
+        text = f.read()
+    top = os.path.realpath(os.path.join(cuda_bin, ".."))
+    new, saw_top, saw_cicc = [], False, False
+    for line in text.splitlines():
+        key = line.split("=", 1)[0].strip() if "=" in line else ""
+        if key == "TOP":
+            new.append("TOP              = %s" % top)
+            saw_top = True
+        elif key == "CICC_PATH":
+            new.append("CICC_PATH        = %s" % wrapdir)
+            saw_cicc = True
+        else:
+            new.append(line)
+    if not (saw_top and saw_cicc):
+        raise RuntimeError("unexpected nvcc.profile in %s (no TOP or CICC_PATH line)" % cuda_bin)
+    return "\n".join(new) + "\n", top
+
+
+def main(argv):
+    own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
+           "verbose": False, "threads": None}
+    args = []
+    envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
+    for a in envflags + argv:
+        if not a.startswith("--ptxopt-"):
+            args.append(a)
+            continue
+        name, eq, val = a[len("--ptxopt-"):].partition("=")
+        if name == "passes" and eq:
+            own["passes"] = val
+        elif name == "remarks":
+            own["remarks"] = os.path.abspath(val) if eq else "-"
+        elif name == "debug-builds" and not eq:
+            own["debug"] = True
+        elif name == "bin" and eq:
+            own["bin"] = val
+        elif name == "lib" and eq:
+            own["lib"] = val
+        elif name == "no-link-shim" and not eq:
+            own["nolink"] = True
+        elif name == "verbose" and not eq:
+            own["verbose"] = True
+        elif name == "ptxas-threads" and eq and val.isdigit():
+            own["threads"] = int(val)
+        elif name == "help":
+            sys.stdout.write(HELP)
+            return 0
+        else:
+            fatal("unknown option '%s' (see ptx-nvcc --ptxopt-help)" % a)
+
+    nvcc = find_real_nvcc()
+    if not nvcc:
+        fatal("nvcc not found (set CUDA_HOME or PTXOPT_NVCC)")
+    if os.environ.get("PTXOPT_DISABLE", "") not in ("", "0"):
+        os.execv(nvcc, [nvcc] + args)
+
+    def plain():
+        return spawn([nvcc] + args)
+
+    ptxopt = find_file(own["bin"], "", ["ptx-opt", "bin/ptx-opt"])
+    if not ptxopt:
+        warn("ptx-opt not found (build it, or set PTXOPT_BUILD or --ptxopt-bin=); building without it")
+        return plain()
+    hook = find_file(None, "", ["ptx-nvcc-cicc", "bin/ptx-nvcc-cicc"])
+    if not hook:
+        warn("ptx-nvcc-cicc not found (build it, or set PTXOPT_BUILD); building without ptx-opt")
+        return plain()
+    link_shim = None
+    if links(args) and not own["nolink"]:
+        link_shim = find_file(own["lib"], "", ["runtime/libptxopt_nvcc.a", "libptxopt_nvcc.a", "lib/libptxopt_nvcc.a"])
+        if not link_shim:
+            warn("libptxopt_nvcc.a not found (build the target ptxopt_nvcc, or set PTXOPT_BUILD or "
+                 "--ptxopt-lib=); the program will run the original kernels")
+
+    cuda_bin = os.path.dirname(nvcc)
+    try:
+        wrap = make_temp_dir()
+    except OSError as e:
+        warn("%s; building without ptx-opt" % e)
+        return plain()
+    try:
+        wbin = os.path.join(wrap, "bin")
+        os.mkdir(wbin)
+        os.mkdir(os.path.join(wrap, "state"))
+        for e in os.listdir(cuda_bin):
+            if e not in ("nvcc.profile", "nvcc", "cicc"):
+                os.symlink(os.path.join(cuda_bin, e), os.path.join(wbin, e))
+        os.symlink(nvcc, os.path.join(wbin, "nvcc"))
+        os.symlink(hook, os.path.join(wbin, "cicc"))
+        try:
+            profile, top = make_profile(cuda_bin, wbin)
+        except (OSError, RuntimeError) as e:
+            warn("%s; building without ptx-opt" % e)
+            return plain()
+        with open(os.path.join(wbin, "nvcc.profile"), "w") as f:
+            f.write(profile)
+        real_cicc = os.path.join(top, "nvvm", "bin", "cicc")
+        if not os.path.isfile(real_cicc):
+            warn("%s not found; building without ptx-opt" % real_cicc)
+            return plain()
+        env = dict(os.environ)
+        env.update({
+            "PTXOPT_NVCC_STATE": os.path.join(wrap, "state"),
+            "PTXOPT_NVCC_REAL_CICC": real_cicc,
+            "PTXOPT_NVCC_PTXOPT": ptxopt,
+            "PTXOPT_NVCC_PASSES": ("--passes=" + own["passes"]) if own["passes"] else "-O2",
+            "PTXOPT_NVCC_REMARKS": own["remarks"],
+            "PTXOPT_NVCC_DEBUG_BUILDS": "1" if own["debug"] else "0",
+        })
+        srcs = [a for a in args if a.endswith((".cu", ".cup", ".gpu"))]
+        if len(srcs) == 1:
+            env["PTXOPT_NVCC_SOURCE"] = srcs[0]
+        cmd = [os.path.join(wbin, "nvcc")]
+        threads = ptxas_threads(args, own["threads"])
+        if threads:
+            cmd += ["-Xptxas", "--split-compile=%d" % threads]
+        cmd += args
+        if link_shim:
+            cmd += ["-Xlinker", "--undefined=" + HOOK_SYMBOL, link_shim]
+        if own["verbose"]:
+            sys.stderr.write("ptx-nvcc: %s\n" % " ".join(cmd))
+        out_f, err_f = os.path.join(wrap, "stdout"), os.path.join(wrap, "stderr")
+        rc = spawn(cmd, env=env, out=out_f, err=err_f)
+        with open(out_f, "rb") as f:
+            out = f.read()
+        with open(err_f, "rb") as f:
+            err = f.read()
+        changed = os.path.exists(os.path.join(wrap, "state", "changed"))
+        if rc == 0 or not (changed or link_shim):
+            sys.stdout.flush()
+            os.write(1, out) if out else None
+            sys.stderr.flush()
+            os.write(2, err) if err else None
+            return rc
+        # It failed after ptx-nvcc changed something: nvcc alone decides.
+        rc0 = rc
+        rc = plain()
+        if rc == 0:
+            why = (err + out).decode(errors="replace").strip().splitlines()
+            warn("the build with ptx-opt failed (exit %d%s); built with plain nvcc instead"
+                 % (rc0, (": " + " | ".join(why[:3])) if why else ""))
+        return rc
+    finally:
+        if own["verbose"]:
+            sys.stderr.write("ptx-nvcc: kept %s\n" % wrap)
+        else:
+            remove_tree(wrap)
+
