@@ -128,6 +128,29 @@ struct LoopPlan {
   std::string where;
 };
 
+/// Emits `nwords` 32-bit words loaded as one vector by `like`'s opcode and
+/// address (its type replaced by .b32: `ld.global.nc.u8` -> `ld.global.nc.v2.b32`).
+std::vector<std::string> emitVectorLoad(ir::Module &m, Emitter &e, const Instruction &like, unsigned nwords) {
+  std::string op(like.base());
+  const std::string type = typeModifier(like);
+  for (auto mod : like.modifiers())
+    if (std::string(mod) != type) op += std::string(mod);
+  if (nwords > 1) op += ".v" + std::to_string(nwords);
+  op += ".b32";
+  std::vector<std::string> words;
+  Operand vec{Operand::Kind::Vector, "", {}};
+  for (unsigned x = 0; x < nwords; ++x) {
+    words.push_back(e.reg32());
+    vec.elems.push_back(e.op(words.back()));
+  }
+  auto ld = std::make_unique<Instruction>();
+  ld->opcode = m.intern(op);
+  ld->operands = {nwords > 1 ? vec : vec.elems[0], like.operands[1]};
+  ld->edited = true;
+  e.out.push_back(std::move(ld));
+  return words;
+}
+
 bool hasNounroll(const Stmt &s) {
   if (s.kind != Stmt::Kind::Directive) return false;
   const auto &d = static_cast<const ir::Directive &>(s);
@@ -358,25 +381,7 @@ void unrollLoop(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, const Loo
         const auto &in = static_cast<const Instruction &>(*cb[i]);
         const LoopLoad &l = *it->second;
         std::string type = typeModifier(in);
-        if (j == 0) {
-          const unsigned nwords = kUnroll * l.w / 4;
-          std::string op(in.base());
-          for (auto mod : in.modifiers())
-            if (std::string(mod) != type) op += std::string(mod);
-          if (nwords > 1) op += ".v" + std::to_string(nwords);
-          op += ".b32";
-          auto &ws = words[&l];
-          Operand vec{Operand::Kind::Vector, "", {}};
-          for (unsigned x = 0; x < nwords; ++x) {
-            ws.push_back(e.reg32());
-            vec.elems.push_back(e.op(ws.back()));
-          }
-          auto ld = std::make_unique<Instruction>();
-          ld->opcode = m.intern(op);
-          ld->operands = {nwords > 1 ? vec : vec.elems[0], in.operands[1]};
-          ld->edited = true;
-          e.out.push_back(std::move(ld));
-        }
+        if (j == 0) words[&l] = emitVectorLoad(m, e, in, kUnroll * l.w / 4);
         std::string dst(in.operands[0].text);
         emitUnpack(e, words[&l], j * l.w, l.w, type.size() > 1 && type[1] == 's', dst, types.bits(dst));
         flushE();
@@ -667,24 +672,8 @@ void runPack(PassContext &ctx) {
       size_t first = lead.stmt;
       for (size_t i : r.loads) first = std::min(first, all[i].stmt);
       const auto &leadIn = static_cast<const Instruction &>(*cb[lead.stmt]);
-      const unsigned nwords = r.bytes / 4;
-      std::string op(leadIn.base());
-      std::string type = typeModifier(leadIn);
-      for (auto mod : leadIn.modifiers())
-        if (std::string(mod) != type) op += std::string(mod);
-      if (nwords > 1) op += ".v" + std::to_string(nwords);
-      op += ".b32";
-      std::vector<std::string> words;
-      Operand vec{Operand::Kind::Vector, "", {}};
-      for (unsigned j = 0; j < nwords; ++j) {
-        words.push_back(e.reg32());
-        vec.elems.push_back(e.op(words.back()));
-      }
-      auto ld = std::make_unique<Instruction>();
-      ld->opcode = m.intern(op);
-      ld->operands = {nwords > 1 ? vec : vec.elems[0], leadIn.operands[1]};
-      ld->edited = true;
-      e.out.push_back(std::move(ld));
+      const std::string type = typeModifier(leadIn);
+      const std::vector<std::string> words = emitVectorLoad(m, e, leadIn, r.bytes / 4);
       bool sign = type.size() > 1 && type[1] == 's';
       auto emitted = [&](size_t at) {
         for (auto &st : e.out) replace[at].push_back(std::move(st));
