@@ -125,13 +125,19 @@ python3 scripts/bench-coalesce.py "$OUT/gpu-diff.md" "${copy_arg[@]}" >"$OUT/ben
 
 # ---- ptx-nvcc on the GPU (issue #7) and the paper's examples (issue #8) -----------------
 # GPU_SUITE_NVCC=0 / GPU_SUITE_PAPER=0 leave them out.
-nvcc_rc=0 paper_rc=0
+nvcc_rc=0 paper_rc=0 programs_rc=0
 if [ "${GPU_SUITE_NVCC:-1}" = 1 ]; then
   start=$(date +%s)
   PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/nvcc" bash scripts/test-nvcc-gpu.sh >"$OUT/nvcc.log" 2>&1
   nvcc_rc=$?
   say "ptx-nvcc GPU test exit $nvcc_rc in $(($(date +%s) - start)) s ($OUT/nvcc/summary.txt):"
   grep -E "FAIL|SUMMARY|within|ms" "$OUT/nvcc/summary.txt" 2>/dev/null | tee -a "$SUMMARY"
+  # the test programs of tests/nvcc/programs, built by nvcc and by ptx-nvcc
+  start=$(date +%s)
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/programs" bash scripts/test-nvcc-programs.sh >"$OUT/programs.log" 2>&1
+  programs_rc=$?
+  say "ptx-nvcc test programs exit $programs_rc in $(($(date +%s) - start)) s ($OUT/programs/summary.txt):"
+  grep -E "FAIL|SUMMARY|PASS" "$OUT/programs/summary.txt" 2>/dev/null | tee -a "$SUMMARY"
 fi
 if [ "${GPU_SUITE_PAPER:-1}" = 1 ]; then
   start=$(date +%s)
@@ -141,9 +147,9 @@ if [ "${GPU_SUITE_PAPER:-1}" = 1 ]; then
   cat "$OUT/paper/bench-paper.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
-if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$paper_rc" = 0 ]; then
+if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, paper examples exit $paper_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc)"
 exit 1

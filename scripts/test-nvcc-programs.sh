@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# ptx-nvcc on the test programs of tests/nvcc/programs (README there): each
+# program is built with plain nvcc and with scripts/ptx-nvcc, from the same
+# unmodified source and flags (its "// FLAGS:" line; "// SOURCES:" names more
+# translation units), and
+#
+#   build only (no GPU, or --build-only): both builds must succeed and the
+#     ptx-nvcc program must contain the launch shim (nm);
+#   on a GPU: both programs run; every "result" line must be identical, byte
+#     for byte, between the two builds and report wrong=0 (a CPU reference);
+#     the ptx-nvcc build must have launched at least one clone (PTXOPT_LOG=1);
+#     with PTXOPT_DISABLE=1 at run time it must launch none and print the
+#     same results.
+#
+#   PTXOPT_BUILD=build-nvcc OUT=/tmp/p bash scripts/test-nvcc-programs.sh [--build-only] [program...]
+#
+# Exit 0 pass, 1 fail; 77 (skipped) when nvcc is missing, or when there is
+# no GPU and --build-only was not asked (nothing would run; nothing is built).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+export PTXOPT_BUILD=${PTXOPT_BUILD:-$ROOT/build-nvcc}
+case $PTXOPT_BUILD in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/nvcc-programs.XXXXXX")}
+case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PATH="$CUDA_HOME/bin:$PATH"
+BUILD_ONLY=0
+PROGS=()
+for a in "$@"; do
+  case $a in
+    --build-only) BUILD_ONLY=1 ;;
+    *) PROGS+=("$a") ;;
+  esac
+done
+DIR=$ROOT/tests/nvcc/programs
+if [ ${#PROGS[@]} = 0 ]; then
+  for f in "$DIR"/*.cu; do grep -q '^// FLAGS:' "$f" && PROGS+=("$(basename "$f" .cu)"); done
+fi
+mkdir -p "$OUT"
+SUMMARY=$OUT/summary.txt
+: >"$SUMMARY"
+FAILS=0
+say() { printf '[nvcc-programs] %s\n' "$*" | tee -a "$SUMMARY"; }
+pass() { say "PASS: $*"; }
+fail() { say "FAIL: $*"; FAILS=$((FAILS + 1)); }
+
+command -v nvcc >/dev/null || { say "SKIPPED: nvcc not found (CUDA_HOME=$CUDA_HOME)"; exit 77; }
+for f in ptx-opt ptx-nvcc-cicc runtime/libptxopt_nvcc.a; do
+  [ -e "$PTXOPT_BUILD/$f" ] || { say "FAIL: $PTXOPT_BUILD/$f missing (build ptx-opt, ptx-nvcc-cicc, ptxopt_nvcc)"; exit 1; }
+done
+GPU=0
+if [ $BUILD_ONLY = 0 ] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  GPU=1
+  CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+fi
+ARCH=sm_${CAP:-90}
+if [ $GPU = 0 ] && [ $BUILD_ONLY = 0 ]; then
+  say "SKIPPED: no GPU, nothing to run (the builds alone: --build-only, ctest nvcc-programs)"
+  exit 77
+fi
+say "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nvcc --version | tail -1); arch $ARCH; $([ $GPU = 1 ] && nvidia-smi --query-gpu=name --format=csv,noheader | head -1 || echo 'no GPU: builds only')"
+
+for p in "${PROGS[@]}"; do
+  src=$DIR/$p.cu
+  [ -e "$src" ] || { fail "$p: no $src"; continue; }
+  read -r -a flags <<<"$(sed -n 's|^// FLAGS:||p' "$src" | head -1)"
+  srcs=("$src")
+  for s in $(sed -n 's|^// SOURCES:||p' "$src" | head -1); do srcs+=("$DIR/$s"); done
+  ok=1
+  for tool in nvcc ptx-nvcc; do
+    cc=nvcc
+    [ $tool = ptx-nvcc ] && cc=$ROOT/scripts/ptx-nvcc
+    if ! "$cc" -arch=$ARCH "${flags[@]}" "${srcs[@]}" -o "$OUT/$p.$tool" >"$OUT/$p.$tool.build.log" 2>&1; then
+      fail "$p: $tool build failed ($OUT/$p.$tool.build.log):"
+      tail -n 8 "$OUT/$p.$tool.build.log" | sed 's/^/    | /' | tee -a "$SUMMARY"
+      ok=0
+    fi
+  done
+  [ $ok = 1 ] || continue
+  nm "$OUT/$p.ptx-nvcc" >"$OUT/$p.ptx-nvcc.nm" 2>&1  # (not piped into grep -q: pipefail and SIGPIPE)
+  if grep -Eq ' [tT] __ptxopt_nvcc_launch$' "$OUT/$p.ptx-nvcc.nm"; then
+    pass "$p: built by nvcc and ptx-nvcc (${flags[*]}); the ptx-nvcc program has the launch shim"
+  else
+    fail "$p: the ptx-nvcc program has no launch shim (nm): no kernel got a clone?"
+  fi
+  [ $GPU = 1 ] || continue
+  for run in nvcc ptx-nvcc ptx-nvcc-disabled; do
+    bin=$OUT/$p.${run%-disabled}
+    env $([ $run = ptx-nvcc-disabled ] && echo PTXOPT_DISABLE=1) PTXOPT_LOG=1 "$bin" >"$OUT/$p.$run.out" 2>"$OUT/$p.$run.err"
+    rc=$?
+    [ $rc = 0 ] || { fail "$p: $run exited $rc"; tail -n 5 "$OUT/$p.$run.err" | sed 's/^/    | /' | tee -a "$SUMMARY"; continue; }
+    grep '^result' "$OUT/$p.$run.out" >"$OUT/$p.$run.results"
+  done
+  [ -s "$OUT/$p.nvcc.results" ] || { fail "$p: the nvcc build printed no result lines"; continue; }
+  if grep -Eq 'wrong=[1-9]|ok=0' "$OUT/$p.nvcc.results"; then fail "$p: the nvcc build itself computes wrong results (the test is broken)"; fi
+  for run in ptx-nvcc ptx-nvcc-disabled; do
+    if cmp -s "$OUT/$p.nvcc.results" "$OUT/$p.$run.results"; then
+      pass "$p: $run: $(wc -l <"$OUT/$p.$run.results") results identical to nvcc's"
+    else
+      fail "$p: $run: results differ from nvcc's:"
+      diff "$OUT/$p.nvcc.results" "$OUT/$p.$run.results" | head -10 | sed 's/^/    | /' | tee -a "$SUMMARY"
+    fi
+  done
+  clones=$(grep -c '^ptxopt: .* -> .*__ptxopt' "$OUT/$p.ptx-nvcc.err")
+  orig=$(grep -c '^ptxopt: .* -> original' "$OUT/$p.ptx-nvcc.err")
+  if [ "$clones" -gt 0 ]; then
+    pass "$p: launch shapes that ran a clone: $clones; the original: $orig"
+    grep '^ptxopt: .* -> ' "$OUT/$p.ptx-nvcc.err" | sed 's/^/    | /' >>"$SUMMARY"
+  else
+    fail "$p: no launch ran a clone ($OUT/$p.ptx-nvcc.err)"
+  fi
+  if grep -q '^ptxopt: .* -> .*__ptxopt' "$OUT/$p.ptx-nvcc-disabled.err"; then
+    fail "$p: PTXOPT_DISABLE=1: a clone ran"
+  fi
+done
+if [ "$FAILS" != 0 ]; then
+  say "SUMMARY: FAIL ($FAILS failure(s); logs in $OUT)"
+  exit 1
+fi
+say "SUMMARY: PASS ($([ $GPU = 1 ] && echo 'built and ran' || echo 'built'); logs in $OUT)"
+exit 0
