@@ -66,14 +66,17 @@ ptxopt_status timedLaunch(ptxopt_kernel_st &k, int variant, const LaunchShape &s
 }
 
 /// A launch of a shape whose selection chose a clone, under autotuning.
+/// `params` are the original's arguments, `cloneParams` the clone's (with
+/// its extra arguments, if any).
 ptxopt_status tunedLaunch(ptxopt_kernel_st &k, ShapeEntry &e, const Selection &sel, const LaunchShape &s,
-                          CUstream stream, void **params) {
+                          CUstream stream, void **params, void **cloneParams) {
   Autotuner::Step step = e.tuner.next();
   int variant = step.runClone ? sel.variant : -1;
   const LaunchShape &launch = step.runClone ? sel.launch : s;
-  if (!step.timed) return launchVariant(k, variant, launch, stream, params);
+  void **args = step.runClone ? cloneParams : params;
+  if (!step.timed) return launchVariant(k, variant, launch, stream, args);
   Timing t;
-  if (ptxopt_status st = timedLaunch(k, variant, launch, stream, params, t); st != PTXOPT_SUCCESS) return st;
+  if (ptxopt_status st = timedLaunch(k, variant, launch, stream, args, t); st != PTXOPT_SUCCESS) return st;
   const std::string &clone = k.manifest.variants[sel.variant].name;
   if (!t.ok) {
     e.tuner.abandon();
@@ -112,8 +115,11 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
       &inserted);
   Selection sel = finishSelection(k->manifest, entry->decision, s, params);
   if (cfg.log >= 2 || (cfg.log == 1 && inserted)) logLine(describeSelection(k->manifest, s, sel));
-  if (cfg.autotune && sel.variant >= 0) return tunedLaunch(*k, *entry, sel, s, stream, params);
-  return launchVariant(*k, sel.variant, sel.launch, stream, params);
+  if (sel.variant < 0) return launchVariant(*k, -1, sel.launch, stream, params);
+  ExtraParams extra;
+  void **cloneParams = variantParams(k->manifest, k->manifest.variants[size_t(sel.variant)], s, params, extra);
+  if (cfg.autotune) return tunedLaunch(*k, *entry, sel, s, stream, params, cloneParams);
+  return launchVariant(*k, sel.variant, sel.launch, stream, cloneParams);
 }
 
 const char *ptxopt_kernel_last_variant(ptxopt_kernel k) {

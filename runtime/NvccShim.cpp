@@ -242,8 +242,10 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
     const Clone &c = k->clones[size_t(sel.variant)];
     const LaunchShape &t = sel.launch;
     cudaError_t before = rt->peekAtLastError();
+    ExtraParams extra;
+    void **cloneArgs = variantParams(k->manifest, k->manifest.variants[size_t(sel.variant)], s, args, extra);
     cudaError_t e = launch(c.handle, dim3(t.grid[0], t.grid[1], t.grid[2]), dim3(t.block[0], t.block[1], t.block[2]),
-                           args, sharedMem, stream);
+                           cloneArgs, sharedMem, stream);
     if (e == cudaSuccess) {
       lastVariantName = c.name.c_str();
       lastVariantKind = k->manifest.variants[size_t(sel.variant)].kind.c_str();

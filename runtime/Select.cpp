@@ -75,7 +75,7 @@ std::string checkDivisions(const Variant &v, const LaunchShape &s) {
       if (src.from == DimSource::From::Const) continue;
       if (src.dim > 2) return "the manifest names dimension " + std::to_string(src.dim);
       uint32_t value = sourceValue(src, s);
-      if (src.divide == 0 || value % src.divide != 0)
+      if (src.divide == 0 || (value % src.divide != 0 && !src.roundUp))
         return notMultiple(src.from == DimSource::From::Grid ? "grid" : "block", src.dim, value, src.divide);
     }
   return "";
@@ -122,12 +122,33 @@ std::string shapeText(const LaunchShape &s) {
   return "grid=" + dimsText(s.grid) + " block=" + dimsText(s.block) + " shared=" + std::to_string(s.sharedBytes);
 }
 
+namespace {
+uint32_t transformedDim(const DimSource &src, const LaunchShape &s) {
+  if (!src.divide) return 0;
+  uint64_t value = sourceValue(src, s);
+  return static_cast<uint32_t>(src.roundUp ? (value + src.divide - 1) / src.divide : value / src.divide);
+}
+}  // namespace
+
+void **variantParams(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
+                     ExtraParams &buf) {
+  if (v.extraArgs.empty()) return params;
+  const size_t n = k.paramSizes.size();
+  buf.pointers.assign(params, params + n);
+  buf.values.resize(v.extraArgs.size());
+  for (size_t i = 0; i < v.extraArgs.size(); ++i) {
+    buf.values[i] = sourceValue(v.extraArgs[i], s);
+    buf.pointers.push_back(&buf.values[i]);
+  }
+  return buf.pointers.data();
+}
+
 LaunchShape transformLaunch(const Variant &v, const LaunchShape &s) {
   LaunchShape t;
   t.sharedBytes = s.sharedBytes;
   for (int d = 0; d < 3; ++d) {
-    t.grid[d] = v.grid[d].divide ? sourceValue(v.grid[d], s) / v.grid[d].divide : 0;
-    t.block[d] = v.block[d].divide ? sourceValue(v.block[d], s) / v.block[d].divide : 0;
+    t.grid[d] = transformedDim(v.grid[d], s);
+    t.block[d] = transformedDim(v.block[d], s);
   }
   return t;
 }
@@ -180,6 +201,10 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
     const Variant &v = k.variants[i];
     std::string reason = i < d.reasons.size() ? d.reasons[i] : "not decided for this shape";
     if (reason.empty()) reason = checkAlignment(v, k.paramSizes, params);
+    // Extra arguments are appended to the original's argument array: it
+    // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
+    if (reason.empty() && !v.extraArgs.empty() && !params)
+      reason = "it takes " + std::to_string(v.extraArgs.size()) + " extra argument(s) and the launch passed no argument array";
     if (reason.empty()) {
       sel.variant = static_cast<int>(i);
       sel.launch = transformLaunch(v, s);

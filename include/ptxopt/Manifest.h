@@ -29,8 +29,12 @@ struct DimSource {
   uint8_t dim = 0;       // 0,1,2 = x,y,z of the original launch
   uint32_t divide = 1;   // the original value is divided by this (grouping)
   uint32_t value = 0;    // the dimension itself, for From::Const
+  // Divide rounding up ("ceil(grid.x/16)"): the value need not be a
+  // multiple of `divide`; the clone itself skips the logical blocks past
+  // the original's (it receives the original value as an extra argument).
+  bool roundUp = false;
   bool operator==(const DimSource &) const = default;
-  static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v}; }
+  static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v, false}; }
 };
 
 struct Variant {
@@ -65,6 +69,10 @@ struct Variant {
   };
   std::vector<AlignedParam> alignedParams;
   bool allowDynamicShared = true;
+  // Values of the ORIGINAL launch the clone takes as extra .u32 parameters,
+  // after the original's own, in this order (e.g. grid.x for a clone that
+  // merges blocks and must know the original grid). Empty for most clones.
+  std::vector<DimSource> extraArgs;
   bool operator==(const Variant &) const = default;
   bool identityLaunch() const;
 };

@@ -25,7 +25,7 @@ std::string dimSourceText(const DimSource &s) {
   std::string t = s.from == DimSource::From::Grid ? "grid." : "block.";
   t += s.dim < 3 ? kDimNames[s.dim] : '?';
   if (s.divide != 1) t += "/" + std::to_string(s.divide);
-  return t;
+  return s.roundUp ? "ceil(" + t + ")" : t;
 }
 
 Json dims(const std::array<DimSource, 3> &a) {
@@ -53,6 +53,11 @@ Json variantJson(const Variant &v) {
   for (const auto &p : v.alignedParams) aligned.push_back(Json{{"index", p.index}, {"bytes", p.bytes}});
   j["alignedParams"] = std::move(aligned);
   j["allowDynamicShared"] = v.allowDynamicShared;
+  if (!v.extraArgs.empty()) {
+    Json extra = Json::array();
+    for (const auto &a : v.extraArgs) extra.push_back(dimSourceText(a));
+    j["extraArgs"] = std::move(extra);
+  }
   return j;
 }
 
@@ -139,10 +144,17 @@ std::array<uint32_t, 3> getBounds(const Json &j, const std::string &path) {
   return r;
 }
 
-/// "grid.x", "block.z/4", or a constant "256".
+/// "grid.x", "block.z/4", "ceil(grid.x/16)", or a constant "256".
 DimSource parseDimSource(const std::string &text, const std::string &path) {
   DimSource s;
   std::string_view t = text;
+  if (t.starts_with("ceil(") && t.ends_with(")")) {
+    s = parseDimSource(std::string(t.substr(5, t.size() - 6)), path);
+    if (s.from == DimSource::From::Const || s.roundUp || s.divide == 1)
+      fail(path, "ceil() needs \"grid.<x|y|z>/<n>\" or \"block.<x|y|z>/<n>\" inside, got \"" + text + "\"");
+    s.roundUp = true;
+    return s;
+  }
   if (!t.empty() && t.size() <= 10 && t.find_first_not_of("0123456789") == std::string_view::npos) {
     uint64_t n = std::stoull(text);
     if (n == 0 || n > UINT32_MAX) fail(path, "a constant dimension must be between 1 and 4294967295");
@@ -207,7 +219,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   // later: absent means no bound.
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
-             {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minBlockThreads"});
+             {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minBlockThreads", "extraArgs"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -227,6 +239,16 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   for (size_t i = 0; i < aligned.size(); ++i)
     v.alignedParams.push_back(parseAligned(aligned[i], path + ".alignedParams[" + std::to_string(i) + "]", numParams));
   v.allowDynamicShared = getBool(j["allowDynamicShared"], path + ".allowDynamicShared");
+  if (j.contains("extraArgs")) {
+    const Json &extra = getArray(j["extraArgs"], path + ".extraArgs");
+    for (size_t i = 0; i < extra.size(); ++i) {
+      std::string p = path + ".extraArgs[" + std::to_string(i) + "]";
+      DimSource a = parseDimSource(getString(extra[i], p), p);
+      if (a.from == DimSource::From::Const || a.divide != 1 || a.roundUp)
+        fail(p, "an extra argument names one value of the launch, \"grid.<x|y|z>\" or \"block.<x|y|z>\"");
+      v.extraArgs.push_back(a);
+    }
+  }
   return v;
 }
 

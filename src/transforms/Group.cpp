@@ -38,9 +38,19 @@
 //      result.
 //   5. Launch transform (manifest): the dimension that becomes block.x is
 //      divided by k (and must be a multiple of k); the parameters of step 3
-//      are checked at launch; the new block must keep 64 threads or more. Kernels already cloned by coalesce are grouped
-//      too: the swap clone (the transform composed), and the split clone
-//      rebuilt with S*k logical blocks per hardware block of S threads.
+//      are checked at launch; the new block must keep 64 threads or more.
+//      Kernels already cloned by coalesce are grouped too: the swap clone
+//      (the transform composed), and the split clone rebuilt with S*k
+//      logical blocks per hardware block of S threads.
+//   6. Block-merged clone (originals, k >= 4): for launches whose block.x/k
+//      falls under 64 threads (256-thread blocks of 8- and 16-bit kernels,
+//      the common case), a second clone keeps the original's block of B
+//      threads and runs k logical blocks of the group clone in it: thread t
+//      is thread t % (B/k) of logical block ctaid.x*k + t/(B/k); the grid
+//      is ceil(grid.x/k) blocks, the original grid.x comes as an extra .u32
+//      parameter, and logical blocks at or past it return at once (no
+//      barriers in a group clone, so an early return is safe). Manifest:
+//      grid "ceil(grid.x/k)", extraArgs ["grid.x"], after the plain clone.
 // Refuses (remark): communication, calls, local memory, loops or other
 // control flow, a store before a guard, an access with another stride
 // along %tid.x (k times less coalesced), a unit-stride access that cannot
@@ -49,8 +59,8 @@
 // misaligned store, registers of a width it cannot unpack into, and kernels
 // without a unit-stride access of 1, 2, 4 or 8 bytes.
 // Not done yet: grouping of the remap clone (its decoded indices are opaque
-// to the analysis), intra-thread grouping with unrolling (loops), arrays of
-// structures, a choice of k by launch size.
+// to the analysis), arrays of structures (intra-thread grouping with
+// unrolling is the pack pass).
 #include <algorithm>
 #include <numeric>
 
@@ -810,6 +820,74 @@ bool composeVariant(const Variant &base, const Plan &p, const std::string &name,
   return true;
 }
 
+/// The block-merged form of group clone `g` (built for blocks of B/k
+/// threads): hardware blocks keep the original's B threads and each runs k
+/// logical blocks of the group clone, so launches whose B/k would fall under
+/// kMinBlockThreads (the common 256-thread blocks of 8- and 16-bit kernels)
+/// still get 16-byte accesses. In a hardware block of B threads, thread t
+/// runs group-clone thread t % (B/k) of logical block ctaid.x*k + t / (B/k);
+/// the grid is ceil(grid.x / k) blocks, and logical blocks at or past the
+/// original grid.x, which the clone receives as an extra .u32 parameter,
+/// return at once (group clones have no barriers). Refused (nullopt) when
+/// `g` reads %tid/%ctaid/%ntid/%nctaid as vectors or cluster registers.
+std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k) {
+  std::optional<std::string> refused;
+  ir::forEachStmt(*g.body, [&](const Stmt &st) {
+    if (st.kind != Stmt::Kind::Instruction) return;
+    for (const auto &op : static_cast<const Instruction &>(st).operands)
+      analysis::forEachRegister(op, [&](const Operand &r) {
+        if (r.text == "%tid" || r.text == "%ntid" || r.text == "%ctaid" || r.text == "%nctaid" ||
+            r.text.starts_with("%cluster") || r.text.starts_with("%ncluster") || r.text.starts_with("%is_explicit"))
+          refused = "it reads " + std::string(r.text);
+      });
+  });
+  if (refused || !g.params) return refused ? refused : std::optional<std::string>("it has no parameter list");
+  // The original grid.x, after the original's parameters.
+  const std::string gridParam = std::string(g.name) + "_param_ptxopt_grid_x";
+  ir::Decl d;
+  d.attrs = {m.intern(".param"), m.intern(".u32")};
+  d.names.push_back({m.intern(gridParam), {}, {}});
+  d.semicolon = false;
+  d.edited = true;
+  g.params->push_back(std::move(d));
+  g.edited = true;
+  Emitter e{m, {}};
+  e.prefix = "%ptxopt_m";
+  std::string t = e.reg32(), n = e.reg32(), c = e.reg32(), ln = e.reg32(), q = e.reg32(), qn = e.reg32(),
+              lt = e.reg32(), lc = e.reg32(), gx = e.reg32(), past = e.regp();
+  e.ins("mov.u32", {t, "%tid.x"});
+  e.ins("mov.u32", {n, "%ntid.x"});
+  e.ins("mov.u32", {c, "%ctaid.x"});
+  e.ins("div.u32", {ln, n, std::to_string(k)});    // threads of a logical block (launch condition: B % k == 0)
+  e.ins("div.u32", {q, t, ln});                    // which logical block of the k
+  e.ins("mul.lo.u32", {qn, q, ln});
+  e.ins("sub.u32", {lt, t, qn});                   // thread in it
+  e.ins("mad.lo.u32", {lc, c, std::to_string(k), q});
+  e.ins("ld.param.u32", {gx, "0"});
+  static_cast<Instruction &>(*e.out.back()).operands[1] = Operand{Operand::Kind::Address, "", {e.op(gridParam)}};
+  e.ins("setp.ge.u32", {past, lc, gx});
+  e.ins("ret", {}, past);
+  replaceSpecialReads(*g.body, {{"%tid.x", lt}, {"%ctaid.x", lc}, {"%ntid.x", ln}, {"%nctaid.x", gx}}, m);
+  insertPrologue(g, e, false);  // the .b32 temporaries and the code
+  auto &body = g.body->body;
+  body.insert(body.begin() + static_cast<long>(prologueAt(*g.body)), e.decl(".pred", e.prefix + "p", e.pred));
+  return std::nullopt;
+}
+
+/// The launch of the block-merged clone: the group clone's `v` with the
+/// original block and ceil(grid.x / k) blocks, the original grid.x as an
+/// extra argument; blocks must still divide by k.
+Variant mergedVariant(const Variant &v, const std::string &name, unsigned k) {
+  Variant r = v;
+  r.name = name;
+  r.kind = "group-merged";
+  r.block[0] = DimSource{DimSource::From::Block, 0};
+  r.grid[0] = DimSource{DimSource::From::Grid, 0, k, 0, true};
+  r.blockMultiple[0] = std::lcm(r.blockMultiple[0], k);
+  r.extraArgs = {DimSource{DimSource::From::Grid, 0}};
+  return r;
+}
+
 /// "grid.x % 4096 == 0, block.x % 16 == 0": the divisibility conditions of `v`.
 std::string multiples(const Variant &v) {
   std::string out;
@@ -897,6 +975,22 @@ void runGroup(PassContext &ctx) {
         continue;
       }
       buildGrouped(m, *source, plan);
+      // For an original: also the block-merged form, for launches whose
+      // blocks are too small to divide by k (after the plain one, which
+      // needs no index arithmetic).
+      std::unique_ptr<ir::Function> merged;
+      Variant mv;
+      if (!isClone && plan.k >= 4 && v.block[0].from == DimSource::From::Block && v.block[0].dim == 0 &&
+          v.grid[0].from == DimSource::From::Grid && v.grid[0].dim == 0 && v.grid[0].divide == 1) {
+        const std::string mergedName = cloneName + "_merged";
+        merged = ir::cloneFunction(*source, mergedName, "_pm", m);
+        if (auto why = mergeBlocks(m, *merged, plan.k)) {
+          ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
+          merged.reset();
+        } else {
+          mv = mergedVariant(v, mergedName, plan.k);
+        }
+      }
       int at = m.itemIndex(f);
       // Preferred over the clone it was made from.
       if (!ctx.addClone(*original, std::move(source), v, at,
@@ -918,6 +1012,14 @@ void runGroup(PassContext &ctx) {
                      (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
                      (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
                      "; launch conditions: " + multiples(v) + conds);
+      if (merged && ctx.addClone(*original, std::move(merged), mv, at)) {
+        ++inserted;
+        ctx.remark(Remark::Kind::Applied, *original, "",
+                   mv.name + ": the same with blocks of the original size, each running " + std::to_string(plan.k) +
+                       " logical blocks (for launches whose block.x / " + std::to_string(plan.k) +
+                       " is under " + std::to_string(kMinBlockThreads) + " threads); launch conditions: " +
+                       multiples(mv) + conds);
+      }
     }
   }
 }

@@ -87,10 +87,11 @@ void addMatadd(std::vector<Case> &cs) {
       cs.push_back(matadd(std::string(kernel) + "_coalesced", e, g, b));
       cs.back().name = "fig6b " + cs.back().name;
       // Already coalesced: coalesce leaves it alone, group merges k threads
-      // (when the block keeps 64 threads: 512 / 16 does not).
+      // (when the block keeps 64 threads; 512 / 16 does not: then the
+      // block-merged clone, 16 logical blocks of 32 threads per block).
       const size_t kk = 16 / elemSize(e);
-      cs.back().expect = b / kk >= 64 ? "=" + std::string(kernel) + "_coalesced__ptxopt_group" + std::to_string(kk)
-                                      : std::string("original");
+      const std::string gc = "=" + std::string(kernel) + "_coalesced__ptxopt_group" + std::to_string(kk);
+      cs.back().expect = b / kk >= 64 ? gc : gc + "_merged";
       // The hand-written 16-byte grouping of Fig. 6-b (the group pass's
       // benchmark reference): n / (16 / size) threads in blocks of 256.
       const size_t n = size_t(g) * b, threads = n / (16 / elemSize(e));
@@ -164,10 +165,28 @@ void addShapes(std::vector<Case> &cs) {
     cs.push_back(makeCase("group: guarded char n=5", "shapes", "scale_char_guarded",
                           {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16";
-    // A block of 256 threads grouped by 16 keeps 16: below the clone's
-    // minimum of 64, so the original runs.
-    cs.push_back(makeCase("group: block 256 / 16 < 64 threads", "shapes", "scale_char_guarded",
+    // A block of 256 threads grouped by 16 keeps 16: below the group
+    // clone's minimum of 64, so the block-merged clone runs: blocks of 256,
+    // ceil(3907 / 16) = 245 of them, the logical blocks past 3907 return.
+    cs.push_back(makeCase("group: block 256 / 16 < 64 threads (merged)", "shapes", "scale_char_guarded",
                           {in(Elem::I8, n), out(Elem::I8, n), i32(n)}, {(n + 255) / 256, 1, 1}, {256, 1, 1}));
+    cs.back().expect = "=scale_char_guarded__ptxopt_group16_merged";
+    cs.push_back(makeCase("group: short, block 256 / 8 < 64 threads (merged)", "shapes", "clamp_short_guarded",
+                          {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {(n + 255) / 256, 1, 1},
+                          {256, 1, 1}));
+    cs.back().expect = "=clamp_short_guarded__ptxopt_group8_merged";
+    // One block, n smaller than one group: 15 of the 16 logical blocks return.
+    cs.push_back(makeCase("group: merged, one block, n=5", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {256, 1, 1}));
+    cs.back().expect = "=scale_char_guarded__ptxopt_group16_merged";
+    // The merged clone's conditions fail: misaligned input, block not a
+    // multiple of 16.
+    Case mm = makeCase("group: merged, char input 1 byte off 16", "shapes", "scale_char_guarded",
+                       {in(Elem::I8, n, 1), out(Elem::I8, n), i32(n)}, {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    mm.expect = "original";
+    cs.push_back(mm);
+    cs.push_back(makeCase("group: merged, block.x=250", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(n)}, {(n + 249) / 250, 1, 1}, {250, 1, 1}));
     cs.back().expect = "original";
     const size_t nw = size_t(4096) * 256;
     cs.push_back(makeCase("group: char in, int out (k=4)", "shapes", "widen_char",
@@ -237,6 +256,13 @@ void addImage(std::vector<Case> &cs) {
       cs.back().passes = "-O2;group-k=" + std::to_string(k);
       cs.back().big = n > (size_t(1) << 24);
     }
+  // Blocks of 64 x 4: 64 / 8 x 4 = 32 threads, too few for the group clone;
+  // the block-merged clone runs 8 logical blocks of 8 x 4 in each 64 x 4 block
+  // (2-D grid, 30 blocks along x: not a multiple of 8).
+  cs.push_back(makeCase("image: sobel 1920x1080 blocks 64x4 (merged)", "image", "sobel",
+                        {in(Elem::I8, 1920 * 1080), out(Elem::I8, 1920 * 1080), i32(1920), i32(1080)},
+                        {1920 / 64, 1080 / 4, 1}, {64, 4, 1}));
+  cs.back().expect = "=sobel__ptxopt_group8_merged";
   // A width that is not a multiple of 8 (k) or 16: the row pitch fails the clone's
   // condition, the original runs.
   {

@@ -253,3 +253,35 @@ TEST_CASE("manifest: constant dimensions and upper bounds", "[manifest]") {
   CHECK_FALSE(fromJson(bad, back, error));
   CHECK_THAT(error, Catch::Contains("a constant dimension must be between 1 and 4294967295"));
 }
+
+TEST_CASE("manifest: rounded-up dimensions and extra arguments", "[manifest]") {
+  Variant v = group();
+  v.name = "k$group4_merged";
+  v.kind = "group-merged";
+  v.block[0] = {DimSource::From::Block, 0};
+  v.grid[0] = {DimSource::From::Grid, 0, 16, 0, true};
+  v.extraArgs = {{DimSource::From::Grid, 0}, {DimSource::From::Block, 1}};
+  KernelManifest k{"k", {8, 8, 8, 4}, {v}};
+  std::string json = toJson(k);
+  CHECK(json.find(R"j("grid":["ceil(grid.x/16)","grid.y","grid.z"])j") != std::string::npos);
+  CHECK(json.find(R"("extraArgs":["grid.x","block.y"])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  // Absent when there are none.
+  CHECK(toJson(KernelManifest{"k", {8}, {remap()}}).find("extraArgs") == std::string::npos);
+}
+
+TEST_CASE("manifest: bad ceil() and extra arguments", "[manifest]") {
+  expectKernelError(R"("grid.x","grid.y")", R"j("ceil(grid.x)","grid.y")j", "ceil() needs");
+  expectKernelError(R"("grid.x","grid.y")", R"j("ceil(16)","grid.y")j", "ceil() needs");
+  expectKernelError(R"("grid.x","grid.y")", R"j("ceil(ceil(grid.x/2))","grid.y")j", "manifest.variants[0].grid[0]");
+  expectKernelError(R"("grid.x","grid.y")", R"j("ceil(grid.x/2","grid.y")j", "manifest.variants[0].grid[0]");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"extraArgs":["grid.x/2"])",
+                    "manifest.variants[0].extraArgs[0]: an extra argument names one value of the launch");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"extraArgs":["7"])",
+                    "manifest.variants[0].extraArgs[0]");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"extraArgs":"grid.x")",
+                    "manifest.variants[0].extraArgs: expected an array");
+}

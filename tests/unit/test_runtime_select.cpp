@@ -498,6 +498,8 @@ struct Fake {
   const char *(*launch)(int, unsigned *) = nullptr;
   void (*setTime)(const char *, float) = nullptr;
   void (*setMaxThreads)(const char *, int) = nullptr;
+  void (*setParamCount)(const char *, int) = nullptr;
+  uint32_t (*launchArg)(int, int) = nullptr;
   void (*rejectNextLoads)(int) = nullptr;
   int (*liveModules)() = nullptr;
   int (*primaryRefs)() = nullptr;
@@ -512,6 +514,8 @@ struct Fake {
     bind(launch, "fake_cuda_launch");
     bind(setTime, "fake_cuda_set_time");
     bind(setMaxThreads, "fake_cuda_set_max_threads");
+    bind(setParamCount, "fake_cuda_set_param_count");
+    bind(launchArg, "fake_cuda_launch_arg");
     bind(rejectNextLoads, "fake_cuda_reject_next_loads");
     bind(liveModules, "fake_cuda_live_modules");
     bind(primaryRefs, "fake_cuda_primary_refs");
@@ -537,11 +541,13 @@ struct Fake {
   }
 };
 
-/// A kernel `k` (3 pointer parameters) and copies k_a, k_b as its clones.
+/// A kernel `k` (3 pointer parameters) and copies k_swap, k_group, k_merged
+/// (with a 4th, extra .u32 parameter) as its clones.
 std::string ptxWith(const std::string &tail) {
   std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n";
-  for (const char *name : {"k", "k_swap", "k_group"})
-    ptx += std::string(".visible .entry ") + name + "(\n\t.param .u64 p0,\n\t.param .u64 p1,\n\t.param .u64 p2\n)\n{\n\tret;\n}\n";
+  for (std::string name : {"k", "k_swap", "k_group", "k_merged"})
+    ptx += ".visible .entry " + name + "(\n\t.param .u64 p0,\n\t.param .u64 p1,\n\t.param .u64 p2" +
+           (name == "k_merged" ? ",\n\t.param .u32 p3" : "") + "\n)\n{\n\tret;\n}\n";
   return ptx + tail;
 }
 
@@ -866,4 +872,101 @@ TEST_CASE("select: the split variant (constant block.x, grid.x cut over grid.y)"
   // 256 x 8 threads would exceed the device's 1024.
   CHECK(reason0(select1(v, shape({512, 1, 1}, {128, 8, 1}))) ==
         "transformed block has 2048 threads, more than the device limit 1024");
+}
+
+namespace {
+/// The block-merged group clone: original block, ceil(grid.x / 4) blocks,
+/// the original grid.x as an extra argument.
+Variant merged() {
+  Variant v = group();
+  v.name = "k$group4_merged";
+  v.kind = "group-merged";
+  v.block[0] = {DimSource::From::Block, 0};
+  v.grid[0] = {DimSource::From::Grid, 0, 4, 0, true};
+  v.minBlockThreads = 64;
+  v.extraArgs = {{DimSource::From::Grid, 0}};
+  return v;
+}
+}  // namespace
+
+TEST_CASE("select: a block-merged clone rounds the grid up and needs no grid multiple", "[runtime]") {
+  // 1001 blocks of 128: ceil(1001 / 4) = 251 blocks of 128, the block still
+  // a multiple of 4 and of 64+ threads.
+  LaunchShape s = shape({1001, 2, 1}, {128, 1, 1});
+  Selection sel = select1(merged(), s, 1024, Params(0x7f0000000010));
+  REQUIRE(sel.variant == 0);
+  CHECK(sel.launch.grid == Dims{251, 2, 1});
+  CHECK(sel.launch.block == Dims{128, 1, 1});
+  CHECK(transformLaunch(merged(), shape({1000, 1, 1}, {128, 1, 1})).grid == Dims{250, 1, 1});
+  CHECK(transformLaunch(merged(), shape({1, 1, 1}, {128, 1, 1})).grid == Dims{1, 1, 1});
+  // The block must still divide by 4; the pointer must still be aligned.
+  CHECK(reason0(select1(merged(), shape({1001, 1, 1}, {126, 1, 1}), 1024, Params(0x7f0000000010))) ==
+        "block.x=126 is not a multiple of 4");
+  CHECK(select1(merged(), s, 1024, Params(0x7f0000000001)).variant == -1);
+  // The plain group clone comes first and wins where its block is big enough.
+  KernelManifest k = kernel({group(), merged()});
+  k.variants[0].minBlockThreads = 64;
+  Params p(0x7f0000000010);
+  CHECK(selectVariant(k, shape({1000, 1, 1}, {256, 1, 1}), kH200, {1024, 1024}, p.p).variant == 0);
+  CHECK(selectVariant(k, shape({1000, 1, 1}, {128, 1, 1}), kH200, {1024, 1024}, p.p).variant == 1);
+}
+
+TEST_CASE("select: extra arguments follow the original's", "[runtime]") {
+  KernelManifest k = kernel({group(), merged()});
+  LaunchShape s = shape({1001, 2, 1}, {128, 1, 1});
+  Params p(0x7f0000000010);
+  ExtraParams buf;
+  // No extra arguments: the same array.
+  CHECK(variantParams(k, k.variants[0], s, p.p, buf) == p.p);
+  void **args = variantParams(k, k.variants[1], s, p.p, buf);
+  REQUIRE(args != p.p);
+  REQUIRE(buf.pointers.size() == 4);
+  CHECK(args[0] == p.p[0]);
+  CHECK(args[2] == p.p[2]);
+  CHECK(*static_cast<uint32_t *>(args[3]) == 1001);  // the ORIGINAL grid.x
+  // A launch without an argument array cannot take a variant with extra
+  // arguments (even one without aligned parameters).
+  Variant v = merged();
+  v.alignedParams.clear();
+  Selection none = selectVariant(kernel({v}), s, kH200, {1024}, nullptr);
+  CHECK(none.variant == -1);
+  CHECK(reason0(none) == "it takes 1 extra argument(s) and the launch passed no argument array");
+}
+
+TEST_CASE("fake driver: a block-merged clone gets the original grid.x as an extra argument", "[runtime][fake]") {
+  Fake fake;
+  fake.setParamCount("k_merged", 4);
+  fake.setParamCount("k_group", 3);
+  Variant g = named(group(), "k_group");
+  g.minBlockThreads = 64;
+  Loaded l;
+  loadImage(l, ptxWith("// @ptxopt-manifest " + manifestFor({g, named(merged(), "k_merged")}) + "\n"));
+  Params p(0x7f0000000010, 0x11, 0x22);
+  // 128 / 4 = 32 threads: too few for k_group; k_merged runs ceil(1001/4)
+  // blocks of 128 and receives 1001 after the three original arguments.
+  REQUIRE(launch(l.k, {1001, 1, 1}, {128, 1, 1}, 0, p.p) == PTXOPT_SUCCESS);
+  CHECK(fake.lastName() == "k_merged");
+  CHECK(fake.lastDims() == std::vector<unsigned>{251, 1, 1, 128, 1, 1, 0});
+  const int i = fake.launchCount() - 1;
+  CHECK(fake.launchArg(i, 0) == 0x10);
+  CHECK(fake.launchArg(i, 1) == 0x11);
+  CHECK(fake.launchArg(i, 2) == 0x22);
+  CHECK(fake.launchArg(i, 3) == 1001);
+  CHECK(std::string(ptxopt_kernel_last_variant_kind(l.k)) == "group-merged");
+  // Blocks of 256: the plain group clone, with the original's arguments only.
+  REQUIRE(launch(l.k, {1001, 1, 1}, {256, 1, 1}, 0, p.p) == PTXOPT_SUCCESS);
+  CHECK(fake.lastName() == "k_group");
+  CHECK(fake.launchArg(fake.launchCount() - 1, 2) == 0x22);
+  // Under autotuning the clone's launches carry the extra argument too.
+  setenv("PTXOPT_AUTOTUNE", "1", 1);
+  Loaded t;
+  loadImage(t, ptxWith("// @ptxopt-manifest " + manifestFor({named(merged(), "k_merged")}) + "\n"));
+  for (int n = 0; n < 8; ++n) REQUIRE(launch(t.k, {1001, 1, 1}, {128, 1, 1}, 0, p.p) == PTXOPT_SUCCESS);
+  int merges = 0;
+  for (int j = 0; j < fake.launchCount(); ++j)
+    if (std::string(fake.launch(j, nullptr)) == "k_merged") {
+      ++merges;
+      CHECK(fake.launchArg(j, 3) == 1001);
+    }
+  CHECK(merges >= 2);
 }

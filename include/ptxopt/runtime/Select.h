@@ -48,8 +48,20 @@ struct DeviceLimits {
 std::string shapeText(const LaunchShape &s);
 
 /// The launch of variant `v` for the original launch `s`:
-/// new.grid[d] = s.(grid|block)[src.dim] / src.divide, likewise block.
+/// new.grid[d] = s.(grid|block)[src.dim] / src.divide (rounded up for a
+/// ceil() source), likewise block.
 LaunchShape transformLaunch(const Variant &v, const LaunchShape &s);
+
+/// The arguments of a launch of variant `v` for the original launch `s`:
+/// `params` itself, or, for a variant with extra arguments (v.extraArgs),
+/// the original's k.paramSizes.size() argument pointers followed by one per
+/// extra .u32 value, all held in `buf` (which must outlive the launch call).
+struct ExtraParams {
+  std::vector<void *> pointers;
+  std::vector<uint32_t> values;
+};
+void **variantParams(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
+                     ExtraParams &buf);
 
 /// The first shape condition of `v` that fails for launch `s`, or "" when
 /// all hold. `variantMaxThreads` is the clone's

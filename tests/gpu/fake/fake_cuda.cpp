@@ -43,6 +43,7 @@ namespace {
 struct Launch {
   std::string name;
   unsigned dims[7];  // grid x y z, block x y z, shared bytes
+  std::vector<uint32_t> args;  // the first 4 bytes of each argument (fake_cuda_set_param_count)
 };
 
 std::mutex mu;
@@ -52,6 +53,7 @@ thread_local CUcontext current = nullptr;
 std::vector<Launch> launches;
 std::map<std::string, float> times;       // ms per launch, by kernel name (default 1)
 std::map<std::string, int> maxThreads;    // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (default 1024)
+std::map<std::string, int> paramCounts;   // arguments to record, by kernel name (default none)
 int rejectLoads = 0;
 int liveModules = 0;
 double clockMs = 0;
@@ -232,7 +234,7 @@ CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                                unsigned bz, unsigned shared, CUstream, void **, void **) {
+                                unsigned bz, unsigned shared, CUstream, void **params, void **) {
   if (!current) return CUDA_ERROR_INVALID_CONTEXT;
   std::lock_guard lock(mu);
   auto mt = maxThreads.find(f->name);
@@ -240,7 +242,15 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
   if (uint64_t(bx) * by * bz > limit || bx > 1024 || by > 1024 || bz > 64 || gy > 65535 || gz > 65535 || !gx ||
       !gy || !gz || !bx || !by || !bz)
     return CUDA_ERROR_INVALID_VALUE;
-  launches.push_back({f->name, {gx, gy, gz, bx, by, bz, shared}});
+  launches.push_back({f->name, {gx, gy, gz, bx, by, bz, shared}, {}});
+  if (auto pc = paramCounts.find(f->name); pc != paramCounts.end()) {
+    if (!params) return CUDA_ERROR_INVALID_VALUE;
+    for (int i = 0; i < pc->second; ++i) {
+      uint32_t v = 0;
+      std::memcpy(&v, params[i], sizeof v);
+      launches.back().args.push_back(v);
+    }
+  }
   auto t = times.find(f->name);
   clockMs += t == times.end() ? 1.0 : t->second;
   return CUDA_SUCCESS;
@@ -276,6 +286,7 @@ FAKE_API void fake_cuda_reset(void) {
   launches.clear();
   times.clear();
   maxThreads.clear();
+  paramCounts.clear();
   rejectLoads = 0;
 }
 
@@ -290,6 +301,21 @@ FAKE_API const char *fake_cuda_launch(int i, unsigned *dims) {
   if (i < 0 || i >= static_cast<int>(launches.size())) return "";
   if (dims) std::memcpy(dims, launches[i].dims, sizeof launches[i].dims);
   return launches[i].name.c_str();
+}
+
+/// Launches of `name` record the first 4 bytes of each of its first `n`
+/// arguments (kernelParams[0..n-1]); fake_cuda_launch_arg reads them.
+FAKE_API void fake_cuda_set_param_count(const char *name, int n) {
+  std::lock_guard lock(mu);
+  paramCounts[name] = n;
+}
+
+/// Argument j of launch i as recorded (0 when not recorded).
+FAKE_API uint32_t fake_cuda_launch_arg(int i, int j) {
+  std::lock_guard lock(mu);
+  if (i < 0 || i >= static_cast<int>(launches.size()) || j < 0 || j >= static_cast<int>(launches[i].args.size()))
+    return 0;
+  return launches[i].args[j];
 }
 
 FAKE_API void fake_cuda_set_time(const char *name, float ms) {
