@@ -64,6 +64,14 @@ std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
       if ((threads *= x) > v.maxLaunchThreads)
         return "the launch has more than " + std::to_string(v.maxLaunchThreads) + " threads (the clone's maximum)";
   }
+  if (v.minLaunchThreads) {
+    uint64_t threads = 1;
+    for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
+      threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);  // no wrap-around
+    if (threads < v.minLaunchThreads)
+      return "the launch has " + std::to_string(threads) + " threads, fewer than the clone's minimum " +
+             std::to_string(v.minLaunchThreads);
+  }
   return "";
 }
 

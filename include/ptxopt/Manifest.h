@@ -58,6 +58,10 @@ struct Variant {
   // dimensions (0: no bound). Remap clones ask for 2^32 - 1: their index
   // arithmetic is 32-bit.
   uint32_t maxLaunchThreads = 0;
+  // The launch has at least this many threads (0: no bound). Block-merged
+  // group clones of long bodies ask for 2^22: on small launches their few,
+  // long threads are latency-bound (Group.cpp).
+  uint32_t minLaunchThreads = 0;
   // On the TRANSFORMED launch: its block has at least this many threads
   // (0: no bound). Group clones ask for 64: smaller blocks cap occupancy
   // (32 resident blocks per SM).

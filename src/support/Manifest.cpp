@@ -48,6 +48,7 @@ Json variantJson(const Variant &v) {
   j["gridMax"] = triple(v.gridMax);
   j["blockMax"] = triple(v.blockMax);
   if (v.maxLaunchThreads) j["maxLaunchThreads"] = v.maxLaunchThreads;
+  if (v.minLaunchThreads) j["minLaunchThreads"] = v.minLaunchThreads;
   if (v.minBlockThreads) j["minBlockThreads"] = v.minBlockThreads;
   Json aligned = Json::array();
   for (const auto &p : v.alignedParams) aligned.push_back(Json{{"index", p.index}, {"bytes", p.bytes}});
@@ -219,7 +220,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   // later: absent means no bound.
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
-             {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minBlockThreads", "extraArgs"});
+             {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minLaunchThreads", "minBlockThreads", "extraArgs"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -234,6 +235,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   if (j.contains("gridMax")) v.gridMax = getBounds(j["gridMax"], path + ".gridMax");
   if (j.contains("blockMax")) v.blockMax = getBounds(j["blockMax"], path + ".blockMax");
   if (j.contains("maxLaunchThreads")) v.maxLaunchThreads = getU32(j["maxLaunchThreads"], path + ".maxLaunchThreads");
+  if (j.contains("minLaunchThreads")) v.minLaunchThreads = getU32(j["minLaunchThreads"], path + ".minLaunchThreads");
   if (j.contains("minBlockThreads")) v.minBlockThreads = getU32(j["minBlockThreads"], path + ".minBlockThreads");
   const Json &aligned = getArray(j["alignedParams"], path + ".alignedParams");
   for (size_t i = 0; i < aligned.size(); ++i)

@@ -51,6 +51,10 @@
 //      parameter, and logical blocks at or past it return at once (no
 //      barriers in a group clone, so an early return is safe). Manifest:
 //      grid "ceil(grid.x/k)", extraArgs ["grid.x"], after the plain clone.
+//      Launches must have 2^16 threads or more (minLaunchThreads; one block
+//      ran 0.87x), 2^22 for a body with misaligned loads or a long one (k
+//      halved in step 2): Sobel in 32 x 8 blocks ran 0.82x at 1920x1080,
+//      2.43x at 8192x8192.
 // Refuses (remark): communication, calls, local memory, loops or other
 // control flow, a store before a guard, an access with another stride
 // along %tid.x (k times less coalesced), a unit-stride access that cannot
@@ -97,6 +101,7 @@ struct Plan {
   unsigned k = 0;
   unsigned perReplica = 0;  // gathers and scatters left to each replica
   unsigned regions = 0;     // if-then regions, predicated in the fast path
+  bool longBody = false;    // 16-byte vectors would exceed kMaxFastPath (k halved)
   std::vector<Variant::AlignedParam> aligned;
   RegTypes regs;     // declared register types
   std::string why;   // refusal
@@ -131,6 +136,14 @@ std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
 constexpr unsigned kMaxFastPath = 1024;
 /// Threads a group clone's block must keep (the manifest's minBlockThreads).
 constexpr uint32_t kMinBlockThreads = 64;
+/// Threads a launch must have for the block-merged clone (the manifest's
+/// minLaunchThreads), measured on an H200: a one-block launch ran 0.87x (the
+/// prologue's division and parameter load are not hidden), so 2^16 for any;
+/// Sobel (misaligned loads: two vectors each, k = 16) in 32 x 8 blocks ran
+/// 0.82x at 1920x1080 (2.1M threads) and 2.43x at 8192x8192 (67M), so 2^22
+/// for stencils and long bodies.
+constexpr uint32_t kMergedMinThreads = 1u << 16;
+constexpr uint32_t kMergedStencilMinThreads = 1u << 22;
 
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
@@ -389,6 +402,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     instrs += sl.role == Slot::Role::Instr || sl.role == Slot::Role::Guard;
   }
   p.k = 16 / maxW;
+  p.longBody = p.k * instrs > kMaxFastPath;
   while (!forcedK && p.k / 2 >= 2 && (p.k / 2) * minW >= 4 && p.k * instrs > kMaxFastPath) p.k /= 2;
   if (forcedK) p.k = forcedK;
   // Alignment of replica 0's address, and the registers the unpacking needs.
@@ -877,7 +891,7 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
 /// The launch of the block-merged clone: the group clone's `v` with the
 /// original block and ceil(grid.x / k) blocks, the original grid.x as an
 /// extra argument; blocks must still divide by k.
-Variant mergedVariant(const Variant &v, const std::string &name, unsigned k) {
+Variant mergedVariant(const Variant &v, const std::string &name, unsigned k, bool heavy) {
   Variant r = v;
   r.name = name;
   r.kind = "group-merged";
@@ -885,6 +899,7 @@ Variant mergedVariant(const Variant &v, const std::string &name, unsigned k) {
   r.grid[0] = DimSource{DimSource::From::Grid, 0, k, 0, true};
   r.blockMultiple[0] = std::lcm(r.blockMultiple[0], k);
   r.extraArgs = {DimSource{DimSource::From::Grid, 0}};
+  r.minLaunchThreads = heavy ? kMergedStencilMinThreads : kMergedMinThreads;
   return r;
 }
 
@@ -988,7 +1003,9 @@ void runGroup(PassContext &ctx) {
           ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
           merged.reset();
         } else {
-          mv = mergedVariant(v, mergedName, plan.k);
+          const bool misaligned = std::any_of(plan.slots.begin(), plan.slots.end(),
+                                              [](const Slot &sl) { return sl.misalign != 0; });
+          mv = mergedVariant(v, mergedName, plan.k, plan.longBody || misaligned);
         }
       }
       int at = m.itemIndex(f);
@@ -1018,7 +1035,11 @@ void runGroup(PassContext &ctx) {
                    mv.name + ": the same with blocks of the original size, each running " + std::to_string(plan.k) +
                        " logical blocks (for launches whose block.x / " + std::to_string(plan.k) +
                        " is under " + std::to_string(kMinBlockThreads) + " threads); launch conditions: " +
-                       multiples(mv) + conds);
+                       multiples(mv) + conds +
+                       ", at least " + std::to_string(mv.minLaunchThreads) + " threads in the launch" +
+                       (mv.minLaunchThreads == kMergedStencilMinThreads
+                            ? " (misaligned loads or a long body: smaller launches are latency-bound)"
+                            : ""));
       }
     }
   }

@@ -175,9 +175,15 @@ void addShapes(std::vector<Case> &cs) {
                           {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {(n + 255) / 256, 1, 1},
                           {256, 1, 1}));
     cs.back().expect = "=clamp_short_guarded__ptxopt_group8_merged";
-    // One block, n smaller than one group: 15 of the 16 logical blocks return.
+    // One block: fewer than the merged clone's 2^16 threads, the original.
     cs.push_back(makeCase("group: merged, one block, n=5", "shapes", "scale_char_guarded",
                           {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {256, 1, 1}));
+    cs.back().expect = "original";
+    // 300 blocks of 256 (76800 threads, n = 76790): the merged clone, where
+    // the last hardware block runs logical blocks 288-303, 4 of them past the
+    // grid, and the last logical block's guard fails for 10 threads.
+    cs.push_back(makeCase("group: merged, n=76790, grid 300 (not a multiple of 16)", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, 76790), out(Elem::I8, 76790), i32(76790)}, {300, 1, 1}, {256, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16_merged";
     // The merged clone's conditions fail: misaligned input, block not a
     // multiple of 16.
@@ -256,13 +262,20 @@ void addImage(std::vector<Case> &cs) {
       cs.back().passes = "-O2;group-k=" + std::to_string(k);
       cs.back().big = n > (size_t(1) << 24);
     }
-  // Blocks of 64 x 4: 64 / 8 x 4 = 32 threads, too few for the group clone;
-  // the block-merged clone runs 8 logical blocks of 8 x 4 in each 64 x 4 block
-  // (2-D grid, 30 blocks along x: not a multiple of 8).
-  cs.push_back(makeCase("image: sobel 1920x1080 blocks 64x4 (merged)", "image", "sobel",
-                        {in(Elem::I8, 1920 * 1080), out(Elem::I8, 1920 * 1080), i32(1920), i32(1080)},
-                        {1920 / 64, 1080 / 4, 1}, {64, 4, 1}));
-  cs.back().expect = "=sobel__ptxopt_group8_merged";
+  // Blocks of 64 x 4: 64 / 8 x 4 = 32 threads, too few for the group clone.
+  // Sobel's body is long (k halved) and has misaligned loads: its
+  // block-merged clone, 8 logical blocks of 8 x 4 in each 64 x 4 block,
+  // asks for 2^22 threads or more, so
+  // the original runs at 1920x1080 and the merged clone at 4096x4096 (2-D
+  // grid; 64 blocks along x at 4096, 30 at 1920: not a multiple of 8).
+  for (int w : {1920, 4096}) {
+    const int h = w == 1920 ? 1080 : 4096;
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("image: sobel " + std::to_string(w) + "x" + std::to_string(h) + " blocks 64x4",
+                          "image", "sobel", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h)},
+                          {unsigned(w / 64), unsigned(h / 4), 1}, {64, 4, 1}));
+    cs.back().expect = w == 1920 ? "original" : "=sobel__ptxopt_group8_merged";
+  }
   // A width that is not a multiple of 8 (k) or 16: the row pitch fails the clone's
   // condition, the original runs.
   {

@@ -911,6 +911,27 @@ TEST_CASE("select: a block-merged clone rounds the grid up and needs no grid mul
   CHECK(selectVariant(k, shape({1000, 1, 1}, {128, 1, 1}), kH200, {1024, 1024}, p.p).variant == 1);
 }
 
+TEST_CASE("select: a clone for large launches only (minLaunchThreads)", "[runtime]") {
+  Variant v = merged();
+  v.minLaunchThreads = 1u << 22;
+  // 8192 x 8192 pixels in 32 x 8 blocks: 2^26 threads; 1920 x 1080: 2^21.
+  CHECK(select1(v, shape({256, 1024, 1}, {32, 8, 1}), 1024, Params(0x7f0000000010)).variant == 0);
+  Selection small = select1(v, shape({60, 135, 1}, {32, 8, 1}), 1024, Params(0x7f0000000010));
+  CHECK(small.variant == -1);
+  CHECK(reason0(small) == "the launch has 2073600 threads, fewer than the clone's minimum 4194304");
+  // Exactly the minimum runs it; the largest launches do not wrap around.
+  CHECK(select1(v, shape({16384, 1, 1}, {256, 1, 1}), 1024, Params(0x7f0000000010)).variant == 0);
+  CHECK(select1(v, shape({2147483644u, 65535, 65535}, {256, 1, 1}), 1024, Params(0x7f0000000010)).variant == 0);
+  KernelManifest k = kernel({v});
+  std::string json = toJson(k);
+  CHECK(json.find("\"minLaunchThreads\":4194304") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(kernel({merged()})).find("minLaunchThreads") == std::string::npos);
+}
+
 TEST_CASE("select: extra arguments follow the original's", "[runtime]") {
   KernelManifest k = kernel({group(), merged()});
   LaunchShape s = shape({1001, 2, 1}, {128, 1, 1});

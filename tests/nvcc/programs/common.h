@@ -51,6 +51,11 @@ template <class T> T *toDevice(const std::vector<T> &h, size_t extra = 0) {
   CHECK(cudaMalloc(&d, (h.size() + extra) * sizeof(T)));
   CHECK(cudaMemset(d, 0, (h.size() + extra) * sizeof(T)));
   CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  // The memset and a pageable copy may still be in flight when these
+  // return, and kernels on non-blocking streams do not wait for the legacy
+  // stream: without this, axpy<int> on a cudaStreamNonBlocking stream got 3
+  // wrong elements once (built by plain nvcc, on an H200).
+  CHECK(cudaDeviceSynchronize());
   return d;
 }
 
