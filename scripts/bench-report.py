@@ -78,9 +78,12 @@ def decisions(path, entry):
     for line in read_lines(path):
         if entry not in line or "->" not in line:
             continue
-        m = re.search(r"->\s*(\S+)\s*\(([^)]*)\)", line)
+        # "-> <clone> (<kind>) ..." or "-> original; rejected ..." (a shape
+        # whose conditions failed: it must count, or the later shapes'
+        # kinds would shift onto the earlier sizes).
+        m = re.search(r"->\s*(original\b|(\S+)\s*\(([^)]*)\))", line)
         if m:
-            kinds.append(m.group(2))
+            kinds.append("original" if m.group(1).startswith("original") else m.group(3))
     return kinds
 
 
