@@ -57,17 +57,14 @@ std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
   for (int d = 0; d < 3; ++d)
     if (v.blockMax[d] && s.block[d] > v.blockMax[d])
       return valueText("block", d, s.block[d]) + " is above the maximum " + std::to_string(v.blockMax[d]);
-  if (v.maxLaunchThreads) {
-    // Up to 2^31 * 2^16 * 2^16 * 2^10 threads: stop once past the bound.
+  if (v.maxLaunchThreads || v.minLaunchThreads) {
+    // Up to 2^31 * 2^16 * 2^16 * 2^10 threads: counted up to 2^40 (past any
+    // 32-bit bound), so the product cannot wrap around.
     uint64_t threads = 1;
     for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
-      if ((threads *= x) > v.maxLaunchThreads)
-        return "the launch has more than " + std::to_string(v.maxLaunchThreads) + " threads (the clone's maximum)";
-  }
-  if (v.minLaunchThreads) {
-    uint64_t threads = 1;
-    for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
-      threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);  // no wrap-around
+      threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);
+    if (v.maxLaunchThreads && threads > v.maxLaunchThreads)
+      return "the launch has more than " + std::to_string(v.maxLaunchThreads) + " threads (the clone's maximum)";
     if (threads < v.minLaunchThreads)
       return "the launch has " + std::to_string(threads) + " threads, fewer than the clone's minimum " +
              std::to_string(v.minLaunchThreads);

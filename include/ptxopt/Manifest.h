@@ -59,8 +59,8 @@ struct Variant {
   // arithmetic is 32-bit.
   uint32_t maxLaunchThreads = 0;
   // The launch has at least this many threads (0: no bound). Block-merged
-  // group clones of long bodies ask for 2^22: on small launches their few,
-  // long threads are latency-bound (Group.cpp).
+  // group clones ask for 2^16, or 2^22 with misaligned loads or a long body:
+  // smaller launches ran slower with them (Group.cpp).
   uint32_t minLaunchThreads = 0;
   // On the TRANSFORMED launch: its block has at least this many threads
   // (0: no bound). Group clones ask for 64: smaller blocks cap occupancy

@@ -61,7 +61,11 @@ struct Emitter {
   std::string reg32() { return prefix + "r" + std::to_string(r32++); }
   std::string reg64() { return prefix + "rd" + std::to_string(r64++); }
   std::string regp() { return prefix + "p" + std::to_string(pred++); }
+  /// "%r1" a register, "16" or "-1" an immediate, "[name]" the address of
+  /// `name`, anything else a symbol.
   Operand op(const std::string &t) {
+    if (t.size() > 2 && t.front() == '[' && t.back() == ']')
+      return Operand{Operand::Kind::Address, "", {op(t.substr(1, t.size() - 2))}};
     std::string_view v = m.intern(t);
     if (!t.empty() && t[0] == '%') return Operand::reg(v);
     if (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-')) return Operand::imm(v);

@@ -877,8 +877,7 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
   e.ins("mul.lo.u32", {qn, q, ln});
   e.ins("sub.u32", {lt, t, qn});                   // thread in it
   e.ins("mad.lo.u32", {lc, c, std::to_string(k), q});
-  e.ins("ld.param.u32", {gx, "0"});
-  static_cast<Instruction &>(*e.out.back()).operands[1] = Operand{Operand::Kind::Address, "", {e.op(gridParam)}};
+  e.ins("ld.param.u32", {gx, "[" + gridParam + "]"});
   e.ins("setp.ge.u32", {past, lc, gx});
   e.ins("ret", {}, past);
   replaceSpecialReads(*g.body, {{"%tid.x", lt}, {"%ctaid.x", lc}, {"%ntid.x", ln}, {"%nctaid.x", gx}}, m);
@@ -990,6 +989,11 @@ void runGroup(PassContext &ctx) {
         continue;
       }
       buildGrouped(m, *source, plan);
+      unsigned vectors = 0, misaligned = 0;
+      for (const auto &sl : plan.slots) {
+        vectors += sl.vector;
+        misaligned += sl.misalign != 0;
+      }
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
       // needs no index arithmetic).
@@ -1003,9 +1007,7 @@ void runGroup(PassContext &ctx) {
           ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
           merged.reset();
         } else {
-          const bool misaligned = std::any_of(plan.slots.begin(), plan.slots.end(),
-                                              [](const Slot &sl) { return sl.misalign != 0; });
-          mv = mergedVariant(v, mergedName, plan.k, plan.longBody || misaligned);
+          mv = mergedVariant(v, mergedName, plan.k, plan.longBody || misaligned != 0);
         }
       }
       int at = m.itemIndex(f);
@@ -1017,11 +1019,6 @@ void runGroup(PassContext &ctx) {
       std::string conds;
       for (const auto &ap : plan.aligned)
         conds += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
-      unsigned vectors = 0, misaligned = 0;
-      for (const auto &sl : plan.slots) {
-        vectors += sl.vector;
-        misaligned += sl.misalign != 0;
-      }
       ctx.remark(Remark::Kind::Applied, *original, "",
                  cloneName + ": " + std::to_string(plan.k) + " logical threads per thread, " + std::to_string(vectors) +
                      " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +

@@ -75,6 +75,20 @@ Selection select1(const Variant &v, const LaunchShape &s, uint32_t maxThreads = 
   return selectVariant(kernel({v}), s, kH200, {maxThreads}, p.p);
 }
 
+/// A manifest field travels through the JSON: variant `v` comes back equal,
+/// its JSON holds `text`, and the JSON of `plain` (the field at 0) has no
+/// `key` at all.
+void checkFieldTravels(const Variant &v, const std::string &text, const Variant &plain, const std::string &key) {
+  KernelManifest k = kernel({v});
+  std::string json = toJson(k);
+  CHECK(json.find(text) != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(kernel({plain})).find(key) == std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("select: the launch transform", "[runtime]") {
@@ -165,14 +179,7 @@ TEST_CASE("select: a group clone keeps blocks of minBlockThreads or more", "[run
   // The other block dimensions count: 32 x 8 / 4 = 64.
   CHECK(select1(v, shape({1024, 1, 1}, {32, 8, 1}), 1024, Params(0x7f0000000010)).variant == 0);
   // The field travels through the JSON (and is absent when 0).
-  KernelManifest k = kernel({v});
-  std::string json = toJson(k);
-  CHECK(json.find("\"minBlockThreads\":64") != std::string::npos);
-  KernelManifest back;
-  std::string error;
-  REQUIRE(fromJson(json, back, error));
-  CHECK(back == k);
-  CHECK(toJson(kernel({group()})).find("minBlockThreads") == std::string::npos);
+  checkFieldTravels(v, "\"minBlockThreads\":64", group(), "minBlockThreads");
 }
 
 TEST_CASE("select: a remap clone over a grid index runs launches of fewer than 2^32 threads", "[runtime]") {
@@ -188,14 +195,7 @@ TEST_CASE("select: a remap clone over a grid index runs launches of fewer than 2
   CHECK(select1(v, shape({2147483647u, 65535, 65535}, {1024, 1, 1})).variant == -1);
   CHECK(select1(v, shape({1000, 10, 4}, {32, 4, 2})).variant == 0);
   // The field travels through the JSON (and is absent when 0).
-  KernelManifest k = kernel({v});
-  std::string json = toJson(k);
-  CHECK(json.find("\"maxLaunchThreads\":4294967295") != std::string::npos);
-  KernelManifest back;
-  std::string error;
-  REQUIRE(fromJson(json, back, error));
-  CHECK(back == k);
-  CHECK(toJson(kernel({remap("k$remap")})).find("maxLaunchThreads") == std::string::npos);
+  checkFieldTravels(v, "\"maxLaunchThreads\":4294967295", remap("k$remap"), "maxLaunchThreads");
 }
 
 TEST_CASE("select: group falls back on a misaligned pointer, runs on an aligned one", "[runtime]") {
@@ -922,14 +922,8 @@ TEST_CASE("select: a clone for large launches only (minLaunchThreads)", "[runtim
   // Exactly the minimum runs it; the largest launches do not wrap around.
   CHECK(select1(v, shape({16384, 1, 1}, {256, 1, 1}), 1024, Params(0x7f0000000010)).variant == 0);
   CHECK(select1(v, shape({2147483644u, 65535, 65535}, {256, 1, 1}), 1024, Params(0x7f0000000010)).variant == 0);
-  KernelManifest k = kernel({v});
-  std::string json = toJson(k);
-  CHECK(json.find("\"minLaunchThreads\":4194304") != std::string::npos);
-  KernelManifest back;
-  std::string error;
-  REQUIRE(fromJson(json, back, error));
-  CHECK(back == k);
-  CHECK(toJson(kernel({merged()})).find("minLaunchThreads") == std::string::npos);
+  // The field travels through the JSON (and is absent when 0).
+  checkFieldTravels(v, "\"minLaunchThreads\":4194304", merged(), "minLaunchThreads");
 }
 
 TEST_CASE("select: extra arguments follow the original's", "[runtime]") {

@@ -33,9 +33,7 @@ template <class T> static void runCol(const char *type, unsigned grid, unsigned 
   CHECK(cudaGetLastError());
   std::vector<T> got = fromDevice(dout, n), want(n);
   for (size_t i = 0; i < n; ++i) want[i] = T(in[i] * T(3) + T(1));
-  char what[96];
-  std::snprintf(what, sizeof what, "colScale<%s> grid=%u block=%u", type, grid, block);
-  report(what, got, want);
+  report(label("colScale<%s> grid=%u block=%u", type, grid, block), got, want);
   CHECK(cudaFree(din));
   CHECK(cudaFree(dout));
 }
@@ -51,9 +49,7 @@ static void runCol2d(unsigned grid, dim3 block) {
   CHECK(cudaGetLastError());
   std::vector<float> got = fromDevice(dc, n), want(n);
   for (size_t i = 0; i < n; ++i) want[i] = a[i] + b[i];
-  char what[96];
-  std::snprintf(what, sizeof what, "colAdd2d grid=%u block=%ux%u", grid, block.x, block.y);
-  report(what, got, want);
+  report(label("colAdd2d grid=%u block=%ux%u", grid, block.x, block.y), got, want);
   CHECK(cudaFree(da));
   CHECK(cudaFree(db));
   CHECK(cudaFree(dc));
@@ -69,9 +65,7 @@ static void runRowSum(int rows, int cols) {
   std::vector<int> got = fromDevice(ds, rows), want(rows, 0);
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) want[r] += m[size_t(r) * cols + c];
-  char what[96];
-  std::snprintf(what, sizeof what, "rowSum %dx%d", rows, cols);
-  report(what, got, want);
+  report(label("rowSum %dx%d", rows, cols), got, want);
   CHECK(cudaFree(dm));
   CHECK(cudaFree(ds));
 }

@@ -5,9 +5,11 @@
 // reference ("wrong=").
 #pragma once
 #include <algorithm>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CHECK(call)                                                                                \
@@ -41,8 +43,18 @@ template <class T> size_t countWrong(const std::vector<T> &got, const std::vecto
   return w;
 }
 
-template <class T> void report(const char *what, const std::vector<T> &got, const std::vector<T> &want) {
-  std::printf("result %s hash=%016llx wrong=%zu\n", what, (unsigned long long)fnv(got.data(), got.size() * sizeof(T)),
+// "axpy<int> n=100" from a printf format: the label of a result line.
+__attribute__((format(printf, 1, 2))) inline std::string label(const char *fmt, ...) {
+  char buf[128];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+template <class T> void report(const std::string &what, const std::vector<T> &got, const std::vector<T> &want) {
+  std::printf("result %s hash=%016llx wrong=%zu\n", what.c_str(), (unsigned long long)fnv(got.data(), got.size() * sizeof(T)),
               countWrong(got, want));
 }
 

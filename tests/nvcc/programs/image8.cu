@@ -45,9 +45,7 @@ static void runBrighten(int n, int block, size_t skew) {
   CHECK(cudaGetLastError());
   std::vector<unsigned char> got = fromDevice(dout + skew, n), want(n);
   for (int i = 0; i < n; ++i) want[i] = (unsigned char)std::min(in[i + skew] + 40, 255);
-  char what[96];
-  std::snprintf(what, sizeof what, "brighten n=%d block=%d skew=%zu", n, block, skew);
-  report(what, got, want);
+  report(label("brighten n=%d block=%d skew=%zu", n, block, skew), got, want);
   CHECK(cudaFree(din));
   CHECK(cudaFree(dout));
 }
@@ -79,13 +77,9 @@ static void run2d(int w, int h, dim3 block) {
         wbox[size_t(y) * w + x] = (unsigned char)(s / 9);
       }
     }
-  char what[96];
-  std::snprintf(what, sizeof what, "invert2d %dx%d block=%ux%u", w, h, block.x, block.y);
-  report(what, inv, winv);
-  std::snprintf(what, sizeof what, "transpose8 %dx%d block=%ux%u", w, h, block.x, block.y);
-  report(what, tr, wtr);
-  std::snprintf(what, sizeof what, "box3 %dx%d", w, h);
-  report(what, box, wbox);
+  report(label("invert2d %dx%d block=%ux%u", w, h, block.x, block.y), inv, winv);
+  report(label("transpose8 %dx%d block=%ux%u", w, h, block.x, block.y), tr, wtr);
+  report(label("box3 %dx%d", w, h), box, wbox);
   CHECK(cudaFree(din));
   CHECK(cudaFree(dinv));
   CHECK(cudaFree(dtr));

@@ -52,9 +52,7 @@ template <class T> static void runAxpy(const char *type, int n, cudaStream_t st)
   CHECK(cudaStreamSynchronize(st));
   std::vector<T> got = fromDevice(dy, n), want(n);
   for (int i = 0; i < n; ++i) want[i] = T(T(2) * x[i] + y[i]);
-  char what[96];
-  std::snprintf(what, sizeof what, "axpy<%s> n=%d", type, n);
-  report(what, got, want);
+  report(label("axpy<%s> n=%d", type, n), got, want);
   CHECK(cudaFree(dx));
   CHECK(cudaFree(dy));
 }

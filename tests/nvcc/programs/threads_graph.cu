@@ -42,9 +42,7 @@ int main() {
   std::vector<int> want(n);
   for (size_t i = 0; i < n; ++i) want[i] = in[i] + 1;
   for (int t = 0; t < 4; ++t) {
-    char what[64];
-    std::snprintf(what, sizeof what, "colInc host thread %d", t);
-    report(what, outs[t], want);
+    report(label("colInc host thread %d", t), outs[t], want);
   }
 
   // graph: scale8 -> colInc -> addOne, captured once, replayed 3 times
