@@ -2,8 +2,9 @@
 # The GPU suite, in one call: builds the runtime, gpu-diff and the JIT example
 # (Release, into build-gpu/) and runs them on the machine's GPU
 # (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
-# docs/NVCC.md) and the paper's examples with their benchmark table
-# (scripts/bench-gpu.sh, docs/BENCHMARKS.md).
+# docs/NVCC.md), the paper's examples with their benchmark table
+# (scripts/bench-gpu.sh, docs/BENCHMARKS.md) and the launch floor of the
+# group clones (scripts/bench-launch-floor.sh).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -147,9 +148,22 @@ if [ "${GPU_SUITE_PAPER:-1}" = 1 ]; then
   cat "$OUT/paper/bench-paper.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
-if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ]; then
+# ---- the launch floor of the group clones (docs/BENCHMARKS.md) ---------------------------
+# GPU_SUITE_FLOOR=0 leaves it out. Its output comparison counts like a test.
+floor_rc=0
+if [ "${GPU_SUITE_FLOOR:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/launch-floor" OUT="$OUT" ARCH="$ARCH" \
+    bash scripts/bench-launch-floor.sh >"$OUT/launch-floor.out" 2>&1
+  floor_rc=$?
+  say "launch floor (scripts/bench-launch-floor.sh) exit $floor_rc in $(($(date +%s) - start)) s: $OUT/launch-floor.md"
+  tail -3 "$OUT/launch-floor.log" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
+if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
+  [ "$floor_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc)"
 exit 1
