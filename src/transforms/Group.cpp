@@ -38,7 +38,11 @@
 //      result.
 //   5. Launch transform (manifest): the dimension that becomes block.x is
 //      divided by k (and must be a multiple of k); the parameters of step 3
-//      are checked at launch; the new block must keep 64 threads or more.
+//      are checked at launch; the new block must keep 64 threads or more;
+//      the launch must have 2^18 threads or more, 2^21 for a body with
+//      misaligned loads or a long one (k halved in step 2): smaller
+//      launches do not fill the GPU, and k times fewer threads doing k
+//      times the work are latency-bound (measured: kGroupMinThreads below).
 //      Kernels already cloned by coalesce are grouped too: the swap clone
 //      (the transform composed), and the split clone rebuilt with S*k
 //      logical blocks per hardware block of S threads.
@@ -51,10 +55,9 @@
 //      parameter, and logical blocks at or past it return at once (no
 //      barriers in a group clone, so an early return is safe). Manifest:
 //      grid "ceil(grid.x/k)", extraArgs ["grid.x"], after the plain clone.
-//      Launches must have 2^16 threads or more (minLaunchThreads; one block
-//      ran 0.87x), 2^22 for a body with misaligned loads or a long one (k
-//      halved in step 2): Sobel in 32 x 8 blocks ran 0.82x at 1920x1080,
-//      2.43x at 8192x8192.
+//      Launches must have 2^19 threads or more, 2^22 for a body with
+//      misaligned loads or a long one: Sobel in 32 x 8 blocks ran 0.99-1.00x
+//      at 1920x1080, 2.3x at 8192x8192.
 // Refuses (remark): communication, calls, local memory, loops or other
 // control flow, a store before a guard, an access with another stride
 // along %tid.x (k times less coalesced), a unit-stride access that cannot
@@ -136,14 +139,21 @@ std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
 constexpr unsigned kMaxFastPath = 1024;
 /// Threads a group clone's block must keep (the manifest's minBlockThreads).
 constexpr uint32_t kMinBlockThreads = 64;
-/// Threads a launch must have for the block-merged clone (the manifest's
-/// minLaunchThreads), measured on an H200: a one-block launch ran 0.87x (the
-/// prologue's division and parameter load are not hidden), so 2^16 for any;
-/// Sobel (misaligned loads: two vectors each, k = 16) in 32 x 8 blocks ran
-/// 0.82x at 1920x1080 (2.1M threads) and 2.43x at 8192x8192 (67M), so 2^22
-/// for stencils and long bodies.
-constexpr uint32_t kMergedMinThreads = 1u << 16;
-constexpr uint32_t kMergedStencilMinThreads = 1u << 22;
+/// Threads a launch must have for a group clone (the manifest's
+/// minLaunchThreads): with k times fewer threads, each doing k times the
+/// work, a launch too small to fill the GPU is latency-bound and runs slower
+/// than the original. Measured on an H100 (scripts/bench-launch-floor.sh,
+/// docs/BENCHMARKS.md "Launch floor of the group clones"): the first power
+/// of two from which on every run measured 1.0x or more. Light bodies (8-bit
+/// k = 16, 16-bit k = 8): plain clone 0.95-1.05x below 2^18 threads,
+/// 1.00-1.03x at 2^18; merged clone 0.93-1.04x below 2^18, 1.00-1.07x at
+/// 2^18, 1.07-1.15x at 2^19. Bodies with misaligned loads or long ones (the
+/// Sobel filter, k = 8): plain 0.84-0.97x up to 2^20, 1.10-1.14x at 2^21;
+/// merged 0.83-0.99x below 2^21, 1.09-1.13x at 2^22.
+constexpr uint32_t kGroupMinThreads = 1u << 18;
+constexpr uint32_t kGroupHeavyMinThreads = 1u << 21;
+constexpr uint32_t kMergedMinThreads = 1u << 19;
+constexpr uint32_t kMergedHeavyMinThreads = 1u << 22;
 
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
@@ -898,8 +908,14 @@ Variant mergedVariant(const Variant &v, const std::string &name, unsigned k, boo
   r.grid[0] = DimSource{DimSource::From::Grid, 0, k, 0, true};
   r.blockMultiple[0] = std::lcm(r.blockMultiple[0], k);
   r.extraArgs = {DimSource{DimSource::From::Grid, 0}};
-  r.minLaunchThreads = heavy ? kMergedStencilMinThreads : kMergedMinThreads;
+  r.minLaunchThreads = std::max(v.minLaunchThreads, heavy ? kMergedHeavyMinThreads : kMergedMinThreads);
   return r;
+}
+
+/// "at least 262144 threads in the launch": the remark's text for minLaunchThreads.
+std::string launchFloor(uint32_t threads, bool heavy) {
+  return "at least " + std::to_string(threads) + " threads in the launch (smaller ones are latency-bound" +
+         (heavy ? ", more so with misaligned loads or a long body)" : ")");
 }
 
 /// "grid.x % 4096 == 0, block.x % 16 == 0": the divisibility conditions of `v`.
@@ -994,6 +1010,8 @@ void runGroup(PassContext &ctx) {
         vectors += sl.vector;
         misaligned += sl.misalign != 0;
       }
+      const bool heavy = plan.longBody || misaligned != 0;
+      v.minLaunchThreads = std::max(base.minLaunchThreads, heavy ? kGroupHeavyMinThreads : kGroupMinThreads);
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
       // needs no index arithmetic).
@@ -1007,7 +1025,7 @@ void runGroup(PassContext &ctx) {
           ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
           merged.reset();
         } else {
-          mv = mergedVariant(v, mergedName, plan.k, plan.longBody || misaligned != 0);
+          mv = mergedVariant(v, mergedName, plan.k, heavy);
         }
       }
       int at = m.itemIndex(f);
@@ -1025,18 +1043,14 @@ void runGroup(PassContext &ctx) {
                      (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
                      (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
                      (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
-                     "; launch conditions: " + multiples(v) + conds);
+                     "; launch conditions: " + multiples(v) + conds + ", " + launchFloor(v.minLaunchThreads, heavy));
       if (merged && ctx.addClone(*original, std::move(merged), mv, at)) {
         ++inserted;
         ctx.remark(Remark::Kind::Applied, *original, "",
                    mv.name + ": the same with blocks of the original size, each running " + std::to_string(plan.k) +
                        " logical blocks (for launches whose block.x / " + std::to_string(plan.k) +
                        " is under " + std::to_string(kMinBlockThreads) + " threads); launch conditions: " +
-                       multiples(mv) + conds +
-                       ", at least " + std::to_string(mv.minLaunchThreads) + " threads in the launch" +
-                       (mv.minLaunchThreads == kMergedStencilMinThreads
-                            ? " (misaligned loads or a long body: smaller launches are latency-bound)"
-                            : ""));
+                       multiples(mv) + conds + ", " + launchFloor(mv.minLaunchThreads, heavy));
       }
     }
   }

@@ -88,10 +88,11 @@ void addMatadd(std::vector<Case> &cs) {
       cs.back().name = "fig6b " + cs.back().name;
       // Already coalesced: coalesce leaves it alone, group merges k threads
       // (when the block keeps 64 threads; 512 / 16 does not: then the
-      // block-merged clone, 16 logical blocks of 32 threads per block).
+      // block-merged clone, 16 logical blocks of 32 threads per block, which
+      // asks for 2^19 threads: 512 x 512 runs the original).
       const size_t kk = 16 / elemSize(e);
       const std::string gc = "=" + std::string(kernel) + "_coalesced__ptxopt_group" + std::to_string(kk);
-      cs.back().expect = b / kk >= 64 ? gc : gc + "_merged";
+      cs.back().expect = b / kk >= 64 ? gc : size_t(g) * b >= (size_t(1) << 19) ? gc + "_merged" : "original";
       // The hand-written 16-byte grouping of Fig. 6-b (the group pass's
       // benchmark reference): n / (16 / size) threads in blocks of 256.
       const size_t n = size_t(g) * b, threads = n / (16 / elemSize(e));
@@ -161,10 +162,15 @@ void addShapes(std::vector<Case> &cs) {
     cs.push_back(makeCase("group: guarded short, early return, n=1000003", "shapes", "clamp_short_guarded",
                           {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {gb, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=clamp_short_guarded__ptxopt_group8";
-    // n smaller than one group: every thread on the slow path.
+    // n smaller than one group: every thread on the slow path (256 blocks:
+    // the group clone asks for 2^18 threads or more).
     cs.push_back(makeCase("group: guarded char n=5", "shapes", "scale_char_guarded",
-                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {1024, 1, 1}));
+                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {256, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16";
+    // The same in one block: fewer threads than the group clone's minimum.
+    cs.push_back(makeCase("group: guarded char n=5, one block", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {1024, 1, 1}));
+    cs.back().expect = "original";
     // A block of 256 threads grouped by 16 keeps 16: below the group
     // clone's minimum of 64, so the block-merged clone runs: blocks of 256,
     // ceil(3907 / 16) = 245 of them, the logical blocks past 3907 return.
@@ -175,16 +181,22 @@ void addShapes(std::vector<Case> &cs) {
                           {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {(n + 255) / 256, 1, 1},
                           {256, 1, 1}));
     cs.back().expect = "=clamp_short_guarded__ptxopt_group8_merged";
-    // One block: fewer than the merged clone's 2^16 threads, the original.
+    // One block: fewer than the merged clone's 2^19 threads, the original.
     cs.push_back(makeCase("group: merged, one block, n=5", "shapes", "scale_char_guarded",
                           {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {256, 1, 1}));
     cs.back().expect = "original";
-    // 300 blocks of 256 (76800 threads, n = 76790): the merged clone, where
-    // the last hardware block runs logical blocks 288-303, 4 of them past the
-    // grid, and the last logical block's guard fails for 10 threads.
-    cs.push_back(makeCase("group: merged, n=76790, grid 300 (not a multiple of 16)", "shapes", "scale_char_guarded",
-                          {in(Elem::I8, 76790), out(Elem::I8, 76790), i32(76790)}, {300, 1, 1}, {256, 1, 1}));
+    // 2049 blocks of 256 (524544 threads, n = 524534): the merged clone,
+    // where the last hardware block runs logical blocks 2048-2063, 15 of
+    // them past the grid, and the last logical block's guard fails for 10
+    // threads.
+    cs.push_back(makeCase("group: merged, n=524534, grid 2049 (not a multiple of 16)", "shapes",
+                          "scale_char_guarded", {in(Elem::I8, 524534), out(Elem::I8, 524534), i32(524534)},
+                          {2049, 1, 1}, {256, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16_merged";
+    // 1024 blocks of 256 (2^18 threads): under the merged clone's minimum.
+    cs.push_back(makeCase("group: merged, 2^18 threads (under its minimum)", "shapes", "scale_char_guarded",
+                          {in(Elem::I8, 1 << 18), out(Elem::I8, 1 << 18), i32(1 << 18)}, {1024, 1, 1}, {256, 1, 1}));
+    cs.back().expect = "original";
     // The merged clone's conditions fail: misaligned input, block not a
     // multiple of 16.
     Case mm = makeCase("group: merged, char input 1 byte off 16", "shapes", "scale_char_guarded",
@@ -263,6 +275,8 @@ void addImage(std::vector<Case> &cs) {
       cs.back().big = n > (size_t(1) << 24);
     }
   // Blocks of 64 x 4: 64 / 8 x 4 = 32 threads, too few for the group clone.
+  // (Blocks of 256 x 4 above: the group clone asks for 2^21 threads, the
+  // 1920 x 1080 launch has 2048 x 1080.)
   // Sobel's body is long (k halved) and has misaligned loads: its
   // block-merged clone, 8 logical blocks of 8 x 4 in each 64 x 4 block,
   // asks for 2^22 threads or more, so
