@@ -8,7 +8,7 @@
 #   scripts/bench-launch-floor.sh           # both
 #
 # prepare: nvcc -ptx of tests/gpu/cases/shapes.cu (scale_char_guarded,
-#   clamp_short_guarded) and tests/lit/group/Inputs/stencil.cu (sobel), then
+#   clamp_short_guarded, saxpy_guarded) and tests/lit/group/Inputs/stencil.cu (sobel), then
 #   ptx-opt -O2 on each, into PTXDIR (default build/launch-floor: the
 #   inputs, their -O2 output and the runner). PTXOPT:
 #   the ptx-opt binary (default build/ptx-opt). scripts/gpu-suite.sh runs

@@ -202,9 +202,9 @@ int main(int argc, char **argv) {
     Stats st;
     std::printf("kernel,clone,shape,threads,original_us,clone_us,speedup,equal\n");
 
-    // Light bodies: 8-bit (k = 16) and 16-bit (k = 8); the merged clone in
-    // 256-thread blocks, the plain group clone in 1024-thread blocks (64 or
-    // 128 threads after the division).
+    // Light bodies: 8-bit (k = 16), 16-bit (k = 8) and 32-bit (k = 4); the
+    // merged clone in 256-thread blocks, the plain group clone in 1024-thread
+    // blocks (64, 128 or 256 threads after the division).
     for (bool merged : {true, false}) {
       unsigned b = merged ? 256 : 1024;
       for (unsigned lg = 10; lg <= 26; ++lg) {
@@ -224,6 +224,13 @@ int main(int argc, char **argv) {
             void *pin = in.p, *plim = lim.p, *pout = out.p;
             Clone c{merged ? "__ptxopt_group8_merged" : "__ptxopt_group8", 8, merged};
             measure(shapes, "clamp_short_guarded", c, shape, {&pin, &plim, &pout, &ni}, out, grid, block, runs, st);
+          }
+          {
+            Buffer x(4 * size_t(n), &rng), y(4 * size_t(n), &rng), out(4 * size_t(n), nullptr);
+            void *px = x.p, *py = y.p, *pout = out.p;
+            float a = 2.5f;
+            Clone c{merged ? "__ptxopt_group4_merged" : "__ptxopt_group4", 4, merged};
+            measure(shapes, "saxpy_guarded", c, shape, {&px, &py, &pout, &a, &ni}, out, grid, block, runs, st);
           }
         }
       }

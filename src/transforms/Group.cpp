@@ -39,7 +39,7 @@
 //   5. Launch transform (manifest): the dimension that becomes block.x is
 //      divided by k (and must be a multiple of k); the parameters of step 3
 //      are checked at launch; the new block must keep 64 threads or more;
-//      the launch must have 2^18 threads or more, 2^21 for a body with
+//      the launch must have 2^19 threads or more, 2^21 for a body with
 //      misaligned loads or a long one (k halved in step 2): smaller
 //      launches do not fill the GPU, and k times fewer threads doing k
 //      times the work are latency-bound (measured: kGroupMinThreads below).
@@ -143,14 +143,15 @@ constexpr uint32_t kMinBlockThreads = 64;
 /// minLaunchThreads): with k times fewer threads, each doing k times the
 /// work, a launch too small to fill the GPU is latency-bound and runs slower
 /// than the original. Measured on an H100 (scripts/bench-launch-floor.sh,
-/// docs/BENCHMARKS.md "Launch floor of the group clones"): the first power
-/// of two from which on every run measured 1.0x or more. Light bodies (8-bit
-/// k = 16, 16-bit k = 8): plain clone 0.95-1.05x below 2^18 threads,
-/// 1.00-1.03x at 2^18; merged clone 0.93-1.04x below 2^18, 1.00-1.07x at
-/// 2^18, 1.07-1.15x at 2^19. Bodies with misaligned loads or long ones (the
-/// Sobel filter, k = 8): plain 0.84-0.97x up to 2^20, 1.10-1.14x at 2^21;
-/// merged 0.83-0.99x below 2^21, 1.09-1.13x at 2^22.
-constexpr uint32_t kGroupMinThreads = 1u << 18;
+/// docs/BENCHMARKS.md "Launch floor of the group clones"): the smallest
+/// power of two from which on every run measured 1.03x or more. Light bodies
+/// (8-bit k = 16, 16-bit k = 8, 32-bit k = 4): plain clone 0.94-1.06x below
+/// 2^18 threads, 0.98-1.03x at 2^18, 1.03-1.09x at 2^19; merged clone
+/// 0.91-1.06x below 2^18, 0.99-1.07x at 2^18, 1.06-1.17x at 2^19. Bodies
+/// with misaligned loads or long ones (the Sobel filter, k = 8): plain
+/// 0.84-0.99x up to 2^20, 1.01-1.13x between 2^20 and 2^21, 1.09-1.17x at
+/// 2.1-2.5M; merged 0.77-1.01x up to 2.1M, 1.09-1.14x at 2^22.
+constexpr uint32_t kGroupMinThreads = 1u << 19;
 constexpr uint32_t kGroupHeavyMinThreads = 1u << 21;
 constexpr uint32_t kMergedMinThreads = 1u << 19;
 constexpr uint32_t kMergedHeavyMinThreads = 1u << 22;

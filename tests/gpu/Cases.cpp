@@ -42,7 +42,9 @@ Case matadd(const std::string &kernel, Elem e, unsigned g, unsigned b) {
   // swap when grid.x fits; the split clones (each grouped one first, with S*k
   // logical blocks per hardware block of S threads) when S divides grid.x;
   // the remap clone for any other launch. k = 16 bytes / element size.
+  // Grouped clones only for launches of 2^19 threads or more (Group.cpp).
   const unsigned k = 16 / static_cast<unsigned>(elemSize(e));
+  const bool big = n >= (size_t(1) << 19);
   const std::string K = std::to_string(k);
   // The variant for grids of 32768+ blocks launches the same function as
   // the last one (one name).
@@ -50,13 +52,13 @@ Case matadd(const std::string &kernel, Elem e, unsigned g, unsigned b) {
     return "__ptxopt_split" + std::to_string(grouped ? S * k : S) + (grouped ? "_group" + K : "");
   };
   std::string v;
-  if (g % k == 0 && g / k <= 1024 && g / k >= 64) v = "__ptxopt_swap_group" + K;  // blocks of 64+ threads
+  if (big && g % k == 0 && g / k <= 1024 && g / k >= 64) v = "__ptxopt_swap_group" + K;  // blocks of 64+ threads
   else if (g <= 1024) v = "__ptxopt_swap";
-  else if (g >= 32768 && g % (256 * k) == 0) v = splitName(256, true);
+  else if (big && g >= 32768 && g % (256 * k) == 0) v = splitName(256, true);
   else if (g >= 32768 && g % 256 == 0) v = splitName(256, false);
-  else if (g % (1024 * k) == 0) v = splitName(1024, true);
+  else if (big && g % (1024 * k) == 0) v = splitName(1024, true);
   else if (g % 1024 == 0) v = splitName(1024, false);
-  else if (g % (256 * k) == 0) v = splitName(256, true);
+  else if (big && g % (256 * k) == 0) v = splitName(256, true);
   else if (g % 256 == 0) v = splitName(256, false);
   else v = "__ptxopt_remap";
   c.expect = "=" + kernel + v;
@@ -88,11 +90,11 @@ void addMatadd(std::vector<Case> &cs) {
       cs.back().name = "fig6b " + cs.back().name;
       // Already coalesced: coalesce leaves it alone, group merges k threads
       // (when the block keeps 64 threads; 512 / 16 does not: then the
-      // block-merged clone, 16 logical blocks of 32 threads per block, which
-      // asks for 2^19 threads: 512 x 512 runs the original).
+      // block-merged clone, 16 logical blocks of 32 threads per block); both
+      // ask for 2^19 threads: 512 x 512 runs the original.
       const size_t kk = 16 / elemSize(e);
       const std::string gc = "=" + std::string(kernel) + "_coalesced__ptxopt_group" + std::to_string(kk);
-      cs.back().expect = b / kk >= 64 ? gc : size_t(g) * b >= (size_t(1) << 19) ? gc + "_merged" : "original";
+      cs.back().expect = size_t(g) * b < (size_t(1) << 19) ? "original" : b / kk >= 64 ? gc : gc + "_merged";
       // The hand-written 16-byte grouping of Fig. 6-b (the group pass's
       // benchmark reference): n / (16 / size) threads in blocks of 256.
       const size_t n = size_t(g) * b, threads = n / (16 / elemSize(e));
@@ -162,10 +164,10 @@ void addShapes(std::vector<Case> &cs) {
     cs.push_back(makeCase("group: guarded short, early return, n=1000003", "shapes", "clamp_short_guarded",
                           {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {gb, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=clamp_short_guarded__ptxopt_group8";
-    // n smaller than one group: every thread on the slow path (256 blocks:
-    // the group clone asks for 2^18 threads or more).
+    // n smaller than one group: every thread on the slow path (512 blocks:
+    // the group clone asks for 2^19 threads or more).
     cs.push_back(makeCase("group: guarded char n=5", "shapes", "scale_char_guarded",
-                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {256, 1, 1}, {1024, 1, 1}));
+                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {512, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16";
     // The same in one block: fewer threads than the group clone's minimum.
     cs.push_back(makeCase("group: guarded char n=5, one block", "shapes", "scale_char_guarded",

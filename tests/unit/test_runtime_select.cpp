@@ -722,7 +722,7 @@ TEST_CASE("fake driver: pass options after the pipeline", "[runtime][fake]") {
   Fake fake;
   std::string path = std::string(PTXOPT_SOURCE_DIR) + "/examples/matadd/matadd.ptx";
   // -O2 groups the swap clone by 4 (32-bit data); "group-k=2" asks for 2.
-  // 1024 x 256 threads: the group clones' minimum launch (2^18).
+  // 1024 x 512 threads: the group clones' minimum launch (2^19).
   for (auto [spec, name] : {std::pair<const char *, const char *>{"-O2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group4"},
                             {"-O2;group-k=2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group2"},
                             {"coalesce", "_Z10matadd_intPKiS0_Pi__ptxopt_swap"}}) {
@@ -730,7 +730,7 @@ TEST_CASE("fake driver: pass options after the pipeline", "[runtime][fake]") {
     ptxopt_options o{spec, 0, nullptr};
     REQUIRE(ptxopt_module_load_file(&l.m, path.c_str(), &o) == PTXOPT_SUCCESS);
     REQUIRE(ptxopt_module_get_kernel(&l.k, l.m, "_Z10matadd_intPKiS0_Pi") == PTXOPT_SUCCESS);
-    REQUIRE(launch(l.k, {1024, 1, 1}, {256, 1, 1}) == PTXOPT_SUCCESS);
+    REQUIRE(launch(l.k, {1024, 1, 1}, {512, 1, 1}) == PTXOPT_SUCCESS);
     CHECK(fake.lastName() == name);
   }
 }
