@@ -71,14 +71,15 @@ except ImportError:
     sys.exit(0)
 fig, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
 for ax, clone in zip(axes, ("merged", "group")):
-    for k in dict.fromkeys(r["kernel"] for r in rows):
-        rs = sorted((r for r in rows if r["kernel"] == k and r["clone"] == clone), key=lambda r: int(r["threads"]))
+    label = lambda r: r["kernel"] + (" (block " + r["shape"].split(" block ")[1] + ")" if " block " in r["shape"] else "")
+    for k in dict.fromkeys(label(r) for r in rows if r["clone"] == clone):
+        rs = sorted((r for r in rows if label(r) == k and r["clone"] == clone), key=lambda r: int(r["threads"]))
         ax.plot([int(r["threads"]) for r in rs], [float(r["speedup"]) for r in rs], marker="o", ms=3, label=k)
     ax.axhline(1.0, color="grey", lw=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("threads in the launch")
     ax.set_title(f"{clone} clone")
-    ax.legend()
+    ax.legend(fontsize=7)
 axes[0].set_ylabel("original time / clone time")
 fig.tight_layout()
 fig.savefig(sys.argv[3], dpi=110)

@@ -203,23 +203,29 @@ int main(int argc, char **argv) {
     std::printf("kernel,clone,shape,threads,original_us,clone_us,speedup,equal\n");
 
     // Light bodies: 8-bit (k = 16), 16-bit (k = 8) and 32-bit (k = 4); the
-    // merged clone in 256-thread blocks, the plain group clone in 1024-thread
-    // blocks (64, 128 or 256 threads after the division).
-    for (bool merged : {true, false}) {
-      unsigned b = merged ? 256 : 1024;
+    // merged clone in 256- and 1024-thread blocks, the plain group clone in
+    // 1024-thread blocks (64, 128 or 256 threads after the division) and,
+    // where 256 / k keeps 64 threads (k = 4), in 256-thread blocks.
+    struct Mode {
+      bool merged;
+      unsigned block;
+    };
+    for (Mode mode : {Mode{true, 256}, Mode{true, 1024}, Mode{false, 1024}, Mode{false, 256}}) {
+      const bool merged = mode.merged;
+      const unsigned b = mode.block;
       for (unsigned lg = 10; lg <= 26; ++lg) {
         for (unsigned n : {1u << lg, (1u << lg) + (1u << lg) / 2}) {
           if (n > (1u << 26)) continue;
           unsigned grid[3] = {(n + b - 1) / b, 1, 1}, block[3] = {b, 1, 1};
           int ni = static_cast<int>(n);
           std::string shape = "n=" + std::to_string(n) + " block " + std::to_string(b);
-          {
+          if (merged || b / 16 >= 64) {
             Buffer in(n, &rng), out(n, nullptr);
             void *pin = in.p, *pout = out.p;
             Clone c{merged ? "__ptxopt_group16_merged" : "__ptxopt_group16", 16, merged};
             measure(shapes, "scale_char_guarded", c, shape, {&pin, &pout, &ni}, out, grid, block, runs, st);
           }
-          {
+          if (merged || b / 8 >= 64) {
             Buffer in(2 * size_t(n), &rng), lim(2 * size_t(n), &rng), out(2 * size_t(n), nullptr);
             void *pin = in.p, *plim = lim.p, *pout = out.p;
             Clone c{merged ? "__ptxopt_group8_merged" : "__ptxopt_group8", 8, merged};

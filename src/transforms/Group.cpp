@@ -14,7 +14,9 @@
 //      memory (the kernel is a set of independent logical threads); the
 //      body is straight-line code, optionally cut by bounds guards
 //      (`@%p bra EXIT`, `@%p ret`, EXIT holding only `ret`) and holding
-//      if-then regions (`@%p bra L; <plain instructions>; L:`); no store
+//      if-then regions (`@%p bra L; <plain instructions>; L:`) and nested
+//      `{ }` blocks of plain arithmetic (the inline asm of cuda_fp16.h and
+//      cuda_bf16.h, which may declare registers of its own); no store
 //      before the last guard; every global access is unit-stride along
 //      %tid.x (stride = its width w), independent of it, or one the analysis
 //      cannot express (a gather or scatter).
@@ -31,14 +33,18 @@
 //      %ntid.x as k*%ntid.x, with its own registers. Fast path: the replicas
 //      interleaved instruction by instruction (each keeps its own program
 //      order), the k copies of a unit-stride access replaced by one vector
-//      access, if-then regions predicated per replica, gathers and scatters
+//      access, a nested block copied per replica like one instruction (each
+//      copy its own scope: the names it declares stay), if-then regions
+//      predicated per replica, gathers and scatters
 //      per replica; after each guard, one branch to the slow path when any
 //      replica's guard fails. Slow path: the k replicas one after another,
 //      each with its own guards and branches: every n gives the original's
 //      result.
 //   5. Launch transform (manifest): the dimension that becomes block.x is
 //      divided by k (and must be a multiple of k); the parameters of step 3
-//      are checked at launch; the new block must keep 64 threads or more;
+//      are checked at launch; the new block must keep 64 threads or more,
+//      and 512 / k where the merged clone of step 6 comes next (original
+//      blocks under 512 threads ran faster merged);
 //      the launch must have 2^19 threads or more, 2^21 for a body with
 //      misaligned loads or a long one (k halved in step 2): smaller
 //      launches do not fill the GPU, and k times fewer threads doing k
@@ -47,7 +53,7 @@
 //      (the transform composed), and the split clone rebuilt with S*k
 //      logical blocks per hardware block of S threads.
 //   6. Block-merged clone (originals, k >= 4): for launches whose block.x/k
-//      falls under 64 threads (256-thread blocks of 8- and 16-bit kernels,
+//      falls under that (256-thread blocks of 8-, 16- and 32-bit kernels,
 //      the common case), a second clone keeps the original's block of B
 //      threads and runs k logical blocks of the group clone in it: thread t
 //      is thread t % (B/k) of logical block ctaid.x*k + t/(B/k); the grid
@@ -59,7 +65,9 @@
 //      misaligned loads or a long one: Sobel in 32 x 8 blocks ran 0.99-1.00x
 //      at 1920x1080, 2.3x at 8192x8192.
 // Refuses (remark): communication, calls, local memory, loops or other
-// control flow, a store before a guard, an access with another stride
+// control flow, a nested block with a label, a branch, a memory access, a
+// special register or a declaration that shadows one of the body's
+// registers, a store before a guard, an access with another stride
 // along %tid.x (k times less coalesced), a unit-stride access that cannot
 // become a vector (already one, predicated, in a region: it would stay per
 // replica, k times less coalesced), alignment it cannot prove, a
@@ -87,7 +95,9 @@ namespace {
 // One statement of the flattened body and its role.
 struct Slot {
   // RegionBranch/RegionLabel: `@%p bra L` ... `L:` around an if-then region.
-  enum class Role { Decl, Directive, Instr, Guard, Exit, RegionBranch, RegionLabel } role;
+  // Scoped: a nested `{ }` block of plain arithmetic (the inline asm of
+  // cuda_fp16.h and cuda_bf16.h), repeated per replica like an instruction.
+  enum class Role { Decl, Directive, Instr, Scoped, Guard, Exit, RegionBranch, RegionLabel } role;
   size_t stmt;          // index in the body
   unsigned segment = 0; // for Instr and Guard
   // Unit-stride access of w bytes, vectorized in the fast path.
@@ -121,6 +131,50 @@ bool isSpecial(std::string_view r) {
          r.starts_with("%aggr_smem") || r.starts_with("%reserved");
 }
 
+/// Why nested block `b` cannot be repeated per replica like one instruction
+/// ("" when it can): it may hold only .reg declarations of names the body
+/// does not declare (each replica's copy is its own scope), directives,
+/// nested blocks of the same kind, and instructions that fall through,
+/// access no memory and read no special register. Adds its instructions to
+/// `instrs`.
+std::string scopedBlockWhy(const ir::Block &b, const RegTypes &outer, unsigned &instrs) {
+  for (const auto &st : b.body) {
+    switch (st->kind) {
+    case Stmt::Kind::Label: return "a label";
+    case Stmt::Kind::Directive: break;
+    case Stmt::Kind::Block:
+      if (auto why = scopedBlockWhy(static_cast<const ir::Block &>(*st), outer, instrs); !why.empty()) return why;
+      break;
+    case Stmt::Kind::Decl: {
+      const auto &d = static_cast<const ir::Decl &>(*st);
+      if (d.space() != ".reg") return "a " + std::string(d.space()) + " declaration";
+      for (const auto &n : d.names) {
+        std::string nm(n.name);
+        if (!n.dims.empty()) return "a register array";
+        if (n.range ? outer.range.count(nm) != 0 : outer.plain.count(nm) != 0 || !outer.type(nm).empty())
+          return "a declaration of " + nm + ", which the body declares too";
+      }
+      break;
+    }
+    case Stmt::Kind::Instruction: {
+      const auto &in = static_cast<const Instruction &>(*st);
+      std::string_view base = in.base();
+      if (analysis::flowOf(in) != analysis::Flow::Next || base == "bra" || base == "call" || base == "ret" ||
+          base == "exit")
+        return "control flow (" + std::string(in.opcode) + ")";
+      if (analysis::memAccess(in)) return "a memory access (" + std::string(in.opcode) + ")";
+      bool special = false;
+      for (const auto &o : in.operands)
+        analysis::forEachRegister(o, [&](const Operand &r) { special |= isSpecial(r.text); });
+      if (special) return "a special register";
+      ++instrs;
+      break;
+    }
+    }
+  }
+  return "";
+}
+
 /// Name of register `r` in replica m (m = 0 keeps the name).
 std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
   std::string s(r);
@@ -139,6 +193,14 @@ std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
 constexpr unsigned kMaxFastPath = 1024;
 /// Threads a group clone's block must keep (the manifest's minBlockThreads).
 constexpr uint32_t kMinBlockThreads = 64;
+/// Where a block-merged clone comes next, the plain clone takes only
+/// original blocks of this many threads or more (its block: this / k): on an
+/// H100 (scripts/bench-launch-floor.sh) the 32-bit guarded kernel (k = 4)
+/// in 256-thread blocks ran 0.97-1.02x from 2^19 to 2^21 threads as the
+/// plain clone (blocks of 64) and 1.05-1.23x as the merged one; in
+/// 1024-thread blocks the plain clones of the 8-, 16- and 32-bit kernels ran
+/// 1.03-1.09x at 2^19, the merged ones 0.97-1.01x.
+constexpr uint32_t kPlainMinOriginalBlock = 512;
 /// Threads a launch must have for a group clone (the manifest's
 /// minLaunchThreads): with k times fewer threads, each doing k times the
 /// work, a launch too small to fill the GPU is latency-bound and runs slower
@@ -171,8 +233,8 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     const Stmt &s = *body[i];
     switch (s.kind) {
     case Stmt::Kind::Block:
-      p.why = "it has a nested { } block";
-      return false;
+      p.slots.push_back({Slot::Role::Scoped, i});  // checked below, once every declaration is known
+      break;
     case Stmt::Kind::Decl: {
       const auto &d = static_cast<const ir::Decl &>(s);
       if (d.space() != ".reg") {
@@ -200,6 +262,16 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       break;
     }
   }
+  unsigned scopedInstrs = 0;  // instructions inside nested blocks (for k, below)
+  for (const auto &sl : p.slots)
+    if (sl.role == Slot::Role::Scoped) {
+      std::string why = scopedBlockWhy(static_cast<const ir::Block &>(*body[sl.stmt]), p.regs, scopedInstrs);
+      if (!why.empty()) {
+        p.why = "it has a nested { } block with " + why;
+        p.whyAt = body[sl.stmt].get();
+        return false;
+      }
+    }
   // The exit: trailing labels and one unguarded `ret` (directives between).
   size_t end = p.slots.size();
   auto instrAt = [&](const Slot &s) -> const Instruction & { return static_cast<const Instruction &>(*body[s.stmt]); };
@@ -245,6 +317,17 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       const Slot &t = p.slots[j];
       if (t.role == Slot::Role::Directive) continue;
       if (t.role == Slot::Role::Exit) break;  // a label
+      if (t.role == Slot::Role::Scoped) {  // predicated instruction by instruction: none may have a guard
+        bool guarded = false;
+        ir::forEachStmt(static_cast<const ir::Block &>(*body[t.stmt]), [&](const Stmt &st) {
+          guarded |= st.kind == Stmt::Kind::Instruction && !static_cast<const Instruction &>(st).guard.empty();
+        });
+        if (guarded) {
+          plain = false;
+          break;
+        }
+        continue;
+      }
       const Instruction &x = instrAt(t);
       if (t.role != Slot::Role::Instr || !x.guard.empty() || analysis::flowOf(x) != analysis::Flow::Next ||
           x.base() == "bra" || x.base() == "call" || x.base() == "ret" || x.base() == "exit") {
@@ -272,7 +355,8 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = body[s.stmt].get();
       return false;
     }
-    if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionLabel) s.segment = segment;
+    if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionLabel || s.role == Slot::Role::Scoped)
+      s.segment = segment;
     if (s.role != Slot::Role::Instr) continue;
     const Instruction &in = instrAt(s);
     s.segment = segment;
@@ -407,7 +491,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
   // threads leave a small launch latency-bound: Sobel (69 instructions) at
   // 1920x1080 ran 0.91x with k=16 and 1.12x with k=8 on an H200, and 3.08x
   // and 2.96x at 8192x8192; the matrix add (19 instructions) is fastest at 16.
-  unsigned minW = 16, instrs = 0;
+  unsigned minW = 16, instrs = scopedInstrs;
   for (const auto &sl : p.slots) {
     if (sl.vector) minW = std::min(minW, sl.w);
     instrs += sl.role == Slot::Role::Instr || sl.role == Slot::Role::Guard;
@@ -554,6 +638,19 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     if (special && c->base() == "mov" &&
         (c->hasModifier(".u16") || c->hasModifier(".b16") || c->hasModifier(".s16")))
       c->opcode = m.intern("cvt.u16.u32");
+    return c;
+  };
+  // Replica r of nested block `b`: its instructions renamed as above; the
+  // names it declares stay (each copy is its own scope).
+  std::function<std::unique_ptr<ir::Block>(const ir::Block &, unsigned)> replicaBlock = [&](const ir::Block &b,
+                                                                                            unsigned r) {
+    auto c = std::make_unique<ir::Block>(b);
+    c->span = {};
+    c->edited = true;
+    for (auto &st : c->body) {
+      if (st->kind == Stmt::Kind::Instruction) st = replica(static_cast<const Instruction &>(*st), r);
+      else if (st->kind == Stmt::Kind::Block) st = replicaBlock(static_cast<const ir::Block &>(*st), r);
+    }
     return c;
   };
   auto rname = [&](const Operand &o, unsigned r) { return replicaName(p, o.text, r); };
@@ -707,6 +804,14 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     }
     emitRaw({addr, vecOperand(words)});
   };
+  // A base register that `in` redefines: the chunks loaded through it are stale.
+  auto forgetDefs = [&](const Instruction &in) {
+    for (auto d : analysis::defUse(in).defs) {
+      std::string needle(1, ' ');
+      needle.append(d).push_back(' ');
+      std::erase_if(chunkCache, [&](const auto &entry) { return entry.first.find(needle) != std::string::npos; });
+    }
+  };
   auto flush = [&] {
     for (auto &st : e.out) out.push_back(std::move(st));
     e.out.clear();
@@ -719,6 +824,26 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       out.push_back(src[s.stmt]->clone());
       continue;
     }
+    if (s.role == Slot::Role::Scoped) {
+      const auto &b = static_cast<const ir::Block &>(*src[s.stmt]);
+      ir::forEachStmt(b, [&](const Stmt &st) {
+        if (st.kind == Stmt::Kind::Instruction) forgetDefs(static_cast<const Instruction &>(st));
+      });
+      for (unsigned r = 0; r < k; ++r) {
+        auto c = replicaBlock(b, r);
+        if (s.region >= 0) {  // if-conversion, as for an instruction (below), of each instruction inside
+          const auto &br = static_cast<const Instruction &>(*src[p.slots[s.region].stmt]);
+          ir::forEachStmt(*c, [&](Stmt &st) {
+            if (st.kind != Stmt::Kind::Instruction) return;
+            auto &in = static_cast<Instruction &>(st);
+            in.guard = m.intern(replicaName(p, br.guard, r));
+            in.guardNegated = !br.guardNegated;
+          });
+        }
+        out.push_back(std::move(c));
+      }
+      continue;
+    }
     if (s.role == Slot::Role::Instr) {
       const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
       if (s.vector) {
@@ -727,12 +852,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         if (auto mem = analysis::memAccess(in); mem && mem->kind != analysis::MemAccess::Kind::Load &&
                                                  mem->kind != analysis::MemAccess::Kind::Prefetch)
           chunkCache.clear();
-        // A redefined base register: the chunks loaded through it are stale.
-        for (auto d : analysis::defUse(in).defs) {
-          std::string needle(1, ' ');
-          needle.append(d).push_back(' ');
-          std::erase_if(chunkCache, [&](const auto &entry) { return entry.first.find(needle) != std::string::npos; });
-        }
+        forgetDefs(in);
         for (unsigned r = 0; r < k; ++r) {
           auto c = replica(in, r);
           if (s.region >= 0) {  // if-conversion: runs when the branch around it is not taken
@@ -776,6 +896,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       std::string skip = "$ptxopt_group_next" + std::to_string(r);
       for (const auto &s : p.slots) {
         if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
+        if (s.role == Slot::Role::Scoped) e.out.push_back(replicaBlock(static_cast<const ir::Block &>(*src[s.stmt]), r));
         const std::string regionLabel = "_g" + std::to_string(r);
         if (s.role == Slot::Role::RegionBranch) {
           const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
@@ -1027,6 +1148,7 @@ void runGroup(PassContext &ctx) {
           merged.reset();
         } else {
           mv = mergedVariant(v, mergedName, plan.k, heavy);
+          v.minBlockThreads = std::max(v.minBlockThreads, kPlainMinOriginalBlock / plan.k);
         }
       }
       int at = m.itemIndex(f);
@@ -1050,7 +1172,7 @@ void runGroup(PassContext &ctx) {
         ctx.remark(Remark::Kind::Applied, *original, "",
                    mv.name + ": the same with blocks of the original size, each running " + std::to_string(plan.k) +
                        " logical blocks (for launches whose block.x / " + std::to_string(plan.k) +
-                       " is under " + std::to_string(kMinBlockThreads) + " threads); launch conditions: " +
+                       " is under " + std::to_string(v.minBlockThreads) + " threads); launch conditions: " +
                        multiples(mv) + conds + ", " + launchFloor(mv.minLaunchThreads, heavy));
       }
     }

@@ -94,7 +94,7 @@ void addMatadd(std::vector<Case> &cs) {
       // ask for 2^19 threads: 512 x 512 runs the original.
       const size_t kk = 16 / elemSize(e);
       const std::string gc = "=" + std::string(kernel) + "_coalesced__ptxopt_group" + std::to_string(kk);
-      cs.back().expect = size_t(g) * b < (size_t(1) << 19) ? "original" : b / kk >= 64 ? gc : gc + "_merged";
+      cs.back().expect = size_t(g) * b < (size_t(1) << 19) ? "original" : b / kk >= 64 && b >= 512 ? gc : gc + "_merged";
       // The hand-written 16-byte grouping of Fig. 6-b (the group pass's
       // benchmark reference): n / (16 / size) threads in blocks of 256.
       const size_t n = size_t(g) * b, threads = n / (16 / elemSize(e));
@@ -150,7 +150,8 @@ void addShapes(std::vector<Case> &cs) {
   const unsigned g = (n + 255) / 256;
   cs.push_back(makeCase("guarded saxpy n=1000003", "shapes", "saxpy_guarded",
                 {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, n), f32(2.5f), i32(n)}, {g, 1, 1}, {256, 1, 1}));
-  cs.back().expect = "=saxpy_guarded__ptxopt_group4";  // n % 4 != 0: the slow path at the end
+  // n % 4 != 0: the slow path at the end; blocks of 256 (under 512): the merged clone
+  cs.back().expect = "=saxpy_guarded__ptxopt_group4_merged";
   cs.push_back(makeCase("guarded matadd n=1000003", "shapes", "matadd_guarded",
                 {in(Elem::I32, n), in(Elem::I32, n), out(Elem::I32, n), i32(n)}, {g, 1, 1}, {256, 1, 1}));
   cs.back().expect = "=matadd_guarded__ptxopt_remap";  // grid.x = 3907: no swap, split or group fits
@@ -211,7 +212,7 @@ void addShapes(std::vector<Case> &cs) {
     const size_t nw = size_t(4096) * 256;
     cs.push_back(makeCase("group: char in, int out (k=4)", "shapes", "widen_char",
                           {in(Elem::I8, nw), out(Elem::I32, nw)}, {4096, 1, 1}, {256, 1, 1}));
-    cs.back().expect = "=widen_char__ptxopt_group4";
+    cs.back().expect = "=widen_char__ptxopt_group4_merged";  // blocks of 256 (under 512): merged
     // Misaligned base pointers: the runtime must fall back to the original.
     Case mis = makeCase("group: char input 1 byte off 16", "matadd", "matadd_char_coalesced",
                         {in(Elem::I8, nw, 1), in(Elem::I8, nw), out(Elem::I8, nw)}, {1024, 1, 1}, {1024, 1, 1});
@@ -440,6 +441,52 @@ void addRuntimeCases(std::vector<Case> &cs) {
   cs.push_back(tune);
 }
 
+/// 16-bit floating point (cases/half.cu = tests/lit/group/Inputs/half.cu):
+/// cuda_fp16.h and cuda_bf16.h arithmetic, nested { } blocks in the PTX,
+/// repeated per logical thread; random bits as input (NaNs and infinities
+/// included: the clone runs the same instructions, so even those compare
+/// equal bit for bit).
+void addHalf(std::vector<Case> &cs) {
+  const int n = 1000003;  // not a multiple of k: the last thread takes the slow path
+  const unsigned g1024 = (n + 1023) / 1024, g256 = (n + 255) / 256;
+  for (auto [kernel, inputs] : {std::pair<const char *, int>{"half_axpy", 2}, {"half_fma_max", 2},
+                                {"half_leaky_relu", 1}}) {
+    for (unsigned b : {1024u, 256u}) {
+      std::vector<Arg> args;
+      for (int i = 0; i < inputs; ++i) args.push_back(in(Elem::I16, n));
+      args.push_back(out(Elem::I16, n));
+      args.push_back(i32(n));
+      cs.push_back(makeCase(std::string("half: ") + kernel + " n=1000003 block " + std::to_string(b), "half", kernel,
+                            args, {b == 1024 ? g1024 : g256, 1, 1}, {b, 1, 1}));
+      // 1024 / 8 = 128 threads: the group clone; 256 / 8 = 32: the merged one.
+      cs.back().expect = std::string("=") + kernel + "__ptxopt_group8" + (b == 1024 ? "" : "_merged");
+    }
+  }
+  cs.push_back(makeCase("half: bf16_scale n=1000003", "half", "bf16_scale",
+                        {in(Elem::I16, n), out(Elem::I16, n), f32(1.75f), i32(n)}, {g1024, 1, 1}, {1024, 1, 1}));
+  cs.back().expect = "=bf16_scale__ptxopt_group8";
+  cs.push_back(makeCase("half: half2_to_float n=1000003", "half", "half2_to_float",
+                        {in(Elem::I32, n), out(Elem::F32, n), i32(n)}, {g256, 1, 1}, {256, 1, 1}));
+  cs.back().expect = "=half2_to_float__ptxopt_group4_merged";
+  // Larger than the L2 (2^24 + 3 elements): the bandwidth-bound sizes.
+  const int nb = (1 << 24) + 3;
+  const unsigned gb256 = (nb + 255) / 256;
+  cs.push_back(makeCase("half: half_axpy n=2^24+3 block 256", "half", "half_axpy",
+                        {in(Elem::I16, nb), in(Elem::I16, nb), out(Elem::I16, nb), i32(nb)}, {gb256, 1, 1},
+                        {256, 1, 1}));
+  cs.back().expect = "=half_axpy__ptxopt_group8_merged";
+  cs.back().big = true;
+  cs.push_back(makeCase("half: half2_to_float n=2^24+3", "half", "half2_to_float",
+                        {in(Elem::I32, nb), out(Elem::F32, nb), i32(nb)}, {gb256, 1, 1}, {256, 1, 1}));
+  cs.back().expect = "=half2_to_float__ptxopt_group4_merged";
+  cs.back().big = true;
+  // n smaller than k: every thread on the slow path, where each logical
+  // thread runs its own copies of the blocks.
+  cs.push_back(makeCase("half: half_leaky_relu n=5 (slow path)", "half", "half_leaky_relu",
+                        {in(Elem::I16, 5), out(Elem::I16, 5), i32(5)}, {512, 1, 1}, {1024, 1, 1}));
+  cs.back().expect = "=half_leaky_relu__ptxopt_group8";
+}
+
 }  // namespace
 
 std::vector<Case> allCases() {
@@ -448,6 +495,7 @@ std::vector<Case> allCases() {
   addMataddK(cs);
   addShapes(cs);
   addImage(cs);
+  addHalf(cs);
   addPack(cs);
   addUnroll(cs);
   addRuntimeCases(cs);

@@ -43,6 +43,7 @@ struct Options {
   std::string filter;
   std::string tablePath;
   std::string dumpDir;  // --dump-synth: write the synthetic modules there and stop (no GPU needed)
+  bool expectOnly = false;  // --expect-only: check the variant choices through a fake driver (no GPU)
   uint64_t seed = 20100301;
   int runs = 20, warmup = 3;
   bool quick = false;
@@ -411,7 +412,9 @@ void usage() {
       "  --cases   folder with the cases' PTX (default: the build's)\n"
       "  --filter  only cases whose name contains TEXT\n"
       "  --quick   leave out the large launches; 5 timed runs\n"
-      "  --dump-synth DIR  write the modules with synthetic clones to DIR and exit (no GPU needed)");
+      "  --dump-synth DIR  write the modules with synthetic clones to DIR and exit (no GPU needed)\n"
+      "  --expect-only     no GPU: launch each case once through the fake driver named by\n"
+      "                    PTXOPT_LIBCUDA and check which variant the runtime chose");
 }
 
 bool parseArgs(int argc, char **argv, Options &o) {
@@ -428,6 +431,7 @@ bool parseArgs(int argc, char **argv, Options &o) {
     else if (a == "--table") o.tablePath = value();
     else if (a == "--quick") o.quick = true, o.runs = 5;
     else if (a == "--dump-synth") o.dumpDir = value();
+    else if (a == "--expect-only") o.expectOnly = true;
     else return usage(), false;
   }
   return true;
@@ -444,6 +448,59 @@ int dumpSynth(const Options &o) {
     std::printf("%s: %s\n", out.c_str(), c.name.c_str());
   }
   return 0;
+}
+
+/// --expect-only: no GPU and no cudart. With PTXOPT_LIBCUDA naming the fake
+/// driver (tests/gpu/fake), each case's optimized module is loaded through
+/// the runtime and launched once with made-up device addresses (256-byte
+/// aligned plus the case's offset) and its scalar arguments; the variant the
+/// runtime chose must meet the case's expectation. This checks the launch
+/// selection of every case where CI runs (ctest gpu-diff-expect); the GPU
+/// run checks the results.
+int expectOnly(const Options &o) {
+  int passed = 0, failed = 0;
+  for (const Case &c : allCases()) {
+    if (c.name.find(o.filter) == std::string::npos || c.expect.empty() || c.autotune) continue;
+    std::string problem;
+    std::string variant = "-", kind = "-";
+    try {
+      const std::string path = o.casesDir + "/" + c.file + ".ptx";
+      ptxopt_module m = loadOptimized(c, readFile(path), path);
+      ptxopt_kernel k = nullptr;
+      check(ptxopt_module_get_kernel(&k, m, c.kernel.c_str()), "ptxopt_module_get_kernel");
+      std::vector<uint64_t> pointers(c.args.size());
+      std::vector<int32_t> ints(c.args.size());
+      std::vector<float> floats(c.args.size());
+      std::vector<void *> params;
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        const Arg &a = c.args[i];
+        if (a.kind == Arg::Kind::In || a.kind == Arg::Kind::Out) {
+          pointers[i] = (uint64_t(i + 1) << 32) + a.offset;
+          params.push_back(&pointers[i]);
+        } else if (a.kind == Arg::Kind::I32) {
+          ints[i] = a.i;
+          params.push_back(&ints[i]);
+        } else {
+          floats[i] = a.f;
+          params.push_back(&floats[i]);
+        }
+      }
+      check(ptxopt_launch(k, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared, nullptr,
+                          params.data()),
+            "ptxopt_launch");
+      variant = ptxopt_kernel_last_variant(k);
+      kind = ptxopt_kernel_last_variant_kind(k);
+      problem = expectation(c, variant, kind);
+      ptxopt_module_unload(m);
+    } catch (const std::exception &e) {
+      problem = e.what();
+    }
+    std::printf("%-44s %-52s %s\n", c.name.substr(0, 44).c_str(), (variant + " (" + kind + ")").c_str(),
+                problem.empty() ? "as expected" : ("UNEXPECTED: " + problem).c_str());
+    (problem.empty() ? passed : failed)++;
+  }
+  std::printf("\ngpu-diff --expect-only: %d as expected, %d not\n", passed, failed);
+  return failed ? 1 : 0;
 }
 
 /// The device, or a reason to skip.
@@ -467,6 +524,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (!o.dumpDir.empty()) return dumpSynth(o);
+  if (o.expectOnly) return expectOnly(o);
   std::string device = deviceName();
   if (device.empty()) {
     std::puts("skipped: no CUDA device");
