@@ -480,6 +480,16 @@ void addHalf(std::vector<Case> &cs) {
                         {in(Elem::I32, nb), out(Elem::F32, nb), i32(nb)}, {gb256, 1, 1}, {256, 1, 1}));
   cs.back().expect = "=half2_to_float__ptxopt_group4_merged";
   cs.back().big = true;
+  // Fig. 6-a with __half (4096 blocks of 1024, and 512 x 512): the swap
+  // clone grouped by 8, and below the group clone's minimum launch the swap
+  // clone alone.
+  for (auto [g, b] : {std::pair<unsigned, unsigned>{4096, 1024}, {512, 512}}) {
+    const size_t nc = size_t(g) * b;
+    cs.push_back(makeCase("half: half_col_add (Fig. 6-a) " + std::to_string(g) + "x" + std::to_string(b), "half",
+                          "half_col_add", {in(Elem::I16, nc), in(Elem::I16, nc), out(Elem::I16, nc)}, {g, 1, 1},
+                          {b, 1, 1}));
+    cs.back().expect = g == 4096 ? "=half_col_add__ptxopt_swap_group8" : "=half_col_add__ptxopt_swap";
+  }
   // n smaller than k: every thread on the slow path, where each logical
   // thread runs its own copies of the blocks.
   cs.push_back(makeCase("half: half_leaky_relu n=5 (slow path)", "half", "half_leaky_relu",

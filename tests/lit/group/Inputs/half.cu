@@ -37,3 +37,9 @@ extern "C" __global__ void half2_to_float(const __half2 *in, float *out, int n) 
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = __low2float(in[i]) + __high2float(in[i]);
 }
+// The paper's Fig. 6-a form with __half: coalesce exchanges %tid.x and
+// %ctaid.x first, then group merges 8 logical threads of the swap clone.
+extern "C" __global__ void half_col_add(const __half *a, const __half *b, __half *c) {
+  int i = threadIdx.x * gridDim.x + blockIdx.x;
+  c[i] = __hadd(a[i], __hmul(b[i], __float2half(2.f)));
+}
