@@ -99,7 +99,7 @@ struct Slot {
   // cuda_fp16.h and cuda_bf16.h), repeated per replica like an instruction.
   enum class Role { Decl, Directive, Instr, Scoped, Guard, Exit, RegionBranch, RegionLabel } role;
   size_t stmt;          // index in the body
-  unsigned segment = 0; // for Instr and Guard
+  unsigned segment = 0; // for Instr, Scoped and Guard
   // Unit-stride access of w bytes, vectorized in the fast path.
   bool vector = false;
   bool load = false;
@@ -1034,7 +1034,7 @@ Variant mergedVariant(const Variant &v, const std::string &name, unsigned k, boo
   return r;
 }
 
-/// "at least 262144 threads in the launch": the remark's text for minLaunchThreads.
+/// "at least 524288 threads in the launch (...)": the remark's text for minLaunchThreads.
 std::string launchFloor(uint32_t threads, bool heavy) {
   return "at least " + std::to_string(threads) + " threads in the launch (smaller ones are latency-bound" +
          (heavy ? ", more so with misaligned loads or a long body)" : ")");
@@ -1147,7 +1147,7 @@ void runGroup(PassContext &ctx) {
           ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
           merged.reset();
         } else {
-          mv = mergedVariant(v, mergedName, plan.k, heavy);
+          mv = mergedVariant(v, mergedName, plan.k, heavy);  // keeps the 64-thread minimum
           v.minBlockThreads = std::max(v.minBlockThreads, kPlainMinOriginalBlock / plan.k);
         }
       }
