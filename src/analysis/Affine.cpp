@@ -29,6 +29,21 @@
 
 namespace ptxopt::analysis {
 
+const char *causeName(UnknownCause c) {
+  switch (c) {
+  case UnknownCause::Other: return "other";
+  case UnknownCause::DataDependent: return "data-dependent";
+  case UnknownCause::Atomic: return "atomic result";
+  case UnknownCause::Call: return "call";
+  case UnknownCause::PathDependent: return "path-dependent non-uniform value";
+  case UnknownCause::Unsupported: return "unsupported instruction";
+  case UnknownCause::FloatingPoint: return "floating point";
+  case UnknownCause::Overflow: return "overflow";
+  }
+  return "other";
+}
+
+
 using ir::Instruction;
 using ir::Operand;
 

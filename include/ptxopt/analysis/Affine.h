@@ -64,16 +64,33 @@ private:
   std::map<Mono, int64_t> terms_;
 };
 
+/// Why a value is unknown, in classes a user can act on (the coverage counts
+/// of `--stats` and the report group unknown accesses by it). `why` keeps the
+/// precise text; this is its class.
+enum class UnknownCause : uint8_t {
+  Other,          // not classified yet
+  DataDependent,  // loaded from memory (ld, ldu), a gather/scatter index
+  Atomic,         // an atomic's result
+  Call,           // a call's return value, or a value a call may change
+  PathDependent,  // differs by path and is not the same for every thread
+  Unsupported,    // an instruction or operand form the analysis does not follow
+  FloatingPoint,  // computed in floating point
+  Overflow,       // coefficients overflowed, expression too deep
+};
+const char *causeName(UnknownCause c);
+
 struct Value {
   bool known = false;
   Poly poly;
   std::string why;  // reason when unknown
+  UnknownCause cause = UnknownCause::Other;  // class of `why`
   // Notes on 32-bit arithmetic widened to 64 bits (see the wrap rules in Affine.cpp).
   bool signedWiden = false;    // via .s32 -> 64: exact unless signed overflow (undefined in C/C++)
   bool unsignedWiden = false;  // via .u32 -> 64: exact unless the 32-bit value wrapped
-  static Value unknown(std::string why) {
+  static Value unknown(std::string why, UnknownCause cause = UnknownCause::Other) {
     Value v;
     v.why = std::move(why);
+    v.cause = cause;
     return v;
   }
   static Value of(Poly p) {
