@@ -41,7 +41,8 @@ std::string ivText(AffineAnalysis &aff, const InductionVar &iv) {
   return aff.str(v);
 }
 
-bool reported(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
+bool reported(const AccessInfo &a) { return reportedAccess(a); }
+
 
 // PTX line numbers for the report; built once per report.
 struct Lines {
@@ -72,32 +73,107 @@ std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, 
 
 }  // namespace
 
+bool reportedAccess(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
+
+UnknownCause unknownCause(const AccessInfo &a) {
+  return a.address.known ? UnknownCause::Unsupported : a.address.cause;
+}
+
+size_t Coverage::count(AccessInfo::Verdict v) const {
+  auto it = verdicts.find(v);
+  return it == verdicts.end() ? 0 : it->second;
+}
+
+void Coverage::add(const AccessInfo &a) {
+  if (!reportedAccess(a)) {
+    ++otherSpaces;
+    return;
+  }
+  ++accesses;
+  ++verdicts[a.verdict];
+  if (a.verdict == AccessInfo::Verdict::Unknown) ++unknownCauses[unknownCause(a)];
+}
+
+void Coverage::add(const Coverage &c) {
+  accesses += c.accesses;
+  otherSpaces += c.otherSpaces;
+  for (const auto &[v, n] : c.verdicts) verdicts[v] += n;
+  for (const auto &[k, n] : c.unknownCauses) unknownCauses[k] += n;
+}
+
+std::string Coverage::verdictText() const {
+  using V = AccessInfo::Verdict;
+  return std::to_string(accesses) + " (" + std::to_string(count(V::Coalesced)) + " coalesced, " +
+         std::to_string(count(V::Uniform)) + " uniform, " + std::to_string(count(V::Uncoalesced)) + " uncoalesced, " +
+         std::to_string(count(V::Unknown)) + " unknown)";
+}
+
+std::string Coverage::causeText() const {
+  std::string out;
+  for (const auto &[cause, n] : unknownCauses)
+    if (n) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + causeName(cause);
+  return out;
+}
+
+nlohmann::json coverageJson(const Coverage &c) {
+  using nlohmann::json;
+  json verdicts = json::object();
+  for (auto v : {AccessInfo::Verdict::Coalesced, AccessInfo::Verdict::Uniform, AccessInfo::Verdict::Uncoalesced,
+                 AccessInfo::Verdict::Unknown})
+    verdicts[verdictName(v)] = c.count(v);
+  json causes = json::object();
+  for (const auto &[cause, n] : c.unknownCauses) causes[causeName(cause)] = n;
+  return {{"accesses", c.accesses}, {"verdicts", verdicts}, {"unknown_causes", causes}, {"other_spaces", c.otherSpaces}};
+}
+
+std::vector<KernelCoverage> moduleCoverage(const Module &m, AnalysisManager &am, Coverage *total) {
+  std::vector<KernelCoverage> out;
+  for (const Function *k : bodies(m, true)) {
+    KernelCoverage kc{std::string(k->name), {}};
+    for (const auto &a : am.get(*k).accesses()) kc.coverage.add(a);
+    if (total) total->add(kc.coverage);
+    out.push_back(std::move(kc));
+  }
+  return out;
+}
+
+std::string coverageStats(const Module &m, AnalysisManager &am) {
+  Coverage total;
+  auto kernels = moduleCoverage(m, am, &total);
+  std::string out;
+  auto lines = [&](const std::string &what, const Coverage &c) {
+    out += "coverage of " + what + ": global accesses: " + c.verdictText() + "\n";
+    if (auto causes = c.causeText(); !causes.empty())
+      out += "coverage of " + what + ": unknown by cause: " + causes + "\n";
+  };
+  for (const auto &k : kernels) lines("kernel " + k.kernel, k.coverage);
+  lines("the module (" + std::to_string(kernels.size()) + " kernel" + (kernels.size() == 1 ? "" : "s") + ")", total);
+  return out;
+}
+
 std::string reportText(const Module &m, AnalysisManager &am) {
   std::string out;
   Lines lines(m);
   auto kernels = bodies(m, true);
   out += "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +
          (kernels.size() == 1 ? "" : "s") + "\n";
+  {
+    Coverage total;
+    moduleCoverage(m, am, &total);
+    out += "global accesses in all kernels: " + total.verdictText() + "\n";
+    if (auto causes = total.causeText(); !causes.empty()) out += "unknown by cause: " + causes + "\n";
+  }
   for (const Function *k : kernels) {
     FunctionAnalyses &fa = am.get(*k);
     const CFG &cfg = fa.cfg();
     const auto &acc = fa.accesses();
-    size_t n = 0, coal = 0, uncoal = 0, unknown = 0, other = 0;
-    for (const auto &a : acc) {
-      if (!reported(a)) {
-        ++other;
-        continue;
-      }
-      ++n;
-      if (a.verdict == AccessInfo::Verdict::Coalesced || a.verdict == AccessInfo::Verdict::Uniform) ++coal;
-      else if (a.verdict == AccessInfo::Verdict::Uncoalesced) ++uncoal;
-      else ++unknown;
-    }
+    Coverage cov;
+    for (const auto &a : acc) cov.add(a);
     out += "\nkernel " + std::string(k->name) + "\n";
-    out += "  global accesses: " + std::to_string(n) + " (" + std::to_string(coal) + " coalesced or uniform, " +
-           std::to_string(uncoal) + " uncoalesced, " + std::to_string(unknown) + " unknown)";
-    if (other) out += "; " + std::to_string(other) + " shared/local/const not listed";
+    out += "  global accesses: " + cov.verdictText();
+    if (cov.otherSpaces) out += "; " + std::to_string(cov.otherSpaces) + " shared/local/const not listed";
     out += "\n";
+    if (auto causes = cov.causeText(); !causes.empty()) out += "  unknown by cause: " + causes + "\n";
     for (const auto &a : acc) {
       if (!reported(a)) continue;
       const auto &in = *cfg.instructions()[a.instr];
@@ -107,6 +183,8 @@ std::string reportText(const Module &m, AnalysisManager &am) {
       if (!a.reason.empty()) out += ": " + a.reason;
       if (!a.unitStrideOn.empty()) out += "; would be unit-stride on " + a.unitStrideOn;
       out += "\n";
+      if (a.verdict == AccessInfo::Verdict::Unknown)
+        out += "    cause    " + std::string(causeName(unknownCause(a))) + "\n";
       out += "    address  " + fa.affine().str(a.address) + "\n";
       if (!a.strides.empty()) {
         out += "    strides ";
@@ -161,6 +239,7 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
   doc["schema"] = "ptx-opt-analysis/1";
   doc["file"] = m.fileName();
   json kernels = json::array();
+  Coverage total;
   for (const Function *k : bodies(m, true)) {
     FunctionAnalyses &fa = am.get(*k);
     const CFG &cfg = fa.cfg();
@@ -192,6 +271,8 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       ja["ideal_sectors"] = a.idealSectors;
       ja["verdict"] = verdictName(a.verdict);
       ja["reason"] = a.reason;
+      ja["unknown_cause"] =
+          a.verdict == AccessInfo::Verdict::Unknown ? json(causeName(unknownCause(a))) : json(nullptr);
       ja["unit_stride_on"] = a.unitStrideOn.empty() ? json(nullptr) : json(a.unitStrideOn);
       ja["base_alignment"] = a.baseAlign;
       ja["offset_alignment"] = a.offsetAlign;
@@ -199,6 +280,10 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       accs.push_back(ja);
     }
     jk["accesses"] = accs;
+    Coverage cov;
+    for (const auto &a : fa.accesses()) cov.add(a);
+    jk["coverage"] = coverageJson(cov);
+    total.add(cov);
     json loops = json::array();
     const auto &ivs = aff.inductionVars();
     for (const auto &l : fa.loops().loops()) {
@@ -233,6 +318,7 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
     kernels.push_back(jk);
   }
   doc["kernels"] = kernels;
+  doc["coverage"] = coverageJson(total);
   return doc.dump(2) + "\n";
 }
 

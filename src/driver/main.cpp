@@ -14,12 +14,14 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ptxopt/Version.h"
+#include "ptxopt/analysis/HtmlReport.h"
 #include "ptxopt/analysis/Report.h"
 #include "ptxopt/ir/Verifier.h"
 #include "ptxopt/parser/Parser.h"
@@ -115,6 +117,10 @@ long peakRssKiB() {
   return ru.ru_maxrss;
 }
 
+const char *remarkKind(ptxopt::Remark::Kind k) {
+  return k == ptxopt::Remark::Kind::Applied ? "applied" : k == ptxopt::Remark::Kind::Missed ? "missed" : "note";
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -131,7 +137,9 @@ int main(int argc, char **argv) {
                "ptxas builds the identical cubin)");
   app.add_flag("--verify", verify,
                "Check the IR (declared registers, defined labels, branch targets); errors exit 1");
-  app.add_flag("--stats", stats, "Print statistics (items, tokens, functions, instructions) to stderr");
+  app.add_flag("--stats", stats,
+               "Print statistics (items, tokens, functions, instructions; the passes' counters; coverage: the "
+               "input's global accesses by verdict and the unknown ones by cause, per kernel and in all) to stderr");
   app.add_flag("--time-passes", timePasses, "Print the time spent in each phase to stderr");
   std::string passes, remarksFile;
   std::vector<std::string> skipPasses;
@@ -172,11 +180,18 @@ int main(int argc, char **argv) {
   std::string analyze, emitCfg;
   std::vector<std::string> printAnalyses;
   app.add_flag("--analyze{text}", analyze,
-                 "Instead of PTX, write the memory-access report: per kernel, each global access with "
-                 "its source location, width, strides, sectors per warp request and verdict, loops, and "
-                 "what blocks regrouping threads. FORMAT: text (default) or json (docs/ANALYSIS.md)")
-      ->check(CLI::IsMember({"text", "json"}))
+                 "Instead of PTX, write the memory-access report: per kernel, the global accesses counted by "
+                 "verdict and the unknown ones by cause, each global access with its source location, width, "
+                 "strides, sectors per warp request and verdict, loops, and what blocks regrouping threads. "
+                 "FORMAT: text (default), json, or html (one self-contained page: the source lines with the "
+                 "accesses and the passes' remarks beside them; remarks of the passes given, else of -O2, run "
+                 "on a copy: the report shows the input) (docs/ANALYSIS.md)")
+      ->check(CLI::IsMember({"text", "json", "html"}))
       ->type_name("FORMAT");
+  std::string reportSource;
+  app.add_option("--report-source", reportSource,
+                 "--analyze=html: the source file the PTX came from, named in the page's title (ptx-nvcc sets it)")
+      ->type_name("NAME");
   app.add_option("--emit-cfg", emitCfg, "Instead of PTX, write each function's control-flow graph (FORMAT: dot)")
       ->check(CLI::IsMember({"dot"}))
       ->type_name("FORMAT");
@@ -219,6 +234,10 @@ int main(int argc, char **argv) {
   }
   std::string name = input == "-" ? "<stdin>" : input;
   size_t inputBytes = text.size();
+  // --analyze=html reports the input as read and the remarks of a pipeline
+  // run on a second copy of it.
+  const bool html = app.count("--analyze") && analyze == "html";
+  std::string pipelineCopy = html ? text : std::string();
   auto t1 = Clock::now();
   auto parsed = ptxopt::parsePtx(std::move(text), name);
   auto t2 = Clock::now();
@@ -249,9 +268,35 @@ int main(int argc, char **argv) {
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);
     };
+  // Coverage for --stats: of the input, before any pass adds clones.
+  std::optional<ptxopt::analysis::AnalysisManager> am;
+  std::string coverage;
+  double coverageMs = 0;
+  if (stats) {
+    auto c0 = Clock::now();
+    am.emplace(mod);
+    coverage = ptxopt::analysis::coverageStats(mod, *am);
+    coverageMs = ms(c0, Clock::now());
+  }
   auto tp0 = Clock::now();
   ptxopt::OptimizeResult opt;
-  if (popts.passes != "-O0") {
+  std::string htmlPipeline;
+  if (html) {
+    // The remarks of the passes asked for, else of -O2, on a copy; `mod` stays the input.
+    ptxopt::PipelineOptions hopts = popts;
+    if (hopts.passes == "-O0") hopts.passes = "-O2";
+    hopts.afterPass = nullptr;
+    htmlPipeline = hopts.passes;
+    if (!hopts.skip.empty())
+      for (const auto &s : hopts.skip) htmlPipeline += " --skip-pass=" + s;
+    auto copy = ptxopt::parsePtx(std::move(pipelineCopy), name);
+    opt = ptxopt::optimizeModule(*copy.module, hopts);
+    if (!opt.ok) {
+      std::cerr << "ptx-opt: error: " << opt.error << "\n";
+      return 2;
+    }
+  } else if (popts.passes != "-O0") {
+    am.reset();  // the passes change the module
     opt = ptxopt::optimizeModule(mod, popts);
     if (!opt.ok) {
       std::cerr << "ptx-opt: error: " << opt.error << "\n";
@@ -261,9 +306,7 @@ int main(int argc, char **argv) {
   auto tp1 = Clock::now();
   if (remarks)
     for (const auto &r : opt.remarks) {
-      const char *kind = r.kind == ptxopt::Remark::Kind::Applied ? "applied"
-                         : r.kind == ptxopt::Remark::Kind::Missed ? "missed"
-                                                                   : "note";
+      const char *kind = remarkKind(r.kind);
       std::cerr << (r.location.empty() ? name : r.location) << ": remark: [" << r.pass << "] " << r.function
                 << ": " << kind << ": " << r.message << "\n";
     }
@@ -279,9 +322,7 @@ int main(int argc, char **argv) {
         }
         return o;
       };
-      const char *kind = r.kind == ptxopt::Remark::Kind::Applied ? "applied"
-                         : r.kind == ptxopt::Remark::Kind::Missed ? "missed"
-                                                                   : "note";
+      const char *kind = remarkKind(r.kind);
       lines += "{\"pass\": \"" + esc(r.pass) + "\", \"function\": \"" + esc(r.function) + "\", \"kind\": \"" +
                kind + "\", \"location\": \"" + esc(r.location) + "\", \"message\": \"" + esc(r.message) + "\"}\n";
     }
@@ -294,11 +335,19 @@ int main(int argc, char **argv) {
   bool analysisOutput = app.count("--analyze") || !emitCfg.empty() || !printAnalyses.empty();
   auto t3a = Clock::now();
   if (analysisOutput) {
-    ptxopt::analysis::AnalysisManager am(mod);
-    if (app.count("--analyze"))
-      outText += analyze == "json" ? ptxopt::analysis::reportJson(mod, am) : ptxopt::analysis::reportText(mod, am);
-    if (!emitCfg.empty()) outText += ptxopt::analysis::cfgDot(mod, am);
-    for (const auto &n : printAnalyses) ptxopt::analysis::printAnalysis(mod, am, n, outText);
+    if (!am) am.emplace(mod);
+    if (html) {
+      ptxopt::analysis::HtmlReportOptions hopts;
+      hopts.pipeline = htmlPipeline;
+      hopts.source = reportSource;
+      for (const auto &r : opt.remarks)
+        hopts.remarks.push_back({remarkKind(r.kind), r.pass, r.function, r.location, r.message});
+      outText += ptxopt::analysis::reportHtml(mod, *am, hopts);
+    } else if (app.count("--analyze")) {
+      outText += analyze == "json" ? ptxopt::analysis::reportJson(mod, *am) : ptxopt::analysis::reportText(mod, *am);
+    }
+    if (!emitCfg.empty()) outText += ptxopt::analysis::cfgDot(mod, *am);
+    for (const auto &n : printAnalyses) ptxopt::analysis::printAnalysis(mod, *am, n, outText);
   }
   auto t3b = Clock::now();
   if (!analysisOutput)
@@ -321,6 +370,8 @@ int main(int argc, char **argv) {
         });
     }
     for (const auto &[k, v] : opt.stats) std::cerr << "ptx-opt: stats: " << k << " = " << v << "\n";
+    std::istringstream cov(coverage);
+    for (std::string line; std::getline(cov, line);) std::cerr << "ptx-opt: stats: " << line << "\n";
     std::cerr << "ptx-opt: stats: " << inputBytes << " bytes, " << parsed.stats.tokens << " tokens, "
               << parsed.stats.items << " top-level items, " << funcs << " functions (" << kernels
               << " kernels), " << instrs << " instructions, " << parsed.stats.llFallbacks
@@ -330,7 +381,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr,
                  "ptx-opt: time: read %.2f ms, parse %.2f ms, verify %.2f ms, analyze %.2f ms, print %.2f ms, "
                  "write %.2f ms, total %.2f ms\n",
-                 ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3a, t3b), ms(t3b, t4), ms(t4, t5), ms(t0, t5));
+                 ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3a, t3b) + coverageMs, ms(t3b, t4), ms(t4, t5), ms(t0, t5));
     for (const auto &[p, t] : opt.passTimes) std::fprintf(stderr, "ptx-opt: time: pass %s %.2f ms\n", p.c_str(), t);
     (void)tp0;
     (void)tp1;

@@ -3,8 +3,12 @@
 // that lit tests use (`--print-analysis=NAME`).
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "ptxopt/analysis/AnalysisManager.h"
 
@@ -12,6 +16,41 @@ namespace ptxopt::analysis {
 
 std::string reportText(const ir::Module &m, AnalysisManager &am);
 std::string reportJson(const ir::Module &m, AnalysisManager &am);
+/// Coverage counts (`--stats`, and every report form): the global accesses
+/// (state space .global or generic, the ones the report lists) by verdict,
+/// and the unknown ones by the class of their cause, so that a user sees
+/// what the analysis misses and we can measure it.
+struct Coverage {
+  size_t accesses = 0;                        // global and generic
+  std::map<AccessInfo::Verdict, size_t> verdicts;
+  std::map<UnknownCause, size_t> unknownCauses;  // of the unknown ones
+  size_t otherSpaces = 0;                     // shared, local, const...: not listed, not counted above
+  size_t count(AccessInfo::Verdict v) const;
+  void add(const AccessInfo &a);
+  void add(const Coverage &c);
+  /// "3 (1 coalesced, 0 uniform, 1 uncoalesced, 1 unknown)"
+  std::string verdictText() const;
+  /// "2 data-dependent, 1 call", "" when nothing is unknown.
+  std::string causeText() const;
+};
+/// Whether the report lists access `a` (global or generic space).
+bool reportedAccess(const AccessInfo &a);
+/// The class of an unknown access's cause: its address's cause, or
+/// Unsupported when the address is known but its form is not (a width the
+/// analysis does not know, an address not linear in %tid.x).
+UnknownCause unknownCause(const AccessInfo &a);
+struct KernelCoverage {
+  std::string kernel;
+  Coverage coverage;
+};
+/// Per kernel (in module order), and the module total.
+std::vector<KernelCoverage> moduleCoverage(const ir::Module &m, AnalysisManager &am, Coverage *total = nullptr);
+/// {"accesses", "verdicts": {verdict: n} (all four), "unknown_causes": {cause: n}
+/// (the non-zero ones), "other_spaces"}: the JSON report's "coverage" object.
+nlohmann::json coverageJson(const Coverage &c);
+/// The `--stats` lines: "coverage of kernel K: ..." per kernel, then "coverage of the module: ...".
+std::string coverageStats(const ir::Module &m, AnalysisManager &am);
+
 std::string cfgDot(const ir::Module &m, AnalysisManager &am);
 
 /// Names accepted by printAnalysis.
