@@ -119,6 +119,7 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     if (!a.address.known) {
       a.verdict = AccessInfo::Verdict::Unknown;
       a.reason = "address " + aff.str(a.address);
+      a.cause = a.address.cause;
       out.push_back(std::move(a));
       continue;
     }
@@ -183,9 +184,11 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     if (!w) {
       a.verdict = AccessInfo::Verdict::Unknown;
       a.reason = "access width unknown";
+      a.cause = UnknownCause::Unsupported;
     } else if (nonlinearTidX) {
       a.verdict = AccessInfo::Verdict::Unknown;
       a.reason = "address is not linear in %tid.x";
+      a.cause = UnknownCause::Unsupported;
     } else if (!tidx) {
       a.verdict = AccessInfo::Verdict::Uniform;
       a.sectors = (w + 31) / 32;

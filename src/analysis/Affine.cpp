@@ -170,7 +170,7 @@ Value combine(const Value &a, const Value &b, bool (*op)(const Poly &, const Pol
   if (!a.known) return a;
   if (!b.known) return b;
   Value r;
-  if (!op(a.poly, b.poly, r.poly)) return Value::unknown("coefficient overflow");
+  if (!op(a.poly, b.poly, r.poly)) return Value::unknown("coefficient overflow", UnknownCause::Overflow);
   r.known = true;
   r.signedWiden = a.signedWiden || b.signedWiden;
   r.unsignedWiden = a.unsignedWiden || b.unsignedWiden;
@@ -180,7 +180,7 @@ Value combine(const Value &a, const Value &b, bool (*op)(const Poly &, const Pol
 Value negate(const Value &a) {
   if (!a.known) return a;
   Value r = a;
-  if (!Poly::scale(a.poly, -1, r.poly)) return Value::unknown("coefficient overflow");
+  if (!Poly::scale(a.poly, -1, r.poly)) return Value::unknown("coefficient overflow", UnknownCause::Overflow);
   return r;
 }
 
@@ -259,23 +259,23 @@ Value AffineAnalysis::operandValue(uint32_t at, const Operand &o) {
   case Operand::Kind::Register: {
     if (auto s = specialSymbol(o.text)) return Value::of(Poly::symbol(symbolId(*s)));
     if (!o.text.empty() && o.text[0] == '%' && isSpecialRegisterName(o.text))
-      return Value::unknown("special register " + std::string(o.text));
+      return Value::unknown("special register " + std::string(o.text), UnknownCause::Unsupported);
     return regValue(at, o.text);
   }
   case Operand::Kind::Immediate:
     if (auto v = o.intValue()) return Value::of(Poly::constant(*v));
-    return Value::unknown("non-integer immediate " + std::string(o.text));
+    return Value::unknown("non-integer immediate " + std::string(o.text), UnknownCause::FloatingPoint);
   case Operand::Kind::Symbol: {
     Symbol s{Symbol::Kind::Global};
     s.name = o.text;
     return Value::of(Poly::symbol(symbolId(s)));
   }
-  default: return Value::unknown("operand " + std::string(o.text));
+  default: return Value::unknown("operand " + std::string(o.text), UnknownCause::Unsupported);
   }
 }
 
 Value AffineAnalysis::addressValue(uint32_t at, const Operand &addr) {
-  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return Value::unknown("address form");
+  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return Value::unknown("address form", UnknownCause::Unsupported);
   const Operand &e = addr.elems[0];
   if (e.kind == Operand::Kind::Sum) {
     Value a = operandValue(at, e.elems[0]), b = operandValue(at, e.elems[1]);
@@ -289,17 +289,21 @@ Value AffineAnalysis::addressValue(uint32_t at, const Operand &addr) {
 Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
   auto defs = rd_.defsAt(at, reg);
   if (defs.size() == 1) {
-    if (defs[0] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " has no definition here");
+    if (defs[0] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " has no definition here", UnknownCause::Other);
     return defValue(defs[0], reg);
   }
   if (auto iv = inductionValue(at, reg, defs)) return *iv;
   Value common;
   for (size_t i = 0; i < defs.size(); ++i) {
-    if (defs[i] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " differs by path");
+    if (defs[i] == ReachingDefs::kEntry)
+      return Value::unknown(std::string(reg) + " differs by path", UnknownCause::PathDependent);
     Value v = defValue(defs[i], reg);
-    if (!v.known) return Value::unknown(std::string(reg) + " differs by path");
+    // The class of the unknown definition is the root cause (a load on one path
+    // is data-dependent); only disagreeing known definitions are path-dependent.
+    if (!v.known) return Value::unknown(std::string(reg) + " differs by path", v.cause);
     if (i == 0) common = v;
-    else if (!(v.poly == common.poly)) return Value::unknown(std::string(reg) + " differs by path");
+    else if (!(v.poly == common.poly))
+      return Value::unknown(std::string(reg) + " differs by path", UnknownCause::PathDependent);
   }
   return common;
 }
@@ -307,8 +311,8 @@ Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
 Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
   std::string key = std::to_string(def) + ":" + std::string(reg);
   if (auto it = defCache_.find(key); it != defCache_.end()) return it->second;
-  if (inProgress_[key]) return Value::unknown(std::string(reg) + " depends on itself");
-  if (depth_ > 400) return Value::unknown("expression too deep");
+  if (inProgress_[key]) return Value::unknown(std::string(reg) + " depends on itself", UnknownCause::PathDependent);
+  if (depth_ > 400) return Value::unknown("expression too deep", UnknownCause::Overflow);
   inProgress_[key] = true;
   ++depth_;
   Value v = evalInstr(def, reg);
@@ -323,13 +327,23 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   std::string_view base = in.base();
   auto mods = in.modifiers();
   auto name = [&] { return std::string(in.opcode); };
+  // The class of an instruction's result the analysis does not follow.
+  auto opCause = [&](UnknownCause dflt) {
+    if (base == "ld" || base == "ldu" || base == "tex" || base == "tld4" || base == "suld" || base == "shfl" ||
+        base == "prmt" || base == "vote" || base == "match" || base == "redux")
+      return UnknownCause::DataDependent;
+    if (base == "atom" || base == "red") return UnknownCause::Atomic;
+    if (base == "call") return UnknownCause::Call;
+    return dflt;
+  };
   if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != reg)
-    return Value::unknown("written by " + name());
-  if (!in.guard.empty()) return Value::unknown("written under a predicate by " + name());
+    return Value::unknown("written by " + name(), opCause(UnknownCause::Unsupported));
+  if (!in.guard.empty()) return Value::unknown("written under a predicate by " + name(), UnknownCause::PathDependent);
   for (auto m : mods)
-    if (isFloatType(m)) return Value::unknown("floating-point " + name());
+    if (isFloatType(m)) return Value::unknown("floating-point " + name(), opCause(UnknownCause::FloatingPoint));
   auto op = [&](size_t i) {
-    return i < in.operands.size() ? operandValue(def, in.operands[i]) : Value::unknown("missing operand");
+    return i < in.operands.size() ? operandValue(def, in.operands[i])
+                                  : Value::unknown("missing operand", UnknownCause::Unsupported);
   };
   auto widen = [&](Value v) {
     // mul.wide / mad.wide: the product of two 32-bit (16-bit) values in 64 (32) bits.
@@ -341,31 +355,31 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   };
 
   if (base == "mov") {
-    if (in.operands.size() != 2) return Value::unknown(name());
+    if (in.operands.size() != 2) return Value::unknown(name(), UnknownCause::Unsupported);
     // mov.u16 %rs, %ntid.x keeps the low 16 bits: exact for values that fit.
     Value v = op(1);
     if (in.hasModifier(".u16") || in.hasModifier(".b16")) v.unsignedWiden = v.known ? true : v.unsignedWiden;
     return v;
   }
   if (base == "add" || base == "sub") {
-    if (in.hasModifier(".cc") || in.hasModifier(".sat")) return Value::unknown(name());
+    if (in.hasModifier(".cc") || in.hasModifier(".sat")) return Value::unknown(name(), UnknownCause::Unsupported);
     Value b = op(2);
     return combine(op(1), base == "sub" ? negate(b) : b, Poly::add);
   }
   if (base == "neg") return negate(op(1));
   if (base == "mul") {
-    if (in.hasModifier(".hi")) return Value::unknown(name());
+    if (in.hasModifier(".hi")) return Value::unknown(name(), UnknownCause::Unsupported);
     Value v = combine(op(1), op(2), Poly::mul);
     return in.hasModifier(".wide") ? widen(v) : v;
   }
   if (base == "mad") {
-    if (in.hasModifier(".hi") || in.hasModifier(".cc")) return Value::unknown(name());
+    if (in.hasModifier(".hi") || in.hasModifier(".cc")) return Value::unknown(name(), UnknownCause::Unsupported);
     Value v = combine(combine(op(1), op(2), Poly::mul), op(3), Poly::add);
     return in.hasModifier(".wide") ? widen(v) : v;
   }
   if (base == "shl") {
     auto k = in.operands.size() > 2 ? in.operands[2].intValue() : std::nullopt;
-    if (!k || *k < 0 || *k > 62) return Value::unknown(name() + " by a non-constant amount");
+    if (!k || *k < 0 || *k > 62) return Value::unknown(name() + " by a non-constant amount", UnknownCause::Unsupported);
     return combine(op(1), Value::of(Poly::constant(int64_t{1} << *k)), Poly::mul);
   }
   if (base == "cvta") return op(1);
@@ -374,10 +388,12 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     std::vector<std::string_view> types;
     for (auto m : mods)
       if (typeBytes(m) && !isFloatType(m)) types.push_back(m);
-    if (types.size() != 2) return Value::unknown(name());
+    if (types.size() != 2) return Value::unknown(name(), UnknownCause::Unsupported);
     for (auto m : mods)
-      if (m == ".rn" || m == ".rz" || m == ".rm" || m == ".rp" || m == ".rni" || m == ".rzi" || m == ".sat")
-        return Value::unknown(name());
+      if (m == ".rn" || m == ".rz" || m == ".rm" || m == ".rp" || m == ".rni" || m == ".rzi")
+        return Value::unknown(name(), UnknownCause::FloatingPoint);
+      else if (m == ".sat")
+        return Value::unknown(name(), UnknownCause::Unsupported);
     Value v = op(1);
     unsigned dst = typeBytes(types[0]), src = typeBytes(types[1]);
     if (dst > src) {
@@ -405,7 +421,8 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
       return Value::of(Poly::symbol(symbolId(s)));
     }
   }
-  if (base == "ld" || base == "ldu" || base == "atom") return Value::unknown("loaded from memory by " + name());
+  if (base == "ld" || base == "ldu" || base == "atom")
+    return Value::unknown("loaded from memory by " + name(), opCause(UnknownCause::DataDependent));
   if ((base == "and" || base == "or") && in.operands.size() == 3) {
     // Bit operations that are additions or no-ops: `x | y` when x and y
     // cannot both have a bit set, `x & m` when x has no bit outside m.
@@ -418,9 +435,9 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
       if (auto m = b.poly.constantValue(); m && ba && (*ba & ~static_cast<uint64_t>(*m)) == 0) return a;
       if (auto m = a.poly.constantValue(); m && bb && (*bb & ~static_cast<uint64_t>(*m)) == 0) return b;
     }
-    return Value::unknown(name() + " on bits that may overlap");
+    return Value::unknown(name() + " on bits that may overlap", UnknownCause::Unsupported);
   }
-  return Value::unknown(name());
+  return Value::unknown(name(), opCause(UnknownCause::Unsupported));
 }
 
 std::optional<uint64_t> AffineAnalysis::symbolMax(const Symbol &s) const {
@@ -506,11 +523,11 @@ std::optional<Value> AffineAnalysis::inductionValue(uint32_t at, std::string_vie
     cs.loop = L.id;
     uint16_t counter = symbolId(cs);
     Value step = operandValue(upd, u.operands[self == 1 ? 2 : 1]);
-    if (!step.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown step");
+    if (!step.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown step", step.cause);
     if (step.poly.contains(counter)) return std::nullopt;
     if (u.base() == "sub") step = negate(step);
     Value start = defValue(init, reg);
-    if (!start.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown start");
+    if (!start.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown start", start.cause);
     Value k = Value::of(Poly::symbol(counter));
     Value v = combine(start, combine(step, k, Poly::mul), Poly::add);
     bool recorded = false;

@@ -39,6 +39,7 @@ struct AccessInfo {
   unsigned idealSectors = 0;
   enum class Verdict { Coalesced, Uncoalesced, Uniform, Unknown } verdict = Verdict::Unknown;
   std::string reason;        // "stride 4*%nctaid.x bytes on %tid.x"
+  UnknownCause cause = UnknownCause::Other;  // class of `reason` when the verdict is Unknown
   std::string unitStrideOn;  // the index along which the stride equals the width
   std::vector<std::string> notes;  // assumptions (wrap, blockDim.x >= 32, base alignment)
   // Alignment: of the base (parameter pointers are unknown at compile time;
