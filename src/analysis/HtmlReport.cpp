@@ -111,11 +111,12 @@ tr.l-uncoalesced td.c{background:#ffebe9}tr.l-unknown td.c{background:#fff8c5}
 tr.l-coalesced td.c{background:#f0fff4}tr.l-uniform td.c{background:#f1f8ff}
 tr.l-remark td.c{background:#f6f8fa}
 tr.gap td{color:#8c959f;background:#f6f8fa;font-size:11px;padding:1px 8px}
-tr.ann td.c{white-space:normal;padding:2px 8px 6px}
+tr.ann td.c{white-space:normal;word-break:normal;padding:2px 8px 6px;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:13px}
 .acc,.rem{border-left:4px solid #8c959f;margin:3px 0;padding:3px 9px;font-size:13px;border-radius:0 4px 4px 0}
 .acc.v-coalesced{border-color:#1a7f37}.acc.v-uniform{border-color:#0969da}
 .acc.v-uncoalesced{border-color:#cf222e}.acc.v-unknown{border-color:#bf8700}
-.acc .why,.acc .addr,.acc .notes{color:#3d444d;font-size:12.5px}
+.acc .why{color:#3d444d}
+.acc details{color:#3d444d;font-size:12.5px}.acc summary{cursor:pointer;color:#57606a}
 .rem.applied{border-color:#1a7f37;background:#f0fff4}.rem.missed{border-color:#bc4c00;background:#fff8f2}
 .rem.note{border-color:#8c959f;background:#f6f8fa}
 .rem .pass{font-weight:600}
@@ -335,6 +336,23 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
           break;
         }
     }
+    if (!placed && line) {
+      // A source file that cannot be read: the PTX line of the first
+      // instruction of the kernel with that .loc.
+      const std::string col = loc.substr(c2 + 1);
+      for (uint32_t i = 0; i < cfg.instructions().size() && !placed; ++i) {
+        const ir::Directive *d = cfg.locOf(i);
+        if (!d || d->tokens.size() < 3 || toNumber(d->tokens[1]) != line || d->tokens[2] != col) continue;
+        auto f = files_.find(toNumber(d->tokens[0]));
+        if (f == files_.end() || baseName(f->second.path) != file) continue;
+        if (uint32_t pl = ptxLine(cfg.instructions()[i])) {
+          View &v = page.view(kPtxView);
+          v.lines.insert(pl);
+          v.notes[pl].remarks.push_back(r);
+          placed = true;
+        }
+      }
+    }
     if (!placed) page.unplaced.push_back(r);
   }
   // The PTX view last.
@@ -372,11 +390,17 @@ void Writer::writeAccess(size_t kernel, const AccessInfo &a, FunctionAnalyses &f
   if (a.verdict == AccessInfo::Verdict::Unknown)
     out_ += "cause: <b>" + esc(causeName(unknownCause(a))) + "</b> &mdash; ";
   out_ += esc(a.reason) + "</div>";
-  if (a.address.known) out_ += "<div class=\"addr\">address <code>" + esc(fa.affine().str(a.address)) + "</code></div>";
-  if (!a.notes.empty()) {
-    out_ += "<div class=\"notes\">";
-    for (size_t i = 0; i < a.notes.size(); ++i) out_ += (i ? "; " : "") + esc(a.notes[i]);
-    out_ += "</div>";
+  // The address and the assumptions behind the numbers, folded.
+  if (a.address.known || !a.notes.empty()) {
+    out_ += "<details><summary>address";
+    if (!a.notes.empty()) out_ += " and " + std::to_string(a.notes.size()) + " assumption" + (a.notes.size() == 1 ? "" : "s");
+    out_ += "</summary>";
+    if (a.address.known) out_ += "<div>address <code>" + esc(fa.affine().str(a.address)) + "</code></div>";
+    if (a.address.known && !a.baseAlign.empty())
+      out_ += "<div>alignment: base " + esc(a.baseAlign) + "; offset multiple of " +
+              (a.offsetAlign ? std::to_string(a.offsetAlign) : std::string("any")) + "</div>";
+    for (const auto &n : a.notes) out_ += "<div>" + esc(n) + "</div>";
+    out_ += "</details>";
   }
   out_ += "</div>\n";
 }

@@ -75,9 +75,7 @@ std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, 
 
 bool reportedAccess(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
 
-UnknownCause unknownCause(const AccessInfo &a) {
-  return a.address.known ? UnknownCause::Unsupported : a.address.cause;
-}
+UnknownCause unknownCause(const AccessInfo &a) { return a.cause; }
 
 size_t Coverage::count(AccessInfo::Verdict v) const {
   auto it = verdicts.find(v);

@@ -35,9 +35,7 @@ struct Coverage {
 };
 /// Whether the report lists access `a` (global or generic space).
 bool reportedAccess(const AccessInfo &a);
-/// The class of an unknown access's cause: its address's cause, or
-/// Unsupported when the address is known but its form is not (a width the
-/// analysis does not know, an address not linear in %tid.x).
+/// The class of an unknown access's cause (AccessInfo::cause, set by the analysis).
 UnknownCause unknownCause(const AccessInfo &a);
 struct KernelCoverage {
   std::string kernel;
