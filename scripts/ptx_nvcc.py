@@ -19,6 +19,9 @@ Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce
   --ptxopt-remarks         ptx-opt remarks on stderr
   --ptxopt-remarks=FILE    ptx-opt remarks appended to FILE
+  --ptxopt-report=DIR      write the ptx-opt --analyze=html page of every PTX
+                           (before optimization; remarks of the pipeline) to
+                           DIR, and DIR/index.html listing them with counts
   --ptxopt-debug-builds    also optimize -G (device debug) code
   --ptxopt-bin=PATH        the ptx-opt executable
   --ptxopt-lib=PATH        the shim archive (libptxopt_nvcc.a)
@@ -277,7 +280,7 @@ def make_profile(cuda_bin, wrapdir):
 
 def main(argv):
     own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
-           "verbose": False, "threads": None}
+           "verbose": False, "threads": None, "report": None}
     args = []
     envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
     for a in envflags + argv:
@@ -289,6 +292,8 @@ def main(argv):
             own["passes"] = val
         elif name == "remarks":
             own["remarks"] = os.path.abspath(val) if eq else "-"
+        elif name == "report" and eq and val:
+            own["report"] = os.path.abspath(val)
         elif name == "debug-builds" and not eq:
             own["debug"] = True
         elif name == "bin" and eq:
@@ -316,6 +321,26 @@ def main(argv):
     def plain():
         return spawn([nvcc] + args)
 
+    if own["report"]:
+        try:
+            os.makedirs(own["report"], exist_ok=True)
+        except OSError as e:
+            warn("cannot create the report folder %s (%s); no report" % (own["report"], e))
+            own["report"] = None
+    if own["report"]:
+        try:
+            return build(nvcc, args, own, plain)
+        finally:
+            try:
+                write_report_index(own["report"])
+            except OSError as e:
+                warn("cannot write %s/index.html (%s)" % (own["report"], e))
+    return build(nvcc, args, own, plain)
+
+
+def build(nvcc, args, own, plain):
+    """nvcc through the private directory; plain nvcc when something of
+    ptx-nvcc is missing or the build with ptx-opt failed."""
     ptxopt = find_file(own["bin"], "", ["ptx-opt", "bin/ptx-opt"])
     if not ptxopt:
         warn("ptx-opt not found (build it, or set PTXOPT_BUILD or --ptxopt-bin=); building without it")
@@ -365,6 +390,7 @@ def main(argv):
             "PTXOPT_NVCC_PASSES": ("--passes=" + own["passes"]) if own["passes"] else "-O2",
             "PTXOPT_NVCC_REMARKS": own["remarks"],
             "PTXOPT_NVCC_DEBUG_BUILDS": "1" if own["debug"] else "0",
+            "PTXOPT_NVCC_REPORT": own["report"] or "",
         })
         srcs = [a for a in args if a.endswith((".cu", ".cup", ".gpu"))]
         if len(srcs) == 1:
@@ -405,3 +431,122 @@ def main(argv):
         else:
             remove_tree(wrap)
 
+
+
+# ---------------------------------------------------------------------------
+# --ptxopt-report=DIR: the index page over the reports ptx-nvcc-cicc wrote
+# ---------------------------------------------------------------------------
+
+REPORT_DATA = '<script type="application/json" id="ptx-opt-coverage">'
+VERDICTS = ("coalesced", "uniform", "uncoalesced", "unknown")
+INDEX_STYLE = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 2em 3em;color:#1f2328}
+h1{font-size:1.45em;margin:.8em 0 .3em}h2{font-size:1.2em;margin:1.6em 0 .4em}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
+.meta{color:#57606a}
+table{border-collapse:collapse;margin:.5em 0}
+th,td{border:1px solid #d0d7de;padding:2px 8px;vertical-align:top}th{background:#f6f8fa;text-align:left}
+td.num{text-align:right}tr.total td{font-weight:600;background:#f6f8fa}
+.badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;font-weight:600}
+.v-coalesced{background:#dafbe1;color:#116329}.v-uniform{background:#ddf4ff;color:#0a3069}
+.v-uncoalesced{background:#ffd8d3;color:#82071e}.v-unknown{background:#fff1c2;color:#6f4400}
+"""
+
+
+def report_data(path):
+    """The coverage data block at the top of a report page, or None."""
+    import json
+    with open(path, "rb") as f:
+        head = b""
+        while True:
+            chunk = f.read(1 << 16)
+            head += chunk
+            i = head.find(REPORT_DATA.encode())
+            if i >= 0:
+                j = head.find(b"</script>", i)
+                if j >= 0:
+                    try:
+                        return json.loads(head[i + len(REPORT_DATA):j].decode("utf-8", "replace"))
+                    except ValueError:
+                        return None
+            if not chunk or len(head) > (64 << 20):
+                return None
+
+
+def write_report_index(folder):
+    """DIR/index.html: every report page of DIR (other builds' too) with its
+    counts, and the kernels with uncoalesced or unknown accesses, most first.
+    Under a lock, so that parallel compiles into one folder each see the
+    pages written before them; written through a rename."""
+    import fcntl
+    import html
+    with open(os.path.join(folder, ".index.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        pages = []
+        for n in sorted(os.listdir(folder)):
+            if n.endswith(".html") and n != "index.html":
+                d = report_data(os.path.join(folder, n))
+                if d is not None:
+                    pages.append((d.get("source") or d.get("file") or n, n, d))
+        pages.sort(key=lambda p: (p[0], p[1]))
+        esc = html.escape
+
+        def cells(cov):
+            out = '<td class="num">%d</td>' % cov.get("accesses", 0)
+            for v in VERDICTS:
+                k = cov.get("verdicts", {}).get(v, 0)
+                out += '<td class="num">%s</td>' % ('<span class="badge v-%s">%d</span>' % (v, k) if k else "0")
+            causes = cov.get("unknown_causes", {})
+            return out + "<td>%s</td>" % esc(", ".join("%d %s" % (k, c) for c, k in sorted(causes.items()) if k))
+
+        def arch(name):
+            return name.rsplit(".", 2)[-2] if name.count(".") >= 2 else ""
+
+        total = {"accesses": 0, "verdicts": {}, "unknown_causes": {}}
+        rows, hot, nkernels = [], [], 0
+        for source, name, d in pages:
+            cov = d.get("coverage", {})
+            total["accesses"] += cov.get("accesses", 0)
+            for key in ("verdicts", "unknown_causes"):
+                for k, v in cov.get(key, {}).items():
+                    total[key][k] = total[key].get(k, 0) + v
+            kernels = d.get("kernels", [])
+            nkernels += len(kernels)
+            rows.append('<tr><td><a href="%s">%s</a></td><td>%s</td><td class="num">%d</td>%s</tr>'
+                        % (esc(name), esc(source), esc(arch(name)), len(kernels), cells(cov)))
+            for i, k in enumerate(kernels):
+                v = k.get("coverage", {}).get("verdicts", {})
+                if v.get("uncoalesced", 0) or v.get("unknown", 0):
+                    hot.append((-v.get("uncoalesced", 0), -v.get("unknown", 0), k.get("name", ""), source, name, i, k))
+        hot.sort(key=lambda h: h[:6])
+        out = ['<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+               '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+               '<title>ptx-opt reports</title>\n<style>%s</style>\n</head>\n<body>\n' % INDEX_STYLE,
+               '<h1>ptx-opt reports</h1>\n<p class="meta">%d PTX file%s of %d kernel%s (one per source and '
+               'target), written by <code>ptx-nvcc --ptxopt-report</code>: each page shows nvcc&#39;s PTX as '
+               'ptx-opt reads it, with the global accesses by verdict and the passes&#39; remarks.</p>\n'
+               % (len(pages), "" if len(pages) == 1 else "s", nkernels, "" if nkernels == 1 else "s"),
+               '<table>\n<tr><th>source</th><th>target</th><th>kernels</th><th>global accesses</th>'
+               '<th>coalesced</th><th>uniform</th><th>uncoalesced</th><th>unknown</th><th>unknown by cause</th></tr>\n']
+        out += [r + "\n" for r in rows]
+        out.append('<tr class="total"><td>all</td><td></td><td class="num">%d</td>%s</tr>\n</table>\n'
+                   % (nkernels, cells(total)))
+        out.append("<h2>Kernels with uncoalesced or unknown accesses</h2>\n")
+        if hot:
+            out.append("<table>\n<tr><th>kernel</th><th>source</th><th>target</th><th>global accesses</th>"
+                       "<th>coalesced</th><th>uniform</th><th>uncoalesced</th><th>unknown</th>"
+                       "<th>unknown by cause</th></tr>\n")
+            for _, _, kname, source, name, i, k in hot:
+                shown = k.get("demangled") or kname
+                out.append('<tr><td><a href="%s#k%d"><code>%s</code></a></td><td>%s</td><td>%s</td>%s</tr>\n'
+                           % (esc(name), i, esc(shown), esc(source), esc(arch(name)),
+                              cells(k.get("coverage", {}))))
+            out.append("</table>\n")
+        else:
+            out.append('<p class="meta">none</p>\n')
+        out.append("</body>\n</html>\n")
+        tmp = os.path.join(folder, ".index.html.%d.tmp" % os.getpid())
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("".join(out))
+        os.replace(tmp, os.path.join(folder, "index.html"))

@@ -556,6 +556,7 @@ std::string Writer::run() {
   nlohmann::json jk = nlohmann::json::array();
   for (size_t i = 0; i < perKernel.size(); ++i)
     jk.push_back({{"name", perKernel[i].kernel},
+                  {"demangled", demangle(perKernel[i].kernel)},
                   {"coverage", coverageJson(perKernel[i].coverage)},
                   {"remarks", {{"applied", remarkCounts[i].first}, {"missed", remarkCounts[i].second}}}});
   data["kernels"] = jk;

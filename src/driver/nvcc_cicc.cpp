@@ -16,7 +16,9 @@
 // Environment (set by scripts/ptx-nvcc): PTXOPT_NVCC_REAL_CICC, PTXOPT_NVCC_STATE
 // (a directory shared by the compile's cicc calls), PTXOPT_NVCC_PTXOPT,
 // PTXOPT_NVCC_PASSES, PTXOPT_NVCC_REMARKS ("-", a file, or empty),
-// PTXOPT_NVCC_DEBUG_BUILDS, PTXOPT_NVCC_SOURCE.
+// PTXOPT_NVCC_DEBUG_BUILDS, PTXOPT_NVCC_SOURCE, PTXOPT_NVCC_REPORT (a folder for
+// the --analyze=html page of each PTX, --ptxopt-report=DIR; scripts/ptx-nvcc
+// writes its index.html).
 //
 // Never fails a build nvcc would finish: the real cicc's exit status is
 // returned; anything going wrong afterwards is one warning per reason (a
@@ -247,6 +249,37 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
   return manifest;
 }
 
+/// --ptxopt-report=DIR: the `ptx-opt --analyze=html` page of nvcc's PTX (the
+/// input of ptx-opt, with the remarks of the same pipeline) as
+/// DIR/<source base name>-<hash of its path>.<arch>.html. A failure costs a
+/// warning, never the build.
+void writeReport(const std::string &ptx, const std::vector<std::string> &args, const std::string &arch) {
+  const std::string dir = env("PTXOPT_NVCC_REPORT"), ptxopt = env("PTXOPT_NVCC_PTXOPT");
+  if (dir.empty() || ptxopt.empty()) return;
+  std::string source = argValue(args, "--orig_src_path_name").value_or("");
+  if (source.empty()) source = argValue(args, "--orig_src_file_name").value_or(env("PTXOPT_NVCC_SOURCE"));
+  if (source.empty()) source = ptx;
+  std::string base;
+  for (char c : fs::path(source).filename().string())
+    base += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+' ? c : '_';
+  std::string archName;
+  for (char c : arch) archName += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  const std::string page = dir + "/" + base + "-" + shortHash(absPath(source)) + "." + archName + ".html";
+  std::vector<std::string> cmd{ptxopt};
+  std::string passes = env("PTXOPT_NVCC_PASSES");
+  for (auto &w : splitWords(passes.empty() ? "-O2" : passes)) cmd.push_back(w);
+  cmd.insert(cmd.end(), {"--analyze=html", "--report-source=" + source, ptx, "-o", page});
+  const std::string log = ptx + ".report.log";
+  int rc = spawn(cmd, log);
+  std::string out = readFile(log).value_or("");
+  ::unlink(log.c_str());
+  if (rc != 0) {
+    size_t b = out.find_first_not_of(" \t\r\n");
+    std::string first = b == std::string::npos ? "exit status " + std::to_string(rc) : out.substr(b, out.find('\n', b) - b);
+    warnOnce("report" + first, "no report for " + source + " (" + arch + "): ptx-opt --analyze=html failed: " + first);
+  }
+}
+
 /// The kernels whose entries every target agrees on (nullopt for a target
 /// without clones): registering a clone some cubin lacks must never happen.
 std::optional<std::string> mergeManifests(const std::vector<std::optional<std::string>> &texts) {
@@ -409,6 +442,8 @@ void afterCicc(const std::vector<std::string> &args) {
   if (!ptx || ptx->size() < 4 || ptx->compare(ptx->size() - 4, 4, ".ptx") != 0 || !isFile(*ptx)) return;
   const std::string arch = argValue(args, "-arch").value_or("?");
   const bool debug = std::find(args.begin(), args.end(), "-g") != args.end();
+  if (!env("PTXOPT_NVCC_REPORT").empty())  // before ptx-opt changes the file
+    if (auto text = readFile(*ptx); text && text->find(kManifestTag) == std::string::npos) writeReport(*ptx, args, arch);
   std::optional<std::string> manifest = optimizePtx(*ptx, arch, debug);
   auto stub = argValue(args, "--stub_file_name");
   if (!stub || !isFile(*stub)) return;  // -ptx and friends: no host code

@@ -288,6 +288,30 @@ cmake)
   check "the object is hooked" bash -c "nm ex/CMakeFiles/matadd_nvcc.dir/matadd_main.cu.o | grep -q ' w __ptxopt_nvcc_launch$'"
   ;;
 
+report)
+  # --ptxopt-report=DIR: the --analyze=html page of each PTX (one per
+  # target), an index over every page in DIR (a second compile adds to it),
+  # all valid and self-contained; the build's outputs are unchanged by it.
+  CHECKHTML="$ROOT/tests/tools/check_html.py"
+  check "ptx-nvcc --ptxopt-report, two targets" run build.log "$PNVCC" -gencode arch=compute_80,code=sm_80 \
+    -gencode arch=compute_90,code=compute_90 -lineinfo --ptxopt-report=rep -c "$MATADD/matadd.cu" -o m.o
+  check "a page per target" test "$(ls rep/matadd.cu-*.compute_80.html rep/matadd.cu-*.compute_90.html | wc -l)" = 2
+  page=$(ls rep/matadd.cu-*.compute_90.html | head -1)
+  check "the page is valid and self-contained" run build.log python3 "$CHECKHTML" "$page"
+  check "...shows the source line with its uncoalesced accesses" \
+    grep -q '<tr class="l-uncoalesced" id="k0-f1-13"><td class="n">13</td><td class="c">  out\[i\] = in1\[i\] + in2\[i\];' "$page"
+  check "...with the remarks of the pipeline" grep -q '<span class="pass">\[coalesce\]</span> applied' "$page"
+  check "...titled by the source" grep -q '<title>ptx-opt report: matadd.cu</title>' "$page"
+  printf '__global__ void gather(const int *x, const float *a, float *b) {\n  int i = threadIdx.x;\n  b[i] = a[x[i]];\n}\n' >g.cu
+  check "a second compile into the same folder" run build.log "$PNVCC" -arch=$ARCH --ptxopt-report=rep -ptx g.cu -o g.ptx
+  check "the index is valid" run build.log python3 "$CHECKHTML" --index rep/index.html
+  check "...lists the three pages" test "$(grep -c '<tr><td><a href="[^"]*\.html">' rep/index.html)" = 3
+  check "...with the totals" grep -q '<tr class="total"><td>all</td><td></td><td class="num">7</td><td class="num">21</td>' rep/index.html
+  check "...and the kernels to look at" grep -q 'href="g.cu-[0-9a-f]*.compute_90.html#k0"><code>gather(int const\*, float const\*, float\*)</code>' rep/index.html
+  check "-ptx without the report" run build.log "$PNVCC" -arch=$ARCH -ptx g.cu -o g2.ptx
+  check "...the same PTX" cmp g.ptx g2.ptx
+  ;;
+
 *)
   echo "unknown case '$CASE'"
   exit 2
