@@ -370,6 +370,7 @@ bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, 
         for (const auto &s : a.strides) out += " " + s.var + "=" + s.bytes;
         if (a.sectors) out += " sectors=" + std::to_string(*a.sectors) + "/" + std::to_string(a.idealSectors);
         if (!a.unitStrideOn.empty()) out += " unit-stride-on=" + a.unitStrideOn;
+        if (a.verdict == AccessInfo::Verdict::Unknown) out += " cause=" + std::string(causeName(a.cause));
         out += "\n";
       }
     } else if (name == "communication") {

@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -143,6 +145,25 @@ private:
   /// Largest value of a symbol, from launch limits and .reqntid/.maxntid.
   std::optional<uint64_t> symbolMax(const Symbol &s) const;
   void computeTripCount(InductionVar &iv);
+  /// `ld.param` at `def` of `name+off`: a kernel parameter, a device
+  /// function's argument, or a call's return value (Affine.cpp, calls).
+  Value paramLoad(uint32_t def, std::string_view name, int64_t off, std::string pname);
+  /// The value a call before `ld` returns in its parameter `ret` at `off`,
+  /// when the callee is a .func of the module whose return value is affine
+  /// in its arguments; unknown (Call) otherwise.
+  Value callResult(uint32_t ld, std::string_view ret, int64_t off);
+  /// Maps a polynomial of a callee's analysis into this one, arguments
+  /// replaced by their values at the call.
+  Value mapFromCallee(AffineAnalysis &callee, const Value &v, const std::vector<std::string_view> &params,
+                      const std::vector<Value> &args);
+
+  struct Callee;  // a .func with its own CFG and analyses (Affine.cpp)
+  std::map<std::string_view, std::shared_ptr<Callee>> callees_;
+  // Functions whose return value is being computed, shared with callees' analyses (recursion).
+  std::shared_ptr<std::set<std::string_view>> active_ = std::make_shared<std::set<std::string_view>>();
+  // A device function's arguments as Param symbols (only for a callee's
+  // summary: elsewhere they may differ by thread and are unknown).
+  bool argsAsSymbols_ = false;
 
   const ir::Module &m_;
   const CFG &cfg_;
