@@ -8,7 +8,7 @@
 // decide from.
 // Algorithm: demand-driven evaluation over reaching definitions, memoized
 // per (definition, register). mov/add/sub/mul.lo/mul.wide/mad.lo/mad.wide/
-// shl-by-constant/neg/integer cvt/cvta/ld.param are followed; a register
+// shl-by-constant/neg/not/integer cvt/cvta/ld.param are followed; a register
 // with one reaching definition takes its value; with several it is either a
 // loop induction variable (one definition before the loop, one `add r, r,
 // step` that runs on every iteration, step loop-invariant), valued
@@ -367,6 +367,11 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     return combine(op(1), base == "sub" ? negate(b) : b, Poly::add);
   }
   if (base == "neg") return negate(op(1));
+  if (base == "not" && !in.hasModifier(".pred")) {
+    // ~x = -x - 1 in two's complement, at any width (nvcc writes n-1-i as
+    // not.b32 + add).
+    return combine(negate(op(1)), Value::of(Poly::constant(-1)), Poly::add);
+  }
   if (base == "mul") {
     if (in.hasModifier(".hi")) return Value::unknown(name(), UnknownCause::Unsupported);
     Value v = combine(op(1), op(2), Poly::mul);
