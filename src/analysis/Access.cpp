@@ -60,6 +60,9 @@ namespace {
 }  // namespace
 
 unsigned warpSectors(int64_t stride, unsigned width) {
+  // A negative stride (a reversal, n-1-i) touches the mirror image of the
+  // positive one: counted with the lowest lane's address aligned.
+  if (stride < 0) stride = stride == INT64_MIN ? INT64_MAX : -stride;
   std::set<int64_t> sectors;
   for (int64_t lane = 0; lane < 32; ++lane)
     for (int64_t b = 0; b < width; ++b) {

@@ -8,7 +8,7 @@
 // decide from.
 // Algorithm: demand-driven evaluation over reaching definitions, memoized
 // per (definition, register). mov/add/sub/mul.lo/mul.wide/mad.lo/mad.wide/
-// shl-by-constant/neg/integer cvt/cvta/ld.param are followed; a register
+// shl-by-constant/neg/not/integer cvt/cvta/ld.param are followed; a register
 // with one reaching definition takes its value; with several it is either a
 // loop induction variable (one definition before the loop, one `add r, r,
 // step` that runs on every iteration, step loop-invariant), valued
@@ -19,8 +19,11 @@
 // CUDA C++ source, so it is assumed not to (noted as signedWiden); through
 // .u32 a wrap is defined behaviour and possible, so the value is exact only
 // if none happened (noted as unsignedWiden, reported with the access).
+// Bit operations (and/or/xor/shr/selp/min/max/rem/bfe) are affine when
+// their known bits say so (KnownBits.cpp); calls in Calls.cpp.
 // Refuses (unknown, with a reason): loads from memory, division, right
-// shifts, masks, selects, float arithmetic, other special registers, calls.
+// shifts and masks that are not exact, selects between different values,
+// float arithmetic, other special registers, calls.
 #include "ptxopt/analysis/Affine.h"
 
 #include <algorithm>
@@ -91,6 +94,17 @@ bool Poly::scale(const Poly &a, int64_t k, Poly &out) {
       if (__builtin_mul_overflow(c, k, &x)) return false;
       r.terms_[m] = x;
     }
+  out = std::move(r);
+  return true;
+}
+
+bool Poly::divExact(const Poly &a, int64_t d, Poly &out) {
+  if (d == 0) return false;
+  Poly r;
+  for (const auto &[m, c] : a.terms_) {
+    if (c % d) return false;
+    r.terms_[m] = c / d;
+  }
   out = std::move(r);
   return true;
 }
@@ -166,9 +180,12 @@ std::optional<Symbol> specialSymbol(std::string_view r) {
 
 bool isFloatType(std::string_view m) { return m.size() > 1 && m[1] == 'f' && m != ".full"; }
 
+}  // namespace
+
 Value combine(const Value &a, const Value &b, bool (*op)(const Poly &, const Poly &, Poly &)) {
-  if (!a.known) return a;
-  if (!b.known) return b;
+  // An unknown operand's facts (known bits) do not hold for the result.
+  if (!a.known) return Value::unknown(a.why, a.cause);
+  if (!b.known) return Value::unknown(b.why, b.cause);
   Value r;
   if (!op(a.poly, b.poly, r.poly)) return Value::unknown("coefficient overflow", UnknownCause::Overflow);
   r.known = true;
@@ -178,13 +195,11 @@ Value combine(const Value &a, const Value &b, bool (*op)(const Poly &, const Pol
 }
 
 Value negate(const Value &a) {
-  if (!a.known) return a;
+  if (!a.known) return Value::unknown(a.why, a.cause);
   Value r = a;
   if (!Poly::scale(a.poly, -1, r.poly)) return Value::unknown("coefficient overflow", UnknownCause::Overflow);
   return r;
 }
-
-}  // namespace
 
 // ---------------------------------------------------------------- analysis
 
@@ -367,6 +382,11 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     return combine(op(1), base == "sub" ? negate(b) : b, Poly::add);
   }
   if (base == "neg") return negate(op(1));
+  if (base == "not" && !in.hasModifier(".pred")) {
+    // ~x = -x - 1 in two's complement, at any width (nvcc writes n-1-i as
+    // not.b32 + add).
+    return combine(negate(op(1)), Value::of(Poly::constant(-1)), Poly::add);
+  }
   if (base == "mul") {
     if (in.hasModifier(".hi")) return Value::unknown(name(), UnknownCause::Unsupported);
     Value v = combine(op(1), op(2), Poly::mul);
@@ -380,7 +400,16 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   if (base == "shl") {
     auto k = in.operands.size() > 2 ? in.operands[2].intValue() : std::nullopt;
     if (!k || *k < 0 || *k > 62) return Value::unknown(name() + " by a non-constant amount", UnknownCause::Unsupported);
-    return combine(op(1), Value::of(Poly::constant(int64_t{1} << *k)), Poly::mul);
+    Value x = op(1);
+    if (!x.known) {  // still a multiple of 2^k
+      Value r = Value::unknown(x.why, x.cause);
+      r.tz = static_cast<uint8_t>(std::min<int64_t>(x.tz + *k, 64));
+      unsigned w = 0;
+      for (auto m : mods) w = std::max(w, typeBytes(m) * 8);
+      if (x.umax && w && *k < w && *x.umax < (uint64_t{1} << (w - 1 - *k))) r.umax = *x.umax << *k;
+      return r;
+    }
+    return combine(x, Value::of(Poly::constant(int64_t{1} << *k)), Poly::mul);
   }
   if (base == "cvta") return op(1);
   if (base == "cvt") {
@@ -401,6 +430,8 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
       else v.unsignedWiden = true;
     } else if (dst < src) {
       v.unsignedWiden = true;  // truncation: exact only if the value fits
+      if (!v.known && v.umax && *v.umax >= (uint64_t{1} << (dst * 8 - 1))) v.umax.reset();
+      if (!v.known) v.tz = static_cast<uint8_t>(std::min<unsigned>(v.tz, dst * 8));
     }
     return v;
   }
@@ -422,278 +453,8 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   }
   if (base == "ld" || base == "ldu" || base == "atom")
     return Value::unknown("loaded from memory by " + name(), opCause(UnknownCause::DataDependent));
-  if ((base == "and" || base == "or") && in.operands.size() == 3) {
-    // Bit operations that are additions or no-ops: `x | y` when x and y
-    // cannot both have a bit set, `x & m` when x has no bit outside m.
-    Value a = op(1), b = op(2);
-    if (!a.known) return a;
-    if (!b.known) return b;
-    auto ba = possibleBits(a.poly), bb = possibleBits(b.poly);
-    if (base == "or" && ba && bb && !(*ba & *bb)) return combine(a, b, Poly::add);
-    if (base == "and") {
-      if (auto m = b.poly.constantValue(); m && ba && (*ba & ~static_cast<uint64_t>(*m)) == 0) return a;
-      if (auto m = a.poly.constantValue(); m && bb && (*bb & ~static_cast<uint64_t>(*m)) == 0) return b;
-    }
-    return Value::unknown(name() + " on bits that may overlap", UnknownCause::Unsupported);
-  }
+  if (auto v = evalBitOp(def, in)) return *v;
   return Value::unknown(name(), opCause(UnknownCause::Unsupported));
-}
-
-// ---------------------------------------------------------------- calls
-//
-// `ld.param` reads one of three things. A kernel's parameter: the same for
-// every thread, a Param symbol. A device function's argument: whatever the
-// caller passed, which may differ by thread, so unknown (Call) unless this
-// analysis summarises a callee. A parameter declared in the body (the
-// `retval0` of a call sequence): the value the callee returned, unknown
-// (Call) unless the callee is a .func of the module with exactly one store
-// to its return parameter, on every path to its exits, whose value is an
-// affine function of its arguments and the special registers; that value,
-// arguments replaced by what the caller stored into them, is the result.
-
-struct AffineAnalysis::Callee {
-  std::unique_ptr<CFG> cfg;
-  std::unique_ptr<DominatorTree> dom;
-  std::unique_ptr<LoopInfo> loops;
-  std::unique_ptr<ReachingDefs> rd;
-  std::unique_ptr<AffineAnalysis> aff;
-};
-
-namespace {
-
-/// Base name and offset of a one-element `[name]` / `[name+off]` address.
-bool paramAddress(const Operand &addr, std::string_view &name, int64_t &off) {
-  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return false;
-  const Operand &a = addr.elems[0];
-  if (a.kind == Operand::Kind::Symbol) {
-    name = a.text;
-    off = 0;
-    return true;
-  }
-  if (a.kind == Operand::Kind::Sum && a.elems[0].kind == Operand::Kind::Symbol) {
-    auto o = a.elems[1].intValue();
-    if (!o) return false;
-    name = a.elems[0].text;
-    off = a.text == "-" ? -*o : *o;
-    return true;
-  }
-  return false;
-}
-
-bool declares(const std::optional<std::vector<ir::Decl>> &decls, std::string_view name) {
-  if (decls)
-    for (const auto &d : *decls)
-      for (const auto &n : d.names)
-        if (n.name == name) return true;
-  return false;
-}
-
-}  // namespace
-
-Value AffineAnalysis::paramLoad(uint32_t def, std::string_view name, int64_t off, std::string pname) {
-  const ir::Function &f = cfg_.function();
-  if (declares(f.params, name)) {
-    if (!f.isEntry && !argsAsSymbols_)
-      return Value::unknown("argument " + std::string(name) + " of device function " + std::string(f.name) +
-                                " (may differ by thread)",
-                            UnknownCause::Call);
-    Symbol s{Symbol::Kind::Param};
-    names_.push_back(std::move(pname));
-    s.name = names_.back();
-    return Value::of(Poly::symbol(symbolId(s)));
-  }
-  return callResult(def, name, off);
-}
-
-Value AffineAnalysis::callResult(uint32_t ld, std::string_view ret, int64_t off) {
-  const auto &instrs = cfg_.instructions();
-  const auto &blk = cfg_.blocks()[cfg_.blockOf(ld)];
-  auto fail = [&](const std::string &why) {
-    return Value::unknown("return value " + std::string(ret) + " of a call" + (why.empty() ? "" : " (" + why + ")"),
-                          UnknownCause::Call);
-  };
-  // The call that wrote `ret`: the last one before the load in its block.
-  uint32_t ci = ld;
-  while (ci > blk.first && instrs[ci - 1]->base() != "call") --ci;
-  if (ci == blk.first) return fail("no call before it in its block");
-  --ci;
-  const Instruction &call = *instrs[ci];
-  if (!call.guard.empty()) return fail("guarded call");
-  const Operand *rets = nullptr, *args = nullptr, *target = nullptr;
-  for (const auto &o : call.operands) {
-    if (o.kind == Operand::Kind::List && !target) rets = &o;
-    else if (o.kind == Operand::Kind::Symbol && !target) target = &o;
-    else if (o.kind == Operand::Kind::List && target && !args) args = &o;
-  }
-  if (!target || !rets || rets->elems.size() != 1 || rets->elems[0].text != ret) return fail("");
-  const ir::Function *callee = nullptr;
-  for (const auto &it : m_.items)
-    if (it.kind == ir::Item::Kind::Function && it.function->name == target->text && it.function->body)
-      callee = it.function.get();
-  std::string who = "to " + std::string(target->text);
-  if (!callee || callee->isEntry) return fail(who + ": no body in this module");
-  if (!callee->returns || callee->returns->size() != 1 || callee->returns->front().names.size() != 1)
-    return fail(who + ": return form");
-  if (active_->count(callee->name)) return fail(who + ": recursive");
-  std::string_view retName = callee->returns->front().names[0].name;
-
-  auto &c = callees_[callee->name];
-  if (!c) {
-    c = std::make_shared<Callee>();
-    c->cfg = std::make_unique<CFG>(*callee);
-    c->dom = std::make_unique<DominatorTree>(*c->cfg, false);
-    c->loops = std::make_unique<LoopInfo>(*c->cfg, *c->dom);
-    c->rd = std::make_unique<ReachingDefs>(*c->cfg);
-    c->aff = std::make_unique<AffineAnalysis>(m_, *c->cfg, *c->dom, *c->loops, *c->rd);
-    c->aff->argsAsSymbols_ = true;
-    c->aff->active_ = active_;
-  }
-  // Exactly one store to the return parameter at `off`, unguarded, on every path to an exit.
-  const auto &cin = c->cfg->instructions();
-  uint32_t store = UINT32_MAX;
-  for (uint32_t i = 0; i < cin.size(); ++i) {
-    const Instruction &in = *cin[i];
-    if (in.base() != "st" || !in.hasModifier(".param") || in.operands.size() != 2) continue;
-    std::string_view n;
-    int64_t o;
-    if (!paramAddress(in.operands[0], n, o) || n != retName) {
-      if (n == retName) return fail(who + ": return value stored through an address form");
-      continue;
-    }
-    if (o != off) continue;
-    if (store != UINT32_MAX) return fail(who + ": stored more than once");
-    store = i;
-  }
-  if (store == UINT32_MAX || !cin[store]->guard.empty()) return fail(who + ": no single unguarded store");
-  for (uint32_t e : c->cfg->exits())
-    if (c->cfg->blocks()[e].reachable && !c->dom->dominates(c->cfg->blockOf(store), e))
-      return fail(who + ": not stored on every path");
-  active_->insert(callee->name);
-  Value rv = c->aff->operandValue(store, cin[store]->operands[1]);
-  active_->erase(callee->name);
-  if (!rv.known) return fail(who + ": " + rv.why);
-  // Arguments: callee parameter i <- what the caller stored into the i-th argument before the call.
-  std::vector<std::string_view> params;
-  std::vector<Value> argv;
-  size_t nargs = args ? args->elems.size() : 0;
-  size_t np = 0;
-  if (callee->params)
-    for (const auto &d : *callee->params) np += d.names.size();
-  if (np != nargs) return fail(who + ": argument count");
-  if (callee->params)
-    for (const auto &d : *callee->params)
-      for (const auto &n : d.names) params.push_back(n.name);
-  for (size_t i = 0; i < nargs; ++i) {
-    const Operand &a = args->elems[i];
-    Value v = Value::unknown("argument " + std::string(a.text) + " not found", UnknownCause::Call);
-    if (a.kind == Operand::Kind::Symbol)
-      for (uint32_t j = ci; j > blk.first; --j) {
-        const Instruction &st = *instrs[j - 1];
-        std::string_view n;
-        int64_t o;
-        if (st.base() == "st" && st.hasModifier(".param") && st.operands.size() == 2 &&
-            paramAddress(st.operands[0], n, o) && n == a.text) {
-          if (o == 0 && st.guard.empty()) v = operandValue(j - 1, st.operands[1]);
-          break;
-        }
-      }
-    argv.push_back(std::move(v));
-  }
-  Value out = mapFromCallee(*c->aff, rv, params, argv);
-  if (!out.known) out.why = "return value of " + std::string(target->text) + ": " + out.why;
-  return out;
-}
-
-Value AffineAnalysis::mapFromCallee(AffineAnalysis &callee, const Value &v, const std::vector<std::string_view> &params,
-                                    const std::vector<Value> &args) {
-  Value out = Value::of(Poly());
-  out.signedWiden = v.signedWiden;
-  out.unsignedWiden = v.unsignedWiden;
-  for (const auto &[mono, c] : v.poly.terms()) {
-    Value t = Value::of(Poly::constant(c));
-    for (auto id : mono) {
-      const Symbol &s = callee.symbols()[id];
-      Value f;
-      switch (s.kind) {
-      case Symbol::Kind::Tid:
-      case Symbol::Kind::Ctaid:
-      case Symbol::Kind::Ntid:
-      case Symbol::Kind::Nctaid:
-      case Symbol::Kind::Global: f = Value::of(Poly::symbol(symbolId(s))); break;
-      case Symbol::Kind::Param: {
-        auto it = std::find(params.begin(), params.end(), s.name);
-        if (it == params.end())
-          return Value::unknown("argument " + std::string(s.name) + " read at an offset", UnknownCause::Call);
-        f = args[static_cast<size_t>(it - params.begin())];
-        break;
-      }
-      default: return Value::unknown("depends on " + callee.symbolName(id), UnknownCause::Call);
-      }
-      t = combine(t, f, Poly::mul);
-      if (!t.known) return t;
-    }
-    out = combine(out, t, Poly::add);
-    if (!out.known) return out;
-  }
-  return out;
-}
-
-std::optional<uint64_t> AffineAnalysis::symbolMax(const Symbol &s) const {
-  static const uint64_t blockMax[3] = {1024, 1024, 64}, gridMax[3] = {2147483647, 65535, 65535};
-  uint64_t bound = blockMax[s.dim];
-  const ir::Function &f = cfg_.function();
-  for (const char *dir : {".reqntid", ".maxntid"}) {
-    if (const ir::Directive *d = f.perfDirective(dir)) {
-      std::vector<uint64_t> v;
-      for (auto t : d->tokens)
-        if (auto x = ir::Operand::imm(t).intValue()) v.push_back(static_cast<uint64_t>(*x));
-      if (s.dim < v.size()) bound = std::min(bound, v[s.dim]);
-      else if (!v.empty()) bound = 1;  // unnamed dimensions are 1
-    }
-  }
-  switch (s.kind) {
-  case Symbol::Kind::Tid: return bound - 1;
-  case Symbol::Kind::Ntid: return bound;
-  case Symbol::Kind::Ctaid: return gridMax[s.dim] - 1;
-  case Symbol::Kind::Nctaid: return gridMax[s.dim];
-  default: return std::nullopt;  // parameters, addresses, loop counters: unbounded
-  }
-}
-
-std::optional<uint64_t> AffineAnalysis::possibleBits(const Poly &p) {
-  uint64_t all = 0;
-  for (const auto &[m, c] : p.terms()) {
-    if (c <= 0) return std::nullopt;
-    uint64_t field;
-    if (m.empty()) {
-      field = static_cast<uint64_t>(c);
-    } else {
-      unsigned lo = static_cast<unsigned>(__builtin_ctzll(static_cast<uint64_t>(c)));
-      unsigned hi = 63;
-      unsigned __int128 mx = static_cast<uint64_t>(c);
-      bool bounded = true;
-      for (auto id : m) {
-        auto b = symbolMax(syms_[id]);
-        if (!b) {
-          bounded = false;
-          break;
-        }
-        mx *= *b;
-        if (mx >> 64) {
-          bounded = false;
-          break;
-        }
-      }
-      if (bounded) {
-        if (mx == 0) continue;
-        hi = 63 - static_cast<unsigned>(__builtin_clzll(static_cast<uint64_t>(mx)));
-      }
-      field = (hi >= 63 ? ~uint64_t{0} : ((uint64_t{1} << (hi + 1)) - 1)) & ~((uint64_t{1} << lo) - 1);
-    }
-    if (all & field) return std::nullopt;  // overlapping fields could carry
-    all |= field;
-  }
-  return all;
 }
 
 std::optional<Value> AffineAnalysis::inductionValue(uint32_t at, std::string_view reg,

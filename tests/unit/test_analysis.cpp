@@ -238,3 +238,76 @@ TEST_CASE("and/or on disjoint bit fields are additions (Triton's index arithmeti
   REQUIRE(unbounded.acc().size() == 1);
   CHECK_THAT(unbounded.addr(0), Catch::Contains("and.b32"));
 }
+
+namespace {
+/// The value the last write of `reg` in `body` gives it, as text.
+std::string lastValue(Fixture &f, std::string_view reg) {
+  const auto &cfg = f.fa().cfg();
+  for (uint32_t i = static_cast<uint32_t>(cfg.instructions().size()); i-- > 0;)
+    for (auto r : f.fa().defs().defUse(i).defs)
+      if (r == reg) return f.fa().affine().str(f.fa().affine().definitionValue(i, reg));
+  return "not written";
+}
+}  // namespace
+
+TEST_CASE("known bits: trailing zeros and bounds make bit operations affine", "[affine][bits]") {
+  auto value = [](const std::string &code, std::string_view reg, const std::string &params = "(.param .u64 p, .param .u32 n)") {
+    Fixture f(std::string(kRegs) + "ld.param.u32 %r1, [n];\nmov.u32 %r2, %tid.x;\n" + code + "ret;\n", params);
+    return lastValue(f, reg);
+  };
+  // or/xor with a value below 2^tz: an addition, whatever the sign of n.
+  CHECK(value("shl.b32 %r3, %r1, 10;\nor.b32 %r4, %r3, 1;\n", "%r4") == "1024*param(n) + 1");
+  CHECK(value("shl.b32 %r3, %r1, 4;\nxor.b32 %r4, %r3, 15;\n", "%r4") == "16*param(n) + 15");
+  CHECK_THAT(value("shl.b32 %r3, %r1, 4;\nor.b32 %r4, %r3, 16;\n", "%r4"), Catch::Contains("may overlap"));
+  // xor with all ones is not: -x-1; so is not.
+  CHECK(value("xor.b32 %r4, %r2, -1;\n", "%r4") == "-%tid.x - 1");
+  CHECK(value("xor.b32 %r4, %r2, 0xFFFFFFFF;\n", "%r4") == "-%tid.x - 1");
+  CHECK(value("not.b32 %r4, %r2;\n", "%r4") == "-%tid.x - 1");
+  // and with a mask that only clears known-zero low bits.
+  CHECK(value("shl.b32 %r3, %r1, 2;\nand.b32 %r4, %r3, -4;\n", "%r4") == "4*param(n)");
+  CHECK(value("shl.b32 %r3, %r1, 2;\nand.b32 %r4, %r3, 0xFFFFFFFC;\n", "%r4") == "4*param(n)");
+  CHECK_THAT(value("shl.b32 %r3, %r1, 1;\nand.b32 %r4, %r3, -4;\n", "%r4"), Catch::Contains("unknown"));
+  // Exact right shifts: arithmetic on any multiple, logical only on a non-negative one.
+  CHECK(value("shl.b32 %r3, %r1, 3;\nshr.s32 %r4, %r3, 2;\n", "%r4") == "2*param(n)");
+  CHECK_THAT(value("shl.b32 %r3, %r1, 3;\nshr.u32 %r4, %r3, 2;\n", "%r4"), Catch::Contains("unknown"));
+  CHECK(value("shl.b32 %r3, %r2, 3;\nshr.u32 %r4, %r3, 2;\n", "%r4") == "2*%tid.x");
+  CHECK_THAT(value("shr.u32 %r4, %r2, 5;\n", "%r4"), Catch::Contains("unknown"));
+  // A remainder smaller than the divisor is the value; bfe/bfi fields.
+  CHECK(value("rem.u32 %r4, %r2, 1024;\n", "%r4") == "%tid.x");
+  CHECK_THAT(value("rem.u32 %r4, %r2, 32;\n", "%r4"), Catch::Contains("unknown"));
+  CHECK(value("bfe.u32 %r4, %r2, 0, 10;\n", "%r4") == "%tid.x");
+  CHECK(value("and.b32 %r3, %r2, 31;\nbfi.b32 %r4, %r1, %r3, 5, 27;\n", "%r4", "(.param .u64 p, .param .u32 n)\n.maxntid 32") ==
+        "32*param(n) + %tid.x");
+  CHECK_THAT(value("bfi.b32 %r4, %r1, %r2, 5, 27;\n", "%r4"), Catch::Contains("unknown"));
+  // Selects and min/max of equal values.
+  CHECK(value("setp.lt.s32 %p1, %r2, 4;\nselp.b32 %r4, %r1, %r1, %p1;\n", "%r4") == "param(n)");
+  CHECK(value("min.s32 %r4, %r2, %r2;\n", "%r4") == "%tid.x");
+}
+
+TEST_CASE("known bits: facts of unknown values", "[affine][bits]") {
+  Fixture f(std::string(kRegs) +
+            "ld.param.u32 %r1, [n];\n"            // 0
+            "and.b32 %r3, %r1, 255;\n"            // 1: [0, 255]
+            "shl.b32 %r4, %r3, 4;\n"              // 2: [0, 4080], multiple of 16
+            "shr.u32 %r5, %r1, 20;\n"             // 3: [0, 4095]
+            "min.u32 %r6, %r1, 100;\n"            // 4: [0, 100]
+            "min.s32 %r7, %r1, 100;\n"            // 5: may be negative
+            "rem.u32 %r8, %r1, 12;\n"             // 6: [0, 11]
+            "ret;\n");
+  auto &aff = f.fa().affine();
+  auto v = [&](uint32_t i, const char *r) { return aff.definitionValue(i, r); };
+  CHECK(v(1, "%r3").umax == 255u);
+  CHECK(v(2, "%r4").umax == 4080u);
+  CHECK(v(2, "%r4").tz == 4);
+  CHECK(v(3, "%r5").umax == 4095u);
+  CHECK(v(4, "%r6").umax == 100u);
+  CHECK_FALSE(v(5, "%r7").umax);
+  CHECK(v(6, "%r8").umax == 11u);
+}
+
+TEST_CASE("sectors of a negative stride: the mirror image of the positive one", "[access]") {
+  CHECK(warpSectors(-4, 4) == 4);
+  CHECK(warpSectors(4, 4) == 4);
+  CHECK(warpSectors(-8, 8) == 8);
+  CHECK(warpSectors(-128, 4) == 32);
+}

@@ -53,7 +53,8 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
 
 const char *verdictName(AccessInfo::Verdict v);
 /// Distinct 32-byte sectors touched by 32 lanes accessing `width` bytes each
-/// at `stride`-byte steps from a 32-byte aligned start.
+/// at `stride`-byte steps, the lowest address 32-byte aligned (lane 0's for a
+/// positive stride, lane 31's for a negative one).
 unsigned warpSectors(int64_t stride, unsigned width);
 /// Source location of instruction `i` from the last `.loc` before it.
 SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i);

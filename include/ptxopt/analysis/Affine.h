@@ -26,14 +26,24 @@
 namespace ptxopt::analysis {
 
 struct Symbol {
-  enum class Kind : uint8_t { Tid, Ctaid, Ntid, Nctaid, Param, Global, LoopCounter };
+  // Uniform: a value the analysis cannot write as a polynomial but that is
+  // the same for every thread of the grid (it depends only on parameters,
+  // constants, %ntid, %nctaid and trip counts of loops whose trip count is
+  // itself uniform): nvcc's remainder-loop start, n & -4, n / 3, a select
+  // on a uniform condition. An opaque integer; named after its register.
+  enum class Kind : uint8_t { Tid, Ctaid, Ntid, Nctaid, Param, Global, LoopCounter, Uniform };
   explicit Symbol(Kind k) : kind(k) {}
   Kind kind;
   uint8_t dim = 0;        // 0,1,2 = x,y,z for the special registers
-  std::string_view name;  // parameter or global name
+  std::string_view name;  // parameter or global name; register of a Uniform
   uint32_t loop = 0;      // loop id for LoopCounter
+  uint32_t site = 0;      // Uniform: the defining instruction, or (merges) 0x80000000 | the reading one
+  // Facts about a Uniform symbol (not part of its identity).
+  uint32_t block = UINT32_MAX;  // block where its value is set: it varies with the loops around it
+  uint8_t tz = 0;               // a multiple of 2^tz
+  std::optional<uint64_t> umax;  // 0 <= value <= umax, when known
   bool operator==(const Symbol &o) const {
-    return kind == o.kind && dim == o.dim && name == o.name && loop == o.loop;
+    return kind == o.kind && dim == o.dim && name == o.name && loop == o.loop && site == o.site;
   }
   /// Thread and block indices and loop counters: what a stride is taken along.
   bool isIndex() const { return kind == Kind::Tid || kind == Kind::Ctaid || kind == Kind::LoopCounter; }
@@ -54,6 +64,8 @@ public:
   static bool add(const Poly &a, const Poly &b, Poly &out);
   static bool mul(const Poly &a, const Poly &b, Poly &out);
   static bool scale(const Poly &a, int64_t k, Poly &out);
+  /// a / d when d divides every coefficient (false otherwise).
+  static bool divExact(const Poly &a, int64_t d, Poly &out);
   /// The coefficient of `sym` among terms linear in it (sym removed), and
   /// whether any term holds `sym` more than once (not linear).
   Poly coefficientOf(uint16_t sym, bool &nonlinear) const;
@@ -89,6 +101,10 @@ struct Value {
   // Notes on 32-bit arithmetic widened to 64 bits (see the wrap rules in Affine.cpp).
   bool signedWiden = false;    // via .s32 -> 64: exact unless signed overflow (undefined in C/C++)
   bool unsignedWiden = false;  // via .u32 -> 64: exact unless the 32-bit value wrapped
+  // Known bits of an unknown value (a known one's come from its polynomial):
+  // a multiple of 2^tz; 0 <= value <= umax when umax is set.
+  uint8_t tz = 0;
+  std::optional<uint64_t> umax;
   static Value unknown(std::string why, UnknownCause cause = UnknownCause::Other) {
     Value v;
     v.why = std::move(why);
@@ -102,6 +118,11 @@ struct Value {
     return v;
   }
 };
+
+/// Sum/product of two values (unknown if either is, without its facts, or
+/// on overflow) and negation.
+Value combine(const Value &a, const Value &b, bool (*op)(const Poly &, const Poly &, Poly &));
+Value negate(const Value &a);
 
 struct InductionVar {
   uint32_t loop;
@@ -142,8 +163,17 @@ private:
   /// whose bit ranges do not overlap (so the sum has no carries): the fact
   /// that turns Triton-style `and`/`or` index arithmetic into additions.
   std::optional<uint64_t> possibleBits(const Poly &p);
-  /// Largest value of a symbol, from launch limits and .reqntid/.maxntid.
+  /// Largest value of a symbol, from launch limits and .reqntid/.maxntid
+  /// (a Uniform symbol's from its facts); none when unbounded or possibly negative.
   std::optional<uint64_t> symbolMax(const Symbol &s) const;
+  /// Known bits (KnownBits.cpp): the value is a multiple of 2^trailingZeros;
+  /// 0 <= value <= upperBound when that is set.
+  unsigned trailingZeros(const Value &v) const;
+  std::optional<uint64_t> upperBound(const Value &v) const;
+  /// and/or/xor/shr/selp/min/max/rem/bfe: the value when the known bits make
+  /// it affine, else unknown with the bits that are known; nullopt for
+  /// other instructions.
+  std::optional<Value> evalBitOp(uint32_t def, const ir::Instruction &in);
   void computeTripCount(InductionVar &iv);
   /// `ld.param` at `def` of `name+off`: a kernel parameter, a device
   /// function's argument, or a call's return value (Affine.cpp, calls).
