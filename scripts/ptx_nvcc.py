@@ -504,7 +504,7 @@ def write_report_index(folder):
             return name.rsplit(".", 2)[-2] if name.count(".") >= 2 else ""
 
         total = {"accesses": 0, "verdicts": {}, "unknown_causes": {}}
-        rows, hot, nkernels = [], [], 0
+        rows, hot, nkernels, remarks = [], [], 0, [0, 0]
         for source, name, d in pages:
             cov = d.get("coverage", {})
             total["accesses"] += cov.get("accesses", 0)
@@ -513,8 +513,13 @@ def write_report_index(folder):
                     total[key][k] = total[key].get(k, 0) + v
             kernels = d.get("kernels", [])
             nkernels += len(kernels)
-            rows.append('<tr><td><a href="%s">%s</a></td><td>%s</td><td class="num">%d</td>%s</tr>'
-                        % (esc(name), esc(source), esc(arch(name)), len(kernels), cells(cov)))
+            applied = sum(k.get("remarks", {}).get("applied", 0) for k in kernels)
+            missed = sum(k.get("remarks", {}).get("missed", 0) for k in kernels)
+            remarks[0] += applied
+            remarks[1] += missed
+            rows.append('<tr><td><a href="%s">%s</a></td><td>%s</td><td class="num">%d</td>%s'
+                        '<td class="num">%d / %d</td></tr>'
+                        % (esc(name), esc(source), esc(arch(name)), len(kernels), cells(cov), applied, missed))
             for i, k in enumerate(kernels):
                 v = k.get("coverage", {}).get("verdicts", {})
                 if v.get("uncoalesced", 0) or v.get("unknown", 0):
@@ -528,10 +533,11 @@ def write_report_index(folder):
                'ptx-opt reads it, with the global accesses by verdict and the passes&#39; remarks.</p>\n'
                % (len(pages), "" if len(pages) == 1 else "s", nkernels, "" if nkernels == 1 else "s"),
                '<table>\n<tr><th>source</th><th>target</th><th>kernels</th><th>global accesses</th>'
-               '<th>coalesced</th><th>uniform</th><th>uncoalesced</th><th>unknown</th><th>unknown by cause</th></tr>\n']
+               '<th>coalesced</th><th>uniform</th><th>uncoalesced</th><th>unknown</th><th>unknown by cause</th>'
+               '<th>remarks applied / missed</th></tr>\n']
         out += [r + "\n" for r in rows]
-        out.append('<tr class="total"><td>all</td><td></td><td class="num">%d</td>%s</tr>\n</table>\n'
-                   % (nkernels, cells(total)))
+        out.append('<tr class="total"><td>all</td><td></td><td class="num">%d</td>%s<td class="num">%d / %d</td>'
+                   '</tr>\n</table>\n' % (nkernels, cells(total), remarks[0], remarks[1]))
         out.append("<h2>Kernels with uncoalesced or unknown accesses</h2>\n")
         if hot:
             out.append("<table>\n<tr><th>kernel</th><th>source</th><th>target</th><th>global accesses</th>"
