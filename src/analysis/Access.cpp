@@ -128,6 +128,7 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     }
     const Poly &p = a.address.poly;
     const auto &syms = aff.symbols();
+    const LoopInfo &loops = aff.loops();
     // Base: a parameter pointer or global address with coefficient 1 (a
     // 64-bit parameter first: `in + (y+1)*w` has the lone term `w` too).
     std::vector<std::pair<const Poly::Mono *, int64_t>> terms;
@@ -168,13 +169,36 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
       auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
       return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
     });
+    // A Uniform symbol set inside a loop around the access may change
+    // between its iterations: the stride along that loop's counter is then
+    // unknown, present or not.
+    std::vector<uint32_t> varying;
+    for (const auto &[mono, c] : p.terms())
+      for (auto s : mono)
+        if (syms[s].kind == Symbol::Kind::Uniform)
+          for (uint32_t l : syms[s].loops)
+            if (loops.loops()[l].contains(cfg.blockOf(i)) &&
+                std::find(varying.begin(), varying.end(), l) == varying.end())
+              varying.push_back(l);
+    for (uint32_t l : varying) {
+      Symbol k{Symbol::Kind::LoopCounter};
+      k.loop = l;
+      uint16_t id = aff.symbolId(k);
+      if (std::find(idx.begin(), idx.end(), id) == idx.end()) idx.push_back(id);
+    }
+    std::sort(idx.begin(), idx.end(), [&](uint16_t x, uint16_t y) {
+      auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
+      return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
+    });
     bool nonlinearTidX = false;
     std::optional<Stride> tidx;
     for (auto s : idx) {
       bool nonlinear;
       Poly coef = p.coefficientOf(s, nonlinear);
-      Stride st{s, aff.symbolName(s), nonlinear ? "nonlinear" : aff.str(coef), std::nullopt};
-      if (!nonlinear) st.constant = coef.constantValue();
+      bool varies = syms[s].kind == Symbol::Kind::LoopCounter &&
+                    std::find(varying.begin(), varying.end(), syms[s].loop) != varying.end();
+      Stride st{s, aff.symbolName(s), nonlinear ? "nonlinear" : varies ? "unknown" : aff.str(coef), std::nullopt};
+      if (!nonlinear && !varies) st.constant = coef.constantValue();
       if (syms[s].kind == Symbol::Kind::Tid && syms[s].dim == 0) {
         nonlinearTidX = nonlinear;
         tidx = st;

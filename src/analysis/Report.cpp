@@ -41,6 +41,15 @@ std::string ivText(AffineAnalysis &aff, const InductionVar &iv) {
   return aff.str(v);
 }
 
+std::string tripUniformText(UniformLevel l) {
+  switch (l) {
+  case UniformLevel::Grid: return "the same for every thread";
+  case UniformLevel::Block: return "the same within a block (depends on %ctaid)";
+  case UniformLevel::Thread: break;
+  }
+  return "may differ by thread";
+}
+
 bool reported(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
 
 // PTX line numbers for the report; built once per report.
@@ -134,6 +143,7 @@ std::string reportText(const Module &m, AnalysisManager &am) {
         if (!iv.tripCount.empty()) out += ", " + iv.tripCount + " iterations";
         any = true;
       }
+      out += std::string(any ? ";" : ":") + " trip count " + tripUniformText(fa.affine().tripCountUniformity(l.id));
       out += "\n";
     }
     const auto &comm = fa.communication();
@@ -212,6 +222,7 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
           jivs.push_back(ji);
         }
       jl["induction_variables"] = jivs;
+      jl["trip_count_uniform"] = uniformLevelName(aff.tripCountUniformity(l.id));
       loops.push_back(jl);
     }
     jk["loops"] = loops;
@@ -268,6 +279,9 @@ bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, 
         out += "loop " + std::to_string(iv.loop) + ": " + std::string(iv.reg) + " = " + ivText(fa.affine(), iv) +
                ", trip count " +
                (iv.tripCount.empty() ? std::string("unknown") : iv.tripCount) + "\n";
+      for (const auto &l : fa.loops().loops())
+        out += "loop " + std::to_string(l.id) + ": trip count " +
+               tripUniformText(fa.affine().tripCountUniformity(l.id)) + "\n";
     } else if (name == "defs") {
       out += fa.defs().print();
     } else if (name == "values") {
