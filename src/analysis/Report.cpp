@@ -121,6 +121,9 @@ std::string reportText(const Module &m, AnalysisManager &am) {
         out += "    strides ";
         for (size_t i = 0; i < a.strides.size(); ++i)
           out += (i ? ", " : " ") + a.strides[i].var + ": " + a.strides[i].bytes + " B";
+        if (a.unroll)
+          out += "; loop unrolled " + std::to_string(a.unroll) + " times: " + a.elementStride->bytes + " B per element on " +
+                 a.elementStride->var;
         out += "\n";
       }
       if (a.sectors)
@@ -203,6 +206,14 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       ja["verdict"] = verdictName(a.verdict);
       ja["reason"] = a.reason;
       ja["unit_stride_on"] = a.unitStrideOn.empty() ? json(nullptr) : json(a.unitStrideOn);
+      // The stride per element of a loop nvcc unrolled `unroll` times.
+      if (a.elementStride) {
+        json es{{"index", a.elementStride->var}, {"bytes", a.elementStride->bytes}, {"unroll", a.unroll}};
+        es["constant"] = a.elementStride->constant ? json(*a.elementStride->constant) : json(nullptr);
+        ja["element_stride"] = es;
+      } else {
+        ja["element_stride"] = nullptr;
+      }
       ja["base_alignment"] = a.baseAlign;
       ja["offset_alignment"] = a.offsetAlign;
       ja["notes"] = a.notes;
@@ -299,6 +310,8 @@ bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, 
                "]";
         for (const auto &s : a.strides) out += " " + s.var + "=" + s.bytes;
         if (a.sectors) out += " sectors=" + std::to_string(*a.sectors) + "/" + std::to_string(a.idealSectors);
+        if (a.unroll)
+          out += " unroll=" + std::to_string(a.unroll) + " element-" + a.elementStride->var + "=" + a.elementStride->bytes;
         if (!a.unitStrideOn.empty()) out += " unit-stride-on=" + a.unitStrideOn;
         if (a.verdict == AccessInfo::Verdict::Unknown) out += " cause=" + std::string(causeName(a.cause));
         out += "\n";
