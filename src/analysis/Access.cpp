@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <numeric>
 #include <set>
 #include <unordered_map>
@@ -58,6 +60,8 @@ SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
 namespace {
 
 }  // namespace
+
+void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<AccessInfo> &accs);
 
 unsigned warpSectors(int64_t stride, unsigned width) {
   // A negative stride (a reversal, n-1-i) touches the mirror image of the
@@ -128,6 +132,7 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     }
     const Poly &p = a.address.poly;
     const auto &syms = aff.symbols();
+    const LoopInfo &loops = aff.loops();
     // Base: a parameter pointer or global address with coefficient 1 (a
     // 64-bit parameter first: `in + (y+1)*w` has the lone term `w` too).
     std::vector<std::pair<const Poly::Mono *, int64_t>> terms;
@@ -168,13 +173,36 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
       auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
       return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
     });
+    // A Uniform symbol set inside a loop around the access may change
+    // between its iterations: the stride along that loop's counter is then
+    // unknown, present or not.
+    std::vector<uint32_t> varying;
+    for (const auto &[mono, c] : p.terms())
+      for (auto s : mono)
+        if (syms[s].kind == Symbol::Kind::Uniform)
+          for (uint32_t l : syms[s].loops)
+            if (loops.loops()[l].contains(cfg.blockOf(i)) &&
+                std::find(varying.begin(), varying.end(), l) == varying.end())
+              varying.push_back(l);
+    for (uint32_t l : varying) {
+      Symbol k{Symbol::Kind::LoopCounter};
+      k.loop = l;
+      uint16_t id = aff.symbolId(k);
+      if (std::find(idx.begin(), idx.end(), id) == idx.end()) idx.push_back(id);
+    }
+    std::sort(idx.begin(), idx.end(), [&](uint16_t x, uint16_t y) {
+      auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
+      return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
+    });
     bool nonlinearTidX = false;
     std::optional<Stride> tidx;
     for (auto s : idx) {
       bool nonlinear;
       Poly coef = p.coefficientOf(s, nonlinear);
-      Stride st{s, aff.symbolName(s), nonlinear ? "nonlinear" : aff.str(coef), std::nullopt};
-      if (!nonlinear) st.constant = coef.constantValue();
+      bool varies = syms[s].kind == Symbol::Kind::LoopCounter &&
+                    std::find(varying.begin(), varying.end(), syms[s].loop) != varying.end();
+      Stride st{s, aff.symbolName(s), nonlinear ? "nonlinear" : varies ? "unknown" : aff.str(coef), std::nullopt};
+      if (!nonlinear && !varies) st.constant = coef.constantValue();
       if (syms[s].kind == Symbol::Kind::Tid && syms[s].dim == 0) {
         nonlinearTidX = nonlinear;
         tidx = st;
@@ -215,7 +243,83 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     if (a.unitStrideOn == "%tid.x") a.unitStrideOn.clear();  // already unit-stride where it matters
     out.push_back(std::move(a));
   }
+  findUnrolledStrides(cfg, aff, out);
   return out;
+}
+
+// ---------------------------------------------------------------- unrolled loops
+
+void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<AccessInfo> &accs) {
+  const LoopInfo &loops = aff.loops();
+  // Group the accesses by innermost loop, kind, width and stride along its counter.
+  std::map<std::tuple<uint32_t, int, unsigned, std::string>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < accs.size(); ++i) {
+    const AccessInfo &a = accs[i];
+    auto l = loops.loopOf(cfg.blockOf(a.instr));
+    if (!l || !a.address.known || !a.mem.bytes()) continue;
+    for (const auto &st : a.strides)
+      if (aff.symbols()[st.symbol].kind == Symbol::Kind::LoopCounter && aff.symbols()[st.symbol].loop == *l &&
+          st.bytes != "nonlinear" && st.bytes != "unknown")
+        groups[{*l, int(a.mem.kind), a.mem.bytes(), st.bytes}].push_back(i);
+  }
+  for (auto &[key, members] : groups) {
+    if (members.size() < 2 || members.size() > 64) continue;
+    uint32_t loop = std::get<0>(key);
+    Symbol k{Symbol::Kind::LoopCounter};
+    k.loop = loop;
+    uint16_t kid = aff.symbolId(k);
+    bool nonlinear;
+    Poly S = accs[members[0]].address.poly.coefficientOf(kid, nonlinear);
+    // Distinct addresses (a load and a store of one element count once).
+    std::vector<Poly> addrs;
+    for (size_t m : members) {
+      const Poly &p = accs[m].address.poly;
+      if (std::find(addrs.begin(), addrs.end(), p) == addrs.end()) addrs.push_back(p);
+    }
+    int64_t U = static_cast<int64_t>(addrs.size());
+    Poly s;
+    if (U < 2 || !Poly::divExact(S, U, s)) continue;
+    bool indexFree = true;  // s must not depend on the thread
+    for (const auto &[mono, c] : s.terms())
+      for (auto id : mono) indexFree &= !aff.symbols()[id].isIndex();
+    if (!indexFree) continue;
+    // Some address a0 with the others at a0 + j*s, j = 1..U-1, each once.
+    bool found = false;
+    for (const Poly &a0 : addrs) {
+      std::vector<bool> seen(static_cast<size_t>(U), false);
+      bool ok = true;
+      Poly neg;
+      if (!Poly::scale(a0, -1, neg)) break;
+      for (const Poly &a : addrs) {
+        Poly d, js;
+        if (!Poly::add(a, neg, d)) {
+          ok = false;
+          break;
+        }
+        bool hit = false;
+        for (int64_t j = 0; j < U && !hit; ++j)
+          if (Poly::scale(s, j, js) && js == d && !seen[static_cast<size_t>(j)]) hit = seen[static_cast<size_t>(j)] = true;
+        if (!hit) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) continue;
+    Stride es{kid, aff.symbolName(kid), aff.str(s), s.constantValue()};
+    for (size_t m : members) {
+      AccessInfo &a = accs[m];
+      a.unroll = static_cast<unsigned>(U);
+      a.elementStride = es;
+      if (es.constant && *es.constant == static_cast<int64_t>(a.mem.bytes()) && a.unitStrideOn.empty() &&
+          a.verdict != AccessInfo::Verdict::Coalesced)
+        a.unitStrideOn = es.var;
+    }
+  }
 }
 
 // ---------------------------------------------------------------- divergence

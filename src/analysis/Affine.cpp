@@ -225,6 +225,9 @@ std::string AffineAnalysis::symbolName(uint16_t id) const {
   case Symbol::Kind::Param: return "param(" + std::string(s.name) + ")";
   case Symbol::Kind::Global: return "&" + std::string(s.name);
   case Symbol::Kind::LoopCounter: return "k" + std::to_string(s.loop);
+  case Symbol::Kind::Uniform:
+    return "u(" + std::string(s.name) + "@" +
+           ((s.site & 0x80000000u) ? blockName(cfg_, s.loop) : std::to_string(s.site)) + ")";
   }
   return "?";
 }
@@ -305,22 +308,36 @@ Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
   auto defs = rd_.defsAt(at, reg);
   if (defs.size() == 1) {
     if (defs[0] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " has no definition here", UnknownCause::Other);
-    return defValue(defs[0], reg);
+    return leaveLoops(defs[0], at, defValue(defs[0], reg));
   }
+  if (trial_ && trial_->reg == reg && defs.size() == 2 && defs[0] == std::min(trial_->init, trial_->upd) &&
+      defs[1] == std::max(trial_->init, trial_->upd))
+    return Value::of(Poly::symbol(trial_->placeholder));
   if (auto iv = inductionValue(at, reg, defs)) return *iv;
-  Value common;
+  std::vector<Value> vals;
+  std::optional<UnknownCause> unknownCause;
+  bool agree = true;
   for (size_t i = 0; i < defs.size(); ++i) {
     if (defs[i] == ReachingDefs::kEntry)
       return Value::unknown(std::string(reg) + " differs by path", UnknownCause::PathDependent);
-    Value v = defValue(defs[i], reg);
+    Value v = leaveLoops(defs[i], at, defValue(defs[i], reg));
     // The class of the unknown definition is the root cause (a load on one path
     // is data-dependent); only disagreeing known definitions are path-dependent.
-    if (!v.known) return Value::unknown(std::string(reg) + " differs by path", v.cause);
-    if (i == 0) common = v;
-    else if (!(v.poly == common.poly))
-      return Value::unknown(std::string(reg) + " differs by path", UnknownCause::PathDependent);
+    if (!v.known && !unknownCause) unknownCause = v.cause;
+    agree = agree && v.known && (vals.empty() || v.poly == vals[0].poly);
+    vals.push_back(std::move(v));
   }
-  return common;
+  if (agree) {
+    Value common = vals[0];
+    for (const auto &v : vals) {
+      common.signedWiden |= v.signedWiden;
+      common.unsignedWiden |= v.unsignedWiden;
+    }
+    return common;
+  }
+  if (!unknownCause)
+    if (auto v = uniformMerge(at, reg, defs, vals)) return *v;
+  return Value::unknown(std::string(reg) + " differs by path", unknownCause.value_or(UnknownCause::PathDependent));
 }
 
 Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
@@ -333,6 +350,15 @@ Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
   Value v = evalInstr(def, reg);
   --depth_;
   inProgress_[key] = false;
+  if (trial_) trial_->keys.push_back(key);
+  // What the polynomial cannot express but is the same for every thread of
+  // the grid becomes a Uniform symbol: an opaque integer, set here.
+  if (!v.known && v.cause != UnknownCause::Overflow && cfg_.instructions()[def]->base() != "setp" &&
+      uniformity().ofInstr(def) == UniformLevel::Grid) {
+    std::vector<uint32_t> ls;
+    for (auto l = loops_.loopOf(cfg_.blockOf(def)); l; l = loops_.loops()[*l].parent) ls.push_back(*l);
+    if (auto id = uniformSymbol(reg, def, std::move(ls), v.tz, v.umax)) v = Value::of(Poly::symbol(*id));
+  }
   defCache_[key] = v;
   return v;
 }
@@ -467,24 +493,34 @@ std::optional<Value> AffineAnalysis::inductionValue(uint32_t at, std::string_vie
     if (in0 == in1) continue;
     uint32_t init = in0 ? defs[1] : defs[0], upd = in0 ? defs[0] : defs[1];
     const Instruction &u = *cfg_.instructions()[upd];
-    if ((u.base() != "add" && u.base() != "sub") || !u.guard.empty() || u.operands.size() != 3) return std::nullopt;
-    int self = -1;
-    for (int i = 1; i <= 2; ++i)
-      if (u.operands[i].kind == Operand::Kind::Register && u.operands[i].text == reg) self = i;
-    if (self < 0 || (u.base() == "sub" && self != 1)) return std::nullopt;
-    auto selfDefs = rd_.defsAt(upd, reg);
-    std::sort(selfDefs.begin(), selfDefs.end());
-    std::vector<uint32_t> expect{std::min(init, upd), std::max(init, upd)};
-    if (selfDefs != expect) return std::nullopt;
+    if (!u.guard.empty()) return std::nullopt;
     for (uint32_t latch : L.latches)
       if (!dom_.dominates(cfg_.blockOf(upd), latch)) return std::nullopt;  // not every iteration
     Symbol cs{Symbol::Kind::LoopCounter};
     cs.loop = L.id;
     uint16_t counter = symbolId(cs);
-    Value step = operandValue(upd, u.operands[self == 1 ? 2 : 1]);
+    std::vector<uint32_t> expect{std::min(init, upd), std::max(init, upd)};
+    int self = -1;
+    if ((u.base() == "add" || u.base() == "sub") && u.operands.size() == 3)
+      for (int i = 1; i <= 2; ++i)
+        if (u.operands[i].kind == Operand::Kind::Register && u.operands[i].text == reg) self = i;
+    auto selfDefs = self > 0 ? rd_.defsAt(upd, reg) : std::vector<uint32_t>{};
+    std::sort(selfDefs.begin(), selfDefs.end());
+    Value step;
+    if (self > 0 && !(u.base() == "sub" && self != 1) && selfDefs == expect) {
+      // add r, r, step
+      step = operandValue(upd, u.operands[self == 1 ? 2 : 1]);
+      if (u.base() == "sub") step = negate(step);
+    } else {
+      // A chain (nvcc's unrolled pointer walk: a = r + s; b = a + s; r = b + s):
+      // the update's value with r at the top of the iteration as a placeholder
+      // x must be x + step.
+      auto st = chainStep(L.id, reg, init, upd);
+      if (!st) return std::nullopt;
+      step = *st;
+    }
     if (!step.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown step", step.cause);
-    if (step.poly.contains(counter)) return std::nullopt;
-    if (u.base() == "sub") step = negate(step);
+    if (variesIn(step.poly, L.id)) return std::nullopt;
     Value start = defValue(init, reg);
     if (!start.known) return Value::unknown("induction variable " + std::string(reg) + " with unknown start", start.cause);
     Value k = Value::of(Poly::symbol(counter));
@@ -503,6 +539,43 @@ std::optional<Value> AffineAnalysis::inductionValue(uint32_t at, std::string_vie
     return v;
   }
   return std::nullopt;
+}
+
+std::optional<Value> AffineAnalysis::chainStep(uint32_t loop, std::string_view reg, uint32_t init, uint32_t upd) {
+  if (trial_) return std::nullopt;  // one at a time
+  Symbol ph{Symbol::Kind::Uniform};
+  names_.emplace_back(std::string(reg) + "@top");
+  ph.name = names_.back();
+  ph.site = 0x40000000u | upd;
+  uint16_t x;
+  if (auto it = uniformIds_.find(ph.site); it != uniformIds_.end()) x = it->second;
+  else if (syms_.size() >= 60000) return std::nullopt;
+  else {
+    syms_.push_back(ph);
+    x = static_cast<uint16_t>(syms_.size() - 1);
+    uniformIds_[ph.site] = x;
+  }
+  Trial t{reg, init, upd, x, {}};
+  size_t ivCount = ivs_.size();
+  trial_ = &t;
+  // Registers being evaluated outside (the read that asked for this
+  // induction variable) are evaluated afresh inside, with the placeholder.
+  std::unordered_map<std::string, bool> outer;
+  outer.swap(inProgress_);
+  Value v = evalInstr(upd, reg);
+  outer.swap(inProgress_);
+  trial_ = nullptr;
+  // Values computed under the placeholder are not values of the program.
+  for (const auto &k : t.keys) defCache_.erase(k);
+  ivs_.resize(std::min(ivs_.size(), ivCount));
+  if (!v.known) return std::nullopt;
+  bool nonlinear;
+  Poly coef = v.poly.coefficientOf(x, nonlinear);
+  if (nonlinear || !(coef == Poly::constant(1))) return std::nullopt;
+  Value step = v;
+  step.poly = v.poly.without(x);
+  (void)loop;
+  return step;
 }
 
 // Trip count of a loop whose latch ends in `@p bra header` (or `@!p`), p set
@@ -555,6 +628,7 @@ void AffineAnalysis::computeTripCount(InductionVar &iv) {
   bool nonlinear;
   Poly coef = a.poly.coefficientOf(counter, nonlinear);
   if (nonlinear || b.poly.contains(counter) || !(coef == iv.step)) return;
+  if (variesIn(b.poly, iv.loop) || variesIn(a.poly.without(counter), iv.loop)) return;  // not a fixed bound
   // Continue while x + step*k (cmp) bound, k = 0, 1, ...; the loop runs
   // T = ceil(d / step) times for lt and ne, floor(d / step) + 1 for le,
   // with d = bound - x + step (= bound - start when x is the updated value).
@@ -584,6 +658,126 @@ void AffineAnalysis::computeTripCount(InductionVar &iv) {
   iv.tripCount = std::string(le ? "floor" : "ceil") + "((" + str(d) + ") / (" + str(iv.step) + "))" + (le ? " + 1" : "");
 }
 
+// ---------------------------------------------------------------- uniform values
+
+Uniformity &AffineAnalysis::uniformity() {
+  if (!uni_) uni_ = std::make_unique<Uniformity>(cfg_, dom_, loops_, rd_);
+  return *uni_;
+}
+
+std::optional<uint16_t> AffineAnalysis::uniformSymbol(std::string_view reg, uint32_t site, std::vector<uint32_t> loops,
+                                                      unsigned tz, std::optional<uint64_t> umax) {
+  if (auto it = uniformIds_.find(site); it != uniformIds_.end()) return it->second;
+  if (syms_.size() >= 60000) return std::nullopt;  // ids are 16 bits
+  Symbol s{Symbol::Kind::Uniform};
+  names_.emplace_back(reg);
+  s.name = names_.back();
+  s.site = site;
+  s.loops = std::move(loops);
+  s.tz = static_cast<uint8_t>(std::min(tz, 64u));
+  s.umax = umax;
+  syms_.push_back(s);
+  uint16_t id = static_cast<uint16_t>(syms_.size() - 1);
+  uniformIds_[site] = id;
+  return id;
+}
+
+bool AffineAnalysis::variesIn(const Poly &p, uint32_t loop) const {
+  const Loop &L = loops_.loops()[loop];
+  for (const auto &[m, c] : p.terms())
+    for (auto id : m) {
+      const Symbol &s = syms_[id];
+      if (s.kind == Symbol::Kind::LoopCounter && (s.loop == loop || L.contains(loops_.loops()[s.loop].header)))
+        return true;
+      if (s.kind == Symbol::Kind::Uniform && std::find(s.loops.begin(), s.loops.end(), loop) != s.loops.end())
+        return true;
+    }
+  return false;
+}
+
+Value AffineAnalysis::leaveLoops(uint32_t def, uint32_t at, Value v) {
+  if (!v.known) return v;
+  uint32_t b = cfg_.blockOf(at);
+  for (auto l = loops_.loopOf(cfg_.blockOf(def)); l; l = loops_.loops()[*l].parent) {
+    if (loops_.loops()[*l].contains(b)) break;
+    // Read after loop l: the value of the last iteration, which differs by
+    // thread when the number of iterations does.
+    if (variesIn(v.poly, *l) && uniformity().tripCount(*l) != UniformLevel::Grid)
+      return Value::unknown("value of the last iteration of loop " + std::to_string(*l) +
+                                ", whose trip count may differ by thread",
+                            UnknownCause::PathDependent);
+  }
+  return v;
+}
+
+uint8_t AffineAnalysis::symbolLevel(uint16_t id, uint32_t b) {
+  const Symbol &s = syms_[id];
+  switch (s.kind) {
+  case Symbol::Kind::Tid: return 2;
+  case Symbol::Kind::Ctaid: return 1;
+  case Symbol::Kind::LoopCounter: {
+    // Inside its loop the counter is the iteration every thread there is
+    // at; after it, the count of iterations, uniform if the exits are.
+    if (loops_.loops()[s.loop].contains(b)) return 0;
+    return static_cast<uint8_t>(uniformity().tripCount(s.loop));
+  }
+  case Symbol::Kind::Param: return argsAsSymbols_ ? 2 : 0;  // a device function's arguments may differ
+  default: return 0;  // %ntid, %nctaid, globals' addresses, Uniform symbols
+  }
+}
+
+std::optional<Value> AffineAnalysis::uniformMerge(uint32_t at, std::string_view reg, const std::vector<uint32_t> &defs,
+                                                  const std::vector<Value> &vals) {
+  if (argsAsSymbols_) return std::nullopt;
+  uint32_t b = cfg_.blockOf(at);
+  if (uniformity().choice(at, defs) != UniformLevel::Grid) return std::nullopt;
+  // Split each value into the terms that may differ by thread (they must
+  // agree) and the uniform rest (that may not).
+  Poly common;
+  std::vector<Poly> rest;
+  for (size_t i = 0; i < vals.size(); ++i) {
+    Poly t, u;
+    for (const auto &[m, c] : vals[i].poly.terms()) {
+      uint8_t lv = 0;
+      for (auto id : m) lv = std::max(lv, symbolLevel(id, b));
+      Poly mono = Poly::constant(c);
+      for (auto id : m)
+        if (!Poly::mul(mono, Poly::symbol(id), mono)) return std::nullopt;
+      if (!Poly::add(lv ? t : u, mono, lv ? t : u)) return std::nullopt;
+    }
+    if (i == 0) common = t;
+    else if (!(t == common)) return std::nullopt;
+    rest.push_back(std::move(u));
+  }
+  unsigned tz = 64;
+  std::optional<uint64_t> umax = 0;
+  Value out = Value::of(common);
+  for (size_t i = 0; i < vals.size(); ++i) {
+    tz = std::min(tz, trailingZeros(Value::of(rest[i])));
+    auto ub = upperBound(Value::of(rest[i]));
+    umax = ub && umax ? std::optional<uint64_t>(std::max(*umax, *ub)) : std::nullopt;
+    out.signedWiden |= vals[i].signedWiden;
+    out.unsignedWiden |= vals[i].unsignedWiden;
+  }
+  // One symbol per (register, block, definitions): every read there sees the same value.
+  std::vector<uint32_t> key = defs;
+  key.push_back(b);
+  auto [it, fresh] = mergeSites_.try_emplace({std::string(reg), key}, static_cast<uint32_t>(mergeSites_.size()));
+  (void)fresh;
+  uint32_t site = 0x80000000u | it->second;
+  // Set where the definitions meet: it may change with the loops around that block.
+  std::vector<uint32_t> ls;
+  for (auto l = loops_.loopOf(b); l; l = loops_.loops()[*l].parent) ls.push_back(*l);
+  auto id = uniformSymbol(reg, site, std::move(ls), tz, umax);
+  if (!id) return std::nullopt;
+  syms_[*id].loop = b;  // for its name: the block where the definitions meet
+  Value u = Value::of(Poly::symbol(*id));
+  Value r = combine(out, u, Poly::add);
+  r.signedWiden = out.signedWiden;
+  r.unsignedWiden = out.unsignedWiden;
+  return r.known ? std::optional<Value>(r) : std::nullopt;
+}
+
 const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
   if (ivsComplete_) return ivs_;
   ivsComplete_ = true;
@@ -600,6 +794,15 @@ const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
       inductionValue(h.first, r, defs);
     }
   }
+  // Induction variables first met while their own update was being
+  // evaluated could not evaluate their loop's condition then.
+  for (size_t i = 0; i < ivs_.size(); ++i)
+    if (ivs_[i].tripCount.empty()) {
+      InductionVar iv = ivs_[i];
+      computeTripCount(iv);
+      ivs_[i].tripCount = iv.tripCount;
+      ivs_[i].tripConstant = iv.tripConstant;
+    }
   std::sort(ivs_.begin(), ivs_.end(), [](const InductionVar &a, const InductionVar &b) {
     return a.loop != b.loop ? a.loop < b.loop : a.updateDef < b.updateDef;
   });

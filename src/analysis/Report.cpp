@@ -43,7 +43,6 @@ std::string ivText(AffineAnalysis &aff, const InductionVar &iv) {
 
 bool reported(const AccessInfo &a) { return reportedAccess(a); }
 
-
 // PTX line numbers for the report; built once per report.
 struct Lines {
   explicit Lines(const Module &m) : table(m.source()) {}
@@ -72,6 +71,15 @@ std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, 
 }
 
 }  // namespace
+
+std::string tripUniformText(UniformLevel l) {
+  switch (l) {
+  case UniformLevel::Grid: return "the same for every thread";
+  case UniformLevel::Block: return "the same within a block (depends on %ctaid)";
+  case UniformLevel::Thread: break;
+  }
+  return "may differ by thread";
+}
 
 bool reportedAccess(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
 
@@ -188,6 +196,9 @@ std::string reportText(const Module &m, AnalysisManager &am) {
         out += "    strides ";
         for (size_t i = 0; i < a.strides.size(); ++i)
           out += (i ? ", " : " ") + a.strides[i].var + ": " + a.strides[i].bytes + " B";
+        if (a.unroll)
+          out += "; loop unrolled " + std::to_string(a.unroll) + " times: " + a.elementStride->bytes + " B per element on " +
+                 a.elementStride->var;
         out += "\n";
       }
       if (a.sectors)
@@ -210,6 +221,7 @@ std::string reportText(const Module &m, AnalysisManager &am) {
         if (!iv.tripCount.empty()) out += ", " + iv.tripCount + " iterations";
         any = true;
       }
+      out += std::string(any ? ";" : ":") + " trip count " + tripUniformText(fa.affine().tripCountUniformity(l.id));
       out += "\n";
     }
     const auto &comm = fa.communication();
@@ -272,6 +284,14 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       ja["unknown_cause"] =
           a.verdict == AccessInfo::Verdict::Unknown ? json(causeName(unknownCause(a))) : json(nullptr);
       ja["unit_stride_on"] = a.unitStrideOn.empty() ? json(nullptr) : json(a.unitStrideOn);
+      // The stride per element of a loop nvcc unrolled `unroll` times.
+      if (a.elementStride) {
+        json es{{"index", a.elementStride->var}, {"bytes", a.elementStride->bytes}, {"unroll", a.unroll}};
+        es["constant"] = a.elementStride->constant ? json(*a.elementStride->constant) : json(nullptr);
+        ja["element_stride"] = es;
+      } else {
+        ja["element_stride"] = nullptr;
+      }
       ja["base_alignment"] = a.baseAlign;
       ja["offset_alignment"] = a.offsetAlign;
       ja["notes"] = a.notes;
@@ -295,6 +315,7 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
           jivs.push_back(ji);
         }
       jl["induction_variables"] = jivs;
+      jl["trip_count_uniform"] = uniformLevelName(aff.tripCountUniformity(l.id));
       loops.push_back(jl);
     }
     jk["loops"] = loops;
@@ -352,6 +373,9 @@ bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, 
         out += "loop " + std::to_string(iv.loop) + ": " + std::string(iv.reg) + " = " + ivText(fa.affine(), iv) +
                ", trip count " +
                (iv.tripCount.empty() ? std::string("unknown") : iv.tripCount) + "\n";
+      for (const auto &l : fa.loops().loops())
+        out += "loop " + std::to_string(l.id) + ": trip count " +
+               tripUniformText(fa.affine().tripCountUniformity(l.id)) + "\n";
     } else if (name == "defs") {
       out += fa.defs().print();
     } else if (name == "values") {
@@ -369,6 +393,8 @@ bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, 
                "]";
         for (const auto &s : a.strides) out += " " + s.var + "=" + s.bytes;
         if (a.sectors) out += " sectors=" + std::to_string(*a.sectors) + "/" + std::to_string(a.idealSectors);
+        if (a.unroll)
+          out += " unroll=" + std::to_string(a.unroll) + " element-" + a.elementStride->var + "=" + a.elementStride->bytes;
         if (!a.unitStrideOn.empty()) out += " unit-stride-on=" + a.unitStrideOn;
         if (a.verdict == AccessInfo::Verdict::Unknown) out += " cause=" + std::string(causeName(a.cause));
         out += "\n";

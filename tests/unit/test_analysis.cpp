@@ -158,7 +158,35 @@ TEST_CASE("a counter updated only on some iterations is not an induction variabl
             "@%p2 bra L;\n"
             "ret;\n");
   REQUIRE(f.acc().size() == 1);
-  CHECK(f.acc()[0].verdict == AccessInfo::Verdict::Unknown);
+  // The count is the same for every thread (a Uniform symbol set in the
+  // loop): the same address for the whole warp, but no stride along k0.
+  CHECK(f.acc()[0].verdict == AccessInfo::Verdict::Uniform);
+  CHECK_THAT(f.addr(0), Catch::Contains("u(%r1@SKIP)"));
+  REQUIRE(f.acc()[0].strides.size() == 1);
+  CHECK(f.acc()[0].strides[0].var == "k0");
+  CHECK(f.acc()[0].strides[0].bytes == "unknown");
+  CHECK_FALSE(f.acc()[0].strides[0].constant);
+  // Skipped on a thread-dependent condition: it differs by thread.
+  Fixture g(std::string(kRegs) +
+            "ld.param.u64 %rd1, [p];\n"
+            "mov.u32 %r1, 0;\n"
+            "mov.u32 %r9, 0;\n"
+            "mov.u32 %r8, %tid.x;\n"
+            "L:\n"
+            "setp.eq.s32 %p1, %r9, %r8;\n"
+            "@%p1 bra SKIP;\n"
+            "add.s32 %r1, %r1, 1;\n"
+            "SKIP:\n"
+            "mul.wide.s32 %rd2, %r1, 4;\n"
+            "add.s64 %rd3, %rd1, %rd2;\n"
+            "st.global.u32 [%rd3], %r1;\n"
+            "add.s32 %r9, %r9, 1;\n"
+            "setp.lt.s32 %p2, %r9, 10;\n"
+            "@%p2 bra L;\n"
+            "ret;\n");
+  REQUIRE(g.acc().size() == 1);
+  CHECK(g.acc()[0].verdict == AccessInfo::Verdict::Unknown);
+  CHECK(g.acc()[0].cause == UnknownCause::PathDependent);
 }
 
 TEST_CASE("special registers other than the indices are unknown", "[affine]") {
@@ -258,7 +286,7 @@ TEST_CASE("known bits: trailing zeros and bounds make bit operations affine", "[
   // or/xor with a value below 2^tz: an addition, whatever the sign of n.
   CHECK(value("shl.b32 %r3, %r1, 10;\nor.b32 %r4, %r3, 1;\n", "%r4") == "1024*param(n) + 1");
   CHECK(value("shl.b32 %r3, %r1, 4;\nxor.b32 %r4, %r3, 15;\n", "%r4") == "16*param(n) + 15");
-  CHECK_THAT(value("shl.b32 %r3, %r1, 4;\nor.b32 %r4, %r3, 16;\n", "%r4"), Catch::Contains("may overlap"));
+  CHECK_THAT(value("shl.b32 %r3, %r2, 4;\nor.b32 %r4, %r3, 16;\n", "%r4"), Catch::Contains("may overlap"));
   // xor with all ones is not: -x-1; so is not.
   CHECK(value("xor.b32 %r4, %r2, -1;\n", "%r4") == "-%tid.x - 1");
   CHECK(value("xor.b32 %r4, %r2, 0xFFFFFFFF;\n", "%r4") == "-%tid.x - 1");
@@ -266,10 +294,13 @@ TEST_CASE("known bits: trailing zeros and bounds make bit operations affine", "[
   // and with a mask that only clears known-zero low bits.
   CHECK(value("shl.b32 %r3, %r1, 2;\nand.b32 %r4, %r3, -4;\n", "%r4") == "4*param(n)");
   CHECK(value("shl.b32 %r3, %r1, 2;\nand.b32 %r4, %r3, 0xFFFFFFFC;\n", "%r4") == "4*param(n)");
-  CHECK_THAT(value("shl.b32 %r3, %r1, 1;\nand.b32 %r4, %r3, -4;\n", "%r4"), Catch::Contains("unknown"));
+  CHECK_THAT(value("shl.b32 %r3, %r2, 1;\nand.b32 %r4, %r3, -4;\n", "%r4"), Catch::Contains("unknown"));
+  // A parameter's bits are not known, but the result is the same for every thread.
+  CHECK(value("shl.b32 %r3, %r1, 1;\nand.b32 %r4, %r3, -4;\n", "%r4") == "u(%r4@3)");
   // Exact right shifts: arithmetic on any multiple, logical only on a non-negative one.
   CHECK(value("shl.b32 %r3, %r1, 3;\nshr.s32 %r4, %r3, 2;\n", "%r4") == "2*param(n)");
-  CHECK_THAT(value("shl.b32 %r3, %r1, 3;\nshr.u32 %r4, %r3, 2;\n", "%r4"), Catch::Contains("unknown"));
+  CHECK_THAT(value("ld.global.u32 %r5, [%rd9];\nshl.b32 %r3, %r5, 3;\nshr.u32 %r4, %r3, 2;\n", "%r4"),
+             Catch::Contains("unknown"));
   CHECK(value("shl.b32 %r3, %r2, 3;\nshr.u32 %r4, %r3, 2;\n", "%r4") == "2*%tid.x");
   CHECK_THAT(value("shr.u32 %r4, %r2, 5;\n", "%r4"), Catch::Contains("unknown"));
   // A remainder smaller than the divisor is the value; bfe/bfi fields.
@@ -285,8 +316,9 @@ TEST_CASE("known bits: trailing zeros and bounds make bit operations affine", "[
 }
 
 TEST_CASE("known bits: facts of unknown values", "[affine][bits]") {
+  // From a load: not the same for every thread, so unknown with facts.
   Fixture f(std::string(kRegs) +
-            "ld.param.u32 %r1, [n];\n"            // 0
+            "ld.global.u32 %r1, [%rd9];\n"        // 0
             "and.b32 %r3, %r1, 255;\n"            // 1: [0, 255]
             "shl.b32 %r4, %r3, 4;\n"              // 2: [0, 4080], multiple of 16
             "shr.u32 %r5, %r1, 20;\n"             // 3: [0, 4095]
@@ -310,4 +342,110 @@ TEST_CASE("sectors of a negative stride: the mirror image of the positive one", 
   CHECK(warpSectors(4, 4) == 4);
   CHECK(warpSectors(-8, 8) == 8);
   CHECK(warpSectors(-128, 4) == 32);
+}
+
+TEST_CASE("uniform merges: a uniform choice between uniform parts is a Uniform symbol", "[affine][uniform]") {
+  // if (COND) r2 = A else r2 = B; address p + 4*r2.
+  auto merged = [](const std::string &cond, const std::string &a, const std::string &b) {
+    Fixture f(std::string(kRegs) +
+              "ld.param.u32 %r1, [n];\n"
+              "mov.u32 %r5, %tid.x;\n"
+              "mov.u32 %r6, %ctaid.x;\n"
+              "setp.eq.s32 %p1, " + cond + ", 0;\n"
+              "@%p1 bra A;\n"
+              "add.s32 %r2, %r5, " + a + ";\n"
+              "bra.uni J;\n"
+              "A:\n"
+              "add.s32 %r2, %r5, " + b + ";\n"
+              "J:\n"
+              "ld.param.u64 %rd1, [p];\n"
+              "mul.wide.s32 %rd2, %r2, 4;\n"
+              "add.s64 %rd3, %rd1, %rd2;\n"
+              "ld.global.u32 %r3, [%rd3];\n"
+              "ret;\n");
+    return std::make_pair(f.addr(0), f.acc()[0].verdict);
+  };
+  // Uniform condition, parts differing by a parameter: tid + u.
+  auto [a1, v1] = merged("%r1", "%r1", "0");
+  CHECK(a1 == "param(p) + 4*%tid.x + 4*u(%r2@J)");
+  CHECK(v1 == AccessInfo::Verdict::Coalesced);
+  // Thread-dependent condition: unknown.
+  CHECK_THAT(merged("%r5", "%r1", "0").first, Catch::Contains("differs by path"));
+  // Block-dependent condition: not the same for the grid, unknown.
+  CHECK_THAT(merged("%r6", "%r1", "0").first, Catch::Contains("differs by path"));
+  // Uniform condition but the parts differ in %tid.x: unknown.
+  CHECK_THAT(merged("%r1", "%r5", "0").first, Catch::Contains("differs by path"));
+}
+
+TEST_CASE("uniformity levels and trip counts", "[uniform]") {
+  Fixture f(std::string(kRegs) +
+            "ld.param.u32 %r1, [n];\n"       // 0 grid
+            "ld.param.u64 %rd1, [p];\n"      // 1 grid
+            "ld.global.u32 %r2, [%rd1];\n"   // 2 thread: loaded
+            "mov.u32 %r3, %ctaid.x;\n"       // 3 block
+            "add.s32 %r4, %r3, %r1;\n"       // 4 block
+            "mov.u32 %r5, %ntid.x;\n"        // 5 grid
+            "div.s32 %r6, %r1, %r5;\n"       // 6 grid
+            "mov.u32 %r7, 0;\n"              // 7
+            "L:\n"
+            "add.s32 %r7, %r7, 1;\n"         // 8
+            "setp.lt.s32 %p1, %r7, %r6;\n"   // 9 grid
+            "@%p1 bra L;\n"                  // 10
+            "mov.u32 %r8, 0;\n"              // 11
+            "M:\n"
+            "add.s32 %r8, %r8, 1;\n"         // 12
+            "setp.lt.s32 %p2, %r8, %r4;\n"   // 13 block
+            "@%p2 bra M;\n"                  // 14
+            "mov.u32 %r9, 0;\n"              // 15
+            "N:\n"
+            "add.s32 %r9, %r9, 1;\n"         // 16
+            "setp.lt.s32 %p3, %r9, %r2;\n"   // 17 thread
+            "@%p3 bra N;\n"                  // 18
+            "ret;\n");
+  auto &u = f.fa().affine().uniformity();
+  CHECK(u.ofInstr(0) == UniformLevel::Grid);
+  CHECK(u.ofInstr(2) == UniformLevel::Thread);
+  CHECK(u.ofInstr(4) == UniformLevel::Block);
+  CHECK(u.ofInstr(6) == UniformLevel::Grid);
+  CHECK(u.ofInstr(9) == UniformLevel::Grid);
+  CHECK(u.ofInstr(17) == UniformLevel::Thread);
+  REQUIRE(f.fa().loops().loops().size() == 3);
+  CHECK(f.fa().affine().tripCountUniformity(0) == UniformLevel::Grid);
+  CHECK(f.fa().affine().tripCountUniformity(1) == UniformLevel::Block);
+  CHECK(f.fa().affine().tripCountUniformity(2) == UniformLevel::Thread);
+  // After a loop whose trip count differs by thread, its counter's exit value does too.
+  CHECK(f.fa().affine().uniformLevel(18, "%r9") == UniformLevel::Grid);  // inside: the iteration it is at
+  CHECK(f.fa().affine().uniformLevel(19, "%r9") == UniformLevel::Thread);
+  CHECK(f.fa().affine().uniformLevel(15, "%r7") == UniformLevel::Grid);
+}
+
+TEST_CASE("a counter read after a loop whose trip count differs by thread is unknown", "[affine][uniform]") {
+  // for (k = 1; k < tid; ++k); p[k]: k is tid (or 1) per thread, not 4*k0 + 4
+  // for the whole warp (reported `uniform` before issue 15).
+  const std::string body = std::string(kRegs) +
+                           "ld.param.u64 %rd1, [p];\n"
+                           "ld.param.u32 %r7, [n];\n"
+                           "mov.u32 %r8, BOUND;\n"
+                           "mov.u32 %r9, 0;\n"
+                           "N:\n"
+                           "add.s32 %r9, %r9, 1;\n"
+                           "setp.lt.s32 %p3, %r9, %r8;\n"
+                           "@%p3 bra N;\n"
+                           "mul.wide.s32 %rd2, %r9, 4;\n"
+                           "add.s64 %rd3, %rd1, %rd2;\n"
+                           "st.global.u32 [%rd3], %r9;\n"
+                           "ret;\n";
+  auto with = [&](const std::string &bound) {
+    std::string s = body;
+    s.replace(s.find("BOUND"), 5, bound);
+    return s;
+  };
+  Fixture thread(with("%tid.x"));
+  REQUIRE(thread.acc().size() == 1);
+  CHECK(thread.acc()[0].verdict == AccessInfo::Verdict::Unknown);
+  CHECK(thread.acc()[0].cause == UnknownCause::PathDependent);
+  // With a uniform bound every thread leaves at the same iteration.
+  Fixture grid(with("%r7"));
+  REQUIRE(grid.acc().size() == 1);
+  CHECK(grid.acc()[0].verdict == AccessInfo::Verdict::Uniform);
 }

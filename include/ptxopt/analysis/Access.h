@@ -46,6 +46,12 @@ struct AccessInfo {
   // the runtime can check them) and of the offset (gcd of its coefficients).
   std::string baseAlign;
   int64_t offsetAlign = 0;  // 0: unknown
+  // Unrolled loops: when the innermost loop around the access holds U
+  // accesses like it at base + j*s (j = 0..U-1) and its counter moves them
+  // by U*s, the loop was unrolled U times (by nvcc) and s is the stride per
+  // element of the source loop. unroll = 0 when not recognised.
+  unsigned unroll = 0;
+  std::optional<Stride> elementStride;  // s, along the loop's counter
 };
 
 /// Facts for every memory access of the function, in program order.

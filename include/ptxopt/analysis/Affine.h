@@ -22,6 +22,7 @@
 
 #include "ptxopt/analysis/CFG.h"
 #include "ptxopt/analysis/ReachingDefs.h"
+#include "ptxopt/analysis/Uniformity.h"
 
 namespace ptxopt::analysis {
 
@@ -39,7 +40,7 @@ struct Symbol {
   uint32_t loop = 0;      // loop id for LoopCounter
   uint32_t site = 0;      // Uniform: the defining instruction, or (merges) 0x80000000 | the reading one
   // Facts about a Uniform symbol (not part of its identity).
-  uint32_t block = UINT32_MAX;  // block where its value is set: it varies with the loops around it
+  std::vector<uint32_t> loops;  // loops in which its value may change from one iteration to the next
   uint8_t tz = 0;               // a multiple of 2^tz
   std::optional<uint64_t> umax;  // 0 <= value <= umax, when known
   bool operator==(const Symbol &o) const {
@@ -148,6 +149,18 @@ public:
   /// `findInductionVars` computes them for every loop).
   const std::vector<InductionVar> &inductionVars();
 
+  /// Whether `reg` read at `at` is the same for every thread of the grid,
+  /// of a block, or may differ (Uniformity.cpp).
+  UniformLevel uniformLevel(uint32_t at, std::string_view reg) { return uniformity().read(at, reg); }
+  /// Whether every thread that runs loop `loop` runs it the same number of times.
+  UniformLevel tripCountUniformity(uint32_t loop) { return uniformity().tripCount(loop); }
+  Uniformity &uniformity();
+  /// Whether polynomial `p` may change from one iteration of loop `loop` to
+  /// the next other than through its counter: a Uniform symbol set inside
+  /// it, or the counter of a loop nested in it.
+  bool variesIn(const Poly &p, uint32_t loop) const;
+
+  const LoopInfo &loops() const { return loops_; }
   const std::vector<Symbol> &symbols() const { return syms_; }
   uint16_t symbolId(const Symbol &s);
   std::string symbolName(uint16_t id) const;
@@ -175,6 +188,20 @@ private:
   /// other instructions.
   std::optional<Value> evalBitOp(uint32_t def, const ir::Instruction &in);
   void computeTripCount(InductionVar &iv);
+  /// A Uniform symbol for `reg` at `site` with the given facts.
+  std::optional<uint16_t> uniformSymbol(std::string_view reg, uint32_t site, std::vector<uint32_t> loops, unsigned tz,
+                                        std::optional<uint64_t> umax);
+  /// Definitions of `reg` that disagree, merged at `at`: the common
+  /// thread-dependent part plus a Uniform symbol when the choice between
+  /// them and the parts that differ are the same for every thread.
+  std::optional<Value> uniformMerge(uint32_t at, std::string_view reg, const std::vector<uint32_t> &defs,
+                                    const std::vector<Value> &vals);
+  /// `v`, written by `def`, as read at `at`: unknown when `at` is after a
+  /// loop around `def` whose trip count may differ by thread and `v`
+  /// changes with its iterations.
+  Value leaveLoops(uint32_t def, uint32_t at, Value v);
+  /// 0: the same for every thread of the grid wherever read in block `b`; 1: of a block; 2: per thread.
+  uint8_t symbolLevel(uint16_t id, uint32_t b);
   /// `ld.param` at `def` of `name+off`: a kernel parameter, a device
   /// function's argument, or a call's return value (Affine.cpp, calls).
   Value paramLoad(uint32_t def, std::string_view name, int64_t off, std::string pname);
@@ -194,6 +221,19 @@ private:
   // A device function's arguments as Param symbols (only for a callee's
   // summary: elsewhere they may differ by thread and are unknown).
   bool argsAsSymbols_ = false;
+  std::unique_ptr<Uniformity> uni_;
+  // An induction variable updated through a chain of adds: its update
+  // evaluated with the register at the top of the iteration as placeholder.
+  struct Trial {
+    std::string_view reg;
+    uint32_t init, upd;
+    uint16_t placeholder;
+    std::vector<std::string> keys;  // cache entries to forget afterwards
+  };
+  Trial *trial_ = nullptr;
+  std::optional<Value> chainStep(uint32_t loop, std::string_view reg, uint32_t init, uint32_t upd);
+  std::unordered_map<uint32_t, uint16_t> uniformIds_;  // site -> symbol
+  std::map<std::pair<std::string, std::vector<uint32_t>>, uint32_t> mergeSites_;  // (reg@block, defs) -> site
 
   const ir::Module &m_;
   const CFG &cfg_;

@@ -33,6 +33,9 @@ struct Coverage {
   /// "2 data-dependent, 1 call", "" when nothing is unknown.
   std::string causeText() const;
 };
+/// "the same for every thread", "the same within a block (depends on
+/// %ctaid)", "may differ by thread": a loop's trip count in the reports.
+std::string tripUniformText(UniformLevel l);
 /// Whether the report lists access `a` (global or generic space).
 bool reportedAccess(const AccessInfo &a);
 /// The class of an unknown access's cause (AccessInfo::cause, set by the analysis).

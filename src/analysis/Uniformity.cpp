@@ -1,0 +1,298 @@
+// Thread uniformity of registers.
+//
+// What: for every instruction, whether what it writes is the same for all
+// threads of the grid (Grid), of a block (Block) or may differ (Thread);
+// for every loop, whether its trip count is.
+// Why: a value that differs by path but only through parameters and
+// launch sizes (nvcc's remainder-loop start, n & -4) is the same for every
+// thread, so an address with it stays affine in the thread indices with a
+// uniform unknown offset (a Uniform symbol, Affine.cpp); and a transform
+// that runs a loop in lockstep needs to know that its trip count is the
+// same for every thread of a warp.
+// Algorithm: a monotone fixed point over the instructions, starting from
+// Grid. An instruction's level is the highest of its operands' (the guard
+// included), or Thread when it reads memory, another lane, an atomic, a
+// call's result or a special register that differs by thread. A register
+// read with several reaching definitions also takes the level of the
+// branches that decide which definition reaches: a conditional branch at
+// block X decides when the blocks reachable from X before X's immediate
+// post-dominator (its region) hold one of the definitions or the read
+// itself, and both directions can reach the read; otherwise both meet
+// again before anything changes, or one never gets there (an early return
+// only decides whether a thread reaches the read, not with which value).
+// A loop's trip count takes the level of the conditions of its exits, and
+// so does a definition inside a loop read after it (the value of the
+// iteration the thread left at).
+// Refuses (Thread): loaded data of any kind (ld.global, ld.shared,
+// ld.const, a call's return value, a device function's arguments), %tid,
+// %laneid, %clock..., warp collectives (shfl, vote, mma...), carry chains,
+// instructions it does not know.
+#include "ptxopt/analysis/Uniformity.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "ptxopt/analysis/Semantics.h"
+
+namespace ptxopt::analysis {
+
+using ir::Instruction;
+using ir::Operand;
+
+const char *uniformLevelName(UniformLevel l) {
+  switch (l) {
+  case UniformLevel::Grid: return "grid";
+  case UniformLevel::Block: return "block";
+  case UniformLevel::Thread: return "thread";
+  }
+  return "thread";
+}
+
+namespace {
+
+constexpr uint8_t kThread = 2;
+
+/// Level of a special register; -1 for an ordinary register. Specials not
+/// listed (%tid, %laneid, %clock, %smid...) are per thread.
+int specialLevel(std::string_view r) {
+  static const std::string_view grid[] = {"%ntid.",        "%nctaid.",          "%nclusterid.",      "%cluster_nctaid.",
+                                          "%cluster_nctarank", "%gridid",       "%nwarpid",          "%nsmid",
+                                          "%total_smem_size", "%dynamic_smem_size", "%aggr_smem_size", "%is_explicit_cluster",
+                                          "%envreg",        "%reserved_smem"};
+  static const std::string_view block[] = {"%ctaid.", "%clusterid.", "%cluster_ctaid.", "%cluster_ctarank"};
+  auto starts = [&](std::string_view p) { return r.substr(0, p.size()) == p; };
+  for (auto p : grid)
+    if (starts(p)) return 0;
+  for (auto p : block)
+    if (starts(p)) return 1;
+  static const std::string_view thread[] = {"%tid.",   "%laneid", "%warpid",      "%smid", "%lanemask",
+                                            "%clock",  "%pm",     "%globaltimer", "%current_graph_exec"};
+  for (auto p : thread)
+    if (starts(p)) return kThread;
+  return -1;
+}
+
+/// Instructions whose result is a function of their register operands only
+/// (no memory, no other lane, no hidden state).
+bool pure(std::string_view b) {
+  static const std::unordered_set<std::string_view> ops = {
+      "mov",  "add",   "sub",  "mul",  "mad",   "mul24", "mad24", "sad",   "div",  "rem",  "abs",   "neg",
+      "min",  "max",   "popc", "clz",  "bfind", "brev",  "bfe",   "bfi",   "and",  "or",   "xor",   "not",
+      "cnot", "shl",   "shr",  "shf",  "lop3",  "prmt",  "selp",  "slct",  "setp", "set",  "cvt",   "cvta",
+      "fma",  "rcp",   "sqrt", "rsqrt", "sin",  "cos",   "lg2",   "ex2",   "tanh", "copysign", "testp", "dp4a",
+      "dp2a", "isspacep", "bra", "ret", "exit", "fns", "szext", "bmsk"};
+  return ops.count(b) != 0;
+}
+
+bool declares(const std::optional<std::vector<ir::Decl>> &decls, std::string_view name) {
+  if (decls)
+    for (const auto &d : *decls)
+      for (const auto &n : d.names)
+        if (n.name == name) return true;
+  return false;
+}
+
+}  // namespace
+
+Uniformity::Uniformity(const CFG &cfg, const DominatorTree &, const LoopInfo &loops, const ReachingDefs &rd)
+    : cfg_(cfg), loops_(loops), rd_(rd), pdom_(cfg, true) {}
+
+const std::vector<uint64_t> &Uniformity::region(uint32_t x) {
+  if (regionDone_[x]) return regions_[x];
+  regionDone_[x] = true;
+  const auto &blocks = cfg_.blocks();
+  std::vector<uint64_t> bits((blocks.size() + 63) / 64, 0);
+  uint32_t stop = pdom_.idom(x);  // kNone: the virtual exit, never reached
+  std::vector<uint32_t> work;
+  for (uint32_t s : blocks[x].succs) work.push_back(s);
+  while (!work.empty()) {
+    uint32_t b = work.back();
+    work.pop_back();
+    if (b == stop || (bits[b / 64] >> (b % 64)) & 1) continue;
+    bits[b / 64] |= uint64_t{1} << (b % 64);
+    for (uint32_t s : blocks[b].succs) work.push_back(s);
+  }
+  regions_[x] = std::move(bits);
+  return regions_[x];
+}
+
+const std::vector<uint64_t> &Uniformity::reaching(uint32_t b) {
+  auto &bits = reachTo_[b];
+  if (!bits.empty()) return bits;
+  const auto &blocks = cfg_.blocks();
+  bits.assign((blocks.size() + 63) / 64, 0);
+  std::vector<uint32_t> work{b};
+  while (!work.empty()) {
+    uint32_t x = work.back();
+    work.pop_back();
+    if ((bits[x / 64] >> (x % 64)) & 1) continue;
+    bits[x / 64] |= uint64_t{1} << (x % 64);
+    for (uint32_t p : blocks[x].preds) work.push_back(p);
+  }
+  return bits;
+}
+
+std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_t> &defs) {
+  std::vector<uint32_t> out;
+  const auto &to = reaching(b);
+  for (uint32_t x : branchBlocks_) {
+    // A branch with one direction that never reaches b only decides whether
+    // a thread gets there (an early return), not with which definition.
+    unsigned toB = 0;
+    std::vector<uint32_t> seen;
+    for (uint32_t s : cfg_.blocks()[x].succs)
+      if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
+        seen.push_back(s);
+        toB += (to[s / 64] >> (s % 64)) & 1;
+      }
+    if (toB < 2) continue;
+    const auto &r = region(x);
+    auto in = [&](uint32_t blk) { return (r[blk / 64] >> (blk % 64)) & 1; };
+    bool decides = in(b);
+    for (uint32_t d : defs)
+      if (d != ReachingDefs::kEntry) decides = decides || in(cfg_.blockOf(d));
+    if (decides) out.push_back(cfg_.blocks()[x].last - 1);
+  }
+  return out;
+}
+
+void Uniformity::compute() {
+  if (computed_) return;
+  computed_ = true;
+  const auto &instrs = cfg_.instructions();
+  const auto &blocks = cfg_.blocks();
+  const ir::Function &f = cfg_.function();
+  size_t n = instrs.size();
+  lvl_.assign(n, 0);
+  intrinsic_.assign(n, 0);
+  regions_.assign(blocks.size(), {});
+  regionDone_.assign(blocks.size(), false);
+  reachTo_.assign(blocks.size(), {});
+  exits_.assign(loops_.loops().size(), {});
+  for (const auto &b : blocks) {
+    if (!b.reachable || b.last == b.first) continue;
+    std::vector<uint32_t> succ = b.succs;
+    std::sort(succ.begin(), succ.end());
+    succ.erase(std::unique(succ.begin(), succ.end()), succ.end());
+    if (succ.size() >= 2) branchBlocks_.push_back(b.id);
+  }
+  reads_.assign(n, {});
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!blocks[cfg_.blockOf(i)].reachable) continue;
+    const Instruction &in = *instrs[i];
+    std::string_view b = in.base();
+    if (b == "ld" && in.hasModifier(".param")) {
+      // A kernel's own parameter is uniform; anything else read from .param
+      // (a call's return value, a device function's argument) is not known to be.
+      const Operand *a = in.operands.size() == 2 ? &in.operands[1] : nullptr;
+      std::string_view name;
+      if (a && a->kind == Operand::Kind::Address && a->elems.size() == 1) {
+        const Operand &e = a->elems[0];
+        if (e.kind == Operand::Kind::Symbol) name = e.text;
+        else if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Symbol) name = e.elems[0].text;
+      }
+      if (!(f.isEntry && declares(f.params, name))) intrinsic_[i] = kThread;
+    } else if (!pure(b) || b == "addc" || b == "subc" || b == "madc" || in.hasModifier(".cc")) {
+      intrinsic_[i] = kThread;
+    }
+    lvl_[i] = intrinsic_[i];
+    if (intrinsic_[i] == kThread) continue;
+    for (auto u : rd_.defUse(i).uses) {
+      Read r{i, u, static_cast<int8_t>(specialLevel(u)), {}, {}};
+      if (r.special < 0) {
+        r.defs = rd_.defsAt(i, u);
+        if (r.defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), r.defs);
+        exitsLeft(cfg_.blockOf(i), r.defs, r.deciders);
+      }
+      reads_[i].push_back(std::move(r));
+    }
+  }
+  // Monotone: levels only rise; at most 2 rises per instruction.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (lvl_[i] == kThread) continue;
+      uint8_t v = lvl_[i];
+      for (const Read &r : reads_[i]) {
+        if (v == kThread) break;
+        if (r.special >= 0) {
+          v = std::max<uint8_t>(v, static_cast<uint8_t>(r.special));
+          continue;
+        }
+        for (uint32_t d : r.defs) v = std::max<uint8_t>(v, d == ReachingDefs::kEntry ? kThread : lvl_[d]);
+        for (uint32_t x : r.deciders) v = std::max(v, lvl_[x]);
+      }
+      if (v != lvl_[i]) {
+        lvl_[i] = v;
+        changed = true;
+      }
+    }
+  }
+}
+
+uint8_t Uniformity::readLevel(uint32_t at, std::string_view reg) {
+  compute();
+  int s = specialLevel(reg);
+  if (s >= 0) return static_cast<uint8_t>(s);
+  auto defs = rd_.defsAt(at, reg);
+  uint8_t v = 0;
+  for (uint32_t d : defs) v = std::max<uint8_t>(v, d == ReachingDefs::kEntry ? kThread : lvl_[d]);
+  std::vector<uint32_t> xs;
+  if (defs.size() > 1) xs = deciders(cfg_.blockOf(at), defs);
+  exitsLeft(cfg_.blockOf(at), defs, xs);
+  for (uint32_t x : xs) v = std::max(v, lvl_[x]);
+  return v;
+}
+
+void Uniformity::exitsLeft(uint32_t b, const std::vector<uint32_t> &defs, std::vector<uint32_t> &out) {
+  // A definition inside a loop read after it: the value of the iteration
+  // the thread left at, decided by the loop's exits.
+  for (uint32_t d : defs) {
+    if (d == ReachingDefs::kEntry) continue;
+    for (auto l = loops_.loopOf(cfg_.blockOf(d)); l; l = loops_.loops()[*l].parent) {
+      if (loops_.loops()[*l].contains(b)) break;
+      for (uint32_t x : loopExits(*l))
+        if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+    }
+  }
+}
+
+const std::vector<uint32_t> &Uniformity::loopExits(uint32_t loop) {
+  auto &e = exits_[loop];
+  if (e.first) return e.second;
+  e.first = true;
+  const Loop &L = loops_.loops()[loop];
+  for (uint32_t b : L.blocks) {
+    const auto &blk = cfg_.blocks()[b];
+    bool exits = false;
+    for (uint32_t s : blk.succs) exits |= !L.contains(s);
+    for (uint32_t i = blk.first; i < blk.last; ++i) {
+      const Instruction &in = *cfg_.instructions()[i];
+      Flow fl = flowOf(in);
+      // A guarded return or trap inside the loop also ends it for some threads.
+      bool leaves = fl == Flow::Return || fl == Flow::Trap || ((fl == Flow::Branch || fl == Flow::IndirectBranch) && exits);
+      if (leaves && (!in.guard.empty() || fl == Flow::IndirectBranch)) e.second.push_back(i);
+    }
+  }
+  return e.second;
+}
+
+UniformLevel Uniformity::read(uint32_t at, std::string_view reg) {
+  return static_cast<UniformLevel>(readLevel(at, reg));
+}
+
+UniformLevel Uniformity::choice(uint32_t at, const std::vector<uint32_t> &defs) {
+  compute();
+  uint8_t v = 0;
+  for (uint32_t x : deciders(cfg_.blockOf(at), defs)) v = std::max(v, lvl_[x]);
+  return static_cast<UniformLevel>(v);
+}
+
+UniformLevel Uniformity::tripCount(uint32_t loop) {
+  compute();
+  uint8_t v = 0;
+  for (uint32_t i : loopExits(loop)) v = std::max(v, lvl_[i]);
+  return static_cast<UniformLevel>(v);
+}
+
+}  // namespace ptxopt::analysis
