@@ -121,6 +121,7 @@ tr.ann td.c{white-space:normal;word-break:normal;padding:2px 8px 6px;font-family
 .rem.note{border-color:#8c959f;background:#f6f8fa}
 .rem .pass{font-weight:600}
 .muted{color:#57606a}
+ul.facts{margin:.2em 0 .6em;padding-left:1.4em;color:#57606a;font-size:13px}
 )";
 
 std::string esc(std::string_view s) { return htmlEscape(s); }
@@ -384,6 +385,9 @@ void Writer::writeAccess(size_t kernel, const AccessInfo &a, FunctionAnalyses &f
       out_ += std::string(i ? ", " : " ") + "<code>" + esc(a.strides[i].var) + "</code>: <code>" +
               esc(a.strides[i].bytes) + "</code> B";
   }
+  if (a.unroll && a.elementStride)
+    out_ += " &middot; loop unrolled " + std::to_string(a.unroll) + " times: <code>" + esc(a.elementStride->bytes) +
+            "</code> B per element on <code>" + esc(a.elementStride->var) + "</code>";
   if (!a.unitStrideOn.empty()) out_ += " &middot; would be unit-stride on <code>" + esc(a.unitStrideOn) + "</code>";
   out_ += " &middot; <span class=\"muted\">" + esc(where(a, fa)) + "</span>";
   out_ += "<div class=\"why\">";
@@ -499,6 +503,31 @@ void Writer::writeKernel(size_t index, const Function &k, const std::vector<cons
     }
     out_ += "</p>\n";
   }
+  // Loops: where, and whether every thread runs them the same number of times.
+  const CFG &cfg = fa.cfg();
+  if (const auto &loops = fa.loops().loops(); !loops.empty()) {
+    out_ += "<ul class=\"facts\">\n";
+    for (const auto &l : loops) {
+      std::string trips;
+      for (const auto &iv : fa.affine().inductionVars())
+        if (iv.loop == l.id && !iv.tripCount.empty()) {
+          trips = iv.tripCount;
+          break;
+        }
+      out_ += "<li>loop <code>k" + std::to_string(l.id) + "</code> at " + esc(blockName(cfg, l.header));
+      if (uint32_t first = cfg.blocks()[l.header].first; first < cfg.instructions().size()) {
+        std::string where = sourceLocation(m_, cfg, first).str();
+        uint32_t pl = ptxLine(cfg.instructions()[first]);
+        if (where.empty() && pl) where = "PTX line " + std::to_string(pl);
+        if (!where.empty()) out_ += " (" + esc(where) + ")";
+      }
+      out_ += ", depth " + std::to_string(l.depth) + ": trip count " +
+              esc(tripUniformText(fa.affine().tripCountUniformity(l.id)));
+      if (!trips.empty()) out_ += ", " + esc(trips) + " iterations";
+      out_ += "</li>\n";
+    }
+    out_ += "</ul>\n";
+  }
   for (const ReportRemark *r : page.unplaced) writeRemark(*r, k, true);
   // The accesses, each linked to its place in the code below.
   if (cov.accesses) {
@@ -514,6 +543,9 @@ void Writer::writeKernel(size_t index, const Function &k, const std::vector<cons
               "</td><td class=\"mono\">";
       for (size_t i = 0; i < a.strides.size(); ++i)
         out_ += (i ? ", " : "") + esc(a.strides[i].var) + ": " + esc(a.strides[i].bytes);
+      if (a.unroll && a.elementStride)
+        out_ += "; unrolled " + std::to_string(a.unroll) + "x: " + esc(a.elementStride->var) + ": " +
+                esc(a.elementStride->bytes) + " per element";
       out_ += "</td><td>";
       if (a.verdict == AccessInfo::Verdict::Unknown) out_ += esc(causeName(unknownCause(a))) + ": ";
       out_ += esc(a.reason) + "</td></tr>\n";
