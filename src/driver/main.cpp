@@ -285,11 +285,13 @@ int main(int argc, char **argv) {
     // The remarks of the passes asked for, else of -O2, on a copy; `mod` stays the input.
     ptxopt::PipelineOptions hopts = popts;
     if (hopts.passes == "-O0") hopts.passes = "-O2";
-    hopts.afterPass = nullptr;
     htmlPipeline = hopts.passes;
-    if (!hopts.skip.empty())
-      for (const auto &s : hopts.skip) htmlPipeline += " --skip-pass=" + s;
-    auto copy = ptxopt::parsePtx(std::move(pipelineCopy), name);
+    for (const auto &s : hopts.skip) htmlPipeline += " --skip-pass=" + s;
+    auto copy = ptxopt::parsePtx(std::move(pipelineCopy), name);  // parsed once already: it parses
+    if (copy.error) {
+      std::cerr << ptxopt::formatDiagnostic(*copy.error);
+      return 1;
+    }
     opt = ptxopt::optimizeModule(*copy.module, hopts);
     if (!opt.ok) {
       std::cerr << "ptx-opt: error: " << opt.error << "\n";
