@@ -353,7 +353,9 @@ Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
   if (trial_) trial_->keys.push_back(key);
   // What the polynomial cannot express but is the same for every thread of
   // the grid becomes a Uniform symbol: an opaque integer, set here.
-  if (!v.known && v.cause != UnknownCause::Overflow && cfg_.instructions()[def]->base() != "setp" &&
+  // (Loaded data, atomics and call results are never uniform: no need to ask.)
+  if (!v.known && v.cause != UnknownCause::Overflow && v.cause != UnknownCause::DataDependent &&
+      v.cause != UnknownCause::Atomic && v.cause != UnknownCause::Call && cfg_.instructions()[def]->base() != "setp" &&
       uniformity().ofInstr(def) == UniformLevel::Grid) {
     std::vector<uint32_t> ls;
     for (auto l = loops_.loopOf(cfg_.blockOf(def)); l; l = loops_.loops()[*l].parent) ls.push_back(*l);

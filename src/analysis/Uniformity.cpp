@@ -133,19 +133,28 @@ const std::vector<uint64_t> &Uniformity::reaching(uint32_t b) {
 }
 
 std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_t> &defs) {
-  std::vector<uint32_t> out;
-  const auto &to = reaching(b);
-  for (uint32_t x : branchBlocks_) {
+  std::vector<uint32_t> key = defs;
+  key.push_back(b);
+  if (auto it = decidersMemo_.find(key); it != decidersMemo_.end()) return it->second;
+  auto &cand = candidates_[b];
+  if (!cand.first) {
     // A branch with one direction that never reaches b only decides whether
     // a thread gets there (an early return), not with which definition.
-    unsigned toB = 0;
-    std::vector<uint32_t> seen;
-    for (uint32_t s : cfg_.blocks()[x].succs)
-      if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
-        seen.push_back(s);
-        toB += (to[s / 64] >> (s % 64)) & 1;
-      }
-    if (toB < 2) continue;
+    cand.first = true;
+    const auto &to = reaching(b);
+    for (uint32_t x : branchBlocks_) {
+      unsigned toB = 0;
+      std::vector<uint32_t> seen;
+      for (uint32_t s : cfg_.blocks()[x].succs)
+        if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
+          seen.push_back(s);
+          toB += (to[s / 64] >> (s % 64)) & 1;
+        }
+      if (toB >= 2) cand.second.push_back(x);
+    }
+  }
+  std::vector<uint32_t> out;
+  for (uint32_t x : cand.second) {
     const auto &r = region(x);
     auto in = [&](uint32_t blk) { return (r[blk / 64] >> (blk % 64)) & 1; };
     bool decides = in(b);
@@ -153,6 +162,7 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
       if (d != ReachingDefs::kEntry) decides = decides || in(cfg_.blockOf(d));
     if (decides) out.push_back(cfg_.blocks()[x].last - 1);
   }
+  decidersMemo_.emplace(std::move(key), out);
   return out;
 }
 
@@ -168,6 +178,7 @@ void Uniformity::compute() {
   regions_.assign(blocks.size(), {});
   regionDone_.assign(blocks.size(), false);
   reachTo_.assign(blocks.size(), {});
+  candidates_.assign(blocks.size(), {});
   exits_.assign(loops_.loops().size(), {});
   for (const auto &b : blocks) {
     if (!b.reachable || b.last == b.first) continue;
@@ -201,13 +212,28 @@ void Uniformity::compute() {
       Read r{i, u, static_cast<int8_t>(specialLevel(u)), {}, {}};
       if (r.special < 0) {
         r.defs = rd_.defsAt(i, u);
-        if (r.defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), r.defs);
-        exitsLeft(cfg_.blockOf(i), r.defs, r.deciders);
       }
       reads_[i].push_back(std::move(r));
     }
   }
-  // Monotone: levels only rise; at most 2 rises per instruction.
+  // Two rounds of a monotone fixed point (levels only rise). The first
+  // ignores which branches decide: a cheap lower bound that already makes
+  // most values Thread (computed from loaded data). The second adds the
+  // deciding branches and loop exits of the reads of what is still uniform.
+  iterate();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (lvl_[i] == kThread) continue;
+    for (Read &r : reads_[i])
+      if (r.special < 0) {
+        if (r.defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), r.defs);
+        exitsLeft(cfg_.blockOf(i), r.defs, r.deciders);
+      }
+  }
+  iterate();
+}
+
+void Uniformity::iterate() {
+  size_t n = lvl_.size();
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < n; ++i) {

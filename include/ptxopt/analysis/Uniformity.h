@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +39,7 @@ public:
 
 private:
   void compute();
+  void iterate();
   uint8_t readLevel(uint32_t at, std::string_view reg);
   /// Conditional branches whose direction decides which of `defs` reaches block `b`.
   std::vector<uint32_t> deciders(uint32_t b, const std::vector<uint32_t> &defs);
@@ -55,6 +57,8 @@ private:
   std::vector<std::vector<uint64_t>> regions_;     // per block: blocks reachable before its post-dominator
   std::vector<bool> regionDone_;
   std::vector<std::vector<uint64_t>> reachTo_;
+  std::vector<std::pair<bool, std::vector<uint32_t>>> candidates_;  // per block: branches with both ways reaching it
+  std::map<std::vector<uint32_t>, std::vector<uint32_t>> decidersMemo_;  // (defs..., block) -> deciders
   std::vector<std::pair<bool, std::vector<uint32_t>>> exits_;  // per loop: computed, instructions leaving it
   /// Branches and returns that leave loop `loop` for some threads.
   const std::vector<uint32_t> &loopExits(uint32_t loop);
