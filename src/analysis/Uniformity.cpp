@@ -94,8 +94,32 @@ bool declares(const std::optional<std::vector<ir::Decl>> &decls, std::string_vie
 
 }  // namespace
 
-Uniformity::Uniformity(const CFG &cfg, const DominatorTree &, const LoopInfo &loops, const ReachingDefs &rd)
-    : cfg_(cfg), loops_(loops), rd_(rd), pdom_(cfg, true) {}
+Uniformity::Uniformity(const CFG &cfg, const DominatorTree &dom, const LoopInfo &loops, const ReachingDefs &rd)
+    : cfg_(cfg), dom_(dom), loops_(loops), rd_(rd), pdom_(cfg, true) {}
+
+std::vector<uint64_t> Uniformity::between(uint32_t d, uint32_t b) {
+  // Blocks on a path from d to b that does not pass through d again.
+  const auto &blocks = cfg_.blocks();
+  size_t words = (blocks.size() + 63) / 64;
+  auto walk = [&](uint32_t from, bool forward) {
+    std::vector<uint64_t> bits(words, 0);
+    std::vector<uint32_t> work;
+    for (uint32_t n : forward ? blocks[from].succs : blocks[from].preds) work.push_back(n);
+    while (!work.empty()) {
+      uint32_t x = work.back();
+      work.pop_back();
+      if (x == d || (bits[x / 64] >> (x % 64)) & 1) continue;
+      bits[x / 64] |= uint64_t{1} << (x % 64);
+      for (uint32_t n : forward ? blocks[x].succs : blocks[x].preds) work.push_back(n);
+    }
+    return bits;
+  };
+  std::vector<uint64_t> fwd = walk(d, true), bwd = walk(b, false);
+  bwd[b / 64] |= uint64_t{1} << (b % 64);
+  for (size_t w = 0; w < words; ++w) fwd[w] &= bwd[w];
+  fwd[d / 64] |= uint64_t{1} << (d % 64);
+  return fwd;
+}
 
 const std::vector<uint64_t> &Uniformity::region(uint32_t x) {
   if (regionDone_[x]) return regions_[x];
@@ -153,8 +177,22 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
       if (toB >= 2) cand.second.push_back(x);
     }
   }
+  // When the definitions' nearest common dominator D writes the register
+  // unconditionally (an induction variable's start in the preheader), the
+  // value at b depends only on the path from the last pass through D to b:
+  // branches elsewhere (one that skips the whole loop nest) cannot decide.
+  uint32_t D = b;
+  for (uint32_t d : defs)
+    if (d != ReachingDefs::kEntry)
+      while (!dom_.dominates(D, cfg_.blockOf(d)) && dom_.idom(D) != DominatorTree::kNone) D = dom_.idom(D);
+  bool kills = false;
+  for (uint32_t d : defs)
+    kills = kills || (d != ReachingDefs::kEntry && cfg_.blockOf(d) == D && cfg_.instructions()[d]->guard.empty());
+  std::vector<uint64_t> onPath;
+  if (kills && D != b) onPath = between(D, b);
   std::vector<uint32_t> out;
   for (uint32_t x : cand.second) {
+    if (!onPath.empty() && !((onPath[x / 64] >> (x % 64)) & 1)) continue;
     const auto &r = region(x);
     auto in = [&](uint32_t blk) { return (r[blk / 64] >> (blk % 64)) & 1; };
     bool decides = in(b);

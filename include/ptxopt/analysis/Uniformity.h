@@ -44,10 +44,13 @@ private:
   /// Conditional branches whose direction decides which of `defs` reaches block `b`.
   std::vector<uint32_t> deciders(uint32_t b, const std::vector<uint32_t> &defs);
   const std::vector<uint64_t> &region(uint32_t block);
+  /// Blocks on a path from `d` to `b` that does not pass through `d` again (d included).
+  std::vector<uint64_t> between(uint32_t d, uint32_t b);
   /// Blocks from which block `b` can be reached (b included).
   const std::vector<uint64_t> &reaching(uint32_t b);
 
   const CFG &cfg_;
+  const DominatorTree &dom_;
   const LoopInfo &loops_;
   const ReachingDefs &rd_;
   DominatorTree pdom_;
