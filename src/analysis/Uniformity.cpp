@@ -94,8 +94,32 @@ bool declares(const std::optional<std::vector<ir::Decl>> &decls, std::string_vie
 
 }  // namespace
 
-Uniformity::Uniformity(const CFG &cfg, const DominatorTree &, const LoopInfo &loops, const ReachingDefs &rd)
-    : cfg_(cfg), loops_(loops), rd_(rd), pdom_(cfg, true) {}
+Uniformity::Uniformity(const CFG &cfg, const DominatorTree &dom, const LoopInfo &loops, const ReachingDefs &rd)
+    : cfg_(cfg), dom_(dom), loops_(loops), rd_(rd), pdom_(cfg, true) {}
+
+std::vector<uint64_t> Uniformity::between(uint32_t d, uint32_t b) {
+  // Blocks on a path from d to b that does not pass through d again.
+  const auto &blocks = cfg_.blocks();
+  size_t words = (blocks.size() + 63) / 64;
+  auto walk = [&](uint32_t from, bool forward) {
+    std::vector<uint64_t> bits(words, 0);
+    std::vector<uint32_t> work;
+    for (uint32_t n : forward ? blocks[from].succs : blocks[from].preds) work.push_back(n);
+    while (!work.empty()) {
+      uint32_t x = work.back();
+      work.pop_back();
+      if (x == d || (bits[x / 64] >> (x % 64)) & 1) continue;
+      bits[x / 64] |= uint64_t{1} << (x % 64);
+      for (uint32_t n : forward ? blocks[x].succs : blocks[x].preds) work.push_back(n);
+    }
+    return bits;
+  };
+  std::vector<uint64_t> fwd = walk(d, true), bwd = walk(b, false);
+  bwd[b / 64] |= uint64_t{1} << (b % 64);
+  for (size_t w = 0; w < words; ++w) fwd[w] &= bwd[w];
+  fwd[d / 64] |= uint64_t{1} << (d % 64);
+  return fwd;
+}
 
 const std::vector<uint64_t> &Uniformity::region(uint32_t x) {
   if (regionDone_[x]) return regions_[x];
@@ -133,19 +157,42 @@ const std::vector<uint64_t> &Uniformity::reaching(uint32_t b) {
 }
 
 std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_t> &defs) {
-  std::vector<uint32_t> out;
-  const auto &to = reaching(b);
-  for (uint32_t x : branchBlocks_) {
+  std::vector<uint32_t> key = defs;
+  key.push_back(b);
+  if (auto it = decidersMemo_.find(key); it != decidersMemo_.end()) return it->second;
+  auto &cand = candidates_[b];
+  if (!cand.first) {
     // A branch with one direction that never reaches b only decides whether
     // a thread gets there (an early return), not with which definition.
-    unsigned toB = 0;
-    std::vector<uint32_t> seen;
-    for (uint32_t s : cfg_.blocks()[x].succs)
-      if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
-        seen.push_back(s);
-        toB += (to[s / 64] >> (s % 64)) & 1;
-      }
-    if (toB < 2) continue;
+    cand.first = true;
+    const auto &to = reaching(b);
+    for (uint32_t x : branchBlocks_) {
+      unsigned toB = 0;
+      std::vector<uint32_t> seen;
+      for (uint32_t s : cfg_.blocks()[x].succs)
+        if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
+          seen.push_back(s);
+          toB += (to[s / 64] >> (s % 64)) & 1;
+        }
+      if (toB >= 2) cand.second.push_back(x);
+    }
+  }
+  // When the definitions' nearest common dominator D writes the register
+  // unconditionally (an induction variable's start in the preheader), the
+  // value at b depends only on the path from the last pass through D to b:
+  // branches elsewhere (one that skips the whole loop nest) cannot decide.
+  uint32_t D = b;
+  for (uint32_t d : defs)
+    if (d != ReachingDefs::kEntry)
+      while (!dom_.dominates(D, cfg_.blockOf(d)) && dom_.idom(D) != DominatorTree::kNone) D = dom_.idom(D);
+  bool kills = false;
+  for (uint32_t d : defs)
+    kills = kills || (d != ReachingDefs::kEntry && cfg_.blockOf(d) == D && cfg_.instructions()[d]->guard.empty());
+  std::vector<uint64_t> onPath;
+  if (kills && D != b) onPath = between(D, b);
+  std::vector<uint32_t> out;
+  for (uint32_t x : cand.second) {
+    if (!onPath.empty() && !((onPath[x / 64] >> (x % 64)) & 1)) continue;
     const auto &r = region(x);
     auto in = [&](uint32_t blk) { return (r[blk / 64] >> (blk % 64)) & 1; };
     bool decides = in(b);
@@ -153,6 +200,7 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
       if (d != ReachingDefs::kEntry) decides = decides || in(cfg_.blockOf(d));
     if (decides) out.push_back(cfg_.blocks()[x].last - 1);
   }
+  decidersMemo_.emplace(std::move(key), out);
   return out;
 }
 
@@ -168,6 +216,7 @@ void Uniformity::compute() {
   regions_.assign(blocks.size(), {});
   regionDone_.assign(blocks.size(), false);
   reachTo_.assign(blocks.size(), {});
+  candidates_.assign(blocks.size(), {});
   exits_.assign(loops_.loops().size(), {});
   for (const auto &b : blocks) {
     if (!b.reachable || b.last == b.first) continue;
@@ -201,13 +250,28 @@ void Uniformity::compute() {
       Read r{i, u, static_cast<int8_t>(specialLevel(u)), {}, {}};
       if (r.special < 0) {
         r.defs = rd_.defsAt(i, u);
-        if (r.defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), r.defs);
-        exitsLeft(cfg_.blockOf(i), r.defs, r.deciders);
       }
       reads_[i].push_back(std::move(r));
     }
   }
-  // Monotone: levels only rise; at most 2 rises per instruction.
+  // Two rounds of a monotone fixed point (levels only rise). The first
+  // ignores which branches decide: a cheap lower bound that already makes
+  // most values Thread (computed from loaded data). The second adds the
+  // deciding branches and loop exits of the reads of what is still uniform.
+  iterate();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (lvl_[i] == kThread) continue;
+    for (Read &r : reads_[i])
+      if (r.special < 0) {
+        if (r.defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), r.defs);
+        exitsLeft(cfg_.blockOf(i), r.defs, r.deciders);
+      }
+  }
+  iterate();
+}
+
+void Uniformity::iterate() {
+  size_t n = lvl_.size();
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < n; ++i) {

@@ -449,3 +449,33 @@ TEST_CASE("a counter read after a loop whose trip count differs by thread is unk
   REQUIRE(grid.acc().size() == 1);
   CHECK(grid.acc()[0].verdict == AccessInfo::Verdict::Uniform);
 }
+
+TEST_CASE("a thread-dependent branch around a loop does not decide its counter", "[uniform]") {
+  // for (o = 0; o < 8; ++o) { if (tid & 1) continue; for (j = 0; j < 6; ++j) p[j] = 0; }
+  Fixture f(std::string(kRegs) +
+            "ld.param.u64 %rd1, [p];\n"
+            "mov.u32 %r1, %tid.x;\n"
+            "and.b32 %r2, %r1, 1;\n"
+            "mov.u32 %r3, 0;\n"
+            "O:\n"
+            "setp.ne.s32 %p1, %r2, 0;\n"
+            "@%p1 bra NEXT;\n"
+            "mov.u32 %r4, 0;\n"
+            "I:\n"
+            "mul.wide.s32 %rd2, %r4, 4;\n"
+            "add.s64 %rd3, %rd1, %rd2;\n"
+            "st.global.u32 [%rd3], %r4;\n"
+            "add.s32 %r4, %r4, 1;\n"
+            "setp.lt.s32 %p2, %r4, 6;\n"
+            "@%p2 bra I;\n"
+            "NEXT:\n"
+            "add.s32 %r3, %r3, 1;\n"
+            "setp.lt.s32 %p3, %r3, 8;\n"
+            "@%p3 bra O;\n"
+            "ret;\n");
+  const auto &loops = f.fa().loops().loops();
+  REQUIRE(loops.size() == 2);
+  for (const auto &l : loops) CHECK(f.fa().affine().tripCountUniformity(l.id) == UniformLevel::Grid);
+  REQUIRE(f.acc().size() == 1);
+  CHECK(f.acc()[0].verdict == AccessInfo::Verdict::Uniform);
+}

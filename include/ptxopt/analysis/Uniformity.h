@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -38,14 +39,18 @@ public:
 
 private:
   void compute();
+  void iterate();
   uint8_t readLevel(uint32_t at, std::string_view reg);
   /// Conditional branches whose direction decides which of `defs` reaches block `b`.
   std::vector<uint32_t> deciders(uint32_t b, const std::vector<uint32_t> &defs);
   const std::vector<uint64_t> &region(uint32_t block);
+  /// Blocks on a path from `d` to `b` that does not pass through `d` again (d included).
+  std::vector<uint64_t> between(uint32_t d, uint32_t b);
   /// Blocks from which block `b` can be reached (b included).
   const std::vector<uint64_t> &reaching(uint32_t b);
 
   const CFG &cfg_;
+  const DominatorTree &dom_;
   const LoopInfo &loops_;
   const ReachingDefs &rd_;
   DominatorTree pdom_;
@@ -55,6 +60,8 @@ private:
   std::vector<std::vector<uint64_t>> regions_;     // per block: blocks reachable before its post-dominator
   std::vector<bool> regionDone_;
   std::vector<std::vector<uint64_t>> reachTo_;
+  std::vector<std::pair<bool, std::vector<uint32_t>>> candidates_;  // per block: branches with both ways reaching it
+  std::map<std::vector<uint32_t>, std::vector<uint32_t>> decidersMemo_;  // (defs..., block) -> deciders
   std::vector<std::pair<bool, std::vector<uint32_t>>> exits_;  // per loop: computed, instructions leaving it
   /// Branches and returns that leave loop `loop` for some threads.
   const std::vector<uint32_t> &loopExits(uint32_t loop);
