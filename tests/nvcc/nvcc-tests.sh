@@ -205,6 +205,12 @@ launch)
   check "kernel without clones as is" grep -q 'launch _Z9no_clonesPi grid=(1,1,1) block=(32,1,1)' run.log
   check "PTXOPT_LOG=1 decision lines" grep -q "^ptxopt: _Z10matadd_intPKiS0_Pi grid=(65536,1,1) block=(1024,1,1) shared=0 -> .*split.*rejected .*swap: transformed block.x=65536 exceeds the device limit 1024" err.log
   check "exactly 6 launches" test "$(grep -c 'fake-cudart: launch' run.log)" = 6
+  # Without PTXOPT_LOG the shim takes its text-free path (shapeMask, lazily
+  # read clones): the same launches, also where clones are missing or limited.
+  ./prog >quiet.log 2>/dev/null
+  check "without PTXOPT_LOG: the same launches" cmp run.log quiet.log
+  FAKE_CUDART_MISSING=__ptxopt PTXOPT_LOG=1 ./prog >miss1.log 2>/dev/null
+  FAKE_CUDART_MAX_THREADS=256 PTXOPT_LOG=1 ./prog >mt1.log 2>/dev/null
   PTXOPT_DISABLE=1 ./prog >dis.log 2>&1
   check "PTXOPT_DISABLE=1 at run time: originals only" test "$(grep -c '__ptxopt' dis.log)" = 0
   check "...all 6 launches" test "$(grep -c 'fake-cudart: launch' dis.log)" = 6
@@ -216,6 +222,8 @@ launch)
   check "...warned once per kernel" test "$(grep -c 'warning: launching _Z10matadd_intPKiS0_Pi__ptxopt_swap' ref.err)" = 1
   FAKE_CUDART_MAX_THREADS=256 ./prog >mt.log 2>&1
   check "clone limited to 256 threads: no swap to 512" bash -c "! grep -q 'launch $SWAP grid=(256,1,1) block=(512' mt.log"
+  check "...missing and limited clones: the same launches with and without PTXOPT_LOG" \
+    bash -c "cmp mt.log mt1.log && cmp <(grep launch miss.log) <(grep launch miss1.log)"
   check "per-thread default stream build" fake_build ptsz -default-stream per-thread
   ./ptsz >ptsz.log 2>&1
   check "...launches the clone on the ptsz entry point" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0 ptsz" ptsz.log
