@@ -6,6 +6,7 @@
 #   scripts/bench-hook.sh prepare   # build the programs (needs nvcc, ptx-opt and the shim; no GPU)
 #   scripts/bench-hook.sh run       # GPU: run them, print the table
 #   scripts/bench-hook.sh           # both
+#   scripts/bench-hook.sh cpu       # no GPU: the shim's own CPU time per launch (fake cudart)
 #
 # prepare builds into BINDIR (default build/bench-hook), all with
 # `-O3 -arch=$ARCH`:
@@ -89,6 +90,10 @@ run() {
   local raw="$OUT/bench-hook"
   rm -rf "$raw" && mkdir -p "$raw"
   # config = program[:ENV=value]
+  # HOOK_CPU=N: every process on core N (taskset), to take core-to-core
+  # differences out; off by default (cudart's own threads share that core)
+  PIN=()
+  if [ -n "${HOOK_CPU:-}" ] && command -v taskset >/dev/null; then PIN=(taskset -c "$HOOK_CPU"); fi
   local configs=(nvcc ptxnvcc ptxnvcc:PTXOPT_DISABLE=1 noshim noglobals)
   [ -x "$BINDIR/baseline" ] && configs+=(baseline baseline:PTXOPT_DISABLE=1)
   for ((i = 0; i < PROCS; ++i)); do
@@ -96,7 +101,7 @@ run() {
       local prog=${c%%:*} env=() name=${c/:PTXOPT_DISABLE=1/-disable}
       [ "$prog" != "$c" ] && env=("${c#*:}")
       set +e
-      env "${env[@]}" "$BINDIR/$prog" >"$raw/$name.$i.txt" 2>&1
+      env "${env[@]}" "${PIN[@]}" "$BINDIR/$prog" >"$raw/$name.$i.txt" 2>&1
       local rc=$?
       set -e
       if [ $rc = 77 ]; then echo "[bench-hook] SKIPPED: no CUDA device (nothing measured)"; exit 77; fi
@@ -141,6 +146,9 @@ rows = [  # (key, description, kind): kind "first" = one value per process, "per
     ("submit_same_clones", "...host submit only, `<<<8,32>>>` with clones, per launch (us)", "per"),
     ("submit_same_clones_big", "...host submit only, `<<<512,256>>>` with clones, per launch (us)", "per"),
     ("submit_same_plain", "...host submit only, without clones, per launch (us)", "per"),
+    ("host_same_clones", "...host only (batches of 100, queue never full), `<<<8,32>>>` with clones (us)", "per"),
+    ("host_same_clones_big", "...host only, `<<<512,256>>>` with clones (us)", "per"),
+    ("host_same_plain", "...host only, without clones (us)", "per"),
     ("shapes_first", "4096 distinct shapes, first time, per launch (us)", "once"),
     ("shapes_again", "the same 4096 shapes again, per launch (us)", "per"),
     ("peek", "one `cudaPeekAtLastError` (us)", "per"),
@@ -187,9 +195,51 @@ print(text)
 EOF
 }
 
+# The shim's own CPU time per launch, no GPU (bench/hook/shim_cpu.cpp): this
+# tree's shim and, with BASELINE_LIB, the other one, on the manifest ptx-opt
+# gives hook_bench.cu's Fig. 6-a kernel. Table in $OUT/bench-hook-cpu.md.
+cpu() {
+  mkdir -p "$BINDIR" "$OUT"
+  [ -e "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a" ] ||
+    cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$(nproc)" >"$BINDIR/build.log" 2>&1
+  scripts/ptx-nvcc -arch="$ARCH" -ptx "$SRC" -o "$BINDIR/hook_bench.ptx"
+  local libs=("this:$PTXOPT_BUILD/runtime/libptxopt_nvcc.a") l
+  [ -n "${BASELINE_LIB:-}" ] && libs+=("baseline:$BASELINE_LIB")
+  for l in "${libs[@]}"; do
+    g++ -O2 -std=c++20 -Iinclude -isystem "$CUDA_HOME/include" bench/hook/shim_cpu.cpp "${l#*:}" \
+      -o "$BINDIR/shim_cpu_${l%%:*}" -lpthread
+    "$BINDIR/shim_cpu_${l%%:*}" "$BINDIR/hook_bench.ptx" _Z10matadd_intPKiS0_Pi >"$BINDIR/shim_cpu_${l%%:*}.txt" 2>/dev/null
+  done
+  python3 - "$BINDIR" "$OUT/bench-hook-cpu.md" "${libs[@]%%:*}" <<'EOF'
+import sys
+d, md, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+rows = [("direct", "the fake launch called directly"), ("plain", "hooked launch, kernel without clones"),
+        ("cached_8x32", "kernel with clones, cached shape `<<<8,32>>>`"),
+        ("cached_512x256", "kernel with clones, cached shape `<<<512,256>>>`"),
+        ("cached_original", "kernel with clones, cached shape every clone refuses"),
+        ("new_shapes", "kernel with clones, 4096 new shapes, per launch"),
+        ("first_launch", "a kernel's first launch (fake cudart answers at once)")]
+vals, var = {}, {}
+for n in names:
+    for line in open("%s/shim_cpu_%s.txt" % (d, n)):
+        p = line.split()
+        if p[0] == "variant":
+            var[p[1]] = p[2]
+        else:
+            vals[(n, p[0])] = "%s / %s" % (p[1], p[2])
+out = ["| ns per launch (min / median) | " + " | ".join(names) + " | runs |", "|---|" + "---:|" * len(names) + "---|"]
+for k, desc in rows:
+    out.append("| %s | %s | %s |" % (desc, " | ".join(vals.get((n, k), "-") for n in names), "`%s`" % var[k] if k in var else ""))
+text = "\n".join(out) + "\n"
+open(md, "w").write(text)
+print(text)
+EOF
+}
+
 case $step in
+  cpu) cpu ;;
   prepare) prepare ;;
   run) run ;;
   all) prepare && run ;;
-  *) echo "usage: $0 [prepare|run]"; exit 2 ;;
+  *) echo "usage: $0 [prepare|run|cpu]"; exit 2 ;;
 esac

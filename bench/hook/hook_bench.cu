@@ -17,6 +17,9 @@
 //   submit_clones     per launch, host time of the N launches alone (no
 //                     synchronize in the timed part; min, median)
 //   submit_plain      likewise for the kernel without clones
+//   host_same_*       per launch, host time of batches of 100 launches that
+//                     never fill the launch queue (min, median of 20 x reps):
+//                     the launch path's own cost, the hook's included
 //   shapes_first S    per launch, S distinct launch shapes, each new to the
 //                     process (one pass: the first time each shape is seen)
 //   shapes_again S    per launch, the same S shapes again (min, median)
@@ -80,6 +83,7 @@ void variant(const char *row) {
 int main(int argc, char **argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
   const int N = 5000;        // launches per timed repeat
+  const int H = 100;         // launches per batch of the host-only time
   const int S = 4096;        // distinct shapes: grid.x 1..2048, block.x 32 and 64
   const size_t elems = size_t(2048) * 256;  // covers every launch below
   check(cudaFree(nullptr), "cudaFree(0) (context)");
@@ -137,6 +141,19 @@ int main(int argc, char **argv) {
     Stats st = stats(total), ss = stats(submit);
     std::printf("%s %d %.3f %.3f\n", row, N, st.min, st.median);
     std::printf("submit_%s %d %.3f %.3f\n", row, N, ss.min, ss.median);
+    // The host's own time: batches of H launches, short enough that the
+    // launch queue never fills (N launches above fill it: the host then
+    // waits for the GPU), each batch after a synchronize.
+    std::vector<double> host;
+    for (int r = 0; r < 20 * reps; ++r) {
+      check(cudaDeviceSynchronize(), row);
+      auto t = Clock::now();
+      for (int i = 0; i < H; ++i) launchOne();
+      host.push_back(usSince(t) / H);
+    }
+    check(cudaDeviceSynchronize(), row);
+    Stats sh = stats(host);
+    std::printf("host_%s %d %.3f %.3f\n", row, H, sh.min, sh.median);
     variant(row);
   };
   same("same_clones", [&] { matadd_int<<<8, 32>>>(a, b, c); });
