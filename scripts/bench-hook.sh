@@ -14,8 +14,8 @@
 #   ptxnvcc    scripts/ptx-nvcc (ptx-opt -O2, the shim linked)
 #   noshim     the same with --ptxopt-no-link-shim: the same device code and
 #              hooked stubs, no shim (what the bigger fatbinary alone costs)
-#   noglobals  ptx-nvcc with the __ptxopt_manifest_<kernel> globals taken out
-#              of the PTX (the stub carries the manifest; what they cost)
+#   globals    ptx-nvcc keeping the __ptxopt_manifest_<kernel> globals in the
+#              PTX (PTXOPT_NVCC_MANIFEST_GLOBALS=1; what they cost)
 #   baseline   ptx-nvcc linked with BASELINE_LIB, when set (another
 #              libptxopt_nvcc.a, e.g. an older shim, for before/after)
 # PTXOPT_BUILD: the build tree with ptx-opt, ptx-nvcc-cicc and
@@ -52,21 +52,11 @@ prepare() {
     echo "[bench-hook] building ptx-opt ptx-nvcc-cicc ptxopt_nvcc in $PTXOPT_BUILD (missing: ${need[*]})"
     cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$(nproc)" >"$BINDIR/build.log" 2>&1
   fi
-  # ptx-opt, then the manifest globals out of its output (the -o file).
-  cat >"$BINDIR/ptx-opt-noglobals.sh" <<EOF
-#!/bin/sh
-"$PTXOPT_BUILD/ptx-opt" "\$@" || exit \$?
-out= prev=
-for a in "\$@"; do [ "\$prev" = -o ] && out=\$a; prev=\$a; done
-[ -n "\$out" ] && sed -i '/^\.weak \.global .* __ptxopt_manifest_/d' "\$out"
-exit 0
-EOF
-  chmod +x "$BINDIR/ptx-opt-noglobals.sh"
   local P=scripts/ptx-nvcc pids=()
   nvcc "${FLAGS[@]}" "$SRC" -o "$BINDIR/nvcc" & pids+=($!)
   $P "${FLAGS[@]}" "$SRC" -o "$BINDIR/ptxnvcc" & pids+=($!)
   $P --ptxopt-no-link-shim "${FLAGS[@]}" "$SRC" -o "$BINDIR/noshim" & pids+=($!)
-  $P --ptxopt-bin="$BINDIR/ptx-opt-noglobals.sh" "${FLAGS[@]}" "$SRC" -o "$BINDIR/noglobals" & pids+=($!)
+  PTXOPT_NVCC_MANIFEST_GLOBALS=1 $P "${FLAGS[@]}" "$SRC" -o "$BINDIR/globals" & pids+=($!)
   rm -f "$BINDIR/baseline"
   if [ -n "${BASELINE_LIB:-}" ]; then
     $P --ptxopt-lib="$BASELINE_LIB" "${FLAGS[@]}" "$SRC" -o "$BINDIR/baseline" & pids+=($!)
@@ -77,12 +67,12 @@ EOF
   # the shim's launch hook defined (not the stub's weak reference)
   has_shim() { nm "$BINDIR/$1" >"$BINDIR/$1.nm" && grep -v ' w ' "$BINDIR/$1.nm" | grep -c ' __ptxopt_nvcc_launch$' >/dev/null; }
   local p
-  for p in ptxnvcc noglobals $([ -e "$BINDIR/baseline" ] && echo baseline); do
+  for p in ptxnvcc globals $([ -e "$BINDIR/baseline" ] && echo baseline); do
     has_shim $p || { echo "[bench-hook] error: $p has no shim"; exit 2; }
   done
   if has_shim noshim; then echo "[bench-hook] error: noshim has the shim"; exit 2; fi
   rm -f "$BINDIR"/*.nm
-  echo "[bench-hook] built nvcc ptxnvcc noshim noglobals$([ -e "$BINDIR/baseline" ] && echo ' baseline') in $BINDIR"
+  echo "[bench-hook] built nvcc ptxnvcc noshim globals$([ -e "$BINDIR/baseline" ] && echo ' baseline') in $BINDIR"
 }
 
 run() {
@@ -94,7 +84,7 @@ run() {
   # differences out; off by default (cudart's own threads share that core)
   PIN=()
   if [ -n "${HOOK_CPU:-}" ] && command -v taskset >/dev/null; then PIN=(taskset -c "$HOOK_CPU"); fi
-  local configs=(nvcc ptxnvcc ptxnvcc:PTXOPT_DISABLE=1 noshim noglobals)
+  local configs=(nvcc ptxnvcc ptxnvcc:PTXOPT_DISABLE=1 noshim globals)
   [ -x "$BINDIR/baseline" ] && configs+=(baseline baseline:PTXOPT_DISABLE=1)
   for ((i = 0; i < PROCS; ++i)); do
     for c in "${configs[@]}"; do
@@ -117,7 +107,7 @@ import glob, os, statistics, sys
 raw, md_path, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
 names = [c.replace(":PTXOPT_DISABLE=1", "-disable") for c in configs]
 label = {"nvcc": "nvcc", "ptxnvcc": "ptx-nvcc", "ptxnvcc-disable": "ptx-nvcc, PTXOPT_DISABLE=1",
-         "noshim": "ptx-nvcc, no shim", "noglobals": "ptx-nvcc, no manifest globals",
+         "noshim": "ptx-nvcc, no shim", "globals": "ptx-nvcc, manifest globals kept",
          "baseline": "ptx-nvcc, baseline shim", "baseline-disable": "baseline, PTXOPT_DISABLE=1"}
 data, variants = {}, {}
 for n in names:

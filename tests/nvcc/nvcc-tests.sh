@@ -79,14 +79,20 @@ objects)
   ;;
 
 keep)
-  # --keep: the kept .ptx is the optimized one (clones, manifest globals);
+  # --keep: the kept .ptx is the optimized one (clones, the manifest comment;
+  # no manifest globals unless asked);
   # the kept stub carries the hook; the fatbinary embeds the same PTX.
   mkdir k
   check "ptx-nvcc --keep" run build.log "$PNVCC" -arch=$ARCH --keep --keep-dir k -Xfatbin --compress-mode=none \
     -I"$MATADD" "$HERE/launches.cu" -o prog
   check "kept .ptx has the swap clone" grep -q "^.visible .entry $SWAP(" k/launches.ptx
   check "kept .ptx has the manifest comment" grep -q '^// @ptxopt-manifest ' k/launches.ptx
-  check "kept .ptx has the manifest globals" grep -q '__ptxopt_manifest__Z10matadd_intPKiS0_Pi\[' k/launches.ptx
+  check "kept .ptx has no manifest globals (the stub carries the manifest)" \
+    bash -c "! grep -q '__ptxopt_manifest_' k/launches.ptx"
+  mkdir kg
+  check "PTXOPT_NVCC_MANIFEST_GLOBALS=1 keeps them" env PTXOPT_NVCC_MANIFEST_GLOBALS=1 \
+    "$PNVCC" -arch=$ARCH --keep --keep-dir kg -I"$MATADD" "$HERE/launches.cu" -o prog2
+  check "...in the kept .ptx" grep -q '__ptxopt_manifest__Z10matadd_intPKiS0_Pi\[' kg/launches.ptx
   check "kept .ptx keeps the original" grep -q '^.visible .entry _Z10matadd_intPKiS0_Pi(' k/launches.ptx
   check "kept cubin came from that .ptx" grep -qa "$SWAP" k/launches.sm_90.cubin
   check "kept stub has the hook" grep -q 'ptx-opt hook begin' k/launches.cudafe1.stub.c
