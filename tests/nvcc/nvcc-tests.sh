@@ -166,12 +166,13 @@ EOF
   check "rdc program launches the clone" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1)" run.log
   check "rdc program launches the other kernel as is" grep -q "launch _Z11uses_externPi grid=(2,1,1) block=(32,1,1)" run.log
   # a template kernel instantiated in two translation units: .weak entries,
-  # and their manifest globals must not collide at the device link
+  # and their manifest globals, where kept, must not collide at the device link
   printf 'template <class T> __global__ void tadd(const T *a, const T *b, T *c) {\n  int i = threadIdx.x * gridDim.x + blockIdx.x; c[i] = a[i] + b[i]; }\n' >t.h
   printf '#include "t.h"\nvoid f1(int *p) { tadd<int><<<512, 256>>>(p, p, p); }\n' >t1.cu
   printf '#include "t.h"\n#include <cstdio>\nvoid f1(int *p);\nint main() { f1((int *)0x100000); tadd<int><<<512, 256>>>((int *)0x100000, 0, 0); std::printf("done\\n"); }\n' >t2.cu
   for f in t1 t2; do
-    check "ptx-nvcc -rdc=true -c $f.cu (template)" run build.log "$PNVCC" -rdc=true -arch=$ARCH -cudart none -c $f.cu -o $f.o
+    check "ptx-nvcc -rdc=true -c $f.cu (template, manifest globals kept)" run build.log \
+      env PTXOPT_NVCC_MANIFEST_GLOBALS=1 "$PNVCC" -rdc=true -arch=$ARCH -cudart none -c $f.cu -o $f.o
   done
   check "template in two units: nvcc -dlink" run build.log "$PNVCC" -dlink -arch=$ARCH t1.o t2.o -o tdl.o
   check "...and the full -rdc link" run build.log "$PNVCC" -rdc=true -arch=$ARCH t1.o t2.o -o tprog
