@@ -19,6 +19,12 @@
 // against private host addresses in the same fatbinary handle as the original,
 // and launched with __cudaLaunchKernel on the cudaKernel_t cudart gives for
 // them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
+//
+// Every launch of the program passes here, so the launch path is kept to
+// lookups without locks or allocations (docs/NVCC.md, "The launch path"): the
+// kernel by its handle (HandleMap), the shape's bit mask (ShapeMaskCache);
+// cudart is asked for a clone's attributes only when a shape first can use
+// the clone, and text is built only for PTXOPT_LOG.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
