@@ -105,6 +105,25 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
   if (ptxopt_status st = useContext(*k->module); st != PTXOPT_SUCCESS) return st;
   const Config &cfg = k->module->config;
   if (cfg.disable || k->manifest.variants.empty()) return launchVariant(*k, -1, s, stream, params);
+  if (cfg.log == 0 && !cfg.autotune && k->manifest.variants.size() <= kMaskVariants) {
+    // The same choice without text: one lookup, integer checks on a new shape.
+    uint64_t mask;
+    if (!k->masks.find(s, mask)) {
+      mask = shapeMask(k->manifest, s, k->module->limits, [&](size_t i) {
+        return i < k->maxThreads.size() ? k->maxThreads[i] : k->module->limits.maxThreadsPerBlock;
+      });
+      k->masks.store(s, mask);
+    }
+    int variant = mask ? chooseVariant(k->manifest, mask, params) : -1;
+    if (variant < 0) return launchVariant(*k, -1, s, stream, params);
+    const Variant &v = k->manifest.variants[size_t(variant)];
+    void *pointers[kInlineParams];
+    uint32_t values[kInlineExtra];
+    ExtraParams extra;
+    void **cloneParams = variantParamsInline(k->manifest, v, s, params, pointers, values);
+    if (!cloneParams) cloneParams = variantParams(k->manifest, v, s, params, extra);
+    return launchVariant(*k, variant, transformLaunch(v, s), stream, cloneParams);
+  }
   bool inserted = false;
   auto entry = k->cache.get(
       s,

@@ -3,8 +3,9 @@
 # (Release, into build-gpu/) and runs them on the machine's GPU
 # (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
 # docs/NVCC.md), the paper's examples with their benchmark table
-# (scripts/bench-gpu.sh, docs/BENCHMARKS.md) and the launch floor of the
-# group clones (scripts/bench-launch-floor.sh).
+# (scripts/bench-gpu.sh, docs/BENCHMARKS.md), the launch floor of the
+# group clones (scripts/bench-launch-floor.sh) and the launch hook's cost
+# (scripts/bench-hook.sh, about 30 s).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -160,10 +161,22 @@ if [ "${GPU_SUITE_FLOOR:-1}" = 1 ]; then
   tail -3 "$OUT/launch-floor.log" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
+# ---- the launch hook's host-side cost (docs/BENCHMARKS.md, "Launch hook cost") ----------
+# GPU_SUITE_HOOK=0 leaves it out. Its exit status says whether it built and ran.
+hook_rc=0
+if [ "${GPU_SUITE_HOOK:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT_BUILD="$ROOT/$BUILD" BINDIR="$ROOT/$BUILD/bench-hook" OUT="$OUT" ARCH="$ARCH" \
+    bash scripts/bench-hook.sh >"$OUT/bench-hook.out" 2>&1
+  hook_rc=$?
+  say "launch hook cost (scripts/bench-hook.sh) exit $hook_rc in $(($(date +%s) - start)) s: $OUT/bench-hook.md"
+  if [ -e "$OUT/bench-hook.md" ]; then tee -a "$SUMMARY" <"$OUT/bench-hook.md"; else tail -5 "$OUT/bench-hook.out"; fi
+fi
+
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
-  [ "$floor_rc" = 0 ]; then
+  [ "$floor_rc" = 0 ] && [ "$hook_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, hook benchmark exit $hook_rc)"
 exit 1
