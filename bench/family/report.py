@@ -92,6 +92,7 @@ def main():
     ap.add_argument("progs", nargs="+")
     a = ap.parse_args()
 
+    os.makedirs(a.out, exist_ok=True)
     problems = []
     rows = []
     prog_rows = []
@@ -130,7 +131,9 @@ def main():
                         "kern_med": statistics.median(float(f["kern_med_ms"]) for f in got),
                         "first": statistics.median(float(f["first_ms"]) for f in got),
                     }
-            if key in log and ref is not None and log[key]["hash"] != ref and equal == "yes":
+            if key not in log:
+                problems.append(f"{prog} {' '.join(key[1:])}: missing from the PTXOPT_LOG=2 run")
+            elif ref is not None and log[key]["hash"] != ref and equal == "yes":
                 equal = "NO (ptx-nvcc, PTXOPT_LOG=2)"
                 problems.append(f"{prog} {' '.join(key[1:])}: PTXOPT_LOG=2 run hash differs")
             f0 = (runs["nvcc"][0].get(key) if runs["nvcc"] else None) or log.get(key) or {}
@@ -150,7 +153,7 @@ def main():
                 "nvcc_med_ms": s("nvcc", "host_med"), "ptxnvcc_med_ms": s("ptx-nvcc", "host_med"),
                 "nvcc_kern_ms": s("nvcc", "kern_min"), "ptxnvcc_kern_ms": s("ptx-nvcc", "kern_min"),
                 "nvcc_first_ms": s("nvcc", "first"), "ptxnvcc_first_ms": s("ptx-nvcc", "first"),
-                "variant": variant, "kinds": " & ".join(ran) if ran else ("original" if kinds.get("original") else "no clones"),
+                "variant": variant, "kinds": " & ".join(ran) if ran else ("?" if key not in log else "original" if kinds.get("original") else "no clones"),
                 "equal": equal, "decisions": [l for _, l in lines],
             })
         walls = {}
