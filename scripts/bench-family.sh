@@ -177,7 +177,25 @@ for p in "${PROGS[@]}"; do
     FAILS=$((FAILS + 1))
   fi
 done
-say "builds done ($FAILS failure(s)); times and sizes in $OUT/build.tsv"
+for p in "${PROGS[@]}"; do
+  if grep -q 'ptx-nvcc: warning' "$W/$p.ptx-nvcc.build.log" 2>/dev/null; then
+    say "warning: $p: ptx-nvcc warned ($W/$p.ptx-nvcc.build.log):"
+    grep 'ptx-nvcc: warning' "$W/$p.ptx-nvcc.build.log" | head -3 | sed 's/^/    | /'
+  fi
+done
+# ptxas alone on the original PTX and on the -O2 PTX, one after the other
+# (the clones' cost in ptxas time and cubin size): ptxas.tsv
+: >"$OUT/ptxas.tsv"
+for p in "${PROGS[@]}"; do
+  for f in ptx O2.ptx; do
+    [ -s "$W/$p.$f" ] || continue
+    t0=$(date +%s.%N)
+    ptxas -arch="$ARCH" "$W/$p.$f" -o "$W/$p.$f.cubin" >/dev/null 2>&1 || continue
+    printf '%s\t%s\t%s\t%s\n' "$p" "$f" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')" \
+      "$(stat -c %s "$W/$p.$f.cubin")" >>"$OUT/ptxas.tsv"
+  done
+done
+say "builds done ($FAILS failure(s)); times and sizes in $OUT/build.tsv, ptxas on the original and -O2 PTX in $OUT/ptxas.tsv"
 if [ $BUILD_ONLY = 1 ]; then
   [ $FAILS = 0 ] && say "PASS (build only)" || say "FAIL (build only)"
   [ $FAILS = 0 ]

@@ -75,6 +75,12 @@ def read_decisions(path):
     return per
 
 
+def short_name(mangled):
+    """stencil5 from _Z8stencil5IfEvPKT_PS0_ii (the name alone; extern "C" names as they are)."""
+    m = re.match(r"_ZN?(\d+)", mangled)
+    return mangled[m.end():m.end() + int(m.group(1))] if m else mangled
+
+
 def fmt_ms(x):
     return "-" if x is None else f"{x:.4f}"
 
@@ -164,7 +170,23 @@ def main():
                 if os.path.exists(p):
                     ws.append(float(open(p).read().strip()))
             walls[v] = min(ws) if ws else None
-        prog_rows.append((prog, walls))
+        # clones in the -O2 PTX, and those some launch of the family ran
+        emitted = []
+        o2 = os.path.join(a.work, f"{prog}.O2.ptx")
+        if os.path.exists(o2):
+            emitted = [e for e in re.findall(r"^\.(?:visible |weak )?\s*\.entry\s+([A-Za-z0-9_$]+)", open(o2).read(), re.M)
+                       if "__ptxopt_" in e]
+        chosen = set()
+        lp = os.path.join(a.work, f"{prog}.log.out")
+        if os.path.exists(lp):
+            chosen = set(re.findall(r"^ptxopt: \S+ grid=\S+ block=\S+ shared=\d+ -> (\S+) \(", open(lp, errors="replace").read(), re.M))
+        never = collections.OrderedDict()
+        for e in emitted:
+            if e not in chosen:
+                base, _, suffix = e.partition("__ptxopt_")
+                never.setdefault(short_name(base), []).append(suffix)
+        never = "; ".join(f"{k}: {', '.join(v)}" for k, v in never.items())
+        prog_rows.append((prog, walls, len(emitted), len(chosen), never))
 
     def ratio(r, a_, b_):
         return r[a_] / r[b_] if r[a_] and r[b_] else None
@@ -211,6 +233,13 @@ def main():
                   f"| {f(kp, statistics.median)} | {sum(1 for x in sp if x < 0.98)} | {sum(1 for x in sp if x >= 1.03)} |")
 
     # per program: whole-run wall times and builds
+    ptxas = {}
+    ppath = os.path.join(a.out, "ptxas.tsv")
+    if os.path.exists(ppath):
+        for line in open(ppath):
+            p = line.rstrip("\n").split("\t")
+            if len(p) == 4:
+                ptxas[(p[0], p[1])] = (float(p[2]), int(p[3]))
     builds = {}
     bpath = os.path.join(a.out, "build.tsv")
     if os.path.exists(bpath):
@@ -219,17 +248,24 @@ def main():
             if len(p) == 5:
                 builds[(p[0], p[1])] = (p[2], float(p[3]), int(p[4]))
     md.append("\nPer program: the wall time of a whole program run (all its cases, context creation included; min "
-              "over rounds), the build (wall time of the compile and link, the builds ran concurrently; executable "
-              "size).\n")
+              "over rounds); the build (wall time of the compile and link; the builds ran concurrently) and the "
+              "executable's size; ptxas alone (one run, `ptxas -arch`) on nvcc's PTX and on its `ptx-opt -O2` output, "
+              "and the cubin's size; the clones in the -O2 PTX, how many some launch of the family ran, and those "
+              "none ran.\n")
     md.append("| program | run nvcc s | run ptx-nvcc s | run DISABLE s | build nvcc s | build ptx-nvcc s | size nvcc KB "
-              "| size ptx-nvcc KB | cases | cases below 0.98x |")
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for prog, walls in prog_rows:
+              "| size ptx-nvcc KB | ptxas ms original / -O2 | cubin KB original / -O2 | clones | ran | never ran "
+              "| cases | cases below 0.98x |")
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---|---:|---:|")
+    for prog, walls, nemitted, nchosen, never in prog_rows:
         bn, bp = builds.get((prog, "nvcc")), builds.get((prog, "ptx-nvcc"))
+        po, p2 = ptxas.get((prog, "ptx")), ptxas.get((prog, "O2.ptx"))
         w = lambda v: f"{walls[v]:.2f}" if walls[v] is not None else "-"
         cs = [r for r in rows if r["program"] == prog]
         md.append(f"| {prog} | {w('nvcc')} | {w('ptx-nvcc')} | {w('disabled')} | {bn[1] if bn else '-'} | "
-                  f"{bp[1] if bp else '-'} | {bn[2] // 1024 if bn else '-'} | {bp[2] // 1024 if bp else '-'} | {len(cs)} "
+                  f"{bp[1] if bp else '-'} | {bn[2] // 1024 if bn else '-'} | {bp[2] // 1024 if bp else '-'} "
+                  f"| {f'{po[0] * 1000:.0f}' if po else '-'} / {f'{p2[0] * 1000:.0f}' if p2 else '-'} "
+                  f"| {f'{po[1] / 1024:.0f}' if po else '-'} / {f'{p2[1] / 1024:.0f}' if p2 else '-'} "
+                  f"| {nemitted} | {nchosen} | {never or '-'} | {len(cs)} "
                   f"| {sum(1 for r in cs if r['speedup'] and r['speedup'] < 0.98)} |")
 
     slower = [r for r in rows if r["speedup"] and r["speedup"] < 0.98]
