@@ -30,8 +30,10 @@
 #
 # Writes into $OUT: family.md (the tables: per case, per clone kind, per
 # program), family.csv, decisions.txt (each case's PTXOPT_LOG lines,
-# one per distinct decision), clones.txt, build.tsv, and work/ (the
-# programs, every run's output). Exit 0 when every build and run succeeded and
+# one per distinct decision), clones.txt, build.tsv, ptxas.tsv, runs/ (every
+# run's output, the remarks of ptx-opt -O2). The programs, their PTX and
+# cubins go to WORK (default $PTXOPT_BUILD/family), not to $OUT: they are
+# large and are not results. Exit 0 when every build and run succeeded and
 # every output matched nvcc's; 1 otherwise; 77 without a GPU (unless
 # --build-only: nothing is run then). On an H100 the whole run (builds
 # included) takes about 2 minutes.
@@ -64,9 +66,10 @@ case $PTXOPT_BUILD in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
 export PTXOPT_BUILD
 OUT=${OUT:-$PTXOPT_BUILD/out/family}
 case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
-W=$OUT/work
-mkdir -p "$W"
-rm -f "$W"/*.out "$W"/*.wall "$W"/*.rc
+W=${WORK:-$PTXOPT_BUILD/family}
+case $W in /*) ;; *) W=$ROOT/$W ;; esac
+mkdir -p "$W" "$OUT"
+rm -f "$W"/*.out "$W"/*.wall "$W"/*.rc "$W"/*.build.tsv
 T0=$(date +%s.%N)
 say() { printf '[family %5.1fs] %s\n' "$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" "$*"; }
 
@@ -111,6 +114,7 @@ FAILS=0
 build_one() { # build_one <program> <nvcc|ptx-nvcc>
   local p=$1 tool=$2 cc=nvcc t0 rc
   [ "$tool" = ptx-nvcc ] && cc=$ROOT/scripts/ptx-nvcc
+  rm -f "$W/$p.$tool"  # never run a stale program
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086  # FAMILY_NVCC_FLAGS: words
   "$cc" -O3 -arch="$ARCH" ${FAMILY_NVCC_FLAGS:-} "bench/family/$p.cu" -o "$W/$p.$tool" >"$W/$p.$tool.build.log" 2>&1
@@ -120,6 +124,7 @@ build_one() { # build_one <program> <nvcc|ptx-nvcc>
 }
 clones_one() { # clones_one <program>
   local p=$1
+  rm -f "$W/$p.ptx" "$W/$p.O2.ptx"
   { nvcc -O3 -arch="$ARCH" -ptx "bench/family/$p.cu" -o "$W/$p.ptx" &&
     "$PTXOPT_BUILD/ptx-opt" -O2 --remarks "$W/$p.ptx" -o "$W/$p.O2.ptx"; } >"$W/$p.remarks" 2>&1
 }
@@ -197,6 +202,8 @@ for p in "${PROGS[@]}"; do
 done
 say "builds done ($FAILS failure(s)); times and sizes in $OUT/build.tsv, ptxas on the original and -O2 PTX in $OUT/ptxas.tsv"
 if [ $BUILD_ONLY = 1 ]; then
+  mkdir -p "$OUT/runs"
+  cp "$W"/*.remarks "$W"/*.build.log "$OUT/runs/" 2>/dev/null
   [ $FAILS = 0 ] && say "PASS (build only)" || say "FAIL (build only)"
   [ $FAILS = 0 ]
   exit $?
@@ -250,7 +257,9 @@ python3 bench/family/report.py --work "$W" --out "$OUT" --rounds "$ROUNDS" \
   --device "$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | head -1); $(nvcc --version | tail -1); -O3 -arch=$ARCH; rounds $ROUNDS, reps $REPS${MAX_MB:+, up to $MAX_MB MB}" \
   "${PROGS[@]}"
 report_rc=$?
-say "tables: $OUT/family.md, $OUT/family.csv, $OUT/decisions.txt"
+mkdir -p "$OUT/runs"
+cp "$W"/*.out "$W"/*.remarks "$W"/*.build.log "$OUT/runs/" 2>/dev/null
+say "tables: $OUT/family.md, $OUT/family.csv, $OUT/decisions.txt; every run's output in $OUT/runs"
 if [ $FAILS = 0 ] && [ $report_rc = 0 ]; then
   say "PASS: every output equal to nvcc's"
   exit 0
