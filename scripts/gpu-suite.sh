@@ -4,8 +4,9 @@
 # (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
 # docs/NVCC.md), the paper's examples with their benchmark table
 # (scripts/bench-gpu.sh, docs/BENCHMARKS.md), the launch floor of the
-# group clones (scripts/bench-launch-floor.sh) and the launch hook's cost
-# (scripts/bench-hook.sh, about 30 s).
+# group clones (scripts/bench-launch-floor.sh), the launch hook's cost
+# (scripts/bench-hook.sh, about 30 s) and the benchmark family
+# (scripts/bench-family.sh, about 2 minutes).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -173,10 +174,22 @@ if [ "${GPU_SUITE_HOOK:-1}" = 1 ]; then
   if [ -e "$OUT/bench-hook.md" ]; then tee -a "$SUMMARY" <"$OUT/bench-hook.md"; else tail -5 "$OUT/bench-hook.out"; fi
 fi
 
+# ---- the benchmark family: clone choices measured per shape (docs/BENCHMARKS.md) -----------
+# GPU_SUITE_FAMILY=0 leaves it out (about 2 minutes on an H100). Its output comparison counts like a test.
+family_rc=0
+if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/family" ARCH="$ARCH" bash scripts/bench-family.sh >"$OUT/family.log" 2>&1
+  family_rc=$?
+  say "benchmark family (scripts/bench-family.sh) exit $family_rc in $(($(date +%s) - start)) s: $OUT/family/family.md"
+  grep -A 20 '^| kind |' "$OUT/family/family.md" 2>/dev/null | sed '/^$/q' | tee -a "$SUMMARY"
+  grep '^Summary:' "$OUT/family/family.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
-  [ "$floor_rc" = 0 ] && [ "$hook_rc" = 0 ]; then
+  [ "$floor_rc" = 0 ] && [ "$hook_rc" = 0 ] && [ "$family_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, hook benchmark exit $hook_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
 exit 1
