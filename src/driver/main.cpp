@@ -322,7 +322,8 @@ int main(int argc, char **argv) {
     }
     for (const auto &[k, v] : opt.stats) std::cerr << "ptx-opt: stats: " << k << " = " << v << "\n";
     std::cerr << "ptx-opt: stats: " << inputBytes << " bytes, " << parsed.stats.tokens << " tokens, "
-              << parsed.stats.items << " top-level items, " << funcs << " functions (" << kernels
+              << parsed.stats.items << " top-level items (" << parsed.stats.fastItems
+              << " without ANTLR), " << funcs << " functions (" << kernels
               << " kernels), " << instrs << " instructions, " << parsed.stats.llFallbacks
               << " LL fallbacks, peak RSS " << peakRssKiB() << " KiB\n";
   }

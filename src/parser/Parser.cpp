@@ -135,6 +135,12 @@ public:
     return lastEnd_;
   }
   size_t fetched() const { return base_ + toks_.size(); }
+  /// Type of token `i` (fetching it), EOF past the end.
+  size_t typeAt(size_t i) {
+    sync(i);
+    if (i >= base_ + toks_.size()) return Token::EOF;
+    return at(i)->getType();
+  }
 
 private:
   Token *at(size_t i) const { return toks_[i - base_].get(); }
@@ -227,19 +233,20 @@ class Builder {
 public:
   Builder(ir::Module &m, ItemTokenStream &ts) : m_(m), ts_(ts), src_(m.source()) {}
 
-  void item(PtxParser::ItemContext *c) {
-    i_ = c->start->getTokenIndex();
-    end_ = c->stop->getTokenIndex() + 1;
+  /// Builds the item of kind `kind` from tokens [first, end).
+  void item(ir::Item::Kind kind, size_t first, size_t end) {
+    i_ = first;
+    end_ = end;
     ir::Item it;
     it.span = spanOf(i_, end_ - 1);
-    if (dynamic_cast<PtxParser::FunctionItemContext *>(c)) {
+    if (kind == ir::Item::Kind::Function) {
       it.kind = ir::Item::Kind::Function;
       it.function = function();
-    } else if (dynamic_cast<PtxParser::DeclItemContext *>(c)) {
+    } else if (kind == ir::Item::Kind::Decl) {
       it.kind = ir::Item::Kind::Decl;
       it.decl = decl();
       it.decl->span = it.span;
-    } else if (dynamic_cast<PtxParser::SectionItemContext *>(c)) {
+    } else if (kind == ir::Item::Kind::Section) {
       it.kind = ir::Item::Kind::Section;
       it.section = section();
       it.section->span = it.span;
@@ -585,6 +592,322 @@ private:
   std::unordered_set<std::string_view> plainRegs_;
 };
 
+// ------------------------------------------------------------ fast path
+
+/// Recognizes one item of PtxParser.g4 without ANTLR: a recursive-descent
+/// transliteration of the grammar, rule for rule. Every decision in the
+/// grammar is LL(1), except three that this code decides as ANTLR's
+/// prediction does: `stmt` on IDENT (a label when COLON follows), `init` on
+/// IDENT (LPAREN, EQUAL or neither follows), and `item` on DIRECTIVE (after
+/// the attributes, ENTRY or FUNC makes it a function, else a declaration).
+/// Each optional part and loop below is entered exactly when the next token
+/// is in its FIRST set; the grammar's FOLLOW sets never overlap those FIRST
+/// sets, so that is the choice ANTLR makes too. So when this accepts an item,
+/// the grammar accepts the same tokens as the same item kind; when it does
+/// not (any unexpected token), the item is parsed again by ANTLR, which
+/// accepts it or reports the error. It looks no further ahead than ANTLR
+/// does (two tokens at most). `parser-equivalence` checks it against ANTLR
+/// on every corpus file and on mutated ones.
+class FastItem {
+public:
+  explicit FastItem(ItemTokenStream &ts) : ts_(ts) {}
+
+  /// True when the item at token `start` is recognized; sets its kind and
+  /// the index one past its last token.
+  bool run(size_t start, ir::Item::Kind &kind, size_t &end) {
+    p_ = start;
+    bool ok = false;
+    switch (la()) {
+    case PtxLexer::VERSION: ++p_; ok = eat(PtxLexer::FLOAT) || eat(PtxLexer::INT); kind = ir::Item::Kind::Directive; break;
+    case PtxLexer::TARGET:
+      ++p_;
+      ok = eat(PtxLexer::IDENT);
+      while (ok && eat(PtxLexer::COMMA)) ok = eat(PtxLexer::IDENT);
+      kind = ir::Item::Kind::Directive;
+      break;
+    case PtxLexer::ADDRESS_SIZE: ++p_; ok = eat(PtxLexer::INT); kind = ir::Item::Kind::Directive; break;
+    case PtxLexer::FILE:
+      ++p_;
+      ok = eat(PtxLexer::INT) && eat(PtxLexer::STRING);
+      if (ok && eat(PtxLexer::COMMA)) {
+        ok = eat(PtxLexer::INT);
+        if (ok && eat(PtxLexer::COMMA)) ok = eat(PtxLexer::INT);
+      }
+      kind = ir::Item::Kind::Directive;
+      break;
+    case PtxLexer::SECTION:
+      ++p_;
+      ok = eat(PtxLexer::SECTION_NAME) && eat(PtxLexer::LBRACE);
+      while (ok && (la() == PtxLexer::SECTION_LABEL || la() == PtxLexer::SECTION_DATA)) ++p_;
+      ok = ok && eat(PtxLexer::RBRACE);
+      kind = ir::Item::Kind::Section;
+      break;
+    case PtxLexer::ALIAS:
+      ++p_;
+      ok = eat(PtxLexer::IDENT) && eat(PtxLexer::COMMA) && eat(PtxLexer::IDENT) && eat(PtxLexer::SEMI);
+      kind = ir::Item::Kind::Directive;
+      break;
+    case PtxLexer::PRAGMA: ok = pragma(); kind = ir::Item::Kind::Directive; break;
+    case PtxLexer::ENTRY: case PtxLexer::FUNC: ok = function(); kind = ir::Item::Kind::Function; break;
+    case PtxLexer::REG: case PtxLexer::PARAM: ok = decl() && eat(PtxLexer::SEMI); kind = ir::Item::Kind::Decl; break;
+    case PtxLexer::DIRECTIVE: {
+      // function: attr* (ENTRY | FUNC) ...   decl: attr attr* declarator ...
+      ok = attrs();
+      if (!ok) break;
+      if (la() == PtxLexer::ENTRY || la() == PtxLexer::FUNC) {
+        ok = function();
+        kind = ir::Item::Kind::Function;
+      } else {
+        ok = declRest() && eat(PtxLexer::SEMI);
+        kind = ir::Item::Kind::Decl;
+      }
+      break;
+    }
+    default: break;
+    }
+    end = p_;
+    return ok;
+  }
+
+private:
+  size_t la() { return ts_.typeAt(p_); }
+  size_t la2() { return ts_.typeAt(p_ + 1); }
+  bool eat(size_t t) {
+    if (la() != t) return false;
+    ++p_;
+    return true;
+  }
+
+  // PRAGMA STRING (COMMA STRING)* SEMI
+  bool pragma() {
+    ++p_;
+    if (!eat(PtxLexer::STRING)) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!eat(PtxLexer::STRING)) return false;
+    return eat(PtxLexer::SEMI);
+  }
+
+  // attr : DIRECTIVE (INT | LPAREN DIRECTIVE (COMMA DIRECTIVE)* RPAREN)?
+  bool attr() {
+    ++p_;  // DIRECTIVE
+    if (eat(PtxLexer::INT)) return true;
+    if (!eat(PtxLexer::LPAREN)) return true;
+    if (!eat(PtxLexer::DIRECTIVE)) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!eat(PtxLexer::DIRECTIVE)) return false;
+    return eat(PtxLexer::RPAREN);
+  }
+  bool attrs() {
+    while (la() == PtxLexer::DIRECTIVE)
+      if (!attr()) return false;
+    return true;
+  }
+
+  // declarator : (IDENT | REGISTER) (LANGLE INT RANGLE)? (LBRACK INT? RBRACK)*
+  bool declarator() {
+    if (!eat(PtxLexer::IDENT) && !eat(PtxLexer::REGISTER)) return false;
+    if (eat(PtxLexer::LANGLE) && !(eat(PtxLexer::INT) && eat(PtxLexer::RANGLE))) return false;
+    while (eat(PtxLexer::LBRACK)) {
+      eat(PtxLexer::INT);
+      if (!eat(PtxLexer::RBRACK)) return false;
+    }
+    return true;
+  }
+
+  // decl : (REG | PARAM | attr) attr* declarator (COMMA declarator)* (EQUAL init)?
+  bool decl() {
+    if (la() == PtxLexer::REG || la() == PtxLexer::PARAM) ++p_;
+    else if (la() != PtxLexer::DIRECTIVE || !attr()) return false;
+    return attrs() && declRest();
+  }
+  /// decl after its attributes: declarator (COMMA declarator)* (EQUAL init)?
+  bool declRest() {
+    if (!declarator()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!declarator()) return false;
+    if (eat(PtxLexer::EQUAL)) return init();
+    return true;
+  }
+
+  // init : LBRACE init (COMMA init)* RBRACE | IDENT LPAREN init RPAREN ((PLUS | MINUS) INT)?
+  //      | IDENT EQUAL IDENT | dataValue
+  bool init() {
+    if (eat(PtxLexer::LBRACE)) {
+      if (!init()) return false;
+      while (eat(PtxLexer::COMMA))
+        if (!init()) return false;
+      return eat(PtxLexer::RBRACE);
+    }
+    if (la() == PtxLexer::IDENT && la2() == PtxLexer::LPAREN) {
+      p_ += 2;
+      if (!init() || !eat(PtxLexer::RPAREN)) return false;
+      if (eat(PtxLexer::PLUS) || eat(PtxLexer::MINUS)) return eat(PtxLexer::INT);
+      return true;
+    }
+    if (la() == PtxLexer::IDENT && la2() == PtxLexer::EQUAL) {
+      p_ += 2;
+      return eat(PtxLexer::IDENT);
+    }
+    // dataValue : MINUS? dataTerm ((PLUS | MINUS) dataTerm)*
+    eat(PtxLexer::MINUS);
+    if (!dataTerm()) return false;
+    while (eat(PtxLexer::PLUS) || eat(PtxLexer::MINUS))
+      if (!dataTerm()) return false;
+    return true;
+  }
+  // dataTerm : INT | IDENT | DIRECTIVE | HEXFLOAT | FLOAT
+  bool dataTerm() {
+    switch (la()) {
+    case PtxLexer::INT: case PtxLexer::IDENT: case PtxLexer::DIRECTIVE: case PtxLexer::HEXFLOAT:
+    case PtxLexer::FLOAT: ++p_; return true;
+    default: return false;
+    }
+  }
+
+  // paramDecl : (PARAM | REG) attr* declarator
+  bool paramDecl() {
+    if (!eat(PtxLexer::PARAM) && !eat(PtxLexer::REG)) return false;
+    return attrs() && declarator();
+  }
+  /// LPAREN (paramDecl (COMMA paramDecl)*)? RPAREN, the empty list allowed
+  /// or not (returnParams).
+  bool params(bool allowEmpty) {
+    ++p_;  // LPAREN
+    if (allowEmpty && eat(PtxLexer::RPAREN)) return true;
+    if (!paramDecl()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!paramDecl()) return false;
+    return eat(PtxLexer::RPAREN);
+  }
+
+  // function : attr* (ENTRY | FUNC) returnParams? IDENT paramList? perfDirective* (block | SEMI)
+  // (the attributes were read by the caller)
+  bool function() {
+    ++p_;  // ENTRY | FUNC
+    if (la() == PtxLexer::LPAREN && !params(false)) return false;
+    if (!eat(PtxLexer::IDENT)) return false;
+    if (la() == PtxLexer::LPAREN && !params(true)) return false;
+    // perfDirective : DIRECTIVE (INT (COMMA INT)*)? | PRAGMA STRING (COMMA STRING)* SEMI
+    while (true) {
+      if (eat(PtxLexer::DIRECTIVE)) {
+        if (eat(PtxLexer::INT))
+          while (eat(PtxLexer::COMMA))
+            if (!eat(PtxLexer::INT)) return false;
+      } else if (la() == PtxLexer::PRAGMA) {
+        if (!pragma()) return false;
+      } else {
+        break;
+      }
+    }
+    if (eat(PtxLexer::SEMI)) return true;
+    return la() == PtxLexer::LBRACE && block();
+  }
+
+  // block : LBRACE stmt* RBRACE
+  bool block() {
+    ++p_;  // LBRACE
+    while (!eat(PtxLexer::RBRACE))
+      if (!stmt()) return false;
+    return true;
+  }
+
+  bool stmt() {
+    switch (la()) {
+    case PtxLexer::LBRACE: return block();
+    case PtxLexer::LOC: ++p_; return true;
+    case PtxLexer::PRAGMA: return pragma();
+    case PtxLexer::CALLPROTOTYPE:  // CALLPROTOTYPE protoParams? IDENT protoParams? SEMI
+      ++p_;
+      if (la() == PtxLexer::LPAREN && !params(true)) return false;
+      if (!eat(PtxLexer::IDENT)) return false;
+      if (la() == PtxLexer::LPAREN && !params(true)) return false;
+      return eat(PtxLexer::SEMI);
+    case PtxLexer::BRANCHTARGETS:
+    case PtxLexer::CALLTARGETS:  // (BRANCHTARGETS | CALLTARGETS) IDENT (COMMA IDENT)* SEMI
+      ++p_;
+      if (!eat(PtxLexer::IDENT)) return false;
+      while (eat(PtxLexer::COMMA))
+        if (!eat(PtxLexer::IDENT)) return false;
+      return eat(PtxLexer::SEMI);
+    case PtxLexer::REG: case PtxLexer::PARAM: case PtxLexer::DIRECTIVE: return decl() && eat(PtxLexer::SEMI);
+    case PtxLexer::IDENT:
+      if (la2() == PtxLexer::COLON) {
+        p_ += 2;
+        return true;
+      }
+      return instruction();
+    case PtxLexer::AT: return instruction();
+    default: return false;
+    }
+  }
+
+  // instruction : guard? IDENT (operand (COMMA operand)*)? SEMI
+  // guard       : AT BANG? (REGISTER | IDENT)
+  bool instruction() {
+    if (eat(PtxLexer::AT)) {
+      eat(PtxLexer::BANG);
+      if (!eat(PtxLexer::REGISTER) && !eat(PtxLexer::IDENT)) return false;
+    }
+    if (!eat(PtxLexer::IDENT)) return false;
+    if (eat(PtxLexer::SEMI)) return true;
+    if (!operand()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!operand()) return false;
+    return eat(PtxLexer::SEMI);
+  }
+
+  // operand : BANG operand | primary (PIPE primary)*
+  bool operand() {
+    if (eat(PtxLexer::BANG)) return operand();
+    if (!primary()) return false;
+    while (eat(PtxLexer::PIPE))
+      if (!primary()) return false;
+    return true;
+  }
+  /// (operand (COMMA operand)*)? close
+  bool operandList(size_t close) {
+    if (eat(close)) return true;
+    if (!operand()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!operand()) return false;
+    return eat(close);
+  }
+  // addrItem : operand ((PLUS | MINUS) operand)?
+  bool addrItem() {
+    if (!operand()) return false;
+    if (eat(PtxLexer::PLUS) || eat(PtxLexer::MINUS)) return operand();
+    return true;
+  }
+  bool primary() {
+    switch (la()) {
+    case PtxLexer::REGISTER: case PtxLexer::IDENT: case PtxLexer::INT: case PtxLexer::FLOAT:
+    case PtxLexer::HEXFLOAT: ++p_; return true;
+    case PtxLexer::MINUS:
+      ++p_;
+      return eat(PtxLexer::INT) || eat(PtxLexer::FLOAT) || eat(PtxLexer::HEXFLOAT);
+    case PtxLexer::LBRACE: ++p_; return operandList(PtxLexer::RBRACE);
+    case PtxLexer::LPAREN: ++p_; return operandList(PtxLexer::RPAREN);
+    case PtxLexer::LBRACK:  // LBRACK addrItem (COMMA addrItem)* RBRACK
+      ++p_;
+      if (!addrItem()) return false;
+      while (eat(PtxLexer::COMMA))
+        if (!addrItem()) return false;
+      return eat(PtxLexer::RBRACK);
+    default: return false;
+    }
+  }
+
+  ItemTokenStream &ts_;
+  size_t p_ = 0;
+};
+
+ir::Item::Kind itemKind(PtxParser::ItemContext *c) {
+  if (dynamic_cast<PtxParser::FunctionItemContext *>(c)) return ir::Item::Kind::Function;
+  if (dynamic_cast<PtxParser::DeclItemContext *>(c)) return ir::Item::Kind::Decl;
+  if (dynamic_cast<PtxParser::SectionItemContext *>(c)) return ir::Item::Kind::Section;
+  return ir::Item::Kind::Directive;
+}
+
 /// A top-level item starts with a keyword token or with one of these
 /// directives; anything else is reported as an unknown directive (the grammar
 /// alone would take it for a variable attribute and complain later).
@@ -600,7 +923,7 @@ void checkItemStart(Token *t, std::string_view src) {
 
 }  // namespace
 
-ParseResult parsePtx(std::string source, std::string fileName) {
+ParseResult parsePtx(std::string source, std::string fileName, bool fastPath) {
   ParseResult r;
   auto mod = std::make_unique<ir::Module>(std::move(source), fileName);
   const std::string &src = mod->source();
@@ -615,12 +938,23 @@ ParseResult parsePtx(std::string source, std::string fileName) {
   auto bail = std::make_shared<BailErrorStrategy>();
   auto full = std::make_shared<DefaultErrorStrategy>();
   Builder builder(*mod, tokens);
+  FastItem fast(tokens);
 
   try {
     while (true) {
       size_t start = tokens.index();
       if (tokens.LA(1) == Token::EOF) break;
       checkItemStart(tokens.LT(1), src);
+      ir::Item::Kind kind;
+      size_t end;
+      if (fastPath && fast.run(start, kind, end)) {
+        tokens.seek(end);
+        builder.item(kind, start, end);
+        ++r.stats.items;
+        ++r.stats.fastItems;
+        tokens.discardConsumed();
+        continue;
+      }
       PtxParser::ItemContext *item = nullptr;
       parser.setErrorHandler(bail);
       parser.getInterpreter<atn::ParserATNSimulator>()->setPredictionMode(atn::PredictionMode::SLL);
@@ -636,7 +970,7 @@ ParseResult parsePtx(std::string source, std::string fileName) {
         item = parser.item();
         parser.removeErrorListeners();
       }
-      builder.item(item);
+      builder.item(itemKind(item), item->start->getTokenIndex(), item->stop->getTokenIndex() + 1);
       ++r.stats.items;
       parser.getTreeTracker().reset();
       tokens.discardConsumed();
