@@ -74,9 +74,65 @@ struct NestingTooDeep {
   bool bangs;  // the limit was crossed by a '!' (each one is a level of operand recursion)
 };
 
+/// A token as the parser keeps it: type and byte range, no text, no line
+/// (computed on demand, for ANTLR's error path only). Tokens live in the
+/// stream's deque, so making one allocates nothing (ANTLR's CommonToken
+/// cost a heap allocation and a constructor with a string per token).
+class LiteToken final : public WritableToken {
+public:
+  LiteToken(size_t type, size_t start, size_t stop, size_t index, PtxScanner *src, CharStream *in)
+      : type_(type), start_(start), stop_(stop), index_(index), src_(src), in_(in) {}
+  std::string getText() const override {
+    if (type_ == Token::EOF) return "<EOF>";
+    return in_->getText(misc::Interval(start_, stop_));
+  }
+  size_t getType() const override { return type_; }
+  size_t getLine() const override { return lineCol().first; }
+  size_t getCharPositionInLine() const override { return lineCol().second; }
+  size_t getChannel() const override { return Token::DEFAULT_CHANNEL; }
+  size_t getTokenIndex() const override { return index_; }
+  size_t getStartIndex() const override { return start_; }
+  size_t getStopIndex() const override { return stop_; }
+  TokenSource *getTokenSource() const override { return src_; }
+  CharStream *getInputStream() const override { return in_; }
+  std::string toString() const override {
+    return "[@" + std::to_string(index_) + "," + std::to_string(start_) + ":" + std::to_string(stop_) + "='" +
+           getText() + "',<" + std::to_string(type_) + ">]";
+  }
+  void setText(const std::string &) override {}
+  void setType(size_t t) override { type_ = t; }
+  void setLine(size_t) override {}
+  void setCharPositionInLine(size_t) override {}
+  void setChannel(size_t) override {}
+  void setTokenIndex(size_t i) override { index_ = i; }
+
+  size_t type() const { return type_; }
+  size_t start() const { return start_; }
+  size_t stop() const { return stop_; }
+
+private:
+  std::pair<size_t, size_t> lineCol() const {
+    size_t line = 1, col = 0;
+    if (start_ == 0) return {line, col};
+    for (char c : in_->getText(misc::Interval(size_t(0), start_ - 1))) {
+      if (c == '\n') {
+        ++line;
+        col = 0;
+      } else {
+        ++col;
+      }
+    }
+    return {line, col};
+  }
+  size_t type_, start_, stop_, index_;
+  PtxScanner *src_;
+  CharStream *in_;
+};
+
 class ItemTokenStream final : public TokenStream {
 public:
-  explicit ItemTokenStream(TokenSource &lexer, std::string_view text) : lexer_(lexer), text_(text) {}
+  ItemTokenStream(PtxScanner &lexer, CharStream &chars, std::string_view text)
+      : lexer_(lexer), chars_(chars), text_(text) {}
 
   Token *LT(ssize_t k) override {
     if (k == 0) return nullptr;
@@ -86,10 +142,10 @@ public:
     }
     size_t i = p_ + static_cast<size_t>(k) - 1;
     sync(i);
-    if (i >= base_ + toks_.size()) return toks_.back().get();  // EOF
+    if (i >= base_ + toks_.size()) return &toks_.back();  // EOF
     return at(i);
   }
-  Token *get(size_t i) const override { return toks_.at(i - base_).get(); }
+  Token *get(size_t i) const override { return const_cast<LiteToken *>(&toks_.at(i - base_)); }
   TokenSource *getTokenSource() const override { return &lexer_; }
   std::string getText(const misc::Interval &iv) override {
     if (iv.a < 0 || iv.b < iv.a) return {};
@@ -124,14 +180,14 @@ public:
   /// Forgets every token before the current position.
   void discardConsumed() {
     while (base_ < p_ && !toks_.empty()) {
-      lastEnd_ = static_cast<uint32_t>(toks_.front()->getStopIndex() + 1);
+      lastEnd_ = static_cast<uint32_t>(toks_.front().stop() + 1);
       toks_.pop_front();
       ++base_;
     }
   }
   /// Byte offset where the trivia before token `i` starts.
   uint32_t leadOf(size_t i) const {
-    if (i > base_) return static_cast<uint32_t>(get(i - 1)->getStopIndex() + 1);
+    if (i > base_) return static_cast<uint32_t>(tok(i - 1).stop() + 1);
     return lastEnd_;
   }
   size_t fetched() const { return base_ + toks_.size(); }
@@ -139,18 +195,20 @@ public:
   size_t typeAt(size_t i) {
     sync(i);
     if (i >= base_ + toks_.size()) return Token::EOF;
-    return at(i)->getType();
+    return tok(i).type();
   }
+  /// Token `i`, already fetched.
+  const LiteToken &tok(size_t i) const { return toks_[i - base_]; }
 
 private:
-  Token *at(size_t i) const { return toks_[i - base_].get(); }
+  LiteToken *at(size_t i) { return &toks_[i - base_]; }
   void sync(size_t i) {
     while (i >= base_ + toks_.size() && !eof_) {
-      auto t = lexer_.nextToken();
-      static_cast<WritableToken *>(t.get())->setTokenIndex(base_ + toks_.size());
-      switch (t->getType()) {
+      size_t start;
+      size_t type = lexer_.next(start);
+      switch (type) {
       case PtxLexer::LBRACE: case PtxLexer::LPAREN: case PtxLexer::LBRACK:
-        if (++depth_ + bangs_ > kMaxNesting) throw NestingTooDeep{t->getStartIndex(), false};
+        if (++depth_ + bangs_ > kMaxNesting) throw NestingTooDeep{start, false};
         break;
       case PtxLexer::RBRACE: case PtxLexer::RPAREN: case PtxLexer::RBRACK:
         if (depth_ > 0) --depth_;
@@ -158,18 +216,19 @@ private:
       // `!!!...x` recurses once per '!' (notOperand), like a bracket; count
       // them until the statement ends.
       case PtxLexer::BANG:
-        if (depth_ + ++bangs_ > kMaxNesting) throw NestingTooDeep{t->getStartIndex(), true};
+        if (depth_ + ++bangs_ > kMaxNesting) throw NestingTooDeep{start, true};
         break;
       case PtxLexer::SEMI: bangs_ = 0; break;
       case Token::EOF: eof_ = true; break;
       }
-      toks_.push_back(std::move(t));
+      toks_.emplace_back(type, start, lexer_.position() - 1, base_ + toks_.size(), &lexer_, &chars_);
     }
   }
 
-  TokenSource &lexer_;
+  PtxScanner &lexer_;
+  CharStream &chars_;
   std::string_view text_;
-  std::deque<std::unique_ptr<Token>> toks_;
+  std::deque<LiteToken> toks_;
   size_t base_ = 0, p_ = 0;
   uint32_t lastEnd_ = 0;
   int depth_ = 0, bangs_ = 0;
@@ -260,17 +319,16 @@ public:
 
 private:
   // ---- token access
-  Token *tok(size_t i) const { return ts_.get(i); }
-  size_t type(size_t i) const { return i < end_ ? tok(i)->getType() : Token::EOF; }
+  const LiteToken &tok(size_t i) const { return ts_.tok(i); }
+  size_t type(size_t i) const { return i < end_ ? tok(i).type() : Token::EOF; }
   size_t la() const { return type(i_); }
   std::string_view text(size_t i) const {
-    Token *t = tok(i);
-    return std::string_view(src_).substr(t->getStartIndex(), t->getStopIndex() + 1 - t->getStartIndex());
+    const LiteToken &t = tok(i);
+    return std::string_view(src_).substr(t.start(), t.stop() + 1 - t.start());
   }
   std::string_view next() { return text(i_++); }
   Span spanOf(size_t first, size_t last) const {
-    return {ts_.leadOf(first), static_cast<uint32_t>(tok(first)->getStartIndex()),
-            static_cast<uint32_t>(tok(last)->getStopIndex() + 1)};
+    return {ts_.leadOf(first), static_cast<uint32_t>(tok(first).start()), static_cast<uint32_t>(tok(last).stop() + 1)};
   }
 
   // ---- directives kept as token lists
@@ -543,11 +601,10 @@ private:
       return Operand::sym(t);
     }
     case PtxLexer::MINUS: {
-      Token *minus = tok(i_), *num = tok(i_ + 1);
+      const LiteToken &minus = tok(i_), &num = tok(i_ + 1);
       i_ += 2;
-      if (num->getStartIndex() == minus->getStopIndex() + 1)
-        return Operand::imm(std::string_view(src_).substr(minus->getStartIndex(),
-                                                          num->getStopIndex() + 1 - minus->getStartIndex()));
+      if (num.start() == minus.stop() + 1)
+        return Operand::imm(std::string_view(src_).substr(minus.start(), num.stop() + 1 - minus.start()));
       return Operand::imm(m_.intern("-" + std::string(text(i_ - 1))));
     }
     case PtxLexer::LBRACE: return list(Operand::Kind::Vector, PtxLexer::RBRACE);
@@ -930,7 +987,7 @@ ParseResult parsePtx(std::string source, std::string fileName, bool fastPath) {
 
   ByteCharStream chars(src, fileName);
   PtxScanner lexer(src, &chars, fileName);
-  ItemTokenStream tokens(lexer, src);
+  ItemTokenStream tokens(lexer, chars, src);
   PtxParser parser(&tokens);
   parser.removeErrorListeners();
   parser.setBuildParseTree(false);
