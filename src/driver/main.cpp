@@ -162,7 +162,7 @@ int main(int argc, char **argv) {
                "forward and writes no memory they read (measured slower on the naive DCT)");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
-  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
+  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable); `prune` keeps the variants no launch can select")
       ->type_name("NAME")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

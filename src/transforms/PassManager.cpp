@@ -213,6 +213,16 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
     am.invalidateAll();
     if (opts.afterPass) opts.afterPass(p->info.name, m, opts.afterPassCtx);
   }
+  // Variants no launch can select, and their clones, go (Prune.cpp); on by
+  // default, `--skip=prune` keeps them.
+  bool prune = !pipeline.empty();
+  for (const auto &s : opts.skip) prune &= s != "prune";
+  if (prune) {
+    auto t0 = std::chrono::steady_clock::now();
+    transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, "prune", opts.options};
+    transforms::pruneClones(ctx);
+    res.passTimes["prune"] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
   embedManifest(m, res.manifest);
   return res;
 }
