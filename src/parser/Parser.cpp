@@ -193,6 +193,7 @@ public:
   size_t fetched() const { return base_ + toks_.size(); }
   /// Type of token `i` (fetching it), EOF past the end.
   size_t typeAt(size_t i) {
+    if (i - base_ < toks_.size()) return toks_[i - base_].type();  // fetched already: the common case
     sync(i);
     if (i >= base_ + toks_.size()) return Token::EOF;
     return tok(i).type();
@@ -673,6 +674,7 @@ public:
   /// the index one past its last token.
   bool run(size_t start, ir::Item::Kind &kind, size_t &end) {
     p_ = start;
+    cachedAt_ = SIZE_MAX;
     bool ok = false;
     switch (la()) {
     case PtxLexer::VERSION: ++p_; ok = eat(PtxLexer::FLOAT) || eat(PtxLexer::INT); kind = ir::Item::Kind::Directive; break;
@@ -727,7 +729,13 @@ public:
   }
 
 private:
-  size_t la() { return ts_.typeAt(p_); }
+  size_t la() {
+    if (cachedAt_ != p_) {
+      cachedAt_ = p_;
+      cached_ = ts_.typeAt(p_);
+    }
+    return cached_;
+  }
   size_t la2() { return ts_.typeAt(p_ + 1); }
   bool eat(size_t t) {
     if (la() != t) return false;
@@ -956,6 +964,7 @@ private:
 
   ItemTokenStream &ts_;
   size_t p_ = 0;
+  size_t cachedAt_ = SIZE_MAX, cached_ = 0;  // la() at token cachedAt_
 };
 
 ir::Item::Kind itemKind(PtxParser::ItemContext *c) {

@@ -163,8 +163,7 @@ std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, cons
     }
   }
   if (stmt && stmt->span.valid()) {
-    LineTable lt(m.source());
-    auto p = lt.pos(stmt->span.begin);
+    auto p = m.lines().pos(stmt->span.begin);
     return m.fileName() + ":" + std::to_string(p.line) + ":" + std::to_string(p.col);
   }
   return "";
