@@ -24,6 +24,10 @@
 //  3. an earlier variant launches the same clone in the same way under
 //     conditions that every launch meeting this variant's also meets
 //     (identical variants included): the earlier one is chosen first.
+// A launch outside the kernel's .reqntid/.maxntid is refused by the driver
+// for the original, so it is not counted as one that could select a clone
+// (the launch hook does not check those bounds itself: such a launch may
+// run a clone today where the nvcc build fails; after pruning it fails too).
 // The device limits used are those of every GPU since compute capability
 // 3.0 (block 1024 x 1024 x 64 and 1024 threads, grid 2^31-1 x 65535 x 65535).
 // A condition this code cannot bound (a transformed block that mixes grid
@@ -164,10 +168,13 @@ bool implies(const Variant &later, const Variant &earlier) {
   }
   if (!bounded(b.maxLaunchThreads, a.maxLaunchThreads)) return false;
   if (a.minLaunchThreads < b.minLaunchThreads || a.minBlockThreads < b.minBlockThreads) return false;
+  // Each parameter `earlier` checks, `later` checks too (a launch without
+  // an argument array fails any check), at a multiple of the alignment.
   for (const auto &p : b.alignedParams) {
     bool covered = false;
-    for (const auto &q : a.alignedParams) covered |= q.index == p.index && p.bytes && q.bytes % p.bytes == 0;
-    if (!covered && p.bytes > 1) return false;
+    for (const auto &q : a.alignedParams)
+      covered |= q.index == p.index && (p.bytes <= 1 || (q.bytes && q.bytes % p.bytes == 0));
+    if (!covered) return false;
   }
   return true;
 }

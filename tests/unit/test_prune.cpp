@@ -66,6 +66,13 @@ TEST_CASE("prune drops a repeated variant and one shadowed by weaker conditions"
   REQUIRE(r.size() == 2);
   CHECK(r[0].message.find("variant 0 launches the same clone under weaker conditions") != std::string::npos);
   CHECK(r[1].message.find("it repeats variant 0") != std::string::npos);
+  // An earlier variant that checks a parameter the later one does not check
+  // (even at alignment 1: a launch without an argument array fails it) does
+  // not shadow it.
+  Variant checks = named("s"), free = named("s");
+  checks.alignedParams = {{0, 1}};
+  CHECK(prune({checks, free}) == std::vector<std::string>{"s", "s"});
+  CHECK(prune({free, checks}) == std::vector<std::string>{"s"});
   // A different clone is never taken for a shadow (its own limits may differ).
   Variant x = named("x");
   x.gridMultiple = {1024, 1, 1};
