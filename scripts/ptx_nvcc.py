@@ -16,7 +16,8 @@ library. Anything going wrong in ptx-opt or the hook falls back to nvcc's own
 result, with one warning.
 
 Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
-  --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce
+  --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce, or -O1
+                           for a lighter build (fewer clones for ptxas)
   --ptxopt-remarks         ptx-opt remarks on stderr
   --ptxopt-remarks=FILE    ptx-opt remarks appended to FILE
   --ptxopt-debug-builds    also optimize -G (device debug) code

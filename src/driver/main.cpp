@@ -162,7 +162,7 @@ int main(int argc, char **argv) {
                "forward and writes no memory they read (measured slower on the naive DCT)");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
-  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
+  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable); `prune` keeps the variants no launch can select")
       ->type_name("NAME")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -322,7 +322,8 @@ int main(int argc, char **argv) {
     }
     for (const auto &[k, v] : opt.stats) std::cerr << "ptx-opt: stats: " << k << " = " << v << "\n";
     std::cerr << "ptx-opt: stats: " << inputBytes << " bytes, " << parsed.stats.tokens << " tokens, "
-              << parsed.stats.items << " top-level items, " << funcs << " functions (" << kernels
+              << parsed.stats.items << " top-level items (" << parsed.stats.fastItems
+              << " without ANTLR), " << funcs << " functions (" << kernels
               << " kernels), " << instrs << " instructions, " << parsed.stats.llFallbacks
               << " LL fallbacks, peak RSS " << peakRssKiB() << " KiB\n";
   }
