@@ -1080,7 +1080,10 @@ void runGroup(PassContext &ctx) {
     ctx.count("kernels");
     const std::string name(f->name);
     auto known = ctx.baseOf(*f);
-    if (!known) continue;
+    if (!known) {
+      ctx.remark(Remark::Kind::Missed, *f, "", "not grouped: a __ptxopt_ clone the manifest does not list");
+      continue;
+    }
     ir::Function *original = known->original;
     const bool isClone = known->isClone;
     Plan plan;

@@ -123,6 +123,10 @@ struct LoopPlan {
   std::string iv, bound;  // induction register and loop-invariant bound (register or immediate)
   int64_t step = 0;
   bool isUnsigned = false;
+  std::string cmp;         // the test: .lt, .le, .ne (step > 0), .gt, .ge, .ne (step < 0)
+  int tested = 1;          // the test reads iv after the update (1) or before it (0)
+  size_t tempAddAt = 0;    // tested == 0: the `add t, iv, s` (body index)
+  bool nounroll = false;   // `.pragma "nounroll"`: unrolled on the clone anyway (see the overview)
   std::vector<LoopLoad> loads;
   std::vector<Variant::AlignedParam> conditions;
   std::string where;
@@ -250,42 +254,105 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
       refuse("its blocks are not one range of statements");
       continue;
     }
-    // The latch: add iv, iv, s; setp.lt p, iv, n; @p bra header.
+    // The latch: `@p bra header` after `setp.CMP p, iv, n`, the loop's one
+    // update of iv an `add iv, iv, s` before the test (the value tested is
+    // the next iteration's) or, nvcc's form for a loop that counts down,
+    // `add t, iv, s` ... `setp.CMP p, iv, n` ... `mov iv, t` (the value tested
+    // is this iteration's). CMP lt, le or ne for s > 0; gt, ge or ne for s < 0.
     auto instrAt = [&](size_t i) -> const Instruction * {
       return body[i]->kind == Stmt::Kind::Instruction ? static_cast<const Instruction *>(body[i].get()) : nullptr;
     };
-    // The two instructions before the branch (directives such as .loc skipped).
-    auto prevInstr = [&](size_t i) {
-      while (i > plan.hs + 1 && body[--i]->kind != Stmt::Kind::Instruction) {
+    auto is32 = [](std::string_view t) { return t == ".s32" || t == ".u32" || t == ".b32"; };
+    std::string latchWhy;
+    {
+      // The setp: the last instruction before the branch that defines its guard.
+      plan.setpAt = 0;
+      for (size_t i = plan.ls; i-- > plan.hs + 1 && !plan.setpAt;) {
+        const Instruction *x = instrAt(i);
+        if (!x) continue;
+        for (auto d : analysis::defUse(*x).defs)
+          if (d == br.guard) plan.setpAt = i;
       }
-      return i;
-    };
-    plan.setpAt = prevInstr(plan.ls);
-    plan.addAt = prevInstr(plan.setpAt);
-    const Instruction *add = plan.addAt > plan.hs ? instrAt(plan.addAt) : nullptr;
-    const Instruction *setp = plan.setpAt > plan.hs ? instrAt(plan.setpAt) : nullptr;
-    bool latchOk = add && setp && br.base() == "bra" && !br.guard.empty() && !br.guardNegated &&
-                   analysis::branchTarget(br) == plan.header && setp->base() == "setp" && setp->operands.size() == 3 &&
-                   setp->operands[0].text == br.guard && add->base() == "add" && add->guard.empty() &&
-                   add->operands.size() == 3 && setp->guard.empty();
-    if (latchOk) {
-      auto mods = setp->modifiers();
-      auto amods = add->modifiers();
-      latchOk = mods.size() == 2 && mods[0] == ".lt" && (mods[1] == ".s32" || mods[1] == ".u32") && amods.size() == 1 &&
-                (amods[0] == ".s32" || amods[0] == ".u32") && add->operands[0].kind == Operand::Kind::Register &&
-                add->operands[1].text == add->operands[0].text && add->operands[2].intValue() &&
-                *add->operands[2].intValue() > 0 && *add->operands[2].intValue() < (1 << 20) &&
-                setp->operands[1].text == add->operands[0].text &&
-                (setp->operands[2].kind == Operand::Kind::Register || setp->operands[2].intValue());
-      if (latchOk) {
-        plan.iv = std::string(add->operands[0].text);
+      const Instruction *setp = plan.setpAt ? instrAt(plan.setpAt) : nullptr;
+      if (br.base() != "bra" || br.guard.empty() || br.guardNegated || analysis::branchTarget(br) != plan.header)
+        latchWhy = "its back edge is not '@p bra header'";
+      else if (!setp || setp->base() != "setp" || setp->operands.size() != 3 || !setp->guard.empty() ||
+               setp->modifiers().size() != 2 || !is32(setp->modifiers()[1]) ||
+               setp->operands[1].kind != Operand::Kind::Register ||
+               !(setp->operands[2].kind == Operand::Kind::Register || setp->operands[2].intValue()))
+        latchWhy = "its test is not 'setp.CMP.s32/.u32 p, iv, n'";
+      if (latchWhy.empty()) {
+        plan.iv = std::string(setp->operands[1].text);
         plan.bound = std::string(setp->operands[2].text);
-        plan.step = *add->operands[2].intValue();
-        plan.isUnsigned = mods[1] == ".u32";
+        plan.cmp = std::string(setp->modifiers()[0]);
+        plan.isUnsigned = setp->modifiers()[1] != ".s32";
+        if (auto imm = setp->operands[2].intValue())  // the bound's value as the test reads it
+          plan.bound = std::to_string(plan.isUnsigned ? int64_t(uint32_t(*imm)) : int64_t(int32_t(*imm)));
+        // The one definition of iv in the loop, and the step.
+        std::vector<size_t> defs;
+        for (size_t i = plan.hs + 1; i <= plan.ls; ++i)
+          if (const Instruction *x = instrAt(i))
+            for (auto d : analysis::defUse(*x).defs)
+              if (d == plan.iv) defs.push_back(i);
+        const Instruction *def = defs.size() == 1 ? instrAt(defs[0]) : nullptr;
+        auto stepOf = [&](const Instruction *add, std::string_view from) -> std::optional<int64_t> {
+          if (!add || add->base() != "add" || !add->guard.empty() || add->operands.size() != 3 ||
+              add->modifiers().size() != 1 || !is32(add->modifiers()[0]) || add->operands[1].text != from ||
+              !add->operands[2].intValue())
+            return std::nullopt;
+          int64_t st = *add->operands[2].intValue();
+          if (st == 0 || st >= (1 << 20) || st <= -(1 << 20)) return std::nullopt;
+          return st;
+        };
+        std::optional<int64_t> step;
+        if (def && defs[0] < plan.setpAt) {  // add iv, iv, s; setp ...
+          step = stepOf(def, plan.iv);
+          plan.addAt = defs[0];
+          plan.tested = 1;
+        } else if (def && defs[0] > plan.setpAt && def->base() == "mov" && def->guard.empty() &&
+                   def->operands.size() == 2 && def->operands[1].kind == Operand::Kind::Register) {
+          // mov iv, t after the test; t = iv + s the one definition of t.
+          std::string_view t = def->operands[1].text;
+          size_t tdef = 0, tdefs = 0;
+          for (size_t i = plan.hs + 1; i <= plan.ls; ++i)
+            if (const Instruction *x = instrAt(i))
+              for (auto d : analysis::defUse(*x).defs)
+                if (d == t) tdef = i, ++tdefs;
+          if (tdefs == 1 && tdef < defs[0]) step = stepOf(instrAt(tdef), plan.iv);
+          plan.addAt = defs[0];
+          plan.tested = 0;
+          plan.tempAddAt = tdef;
+        }
+        // The update runs once per iteration: in the latch's block.
+        auto inLatch = [&](size_t i) {
+          return cfg.blockOf(cfg.indexOf(static_cast<const Instruction *>(body[i].get()))) == L.latches[0];
+        };
+        if (step && (!inLatch(plan.addAt) || !inLatch(plan.setpAt) || (plan.tested == 0 && !inLatch(plan.tempAddAt))))
+          step.reset();
+        if (!step) {
+          latchWhy = "iv (" + plan.iv + ") is not updated once per iteration by a constant step ('add iv, iv, s', or 'add t, iv, s' and 'mov iv, t' after the test)";
+        } else {
+          plan.step = *step;
+          const std::string &c = plan.cmp;
+          bool dirOk = plan.step > 0 ? (c == ".lt" || c == ".le" || c == ".ne" || (c == ".lo" && plan.isUnsigned) ||
+                                        (c == ".ls" && plan.isUnsigned))
+                                     : (c == ".gt" || c == ".ge" || c == ".ne" || (c == ".hi" && plan.isUnsigned) ||
+                                        (c == ".hs" && plan.isUnsigned));
+          if (!dirOk)
+            latchWhy = "its test 'setp" + c + "' does not bound a counter stepping by " + std::to_string(plan.step);
+          // The predicate: read by the branch alone.
+          for (size_t i = plan.hs + 1; i < plan.ls && latchWhy.empty(); ++i)
+            if (const Instruction *x = instrAt(i); x && i != plan.setpAt) {
+              for (auto u : analysis::defUse(*x).uses)
+                if (u == br.guard) latchWhy = "its test's predicate is read elsewhere";
+              for (auto d : analysis::defUse(*x).defs)
+                if (d == br.guard) latchWhy = "its test's predicate is written elsewhere";
+            }
+        }
       }
     }
-    if (!latchOk) {
-      refuse("its latch is not 'add iv, iv, step; setp.lt p, iv, n; @p bra' on 32 bits");
+    if (!latchWhy.empty()) {
+      refuse(latchWhy);
       continue;
     }
     // Nothing else in the loop writes iv or n, jumps to the header, writes
@@ -298,7 +365,7 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
       if (st.kind == Stmt::Kind::Decl || st.kind == Stmt::Kind::Block) why = "it declares something inside";
       if (st.kind == Stmt::Kind::Directive) {
         const auto &d = static_cast<const ir::Directive &>(st);
-        if (hasNounroll(st) && inHeader) why = "it carries .pragma \"nounroll\"";
+        if (hasNounroll(st) && inHeader) plan.nounroll = true;
         else if (d.name != ".loc" && d.name != ".pragma") why = "it holds a " + std::string(d.name) + " directive";
       }
       if (st.kind != Stmt::Kind::Instruction) continue;
@@ -362,14 +429,20 @@ void unrollLoop(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, const Loo
     e.out.clear();
   };
   seq.push_back(std::move(cb[hs]));
-  // U iterations remain when iv + (U-1)*step < n.
-  const char *w64 = p.isUnsigned ? "u64" : "s64";
+  // The latch tests of the first U-1 copies are left out: they all
+  // continue when the value the last of them tests, iv + (U-2+tested)*step,
+  // still passes the test (the values in between lie between iv and it, so
+  // none equals n for .ne, and in 64 bits none wraps around). Computed in
+  // 64 bits from iv and n extended by the test's signedness, compared signed.
+  const char *ext = p.isUnsigned ? "cvt.s64.u32" : "cvt.s64.s32";
+  const std::string cmp = p.step > 0 ? (p.cmp == ".le" || p.cmp == ".ls" ? "setp.le.s64" : "setp.lt.s64")
+                                     : (p.cmp == ".ge" || p.cmp == ".hs" ? "setp.ge.s64" : "setp.gt.s64");
   std::string last = e.reg64(), bound = e.reg64(), q = e.regp();
-  e.ins(std::string("cvt.") + w64 + (p.isUnsigned ? ".u32" : ".s32"), {last, p.iv});
-  e.ins(std::string("add.") + w64, {last, last, std::to_string(int64_t(kUnroll - 1) * p.step)});
-  if (!p.bound.empty() && p.bound[0] == '%') e.ins(std::string("cvt.") + w64 + (p.isUnsigned ? ".u32" : ".s32"), {bound, p.bound});
-  else e.ins(std::string("mov.") + w64, {bound, p.bound});
-  e.ins(std::string("setp.lt.") + w64, {q, last, bound});
+  e.ins(ext, {last, p.iv});
+  e.ins("add.s64", {last, last, std::to_string(int64_t(kUnroll - 2 + p.tested) * p.step)});
+  if (!p.bound.empty() && p.bound[0] == '%') e.ins(ext, {bound, p.bound});
+  else e.ins("mov.b64", {bound, p.bound});
+  e.ins(cmp, {q, last, bound});
   e.ins("bra", {single}, "!" + q);
   flushE();
   std::map<const LoopLoad *, std::vector<std::string>> words;
@@ -425,13 +498,17 @@ void runPack(PassContext &ctx) {
     ctx.count("kernels");
     const std::string kname(k->name);
     auto known = ctx.baseOf(*k);
-    if (!known) continue;
+    if (!known) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "not packed: a __ptxopt_ clone the manifest does not list");
+      continue;
+    }
     ir::Function *original = known->original;
     const bool isClone = known->isClone;
     // An original that has clones runs one of them: a pack clone of it
     // would come after them in the manifest and never run.
     if (!isClone && known->variantCount) {
       ctx.count("originals-left-to-clones");
+      ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (they are packed)");
       continue;
     }
     auto &body = k->body->body;
@@ -452,6 +529,7 @@ void runPack(PassContext &ctx) {
     std::vector<Run> runs;
     std::vector<Load> all;  // every candidate, by window
     bool sawNeighbours = false;  // loads from one base register in one window (worth a remark)
+    std::string firstWhy, firstWhyAt;  // the first run of adjacent loads that could not merge, and why
     // Runs among the loads of `window`: grouped by (opcode, register),
     // sorted by offset, largest vectors first; `ok` checks the statements
     // between a run's loads.
@@ -480,14 +558,35 @@ void runPack(PassContext &ctx) {
             std::vector<Variant::AlignedParam> conds;
             int64_t misalign = 0;
             const AccessInfo &lead = *window[start].a;
-            if (!lead.address.known ||
-                !vectorAlignment(lead.address.poly, aff, *k, V, [](const analysis::Symbol &) { return 1; }, conds,
-                                 misalign) ||
-                misalign)
+            std::string alignWhy;
+            const Instruction &leadIn = static_cast<const Instruction &>(*body[window[start].stmt]);
+            auto fail = [&](const std::string &why) {
+              if (firstWhy.empty()) {
+                firstWhy = std::to_string(n) + " loads of " + std::to_string(w) + " bytes from " + window[start].reg +
+                           " (" + std::string(leadIn.opcode) + ") would merge, but " + why;
+                firstWhyAt = locationOf(ctx.module, fa, &leadIn);
+              }
+            };
+            if (!lead.address.known) {
+              fail("their address is unknown (" + lead.address.why + ")");
               continue;
+            }
+            if (!vectorAlignment(lead.address.poly, aff, *k, V, [](const analysis::Symbol &) { return 1; }, conds,
+                                 misalign, &alignWhy)) {
+              fail("the first is not provably " + std::to_string(V) + "-byte aligned: " + alignWhy);
+              continue;
+            }
+            if (misalign) {
+              fail("the first is " + std::to_string(misalign) + " bytes off a " + std::to_string(V) + "-byte boundary");
+              continue;
+            }
             std::vector<size_t> stmts;
             for (size_t i : run) stmts.push_back(window[i].stmt);
-            if (!ok(stmts)) continue;
+            if (!ok(stmts)) {
+              fail(inPlace ? "the code between them may leave, be entered, write memory or redefine the base"
+                           : "a load's register is used between them");
+              continue;
+            }
             Run r;
             r.inPlace = inPlace;
             for (size_t i : run) {
@@ -647,12 +746,23 @@ void runPack(PassContext &ctx) {
     }
     std::set<size_t> busy;
     for (const Load &l : all) busy.insert(l.stmt);
+    const size_t remarksBefore = ctx.remarks.size();
     std::vector<LoopPlan> loops = planLoops(ctx, *k, fa, types, busy);
+    const bool loopRemarked = ctx.remarks.size() != remarksBefore;  // a loop's remark said why already
     if (runs.empty() && loops.empty()) {
-      if (!isClone && sawNeighbours && !acrossNoted)
-        ctx.remark(Remark::Kind::Missed, *k, "",
-                   "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes with a "
-                   "provable alignment, or a store lies between them");
+      // Every refusal says why: the first run that failed, else what is missing.
+      if (acrossNoted || loopRemarked) continue;
+      const std::string who = isClone ? "clone " + kname + ": " : "";
+      if (!firstWhy.empty())
+        ctx.remark(Remark::Kind::Missed, *original, firstWhyAt, who + "not packed: " + firstWhy);
+      else if (sawNeighbours)
+        ctx.remark(Remark::Kind::Missed, *original, "",
+                   who + "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes, or "
+                         "a store lies between them");
+      else if (!isClone)
+        ctx.remark(Remark::Kind::Missed, *original, "",
+                   "not packed: no two unguarded scalar global loads of 1, 2 or 4 bytes from one base register in "
+                   "one stretch of code, and no loop reading short words at unit stride along its counter");
       continue;
     }
 
@@ -761,7 +871,8 @@ void runPack(PassContext &ctx) {
       what += std::string(what.empty() ? "" : "; ") + "loop at " + (lp.where.empty() ? lp.header : lp.where) +
               " unrolled by " + std::to_string(kUnroll) + ", its " + std::to_string(lp.loads.size()) +
               " short-word load(s) one " + std::to_string(kUnroll * lp.loads[0].w) + "-byte load each per " +
-              std::to_string(kUnroll) + " iterations";
+              std::to_string(kUnroll) + " iterations" +
+              (lp.nounroll ? " (it carries .pragma \"nounroll\": unrolled on this clone only, to group its loads)" : "");
     ctx.remark(Remark::Kind::Applied, *original, "", name + ": " + what + "; launch conditions: " + (conds.empty() ? "none" : conds));
     ctx.count("loads-merged", merged);
   }

@@ -361,6 +361,21 @@ void addPack(std::vector<Case> &cs) {
   }
 }
 
+/// Sizes from parameters (cases/runtime.cu): a tile edge B and a pitch w
+/// multiply in the address; B % 4 == 0 covers the term B*w*%ctaid.y (new,
+/// not yet run on a GPU). B = 6 (and so a pitch of 2046) runs the original.
+void addRuntime(std::vector<Case> &cs) {
+  for (int B : {8, 6}) {
+    const int w = B == 8 ? 2048 : 2046, h = w;
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("pack: tile_sum, tile edge " + std::to_string(B) + " from a parameter, " + std::to_string(w) +
+                              "x" + std::to_string(h),
+                          "runtime", "tile_sum", {in(Elem::I8, n), out(Elem::F32, n), i32(w), i32(B)},
+                          {unsigned(w / B), unsigned(h / B), 1}, {unsigned(B), unsigned(B), 1}));
+    cs.back().expect = B % 4 == 0 ? "=tile_sum__ptxopt_pack" : "original";
+  }
+}
+
 /// The pack pass's loop unrolling (cases/unroll.cu): one row of n short
 /// words per thread, a cosf per element; n not a multiple of 4 (the last
 /// iterations one by one), fewer than 4 iterations, misaligned pitches and
@@ -385,8 +400,26 @@ void addUnroll(std::vector<Case> &cs) {
   rowCase("16-bit rows, pitch 1006 (original)", "row_u16", Elem::I16, 1003, 1006, std::nullopt, "original");
   rowCase("8-bit rows from 8 to 1001", "row_from", Elem::I8, 1001, 1004, 8, "=row_from__ptxopt_pack");
   rowCase("8-bit rows from 3 (original)", "row_from", Elem::I8, 1001, 1004, 3, "original");
-  rowCase("nounroll loop (original)", "row_nounroll", Elem::I8, 1001, 1004, std::nullopt, "original");
+  // #pragma unroll 1: unrolled on the clone (new, not yet run on a GPU).
+  rowCase("nounroll loop, n 1001", "row_nounroll", Elem::I8, 1001, 1004, std::nullopt, "=row_nounroll__ptxopt_pack");
   rowCase("stride-2 loop (original)", "row_even", Elem::I8, 500, 1004, std::nullopt, "original");
+  // Latch forms (cases/latch.cu; new, not yet run on a GPU): `x != n`, a
+  // counter tested before it counts down, and `#pragma unroll 1` on 16-bit
+  // data; n not a multiple of 4, fewer than 4, and 0.
+  auto latchCase = [&](const std::string &name, const std::string &kernel, Elem e, int n, int pitch,
+                       const std::string &expect) {
+    cs.push_back(makeCase("unroll: " + name, "latch", kernel,
+                          {in(e, size_t(rows) * pitch + 8), out(Elem::F32, rows), i32(n), i32(pitch), f32(0.37f)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = expect;
+  };
+  latchCase("x != n, n 1001", "row_ne", Elem::I8, 1001, 1004, "=row_ne__ptxopt_pack");
+  latchCase("x != n, n 2", "row_ne", Elem::I8, 2, 4, "=row_ne__ptxopt_pack");
+  latchCase("counting down, n 1001", "row_down", Elem::I8, 1001, 1004, "=row_down__ptxopt_pack");
+  latchCase("counting down, n 3", "row_down", Elem::I8, 3, 4, "=row_down__ptxopt_pack");
+  latchCase("counting down, n 0", "row_down", Elem::I8, 0, 4, "=row_down__ptxopt_pack");
+  latchCase("nounroll 16-bit, n 1003", "row_nounroll_u16", Elem::I16, 1003, 1004, "=row_nounroll_u16__ptxopt_pack");
+  latchCase("nounroll 16-bit, pitch 1002 (original)", "row_nounroll_u16", Elem::I16, 1003, 1002, "original");
 }
 
 SynthVariant swapVariant() {
@@ -507,6 +540,7 @@ std::vector<Case> allCases() {
   addImage(cs);
   addHalf(cs);
   addPack(cs);
+  addRuntime(cs);
   addUnroll(cs);
   addRuntimeCases(cs);
   return cs;
