@@ -202,7 +202,7 @@ Variant mergedVariant(const Variant &v, const std::string &name, unsigned k, boo
 /// "at least 524288 threads in the launch (...)": the remark's text for minLaunchThreads.
 std::string launchFloor(uint32_t threads, bool heavy) {
   return "at least " + std::to_string(threads) + " threads in the launch (smaller ones are latency-bound" +
-         (heavy ? ", more so with misaligned loads or a long body)" : ")");
+         (heavy ? ", more so with misaligned loads, a long body or if/else regions)" : ")");
 }
 
 /// "grid.x % 4096 == 0, block.x % 16 == 0": the divisibility conditions of `v`.
@@ -300,7 +300,9 @@ void runGroup(PassContext &ctx) {
         vectors += sl.vector;
         misaligned += sl.misalign != 0;
       }
-      const bool heavy = plan.longBody || misaligned != 0;
+      // If/else regions (both arms issued for every replica, not yet
+      // measured on a GPU) take the higher floors too, to be safe.
+      const bool heavy = plan.longBody || misaligned != 0 || plan.ifElseRegions != 0;
       v.minLaunchThreads = std::max(base.minLaunchThreads, heavy ? kGroupHeavyMinThreads : kGroupMinThreads);
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
@@ -334,6 +336,7 @@ void runGroup(PassContext &ctx) {
                      (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
                      (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
                      (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
+                     (plan.ifElseRegions ? ", " + std::to_string(plan.ifElseRegions) + " if/else region(s) predicated (both arms)" : "") +
                      "; launch conditions: " + multiples(v) + conds + ", " + launchFloor(v.minLaunchThreads, heavy));
       if (merged && ctx.addClone(*original, std::move(merged), mv, at)) {
         ++inserted;

@@ -268,7 +268,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
             if (st.kind != Stmt::Kind::Instruction) return;
             auto &in = static_cast<Instruction &>(st);
             in.guard = m.intern(replicaName(p, br.guard, r));
-            in.guardNegated = !br.guardNegated;
+            in.guardNegated = s.regionTaken ? br.guardNegated : !br.guardNegated;
           });
         }
         out.push_back(std::move(c));
@@ -289,7 +289,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
           if (s.region >= 0) {  // if-conversion: runs when the branch around it is not taken
             const auto &br = static_cast<const Instruction &>(*src[p.slots[s.region].stmt]);
             c->guard = m.intern(replicaName(p, br.guard, r));
-            c->guardNegated = !br.guardNegated;
+            c->guardNegated = s.regionTaken ? br.guardNegated : !br.guardNegated;
           }
           e.out.push_back(std::move(c));
         }
@@ -329,7 +329,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
         if (s.role == Slot::Role::Scoped) e.out.push_back(replicaBlock(static_cast<const ir::Block &>(*src[s.stmt]), r));
         const std::string regionLabel = "_g" + std::to_string(r);
-        if (s.role == Slot::Role::RegionBranch) {
+        if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionJump) {
           const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
           auto g = replica(br, r);
           g->operands = {e.op(std::string(analysis::branchTarget(br)) + regionLabel)};

@@ -156,50 +156,142 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
   }
   for (size_t i = cut; i < end; ++i)
     if (p.slots[i].role != Slot::Role::Directive) p.slots[i].role = Slot::Role::Exit;
-  // If-then regions: `@%p bra L; <plain instructions>; L:`, L the target of
-  // that branch alone. The fast path predicates the region's instructions
-  // with the branch's negated guard (if-conversion: an instruction that does
-  // not run leaves its registers as the branch would have).
+  // If-then and if/else regions, each label the target of one branch alone:
+  //   if-then:  `@%p bra L; <plain>; L:` (the arm runs when %p is false)
+  //   if/else:  `@%p bra T; <plain>; bra.uni J; T: <plain>; J:`, or nvcc's
+  //             `@%p bra T; bra.uni F; T: <plain>; bra.uni J; F: <plain>; J:`
+  //             (a value chosen on two paths: border handling)
+  //   and `@%p bra L; bra.uni F; F: <plain>; L:` (an if-then behind a jump
+  //   to the next label).
+  // The fast path predicates each arm's instructions with the branch's
+  // guard, negated for the arm that runs when it is not taken (if-conversion:
+  // an instruction that does not run leaves its registers as the branch
+  // would have, so the other arm reads what it read in the original).
   std::map<std::string_view, int> branchesTo;
   for (size_t i = 0; i < cut; ++i)
     if (p.slots[i].role == Slot::Role::Instr && instrAt(p.slots[i]).base() == "bra")
       ++branchesTo[analysis::branchTarget(instrAt(p.slots[i]))];
+  auto labelName = [&](size_t j) -> std::string_view {
+    return j < cut && p.slots[j].role == Slot::Role::Exit && body[p.slots[j].stmt]->kind == Stmt::Kind::Label
+               ? static_cast<const ir::Label &>(*body[p.slots[j].stmt]).name
+               : std::string_view();
+  };
+  auto skipDirectives = [&](size_t j) {
+    while (j < cut && p.slots[j].role == Slot::Role::Directive) ++j;
+    return j;
+  };
+  // The end of a run of plain statements from j (the first slot that is not one).
+  auto plainArm = [&](size_t j) {
+    for (; j < cut; ++j) {
+      const Slot &t = p.slots[j];
+      if (t.role == Slot::Role::Directive) continue;
+      if (t.role == Slot::Role::Scoped) {  // predicated instruction by instruction: none may have a guard
+        bool guarded = false;
+        ir::forEachStmt(static_cast<const ir::Block &>(*body[t.stmt]), [&](const Stmt &st) {
+          guarded |= st.kind == Stmt::Kind::Instruction && !static_cast<const Instruction &>(st).guard.empty();
+        });
+        if (guarded) return j;
+        continue;
+      }
+      if (t.role != Slot::Role::Instr) return j;
+      const Instruction &x = instrAt(t);
+      if (!x.guard.empty() || analysis::flowOf(x) != analysis::Flow::Next || x.base() == "bra" ||
+          x.base() == "call" || x.base() == "ret" || x.base() == "exit")
+        return j;
+    }
+    return j;
+  };
+  // An unguarded jump at slot j to a label only it targets: that label, else "".
+  auto jumpAt = [&](size_t j) -> std::string_view {
+    if (j >= cut || p.slots[j].role != Slot::Role::Instr) return {};
+    const Instruction &x = instrAt(p.slots[j]);
+    if (x.base() != "bra" || !x.guard.empty()) return {};
+    std::string_view t = analysis::branchTarget(x);
+    return exitLabels.count(t) || branchesTo[t] != 1 ? std::string_view() : t;
+  };
+  auto markArm = [&](size_t from, size_t to, size_t branch, bool taken) {
+    for (size_t t = from; t < to; ++t) {
+      p.slots[t].region = static_cast<int>(branch);
+      p.slots[t].regionTaken = taken;
+    }
+  };
   for (size_t i = 0; i < cut; ++i) {
     if (p.slots[i].role != Slot::Role::Instr) continue;
     const Instruction &br = instrAt(p.slots[i]);
     if (br.base() != "bra" || br.guard.empty()) continue;
     std::string_view target = analysis::branchTarget(br);
     if (exitLabels.count(target) || branchesTo[target] != 1) continue;
-    size_t j = i + 1;
-    bool plain = true;
-    for (; j < cut; ++j) {
-      const Slot &t = p.slots[j];
-      if (t.role == Slot::Role::Directive) continue;
-      if (t.role == Slot::Role::Exit) break;  // a label
-      if (t.role == Slot::Role::Scoped) {  // predicated instruction by instruction: none may have a guard
-        bool guarded = false;
-        ir::forEachStmt(static_cast<const ir::Block &>(*body[t.stmt]), [&](const Stmt &st) {
-          guarded |= st.kind == Stmt::Kind::Instruction && !static_cast<const Instruction &>(st).guard.empty();
-        });
-        if (guarded) {
-          plain = false;
-          break;
+    const size_t bi = i;
+    size_t a = skipDirectives(i + 1);
+    std::vector<size_t> jumps, labels;  // structure: left out of the fast path, renamed in the slow path
+    // `bra.uni F; F:` right after the branch: only a jump to the next label.
+    if (std::string_view f = jumpAt(a); !f.empty() && f != target && labelName(skipDirectives(a + 1)) == f) {
+      jumps.push_back(a);
+      labels.push_back(skipDirectives(a + 1));
+      a = skipDirectives(a + 1) + 1;
+    }
+    bool matched = false, ifElse = false;
+    if (std::string_view f = jumpAt(a); jumps.empty() && !f.empty() && f != target &&
+                                        labelName(skipDirectives(a + 1)) == target) {
+      // `bra.uni F; T: <taken arm>; bra.uni J; F: <other arm>; J:`
+      size_t t0 = skipDirectives(a + 1), t1 = plainArm(t0 + 1);
+      std::string_view join = jumpAt(t1);
+      size_t f0 = skipDirectives(t1 + 1);
+      if (!join.empty() && join != f && labelName(f0) == f) {
+        size_t f1 = plainArm(f0 + 1);
+        if (labelName(f1) == join) {
+          jumps.insert(jumps.end(), {a, t1});
+          labels.insert(labels.end(), {t0, f0, f1});
+          markArm(t0 + 1, t1, bi, true);
+          markArm(f0 + 1, f1, bi, false);
+          matched = ifElse = true;
+          i = f1;
         }
-        continue;
       }
-      const Instruction &x = instrAt(t);
-      if (t.role != Slot::Role::Instr || !x.guard.empty() || analysis::flowOf(x) != analysis::Flow::Next ||
-          x.base() == "bra" || x.base() == "call" || x.base() == "ret" || x.base() == "exit") {
-        plain = false;
-        break;
+    } else {
+      size_t e = plainArm(a);
+      if (labelName(e) == target) {  // if-then
+        labels.push_back(e);
+        markArm(a, e, bi, false);
+        matched = true;
+        i = e;
+      } else if (std::string_view join = jumpAt(e); !join.empty() && join != target &&
+                                                    labelName(skipDirectives(e + 1)) == target) {
+        // `<arm when not taken>; bra.uni J; T: <taken arm>; J:`
+        size_t t0 = skipDirectives(e + 1), t1 = plainArm(t0 + 1);
+        if (labelName(t1) == join) {
+          jumps.push_back(e);
+          labels.insert(labels.end(), {t0, t1});
+          markArm(a, e, bi, false);
+          markArm(t0 + 1, t1, bi, true);
+          matched = ifElse = true;
+          i = t1;
+        }
       }
     }
-    if (!plain || j >= cut || static_cast<const ir::Label &>(*body[p.slots[j].stmt]).name != target) continue;
-    p.slots[i].role = Slot::Role::RegionBranch;
-    p.slots[j].role = Slot::Role::RegionLabel;
-    for (size_t t = i + 1; t < j; ++t) p.slots[t].region = static_cast<int>(i);
-    ++p.regions;
-    i = j;
+    if (!matched) continue;
+    // The arms read the branch's predicate as the branch did: none may write it.
+    bool writesGuard = false;
+    for (size_t t = bi + 1; t <= i; ++t)
+      if (p.slots[t].region == static_cast<int>(bi)) {
+        auto check = [&](const Instruction &x) {
+          for (auto d : analysis::defUse(x).defs) writesGuard |= d == br.guard;
+        };
+        if (p.slots[t].role == Slot::Role::Instr) check(instrAt(p.slots[t]));
+        else if (p.slots[t].role == Slot::Role::Scoped)
+          ir::forEachStmt(static_cast<const ir::Block &>(*body[p.slots[t].stmt]), [&](const Stmt &st) {
+            if (st.kind == Stmt::Kind::Instruction) check(static_cast<const Instruction &>(st));
+          });
+      }
+    if (writesGuard) {
+      for (size_t t = bi + 1; t <= i; ++t) p.slots[t].region = -1;
+      i = bi;
+      continue;
+    }
+    p.slots[bi].role = Slot::Role::RegionBranch;
+    for (size_t j : jumps) p.slots[j].role = Slot::Role::RegionJump;
+    for (size_t j : labels) p.slots[j].role = Slot::Role::RegionLabel;
+    ++(ifElse ? p.ifElseRegions : p.regions);
   }
   // The main part: straight-line code, if-then regions and guards to the exit.
   unsigned segment = 0;
@@ -214,7 +306,8 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = body[s.stmt].get();
       return false;
     }
-    if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionLabel || s.role == Slot::Role::Scoped)
+    if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionLabel || s.role == Slot::Role::RegionJump ||
+        s.role == Slot::Role::Scoped)
       s.segment = segment;
     if (s.role != Slot::Role::Instr) continue;
     const Instruction &in = instrAt(s);

@@ -22,10 +22,12 @@ using namespace clone;
 
 // One statement of the flattened body and its role.
 struct Slot {
-  // RegionBranch/RegionLabel: `@%p bra L` ... `L:` around an if-then region.
+  // RegionBranch/RegionLabel: `@%p bra L` ... `L:` around an if-then region;
+  // RegionJump: the unguarded `bra.uni` of an if/else region (its labels are
+  // RegionLabels too).
   // Scoped: a nested `{ }` block of plain arithmetic (the inline asm of
   // cuda_fp16.h and cuda_bf16.h), repeated per replica like an instruction.
-  enum class Role { Decl, Directive, Instr, Scoped, Guard, Exit, RegionBranch, RegionLabel } role;
+  enum class Role { Decl, Directive, Instr, Scoped, Guard, Exit, RegionBranch, RegionLabel, RegionJump } role;
   size_t stmt;          // index in the body
   unsigned segment = 0; // for Instr, Scoped and Guard
   // Unit-stride access of w bytes, vectorized in the fast path.
@@ -33,7 +35,8 @@ struct Slot {
   bool load = false;
   unsigned w = 0;
   unsigned misalign = 0;  // replica 0's address mod k*w (loads only: two aligned vectors)
-  int region = -1;        // slot of the branch around the if-then region holding this instruction
+  int region = -1;        // slot of the branch around the if-then or if/else region holding this instruction
+  bool regionTaken = false;  // in the arm that runs when that branch is taken (else when it is not)
 };
 
 struct Plan {
@@ -42,6 +45,7 @@ struct Plan {
   unsigned k = 0;
   unsigned perReplica = 0;  // gathers and scatters left to each replica
   unsigned regions = 0;     // if-then regions, predicated in the fast path
+  unsigned ifElseRegions = 0;  // if/else regions, both arms predicated
   bool longBody = false;    // 16-byte vectors would exceed kMaxFastPath (k halved)
   std::vector<Variant::AlignedParam> aligned;
   RegTypes regs;     // declared register types

@@ -364,7 +364,7 @@ void addPack(std::vector<Case> &cs) {
 /// Sizes from parameters (cases/runtime.cu): a tile edge B and a pitch w
 /// multiply in the address; B % 4 == 0 covers the term B*w*%ctaid.y (new,
 /// not yet run on a GPU). B = 6 (and so a pitch of 2046) runs the original.
-void addRuntime(std::vector<Case> &cs) {
+void addParamSizes(std::vector<Case> &cs) {
   for (int B : {8, 6}) {
     const int w = B == 8 ? 2048 : 2046, h = w;
     const size_t n = size_t(w) * h;
@@ -532,6 +532,27 @@ void addHalf(std::vector<Case> &cs) {
 
 }  // namespace
 
+/// If/else regions (cases/ifelse.cu; new, not yet run on a GPU): both arms
+/// predicated per logical thread in the group clones. Plain clone for
+/// 1024-thread blocks, block-merged for 256; such bodies take the higher
+/// launch floors (2^21 threads plain, 2^22 merged), below them the original.
+void addIfElse(std::vector<Case> &cs) {
+  for (unsigned b : {1024u, 256u}) {
+    const unsigned g = (1u << 22) / b;
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: if/else clamp_div 16-bit " + shapeName(g, b), "ifelse", "clamp_div",
+                          {in(Elem::I16, n), out(Elem::I16, n), i32(7)}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = b == 1024 ? "=clamp_div__ptxopt_group8" : "=clamp_div__ptxopt_group8_merged";
+  }
+  for (int n : {4000037, 1000003}) {
+    const unsigned b = 1024, g = unsigned((n + b - 1) / b);
+    cs.push_back(makeCase("group: two if/else regions after a guard, n=" + std::to_string(n), "ifelse", "two_diamonds",
+                          {in(Elem::I8, size_t(g) * b), out(Elem::I8, size_t(g) * b), i32(n), i32(3), i32(5)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = n > 2000000 ? "=two_diamonds__ptxopt_group16" : "original";
+  }
+}
+
 std::vector<Case> allCases() {
   std::vector<Case> cs;
   addMatadd(cs);
@@ -540,8 +561,9 @@ std::vector<Case> allCases() {
   addImage(cs);
   addHalf(cs);
   addPack(cs);
-  addRuntime(cs);
+  addParamSizes(cs);
   addUnroll(cs);
+  addIfElse(cs);
   addRuntimeCases(cs);
   return cs;
 }
