@@ -336,6 +336,7 @@ void runGroup(PassContext &ctx) {
                      (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
                      (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
                      (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
+                     (plan.atomics ? ", " + std::to_string(plan.atomics) + " atomic(s) with an unused result per logical thread" : "") +
                      (plan.ifElseRegions ? ", " + std::to_string(plan.ifElseRegions) + " if/else region(s) predicated (both arms)" : "") +
                      "; launch conditions: " + multiples(v) + conds + ", " + launchFloor(v.minLaunchThreads, heavy));
       if (merged && ctx.addClone(*original, std::move(merged), mv, at)) {

@@ -329,7 +329,12 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
         if (s.role == Slot::Role::Scoped) e.out.push_back(replicaBlock(static_cast<const ir::Block &>(*src[s.stmt]), r));
         const std::string regionLabel = "_g" + std::to_string(r);
-        if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionJump) {
+        if (s.role == Slot::Role::RegionBranch && s.toExit) {  // the rest of this replica is skipped
+          auto g = replica(static_cast<const Instruction &>(*src[s.stmt]), r);
+          g->opcode = m.intern("bra");
+          g->operands = {e.op(skip)};
+          e.out.push_back(std::move(g));
+        } else if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionJump) {
           const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
           auto g = replica(br, r);
           g->operands = {e.op(std::string(analysis::branchTarget(br)) + regionLabel)};

@@ -3,6 +3,7 @@
 // blocks, vector accesses), or the reason the kernel cannot be grouped.
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "GroupPlan.h"
 
@@ -77,13 +78,51 @@ std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
   return s;  // not declared in the body (cannot happen after verification)
 }
 
+/// The atomics of `f` that are not communication: `red`, or `atom` whose
+/// destination no instruction reads (its result is dead: nvcc 13 writes
+/// `atom` with an unused destination for an atomicAdd whose value is
+/// ignored), on .global memory, of an operation whose final value does not
+/// depend on the order (add, min, max, and, or, xor), without .acquire or
+/// .release semantics. No thread observes another's update within the
+/// launch, so they are reductions into memory, and running them per logical
+/// thread in any interleaving is one of the original's schedules.
+std::set<const Stmt *> deadResultAtomics(const ir::Function &f) {
+  std::set<std::string_view> read;
+  std::vector<const Instruction *> atomics;
+  ir::forEachStmt(*f.body, [&](const Stmt &st) {
+    if (st.kind != Stmt::Kind::Instruction) return;
+    const auto &in = static_cast<const Instruction &>(st);
+    for (auto u : analysis::defUse(in).uses) read.insert(u);
+    if (in.base() == "atom" || in.base() == "red") atomics.push_back(&in);
+  });
+  std::set<const Stmt *> out;
+  for (const Instruction *in : atomics) {
+    auto mem = analysis::memAccess(*in);
+    if (!mem || mem->space != ".global") continue;
+    bool op = false, ordered = false;
+    for (auto mod : in->modifiers()) {
+      op |= mod == ".add" || mod == ".min" || mod == ".max" || mod == ".and" || mod == ".or" || mod == ".xor";
+      ordered |= mod == ".acquire" || mod == ".release" || mod == ".acq_rel" || mod == ".sc" || mod == ".mmio";
+    }
+    if (!op || ordered) continue;
+    if (in->base() == "atom" &&
+        (in->operands.empty() || in->operands[0].kind != Operand::Kind::Register || read.count(in->operands[0].text)))
+      continue;
+    out.insert(in);
+  }
+  return out;
+}
+
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
   auto &fa = ctx.analyses.get(f);
-  const auto &comm = fa.communication();
-  if (!comm.empty()) {
-    p.why = "threads communicate (" + std::string(analysis::kindName(comm.front().kind)) + ": " + comm.front().what + ")";
-    p.whyAt = comm.front().stmt;
+  const std::set<const Stmt *> deadAtomics = deadResultAtomics(f);
+  for (const auto &c : fa.communication()) {
+    if (c.kind == analysis::CommFact::Kind::AtomicOrReduction && deadAtomics.count(c.stmt)) continue;
+    p.why = "threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what + ")";
+    if (c.kind == analysis::CommFact::Kind::AtomicOrReduction)
+      p.why += "; only atomics whose result is unused (add, min, max, and, or, xor on .global) are not";
+    p.whyAt = c.stmt;
     return false;
   }
   auto &body = f.body->body;
@@ -336,9 +375,43 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         continue;
       }
       if (storeSeen) {
-        p.why = "a store comes before a bounds guard";
-        p.whyAt = &in;
-        return false;
+        // A late exit (`if (!(c > t)) return;` after a store): when only
+        // plain instructions follow it, it is an if-then region whose arm
+        // runs to the end (predicated in the fast path; in the slow path the
+        // replica skips to the next one). Else the slow path would repeat
+        // the store.
+        bool plainTail = true;
+        for (size_t j = i + 1; j < cut && plainTail; ++j) {
+          const Slot &t = p.slots[j];
+          if (t.role == Slot::Role::Directive) continue;
+          if (t.region >= 0 || (t.role != Slot::Role::Instr && t.role != Slot::Role::Scoped)) {
+            plainTail = false;
+            break;
+          }
+          if (t.role == Slot::Role::Scoped) {
+            ir::forEachStmt(static_cast<const ir::Block &>(*body[t.stmt]), [&](const Stmt &st) {
+              plainTail &= st.kind != Stmt::Kind::Instruction || static_cast<const Instruction &>(st).guard.empty();
+            });
+            continue;
+          }
+          const Instruction &x = instrAt(t);
+          plainTail = x.guard.empty() && analysis::flowOf(x) == analysis::Flow::Next && x.base() != "bra" &&
+                      x.base() != "call" && x.base() != "ret" && x.base() != "exit";
+        }
+        bool writesGuard = false;
+        for (size_t j = i + 1; j < cut && plainTail; ++j)
+          if (p.slots[j].role == Slot::Role::Instr)
+            for (auto d : analysis::defUse(instrAt(p.slots[j])).defs) writesGuard |= d == in.guard;
+        if (!plainTail || writesGuard) {
+          p.why = "a store comes before a bounds guard";
+          p.whyAt = &in;
+          return false;
+        }
+        s.role = Slot::Role::RegionBranch;
+        s.toExit = true;
+        for (size_t j = i + 1; j < cut; ++j) p.slots[j].region = static_cast<int>(i);
+        ++p.regions;
+        continue;
       }
       s.role = Slot::Role::Guard;
       ++segment;
@@ -357,6 +430,11 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         p.whyAt = &in;
         return false;
       }
+    }
+    if (deadAtomics.count(&in)) {  // a reduction into memory: like a store, after the last guard
+      storeSeen = true;
+      ++p.atomics;
+      continue;
     }
     if (auto mem = analysis::memAccess(in); mem && !plainMemoryOp(in)) {
       p.why = std::string(in.opcode) + " has an ordering or volatile qualifier (the slow path may repeat it)";
@@ -377,6 +455,25 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.why = "it accesses " + std::string(a.mem.space) + " memory";
       p.whyAt = in;
       return false;
+    }
+    if (deadAtomics.count(in)) {
+      // Stays per replica. A data-dependent address (a histogram) follows
+      // the gathers' rule; a unit stride along %tid.x would spread the
+      // lanes of a warp k elements apart.
+      if (a.verdict == AccessInfo::Verdict::Unknown && !gathers) {
+        p.why = "cannot analyse " + std::string(in->opcode) + " (" + a.reason +
+                "): grouping could make it k times less coalesced (--group-gathers allows it)";
+        p.whyAt = in;
+        return false;
+      }
+      for (const auto &st : a.strides)
+        if (st.var == "%tid.x" && !(st.constant && *st.constant == 0)) {
+          p.why = std::string(in->opcode) + " depends on %tid.x: an atomic stays per logical thread, and grouping "
+                  "would make it k times less coalesced";
+          p.whyAt = in;
+          return false;
+        }
+      continue;
     }
     if (a.mem.kind != analysis::MemAccess::Kind::Load && a.mem.kind != analysis::MemAccess::Kind::Store) {
       p.why = std::string(in->opcode) + " is not a plain load or store";

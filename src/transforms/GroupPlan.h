@@ -37,6 +37,7 @@ struct Slot {
   unsigned misalign = 0;  // replica 0's address mod k*w (loads only: two aligned vectors)
   int region = -1;        // slot of the branch around the if-then or if/else region holding this instruction
   bool regionTaken = false;  // in the arm that runs when that branch is taken (else when it is not)
+  bool toExit = false;       // RegionBranch: a late exit (`@%p bra EXIT` / `@%p ret` after a store)
 };
 
 struct Plan {
@@ -46,6 +47,7 @@ struct Plan {
   unsigned perReplica = 0;  // gathers and scatters left to each replica
   unsigned regions = 0;     // if-then regions, predicated in the fast path
   unsigned ifElseRegions = 0;  // if/else regions, both arms predicated
+  unsigned atomics = 0;        // atomics whose result is unused, per replica
   bool longBody = false;    // 16-byte vectors would exceed kMaxFastPath (k halved)
   std::vector<Variant::AlignedParam> aligned;
   RegTypes regs;     // declared register types

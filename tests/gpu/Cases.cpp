@@ -553,6 +553,41 @@ void addIfElse(std::vector<Case> &cs) {
   }
 }
 
+/// Atomics whose result is unused (cases/atomics.cu; new, not yet run on a
+/// GPU): they stay per logical thread in the group clone; integer
+/// reductions, so the counters compare bit for bit. Above the launch floor
+/// the clone, below it the original.
+void addAtomics(std::vector<Case> &cs) {
+  for (int n : {4000037, 100000}) {
+    const unsigned b = 1024, g = unsigned((n + b - 1) / b);
+    cs.push_back(makeCase("group: count_above (atomicAdd, result unused), n=" + std::to_string(n), "atomics",
+                          "count_above",
+                          {in(Elem::I8, size_t(g) * b), out(Elem::I8, size_t(g) * b), out(Elem::I32, 1), i32(n),
+                           i32(200)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = n > 1000000 ? "=count_above__ptxopt_group16" : "original";
+  }
+  {
+    const unsigned b = 256, g = 8192;  // 2^21 threads, 256-thread blocks: the block-merged clone
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: max_or (atomicMax, atomicOr at one address) " + shapeName(g, b), "atomics", "max_or",
+                          {in(Elem::I16, n), out(Elem::I16, n), out(Elem::I32, 1), out(Elem::I32, 1)}, {g, 1, 1},
+                          {b, 1, 1}));
+    cs.back().expect = "=max_or__ptxopt_group8_merged";
+  }
+  {
+    const unsigned b = 1024, g = 2048;
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: histogram with --group-gathers " + shapeName(g, b), "atomics", "hist",
+                          {in(Elem::I8, n), out(Elem::I8, n), out(Elem::I32, 256), i32(int(n))}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().passes = "-O2;group-gathers";
+    cs.back().expect = "=hist__ptxopt_group16";
+    cs.push_back(makeCase("group: histogram (original by default) " + shapeName(g, b), "atomics", "hist",
+                          {in(Elem::I8, n), out(Elem::I8, n), out(Elem::I32, 256), i32(int(n))}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "original";
+  }
+}
+
 std::vector<Case> allCases() {
   std::vector<Case> cs;
   addMatadd(cs);
@@ -564,6 +599,7 @@ std::vector<Case> allCases() {
   addParamSizes(cs);
   addUnroll(cs);
   addIfElse(cs);
+  addAtomics(cs);
   addRuntimeCases(cs);
   return cs;
 }
