@@ -518,7 +518,11 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       // elements apart: k times less coalesced than in the original.
       p.why = std::string(in->opcode) + " is unit-stride but cannot become a vector access (" +
               (a.mem.vector != 1 ? "already a vector" : !in->guard.empty() ? "predicated"
-                                   : p.slots[it->second].region >= 0 ? "inside an if-then region" : "its width") +
+                                   : p.slots[it->second].region >= 0
+                                       ? (p.slots[p.slots[it->second].region].toExit
+                                              ? "after a bounds guard that follows a store: predicated"
+                                              : "inside an if-then region")
+                                       : "its width") +
               "): grouping would make it k times less coalesced";
       p.whyAt = in;
       return false;
