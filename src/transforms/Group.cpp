@@ -139,9 +139,14 @@ bool composeVariant(const Variant &base, const Plan &p, const std::string &name,
 /// runs group-clone thread t % (B/k) of logical block ctaid.x*k + t / (B/k);
 /// the grid is ceil(grid.x / k) blocks, and logical blocks at or past the
 /// original grid.x, which the clone receives as an extra .u32 parameter,
-/// return at once (group clones have no barriers). Refused (nullopt) when
-/// `g` reads %tid/%ctaid/%ntid/%nctaid as vectors or cluster registers.
-std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k) {
+/// return at once (group clones have no barriers). With `dim` 1 the k
+/// logical blocks are stacked along y instead (logical block
+/// (ctaid.x, ctaid.y*k + t / (B/k)), grid.y rounded up and passed): a
+/// hardware block then covers a 2-D tile, as hand-written gathers do.
+/// Refused (a reason) when `g` reads %tid/%ctaid/%ntid/%nctaid as vectors
+/// or cluster registers.
+std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k, unsigned dim) {
+  const std::string axis = dim == 0 ? "x" : "y";
   std::optional<std::string> refused;
   ir::forEachStmt(*g.body, [&](const Stmt &st) {
     if (st.kind != Stmt::Kind::Instruction) return;
@@ -153,8 +158,8 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
       });
   });
   if (refused || !g.params) return refused ? refused : std::optional<std::string>("it has no parameter list");
-  // The original grid.x, after the original's parameters.
-  const std::string gridParam = std::string(g.name) + "_param_ptxopt_grid_x";
+  // The original grid.x (or .y), after the original's parameters.
+  const std::string gridParam = std::string(g.name) + "_param_ptxopt_grid_" + axis;
   ir::Decl d;
   d.attrs = {m.intern(".param"), m.intern(".u32")};
   d.names.push_back({m.intern(gridParam), {}, {}});
@@ -168,7 +173,7 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
               lt = e.reg32(), lc = e.reg32(), gx = e.reg32(), past = e.regp();
   e.ins("mov.u32", {t, "%tid.x"});
   e.ins("mov.u32", {n, "%ntid.x"});
-  e.ins("mov.u32", {c, "%ctaid.x"});
+  e.ins("mov.u32", {c, "%ctaid." + axis});
   e.ins("div.u32", {ln, n, std::to_string(k)});    // threads of a logical block (launch condition: B % k == 0)
   e.ins("div.u32", {q, t, ln});                    // which logical block of the k
   e.ins("mul.lo.u32", {qn, q, ln});
@@ -177,7 +182,7 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
   e.ins("ld.param.u32", {gx, "[" + gridParam + "]"});
   e.ins("setp.ge.u32", {past, lc, gx});
   e.ins("ret", {}, past);
-  replaceSpecialReads(*g.body, {{"%tid.x", lt}, {"%ctaid.x", lc}, {"%ntid.x", ln}, {"%nctaid.x", gx}}, m);
+  replaceSpecialReads(*g.body, {{"%tid.x", lt}, {"%ctaid." + axis, lc}, {"%ntid.x", ln}, {"%nctaid." + axis, gx}}, m);
   insertPrologue(g, e, false);  // the .b32 temporaries and the code
   auto &body = g.body->body;
   body.insert(body.begin() + static_cast<long>(prologueAt(*g.body)), e.decl(".pred", e.prefix + "p", e.pred));
@@ -196,6 +201,21 @@ Variant mergedVariant(const Variant &v, const std::string &name, unsigned k, boo
   r.blockMultiple[0] = std::lcm(r.blockMultiple[0], k);
   r.extraArgs = {DimSource{DimSource::From::Grid, 0}};
   r.minLaunchThreads = std::max(v.minLaunchThreads, heavy ? kMergedHeavyMinThreads : kMergedMinThreads);
+  return r;
+}
+
+/// The launch of the clone merged along y: the group clone's `v` with the
+/// original block, ceil(grid.y / k) rows of blocks and the original grid.y
+/// as an extra argument; grid.y must be at least k (else most logical blocks
+/// of a hardware block would be past the grid).
+Variant mergedVariantY(const Variant &v, const std::string &name, unsigned k, bool heavy) {
+  Variant r = mergedVariant(v, name, k, heavy);
+  r.kind = "group-merged-y";
+  r.grid[0] = v.grid[0];
+  r.grid[1] = DimSource{DimSource::From::Grid, 1, k, 0, true};
+  r.extraArgs = {DimSource{DimSource::From::Grid, 1}};
+  r.gridMin[1] = std::max<uint32_t>(r.gridMin[1], k);
+  r.minLaunchThreads = std::max(r.minLaunchThreads, kMergedHeavyMinThreads);  // unmeasured: the higher floor
   return r;
 }
 
@@ -313,12 +333,37 @@ void runGroup(PassContext &ctx) {
           v.grid[0].from == DimSource::From::Grid && v.grid[0].dim == 0 && v.grid[0].divide == 1) {
         const std::string mergedName = cloneName + "_merged";
         merged = ir::cloneFunction(*source, mergedName, "_pm", m);
-        if (auto why = mergeBlocks(m, *merged, plan.k)) {
+        if (auto why = mergeBlocks(m, *merged, plan.k, 0)) {
           ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
           merged.reset();
         } else {
           mv = mergedVariant(v, mergedName, plan.k, heavy);  // keeps the 64-thread minimum
           v.minBlockThreads = std::max(v.minBlockThreads, kPlainMinOriginalBlock / plan.k);
+        }
+      }
+      // With gathers or scatters per replica (--group-gathers), a form
+      // merged along y too, tried before the x one: its hardware block
+      // covers a 2-D tile (B/k threads of k elements across, k rows), as
+      // the hand-written rotation 2 does, where the x-merged block covers k
+      // times B elements of one row and its gathers one long diagonal of
+      // the source (the rotations ran 0.84-0.96x x-merged, 1.2-1.4x plain
+      // in 256 x 4 blocks). Not yet measured.
+      std::unique_ptr<ir::Function> mergedY;
+      Variant mvy;
+      bool readsCtaidY = false;
+      ir::forEachStmt(*source->body, [&](const Stmt &st) {
+        if (st.kind == Stmt::Kind::Instruction)
+          for (const auto &op : static_cast<const Instruction &>(st).operands)
+            analysis::forEachRegister(op, [&](const Operand &r) { readsCtaidY |= r.text == "%ctaid.y"; });
+      });
+      if (merged && plan.perReplica && readsCtaidY) {
+        const std::string mergedName = cloneName + "_merged_y";
+        mergedY = ir::cloneFunction(*source, mergedName, "_py", m);
+        if (auto why = mergeBlocks(m, *mergedY, plan.k, 1)) {
+          ctx.remark(Remark::Kind::Note, *original, "", "no group clone merged along y: " + *why);
+          mergedY.reset();
+        } else {
+          mvy = mergedVariantY(v, mergedName, plan.k, heavy);
         }
       }
       int at = m.itemIndex(f);
@@ -339,6 +384,14 @@ void runGroup(PassContext &ctx) {
                      (plan.atomics ? ", " + std::to_string(plan.atomics) + " atomic(s) with an unused result per logical thread" : "") +
                      (plan.ifElseRegions ? ", " + std::to_string(plan.ifElseRegions) + " if/else region(s) predicated (both arms)" : "") +
                      "; launch conditions: " + multiples(v) + conds + ", " + launchFloor(v.minLaunchThreads, heavy));
+      if (mergedY && ctx.addClone(*original, std::move(mergedY), mvy, at)) {
+        ++inserted;
+        ctx.remark(Remark::Kind::Applied, *original, "",
+                   mvy.name + ": the same with blocks of the original size, each running " + std::to_string(plan.k) +
+                       " logical blocks stacked along y (a 2-D tile, for the gathers' locality; grid.y >= " +
+                       std::to_string(plan.k) + "); launch conditions: " + multiples(mvy) + conds + ", " +
+                       launchFloor(mvy.minLaunchThreads, heavy));
+      }
       if (merged && ctx.addClone(*original, std::move(merged), mv, at)) {
         ++inserted;
         ctx.remark(Remark::Kind::Applied, *original, "",

@@ -265,6 +265,20 @@ void addImage(std::vector<Case> &cs) {
       cs.back().big = big;
     }
   }
+  // The examples' launch of rotation 2 (blocks of 128 x 1, one row of blocks
+  // per image row) with group-gathers: block.x / 16 = 8 threads, so a merged
+  // clone; from 2^22 threads the one merged along y (new, not yet run on a
+  // GPU: 16 rows of 128 pixels per block, the hand kernel's tile), below it
+  // the x-merged one.
+  for (auto [w, h] : {std::pair<int, int>{2048, 2048}, {1920, 1080}}) {
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("image: rotate2 " + std::to_string(w) + "x" + std::to_string(h) +
+                              " blocks 128x1 (group-gathers)",
+                          "image", "rotate2", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.8f), f32(0.6f)},
+                          {unsigned(w / 128), unsigned(h), 1}, {128, 1, 1}));
+    cs.back().passes = "-O2;group-gathers";
+    cs.back().expect = n >= (size_t(1) << 22) ? "=rotate2__ptxopt_group16_merged_y" : "=rotate2__ptxopt_group16_merged";
+  }
   // k chosen by hand (group-k): a measurement of the choice of k, and the
   // smaller vectors' code paths on the GPU.
   for (auto [w, h] : {std::pair<int, int>{1920, 1080}, {8192, 8192}})
