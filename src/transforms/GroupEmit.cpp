@@ -54,6 +54,8 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         } else {
           x.text = m.intern(replicaName(p, x.text, r));
         }
+      } else if (x.kind == Operand::Kind::Symbol && p.localNames.count(std::string(x.text))) {
+        x.text = m.intern(replicaName(p, x.text, r));  // the replica's own .local array
       }
       for (auto &el : x.elems) walk(el);
     };

@@ -70,6 +70,7 @@ std::string scopedBlockWhy(const ir::Block &b, const RegTypes &outer, unsigned &
 std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
   std::string s(r);
   if (m == 0 || isSpecial(r)) return s;
+  if (p.localNames.count(s)) return s + "_g" + std::to_string(m);
   if (p.regs.plain.count(s)) return s + "_g" + std::to_string(m);
   size_t e = s.size();
   while (e > 0 && std::isdigit(static_cast<unsigned char>(s[e - 1]))) --e;
@@ -135,6 +136,19 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       break;
     case Stmt::Kind::Decl: {
       const auto &d = static_cast<const ir::Decl &>(s);
+      if (d.space() == ".local") {
+        // A per-thread array (a .local depot): private to the logical
+        // thread, so each replica gets its own copy (`<name>_g<m>`).
+        for (const auto &n : d.names) {
+          if (n.range) {
+            p.why = "it declares a parameterized .local variable";
+            return false;
+          }
+          p.localNames.insert(std::string(n.name));
+        }
+        p.slots.push_back({Slot::Role::Decl, i});
+        break;
+      }
       if (d.space() != ".reg") {
         p.why = "it declares a local variable (" + std::string(d.space()) + ")";
         return false;
@@ -441,7 +455,9 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = &in;
       return false;
     }
-    if (auto mem = analysis::memAccess(in); mem && mem->kind == analysis::MemAccess::Kind::Store) storeSeen = true;
+    if (auto mem = analysis::memAccess(in);
+        mem && mem->kind == analysis::MemAccess::Kind::Store && !(mem->space == ".local" && !p.localNames.empty()))
+      storeSeen = true;
   }
   // Accesses: unit stride along %tid.x, or independent of it.
   unsigned maxW = 0;
@@ -451,6 +467,13 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     auto it = slotOf.find(in);
     if (it == slotOf.end()) continue;  // in the exit part (none: only ret)
     if (a.mem.space == ".param" || a.mem.space == ".const") continue;
+    if (a.mem.space == ".local" && !p.localNames.empty()) {
+      // Each replica's addresses come from its own copy of the depot (its
+      // own %SPL): private, per replica. Stores to it may come before a
+      // guard: the slow path replays the replica from the start, writing
+      // the same values again into memory no other thread reads.
+      continue;
+    }
     if (a.mem.space != ".global" && !a.mem.space.empty()) {
       p.why = "it accesses " + std::string(a.mem.space) + " memory";
       p.whyAt = in;

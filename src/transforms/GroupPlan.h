@@ -5,6 +5,7 @@
 // (Group.cpp: clones and manifest variants). Internal to the pass.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,7 @@ struct Plan {
   unsigned regions = 0;     // if-then regions, predicated in the fast path
   unsigned ifElseRegions = 0;  // if/else regions, both arms predicated
   unsigned atomics = 0;        // atomics whose result is unused, per replica
+  std::set<std::string> localNames;  // .local variables (depots): one copy per replica
   bool longBody = false;    // 16-byte vectors would exceed kMaxFastPath (k halved)
   std::vector<Variant::AlignedParam> aligned;
   RegTypes regs;     // declared register types

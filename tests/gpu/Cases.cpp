@@ -602,6 +602,26 @@ void addAtomics(std::vector<Case> &cs) {
   }
 }
 
+/// Per-thread local arrays (cases/local.cu; new, not yet run on a GPU): one
+/// depot per replica in the group clone; such bodies take the higher launch
+/// floors (2^21 threads plain, 2^22 merged).
+void addLocal(std::vector<Case> &cs) {
+  {
+    const unsigned b = 1024, g = 4096;
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: local array lut_local " + shapeName(g, b), "local", "lut_local",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(37)}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "=lut_local__ptxopt_group16";
+  }
+  for (int n : {4194307, 1000003}) {
+    const unsigned b = 256, g = unsigned((n + b - 1) / b);
+    cs.push_back(makeCase("group: local array, guarded 16-bit, n=" + std::to_string(n), "local", "lut_local_guarded",
+                          {in(Elem::I16, size_t(g) * b), out(Elem::I16, size_t(g) * b), i32(1001), i32(n)}, {g, 1, 1},
+                          {b, 1, 1}));
+    cs.back().expect = n > 4194304 ? "=lut_local_guarded__ptxopt_group8_merged" : "original";
+  }
+}
+
 std::vector<Case> allCases() {
   std::vector<Case> cs;
   addMatadd(cs);
@@ -614,6 +634,7 @@ std::vector<Case> allCases() {
   addUnroll(cs);
   addIfElse(cs);
   addAtomics(cs);
+  addLocal(cs);
   addRuntimeCases(cs);
   return cs;
 }
