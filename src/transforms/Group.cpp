@@ -222,7 +222,7 @@ Variant mergedVariantY(const Variant &v, const std::string &name, unsigned k, bo
 /// "at least 524288 threads in the launch (...)": the remark's text for minLaunchThreads.
 std::string launchFloor(uint32_t threads, bool heavy) {
   return "at least " + std::to_string(threads) + " threads in the launch (smaller ones are latency-bound" +
-         (heavy ? ", more so with misaligned loads, a long body, if/else regions or local arrays)" : ")");
+         (heavy ? ", more so with misaligned loads, a long body, if/else regions, local arrays or a loop)" : ")");
 }
 
 /// "grid.x % 4096 == 0, block.x % 16 == 0": the divisibility conditions of `v`.
@@ -320,10 +320,12 @@ void runGroup(PassContext &ctx) {
         vectors += sl.vector;
         misaligned += sl.misalign != 0;
       }
-      // If/else regions (both arms issued for every replica) and local
-      // arrays (k copies per hardware thread), not yet measured on a GPU,
-      // take the higher floors too, to be safe.
-      const bool heavy = plan.longBody || misaligned != 0 || plan.ifElseRegions != 0 || !plan.localNames.empty();
+      // If/else regions (both arms issued for every replica), local arrays
+      // (k copies per hardware thread) and grid-stride loops (k times fewer
+      // threads, each looping), not yet measured on a GPU, take the higher
+      // floors too, to be safe.
+      const bool heavy = plan.longBody || misaligned != 0 || plan.ifElseRegions != 0 || !plan.localNames.empty() ||
+                         plan.loopLatch != 0;
       v.minLaunchThreads = std::max(base.minLaunchThreads, heavy ? kGroupHeavyMinThreads : kGroupMinThreads);
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
@@ -382,6 +384,7 @@ void runGroup(PassContext &ctx) {
                      (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
                      (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
                      (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
+                     (plan.loopLatch ? ", a grid-stride loop (the iterations all replicas run together vectorized)" : "") +
                      (plan.localNames.empty() ? "" : ", " + std::to_string(plan.localNames.size()) + " per-thread local array(s) copied per logical thread") +
                      (plan.atomics ? ", " + std::to_string(plan.atomics) + " atomic(s) with an unused result per logical thread" : "") +
                      (plan.ifElseRegions ? ", " + std::to_string(plan.ifElseRegions) + " if/else region(s) predicated (both arms)" : "") +

@@ -250,7 +250,7 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     e.out.clear();
   };
   flush();  // the prologue
-  const std::string slow = "$ptxopt_group_slow";
+  const std::string slow = "$ptxopt_group_slow", loopRest = "$ptxopt_group_loop_rest";
   // ---- fast path
   for (const auto &s : p.slots) {
     if (s.role == Slot::Role::Directive) {
@@ -299,6 +299,40 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       flush();
       continue;
     }
+    if (s.role == Slot::Role::LoopLabel) {  // the grid-stride loop, all replicas together
+      flush();
+      chunkCache.clear();  // the chunks of the previous iteration (or of before the loop) are stale
+      e.label(std::string(static_cast<const ir::Label &>(*src[s.stmt]).name));
+      flush();
+      continue;
+    }
+    if (s.role == Slot::Role::LoopLatch) {
+      // Again while every replica goes on; to the replicas' own remaining
+      // iterations when some do; past the loop when none does.
+      const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
+      std::string all, any;
+      for (unsigned r = 0; r < k; ++r) {
+        std::string g = replicaName(p, br.guard, r);
+        if (br.guardNegated) {
+          std::string n = e.regp();
+          e.ins("not.pred", {n, g});
+          g = n;
+        }
+        if (all.empty()) {
+          all = any = g;
+        } else {
+          std::string a = e.regp(), o = e.regp();
+          e.ins("and.pred", {a, all, g});
+          e.ins("or.pred", {o, any, g});
+          all = a;
+          any = o;
+        }
+      }
+      e.ins("bra", {std::string(analysis::branchTarget(br))}, all);
+      e.ins("bra", {loopRest}, any);
+      flush();
+      continue;
+    }
     if (s.role == Slot::Role::Guard) {
       const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
       std::string any;
@@ -322,6 +356,32 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
     }
   }
   e.ins("ret", {});
+  // ---- the grid-stride loop's remaining iterations, replica by replica:
+  // each goes on from its own counter while its own test holds.
+  if (p.loopLatch) {
+    e.label(loopRest);
+    const auto &br = static_cast<const Instruction &>(*src[p.slots[p.loopLatch].stmt]);
+    const std::string head(static_cast<const ir::Label &>(*src[p.slots[p.loopLabel].stmt]).name);
+    for (unsigned r = 0; r < k; ++r) {
+      const std::string next = "$ptxopt_group_loop_next" + std::to_string(r), again = head + "_rest_g" + std::to_string(r);
+      auto done = replica(br, r);  // past the loop unless its test holds
+      done->guardNegated = !done->guardNegated;
+      done->operands = {e.op(next)};
+      e.out.push_back(std::move(done));
+      e.label(again);
+      for (size_t i = p.loopLabel + 1; i < p.loopLatch; ++i) {
+        const Slot &s = p.slots[i];
+        if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
+        if (s.role == Slot::Role::Scoped) e.out.push_back(replicaBlock(static_cast<const ir::Block &>(*src[s.stmt]), r));
+        if (s.role == Slot::Role::Directive) e.out.push_back(src[s.stmt]->clone());
+      }
+      auto back = replica(br, r);
+      back->operands = {e.op(again)};
+      e.out.push_back(std::move(back));
+      e.label(next);
+    }
+    e.ins("ret", {});
+  }
   // ---- slow path: the replicas one after another, each with its guards
   if (p.guards) {
     e.label(slow);
@@ -336,13 +396,14 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
           g->opcode = m.intern("bra");
           g->operands = {e.op(skip)};
           e.out.push_back(std::move(g));
-        } else if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionJump) {
+        } else if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionJump ||
+                   s.role == Slot::Role::LoopLatch) {
           const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
           auto g = replica(br, r);
           g->operands = {e.op(std::string(analysis::branchTarget(br)) + regionLabel)};
           e.out.push_back(std::move(g));
         }
-        if (s.role == Slot::Role::RegionLabel)
+        if (s.role == Slot::Role::RegionLabel || s.role == Slot::Role::LoopLabel)
           e.label(std::string(static_cast<const ir::Label &>(*src[s.stmt]).name) + regionLabel);
         if (s.role == Slot::Role::Guard) {
           auto g = replica(static_cast<const Instruction &>(*src[s.stmt]), r);

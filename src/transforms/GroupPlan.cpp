@@ -346,6 +346,80 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     for (size_t j : labels) p.slots[j].role = Slot::Role::RegionLabel;
     ++(ifElse ? p.ifElseRegions : p.regions);
   }
+  // A grid-stride loop at the end of the main part: `L: <plain>; add i, i,
+  // S; setp.lt p, i, n; @p bra L` with nothing after it but the exit, L
+  // the target of that branch alone, i written in the loop by the add alone,
+  // S and n not at all. Replica m's counter starts at its own logical index
+  // and steps by the same S (the step stays in logical-thread units: the
+  // clone's %ntid.x is k times the hardware one), so at each iteration the k
+  // replicas' elements are adjacent: the fast path runs the iterations all k
+  // replicas run together (vector accesses), then each replica its own
+  // remaining ones. The alignment proof covers every iteration (the counter
+  // is a symbol of the address polynomial).
+  {
+    size_t latch = cut;
+    while (latch > 0 && p.slots[latch - 1].role == Slot::Role::Directive) --latch;
+    if (latch > 0 && p.slots[latch - 1].role == Slot::Role::Instr) {
+      const size_t li = latch - 1;
+      const Instruction &br = instrAt(p.slots[li]);
+      std::string_view target = br.base() == "bra" ? analysis::branchTarget(br) : std::string_view();
+      size_t ls = 0;
+      bool found = false;
+      if (!br.guard.empty() && !target.empty() && !exitLabels.count(target) && branchesTo[target] == 1)
+        for (size_t j = 0; j < li; ++j)
+          if (labelName(j) == target) {
+            ls = j;
+            found = true;
+          }
+      if (found) {
+        // The body: plain statements only (no regions, guards or labels).
+        bool plainBody = plainArm(ls + 1) == li;
+        for (size_t j = ls + 1; j < li && plainBody; ++j) plainBody = p.slots[j].region < 0;
+        // The latch: the guard's setp and the counter's add.
+        const Instruction *setp = nullptr, *add = nullptr;
+        for (size_t j = li; j-- > ls + 1 && plainBody;) {
+          if (p.slots[j].role != Slot::Role::Instr) continue;
+          const Instruction &x = instrAt(p.slots[j]);
+          for (auto d : analysis::defUse(x).defs)
+            if (!setp && d == br.guard) setp = &x;
+        }
+        std::string why;
+        if (!plainBody) why = "its body is not straight-line code";
+        else if (!setp || setp->base() != "setp" || setp->operands.size() != 3 ||
+                 setp->operands[1].kind != Operand::Kind::Register)
+          why = "its latch is not 'setp p, i, n; @p bra'";
+        std::string_view iv = why.empty() ? setp->operands[1].text : std::string_view();
+        std::string_view bound = why.empty() ? setp->operands[2].text : std::string_view();
+        unsigned ivDefs = 0, boundDefs = 0;
+        for (size_t j = ls + 1; j < li && why.empty(); ++j) {
+          if (p.slots[j].role != Slot::Role::Instr) continue;
+          const Instruction &x = instrAt(p.slots[j]);
+          for (auto d : analysis::defUse(x).defs) {
+            if (d == iv) ++ivDefs, add = &x;
+            if (d == bound) ++boundDefs;
+            if (d == br.guard && &x != setp) why = "its predicate is written twice";
+          }
+        }
+        if (why.empty() && (ivDefs != 1 || boundDefs != 0 || !add || add->base() != "add" || add->operands.size() != 3 ||
+                            add->operands[1].text != iv || add->operands[2].kind != Operand::Kind::Register))
+          why = "its counter is not updated once by 'add i, i, S' with a loop-invariant S and n";
+        std::string_view stepReg = why.empty() ? add->operands[2].text : std::string_view();
+        for (size_t j = ls + 1; j < li && why.empty(); ++j)
+          if (p.slots[j].role == Slot::Role::Instr)
+            for (auto d : analysis::defUse(instrAt(p.slots[j])).defs)
+              if (d == stepReg) why = "its step is written in the loop";
+        if (!why.empty()) {
+          p.why = "it has a loop that is not a grid-stride loop (" + why + ")";
+          p.whyAt = &br;
+          return false;
+        }
+        p.slots[ls].role = Slot::Role::LoopLabel;
+        p.slots[li].role = Slot::Role::LoopLatch;
+        p.loopLabel = ls;
+        p.loopLatch = li;
+      }
+    }
+  }
   // The main part: straight-line code, if-then regions and guards to the exit.
   unsigned segment = 0;
   bool storeSeen = false;
@@ -360,7 +434,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       return false;
     }
     if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionLabel || s.role == Slot::Role::RegionJump ||
-        s.role == Slot::Role::Scoped)
+        s.role == Slot::Role::LoopLabel || s.role == Slot::Role::LoopLatch || s.role == Slot::Role::Scoped)
       s.segment = segment;
     if (s.role != Slot::Role::Instr) continue;
     const Instruction &in = instrAt(s);

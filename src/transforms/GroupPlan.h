@@ -25,10 +25,11 @@ using namespace clone;
 struct Slot {
   // RegionBranch/RegionLabel: `@%p bra L` ... `L:` around an if-then region;
   // RegionJump: the unguarded `bra.uni` of an if/else region (its labels are
-  // RegionLabels too).
+  // RegionLabels too). LoopLabel/LoopLatch: `L:` ... `@%p bra L` of a
+  // grid-stride loop.
   // Scoped: a nested `{ }` block of plain arithmetic (the inline asm of
   // cuda_fp16.h and cuda_bf16.h), repeated per replica like an instruction.
-  enum class Role { Decl, Directive, Instr, Scoped, Guard, Exit, RegionBranch, RegionLabel, RegionJump } role;
+  enum class Role { Decl, Directive, Instr, Scoped, Guard, Exit, RegionBranch, RegionLabel, RegionJump, LoopLabel, LoopLatch } role;
   size_t stmt;          // index in the body
   unsigned segment = 0; // for Instr, Scoped and Guard
   // Unit-stride access of w bytes, vectorized in the fast path.
@@ -50,6 +51,7 @@ struct Plan {
   unsigned ifElseRegions = 0;  // if/else regions, both arms predicated
   unsigned atomics = 0;        // atomics whose result is unused, per replica
   std::set<std::string> localNames;  // .local variables (depots): one copy per replica
+  size_t loopLabel = 0, loopLatch = 0;  // slots of a grid-stride loop (loopLatch 0: none)
   bool longBody = false;    // 16-byte vectors would exceed kMaxFastPath (k halved)
   std::vector<Variant::AlignedParam> aligned;
   RegTypes regs;     // declared register types

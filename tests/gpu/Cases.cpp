@@ -622,6 +622,29 @@ void addLocal(std::vector<Case> &cs) {
   }
 }
 
+/// Grid-stride loops (cases/gridstride.cu; new, not yet run on a GPU): the
+/// iterations every replica runs vectorized, the rest per replica. Such
+/// bodies take the higher launch floors (2^21 threads plain, 2^22 merged):
+/// a grid sized to the device (here 128 x 1024) runs the original.
+void addGridStride(std::vector<Case> &cs) {
+  const int n = (1 << 24) + 5;
+  for (unsigned g : {2048u, 128u}) {
+    const unsigned b = 1024;
+    cs.push_back(makeCase("group: grid-stride 8-bit add, n=2^24+5, " + shapeName(g, b), "gridstride", "gs_add_u8",
+                          {in(Elem::I8, size_t(n)), in(Elem::I8, size_t(n)), out(Elem::I8, size_t(n)), i32(n)}, {g, 1, 1},
+                          {b, 1, 1}));
+    cs.back().expect = g == 2048 ? "=gs_add_u8__ptxopt_group16" : "original";
+  }
+  {
+    const int m = 5000003;
+    const unsigned b = 256, g = 16384;
+    cs.push_back(makeCase("group: grid-stride 16-bit clamp, n=5000003, " + shapeName(g, b), "gridstride",
+                          "gs_clamp_u16", {in(Elem::I16, size_t(m)), out(Elem::I16, size_t(m)), i32(m), i32(40000)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "=gs_clamp_u16__ptxopt_group8_merged";
+  }
+}
+
 std::vector<Case> allCases() {
   std::vector<Case> cs;
   addMatadd(cs);
@@ -635,6 +658,7 @@ std::vector<Case> allCases() {
   addIfElse(cs);
   addAtomics(cs);
   addLocal(cs);
+  addGridStride(cs);
   addRuntimeCases(cs);
   return cs;
 }
