@@ -219,6 +219,11 @@ Variant mergedVariantY(const Variant &v, const std::string &name, unsigned k, bo
   return r;
 }
 
+/// The floor of the k = 4 clone for small launches (group-small-launches):
+/// the plain clones' 2^19 doubled for bodies that asked for the higher
+/// floors at their own k; Sobel at 1920 x 1080 has 2.07M threads.
+constexpr uint32_t kSmallLaunchMinThreads = 1u << 20;
+
 /// "at least 524288 threads in the launch (...)": the remark's text for minLaunchThreads.
 std::string launchFloor(uint32_t threads, bool heavy) {
   return "at least " + std::to_string(threads) + " threads in the launch (smaller ones are latency-bound" +
@@ -404,6 +409,41 @@ void runGroup(PassContext &ctx) {
                        " logical blocks (for launches whose block.x / " + std::to_string(plan.k) +
                        " is under " + std::to_string(v.minBlockThreads) + " threads); launch conditions: " +
                        multiples(mv) + conds + ", " + launchFloor(mv.minLaunchThreads, heavy));
+      }
+      // k chosen by launch size (option group-small-launches; off by
+      // default, unmeasured in most shapes): for an original whose clones
+      // above have k >= 8 and the higher floors, a k = 4 clone last, for
+      // launches below those floors or with blocks too small to divide by
+      // k. Sobel at 1920 x 1080 (2.07M threads, under the 2^21 floor of
+      // k = 8) ran 1.17x with k = 4 in 256 x 4 blocks on the H200, 0.92x
+      // with k = 16; in the program's 32 x 8 blocks k = 4 keeps 64 threads
+      // per block.
+      if (!isClone && !fk && plan.k >= 8 && heavy && ctx.options.count("group-small-launches")) {
+        Plan small;
+        if (!planGroup(ctx, *f, small, 4, ctx.options.count("group-gathers") != 0)) {
+          ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + small.why);
+          continue;
+        }
+        const std::string smallName = name + "__ptxopt_group4";
+        auto src4 = ir::cloneFunction(*f, smallName, "_p4", m);
+        Variant v4;
+        std::string why4;
+        if (!composeVariant(base, small, smallName, v4, why4)) {
+          ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + why4);
+          continue;
+        }
+        buildGrouped(m, *src4, small);
+        v4.minLaunchThreads = std::max(base.minLaunchThreads, kSmallLaunchMinThreads);
+        std::string conds4;
+        for (const auto &ap : small.aligned)
+          conds4 += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
+        if (ctx.addClone(*original, std::move(src4), v4, at)) {
+          ++inserted;
+          ctx.remark(Remark::Kind::Applied, *original, "",
+                     smallName + ": 4 logical threads per thread, for launches the clones above do not take "
+                                 "(group-small-launches); launch conditions: " +
+                         multiples(v4) + conds4 + ", " + launchFloor(v4.minLaunchThreads, false));
+        }
       }
     }
   }

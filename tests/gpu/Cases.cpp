@@ -279,6 +279,19 @@ void addImage(std::vector<Case> &cs) {
     cs.back().passes = "-O2;group-gathers";
     cs.back().expect = n >= (size_t(1) << 22) ? "=rotate2__ptxopt_group16_merged_y" : "=rotate2__ptxopt_group16_merged";
   }
+  // k chosen by launch size (group-small-launches; new, not yet run on a
+  // GPU): Sobel at 1920x1080 in the examples' 32 x 8 blocks takes neither
+  // the k = 8 clone (4 threads across) nor the merged one (under 2^22
+  // threads), but the k = 4 clone (8 x 8 blocks, 2^20 threads or more).
+  for (bool small : {true, false}) {
+    const int w = 1920, h = 1080;
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase(std::string("image: sobel 1920x1080 blocks 32x8") + (small ? " (group-small-launches)" : ""),
+                          "image", "sobel", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h)},
+                          {unsigned(w / 32), unsigned(h / 8), 1}, {32, 8, 1}));
+    cs.back().passes = small ? "-O2;group-small-launches" : "";
+    cs.back().expect = small ? "=sobel__ptxopt_group4" : "original";
+  }
   // k chosen by hand (group-k): a measurement of the choice of k, and the
   // smaller vectors' code paths on the GPU.
   for (auto [w, h] : {std::pair<int, int>{1920, 1080}, {8192, 8192}})
