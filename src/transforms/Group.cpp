@@ -10,15 +10,19 @@
 // requests by 16/w and the per-thread overhead (index arithmetic, address
 // computation) by k. Measured on an H200: docs/BENCHMARKS.md.
 // Algorithm:
-//   1. Applicability: no inter-thread communication, no calls, no local
-//      memory (the kernel is a set of independent logical threads); the
-//      body is straight-line code, optionally cut by bounds guards
-//      (`@%p bra EXIT`, `@%p ret`, EXIT holding only `ret`) and holding
-//      if-then regions (`@%p bra L; <plain instructions>; L:`) and nested
-//      `{ }` blocks of plain arithmetic (the inline asm of cuda_fp16.h and
-//      cuda_bf16.h, which may declare registers of its own); no store
-//      before the last guard; every global access is unit-stride along
-//      %tid.x (stride = its width w), independent of it, or one the analysis
+//   1. Applicability: no inter-thread communication (atomics whose result
+//      is unused are reductions, not communication), no calls (the kernel
+//      is a set of independent logical threads); the body is straight-line
+//      code, optionally cut by bounds guards (`@%p bra EXIT`, `@%p ret`,
+//      EXIT holding only `ret`) and holding if-then regions (`@%p bra L;
+//      <plain instructions>; L:`), if/else regions (nvcc's diamonds), a
+//      late exit after a store followed by plain instructions (an if-then
+//      region to the end), nested `{ }` blocks of plain arithmetic (the
+//      inline asm of cuda_fp16.h and cuda_bf16.h, which may declare
+//      registers of its own), per-thread .local arrays (one copy per
+//      replica) and one grid-stride loop at the end; no global store before
+//      the last guard; every global access is unit-stride along %tid.x
+//      (stride = its width w), independent of it, or one the analysis
 //      cannot express (a gather or scatter).
 //   2. k = 16 / (largest w of a unit-stride access), halved while k times
 //      the body's instructions exceed 1024 (few long threads leave small
@@ -64,8 +68,8 @@
 //      Launches must have 2^19 threads or more, 2^22 for a body with
 //      misaligned loads or a long one: Sobel in 32 x 8 blocks ran 0.99-1.00x
 //      at 1920x1080, 2.3x at 8192x8192.
-// Refuses (remark): communication, calls, local memory, loops or other
-// control flow, a nested block with a label, a branch, a memory access, a
+// Refuses (remark): communication, calls, shared memory, loops other than
+// a grid-stride one or other control flow, a nested block with a label, a branch, a memory access, a
 // special register or a declaration that shadows one of the body's
 // registers, a store before a guard, an access with another stride
 // along %tid.x (k times less coalesced), a unit-stride access that cannot

@@ -46,14 +46,23 @@
 // starts at counters 0, 4, 8, ..., so the address is aligned when its
 // polynomial with the counter's term counted 4 times is (parameters become
 // runtime conditions, as above). Loops are taken only when they are one
-// range of statements with the latch `add iv, iv, s; setp.lt p, iv, n;
-// @p bra header` (s > 0, 32-bit), nothing else writes iv or n, and the body
-// writes no global or generic memory and has no barrier, fence, atomic,
-// call, `brx`, declaration or `.pragma "nounroll"` (a remark says which).
+// range of statements whose latch is `setp.CMP p, iv, n; @p bra header`
+// (32-bit) with iv updated once per iteration by a constant step, either
+// `add iv, iv, s` before the test or `add t, iv, s` ... `mov iv, t` after it
+// (nvcc's counters that count down), CMP lt/le/ne for s > 0 and gt/ge/ne
+// for s < 0 (the header tests, in 64 bits, that the value the third copy's
+// left-out latch would test still passes), nothing else writes iv or n, and
+// the body writes no global or generic memory and has no barrier, fence,
+// atomic, call, `brx` or declaration (a remark says which). A
+// `.pragma "nounroll"` loop is unrolled on the clone only (the remark says
+// so): the original keeps the programmer's choice.
 // Clones made by earlier passes are packed too (the pack clone of a swap
 // clone is preferred over it, with the same launch); an original that has
 // clones is left to them.
-// Refuses (remark): nested blocks, and kernels with no such run or loop.
+// Refuses (remark, for every kernel left alone): nested blocks, and kernels
+// with no such run or loop (the first run that failed and why, else that
+// there is none). A term of an address with several parameters is aligned
+// when one of them is (a runtime condition, reusing one already asked).
 // Not done yet: stores.
 #include <algorithm>
 #include <numeric>
