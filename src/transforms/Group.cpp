@@ -231,7 +231,7 @@ constexpr uint32_t kSmallLaunchMinThreads = 1u << 20;
 /// "at least 524288 threads in the launch (...)": the remark's text for minLaunchThreads.
 std::string launchFloor(uint32_t threads, bool heavy) {
   return "at least " + std::to_string(threads) + " threads in the launch (smaller ones are latency-bound" +
-         (heavy ? ", more so with misaligned loads, a long body, if/else regions, local arrays or a loop)" : ")");
+         (heavy ? ", more so with misaligned loads, a long body, or forms not yet measured)" : ")");
 }
 
 /// "grid.x % 4096 == 0, block.x % 16 == 0": the divisibility conditions of `v`.
@@ -329,12 +329,14 @@ void runGroup(PassContext &ctx) {
         vectors += sl.vector;
         misaligned += sl.misalign != 0;
       }
-      // If/else regions (both arms issued for every replica), local arrays
-      // (k copies per hardware thread) and grid-stride loops (k times fewer
-      // threads, each looping), not yet measured on a GPU, take the higher
-      // floors too, to be safe.
+      // If/else regions (both arms issued for every replica), vector loads
+      // inside regions, local arrays (k copies per hardware thread) and
+      // grid-stride loops (k times fewer threads, each looping), not yet
+      // measured on a GPU, take the higher floors too, to be safe.
+      unsigned regionLoads = 0;
+      for (const auto &sl : plan.slots) regionLoads += sl.vector && sl.region >= 0;
       const bool heavy = plan.longBody || misaligned != 0 || plan.ifElseRegions != 0 || !plan.localNames.empty() ||
-                         plan.loopLatch != 0;
+                         plan.loopLatch != 0 || regionLoads != 0;
       v.minLaunchThreads = std::max(base.minLaunchThreads, heavy ? kGroupHeavyMinThreads : kGroupMinThreads);
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
@@ -393,6 +395,7 @@ void runGroup(PassContext &ctx) {
                      (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
                      (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
                      (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
+                     (regionLoads ? ", " + std::to_string(regionLoads) + " vector load(s) inside a region (run when any replica's arm runs)" : "") +
                      (plan.loopLatch ? ", a grid-stride loop (the iterations all replicas run together vectorized)" : "") +
                      (plan.localNames.empty() ? "" : ", " + std::to_string(plan.localNames.size()) + " per-thread local array(s) copied per logical thread") +
                      (plan.atomics ? ", " + std::to_string(plan.atomics) + " atomic(s) with an unused result per logical thread" : "") +

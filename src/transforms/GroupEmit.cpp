@@ -3,6 +3,7 @@
 // as vectors, if-then regions predicated, and the per-replica slow path.
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "GroupPlan.h"
 
@@ -126,10 +127,56 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       c->edited = true;
       e.out.push_back(std::move(c));
     };
+    // A load inside an if-then or if/else arm: the vector load runs when any
+    // replica's arm runs (its aligned vector then holds a byte that replica
+    // reads, so it lies in mapped memory; planGroup allows no misaligned
+    // load here), each replica's unpacking only when its own arm runs.
+    std::vector<std::pair<std::string, bool>> armPred;  // per replica: predicate, negated
+    std::string anyArm;
+    if (s.region >= 0) {
+      const auto &br = static_cast<const Instruction &>(*src[p.slots[s.region].stmt]);
+      const bool neg = s.regionTaken ? br.guardNegated : !br.guardNegated;
+      for (unsigned r = 0; r < k; ++r) {
+        std::string g = replicaName(p, br.guard, r);
+        armPred.push_back({g, neg});
+        if (neg) {
+          std::string n = e.regp();
+          e.ins("not.pred", {n, g});
+          g = n;
+        }
+        if (anyArm.empty()) {
+          anyArm = g;
+        } else {
+          std::string o = e.regp();
+          e.ins("or.pred", {o, anyArm, g});
+          anyArm = o;
+        }
+      }
+    }
+    if (!s.addrSlice.empty()) {
+      // Replica 0's address, computed in the arm: its instructions again,
+      // unpredicated, into temporaries (the arm itself stays predicated).
+      std::map<std::string, std::string> tempOf;
+      auto renameUses = [&](Operand &o, auto &&self) -> void {
+        if (o.kind == Operand::Kind::Register)
+          if (auto t = tempOf.find(std::string(o.text)); t != tempOf.end()) o.text = m.intern(t->second);
+        for (auto &el : o.elems) self(el, self);
+      };
+      for (size_t at : s.addrSlice) {
+        auto c = replica(static_cast<const Instruction &>(*src[p.slots[at].stmt]), 0);
+        for (size_t x = 1; x < c->operands.size(); ++x) renameUses(c->operands[x], renameUses);
+        const std::string d(c->operands[0].text);
+        const std::string t = p.regs.bits(d) == 64 ? e.reg64() : e.reg32();
+        tempOf[d] = t;
+        c->operands[0].text = m.intern(t);
+        e.out.push_back(std::move(c));
+      }
+      renameUses(addr, renameUses);
+    }
     if (s.load) {
       const Operand &dst = in.operands[0];
       const unsigned dstBits = p.regs.bits(dst.text);
-      if (s.w >= 4 && dstBits == s.w * 8 && !s.misalign) {  // straight into the replicas' registers
+      if (s.w >= 4 && dstBits == s.w * 8 && !s.misalign && s.region < 0) {  // straight into the replicas' registers
         std::vector<std::string> regs;
         for (unsigned r = 0; r < k; ++r) regs.push_back(rname(dst, r));
         emitRaw({vecOperand(regs), addr});
@@ -173,8 +220,9 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         c->opcode = m.intern(wordOpcode);
         c->operands = {vecOperand(ws), at};
         c->edited = true;
+        if (!anyArm.empty()) c->guard = m.intern(anyArm);
         e.out.push_back(std::move(c));
-        if (!key.empty()) chunkCache[key] = ws;
+        if (!key.empty() && anyArm.empty()) chunkCache[key] = ws;  // a predicated chunk is not reused
         words.insert(words.end(), ws.begin(), ws.end());
       };
       if (chunks.empty()) {
@@ -189,7 +237,14 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       }
       for (unsigned r = 0; r < k; ++r) {
         const unsigned byte = s.misalign + r * s.w;
+        const size_t from = e.out.size();
         emitUnpack(e, words, byte, s.w, sign, rname(dst, r), dstBits);
+        if (!armPred.empty())
+          for (size_t x = from; x < e.out.size(); ++x) {
+            auto &u = static_cast<Instruction &>(*e.out[x]);
+            u.guard = m.intern(armPred[r].first);
+            u.guardNegated = armPred[r].second;
+          }
       }
       return;
     }

@@ -609,8 +609,12 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     }
     if (!stride || *stride == 0) continue;  // the same address for every replica: stays per replica
     unsigned w = a.mem.bytes();
+    // A load inside an if-then or if/else arm becomes one vector load
+    // predicated on any replica's arm (aligned only: checked below).
+    const bool regionLoad = p.slots[it->second].region >= 0 && a.mem.kind == analysis::MemAccess::Kind::Load &&
+                            w <= 4 && !p.slots[p.slots[it->second].region].toExit;
     if (a.mem.vector != 1 || (w != 1 && w != 2 && w != 4 && w != 8) || !in->guard.empty() ||
-        p.slots[it->second].region >= 0) {
+        (p.slots[it->second].region >= 0 && !regionLoad)) {
       // It would stay per replica, and the lanes of a warp would then be k
       // elements apart: k times less coalesced than in the original.
       p.why = std::string(in->opcode) + " is unit-stride but cannot become a vector access (" +
@@ -623,6 +627,49 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
               "): grouping would make it k times less coalesced";
       p.whyAt = in;
       return false;
+    }
+    if (regionLoad) {
+      // The address of replica 0's element, computed in the arm: the
+      // instructions of the arm it depends on, re-run unpredicated (plain
+      // arithmetic on 32- or 64-bit registers, each defining its first
+      // operand alone).
+      const Slot &ls = p.slots[it->second];
+      std::set<std::string> needed;
+      analysis::forEachRegister(in->operands[1], [&](const Operand &r) { needed.insert(std::string(r.text)); });
+      std::vector<size_t> slice;
+      std::string sliceWhy;
+      for (size_t t = it->second; t-- > static_cast<size_t>(ls.region) + 1 && sliceWhy.empty();) {
+        const Slot &q = p.slots[t];
+        if (q.region != ls.region || q.regionTaken != ls.regionTaken) continue;
+        if (q.role == Slot::Role::Scoped) {
+          ir::forEachStmt(static_cast<const ir::Block &>(*body[q.stmt]), [&](const Stmt &st) {
+            if (st.kind == Stmt::Kind::Instruction)
+              for (auto d : analysis::defUse(static_cast<const Instruction &>(st)).defs)
+                if (needed.count(std::string(d))) sliceWhy = "a nested block";
+          });
+          continue;
+        }
+        if (q.role != Slot::Role::Instr) continue;
+        const Instruction &x = instrAt(q);
+        auto du = analysis::defUse(x);
+        bool defines = false;
+        for (auto d : du.defs) defines |= needed.count(std::string(d)) != 0;
+        if (!defines) continue;
+        unsigned bits = x.operands.empty() ? 0 : p.regs.bits(x.operands[0].text);
+        if (du.defs.size() != 1 || x.operands.empty() || x.operands[0].kind != Operand::Kind::Register ||
+            du.defs[0] != x.operands[0].text || analysis::memAccess(x) || (bits != 32 && bits != 64))
+          sliceWhy = std::string(x.opcode);
+        for (auto u : du.uses) needed.insert(std::string(u));
+        slice.push_back(t);
+      }
+      if (!sliceWhy.empty()) {
+        p.why = std::string(in->opcode) + " is unit-stride inside a region, but its address is computed there by " +
+                sliceWhy + ", which cannot run for every replica";
+        p.whyAt = in;
+        return false;
+      }
+      std::reverse(slice.begin(), slice.end());
+      p.slots[it->second].addrSlice = slice;
     }
     Slot &s = p.slots[it->second];
     s.vector = true;
@@ -679,6 +726,15 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     if (!vectorAlignment(a->address.poly, aff, f, V, scaleByK, p.aligned, misalign)) {
       p.why = "cannot prove that " + std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " +
               std::to_string(V) + "-byte aligned for k=" + std::to_string(p.k);
+      p.whyAt = &in;
+      return false;
+    }
+    if (misalign && s.region >= 0) {
+      // The second aligned vector may hold no byte a running replica reads
+      // (the right border of the last row): it could lie past the buffer.
+      p.why = std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " + std::to_string(misalign) +
+              " bytes off a " + std::to_string(V) + "-byte boundary inside a region (its second vector may lie " +
+              "past what the running replicas read)";
       p.whyAt = &in;
       return false;
     }

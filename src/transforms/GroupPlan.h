@@ -40,6 +40,10 @@ struct Slot {
   int region = -1;        // slot of the branch around the if-then or if/else region holding this instruction
   bool regionTaken = false;  // in the arm that runs when that branch is taken (else when it is not)
   bool toExit = false;       // RegionBranch: a late exit (`@%p bra EXIT` / `@%p ret` after a store)
+  // A vector load inside a region: the slots of its arm that compute its
+  // address (replica 0's), re-run unpredicated into temporaries so that the
+  // vector's address is right whichever replicas' arms run.
+  std::vector<size_t> addrSlice;
 };
 
 struct Plan {

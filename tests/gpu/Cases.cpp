@@ -571,6 +571,15 @@ void addIfElse(std::vector<Case> &cs) {
                           {in(Elem::I16, n), out(Elem::I16, n), i32(7)}, {g, 1, 1}, {b, 1, 1}));
     cs.back().expect = b == 1024 ? "=clamp_div__ptxopt_group8" : "=clamp_div__ptxopt_group8_merged";
   }
+  // Border handling: the load inside the if-then region as one vector load
+  // predicated on any replica's arm (2^21 threads or more).
+  for (auto [w, h] : {std::pair<int, int>{2048, 2048}, {2048, 512}}) {
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("group: border_div (load inside the region) " + std::to_string(w) + "x" + std::to_string(h),
+                          "ifelse", "border_div", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), i32(5)},
+                          {unsigned(w / 1024), unsigned(h), 1}, {1024, 1, 1}));
+    cs.back().expect = n >= (size_t(1) << 21) ? "=border_div__ptxopt_group16" : "original";
+  }
   for (int n : {4000037, 1000003}) {
     const unsigned b = 1024, g = unsigned((n + b - 1) / b);
     cs.push_back(makeCase("group: two if/else regions after a guard, n=" + std::to_string(n), "ifelse", "two_diamonds",
