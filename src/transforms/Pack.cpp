@@ -517,7 +517,7 @@ void runPack(PassContext &ctx) {
     // would come after them in the manifest and never run.
     if (!isClone && known->variantCount) {
       ctx.count("originals-left-to-clones");
-      ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (they are packed)");
+      ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (pack tries them)");
       continue;
     }
     auto &body = k->body->body;
