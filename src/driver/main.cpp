@@ -156,6 +156,10 @@ int main(int argc, char **argv) {
   app.add_flag("--group-gathers", groupGathers,
                "group: also group kernels with gathers or scatters the analysis cannot express (they stay per "
                "logical thread, and may become less coalesced)");
+  bool groupSmallLaunches = false;
+  app.add_flag("--group-small-launches", groupSmallLaunches,
+               "group: also a k=4 clone for launches below the floors of a k=8 or 16 clone with a heavy body "
+               "(misaligned loads, long; Sobel at 1920x1080); not measured in most shapes");
   bool packAcrossBlocks = false;
   app.add_flag("--pack-across-blocks", packAcrossBlocks,
                "pack: also merge loads that lie in different blocks when the code between them only branches "
@@ -244,6 +248,7 @@ int main(int argc, char **argv) {
   popts.skip = skipPasses;
   if (groupK) popts.options["group-k"] = std::to_string(groupK);
   if (groupGathers) popts.options["group-gathers"] = "1";
+  if (groupSmallLaunches) popts.options["group-small-launches"] = "1";
   if (packAcrossBlocks) popts.options["pack-across-blocks"] = "1";
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
