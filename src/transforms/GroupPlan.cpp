@@ -115,6 +115,40 @@ std::set<const Stmt *> deadResultAtomics(const ir::Function &f) {
 }
 
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
+/// Why predicate `pred`, as read by instruction `at`, is not a bounds
+/// condition: the operand of a `setp` behind it (through and/or/xor/not of
+/// predicates) that the affine analysis cannot express (loaded, or computed
+/// from loaded data), or "" when every such operand is affine. A predicate
+/// defined any other way, or on several paths, counts as data.
+std::string dataPredWhy(analysis::FunctionAnalyses &fa, uint32_t at, std::string_view pred, int depth = 0) {
+  const auto &cfg = fa.cfg();
+  auto defs = fa.defs().defsAt(at, pred);
+  if (depth > 16 || defs.size() != 1 || defs[0] >= cfg.instructions().size())
+    return "predicate " + std::string(pred);
+  const Instruction &def = *cfg.instructions()[defs[0]];
+  std::string_view base = def.base();
+  if (def.guard.empty() && (base == "or" || base == "and" || base == "xor" || base == "not") &&
+      def.hasModifier(".pred")) {
+    for (size_t i = 1; i < def.operands.size(); ++i) {
+      const auto &o = def.operands[i];
+      if (o.kind != ir::Operand::Kind::Register) return std::string(def.opcode) + " " + std::string(pred);
+      if (std::string why = dataPredWhy(fa, defs[0], o.text, depth + 1); !why.empty()) return why;
+    }
+    return "";
+  }
+  if (base != "setp" || !def.guard.empty() || def.operands.size() != 3)
+    return std::string(def.opcode) + " " + std::string(pred);
+  for (size_t i = 1; i < 3; ++i) {
+    analysis::Value v = fa.affine().operandValue(defs[0], def.operands[i]);
+    if (!v.known) return std::string(def.operands[i].text) + ": " + v.why;
+  }
+  return "";
+}
+
+std::string dataGuardWhy(analysis::FunctionAnalyses &fa, const Instruction &br) {
+  return dataPredWhy(fa, fa.cfg().indexOf(&br), br.guard);
+}
+
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
   auto &fa = ctx.analyses.get(f);
   const std::set<const Stmt *> deadAtomics = deadResultAtomics(f);
@@ -501,6 +535,22 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         ++p.regions;
         continue;
       }
+      // A guard on data (`if (i < n && mask[i])`, a threshold on a loaded
+      // value) is no bounds guard: the fast path needs all k logical threads
+      // to pass it, which sparse or random data rarely gives, and the slow
+      // path runs the k threads one after another. Breadth-first search's
+      // frontier update (a bool mask) ran 0.33-0.47x grouped on an H100
+      // (docs/results/family-h100-2026-11-25-before.md). Only guards whose
+      // operands the affine analysis can express are bounds guards (a
+      // computed scatter target, rotation 1's, is refused too: grouped
+      // rotations measured 0.57-0.93x).
+      if (std::string why = dataGuardWhy(fa, in); !why.empty()) {
+        p.why = "a guard is no bounds check on affine indices (" + why +
+                "): the fast path needs all k logical threads to pass it, which nothing proves likely, and the "
+                "per-thread slow path is slower than the original";
+        p.whyAt = &in;
+        return false;
+      }
       s.role = Slot::Role::Guard;
       ++segment;
       ++p.guards;
@@ -692,6 +742,15 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
   for (const auto &sl : p.slots) {
     if (sl.vector) minW = std::min(minW, sl.w);
     instrs += sl.role == Slot::Role::Instr || sl.role == Slot::Role::Guard;
+  }
+  // 64-bit elements: k = 2 (two per 16-byte vector) measured no faster
+  // (daxpy 0.99-1.02x at 2M-33M elements on an H100,
+  // docs/results/family-h100-2026-11-25-before.md); a clone that does not
+  // pay still costs the program its load and the launch hook.
+  if (maxW >= 8 && !forcedK) {
+    p.why = "its widest unit-stride access is 8 bytes: two logical threads per 16-byte vector measured no faster "
+            "(--group-k=2 forces it)";
+    return false;
   }
   p.k = 16 / maxW;
   p.longBody = p.k * instrs > kMaxFastPath;

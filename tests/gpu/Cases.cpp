@@ -254,7 +254,7 @@ void addImage(std::vector<Case> &cs) {
       cs.push_back(makeCase("image: rotate1 (read once) " + size + opt, "image", "rotate1",
                             {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.f), f32(1.f)}, {gx, gy, 1},
                             {256, 4, 1}));
-      cs.back().expect = gathers ? "=rotate1__ptxopt_group16" : "original";
+      cs.back().expect = "original";  // its guard is computed (a scatter target): refused
       cs.back().passes = gathers ? "-O2;group-gathers" : "";
       cs.back().big = big;
       cs.push_back(makeCase("image: rotate2 (written once) " + size + opt, "image", "rotate2",
