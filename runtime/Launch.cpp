@@ -113,7 +113,18 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
                                             cfg.autotuneSamples);
       },
       &inserted);
-  Selection sel = finishSelection(k->manifest, entry->decision, s, params);
+  // disjointParams conditions (rowwalk clones): the allocation holding each
+  // pointer argument, from the driver.
+  const Driver &drv = *k->module->driver;
+  AllocationLookup lookup = [&drv](uint64_t ptr, uint64_t &base, uint64_t &size) {
+    CUdeviceptr b = 0;
+    size_t n = 0;
+    if (drv.cuMemGetAddressRange(&b, &n, static_cast<CUdeviceptr>(ptr)) != CUDA_SUCCESS) return false;
+    base = static_cast<uint64_t>(b);
+    size = static_cast<uint64_t>(n);
+    return true;
+  };
+  Selection sel = finishSelection(k->manifest, entry->decision, s, params, &lookup);
   if (cfg.log >= 2 || (cfg.log == 1 && inserted)) logLine(describeSelection(k->manifest, s, sel));
   if (sel.variant < 0) return launchVariant(*k, -1, sel.launch, stream, params);
   ExtraParams extra;

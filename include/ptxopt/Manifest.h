@@ -29,12 +29,16 @@ struct DimSource {
   uint8_t dim = 0;       // 0,1,2 = x,y,z of the original launch
   uint32_t divide = 1;   // the original value is divided by this (grouping)
   uint32_t value = 0;    // the dimension itself, for From::Const
+  // The original value is multiplied by this ("grid.x*32": the rowwalk
+  // pass's lanes clone runs 32 hardware threads per logical thread). A
+  // source has a multiplier or a divisor, not both.
+  uint32_t multiply = 1;
   // Divide rounding up ("ceil(grid.x/16)"): the value need not be a
   // multiple of `divide`; the clone itself skips the logical blocks past
   // the original's (it receives the original value as an extra argument).
   bool roundUp = false;
   bool operator==(const DimSource &) const = default;
-  static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v, false}; }
+  static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v, false, 1}; }
 };
 
 struct Variant {
@@ -73,6 +77,18 @@ struct Variant {
   };
   std::vector<AlignedParam> alignedParams;
   bool allowDynamicShared = true;
+  // The arguments of each pair of pointer parameters lie in different
+  // allocations (the runtime asks the driver for the allocation holding
+  // each value; a value it cannot place fails the condition). Accesses stay
+  // within the allocation their pointer points into (anything else is
+  // undefined behaviour in CUDA), so the bytes the two parameters reach do
+  // not overlap. The rowwalk pass asks for it when it keeps an accumulator
+  // that lives in memory in a register.
+  struct DisjointParams {
+    uint32_t a, b;
+    bool operator==(const DisjointParams &) const = default;
+  };
+  std::vector<DisjointParams> disjointParams;
   // Values of the ORIGINAL launch the clone takes as extra .u32 parameters,
   // after the original's own, in this order (e.g. grid.x for a clone that
   // merges blocks and must know the original grid). Empty for most clones.

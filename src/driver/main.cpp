@@ -160,6 +160,11 @@ int main(int argc, char **argv) {
   app.add_flag("--pack-across-blocks", packAcrossBlocks,
                "pack: also merge loads that lie in different blocks when the code between them only branches "
                "forward and writes no memory they read (measured slower on the naive DCT)");
+  bool reassociate = false;
+  app.add_flag("--reassociate", reassociate,
+               "rowwalk: let the lanes clone split loops with floating-point add/mul/fma/min/max accumulators "
+               "(the sum is reassociated: results may differ in the last bits; nvcc's --use_fast_math does not "
+               "do this)");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
@@ -245,6 +250,7 @@ int main(int argc, char **argv) {
   if (groupK) popts.options["group-k"] = std::to_string(groupK);
   if (groupGathers) popts.options["group-gathers"] = "1";
   if (packAcrossBlocks) popts.options["pack-across-blocks"] = "1";
+  if (reassociate) popts.options["reassociate"] = "1";
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);

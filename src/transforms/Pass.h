@@ -63,5 +63,6 @@ std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, cons
 void runCoalesce(PassContext &ctx);
 void runGroup(PassContext &ctx);
 void runPack(PassContext &ctx);
+void runRowWalk(PassContext &ctx);
 
 }  // namespace ptxopt::transforms

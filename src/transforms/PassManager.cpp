@@ -40,6 +40,13 @@ const std::vector<Registered> &registry() {
         "stride are unrolled by 4 for it; a 'pack' clone with the same launch, for kernels no earlier pass "
         "cloned"},
        transforms::runPack},
+      {{"rowwalk",
+        "row walks (a thread looping over its own row): accumulators kept in memory become registers "
+        "('regacc' clone, same launch; pointer parameters in different allocations at launch), and 32 lanes "
+        "run one logical thread, lane l taking iterations l, l+32, ... with 16-byte loads and a shuffle "
+        "reduction ('lanes' clone, launch grown 32 times; exact for integer, min/max and bitwise "
+        "accumulators, floating point only with --reassociate); opt-in"},
+       transforms::runRowWalk},
   };
   return r;
 }

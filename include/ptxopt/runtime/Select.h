@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -73,6 +74,17 @@ std::string checkShape(const Variant &v, const LaunchShape &s, const DeviceLimit
 /// `paramSizes` gives each argument's size in bytes.
 std::string checkAlignment(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
 
+/// The allocation holding device address `ptr`: its base and size in bytes
+/// (cuMemGetAddressRange); false when the address is in no allocation the
+/// driver knows.
+using AllocationLookup = std::function<bool(uint64_t ptr, uint64_t &base, uint64_t &size)>;
+
+/// The first pair of `v.disjointParams` whose argument values do not lie in
+/// two different known allocations, or "". Without `lookup` (null) every
+/// such condition fails.
+std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                          const AllocationLookup *lookup);
+
 /// The shape-dependent part of a decision: per variant, the first failed
 /// shape condition ("" when the shape conditions hold).
 struct ShapeDecision {
@@ -91,11 +103,12 @@ struct Selection {
 
 /// Completes a cached shape decision with this launch's arguments.
 Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const LaunchShape &s,
-                          void *const *params);
+                          void *const *params, const AllocationLookup *lookup = nullptr);
 
 /// decideShape + finishSelection in one call (no cache).
 Selection selectVariant(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
-                        const std::vector<uint32_t> &variantMaxThreads, void *const *params);
+                        const std::vector<uint32_t> &variantMaxThreads, void *const *params,
+                        const AllocationLookup *lookup = nullptr);
 
 /// One log line: "<kernel> grid=(..) block=(..) shared=N -> <variant> (<kind>)
 /// grid=(..) block=(..); rejected: <name>: <reason>; ...".
