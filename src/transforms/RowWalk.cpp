@@ -122,6 +122,7 @@ struct LanePlan {
   std::vector<Acc> accs;
   size_t tested = 0;      // index into ivs of the tested induction variable
   std::string bound;      // register or immediate
+  std::string boundOffset;  // the test compares iv + boundOffset with bound (empty: iv itself)
   bool after = true;      // the test reads the iv after its update
   size_t setpAt = 0;
   // Load runs merged into one 16-byte load: first load's body index -> loads.
@@ -374,7 +375,7 @@ int Planner::provenance(uint32_t at, std::string_view reg, int depth) {
         for (size_t i = 1; i < in.operands.size(); ++i)
           if (in.operands[i].isReg()) {
             int q = provenance(d, in.operands[i].text, depth + 1);
-            if (q >= 0 || q == -2) p = -2;
+            if (q == -2) p = -2;  // a parameter multiplied or shifted is an integer
           }
       }
       prov_[key] = p;
@@ -500,8 +501,8 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     const Instruction &in = *instr(i);
     bool unit = false;
     // Unit stride along the loop: one iteration's piece of the row follows the last one's
-    // (nvcc unrolls by 4: 16 bytes per iteration).
-    for (const auto &s : a.strides) unit |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 16;
+    // (nvcc unrolls by 4: 16 or 32 bytes per iteration).
+    for (const auto &s : a.strides) unit |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 32;
     if (a.verdict == AccessInfo::Verdict::Uncoalesced && unit) uncoalesced = true;
     if (a.mem.kind == analysis::MemAccess::Kind::Store) {
       bool moves = false;
@@ -669,13 +670,36 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   bool found = false;
   for (int side = 1; side <= 2 && !found; ++side) {
     const Operand &v = sp.operands[side], &b = sp.operands[3 - side];
-    if (!v.isReg()) continue;
+    if (!v.isReg() || !(b.intValue() || (b.isReg() && !defs.count(std::string(b.text))))) continue;
+    // The value tested is the induction variable itself, or `add t, iv, X`
+    // with X invariant (nvcc's 64-bit counters: iv + (start - n) != 0).
+    std::string ivReg(v.text), offset;
+    size_t readAt = lp.setpAt;
+    if (defs.count(ivReg) && defs[ivReg].size() == 1) {
+      const Instruction &ad = *instr(defs[ivReg][0]);
+      bool isIv = false;
+      for (const auto &iv : lp.ivs) isIv |= iv.reg == ivReg;
+      if (!isIv && ad.base() == "add" && ad.guard.empty() && ad.operands.size() == 3) {
+        for (int o = 1; o <= 2; ++o) {
+          const Operand &x = ad.operands[3 - o];
+          if (ad.operands[o].isReg() && (x.intValue() || (x.isReg() && !defs.count(std::string(x.text))))) {
+            for (const auto &iv : lp.ivs)
+              if (iv.reg == ad.operands[o].text) {
+                offset = std::string(x.text);
+                readAt = defs[ivReg][0];
+                ivReg = iv.reg;
+              }
+          }
+          if (!offset.empty()) break;
+        }
+      }
+    }
     for (size_t j = 0; j < lp.ivs.size(); ++j)
-      if (lp.ivs[j].reg == v.text && lp.ivs[j].immStep && (isPow2(lp.ivs[j].step) || isPow2(-lp.ivs[j].step)) &&
-          (b.intValue() || (b.isReg() && !defs.count(std::string(b.text))))) {
+      if (lp.ivs[j].reg == ivReg && lp.ivs[j].immStep && (isPow2(lp.ivs[j].step) || isPow2(-lp.ivs[j].step))) {
         lp.tested = j;
         lp.bound = std::string(b.text);
-        lp.after = lp.ivs[j].update < lp.setpAt;
+        lp.boundOffset = offset;
+        lp.after = lp.ivs[j].update < readAt;
         found = true;
       }
   }
@@ -925,6 +949,11 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
       if (!b.empty() && b[0] != '%') {
         std::string r = t.bits == 64 ? e.reg64() : e.reg32();
         e.ins("mov.b" + w, {r, b});
+        b = r;
+      }
+      if (!lp.boundOffset.empty()) {  // iv + X != B  <=>  iv != B - X
+        std::string r = t.bits == 64 ? e.reg64() : e.reg32();
+        e.ins("sub.s" + w, {r, b, lp.boundOffset});
         b = r;
       }
       std::string d = t.bits == 64 ? e.reg64() : e.reg32();
