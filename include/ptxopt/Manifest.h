@@ -29,14 +29,14 @@ struct DimSource {
   uint8_t dim = 0;       // 0,1,2 = x,y,z of the original launch
   uint32_t divide = 1;   // the original value is divided by this (grouping)
   uint32_t value = 0;    // the dimension itself, for From::Const
-  // The original value is multiplied by this ("grid.x*32": the rowwalk
-  // pass's lanes clone runs 32 hardware threads per logical thread). A
-  // source has a multiplier or a divisor, not both.
-  uint32_t multiply = 1;
   // Divide rounding up ("ceil(grid.x/16)"): the value need not be a
   // multiple of `divide`; the clone itself skips the logical blocks past
   // the original's (it receives the original value as an extra argument).
   bool roundUp = false;
+  // The original value is multiplied by this ("grid.x*32": the rowwalk
+  // pass's lanes clone runs 32 hardware threads per logical thread). A
+  // source has a multiplier or a divisor, not both.
+  uint32_t multiply = 1;
   bool operator==(const DimSource &) const = default;
   static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v, false, 1}; }
 };

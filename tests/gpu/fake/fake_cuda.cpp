@@ -225,6 +225,9 @@ CUresult CUDAAPI cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
   return CUDA_SUCCESS;
 }
 
+// No allocation is known: a variant with disjointParams never runs here.
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *, size_t *, CUdeviceptr) { return CUDA_ERROR_NOT_FOUND; }
+
 CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
   if (a != CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard lock(mu);
