@@ -2,6 +2,9 @@
 // tests/gpu/cases/*.cu, compiled to PTX by nvcc at build time.
 #include "Cases.h"
 
+#include <cmath>
+#include <tuple>
+
 #include <optional>
 
 namespace gpudiff {
@@ -497,6 +500,95 @@ void addHalf(std::vector<Case> &cs) {
   cs.back().expect = "=half_leaky_relu__ptxopt_group8";
 }
 
+
+/// rowwalk (docs/PASSES.md): row walks with the accumulator in memory
+/// (regacc clone, bit for bit), integer reductions split over 32 lanes
+/// (lanes clones, bit for bit), float sums reassociated (--reassociate:
+/// within a bound of a float64 reference, which the original meets too),
+/// overlapping pointers (the original), rows that are not a multiple of 4
+/// or of 32, guards.
+void addRowWalk(std::vector<Case> &cs) {
+  auto rows = [](const std::string &name, const std::string &kernel, unsigned nx, unsigned ny, unsigned block,
+                 Elem e, bool withX, const std::string &passes, const std::string &expect, bool big) {
+    std::vector<Arg> args{in(e, size_t(nx) * ny)};
+    if (withX) args.push_back(in(e, ny));
+    args.push_back(out(e, nx));
+    args.push_back(i32(int32_t(nx)));
+    args.push_back(i32(int32_t(ny)));
+    Case c = makeCase("rowwalk: " + name + " " + std::to_string(nx) + "x" + std::to_string(ny) + " b" +
+                          std::to_string(block),
+                      "rowwalk", kernel, args, {(nx + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = big;
+    return c;
+  };
+  // Step 1: tmp[i] in memory, exact.
+  cs.push_back(rows("tmp in memory", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+                    "=rowsum_mem__ptxopt_regacc", true));
+  cs.push_back(rows("tmp in memory, then pack", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk,pack",
+                    "=rowsum_mem__ptxopt_regacc_pack", true));
+  cs.push_back(rows("tmp in memory, rows not x4/x32", "rowsum_mem", 1000, 1003, 256, Elem::F32, true, "rowwalk",
+                    "=rowsum_mem__ptxopt_regacc", false));
+  cs.push_back(rows("column walk, y in memory", "colwalk_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+                    "=colwalk_mem__ptxopt_regacc", true));
+  // x overlapping tmp (one row: deterministic in the original): the original runs.
+  {
+    Case c = makeCase("rowwalk: tmp in memory, x inside tmp (original)", "rowwalk", "rowsum_mem",
+                      {in(Elem::F32, 64), aliasOf(2, Elem::F32), out(Elem::F32, 64), i32(1), i32(64)}, {1, 1, 1},
+                      {32, 1, 1});
+    c.passes = "rowwalk";
+    c.expect = "original";
+    cs.push_back(c);
+  }
+  // Step 2, exact: integer reductions.
+  cs.push_back(rows("int row sum", "rowsum_int", 4096, 4096, 256, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", true));
+  cs.push_back(rows("int row sum, rows not x32, guard", "rowsum_int", 1000, 1004, 256, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", false));
+  cs.push_back(rows("int row sum, short rows", "rowsum_int", 3000, 4, 128, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", false));
+  cs.push_back(rows("int row sum, 16-thread blocks", "rowsum_int", 1000, 256, 16, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes_blk", false));
+  cs.push_back(rows("int row sum, row length not x4 (original)", "rowsum_int", 1000, 1003, 256, Elem::I32, false,
+                    "rowwalk", "original", false));
+  cs.push_back(rows("int row max", "rowmax_int", 2000, 1000, 256, Elem::I32, false, "rowwalk",
+                    "=rowmax_int__ptxopt_lanes", false));
+  cs.push_back(rows("u32 row xor", "rowxor_u32", 2000, 1000, 256, Elem::I32, false, "rowwalk",
+                    "=rowxor_u32__ptxopt_lanes", false));
+  cs.push_back(rows("y read and written (original)", "rowacc_inout", 2000, 1000, 256, Elem::I32, false, "rowwalk",
+                    "original", false));
+  // Step 2, float sums reassociated: |y - ref| <= ny * 2^-23 * sum |A*x| (the
+  // classic bound of a recursive sum, which the original meets too).
+  auto approx = [](unsigned nx, unsigned ny) -> Approx {
+    return [nx, ny](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
+      const float *A = reinterpret_cast<const float *>(inputs[0].data());
+      const float *x = reinterpret_cast<const float *>(inputs[1].data());
+      const float *y = reinterpret_cast<const float *>(outputs.data());
+      for (size_t i = 0; i < nx; ++i) {
+        double ref = 0, mag = 0;
+        for (size_t j = 0; j < ny; ++j) {
+          ref += double(A[i * ny + j]) * double(x[j]);
+          mag += std::fabs(double(A[i * ny + j]) * double(x[j]));
+        }
+        double bound = double(ny) * std::ldexp(1.0, -23) * mag;
+        if (!(std::fabs(double(y[i]) - ref) <= bound))
+          return "row " + std::to_string(i) + ": " + std::to_string(y[i]) + " vs " + std::to_string(ref) +
+                 " (bound " + std::to_string(bound) + ")";
+      }
+      return std::string();
+    };
+  };
+  for (auto [nx, ny, big] : {std::tuple<unsigned, unsigned, bool>{4096, 4096, true}, {1000, 1004, false}}) {
+    cs.push_back(rows("tmp in memory, reassociated", "rowsum_mem", nx, ny, 256, Elem::F32, true,
+                      "rowwalk;reassociate", "=rowsum_mem__ptxopt_lanes", big));
+    cs.back().approx = approx(nx, ny);
+    cs.push_back(rows("__restrict__, reassociated", "rowsum_restrict", nx, ny, 256, Elem::F32, true,
+                      "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes", big));
+    cs.back().approx = approx(nx, ny);
+  }
+}
+
 }  // namespace
 
 std::vector<Case> allCases() {
@@ -508,6 +600,7 @@ std::vector<Case> allCases() {
   addHalf(cs);
   addPack(cs);
   addUnroll(cs);
+  addRowWalk(cs);
   addRuntimeCases(cs);
   return cs;
 }
