@@ -1198,6 +1198,16 @@ void runRowWalk(PassContext &ctx) {
       b.blockMax[0] = kLanes;
       bool kept = ctx.addClone(*k, buildClone(m, *k, plan, g.name, true, true), g, at);
       kept |= ctx.addClone(*k, buildClone(m, *k, plan, b.name, true, false), b, at);
+      if (!v.alignedParams.empty()) {
+        // For launches whose pointers or row lengths fail the 16-byte
+        // conditions: the same clone with scalar loads.
+        KernelPlan scalar = plan;
+        for (auto &lp : scalar.lanes) lp.runs.clear();
+        Variant n = g;
+        n.name = kname + "__ptxopt_lanes_scalar";
+        n.alignedParams.clear();
+        kept |= ctx.addClone(*k, buildClone(m, *k, scalar, n.name, true, true), n, at);
+      }
       if (kept) {
         ctx.remark(Remark::Kind::Applied, *k, "",
                    g.name + ", " + b.name + ": 32 lanes per logical thread over " + std::to_string(loopsSplit) +
@@ -1206,7 +1216,8 @@ void runRowWalk(PassContext &ctx) {
                                        "differ in the last bits"
                                      : "; exact") +
                        "; launch grid.x*32 (block.x % 32 == 0) or block.x*32 (block.x <= 32); conditions: " +
-                       (aconds.empty() ? "none" : aconds));
+                       (aconds.empty() ? "none" : aconds) +
+                       (v.alignedParams.empty() ? "" : "; " + kname + "__ptxopt_lanes_scalar without the 16-byte loads for the other launches"));
         ctx.count("lanes-loops", loopsSplit);
         if (plan.reassoc) ctx.count("reassociated");
       }

@@ -550,8 +550,8 @@ void addRowWalk(std::vector<Case> &cs) {
                     "=rowsum_int__ptxopt_lanes", false));
   cs.push_back(rows("int row sum, 16-thread blocks", "rowsum_int", 1000, 256, 16, Elem::I32, false, "rowwalk",
                     "=rowsum_int__ptxopt_lanes_blk", false));
-  cs.push_back(rows("int row sum, row length not x4 (original)", "rowsum_int", 1000, 1003, 256, Elem::I32, false,
-                    "rowwalk", "original", false));
+  cs.push_back(rows("int row sum, row length not x4 (scalar loads)", "rowsum_int", 1000, 1003, 256, Elem::I32, false,
+                    "rowwalk", "=rowsum_int__ptxopt_lanes_scalar", false));
   cs.push_back(rows("int row max", "rowmax_int", 2000, 1000, 256, Elem::I32, false, "rowwalk",
                     "=rowmax_int__ptxopt_lanes", false));
   cs.push_back(rows("u32 row xor", "rowxor_u32", 2000, 1000, 256, Elem::I32, false, "rowwalk",
@@ -579,12 +579,13 @@ void addRowWalk(std::vector<Case> &cs) {
       return std::string();
     };
   };
-  for (auto [nx, ny, big] : {std::tuple<unsigned, unsigned, bool>{4096, 4096, true}, {1000, 1004, false}}) {
+  for (auto [nx, ny, big] : {std::tuple<unsigned, unsigned, bool>{4096, 4096, true}, {1000, 1004, false}, {1000, 1003, false}}) {
+    const std::string suffix = ny % 4 ? "_scalar" : "";
     cs.push_back(rows("tmp in memory, reassociated", "rowsum_mem", nx, ny, 256, Elem::F32, true,
-                      "rowwalk;reassociate", "=rowsum_mem__ptxopt_lanes", big));
+                      "rowwalk;reassociate", "=rowsum_mem__ptxopt_lanes" + suffix, big));
     cs.back().approx = approx(nx, ny);
     cs.push_back(rows("__restrict__, reassociated", "rowsum_restrict", nx, ny, 256, Elem::F32, true,
-                      "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes", big));
+                      "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes" + suffix, big));
     cs.back().approx = approx(nx, ny);
   }
 }
