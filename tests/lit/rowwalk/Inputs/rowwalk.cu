@@ -112,3 +112,22 @@ extern "C" __global__ void rowfind(const int *A, int *y, int nx, int ny) {
     y[i] = k;
   }
 }
+
+// Refused: a loop-carried value that is not a reduction (Horner's rule).
+extern "C" __global__ void rowhash(const unsigned *A, unsigned *y, int nx, int ny) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nx) {
+    unsigned h = 0;
+    for (int j = 0; j < ny; j++) h = h * 31 + A[i * ny + j];
+    y[i] = h;
+  }
+}
+
+// Step 1 refused: the loop reads through the accumulator's own pointer.
+extern "C" __global__ void rowsum_self(const float *A, float *tmp, int nx, int ny) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nx) {
+    tmp[i] = 0;
+    for (int j = 0; j < ny; j++) tmp[i] += A[i * ny + j] * tmp[nx + j];
+  }
+}
