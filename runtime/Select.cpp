@@ -215,6 +215,28 @@ std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSi
   return "";
 }
 
+std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+  for (const auto &mp : v.minParams) {
+    if (mp.index >= paramSizes.size()) return "param " + std::to_string(mp.index) + " is not in the manifest";
+    if (!params || !params[mp.index]) return "param " + std::to_string(mp.index) + " was not given";
+    int64_t value = 0;
+    const uint32_t n = paramSizes[mp.index];
+    if (n == 4) {
+      int32_t x;
+      std::memcpy(&x, params[mp.index], 4);
+      value = x;
+    } else if (n == 8) {
+      std::memcpy(&value, params[mp.index], 8);
+    } else {
+      return "param " + std::to_string(mp.index) + " is not a 4- or 8-byte integer";
+    }
+    if (value < mp.value)
+      return "param " + std::to_string(mp.index) + " (" + std::to_string(value) + ") is below the clone's minimum " +
+             std::to_string(mp.value);
+  }
+  return "";
+}
+
 ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
                           const std::vector<uint32_t> &variantMaxThreads) {
   ShapeDecision d;
@@ -234,6 +256,7 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
     std::string reason = i < d.reasons.size() ? d.reasons[i] : "not decided for this shape";
     if (reason.empty()) reason = checkAlignment(v, k.paramSizes, params);
     if (reason.empty() && !v.disjointParams.empty()) reason = checkDisjoint(v, k.paramSizes, params, lookup);
+    if (reason.empty() && !v.minParams.empty()) reason = checkMinParams(v, k.paramSizes, params);
     // Extra arguments are appended to the original's argument array: it
     // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
     if (reason.empty() && !v.extraArgs.empty() && !params)

@@ -89,6 +89,16 @@ struct Variant {
     bool operator==(const DisjointParams &) const = default;
   };
   std::vector<DisjointParams> disjointParams;
+  // The value of argument `index` (a signed integer of paramSizes[index]
+  // bytes) is at least `value`. The rowwalk pass's lanes clones ask for rows
+  // of 128 elements or more (the integer parameters the trip count is
+  // computed from): shorter rows leave most of the 32 lanes idle.
+  struct MinParam {
+    uint32_t index;
+    int64_t value;
+    bool operator==(const MinParam &) const = default;
+  };
+  std::vector<MinParam> minParams;
   // Values of the ORIGINAL launch the clone takes as extra .u32 parameters,
   // after the original's own, in this order (e.g. grid.x for a clone that
   // merges blocks and must know the original grid). Empty for most clones.

@@ -65,6 +65,11 @@ Json variantJson(const Variant &v) {
     for (const auto &p : v.disjointParams) pairs.push_back(Json::array({p.a, p.b}));
     j["disjointParams"] = std::move(pairs);
   }
+  if (!v.minParams.empty()) {
+    Json mins = Json::array();
+    for (const auto &p : v.minParams) mins.push_back(Json{{"index", p.index}, {"value", p.value}});
+    j["minParams"] = std::move(mins);
+  }
   return j;
 }
 
@@ -238,7 +243,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
              {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minLaunchThreads", "minBlockThreads", "extraArgs",
-              "disjointParams"});
+              "disjointParams", "minParams"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -281,6 +286,20 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
           fail(p, "parameter " + std::to_string(x) + " does not exist (the kernel has " + std::to_string(numParams) + ")");
       if (d.a == d.b) fail(p, "a parameter cannot be disjoint from itself");
       v.disjointParams.push_back(d);
+    }
+  }
+  if (j.contains("minParams")) {
+    const Json &mins = getArray(j["minParams"], path + ".minParams");
+    for (size_t i = 0; i < mins.size(); ++i) {
+      std::string p = path + ".minParams[" + std::to_string(i) + "]";
+      expectKeys(mins[i], p, {"index", "value"});
+      Variant::MinParam m{getU32(mins[i]["index"], p + ".index"), 0};
+      if (!mins[i]["value"].is_number_integer()) fail(p + ".value", std::string("expected an integer, got ") + typeName(mins[i]["value"]));
+      m.value = mins[i]["value"].get<int64_t>();
+      if (m.index >= numParams)
+        fail(p + ".index", "parameter " + std::to_string(m.index) + " does not exist (the kernel has " +
+                               std::to_string(numParams) + ")");
+      v.minParams.push_back(m);
     }
   }
   return v;

@@ -321,3 +321,22 @@ TEST_CASE("manifest: bad multipliers and disjoint parameters", "[manifest]") {
   expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"extraArgs":["grid.x*2"])",
                     "an extra argument names one value of the launch");
 }
+
+TEST_CASE("manifest: minimum parameter values", "[manifest]") {
+  Variant v = remap();
+  v.minParams = {{1, 128}, {2, -5}};
+  KernelManifest k{"k", {8, 4, 8}, {v}};
+  std::string json = toJson(k);
+  CHECK(json.find(R"("minParams":[{"index":1,"value":128},{"index":2,"value":-5}])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(KernelManifest{"k", {8}, {remap()}}).find("minParams") == std::string::npos);
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":3,"value":1}])",
+                    "manifest.variants[0].minParams[0].index: parameter 3 does not exist");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":0,"value":"x"}])",
+                    "manifest.variants[0].minParams[0].value: expected an integer");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":0}])",
+                    "manifest.variants[0].minParams[0]: missing field 'value'");
+}

@@ -1060,3 +1060,27 @@ TEST_CASE("select: disjoint parameters need different allocations", "[runtime]")
   Selection next = selectVariant(kernel({lanes(), plain}), s, kH200, {1024, 1024}, inA.p, &kThreeAllocations);
   CHECK(next.variant == 1);
 }
+
+TEST_CASE("select: minimum parameter values (the rowwalk clones' row length)", "[runtime]") {
+  Variant v = remap("k__ptxopt_lanes");
+  v.minParams = {{1, 128}};
+  KernelManifest k{"k", {8, 4, 8}, {v}};
+  uint64_t a = 0x7f0000000000, c = 0x7f0000200000;
+  int32_t rows = 4096;
+  void *p[3] = {&a, &rows, &c};
+  const LaunchShape s = shape({16, 1, 1}, {256, 1, 1});
+  CHECK(selectVariant(k, s, kH200, {1024}, p).variant == 0);
+  rows = 127;
+  Selection short_ = selectVariant(k, s, kH200, {1024}, p);
+  CHECK(short_.variant == -1);
+  CHECK(reason0(short_) == "param 1 (127) is below the clone's minimum 128");
+  rows = -1;  // read signed
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, p)) == "param 1 (-1) is below the clone's minimum 128");
+  // 64-bit integers.
+  KernelManifest k8{"k", {8, 8, 8}, {v}};
+  int64_t rows8 = int64_t(1) << 40;
+  void *p8[3] = {&a, &rows8, &c};
+  CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == 0);
+  rows8 = 100;
+  CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
+}
