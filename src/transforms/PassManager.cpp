@@ -45,7 +45,7 @@ const std::vector<Registered> &registry() {
         "('regacc' clone, same launch; pointer parameters in different allocations at launch), and 32 lanes "
         "run one logical thread, lane l taking iterations l, l+32, ... with 16-byte loads and a shuffle "
         "reduction ('lanes' clone, launch grown 32 times; exact for integer, min/max and bitwise "
-        "accumulators, floating point only with --reassociate); opt-in"},
+        "accumulators, floating point only with --reassociate)"},
        transforms::runRowWalk},
   };
   return r;
@@ -193,7 +193,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   std::vector<std::string> names;
   if (opts.passes == "-O0" || opts.passes.empty()) names = {};
   else if (opts.passes == "-O1") names = {"coalesce"};
-  else if (opts.passes == "-O2") names = {"coalesce", "group", "pack"};
+  else if (opts.passes == "-O2") names = {"coalesce", "group", "rowwalk", "pack"};
   else names = split(opts.passes);
   std::vector<const Registered *> pipeline;
   for (const auto &n : names) {

@@ -56,14 +56,19 @@
 // of 32 keeps the block and launches grid.x*32 blocks (logical block
 // ctaid.x/32, logical thread (ctaid.x%32)*(ntid.x/32) + tid.x/32); for
 // blocks of at most 32 threads a second clone launches block.x*32 threads
-// (logical thread tid.x/32).
+// (logical thread tid.x/32); a third (grid route) keeps scalar loads for
+// launches that fail the 16-byte conditions. Lanes clones run only for rows
+// of kMinRow elements or more (minParams on the integer parameters the trip
+// count comes from: rows of 4 ints ran 0.88x on an H100).
+// Pipeline: -O2 runs rowwalk before pack, which packs the regacc clone
+// (2.58x on the H100 for tmp in memory, bit-identical; docs/BENCHMARKS.md).
 // Refuses (remark): communication, nested blocks, no single-block loop,
 // latch/exit shapes it does not know, loop-carried values other than the
 // above, floating-point accumulators without `reassociate`, loads through a
 // parameter that is stored through, unknown bases.
 // Not done yet: the staged clone (tiles of 32 rows through shared memory,
-// exact for floating point); fewer than 32 lanes for short rows;
-// multi-block loops.
+// exact for floating point; needs a warp-uniform trip count check); fewer
+// than 32 lanes for short rows; multi-block loops.
 #include <algorithm>
 #include <map>
 #include <set>
