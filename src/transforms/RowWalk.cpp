@@ -893,7 +893,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     }
   }
   if (plan.lanes.empty() && plan.accList.empty()) {
-    why = "nothing to do";
+    why = "";  // the remarks above said why
     return false;
   }
   return true;
@@ -1202,7 +1202,7 @@ void runRowWalk(PassContext &ctx) {
     const Stmt *whyAt = nullptr;
     Planner planner(ctx, *k);
     if (!planner.run(plan, why, whyAt)) {
-      if (why != "no loop")
+      if (!why.empty() && why != "no loop")
         ctx.remark(Remark::Kind::Missed, *k, whyAt ? locationOf(m, ctx.analyses.get(*k), whyAt) : "", "not transformed: " + why);
       continue;
     }
