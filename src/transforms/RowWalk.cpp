@@ -19,7 +19,9 @@
 //    with a shfl.sync butterfly, so every lane holds the result; induction
 //    variables are set to their exit values. Everything outside such loops
 //    runs on all 32 lanes with the same values (loads are broadcasts), and
-//    global stores outside them run on lane 0 only.
+//    global stores outside them run on lane 0 only, between two
+//    bar.warp.sync (memory ordering in the warp); the split loops have one at
+//    entry and exit: lanes 1..31 see memory as the logical thread would.
 // Why it pays on the GPU: with one thread per row, neighbouring threads are a
 // row apart, so every load of a warp touches 32 sectors, and a 4096-row
 // problem has only 128 warps (latency-bound). A warp per row reads whole
@@ -41,9 +43,9 @@
 // register is an induction variable (`add iv, iv, step`) or an accumulator
 // chain (each link read only by the next); no other value defined in the
 // loop is read after it; the loop's stores, if any, have a different address
-// in every iteration; the pointer parameters stored through are never loaded
-// from, and lie in other allocations than those loaded from (manifest
-// condition `disjointParams`, checked at launch from the arguments).
+// in every iteration, and a split loop that stores loads only through other
+// pointer parameters, in other allocations (manifest condition
+// `disjointParams`, checked at launch from the arguments).
 // The 32 lanes of a logical thread share every value outside the split
 // loops, so its guards (`if (i < n)`) send all of them the same way and the
 // warp is converged at the shuffles; the trip count is the same for all 32
@@ -64,8 +66,8 @@
 // (2.58x on the H100 for tmp in memory, bit-identical; docs/BENCHMARKS.md).
 // Refuses (remark): communication, nested blocks, no single-block loop,
 // latch/exit shapes it does not know, loop-carried values other than the
-// above, floating-point accumulators without `reassociate`, loads through a
-// parameter that is stored through, unknown bases.
+// above, floating-point accumulators without `reassociate`, a split loop
+// that loads through the parameter it stores through, unknown bases.
 // Not done yet: the staged clone (tiles of 32 rows through shared memory,
 // exact for floating point; needs a warp-uniform trip count check); fewer
 // than 32 lanes for short rows; multi-block loops.
@@ -143,7 +145,8 @@ struct KernelPlan {
   std::map<size_t, MemAcc> memAccs;  // by loop header index (one loop may have several)
   std::vector<std::pair<size_t, MemAcc>> accList;
   std::vector<LanePlan> lanes;
-  std::set<std::pair<uint32_t, uint32_t>> disjoint;
+  std::set<std::pair<uint32_t, uint32_t>> disjoint;       // step 1's conditions
+  std::set<std::pair<uint32_t, uint32_t>> lanesDisjoint;  // the split loops' own
   std::vector<Variant::AlignedParam> aligned;
   bool reassoc = false;
 };
@@ -263,7 +266,8 @@ private:
   bool findLoops(std::string &why);
   bool planMemAccs(const LoopBlock &L, KernelPlan &plan, std::string &why);
   bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why);
-  bool addDisjoint(const ir::Function &f, const AccessInfo &a, const AccessInfo &b, KernelPlan &plan);
+  bool addDisjoint(const ir::Function &f, const AccessInfo &a, const AccessInfo &b, KernelPlan &plan,
+                   std::set<std::pair<uint32_t, uint32_t>> *into = nullptr);
   /// The base of access `a`: its affine base, else the pointer parameter
   /// its address register is derived from by additions and moves (a
   /// pointer's provenance: C's arithmetic stays inside the allocation).
@@ -432,12 +436,14 @@ std::string Planner::baseOf(const AccessInfo &a) {
   return "param(" + std::string((*k_.params)[size_t(p)].names[0].name) + ")";
 }
 
-bool Planner::addDisjoint(const ir::Function &f, const AccessInfo &a0, const AccessInfo &b0, KernelPlan &plan) {
+bool Planner::addDisjoint(const ir::Function &f, const AccessInfo &a0, const AccessInfo &b0, KernelPlan &plan,
+                          std::set<std::pair<uint32_t, uint32_t>> *into) {
   std::string ab = baseOf(a0), bb = baseOf(b0);
   if (ab.starts_with("&") && bb.starts_with("&")) return ab != bb;  // two module globals
   int pa = paramIndex(f, ab), pb = paramIndex(f, bb);
   if (pa < 0 || pb < 0 || pa == pb) return false;
-  plan.disjoint.insert({static_cast<uint32_t>(std::min(pa, pb)), static_cast<uint32_t>(std::max(pa, pb))});
+  (into ? *into : plan.disjoint)
+      .insert({static_cast<uint32_t>(std::min(pa, pb)), static_cast<uint32_t>(std::max(pa, pb))});
   return true;
 }
 
@@ -536,6 +542,15 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     // (nvcc unrolls by 4: 16 or 32 bytes per iteration).
     for (const auto &s : a.strides) unit |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 32;
     if (a.verdict == AccessInfo::Verdict::Uncoalesced && unit) uncoalesced = true;
+  }
+  if (!uncoalesced) {
+    why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
+    return false;
+  }
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    if (removed.count(i) || !accessAt_.count(i)) continue;
+    const AccessInfo &a = *accessAt_.at(i);
+    const Instruction &in = *instr(i);
     if (a.mem.kind == analysis::MemAccess::Kind::Store) {
       bool moves = false;
       for (const auto &s : a.strides) moves |= s.symbol == counter && s.constant && std::llabs(*s.constant) >= a.mem.bytes();
@@ -548,10 +563,6 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
       why = "local memory in the loop";
       return false;
     }
-  }
-  if (!uncoalesced) {
-    why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
-    return false;
   }
   lp.loop = L;
   const auto &rd = fa_.defs();
@@ -866,26 +877,32 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     ctx_.remark(Remark::Kind::Missed, k_, "", "no lanes clone: " + lanesWhy);
   }
   if (!plan.lanes.empty()) {
-    // Memory: parameters stored through are never loaded, and lie apart
-    // from those loaded (lanes 1..31 run everything outside the split loops
-    // without its stores).
+    // Memory: outside the split loops, all 32 lanes see memory as the one
+    // logical thread would: the clone puts bar.warp.sync (memory ordering
+    // among the warp) at each split loop's entry and exit and around each
+    // store that lane 0 makes alone. Inside a split loop the iterations run
+    // in another order: a loop that stores must load only from other
+    // allocations than it stores to.
     std::set<size_t> removed;
     for (const auto &[hs, acc] : plan.accList) removed.insert(acc.stores.begin(), acc.stores.end());
-    std::vector<const AccessInfo *> loads, stores;
-    for (const auto &[i, a] : accessAt_) {
-      if (removed.count(i) || a->mem.space == ".local" || a->mem.space == ".param" || a->mem.space == ".const")
-        continue;
-      (a->mem.kind == analysis::MemAccess::Kind::Load ? loads : stores).push_back(a);
-    }
     std::string w;
-    for (const AccessInfo *s : stores) {
-      if (baseOf(*s).empty()) w = "a store whose base is unknown";
-      for (const AccessInfo *l : loads)
-        if (w.empty() && !addDisjoint(k_, *s, *l, plan)) {
-          std::string lb = baseOf(*l);
-          w = "it loads through " + (lb.empty() ? std::string("an unknown base") : lb) + " and stores through " +
-              baseOf(*s) + " (lanes would read what lane 0 stored)";
-        }
+    for (const auto &lp : plan.lanes) {
+      std::vector<const AccessInfo *> loads, stores;
+      for (size_t i = lp.loop.hs + 1; i < lp.loop.ls; ++i) {
+        if (removed.count(i) || !accessAt_.count(i)) continue;
+        const AccessInfo *a = accessAt_.at(i);
+        if (a->mem.space == ".param" || a->mem.space == ".const") continue;
+        (a->mem.kind == analysis::MemAccess::Kind::Load ? loads : stores).push_back(a);
+      }
+      for (const AccessInfo *st : stores)
+        for (const AccessInfo *l : loads)
+          if (w.empty() && !addDisjoint(k_, *st, *l, plan, &plan.lanesDisjoint)) {
+            std::string lb = baseOf(*l), sb = baseOf(*st);
+            w = "loop at " + (lp.loop.where.empty() ? lp.loop.header : lp.loop.where) + " loads through " +
+                (lb.empty() ? std::string("an unknown base") : lb) + " and stores through " +
+                (sb.empty() ? std::string("an unknown base") : sb) +
+                " (its iterations would run in another order)";
+          }
     }
     if (!w.empty()) {
       ctx_.remark(Remark::Kind::Missed, k_, "", "no lanes clone: " + w);
@@ -942,7 +959,11 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
     std::set<size_t> inSplit;
     for (const auto &lp : plan.lanes)
       for (size_t i = lp.loop.hs; i <= lp.loop.ls; ++i) inSplit.insert(i);
+    // bar.warp.sync around each store lane 0 makes alone: the other lanes
+    // read memory as the one logical thread does (before: their loads are
+    // done; after: they see the store).
     auto guardLane0 = [&](Instruction &in) {
+      e.ins("bar.warp.sync", {"-1"});
       if (in.guard.empty()) {
         in.guard = m.intern(lane0);
         in.guardNegated = false;
@@ -968,19 +989,34 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
         continue;
       guardLane0(ins(i));
       emitted(before, i);
+      e.ins("bar.warp.sync", {"-1"});
+      emitted(after, i);
     }
-    // The stores step 1 put after a loop: lane 0 too.
-    for (auto &[at, stmts] : after)
-      for (auto &st : stmts)
-        if (st->kind == Stmt::Kind::Instruction) {
+    // The stores step 1 put after a loop: lane 0 too, between barriers.
+    for (auto &[at, stmts] : after) {
+      std::vector<std::unique_ptr<Stmt>> redone;
+      for (auto &st : stmts) {
+        auto mem = st->kind == Stmt::Kind::Instruction ? analysis::memAccess(static_cast<Instruction &>(*st))
+                                                       : std::nullopt;
+        if (mem && mem->kind == analysis::MemAccess::Kind::Store && !static_cast<Instruction &>(*st).guard.size()) {
           guardLane0(static_cast<Instruction &>(*st));
-          for (auto &x : e.out) before[at + 1].push_back(std::move(x));
+          for (auto &x : e.out) redone.push_back(std::move(x));
           e.out.clear();
+          redone.push_back(std::move(st));
+          e.ins("bar.warp.sync", {"-1"});
+          for (auto &x : e.out) redone.push_back(std::move(x));
+          e.out.clear();
+        } else {
+          redone.push_back(std::move(st));
         }
+      }
+      stmts = std::move(redone);
+    }
     for (const auto &lp : plan.lanes) {
       const auto &L = lp.loop;
       const std::string exit = "$L__ptxopt_rw_exit" + std::to_string(L.hs);
       // Preheader (before the header label).
+      e.ins("bar.warp.sync", {"-1"});  // loads and stores before the loop are done on every lane
       std::vector<std::string> v0(lp.ivs.size()), stepG1(lp.ivs.size());
       for (size_t j = 0; j < lp.ivs.size(); ++j) {
         const IV &iv = lp.ivs[j];
@@ -1087,6 +1123,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
       }
       // After the loop: combine the lanes, set the induction variables.
       e.label(exit);
+      e.ins("bar.warp.sync", {"-1"});  // the loop's stores are seen by every lane after it
       for (const auto &a : lp.accs) {
         for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
           if (a.bits == 32) {
@@ -1227,6 +1264,12 @@ void runRowWalk(PassContext &ctx) {
       Variant v = base;
       v.kind = plan.reassoc ? "lanes+reassoc" : "lanes";
       v.alignedParams = plan.aligned;
+      {
+        std::set<std::pair<uint32_t, uint32_t>> all = plan.disjoint;
+        all.insert(plan.lanesDisjoint.begin(), plan.lanesDisjoint.end());
+        v.disjointParams.clear();
+        for (const auto &[a, b] : all) v.disjointParams.push_back({a, b});
+      }
       // Rows of at least kMinRow elements: measured 0.88x with rows of 4 ints
       // (one iteration, 31 of 32 lanes idle), 1.6-20x from 256 on.
       std::set<int> trip;
@@ -1239,7 +1282,10 @@ void runRowWalk(PassContext &ctx) {
       }
       std::sort(v.alignedParams.begin(), v.alignedParams.end(),
                 [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
-      std::string aconds = conds;
+      std::string aconds;
+      for (const auto &d : v.disjointParams)
+        aconds += std::string(aconds.empty() ? "" : ", ") + "params " + std::to_string(d.a) + " and " +
+                  std::to_string(d.b) + " in different allocations";
       for (const auto &c : v.alignedParams)
         aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
                   std::to_string(c.bytes) + " == 0";

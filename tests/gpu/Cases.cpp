@@ -559,8 +559,19 @@ void addRowWalk(std::vector<Case> &cs) {
                     "=rowmax_int__ptxopt_lanes", false));
   cs.push_back(rows("u32 row xor", "rowxor_u32", 2000, 1000, 256, Elem::I32, false, "rowwalk",
                     "=rowxor_u32__ptxopt_lanes", false));
-  cs.push_back(rows("y read and written (original)", "rowacc_inout", 2000, 1000, 256, Elem::I32, false, "rowwalk",
-                    "original", false));
+  cs.push_back(rows("y read before and written after the loop", "rowacc_inout", 2000, 1000, 256, Elem::I32, false,
+                    "rowwalk", "=rowacc_inout__ptxopt_lanes", false));
+  // No loop-carried value: B[i*ny+j] = 3*A[i*ny+j], split; B must not overlap A.
+  cs.push_back(makeCase("rowwalk: row scale 2000x1000 b256", "rowwalk", "rowscale",
+                        {in(Elem::I32, 2000 * 1000), out(Elem::I32, 2000 * 1000), i32(2000), i32(1000)}, {8, 1, 1},
+                        {256, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "=rowscale__ptxopt_lanes";
+  cs.push_back(makeCase("rowwalk: row scale, B inside A (original)", "rowwalk", "rowscale",
+                        {out(Elem::I32, 2 * 1000), aliasOf(0, Elem::I32, 4000), i32(1), i32(1000)}, {1, 1, 1},
+                        {32, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "original";
   // Step 2, float sums reassociated: |y - ref| <= ny * 2^-23 * sum |A*x| (the
   // classic bound of a recursive sum, which the original meets too).
   auto approx = [](unsigned nx, unsigned ny) -> Approx {

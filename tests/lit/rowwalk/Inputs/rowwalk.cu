@@ -131,3 +131,18 @@ extern "C" __global__ void rowsum_self(const float *A, float *tmp, int nx, int n
     for (int j = 0; j < ny; j++) tmp[i] += A[i * ny + j] * tmp[nx + j];
   }
 }
+
+// No loop-carried value: each thread scales its own row (exact when split);
+// B and A must lie apart (the split loop stores and loads).
+extern "C" __global__ void rowscale(const int *A, int *B, int nx, int ny) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nx)
+    for (int j = 0; j < ny; j++) B[i * ny + j] = 3 * A[i * ny + j];
+}
+
+// Refused for lanes: the split loop would load and store through one pointer.
+extern "C" __global__ void rowscale_inplace(int *A, int nx, int ny) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nx)
+    for (int j = 0; j < ny; j++) A[i * ny + j] *= 3;
+}
