@@ -7,7 +7,10 @@
 //    (`tmp[i] += ...`: nvcc stores tmp[i] in every iteration when it may
 //    alias A or x) keeps only one store, after the loop, of the value the
 //    last store of the block stored. Column walks (`y[j] += A[i*n+j]*t[i]`)
-//    gain as much: one store where there was one per iteration.
+//    gain as much: one store where there was one per iteration. When the
+//    loop also reloads the address (gesummv's tmp[i] and y[i], each store
+//    possibly changing the other), the value is loaded once before the loop
+//    into a register that the stores and loads move to and from.
 // 2. Lanes ('lanes' clone, launch grown 32 times). 32 lanes (one warp) run
 //    one logical thread: lane l takes iterations l, l+32, l+64, ... of each
 //    loop whose accesses are uncoalesced along %tid.x and unit-stride along
@@ -107,6 +110,11 @@ struct LoopBlock {
 struct MemAcc {
   std::vector<size_t> stores;  // body indexes, in order
   size_t last = 0;             // the last store of the block
+  // Loads of the address in the loop (nvcc reloads tmp[i] when another
+  // store of the loop may have changed it): the clone then keeps the value
+  // in a register loaded once before the loop.
+  std::vector<size_t> loads;
+  unsigned bits = 32;
 };
 
 struct IV {
@@ -150,6 +158,16 @@ struct KernelPlan {
   std::vector<Variant::AlignedParam> aligned;
   bool reassoc = false;
 };
+
+/// The text of an address operand, `[%rd3+4]` -> "%rd3 + 4".
+std::string addrKey(const Operand &addr) {
+  std::string key(addr.text);
+  for (const auto &e : addr.elems) {
+    key += " " + std::string(e.text);
+    for (const auto &x : e.elems) key += " " + std::string(x.text);
+  }
+  return key;
+}
 
 bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 unsigned log2u(uint64_t x) {
@@ -468,10 +486,32 @@ bool Planner::planMemAccs(const LoopBlock &L, KernelPlan &plan, std::string &why
       why = "a store to a loop-invariant address that is guarded, a vector, qualified or not global";
       return false;
     }
-    std::string key = std::string(in->opcode) + " " + std::string(addr.elems.empty() ? addr.text : addr.elems[0].text);
-    for (const auto &e : addr.elems)
-      for (const auto &x : e.elems) key += " " + std::string(x.text);
-    byAddr[key].stores.push_back(i);
+    if (mem->bytes() != 4 && mem->bytes() != 8) {
+      why = "a store to a loop-invariant address of " + std::to_string(mem->bytes()) + " bytes";
+      return false;
+    }
+    auto &acc = byAddr[addrKey(addr)];
+    if (!acc.stores.empty() && acc.bits != mem->bytes() * 8) {
+      why = "stores of different widths to one loop-invariant address";
+      return false;
+    }
+    acc.bits = mem->bytes() * 8;
+    acc.stores.push_back(i);
+  }
+  // Loads of an accumulator's address: reloads.
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in) continue;
+    auto mem = analysis::memAccess(*in);
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || in->operands.size() != 2) continue;
+    auto it = byAddr.find(addrKey(in->operands[1]));
+    if (it == byAddr.end()) continue;
+    if (!in->guard.empty() || mem->vector != 1 || !plainMemoryOp(*in) || mem->bytes() * 8 != it->second.bits ||
+        !in->operands[0].isReg() || (mem->space != ".global" && !mem->space.empty())) {
+      why = "a load of the accumulator's address that is guarded, a vector, qualified or of another width";
+      return false;
+    }
+    it->second.loads.push_back(i);
   }
   for (auto &[key, acc] : byAddr) {
     acc.last = acc.stores.back();
@@ -483,7 +523,7 @@ bool Planner::planMemAccs(const LoopBlock &L, KernelPlan &plan, std::string &why
     // The value stored last must still hold at the loop's exit.
     const Instruction &last = *instr(acc.last);
     const Operand &val = last.operands[1];
-    if (val.isReg())
+    if (val.isReg() && acc.loads.empty())
       for (size_t i = acc.last + 1; i <= L.ls; ++i)
         if (const Instruction *in = instr(i))
           for (auto d : analysis::defUse(*in).defs)
@@ -493,6 +533,7 @@ bool Planner::planMemAccs(const LoopBlock &L, KernelPlan &plan, std::string &why
             }
     // No other access of the loop may touch the address.
     std::set<size_t> mine(acc.stores.begin(), acc.stores.end());
+    mine.insert(acc.loads.begin(), acc.loads.end());
     for (size_t i = L.hs + 1; i < L.ls; ++i) {
       const Instruction *in = instr(i);
       if (!in || mine.count(i) || !analysis::memAccess(*in)) continue;
@@ -518,7 +559,13 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   const uint16_t counter = aff.symbolId(cs);
   std::set<size_t> removed;  // stores step 1 removes
   for (const auto &[hs, acc] : plan.accList)
-    if (hs == L.hs) removed.insert(acc.stores.begin(), acc.stores.end());
+    if (hs == L.hs) {
+      if (!acc.loads.empty()) {
+        why = "the loop reloads an accumulator kept in memory (the regacc clone keeps it in a register)";
+        return false;
+      }
+      removed.insert(acc.stores.begin(), acc.stores.end());
+    }
   // Order of defs and uses in the block.
   std::map<std::string, std::vector<size_t>> defs, uses;
   std::set<std::string> readFirst;  // read before written in the block
@@ -939,6 +986,37 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
     auto st = std::make_unique<Instruction>(ins(acc.last));
     st->edited = true;
     st->span = {};
+    if (!acc.loads.empty()) {
+      // Reloads: the value lives in a register, loaded once before the loop
+      // (the loop's first iteration accesses the address anyway).
+      const std::string mv = acc.bits == 64 ? "mov.b64" : "mov.b32";
+      const std::string r = acc.bits == 64 ? e.reg64() : e.reg32();
+      const Instruction &first = ins(acc.stores.front());
+      std::string ldop = "ld";
+      for (auto mod : first.modifiers())
+        if (mod == ".global") ldop += ".global";
+      ldop += acc.bits == 64 ? ".b64" : ".b32";
+      auto ld = std::make_unique<Instruction>();
+      ld->opcode = m.intern(ldop);
+      ld->operands = {e.op(r), first.operands[0]};
+      ld->edited = true;
+      e.out.push_back(std::move(ld));
+      emitted(before, hs);
+      for (size_t s : acc.stores) {
+        auto mov = std::make_unique<Instruction>();
+        mov->opcode = m.intern(mv);
+        mov->operands = {e.op(r), ins(s).operands[1]};
+        mov->edited = true;
+        e.out.push_back(std::move(mov));
+        emitted(before, s);
+      }
+      for (size_t l : acc.loads) {
+        drop.insert(l);
+        e.ins(mv, {std::string(ins(l).operands[0].text), r});
+        emitted(before, l);
+      }
+      st->operands[1] = e.op(r);
+    }
     // After the loop: past the lanes code of the loop, if any (see below).
     size_t ls = 0;
     for (size_t i = hs + 1; i < cb.size(); ++i)

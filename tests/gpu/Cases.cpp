@@ -541,6 +541,13 @@ void addRowWalk(std::vector<Case> &cs) {
     c.expect = "original";
     cs.push_back(c);
   }
+  // gesummv: two accumulators in memory, reloaded in every iteration by nvcc.
+  cs.push_back(makeCase("rowwalk: gesummv 2000", "rowwalk", "gesummv",
+                        {i32(2000), f32(1.5f), f32(1.2f), in(Elem::F32, 2000 * 2000), in(Elem::F32, 2000 * 2000),
+                         in(Elem::F32, 2000), out(Elem::F32, 2000), out(Elem::F32, 2000)},
+                        {8, 1, 1}, {256, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "=gesummv__ptxopt_regacc";
   // Step 2, exact: integer reductions.
   cs.push_back(rows("int row sum", "rowsum_int", 4096, 4096, 256, Elem::I32, false, "rowwalk",
                     "=rowsum_int__ptxopt_lanes", true));

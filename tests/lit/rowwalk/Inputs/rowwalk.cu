@@ -146,3 +146,18 @@ extern "C" __global__ void rowscale_inplace(int *A, int nx, int ny) {
   if (i < nx)
     for (int j = 0; j < ny; j++) A[i * ny + j] *= 3;
 }
+
+// PolyBench's gesummv: two accumulators in memory in one loop; nvcc reloads
+// each after the other's store (they may alias): the regacc clone loads each
+// once before the loop and keeps it in a register.
+extern "C" __global__ void gesummv(int n, float alpha, float beta, const float *a, const float *b, const float *x,
+                                   float *y, float *tmp) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    for (int j = 0; j < n; j++) {
+      tmp[i] += a[i * n + j] * x[j];
+      y[i] += b[i * n + j] * x[j];
+    }
+    y[i] = alpha * tmp[i] + beta * y[i];
+  }
+}
