@@ -20,6 +20,7 @@
 // and launched with __cudaLaunchKernel on the cudaKernel_t cudart gives for
 // them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
@@ -201,6 +202,33 @@ cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t 
   return e;
 }
 
+namespace {
+/// Allocation ranges for the disjointParams conditions (rowwalk clones):
+/// cuMemGetAddressRange of the driver that the application's cudart loaded
+/// (dlopen with RTLD_NOLOAD: the shim never loads the driver itself; until
+/// it is loaded, or without it, such variants do not run).
+const AllocationLookup *allocationLookup() {
+  using Fn = int (*)(unsigned long long *, size_t *, unsigned long long);
+  static std::atomic<Fn> fn{nullptr};
+  static const AllocationLookup lookup = [](uint64_t ptr, uint64_t &base, uint64_t &size) {
+    Fn f = fn.load(std::memory_order_acquire);
+    if (!f) {
+      void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+      if (h) f = reinterpret_cast<Fn>(dlsym(h, "cuMemGetAddressRange_v2"));
+      if (!f) return false;
+      fn.store(f, std::memory_order_release);
+    }
+    unsigned long long b = 0;
+    size_t n = 0;
+    if (f(&b, &n, static_cast<unsigned long long>(ptr)) != 0) return false;
+    base = b;
+    size = n;
+    return true;
+  };
+  return &lookup;
+}
+}  // namespace
+
 cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
                                  void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream) {
   auto launch = perThreadStream ? rt->launchKernelPtsz : rt->launchKernel;
@@ -233,7 +261,7 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
           return std::make_shared<ShapeEntry>(std::move(d));
         },
         &inserted);
-    sel = finishSelection(k->manifest, entry->decision, s, args);
+    sel = finishSelection(k->manifest, entry->decision, s, args, allocationLookup());
   } else {
     sel.launch = s;
   }
