@@ -885,6 +885,10 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
 }
 
 bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
+  if (fa_.loops().loops().empty()) {  // nothing to say about kernels without loops
+    why = "no loop";
+    return false;
+  }
   const auto &comm = fa_.communication();
   if (!comm.empty()) {
     why = "threads communicate (" + std::string(analysis::kindName(comm.front().kind)) + ": " + comm.front().what + ")";
