@@ -26,6 +26,7 @@
 // cudart is asked for a clone's attributes only when a shape first can use
 // the clone, and text is built only for PTXOPT_LOG.
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
@@ -269,6 +270,31 @@ void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
   }
 }
 
+/// Allocation ranges for the disjointParams conditions (rowwalk clones):
+/// cuMemGetAddressRange of the driver that the application's cudart loaded
+/// (dlopen with RTLD_NOLOAD: the shim never loads the driver itself; until
+/// it is loaded, or without it, such variants do not run).
+const AllocationLookup *allocationLookup() {
+  using Fn = int (*)(unsigned long long *, size_t *, unsigned long long);
+  static std::atomic<Fn> fn{nullptr};
+  static const AllocationLookup lookup = [](uint64_t ptr, uint64_t &base, uint64_t &size) {
+    Fn f = fn.load(std::memory_order_acquire);
+    if (!f) {
+      void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+      if (h) f = reinterpret_cast<Fn>(dlsym(h, "cuMemGetAddressRange_v2"));
+      if (!f) return false;
+      fn.store(f, std::memory_order_release);
+    }
+    unsigned long long b = 0;
+    size_t n = 0;
+    if (f(&b, &n, static_cast<unsigned long long>(ptr)) != 0) return false;
+    base = b;
+    size = n;
+    return true;
+  };
+  return &lookup;
+}
+
 /// The variant a launch of shape `s` runs (-1: the original), with the
 /// decisions' text: for PTXOPT_LOG=1 (one line per new shape) and 2 (every
 /// launch), and for kernels of more than kMaskVariants variants. `eligible`:
@@ -285,7 +311,7 @@ int selectLogged(NvccKernel &k, const LaunchShape &s, void **args, bool eligible
           return std::make_shared<ShapeEntry>(std::move(d));
         },
         &inserted);
-    sel = finishSelection(k.manifest, entry->decision, s, args);
+    sel = finishSelection(k.manifest, entry->decision, s, args, allocationLookup());
   } else {
     sel.launch = s;
   }
@@ -302,7 +328,7 @@ int selectFast(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s
                      [&](size_t i) -> uint32_t { return resolveClone(rt, k, i) ? k.clones[i].maxThreads : 0; });
     k.masks.store(s, mask);
   }
-  return mask ? chooseVariant(k.manifest, mask, args) : -1;
+  return mask ? chooseVariant(k.manifest, mask, args, allocationLookup()) : -1;
 }
 
 }  // namespace
@@ -361,6 +387,7 @@ cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t 
   if (it != r.byHost.end()) r.byHandle.insert(*kernel, it->second.get());
   return e;
 }
+
 
 cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
                                  void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream) {

@@ -164,6 +164,8 @@ namespace {
 uint32_t transformedDim(const DimSource &src, const LaunchShape &s) {
   if (!src.divide) return 0;
   uint64_t value = sourceValue(src, s);
+  if (src.multiply != 1)  // past 2^32 - 1: reported as over the device limit
+    return static_cast<uint32_t>(std::min<uint64_t>(value * src.multiply / src.divide, UINT32_MAX));
   return static_cast<uint32_t>(src.roundUp ? (value + src.divide - 1) / src.divide : value / src.divide);
 }
 }  // namespace
@@ -266,6 +268,53 @@ bool alignmentHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, v
   return !alignmentFails(v, paramSizes, params, nullptr);
 }
 
+std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                          const AllocationLookup *lookup) {
+  for (const auto &p : v.disjointParams) {
+    const std::string pair = "params " + std::to_string(p.a) + " and " + std::to_string(p.b);
+    uint64_t value[2] = {0, 0}, base[2] = {0, 0}, size[2] = {0, 0};
+    const uint32_t idx[2] = {p.a, p.b};
+    for (int i = 0; i < 2; ++i) {
+      if (idx[i] >= paramSizes.size()) return "param " + std::to_string(idx[i]) + " is not in the manifest";
+      if (!params || !params[idx[i]]) return "param " + std::to_string(idx[i]) + " was not given";
+      std::memcpy(&value[i], params[idx[i]], std::min<size_t>(paramSizes[idx[i]], sizeof value[i]));
+    }
+    if (value[0] == value[1]) return pair + " are the same pointer";
+    if (!lookup || !*lookup) return pair + ": no allocation lookup to tell whether they overlap";
+    for (int i = 0; i < 2; ++i) {
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%" PRIx64, value[i]);
+      if (!(*lookup)(value[i], base[i], size[i]))
+        return "param " + std::to_string(idx[i]) + " (" + hex + ") is in no known allocation";
+    }
+    if (base[0] < base[1] + size[1] && base[1] < base[0] + size[0])
+      return pair + " point into the same allocation (they may overlap)";
+  }
+  return "";
+}
+
+std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+  for (const auto &mp : v.minParams) {
+    if (mp.index >= paramSizes.size()) return "param " + std::to_string(mp.index) + " is not in the manifest";
+    if (!params || !params[mp.index]) return "param " + std::to_string(mp.index) + " was not given";
+    int64_t value = 0;
+    const uint32_t n = paramSizes[mp.index];
+    if (n == 4) {
+      int32_t x;
+      std::memcpy(&x, params[mp.index], 4);
+      value = x;
+    } else if (n == 8) {
+      std::memcpy(&value, params[mp.index], 8);
+    } else {
+      return "param " + std::to_string(mp.index) + " is not a 4- or 8-byte integer";
+    }
+    if (value < mp.value)
+      return "param " + std::to_string(mp.index) + " (" + std::to_string(value) + ") is below the clone's minimum " +
+             std::to_string(mp.value);
+  }
+  return "";
+}
+
 ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
                           const std::vector<uint32_t> &variantMaxThreads) {
   ShapeDecision d;
@@ -277,13 +326,15 @@ ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const D
 }
 
 Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const LaunchShape &s,
-                          void *const *params) {
+                          void *const *params, const AllocationLookup *lookup) {
   Selection sel;
   sel.launch = s;
   for (size_t i = 0; i < k.variants.size(); ++i) {
     const Variant &v = k.variants[i];
     std::string reason = i < d.reasons.size() ? d.reasons[i] : "not decided for this shape";
     if (reason.empty()) reason = checkAlignment(v, k.paramSizes, params);
+    if (reason.empty() && !v.disjointParams.empty()) reason = checkDisjoint(v, k.paramSizes, params, lookup);
+    if (reason.empty() && !v.minParams.empty()) reason = checkMinParams(v, k.paramSizes, params);
     // Extra arguments are appended to the original's argument array: it
     // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
     if (reason.empty() && !v.extraArgs.empty() && !params)
@@ -298,11 +349,15 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
   return sel;
 }
 
-int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params) {
+int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, const AllocationLookup *lookup) {
   for (size_t i = 0; mask != 0 && i < k.variants.size(); ++i, mask >>= 1) {
     if (!(mask & 1)) continue;
     const Variant &v = k.variants[i];
     if (!alignmentHolds(v, k.paramSizes, params)) continue;
+    // Argument conditions of rowwalk clones, as finishSelection (their
+    // reasons are built only for these variants).
+    if (!v.disjointParams.empty() && !checkDisjoint(v, k.paramSizes, params, lookup).empty()) continue;
+    if (!v.minParams.empty() && !checkMinParams(v, k.paramSizes, params).empty()) continue;
     if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
     return static_cast<int>(i);
   }
@@ -310,8 +365,9 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params) {
 }
 
 Selection selectVariant(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
-                        const std::vector<uint32_t> &variantMaxThreads, void *const *params) {
-  return finishSelection(k, decideShape(k, s, dev, variantMaxThreads), s, params);
+                        const std::vector<uint32_t> &variantMaxThreads, void *const *params,
+                        const AllocationLookup *lookup) {
+  return finishSelection(k, decideShape(k, s, dev, variantMaxThreads), s, params, lookup);
 }
 
 std::string describeSelection(const KernelManifest &k, const LaunchShape &s, const Selection &sel) {

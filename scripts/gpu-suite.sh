@@ -4,9 +4,10 @@
 # (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
 # docs/NVCC.md), the paper's examples with their benchmark table
 # (scripts/bench-gpu.sh, docs/BENCHMARKS.md), the launch floor of the
-# group clones (scripts/bench-launch-floor.sh), the launch hook's cost
-# (scripts/bench-hook.sh, about 30 s) and the benchmark family
-# (scripts/bench-family.sh, about 2 minutes).
+# group clones (scripts/bench-launch-floor.sh), the rowwalk benchmark
+# (scripts/bench-rowwalk.sh), the launch hook's cost (scripts/bench-hook.sh,
+# about 30 s) and the benchmark family (scripts/bench-family.sh, about 2
+# minutes).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -162,6 +163,18 @@ if [ "${GPU_SUITE_FLOOR:-1}" = 1 ]; then
   tail -3 "$OUT/launch-floor.log" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
+# ---- the rowwalk benchmark (docs/BENCHMARKS.md, "Row walks") ------------------------------
+# GPU_SUITE_ROWWALK=0 leaves it out. An exact clone that differs fails the suite.
+rowwalk_rc=0
+if [ "${GPU_SUITE_ROWWALK:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/rowwalk-bench" OUT="$OUT" ARCH="$ARCH" \
+    bash scripts/bench-rowwalk.sh >"$OUT/bench-rowwalk.out" 2>&1
+  rowwalk_rc=$?
+  say "rowwalk benchmark (scripts/bench-rowwalk.sh) exit $rowwalk_rc in $(($(date +%s) - start)) s:"
+  cat "$OUT/bench-rowwalk.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
 # ---- the launch hook's host-side cost (docs/BENCHMARKS.md, "Launch hook cost") ----------
 # GPU_SUITE_HOOK=0 leaves it out. Its exit status says whether it built and ran.
 hook_rc=0
@@ -187,9 +200,9 @@ if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
 fi
 
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
-  [ "$floor_rc" = 0 ] && [ "$hook_rc" = 0 ] && [ "$family_rc" = 0 ]; then
+  [ "$floor_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] && [ "$family_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
 exit 1

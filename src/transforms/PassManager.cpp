@@ -42,6 +42,13 @@ const std::vector<Registered> &registry() {
         "stride are unrolled by 4 for it; a 'pack' clone with the same launch, for kernels no earlier pass "
         "cloned"},
        transforms::runPack},
+      {{"rowwalk",
+        "row walks (a thread looping over its own row): accumulators kept in memory become registers "
+        "('regacc' clone, same launch; pointer parameters in different allocations at launch), and 32 lanes "
+        "run one logical thread, lane l taking iterations l, l+32, ... with 16-byte loads and a shuffle "
+        "reduction ('lanes' clone, launch grown 32 times; exact for integer, min/max and bitwise "
+        "accumulators, floating point only with --reassociate)"},
+       transforms::runRowWalk},
   };
   return r;
 }
@@ -234,7 +241,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   std::vector<std::string> names;
   if (opts.passes == "-O0" || opts.passes.empty()) names = {};
   else if (opts.passes == "-O1") names = {"coalesce"};
-  else if (opts.passes == "-O2") names = {"coalesce", "group", "pack"};
+  else if (opts.passes == "-O2") names = {"coalesce", "group", "rowwalk", "pack"};
   else names = split(opts.passes);
   std::vector<const Registered *> pipeline;
   for (const auto &n : names) {

@@ -2,6 +2,9 @@
 // tests/gpu/cases/*.cu, compiled to PTX by nvcc at build time.
 #include "Cases.h"
 
+#include <cmath>
+#include <tuple>
+
 #include <optional>
 
 namespace gpudiff {
@@ -557,6 +560,117 @@ void addHalf(std::vector<Case> &cs) {
   cs.back().expect = "=half_leaky_relu__ptxopt_group8";
 }
 
+
+/// rowwalk (docs/PASSES.md): row walks with the accumulator in memory
+/// (regacc clone, bit for bit), integer reductions split over 32 lanes
+/// (lanes clones, bit for bit), float sums reassociated (--reassociate:
+/// within a bound of a float64 reference, which the original meets too),
+/// overlapping pointers (the original), rows that are not a multiple of 4
+/// or of 32, guards.
+void addRowWalk(std::vector<Case> &cs) {
+  auto rows = [](const std::string &name, const std::string &kernel, unsigned nx, unsigned ny, unsigned block,
+                 Elem e, bool withX, const std::string &passes, const std::string &expect, bool big) {
+    std::vector<Arg> args{in(e, size_t(nx) * ny)};
+    if (withX) args.push_back(in(e, ny));
+    args.push_back(out(e, nx));
+    args.push_back(i32(int32_t(nx)));
+    args.push_back(i32(int32_t(ny)));
+    Case c = makeCase("rowwalk: " + name + " " + std::to_string(nx) + "x" + std::to_string(ny) + " b" +
+                          std::to_string(block),
+                      "rowwalk", kernel, args, {(nx + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = big;
+    return c;
+  };
+  // Step 1: tmp[i] in memory, exact.
+  cs.push_back(rows("tmp in memory", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+                    "=rowsum_mem__ptxopt_regacc", true));
+  cs.push_back(rows("tmp in memory, then pack", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk,pack",
+                    "=rowsum_mem__ptxopt_regacc_pack", true));
+  cs.push_back(rows("tmp in memory, rows not x4/x32", "rowsum_mem", 1000, 1003, 256, Elem::F32, true, "rowwalk",
+                    "=rowsum_mem__ptxopt_regacc", false));
+  cs.push_back(rows("column walk, y in memory", "colwalk_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+                    "=colwalk_mem__ptxopt_regacc", true));
+  // x overlapping tmp (one row: deterministic in the original): the original runs.
+  {
+    Case c = makeCase("rowwalk: tmp in memory, x inside tmp (original)", "rowwalk", "rowsum_mem",
+                      {in(Elem::F32, 64), aliasOf(2, Elem::F32), out(Elem::F32, 64), i32(1), i32(64)}, {1, 1, 1},
+                      {32, 1, 1});
+    c.passes = "rowwalk";
+    c.expect = "original";
+    cs.push_back(c);
+  }
+  // gesummv: two accumulators in memory, reloaded in every iteration by nvcc.
+  cs.push_back(makeCase("rowwalk: gesummv 2000", "rowwalk", "gesummv",
+                        {i32(2000), f32(1.5f), f32(1.2f), in(Elem::F32, 2000 * 2000), in(Elem::F32, 2000 * 2000),
+                         in(Elem::F32, 2000), out(Elem::F32, 2000), out(Elem::F32, 2000)},
+                        {8, 1, 1}, {256, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "=gesummv__ptxopt_regacc";
+  // Step 2, exact: integer reductions.
+  cs.push_back(rows("int row sum", "rowsum_int", 4096, 4096, 256, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", true));
+  cs.push_back(rows("int row sum, rows not x32, guard", "rowsum_int", 1000, 1004, 256, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", false));
+  // Rows of 4 ran 0.88x with the lanes clone (H100): rows under 128 run the original.
+  cs.push_back(rows("int row sum, short rows (original)", "rowsum_int", 3000, 4, 128, Elem::I32, false, "rowwalk",
+                    "original", false));
+  cs.push_back(rows("int row sum, rows of 128", "rowsum_int", 3000, 128, 128, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", false));
+  cs.push_back(rows("int row sum, 16-thread blocks", "rowsum_int", 1000, 256, 16, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes_blk", false));
+  cs.push_back(rows("int row sum, row length not x4 (scalar loads)", "rowsum_int", 1000, 1003, 256, Elem::I32, false,
+                    "rowwalk", "=rowsum_int__ptxopt_lanes_scalar", false));
+  cs.push_back(rows("int row max", "rowmax_int", 2000, 1000, 256, Elem::I32, false, "rowwalk",
+                    "=rowmax_int__ptxopt_lanes", false));
+  cs.push_back(rows("u32 row xor", "rowxor_u32", 2000, 1000, 256, Elem::I32, false, "rowwalk",
+                    "=rowxor_u32__ptxopt_lanes", false));
+  cs.push_back(rows("y read before and written after the loop", "rowacc_inout", 2000, 1000, 256, Elem::I32, false,
+                    "rowwalk", "=rowacc_inout__ptxopt_lanes", false));
+  // No loop-carried value: B[i*ny+j] = 3*A[i*ny+j], split; B must not overlap A.
+  cs.push_back(makeCase("rowwalk: row scale 2000x1000 b256", "rowwalk", "rowscale",
+                        {in(Elem::I32, 2000 * 1000), out(Elem::I32, 2000 * 1000), i32(2000), i32(1000)}, {8, 1, 1},
+                        {256, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "=rowscale__ptxopt_lanes";
+  cs.push_back(makeCase("rowwalk: row scale, B inside A (original)", "rowwalk", "rowscale",
+                        {out(Elem::I32, 2 * 1000), aliasOf(0, Elem::I32, 4000), i32(1), i32(1000)}, {1, 1, 1},
+                        {32, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "original";
+  // Step 2, float sums reassociated: |y - ref| <= ny * 2^-23 * sum |A*x| (the
+  // classic bound of a recursive sum, which the original meets too).
+  auto approx = [](unsigned nx, unsigned ny) -> Approx {
+    return [nx, ny](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
+      const float *A = reinterpret_cast<const float *>(inputs[0].data());
+      const float *x = reinterpret_cast<const float *>(inputs[1].data());
+      const float *y = reinterpret_cast<const float *>(outputs.data());
+      for (size_t i = 0; i < nx; ++i) {
+        double ref = 0, mag = 0;
+        for (size_t j = 0; j < ny; ++j) {
+          ref += double(A[i * ny + j]) * double(x[j]);
+          mag += std::fabs(double(A[i * ny + j]) * double(x[j]));
+        }
+        double bound = double(ny) * std::ldexp(1.0, -23) * mag;
+        if (!(std::fabs(double(y[i]) - ref) <= bound))
+          return "row " + std::to_string(i) + ": " + std::to_string(y[i]) + " vs " + std::to_string(ref) +
+                 " (bound " + std::to_string(bound) + ")";
+      }
+      return std::string();
+    };
+  };
+  for (auto [nx, ny, big] : {std::tuple<unsigned, unsigned, bool>{4096, 4096, true}, {1000, 1004, false}, {1000, 1003, false}}) {
+    const std::string suffix = ny % 4 ? "_scalar" : "";
+    cs.push_back(rows("tmp in memory, reassociated", "rowsum_mem", nx, ny, 256, Elem::F32, true,
+                      "rowwalk;reassociate", "=rowsum_mem__ptxopt_lanes" + suffix, big));
+    cs.back().approx = approx(nx, ny);
+    cs.push_back(rows("__restrict__, reassociated", "rowsum_restrict", nx, ny, 256, Elem::F32, true,
+                      "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes" + suffix, big));
+    cs.back().approx = approx(nx, ny);
+  }
+}
+
 }  // namespace
 
 /// If/else regions (cases/ifelse.cu; new, not yet run on a GPU): both arms
@@ -681,6 +795,7 @@ std::vector<Case> allCases() {
   addAtomics(cs);
   addLocal(cs);
   addGridStride(cs);
+  addRowWalk(cs);
   addRuntimeCases(cs);
   return cs;
 }

@@ -253,6 +253,14 @@ flags)
     --ptxopt-remarks="$W/remarks.txt" -arch=$ARCH -c "$MATADD/matadd.cu" -o c5.o
   check "...remarks written" grep -q 'coalesce' remarks.txt
   check "PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce" env PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce "$PNVCC" -arch=$ARCH -c "$MATADD/matadd.cu" -o c6.o
+  # --ptxopt-reassociate: rowwalk may split the float row sum over 32 lanes.
+  mkdir k3 k4
+  check "--ptxopt-reassociate" run build.log "$PNVCC" --ptxopt-reassociate -arch=$ARCH --keep --keep-dir k3 \
+    -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c9.o
+  check "...the float lanes clone is made" grep -q '\.entry rowsum_restrict__ptxopt_lanes(' k3/rowwalk.ptx
+  check "without it: no float lanes clone" run build.log "$PNVCC" -arch=$ARCH --keep --keep-dir k4 \
+    -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c10.o
+  check "...only the exact ones" bash -c "! grep -q 'rowsum_restrict__ptxopt_lanes(' k4/rowwalk.ptx && grep -q 'rowsum_int__ptxopt_lanes(' k4/rowwalk.ptx"
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
   # ptxas compiles on several threads (same code), unless the user says how.
   "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1

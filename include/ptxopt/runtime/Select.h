@@ -18,6 +18,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -91,6 +92,21 @@ std::string checkAlignment(const Variant &v, const std::vector<uint32_t> &paramS
 /// checkAlignment(...).empty(), building no text.
 bool alignmentHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
 
+/// The allocation holding device address `ptr`: its base and size in bytes
+/// (cuMemGetAddressRange); false when the address is in no allocation the
+/// driver knows.
+using AllocationLookup = std::function<bool(uint64_t ptr, uint64_t &base, uint64_t &size)>;
+
+/// The first pair of `v.disjointParams` whose argument values do not lie in
+/// two different known allocations, or "". Without `lookup` (null) every
+/// such condition fails.
+std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                          const AllocationLookup *lookup);
+
+/// The first `v.minParams` entry whose argument (a signed 4- or 8-byte
+/// integer) is below its minimum, or "".
+std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
+
 /// The shape-dependent part of a decision: per variant, the first failed
 /// shape condition ("" when the shape conditions hold).
 struct ShapeDecision {
@@ -109,11 +125,12 @@ struct Selection {
 
 /// Completes a cached shape decision with this launch's arguments.
 Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const LaunchShape &s,
-                          void *const *params);
+                          void *const *params, const AllocationLookup *lookup = nullptr);
 
 /// decideShape + finishSelection in one call (no cache).
 Selection selectVariant(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
-                        const std::vector<uint32_t> &variantMaxThreads, void *const *params);
+                        const std::vector<uint32_t> &variantMaxThreads, void *const *params,
+                        const AllocationLookup *lookup = nullptr);
 
 /// The text-free decision: the most variants it handles (one bit each).
 constexpr size_t kMaskVariants = 64;
@@ -149,7 +166,8 @@ uint64_t shapeMask(const KernelManifest &k, const LaunchShape &s, const DeviceLi
 
 /// finishSelection's choice without the text: the first variant in `mask`
 /// whose per-launch conditions hold for `params`; -1 for the original.
-int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params);
+int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params,
+                  const AllocationLookup *lookup = nullptr);
 
 /// One log line: "<kernel> grid=(..) block=(..) shared=N -> <variant> (<kind>)
 /// grid=(..) block=(..); rejected: <name>: <reason>; ...".
