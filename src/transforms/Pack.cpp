@@ -122,8 +122,20 @@ void runPack(PassContext &ctx) {
     ir::Function *original = known->original;
     const bool isClone = known->isClone;
     // An original that has clones runs one of them: a pack clone of it
-    // would come after them in the manifest and never run.
+    // would come after them in the manifest and seldom run. Except when
+    // every clone is rowwalk's (regacc, lanes): their conditions are on the
+    // arguments (pointers in different allocations, rows long enough), and
+    // a launch that fails them would otherwise lose the pack clone that
+    // -O2 without rowwalk gave it.
+    bool onlyArgumentClones = false;
     if (!isClone && known->variantCount) {
+      onlyArgumentClones = true;
+      for (const auto &e : ctx.manifest.kernels)
+        if (e.kernel == original->name)
+          for (const auto &v : e.variants)
+            onlyArgumentClones &= v.kind.rfind("regacc", 0) == 0 || v.kind.rfind("lanes", 0) == 0;
+    }
+    if (!isClone && known->variantCount && !onlyArgumentClones) {
       ctx.count("originals-left-to-clones");
       ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (pack tries them)");
       continue;
