@@ -51,6 +51,10 @@ Variant randomVariant(std::mt19937 &rng, size_t params, int n) {
   if (often() && params) v.alignedParams.push_back({pick(uint32_t(params)), 1u << pick(5)});
   if (rng() % 8 == 0) v.alignedParams.push_back({uint32_t(params) + 1, 4});  // a bad entry: never holds
   if (often()) v.extraArgs.push_back(DimSource{DimSource::From::Grid, static_cast<uint8_t>(rng() % 3), 1, 0, false});
+  // rowwalk's argument conditions: pointers in two allocations, an integer
+  // argument at least a value.
+  if (often() && params >= 2) v.disjointParams.push_back({0, 1});
+  if (often() && params >= 3) v.minParams.push_back({2, int64_t(pick(12))});
   return v;
 }
 
@@ -91,8 +95,16 @@ TEST_CASE("mask: the same choice as the decision with reasons, random manifests 
         asked.push_back(int(i));
         return maxThreads[i];
       });
-      int fast = chooseVariant(k, mask, params);
-      Selection slow = selectVariant(k, s, dev, maxThreads, params);
+      // Allocations of 1 MiB: a and b lie in two, except now and then.
+      const bool oneAllocation = rng() % 4 == 0;
+      AllocationLookup lookup = [&](uint64_t ptr, uint64_t &base, uint64_t &size) {
+        size = oneAllocation ? uint64_t(1) << 24 : uint64_t(1) << 20;
+        base = ptr & ~(size - 1);
+        return true;
+      };
+      const AllocationLookup *lk = rng() % 5 ? &lookup : nullptr;
+      int fast = chooseVariant(k, mask, params, lk);
+      Selection slow = selectVariant(k, s, dev, maxThreads, params, lk);
       INFO("manifest " << m << " launch " << l << ": " << shapeText(s) << " mask " << mask);
       REQUIRE(fast == slow.variant);
       // Bit i is set exactly where reason i is "", up to the first variant

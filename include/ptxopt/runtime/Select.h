@@ -137,7 +137,9 @@ constexpr size_t kMaskVariants = 64;
 
 /// Whether variant `v` has conditions checked on every launch (aligned
 /// pointer parameters, extra arguments that need the argument array).
-inline bool perLaunchConditions(const Variant &v) { return !v.alignedParams.empty() || !v.extraArgs.empty(); }
+inline bool perLaunchConditions(const Variant &v) {
+  return !v.alignedParams.empty() || !v.extraArgs.empty() || !v.disjointParams.empty() || !v.minParams.empty();
+}
 
 /// The shape-dependent part of the decision as a bit mask: bit i is set when
 /// variant i's shape conditions hold (decideShape's reason i is ""). Variants
