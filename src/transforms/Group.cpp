@@ -338,6 +338,7 @@ void runGroup(PassContext &ctx) {
       const bool heavy = plan.longBody || misaligned != 0 || plan.ifElseRegions != 0 || !plan.localNames.empty() ||
                          plan.loopLatch != 0 || regionLoads != 0;
       v.minLaunchThreads = std::max(base.minLaunchThreads, heavy ? kGroupHeavyMinThreads : kGroupMinThreads);
+      if (misaligned > kManyMisaligned) v.minLaunchThreads = std::max(v.minLaunchThreads, kManyMisalignedMinThreads);
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
       // needs no index arithmetic).

@@ -96,6 +96,16 @@ constexpr uint32_t kGroupMinThreads = 1u << 19;
 constexpr uint32_t kGroupHeavyMinThreads = 1u << 21;
 constexpr uint32_t kMergedMinThreads = 1u << 19;
 constexpr uint32_t kMergedHeavyMinThreads = 1u << 22;
+/// Bodies with more than kManyMisaligned misaligned loads (each two aligned
+/// vector loads): the 27-point 3-D stencil (18 misaligned) ran 0.67x at
+/// 160^3 (4.1M threads, its 16 MB inside the H100's L2) and 1.26-1.27x at
+/// 512^3 (134M threads); the 7-point one (2 misaligned) 1.23x at 160^3, the
+/// Sobel filter (6) from 2^21 (docs/results/family-h100-2026-11-25-suite1.md).
+/// Such clones ask for 2^24 threads (plain and merged), the smallest power of
+/// two at or above the L2-resident sizes they lost on; sizes between 4M and
+/// 134M threads are not measured.
+constexpr unsigned kManyMisaligned = 8;
+constexpr uint32_t kManyMisalignedMinThreads = 1u << 24;
 
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers);
