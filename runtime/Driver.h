@@ -30,6 +30,7 @@ namespace ptxopt::rt {
   X(cuModuleGetFunction)              \
   X(cuModuleGetGlobal)                \
   X(cuMemcpyDtoH)                     \
+  X(cuMemGetAddressRange)             \
   X(cuFuncGetAttribute)               \
   X(cuLaunchKernel)                   \
   X(cuEventCreate)                    \

@@ -47,7 +47,8 @@ struct ptxopt_kernel_st {
   ptxopt::KernelManifest manifest;         // variants whose clone was found, in order
   std::vector<CUfunction> functions;       // one per variant
   std::vector<uint32_t> maxThreads;        // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK per variant
-  ptxopt::rt::ShapeCache cache;
+  ptxopt::rt::ShapeCache cache;         // decisions with their text (PTXOPT_LOG, PTXOPT_AUTOTUNE)
+  ptxopt::rt::ShapeMaskCache masks;     // the same without text: the launch path otherwise
 };
 
 namespace ptxopt::rt {

@@ -19,7 +19,14 @@
 // against private host addresses in the same fatbinary handle as the original,
 // and launched with __cudaLaunchKernel on the cudaKernel_t cudart gives for
 // them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
+//
+// Every launch of the program passes here, so the launch path is kept to
+// lookups without locks or allocations (docs/NVCC.md, "The launch path"): the
+// kernel by its handle (HandleMap), the shape's bit mask (ShapeMaskCache);
+// cudart is asked for a clone's attributes only when a shape first can use
+// the clone, and text is built only for PTXOPT_LOG.
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
@@ -47,25 +54,105 @@ struct Clone {
   std::shared_ptr<char> hostAddress;       // a unique address cudart maps to the clone (one per name:
                                            // variants that share a function share it)
   cudaKernel_t handle = nullptr;
-  bool usable = false;
+  // Read from cudart when a launch shape first can use the clone (resolveClone):
+  // 0 not yet, 1 usable, 2 not usable. Written under the kernel's mutex.
+  std::atomic<int> state{0};
+  uint32_t maxThreads = 0;  // cudaFuncGetAttributes' maxThreadsPerBlock (valid when state == 1)
 };
 
 struct NvccKernel {
   std::string name;
   KernelManifest manifest;
   std::vector<Clone> clones;  // parallel to manifest.variants
-  std::once_flag resolved;
-  bool anyUsable = false;
+  std::once_flag resolved;    // device limits (and, when logging, every clone) read
+  bool limitsKnown = false;
   DeviceLimits limits;
+  std::mutex mu;              // serializes the clones' cudart queries
+  ShapeMaskCache masks;       // the launch path's cache (shapeMask)
+  // With PTXOPT_LOG: the decisions with their reasons, as before.
+  bool anyUsable = false;
   std::vector<uint32_t> maxThreads;  // per variant (0 where unusable)
   ShapeCache cache;
   std::atomic<bool> warnedLaunch{false};
+  explicit NvccKernel(size_t variants) : clones(variants) {}
+};
+
+/// cudaKernel_t -> kernel with clones, read without a lock on every launch:
+/// open addressing over a power-of-two table of atomic slots. An insertion
+/// (once per hooked kernel, in __ptxopt_nvcc_get_kernel, under Registry::mu)
+/// writes the kernel before the key; a full table is replaced by one twice
+/// as large, and the old one is kept (a reader may still be in it: tables
+/// are never freed, like the registry).
+class HandleMap {
+public:
+  HandleMap() { table_.store(newTable(64), std::memory_order_release); }
+
+  NvccKernel *find(const void *key) const {
+    const Table *t = table_.load(std::memory_order_acquire);
+    for (size_t i = hashOf(key) & t->mask;; i = (i + 1) & t->mask) {
+      const void *k = t->slots[i].key.load(std::memory_order_acquire);
+      if (k == key) return t->slots[i].kernel.load(std::memory_order_relaxed);
+      if (!k) return nullptr;
+    }
+  }
+
+  /// Under the registry's exclusive lock.
+  void insert(const void *key, NvccKernel *k) {
+    Table *t = table_.load(std::memory_order_relaxed);
+    if ((count_ + 1) * 2 > t->mask + 1) {
+      Table *bigger = newTable((t->mask + 1) * 2);
+      for (size_t i = 0; i <= t->mask; ++i)
+        if (const void *old = t->slots[i].key.load(std::memory_order_relaxed))
+          put(*bigger, old, t->slots[i].kernel.load(std::memory_order_relaxed));
+      table_.store(bigger, std::memory_order_release);
+      t = bigger;
+    }
+    if (put(*t, key, k)) ++count_;
+  }
+
+private:
+  struct Slot {
+    std::atomic<const void *> key{nullptr};
+    std::atomic<NvccKernel *> kernel{nullptr};
+  };
+  struct Table {
+    size_t mask;
+    std::unique_ptr<Slot[]> slots;
+  };
+  static size_t hashOf(const void *p) {
+    uint64_t x = reinterpret_cast<uintptr_t>(p);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    return static_cast<size_t>(x ^ (x >> 33));
+  }
+  Table *newTable(size_t n) {
+    tables_.push_back(std::make_unique<Table>(Table{n - 1, std::make_unique<Slot[]>(n)}));
+    return tables_.back().get();
+  }
+  /// True when `key` is new.
+  static bool put(Table &t, const void *key, NvccKernel *k) {
+    for (size_t i = hashOf(key) & t.mask;; i = (i + 1) & t.mask) {
+      const void *old = t.slots[i].key.load(std::memory_order_relaxed);
+      if (old == key) {
+        t.slots[i].kernel.store(k, std::memory_order_release);
+        return false;
+      }
+      if (!old) {
+        t.slots[i].kernel.store(k, std::memory_order_relaxed);
+        t.slots[i].key.store(key, std::memory_order_release);
+        return true;
+      }
+    }
+  }
+  std::atomic<Table *> table_{nullptr};
+  std::vector<std::unique_ptr<Table>> tables_;
+  size_t count_ = 0;
 };
 
 struct Registry {
   std::shared_mutex mu;
   std::unordered_map<const void *, std::shared_ptr<NvccKernel>> byHost;
-  std::unordered_map<cudaKernel_t, std::shared_ptr<NvccKernel>> byHandle;
+  HandleMap byHandle;  // its own reads take no lock; writes under mu
   std::unordered_map<const char *, std::shared_ptr<Manifest>> manifests;  // per translation unit's string
   std::mutex logMu;
 };
@@ -96,50 +183,152 @@ std::string dimsText(const Dims &d) {
   return buf;
 }
 
-/// The clones' handles and limits, once per kernel, on its first launch (the
-/// current device's limits; cudart has initialized by then). A clone cudart
-/// cannot find, or whose attributes it cannot read, is dropped with a warning.
-void resolve(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
+/// The limits of device `dev`, read once per device for the process (7
+/// cudaDeviceGetAttribute calls); false when cudart cannot give them.
+bool deviceLimits(const ptxopt_nvcc_cudart &rt, int dev, DeviceLimits &out) {
+  struct Known {
+    int dev;
+    DeviceLimits limits;
+  };
+  static std::mutex mu;
+  static std::vector<Known> known;
+  std::lock_guard<std::mutex> lock(mu);
+  for (const Known &k : known)
+    if (k.dev == dev) {
+      out = k.limits;
+      return true;
+    }
+  int v[7] = {};
+  const cudaDeviceAttr attrs[7] = {cudaDevAttrMaxBlockDimX, cudaDevAttrMaxBlockDimY, cudaDevAttrMaxBlockDimZ,
+                                   cudaDevAttrMaxGridDimX,  cudaDevAttrMaxGridDimY,  cudaDevAttrMaxGridDimZ,
+                                   cudaDevAttrMaxThreadsPerBlock};
+  for (int i = 0; i < 7; ++i)
+    if (rt.deviceGetAttribute(&v[i], attrs[i], dev) != cudaSuccess || v[i] <= 0) return false;
+  out.maxBlock = {uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2])};
+  out.maxGrid = {uint32_t(v[3]), uint32_t(v[4]), uint32_t(v[5])};
+  out.maxThreadsPerBlock = uint32_t(v[6]);
+  known.push_back({dev, out});
+  return true;
+}
+
+/// Once per kernel, on its first launch: the current device's limits (cudart
+/// has initialized by then). Without them no clone runs. The clones
+/// themselves are read when a launch shape first can use them
+/// (resolveClone), except with PTXOPT_LOG (or more than kMaskVariants
+/// variants), where all are read here and the decisions keep their reasons.
+void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k);
+
+/// Clone `i`'s handle and thread limit, read from cudart once (a clone
+/// cudart cannot find or describe is dropped with a warning). True when it
+/// is usable.
+bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
+  Clone &c = k.clones[i];
+  int state = c.state.load(std::memory_order_acquire);
+  if (state) return state == 1;
+  std::lock_guard<std::mutex> lock(k.mu);
+  state = c.state.load(std::memory_order_relaxed);
+  if (state) return state == 1;
   cudaError_t before = rt.peekAtLastError();
-  bool failed = false;
+  cudaFuncAttributes fa{};
+  cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
+  if (e == cudaSuccess) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
+  if (e != cudaSuccess) {
+    logLine("warning: " + k.name + ": clone " + c.name + " is not usable (" + rt.getErrorName(e) +
+            "); it is never launched");
+    // Our failed queries must not show up in the application's
+    // cudaGetLastError; an error it had not read yet stays.
+    if (before == cudaSuccess) (void)rt.getLastError();
+    c.state.store(2, std::memory_order_release);
+    return false;
+  }
+  c.maxThreads = uint32_t(fa.maxThreadsPerBlock);
+  c.state.store(1, std::memory_order_release);
+  return true;
+}
+
+void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
+  cudaError_t before = rt.peekAtLastError();
   int dev = 0;
   if (rt.getDevice(&dev) != cudaSuccess) {
-    failed = true;
     logLine("warning: " + k.name + ": cudaGetDevice failed; the original runs");
+  } else if (!deviceLimits(rt, dev, k.limits)) {
+    logLine("warning: " + k.name + ": cannot read the device limits; the original runs");
   } else {
-    int v[7] = {};
-    const cudaDeviceAttr attrs[7] = {cudaDevAttrMaxBlockDimX, cudaDevAttrMaxBlockDimY, cudaDevAttrMaxBlockDimZ,
-                                     cudaDevAttrMaxGridDimX,  cudaDevAttrMaxGridDimY,  cudaDevAttrMaxGridDimZ,
-                                     cudaDevAttrMaxThreadsPerBlock};
-    bool ok = true;
-    for (int i = 0; i < 7; ++i) ok = ok && rt.deviceGetAttribute(&v[i], attrs[i], dev) == cudaSuccess && v[i] > 0;
-    if (!ok) {
-      failed = true;
-      logLine("warning: " + k.name + ": cannot read the device limits; the original runs");
-    } else {
-      k.limits.maxBlock = {uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2])};
-      k.limits.maxGrid = {uint32_t(v[3]), uint32_t(v[4]), uint32_t(v[5])};
-      k.limits.maxThreadsPerBlock = uint32_t(v[6]);
-      for (size_t i = 0; i < k.clones.size(); ++i) {
-        Clone &c = k.clones[i];
-        cudaFuncAttributes fa{};
-        cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
-        if (e == cudaSuccess) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
-        if (e != cudaSuccess) {
-          failed = true;
-          logLine("warning: " + k.name + ": clone " + c.name + " is not usable (" + rt.getErrorName(e) +
-                  "); it is never launched");
-          continue;
-        }
-        c.usable = true;
-        k.maxThreads[i] = uint32_t(fa.maxThreadsPerBlock);
+    k.limitsKnown = true;
+  }
+  if (!k.limitsKnown) {
+    if (before == cudaSuccess) (void)rt.getLastError();
+    return;
+  }
+  if (config().log >= 1 || k.clones.size() > kMaskVariants) {
+    k.maxThreads.assign(k.clones.size(), 0);
+    for (size_t i = 0; i < k.clones.size(); ++i)
+      if (resolveClone(rt, k, i)) {
+        k.maxThreads[i] = k.clones[i].maxThreads;
         k.anyUsable = true;
       }
-    }
   }
-  // Our failed queries must not show up in the application's
-  // cudaGetLastError; an error it had not read yet stays.
-  if (failed && before == cudaSuccess) (void)rt.getLastError();
+}
+
+/// Allocation ranges for the disjointParams conditions (rowwalk clones):
+/// cuMemGetAddressRange of the driver that the application's cudart loaded
+/// (dlopen with RTLD_NOLOAD: the shim never loads the driver itself; until
+/// it is loaded, or without it, such variants do not run).
+const AllocationLookup *allocationLookup() {
+  using Fn = int (*)(unsigned long long *, size_t *, unsigned long long);
+  static std::atomic<Fn> fn{nullptr};
+  static const AllocationLookup lookup = [](uint64_t ptr, uint64_t &base, uint64_t &size) {
+    Fn f = fn.load(std::memory_order_acquire);
+    if (!f) {
+      void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+      if (h) f = reinterpret_cast<Fn>(dlsym(h, "cuMemGetAddressRange_v2"));
+      if (!f) return false;
+      fn.store(f, std::memory_order_release);
+    }
+    unsigned long long b = 0;
+    size_t n = 0;
+    if (f(&b, &n, static_cast<unsigned long long>(ptr)) != 0) return false;
+    base = b;
+    size = n;
+    return true;
+  };
+  return &lookup;
+}
+
+/// The variant a launch of shape `s` runs (-1: the original), with the
+/// decisions' text: for PTXOPT_LOG=1 (one line per new shape) and 2 (every
+/// launch), and for kernels of more than kMaskVariants variants. `eligible`:
+/// the launch may run a clone at all.
+int selectLogged(NvccKernel &k, const LaunchShape &s, void **args, bool eligible, Selection &sel) {
+  bool inserted = false;
+  if (eligible && k.anyUsable) {
+    auto entry = k.cache.get(
+        s,
+        [&] {
+          ShapeDecision d = decideShape(k.manifest, s, k.limits, k.maxThreads);
+          for (size_t i = 0; i < k.clones.size(); ++i)
+            if (k.clones[i].state.load(std::memory_order_relaxed) != 1) d.reasons[i] = "the clone is not usable";
+          return std::make_shared<ShapeEntry>(std::move(d));
+        },
+        &inserted);
+    sel = finishSelection(k.manifest, entry->decision, s, args, allocationLookup());
+  } else {
+    sel.launch = s;
+  }
+  if (config().log >= 2 || (config().log == 1 && inserted)) logLine(describeSelection(k.manifest, s, sel));
+  return sel.variant;
+}
+
+/// The same choice without text: one lookup of the shape's mask (a few
+/// integer checks per variant on a miss), the alignment of the arguments.
+int selectFast(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s, void **args) {
+  uint64_t mask;
+  if (!k.masks.find(s, mask)) {
+    mask = shapeMask(k.manifest, s, k.limits,
+                     [&](size_t i) -> uint32_t { return resolveClone(rt, k, i) ? k.clones[i].maxThreads : 0; });
+    k.masks.store(s, mask);
+  }
+  return mask ? chooseVariant(k.manifest, mask, args, allocationLookup()) : -1;
 }
 
 }  // namespace
@@ -163,11 +352,9 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   }
   const KernelManifest *km = m->find(deviceName);
   if (!km || km->variants.empty()) return;
-  auto k = std::make_shared<NvccKernel>();
+  auto k = std::make_shared<NvccKernel>(km->variants.size());
   k->name = deviceName;
   k->manifest = *km;
-  k->clones.resize(km->variants.size());
-  k->maxThreads.assign(km->variants.size(), 0);
   for (size_t i = 0; i < km->variants.size(); ++i) {
     Clone &c = k->clones[i];
     c.name = km->variants[i].name;
@@ -193,62 +380,53 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
 
 cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t *kernel, const void *hostFun) {
   cudaError_t e = rt->getKernel(kernel, hostFun);
-  if (e != cudaSuccess || !kernel) return e;
+  if (e != cudaSuccess || !kernel || config().disable) return e;
   Registry &r = registry();
   std::unique_lock lock(r.mu);
   auto it = r.byHost.find(hostFun);
-  if (it != r.byHost.end()) r.byHandle[*kernel] = it->second;
+  if (it != r.byHost.end()) r.byHandle.insert(*kernel, it->second.get());
   return e;
 }
+
 
 cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
                                  void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream) {
   auto launch = perThreadStream ? rt->launchKernelPtsz : rt->launchKernel;
-  std::shared_ptr<NvccKernel> k;
-  if (!config().disable) {
-    Registry &r = registry();
-    std::shared_lock lock(r.mu);
-    auto it = r.byHandle.find(kernel);
-    if (it != r.byHandle.end()) k = it->second;
-  }
+  // With PTXOPT_DISABLE no kernel was registered: nothing is found.
+  NvccKernel *k = registry().byHandle.find(kernel);
   if (!k) {
     lastVariantName = nullptr;
     lastVariantKind = nullptr;
     return launch(kernel, grid, block, args, sharedMem, stream);
   }
-  std::call_once(k->resolved, [&] { resolve(*rt, *k); });
+  std::call_once(k->resolved, [&] { resolveKernel(*rt, *k); });
   LaunchShape s;
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
+  const bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu;
+  const bool logged = config().log >= 1 || k->clones.size() > kMaskVariants;
   Selection sel;
-  bool inserted = false;
-  if (k->anyUsable && sharedMem <= 0xffffffffu) {
-    auto entry = k->cache.get(
-        s,
-        [&] {
-          ShapeDecision d = decideShape(k->manifest, s, k->limits, k->maxThreads);
-          for (size_t i = 0; i < k->clones.size(); ++i)
-            if (!k->clones[i].usable) d.reasons[i] = "the clone is not usable";
-          return std::make_shared<ShapeEntry>(std::move(d));
-        },
-        &inserted);
-    sel = finishSelection(k->manifest, entry->decision, s, args);
-  } else {
-    sel.launch = s;
-  }
-  if (config().log >= 2 || (config().log == 1 && inserted)) logLine(describeSelection(k->manifest, s, sel));
-  if (sel.variant >= 0) {
-    const Clone &c = k->clones[size_t(sel.variant)];
-    const LaunchShape &t = sel.launch;
-    cudaError_t before = rt->peekAtLastError();
+  int variant = -1;
+  if (logged)
+    variant = selectLogged(*k, s, args, eligible, sel);
+  else if (eligible)
+    variant = selectFast(*rt, *k, s, args);
+  if (variant >= 0) {
+    const Clone &c = k->clones[size_t(variant)];
+    const Variant &v = k->manifest.variants[size_t(variant)];
+    const LaunchShape t = logged ? sel.launch : transformLaunch(v, s);
+    void *pointers[kInlineParams];
+    uint32_t values[kInlineExtra];
     ExtraParams extra;
-    void **cloneArgs = variantParams(k->manifest, k->manifest.variants[size_t(sel.variant)], s, args, extra);
+    void **cloneArgs = variantParamsInline(k->manifest, v, s, args, pointers, values);
+    if (!cloneArgs) cloneArgs = variantParams(k->manifest, v, s, args, extra);
+    cudaError_t before = rt->peekAtLastError();
     cudaError_t e = launch(c.handle, dim3(t.grid[0], t.grid[1], t.grid[2]), dim3(t.block[0], t.block[1], t.block[2]),
                            cloneArgs, sharedMem, stream);
     if (e == cudaSuccess) {
       lastVariantName = c.name.c_str();
-      lastVariantKind = k->manifest.variants[size_t(sel.variant)].kind.c_str();
+      lastVariantKind = v.kind.c_str();
       return e;
     }
     // The clone was refused at launch (nothing ran): run the original.

@@ -39,24 +39,42 @@ uint32_t sourceValue(const DimSource &src, const LaunchShape &s) {
   return src.dim < 3 ? from[src.dim] : 0;
 }
 
+/// Reports a failed condition: its text into `*why` when asked (the launch
+/// path asks for none, so it builds no strings). Always true ("failed").
+template <class Text>
+bool failed(std::string *why, Text &&text) {
+  if (why) *why = text();
+  return true;
+}
+
 /// The launch's own multiples and minimums (grid/blockMultiple, blockMin).
-std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
+bool originalDimsFail(const Variant &v, const LaunchShape &s, std::string *why) {
   for (int d = 0; d < 3; ++d)
-    if (s.grid[d] % v.gridMultiple[d] != 0) return notMultiple("grid", d, s.grid[d], v.gridMultiple[d]);
+    if (s.grid[d] % v.gridMultiple[d] != 0)
+      return failed(why, [&] { return notMultiple("grid", d, s.grid[d], v.gridMultiple[d]); });
   for (int d = 0; d < 3; ++d)
-    if (s.block[d] % v.blockMultiple[d] != 0) return notMultiple("block", d, s.block[d], v.blockMultiple[d]);
+    if (s.block[d] % v.blockMultiple[d] != 0)
+      return failed(why, [&] { return notMultiple("block", d, s.block[d], v.blockMultiple[d]); });
   for (int d = 0; d < 3; ++d)
     if (s.block[d] < v.blockMin[d])
-      return valueText("block", d, s.block[d]) + " is below the minimum " + std::to_string(v.blockMin[d]);
+      return failed(why, [&] {
+        return valueText("block", d, s.block[d]) + " is below the minimum " + std::to_string(v.blockMin[d]);
+      });
   for (int d = 0; d < 3; ++d)
     if (v.gridMin[d] && s.grid[d] < v.gridMin[d])
-      return valueText("grid", d, s.grid[d]) + " is below the minimum " + std::to_string(v.gridMin[d]);
+      return failed(why, [&] {
+        return valueText("grid", d, s.grid[d]) + " is below the minimum " + std::to_string(v.gridMin[d]);
+      });
   for (int d = 0; d < 3; ++d)
     if (v.gridMax[d] && s.grid[d] > v.gridMax[d])
-      return valueText("grid", d, s.grid[d]) + " is above the maximum " + std::to_string(v.gridMax[d]);
+      return failed(why, [&] {
+        return valueText("grid", d, s.grid[d]) + " is above the maximum " + std::to_string(v.gridMax[d]);
+      });
   for (int d = 0; d < 3; ++d)
     if (v.blockMax[d] && s.block[d] > v.blockMax[d])
-      return valueText("block", d, s.block[d]) + " is above the maximum " + std::to_string(v.blockMax[d]);
+      return failed(why, [&] {
+        return valueText("block", d, s.block[d]) + " is above the maximum " + std::to_string(v.blockMax[d]);
+      });
   if (v.maxLaunchThreads || v.minLaunchThreads) {
     // Up to 2^31 * 2^16 * 2^16 * 2^10 threads: counted up to 2^40 (past any
     // 32-bit bound), so the product cannot wrap around.
@@ -64,49 +82,64 @@ std::string checkOriginalDims(const Variant &v, const LaunchShape &s) {
     for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
       threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);
     if (v.maxLaunchThreads && threads > v.maxLaunchThreads)
-      return "the launch has more than " + std::to_string(v.maxLaunchThreads) + " threads (the clone's maximum)";
+      return failed(why, [&] {
+        return "the launch has more than " + std::to_string(v.maxLaunchThreads) + " threads (the clone's maximum)";
+      });
     if (threads < v.minLaunchThreads)
-      return "the launch has " + std::to_string(threads) + " threads, fewer than the clone's minimum " +
-             std::to_string(v.minLaunchThreads);
+      return failed(why, [&] {
+        return "the launch has " + std::to_string(threads) + " threads, fewer than the clone's minimum " +
+               std::to_string(v.minLaunchThreads);
+      });
   }
-  return "";
+  return false;
 }
 
 /// Each divided source value must divide exactly (else the clone would
 /// cover fewer threads than the original launch).
-std::string checkDivisions(const Variant &v, const LaunchShape &s) {
+bool divisionsFail(const Variant &v, const LaunchShape &s, std::string *why) {
   for (const auto *dims : {&v.grid, &v.block})
     for (const DimSource &src : *dims) {
       if (src.from == DimSource::From::Const) continue;
-      if (src.dim > 2) return "the manifest names dimension " + std::to_string(src.dim);
+      if (src.dim > 2)
+        return failed(why, [&] { return "the manifest names dimension " + std::to_string(src.dim); });
       uint32_t value = sourceValue(src, s);
       if (src.divide == 0 || (value % src.divide != 0 && !src.roundUp))
-        return notMultiple(src.from == DimSource::From::Grid ? "grid" : "block", src.dim, value, src.divide);
+        return failed(why, [&] {
+          return notMultiple(src.from == DimSource::From::Grid ? "grid" : "block", src.dim, value, src.divide);
+        });
     }
-  return "";
+  return false;
 }
 
-std::string checkLimits(const LaunchShape &t, const DeviceLimits &dev, uint32_t variantMaxThreads) {
+bool limitsFail(const LaunchShape &t, const DeviceLimits &dev, uint32_t variantMaxThreads, std::string *why) {
   for (int d = 0; d < 3; ++d) {
-    if (t.grid[d] == 0) return "transformed " + valueText("grid", d, 0);
+    if (t.grid[d] == 0) return failed(why, [&] { return "transformed " + valueText("grid", d, 0); });
     if (t.grid[d] > dev.maxGrid[d])
-      return "transformed " + valueText("grid", d, t.grid[d]) + " exceeds the device limit " +
-             std::to_string(dev.maxGrid[d]);
+      return failed(why, [&] {
+        return "transformed " + valueText("grid", d, t.grid[d]) + " exceeds the device limit " +
+               std::to_string(dev.maxGrid[d]);
+      });
   }
   for (int d = 0; d < 3; ++d) {
-    if (t.block[d] == 0) return "transformed " + valueText("block", d, 0);
+    if (t.block[d] == 0) return failed(why, [&] { return "transformed " + valueText("block", d, 0); });
     if (t.block[d] > dev.maxBlock[d])
-      return "transformed " + valueText("block", d, t.block[d]) + " exceeds the device limit " +
-             std::to_string(dev.maxBlock[d]);
+      return failed(why, [&] {
+        return "transformed " + valueText("block", d, t.block[d]) + " exceeds the device limit " +
+               std::to_string(dev.maxBlock[d]);
+      });
   }
-  uint64_t threads = uint64_t(t.block[0]) * t.block[1] * t.block[2];
+  uint64_t threads = blockThreads(t);
   if (threads > dev.maxThreadsPerBlock)
-    return "transformed block has " + std::to_string(threads) + " threads, more than the device limit " +
-           std::to_string(dev.maxThreadsPerBlock);
+    return failed(why, [&] {
+      return "transformed block has " + std::to_string(threads) + " threads, more than the device limit " +
+             std::to_string(dev.maxThreadsPerBlock);
+    });
   if (threads > variantMaxThreads)
-    return "transformed block has " + std::to_string(threads) + " threads, more than the clone's limit " +
-           std::to_string(variantMaxThreads);
-  return "";
+    return failed(why, [&] {
+      return "transformed block has " + std::to_string(threads) + " threads, more than the clone's limit " +
+             std::to_string(variantMaxThreads);
+    });
+  return false;
 }
 
 }  // namespace
@@ -131,6 +164,8 @@ namespace {
 uint32_t transformedDim(const DimSource &src, const LaunchShape &s) {
   if (!src.divide) return 0;
   uint64_t value = sourceValue(src, s);
+  if (src.multiply != 1)  // past 2^32 - 1: reported as over the device limit
+    return static_cast<uint32_t>(std::min<uint64_t>(value * src.multiply / src.divide, UINT32_MAX));
   return static_cast<uint32_t>(src.roundUp ? (value + src.divide - 1) / src.divide : value / src.divide);
 }
 }  // namespace
@@ -148,6 +183,19 @@ void **variantParams(const KernelManifest &k, const Variant &v, const LaunchShap
   return buf.pointers.data();
 }
 
+void **variantParamsInline(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
+                           void **pointers, uint32_t *values) {
+  if (v.extraArgs.empty()) return params;
+  const size_t n = k.paramSizes.size();
+  if (n + v.extraArgs.size() > kInlineParams || v.extraArgs.size() > kInlineExtra) return nullptr;
+  std::copy(params, params + n, pointers);
+  for (size_t i = 0; i < v.extraArgs.size(); ++i) {
+    values[i] = sourceValue(v.extraArgs[i], s);
+    pointers[n + i] = &values[i];
+  }
+  return pointers;
+}
+
 LaunchShape transformLaunch(const Variant &v, const LaunchShape &s) {
   LaunchShape t;
   t.sharedBytes = s.sharedBytes;
@@ -158,32 +206,111 @@ LaunchShape transformLaunch(const Variant &v, const LaunchShape &s) {
   return t;
 }
 
-std::string checkShape(const Variant &v, const LaunchShape &s, const DeviceLimits &dev, uint32_t variantMaxThreads) {
+namespace {
+
+bool shapeFails(const Variant &v, const LaunchShape &s, const DeviceLimits &dev, uint32_t variantMaxThreads,
+                std::string *why) {
   if (!v.allowDynamicShared && s.sharedBytes != 0)
-    return "dynamic shared memory (" + std::to_string(s.sharedBytes) + " bytes) is not allowed";
-  if (std::string r = checkOriginalDims(v, s); !r.empty()) return r;
-  if (std::string r = checkDivisions(v, s); !r.empty()) return r;
+    return failed(why, [&] {
+      return "dynamic shared memory (" + std::to_string(s.sharedBytes) + " bytes) is not allowed";
+    });
+  if (originalDimsFail(v, s, why) || divisionsFail(v, s, why)) return true;
   LaunchShape t = transformLaunch(v, s);
-  if (std::string r = checkLimits(t, dev, variantMaxThreads); !r.empty()) return r;
-  uint64_t threads = uint64_t(t.block[0]) * t.block[1] * t.block[2];
+  if (limitsFail(t, dev, variantMaxThreads, why)) return true;
+  uint64_t threads = blockThreads(t);
   if (v.minBlockThreads && threads < v.minBlockThreads)
-    return "transformed block has " + std::to_string(threads) + " threads, fewer than the clone's minimum " +
-           std::to_string(v.minBlockThreads);
-  return "";
+    return failed(why, [&] {
+      return "transformed block has " + std::to_string(threads) + " threads, fewer than the clone's minimum " +
+             std::to_string(v.minBlockThreads);
+    });
+  return false;
+}
+
+bool alignmentFails(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                    std::string *why) {
+  for (const auto &ap : v.alignedParams) {
+    if (ap.index >= paramSizes.size())
+      return failed(why, [&] { return "param " + std::to_string(ap.index) + " is not in the manifest"; });
+    if (!params || !params[ap.index])
+      return failed(why, [&] { return "param " + std::to_string(ap.index) + " was not given"; });
+    uint64_t value = 0;
+    std::memcpy(&value, params[ap.index], std::min<size_t>(paramSizes[ap.index], sizeof value));
+    if (ap.bytes != 0 && value % ap.bytes != 0)
+      return failed(why, [&] {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%" PRIx64, value);
+        return "param " + std::to_string(ap.index) + " (" + hex + ") is not " + std::to_string(ap.bytes) +
+               "-byte aligned";
+      });
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string checkShape(const Variant &v, const LaunchShape &s, const DeviceLimits &dev, uint32_t variantMaxThreads) {
+  std::string why;
+  shapeFails(v, s, dev, variantMaxThreads, &why);
+  return why;
+}
+
+bool shapeHolds(const Variant &v, const LaunchShape &s, const DeviceLimits &dev, uint32_t variantMaxThreads) {
+  return !shapeFails(v, s, dev, variantMaxThreads, nullptr);
 }
 
 std::string checkAlignment(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
-  for (const auto &ap : v.alignedParams) {
-    if (ap.index >= paramSizes.size()) return "param " + std::to_string(ap.index) + " is not in the manifest";
-    if (!params || !params[ap.index]) return "param " + std::to_string(ap.index) + " was not given";
-    uint64_t value = 0;
-    std::memcpy(&value, params[ap.index], std::min<size_t>(paramSizes[ap.index], sizeof value));
-    if (ap.bytes != 0 && value % ap.bytes != 0) {
-      char hex[32];
-      std::snprintf(hex, sizeof hex, "0x%" PRIx64, value);
-      return "param " + std::to_string(ap.index) + " (" + hex + ") is not " + std::to_string(ap.bytes) +
-             "-byte aligned";
+  std::string why;
+  alignmentFails(v, paramSizes, params, &why);
+  return why;
+}
+
+bool alignmentHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+  return !alignmentFails(v, paramSizes, params, nullptr);
+}
+
+std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                          const AllocationLookup *lookup) {
+  for (const auto &p : v.disjointParams) {
+    const std::string pair = "params " + std::to_string(p.a) + " and " + std::to_string(p.b);
+    uint64_t value[2] = {0, 0}, base[2] = {0, 0}, size[2] = {0, 0};
+    const uint32_t idx[2] = {p.a, p.b};
+    for (int i = 0; i < 2; ++i) {
+      if (idx[i] >= paramSizes.size()) return "param " + std::to_string(idx[i]) + " is not in the manifest";
+      if (!params || !params[idx[i]]) return "param " + std::to_string(idx[i]) + " was not given";
+      std::memcpy(&value[i], params[idx[i]], std::min<size_t>(paramSizes[idx[i]], sizeof value[i]));
     }
+    if (value[0] == value[1]) return pair + " are the same pointer";
+    if (!lookup || !*lookup) return pair + ": no allocation lookup to tell whether they overlap";
+    for (int i = 0; i < 2; ++i) {
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%" PRIx64, value[i]);
+      if (!(*lookup)(value[i], base[i], size[i]))
+        return "param " + std::to_string(idx[i]) + " (" + hex + ") is in no known allocation";
+    }
+    if (base[0] < base[1] + size[1] && base[1] < base[0] + size[0])
+      return pair + " point into the same allocation (they may overlap)";
+  }
+  return "";
+}
+
+std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+  for (const auto &mp : v.minParams) {
+    if (mp.index >= paramSizes.size()) return "param " + std::to_string(mp.index) + " is not in the manifest";
+    if (!params || !params[mp.index]) return "param " + std::to_string(mp.index) + " was not given";
+    int64_t value = 0;
+    const uint32_t n = paramSizes[mp.index];
+    if (n == 4) {
+      int32_t x;
+      std::memcpy(&x, params[mp.index], 4);
+      value = x;
+    } else if (n == 8) {
+      std::memcpy(&value, params[mp.index], 8);
+    } else {
+      return "param " + std::to_string(mp.index) + " is not a 4- or 8-byte integer";
+    }
+    if (value < mp.value)
+      return "param " + std::to_string(mp.index) + " (" + std::to_string(value) + ") is below the clone's minimum " +
+             std::to_string(mp.value);
   }
   return "";
 }
@@ -199,13 +326,15 @@ ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const D
 }
 
 Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const LaunchShape &s,
-                          void *const *params) {
+                          void *const *params, const AllocationLookup *lookup) {
   Selection sel;
   sel.launch = s;
   for (size_t i = 0; i < k.variants.size(); ++i) {
     const Variant &v = k.variants[i];
     std::string reason = i < d.reasons.size() ? d.reasons[i] : "not decided for this shape";
     if (reason.empty()) reason = checkAlignment(v, k.paramSizes, params);
+    if (reason.empty() && !v.disjointParams.empty()) reason = checkDisjoint(v, k.paramSizes, params, lookup);
+    if (reason.empty() && !v.minParams.empty()) reason = checkMinParams(v, k.paramSizes, params);
     // Extra arguments are appended to the original's argument array: it
     // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
     if (reason.empty() && !v.extraArgs.empty() && !params)
@@ -220,9 +349,25 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
   return sel;
 }
 
+int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, const AllocationLookup *lookup) {
+  for (size_t i = 0; mask != 0 && i < k.variants.size(); ++i, mask >>= 1) {
+    if (!(mask & 1)) continue;
+    const Variant &v = k.variants[i];
+    if (!alignmentHolds(v, k.paramSizes, params)) continue;
+    // Argument conditions of rowwalk clones, as finishSelection (their
+    // reasons are built only for these variants).
+    if (!v.disjointParams.empty() && !checkDisjoint(v, k.paramSizes, params, lookup).empty()) continue;
+    if (!v.minParams.empty() && !checkMinParams(v, k.paramSizes, params).empty()) continue;
+    if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
 Selection selectVariant(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
-                        const std::vector<uint32_t> &variantMaxThreads, void *const *params) {
-  return finishSelection(k, decideShape(k, s, dev, variantMaxThreads), s, params);
+                        const std::vector<uint32_t> &variantMaxThreads, void *const *params,
+                        const AllocationLookup *lookup) {
+  return finishSelection(k, decideShape(k, s, dev, variantMaxThreads), s, params, lookup);
 }
 
 std::string describeSelection(const KernelManifest &k, const LaunchShape &s, const Selection &sel) {
@@ -237,6 +382,39 @@ std::string describeSelection(const KernelManifest &k, const LaunchShape &s, con
   if (k.variants.empty()) line += "; no variants";
   for (size_t i = 0; i < sel.rejected.size(); ++i) line += (i ? "; " : "; rejected ") + sel.rejected[i];
   return line;
+}
+
+size_t ShapeMaskCache::slotOf(const LaunchShape &s) {
+  uint64_t h = LaunchShapeHash()(s);
+  return static_cast<size_t>(h ^ (h >> 29) ^ (h >> 47)) & (kSlots - 1);
+}
+
+bool ShapeMaskCache::find(const LaunchShape &s, uint64_t &mask) const {
+  const Slot &slot = slots_[slotOf(s)];
+  uint32_t seq = slot.seq.load(std::memory_order_acquire);
+  if (seq == 0 || (seq & 1)) return false;
+  uint32_t key[7];
+  for (int i = 0; i < 7; ++i) key[i] = slot.key[i].load(std::memory_order_relaxed);
+  uint64_t m = slot.mask.load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (slot.seq.load(std::memory_order_relaxed) != seq) return false;
+  if (key[0] != s.grid[0] || key[1] != s.grid[1] || key[2] != s.grid[2] || key[3] != s.block[0] ||
+      key[4] != s.block[1] || key[5] != s.block[2] || key[6] != s.sharedBytes)
+    return false;
+  mask = m;
+  return true;
+}
+
+void ShapeMaskCache::store(const LaunchShape &s, uint64_t mask) {
+  Slot &slot = slots_[slotOf(s)];
+  uint32_t seq = slot.seq.load(std::memory_order_relaxed);
+  if ((seq & 1) || !slot.seq.compare_exchange_strong(seq, seq + 1, std::memory_order_acquire))
+    return;  // another thread is writing this slot
+  std::atomic_thread_fence(std::memory_order_release);
+  const uint32_t key[7] = {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2], s.sharedBytes};
+  for (int i = 0; i < 7; ++i) slot.key[i].store(key[i], std::memory_order_relaxed);
+  slot.mask.store(mask, std::memory_order_relaxed);
+  slot.seq.store(seq + 2, std::memory_order_release);
 }
 
 size_t ShapeCache::size() const {

@@ -4,8 +4,9 @@
 For the largest PTX files of the corpus (or the files given), reports the
 median of several runs of `ptx-opt --time-passes` (parse, lossless print,
 canonical print), the throughput in MB/s, the peak resident memory relative
-to the input size, and the time ptxas takes to assemble the same file, and the time of a whole
-`ptx-opt --analyze` run against a plain parse+print run.
+to the input size, and the time ptxas takes to assemble the same file, the time of a whole
+`ptx-opt --analyze` run against a plain parse+print run, and the time of a
+whole `ptx-opt -O2` run against ptxas's.
 Prints a Markdown table (for docs/BENCHMARKS.md).
 
   scripts/bench-frontend.py [--ptx-opt build/ptx-opt] [--runs 5] [-n 6] [files...]
@@ -55,8 +56,8 @@ def main():
     # Memory of the program itself (code, ANTLR's ATN): peak RSS on a 3 KB module.
     base = ptxopt_times(a.ptx_opt, os.path.join(ROOT, "examples/matadd/matadd.ptx"), [])["rss_kib"] / 1024
     print(f"Baseline peak RSS (3 KB module): {base:.1f} MB\n")
-    print("| file | MB | parse ms | print ms | parse+print MB/s | canonical print ms | peak RSS MB | (RSS - baseline) / input | ptxas ms | parse+print / ptxas | --analyze total ms | --analyze / plain run |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| file | MB | parse ms | print ms | parse+print MB/s | canonical print ms | peak RSS MB | (RSS - baseline) / input | ptxas ms | parse+print / ptxas | --analyze total ms | --analyze / plain run | -O2 total ms | -O2 / ptxas |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for f in files:
         size = os.path.getsize(f)
         runs = [ptxopt_times(a.ptx_opt, f, []) for _ in range(a.runs)]
@@ -68,10 +69,11 @@ def main():
         px = statistics.median(ptxas_time(a.ptxas, f) for _ in range(3)) if os.path.exists(a.ptxas) else float("nan")
         plain = statistics.median(r["total"] for r in runs)
         analyze = statistics.median(ptxopt_times(a.ptx_opt, f, ["--analyze"])["total"] for _ in range(a.runs))
+        o2 = statistics.median(ptxopt_times(a.ptx_opt, f, ["-O2"])["total"] for _ in range(a.runs))
         mb = size / 1e6
         print(f"| {os.path.relpath(f, ROOT)} | {mb:.2f} | {parse:.1f} | {prt:.1f} | {mb / ((parse + prt) / 1000):.1f} "
               f"| {cprt:.1f} | {rss:.1f} | {(rss - base) * 1e6 / size:.1f}x | {px:.0f} | {100 * (parse + prt) / px:.1f}% "
-              f"| {analyze:.1f} | {analyze / plain:.2f}x |")
+              f"| {analyze:.1f} | {analyze / plain:.2f}x | {o2:.1f} | {100 * o2 / px:.1f}% |")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
 # (Release, into build-gpu/) and runs them on the machine's GPU
 # (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
 # docs/NVCC.md), the paper's examples with their benchmark table
-# (scripts/bench-gpu.sh, docs/BENCHMARKS.md) and the launch floor of the
-# group clones (scripts/bench-launch-floor.sh).
+# (scripts/bench-gpu.sh, docs/BENCHMARKS.md), the launch floor of the
+# group clones (scripts/bench-launch-floor.sh), the rowwalk benchmark
+# (scripts/bench-rowwalk.sh), the launch hook's cost (scripts/bench-hook.sh,
+# about 30 s) and the benchmark family (scripts/bench-family.sh, about 2
+# minutes).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -160,10 +163,46 @@ if [ "${GPU_SUITE_FLOOR:-1}" = 1 ]; then
   tail -3 "$OUT/launch-floor.log" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
+# ---- the rowwalk benchmark (docs/BENCHMARKS.md, "Row walks") ------------------------------
+# GPU_SUITE_ROWWALK=0 leaves it out. An exact clone that differs fails the suite.
+rowwalk_rc=0
+if [ "${GPU_SUITE_ROWWALK:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/rowwalk-bench" OUT="$OUT" ARCH="$ARCH" \
+    bash scripts/bench-rowwalk.sh >"$OUT/bench-rowwalk.out" 2>&1
+  rowwalk_rc=$?
+  say "rowwalk benchmark (scripts/bench-rowwalk.sh) exit $rowwalk_rc in $(($(date +%s) - start)) s:"
+  cat "$OUT/bench-rowwalk.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
+# ---- the launch hook's host-side cost (docs/BENCHMARKS.md, "Launch hook cost") ----------
+# GPU_SUITE_HOOK=0 leaves it out. Its exit status says whether it built and ran.
+hook_rc=0
+if [ "${GPU_SUITE_HOOK:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT_BUILD="$ROOT/$BUILD" BINDIR="$ROOT/$BUILD/bench-hook" OUT="$OUT" ARCH="$ARCH" \
+    bash scripts/bench-hook.sh >"$OUT/bench-hook.out" 2>&1
+  hook_rc=$?
+  say "launch hook cost (scripts/bench-hook.sh) exit $hook_rc in $(($(date +%s) - start)) s: $OUT/bench-hook.md"
+  if [ -e "$OUT/bench-hook.md" ]; then tee -a "$SUMMARY" <"$OUT/bench-hook.md"; else tail -5 "$OUT/bench-hook.out"; fi
+fi
+
+# ---- the benchmark family: clone choices measured per shape (docs/BENCHMARKS.md) -----------
+# GPU_SUITE_FAMILY=0 leaves it out (about 2 minutes on an H100). Its output comparison counts like a test.
+family_rc=0
+if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/family" ARCH="$ARCH" bash scripts/bench-family.sh >"$OUT/family.log" 2>&1
+  family_rc=$?
+  say "benchmark family (scripts/bench-family.sh) exit $family_rc in $(($(date +%s) - start)) s: $OUT/family/family.md"
+  grep -A 20 '^| kind |' "$OUT/family/family.md" 2>/dev/null | sed '/^$/q' | tee -a "$SUMMARY"
+  grep '^Summary:' "$OUT/family/family.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
-  [ "$floor_rc" = 0 ]; then
+  [ "$floor_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] && [ "$family_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
 exit 1

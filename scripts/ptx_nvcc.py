@@ -16,7 +16,11 @@ library. Anything going wrong in ptx-opt or the hook falls back to nvcc's own
 result, with one warning.
 
 Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
-  --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce
+  --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce, or -O1
+                           for a lighter build (fewer clones for ptxas)
+  --ptxopt-reassociate     let ptx-opt reassociate floating-point sums (the
+                           rowwalk pass's lanes clones; results may differ in
+                           the last bits; --use_fast_math does not imply it)
   --ptxopt-remarks         ptx-opt remarks on stderr
   --ptxopt-remarks=FILE    ptx-opt remarks appended to FILE
   --ptxopt-report=DIR      write the ptx-opt --analyze=html page of every PTX
@@ -280,7 +284,8 @@ def make_profile(cuda_bin, wrapdir):
 
 def main(argv):
     own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
-           "verbose": False, "threads": None, "report": None}
+           "verbose": False, "threads": None,
+           "reassociate": False, "report": None}
     args = []
     envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
     for a in envflags + argv:
@@ -290,6 +295,8 @@ def main(argv):
         name, eq, val = a[len("--ptxopt-"):].partition("=")
         if name == "passes" and eq:
             own["passes"] = val
+        elif name == "reassociate" and not eq:
+            own["reassociate"] = True
         elif name == "remarks":
             own["remarks"] = os.path.abspath(val) if eq else "-"
         elif name == "report" and eq and val:
@@ -387,7 +394,8 @@ def build(nvcc, args, own, plain):
             "PTXOPT_NVCC_STATE": os.path.join(wrap, "state"),
             "PTXOPT_NVCC_REAL_CICC": real_cicc,
             "PTXOPT_NVCC_PTXOPT": ptxopt,
-            "PTXOPT_NVCC_PASSES": ("--passes=" + own["passes"]) if own["passes"] else "-O2",
+            "PTXOPT_NVCC_PASSES": (("--passes=" + own["passes"]) if own["passes"] else "-O2") +
+                                  (" --reassociate" if own["reassociate"] else ""),
             "PTXOPT_NVCC_REMARKS": own["remarks"],
             "PTXOPT_NVCC_DEBUG_BUILDS": "1" if own["debug"] else "0",
             "PTXOPT_NVCC_REPORT": own["report"] or "",

@@ -33,8 +33,12 @@ struct DimSource {
   // multiple of `divide`; the clone itself skips the logical blocks past
   // the original's (it receives the original value as an extra argument).
   bool roundUp = false;
+  // The original value is multiplied by this ("grid.x*32": the rowwalk
+  // pass's lanes clone runs 32 hardware threads per logical thread). A
+  // source has a multiplier or a divisor, not both.
+  uint32_t multiply = 1;
   bool operator==(const DimSource &) const = default;
-  static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v, false}; }
+  static DimSource constant(uint32_t v) { return DimSource{From::Const, 0, 1, v, false, 1}; }
 };
 
 struct Variant {
@@ -73,6 +77,28 @@ struct Variant {
   };
   std::vector<AlignedParam> alignedParams;
   bool allowDynamicShared = true;
+  // The arguments of each pair of pointer parameters lie in different
+  // allocations (the runtime asks the driver for the allocation holding
+  // each value; a value it cannot place fails the condition). Accesses stay
+  // within the allocation their pointer points into (anything else is
+  // undefined behaviour in CUDA), so the bytes the two parameters reach do
+  // not overlap. The rowwalk pass asks for it when it keeps an accumulator
+  // that lives in memory in a register.
+  struct DisjointParams {
+    uint32_t a, b;
+    bool operator==(const DisjointParams &) const = default;
+  };
+  std::vector<DisjointParams> disjointParams;
+  // The value of argument `index` (a signed integer of paramSizes[index]
+  // bytes) is at least `value`. The rowwalk pass's lanes clones ask for rows
+  // of 128 elements or more (the integer parameters the trip count is
+  // computed from): shorter rows leave most of the 32 lanes idle.
+  struct MinParam {
+    uint32_t index;
+    int64_t value;
+    bool operator==(const MinParam &) const = default;
+  };
+  std::vector<MinParam> minParams;
   // Values of the ORIGINAL launch the clone takes as extra .u32 parameters,
   // after the original's own, in this order (e.g. grid.x for a clone that
   // merges blocks and must know the original grid). Empty for most clones.

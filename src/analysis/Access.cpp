@@ -45,15 +45,26 @@ SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
   uint32_t file = num(d->tokens[0]);
   loc.line = num(d->tokens[1]);
   loc.col = num(d->tokens[2]);
-  for (const auto &it : m.items) {
-    if (it.kind != ir::Item::Kind::Directive || it.directive->name != ".file") continue;
-    const auto &t = it.directive->tokens;
-    if (t.size() >= 2 && num(t[0]) == file) {
+  // The .file table, read once per module (a report asks for every access).
+  thread_local const ir::Module *cachedFor = nullptr;
+  thread_local size_t cachedItems = 0;
+  thread_local const char *cachedText = nullptr;
+  thread_local std::unordered_map<uint32_t, std::string> files;
+  if (cachedFor != &m || cachedItems != m.items.size() || cachedText != m.source().data()) {
+    cachedFor = &m;
+    cachedItems = m.items.size();
+    cachedText = m.source().data();
+    files.clear();
+    for (const auto &it : m.items) {
+      if (it.kind != ir::Item::Kind::Directive || it.directive->name != ".file") continue;
+      const auto &t = it.directive->tokens;
+      if (t.size() < 2) continue;
       std::string path(t[1].substr(1, t[1].size() >= 2 ? t[1].size() - 2 : 0));
       auto slash = path.find_last_of('/');
-      loc.file = slash == std::string::npos ? path : path.substr(slash + 1);
+      files[num(t[0])] = slash == std::string::npos ? path : path.substr(slash + 1);  // the last one wins
     }
   }
+  if (auto f = files.find(file); f != files.end()) loc.file = f->second;
   return loc;
 }
 

@@ -150,7 +150,7 @@ int main(int argc, char **argv) {
   app.add_option("--passes", passes, "Comma-separated passes to run, in order. Passes:" + passList)
       ->type_name("LIST");
   app.add_option("-O", optLevel,
-                 "Optimization level: -O0 nothing (the default: output = input), -O1 coalesce, -O2 coalesce and group")
+                 "Optimization level: -O0 nothing (the default: output = input), -O1 coalesce, -O2 coalesce, group, rowwalk and pack")
       ->check(CLI::Range(0, 2))
       ->type_name("LEVEL");
   app.add_flag("--coalesce", coalesce, "Same as --passes=coalesce");
@@ -164,13 +164,22 @@ int main(int argc, char **argv) {
   app.add_flag("--group-gathers", groupGathers,
                "group: also group kernels with gathers or scatters the analysis cannot express (they stay per "
                "logical thread, and may become less coalesced)");
+  bool groupSmallLaunches = false;
+  app.add_flag("--group-small-launches", groupSmallLaunches,
+               "group: also a k=4 clone for launches below the floors of a k=8 or 16 clone with a heavy body "
+               "(misaligned loads, long; Sobel at 1920x1080); not measured in most shapes");
   bool packAcrossBlocks = false;
   app.add_flag("--pack-across-blocks", packAcrossBlocks,
                "pack: also merge loads that lie in different blocks when the code between them only branches "
                "forward and writes no memory they read (measured slower on the naive DCT)");
+  bool reassociate = false;
+  app.add_flag("--reassociate", reassociate,
+               "rowwalk: let the lanes clone split loops with floating-point add/mul/fma/min/max accumulators "
+               "(the sum is reassociated: results may differ in the last bits; nvcc's --use_fast_math does not "
+               "do this)");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
-  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable)")
+  app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable); `prune` keeps the variants no launch can select")
       ->type_name("NAME")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -263,7 +272,9 @@ int main(int argc, char **argv) {
   popts.skip = skipPasses;
   if (groupK) popts.options["group-k"] = std::to_string(groupK);
   if (groupGathers) popts.options["group-gathers"] = "1";
+  if (groupSmallLaunches) popts.options["group-small-launches"] = "1";
   if (packAcrossBlocks) popts.options["pack-across-blocks"] = "1";
+  if (reassociate) popts.options["reassociate"] = "1";
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);
@@ -375,7 +386,8 @@ int main(int argc, char **argv) {
     std::istringstream cov(coverage);
     for (std::string line; std::getline(cov, line);) std::cerr << "ptx-opt: stats: " << line << "\n";
     std::cerr << "ptx-opt: stats: " << inputBytes << " bytes, " << parsed.stats.tokens << " tokens, "
-              << parsed.stats.items << " top-level items, " << funcs << " functions (" << kernels
+              << parsed.stats.items << " top-level items (" << parsed.stats.fastItems
+              << " without ANTLR), " << funcs << " functions (" << kernels
               << " kernels), " << instrs << " instructions, " << parsed.stats.llFallbacks
               << " LL fallbacks, peak RSS " << peakRssKiB() << " KiB\n";
   }

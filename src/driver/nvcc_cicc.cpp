@@ -16,9 +16,10 @@
 // Environment (set by scripts/ptx-nvcc): PTXOPT_NVCC_REAL_CICC, PTXOPT_NVCC_STATE
 // (a directory shared by the compile's cicc calls), PTXOPT_NVCC_PTXOPT,
 // PTXOPT_NVCC_PASSES, PTXOPT_NVCC_REMARKS ("-", a file, or empty),
-// PTXOPT_NVCC_DEBUG_BUILDS, PTXOPT_NVCC_SOURCE, PTXOPT_NVCC_REPORT (a folder for
-// the --analyze=html page of each PTX, --ptxopt-report=DIR; scripts/ptx-nvcc
-// writes its index.html).
+// PTXOPT_NVCC_DEBUG_BUILDS, PTXOPT_NVCC_SOURCE; PTXOPT_NVCC_MANIFEST_GLOBALS=1
+// keeps the __ptxopt_manifest_<kernel> globals in the PTX (withoutManifestGlobals);
+// PTXOPT_NVCC_REPORT: a folder for the --analyze=html page of each PTX
+// (--ptxopt-report=DIR; scripts/ptx-nvcc writes its index.html).
 //
 // Never fails a build nvcc would finish: the real cicc's exit status is
 // returned; anything going wrong afterwards is one warning per reason (a
@@ -179,6 +180,25 @@ std::vector<std::string> splitWords(const std::string &s) {
   return out;
 }
 
+/// `ptx` without ptx-opt's `__ptxopt_manifest_<kernel>` globals (one line
+/// each): they are there for images that libptxopt loads (docs/MANIFEST.md);
+/// a ptx-nvcc program carries the manifest in its host stub, and initialized
+/// device data is work for the driver when it loads the module: about 77 us
+/// of the first launch of an H100 program (docs/BENCHMARKS.md, "Launch hook
+/// cost"). The `// @ptxopt-manifest` comment stays.
+std::string withoutManifestGlobals(const std::string &ptx) {
+  static const std::string kDecl = ".weak .global .align 1 .b8 __ptxopt_manifest_";
+  std::string out;
+  out.reserve(ptx.size());
+  for (size_t b = 0; b < ptx.size();) {
+    size_t e = ptx.find('\n', b);
+    e = e == std::string::npos ? ptx.size() : e + 1;
+    if (ptx.compare(b, kDecl.size(), kDecl) != 0) out.append(ptx, b, e - b);
+    b = e;
+  }
+  return out;
+}
+
 /// ptx-opt on `ptx` in place. The manifest JSON, or nullopt (no clones, a
 /// -G build, or ptx-opt failed: then nvcc's PTX stays as it was).
 std::optional<std::string> optimizePtx(const std::string &ptx, const std::string &arch, bool debug) {
@@ -239,6 +259,18 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
   if (!manifest) {  // no clones: keep nvcc's bytes exactly
     ::unlink(tmp.c_str());
     return std::nullopt;
+  }
+  if (env("PTXOPT_NVCC_MANIFEST_GLOBALS") != "1") {
+    std::string stripped = withoutManifestGlobals(*newText);
+    if (stripped.size() != newText->size()) {
+      try {
+        writeFile(tmp, stripped);
+      } catch (const std::exception &e) {
+        ::unlink(tmp.c_str());
+        warnOnce("writetmp", std::string(e.what()) + "; using the original PTX");
+        return std::nullopt;
+      }
+    }
   }
   if (std::rename(tmp.c_str(), ptx.c_str()) != 0) {
     ::unlink(tmp.c_str());

@@ -1,6 +1,8 @@
 // IR helpers: operand values, opcode modifiers, module queries, deep clone.
 #include "ptxopt/ir/IR.h"
 
+#include "ptxopt/support/Diagnostics.h"
+
 #include <charconv>
 #include <unordered_set>
 
@@ -115,6 +117,13 @@ const Directive *Function::perfDirective(std::string_view n) const {
 
 Module::Module(std::string source, std::string fileName)
     : source_(std::move(source)), fileName_(std::move(fileName)) {}
+
+Module::~Module() = default;
+
+const LineTable &Module::lines() const {
+  if (!lines_) lines_ = std::make_unique<LineTable>(source_);
+  return *lines_;
+}
 
 std::string_view Module::intern(std::string_view s) {
   pool_.emplace_back(s);

@@ -190,7 +190,7 @@ bool isSpecialRegister(std::string_view n) {
 
 std::vector<Diagnostic> verifyFunction(const Module &m, const Function &f) {
   std::vector<Diagnostic> out;
-  LineTable lt(m.source());
+  const LineTable &lt = m.lines();
   auto g = globalNames(m);
   FunctionVerifier(m, f, lt, g, out).run();
   return out;
@@ -198,7 +198,7 @@ std::vector<Diagnostic> verifyFunction(const Module &m, const Function &f) {
 
 std::vector<Diagnostic> verifyModule(const Module &m) {
   std::vector<Diagnostic> out;
-  LineTable lt(m.source());
+  const LineTable &lt = m.lines();
   auto g = globalNames(m);
   for (const auto &it : m.items)
     if (it.kind == Item::Kind::Function) FunctionVerifier(m, *it.function, lt, g, out).run();

@@ -3,6 +3,7 @@
 // tie, the rule listed first, and so does this code.
 #include "Lexer.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "PtxLexer.h"
@@ -39,31 +40,37 @@ const std::unordered_map<std::string_view, size_t> &keywords() {
 PtxScanner::PtxScanner(std::string_view text, antlr4::CharStream *input, std::string sourceName)
     : text_(text), input_(input), name_(std::move(sourceName)) {}
 
-void PtxScanner::advanceTo(size_t end) {
-  for (size_t i = pos_; i < end; ++i)
+// Line numbers are counted only for tokens made by nextToken() (ANTLR's
+// interface); the parser's own path (next()) needs offsets only.
+void PtxScanner::countLinesTo(size_t end) {
+  for (size_t i = counted_; i < end; ++i)
     if (text_[i] == '\n') {
       ++line_;
       lineStart_ = i + 1;
     }
-  pos_ = end;
+  counted_ = std::max(counted_, end);
+}
+
+size_t PtxScanner::next(size_t &start) {
+  while (pos_ < text_.size()) {
+    start = pos_;
+    size_t type = scan();
+    if (type != 0) return type;  // else skipped trivia
+  }
+  start = pos_;
+  return antlr4::Token::EOF;
 }
 
 std::unique_ptr<antlr4::Token> PtxScanner::nextToken() {
-  while (pos_ < text_.size()) {
-    size_t start = pos_, line = line_, col = pos_ - lineStart_;
-    size_t type = scan();
-    if (type == 0) continue;  // skipped trivia
-    auto t = std::make_unique<antlr4::CommonToken>(std::make_pair(this, input_), type,
-                                                   antlr4::Token::DEFAULT_CHANNEL, start, pos_ - 1);
-    t->setLine(line);
-    t->setCharPositionInLine(col);
-    return t;
-  }
-  auto eof = std::make_unique<antlr4::CommonToken>(std::make_pair(this, input_), antlr4::Token::EOF,
-                                                   antlr4::Token::DEFAULT_CHANNEL, pos_, pos_ - 1);
-  eof->setLine(line_);
-  eof->setCharPositionInLine(pos_ - lineStart_);
-  return eof;
+  size_t start;
+  size_t type = next(start);
+  countLinesTo(start);
+  size_t line = line_, col = start - lineStart_;
+  auto t = std::make_unique<antlr4::CommonToken>(std::make_pair(this, input_), type,
+                                                 antlr4::Token::DEFAULT_CHANNEL, start, pos_ - 1);
+  t->setLine(line);
+  t->setCharPositionInLine(col);
+  return t;
 }
 
 // WS, SH_WS, SB_WS and LINE_COMMENT, SH_COMMENT, SB_COMMENT: the same rules

@@ -18,8 +18,12 @@ public:
   PtxScanner(std::string_view text, antlr4::CharStream *input, std::string sourceName);
 
   std::unique_ptr<antlr4::Token> nextToken() override;
+  /// The next token without making a Token object: its type (EOF at the
+  /// end), its first byte in `start`; it ends before position().
+  size_t next(size_t &start);
+  size_t position() const { return pos_; }
   size_t getLine() const override { return line_; }
-  size_t getCharPositionInLine() override { return pos_ - lineStart_; }
+  size_t getCharPositionInLine() override { return counted_ - lineStart_; }
   antlr4::CharStream *getInputStream() override { return input_; }
   std::string getSourceName() override { return name_; }
   antlr4::TokenFactory<antlr4::CommonToken> *getTokenFactory() override {
@@ -36,13 +40,14 @@ private:
   size_t scanSectionHead();
   size_t scanSectionBody();
   size_t scanNumber();
-  void advanceTo(size_t end);
+  void advanceTo(size_t end) { pos_ = end; }
+  void countLinesTo(size_t end);
   char at(size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
 
   std::string_view text_;
   antlr4::CharStream *input_;
   std::string name_;
-  size_t pos_ = 0, line_ = 1, lineStart_ = 0;
+  size_t pos_ = 0, line_ = 1, lineStart_ = 0, counted_ = 0;
   Mode mode_ = Mode::Default;
 };
 

@@ -74,9 +74,65 @@ struct NestingTooDeep {
   bool bangs;  // the limit was crossed by a '!' (each one is a level of operand recursion)
 };
 
+/// A token as the parser keeps it: type and byte range, no text, no line
+/// (computed on demand, for ANTLR's error path only). Tokens live in the
+/// stream's deque, so making one allocates nothing (ANTLR's CommonToken
+/// cost a heap allocation and a constructor with a string per token).
+class LiteToken final : public WritableToken {
+public:
+  LiteToken(size_t type, size_t start, size_t stop, size_t index, PtxScanner *src, CharStream *in)
+      : type_(type), start_(start), stop_(stop), index_(index), src_(src), in_(in) {}
+  std::string getText() const override {
+    if (type_ == Token::EOF) return "<EOF>";
+    return in_->getText(misc::Interval(start_, stop_));
+  }
+  size_t getType() const override { return type_; }
+  size_t getLine() const override { return lineCol().first; }
+  size_t getCharPositionInLine() const override { return lineCol().second; }
+  size_t getChannel() const override { return Token::DEFAULT_CHANNEL; }
+  size_t getTokenIndex() const override { return index_; }
+  size_t getStartIndex() const override { return start_; }
+  size_t getStopIndex() const override { return stop_; }
+  TokenSource *getTokenSource() const override { return src_; }
+  CharStream *getInputStream() const override { return in_; }
+  std::string toString() const override {
+    return "[@" + std::to_string(index_) + "," + std::to_string(start_) + ":" + std::to_string(stop_) + "='" +
+           getText() + "',<" + std::to_string(type_) + ">]";
+  }
+  void setText(const std::string &) override {}
+  void setType(size_t t) override { type_ = t; }
+  void setLine(size_t) override {}
+  void setCharPositionInLine(size_t) override {}
+  void setChannel(size_t) override {}
+  void setTokenIndex(size_t i) override { index_ = i; }
+
+  size_t type() const { return type_; }
+  size_t start() const { return start_; }
+  size_t stop() const { return stop_; }
+
+private:
+  std::pair<size_t, size_t> lineCol() const {
+    size_t line = 1, col = 0;
+    if (start_ == 0) return {line, col};
+    for (char c : in_->getText(misc::Interval(size_t(0), start_ - 1))) {
+      if (c == '\n') {
+        ++line;
+        col = 0;
+      } else {
+        ++col;
+      }
+    }
+    return {line, col};
+  }
+  size_t type_, start_, stop_, index_;
+  PtxScanner *src_;
+  CharStream *in_;
+};
+
 class ItemTokenStream final : public TokenStream {
 public:
-  explicit ItemTokenStream(TokenSource &lexer, std::string_view text) : lexer_(lexer), text_(text) {}
+  ItemTokenStream(PtxScanner &lexer, CharStream &chars, std::string_view text)
+      : lexer_(lexer), chars_(chars), text_(text) {}
 
   Token *LT(ssize_t k) override {
     if (k == 0) return nullptr;
@@ -86,10 +142,10 @@ public:
     }
     size_t i = p_ + static_cast<size_t>(k) - 1;
     sync(i);
-    if (i >= base_ + toks_.size()) return toks_.back().get();  // EOF
+    if (i >= base_ + toks_.size()) return &toks_.back();  // EOF
     return at(i);
   }
-  Token *get(size_t i) const override { return toks_.at(i - base_).get(); }
+  Token *get(size_t i) const override { return const_cast<LiteToken *>(&toks_.at(i - base_)); }
   TokenSource *getTokenSource() const override { return &lexer_; }
   std::string getText(const misc::Interval &iv) override {
     if (iv.a < 0 || iv.b < iv.a) return {};
@@ -124,27 +180,36 @@ public:
   /// Forgets every token before the current position.
   void discardConsumed() {
     while (base_ < p_ && !toks_.empty()) {
-      lastEnd_ = static_cast<uint32_t>(toks_.front()->getStopIndex() + 1);
+      lastEnd_ = static_cast<uint32_t>(toks_.front().stop() + 1);
       toks_.pop_front();
       ++base_;
     }
   }
   /// Byte offset where the trivia before token `i` starts.
   uint32_t leadOf(size_t i) const {
-    if (i > base_) return static_cast<uint32_t>(get(i - 1)->getStopIndex() + 1);
+    if (i > base_) return static_cast<uint32_t>(tok(i - 1).stop() + 1);
     return lastEnd_;
   }
   size_t fetched() const { return base_ + toks_.size(); }
+  /// Type of token `i` (fetching it), EOF past the end.
+  size_t typeAt(size_t i) {
+    if (i - base_ < toks_.size()) return toks_[i - base_].type();  // fetched already: the common case
+    sync(i);
+    if (i >= base_ + toks_.size()) return Token::EOF;
+    return tok(i).type();
+  }
+  /// Token `i`, already fetched.
+  const LiteToken &tok(size_t i) const { return toks_[i - base_]; }
 
 private:
-  Token *at(size_t i) const { return toks_[i - base_].get(); }
+  LiteToken *at(size_t i) { return &toks_[i - base_]; }
   void sync(size_t i) {
     while (i >= base_ + toks_.size() && !eof_) {
-      auto t = lexer_.nextToken();
-      static_cast<WritableToken *>(t.get())->setTokenIndex(base_ + toks_.size());
-      switch (t->getType()) {
+      size_t start;
+      size_t type = lexer_.next(start);
+      switch (type) {
       case PtxLexer::LBRACE: case PtxLexer::LPAREN: case PtxLexer::LBRACK:
-        if (++depth_ + bangs_ > kMaxNesting) throw NestingTooDeep{t->getStartIndex(), false};
+        if (++depth_ + bangs_ > kMaxNesting) throw NestingTooDeep{start, false};
         break;
       case PtxLexer::RBRACE: case PtxLexer::RPAREN: case PtxLexer::RBRACK:
         if (depth_ > 0) --depth_;
@@ -152,18 +217,19 @@ private:
       // `!!!...x` recurses once per '!' (notOperand), like a bracket; count
       // them until the statement ends.
       case PtxLexer::BANG:
-        if (depth_ + ++bangs_ > kMaxNesting) throw NestingTooDeep{t->getStartIndex(), true};
+        if (depth_ + ++bangs_ > kMaxNesting) throw NestingTooDeep{start, true};
         break;
       case PtxLexer::SEMI: bangs_ = 0; break;
       case Token::EOF: eof_ = true; break;
       }
-      toks_.push_back(std::move(t));
+      toks_.emplace_back(type, start, lexer_.position() - 1, base_ + toks_.size(), &lexer_, &chars_);
     }
   }
 
-  TokenSource &lexer_;
+  PtxScanner &lexer_;
+  CharStream &chars_;
   std::string_view text_;
-  std::deque<std::unique_ptr<Token>> toks_;
+  std::deque<LiteToken> toks_;
   size_t base_ = 0, p_ = 0;
   uint32_t lastEnd_ = 0;
   int depth_ = 0, bangs_ = 0;
@@ -227,19 +293,20 @@ class Builder {
 public:
   Builder(ir::Module &m, ItemTokenStream &ts) : m_(m), ts_(ts), src_(m.source()) {}
 
-  void item(PtxParser::ItemContext *c) {
-    i_ = c->start->getTokenIndex();
-    end_ = c->stop->getTokenIndex() + 1;
+  /// Builds the item of kind `kind` from tokens [first, end).
+  void item(ir::Item::Kind kind, size_t first, size_t end) {
+    i_ = first;
+    end_ = end;
     ir::Item it;
     it.span = spanOf(i_, end_ - 1);
-    if (dynamic_cast<PtxParser::FunctionItemContext *>(c)) {
+    if (kind == ir::Item::Kind::Function) {
       it.kind = ir::Item::Kind::Function;
       it.function = function();
-    } else if (dynamic_cast<PtxParser::DeclItemContext *>(c)) {
+    } else if (kind == ir::Item::Kind::Decl) {
       it.kind = ir::Item::Kind::Decl;
       it.decl = decl();
       it.decl->span = it.span;
-    } else if (dynamic_cast<PtxParser::SectionItemContext *>(c)) {
+    } else if (kind == ir::Item::Kind::Section) {
       it.kind = ir::Item::Kind::Section;
       it.section = section();
       it.section->span = it.span;
@@ -253,17 +320,16 @@ public:
 
 private:
   // ---- token access
-  Token *tok(size_t i) const { return ts_.get(i); }
-  size_t type(size_t i) const { return i < end_ ? tok(i)->getType() : Token::EOF; }
+  const LiteToken &tok(size_t i) const { return ts_.tok(i); }
+  size_t type(size_t i) const { return i < end_ ? tok(i).type() : Token::EOF; }
   size_t la() const { return type(i_); }
   std::string_view text(size_t i) const {
-    Token *t = tok(i);
-    return std::string_view(src_).substr(t->getStartIndex(), t->getStopIndex() + 1 - t->getStartIndex());
+    const LiteToken &t = tok(i);
+    return std::string_view(src_).substr(t.start(), t.stop() + 1 - t.start());
   }
   std::string_view next() { return text(i_++); }
   Span spanOf(size_t first, size_t last) const {
-    return {ts_.leadOf(first), static_cast<uint32_t>(tok(first)->getStartIndex()),
-            static_cast<uint32_t>(tok(last)->getStopIndex() + 1)};
+    return {ts_.leadOf(first), static_cast<uint32_t>(tok(first).start()), static_cast<uint32_t>(tok(last).stop() + 1)};
   }
 
   // ---- directives kept as token lists
@@ -536,11 +602,10 @@ private:
       return Operand::sym(t);
     }
     case PtxLexer::MINUS: {
-      Token *minus = tok(i_), *num = tok(i_ + 1);
+      const LiteToken &minus = tok(i_), &num = tok(i_ + 1);
       i_ += 2;
-      if (num->getStartIndex() == minus->getStopIndex() + 1)
-        return Operand::imm(std::string_view(src_).substr(minus->getStartIndex(),
-                                                          num->getStopIndex() + 1 - minus->getStartIndex()));
+      if (num.start() == minus.stop() + 1)
+        return Operand::imm(std::string_view(src_).substr(minus.start(), num.stop() + 1 - minus.start()));
       return Operand::imm(m_.intern("-" + std::string(text(i_ - 1))));
     }
     case PtxLexer::LBRACE: return list(Operand::Kind::Vector, PtxLexer::RBRACE);
@@ -585,6 +650,330 @@ private:
   std::unordered_set<std::string_view> plainRegs_;
 };
 
+// ------------------------------------------------------------ fast path
+
+/// Recognizes one item of PtxParser.g4 without ANTLR: a recursive-descent
+/// transliteration of the grammar, rule for rule. Every decision in the
+/// grammar is LL(1), except three that this code decides as ANTLR's
+/// prediction does: `stmt` on IDENT (a label when COLON follows), `init` on
+/// IDENT (LPAREN, EQUAL or neither follows), and `item` on DIRECTIVE (after
+/// the attributes, ENTRY or FUNC makes it a function, else a declaration).
+/// Each optional part and loop below is entered exactly when the next token
+/// is in its FIRST set; the grammar's FOLLOW sets never overlap those FIRST
+/// sets, so that is the choice ANTLR makes too. So when this accepts an item,
+/// the grammar accepts the same tokens as the same item kind; when it does
+/// not (any unexpected token), the item is parsed again by ANTLR, which
+/// accepts it or reports the error. It looks no further ahead than ANTLR
+/// does (two tokens at most). `parser-equivalence` checks it against ANTLR
+/// on every corpus file and on mutated ones.
+class FastItem {
+public:
+  explicit FastItem(ItemTokenStream &ts) : ts_(ts) {}
+
+  /// True when the item at token `start` is recognized; sets its kind and
+  /// the index one past its last token.
+  bool run(size_t start, ir::Item::Kind &kind, size_t &end) {
+    p_ = start;
+    cachedAt_ = SIZE_MAX;
+    bool ok = false;
+    switch (la()) {
+    case PtxLexer::VERSION: ++p_; ok = eat(PtxLexer::FLOAT) || eat(PtxLexer::INT); kind = ir::Item::Kind::Directive; break;
+    case PtxLexer::TARGET:
+      ++p_;
+      ok = eat(PtxLexer::IDENT);
+      while (ok && eat(PtxLexer::COMMA)) ok = eat(PtxLexer::IDENT);
+      kind = ir::Item::Kind::Directive;
+      break;
+    case PtxLexer::ADDRESS_SIZE: ++p_; ok = eat(PtxLexer::INT); kind = ir::Item::Kind::Directive; break;
+    case PtxLexer::FILE:
+      ++p_;
+      ok = eat(PtxLexer::INT) && eat(PtxLexer::STRING);
+      if (ok && eat(PtxLexer::COMMA)) {
+        ok = eat(PtxLexer::INT);
+        if (ok && eat(PtxLexer::COMMA)) ok = eat(PtxLexer::INT);
+      }
+      kind = ir::Item::Kind::Directive;
+      break;
+    case PtxLexer::SECTION:
+      ++p_;
+      ok = eat(PtxLexer::SECTION_NAME) && eat(PtxLexer::LBRACE);
+      while (ok && (la() == PtxLexer::SECTION_LABEL || la() == PtxLexer::SECTION_DATA)) ++p_;
+      ok = ok && eat(PtxLexer::RBRACE);
+      kind = ir::Item::Kind::Section;
+      break;
+    case PtxLexer::ALIAS:
+      ++p_;
+      ok = eat(PtxLexer::IDENT) && eat(PtxLexer::COMMA) && eat(PtxLexer::IDENT) && eat(PtxLexer::SEMI);
+      kind = ir::Item::Kind::Directive;
+      break;
+    case PtxLexer::PRAGMA: ok = pragma(); kind = ir::Item::Kind::Directive; break;
+    case PtxLexer::ENTRY: case PtxLexer::FUNC: ok = function(); kind = ir::Item::Kind::Function; break;
+    case PtxLexer::REG: case PtxLexer::PARAM: ok = decl() && eat(PtxLexer::SEMI); kind = ir::Item::Kind::Decl; break;
+    case PtxLexer::DIRECTIVE: {
+      // function: attr* (ENTRY | FUNC) ...   decl: attr attr* declarator ...
+      ok = attrs();
+      if (!ok) break;
+      if (la() == PtxLexer::ENTRY || la() == PtxLexer::FUNC) {
+        ok = function();
+        kind = ir::Item::Kind::Function;
+      } else {
+        ok = declRest() && eat(PtxLexer::SEMI);
+        kind = ir::Item::Kind::Decl;
+      }
+      break;
+    }
+    default: break;
+    }
+    end = p_;
+    return ok;
+  }
+
+private:
+  size_t la() {
+    if (cachedAt_ != p_) {
+      cachedAt_ = p_;
+      cached_ = ts_.typeAt(p_);
+    }
+    return cached_;
+  }
+  size_t la2() { return ts_.typeAt(p_ + 1); }
+  bool eat(size_t t) {
+    if (la() != t) return false;
+    ++p_;
+    return true;
+  }
+
+  // PRAGMA STRING (COMMA STRING)* SEMI
+  bool pragma() {
+    ++p_;
+    if (!eat(PtxLexer::STRING)) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!eat(PtxLexer::STRING)) return false;
+    return eat(PtxLexer::SEMI);
+  }
+
+  // attr : DIRECTIVE (INT | LPAREN DIRECTIVE (COMMA DIRECTIVE)* RPAREN)?
+  bool attr() {
+    ++p_;  // DIRECTIVE
+    if (eat(PtxLexer::INT)) return true;
+    if (!eat(PtxLexer::LPAREN)) return true;
+    if (!eat(PtxLexer::DIRECTIVE)) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!eat(PtxLexer::DIRECTIVE)) return false;
+    return eat(PtxLexer::RPAREN);
+  }
+  bool attrs() {
+    while (la() == PtxLexer::DIRECTIVE)
+      if (!attr()) return false;
+    return true;
+  }
+
+  // declarator : (IDENT | REGISTER) (LANGLE INT RANGLE)? (LBRACK INT? RBRACK)*
+  bool declarator() {
+    if (!eat(PtxLexer::IDENT) && !eat(PtxLexer::REGISTER)) return false;
+    if (eat(PtxLexer::LANGLE) && !(eat(PtxLexer::INT) && eat(PtxLexer::RANGLE))) return false;
+    while (eat(PtxLexer::LBRACK)) {
+      eat(PtxLexer::INT);
+      if (!eat(PtxLexer::RBRACK)) return false;
+    }
+    return true;
+  }
+
+  // decl : (REG | PARAM | attr) attr* declarator (COMMA declarator)* (EQUAL init)?
+  bool decl() {
+    if (la() == PtxLexer::REG || la() == PtxLexer::PARAM) ++p_;
+    else if (la() != PtxLexer::DIRECTIVE || !attr()) return false;
+    return attrs() && declRest();
+  }
+  /// decl after its attributes: declarator (COMMA declarator)* (EQUAL init)?
+  bool declRest() {
+    if (!declarator()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!declarator()) return false;
+    if (eat(PtxLexer::EQUAL)) return init();
+    return true;
+  }
+
+  // init : LBRACE init (COMMA init)* RBRACE | IDENT LPAREN init RPAREN ((PLUS | MINUS) INT)?
+  //      | IDENT EQUAL IDENT | dataValue
+  bool init() {
+    if (eat(PtxLexer::LBRACE)) {
+      if (!init()) return false;
+      while (eat(PtxLexer::COMMA))
+        if (!init()) return false;
+      return eat(PtxLexer::RBRACE);
+    }
+    if (la() == PtxLexer::IDENT && la2() == PtxLexer::LPAREN) {
+      p_ += 2;
+      if (!init() || !eat(PtxLexer::RPAREN)) return false;
+      if (eat(PtxLexer::PLUS) || eat(PtxLexer::MINUS)) return eat(PtxLexer::INT);
+      return true;
+    }
+    if (la() == PtxLexer::IDENT && la2() == PtxLexer::EQUAL) {
+      p_ += 2;
+      return eat(PtxLexer::IDENT);
+    }
+    // dataValue : MINUS? dataTerm ((PLUS | MINUS) dataTerm)*
+    eat(PtxLexer::MINUS);
+    if (!dataTerm()) return false;
+    while (eat(PtxLexer::PLUS) || eat(PtxLexer::MINUS))
+      if (!dataTerm()) return false;
+    return true;
+  }
+  // dataTerm : INT | IDENT | DIRECTIVE | HEXFLOAT | FLOAT
+  bool dataTerm() {
+    switch (la()) {
+    case PtxLexer::INT: case PtxLexer::IDENT: case PtxLexer::DIRECTIVE: case PtxLexer::HEXFLOAT:
+    case PtxLexer::FLOAT: ++p_; return true;
+    default: return false;
+    }
+  }
+
+  // paramDecl : (PARAM | REG) attr* declarator
+  bool paramDecl() {
+    if (!eat(PtxLexer::PARAM) && !eat(PtxLexer::REG)) return false;
+    return attrs() && declarator();
+  }
+  /// LPAREN (paramDecl (COMMA paramDecl)*)? RPAREN, the empty list allowed
+  /// or not (returnParams).
+  bool params(bool allowEmpty) {
+    ++p_;  // LPAREN
+    if (allowEmpty && eat(PtxLexer::RPAREN)) return true;
+    if (!paramDecl()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!paramDecl()) return false;
+    return eat(PtxLexer::RPAREN);
+  }
+
+  // function : attr* (ENTRY | FUNC) returnParams? IDENT paramList? perfDirective* (block | SEMI)
+  // (the attributes were read by the caller)
+  bool function() {
+    ++p_;  // ENTRY | FUNC
+    if (la() == PtxLexer::LPAREN && !params(false)) return false;
+    if (!eat(PtxLexer::IDENT)) return false;
+    if (la() == PtxLexer::LPAREN && !params(true)) return false;
+    // perfDirective : DIRECTIVE (INT (COMMA INT)*)? | PRAGMA STRING (COMMA STRING)* SEMI
+    while (true) {
+      if (eat(PtxLexer::DIRECTIVE)) {
+        if (eat(PtxLexer::INT))
+          while (eat(PtxLexer::COMMA))
+            if (!eat(PtxLexer::INT)) return false;
+      } else if (la() == PtxLexer::PRAGMA) {
+        if (!pragma()) return false;
+      } else {
+        break;
+      }
+    }
+    if (eat(PtxLexer::SEMI)) return true;
+    return la() == PtxLexer::LBRACE && block();
+  }
+
+  // block : LBRACE stmt* RBRACE
+  bool block() {
+    ++p_;  // LBRACE
+    while (!eat(PtxLexer::RBRACE))
+      if (!stmt()) return false;
+    return true;
+  }
+
+  bool stmt() {
+    switch (la()) {
+    case PtxLexer::LBRACE: return block();
+    case PtxLexer::LOC: ++p_; return true;
+    case PtxLexer::PRAGMA: return pragma();
+    case PtxLexer::CALLPROTOTYPE:  // CALLPROTOTYPE protoParams? IDENT protoParams? SEMI
+      ++p_;
+      if (la() == PtxLexer::LPAREN && !params(true)) return false;
+      if (!eat(PtxLexer::IDENT)) return false;
+      if (la() == PtxLexer::LPAREN && !params(true)) return false;
+      return eat(PtxLexer::SEMI);
+    case PtxLexer::BRANCHTARGETS:
+    case PtxLexer::CALLTARGETS:  // (BRANCHTARGETS | CALLTARGETS) IDENT (COMMA IDENT)* SEMI
+      ++p_;
+      if (!eat(PtxLexer::IDENT)) return false;
+      while (eat(PtxLexer::COMMA))
+        if (!eat(PtxLexer::IDENT)) return false;
+      return eat(PtxLexer::SEMI);
+    case PtxLexer::REG: case PtxLexer::PARAM: case PtxLexer::DIRECTIVE: return decl() && eat(PtxLexer::SEMI);
+    case PtxLexer::IDENT:
+      if (la2() == PtxLexer::COLON) {
+        p_ += 2;
+        return true;
+      }
+      return instruction();
+    case PtxLexer::AT: return instruction();
+    default: return false;
+    }
+  }
+
+  // instruction : guard? IDENT (operand (COMMA operand)*)? SEMI
+  // guard       : AT BANG? (REGISTER | IDENT)
+  bool instruction() {
+    if (eat(PtxLexer::AT)) {
+      eat(PtxLexer::BANG);
+      if (!eat(PtxLexer::REGISTER) && !eat(PtxLexer::IDENT)) return false;
+    }
+    if (!eat(PtxLexer::IDENT)) return false;
+    if (eat(PtxLexer::SEMI)) return true;
+    if (!operand()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!operand()) return false;
+    return eat(PtxLexer::SEMI);
+  }
+
+  // operand : BANG operand | primary (PIPE primary)*
+  bool operand() {
+    if (eat(PtxLexer::BANG)) return operand();
+    if (!primary()) return false;
+    while (eat(PtxLexer::PIPE))
+      if (!primary()) return false;
+    return true;
+  }
+  /// (operand (COMMA operand)*)? close
+  bool operandList(size_t close) {
+    if (eat(close)) return true;
+    if (!operand()) return false;
+    while (eat(PtxLexer::COMMA))
+      if (!operand()) return false;
+    return eat(close);
+  }
+  // addrItem : operand ((PLUS | MINUS) operand)?
+  bool addrItem() {
+    if (!operand()) return false;
+    if (eat(PtxLexer::PLUS) || eat(PtxLexer::MINUS)) return operand();
+    return true;
+  }
+  bool primary() {
+    switch (la()) {
+    case PtxLexer::REGISTER: case PtxLexer::IDENT: case PtxLexer::INT: case PtxLexer::FLOAT:
+    case PtxLexer::HEXFLOAT: ++p_; return true;
+    case PtxLexer::MINUS:
+      ++p_;
+      return eat(PtxLexer::INT) || eat(PtxLexer::FLOAT) || eat(PtxLexer::HEXFLOAT);
+    case PtxLexer::LBRACE: ++p_; return operandList(PtxLexer::RBRACE);
+    case PtxLexer::LPAREN: ++p_; return operandList(PtxLexer::RPAREN);
+    case PtxLexer::LBRACK:  // LBRACK addrItem (COMMA addrItem)* RBRACK
+      ++p_;
+      if (!addrItem()) return false;
+      while (eat(PtxLexer::COMMA))
+        if (!addrItem()) return false;
+      return eat(PtxLexer::RBRACK);
+    default: return false;
+    }
+  }
+
+  ItemTokenStream &ts_;
+  size_t p_ = 0;
+  size_t cachedAt_ = SIZE_MAX, cached_ = 0;  // la() at token cachedAt_
+};
+
+ir::Item::Kind itemKind(PtxParser::ItemContext *c) {
+  if (dynamic_cast<PtxParser::FunctionItemContext *>(c)) return ir::Item::Kind::Function;
+  if (dynamic_cast<PtxParser::DeclItemContext *>(c)) return ir::Item::Kind::Decl;
+  if (dynamic_cast<PtxParser::SectionItemContext *>(c)) return ir::Item::Kind::Section;
+  return ir::Item::Kind::Directive;
+}
+
 /// A top-level item starts with a keyword token or with one of these
 /// directives; anything else is reported as an unknown directive (the grammar
 /// alone would take it for a variable attribute and complain later).
@@ -600,14 +989,14 @@ void checkItemStart(Token *t, std::string_view src) {
 
 }  // namespace
 
-ParseResult parsePtx(std::string source, std::string fileName) {
+ParseResult parsePtx(std::string source, std::string fileName, bool fastPath) {
   ParseResult r;
   auto mod = std::make_unique<ir::Module>(std::move(source), fileName);
   const std::string &src = mod->source();
 
   ByteCharStream chars(src, fileName);
   PtxScanner lexer(src, &chars, fileName);
-  ItemTokenStream tokens(lexer, src);
+  ItemTokenStream tokens(lexer, chars, src);
   PtxParser parser(&tokens);
   parser.removeErrorListeners();
   parser.setBuildParseTree(false);
@@ -615,12 +1004,23 @@ ParseResult parsePtx(std::string source, std::string fileName) {
   auto bail = std::make_shared<BailErrorStrategy>();
   auto full = std::make_shared<DefaultErrorStrategy>();
   Builder builder(*mod, tokens);
+  FastItem fast(tokens);
 
   try {
     while (true) {
       size_t start = tokens.index();
       if (tokens.LA(1) == Token::EOF) break;
       checkItemStart(tokens.LT(1), src);
+      ir::Item::Kind kind;
+      size_t end;
+      if (fastPath && fast.run(start, kind, end)) {
+        tokens.seek(end);
+        builder.item(kind, start, end);
+        ++r.stats.items;
+        ++r.stats.fastItems;
+        tokens.discardConsumed();
+        continue;
+      }
       PtxParser::ItemContext *item = nullptr;
       parser.setErrorHandler(bail);
       parser.getInterpreter<atn::ParserATNSimulator>()->setPredictionMode(atn::PredictionMode::SLL);
@@ -636,7 +1036,7 @@ ParseResult parsePtx(std::string source, std::string fileName) {
         item = parser.item();
         parser.removeErrorListeners();
       }
-      builder.item(item);
+      builder.item(itemKind(item), item->start->getTokenIndex(), item->stop->getTokenIndex() + 1);
       ++r.stats.items;
       parser.getTreeTracker().reset();
       tokens.discardConsumed();

@@ -25,6 +25,7 @@ std::string dimSourceText(const DimSource &s) {
   std::string t = s.from == DimSource::From::Grid ? "grid." : "block.";
   t += s.dim < 3 ? kDimNames[s.dim] : '?';
   if (s.divide != 1) t += "/" + std::to_string(s.divide);
+  if (s.multiply != 1) t += "*" + std::to_string(s.multiply);
   return s.roundUp ? "ceil(" + t + ")" : t;
 }
 
@@ -58,6 +59,16 @@ Json variantJson(const Variant &v) {
     Json extra = Json::array();
     for (const auto &a : v.extraArgs) extra.push_back(dimSourceText(a));
     j["extraArgs"] = std::move(extra);
+  }
+  if (!v.disjointParams.empty()) {
+    Json pairs = Json::array();
+    for (const auto &p : v.disjointParams) pairs.push_back(Json::array({p.a, p.b}));
+    j["disjointParams"] = std::move(pairs);
+  }
+  if (!v.minParams.empty()) {
+    Json mins = Json::array();
+    for (const auto &p : v.minParams) mins.push_back(Json{{"index", p.index}, {"value", p.value}});
+    j["minParams"] = std::move(mins);
   }
   return j;
 }
@@ -151,7 +162,7 @@ DimSource parseDimSource(const std::string &text, const std::string &path) {
   std::string_view t = text;
   if (t.starts_with("ceil(") && t.ends_with(")")) {
     s = parseDimSource(std::string(t.substr(5, t.size() - 6)), path);
-    if (s.from == DimSource::From::Const || s.roundUp || s.divide == 1)
+    if (s.from == DimSource::From::Const || s.roundUp || s.divide == 1 || s.multiply != 1)
       fail(path, "ceil() needs \"grid.<x|y|z>/<n>\" or \"block.<x|y|z>/<n>\" inside, got \"" + text + "\"");
     s.roundUp = true;
     return s;
@@ -162,7 +173,7 @@ DimSource parseDimSource(const std::string &text, const std::string &path) {
     return DimSource::constant(static_cast<uint32_t>(n));
   }
   auto bad = [&]() {
-    fail(path, "expected \"grid.<x|y|z>\" or \"block.<x|y|z>\" with an optional \"/<n>\", or a number, got \"" +
+    fail(path, "expected \"grid.<x|y|z>\" or \"block.<x|y|z>\" with an optional \"/<n>\" or \"*<n>\", or a number, got \"" +
                    text + "\"");
   };
   if (t.starts_with("grid.")) {
@@ -178,6 +189,17 @@ DimSource parseDimSource(const std::string &text, const std::string &path) {
   s.dim = static_cast<uint8_t>(t[0] - 'x');
   t.remove_prefix(1);
   if (t.empty()) return s;
+  if (t[0] == '*') {
+    if (t.size() < 2 || t.size() > 11) bad();
+    uint64_t n = 0;
+    for (char c : t.substr(1)) {
+      if (c < '0' || c > '9') bad();
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (n == 0 || n > 1024) fail(path, "the multiplier must be between 1 and 1024");
+    s.multiply = static_cast<uint32_t>(n);
+    return s;
+  }
   if (t[0] != '/' || t.size() < 2 || t.size() > 11) bad();
   uint64_t n = 0;
   for (char c : t.substr(1)) {
@@ -220,7 +242,8 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   // later: absent means no bound.
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
-             {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minLaunchThreads", "minBlockThreads", "extraArgs"});
+             {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minLaunchThreads", "minBlockThreads", "extraArgs",
+              "disjointParams", "minParams"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -246,9 +269,37 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
     for (size_t i = 0; i < extra.size(); ++i) {
       std::string p = path + ".extraArgs[" + std::to_string(i) + "]";
       DimSource a = parseDimSource(getString(extra[i], p), p);
-      if (a.from == DimSource::From::Const || a.divide != 1 || a.roundUp)
+      if (a.from == DimSource::From::Const || a.divide != 1 || a.roundUp || a.multiply != 1)
         fail(p, "an extra argument names one value of the launch, \"grid.<x|y|z>\" or \"block.<x|y|z>\"");
       v.extraArgs.push_back(a);
+    }
+  }
+  if (j.contains("disjointParams")) {
+    const Json &pairs = getArray(j["disjointParams"], path + ".disjointParams");
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      std::string p = path + ".disjointParams[" + std::to_string(i) + "]";
+      const Json &pair = getArray(pairs[i], p);
+      if (pair.size() != 2) fail(p, "expected two parameter indexes, got " + std::to_string(pair.size()));
+      Variant::DisjointParams d{getU32(pair[0], p + "[0]"), getU32(pair[1], p + "[1]")};
+      for (uint32_t x : {d.a, d.b})
+        if (x >= numParams)
+          fail(p, "parameter " + std::to_string(x) + " does not exist (the kernel has " + std::to_string(numParams) + ")");
+      if (d.a == d.b) fail(p, "a parameter cannot be disjoint from itself");
+      v.disjointParams.push_back(d);
+    }
+  }
+  if (j.contains("minParams")) {
+    const Json &mins = getArray(j["minParams"], path + ".minParams");
+    for (size_t i = 0; i < mins.size(); ++i) {
+      std::string p = path + ".minParams[" + std::to_string(i) + "]";
+      expectKeys(mins[i], p, {"index", "value"});
+      Variant::MinParam m{getU32(mins[i]["index"], p + ".index"), 0};
+      if (!mins[i]["value"].is_number_integer()) fail(p + ".value", std::string("expected an integer, got ") + typeName(mins[i]["value"]));
+      m.value = mins[i]["value"].get<int64_t>();
+      if (m.index >= numParams)
+        fail(p + ".index", "parameter " + std::to_string(m.index) + " does not exist (the kernel has " +
+                               std::to_string(numParams) + ")");
+      v.minParams.push_back(m);
     }
   }
   return v;

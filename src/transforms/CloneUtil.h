@@ -233,16 +233,39 @@ struct RegTypes {
 
 /// Whether address polynomial `poly` is a multiple of V for every launch
 /// that passes runtime conditions: each term's coefficient, times
-/// `scale(term)`, must be a multiple of V, or the term must hold exactly one
+/// `scale(term)`, must be a multiple of V, or the term must hold a
 /// parameter of `f`, which becomes a condition appended to `conds` (its
 /// value a multiple of V / gcd(coefficient, V): a pointer's alignment, a
-/// pitch). The constant term's remainder goes to `misalign` (0..V-1).
-/// False when a term can be neither (two parameters, a global's address,
-/// an index with an odd coefficient).
+/// pitch). A term with several parameters (`B * w * %ctaid.y`, a tile edge
+/// times a pitch) is a multiple of the coefficient times any one of them:
+/// a condition already asked of one of them is used when it suffices, else
+/// one is asked of the first. The constant term's remainder goes to
+/// `misalign` (0..V-1). False when a term can be neither (a global's
+/// address, an index with an odd coefficient); then `why` (when given) names
+/// the term.
 template <typename Scale>
 bool vectorAlignment(const analysis::Poly &poly, const analysis::AffineAnalysis &aff, const ir::Function &f,
-                     int64_t V, Scale scale, std::vector<Variant::AlignedParam> &conds, int64_t &misalign) {
+                     int64_t V, Scale scale, std::vector<Variant::AlignedParam> &conds, int64_t &misalign,
+                     std::string *why = nullptr) {
   misalign = 0;
+  auto paramIndex = [&](const analysis::Symbol &sym) {
+    if (f.params)
+      for (size_t i = 0; i < f.params->size(); ++i)
+        for (const auto &n : (*f.params)[i].names)
+          if (n.name == sym.name) return static_cast<int>(i);
+    return -1;
+  };
+  auto require = [&](int index, uint32_t need) {
+    for (auto &x : conds)
+      if (x.index == static_cast<uint32_t>(index)) {
+        x.bytes = std::max(x.bytes, need);
+        return;
+      }
+    conds.push_back({static_cast<uint32_t>(index), need});
+  };
+  // Terms with several parameters after those with one, so that their
+  // conditions are known first.
+  std::vector<std::pair<std::vector<int>, int64_t>> several;
   for (const auto &[mono, coeff] : poly.terms()) {
     __int128 c = coeff;
     for (uint16_t id : mono) c *= scale(aff.symbols()[id]);
@@ -252,27 +275,32 @@ bool vectorAlignment(const analysis::Poly &poly, const analysis::AffineAnalysis 
       misalign = rem;
       continue;
     }
-    const analysis::Symbol *param = nullptr;
-    size_t params = 0;
+    std::vector<int> params;
+    bool unknownParam = false;
     for (uint16_t id : mono)
       if (aff.symbols()[id].kind == analysis::Symbol::Kind::Param) {
-        ++params;
-        param = &aff.symbols()[id];
+        int index = paramIndex(aff.symbols()[id]);
+        if (index < 0) unknownParam = true;
+        else params.push_back(index);
       }
-    int index = -1;
-    if (params == 1 && f.params)
-      for (size_t i = 0; i < f.params->size(); ++i)
-        for (const auto &n : (*f.params)[i].names)
-          if (n.name == param->name) index = static_cast<int>(i);
-    if (index < 0) return false;
-    uint32_t need = static_cast<uint32_t>(V / std::gcd(rem, V));
-    bool found = false;
-    for (auto &x : conds)
-      if (x.index == static_cast<uint32_t>(index)) {
-        x.bytes = std::max(x.bytes, need);
-        found = true;
+    if (params.empty() || unknownParam) {
+      if (why) {
+        analysis::Poly t = analysis::Poly::constant(coeff);
+        for (uint16_t id : mono) analysis::Poly::mul(t, analysis::Poly::symbol(id), t);
+        *why = "its term " + aff.str(t) + " is not a multiple of " + std::to_string(V) +
+               " and holds no parameter that could be checked at launch";
       }
-    if (!found) conds.push_back({static_cast<uint32_t>(index), need});
+      return false;
+    }
+    if (params.size() == 1) require(params[0], static_cast<uint32_t>(V / std::gcd(rem, V)));
+    else several.push_back({params, rem});
+  }
+  for (const auto &[params, rem] : several) {
+    bool done = false;
+    for (int index : params)
+      for (const auto &x : conds)
+        done |= x.index == static_cast<uint32_t>(index) && (static_cast<__int128>(rem) * x.bytes) % V == 0;
+    if (!done) require(params[0], static_cast<uint32_t>(V / std::gcd(rem, V)));
   }
   return true;
 }

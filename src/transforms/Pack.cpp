@@ -46,20 +46,32 @@
 // starts at counters 0, 4, 8, ..., so the address is aligned when its
 // polynomial with the counter's term counted 4 times is (parameters become
 // runtime conditions, as above). Loops are taken only when they are one
-// range of statements with the latch `add iv, iv, s; setp.lt p, iv, n;
-// @p bra header` (s > 0, 32-bit), nothing else writes iv or n, and the body
-// writes no global or generic memory and has no barrier, fence, atomic,
-// call, `brx`, declaration or `.pragma "nounroll"` (a remark says which).
+// range of statements whose latch is `setp.CMP p, iv, n; @p bra header`
+// (32-bit) with iv updated once per iteration by a constant step, either
+// `add iv, iv, s` before the test or `add t, iv, s` ... `mov iv, t` after it
+// (nvcc's counters that count down), CMP lt/le/ne for s > 0 and gt/ge/ne
+// for s < 0 (the header tests, in 64 bits, that the value the third copy's
+// left-out latch would test still passes), nothing else writes iv or n, and
+// the body writes no global or generic memory and has no barrier, fence,
+// atomic, call, `brx` or declaration (a remark says which). A
+// `.pragma "nounroll"` loop is unrolled on the clone only (the remark says
+// so): the original keeps the programmer's choice.
 // Clones made by earlier passes are packed too (the pack clone of a swap
 // clone is preferred over it, with the same launch); an original that has
 // clones is left to them.
-// Refuses (remark): nested blocks, and kernels with no such run or loop.
+// Refuses (remark, for every kernel left alone): nested blocks, and kernels
+// with no such run or loop (the first run that failed and why, else that
+// there is none). A term of an address with several parameters is aligned
+// when one of them is (a runtime condition, reusing one already asked).
 // Not done yet: stores.
+// Files: PackLoops.cpp (the loops: which qualify, the unrolled rewrite, and
+// the address and vector-load helpers), this file (runs of loads, across
+// blocks, the clone and its variants, the pass); PackLoops.h holds what they
+// share.
 #include <algorithm>
 #include <numeric>
 
-#include "CloneUtil.h"
-#include "Pass.h"
+#include "PackLoops.h"
 
 namespace ptxopt::transforms {
 
@@ -68,6 +80,7 @@ using ir::Instruction;
 using ir::Operand;
 using ir::Stmt;
 using namespace clone;
+using namespace pack;
 
 namespace {
 
@@ -89,329 +102,6 @@ struct Run {
   bool inPlace = false;
 };
 
-/// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
-bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off) {
-  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return false;
-  const Operand &e = addr.elems[0];
-  if (e.kind == Operand::Kind::Register) {
-    reg = std::string(e.text);
-    off = 0;
-    return true;
-  }
-  if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Register && e.elems[1].intValue()) {
-    reg = std::string(e.elems[0].text);
-    off = *e.elems[1].intValue() * (e.text == "-" ? -1 : 1);
-    return true;
-  }
-  return false;
-}
-
-/// A loop whose body reads short words at unit stride along its counter:
-/// unrolled by kUnroll in the clone so that the kUnroll reads of one pass
-/// become one vector load (see the overview).
-constexpr unsigned kUnroll = 4;
-
-struct LoopLoad {
-  size_t stmt;  // index in the body
-  unsigned w;
-};
-
-struct LoopPlan {
-  size_t hs = 0, ls = 0;  // header label and latch branch (body indexes)
-  size_t addAt = 0, setpAt = 0;  // the latch's update and test (.loc lines may lie between)
-  std::string header;     // the header's label
-  std::string iv, bound;  // induction register and loop-invariant bound (register or immediate)
-  int64_t step = 0;
-  bool isUnsigned = false;
-  std::vector<LoopLoad> loads;
-  std::vector<Variant::AlignedParam> conditions;
-  std::string where;
-};
-
-/// Emits `nwords` 32-bit words loaded as one vector by `like`'s opcode and
-/// address (its type replaced by .b32: `ld.global.nc.u8` -> `ld.global.nc.v2.b32`).
-std::vector<std::string> emitVectorLoad(ir::Module &m, Emitter &e, const Instruction &like, unsigned nwords) {
-  std::string op(like.base());
-  const std::string type = typeModifier(like);
-  for (auto mod : like.modifiers())
-    if (std::string(mod) != type) op += std::string(mod);
-  if (nwords > 1) op += ".v" + std::to_string(nwords);
-  op += ".b32";
-  std::vector<std::string> words;
-  Operand vec{Operand::Kind::Vector, "", {}};
-  for (unsigned x = 0; x < nwords; ++x) {
-    words.push_back(e.reg32());
-    vec.elems.push_back(e.op(words.back()));
-  }
-  auto ld = std::make_unique<Instruction>();
-  ld->opcode = m.intern(op);
-  ld->operands = {nwords > 1 ? vec : vec.elems[0], like.operands[1]};
-  ld->edited = true;
-  e.out.push_back(std::move(ld));
-  return words;
-}
-
-bool hasNounroll(const Stmt &s) {
-  if (s.kind != Stmt::Kind::Directive) return false;
-  const auto &d = static_cast<const ir::Directive &>(s);
-  return d.name == ".pragma" && std::any_of(d.tokens.begin(), d.tokens.end(),
-                                            [](std::string_view t) { return t.find("nounroll") != std::string_view::npos; });
-}
-
-/// Loops of `k` that can be unrolled for `pack` (the checks of the
-/// overview), with the loads that merge. `busy`: statements already in a
-/// straight-line run. Remarks say why a loop with such loads is not unrolled.
-std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::FunctionAnalyses &fa, const RegTypes &types,
-                                const std::set<size_t> &busy) {
-  std::vector<LoopPlan> plans;
-  auto &body = k.body->body;
-  const auto &cfg = fa.cfg();
-  auto &aff = fa.affine();
-  std::map<std::string_view, size_t> labelAt;
-  std::map<const Instruction *, size_t> stmtOf;
-  for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i]->kind == Stmt::Kind::Label) labelAt[static_cast<const ir::Label &>(*body[i]).name] = i;
-    if (body[i]->kind == Stmt::Kind::Instruction) stmtOf[static_cast<const Instruction *>(body[i].get())] = i;
-  }
-  std::map<const Instruction *, const AccessInfo *> accessOf;
-  for (const auto &a : fa.accesses()) accessOf[cfg.instructions()[a.instr]] = &a;
-  for (const auto &L : fa.loops().loops()) {
-    analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
-    cs.loop = L.id;
-    const uint16_t counter = aff.symbolId(cs);
-    // Short-word loads of the header block, unit stride along the counter.
-    LoopPlan plan;
-    const auto &hb = cfg.blocks()[L.header];
-    for (uint32_t ii = hb.first; ii < hb.last; ++ii) {
-      const Instruction &in = *cfg.instructions()[ii];
-      auto mem = analysis::memAccess(in);
-      if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
-          !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 ||
-          in.operands[0].kind != Operand::Kind::Register)
-        continue;
-      unsigned w = mem->bytes();
-      unsigned dstBits = types.bits(in.operands[0].text);
-      if ((w != 1 && w != 2) || !(dstBits == 16 || dstBits == 32 || dstBits == 64)) continue;
-      auto it = accessOf.find(&in);
-      auto st = stmtOf.find(&in);
-      if (it == accessOf.end() || st == stmtOf.end() || busy.count(st->second) || !it->second->address.known) continue;
-      std::string reg;
-      int64_t off;
-      if (!baseAndOffset(in.operands[1], reg, off) || reg == in.operands[0].text) continue;
-      bool unit = false;
-      for (const auto &sd : it->second->strides) unit |= sd.symbol == counter && sd.constant && *sd.constant == w;
-      if (!unit) continue;
-      std::vector<Variant::AlignedParam> conds;
-      int64_t misalign = 0;
-      // The unrolled body starts at counters 0, U, 2U, ...: the counter's
-      // term counts U times.
-      if (!vectorAlignment(it->second->address.poly, aff, k, int64_t(kUnroll * w),
-                           [&](const analysis::Symbol &sy) { return sy == cs ? int64_t(kUnroll) : int64_t(1); }, conds,
-                           misalign) ||
-          misalign)
-        continue;
-      plan.loads.push_back({st->second, w});
-      for (const auto &c : conds) {
-        bool found = false;
-        for (auto &x : plan.conditions)
-          if (x.index == c.index) x.bytes = std::max(x.bytes, c.bytes), found = true;
-        if (!found) plan.conditions.push_back(c);
-      }
-      if (plan.where.empty()) plan.where = locationOf(ctx.module, fa, &in);
-    }
-    if (plan.loads.empty()) continue;
-    auto refuse = [&](const std::string &why) {
-      ctx.remark(Remark::Kind::Missed, k, plan.where, "loop not unrolled: " + why);
-      ctx.count("loops-refused");
-    };
-    // One contiguous range: the header's label ... the latch's branch.
-    if (L.latches.size() != 1) {
-      refuse("it has several back edges");
-      continue;
-    }
-    const auto &lb = cfg.blocks()[L.latches[0]];
-    const Instruction &br = *cfg.instructions()[lb.last - 1];
-    if (hb.labels.empty() || !labelAt.count(hb.labels[0]) || !stmtOf.count(&br)) {
-      refuse("its header has no label");
-      continue;
-    }
-    plan.header = std::string(hb.labels[0]);
-    plan.hs = labelAt[hb.labels[0]];
-    plan.ls = stmtOf[&br];
-    size_t inLoop = 0, total = 0;
-    for (uint32_t b : L.blocks) total += cfg.blocks()[b].last - cfg.blocks()[b].first;
-    bool contiguous = plan.ls > plan.hs + 3;
-    for (size_t i = plan.hs + 1; i <= plan.ls && contiguous; ++i)
-      if (body[i]->kind == Stmt::Kind::Instruction) {
-        contiguous &= L.contains(cfg.blockOf(cfg.indexOf(static_cast<const Instruction *>(body[i].get()))));
-        ++inLoop;
-      }
-    if (!contiguous || inLoop != total) {
-      refuse("its blocks are not one range of statements");
-      continue;
-    }
-    // The latch: add iv, iv, s; setp.lt p, iv, n; @p bra header.
-    auto instrAt = [&](size_t i) -> const Instruction * {
-      return body[i]->kind == Stmt::Kind::Instruction ? static_cast<const Instruction *>(body[i].get()) : nullptr;
-    };
-    // The two instructions before the branch (directives such as .loc skipped).
-    auto prevInstr = [&](size_t i) {
-      while (i > plan.hs + 1 && body[--i]->kind != Stmt::Kind::Instruction) {
-      }
-      return i;
-    };
-    plan.setpAt = prevInstr(plan.ls);
-    plan.addAt = prevInstr(plan.setpAt);
-    const Instruction *add = plan.addAt > plan.hs ? instrAt(plan.addAt) : nullptr;
-    const Instruction *setp = plan.setpAt > plan.hs ? instrAt(plan.setpAt) : nullptr;
-    bool latchOk = add && setp && br.base() == "bra" && !br.guard.empty() && !br.guardNegated &&
-                   analysis::branchTarget(br) == plan.header && setp->base() == "setp" && setp->operands.size() == 3 &&
-                   setp->operands[0].text == br.guard && add->base() == "add" && add->guard.empty() &&
-                   add->operands.size() == 3 && setp->guard.empty();
-    if (latchOk) {
-      auto mods = setp->modifiers();
-      auto amods = add->modifiers();
-      latchOk = mods.size() == 2 && mods[0] == ".lt" && (mods[1] == ".s32" || mods[1] == ".u32") && amods.size() == 1 &&
-                (amods[0] == ".s32" || amods[0] == ".u32") && add->operands[0].kind == Operand::Kind::Register &&
-                add->operands[1].text == add->operands[0].text && add->operands[2].intValue() &&
-                *add->operands[2].intValue() > 0 && *add->operands[2].intValue() < (1 << 20) &&
-                setp->operands[1].text == add->operands[0].text &&
-                (setp->operands[2].kind == Operand::Kind::Register || setp->operands[2].intValue());
-      if (latchOk) {
-        plan.iv = std::string(add->operands[0].text);
-        plan.bound = std::string(setp->operands[2].text);
-        plan.step = *add->operands[2].intValue();
-        plan.isUnsigned = mods[1] == ".u32";
-      }
-    }
-    if (!latchOk) {
-      refuse("its latch is not 'add iv, iv, step; setp.lt p, iv, n; @p bra' on 32 bits");
-      continue;
-    }
-    // Nothing else in the loop writes iv or n, jumps to the header, writes
-    // memory a load could see, or synchronizes; no label lists.
-    std::string why;
-    bool inHeader = true;  // before the loop's first instruction
-    for (size_t i = plan.hs + 1; i <= plan.ls && why.empty(); ++i) {
-      const Stmt &st = *body[i];
-      if (st.kind == Stmt::Kind::Instruction) inHeader = false;
-      if (st.kind == Stmt::Kind::Decl || st.kind == Stmt::Kind::Block) why = "it declares something inside";
-      if (st.kind == Stmt::Kind::Directive) {
-        const auto &d = static_cast<const ir::Directive &>(st);
-        if (hasNounroll(st) && inHeader) why = "it carries .pragma \"nounroll\"";
-        else if (d.name != ".loc" && d.name != ".pragma") why = "it holds a " + std::string(d.name) + " directive";
-      }
-      if (st.kind != Stmt::Kind::Instruction) continue;
-      const auto &in = static_cast<const Instruction &>(st);
-      std::string_view base = in.base();
-      auto mem = analysis::memAccess(in);
-      if (i < plan.ls && base == "bra" && analysis::branchTarget(in) == plan.header) why = "it jumps to its header";
-      if (base == "brx" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
-          base == "fence" || base == "atom" || base == "red")
-        why = "it contains " + std::string(base);
-      if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
-        why = "it writes memory a load could read (" + std::string(in.opcode) + ")";
-      auto du = analysis::defUse(in);
-      for (auto d : du.defs)
-        if ((d == plan.iv && i != plan.addAt) || d == plan.bound) why = "it writes " + std::string(d) + " elsewhere";
-    }
-    if (!why.empty()) {
-      refuse(why);
-      continue;
-    }
-    plans.push_back(std::move(plan));
-  }
-  // Nested candidates: the innermost (shortest) range wins.
-  std::stable_sort(plans.begin(), plans.end(),
-                   [](const LoopPlan &a, const LoopPlan &b) { return a.ls - a.hs < b.ls - b.hs; });
-  std::vector<LoopPlan> chosen;
-  for (auto &p : plans) {
-    bool overlaps = false;
-    for (const auto &q : chosen) overlaps |= !(p.ls < q.hs || q.ls < p.hs);
-    if (!overlaps) chosen.push_back(std::move(p));
-  }
-  std::sort(chosen.begin(), chosen.end(), [](const LoopPlan &a, const LoopPlan &b) { return a.hs < b.hs; });
-  return chosen;
-}
-
-/// The loop of `p` (body indexes shifted by `at`: new index of each old
-/// one) unrolled in `cb`:
-///   header:  if fewer than U iterations remain (64-bit, so no wrap-around)
-///            go to single;
-///            U copies of the body (labels renamed), the first U-1 without
-///            the latch test (they are known to run), the first copy's
-///            load of each merged group the vector load, every copy's the
-///            unpacking of its element; the last copy's latch goes back to
-///            the header;  bra exit
-///   single:  the original body (one iteration; its latch goes back too)
-///   exit:
-void unrollLoop(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, const LoopPlan &p,
-                const std::map<size_t, size_t> &at, const RegTypes &types, Emitter &e) {
-  const size_t hs = at.at(p.hs), ls = at.at(p.ls), setp = at.at(p.setpAt);
-  std::map<size_t, const LoopLoad *> loadAt;
-  for (const auto &l : p.loads) loadAt[at.at(l.stmt)] = &l;
-  std::set<std::string_view> labels;
-  for (size_t i = hs + 1; i <= ls; ++i)
-    if (cb[i]->kind == Stmt::Kind::Label) labels.insert(static_cast<const ir::Label &>(*cb[i]).name);
-  // The clone's labels carry its suffix: the header's name comes from cb.
-  const std::string header(static_cast<const ir::Label &>(*cb[hs]).name);
-  const std::string single = header + "_ptxopt_single", exit = header + "_ptxopt_exit";
-  std::vector<std::unique_ptr<Stmt>> seq;
-  auto flushE = [&] {
-    for (auto &st : e.out) seq.push_back(std::move(st));
-    e.out.clear();
-  };
-  seq.push_back(std::move(cb[hs]));
-  // U iterations remain when iv + (U-1)*step < n.
-  const char *w64 = p.isUnsigned ? "u64" : "s64";
-  std::string last = e.reg64(), bound = e.reg64(), q = e.regp();
-  e.ins(std::string("cvt.") + w64 + (p.isUnsigned ? ".u32" : ".s32"), {last, p.iv});
-  e.ins(std::string("add.") + w64, {last, last, std::to_string(int64_t(kUnroll - 1) * p.step)});
-  if (!p.bound.empty() && p.bound[0] == '%') e.ins(std::string("cvt.") + w64 + (p.isUnsigned ? ".u32" : ".s32"), {bound, p.bound});
-  else e.ins(std::string("mov.") + w64, {bound, p.bound});
-  e.ins(std::string("setp.lt.") + w64, {q, last, bound});
-  e.ins("bra", {single}, "!" + q);
-  flushE();
-  std::map<const LoopLoad *, std::vector<std::string>> words;
-  for (unsigned j = 0; j < kUnroll; ++j) {
-    const std::string suffix = "_ptxopt_u" + std::to_string(j);
-    for (size_t i = hs + 1; i <= ls; ++i) {
-      if (j + 1 < kUnroll && (i == setp || i == ls)) continue;  // the latch test and branch
-      if (auto it = loadAt.find(i); it != loadAt.end()) {
-        const auto &in = static_cast<const Instruction &>(*cb[i]);
-        const LoopLoad &l = *it->second;
-        std::string type = typeModifier(in);
-        if (j == 0) words[&l] = emitVectorLoad(m, e, in, kUnroll * l.w / 4);
-        std::string dst(in.operands[0].text);
-        emitUnpack(e, words[&l], j * l.w, l.w, type.size() > 1 && type[1] == 's', dst, types.bits(dst));
-        flushE();
-        continue;
-      }
-      auto st = cb[i]->clone();
-      if (st->kind == Stmt::Kind::Label) {
-        auto &lab = static_cast<ir::Label &>(*st);
-        lab.name = m.intern(std::string(lab.name) + suffix);
-        lab.edited = true;
-      } else if (st->kind == Stmt::Kind::Instruction) {
-        auto &in = static_cast<Instruction &>(*st);
-        if (in.base() == "bra" && !in.operands.empty() && labels.count(in.operands[0].text)) {
-          in.operands[0].text = m.intern(std::string(in.operands[0].text) + suffix);
-          in.edited = true;
-        }
-      }
-      seq.push_back(std::move(st));
-    }
-  }
-  e.ins("bra.uni", {exit});
-  e.label(single);
-  flushE();
-  for (size_t i = hs + 1; i <= ls; ++i) seq.push_back(std::move(cb[i]));
-  e.label(exit);
-  flushE();
-  cb.erase(cb.begin() + static_cast<long>(hs), cb.begin() + static_cast<long>(ls) + 1);
-  cb.insert(cb.begin() + static_cast<long>(hs), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
-}
-
 }  // namespace
 
 void runPack(PassContext &ctx) {
@@ -425,13 +115,29 @@ void runPack(PassContext &ctx) {
     ctx.count("kernels");
     const std::string kname(k->name);
     auto known = ctx.baseOf(*k);
-    if (!known) continue;
+    if (!known) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "not packed: a __ptxopt_ clone the manifest does not list");
+      continue;
+    }
     ir::Function *original = known->original;
     const bool isClone = known->isClone;
     // An original that has clones runs one of them: a pack clone of it
-    // would come after them in the manifest and never run.
+    // would come after them in the manifest and seldom run. Except when
+    // every clone is rowwalk's (regacc, lanes): their conditions are on the
+    // arguments (pointers in different allocations, rows long enough), and
+    // a launch that fails them would otherwise lose the pack clone that
+    // -O2 without rowwalk gave it.
+    bool onlyArgumentClones = false;
     if (!isClone && known->variantCount) {
+      onlyArgumentClones = true;
+      for (const auto &e : ctx.manifest.kernels)
+        if (e.kernel == original->name)
+          for (const auto &v : e.variants)
+            onlyArgumentClones &= v.kind.rfind("regacc", 0) == 0 || v.kind.rfind("lanes", 0) == 0;
+    }
+    if (!isClone && known->variantCount && !onlyArgumentClones) {
       ctx.count("originals-left-to-clones");
+      ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (pack tries them)");
       continue;
     }
     auto &body = k->body->body;
@@ -452,6 +158,7 @@ void runPack(PassContext &ctx) {
     std::vector<Run> runs;
     std::vector<Load> all;  // every candidate, by window
     bool sawNeighbours = false;  // loads from one base register in one window (worth a remark)
+    std::string firstWhy, firstWhyAt;  // the first run of adjacent loads that could not merge, and why
     // Runs among the loads of `window`: grouped by (opcode, register),
     // sorted by offset, largest vectors first; `ok` checks the statements
     // between a run's loads.
@@ -480,14 +187,48 @@ void runPack(PassContext &ctx) {
             std::vector<Variant::AlignedParam> conds;
             int64_t misalign = 0;
             const AccessInfo &lead = *window[start].a;
-            if (!lead.address.known ||
-                !vectorAlignment(lead.address.poly, aff, *k, V, [](const analysis::Symbol &) { return 1; }, conds,
-                                 misalign) ||
-                misalign)
+            std::string alignWhy;
+            const Instruction &leadIn = static_cast<const Instruction &>(*body[window[start].stmt]);
+            auto fail = [&](const std::string &why) {
+              if (firstWhy.empty()) {
+                firstWhy = std::to_string(n) + " loads of " + std::to_string(w) + " bytes from " + window[start].reg +
+                           " (" + std::string(leadIn.opcode) + ") would merge, but " + why;
+                firstWhyAt = locationOf(ctx.module, fa, &leadIn);
+              }
+            };
+            if (n == 2 && w >= 4 && !fa.loops().loopOf(fa.cfg().blockOf(window[start].a->instr))) {
+              // Two 32- or 64-bit loads as one vector outside a loop: the
+              // thread's request covers the same sectors either way, so
+              // nothing is saved. Rodinia nearest neighbour's struct of two
+              // floats measured 0.99-1.07x
+              // (docs/results/family-h100-2026-11-25-before.md), and the
+              // clone costs the program its load and the hook. In a loop the
+              // instruction saved each iteration pays: the column walk's
+              // t[i], t[i+1] ran 1.18x faster as one 8-byte load (H100,
+              // docs/BENCHMARKS.md "Row walks").
+              fail("two loads of 4 or 8 bytes outside a loop as one vector measured no faster");
               continue;
+            }
+            if (!lead.address.known) {
+              fail("their address is unknown (" + lead.address.why + ")");
+              continue;
+            }
+            if (!vectorAlignment(lead.address.poly, aff, *k, V, [](const analysis::Symbol &) { return 1; }, conds,
+                                 misalign, &alignWhy)) {
+              fail("the first is not provably " + std::to_string(V) + "-byte aligned: " + alignWhy);
+              continue;
+            }
+            if (misalign) {
+              fail("the first is " + std::to_string(misalign) + " bytes off a " + std::to_string(V) + "-byte boundary");
+              continue;
+            }
             std::vector<size_t> stmts;
             for (size_t i : run) stmts.push_back(window[i].stmt);
-            if (!ok(stmts)) continue;
+            if (!ok(stmts)) {
+              fail(inPlace ? "the code between them may leave, be entered, write memory or redefine the base"
+                           : "a load's register is used between them");
+              continue;
+            }
             Run r;
             r.inPlace = inPlace;
             for (size_t i : run) {
@@ -647,12 +388,23 @@ void runPack(PassContext &ctx) {
     }
     std::set<size_t> busy;
     for (const Load &l : all) busy.insert(l.stmt);
+    const size_t remarksBefore = ctx.remarks.size();
     std::vector<LoopPlan> loops = planLoops(ctx, *k, fa, types, busy);
+    const bool loopRemarked = ctx.remarks.size() != remarksBefore;  // a loop's remark said why already
     if (runs.empty() && loops.empty()) {
-      if (!isClone && sawNeighbours && !acrossNoted)
-        ctx.remark(Remark::Kind::Missed, *k, "",
-                   "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes with a "
-                   "provable alignment, or a store lies between them");
+      // Every refusal says why: the first run that failed, else what is missing.
+      if (acrossNoted || loopRemarked) continue;
+      const std::string who = isClone ? "clone " + kname + ": " : "";
+      if (!firstWhy.empty())
+        ctx.remark(Remark::Kind::Missed, *original, firstWhyAt, who + "not packed: " + firstWhy);
+      else if (sawNeighbours)
+        ctx.remark(Remark::Kind::Missed, *original, "",
+                   who + "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes, or "
+                         "a store lies between them");
+      else if (!isClone)
+        ctx.remark(Remark::Kind::Missed, *original, "",
+                   "not packed: no two unguarded scalar global loads of 1, 2 or 4 bytes from one base register in "
+                   "one stretch of code, and no loop reading short words at unit stride along its counter");
       continue;
     }
 
@@ -761,7 +513,8 @@ void runPack(PassContext &ctx) {
       what += std::string(what.empty() ? "" : "; ") + "loop at " + (lp.where.empty() ? lp.header : lp.where) +
               " unrolled by " + std::to_string(kUnroll) + ", its " + std::to_string(lp.loads.size()) +
               " short-word load(s) one " + std::to_string(kUnroll * lp.loads[0].w) + "-byte load each per " +
-              std::to_string(kUnroll) + " iterations";
+              std::to_string(kUnroll) + " iterations" +
+              (lp.nounroll ? " (it carries .pragma \"nounroll\": unrolled on this clone only, to group its loads)" : "");
     ctx.remark(Remark::Kind::Applied, *original, "", name + ": " + what + "; launch conditions: " + (conds.empty() ? "none" : conds));
     ctx.count("loads-merged", merged);
   }

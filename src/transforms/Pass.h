@@ -63,5 +63,8 @@ std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, cons
 void runCoalesce(PassContext &ctx);
 void runGroup(PassContext &ctx);
 void runPack(PassContext &ctx);
+void runRowWalk(PassContext &ctx);
+/// After the passes: drops the variants no launch can select (Prune.cpp).
+void pruneClones(PassContext &ctx);
 
 }  // namespace ptxopt::transforms

@@ -3,8 +3,10 @@
 // how to launch the clones.
 #include "ptxopt/transforms/PassManager.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
+#include <unordered_set>
 
 #include "Pass.h"
 #include "ptxopt/ir/Verifier.h"
@@ -40,6 +42,13 @@ const std::vector<Registered> &registry() {
         "stride are unrolled by 4 for it; a 'pack' clone with the same launch, for kernels no earlier pass "
         "cloned"},
        transforms::runPack},
+      {{"rowwalk",
+        "row walks (a thread looping over its own row): accumulators kept in memory become registers "
+        "('regacc' clone, same launch; pointer parameters in different allocations at launch), and 32 lanes "
+        "run one logical thread, lane l taking iterations l, l+32, ... with 16-byte loads and a shuffle "
+        "reduction ('lanes' clone, launch grown 32 times; exact for integer, min/max and bitwise "
+        "accumulators, floating point only with --reassociate)"},
+       transforms::runRowWalk},
   };
   return r;
 }
@@ -73,6 +82,53 @@ void embedManifest(ir::Module &m, const Manifest &man) {
     m.appendDecl(std::move(d));
   }
   m.trailer = "// @ptxopt-manifest " + toJson(man) + "\n";
+}
+
+/// `f` is still the parser's text: no edited header or statement, every node
+/// with its source span (an edit sets `edited`; a clone has no spans).
+bool unmodified(const ir::Function &f) {
+  if (f.edited || !f.span.valid()) return false;
+  if (!f.body) return true;
+  if (f.body->edited || !f.body->span.valid()) return false;
+  bool clean = true;
+  ir::forEachStmt(*f.body, [&](const ir::Stmt &st) { clean = clean && !st.edited && st.span.valid(); });
+  return clean;
+}
+
+/// What the analyses of an unmodified function may read besides the
+/// function: the module's other items (declarations, directives) and the
+/// unmodified functions it calls.
+struct ModuleShape {
+  std::vector<const ir::Function *> functions;
+  std::unordered_set<const ir::Function *> unmodifiedFunctions;
+  size_t otherItems = 0;
+  explicit ModuleShape(const ir::Module &m) {
+    for (const auto &it : m.items) {
+      if (it.kind != ir::Item::Kind::Function) {
+        ++otherItems;
+        continue;
+      }
+      functions.push_back(it.function.get());
+      if (!it.edited && unmodified(*it.function)) unmodifiedFunctions.insert(it.function.get());
+    }
+  }
+};
+
+/// After a pass: forgets the analyses of every function the pass added,
+/// changed or removed, keeps those of the functions it left as parsed (the
+/// originals: passes add clones and never edit a kernel in place), so the
+/// next pass does not recompute them. Everything goes if the module's other
+/// items or the set of unmodified functions changed in any other way.
+void invalidateChanged(analysis::AnalysisManager &am, const ModuleShape &before, const ir::Module &m) {
+  ModuleShape after(m);
+  if (after.otherItems != before.otherItems) return am.invalidateAll();
+  // Every function unmodified now was unmodified before (an edit is never undone).
+  for (const ir::Function *f : after.unmodifiedFunctions)
+    if (!before.unmodifiedFunctions.count(f)) return am.invalidateAll();
+  for (const ir::Function *f : before.functions)
+    if (!after.unmodifiedFunctions.count(f)) am.invalidate(*f);  // changed or removed: the pointer is only a key
+  for (const ir::Function *f : after.functions)
+    if (!after.unmodifiedFunctions.count(f)) am.invalidate(*f);  // added by the pass
 }
 
 }  // namespace
@@ -163,8 +219,7 @@ std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, cons
     }
   }
   if (stmt && stmt->span.valid()) {
-    LineTable lt(m.source());
-    auto p = lt.pos(stmt->span.begin);
+    auto p = m.lines().pos(stmt->span.begin);
     return m.fileName() + ":" + std::to_string(p.line) + ":" + std::to_string(p.col);
   }
   return "";
@@ -186,7 +241,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   std::vector<std::string> names;
   if (opts.passes == "-O0" || opts.passes.empty()) names = {};
   else if (opts.passes == "-O1") names = {"coalesce"};
-  else if (opts.passes == "-O2") names = {"coalesce", "group", "pack"};
+  else if (opts.passes == "-O2") names = {"coalesce", "group", "rowwalk", "pack"};
   else names = split(opts.passes);
   std::vector<const Registered *> pipeline;
   for (const auto &n : names) {
@@ -208,10 +263,21 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   for (const Registered *p : pipeline) {
     auto t0 = std::chrono::steady_clock::now();
     transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, p->info.name, opts.options};
+    const ModuleShape before(m);
     p->run(ctx);
+    invalidateChanged(am, before, m);
     res.passTimes[p->info.name] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    am.invalidateAll();
     if (opts.afterPass) opts.afterPass(p->info.name, m, opts.afterPassCtx);
+  }
+  // Variants no launch can select, and their clones, go (Prune.cpp); on by
+  // default, `--skip=prune` keeps them.
+  bool prune = !pipeline.empty();
+  for (const auto &s : opts.skip) prune &= s != "prune";
+  if (prune) {
+    auto t0 = std::chrono::steady_clock::now();
+    transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, "prune", opts.options};
+    transforms::pruneClones(ctx);
+    res.passTimes["prune"] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
   embedManifest(m, res.manifest);
   return res;

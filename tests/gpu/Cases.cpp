@@ -2,6 +2,9 @@
 // tests/gpu/cases/*.cu, compiled to PTX by nvcc at build time.
 #include "Cases.h"
 
+#include <cmath>
+#include <tuple>
+
 #include <optional>
 
 namespace gpudiff {
@@ -254,7 +257,7 @@ void addImage(std::vector<Case> &cs) {
       cs.push_back(makeCase("image: rotate1 (read once) " + size + opt, "image", "rotate1",
                             {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.f), f32(1.f)}, {gx, gy, 1},
                             {256, 4, 1}));
-      cs.back().expect = gathers ? "=rotate1__ptxopt_group16" : "original";
+      cs.back().expect = "original";  // its guard is computed (a scatter target): refused
       cs.back().passes = gathers ? "-O2;group-gathers" : "";
       cs.back().big = big;
       cs.push_back(makeCase("image: rotate2 (written once) " + size + opt, "image", "rotate2",
@@ -264,6 +267,33 @@ void addImage(std::vector<Case> &cs) {
       cs.back().passes = gathers ? "-O2;group-gathers" : "";
       cs.back().big = big;
     }
+  }
+  // The examples' launch of rotation 2 (blocks of 128 x 1, one row of blocks
+  // per image row) with group-gathers: block.x / 16 = 8 threads, so a merged
+  // clone; from 2^22 threads the one merged along y (new, not yet run on a
+  // GPU: 16 rows of 128 pixels per block, the hand kernel's tile), below it
+  // the x-merged one.
+  for (auto [w, h] : {std::pair<int, int>{2048, 2048}, {1920, 1080}}) {
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("image: rotate2 " + std::to_string(w) + "x" + std::to_string(h) +
+                              " blocks 128x1 (group-gathers)",
+                          "image", "rotate2", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), f32(0.8f), f32(0.6f)},
+                          {unsigned(w / 128), unsigned(h), 1}, {128, 1, 1}));
+    cs.back().passes = "-O2;group-gathers";
+    cs.back().expect = n >= (size_t(1) << 22) ? "=rotate2__ptxopt_group16_merged_y" : "=rotate2__ptxopt_group16_merged";
+  }
+  // k chosen by launch size (group-small-launches; new, not yet run on a
+  // GPU): Sobel at 1920x1080 in the examples' 32 x 8 blocks takes neither
+  // the k = 8 clone (4 threads across) nor the merged one (under 2^22
+  // threads), but the k = 4 clone (8 x 8 blocks, 2^20 threads or more).
+  for (bool small : {true, false}) {
+    const int w = 1920, h = 1080;
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase(std::string("image: sobel 1920x1080 blocks 32x8") + (small ? " (group-small-launches)" : ""),
+                          "image", "sobel", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h)},
+                          {unsigned(w / 32), unsigned(h / 8), 1}, {32, 8, 1}));
+    cs.back().passes = small ? "-O2;group-small-launches" : "";
+    cs.back().expect = small ? "=sobel__ptxopt_group4" : "original";
   }
   // k chosen by hand (group-k): a measurement of the choice of k, and the
   // smaller vectors' code paths on the GPU.
@@ -361,6 +391,21 @@ void addPack(std::vector<Case> &cs) {
   }
 }
 
+/// Sizes from parameters (cases/runtime.cu): a tile edge B and a pitch w
+/// multiply in the address; B % 4 == 0 covers the term B*w*%ctaid.y (new,
+/// not yet run on a GPU). B = 6 (and so a pitch of 2046) runs the original.
+void addParamSizes(std::vector<Case> &cs) {
+  for (int B : {8, 6}) {
+    const int w = B == 8 ? 2048 : 2046, h = w;
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("pack: tile_sum, tile edge " + std::to_string(B) + " from a parameter, " + std::to_string(w) +
+                              "x" + std::to_string(h),
+                          "runtime", "tile_sum", {in(Elem::I8, n), out(Elem::F32, n), i32(w), i32(B)},
+                          {unsigned(w / B), unsigned(h / B), 1}, {unsigned(B), unsigned(B), 1}));
+    cs.back().expect = B % 4 == 0 ? "=tile_sum__ptxopt_pack" : "original";
+  }
+}
+
 /// The pack pass's loop unrolling (cases/unroll.cu): one row of n short
 /// words per thread, a cosf per element; n not a multiple of 4 (the last
 /// iterations one by one), fewer than 4 iterations, misaligned pitches and
@@ -385,8 +430,26 @@ void addUnroll(std::vector<Case> &cs) {
   rowCase("16-bit rows, pitch 1006 (original)", "row_u16", Elem::I16, 1003, 1006, std::nullopt, "original");
   rowCase("8-bit rows from 8 to 1001", "row_from", Elem::I8, 1001, 1004, 8, "=row_from__ptxopt_pack");
   rowCase("8-bit rows from 3 (original)", "row_from", Elem::I8, 1001, 1004, 3, "original");
-  rowCase("nounroll loop (original)", "row_nounroll", Elem::I8, 1001, 1004, std::nullopt, "original");
+  // #pragma unroll 1: unrolled on the clone (new, not yet run on a GPU).
+  rowCase("nounroll loop, n 1001", "row_nounroll", Elem::I8, 1001, 1004, std::nullopt, "=row_nounroll__ptxopt_pack");
   rowCase("stride-2 loop (original)", "row_even", Elem::I8, 500, 1004, std::nullopt, "original");
+  // Latch forms (cases/latch.cu; new, not yet run on a GPU): `x != n`, a
+  // counter tested before it counts down, and `#pragma unroll 1` on 16-bit
+  // data; n not a multiple of 4, fewer than 4, and 0.
+  auto latchCase = [&](const std::string &name, const std::string &kernel, Elem e, int n, int pitch,
+                       const std::string &expect) {
+    cs.push_back(makeCase("unroll: " + name, "latch", kernel,
+                          {in(e, size_t(rows) * pitch + 8), out(Elem::F32, rows), i32(n), i32(pitch), f32(0.37f)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = expect;
+  };
+  latchCase("x != n, n 1001", "row_ne", Elem::I8, 1001, 1004, "=row_ne__ptxopt_pack");
+  latchCase("x != n, n 2", "row_ne", Elem::I8, 2, 4, "=row_ne__ptxopt_pack");
+  latchCase("counting down, n 1001", "row_down", Elem::I8, 1001, 1004, "=row_down__ptxopt_pack");
+  latchCase("counting down, n 3", "row_down", Elem::I8, 3, 4, "=row_down__ptxopt_pack");
+  latchCase("counting down, n 0", "row_down", Elem::I8, 0, 4, "=row_down__ptxopt_pack");
+  latchCase("nounroll 16-bit, n 1003", "row_nounroll_u16", Elem::I16, 1003, 1004, "=row_nounroll_u16__ptxopt_pack");
+  latchCase("nounroll 16-bit, pitch 1002 (original)", "row_nounroll_u16", Elem::I16, 1003, 1002, "original");
 }
 
 SynthVariant swapVariant() {
@@ -497,7 +560,226 @@ void addHalf(std::vector<Case> &cs) {
   cs.back().expect = "=half_leaky_relu__ptxopt_group8";
 }
 
+
+/// rowwalk (docs/PASSES.md): row walks with the accumulator in memory
+/// (regacc clone, bit for bit), integer reductions split over 32 lanes
+/// (lanes clones, bit for bit), float sums reassociated (--reassociate:
+/// within a bound of a float64 reference, which the original meets too),
+/// overlapping pointers (the original), rows that are not a multiple of 4
+/// or of 32, guards.
+void addRowWalk(std::vector<Case> &cs) {
+  auto rows = [](const std::string &name, const std::string &kernel, unsigned nx, unsigned ny, unsigned block,
+                 Elem e, bool withX, const std::string &passes, const std::string &expect, bool big) {
+    std::vector<Arg> args{in(e, size_t(nx) * ny)};
+    if (withX) args.push_back(in(e, ny));
+    args.push_back(out(e, nx));
+    args.push_back(i32(int32_t(nx)));
+    args.push_back(i32(int32_t(ny)));
+    Case c = makeCase("rowwalk: " + name + " " + std::to_string(nx) + "x" + std::to_string(ny) + " b" +
+                          std::to_string(block),
+                      "rowwalk", kernel, args, {(nx + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = big;
+    return c;
+  };
+  // Step 1: tmp[i] in memory, exact.
+  cs.push_back(rows("tmp in memory", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+                    "=rowsum_mem__ptxopt_regacc", true));
+  cs.push_back(rows("tmp in memory, then pack", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk,pack",
+                    "=rowsum_mem__ptxopt_regacc_pack", true));
+  cs.push_back(rows("tmp in memory, rows not x4/x32", "rowsum_mem", 1000, 1003, 256, Elem::F32, true, "rowwalk",
+                    "=rowsum_mem__ptxopt_regacc", false));
+  cs.push_back(rows("column walk, y in memory", "colwalk_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+                    "=colwalk_mem__ptxopt_regacc", true));
+  // x overlapping tmp (one row: deterministic in the original): the original runs.
+  {
+    Case c = makeCase("rowwalk: tmp in memory, x inside tmp (original)", "rowwalk", "rowsum_mem",
+                      {in(Elem::F32, 64), aliasOf(2, Elem::F32), out(Elem::F32, 64), i32(1), i32(64)}, {1, 1, 1},
+                      {32, 1, 1});
+    c.passes = "rowwalk";
+    c.expect = "original";
+    cs.push_back(c);
+  }
+  // gesummv: two accumulators in memory, reloaded in every iteration by nvcc.
+  cs.push_back(makeCase("rowwalk: gesummv 2000", "rowwalk", "gesummv",
+                        {i32(2000), f32(1.5f), f32(1.2f), in(Elem::F32, 2000 * 2000), in(Elem::F32, 2000 * 2000),
+                         in(Elem::F32, 2000), out(Elem::F32, 2000), out(Elem::F32, 2000)},
+                        {8, 1, 1}, {256, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "=gesummv__ptxopt_regacc";
+  // Step 2, exact: integer reductions.
+  cs.push_back(rows("int row sum", "rowsum_int", 4096, 4096, 256, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", true));
+  cs.push_back(rows("int row sum, rows not x32, guard", "rowsum_int", 1000, 1004, 256, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", false));
+  // Rows of 4 ran 0.88x with the lanes clone (H100): rows under 128 run the original.
+  cs.push_back(rows("int row sum, short rows (original)", "rowsum_int", 3000, 4, 128, Elem::I32, false, "rowwalk",
+                    "original", false));
+  cs.push_back(rows("int row sum, rows of 128", "rowsum_int", 3000, 128, 128, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes", false));
+  cs.push_back(rows("int row sum, 16-thread blocks", "rowsum_int", 1000, 256, 16, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes_blk", false));
+  cs.push_back(rows("int row sum, row length not x4 (scalar loads)", "rowsum_int", 1000, 1003, 256, Elem::I32, false,
+                    "rowwalk", "=rowsum_int__ptxopt_lanes_scalar", false));
+  cs.push_back(rows("int row max", "rowmax_int", 2000, 1000, 256, Elem::I32, false, "rowwalk",
+                    "=rowmax_int__ptxopt_lanes", false));
+  cs.push_back(rows("u32 row xor", "rowxor_u32", 2000, 1000, 256, Elem::I32, false, "rowwalk",
+                    "=rowxor_u32__ptxopt_lanes", false));
+  cs.push_back(rows("y read before and written after the loop", "rowacc_inout", 2000, 1000, 256, Elem::I32, false,
+                    "rowwalk", "=rowacc_inout__ptxopt_lanes", false));
+  // No loop-carried value: B[i*ny+j] = 3*A[i*ny+j], split; B must not overlap A.
+  cs.push_back(makeCase("rowwalk: row scale 2000x1000 b256", "rowwalk", "rowscale",
+                        {in(Elem::I32, 2000 * 1000), out(Elem::I32, 2000 * 1000), i32(2000), i32(1000)}, {8, 1, 1},
+                        {256, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "=rowscale__ptxopt_lanes";
+  cs.push_back(makeCase("rowwalk: row scale, B inside A (original)", "rowwalk", "rowscale",
+                        {out(Elem::I32, 2 * 1000), aliasOf(0, Elem::I32, 4000), i32(1), i32(1000)}, {1, 1, 1},
+                        {32, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "original";
+  // Step 2, float sums reassociated: |y - ref| <= ny * 2^-23 * sum |A*x| (the
+  // classic bound of a recursive sum, which the original meets too).
+  auto approx = [](unsigned nx, unsigned ny) -> Approx {
+    return [nx, ny](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
+      const float *A = reinterpret_cast<const float *>(inputs[0].data());
+      const float *x = reinterpret_cast<const float *>(inputs[1].data());
+      const float *y = reinterpret_cast<const float *>(outputs.data());
+      for (size_t i = 0; i < nx; ++i) {
+        double ref = 0, mag = 0;
+        for (size_t j = 0; j < ny; ++j) {
+          ref += double(A[i * ny + j]) * double(x[j]);
+          mag += std::fabs(double(A[i * ny + j]) * double(x[j]));
+        }
+        double bound = double(ny) * std::ldexp(1.0, -23) * mag;
+        if (!(std::fabs(double(y[i]) - ref) <= bound))
+          return "row " + std::to_string(i) + ": " + std::to_string(y[i]) + " vs " + std::to_string(ref) +
+                 " (bound " + std::to_string(bound) + ")";
+      }
+      return std::string();
+    };
+  };
+  for (auto [nx, ny, big] : {std::tuple<unsigned, unsigned, bool>{4096, 4096, true}, {1000, 1004, false}, {1000, 1003, false}}) {
+    const std::string suffix = ny % 4 ? "_scalar" : "";
+    cs.push_back(rows("tmp in memory, reassociated", "rowsum_mem", nx, ny, 256, Elem::F32, true,
+                      "rowwalk;reassociate", "=rowsum_mem__ptxopt_lanes" + suffix, big));
+    cs.back().approx = approx(nx, ny);
+    cs.push_back(rows("__restrict__, reassociated", "rowsum_restrict", nx, ny, 256, Elem::F32, true,
+                      "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes" + suffix, big));
+    cs.back().approx = approx(nx, ny);
+  }
+}
+
 }  // namespace
+
+/// If/else regions (cases/ifelse.cu; new, not yet run on a GPU): both arms
+/// predicated per logical thread in the group clones. Plain clone for
+/// 1024-thread blocks, block-merged for 256; such bodies take the higher
+/// launch floors (2^21 threads plain, 2^22 merged), below them the original.
+void addIfElse(std::vector<Case> &cs) {
+  for (unsigned b : {1024u, 256u}) {
+    const unsigned g = (1u << 22) / b;
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: if/else clamp_div 16-bit " + shapeName(g, b), "ifelse", "clamp_div",
+                          {in(Elem::I16, n), out(Elem::I16, n), i32(7)}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = b == 1024 ? "=clamp_div__ptxopt_group8" : "=clamp_div__ptxopt_group8_merged";
+  }
+  // Border handling: the load inside the if-then region as one vector load
+  // predicated on any replica's arm (2^21 threads or more).
+  for (auto [w, h] : {std::pair<int, int>{2048, 2048}, {2048, 512}}) {
+    const size_t n = size_t(w) * h;
+    cs.push_back(makeCase("group: border_div (load inside the region) " + std::to_string(w) + "x" + std::to_string(h),
+                          "ifelse", "border_div", {in(Elem::I8, n), out(Elem::I8, n), i32(w), i32(h), i32(5)},
+                          {unsigned(w / 1024), unsigned(h), 1}, {1024, 1, 1}));
+    cs.back().expect = n >= (size_t(1) << 21) ? "=border_div__ptxopt_group16" : "original";
+  }
+  for (int n : {4000037, 1000003}) {
+    const unsigned b = 1024, g = unsigned((n + b - 1) / b);
+    cs.push_back(makeCase("group: two if/else regions after a guard, n=" + std::to_string(n), "ifelse", "two_diamonds",
+                          {in(Elem::I8, size_t(g) * b), out(Elem::I8, size_t(g) * b), i32(n), i32(3), i32(5)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = n > 2000000 ? "=two_diamonds__ptxopt_group16" : "original";
+  }
+}
+
+/// Atomics whose result is unused (cases/atomics.cu; new, not yet run on a
+/// GPU): they stay per logical thread in the group clone; integer
+/// reductions, so the counters compare bit for bit. Above the launch floor
+/// the clone, below it the original.
+void addAtomics(std::vector<Case> &cs) {
+  for (int n : {4000037, 100000}) {
+    const unsigned b = 1024, g = unsigned((n + b - 1) / b);
+    cs.push_back(makeCase("group: count_above (atomicAdd, result unused), n=" + std::to_string(n), "atomics",
+                          "count_above",
+                          {in(Elem::I8, size_t(g) * b), out(Elem::I8, size_t(g) * b), out(Elem::I32, 1), i32(n),
+                           i32(200)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = n > 1000000 ? "=count_above__ptxopt_group16" : "original";
+  }
+  {
+    const unsigned b = 256, g = 8192;  // 2^21 threads, 256-thread blocks: the block-merged clone
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: max_or (atomicMax, atomicOr at one address) " + shapeName(g, b), "atomics", "max_or",
+                          {in(Elem::I16, n), out(Elem::I16, n), out(Elem::I32, 1), out(Elem::I32, 1)}, {g, 1, 1},
+                          {b, 1, 1}));
+    cs.back().expect = "=max_or__ptxopt_group8_merged";
+  }
+  {
+    const unsigned b = 1024, g = 2048;
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: histogram with --group-gathers " + shapeName(g, b), "atomics", "hist",
+                          {in(Elem::I8, n), out(Elem::I8, n), out(Elem::I32, 256), i32(int(n))}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().passes = "-O2;group-gathers";
+    cs.back().expect = "=hist__ptxopt_group16";
+    cs.push_back(makeCase("group: histogram (original by default) " + shapeName(g, b), "atomics", "hist",
+                          {in(Elem::I8, n), out(Elem::I8, n), out(Elem::I32, 256), i32(int(n))}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "original";
+  }
+}
+
+/// Per-thread local arrays (cases/local.cu; new, not yet run on a GPU): one
+/// depot per replica in the group clone; such bodies take the higher launch
+/// floors (2^21 threads plain, 2^22 merged).
+void addLocal(std::vector<Case> &cs) {
+  {
+    const unsigned b = 1024, g = 4096;
+    const size_t n = size_t(g) * b;
+    cs.push_back(makeCase("group: local array lut_local " + shapeName(g, b), "local", "lut_local",
+                          {in(Elem::I8, n), out(Elem::I8, n), i32(37)}, {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "=lut_local__ptxopt_group16";
+  }
+  for (int n : {4194307, 1000003}) {
+    const unsigned b = 256, g = unsigned((n + b - 1) / b);
+    cs.push_back(makeCase("group: local array, guarded 16-bit, n=" + std::to_string(n), "local", "lut_local_guarded",
+                          {in(Elem::I16, size_t(g) * b), out(Elem::I16, size_t(g) * b), i32(1001), i32(n)}, {g, 1, 1},
+                          {b, 1, 1}));
+    cs.back().expect = n > 4194304 ? "=lut_local_guarded__ptxopt_group8_merged" : "original";
+  }
+}
+
+/// Grid-stride loops (cases/gridstride.cu; new, not yet run on a GPU): the
+/// iterations every replica runs vectorized, the rest per replica. Such
+/// bodies take the higher launch floors (2^21 threads plain, 2^22 merged):
+/// a grid sized to the device (here 128 x 1024) runs the original.
+void addGridStride(std::vector<Case> &cs) {
+  const int n = (1 << 24) + 5;
+  for (unsigned g : {2048u, 128u}) {
+    const unsigned b = 1024;
+    cs.push_back(makeCase("group: grid-stride 8-bit add, n=2^24+5, " + shapeName(g, b), "gridstride", "gs_add_u8",
+                          {in(Elem::I8, size_t(n)), in(Elem::I8, size_t(n)), out(Elem::I8, size_t(n)), i32(n)}, {g, 1, 1},
+                          {b, 1, 1}));
+    cs.back().expect = g == 2048 ? "=gs_add_u8__ptxopt_group16" : "original";
+  }
+  {
+    const int m = 5000003;
+    const unsigned b = 256, g = 16384;
+    cs.push_back(makeCase("group: grid-stride 16-bit clamp, n=5000003, " + shapeName(g, b), "gridstride",
+                          "gs_clamp_u16", {in(Elem::I16, size_t(m)), out(Elem::I16, size_t(m)), i32(m), i32(40000)},
+                          {g, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "=gs_clamp_u16__ptxopt_group8_merged";
+  }
+}
 
 std::vector<Case> allCases() {
   std::vector<Case> cs;
@@ -507,7 +789,13 @@ std::vector<Case> allCases() {
   addImage(cs);
   addHalf(cs);
   addPack(cs);
+  addParamSizes(cs);
   addUnroll(cs);
+  addIfElse(cs);
+  addAtomics(cs);
+  addLocal(cs);
+  addGridStride(cs);
+  addRowWalk(cs);
   addRuntimeCases(cs);
   return cs;
 }

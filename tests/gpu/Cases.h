@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,12 +23,22 @@ struct Arg {
   uint32_t offset = 0;  // bytes added to the device pointer: misalignment on purpose
   int32_t i = 0;
   float f = 0;
+  int alias = -1;  // a buffer that is argument `alias`'s (plus offset): overlapping pointers
 };
 
 inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }
 inline Arg out(Elem e, size_t n) { return {Arg::Kind::Out, e, n, 0, 0, 0}; }
 inline Arg i32(int32_t v) { return {Arg::Kind::I32, Elem::I32, 0, 0, v, 0}; }
 inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
+/// An input whose pointer is argument `of`'s plus `offset` bytes (no buffer of its own).
+inline Arg aliasOf(int of, Elem e, uint32_t offset = 0) { return {Arg::Kind::In, e, 0, offset, 0, 0, of}; }
+
+/// For clones allowed to change results (reassociated floating-point sums):
+/// checks one run's outputs against a float64 reference computed from the
+/// inputs (`inputs[i]`: argument i's initial bytes; `outputs`: the output
+/// buffers as gpu-diff reads them); "" when within the case's bound, else why.
+using Approx = std::function<std::string(const std::vector<std::vector<unsigned char>> &inputs,
+                                         const std::vector<unsigned char> &outputs)>;
 
 /// A "clone" that is a renamed copy of the kernel's own PTX, with a
 /// hand-written manifest entry. It tests the runtime's selection on the GPU
@@ -59,6 +70,9 @@ struct Case {
   bool autotune = false;            // load the optimized module with PTXOPT_AUTOTUNE=1
   bool big = false;                 // left out by --quick
   std::string passes;               // the optimizer's pipeline and options ("" = -O2)
+  /// Set: the outputs of both runs are checked against this reference
+  /// (the original must meet the bound too) instead of bit for bit.
+  Approx approx;
 };
 
 /// A case with the given kernel, arguments and launch; the rest defaulted.

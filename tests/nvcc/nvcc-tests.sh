@@ -79,14 +79,20 @@ objects)
   ;;
 
 keep)
-  # --keep: the kept .ptx is the optimized one (clones, manifest globals);
+  # --keep: the kept .ptx is the optimized one (clones, the manifest comment;
+  # no manifest globals unless asked);
   # the kept stub carries the hook; the fatbinary embeds the same PTX.
   mkdir k
   check "ptx-nvcc --keep" run build.log "$PNVCC" -arch=$ARCH --keep --keep-dir k -Xfatbin --compress-mode=none \
     -I"$MATADD" "$HERE/launches.cu" -o prog
   check "kept .ptx has the swap clone" grep -q "^.visible .entry $SWAP(" k/launches.ptx
   check "kept .ptx has the manifest comment" grep -q '^// @ptxopt-manifest ' k/launches.ptx
-  check "kept .ptx has the manifest globals" grep -q '__ptxopt_manifest__Z10matadd_intPKiS0_Pi\[' k/launches.ptx
+  check "kept .ptx has no manifest globals (the stub carries the manifest)" \
+    bash -c "! grep -q '__ptxopt_manifest_' k/launches.ptx"
+  mkdir kg
+  check "PTXOPT_NVCC_MANIFEST_GLOBALS=1 keeps them" env PTXOPT_NVCC_MANIFEST_GLOBALS=1 \
+    "$PNVCC" -arch=$ARCH --keep --keep-dir kg -I"$MATADD" "$HERE/launches.cu" -o prog2
+  check "...in the kept .ptx" grep -q '__ptxopt_manifest__Z10matadd_intPKiS0_Pi\[' kg/launches.ptx
   check "kept .ptx keeps the original" grep -q '^.visible .entry _Z10matadd_intPKiS0_Pi(' k/launches.ptx
   check "kept cubin came from that .ptx" grep -qa "$SWAP" k/launches.sm_90.cubin
   check "kept stub has the hook" grep -q 'ptx-opt hook begin' k/launches.cudafe1.stub.c
@@ -160,12 +166,13 @@ EOF
   check "rdc program launches the clone" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1)" run.log
   check "rdc program launches the other kernel as is" grep -q "launch _Z11uses_externPi grid=(2,1,1) block=(32,1,1)" run.log
   # a template kernel instantiated in two translation units: .weak entries,
-  # and their manifest globals must not collide at the device link
+  # and their manifest globals, where kept, must not collide at the device link
   printf 'template <class T> __global__ void tadd(const T *a, const T *b, T *c) {\n  int i = threadIdx.x * gridDim.x + blockIdx.x; c[i] = a[i] + b[i]; }\n' >t.h
   printf '#include "t.h"\nvoid f1(int *p) { tadd<int><<<512, 256>>>(p, p, p); }\n' >t1.cu
   printf '#include "t.h"\n#include <cstdio>\nvoid f1(int *p);\nint main() { f1((int *)0x100000); tadd<int><<<512, 256>>>((int *)0x100000, 0, 0); std::printf("done\\n"); }\n' >t2.cu
   for f in t1 t2; do
-    check "ptx-nvcc -rdc=true -c $f.cu (template)" run build.log "$PNVCC" -rdc=true -arch=$ARCH -cudart none -c $f.cu -o $f.o
+    check "ptx-nvcc -rdc=true -c $f.cu (template, manifest globals kept)" run build.log \
+      env PTXOPT_NVCC_MANIFEST_GLOBALS=1 "$PNVCC" -rdc=true -arch=$ARCH -cudart none -c $f.cu -o $f.o
   done
   check "template in two units: nvcc -dlink" run build.log "$PNVCC" -dlink -arch=$ARCH t1.o t2.o -o tdl.o
   check "...and the full -rdc link" run build.log "$PNVCC" -rdc=true -arch=$ARCH t1.o t2.o -o tprog
@@ -205,6 +212,12 @@ launch)
   check "kernel without clones as is" grep -q 'launch _Z9no_clonesPi grid=(1,1,1) block=(32,1,1)' run.log
   check "PTXOPT_LOG=1 decision lines" grep -q "^ptxopt: _Z10matadd_intPKiS0_Pi grid=(65536,1,1) block=(1024,1,1) shared=0 -> .*split.*rejected .*swap: transformed block.x=65536 exceeds the device limit 1024" err.log
   check "exactly 6 launches" test "$(grep -c 'fake-cudart: launch' run.log)" = 6
+  # Without PTXOPT_LOG the shim takes its text-free path (shapeMask, lazily
+  # read clones): the same launches, also where clones are missing or limited.
+  ./prog >quiet.log 2>/dev/null
+  check "without PTXOPT_LOG: the same launches" cmp run.log quiet.log
+  FAKE_CUDART_MISSING=__ptxopt PTXOPT_LOG=1 ./prog >miss1.log 2>/dev/null
+  FAKE_CUDART_MAX_THREADS=256 PTXOPT_LOG=1 ./prog >mt1.log 2>/dev/null
   PTXOPT_DISABLE=1 ./prog >dis.log 2>&1
   check "PTXOPT_DISABLE=1 at run time: originals only" test "$(grep -c '__ptxopt' dis.log)" = 0
   check "...all 6 launches" test "$(grep -c 'fake-cudart: launch' dis.log)" = 6
@@ -216,6 +229,8 @@ launch)
   check "...warned once per kernel" test "$(grep -c 'warning: launching _Z10matadd_intPKiS0_Pi__ptxopt_swap' ref.err)" = 1
   FAKE_CUDART_MAX_THREADS=256 ./prog >mt.log 2>&1
   check "clone limited to 256 threads: no swap to 512" bash -c "! grep -q 'launch $SWAP grid=(256,1,1) block=(512' mt.log"
+  check "...missing and limited clones: the same launches with and without PTXOPT_LOG" \
+    bash -c "cmp mt.log mt1.log && cmp <(grep launch miss.log) <(grep launch miss1.log)"
   check "per-thread default stream build" fake_build ptsz -default-stream per-thread
   ./ptsz >ptsz.log 2>&1
   check "...launches the clone on the ptsz entry point" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0 ptsz" ptsz.log
@@ -238,6 +253,14 @@ flags)
     --ptxopt-remarks="$W/remarks.txt" -arch=$ARCH -c "$MATADD/matadd.cu" -o c5.o
   check "...remarks written" grep -q 'coalesce' remarks.txt
   check "PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce" env PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce "$PNVCC" -arch=$ARCH -c "$MATADD/matadd.cu" -o c6.o
+  # --ptxopt-reassociate: rowwalk may split the float row sum over 32 lanes.
+  mkdir k3 k4
+  check "--ptxopt-reassociate" run build.log "$PNVCC" --ptxopt-reassociate -arch=$ARCH --keep --keep-dir k3 \
+    -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c9.o
+  check "...the float lanes clone is made" grep -q '\.entry rowsum_restrict__ptxopt_lanes(' k3/rowwalk.ptx
+  check "without it: no float lanes clone" run build.log "$PNVCC" -arch=$ARCH --keep --keep-dir k4 \
+    -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c10.o
+  check "...only the exact ones" bash -c "! grep -q 'rowsum_restrict__ptxopt_lanes(' k4/rowwalk.ptx && grep -q 'rowsum_int__ptxopt_lanes(' k4/rowwalk.ptx"
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
   # ptxas compiles on several threads (same code), unless the user says how.
   "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1

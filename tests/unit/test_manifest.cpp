@@ -285,3 +285,58 @@ TEST_CASE("manifest: bad ceil() and extra arguments", "[manifest]") {
   expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"extraArgs":"grid.x")",
                     "manifest.variants[0].extraArgs: expected an array");
 }
+
+TEST_CASE("manifest: multiplied dimensions and disjoint parameters", "[manifest]") {
+  Variant v = remap();
+  v.name = "k__ptxopt_lanes";
+  v.pass = "rowwalk";
+  v.kind = "lanes";
+  v.grid[0].multiply = 32;
+  v.blockMultiple = {32, 1, 1};
+  v.disjointParams = {{0, 2}, {1, 2}};
+  KernelManifest k{"k", {8, 8, 8}, {v}};
+  std::string json = toJson(k);
+  CHECK(json.find(R"("grid":["grid.x*32","grid.y","grid.z"])") != std::string::npos);
+  CHECK(json.find(R"("disjointParams":[[0,2],[1,2]])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(back.variants[0].grid[0].multiply == 32);
+  // Absent when there are none.
+  CHECK(toJson(KernelManifest{"k", {8}, {remap()}}).find("disjointParams") == std::string::npos);
+}
+
+TEST_CASE("manifest: bad multipliers and disjoint parameters", "[manifest]") {
+  expectKernelError(R"("grid.x","grid.y")", R"("grid.x*0","grid.y")", "the multiplier must be between 1 and 1024");
+  expectKernelError(R"("grid.x","grid.y")", R"("grid.x*2048","grid.y")", "the multiplier must be between 1 and 1024");
+  expectKernelError(R"("grid.x","grid.y")", R"("grid.x*","grid.y")", "manifest.variants[0].grid[0]");
+  expectKernelError(R"("grid.x","grid.y")", R"j("ceil(grid.x*2)","grid.y")j", "ceil() needs");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"disjointParams":[[0,5]])",
+                    "parameter 5 does not exist");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"disjointParams":[[0,0]])",
+                    "a parameter cannot be disjoint from itself");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"disjointParams":[[0]])",
+                    "manifest.variants[0].disjointParams[0]: expected two parameter indexes");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"extraArgs":["grid.x*2"])",
+                    "an extra argument names one value of the launch");
+}
+
+TEST_CASE("manifest: minimum parameter values", "[manifest]") {
+  Variant v = remap();
+  v.minParams = {{1, 128}, {2, -5}};
+  KernelManifest k{"k", {8, 4, 8}, {v}};
+  std::string json = toJson(k);
+  CHECK(json.find(R"("minParams":[{"index":1,"value":128},{"index":2,"value":-5}])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(KernelManifest{"k", {8}, {remap()}}).find("minParams") == std::string::npos);
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":3,"value":1}])",
+                    "manifest.variants[0].minParams[0].index: parameter 3 does not exist");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":0,"value":"x"}])",
+                    "manifest.variants[0].minParams[0].value: expected an integer");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":0}])",
+                    "manifest.variants[0].minParams[0]: missing field 'value'");
+}

@@ -986,3 +986,101 @@ TEST_CASE("fake driver: a block-merged clone gets the original grid.x as an extr
     }
   CHECK(merges >= 2);
 }
+
+namespace {
+/// The rowwalk lanes clone: grid.x*32, block.x a multiple of 32, params 0
+/// and 1 apart from param 2.
+Variant lanes() {
+  Variant v = remap("k__ptxopt_lanes");
+  v.pass = "rowwalk";
+  v.kind = "lanes";
+  v.grid[0].multiply = 32;
+  v.blockMultiple = {32, 1, 1};
+  v.disjointParams = {{0, 2}, {1, 2}};
+  return v;
+}
+/// Three allocations of 1 MiB at 0x7f0000000000, 0x7f0000100000, 0x7f0000200000.
+const AllocationLookup kThreeAllocations = [](uint64_t ptr, uint64_t &base, uint64_t &size) {
+  const uint64_t first = 0x7f0000000000, mib = 0x100000;
+  if (ptr < first || ptr >= first + 3 * mib) return false;
+  base = first + (ptr - first) / mib * mib;
+  size = mib;
+  return true;
+};
+}  // namespace
+
+TEST_CASE("select: multiplied dimensions grow the launch", "[runtime]") {
+  LaunchShape s = shape({128, 2, 1}, {256, 1, 1});
+  CHECK(transformLaunch(lanes(), s).grid == Dims{4096, 2, 1});
+  Variant b = lanes();
+  b.grid[0].multiply = 1;
+  b.block[0].multiply = 32;
+  b.blockMultiple = {1, 1, 1};
+  b.blockMax = {32, 0, 0};
+  CHECK(transformLaunch(b, shape({100, 1, 1}, {20, 1, 1})).block == Dims{640, 1, 1});
+  // Past the device limits: the original runs.
+  Params p;
+  Selection big = selectVariant(kernel({b}), shape({1, 1, 1}, {32, 2, 1}), kH200, {1024}, p.p, &kThreeAllocations);
+  CHECK(big.variant == -1);
+  CHECK_THAT(reason0(big), Catch::Contains("transformed block has 2048 threads"));
+  Selection wide = selectVariant(kernel({lanes()}), shape({0x7fffffffu, 1, 1}, {32, 1, 1}), kH200, {1024}, p.p,
+                                 &kThreeAllocations);
+  CHECK(wide.variant == -1);
+  CHECK_THAT(reason0(wide), Catch::Contains("exceeds the device limit"));
+}
+
+TEST_CASE("select: disjoint parameters need different allocations", "[runtime]") {
+  const LaunchShape s = shape({128, 1, 1}, {256, 1, 1});
+  // Three different allocations: the clone runs, launched 32 times wider.
+  Params apart;
+  Selection ok = selectVariant(kernel({lanes()}), s, kH200, {1024}, apart.p, &kThreeAllocations);
+  CHECK(ok.variant == 0);
+  CHECK(ok.launch.grid == Dims{4096, 1, 1});
+  // tmp inside A's allocation (they may overlap): the original.
+  Params inA(0x7f0000000000, 0x7f0000100000, 0x7f0000000400);
+  Selection overlap = selectVariant(kernel({lanes()}), s, kH200, {1024}, inA.p, &kThreeAllocations);
+  CHECK(overlap.variant == -1);
+  CHECK(reason0(overlap) == "params 0 and 2 point into the same allocation (they may overlap)");
+  // The same pointer twice.
+  Params same(0x7f0000000000, 0x7f0000100000, 0x7f0000100000);
+  CHECK(reason0(selectVariant(kernel({lanes()}), s, kH200, {1024}, same.p, &kThreeAllocations)) ==
+        "params 1 and 2 are the same pointer");
+  // An address the driver does not know (host memory, say).
+  Params host(0x7f0000000000, 0x7f0000100000, 0x1000);
+  CHECK(reason0(selectVariant(kernel({lanes()}), s, kH200, {1024}, host.p, &kThreeAllocations)) ==
+        "param 2 (0x1000) is in no known allocation");
+  // No lookup at all: never assumed apart.
+  CHECK_THAT(reason0(selectVariant(kernel({lanes()}), s, kH200, {1024}, apart.p)),
+             Catch::Contains("no allocation lookup"));
+  // No argument array.
+  CHECK(reason0(selectVariant(kernel({lanes()}), s, kH200, {1024}, nullptr, &kThreeAllocations)) ==
+        "param 0 was not given");
+  // The next variant (the regacc clone would be one) is taken instead.
+  Variant plain = remap("k__ptxopt_regacc");
+  Selection next = selectVariant(kernel({lanes(), plain}), s, kH200, {1024, 1024}, inA.p, &kThreeAllocations);
+  CHECK(next.variant == 1);
+}
+
+TEST_CASE("select: minimum parameter values (the rowwalk clones' row length)", "[runtime]") {
+  Variant v = remap("k__ptxopt_lanes");
+  v.minParams = {{1, 128}};
+  KernelManifest k{"k", {8, 4, 8}, {v}};
+  uint64_t a = 0x7f0000000000, c = 0x7f0000200000;
+  int32_t rows = 4096;
+  void *p[3] = {&a, &rows, &c};
+  const LaunchShape s = shape({16, 1, 1}, {256, 1, 1});
+  CHECK(selectVariant(k, s, kH200, {1024}, p).variant == 0);
+  rows = 127;
+  Selection short_ = selectVariant(k, s, kH200, {1024}, p);
+  CHECK(short_.variant == -1);
+  CHECK(reason0(short_) == "param 1 (127) is below the clone's minimum 128");
+  rows = -1;  // read signed
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, p)) == "param 1 (-1) is below the clone's minimum 128");
+  // 64-bit integers.
+  KernelManifest k8{"k", {8, 8, 8}, {v}};
+  int64_t rows8 = int64_t(1) << 40;
+  void *p8[3] = {&a, &rows8, &c};
+  CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == 0);
+  rows8 = 100;
+  CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
+}

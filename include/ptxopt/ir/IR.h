@@ -24,6 +24,10 @@
 #include <string_view>
 #include <vector>
 
+namespace ptxopt {
+class LineTable;
+}
+
 namespace ptxopt::ir {
 
 /// Byte range in the module's source text. `lead` is where the trivia
@@ -200,11 +204,15 @@ struct Item {
 class Module {
 public:
   Module(std::string source, std::string fileName);
+  ~Module();
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
 
   const std::string &source() const { return source_; }
   const std::string &fileName() const { return fileName_; }
+  /// Line numbers of the source text, built on first use (the source never
+  /// changes; remarks and the verifier ask for it once per clone).
+  const LineTable &lines() const;
   /// Copies `s` into the module's string pool and returns a stable view.
   std::string_view intern(std::string_view s);
 
@@ -233,6 +241,7 @@ private:
   std::string source_;
   std::string fileName_;
   std::deque<std::string> pool_;
+  mutable std::unique_ptr<LineTable> lines_;
 };
 
 // ---------------------------------------------------------------- helpers

@@ -13,6 +13,7 @@ namespace ptxopt {
 
 struct ParseStats {
   size_t items = 0, tokens = 0, llFallbacks = 0;
+  size_t fastItems = 0;  // items recognized without ANTLR (see Parser.cpp, FastItem)
 };
 
 struct ParseResult {
@@ -22,6 +23,8 @@ struct ParseResult {
 };
 
 /// Parses a whole PTX module. `fileName` is used in diagnostics.
-ParseResult parsePtx(std::string source, std::string fileName);
+/// `fastPath` false parses every item with ANTLR (for the equivalence test;
+/// the result is the same either way).
+ParseResult parsePtx(std::string source, std::string fileName, bool fastPath = true);
 
 }  // namespace ptxopt

@@ -6,12 +6,19 @@
 // A launch runs the first variant, in manifest order, whose conditions all
 // hold, and the original when none does. The conditions that depend only on
 // the launch shape (grid, block, dynamic shared memory) are decided once per
-// shape and cached (ShapeCache); pointer alignment is checked on every launch.
+// shape and cached; pointer alignment is checked on every launch.
+//
+// Two forms of the same decision: with text (decideShape/finishSelection,
+// ShapeCache: every reason, for PTXOPT_LOG and autotuning) and without
+// (shapeMask/chooseVariant, ShapeMaskCache: integers only, a lock-free
+// lookup; the launch path when nothing is logged). Both call the same checks,
+// so they choose the same variant (tests/unit/test_runtime_select.cpp).
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -62,16 +69,43 @@ struct ExtraParams {
 };
 void **variantParams(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
                      ExtraParams &buf);
+/// The same without the heap, for the launch path: `pointers` has room for
+/// kInlineParams, `values` for kInlineExtra; nullptr when they are too small.
+constexpr size_t kInlineParams = 64, kInlineExtra = 8;
+void **variantParamsInline(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
+                           void **pointers, uint32_t *values);
+
+/// Threads per block of `s`.
+inline uint64_t blockThreads(const LaunchShape &s) { return uint64_t(s.block[0]) * s.block[1] * s.block[2]; }
 
 /// The first shape condition of `v` that fails for launch `s`, or "" when
 /// all hold. `variantMaxThreads` is the clone's
 /// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK.
 std::string checkShape(const Variant &v, const LaunchShape &s, const DeviceLimits &dev, uint32_t variantMaxThreads);
+/// checkShape(...).empty(), building no text.
+bool shapeHolds(const Variant &v, const LaunchShape &s, const DeviceLimits &dev, uint32_t variantMaxThreads);
 
 /// The first aligned parameter of `v` whose pointer value is misaligned, or
 /// "". `params[i]` points to argument i's value (cuLaunchKernel style);
 /// `paramSizes` gives each argument's size in bytes.
 std::string checkAlignment(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
+/// checkAlignment(...).empty(), building no text.
+bool alignmentHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
+
+/// The allocation holding device address `ptr`: its base and size in bytes
+/// (cuMemGetAddressRange); false when the address is in no allocation the
+/// driver knows.
+using AllocationLookup = std::function<bool(uint64_t ptr, uint64_t &base, uint64_t &size)>;
+
+/// The first pair of `v.disjointParams` whose argument values do not lie in
+/// two different known allocations, or "". Without `lookup` (null) every
+/// such condition fails.
+std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                          const AllocationLookup *lookup);
+
+/// The first `v.minParams` entry whose argument (a signed 4- or 8-byte
+/// integer) is below its minimum, or "".
+std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
 
 /// The shape-dependent part of a decision: per variant, the first failed
 /// shape condition ("" when the shape conditions hold).
@@ -91,11 +125,51 @@ struct Selection {
 
 /// Completes a cached shape decision with this launch's arguments.
 Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const LaunchShape &s,
-                          void *const *params);
+                          void *const *params, const AllocationLookup *lookup = nullptr);
 
 /// decideShape + finishSelection in one call (no cache).
 Selection selectVariant(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
-                        const std::vector<uint32_t> &variantMaxThreads, void *const *params);
+                        const std::vector<uint32_t> &variantMaxThreads, void *const *params,
+                        const AllocationLookup *lookup = nullptr);
+
+/// The text-free decision: the most variants it handles (one bit each).
+constexpr size_t kMaskVariants = 64;
+
+/// Whether variant `v` has conditions checked on every launch (aligned
+/// pointer parameters, extra arguments that need the argument array).
+inline bool perLaunchConditions(const Variant &v) {
+  return !v.alignedParams.empty() || !v.extraArgs.empty() || !v.disjointParams.empty() || !v.minParams.empty();
+}
+
+/// The shape-dependent part of the decision as a bit mask: bit i is set when
+/// variant i's shape conditions hold (decideShape's reason i is ""). Variants
+/// after the first one that holds and has no per-launch condition are not
+/// examined (no launch of this shape can run them): their bits are 0.
+/// `maxThreadsOf(i)` gives variant i's thread limit (0: the clone is not
+/// usable) and is called only for variants whose other shape conditions
+/// hold, so a caller may read a clone's attributes only when a shape can use
+/// the clone. For kernels of at most kMaskVariants variants.
+template <class MaxThreadsOf>
+uint64_t shapeMask(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                   MaxThreadsOf &&maxThreadsOf) {
+  uint64_t mask = 0;
+  for (size_t i = 0; i < k.variants.size() && i < kMaskVariants; ++i) {
+    const Variant &v = k.variants[i];
+    // Every condition but the clone's own thread limit (one the device
+    // limit already bounds); that one only where the rest hold.
+    if (!shapeHolds(v, s, dev, 0xffffffffu)) continue;
+    uint32_t limit = maxThreadsOf(i);
+    if (blockThreads(transformLaunch(v, s)) > limit) continue;
+    mask |= uint64_t(1) << i;
+    if (!perLaunchConditions(v)) break;
+  }
+  return mask;
+}
+
+/// finishSelection's choice without the text: the first variant in `mask`
+/// whose per-launch conditions hold for `params`; -1 for the original.
+int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params,
+                  const AllocationLookup *lookup = nullptr);
 
 /// One log line: "<kernel> grid=(..) block=(..) shared=N -> <variant> (<kind>)
 /// grid=(..) block=(..); rejected: <name>: <reason>; ...".
@@ -149,6 +223,30 @@ private:
   size_t capacity_;
   std::unordered_map<LaunchShape, std::shared_ptr<ShapeEntry>, LaunchShapeHash> map_;
   std::atomic<uint64_t> hits_{0}, misses_{0};
+};
+
+/// The launch path's cache: launch shape -> shapeMask, a fixed table of
+/// kSlots entries (direct-mapped by LaunchShapeHash), read without a lock:
+/// each slot has a sequence number, odd while a writer fills it; a reader
+/// that sees it change, or another shape in the slot, has a miss. A shape
+/// stored in a taken slot replaces the one there (misses are cheap: a few
+/// integer checks per variant), so the table never grows or clears. Safe
+/// from any number of threads; a writer that finds the slot busy skips it.
+class ShapeMaskCache {
+public:
+  static constexpr size_t kSlots = 256;
+  /// The mask stored for `s`, if any.
+  bool find(const LaunchShape &s, uint64_t &mask) const;
+  void store(const LaunchShape &s, uint64_t mask);
+
+private:
+  struct Slot {
+    std::atomic<uint32_t> seq{0};  // 0: empty; odd: being written
+    std::atomic<uint32_t> key[7] = {};
+    std::atomic<uint64_t> mask{0};
+  };
+  static size_t slotOf(const LaunchShape &s);
+  Slot slots_[kSlots];
 };
 
 }  // namespace ptxopt::rt

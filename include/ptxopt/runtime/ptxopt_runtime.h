@@ -52,7 +52,7 @@ typedef enum ptxopt_status {
 /* Options of a load; a null pointer or a zeroed struct means the defaults. */
 typedef struct ptxopt_options {
   const char *passes; /* pipeline for the optimizer: "-O2" when null; "-O0" for none; pass
-                         options after semicolons: "-O2;group-k=4;group-gathers" */
+                         options after semicolons: "-O2;group-k=4;group-gathers", "-O2;reassociate" */
   int disable;        /* nonzero: no optimization, and launches run the originals */
   const char *name;   /* module name in messages; null: the file name or "<memory>" */
 } ptxopt_options;

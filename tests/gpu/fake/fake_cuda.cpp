@@ -225,6 +225,15 @@ CUresult CUDAAPI cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
   return CUDA_SUCCESS;
 }
 
+// gpu-diff --expect-only gives buffer i the made-up address (i+1) << 32:
+// each 4 GiB above 4 GiB is one allocation; nothing below is known.
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *base, size_t *size, CUdeviceptr ptr) {
+  if (ptr < (CUdeviceptr(1) << 32)) return CUDA_ERROR_NOT_FOUND;
+  if (base) *base = ptr & ~((CUdeviceptr(1) << 32) - 1);
+  if (size) *size = size_t(1) << 32;
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
   if (a != CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard lock(mu);

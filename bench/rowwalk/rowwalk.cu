@@ -1,0 +1,283 @@
+// rowwalk benchmark: the rowwalk pass's clones against the original kernels
+// and hand-written warp-per-row kernels, in one run (docs/BENCHMARKS.md,
+// "Row walks").
+//
+// Kernels: tests/lit/rowwalk/Inputs/rowwalk.cu (nvcc 13 -O3), optimized by
+// ptx-opt three ways (scripts/bench-rowwalk.sh): --passes=rowwalk (regacc,
+// integer lanes), --passes=rowwalk,pack (the regacc clone packed), and
+// --passes=rowwalk --reassociate (float lanes). Each module is loaded with
+// the driver (cuModuleLoadData: JIT to the GPU at hand); every kernel is
+// taken by name and launched directly with the launch its manifest gives
+// (no runtime selection), on a 4096 x 4096 problem in 256-thread blocks.
+// Every output is compared with the original's: bit for bit for the exact
+// clones, and for the reassociated ones the largest relative difference
+// from the original and from a float64 CPU reference is printed.
+// Times: CUDA events, 3 warm-ups, the median (and minimum) of --runs.
+// One markdown table on stdout; exit 1 when an exact clone differs, 77
+// without a CUDA device.
+//
+//   rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int NX = 4096, NY = 4096, BLOCK = 256;
+
+// ---- hand-written: one warp per row, 16-byte loads, shuffle reduction -----------------
+__global__ void hand_warp_row_f32(const float *A, const float *x, float *y, int nx, int ny) {
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (row >= nx) return;
+  const float4 *a = reinterpret_cast<const float4 *>(A + size_t(row) * ny);
+  const float4 *v = reinterpret_cast<const float4 *>(x);
+  float s = 0;
+  for (int j = lane; j < ny / 4; j += 32) {
+    float4 p = a[j], q = v[j];
+    s += p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w;
+  }
+  for (int o = 16; o; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if (lane == 0) y[row] = s;
+}
+
+__global__ void hand_warp_row_i32(const int *A, int *y, int nx, int ny) {
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (row >= nx) return;
+  const int4 *a = reinterpret_cast<const int4 *>(A + size_t(row) * ny);
+  int s = 0;
+  for (int j = lane; j < ny / 4; j += 32) {
+    int4 p = a[j];
+    s += p.x + p.y + p.z + p.w;
+  }
+  for (int o = 16; o; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if (lane == 0) y[row] = s;
+}
+
+void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+void check(CUresult r, const char *what) {
+  if (r != CUDA_SUCCESS) {
+    const char *s = nullptr;
+    cuGetErrorString(r, &s);
+    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
+  }
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+int runs = 20;
+
+/// Median and minimum of `runs` timed calls of `launch` (after 3 warm-ups), in ms.
+std::pair<float, float> timeIt(const std::function<void()> &launch) {
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "event");
+  check(cudaEventCreate(&e1), "event");
+  std::vector<float> t;
+  for (int r = 0; r < 3 + runs; ++r) {
+    check(cudaEventRecord(e0), "record");
+    launch();
+    check(cudaEventRecord(e1), "record");
+    check(cudaEventSynchronize(e1), "sync");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+    if (r >= 3) t.push_back(ms);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(t.begin(), t.end());
+  return {t[t.size() / 2], t[0]};
+}
+
+struct Row {
+  std::string group, version, kernel;
+  float ms = 0, minMs = 0;
+  std::string result;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else files.push_back(a);
+  }
+  if (files.size() != 3) {
+    std::fprintf(stderr, "usage: rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]\n");
+    return 2;
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "rowwalk: no CUDA device\n");
+    return 77;
+  }
+  bool failed = false;
+  try {
+    check(cudaFree(nullptr), "context");
+    CUmodule mods[3];
+    for (int i = 0; i < 3; ++i) check(cuModuleLoadData(&mods[i], readFile(files[i]).c_str()), files[i].c_str());
+    auto fn = [&](int mod, const std::string &name) {
+      CUfunction f;
+      check(cuModuleGetFunction(&f, mods[mod], name.c_str()), name.c_str());
+      return f;
+    };
+    // Data: A and x in [0.5, 100) (floats), random ints; one allocation each.
+    std::mt19937_64 rng(20261125);
+    std::uniform_real_distribution<float> real(0.5f, 100.0f);
+    std::vector<float> hA(size_t(NX) * NY), hx(NY);
+    std::vector<int> hI(size_t(NX) * NY);
+    for (auto &v : hA) v = real(rng);
+    for (auto &v : hx) v = real(rng);
+    for (auto &v : hI) v = static_cast<int>(rng());
+    float *A, *x, *y, *t;
+    int *I, *yi;
+    check(cudaMalloc(&A, hA.size() * 4), "malloc");
+    check(cudaMalloc(&x, hx.size() * 4), "malloc");
+    check(cudaMalloc(&y, size_t(std::max(NX, NY)) * 4), "malloc");
+    check(cudaMalloc(&t, size_t(NX) * 4), "malloc");
+    check(cudaMalloc(&I, hI.size() * 4), "malloc");
+    check(cudaMalloc(&yi, size_t(NX) * 4), "malloc");
+    check(cudaMemcpy(A, hA.data(), hA.size() * 4, cudaMemcpyHostToDevice), "copy");
+    check(cudaMemcpy(x, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice), "copy");
+    check(cudaMemcpy(t, hx.data(), size_t(NX) * 4, cudaMemcpyHostToDevice), "copy");
+    check(cudaMemcpy(I, hI.data(), hI.size() * 4, cudaMemcpyHostToDevice), "copy");
+    int nx = NX, ny = NY;
+    // float64 reference of the row walk y = A x.
+    std::vector<double> ref(NX);
+    for (int i = 0; i < NX; ++i) {
+      double s = 0;
+      for (int j = 0; j < NY; ++j) s += double(hA[size_t(i) * NY + j]) * hx[j];
+      ref[i] = s;
+    }
+    std::vector<Row> rows;
+    auto output = [&](void *dev, size_t n) {
+      std::vector<uint32_t> h(n);
+      check(cudaMemcpy(h.data(), dev, n * 4, cudaMemcpyDeviceToHost), "copy back");
+      return h;
+    };
+    // One kernel: launch (grid multiplier gx), time, compare with `want`.
+    auto measure = [&](const std::string &group, const std::string &version, const std::string &name,
+                       const std::function<void()> &launch, void *out, size_t n, const std::vector<uint32_t> *want,
+                       bool exact) {
+      Row r{group, version, name};
+      check(cudaMemset(out, 0xA5, n * 4), "memset");
+      launch();
+      check(cudaDeviceSynchronize(), name.c_str());
+      std::vector<uint32_t> got = output(out, n);
+      std::tie(r.ms, r.minMs) = timeIt(launch);
+      if (!want) {
+        r.result = "reference";
+      } else if (exact) {
+        size_t diff = 0;
+        for (size_t i = 0; i < n; ++i) diff += got[i] != (*want)[i];
+        r.result = diff ? std::to_string(diff) + " DIFFERENT" : "bit-identical";
+        failed |= diff != 0;
+      } else {
+        double relOrig = 0, relRef = 0;
+        for (size_t i = 0; i < n; ++i) {
+          float g, w;
+          std::memcpy(&g, &got[i], 4), std::memcpy(&w, &(*want)[i], 4);
+          relOrig = std::max(relOrig, std::fabs(double(g) - w) / std::fabs(double(w)));
+          relRef = std::max(relRef, std::fabs(double(g) - ref[i]) / std::fabs(ref[i]));
+        }
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "reassociated: rel. diff %.1e vs original, %.1e vs float64", relOrig, relRef);
+        r.result = buf;
+      }
+      rows.push_back(r);
+      return got;
+    };
+    auto driver = [&](CUfunction f, unsigned gx, unsigned bx, std::vector<void *> args) {
+      return [=]() mutable { check(cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, 0, nullptr, args.data(), nullptr), "launch"); };
+    };
+    const unsigned g = NX / BLOCK;
+    // Original float64-referenced error too.
+    auto origErr = [&](const std::vector<uint32_t> &o) {
+      double e = 0;
+      for (int i = 0; i < NX; ++i) {
+        float v;
+        std::memcpy(&v, &o[i], 4);
+        e = std::max(e, std::fabs(double(v) - ref[i]) / std::fabs(ref[i]));
+      }
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "reference (rel. diff %.1e vs float64)", e);
+      return std::string(buf);
+    };
+    // 1. tmp in memory.
+    {
+      std::vector<void *> a{&A, &x, &t, &nx, &ny};
+      auto o = measure("tmp[i] += A[i*n+j]*x[j] (float)", "original", "rowsum_mem", driver(fn(0, "rowsum_mem"), g, BLOCK, a), t, NX, nullptr, true);
+      rows.back().result = origErr(o);
+      measure("", "regacc (default)", "rowsum_mem__ptxopt_regacc", driver(fn(0, "rowsum_mem__ptxopt_regacc"), g, BLOCK, a), t, NX, &o, true);
+      measure("", "regacc + pack", "rowsum_mem__ptxopt_regacc_pack", driver(fn(1, "rowsum_mem__ptxopt_regacc_pack"), g, BLOCK, a), t, NX, &o, true);
+      measure("", "lanes (--reassociate)", "rowsum_mem__ptxopt_lanes", driver(fn(2, "rowsum_mem__ptxopt_lanes"), g * 32, BLOCK, a), t, NX, &o, false);
+      std::vector<void *> h{&A, &x, &t, &nx, &ny};
+      measure("", "hand: warp per row", "hand_warp_row_f32", [&] { hand_warp_row_f32<<<NX * 32 / BLOCK, BLOCK>>>(A, x, t, nx, ny); }, t, NX, &o, false);
+    }
+    // 2. accumulator in a register (__restrict__).
+    {
+      std::vector<void *> a{&A, &x, &y, &nx, &ny};
+      auto o = measure("y[i] = sum A[i*n+j]*x[j] (float, __restrict__)", "original", "rowsum_restrict", driver(fn(0, "rowsum_restrict"), g, BLOCK, a), y, NX, nullptr, true);
+      rows.back().result = origErr(o);
+      measure("", "pack", "rowsum_restrict__ptxopt_pack", driver(fn(1, "rowsum_restrict__ptxopt_pack"), g, BLOCK, a), y, NX, &o, true);
+      measure("", "lanes (--reassociate)", "rowsum_restrict__ptxopt_lanes", driver(fn(2, "rowsum_restrict__ptxopt_lanes"), g * 32, BLOCK, a), y, NX, &o, false);
+    }
+    // 3. integer row sums.
+    {
+      std::vector<void *> a{&I, &yi, &nx, &ny};
+      auto o = measure("y[i] = sum A[i*n+j] (int)", "original", "rowsum_int", driver(fn(0, "rowsum_int"), g, BLOCK, a), yi, NX, nullptr, true);
+      measure("", "lanes (default)", "rowsum_int__ptxopt_lanes", driver(fn(0, "rowsum_int__ptxopt_lanes"), g * 32, BLOCK, a), yi, NX, &o, true);
+      measure("", "hand: warp per row", "hand_warp_row_i32", [&] { hand_warp_row_i32<<<NX * 32 / BLOCK, BLOCK>>>(I, yi, nx, ny); }, yi, NX, &o, true);
+    }
+    // 4. column walk with the accumulator in memory.
+    {
+      std::vector<void *> a{&A, &t, &y, &nx, &ny};
+      auto o = measure("y[j] += A[i*n+j]*t[i] (float, column walk)", "original", "colwalk_mem", driver(fn(0, "colwalk_mem"), NY / BLOCK, BLOCK, a), y, NY, nullptr, true);
+      measure("", "regacc (default)", "colwalk_mem__ptxopt_regacc", driver(fn(0, "colwalk_mem__ptxopt_regacc"), NY / BLOCK, BLOCK, a), y, NY, &o, true);
+      // pack merges the column walk's loads only with --pack-across-blocks
+      // (they lie in different blocks): measured when the clone is there.
+      CUfunction cp;
+      if (cuModuleGetFunction(&cp, mods[1], "colwalk_mem__ptxopt_regacc_pack") == CUDA_SUCCESS)
+        measure("", "regacc + pack", "colwalk_mem__ptxopt_regacc_pack", driver(cp, NY / BLOCK, BLOCK, a), y, NY, &o, true);
+    }
+    int dev = 0;
+    cudaDeviceProp p;
+    check(cudaGetDevice(&dev), "device");
+    check(cudaGetDeviceProperties(&p, dev), "properties");
+    int rt = 0;
+    cudaRuntimeGetVersion(&rt);
+    std::printf("rowwalk benchmark: %s, CUDA runtime %d.%d, %dx%d, %d-thread blocks, median (min) of %d runs\n\n",
+                p.name, rt / 1000, (rt % 1000) / 10, NX, NY, BLOCK, runs);
+    std::printf("| kernel | version | ms | min ms | vs original | result |\n|---|---|---:|---:|---:|---|\n");
+    float orig = 0;
+    for (const Row &r : rows) {
+      if (r.version == "original") orig = r.ms;
+      std::printf("| %s | %s (`%s`) | %.4f | %.4f | %.2fx | %s |\n", r.group.c_str(), r.version.c_str(),
+                  r.kernel.c_str(), r.ms, r.minMs, r.ms > 0 ? orig / r.ms : 0.0, r.result.c_str());
+    }
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "rowwalk: %s\n", e.what());
+    return 1;
+  }
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The rowwalk pass's benchmark (docs/BENCHMARKS.md, "Row walks"): 4096 x 4096
+# float and int row walks and a column walk in 256-thread blocks; the
+# originals, the rowwalk clones and hand-written warp-per-row kernels in one
+# run, printed as a markdown table.
+#
+#   scripts/bench-rowwalk.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
+#   scripts/bench-rowwalk.sh run       # GPU machine: build bench/rowwalk/rowwalk.cu, run, table
+#   scripts/bench-rowwalk.sh           # both
+#
+# prepare: nvcc -O3 -ptx of tests/lit/rowwalk/Inputs/rowwalk.cu, then ptx-opt
+#   --passes=rowwalk, --passes=rowwalk,pack and --passes=rowwalk --reassociate
+#   into PTXDIR (default build/rowwalk-bench). PTXOPT: the ptx-opt binary
+#   (default build/ptx-opt).
+# run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
+#   without a GPU, 1 when an exact clone's output differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PATH="$CUDA_HOME/bin:$PATH"
+ARCH=${ARCH:-sm_90}
+PTXDIR=${PTXDIR:-$ROOT/build/rowwalk-bench}
+OUT=${OUT:-$ROOT/build-gpu/out}
+PTXOPT=${PTXOPT:-$ROOT/build/ptx-opt}
+step=${1:-all}
+
+prepare() {
+  mkdir -p "$PTXDIR"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk.cu -o "$PTXDIR/rowwalk.ptx"
+  "$PTXOPT" --passes=rowwalk "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-pack.opt.ptx"
+  "$PTXOPT" --passes=rowwalk --reassociate "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-reassoc.opt.ptx"
+}
+
+run() {
+  [ -e "$PTXDIR/rowwalk.opt.ptx" ] || { echo "[rowwalk] error: run 'prepare' first" >&2; exit 2; }
+  mkdir -p "$OUT"
+  nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu -o "$PTXDIR/rowwalk-bench" -lcuda
+  set +e
+  "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
+    "$PTXDIR/rowwalk-reassoc.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
+  rc=$?
+  set -e
+  if [ $rc = 77 ]; then echo "[rowwalk] SKIPPED: no CUDA device (nothing measured)"; exit 77; fi
+  cat "$OUT/bench-rowwalk.md"
+  exit $rc
+}
+
+case "$step" in
+  prepare) prepare ;;
+  run) shift; run "$@" ;;
+  all) prepare; run ;;
+  *) echo "usage: $0 [prepare|run|all]" >&2; exit 2 ;;
+esac

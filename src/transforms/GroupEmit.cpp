@@ -1,0 +1,488 @@
+// group, step 4: the grouped clone's body (the overview is in Group.cpp):
+// the replicas interleaved in the fast path with the unit-stride accesses
+// as vectors, if-then regions predicated, and the per-replica slow path.
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "GroupPlan.h"
+
+namespace ptxopt::transforms::group {
+
+/// Builds the grouped body of `clone` (a copy of the planned function).
+void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
+  auto &src = clone.body->body;
+  const unsigned k = p.k;
+  Emitter e{m, {}};
+  e.prefix = "%ptxopt_g";
+  std::vector<std::unique_ptr<Stmt>> out;
+  // Declarations: the original's, and one copy per replica.
+  for (const auto &s : p.slots) {
+    if (s.role != Slot::Role::Decl) continue;
+    const auto &d = static_cast<const ir::Decl &>(*src[s.stmt]);
+    out.push_back(d.clone());
+    for (unsigned r = 1; r < k; ++r) {
+      auto c = std::make_unique<ir::Decl>(d);
+      for (auto &n : c->names) {
+        std::string nm(n.name);
+        n.name = m.intern(n.range ? nm + "_g" + std::to_string(r) + "_" : nm + "_g" + std::to_string(r));
+      }
+      c->edited = true;
+      c->span = {};
+      out.push_back(std::move(c));
+    }
+  }
+  // Prologue: the logical %tid.x and %ntid.x of each replica.
+  std::string tid = e.reg32(), ntid = e.reg32(), gntid = e.reg32();
+  std::vector<std::string> gtid(k);
+  e.ins("mov.u32", {tid, "%tid.x"});
+  e.ins("mov.u32", {ntid, "%ntid.x"});
+  e.ins("mul.lo.u32", {gntid, ntid, std::to_string(k)});
+  for (unsigned r = 0; r < k; ++r) {
+    gtid[r] = e.reg32();
+    e.ins("mad.lo.u32", {gtid[r], tid, std::to_string(k), std::to_string(r)});
+  }
+  // Replica r of instruction `in`.
+  auto renameOp = [&](Operand &o, unsigned r, bool &special16) {
+    std::function<void(Operand &)> walk = [&](Operand &x) {
+      if (x.kind == Operand::Kind::Register) {
+        if (x.text == "%tid.x") {
+          x.text = m.intern(gtid[r]);
+          special16 = true;
+        } else if (x.text == "%ntid.x") {
+          x.text = m.intern(gntid);
+          special16 = true;
+        } else {
+          x.text = m.intern(replicaName(p, x.text, r));
+        }
+      } else if (x.kind == Operand::Kind::Symbol && p.localNames.count(std::string(x.text))) {
+        x.text = m.intern(replicaName(p, x.text, r));  // the replica's own .local array
+      }
+      for (auto &el : x.elems) walk(el);
+    };
+    walk(o);
+  };
+  auto replica = [&](const Instruction &in, unsigned r) {
+    auto c = std::make_unique<Instruction>(in);
+    c->span = {};
+    c->edited = true;
+    bool special = false;
+    for (auto &o : c->operands) renameOp(o, r, special);
+    if (!c->guard.empty()) c->guard = m.intern(replicaName(p, c->guard, r));
+    if (special && c->base() == "mov" &&
+        (c->hasModifier(".u16") || c->hasModifier(".b16") || c->hasModifier(".s16")))
+      c->opcode = m.intern("cvt.u16.u32");
+    return c;
+  };
+  // Replica r of nested block `b`: its instructions renamed as above; the
+  // names it declares stay (each copy is its own scope).
+  std::function<std::unique_ptr<ir::Block>(const ir::Block &, unsigned)> replicaBlock = [&](const ir::Block &b,
+                                                                                            unsigned r) {
+    auto c = std::make_unique<ir::Block>(b);
+    c->span = {};
+    c->edited = true;
+    for (auto &st : c->body) {
+      if (st->kind == Stmt::Kind::Instruction) st = replica(static_cast<const Instruction &>(*st), r);
+      else if (st->kind == Stmt::Kind::Block) st = replicaBlock(static_cast<const ir::Block &>(*st), r);
+    }
+    return c;
+  };
+  auto rname = [&](const Operand &o, unsigned r) { return replicaName(p, o.text, r); };
+  // Opcode of the vector access: the original's modifiers, then .vN and the type.
+  auto vectorOpcode = [&](const Instruction &in, unsigned w, std::string &elemType, unsigned &count) {
+    std::string type = typeModifier(in);
+    unsigned V = k * w;
+    if (w >= 4) {
+      elemType = type;
+      count = k;
+    } else {
+      elemType = ".b32";
+      count = V / 4;
+    }
+    std::string op(in.base());
+    for (auto mod : in.modifiers())
+      if (std::string(mod) != type) op += std::string(mod);
+    if (count > 1) op += ".v" + std::to_string(count);
+    return op + elemType;
+  };
+  // Loaded 16-byte chunks by (opcode, register, offset), until the next store.
+  std::map<std::string, std::vector<std::string>> chunkCache;
+  auto emitVector = [&](const Slot &s) {
+    const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
+    std::string elemType;
+    unsigned count = 0;
+    std::string opcode = vectorOpcode(in, s.w, elemType, count);
+    bool sign = typeModifier(in)[1] == 's';
+    auto addr = replica(in, 0)->operands[s.load ? 1 : 0];
+    auto vecOperand = [&](const std::vector<std::string> &regs) {
+      if (regs.size() == 1) return e.op(regs[0]);
+      Operand v{Operand::Kind::Vector, "", {}};
+      for (const auto &r : regs) v.elems.push_back(e.op(r));
+      return v;
+    };
+    auto emitRaw = [&](std::vector<Operand> ops) {
+      auto c = std::make_unique<Instruction>();
+      c->opcode = m.intern(opcode);
+      c->operands = std::move(ops);
+      c->edited = true;
+      e.out.push_back(std::move(c));
+    };
+    // A load inside an if-then or if/else arm: the vector load runs when any
+    // replica's arm runs (its aligned vector then holds a byte that replica
+    // reads, so it lies in mapped memory; planGroup allows no misaligned
+    // load here), each replica's unpacking only when its own arm runs.
+    std::vector<std::pair<std::string, bool>> armPred;  // per replica: predicate, negated
+    std::string anyArm;
+    if (s.region >= 0) {
+      const auto &br = static_cast<const Instruction &>(*src[p.slots[s.region].stmt]);
+      const bool neg = s.regionTaken ? br.guardNegated : !br.guardNegated;
+      for (unsigned r = 0; r < k; ++r) {
+        std::string g = replicaName(p, br.guard, r);
+        armPred.push_back({g, neg});
+        if (neg) {
+          std::string n = e.regp();
+          e.ins("not.pred", {n, g});
+          g = n;
+        }
+        if (anyArm.empty()) {
+          anyArm = g;
+        } else {
+          std::string o = e.regp();
+          e.ins("or.pred", {o, anyArm, g});
+          anyArm = o;
+        }
+      }
+    }
+    if (!s.addrSlice.empty()) {
+      // Replica 0's address, computed in the arm: its instructions again,
+      // unpredicated, into temporaries (the arm itself stays predicated).
+      std::map<std::string, std::string> tempOf;
+      auto renameUses = [&](Operand &o, auto &&self) -> void {
+        if (o.kind == Operand::Kind::Register)
+          if (auto t = tempOf.find(std::string(o.text)); t != tempOf.end()) o.text = m.intern(t->second);
+        for (auto &el : o.elems) self(el, self);
+      };
+      for (size_t at : s.addrSlice) {
+        auto c = replica(static_cast<const Instruction &>(*src[p.slots[at].stmt]), 0);
+        for (size_t x = 1; x < c->operands.size(); ++x) renameUses(c->operands[x], renameUses);
+        const std::string d(c->operands[0].text);
+        const std::string t = p.regs.bits(d) == 64 ? e.reg64() : e.reg32();
+        tempOf[d] = t;
+        c->operands[0].text = m.intern(t);
+        e.out.push_back(std::move(c));
+      }
+      renameUses(addr, renameUses);
+    }
+    if (s.load) {
+      const Operand &dst = in.operands[0];
+      const unsigned dstBits = p.regs.bits(dst.text);
+      if (s.w >= 4 && dstBits == s.w * 8 && !s.misalign && s.region < 0) {  // straight into the replicas' registers
+        std::vector<std::string> regs;
+        for (unsigned r = 0; r < k; ++r) regs.push_back(rname(dst, r));
+        emitRaw({vecOperand(regs), addr});
+        return;
+      }
+      // The k*w bytes as 32-bit words. When replica 0's element is
+      // `misalign` bytes into an aligned vector, that vector and the next
+      // (both hold bytes the replicas read, so both lie in mapped memory).
+      const unsigned V = k * s.w, nwords = V / 4;
+      std::string wordOpcode(in.base());
+      for (auto mod : in.modifiers())
+        if (std::string(mod) != typeModifier(in)) wordOpcode += std::string(mod);
+      if (nwords > 1) wordOpcode += ".v" + std::to_string(nwords);
+      wordOpcode += ".b32";
+      // The aligned chunks, as (register, byte offset): [reg+off-misalign]
+      // and, when misaligned, the next one. A chunk already loaded since the
+      // last store is reused (Sobel's left, centre and right neighbours share
+      // the middle chunk).
+      const Operand &a0 = addr.elems.empty() ? addr : addr.elems[0];
+      const bool simpleAddr = addr.kind == Operand::Kind::Address && addr.elems.size() == 1 &&
+                              (a0.kind == Operand::Kind::Register ||
+                               (a0.kind == Operand::Kind::Sum && a0.elems[0].kind == Operand::Kind::Register &&
+                                a0.elems[1].intValue()));
+      std::vector<std::pair<std::string, int64_t>> chunks;
+      if (simpleAddr) {
+        std::string reg(a0.kind == Operand::Kind::Register ? a0.text : a0.elems[0].text);
+        int64_t off = a0.kind == Operand::Kind::Register ? 0 : *a0.elems[1].intValue() * (a0.text == "-" ? -1 : 1);
+        chunks.push_back({reg, off - static_cast<int64_t>(s.misalign)});
+        if (s.misalign) chunks.push_back({reg, off - static_cast<int64_t>(s.misalign) + V});
+      }
+      std::vector<std::string> words;
+      auto loadChunk = [&](const Operand &at, const std::string &key) {
+        auto hit = key.empty() ? chunkCache.end() : chunkCache.find(key);
+        if (hit != chunkCache.end()) {
+          words.insert(words.end(), hit->second.begin(), hit->second.end());
+          return;
+        }
+        std::vector<std::string> ws;
+        for (unsigned j = 0; j < nwords; ++j) ws.push_back(e.reg32());
+        auto c = std::make_unique<Instruction>();
+        c->opcode = m.intern(wordOpcode);
+        c->operands = {vecOperand(ws), at};
+        c->edited = true;
+        if (!anyArm.empty()) c->guard = m.intern(anyArm);
+        e.out.push_back(std::move(c));
+        if (!key.empty() && anyArm.empty()) chunkCache[key] = ws;  // a predicated chunk is not reused
+        words.insert(words.end(), ws.begin(), ws.end());
+      };
+      if (chunks.empty()) {
+        loadChunk(addr, "");
+      } else {
+        for (const auto &[reg, off] : chunks) {
+          Operand at{Operand::Kind::Address, "", {}};
+          if (off == 0) at.elems.push_back(e.op(reg));
+          else at.elems.push_back(Operand{Operand::Kind::Sum, "+", {e.op(reg), e.op(std::to_string(off))}});
+          loadChunk(at, wordOpcode + " " + reg + " " + std::to_string(off));
+        }
+      }
+      for (unsigned r = 0; r < k; ++r) {
+        const unsigned byte = s.misalign + r * s.w;
+        const size_t from = e.out.size();
+        emitUnpack(e, words, byte, s.w, sign, rname(dst, r), dstBits);
+        if (!armPred.empty())
+          for (size_t x = from; x < e.out.size(); ++x) {
+            auto &u = static_cast<Instruction &>(*e.out[x]);
+            u.guard = m.intern(armPred[r].first);
+            u.guardNegated = armPred[r].second;
+          }
+      }
+      return;
+    }
+    chunkCache.clear();  // a store: loaded chunks may be stale
+    const Operand &val = in.operands[1];
+    const bool immediate = val.kind == Operand::Kind::Immediate;
+    std::string constant;  // a stored constant, in a register (the same for every replica)
+    if (immediate && s.w == 8) {
+      constant = e.reg64();
+      e.ins("mov.b64", {constant, std::string(val.text)});
+    } else if (immediate) {
+      constant = e.reg32();
+      e.ins("mov.b32", {constant, std::string(val.text)});
+    }
+    if (s.w >= 4) {
+      std::vector<std::string> regs;
+      for (unsigned r = 0; r < k; ++r) regs.push_back(immediate ? constant : rname(val, r));
+      emitRaw({addr, vecOperand(regs)});
+      return;
+    }
+    bool val16 = !immediate && p.regs.bits(val.text) == 16;
+    std::vector<std::string> u(k);
+    for (unsigned r = 0; r < k; ++r) {
+      if (immediate) {
+        u[r] = constant;
+      } else if (val16) {
+        u[r] = e.reg32();
+        e.ins("cvt.u32.u16", {u[r], rname(val, r)});
+      } else {
+        u[r] = rname(val, r);
+      }
+    }
+    std::vector<std::string> words;
+    for (unsigned j = 0; j < count; ++j) {
+      std::string wd = e.reg32();
+      if (s.w == 2) {
+        e.ins("prmt.b32", {wd, u[2 * j], u[2 * j + 1], "21520"});  // 0x5410
+      } else {
+        std::string lo = e.reg32(), hi = e.reg32();
+        e.ins("prmt.b32", {lo, u[4 * j], u[4 * j + 1], "64"});       // 0x0040
+        e.ins("prmt.b32", {hi, u[4 * j + 2], u[4 * j + 3], "64"});
+        e.ins("prmt.b32", {wd, lo, hi, "21520"});
+      }
+      words.push_back(wd);
+    }
+    emitRaw({addr, vecOperand(words)});
+  };
+  // A base register that `in` redefines: the chunks loaded through it are stale.
+  auto forgetDefs = [&](const Instruction &in) {
+    for (auto d : analysis::defUse(in).defs) {
+      std::string needle(1, ' ');
+      needle.append(d).push_back(' ');
+      std::erase_if(chunkCache, [&](const auto &entry) { return entry.first.find(needle) != std::string::npos; });
+    }
+  };
+  auto flush = [&] {
+    for (auto &st : e.out) out.push_back(std::move(st));
+    e.out.clear();
+  };
+  flush();  // the prologue
+  const std::string slow = "$ptxopt_group_slow", loopRest = "$ptxopt_group_loop_rest";
+  // ---- fast path
+  for (const auto &s : p.slots) {
+    if (s.role == Slot::Role::Directive) {
+      out.push_back(src[s.stmt]->clone());
+      continue;
+    }
+    if (s.role == Slot::Role::Scoped) {
+      const auto &b = static_cast<const ir::Block &>(*src[s.stmt]);
+      ir::forEachStmt(b, [&](const Stmt &st) {
+        if (st.kind == Stmt::Kind::Instruction) forgetDefs(static_cast<const Instruction &>(st));
+      });
+      for (unsigned r = 0; r < k; ++r) {
+        auto c = replicaBlock(b, r);
+        if (s.region >= 0) {  // if-conversion, as for an instruction (below), of each instruction inside
+          const auto &br = static_cast<const Instruction &>(*src[p.slots[s.region].stmt]);
+          ir::forEachStmt(*c, [&](Stmt &st) {
+            if (st.kind != Stmt::Kind::Instruction) return;
+            auto &in = static_cast<Instruction &>(st);
+            in.guard = m.intern(replicaName(p, br.guard, r));
+            in.guardNegated = s.regionTaken ? br.guardNegated : !br.guardNegated;
+          });
+        }
+        out.push_back(std::move(c));
+      }
+      continue;
+    }
+    if (s.role == Slot::Role::Instr) {
+      const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
+      if (s.vector) {
+        emitVector(s);
+      } else {
+        if (auto mem = analysis::memAccess(in); mem && mem->kind != analysis::MemAccess::Kind::Load &&
+                                                 mem->kind != analysis::MemAccess::Kind::Prefetch)
+          chunkCache.clear();
+        forgetDefs(in);
+        for (unsigned r = 0; r < k; ++r) {
+          auto c = replica(in, r);
+          if (s.region >= 0) {  // if-conversion: runs when the branch around it is not taken
+            const auto &br = static_cast<const Instruction &>(*src[p.slots[s.region].stmt]);
+            c->guard = m.intern(replicaName(p, br.guard, r));
+            c->guardNegated = s.regionTaken ? br.guardNegated : !br.guardNegated;
+          }
+          e.out.push_back(std::move(c));
+        }
+      }
+      flush();
+      continue;
+    }
+    if (s.role == Slot::Role::LoopLabel) {  // the grid-stride loop, all replicas together
+      flush();
+      chunkCache.clear();  // the chunks of the previous iteration (or of before the loop) are stale
+      e.label(std::string(static_cast<const ir::Label &>(*src[s.stmt]).name));
+      flush();
+      continue;
+    }
+    if (s.role == Slot::Role::LoopLatch) {
+      // Again while every replica goes on; to the replicas' own remaining
+      // iterations when some do; past the loop when none does.
+      const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
+      std::string all, any;
+      for (unsigned r = 0; r < k; ++r) {
+        std::string g = replicaName(p, br.guard, r);
+        if (br.guardNegated) {
+          std::string n = e.regp();
+          e.ins("not.pred", {n, g});
+          g = n;
+        }
+        if (all.empty()) {
+          all = any = g;
+        } else {
+          std::string a = e.regp(), o = e.regp();
+          e.ins("and.pred", {a, all, g});
+          e.ins("or.pred", {o, any, g});
+          all = a;
+          any = o;
+        }
+      }
+      e.ins("bra", {std::string(analysis::branchTarget(br))}, all);
+      e.ins("bra", {loopRest}, any);
+      flush();
+      continue;
+    }
+    if (s.role == Slot::Role::Guard) {
+      const auto &in = static_cast<const Instruction &>(*src[s.stmt]);
+      std::string any;
+      for (unsigned r = 0; r < k; ++r) {
+        std::string g = replicaName(p, in.guard, r);
+        if (in.guardNegated) {
+          std::string n = e.regp();
+          e.ins("not.pred", {n, g});
+          g = n;
+        }
+        if (any.empty()) {
+          any = g;
+        } else {
+          std::string acc = e.regp();
+          e.ins("or.pred", {acc, any, g});
+          any = acc;
+        }
+      }
+      e.ins("bra", {slow}, any);
+      flush();
+    }
+  }
+  e.ins("ret", {});
+  // ---- the grid-stride loop's remaining iterations, replica by replica:
+  // each goes on from its own counter while its own test holds.
+  if (p.loopLatch) {
+    e.label(loopRest);
+    const auto &br = static_cast<const Instruction &>(*src[p.slots[p.loopLatch].stmt]);
+    const std::string head(static_cast<const ir::Label &>(*src[p.slots[p.loopLabel].stmt]).name);
+    for (unsigned r = 0; r < k; ++r) {
+      const std::string next = "$ptxopt_group_loop_next" + std::to_string(r), again = head + "_rest_g" + std::to_string(r);
+      auto done = replica(br, r);  // past the loop unless its test holds
+      done->guardNegated = !done->guardNegated;
+      done->operands = {e.op(next)};
+      e.out.push_back(std::move(done));
+      e.label(again);
+      for (size_t i = p.loopLabel + 1; i < p.loopLatch; ++i) {
+        const Slot &s = p.slots[i];
+        if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
+        if (s.role == Slot::Role::Scoped) e.out.push_back(replicaBlock(static_cast<const ir::Block &>(*src[s.stmt]), r));
+        if (s.role == Slot::Role::Directive) e.out.push_back(src[s.stmt]->clone());
+      }
+      auto back = replica(br, r);
+      back->operands = {e.op(again)};
+      e.out.push_back(std::move(back));
+      e.label(next);
+    }
+    e.ins("ret", {});
+  }
+  // ---- slow path: the replicas one after another, each with its guards
+  if (p.guards) {
+    e.label(slow);
+    for (unsigned r = 0; r < k; ++r) {
+      std::string skip = "$ptxopt_group_next" + std::to_string(r);
+      for (const auto &s : p.slots) {
+        if (s.role == Slot::Role::Instr) e.out.push_back(replica(static_cast<const Instruction &>(*src[s.stmt]), r));
+        if (s.role == Slot::Role::Scoped) e.out.push_back(replicaBlock(static_cast<const ir::Block &>(*src[s.stmt]), r));
+        const std::string regionLabel = "_g" + std::to_string(r);
+        if (s.role == Slot::Role::RegionBranch && s.toExit) {  // the rest of this replica is skipped
+          auto g = replica(static_cast<const Instruction &>(*src[s.stmt]), r);
+          g->opcode = m.intern("bra");
+          g->operands = {e.op(skip)};
+          e.out.push_back(std::move(g));
+        } else if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionJump ||
+                   s.role == Slot::Role::LoopLatch) {
+          const auto &br = static_cast<const Instruction &>(*src[s.stmt]);
+          auto g = replica(br, r);
+          g->operands = {e.op(std::string(analysis::branchTarget(br)) + regionLabel)};
+          e.out.push_back(std::move(g));
+        }
+        if (s.role == Slot::Role::RegionLabel || s.role == Slot::Role::LoopLabel)
+          e.label(std::string(static_cast<const ir::Label &>(*src[s.stmt]).name) + regionLabel);
+        if (s.role == Slot::Role::Guard) {
+          auto g = replica(static_cast<const Instruction &>(*src[s.stmt]), r);
+          g->opcode = m.intern("bra");
+          g->operands = {e.op(skip)};
+          e.out.push_back(std::move(g));
+        }
+      }
+      e.label(skip);
+    }
+    e.ins("ret", {});
+  }
+  std::vector<std::unique_ptr<Stmt>> temps;
+  temps.push_back(e.decl(".b32", e.prefix + "r", e.r32));
+  if (e.r64) temps.push_back(e.decl(".b64", e.prefix + "rd", e.r64));
+  if (e.pred) temps.push_back(e.decl(".pred", e.prefix + "p", e.pred));
+  // Declarations first, then the temporaries, then the code.
+  size_t decls = 0;
+  while (decls < out.size() && out[decls]->kind == Stmt::Kind::Decl) ++decls;
+  out.insert(out.begin() + static_cast<long>(decls), std::make_move_iterator(temps.begin()),
+             std::make_move_iterator(temps.end()));
+  flush();
+  clone.body->body = std::move(out);
+  dropBlockShapeDirectives(clone);
+}
+
+}  // namespace ptxopt::transforms::group

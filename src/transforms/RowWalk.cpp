@@ -1,0 +1,554 @@
+// rowwalk: row walks (a thread looping over its own row,
+// `y[i] = sum_j A[i*m + j] * x[j]`), on clones of the kernel.
+//
+// What, in two steps:
+// 1. Accumulators in memory become registers ('regacc' clone, same launch).
+//    A single-block loop that stores to the same loop-invariant address
+//    (`tmp[i] += ...`: nvcc stores tmp[i] in every iteration when it may
+//    alias A or x) keeps only one store, after the loop, of the value the
+//    last store of the block stored. Column walks (`y[j] += A[i*n+j]*t[i]`)
+//    gain as much: one store where there was one per iteration. When the
+//    loop also reloads the address (gesummv's tmp[i] and y[i], each store
+//    possibly changing the other), the value is loaded once before the loop
+//    into a register that the stores and loads move to and from.
+// 2. Lanes ('lanes' clone, launch grown 32 times). 32 lanes (one warp) run
+//    one logical thread: lane l takes iterations l, l+32, l+64, ... of each
+//    loop whose accesses are uncoalesced along %tid.x and unit-stride along
+//    the loop counter (the row), so a warp reads 32 consecutive pieces of
+//    one row; a run of four 4-byte (two 8-byte) loads of one iteration
+//    becomes one 16-byte load where the alignment is provable (parameters
+//    become launch conditions). Loop-carried accumulators start at the
+//    operation's identity on lanes 1..31 and are combined after the loop
+//    with a shfl.sync butterfly, so every lane holds the result; induction
+//    variables are set to their exit values. Everything outside such loops
+//    runs on all 32 lanes with the same values (loads are broadcasts), and
+//    global stores outside them run on lane 0 only, between two
+//    bar.warp.sync (memory ordering in the warp); the split loops have one at
+//    entry and exit: lanes 1..31 see memory as the logical thread would.
+// Why it pays on the GPU: with one thread per row, neighbouring threads are a
+// row apart, so every load of a warp touches 32 sectors, and a 4096-row
+// problem has only 128 warps (latency-bound). A warp per row reads whole
+// sectors and has 32 times as many warps in flight. Stores per iteration to
+// one address serialize the loop and stop load merging.
+// Exactness: integer add/mul.lo/mad.lo (wrapping arithmetic is associative
+// and commutative), integer min/max and and/or/xor accumulators, and loops
+// without loop-carried values give bit-identical results. Floating-point
+// add/mul/fma/min/max accumulators are reassociated (each lane sums its
+// share, then the 32 partial sums are added pairwise): only with the pass
+// option `reassociate` (ptx-opt --reassociate), said in the remark and in the
+// clone's manifest kind (`lanes+reassoc`, printed by PTXOPT_LOG).
+// Legality, per kernel: no inter-thread communication (the Communication
+// analysis; the clone adds its own shuffles); the loop is one block, entered
+// only by falling into its header, left only through its latch
+// `@p bra header` with p = (iv != bound) (nvcc's counted loops; the trip
+// count T is computed before the loop from the induction variable's start,
+// its power-of-two step and the loop-invariant bound); every loop-carried
+// register is an induction variable (`add iv, iv, step`) or an accumulator
+// chain (each link read only by the next); no other value defined in the
+// loop is read after it; the loop's stores, if any, have a different address
+// in every iteration, and a split loop that stores loads only through other
+// pointer parameters, in other allocations (manifest condition
+// `disjointParams`, checked at launch from the arguments).
+// The 32 lanes of a logical thread share every value outside the split
+// loops, so its guards (`if (i < n)`) send all of them the same way and the
+// warp is converged at the shuffles; the trip count is the same for all 32
+// lanes by construction (they run one logical thread).
+// Step 1 legality: no other access in the loop can touch the accumulator's
+// address: accesses based on another pointer parameter give a
+// `disjointParams` condition; two different module globals never overlap;
+// anything else (same parameter, unknown address) refuses.
+// Launch (manifest): the lanes clone for blocks whose x size is a multiple
+// of 32 keeps the block and launches grid.x*32 blocks (logical block
+// ctaid.x/32, logical thread (ctaid.x%32)*(ntid.x/32) + tid.x/32); for
+// blocks of at most 32 threads a second clone launches block.x*32 threads
+// (logical thread tid.x/32); a third (grid route) keeps scalar loads for
+// launches that fail the 16-byte conditions. Lanes clones run only for rows
+// of kMinRow elements or more (minParams on the integer parameters the trip
+// count comes from: rows of 4 ints ran 0.88x on an H100).
+// Pipeline: -O2 runs rowwalk before pack, which packs the regacc clone
+// (2.58x on the H100 for tmp in memory, bit-identical; docs/BENCHMARKS.md).
+// Refuses (remark): communication, nested blocks, no single-block loop,
+// latch/exit shapes it does not know, loop-carried values other than the
+// above, floating-point accumulators without `reassociate`, a split loop
+// that loads through the parameter it stores through, unknown bases.
+// Not done yet: the staged clone (tiles of 32 rows through shared memory,
+// exact for floating point; needs a warp-uniform trip count check); fewer
+// than 32 lanes for short rows; multi-block loops.
+//
+// Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
+// RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkClone.cpp
+// (building the clones), RowWalk.h (their shared structures).
+#include "RowWalk.h"
+
+namespace ptxopt::transforms {
+namespace rowwalk {
+
+bool Planner::findLoops(std::string &why) {
+  const auto &cfg = fa_.cfg();
+  std::map<std::string_view, size_t> labelAt;
+  std::map<std::string_view, size_t> branchesTo;
+  for (size_t i = 0; i < body_.size(); ++i) {
+    const Stmt &s = *body_[i];
+    if (s.kind == Stmt::Kind::Label) labelAt[static_cast<const ir::Label &>(s).name] = i;
+    if (s.kind == Stmt::Kind::Decl) types_.add(static_cast<const ir::Decl &>(s));
+    if (const Instruction *in = instr(i)) {
+      uint32_t ci = cfg.indexOf(in);
+      stmtOf_[ci] = i;
+      instrOf_[i] = ci;
+      if (in->base() == "bra") ++branchesTo[analysis::branchTarget(*in)];
+    }
+  }
+  for (const auto &a : fa_.accesses()) {
+    if (!stmtOf_.count(a.instr)) continue;
+    // An address with a thread-uniform symbol (issue 15: nvcc's remainder
+    // loop after an unrolled one) is taken as unknown, as it was before such
+    // symbols existed: the plans here do not reason about them.
+    bool uniformSym = false;
+    if (a.address.known)
+      for (const auto &[mono, c] : a.address.poly.terms())
+        for (auto id : mono) uniformSym |= fa_.affine().symbols()[id].kind == analysis::Symbol::Kind::Uniform;
+    if (uniformSym) {
+      AccessInfo u;
+      u.instr = a.instr;
+      u.mem = a.mem;
+      u.loc = a.loc;
+      u.address = analysis::Value::unknown("thread-uniform symbol (taken as unknown by rowwalk)");
+      u.verdict = AccessInfo::Verdict::Unknown;
+      u.reason = "address " + fa_.affine().str(u.address);
+      asUnknown_.push_back(std::move(u));
+      accessAt_[stmtOf_[a.instr]] = &asUnknown_.back();
+      continue;
+    }
+    accessAt_[stmtOf_[a.instr]] = &a;
+  }
+  for (const auto &L : fa_.loops().loops()) {
+    if (L.blocks.size() != 1) {
+      why = "a loop of several blocks (only single-block loops are handled)";
+      return false;
+    }
+    const auto &b = cfg.blocks()[L.header];
+    if (b.labels.size() != 1 || !labelAt.count(b.labels[0]) || b.last == b.first) {
+      why = "a loop header without one label";
+      return false;
+    }
+    LoopBlock lb;
+    lb.id = L.id;
+    lb.block = L.header;
+    lb.header = std::string(b.labels[0]);
+    lb.hs = labelAt[b.labels[0]];
+    lb.ls = stmtOf_[b.last - 1];
+    const Instruction *br = instr(lb.ls);
+    if (!br || br->base() != "bra" || br->guard.empty() || analysis::branchTarget(*br) != lb.header ||
+        branchesTo[b.labels[0]] != 1) {
+      why = "a loop whose latch is not a conditional branch to its header, or whose header is entered by a branch";
+      return false;
+    }
+    for (size_t i = lb.hs + 1; i < lb.ls; ++i)
+      if (body_[i]->kind == Stmt::Kind::Label || body_[i]->kind == Stmt::Kind::Block ||
+          (instr(i) && cfg.blockOf(instrOf_[i]) != L.header)) {
+        why = "a loop that is not one range of statements";
+        return false;
+      }
+    lb.where = locationOf(ctx_.module, fa_, body_[lb.hs + 1].get());
+    for (size_t i = lb.hs + 1; i <= lb.ls && lb.where.empty(); ++i) lb.where = locationOf(ctx_.module, fa_, body_[i].get());
+    loops_.push_back(lb);
+  }
+  if (loops_.empty()) {
+    why = "no loop";
+    return false;
+  }
+  return true;
+}
+
+int Planner::provenance(uint32_t at, std::string_view reg, int depth) {
+  if (depth > 24) return -2;
+  for (const auto &pos : kPos)
+    if (reg == pos.index || reg == pos.extent) return -1;
+  const auto &rd = fa_.defs();
+  const auto &cfg = fa_.cfg();
+  int result = -3;  // none yet
+  for (uint32_t d : rd.defsAt(at, reg)) {
+    if (d == analysis::ReachingDefs::kEntry) return -2;
+    auto key = std::make_pair(d, std::string(reg));
+    int p;
+    if (auto it = prov_.find(key); it != prov_.end()) {
+      p = it->second;
+    } else {
+      prov_[key] = -3;  // in progress: a cycle through an induction variable agrees with the other defs
+      const Instruction &in = *cfg.instructions()[d];
+      std::string b(in.base());
+      p = -2;
+      if (!in.guard.empty()) {
+        p = -2;
+      } else if (b == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
+                 in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1 &&
+                 in.operands[1].elems[0].isSym()) {
+        std::string name(in.operands[1].elems[0].text);
+        p = -2;
+        if (k_.params)
+          for (size_t i = 0; i < k_.params->size(); ++i)
+            for (const auto &n : (*k_.params)[i].names)
+              if (n.name == name) p = (*k_.params)[i].type().ends_with("64") ? int(i) : -1;
+      } else if ((b == "mov" || b == "cvta") && in.operands.size() == 2 && in.operands[1].isReg()) {
+        p = provenance(d, in.operands[1].text, depth + 1);
+      } else if (b == "mov" && in.operands.size() == 2 && in.operands[1].intValue()) {
+        p = -1;
+      } else if ((b == "add" || b == "sub") && in.operands.size() == 3) {
+        int x = in.operands[1].isReg() ? provenance(d, in.operands[1].text, depth + 1) : -1;
+        int y = in.operands[2].isReg() ? provenance(d, in.operands[2].text, depth + 1) : -1;
+        if (b == "sub" && y != -1 && y != -3) p = -2;
+        else if (x == -1 || x == -3) p = y;
+        else if (y == -1 || y == -3) p = x;
+        else p = -2;
+      } else if (b == "mul" || b == "shl" || b == "cvt" || b == "mad" || b == "and" || b == "or") {
+        // integer arithmetic: an offset, not a pointer (when its inputs are not pointers)
+        p = -1;
+        for (size_t i = 1; i < in.operands.size(); ++i)
+          if (in.operands[i].isReg()) {
+            int q = provenance(d, in.operands[i].text, depth + 1);
+            if (q == -2) p = -2;  // a parameter multiplied or shifted is an integer
+          }
+      }
+      prov_[key] = p;
+    }
+    if (p == -3) continue;
+    if (result == -3) result = p;
+    else if (result != p) return -2;
+  }
+  return result == -3 ? -2 : result;
+}
+
+void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &L, std::set<int> &out, int depth) {
+  if (depth > 16) return;
+  const auto &cfg = fa_.cfg();
+  for (uint32_t d : fa_.defs().defsAt(at, reg)) {
+    if (d == analysis::ReachingDefs::kEntry) continue;
+    if (auto it = stmtOf_.find(d); it != stmtOf_.end() && it->second > L.hs && it->second <= L.ls) continue;
+    const Instruction &in = *cfg.instructions()[d];
+    if (in.base() == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
+        in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1 && k_.params) {
+      for (size_t i = 0; i < k_.params->size(); ++i)
+        for (const auto &n : (*k_.params)[i].names)
+          if (n.name == in.operands[1].elems[0].text) out.insert(int(i));
+      continue;
+    }
+    for (size_t o = 1; o < in.operands.size(); ++o)
+      analysis::forEachRegister(in.operands[o], [&](const Operand &r) { paramsFeeding(d, r.text, L, out, depth + 1); });
+  }
+}
+
+std::string Planner::baseOf(const AccessInfo &a) {
+  if (!a.base.empty()) return a.base;
+  const Instruction &in = *fa_.cfg().instructions()[a.instr];
+  auto mem = analysis::memAccess(in);
+  if (!mem || !mem->address || mem->address->elems.size() != 1) return "";
+  const Operand &e = mem->address->elems[0];
+  const Operand *r = e.isReg() ? &e : (e.kind == Operand::Kind::Sum && e.elems[0].isReg() ? &e.elems[0] : nullptr);
+  if (!r) return "";
+  int p = provenance(a.instr, r->text, 0);
+  if (p < 0 || !k_.params) return "";
+  return "param(" + std::string((*k_.params)[size_t(p)].names[0].name) + ")";
+}
+
+bool Planner::addDisjoint(const ir::Function &f, const AccessInfo &a0, const AccessInfo &b0, KernelPlan &plan,
+                          std::set<std::pair<uint32_t, uint32_t>> *into) {
+  std::string ab = baseOf(a0), bb = baseOf(b0);
+  if (ab.starts_with("&") && bb.starts_with("&")) return ab != bb;  // two module globals
+  int pa = paramIndex(f, ab), pb = paramIndex(f, bb);
+  if (pa < 0 || pb < 0 || pa == pb) return false;
+  (into ? *into : plan.disjoint)
+      .insert({static_cast<uint32_t>(std::min(pa, pb)), static_cast<uint32_t>(std::max(pa, pb))});
+  return true;
+}
+
+/// Step 1 for loop L: stores to one loop-invariant address.
+bool Planner::planMemAccs(const LoopBlock &L, KernelPlan &plan, std::string &why) {
+  std::set<std::string> writtenInLoop;
+  for (size_t i = L.hs + 1; i <= L.ls; ++i)
+    if (const Instruction *in = instr(i))
+      for (auto d : analysis::defUse(*in).defs) writtenInLoop.insert(std::string(d));
+  std::map<std::string, MemAcc> byAddr;
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in) continue;
+    auto mem = analysis::memAccess(*in);
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Store) continue;
+    const Operand &addr = in->operands[0];
+    bool invariant = true;
+    analysis::forEachRegister(addr, [&](const Operand &r) { invariant &= !writtenInLoop.count(std::string(r.text)); });
+    if (!invariant) continue;
+    if (!in->guard.empty() || mem->vector != 1 || !plainMemoryOp(*in) ||
+        (mem->space != ".global" && !mem->space.empty())) {
+      why = "a store to a loop-invariant address that is guarded, a vector, qualified or not global";
+      return false;
+    }
+    if (mem->bytes() != 4 && mem->bytes() != 8) {
+      why = "a store to a loop-invariant address of " + std::to_string(mem->bytes()) + " bytes";
+      return false;
+    }
+    auto &acc = byAddr[addrKey(addr)];
+    if (!acc.stores.empty() && acc.bits != mem->bytes() * 8) {
+      why = "stores of different widths to one loop-invariant address";
+      return false;
+    }
+    acc.bits = mem->bytes() * 8;
+    acc.stores.push_back(i);
+  }
+  // Loads of an accumulator's address: reloads.
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in) continue;
+    auto mem = analysis::memAccess(*in);
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || in->operands.size() != 2) continue;
+    auto it = byAddr.find(addrKey(in->operands[1]));
+    if (it == byAddr.end()) continue;
+    if (!in->guard.empty() || mem->vector != 1 || !plainMemoryOp(*in) || mem->bytes() * 8 != it->second.bits ||
+        !in->operands[0].isReg() || (mem->space != ".global" && !mem->space.empty())) {
+      why = "a load of the accumulator's address that is guarded, a vector, qualified or of another width";
+      return false;
+    }
+    it->second.loads.push_back(i);
+  }
+  for (auto &[key, acc] : byAddr) {
+    acc.last = acc.stores.back();
+    const AccessInfo *a = accessAt_.count(acc.last) ? accessAt_[acc.last] : nullptr;
+    if (!a || baseOf(*a).empty()) {
+      why = "the base of a store in the loop is unknown";
+      return false;
+    }
+    // The value stored last must still hold at the loop's exit.
+    const Instruction &last = *instr(acc.last);
+    const Operand &val = last.operands[1];
+    if (val.isReg() && acc.loads.empty())
+      for (size_t i = acc.last + 1; i <= L.ls; ++i)
+        if (const Instruction *in = instr(i))
+          for (auto d : analysis::defUse(*in).defs)
+            if (d == val.text) {
+              why = "the value stored to the accumulator's address is changed after the store";
+              return false;
+            }
+    // No other access of the loop may touch the address.
+    std::set<size_t> mine(acc.stores.begin(), acc.stores.end());
+    mine.insert(acc.loads.begin(), acc.loads.end());
+    for (size_t i = L.hs + 1; i < L.ls; ++i) {
+      const Instruction *in = instr(i);
+      if (!in || mine.count(i) || !analysis::memAccess(*in)) continue;
+      auto mem = analysis::memAccess(*in);
+      if (mem->space == ".local" || mem->space == ".param" || mem->space == ".const") continue;
+      const AccessInfo *b = accessAt_.count(i) ? accessAt_[i] : nullptr;
+      if (!b || !addDisjoint(k_, *a, *b, plan)) {
+        std::string bb = b ? baseOf(*b) : "";
+        why = "the loop accesses memory that may be the accumulator's (" + std::string(in->opcode) + " through " +
+              (bb.empty() ? std::string("an unknown base") : bb) + ", the accumulator through " + baseOf(*a) + ")";
+        return false;
+      }
+    }
+    plan.accList.push_back({L.hs, acc});
+  }
+  return true;
+}
+
+bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
+  if (fa_.loops().loops().empty()) {  // nothing to say about kernels without loops
+    why = "no loop";
+    return false;
+  }
+  const auto &comm = fa_.communication();
+  if (!comm.empty()) {
+    why = "threads communicate (" + std::string(analysis::kindName(comm.front().kind)) + ": " + comm.front().what + ")";
+    whyAt = comm.front().stmt;
+    return false;
+  }
+  for (const auto &s : body_)
+    if (s->kind == Stmt::Kind::Block) {
+      why = "it has nested { } blocks";
+      return false;
+    }
+  if (!findLoops(why)) return false;
+  for (const auto &L : loops_) {
+    std::string w;
+    size_t before = plan.accList.size();
+    if (!planMemAccs(L, plan, w)) {
+      ctx_.remark(Remark::Kind::Missed, k_, L.where, "accumulator in memory not kept in a register: " + w);
+      plan.accList.resize(before);
+    }
+  }
+  // Lanes: every loop that walks a row uncoalesced must split.
+  std::string lanesWhy;
+  for (const auto &L : loops_) {
+    LanePlan lp;
+    std::string w;
+    if (planLanes(L, plan, lp, w)) {
+      plan.reassoc |= std::any_of(lp.accs.begin(), lp.accs.end(), [](const Acc &a) { return a.floating; });
+      plan.lanes.push_back(std::move(lp));
+    } else if (!w.starts_with("no access of the loop is uncoalesced")) {
+      lanesWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+      break;
+    }
+  }
+  if (!lanesWhy.empty() || plan.lanes.empty()) {
+    if (plan.lanes.empty() && lanesWhy.empty()) lanesWhy = "no loop walks a row (uncoalesced along %tid.x, unit stride along the loop)";
+    plan.lanes.clear();
+    ctx_.remark(Remark::Kind::Missed, k_, "", "no lanes clone: " + lanesWhy);
+  }
+  if (!plan.lanes.empty()) {
+    // Memory: outside the split loops, all 32 lanes see memory as the one
+    // logical thread would: the clone puts bar.warp.sync (memory ordering
+    // among the warp) at each split loop's entry and exit and around each
+    // store that lane 0 makes alone. Inside a split loop the iterations run
+    // in another order: a loop that stores must load only from other
+    // allocations than it stores to.
+    std::set<size_t> removed;
+    for (const auto &[hs, acc] : plan.accList) removed.insert(acc.stores.begin(), acc.stores.end());
+    std::string w;
+    for (const auto &lp : plan.lanes) {
+      std::vector<const AccessInfo *> loads, stores;
+      for (size_t i = lp.loop.hs + 1; i < lp.loop.ls; ++i) {
+        if (removed.count(i) || !accessAt_.count(i)) continue;
+        const AccessInfo *a = accessAt_.at(i);
+        if (a->mem.space == ".param" || a->mem.space == ".const") continue;
+        (a->mem.kind == analysis::MemAccess::Kind::Load ? loads : stores).push_back(a);
+      }
+      for (const AccessInfo *st : stores)
+        for (const AccessInfo *l : loads)
+          if (w.empty() && !addDisjoint(k_, *st, *l, plan, &plan.lanesDisjoint)) {
+            std::string lb = baseOf(*l), sb = baseOf(*st);
+            w = "loop at " + (lp.loop.where.empty() ? lp.loop.header : lp.loop.where) + " loads through " +
+                (lb.empty() ? std::string("an unknown base") : lb) + " and stores through " +
+                (sb.empty() ? std::string("an unknown base") : sb) +
+                " (its iterations would run in another order)";
+          }
+    }
+    if (!w.empty()) {
+      ctx_.remark(Remark::Kind::Missed, k_, "", "no lanes clone: " + w);
+      plan.lanes.clear();
+    }
+  }
+  if (plan.lanes.empty() && plan.accList.empty()) {
+    why = "";  // the remarks above said why
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rowwalk
+
+using namespace rowwalk;
+
+void runRowWalk(PassContext &ctx) {
+  ir::Module &m = ctx.module;
+  std::vector<ir::Function *> kernels;
+  for (ir::Function *k : m.kernels())
+    if (k->body && std::string_view(k->name).find("__ptxopt_") == std::string_view::npos) kernels.push_back(k);
+  for (ir::Function *k : kernels) {
+    KernelPlan plan;
+    std::string why;
+    const Stmt *whyAt = nullptr;
+    Planner planner(ctx, *k);
+    if (!planner.run(plan, why, whyAt)) {
+      if (!why.empty() && why != "no loop")
+        ctx.remark(Remark::Kind::Missed, *k, whyAt ? locationOf(m, ctx.analyses.get(*k), whyAt) : "", "not transformed: " + why);
+      continue;
+    }
+    std::set<const ir::Function *> seen;
+    if (const ir::Function *callee = calleeReadingIndices(m, *k, seen); callee && !plan.lanes.empty()) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "no lanes clone: it calls " + std::string(callee->name) + ", which reads thread indices");
+      plan.lanes.clear();
+      if (plan.accList.empty()) continue;
+    }
+    const std::string kname(k->name);
+    Variant base;
+    base.pass = "rowwalk";
+    for (const auto &[a, b] : plan.disjoint) base.disjointParams.push_back({a, b});
+    std::string conds;
+    for (const auto &[a, b] : plan.disjoint)
+      conds += std::string(conds.empty() ? "" : ", ") + "params " + std::to_string(a) + " and " + std::to_string(b) +
+               " in different allocations";
+    int at = m.itemIndex(k);
+    unsigned loopsSplit = static_cast<unsigned>(plan.lanes.size()), vec = 0;
+    for (const auto &lp : plan.lanes) vec += static_cast<unsigned>(lp.runs.size());
+    if (!plan.lanes.empty()) {
+      Variant v = base;
+      v.kind = plan.reassoc ? "lanes+reassoc" : "lanes";
+      v.alignedParams = plan.aligned;
+      {
+        std::set<std::pair<uint32_t, uint32_t>> all = plan.disjoint;
+        all.insert(plan.lanesDisjoint.begin(), plan.lanesDisjoint.end());
+        v.disjointParams.clear();
+        for (const auto &[a, b] : all) v.disjointParams.push_back({a, b});
+      }
+      // Rows of at least kMinRow elements: measured 0.88x with rows of 4 ints
+      // (one iteration, 31 of 32 lanes idle), 1.6-20x from 256 on.
+      std::set<int> trip;
+      for (const auto &lp : plan.lanes) trip.insert(lp.tripParams.begin(), lp.tripParams.end());
+      for (int p : trip) {
+        uint32_t bytes = 0;
+        auto t = (*k->params)[size_t(p)].type();
+        if (t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64")) bytes = t.substr(2) == "32" ? 4 : 8;
+        if (bytes) v.minParams.push_back({uint32_t(p), kMinRow});
+      }
+      std::sort(v.alignedParams.begin(), v.alignedParams.end(),
+                [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+      std::string aconds;
+      for (const auto &d : v.disjointParams)
+        aconds += std::string(aconds.empty() ? "" : ", ") + "params " + std::to_string(d.a) + " and " +
+                  std::to_string(d.b) + " in different allocations";
+      for (const auto &c : v.alignedParams)
+        aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
+                  std::to_string(c.bytes) + " == 0";
+      for (const auto &c : v.minParams)
+        aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " >= " +
+                  std::to_string(c.value);
+      Variant g = v;
+      g.name = kname + "__ptxopt_lanes";
+      g.grid[0].multiply = kLanes;
+      g.blockMultiple[0] = kLanes;
+      Variant b = v;
+      b.name = kname + "__ptxopt_lanes_blk";
+      b.block[0].multiply = kLanes;
+      b.blockMax[0] = kLanes;
+      bool kept = ctx.addClone(*k, buildClone(m, *k, plan, g.name, true, true), g, at);
+      kept |= ctx.addClone(*k, buildClone(m, *k, plan, b.name, true, false), b, at);
+      if (!v.alignedParams.empty()) {
+        // For launches whose pointers or row lengths fail the 16-byte
+        // conditions: the same clone with scalar loads.
+        KernelPlan scalar = plan;
+        for (auto &lp : scalar.lanes) lp.runs.clear();
+        Variant n = g;
+        n.name = kname + "__ptxopt_lanes_scalar";
+        n.alignedParams.clear();
+        kept |= ctx.addClone(*k, buildClone(m, *k, scalar, n.name, true, true), n, at);
+      }
+      if (kept) {
+        ctx.remark(Remark::Kind::Applied, *k, "",
+                   g.name + ", " + b.name + ": 32 lanes per logical thread over " + std::to_string(loopsSplit) +
+                       " loop(s), " + std::to_string(vec) + " 16-byte load(s)" +
+                       (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may "
+                                       "differ in the last bits"
+                                     : "; exact") +
+                       "; launch grid.x*32 (block.x % 32 == 0) or block.x*32 (block.x <= 32); conditions: " +
+                       (aconds.empty() ? "none" : aconds) +
+                       (v.alignedParams.empty() ? "" : "; " + kname + "__ptxopt_lanes_scalar without the 16-byte loads for the other launches"));
+        ctx.count("lanes-loops", loopsSplit);
+        if (plan.reassoc) ctx.count("reassociated");
+      }
+    }
+    if (!plan.accList.empty()) {
+      Variant r = base;
+      r.kind = "regacc";
+      r.name = kname + "__ptxopt_regacc";
+      KernelPlan onlyMem;
+      onlyMem.accList = plan.accList;
+      if (ctx.addClone(*k, buildClone(m, *k, onlyMem, r.name, false, false), r, at)) {
+        ctx.remark(Remark::Kind::Applied, *k, "",
+                   r.name + ": " + std::to_string(plan.accList.size()) +
+                       " accumulator(s) in memory kept in a register through the loop, stored once after it; "
+                       "conditions: " + (conds.empty() ? "none" : conds));
+        ctx.count("accumulators", double(plan.accList.size()));
+      }
+    }
+  }
+}
+
+}  // namespace ptxopt::transforms
+

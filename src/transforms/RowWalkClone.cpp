@@ -1,0 +1,349 @@
+// rowwalk: building the regacc and lanes clones from a KernelPlan (the
+// statement edits of steps 1 and 2, the lanes prologue with the logical
+// indices). Overview: RowWalk.cpp.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+/// Builds the clone: step 1 always; lanes when `lanes` (route: grid or block).
+std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
+                                         const std::string &name, bool lanes, bool gridRoute) {
+  auto clone = ir::cloneFunction(k, name, gridRoute ? "_rwg" : lanes ? "_rwb" : "_rwr", m);
+  auto &cb = clone->body->body;
+  Emitter e{m, {}};
+  e.prefix = "%ptxopt_w";
+  std::map<size_t, std::vector<std::unique_ptr<Stmt>>> before, after;
+  std::set<size_t> drop;
+  auto emitted = [&](std::map<size_t, std::vector<std::unique_ptr<Stmt>>> &where, size_t at) {
+    for (auto &st : e.out) where[at].push_back(std::move(st));
+    e.out.clear();
+  };
+  auto ins = [&](size_t i) -> Instruction & { return static_cast<Instruction &>(*cb[i]); };
+  // Step 1: stores of an accumulator go; one after the loop.
+  std::map<size_t, size_t> loopEnd;  // header -> latch
+  for (const auto &lp : plan.lanes) loopEnd[lp.loop.hs] = lp.loop.ls;
+  std::set<size_t> removedStores;
+  for (const auto &[hs, acc] : plan.accList) {
+    for (size_t s : acc.stores) drop.insert(s), removedStores.insert(s);
+    auto st = std::make_unique<Instruction>(ins(acc.last));
+    st->edited = true;
+    st->span = {};
+    if (!acc.loads.empty()) {
+      // Reloads: the value lives in a register, loaded once before the loop
+      // (the loop's first iteration accesses the address anyway).
+      const std::string mv = acc.bits == 64 ? "mov.b64" : "mov.b32";
+      const std::string r = acc.bits == 64 ? e.reg64() : e.reg32();
+      const Instruction &first = ins(acc.stores.front());
+      std::string ldop = "ld";
+      for (auto mod : first.modifiers())
+        if (mod == ".global") ldop += ".global";
+      ldop += acc.bits == 64 ? ".b64" : ".b32";
+      auto ld = std::make_unique<Instruction>();
+      ld->opcode = m.intern(ldop);
+      ld->operands = {e.op(r), first.operands[0]};
+      ld->edited = true;
+      e.out.push_back(std::move(ld));
+      emitted(before, hs);
+      for (size_t s : acc.stores) {
+        auto mov = std::make_unique<Instruction>();
+        mov->opcode = m.intern(mv);
+        mov->operands = {e.op(r), ins(s).operands[1]};
+        mov->edited = true;
+        e.out.push_back(std::move(mov));
+        emitted(before, s);
+      }
+      for (size_t l : acc.loads) {
+        drop.insert(l);
+        e.ins(mv, {std::string(ins(l).operands[0].text), r});
+        emitted(before, l);
+      }
+      st->operands[1] = e.op(r);
+    }
+    // After the loop: past the lanes code of the loop, if any (see below).
+    size_t ls = 0;
+    for (size_t i = hs + 1; i < cb.size(); ++i)
+      if (cb[i]->kind == Stmt::Kind::Instruction && ins(i).base() == "bra" && ins(i).guard.size() &&
+          analysis::branchTarget(ins(i)) == static_cast<const ir::Label &>(*cb[hs]).name) {
+        ls = i;
+        break;
+      }
+    e.out.push_back(std::move(st));
+    emitted(after, ls);  // lanes code for this loop is placed before it in after[ls]
+  }
+  std::string lane, lane64, lane0;
+  if (lanes) {
+    lane = e.reg32();
+    lane64 = e.reg64();
+    lane0 = e.regp();
+    // Global stores outside the split loops run on lane 0 only.
+    std::set<size_t> inSplit;
+    for (const auto &lp : plan.lanes)
+      for (size_t i = lp.loop.hs; i <= lp.loop.ls; ++i) inSplit.insert(i);
+    // bar.warp.sync around each store lane 0 makes alone: the other lanes
+    // read memory as the one logical thread does (before: their loads are
+    // done; after: they see the store).
+    auto guardLane0 = [&](Instruction &in) {
+      e.ins("bar.warp.sync", {"-1"});
+      if (in.guard.empty()) {
+        in.guard = m.intern(lane0);
+        in.guardNegated = false;
+      } else {
+        std::string q = e.regp();
+        if (in.guardNegated) {
+          std::string t = e.regp();
+          e.ins("not.pred", {t, std::string(in.guard)});
+          e.ins("and.pred", {q, t, lane0});
+        } else {
+          e.ins("and.pred", {q, std::string(in.guard), lane0});
+        }
+        in.guard = m.intern(q);
+        in.guardNegated = false;
+      }
+      in.edited = true;
+    };
+    for (size_t i = 0; i < cb.size(); ++i) {
+      if (inSplit.count(i) || cb[i]->kind != Stmt::Kind::Instruction || drop.count(i)) continue;
+      auto mem = analysis::memAccess(ins(i));
+      if (!mem || mem->kind == analysis::MemAccess::Kind::Load || mem->kind == analysis::MemAccess::Kind::Prefetch ||
+          mem->space == ".local" || mem->space == ".param")
+        continue;
+      guardLane0(ins(i));
+      emitted(before, i);
+      e.ins("bar.warp.sync", {"-1"});
+      emitted(after, i);
+    }
+    // The stores step 1 put after a loop: lane 0 too, between barriers.
+    for (auto &[at, stmts] : after) {
+      std::vector<std::unique_ptr<Stmt>> redone;
+      for (auto &st : stmts) {
+        auto mem = st->kind == Stmt::Kind::Instruction ? analysis::memAccess(static_cast<Instruction &>(*st))
+                                                       : std::nullopt;
+        if (mem && mem->kind == analysis::MemAccess::Kind::Store && !static_cast<Instruction &>(*st).guard.size()) {
+          guardLane0(static_cast<Instruction &>(*st));
+          for (auto &x : e.out) redone.push_back(std::move(x));
+          e.out.clear();
+          redone.push_back(std::move(st));
+          e.ins("bar.warp.sync", {"-1"});
+          for (auto &x : e.out) redone.push_back(std::move(x));
+          e.out.clear();
+        } else {
+          redone.push_back(std::move(st));
+        }
+      }
+      stmts = std::move(redone);
+    }
+    for (const auto &lp : plan.lanes) {
+      const auto &L = lp.loop;
+      const std::string exit = "$L__ptxopt_rw_exit" + std::to_string(L.hs);
+      // Preheader (before the header label).
+      e.ins("bar.warp.sync", {"-1"});  // loads and stores before the loop are done on every lane
+      std::vector<std::string> v0(lp.ivs.size()), stepG1(lp.ivs.size());
+      for (size_t j = 0; j < lp.ivs.size(); ++j) {
+        const IV &iv = lp.ivs[j];
+        v0[j] = iv.bits == 64 ? e.reg64() : e.reg32();
+        e.ins(iv.bits == 64 ? "mov.b64" : "mov.b32", {v0[j], iv.reg});
+      }
+      // Trip count T (64-bit) from the tested induction variable.
+      const IV &t = lp.ivs[lp.tested];
+      const std::string w = t.bits == 64 ? "64" : "32";
+      std::string b = lp.bound;
+      if (!b.empty() && b[0] != '%') {
+        std::string r = t.bits == 64 ? e.reg64() : e.reg32();
+        e.ins("mov.b" + w, {r, b});
+        b = r;
+      }
+      if (!lp.boundOffset.empty()) {  // iv + X != B  <=>  iv != B - X
+        std::string r = t.bits == 64 ? e.reg64() : e.reg32();
+        e.ins("sub.s" + w, {r, b, lp.boundOffset});
+        b = r;
+      }
+      std::string d = t.bits == 64 ? e.reg64() : e.reg32();
+      if (t.step > 0) e.ins("sub.s" + w, {d, b, v0[lp.tested]});
+      else e.ins("sub.s" + w, {d, v0[lp.tested], b});
+      const std::string T = e.reg64();
+      if (t.bits == 64) e.ins("mov.b64", {T, d});
+      else e.ins("cvt.u64.u32", {T, d});
+      const unsigned sh = log2u(static_cast<uint64_t>(std::llabs(t.step)));
+      if (sh) e.ins("shr.u64", {T, T, std::to_string(sh)});
+      if (lp.after) {
+        if (t.bits == 32) {  // iv == bound at the start: the 32-bit counter wraps around once
+          std::string z = e.regp();
+          e.ins("setp.eq.u64", {z, T, "0"});
+          e.ins("mov.u64", {T, std::to_string(uint64_t(1) << (32 - sh))}, z);
+        }
+      } else {
+        e.ins("add.u64", {T, T, "1"});
+      }
+      // Lanes 1..31 start accumulators at the identity.
+      std::string notLane0 = e.regp();
+      e.ins("setp.ne.u32", {notLane0, lane, "0"});
+      for (const auto &a : lp.accs) {
+        std::string mv = a.bits == 64 ? "mov.b64" : "mov.b32";
+        if (a.floating) mv = a.bits == 64 ? "mov.f64" : "mov.f32";
+        else mv = a.bits == 64 ? "mov.b64" : "mov.b32";
+        e.ins(mv, {a.reg, a.identity}, notLane0);
+      }
+      // Lane l starts at iteration l.
+      for (size_t j = 0; j < lp.ivs.size(); ++j) {
+        const IV &iv = lp.ivs[j];
+        const std::string ty = iv.bits == 64 ? ".s64" : ".s32";
+        const std::string l = iv.bits == 64 ? lane64 : lane;
+        if (iv.immStep) {
+          e.ins("mad.lo" + ty, {iv.reg, l, std::to_string(iv.step), v0[j]});
+          stepG1[j] = std::to_string(iv.step * int64_t(kLanes - 1));
+        } else {
+          std::string s = iv.stepReg;
+          if (iv.negated) {
+            s = iv.bits == 64 ? e.reg64() : e.reg32();
+            e.ins("neg" + ty, {s, iv.stepReg});
+          }
+          e.ins("mad.lo" + ty, {iv.reg, l, s, v0[j]});
+          stepG1[j] = iv.bits == 64 ? e.reg64() : e.reg32();
+          e.ins("mul.lo" + ty, {stepG1[j], s, std::to_string(kLanes - 1)});
+        }
+      }
+      const std::string c = e.reg64();
+      e.ins("mov.u64", {c, lane64});
+      std::string skip = e.regp();
+      e.ins("setp.ge.u64", {skip, lane64, T});
+      e.ins("bra", {exit}, skip);
+      emitted(before, L.hs);
+      // Latch: the counter steps by 32, the induction variables by 31 more steps.
+      for (size_t j = 0; j < lp.ivs.size(); ++j) {
+        const IV &iv = lp.ivs[j];
+        e.ins(iv.bits == 64 ? "add.s64" : "add.s32", {iv.reg, iv.reg, stepG1[j]});
+      }
+      std::string q = e.regp();
+      e.ins("add.u64", {c, c, std::to_string(kLanes)});
+      e.ins("setp.lt.u64", {q, c, T});
+      emitted(before, L.ls);
+      ins(L.ls).guard = m.intern(q);
+      ins(L.ls).guardNegated = false;
+      ins(L.ls).edited = true;
+      // Vector loads.
+      for (const auto &run : lp.runs) {
+        std::vector<size_t> byOff = run;  // already in offset order
+        const size_t lo = *std::min_element(run.begin(), run.end());
+        const Instruction &lead = ins(byOff[0]);
+        std::string op(lead.base());
+        for (auto mod : lead.modifiers()) {
+          std::string s(mod);
+          if (s == typeModifier(lead)) op += ".v" + std::to_string(run.size());
+          op += s;
+        }
+        Operand vec{Operand::Kind::Vector, "", {}};
+        for (size_t at : byOff) vec.elems.push_back(ins(at).operands[0]);
+        auto ld = std::make_unique<Instruction>();
+        ld->opcode = m.intern(op);
+        ld->operands = {vec, lead.operands[1]};
+        ld->edited = true;
+        e.out.push_back(std::move(ld));
+        emitted(before, lo);
+        for (size_t at : run) drop.insert(at);
+      }
+      // After the loop: combine the lanes, set the induction variables.
+      e.label(exit);
+      e.ins("bar.warp.sync", {"-1"});  // the loop's stores are seen by every lane after it
+      for (const auto &a : lp.accs) {
+        for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
+          if (a.bits == 32) {
+            std::string tmp = e.reg32();
+            e.ins("shfl.sync.bfly.b32", {tmp, a.reg, std::to_string(off), "31", "-1"});
+            e.ins(a.combine, {a.reg, a.reg, tmp});
+          } else {
+            std::string lo = e.reg32(), hi = e.reg32(), lo2 = e.reg32(), hi2 = e.reg32(), tmp = e.reg64();
+            auto mv = std::make_unique<Instruction>();
+            mv->opcode = m.intern("mov.b64");
+            mv->operands = {Operand{Operand::Kind::Vector, "", {e.op(lo), e.op(hi)}}, e.op(a.reg)};
+            mv->edited = true;
+            e.out.push_back(std::move(mv));
+            e.ins("shfl.sync.bfly.b32", {lo2, lo, std::to_string(off), "31", "-1"});
+            e.ins("shfl.sync.bfly.b32", {hi2, hi, std::to_string(off), "31", "-1"});
+            auto back = std::make_unique<Instruction>();
+            back->opcode = m.intern("mov.b64");
+            back->operands = {e.op(tmp), Operand{Operand::Kind::Vector, "", {e.op(lo2), e.op(hi2)}}};
+            back->edited = true;
+            e.out.push_back(std::move(back));
+            e.ins(a.combine, {a.reg, a.reg, tmp});
+          }
+        }
+      }
+      std::string T32 = e.reg32();
+      e.ins("cvt.u32.u64", {T32, T});
+      for (size_t j = 0; j < lp.ivs.size(); ++j) {
+        const IV &iv = lp.ivs[j];
+        const std::string ty = iv.bits == 64 ? ".s64" : ".s32";
+        std::string s = iv.immStep ? std::to_string(iv.step) : iv.stepReg;
+        if (!iv.immStep && iv.negated) {
+          s = iv.bits == 64 ? e.reg64() : e.reg32();
+          e.ins("neg" + ty, {s, iv.stepReg});
+        }
+        e.ins("mad.lo" + ty, {iv.reg, iv.bits == 64 ? T : T32, s, v0[j]});
+      }
+      // Before the stores step 1 placed after this loop.
+      auto &list = after[L.ls];
+      std::vector<std::unique_ptr<Stmt>> mine;
+      for (auto &st : e.out) mine.push_back(std::move(st));
+      e.out.clear();
+      list.insert(list.begin(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
+    }
+  }
+  std::vector<std::unique_ptr<Stmt>> out;
+  for (size_t i = 0; i < cb.size(); ++i) {
+    if (auto it = before.find(i); it != before.end())
+      for (auto &st : it->second) out.push_back(std::move(st));
+    if (!drop.count(i)) out.push_back(std::move(cb[i]));
+    if (auto it = after.find(i); it != after.end())
+      for (auto &st : it->second) out.push_back(std::move(st));
+  }
+  if (auto it = before.find(cb.size()); it != before.end())
+    for (auto &st : it->second) out.push_back(std::move(st));
+  cb = std::move(out);
+  if (!lanes) {
+    size_t decls = prologueAt(*clone->body);
+    if (e.r32) cb.insert(cb.begin() + long(decls), e.decl(".b32", e.prefix + "r", e.r32));
+    if (e.r64) cb.insert(cb.begin() + long(decls), e.decl(".b64", e.prefix + "rd", e.r64));
+    if (e.pred) cb.insert(cb.begin() + long(decls), e.decl(".pred", e.prefix + "p", e.pred));
+    return clone;
+  }
+  // Logical indices from the hardware ones.
+  const std::string lt = e.reg32(), hw = e.reg32();
+  std::map<std::string, std::string> names{{"%tid.x", lt}};
+  std::string lc, ln, lnc;
+  if (gridRoute) {
+    lc = e.reg32();
+    lnc = e.reg32();
+    names["%ctaid.x"] = lc;
+    names["%nctaid.x"] = lnc;
+  } else {
+    ln = e.reg32();
+    names["%ntid.x"] = ln;
+  }
+  replaceSpecialReads(*clone->body, names, m);
+  e.ins("mov.u32", {hw, "%tid.x"});
+  e.ins("and.b32", {lane, hw, std::to_string(kLanes - 1)});
+  e.ins("cvt.u64.u32", {lane64, lane});
+  e.ins("setp.eq.u32", {lane0, lane, "0"});
+  if (gridRoute) {
+    const std::string cta = e.reg32(), nt = e.reg32(), t1 = e.reg32(), t2 = e.reg32(), nc = e.reg32();
+    e.ins("mov.u32", {cta, "%ctaid.x"});
+    e.ins("mov.u32", {nt, "%ntid.x"});
+    e.ins("mov.u32", {nc, "%nctaid.x"});
+    e.ins("shr.u32", {lc, cta, "5"});
+    e.ins("shr.u32", {lnc, nc, "5"});
+    e.ins("and.b32", {t1, cta, "31"});
+    e.ins("shr.u32", {t2, nt, "5"});
+    e.ins("shr.u32", {lt, hw, "5"});
+    e.ins("mad.lo.s32", {lt, t1, t2, lt});
+  } else {
+    const std::string nt = e.reg32();
+    e.ins("mov.u32", {nt, "%ntid.x"});
+    e.ins("shr.u32", {lt, hw, "5"});
+    e.ins("shr.u32", {ln, nt, "5"});
+  }
+  insertPrologue(*clone, e, true);
+  dropBlockShapeDirectives(*clone);
+  return clone;
+}
+
+}  // namespace ptxopt::transforms::rowwalk

@@ -1,0 +1,426 @@
+// rowwalk, step 2's planning: which loops split over 32 lanes, their
+// induction variables, accumulators (the reductions: exact for integers,
+// floating point with `reassociate`), trip count and 16-byte load runs.
+// Overview: RowWalk.cpp.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+/// The reduction an instruction performs on its accumulating operand
+/// `acc`: combine opcode and identity; empty when it is not one.
+bool reductionOf(const Instruction &in, std::string_view acc, Acc &out) {
+  if (!in.guard.empty() || in.operands.size() < 3 || in.operands[0].kind != Operand::Kind::Register) return false;
+  std::string base(in.base());
+  auto mods = in.modifiers();
+  std::string type = mods.empty() ? "" : std::string(mods.back());
+  if (type.size() < 3) return false;
+  const char t = type[1];
+  const unsigned bits = static_cast<unsigned>(std::stoul(type.substr(2)));
+  if (bits != 32 && bits != 64) return false;
+  auto count = [&](size_t from, size_t to) {
+    size_t n = 0;
+    for (size_t i = from; i < to && i < in.operands.size(); ++i) n += in.operands[i].isReg() && in.operands[i].text == acc;
+    return n;
+  };
+  std::string extra;  // rounding and ftz modifiers of floating point
+  for (size_t i = 0; i + 1 < mods.size(); ++i) extra += std::string(mods[i]);
+  out.bits = bits;
+  out.floating = t == 'f';
+  const std::string ib = bits == 32 ? "32" : "64";
+  auto fimm = [&](uint64_t b32, uint64_t b64) {
+    char buf[40];
+    if (bits == 32) std::snprintf(buf, sizeof buf, "0f%08llX", static_cast<unsigned long long>(b32));
+    else std::snprintf(buf, sizeof buf, "0d%016llX", static_cast<unsigned long long>(b64));
+    return std::string(buf);
+  };
+  const std::string allOnes = bits == 32 ? "0xFFFFFFFF" : "0xFFFFFFFFFFFFFFFF";
+  if ((base == "fma" || base == "mad") && in.operands.size() == 4) {
+    if (count(1, 3) || count(3, 4) != 1) return false;
+    if (base == "mad") {
+      if (mods.size() != 2 || mods[0] != ".lo" || t == 'f') return false;
+      out.combine = "add" + type;
+    } else {
+      if (t != 'f') return false;
+      std::string rnd;
+      for (size_t i = 0; i + 1 < mods.size(); ++i)
+        if (mods[i] != ".sat") rnd += std::string(mods[i]);
+        else return false;
+      out.combine = "add" + rnd + type;
+    }
+    out.identity = t == 'f' ? fimm(0x80000000u, 0x8000000000000000ull) : "0";
+    return true;
+  }
+  if (in.operands.size() != 3 || count(1, 3) != 1) return false;
+  if (base == "add") {
+    if (extra.find(".sat") != std::string::npos || extra.find(".cc") != std::string::npos) return false;
+    out.combine = "add" + extra + type;
+    out.identity = t == 'f' ? fimm(0x80000000u, 0x8000000000000000ull) : "0";
+    return t == 'f' || t == 's' || t == 'u';
+  }
+  if (base == "mul") {
+    if (t == 'f') {
+      if (extra.find(".sat") != std::string::npos) return false;
+      out.combine = "mul" + extra + type;
+      out.identity = fimm(0x3F800000u, 0x3FF0000000000000ull);
+      return true;
+    }
+    if (extra != ".lo" || (t != 's' && t != 'u')) return false;
+    out.combine = "mul.lo" + type;
+    out.identity = "1";
+    return true;
+  }
+  if (base == "min" || base == "max") {
+    if (t == 'f') {
+      if (!extra.empty() && extra != ".ftz") return false;
+      out.combine = base + extra + type;
+      out.identity = base == "min" ? fimm(0x7F800000u, 0x7FF0000000000000ull) : fimm(0xFF800000u, 0xFFF0000000000000ull);
+      return true;
+    }
+    if (!extra.empty() || (t != 's' && t != 'u')) return false;
+    out.combine = base + type;
+    if (base == "min") out.identity = t == 'u' ? allOnes : (bits == 32 ? "0x7FFFFFFF" : "0x7FFFFFFFFFFFFFFF");
+    else out.identity = t == 'u' ? "0" : (bits == 32 ? "0x80000000" : "0x8000000000000000");
+    return true;
+  }
+  if (base == "and" || base == "or" || base == "xor") {
+    if (!extra.empty() || t != 'b') return false;
+    out.combine = base + type;
+    out.identity = base == "and" ? allOnes : "0";
+    return true;
+  }
+  return false;
+}
+
+bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why) {
+  auto &aff = fa_.affine();
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = aff.symbolId(cs);
+  std::set<size_t> removed;  // stores step 1 removes
+  for (const auto &[hs, acc] : plan.accList)
+    if (hs == L.hs) {
+      if (!acc.loads.empty()) {
+        why = "the loop reloads an accumulator kept in memory (the regacc clone keeps it in a register)";
+        return false;
+      }
+      removed.insert(acc.stores.begin(), acc.stores.end());
+    }
+  // Order of defs and uses in the block.
+  std::map<std::string, std::vector<size_t>> defs, uses;
+  std::set<std::string> readFirst;  // read before written in the block
+  for (size_t i = L.hs + 1; i <= L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in || removed.count(i)) continue;
+    auto du = analysis::defUse(*in);
+    for (auto u : du.uses) {
+      uses[std::string(u)].push_back(i);
+      if (!defs.count(std::string(u))) readFirst.insert(std::string(u));
+    }
+    for (auto d : du.defs) defs[std::string(d)].push_back(i);
+  }
+  bool uncoalesced = false;
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    if (removed.count(i) || !accessAt_.count(i)) continue;
+    const AccessInfo &a = *accessAt_.at(i);
+    const Instruction &in = *instr(i);
+    bool unit = false;
+    // Unit stride along the loop: one iteration's piece of the row follows the last one's
+    // (nvcc unrolls by 4: 16 or 32 bytes per iteration).
+    for (const auto &s : a.strides) unit |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 32;
+    if (a.verdict == AccessInfo::Verdict::Uncoalesced && unit) uncoalesced = true;
+  }
+  if (!uncoalesced) {
+    why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
+    return false;
+  }
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    if (removed.count(i) || !accessAt_.count(i)) continue;
+    const AccessInfo &a = *accessAt_.at(i);
+    const Instruction &in = *instr(i);
+    if (a.mem.kind == analysis::MemAccess::Kind::Store) {
+      bool moves = false;
+      for (const auto &s : a.strides) moves |= s.symbol == counter && s.constant && std::llabs(*s.constant) >= a.mem.bytes();
+      if (!moves) {
+        why = "a store in the loop whose address does not advance with the loop (" + std::string(in.opcode) + ")";
+        return false;
+      }
+    }
+    if (a.mem.space == ".local") {
+      why = "local memory in the loop";
+      return false;
+    }
+  }
+  lp.loop = L;
+  const auto &rd = fa_.defs();
+  auto inLoop = [&](uint32_t ci) {
+    auto it = stmtOf_.find(ci);
+    return it != stmtOf_.end() && it->second > L.hs && it->second <= L.ls;
+  };
+  std::set<std::string> carriedOk;
+  for (const std::string &r : readFirst) {
+    if (!defs.count(r)) continue;  // invariant
+    const auto &ds = defs[r];
+    // Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant.
+    if (ds.size() == 1) {
+      const Instruction &in = *instr(ds[0]);
+      std::string b(in.base());
+      auto mods = in.modifiers();
+      if ((b == "add" || b == "sub") && in.guard.empty() && in.operands.size() == 3 && mods.size() == 1 &&
+          (mods[0] == ".s32" || mods[0] == ".u32" || mods[0] == ".s64" || mods[0] == ".u64")) {
+        const Operand *other = nullptr;
+        if (in.operands[1].text == r && in.operands[1].isReg()) other = &in.operands[2];
+        else if (b == "add" && in.operands[2].isReg() && in.operands[2].text == r) other = &in.operands[1];
+        if (other && !(other->isReg() && defs.count(std::string(other->text)))) {
+          IV iv;
+          iv.reg = r;
+          iv.update = ds[0];
+          iv.bits = mods[0].ends_with("64") ? 64 : 32;
+          if (other->intValue()) {
+            iv.step = *other->intValue() * (b == "sub" ? -1 : 1);
+          } else if (other->isReg()) {
+            iv.immStep = false;
+            iv.stepReg = std::string(other->text);
+            iv.negated = b == "sub";
+          } else {
+            other = nullptr;
+          }
+          if (other) {
+            lp.ivs.push_back(iv);
+            carriedOk.insert(r);
+            continue;
+          }
+        }
+      }
+    }
+    // Accumulator chain: r -> d1 -> ... -> r, each link read once, by the next.
+    Acc acc;
+    acc.reg = r;
+    std::string cur = r;
+    size_t pos = L.hs;
+    bool ok = true, closed = false;
+    std::string combine;
+    std::set<std::string> links;
+    while (ok && !closed) {
+      std::vector<size_t> readers;
+      for (size_t u : uses[cur])
+        if (u > pos) readers.push_back(u);
+      // The value a link holds must be read only by the next link (before it is redefined).
+      size_t nextDef = SIZE_MAX;
+      for (size_t d : defs[cur])
+        if (d > pos) nextDef = std::min(nextDef, d);
+      std::vector<size_t> live;
+      for (size_t u : readers)
+        if (u <= nextDef) live.push_back(u);
+      if (live.size() != 1) {
+        ok = false;
+        break;
+      }
+      const Instruction &in = *instr(live[0]);
+      Acc step;
+      if (!reductionOf(in, cur, step) || (!combine.empty() && step.combine != combine)) {
+        ok = false;
+        break;
+      }
+      combine = step.combine;
+      acc.bits = step.bits;
+      acc.identity = step.identity;
+      acc.floating = step.floating;
+      pos = live[0];
+      cur = std::string(in.operands[0].text);
+      if (cur == r) {
+        closed = true;
+        if (defs[r].size() != 1 || defs[r][0] != pos) ok = false;
+      } else {
+        if (!links.insert(cur).second || defs[cur].size() != 1) ok = false;
+        // The link is read nowhere outside the loop.
+        for (uint32_t u : rd.usesOf(instrOf_[pos], cur))
+          if (!inLoop(u)) ok = false;
+      }
+    }
+    if (!ok || !closed) {
+      why = "loop-carried register " + r + " is neither an induction variable nor an accumulator";
+      return false;
+    }
+    acc.combine = combine;
+    if (acc.floating && !ctx_.options.count("reassociate")) {
+      why = "floating-point accumulator " + r + " (" + combine +
+            "): splitting the loop reassociates it (allowed with --reassociate)";
+      return false;
+    }
+    lp.accs.push_back(acc);
+    for (const auto &x : links) carriedOk.insert(x);
+    carriedOk.insert(r);
+  }
+  // No other value defined in the loop is read after it.
+  for (size_t i = L.hs + 1; i <= L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in || removed.count(i)) continue;
+    for (auto d : analysis::defUse(*in).defs) {
+      bool carried = false;
+      for (const auto &iv : lp.ivs) carried |= iv.reg == d;
+      for (const auto &a : lp.accs) carried |= a.reg == d;
+      if (carried) continue;
+      for (uint32_t u : rd.usesOf(instrOf_[i], d)) {
+        // A use after the loop of a store step 1 moves out reads the accumulator.
+        if (inLoop(u) && !removed.count(stmtOf_[u])) continue;
+        if (inLoop(u)) continue;
+        why = "register " + std::string(d) + " defined in the loop is read after it";
+        return false;
+      }
+    }
+  }
+  // A store step 1 moves after the loop must store a value the same on all
+  // lanes there: an accumulator, or one not computed in the loop.
+  for (const auto &[hs, acc] : plan.accList) {
+    if (hs != L.hs) continue;
+    const Operand &v = instr(acc.last)->operands[1];
+    bool same = !v.isReg() || !defs.count(std::string(v.text));
+    for (const auto &a : lp.accs) same |= v.isReg() && a.reg == v.text;
+    if (!same) {
+      why = "the accumulator in memory is given a value that is not a reduction (" + std::string(v.text) + ")";
+      return false;
+    }
+  }
+  // The latch: @p bra header, p = (iv != bound).
+  const Instruction &br = *instr(L.ls);
+  std::string p(br.guard);
+  if (!defs.count(p) || defs[p].size() != 1) {
+    why = "the latch's predicate is not set once in the loop";
+    return false;
+  }
+  lp.setpAt = defs[p][0];
+  const Instruction &sp = *instr(lp.setpAt);
+  auto smods = sp.modifiers();
+  bool ne = smods.size() == 2 && ((smods[0] == ".ne" && !br.guardNegated) || (smods[0] == ".eq" && br.guardNegated));
+  if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !ne) {
+    why = "the loop's exit test is not 'iv != bound' (" + std::string(sp.opcode) + ")";
+    return false;
+  }
+  bool found = false;
+  for (int side = 1; side <= 2 && !found; ++side) {
+    const Operand &v = sp.operands[side], &b = sp.operands[3 - side];
+    if (!v.isReg() || !(b.intValue() || (b.isReg() && !defs.count(std::string(b.text))))) continue;
+    // The value tested is the induction variable itself, or `add t, iv, X`
+    // with X invariant (nvcc's 64-bit counters: iv + (start - n) != 0).
+    std::string ivReg(v.text), offset;
+    size_t readAt = lp.setpAt;
+    if (defs.count(ivReg) && defs[ivReg].size() == 1) {
+      const Instruction &ad = *instr(defs[ivReg][0]);
+      bool isIv = false;
+      for (const auto &iv : lp.ivs) isIv |= iv.reg == ivReg;
+      if (!isIv && ad.base() == "add" && ad.guard.empty() && ad.operands.size() == 3) {
+        for (int o = 1; o <= 2; ++o) {
+          const Operand &x = ad.operands[3 - o];
+          if (ad.operands[o].isReg() && (x.intValue() || (x.isReg() && !defs.count(std::string(x.text))))) {
+            for (const auto &iv : lp.ivs)
+              if (iv.reg == ad.operands[o].text) {
+                offset = std::string(x.text);
+                readAt = defs[ivReg][0];
+                ivReg = iv.reg;
+              }
+          }
+          if (!offset.empty()) break;
+        }
+      }
+    }
+    for (size_t j = 0; j < lp.ivs.size(); ++j)
+      if (lp.ivs[j].reg == ivReg && lp.ivs[j].immStep && (isPow2(lp.ivs[j].step) || isPow2(-lp.ivs[j].step))) {
+        lp.tested = j;
+        lp.bound = std::string(b.text);
+        lp.boundOffset = offset;
+        lp.after = lp.ivs[j].update < readAt;
+        found = true;
+      }
+  }
+  if (!found) {
+    why = "the loop's exit test does not compare an induction variable with a power-of-two step against a "
+          "loop-invariant bound";
+    return false;
+  }
+  {
+    // Where the trip count comes from (the lanes clone asks for long rows).
+    const uint32_t first = instrOf_.at(lp.ivs[lp.tested].update);
+    uint32_t entry = first;
+    for (size_t i = L.hs + 1; i <= L.ls; ++i)
+      if (instr(i)) {
+        entry = instrOf_.at(i);
+        break;
+      }
+    paramsFeeding(entry, lp.ivs[lp.tested].reg, L, lp.tripParams, 0);
+    for (const std::string &r : {lp.bound, lp.boundOffset})
+      if (!r.empty() && r[0] == '%') paramsFeeding(lp.setpAt ? instrOf_.at(lp.setpAt) : entry, r, L, lp.tripParams, 0);
+  }
+  // Runs of 16 bytes loaded by one iteration: one vector load.
+  std::map<std::pair<std::string, std::string>, std::map<int64_t, size_t>> groups;
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in || !accessAt_.count(i)) continue;
+    auto mem = analysis::memAccess(*in);
+    if (mem->kind != analysis::MemAccess::Kind::Load || mem->vector != 1 || (mem->bytes() != 4 && mem->bytes() != 8) ||
+        !in->guard.empty() || !plainMemoryOp(*in) || in->operands.size() != 2 || !in->operands[0].isReg() ||
+        (mem->space != ".global" && !mem->space.empty()))
+      continue;
+    const Operand &addr = in->operands[1];
+    if (addr.elems.size() != 1) continue;
+    const Operand &e = addr.elems[0];
+    std::string reg;
+    int64_t off = 0;
+    if (e.isReg()) reg = std::string(e.text);
+    else if (e.kind == Operand::Kind::Sum && e.elems[0].isReg() && e.elems[1].intValue())
+      reg = std::string(e.elems[0].text), off = *e.elems[1].intValue() * (e.text == "-" ? -1 : 1);
+    else continue;
+    if (reg == in->operands[0].text) continue;
+    groups[{std::string(in->opcode), reg}].emplace(off, i);
+  }
+  for (auto &[key, byOff] : groups) {
+    for (auto it = byOff.begin(); it != byOff.end(); ++it) {
+      const size_t first = it->second;
+      const AccessInfo &a = *accessAt_.at(first);
+      const unsigned w = a.mem.bytes(), n = 16 / w;
+      std::vector<size_t> run;
+      for (unsigned j = 0; j < n; ++j) {
+        auto f = byOff.find(it->first + int64_t(j * w));
+        if (f == byOff.end()) break;
+        run.push_back(f->second);
+      }
+      if (run.size() != n) continue;
+      std::vector<Variant::AlignedParam> conds;
+      int64_t mis = 0;
+      if (!a.address.known ||
+          !vectorAlignment(a.address.poly, aff, k_, 16, [](const analysis::Symbol &) { return 1; }, conds, mis) || mis)
+        continue;
+      // The loads move up to the earliest: no store between, their
+      // destinations neither read nor written in between, the base not redefined.
+      const size_t lo = *std::min_element(run.begin(), run.end()), hi = *std::max_element(run.begin(), run.end());
+      std::set<std::string> dsts;
+      for (size_t at : run) dsts.insert(std::string(instr(at)->operands[0].text));
+      bool movable = dsts.size() == run.size();
+      for (size_t s = lo + 1; s < hi && movable; ++s) {
+        const Instruction *in = instr(s);
+        if (!in || removed.count(s) || std::find(run.begin(), run.end(), s) != run.end()) continue;
+        auto mem = analysis::memAccess(*in);
+        if (mem && mem->kind != analysis::MemAccess::Kind::Load) movable = false;
+        auto du = analysis::defUse(*in);
+        for (auto d : du.defs)
+          if (dsts.count(std::string(d)) || d == key.second) movable = false;
+        for (auto u : du.uses)
+          for (size_t at : run)
+            if (at > s && instr(at)->operands[0].text == u) movable = false;
+      }
+      if (!movable) continue;
+      // Order the run by offset (element order of the vector).
+      lp.runs.push_back(run);
+      for (const auto &c : conds) {
+        bool merged = false;
+        for (auto &x : const_cast<KernelPlan &>(plan).aligned)
+          if (x.index == c.index) x.bytes = std::max(x.bytes, c.bytes), merged = true;
+        if (!merged) const_cast<KernelPlan &>(plan).aligned.push_back(c);
+      }
+      std::advance(it, n - 1);
+      if (it == byOff.end()) break;
+    }
+  }
+  return true;
+}
+
+}  // namespace ptxopt::transforms::rowwalk

@@ -1,0 +1,243 @@
+// The ptx-nvcc launch shim (runtime/NvccShim.cpp) called as a hook block
+// calls it, with a function table of counting fakes instead of cudart: which
+// variant each launch runs (the same as ptxopt::rt::selectVariant), from
+// many threads launching a kernel for the first time at once, and which
+// cudart calls the launch path makes (a clone's attributes only when a
+// shape can use the clone; none but the launch for a cached shape).
+// Linked with the shim alone (its own copy of the selection logic).
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "ptxopt/Manifest.h"
+#include "ptxopt/runtime/NvccShim.h"
+#include "ptxopt/runtime/Select.h"
+
+using namespace ptxopt;
+using namespace ptxopt::rt;
+
+namespace {
+
+struct Fake {
+  std::mutex mu;
+  std::map<const void *, std::string> names;  // host address -> device name
+  std::map<std::string, uint32_t> maxThreads;  // clone name -> maxThreadsPerBlock (default 1024)
+  std::map<std::string, int> attributeReads;   // cudaFuncGetAttributes per name
+  std::atomic<long> getKernel{0}, getDevice{0}, deviceAttribute{0}, launches{0}, errorCalls{0};
+} fake;
+
+/// A cudaKernel_t here is the address of the name string in Fake::names.
+const std::string *nameOf(cudaKernel_t k) { return reinterpret_cast<const std::string *>(k); }
+
+thread_local std::string lastLaunched;
+thread_local LaunchShape lastShape;
+
+void fRegister(void **, const char *host, char *, const char *name, int, uint3 *, uint3 *, dim3 *, dim3 *, int *) {
+  std::lock_guard<std::mutex> l(fake.mu);
+  fake.names[host] = name;
+}
+cudaError_t fGetKernel(cudaKernel_t *k, const void *host) {
+  ++fake.getKernel;
+  std::lock_guard<std::mutex> l(fake.mu);
+  auto it = fake.names.find(host);
+  if (it == fake.names.end()) return cudaErrorInvalidDeviceFunction;
+  *k = reinterpret_cast<cudaKernel_t>(const_cast<std::string *>(&it->second));
+  return cudaSuccess;
+}
+cudaError_t fLaunch(cudaKernel_t k, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
+  ++fake.launches;
+  lastLaunched = *nameOf(k);
+  lastShape = {{g.x, g.y, g.z}, {b.x, b.y, b.z}, uint32_t(shared)};
+  return cudaSuccess;
+}
+cudaError_t fGetDevice(int *d) {
+  ++fake.getDevice;
+  *d = 0;
+  return cudaSuccess;
+}
+cudaError_t fDeviceAttribute(int *v, cudaDeviceAttr a, int) {
+  ++fake.deviceAttribute;
+  switch (a) {
+    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: *v = 1024; break;
+    case cudaDevAttrMaxBlockDimZ: *v = 64; break;
+    case cudaDevAttrMaxGridDimX: *v = 2147483647; break;
+    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: *v = 65535; break;
+    case cudaDevAttrMaxThreadsPerBlock: *v = 1024; break;
+    default: return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+cudaError_t fFuncAttributes(cudaFuncAttributes *a, const void *host) {
+  std::lock_guard<std::mutex> l(fake.mu);
+  auto it = fake.names.find(host);
+  if (it == fake.names.end()) return cudaErrorInvalidDeviceFunction;
+  std::memset(a, 0, sizeof *a);
+  ++fake.attributeReads[it->second];
+  auto m = fake.maxThreads.find(it->second);
+  a->maxThreadsPerBlock = m == fake.maxThreads.end() ? 1024 : int(m->second);
+  return cudaSuccess;
+}
+cudaError_t fPeek() {
+  ++fake.errorCalls;
+  return cudaSuccess;
+}
+cudaError_t fGetLast() {
+  ++fake.errorCalls;
+  return cudaSuccess;
+}
+const char *fErrorName(cudaError_t) { return "cudaErrorFake"; }
+
+const ptxopt_nvcc_cudart table = {1,          fRegister,  fGetKernel,      fLaunch, fLaunch, fGetDevice, fDeviceAttribute,
+                                  fFuncAttributes, fPeek, fGetLast, fErrorName};
+
+Variant variant(const std::string &name) {
+  Variant v;
+  v.name = name;
+  v.kind = "test";
+  return v;
+}
+
+/// Kernel "k" with four clones: `never` (block.x a multiple of 3), `aligned`
+/// (parameter 0 16-byte aligned, block.x / 2, grid.x * 2 via the grid from
+/// block), `swap` (grid and block exchanged; its cudart limit 256 threads)
+/// and `last` (no condition: only reached when swap fails).
+KernelManifest manifest() {
+  Variant never = variant("k$never");
+  never.blockMultiple = {3, 1, 1};
+  Variant aligned = variant("k$aligned");
+  aligned.alignedParams = {{0, 16}};
+  aligned.blockMultiple = {2, 1, 1};
+  aligned.block[0] = {DimSource::From::Block, 0, 2};
+  aligned.minBlockThreads = 32;
+  aligned.extraArgs = {DimSource{DimSource::From::Grid, 0, 1, 0, false}};
+  aligned.gridMultiple = {1, 1, 1};
+  aligned.grid[1] = DimSource::constant(2);  // the grid doubled over y
+  Variant swap = variant("k$swap");
+  swap.grid[0] = {DimSource::From::Block, 0};
+  swap.block[0] = {DimSource::From::Grid, 0};
+  Variant last = variant("k$last");
+  return {"k", {8, 4}, {never, aligned, swap, last}};
+}
+
+char hostK;  // the original's host address, as the stub's kernel function
+
+cudaKernel_t setUp() {
+  static cudaKernel_t handle = [] {
+    // The shim reads its settings once, at its first call: the text-free path.
+    unsetenv("PTXOPT_LOG");
+    unsetenv("PTXOPT_DISABLE");
+    static std::string json = [] {
+      Manifest m;
+      m.kernels.push_back(manifest());
+      return toJson(m);
+    }();
+    fake.maxThreads["k$swap"] = 256;
+    fRegister(nullptr, &hostK, nullptr, "k", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+    __ptxopt_nvcc_register(&table, json.c_str(), nullptr, &hostK, "k");
+    cudaKernel_t h = nullptr;
+    REQUIRE(__ptxopt_nvcc_get_kernel(&table, &h, &hostK) == cudaSuccess);
+    return h;
+  }();
+  return handle;
+}
+
+/// The expected variant name and launch (selectVariant with the fake's
+/// limits and each clone's thread limit).
+std::pair<std::string, LaunchShape> expected(const LaunchShape &s, void **args) {
+  KernelManifest k = manifest();
+  Selection sel = selectVariant(k, s, DeviceLimits{}, {1024, 1024, 256, 1024}, args);
+  return {sel.variant < 0 ? "k" : k.variants[size_t(sel.variant)].name, sel.launch};
+}
+
+/// What ran ("<failed>" when the shim returned an error). No Catch2
+/// assertion here: threads call it.
+std::pair<std::string, LaunchShape> launch(cudaKernel_t h, const LaunchShape &s, void **args) {
+  if (__ptxopt_nvcc_launch(&table, h, dim3(s.grid[0], s.grid[1], s.grid[2]), dim3(s.block[0], s.block[1], s.block[2]),
+                           args, s.sharedBytes, nullptr, 0) != cudaSuccess)
+    return {"<failed>", s};
+  return {lastLaunched, lastShape};
+}
+
+}  // namespace
+
+TEST_CASE("nvcc shim: concurrent first launches choose as selectVariant, clones read once and only when usable",
+          "[nvcc-shim]") {
+  cudaKernel_t h = setUp();
+  const std::vector<LaunchShape> shapes = {
+      {{8, 1, 1}, {32, 1, 1}, 0},     {{512, 1, 1}, {256, 1, 1}, 0},  {{600, 1, 1}, {128, 1, 1}, 0},
+      {{64, 1, 1}, {64, 1, 1}, 16},   {{3000, 1, 1}, {1024, 1, 1}, 0}, {{100, 1, 1}, {80, 1, 1}, 0},
+      {{256, 1, 1}, {512, 1, 1}, 0},  {{7, 1, 1}, {2, 1, 1}, 0},      {{1, 1, 1}, {1, 1, 1}, 0}};
+  std::atomic<int> ready{0};
+  std::atomic<long> mismatches{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 8; ++t)
+    ts.emplace_back([&, t] {
+      alignas(16) static uint64_t storage[4];
+      uint64_t aligned = reinterpret_cast<uintptr_t>(&storage[0]), misaligned = aligned + 8;
+      uint32_t n = 5;
+      ++ready;
+      while (ready < 8) {
+      }
+      for (int i = 0; i < 2000; ++i) {
+        const LaunchShape &s = shapes[size_t(i + t) % shapes.size()];
+        uint64_t a = (i / 3) % 2 ? aligned : misaligned;
+        void *args[2] = {&a, &n};
+        if (launch(h, s, args) != expected(s, args)) ++mismatches;
+      }
+    });
+  for (auto &t : ts) t.join();
+  CHECK(mismatches == 0);
+  // The device limits once; each clone's attributes at most once, and never
+  // for `never` (no shape can use it) nor `last` (swap holds wherever it
+  // would be reached, but the 3000x1024 shape exceeds swap's 256 threads).
+  CHECK(fake.deviceAttribute == 7);
+  std::lock_guard<std::mutex> l(fake.mu);
+  CHECK(fake.attributeReads.count("k$never") == 0);
+  CHECK(fake.attributeReads["k$aligned"] == 1);
+  CHECK(fake.attributeReads["k$swap"] == 1);
+  CHECK(fake.attributeReads["k$last"] == 1);
+}
+
+TEST_CASE("nvcc shim: a cached shape costs no cudart call but the launch", "[nvcc-shim]") {
+  cudaKernel_t h = setUp();
+  alignas(16) uint64_t storage[2] = {};
+  uint64_t a = reinterpret_cast<uintptr_t>(&storage[0]);
+  uint32_t n = 5;
+  void *args[2] = {&a, &n};
+  LaunchShape s{{40, 1, 1}, {64, 1, 1}, 0};
+  CHECK(launch(h, s, args) == expected(s, args));
+  long k0 = fake.getKernel, d0 = fake.getDevice, a0 = fake.deviceAttribute, l0 = fake.launches;
+  int reads = 0;
+  {
+    std::lock_guard<std::mutex> l(fake.mu);
+    for (auto &[name, count] : fake.attributeReads) reads += count;
+  }
+  for (int i = 0; i < 1000; ++i) launch(h, s, args);
+  CHECK(fake.launches - l0 == 1000);
+  CHECK(fake.getKernel == k0);
+  CHECK(fake.getDevice == d0);
+  CHECK(fake.deviceAttribute == a0);
+  int after = 0;
+  std::lock_guard<std::mutex> l(fake.mu);
+  for (auto &[name, count] : fake.attributeReads) after += count;
+  CHECK(after == reads);
+}
+
+TEST_CASE("nvcc shim: a kernel without clones goes straight to cudart", "[nvcc-shim]") {
+  static char hostPlain;
+  fRegister(nullptr, &hostPlain, nullptr, "plain", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&table, &h, &hostPlain) == cudaSuccess);
+  long e0 = fake.errorCalls;
+  LaunchShape s{{8, 1, 1}, {32, 1, 1}, 0};
+  CHECK(launch(h, s, nullptr) == std::make_pair(std::string("plain"), s));
+  CHECK(ptxopt_nvcc_last_variant() == nullptr);
+  CHECK(fake.errorCalls == e0);
+}
