@@ -639,6 +639,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         p.why = "cannot analyse " + std::string(in->opcode) + " (" + a.reason +
                 "): grouping could make it k times less coalesced (--group-gathers allows it)";
         p.whyAt = in;
+        p.refusedForGathers = true;
         return false;
       }
       ++p.perReplica;

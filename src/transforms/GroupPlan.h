@@ -51,6 +51,7 @@ struct Plan {
   unsigned guards = 0;
   unsigned k = 0;
   unsigned perReplica = 0;  // gathers and scatters left to each replica
+  bool refusedForGathers = false;  // planGroup failed on a gather or scatter only because gathers were off
   unsigned regions = 0;     // if-then regions, predicated in the fast path
   unsigned ifElseRegions = 0;  // if/else regions, both arms predicated
   unsigned atomics = 0;        // atomics whose result is unused, per replica
