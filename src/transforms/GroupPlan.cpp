@@ -172,7 +172,14 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       const auto &d = static_cast<const ir::Decl &>(s);
       if (d.space() == ".local") {
         // A per-thread array (a .local depot): private to the logical
-        // thread, so each replica gets its own copy (`<name>_g<m>`).
+        // thread, so each replica gets its own copy (`<name>_g<m>`). Off by
+        // default: k copies per hardware thread ran 0.32-0.68x on an H100
+        // (gpu-diff `local array` cases, docs/BENCHMARKS.md).
+        if (!ctx.options.count("group-local-arrays")) {
+          p.why = "it has a per-thread local array: a copy per logical thread measured 0.32-0.68x "
+                  "(--group-local-arrays allows it)";
+          return false;
+        }
         for (const auto &n : d.names) {
           if (n.range) {
             p.why = "it declares a parameterized .local variable";
@@ -600,6 +607,15 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     }
     if (a.mem.space != ".global" && !a.mem.space.empty()) {
       p.why = "it accesses " + std::string(a.mem.space) + " memory";
+      p.whyAt = in;
+      return false;
+    }
+    if (deadAtomics.count(in) && !ctx.options.count("group-atomics")) {
+      // Not communication, but each replica's atomic is its own request:
+      // k of them per hardware thread, one after another, ran a counting
+      // kernel at 0.15x on an H100 (gpu-diff `count_above`).
+      p.why = std::string(in->opcode) + ": an atomic with an unused result stays per logical thread, which "
+              "measured 0.15x (--group-atomics allows it)";
       p.whyAt = in;
       return false;
     }
