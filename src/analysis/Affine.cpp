@@ -552,12 +552,13 @@ std::optional<Value> AffineAnalysis::chainStep(uint32_t loop, std::string_view r
   ph.name = names_.back();
   ph.site = 0x40000000u | upd;
   uint16_t x;
-  if (auto it = uniformIds_.find(ph.site); it != uniformIds_.end()) x = it->second;
+  const std::string key = std::to_string(ph.site) + ":" + std::string(ph.name);
+  if (auto it = uniformIds_.find(key); it != uniformIds_.end()) x = it->second;
   else if (syms_.size() >= 60000) return std::nullopt;
   else {
     syms_.push_back(ph);
     x = static_cast<uint16_t>(syms_.size() - 1);
-    uniformIds_[ph.site] = x;
+    uniformIds_[key] = x;
   }
   Trial t{reg, init, upd, x, {}};
   size_t ivCount = ivs_.size();

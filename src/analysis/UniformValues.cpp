@@ -28,7 +28,8 @@ Uniformity &AffineAnalysis::uniformity() {
 
 std::optional<uint16_t> AffineAnalysis::uniformSymbol(std::string_view reg, uint32_t site, std::vector<uint32_t> loops,
                                                       unsigned tz, std::optional<uint64_t> umax) {
-  if (auto it = uniformIds_.find(site); it != uniformIds_.end()) return it->second;
+  std::string key = std::to_string(site) + ":" + std::string(reg);
+  if (auto it = uniformIds_.find(key); it != uniformIds_.end()) return it->second;
   if (syms_.size() >= 60000) return std::nullopt;  // ids are 16 bits
   Symbol s{Symbol::Kind::Uniform};
   names_.emplace_back(reg);
@@ -39,7 +40,7 @@ std::optional<uint16_t> AffineAnalysis::uniformSymbol(std::string_view reg, uint
   s.umax = umax;
   syms_.push_back(s);
   uint16_t id = static_cast<uint16_t>(syms_.size() - 1);
-  uniformIds_[site] = id;
+  uniformIds_[key] = id;
   return id;
 }
 

@@ -479,3 +479,23 @@ TEST_CASE("a thread-dependent branch around a loop does not decide its counter",
   REQUIRE(f.acc().size() == 1);
   CHECK(f.acc()[0].verdict == AccessInfo::Verdict::Uniform);
 }
+
+TEST_CASE("an instruction writing two registers gives each its own uniform symbol", "[affine][uniform]") {
+  // mov.b64 {%r1, %r2}, %rd5 splits a parameter into its halves: both are
+  // grid-uniform and opaque, but not equal, so p + 4*(r1 - r2) is not p.
+  Fixture f(std::string(kRegs) +
+            "ld.param.u64 %rd5, [n];\n"
+            "mov.b64 {%r1, %r2}, %rd5;\n"
+            "sub.s32 %r3, %r1, %r2;\n"
+            "mov.u32 %r4, %tid.x;\n"
+            "add.s32 %r6, %r3, %r4;\n"
+            "ld.param.u64 %rd1, [p];\n"
+            "mul.wide.s32 %rd2, %r6, 4;\n"
+            "add.s64 %rd3, %rd1, %rd2;\n"
+            "ld.global.u32 %r7, [%rd3];\n"
+            "ret;\n");
+  std::string a = f.addr(0);
+  INFO(a);
+  CHECK(a != "param(p) + 4*%tid.x");
+  CHECK_THAT(a, Catch::Contains("%r1") && Catch::Contains("%r2"));
+}

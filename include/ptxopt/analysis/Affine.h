@@ -232,7 +232,9 @@ private:
   };
   Trial *trial_ = nullptr;
   std::optional<Value> chainStep(uint32_t loop, std::string_view reg, uint32_t init, uint32_t upd);
-  std::unordered_map<uint32_t, uint16_t> uniformIds_;  // site -> symbol
+  // "site:register" -> symbol: an instruction writing several registers
+  // (`mov.b64 {%r1, %r2}, %rd`) gives each its own symbol.
+  std::unordered_map<std::string, uint16_t> uniformIds_;
   std::map<std::pair<std::string, std::vector<uint32_t>>, uint32_t> mergeSites_;  // (reg@block, defs) -> site
 
   const ir::Module &m_;
