@@ -176,6 +176,15 @@ bool implies(const Variant &later, const Variant &earlier) {
       covered |= q.index == p.index && (p.bytes <= 1 || (q.bytes && q.bytes % p.bytes == 0));
     if (!covered) return false;
   }
+  // Likewise rowwalk's argument conditions: each pair `earlier` needs in
+  // different allocations, and each minimum at least as high.
+  for (const auto &p : b.disjointParams)
+    if (std::find(a.disjointParams.begin(), a.disjointParams.end(), p) == a.disjointParams.end()) return false;
+  for (const auto &p : b.minParams) {
+    bool covered = false;
+    for (const auto &q : a.minParams) covered |= q.index == p.index && q.value >= p.value;
+    if (!covered) return false;
+  }
   return true;
 }
 

@@ -359,11 +359,20 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     whyAt = comm.front().stmt;
     return false;
   }
-  for (const auto &s : body_)
+  for (const auto &s : body_) {
     if (s->kind == Stmt::Kind::Block) {
       why = "it has nested { } blocks";
       return false;
     }
+    // A callee's loads and stores are not in this kernel's accesses: it
+    // could read the accumulator the clone keeps in a register, or repeat
+    // a side effect on lanes 1-31 (as group refuses calls).
+    if (s->kind == Stmt::Kind::Instruction && static_cast<const Instruction &>(*s).base() == "call") {
+      why = "it calls a function";
+      whyAt = s.get();
+      return false;
+    }
+  }
   if (!findLoops(why)) return false;
   for (const auto &L : loops_) {
     std::string w;
@@ -449,12 +458,6 @@ void runRowWalk(PassContext &ctx) {
       if (!why.empty() && why != "no loop")
         ctx.remark(Remark::Kind::Missed, *k, whyAt ? locationOf(m, ctx.analyses.get(*k), whyAt) : "", "not transformed: " + why);
       continue;
-    }
-    std::set<const ir::Function *> seen;
-    if (const ir::Function *callee = calleeReadingIndices(m, *k, seen); callee && !plan.lanes.empty()) {
-      ctx.remark(Remark::Kind::Missed, *k, "", "no lanes clone: it calls " + std::string(callee->name) + ", which reads thread indices");
-      plan.lanes.clear();
-      if (plan.accList.empty()) continue;
     }
     const std::string kname(k->name);
     Variant base;

@@ -73,6 +73,17 @@ TEST_CASE("prune drops a repeated variant and one shadowed by weaker conditions"
   checks.alignedParams = {{0, 1}};
   CHECK(prune({checks, free}) == std::vector<std::string>{"s", "s"});
   CHECK(prune({free, checks}) == std::vector<std::string>{"s"});
+  // Likewise rowwalk's argument conditions: pointers in two allocations, a
+  // minimum argument. A launch failing them must still reach the later one.
+  Variant disjoint = named("s"), rows = named("s"), rowsHigher = named("s");
+  disjoint.disjointParams = {{0, 1}};
+  CHECK(prune({disjoint, free}) == std::vector<std::string>{"s", "s"});
+  CHECK(prune({free, disjoint}) == std::vector<std::string>{"s"});
+  rows.minParams = {{2, 128}};
+  rowsHigher.minParams = {{2, 256}};
+  CHECK(prune({rows, free}) == std::vector<std::string>{"s", "s"});
+  CHECK(prune({rowsHigher, rows}) == std::vector<std::string>{"s", "s"});
+  CHECK(prune({rows, rowsHigher}) == std::vector<std::string>{"s"});
   // A different clone is never taken for a shadow (its own limits may differ).
   Variant x = named("x");
   x.gridMultiple = {1024, 1, 1};
