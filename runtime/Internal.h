@@ -25,6 +25,16 @@ struct ptxopt_module_st {
   bool retainedPrimary = false;  // the load made device config.device's primary context current
   CUdevice device = 0;
   ptxopt::rt::DeviceLimits limits;
+  // The allocation holding a device address (cuMemGetAddressRange), for the
+  // disjointParams conditions of rowwalk clones; made once, not per launch.
+  ptxopt::rt::AllocationLookup allocationLookup = [this](uint64_t ptr, uint64_t &base, uint64_t &size) {
+    CUdeviceptr b = 0;
+    size_t n = 0;
+    if (driver->cuMemGetAddressRange(&b, &n, static_cast<CUdeviceptr>(ptr)) != CUDA_SUCCESS) return false;
+    base = static_cast<uint64_t>(b);
+    size = static_cast<uint64_t>(n);
+    return true;
+  };
   // The manifest, when the loader had it whole (optimizer result or the PTX
   // comment). Otherwise, with `perKernelGlobals`, each kernel's entry is read
   // from its __ptxopt_manifest_<kernel> global when the kernel is first asked for.

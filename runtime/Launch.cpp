@@ -105,27 +105,14 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
   if (ptxopt_status st = useContext(*k->module); st != PTXOPT_SUCCESS) return st;
   const Config &cfg = k->module->config;
   if (cfg.disable || k->manifest.variants.empty()) return launchVariant(*k, -1, s, stream, params);
-  // disjointParams conditions (rowwalk clones): the allocation holding each
-  // pointer argument, from the driver.
-  const Driver &drv = *k->module->driver;
-  AllocationLookup lookup = [&drv](uint64_t ptr, uint64_t &base, uint64_t &size) {
-    CUdeviceptr b = 0;
-    size_t n = 0;
-    if (drv.cuMemGetAddressRange(&b, &n, static_cast<CUdeviceptr>(ptr)) != CUDA_SUCCESS) return false;
-    base = static_cast<uint64_t>(b);
-    size = static_cast<uint64_t>(n);
-    return true;
-  };
   if (cfg.log == 0 && !cfg.autotune && k->manifest.variants.size() <= kMaskVariants) {
     // The same choice without text: one lookup, integer checks on a new shape.
     uint64_t mask;
     if (!k->masks.find(s, mask)) {
-      mask = shapeMask(k->manifest, s, k->module->limits, [&](size_t i) {
-        return i < k->maxThreads.size() ? k->maxThreads[i] : k->module->limits.maxThreadsPerBlock;
-      });
+      mask = shapeMask(k->manifest, s, k->module->limits, [&](size_t i) { return k->maxThreads[i]; });
       k->masks.store(s, mask);
     }
-    int variant = mask ? chooseVariant(k->manifest, mask, params, &lookup) : -1;
+    int variant = mask ? chooseVariant(k->manifest, mask, params, &k->module->allocationLookup) : -1;
     if (variant < 0) return launchVariant(*k, -1, s, stream, params);
     const Variant &v = k->manifest.variants[size_t(variant)];
     void *pointers[kInlineParams];
@@ -143,7 +130,7 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
                                             cfg.autotuneSamples);
       },
       &inserted);
-  Selection sel = finishSelection(k->manifest, entry->decision, s, params, &lookup);
+  Selection sel = finishSelection(k->manifest, entry->decision, s, params, &k->module->allocationLookup);
   if (cfg.log >= 2 || (cfg.log == 1 && inserted)) logLine(describeSelection(k->manifest, s, sel));
   if (sel.variant < 0) return launchVariant(*k, -1, sel.launch, stream, params);
   ExtraParams extra;

@@ -281,7 +281,10 @@ const AllocationLookup *allocationLookup() {
     Fn f = fn.load(std::memory_order_acquire);
     if (!f) {
       void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-      if (h) f = reinterpret_cast<Fn>(dlsym(h, "cuMemGetAddressRange_v2"));
+      if (h) {
+        f = reinterpret_cast<Fn>(dlsym(h, "cuMemGetAddressRange_v2"));
+        dlclose(h);  // the reference NOLOAD took; cudart keeps the library loaded
+      }
       if (!f) return false;
       fn.store(f, std::memory_order_release);
     }
