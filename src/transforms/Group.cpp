@@ -69,7 +69,9 @@
 //      misaligned loads or a long one: Sobel in 32 x 8 blocks ran 0.99-1.00x
 //      at 1920x1080, 2.3x at 8192x8192.
 // Refuses (remark): communication, calls, shared memory, loops other than
-// a grid-stride one or other control flow, a nested block with a label, a branch, a memory access, a
+// a grid-stride one or other control flow, grid-stride loops over 32-bit
+// data only or with fewer than one unit-stride access per 8 instructions
+// (unless group-k forces k: the clone holds the body 3k times), a nested block with a label, a branch, a memory access, a
 // special register or a declaration that shadows one of the body's
 // registers, a store before a guard, an access with another stride
 // along %tid.x (k times less coalesced), a unit-stride access that cannot
