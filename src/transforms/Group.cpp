@@ -438,9 +438,7 @@ void runGroup(PassContext &ctx) {
                         isClone ? std::optional<size_t>(baseIndex) : std::nullopt))
         continue;
       ++inserted;
-      std::string conds;
-      for (const auto &ap : plan.aligned)
-        conds += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
+      const std::string conds = conds0(plan);
       ctx.remark(Remark::Kind::Applied, *original, "",
                  cloneName + ": " + std::to_string(plan.k) + " logical threads per thread, " + std::to_string(vectors) +
                      " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +
@@ -493,15 +491,12 @@ void runGroup(PassContext &ctx) {
         }
         buildGrouped(m, *src4, small);
         v4.minLaunchThreads = std::max(base.minLaunchThreads, kSmallLaunchMinThreads);
-        std::string conds4;
-        for (const auto &ap : small.aligned)
-          conds4 += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
         if (ctx.addClone(*original, std::move(src4), v4, at)) {
           ++inserted;
           ctx.remark(Remark::Kind::Applied, *original, "",
                      smallName + ": 4 logical threads per thread, for launches the clones above do not take "
                                  "(group-small-launches); launch conditions: " +
-                         multiples(v4) + conds4 + ", " + launchFloor(v4.minLaunchThreads, false));
+                         multiples(v4) + conds0(small) + ", " + launchFloor(v4.minLaunchThreads, false));
         }
       }
     }
