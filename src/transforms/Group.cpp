@@ -149,10 +149,9 @@ bool composeVariant(const Variant &base, const Plan &p, const std::string &name,
 /// logical blocks are stacked along y instead (logical block
 /// (ctaid.x, ctaid.y*k + t / (B/k)), grid.y rounded up and passed): a
 /// hardware block then covers a 2-D tile, as hand-written gathers do.
-/// Refused (a reason) when `g` reads %tid/%ctaid/%ntid/%nctaid as vectors
-/// or cluster registers.
-std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k, unsigned dim) {
-  const std::string axis = dim == 0 ? "x" : "y";
+/// Refused (a reason, mergeRefusal) when `g` reads %tid/%ctaid/%ntid/%nctaid
+/// as vectors or cluster registers, or has no parameter list.
+std::optional<std::string> mergeRefusal(const ir::Function &g) {
   std::optional<std::string> refused;
   ir::forEachStmt(*g.body, [&](const Stmt &st) {
     if (st.kind != Stmt::Kind::Instruction) return;
@@ -163,7 +162,13 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
           refused = "it reads " + std::string(r.text);
       });
   });
-  if (refused || !g.params) return refused ? refused : std::optional<std::string>("it has no parameter list");
+  if (!refused && !g.params) refused = "it has no parameter list";
+  return refused;
+}
+
+std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k, unsigned dim) {
+  const std::string axis = dim == 0 ? "x" : "y";
+  if (auto refused = mergeRefusal(g)) return refused;
   // The original grid.x (or .y), after the original's parameters.
   const std::string gridParam = std::string(g.name) + "_param_ptxopt_grid_" + axis;
   ir::Decl d;
@@ -374,17 +379,24 @@ void runGroup(PassContext &ctx) {
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
       // needs no index arithmetic).
+      // Without --group-gathers (yOnly) the x-merged clone is not emitted,
+      // but its conditions still gate the y-merged one, which also takes the
+      // block floor the plain clone takes where a merged clone follows.
       std::unique_ptr<ir::Function> merged;
       Variant mv;
+      bool mergeable = false;
       if (!isClone && plan.k >= 4 && v.block[0].from == DimSource::From::Block && v.block[0].dim == 0 &&
           v.grid[0].from == DimSource::From::Grid && v.grid[0].dim == 0 && v.grid[0].divide == 1) {
         const std::string mergedName = cloneName + "_merged";
-        merged = ir::cloneFunction(*source, mergedName, "_pm", m);
-        if (auto why = mergeBlocks(m, *merged, plan.k, 0)) {
+        if (auto why = mergeRefusal(*source)) {
           ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
-          merged.reset();
         } else {
-          mv = mergedVariant(v, mergedName, plan.k, heavy);  // keeps the 64-thread minimum
+          mergeable = true;
+          if (!yOnly) {
+            merged = ir::cloneFunction(*source, mergedName, "_pm", m);
+            mergeBlocks(m, *merged, plan.k, 0);  // cannot refuse: mergeRefusal passed
+            mv = mergedVariant(v, mergedName, plan.k, heavy);  // keeps the 64-thread minimum
+          }
           v.minBlockThreads = std::max(v.minBlockThreads, kPlainMinOriginalBlock / plan.k);
         }
       }
@@ -403,7 +415,7 @@ void runGroup(PassContext &ctx) {
           for (const auto &op : static_cast<const Instruction &>(st).operands)
             analysis::forEachRegister(op, [&](const Operand &r) { readsCtaidY |= r.text == "%ctaid.y"; });
       });
-      if (merged && plan.perReplica && readsCtaidY) {
+      if (mergeable && plan.perReplica && readsCtaidY) {
         const std::string mergedName = cloneName + "_merged_y";
         mergedY = ir::cloneFunction(*source, mergedName, "_py", m);
         if (auto why = mergeBlocks(m, *mergedY, plan.k, 1)) {
