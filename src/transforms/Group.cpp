@@ -361,6 +361,9 @@ void runGroup(PassContext &ctx) {
         continue;
       }
       buildGrouped(m, *source, plan);
+      // The replicas' copies of the arithmetic that only fed the merged
+      // accesses' addresses: ptxas time, nothing else (DeadCode.cpp).
+      removeDeadCode(*source);
       unsigned vectors = 0, misaligned = 0;
       for (const auto &sl : plan.slots) {
         vectors += sl.vector;
@@ -502,6 +505,7 @@ void runGroup(PassContext &ctx) {
           continue;
         }
         buildGrouped(m, *src4, small);
+        removeDeadCode(*src4);
         v4.minLaunchThreads = std::max(base.minLaunchThreads, kSmallLaunchMinThreads);
         if (ctx.addClone(*original, std::move(src4), v4, at)) {
           ++inserted;
