@@ -89,6 +89,7 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
     const uint16_t counter = aff.symbolId(cs);
     // Short-word loads of the header block, unit stride along the counter.
     LoopPlan plan;
+    std::string uniformWhere;  // a byte load left out by the uniform-bytes rule
     const auto &hb = cfg.blocks()[L.header];
     for (uint32_t ii = hb.first; ii < hb.last; ++ii) {
       const Instruction &in = *cfg.instructions()[ii];
@@ -111,13 +112,9 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
       if (!unit) continue;
       if (w == 1 && !ctx.options.count("pack-uniform-bytes") && !threadVarying(it->second->address.poly, aff)) {
         // Four bytes every thread of the block reads alike: see runPack's
-        // rule (tile_sum measured 0.93x merged).
-        if (plan.where.empty()) plan.where = locationOf(ctx.module, fa, &in);
-        ctx.remark(Remark::Kind::Missed, k, plan.where,
-                   "loop not unrolled: every thread of a block reads the same bytes (no %tid term): one 4-byte "
-                   "word of bytes measured 0.93x (tile_sum); --pack-uniform-bytes merges them");
-        ctx.count("loops-refused");
-        plan.where.clear();
+        // rule (tile_sum measured 0.93x merged). Said below if no other
+        // load of the header makes the loop worth unrolling.
+        if (uniformWhere.empty()) uniformWhere = locationOf(ctx.module, fa, &in);
         continue;
       }
       std::vector<Variant::AlignedParam> conds;
@@ -138,7 +135,15 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
       }
       if (plan.where.empty()) plan.where = locationOf(ctx.module, fa, &in);
     }
-    if (plan.loads.empty()) continue;
+    if (plan.loads.empty()) {
+      if (!uniformWhere.empty()) {
+        ctx.remark(Remark::Kind::Missed, k, uniformWhere,
+                   "loop not unrolled: every thread of a block reads the same bytes (no %tid term): one 4-byte "
+                   "word of bytes measured 0.93x (tile_sum); --pack-uniform-bytes merges them");
+        ctx.count("loops-refused");
+      }
+      continue;
+    }
     auto refuse = [&](const std::string &why) {
       ctx.remark(Remark::Kind::Missed, k, plan.where, "loop not unrolled: " + why);
       ctx.count("loops-refused");
