@@ -29,3 +29,13 @@ extern "C" __global__ void from_global(int *out, int off) {
   const unsigned char *p = table + 4 * i + off;
   out[i] = p[0] + p[1] + p[2] + p[3];
 }
+
+// A rolled loop over bytes every thread of the block reads alike (a
+// broadcast): not unrolled by default (the uniform-bytes rule, as tile_sum),
+// unrolled by 4 with --pack-uniform-bytes.
+extern "C" __global__ void row_weights(const unsigned char *w, float *out, int n) {
+  float s = 0.f;
+#pragma unroll 1
+  for (int x = 0; x < n; ++x) s += w[x] * (float)(threadIdx.x + x);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
