@@ -8,14 +8,14 @@
 #   scripts/bench-sobel-small.sh run       # GPU machine: build the runner, run, table
 #   scripts/bench-sobel-small.sh           # both
 #
-# prepare: nvcc -ptx of examples/paper/sobel.cu, then ptx-opt -O2 with
-#   --group-small-launches, --group-k=4 and --group-k=8, into PTXDIR (default
-#   build/sobel-small), and the spec (bench/sobel-small/variants.spec, paths
-#   rewritten into PTXDIR). EXTRA_SPEC: more spec lines (edited PTX).
+# prepare: nvcc -ptx of examples/paper/sobel.cu, then ptx-opt -O2, -O2
+#   --group-k=4 and -O2 --group-k=8, into PTXDIR (default build/sobel-small),
+#   and the spec (bench/sobel-small/variants.spec, paths rewritten into
+#   PTXDIR). EXTRA_SPEC: more spec lines (edited PTX, paths as given).
 # run: nvcc builds bench/sobel-small/sobel_small.cpp (-lcuda), runs every
 #   variant against the naive kernel at SIZES (default: 1024x1024 ... 8192x8192),
 #   writes $OUT/sobel-small.csv and sobel-small.md; and, where cuobjdump is
-#   found, the SASS of the module (sobel-small.sass). Exit 77 without a GPU.
+#   found, the SASS of the modules (sobel-small.sass). Exit 77 without a GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -33,12 +33,11 @@ prepare() {
   mkdir -p "$PTXDIR"
   nvcc -arch="$ARCH" -ptx -O3 -std=c++17 -Iinclude examples/paper/sobel.cu -o "$PTXDIR/sobel.ptx"
   "$PTXOPT" -O2 "$PTXDIR/sobel.ptx" -o "$PTXDIR/sobel.o2.ptx"
-  "$PTXOPT" -O2 --group-small-launches "$PTXDIR/sobel.ptx" -o "$PTXDIR/sobel.sl.ptx"
   "$PTXOPT" -O2 --group-k=4 "$PTXDIR/sobel.ptx" -o "$PTXDIR/sobel.k4.ptx"
   "$PTXOPT" -O2 --group-k=8 "$PTXDIR/sobel.ptx" -o "$PTXDIR/sobel.k8.ptx"
   sed "s|@DIR@|$PTXDIR|g" bench/sobel-small/variants.spec >"$PTXDIR/variants.spec"
   if [ -n "${EXTRA_SPEC:-}" ]; then cat "$EXTRA_SPEC" >>"$PTXDIR/variants.spec"; fi
-  grep -ho '\.entry sobel_naive[A-Za-z0-9_]*' "$PTXDIR"/sobel.{o2,sl,k4,k8}.ptx | sort | uniq -c | sed 's/^/[sobel-small] /'
+  grep -ho '\.entry sobel_naive[A-Za-z0-9_]*' "$PTXDIR"/sobel.{o2,k4,k8}.ptx | sort | uniq -c | sed 's/^/[sobel-small] /'
 }
 
 run() {
@@ -58,12 +57,13 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 with open(sys.argv[2], "w") as md:
     md.write("| variant | function | size | naive us | variant us | speed-up | result |\n|---|---|---|---:|---:|---:|---|\n")
     for r in rows:
+        up = f"{float(r['speedup']):.2f}x" if r['speedup'] else ""
         md.write(f"| {r['label']} | {r['function']} | {r['size']} | {r['naive_us']} | {r['variant_us']} "
-                 f"| {float(r['speedup']):.2f}x | {r['equal']} |\n")
+                 f"| {up} | {r['equal']} |\n")
 print(open(sys.argv[2]).read())
 PY
   if command -v cuobjdump >/dev/null; then
-    for f in "$PTXDIR"/sobel.{sl,k4}.ptx; do
+    for f in "$PTXDIR"/sobel.{o2,k4}.ptx; do
       ptxas -arch="$ARCH" -O3 "$f" -o "$f.cubin" && cuobjdump -sass "$f.cubin" >>"$OUT/sobel-small.sass" || true
     done
   fi

@@ -10,7 +10,8 @@
 // against the naive kernel: warm-up, then the
 // median of --runs launches, alternating (as gpu-diff does). Spec lines:
 //   <label> <module.ptx> <function> <launch> <k>
-// launch: naive (32x8 blocks, the program's), plain (block.x / k), merged
+// A variant whose k does not divide the width is skipped (its pitch
+// condition). launch: naive (32x8 blocks, the program's), plain (block.x / k), merged
 // (grid.x -> ceil(grid.x / k), grid.x appended as a .u32 parameter), hand
 // (k pixels per thread in 32 x 8 blocks: grid ((w/k+31)/32, h/8)).
 // One CSV line per (variant, size): label,function,size,pixels,naive_us,
@@ -152,6 +153,13 @@ int main(int argc, char **argv) {
       };
       auto want = result(ln);
       for (auto &v : vs) {
+        // The clones' launch condition on the pitch (the runtime would take
+        // the next variant; a misaligned vector access would end the context).
+        if (v.k > 1 && w % v.k != 0) {
+          std::printf("%s,%s,%ux%u,%llu,,,,skipped (width %% %u != 0)\n", v.label.c_str(), v.function.c_str(), w, h,
+                      (unsigned long long)n, v.k);
+          continue;
+        }
         CUfunction f;
         check(cuModuleGetFunction(&f, modules[v.module], v.function.c_str()), v.function);
         Launch l = ln;

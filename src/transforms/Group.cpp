@@ -85,6 +85,7 @@
 // transforms, the block-merged clone, the pass itself); GroupPlan.h holds
 // the plan they share.
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "GroupPlan.h"
@@ -180,12 +181,15 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
   e.ins("mov.u32", {t, "%tid.x"});
   e.ins("mov.u32", {n, "%ntid.x"});
   e.ins("mov.u32", {c, "%ctaid." + axis});
-  e.ins("div.u32", {ln, n, std::to_string(k)});    // threads of a logical block (launch condition: B % k == 0)
   if (noDivision) {
+    // B/k as a shift (k is a power of two): ptxas compiles `div.u32 r, n, 4`
+    // into a reciprocal sequence (I2F, MUFU.RCP, F2I: 14 instructions). Then
     // q = t / (B/k) = floor(k*t / B) = #{j in 1..k-1 : k*t >= j*B} (t < B,
     // B % k == 0): k - 1 compares, no division by a runtime value. The
-    // block-merged k = 4 Sobel ran 1.21x with them and 1.15x with the
-    // division at 1920 x 1080 on an H100 (scripts/bench-sobel-small.sh).
+    // block-merged k = 4 Sobel ran 1.20x with both, 1.17x with the shift
+    // still a division and 1.09x with both divisions at 1920 x 1080 on an
+    // H100 (scripts/bench-sobel-small.sh).
+    e.ins("shr.u32", {ln, n, std::to_string(std::countr_zero(k))});  // launch condition: B % k == 0
     std::string kt = e.reg32();
     e.ins("mul.lo.u32", {kt, t, std::to_string(k)});
     e.ins("mov.u32", {q, "0"});
@@ -196,6 +200,7 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
       e.ins("add.u32", {q, q, "1"}, ge);
     }
   } else {
+    e.ins("div.u32", {ln, n, std::to_string(k)});  // threads of a logical block (launch condition: B % k == 0)
     e.ins("div.u32", {q, t, ln});                  // which logical block of the k
   }
   e.ins("mul.lo.u32", {qn, q, ln});
