@@ -11,7 +11,9 @@
 # prepare: nvcc -ptx of examples/paper/sobel.cu, then ptx-opt -O2, -O2
 #   --group-k=4 and -O2 --group-k=8, into PTXDIR (default build/sobel-small),
 #   and the spec (bench/sobel-small/variants.spec, paths rewritten into
-#   PTXDIR). EXTRA_SPEC: more spec lines (edited PTX, paths as given).
+#   PTXDIR), plus hand-edited variants of the --group-k=4 clones
+#   (bench/sobel-small/edit_variants.py; EDITED=0 none, =all all, default
+#   x_cmp and x_cmp_part). EXTRA_SPEC: more spec lines (paths as given).
 # run: nvcc builds bench/sobel-small/sobel_small.cpp (-lcuda), runs every
 #   variant against the naive kernel at SIZES (default: 1024x1024 ... 8192x8192),
 #   writes $OUT/sobel-small.csv and sobel-small.md; and, where cuobjdump is
@@ -36,6 +38,17 @@ prepare() {
   "$PTXOPT" -O2 --group-k=4 "$PTXDIR/sobel.ptx" -o "$PTXDIR/sobel.k4.ptx"
   "$PTXOPT" -O2 --group-k=8 "$PTXDIR/sobel.ptx" -o "$PTXDIR/sobel.k8.ptx"
   sed "s|@DIR@|$PTXDIR|g" bench/sobel-small/variants.spec >"$PTXDIR/variants.spec"
+  # The hand-edited variants of the --group-k=4 clones (bench/sobel-small/
+  # edit_variants.py): x_cmp and x_cmp_part by default, EDITED=all for all, 0 for none.
+  if [ "${EDITED:-1}" != 0 ]; then
+    if python3 bench/sobel-small/edit_variants.py "$PTXDIR/sobel.k4.ptx" "$PTXDIR/sobel.edited.ptx" \
+         "$PTXDIR/edited.spec"; then
+      if [ "${EDITED:-1}" = all ]; then cat "$PTXDIR/edited.spec"; else grep -E '^x_cmp(_part)? ' "$PTXDIR/edited.spec"; fi \
+        >>"$PTXDIR/variants.spec"
+    else
+      echo "[sobel-small] note: the edits no longer apply to this ptx-opt's --group-k=4 clones; measuring without them"
+    fi
+  fi
   if [ -n "${EXTRA_SPEC:-}" ]; then cat "$EXTRA_SPEC" >>"$PTXDIR/variants.spec"; fi
   grep -ho '\.entry sobel_naive[A-Za-z0-9_]*' "$PTXDIR"/sobel.{o2,k4,k8}.ptx | sort | uniq -c | sed 's/^/[sobel-small] /'
 }

@@ -333,9 +333,9 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
         if (hit != chunkCache.end()) {
           // Loaded after the guard (a load before it runs for every replica):
           // the earlier load now serves these replicas too.
-          if (auto at = chunkLoad.find(key); partial && afterGuard && at != chunkLoad.end()) {
-            at->second.second |= mask;
-            at->second.first->guard = m.intern(passOf(at->second.second));
+          if (auto prev = chunkLoad.find(key); partial && afterGuard && prev != chunkLoad.end()) {
+            prev->second.second |= mask;
+            prev->second.first->guard = m.intern(passOf(prev->second.second));
           }
           words.insert(words.end(), hit->second.begin(), hit->second.end());
           return;
