@@ -181,6 +181,10 @@ int main(int argc, char **argv) {
   app.add_flag("--pack-across-blocks", packAcrossBlocks,
                "pack: also merge loads that lie in different blocks when the code between them only branches "
                "forward and writes no memory they read (measured slower on the naive DCT)");
+  bool packUniformBytes = false;
+  app.add_flag("--pack-uniform-bytes", packUniformBytes,
+               "pack: also merge four bytes that every thread of a block reads alike (no %tid term) into one "
+               "4-byte word (measured 0.93x on tile_sum)");
   bool reassociate = false;
   app.add_flag("--reassociate", reassociate,
                "rowwalk: let the lanes clone split loops with floating-point add/mul/fma/min/max accumulators "
@@ -285,6 +289,7 @@ int main(int argc, char **argv) {
   if (groupAtomics) popts.options["group-atomics"] = "1";
   if (groupLocalArrays) popts.options["group-local-arrays"] = "1";
   if (packAcrossBlocks) popts.options["pack-across-blocks"] = "1";
+  if (packUniformBytes) popts.options["pack-uniform-bytes"] = "1";
   if (reassociate) popts.options["reassociate"] = "1";
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {

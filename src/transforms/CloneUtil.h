@@ -328,4 +328,8 @@ inline void emitUnpack(Emitter &e, const std::vector<std::string> &words, unsign
 std::pair<std::unique_ptr<ir::Function>, Variant> makeSplitClone(ir::Module &m, const ir::Function &k, uint32_t split,
                                                                  uint32_t minGrid);
 
+/// Removes the instructions of `f` without side effects whose destination no
+/// instruction of `f` reads (repeatedly); returns how many (DeadCode.cpp).
+size_t removeDeadCode(ir::Function &f);
+
 }  // namespace ptxopt::transforms::clone

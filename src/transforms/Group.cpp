@@ -76,7 +76,9 @@
 //      in 32 x 8 blocks at 1920x1080: 1.17-1.20x (the plain k = 4 clone
 //      0.98x, the hand kernel 1.15x).
 // Refuses (remark): communication, calls, shared memory, loops other than
-// a grid-stride one or other control flow, a nested block with a label, a branch, a memory access, a
+// a grid-stride one or other control flow, grid-stride loops over 32-bit
+// data only or with fewer than one unit-stride access per 8 instructions
+// (unless group-k forces k: the clone holds the body 3k times), a nested block with a label, a branch, a memory access, a
 // special register or a declaration that shadows one of the body's
 // registers, a store before a guard, an access with another stride
 // along %tid.x (k times less coalesced), a unit-stride access that cannot
@@ -155,12 +157,9 @@ bool composeVariant(const Variant &base, const Plan &p, const std::string &name,
 /// logical blocks are stacked along y instead (logical block
 /// (ctaid.x, ctaid.y*k + t / (B/k)), grid.y rounded up and passed): a
 /// hardware block then covers a 2-D tile, as hand-written gathers do.
-/// Refused (a reason) when `g` reads %tid/%ctaid/%ntid/%nctaid as vectors
-/// or cluster registers. With `noDivision`, t / (B/k) is found with k - 1
-/// comparisons instead of a division by a runtime value (see below).
-std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k, unsigned dim,
-                                       bool noDivision = false) {
-  const std::string axis = dim == 0 ? "x" : "y";
+/// Refused (a reason, mergeRefusal) when `g` reads %tid/%ctaid/%ntid/%nctaid
+/// as vectors or cluster registers, or has no parameter list.
+std::optional<std::string> mergeRefusal(const ir::Function &g) {
   std::optional<std::string> refused;
   ir::forEachStmt(*g.body, [&](const Stmt &st) {
     if (st.kind != Stmt::Kind::Instruction) return;
@@ -171,7 +170,16 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
           refused = "it reads " + std::string(r.text);
       });
   });
-  if (refused || !g.params) return refused ? refused : std::optional<std::string>("it has no parameter list");
+  if (!refused && !g.params) refused = "it has no parameter list";
+  return refused;
+}
+
+/// With `noDivision`, t / (B/k) is found with k - 1 comparisons instead of
+/// a division by a runtime value (see below).
+std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k, unsigned dim,
+                                       bool noDivision = false) {
+  const std::string axis = dim == 0 ? "x" : "y";
+  if (auto refused = mergeRefusal(g)) return refused;
   // The original grid.x (or .y), after the original's parameters.
   const std::string gridParam = std::string(g.name) + "_param_ptxopt_grid_" + axis;
   ir::Decl d;
@@ -387,6 +395,9 @@ void runGroup(PassContext &ctx) {
         continue;
       }
       buildGrouped(m, *source, plan);
+      // The replicas' copies of the arithmetic that only fed the merged
+      // accesses' addresses: ptxas time, nothing else (DeadCode.cpp).
+      removeDeadCode(*source);
       unsigned vectors = 0, misaligned = 0;
       for (const auto &sl : plan.slots) {
         vectors += sl.vector;
@@ -405,17 +416,24 @@ void runGroup(PassContext &ctx) {
       // For an original: also the block-merged form, for launches whose
       // blocks are too small to divide by k (after the plain one, which
       // needs no index arithmetic).
+      // Without --group-gathers (yOnly) the x-merged clone is not emitted,
+      // but its conditions still gate the y-merged one, which also takes the
+      // block floor the plain clone takes where a merged clone follows.
       std::unique_ptr<ir::Function> merged;
       Variant mv;
+      bool mergeable = false;
       if (!isClone && plan.k >= 4 && v.block[0].from == DimSource::From::Block && v.block[0].dim == 0 &&
           v.grid[0].from == DimSource::From::Grid && v.grid[0].dim == 0 && v.grid[0].divide == 1) {
         const std::string mergedName = cloneName + "_merged";
-        merged = ir::cloneFunction(*source, mergedName, "_pm", m);
-        if (auto why = mergeBlocks(m, *merged, plan.k, 0)) {
+        if (auto why = mergeRefusal(*source)) {
           ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
-          merged.reset();
         } else {
-          mv = mergedVariant(v, mergedName, plan.k, heavy);  // keeps the 64-thread minimum
+          mergeable = true;
+          if (!yOnly) {
+            merged = ir::cloneFunction(*source, mergedName, "_pm", m);
+            mergeBlocks(m, *merged, plan.k, 0);  // cannot refuse: mergeRefusal passed
+            mv = mergedVariant(v, mergedName, plan.k, heavy);  // keeps the 64-thread minimum
+          }
           v.minBlockThreads = std::max(v.minBlockThreads, kPlainMinOriginalBlock / plan.k);
         }
       }
@@ -434,7 +452,7 @@ void runGroup(PassContext &ctx) {
           for (const auto &op : static_cast<const Instruction &>(st).operands)
             analysis::forEachRegister(op, [&](const Operand &r) { readsCtaidY |= r.text == "%ctaid.y"; });
       });
-      if (merged && plan.perReplica && readsCtaidY) {
+      if (mergeable && plan.perReplica && readsCtaidY) {
         const std::string mergedName = cloneName + "_merged_y";
         mergedY = ir::cloneFunction(*source, mergedName, "_py", m);
         if (auto why = mergeBlocks(m, *mergedY, plan.k, 1)) {
@@ -469,9 +487,7 @@ void runGroup(PassContext &ctx) {
                         isClone ? std::optional<size_t>(baseIndex) : std::nullopt))
         continue;
       ++inserted;
-      std::string conds;
-      for (const auto &ap : plan.aligned)
-        conds += ", param " + std::to_string(ap.index) + " % " + std::to_string(ap.bytes) + " == 0";
+      const std::string conds = conds0(plan);
       ctx.remark(Remark::Kind::Applied, *original, "",
                  cloneName + ": " + std::to_string(plan.k) + " logical threads per thread, " + std::to_string(vectors) +
                      " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +
@@ -537,6 +553,7 @@ void runGroup(PassContext &ctx) {
           continue;
         }
         buildGrouped(m, *src4, small);
+        removeDeadCode(*src4);
         if (auto why = mergeBlocks(m, *src4, 4, 0, true)) {
           ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + *why);
           continue;

@@ -262,21 +262,16 @@ void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p) {
       // Replica 0's address, computed in the arm: its instructions again,
       // unpredicated, into temporaries (the arm itself stays predicated).
       std::map<std::string, std::string> tempOf;
-      auto renameUses = [&](Operand &o, auto &&self) -> void {
-        if (o.kind == Operand::Kind::Register)
-          if (auto t = tempOf.find(std::string(o.text)); t != tempOf.end()) o.text = m.intern(t->second);
-        for (auto &el : o.elems) self(el, self);
-      };
       for (size_t at : s.addrSlice) {
         auto c = replica(static_cast<const Instruction &>(*src[p.slots[at].stmt]), 0);
-        for (size_t x = 1; x < c->operands.size(); ++x) renameUses(c->operands[x], renameUses);
+        for (size_t x = 1; x < c->operands.size(); ++x) renameOperand(c->operands[x], tempOf, m);
         const std::string d(c->operands[0].text);
         const std::string t = p.regs.bits(d) == 64 ? e.reg64() : e.reg32();
         tempOf[d] = t;
         c->operands[0].text = m.intern(t);
         e.out.push_back(std::move(c));
       }
-      renameUses(addr, renameUses);
+      renameOperand(addr, tempOf, m);
     }
     if (s.load) {
       const Operand &dst = in.operands[0];

@@ -769,6 +769,45 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
             "(--group-k=2 forces it)";
     return false;
   }
+  // Grid-stride loops over 32-bit data (every unit-stride access 4 bytes
+  // wide): the form was built for 8- and 16-bit data (#18), whose clones
+  // measured 1.73-2.05x; at 32 bits k = 4 saves the least, nothing measured
+  // it, and its clones cost ptxas time in every program that has such a
+  // kernel, though they rarely run: grid-stride kernels are mostly launched
+  // with grids sized to the device (the family harness's fillRandom: 1024 x
+  // 256 = 2^18 threads, under the 2^21 floor below), and the family's
+  // fillRandom<float> and <int> clones never ran (docs/BENCHMARKS.md).
+  if (p.loopLatch && minW >= 4 && !forcedK) {
+    p.why = "a grid-stride loop whose unit-stride accesses are all 4 bytes or wider: grouped only over 8- or 16-bit "
+            "data (--group-k=4 forces it)";
+    p.whyAt = &instrAt(p.slots[p.loopLatch]);
+    return false;
+  }
+  // Grid-stride loops whose body is mostly arithmetic: grouping saves
+  // memory instructions and requests, not arithmetic (each element's stays),
+  // while the clone holds the body 3k times (the vectorized loop, each
+  // replica's remaining iterations, the slow path). The loops measured
+  // faster grouped have one unit-stride access per 3.7 and 4.5 instructions
+  // of the body (gs_add_u8 2.05x, gs_clamp_u16 1.73x, H100); the family
+  // harness's fillRandom<char> and make_mask, a 64-bit hash and one store in
+  // 24 instructions, got 1900-line clones (ptxas 82 -> 822 ms on
+  // bench/family/elementwise.cu with the 32-bit ones above) that never ran.
+  if (p.loopLatch && !forcedK) {
+    unsigned loopInstrs = 0, loopVectors = 0;
+    for (size_t j = p.loopLabel + 1; j <= p.loopLatch; ++j) {
+      loopInstrs += p.slots[j].role == Slot::Role::Instr || p.slots[j].role == Slot::Role::LoopLatch;
+      loopVectors += p.slots[j].vector;
+    }
+    if (loopVectors * kGridStrideInstrsPerAccess < loopInstrs) {
+      p.why = "a grid-stride loop of " + std::to_string(loopInstrs) + " instructions with " +
+              std::to_string(loopVectors) + " unit-stride access(es): grouped only with one access per " +
+              std::to_string(kGridStrideInstrsPerAccess) +
+              " instructions or more (grouping saves memory instructions, the clone holds the body 3k times; "
+              "--group-k forces it)";
+      p.whyAt = &instrAt(p.slots[p.loopLatch]);
+      return false;
+    }
+  }
   p.k = 16 / maxW;
   p.longBody = p.k * instrs > kMaxFastPath;
   while (!forcedK && p.k / 2 >= 2 && (p.k / 2) * minW >= 4 && p.k * instrs > kMaxFastPath) p.k /= 2;

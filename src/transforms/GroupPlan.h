@@ -115,6 +115,12 @@ constexpr uint32_t kMergedHeavyMinThreads = 1u << 22;
 constexpr unsigned kManyMisaligned = 8;
 constexpr uint32_t kManyMisalignedMinThreads = 1u << 24;
 
+/// A grid-stride loop is grouped only when its body has a unit-stride access
+/// for every kGridStrideInstrsPerAccess instructions or fewer (see planGroup:
+/// measured faster at one per 3.7 and 4.5; the family's hash loops, one per
+/// 24, got clones 30 times their size that never ran).
+constexpr unsigned kGridStrideInstrsPerAccess = 8;
+
 /// Analyses kernel `f` (the source of the clone); fills `p` or sets p.why.
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers);
 /// Builds the grouped body of `clone` (a copy of the planned function).

@@ -25,6 +25,13 @@ bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off) {
   return false;
 }
 
+bool threadVarying(const analysis::Poly &poly, const analysis::AffineAnalysis &aff) {
+  for (const auto &[mono, coeff] : poly.terms())
+    for (uint16_t id : mono)
+      if (aff.symbols()[id].kind == analysis::Symbol::Kind::Tid) return true;
+  return false;
+}
+
 /// Emits `nwords` 32-bit words loaded as one vector by `like`'s opcode and
 /// address (its type replaced by .b32: `ld.global.nc.u8` -> `ld.global.nc.v2.b32`).
 std::vector<std::string> emitVectorLoad(ir::Module &m, Emitter &e, const Instruction &like, unsigned nwords) {
@@ -102,6 +109,17 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
       bool unit = false;
       for (const auto &sd : it->second->strides) unit |= sd.symbol == counter && sd.constant && *sd.constant == w;
       if (!unit) continue;
+      if (w == 1 && !ctx.options.count("pack-uniform-bytes") && !threadVarying(it->second->address.poly, aff)) {
+        // Four bytes every thread of the block reads alike: see runPack's
+        // rule (tile_sum measured 0.93x merged).
+        if (plan.where.empty()) plan.where = locationOf(ctx.module, fa, &in);
+        ctx.remark(Remark::Kind::Missed, k, plan.where,
+                   "loop not unrolled: every thread of a block reads the same bytes (no %tid term): one 4-byte "
+                   "word of bytes measured 0.93x (tile_sum); --pack-uniform-bytes merges them");
+        ctx.count("loops-refused");
+        plan.where.clear();
+        continue;
+      }
       std::vector<Variant::AlignedParam> conds;
       int64_t misalign = 0;
       // The unrolled body starts at counters 0, U, 2U, ...: the counter's

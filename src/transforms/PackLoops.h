@@ -23,6 +23,11 @@ using namespace clone;
 /// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
 bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off);
 
+/// Whether `poly` (an address) holds a %tid term: threads of a block read
+/// different words. Without one every thread of the block reads the same
+/// word in the same iteration (a broadcast per warp).
+bool threadVarying(const analysis::Poly &poly, const analysis::AffineAnalysis &aff);
+
 /// A loop whose body reads short words at unit stride along its counter:
 /// unrolled by kUnroll in the clone so that the kUnroll reads of one pass
 /// become one vector load (see the overview).

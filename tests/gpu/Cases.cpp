@@ -406,18 +406,31 @@ void addPack(std::vector<Case> &cs) {
 }
 
 /// Sizes from parameters (cases/runtime.cu): a tile edge B and a pitch w
-/// multiply in the address; B % 4 == 0 covers the term B*w*%ctaid.y (new,
-/// not yet run on a GPU). B = 6 (and so a pitch of 2046) runs the original.
+/// multiply in the address; B % 4 == 0 covers the term B*w*%ctaid.y. B = 6
+/// (and so a pitch of 2046) runs the original. Every thread of a block reads
+/// the same four bytes: merged (--pack-uniform-bytes) they ran 0.93-0.94x at
+/// 2048x2048 (H100), so by default the original runs; the opt-in cases
+/// measure the clone at 2048x2048 (4 MB, in L2) and 8192x8192 (a 64 MB
+/// image, above L2), with B = 8 and 16 (two and four passes of nvcc's
+/// unrolled row loop).
 void addParamSizes(std::vector<Case> &cs) {
-  for (int B : {8, 6}) {
-    const int w = B == 8 ? 2048 : 2046, h = w;
+  auto tile = [&](int B, int w, bool optIn) {
+    const int h = w;
     const size_t n = size_t(w) * h;
-    cs.push_back(makeCase("pack: tile_sum, tile edge " + std::to_string(B) + " from a parameter, " + std::to_string(w) +
-                              "x" + std::to_string(h),
+    cs.push_back(makeCase("pack: tile_sum B=" + std::to_string(B) + " " + std::to_string(w) + "x" + std::to_string(h) +
+                              (optIn ? " uniform-bytes" : ""),
                           "runtime", "tile_sum", {in(Elem::I8, n), out(Elem::F32, n), i32(w), i32(B)},
                           {unsigned(w / B), unsigned(h / B), 1}, {unsigned(B), unsigned(B), 1}));
-    cs.back().expect = B % 4 == 0 ? "=tile_sum__ptxopt_pack" : "original";
-  }
+    if (optIn) cs.back().passes = "-O2;pack-uniform-bytes";
+    cs.back().expect = optIn && B % 4 == 0 ? "=tile_sum__ptxopt_pack" : "original";
+    cs.back().big = w > 4096;
+  };
+  tile(8, 2048, false);
+  tile(8, 2048, true);
+  tile(6, 2046, false);
+  tile(8, 8192, false);
+  tile(8, 8192, true);
+  tile(16, 8192, true);
 }
 
 /// The pack pass's loop unrolling (cases/unroll.cu): one row of n short
@@ -776,7 +789,7 @@ void addLocal(std::vector<Case> &cs) {
   }
 }
 
-/// Grid-stride loops (cases/gridstride.cu; new, not yet run on a GPU): the
+/// Grid-stride loops (cases/gridstride.cu; the 32-bit ones new, not yet run on a GPU): the
 /// iterations every replica runs vectorized, the rest per replica. Such
 /// bodies take the higher launch floors (2^21 threads plain, 2^22 merged):
 /// a grid sized to the device (here 128 x 1024) runs the original.
@@ -796,6 +809,38 @@ void addGridStride(std::vector<Case> &cs) {
                           "gs_clamp_u16", {in(Elem::I16, size_t(m)), out(Elem::I16, size_t(m)), i32(m), i32(40000)},
                           {g, 1, 1}, {b, 1, 1}));
     cs.back().expect = "=gs_clamp_u16__ptxopt_group8_merged";
+  }
+  // 32-bit data: refused by default (grid-stride loops are grouped over 8-
+  // and 16-bit data); --group-k=4 measures the clone it would be, at 2^21
+  // threads (its floor) and at the family harness's 1024 x 256 (under the
+  // floor: the original), over 2^24 floats (64 MB, above L2).
+  for (unsigned g : {2048u, 1024u}) {
+    const int m = 1 << 24;
+    const unsigned b = g == 2048 ? 1024 : 256;
+    for (bool forced : {false, true}) {
+      if (!forced && g != 2048) continue;
+      cs.push_back(makeCase("group: grid-stride f32 " + shapeName(g, b) + (forced ? " k=4" : ""), "gridstride",
+                            "gs_scale_f32", {in(Elem::F32, size_t(m)), out(Elem::F32, size_t(m)), i32(m), f32(0.37f)},
+                            {g, 1, 1}, {b, 1, 1}));
+      if (forced) cs.back().passes = "-O2;group-k=4";
+      cs.back().expect = forced && g == 2048 ? "=gs_scale_f32__ptxopt_group4" : "original";
+    }
+  }
+  // Mostly arithmetic (a hash and one byte store in 25 instructions, the
+  // family's fillRandom<char>): refused by default, --group-k=16 measures the
+  // clone it would be at 2^21 threads (plain) and 2^22 in 256-thread blocks
+  // (merged), over 2^26 bytes.
+  for (unsigned g : {2048u, 16384u}) {
+    const int m = 1 << 26;
+    const unsigned b = g == 2048 ? 1024 : 256;
+    for (bool forced : {false, true}) {
+      cs.push_back(makeCase("group: grid-stride hash u8 " + shapeName(g, b) + (forced ? " k=16" : ""), "gridstride",
+                            "gs_hash_u8", {out(Elem::I8, size_t(m)), i32(m), i32(7)}, {g, 1, 1}, {b, 1, 1}));
+      if (forced) cs.back().passes = "-O2;group-k=16";
+      cs.back().expect = !forced ? "original"
+                         : g == 2048 ? "=gs_hash_u8__ptxopt_group16"
+                                     : "=gs_hash_u8__ptxopt_group16_merged";
+    }
   }
 }
 

@@ -24,3 +24,24 @@ extern "C" __global__ void gs_branchy(const unsigned char *in, unsigned char *ou
     out[i] = (unsigned char)v;
   }
 }
+
+// Refused by default: 32-bit data only (grid-stride loops are grouped over
+// 8- and 16-bit data; --group-k=4 forces it). The family harness's
+// fillRandom<float> has this shape.
+extern "C" __global__ void gs_scale_f32(const float *in, float *out, int n, float s) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i] * s;
+}
+
+// Refused by default: one store per 25 instructions (a 64-bit hash, the
+// family harness's fillRandom<unsigned char>): grouping saves memory
+// instructions, and the clone would hold the body 48 times; --group-k=16
+// forces it.
+extern "C" __global__ void gs_hash_u8(unsigned char *p, int n, unsigned seed) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    unsigned long long x = i * 0x9e3779b97f4a7c15ull + seed;
+    x = (x ^ (x >> 33)) * 0xff51afd7ed558ccdull;
+    x = (x ^ (x >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    unsigned h = (unsigned)(x ^ (x >> 33));
+    p[i] = (unsigned char)(h % 251 + 1);
+  }
+}
