@@ -4,7 +4,8 @@
 # (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
 # docs/NVCC.md), the paper's examples with their benchmark table
 # (scripts/bench-gpu.sh, docs/BENCHMARKS.md), the launch floor of the
-# group clones (scripts/bench-launch-floor.sh), the rowwalk benchmark
+# group clones (scripts/bench-launch-floor.sh), the clones of Sobel at
+# 1920 x 1080 (scripts/bench-sobel-small.sh), the rowwalk benchmark
 # (scripts/bench-rowwalk.sh), the launch hook's cost (scripts/bench-hook.sh,
 # about 30 s) and the benchmark family (scripts/bench-family.sh, about 2
 # minutes).
@@ -163,6 +164,18 @@ if [ "${GPU_SUITE_FLOOR:-1}" = 1 ]; then
   tail -3 "$OUT/launch-floor.log" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
+# ---- Sobel at 1920 x 1080: which clone pays (docs/BENCHMARKS.md, issue #18; ~20 s) -------
+# GPU_SUITE_SOBEL=0 leaves it out. Its output comparison counts like a test.
+sobel_rc=0
+if [ "${GPU_SUITE_SOBEL:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/sobel-small" OUT="$OUT" ARCH="$ARCH" \
+    bash scripts/bench-sobel-small.sh >"$OUT/sobel-small.out" 2>&1
+  sobel_rc=$?
+  say "Sobel small launches (scripts/bench-sobel-small.sh) exit $sobel_rc in $(($(date +%s) - start)) s: $OUT/sobel-small.md"
+  grep -E '1920x1080' "$OUT/sobel-small.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
 # ---- the rowwalk benchmark (docs/BENCHMARKS.md, "Row walks") ------------------------------
 # GPU_SUITE_ROWWALK=0 leaves it out. An exact clone that differs fails the suite.
 rowwalk_rc=0
@@ -200,9 +213,9 @@ if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
 fi
 
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
-  [ "$floor_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] && [ "$family_rc" = 0 ]; then
+  [ "$floor_rc" = 0 ] && [ "$sobel_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] && [ "$family_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
 exit 1

@@ -68,6 +68,13 @@
 //      Launches must have 2^19 threads or more, 2^22 for a body with
 //      misaligned loads or a long one: Sobel in 32 x 8 blocks ran 0.99-1.00x
 //      at 1920x1080, 2.3x at 8192x8192.
+//   7. k chosen by launch size: where the clones of steps 5-6 have k >= 8
+//      and those higher floors, a block-merged k = 4 clone last, for
+//      launches of 2^20 threads or more: its logical block found with k - 1
+//      compares and a shift (no division), its border groups predicated per
+//      replica instead of a slow path (Plan::partial, GroupEmit.cpp). Sobel
+//      in 32 x 8 blocks at 1920x1080: 1.17-1.20x (the plain k = 4 clone
+//      0.98x, the hand kernel 1.15x).
 // Refuses (remark): communication, calls, shared memory, loops other than
 // a grid-stride one or other control flow, grid-stride loops over 32-bit
 // data only or with fewer than one unit-stride access per 8 instructions
@@ -83,10 +90,11 @@
 // to the analysis), arrays of structures (intra-thread grouping with
 // unrolling is the pack pass).
 // Files: GroupPlan.cpp (steps 1-3: legality, k, alignment), GroupEmit.cpp
-// (step 4: the clone's body), this file (steps 5-6: clones, launch
-// transforms, the block-merged clone, the pass itself); GroupPlan.h holds
+// (step 4: the clone's body), this file (steps 5-7: clones, launch
+// transforms, the block-merged clones, the pass itself); GroupPlan.h holds
 // the plan they share.
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "GroupPlan.h"
@@ -166,7 +174,10 @@ std::optional<std::string> mergeRefusal(const ir::Function &g) {
   return refused;
 }
 
-std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k, unsigned dim) {
+/// With `noDivision`, t / (B/k) is found with k - 1 comparisons instead of
+/// a division by a runtime value (see below).
+std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned k, unsigned dim,
+                                       bool noDivision = false) {
   const std::string axis = dim == 0 ? "x" : "y";
   if (auto refused = mergeRefusal(g)) return refused;
   // The original grid.x (or .y), after the original's parameters.
@@ -185,8 +196,28 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
   e.ins("mov.u32", {t, "%tid.x"});
   e.ins("mov.u32", {n, "%ntid.x"});
   e.ins("mov.u32", {c, "%ctaid." + axis});
-  e.ins("div.u32", {ln, n, std::to_string(k)});    // threads of a logical block (launch condition: B % k == 0)
-  e.ins("div.u32", {q, t, ln});                    // which logical block of the k
+  if (noDivision) {
+    // B/k as a shift (k is a power of two): ptxas compiles `div.u32 r, n, 4`
+    // into a reciprocal sequence (I2F, MUFU.RCP, F2I: 14 instructions). Then
+    // q = t / (B/k) = floor(k*t / B) = #{j in 1..k-1 : k*t >= j*B} (t < B,
+    // B % k == 0): k - 1 compares, no division by a runtime value. The
+    // block-merged k = 4 Sobel ran 1.20x with both, 1.17x with the shift
+    // still a division and 1.09x with both divisions at 1920 x 1080 on an
+    // H100 (scripts/bench-sobel-small.sh).
+    e.ins("shr.u32", {ln, n, std::to_string(std::countr_zero(k))});  // launch condition: B % k == 0
+    std::string kt = e.reg32();
+    e.ins("mul.lo.u32", {kt, t, std::to_string(k)});
+    e.ins("mov.u32", {q, "0"});
+    for (unsigned j = 1; j < k; ++j) {
+      std::string jb = n, ge = e.regp();
+      if (j > 1) e.ins("mul.lo.u32", {jb = e.reg32(), n, std::to_string(j)});
+      e.ins("setp.ge.u32", {ge, kt, jb});
+      e.ins("add.u32", {q, q, "1"}, ge);
+    }
+  } else {
+    e.ins("div.u32", {ln, n, std::to_string(k)});  // threads of a logical block (launch condition: B % k == 0)
+    e.ins("div.u32", {q, t, ln});                  // which logical block of the k
+  }
   e.ins("mul.lo.u32", {qn, q, ln});
   e.ins("sub.u32", {lt, t, qn});                   // thread in it
   e.ins("mad.lo.u32", {lc, c, std::to_string(k), q});
@@ -230,9 +261,12 @@ Variant mergedVariantY(const Variant &v, const std::string &name, unsigned k, bo
   return r;
 }
 
-/// The floor of the k = 4 clone for small launches (group-small-launches):
-/// the plain clones' 2^19 doubled for bodies that asked for the higher
-/// floors at their own k; Sobel at 1920 x 1080 has 2.07M threads.
+/// The floor of the k = 4 clone for small launches: the block-merged k = 4
+/// clone of the paper's Sobel (32 x 8 blocks, border groups predicated, no
+/// division) ran 1.17x at 1024 x 1024 (2^20 threads), 1.17x at 1440 x 1080,
+/// 1.21x at 1920 x 1080 and 1.33x at 2048 x 2048 on an H100
+/// (scripts/bench-sobel-small.sh, docs/BENCHMARKS.md "Sobel at 1920 x
+/// 1080"); smaller launches are not measured.
 constexpr uint32_t kSmallLaunchMinThreads = 1u << 20;
 
 /// ", param i % b == 0" for each alignment condition of the plan.
@@ -482,21 +516,35 @@ void runGroup(PassContext &ctx) {
                        " is under " + std::to_string(v.minBlockThreads) + " threads); launch conditions: " +
                        multiples(mv) + conds + ", " + launchFloor(mv.minLaunchThreads, heavy));
       }
-      // k chosen by launch size (option group-small-launches; off by
-      // default, unmeasured in most shapes): for an original whose clones
-      // above have k >= 8 and the higher floors, a k = 4 clone last, for
-      // launches below those floors or with blocks too small to divide by
-      // k. Sobel at 1920 x 1080 (2.07M threads, under the 2^21 floor of
-      // k = 8) ran 1.17x with k = 4 in 256 x 4 blocks on the H200, 0.92x
-      // with k = 16; in the program's 32 x 8 blocks k = 4 keeps 64 threads
-      // per block.
-      if (!isClone && !fk && plan.k >= 8 && heavy && ctx.options.count("group-small-launches")) {
+      // k chosen by launch size: for an original whose clones above have
+      // k >= 8 and the higher floors (misaligned loads or a long body), a
+      // block-merged k = 4 clone last, for launches of 2^20 threads or more
+      // that those do not take (Sobel at 1920 x 1080 in the program's 32 x 8
+      // blocks: 2.07M threads, under the 2^21 and 2^22 floors, and 32 / 8 =
+      // 4 threads across for the plain clone). It keeps the original block
+      // (a warp covers 128 adjacent bytes, as the hand-written kernel's),
+      // finds its logical block without a division, and predicates border
+      // groups instead of a slow path: 1.21x at 1920 x 1080 on an H100,
+      // where the plain k = 4 clone (8 x 8 blocks) ran 0.98x and the merged
+      // one with the division and the slow path 1.10x
+      // (scripts/bench-sobel-small.sh). Only bodies of that form (one bounds
+      // guard, straight-line code after it) and at most kManyMisaligned
+      // misaligned loads.
+      if (!isClone && !fk && plan.k >= 8 && heavy && misaligned <= kManyMisaligned && v.block[0].from == DimSource::From::Block &&
+          v.block[0].dim == 0 && v.grid[0].from == DimSource::From::Grid && v.grid[0].dim == 0 &&
+          v.grid[0].divide == 1) {
         Plan small;
-        if (!planGroup(ctx, *f, small, 4, ctx.options.count("group-gathers") != 0)) {
+        if (!planGroup(ctx, *f, small, 4, gathersOption)) {
           ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + small.why);
           continue;
         }
-        const std::string smallName = name + "__ptxopt_group4";
+        if (std::string why = partialWhy(*f, small); !why.empty()) {
+          ctx.remark(Remark::Kind::Note, *original, "",
+                     "no k=4 clone for small launches: its border groups cannot be predicated (" + why + ")");
+          continue;
+        }
+        small.partial = true;
+        const std::string smallName = name + "__ptxopt_group4_merged";
         auto src4 = ir::cloneFunction(*f, smallName, "_p4", m);
         Variant v4;
         std::string why4;
@@ -506,13 +554,19 @@ void runGroup(PassContext &ctx) {
         }
         buildGrouped(m, *src4, small);
         removeDeadCode(*src4);
-        v4.minLaunchThreads = std::max(base.minLaunchThreads, kSmallLaunchMinThreads);
-        if (ctx.addClone(*original, std::move(src4), v4, at)) {
+        if (auto why = mergeBlocks(m, *src4, 4, 0, true)) {
+          ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + *why);
+          continue;
+        }
+        Variant mv4 = mergedVariant(v4, smallName, 4, false);
+        mv4.minLaunchThreads = std::max(base.minLaunchThreads, kSmallLaunchMinThreads);
+        if (ctx.addClone(*original, std::move(src4), mv4, at)) {
           ++inserted;
           ctx.remark(Remark::Kind::Applied, *original, "",
-                     smallName + ": 4 logical threads per thread, for launches the clones above do not take "
-                                 "(group-small-launches); launch conditions: " +
-                         multiples(v4) + conds0(small) + ", " + launchFloor(v4.minLaunchThreads, false));
+                     smallName + ": 4 logical threads per thread in blocks of the original size (4 logical blocks "
+                                 "each, found without a division), border groups predicated per logical thread (no "
+                                 "slow path), for launches the clones above do not take; launch conditions: " +
+                         multiples(mv4) + conds0(small) + ", " + launchFloor(mv4.minLaunchThreads, false));
         }
       }
     }

@@ -58,6 +58,13 @@ struct Plan {
   std::set<std::string> localNames;  // .local variables (depots): one copy per replica
   size_t loopLabel = 0, loopLatch = 0;  // slots of a grid-stride loop (loopLatch 0: none)
   bool longBody = false;    // 16-byte vectors would exceed kMaxFastPath (k halved)
+  // Border groups predicated (set by the caller where partialWhy allows it):
+  // no slow path; after the one bounds guard the group returns when every
+  // replica fails it, else each vector load runs when a replica whose bytes
+  // it holds passes, other memory accesses per replica when it passes, and
+  // the vector store when all pass (one byte store per passing replica when
+  // some fail). See buildGrouped.
+  bool partial = false;
   std::vector<Variant::AlignedParam> aligned;
   RegTypes regs;     // declared register types
   std::string why;   // refusal
@@ -118,5 +125,11 @@ constexpr unsigned kGridStrideInstrsPerAccess = 8;
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers);
 /// Builds the grouped body of `clone` (a copy of the planned function).
 void buildGrouped(ir::Module &m, ir::Function &clone, const Plan &p);
+/// Why plan `p` of kernel `f` cannot have its border groups predicated
+/// (Plan::partial); empty when it can: one bounds guard, and after it
+/// straight-line code whose memory accesses are vector accesses or
+/// unpredicated loads and stores (no regions, loops, local arrays, atomics,
+/// gathers, textures, barriers or other instructions with effects).
+std::string partialWhy(const ir::Function &f, const Plan &p);
 
 }  // namespace ptxopt::transforms::group
