@@ -123,17 +123,16 @@ void runPack(PassContext &ctx) {
     const bool isClone = known->isClone;
     // An original that has clones runs one of them: a pack clone of it
     // would come after them in the manifest and seldom run. Except when
-    // every clone is rowwalk's (regacc, lanes): their conditions are on the
-    // arguments (pointers in different allocations, rows long enough), and
-    // a launch that fails them would otherwise lose the pack clone that
-    // -O2 without rowwalk gave it.
+    // every variant has conditions on the arguments (rowwalk's: pointers in
+    // different allocations, rows long enough): a launch that fails them
+    // would otherwise lose the pack clone that -O2 without rowwalk gave it.
     bool onlyArgumentClones = false;
     if (!isClone && known->variantCount) {
       onlyArgumentClones = true;
       for (const auto &e : ctx.manifest.kernels)
         if (e.kernel == original->name)
           for (const auto &v : e.variants)
-            onlyArgumentClones &= v.kind.rfind("regacc", 0) == 0 || v.kind.rfind("lanes", 0) == 0;
+            onlyArgumentClones &= !v.disjointParams.empty() || !v.minParams.empty();
     }
     if (!isClone && known->variantCount && !onlyArgumentClones) {
       ctx.count("originals-left-to-clones");

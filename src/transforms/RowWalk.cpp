@@ -433,7 +433,24 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
       plan.lanes.clear();
     }
   }
-  if (plan.lanes.empty() && plan.accList.empty()) {
+  // Step 3: the staged clone, for the loops that walk rows.
+  if (ctx_.options.count("rowwalk-staged") ? ctx_.options.at("rowwalk-staged") != "0" : kStagedByDefault) {
+    std::string stagedWhy;
+    for (const auto &L : loops_) {
+      StagedPlan sp;
+      std::string w;
+      if (planStaged(L, plan, sp, w)) plan.staged.push_back(std::move(sp));
+      else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
+        stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+    }
+    if (!plan.staged.empty() && !hasCpAsync(ctx_.module)) {
+      plan.staged.clear();
+      stagedWhy = "the target is below sm_80 (no cp.async)";
+    }
+    if (!stagedWhy.empty())
+      ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);
+  }
+  if (plan.lanes.empty() && plan.accList.empty() && plan.staged.empty()) {
     why = "";  // the remarks above said why
     return false;
   }
@@ -443,6 +460,14 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
 }  // namespace rowwalk
 
 using namespace rowwalk;
+
+namespace {
+std::string minText(const Variant &v) {
+  std::string t;
+  for (const auto &c : v.minParams) t += ", param " + std::to_string(c.index) + " >= " + std::to_string(c.value);
+  return t;
+}
+}  // namespace
 
 void runRowWalk(PassContext &ctx) {
   ir::Module &m = ctx.module;
@@ -534,6 +559,31 @@ void runRowWalk(PassContext &ctx) {
                        (v.alignedParams.empty() ? "" : "; " + kname + "__ptxopt_lanes_scalar without the 16-byte loads for the other launches"));
         ctx.count("lanes-loops", loopsSplit);
         if (plan.reassoc) ctx.count("reassociated");
+      }
+    }
+    if (!plan.staged.empty()) {
+      Variant s = stagedVariant(base, kname + "__ptxopt_staged");
+      // Rows of at least kMinRow elements, as the lanes clones: a tile is
+      // 128 bytes of each row.
+      std::set<int> trip;
+      for (const auto &sp : plan.staged) trip.insert(sp.lp.tripParams.begin(), sp.lp.tripParams.end());
+      for (int p : trip)
+        if (auto t = (*k->params)[size_t(p)].type(); t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64"))
+          s.minParams.push_back({uint32_t(p), kMinRow});
+      if (ctx.addClone(*k, buildClone(m, *k, plan, s.name, false, false, true), s, at)) {
+        unsigned bytes = 0;
+        for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
+        const StagedPlan &sp = plan.staged.front();
+        ctx.remark(Remark::Kind::Applied, *k, "",
+                   s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
+                       " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +
+                       " bytes per tile, " + std::to_string(sp.stages) + " tiles in flight (cp.async, " +
+                       std::to_string(bytes) + " bytes of shared memory); exact; " +
+                       std::to_string(plan.accList.size()) +
+                       " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
+                       "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +
+                       (conds.empty() ? "" : ", " + conds) + minText(s));
+        ctx.count("staged-loops", double(plan.staged.size()));
       }
     }
     if (!plan.accList.empty()) {
