@@ -11,7 +11,7 @@
 # prepare: nvcc -O3 -ptx of tests/lit/rowwalk/Inputs/rowwalk.cu, then ptx-opt
 #   --passes=rowwalk, --passes=rowwalk,pack and --passes=rowwalk --reassociate
 #   into PTXDIR (default build/rowwalk-bench), the staged clone with other
-#   tile settings (4 tiles in flight; 256-byte tiles) and -O2 (the table's
+#   tile settings (4 tiles in flight; 128-byte tiles) and -O2 (the table's
 #   "-O2 default" row runs the first variant of its manifest for rowsum_mem).
 #   PTXOPT: the ptx-opt binary (default build/ptx-opt).
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
@@ -34,7 +34,7 @@ prepare() {
   "$PTXOPT" --passes=rowwalk,pack "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-pack.opt.ptx"
   "$PTXOPT" --passes=rowwalk --reassociate "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-reassoc.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-stages=4 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-s4.opt.ptx"
-  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-tile=256 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-t256.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-t128.opt.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-O2.opt.ptx"
 }
 
@@ -53,7 +53,7 @@ run() {
   set +e
   "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
     "$PTXDIR/rowwalk-reassoc.opt.ptx" --extra "4 tiles in flight=$PTXDIR/rowwalk-s4.opt.ptx" \
-    --extra "256-byte tiles=$PTXDIR/rowwalk-t256.opt.ptx" \
+    --extra "128-byte tiles=$PTXDIR/rowwalk-t128.opt.ptx" \
     --default "$(default_variant)=$PTXDIR/rowwalk-O2.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
   rc=$?
   set -e

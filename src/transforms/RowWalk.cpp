@@ -567,9 +567,11 @@ void runRowWalk(PassContext &ctx) {
       // 128 bytes of each row.
       std::set<int> trip;
       for (const auto &sp : plan.staged) trip.insert(sp.lp.tripParams.begin(), sp.lp.tripParams.end());
+      const bool forced = ctx.options.count("rowwalk-staged") && ctx.options.at("rowwalk-staged") == "1";
       for (int p : trip)
         if (auto t = (*k->params)[size_t(p)].type(); t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64"))
-          s.minParams.push_back({uint32_t(p), kMinRow});
+          s.minParams.push_back({uint32_t(p), forced ? kMinRow : kStagedMinRow});
+      if (!forced) s.minLaunchThreads = kStagedMinLaunch;
       if (ctx.addClone(*k, buildClone(m, *k, plan, s.name, false, false, true), s, at)) {
         unsigned bytes = 0;
         for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
@@ -582,7 +584,8 @@ void runRowWalk(PassContext &ctx) {
                        std::to_string(plan.accList.size()) +
                        " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                        "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +
-                       (conds.empty() ? "" : ", " + conds) + minText(s));
+                       (conds.empty() ? "" : ", " + conds) + minText(s) +
+                       (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
         ctx.count("staged-loops", double(plan.staged.size()));
       }
     }

@@ -28,6 +28,12 @@ inline constexpr int64_t kMinRow = 128;
 /// Whether -O2 / --passes=rowwalk emit the staged clone without the pass
 /// option `rowwalk-staged` (RowWalkStaged.cpp; docs/BENCHMARKS.md).
 inline constexpr bool kStagedByDefault = true;
+/// The staged clone by default only for launches of at least this many
+/// threads and rows of at least this many elements: measured 8.1x at 4096 x
+/// 4096 on an H100 (docs/BENCHMARKS.md); smaller shapes were not measured
+/// against regacc + pack. `rowwalk-staged=1` lifts both (rows of kMinRow).
+inline constexpr uint32_t kStagedMinLaunch = 4096;
+inline constexpr int64_t kStagedMinRow = 1024;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].
 struct LoopBlock {
@@ -97,7 +103,7 @@ struct StagedPlan {
   // Runs of row loads read as one 16-byte shared load (body indexes, by offset).
   std::vector<std::vector<size_t>> runs;
   int64_t step = 16;      // S: bytes of a row per iteration
-  unsigned tileBytes = 128;  // bytes of a row per tile (IPT = tileBytes / S iterations)
+  unsigned tileBytes = 256;  // bytes of a row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
   unsigned stages = 8;    // tiles in flight
   unsigned rowPitch() const { return tileBytes + 16; }  // padded: 16-byte reads of 8 lanes hit different banks
   unsigned tileSize() const { return kLanes * rowPitch(); }

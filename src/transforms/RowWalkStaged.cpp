@@ -4,10 +4,12 @@
 // operations as the kernel (bit-identical for floating point), but each
 // warp copies tiles of its 32 rows into shared memory with coalesced 16-byte
 // cp.async copies (sm_80+), several tiles in flight, and each lane then reads
-// its own row from the tile. The tile of one row is 128 bytes (one line):
-// lanes 8c..8c+7 copy row r's 8 pieces, so one copy instruction of the warp
-// moves 4 whole lines; rows are padded to 144 bytes, so the 16-byte reads of
-// 8 lanes (one shared-memory wavefront) hit 8 different bank quadruples.
+// its own row from the tile. The tile of one row is 256 bytes (two lines;
+// 128 with the option rowwalk-tile=128): lanes 16c..16c+15 copy row r's 16
+// pieces, so one copy instruction of the warp moves 4 whole lines; rows are
+// padded by 16 bytes (272), so the 16-byte reads of 8 lanes (one
+// shared-memory wavefront) hit 8 different bank quadruples. 5 tiles in
+// flight fill the 48 KB of static shared memory (43520 bytes).
 // Why it pays: with one thread per row, each load of a warp touches 32
 // lines (32 sectors for 4 bytes): the original reads every line 8 times over
 // (from L1 if it survives) with one request per 4 bytes. The copies read each
@@ -17,11 +19,11 @@
 // grid.z), block 32; logical indices recomputed), so 128 SMs work, each warp
 // with its own tiles in static shared memory.
 // Algorithm, per split loop (T iterations, S bytes of each row per
-// iteration, IPT = 128 / S iterations per tile, NT = T / IPT full tiles):
+// iteration, IPT = 256 / S iterations per tile, NT = T / IPT full tiles):
 //   activemask == all 32 lanes, T the same on every lane (shuffled from lane
 //   0), every row register 16-byte aligned, NT > 0 (vote.sync.all), else the
-//   original loop runs; each lane's copy sources (row 4k + lane/8, piece
-//   lane%8) are shuffled from the row registers; tiles 0..stages-2 are
+//   original loop runs; each lane's copy sources (row 2k + lane/16, piece
+//   lane%16) are shuffled from the row registers; tiles 0..stages-2 are
 //   issued; for each tile t: issue tile t+stages-1 (while < NT), commit,
 //   wait until tile t has landed (cp.async.wait_group stages-1),
 //   bar.warp.sync, then IPT copies of the loop body whose row loads read
@@ -157,7 +159,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     }
   }
   if (auto it = ctx_.options.find("rowwalk-tile"); it != ctx_.options.end())
-    sp.tileBytes = std::stoi(it->second) == 256 ? 256 : 128;
+    sp.tileBytes = std::stoi(it->second) == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
   // Static shared memory: at most 48 KB per block.
   sp.stages = 48 * 1024 / sp.stageSize();
