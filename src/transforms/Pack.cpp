@@ -476,15 +476,7 @@ void runPack(PassContext &ctx) {
       v.name = name;
       v.pass = "pack";
       v.kind = v.kind == "identity" ? "pack" : v.kind + "+pack";
-      for (const auto &c : aligned) {
-        bool found = false;
-        for (auto &x : v.alignedParams)
-          if (x.index == c.index) {
-            x.bytes = std::max(x.bytes, c.bytes);
-            found = true;
-          }
-        if (!found) v.alignedParams.push_back(c);
-      }
+      for (const auto &c : aligned) requireAligned(v.alignedParams, c);
       std::sort(v.alignedParams.begin(), v.alignedParams.end(),
                 [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
       return v;

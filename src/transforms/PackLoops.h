@@ -20,9 +20,6 @@ using ir::Operand;
 using ir::Stmt;
 using namespace clone;
 
-/// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
-bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off);
-
 /// A loop whose body reads short words at unit stride along its counter:
 /// unrolled by kUnroll in the clone so that the kUnroll reads of one pass
 /// become one vector load (see the overview).

@@ -189,12 +189,8 @@ int Planner::provenance(uint32_t at, std::string_view reg, int depth) {
       } else if (b == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
                  in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1 &&
                  in.operands[1].elems[0].isSym()) {
-        std::string name(in.operands[1].elems[0].text);
-        p = -2;
-        if (k_.params)
-          for (size_t i = 0; i < k_.params->size(); ++i)
-            for (const auto &n : (*k_.params)[i].names)
-              if (n.name == name) p = (*k_.params)[i].type().ends_with("64") ? int(i) : -1;
+        const int i = paramIndex(k_, in.operands[1].elems[0].text);
+        p = i < 0 ? -2 : (*k_.params)[size_t(i)].type().ends_with("64") ? i : -1;
       } else if ((b == "mov" || b == "cvta") && in.operands.size() == 2 && in.operands[1].isReg()) {
         p = provenance(d, in.operands[1].text, depth + 1);
       } else if (b == "mov" && in.operands.size() == 2 && in.operands[1].intValue()) {
@@ -232,10 +228,8 @@ void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &
     if (auto it = stmtOf_.find(d); it != stmtOf_.end() && it->second > L.hs && it->second <= L.ls) continue;
     const Instruction &in = *cfg.instructions()[d];
     if (in.base() == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
-        in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1 && k_.params) {
-      for (size_t i = 0; i < k_.params->size(); ++i)
-        for (const auto &n : (*k_.params)[i].names)
-          if (n.name == in.operands[1].elems[0].text) out.insert(int(i));
+        in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1) {
+      if (int i = paramIndex(k_, in.operands[1].elems[0].text); i >= 0) out.insert(i);
       continue;
     }
     for (size_t o = 1; o < in.operands.size(); ++o)
@@ -247,11 +241,10 @@ std::string Planner::baseOf(const AccessInfo &a) {
   if (!a.base.empty()) return a.base;
   const Instruction &in = *fa_.cfg().instructions()[a.instr];
   auto mem = analysis::memAccess(in);
-  if (!mem || !mem->address || mem->address->elems.size() != 1) return "";
-  const Operand &e = mem->address->elems[0];
-  const Operand *r = e.isReg() ? &e : (e.kind == Operand::Kind::Sum && e.elems[0].isReg() ? &e.elems[0] : nullptr);
-  if (!r) return "";
-  int p = provenance(a.instr, r->text, 0);
+  std::string reg;
+  int64_t off = 0;
+  if (!mem || !mem->address || !baseAndOffset(*mem->address, reg, off)) return "";
+  int p = provenance(a.instr, reg, 0);
   if (p < 0 || !k_.params) return "";
   return "param(" + std::string((*k_.params)[size_t(p)].names[0].name) + ")";
 }
@@ -260,7 +253,7 @@ bool Planner::addDisjoint(const ir::Function &f, const AccessInfo &a0, const Acc
                           std::set<std::pair<uint32_t, uint32_t>> *into) {
   std::string ab = baseOf(a0), bb = baseOf(b0);
   if (ab.starts_with("&") && bb.starts_with("&")) return ab != bb;  // two module globals
-  int pa = paramIndex(f, ab), pb = paramIndex(f, bb);
+  int pa = paramOfBase(f, ab), pb = paramOfBase(f, bb);
   if (pa < 0 || pb < 0 || pa == pb) return false;
   (into ? *into : plan.disjoint)
       .insert({static_cast<uint32_t>(std::min(pa, pb)), static_cast<uint32_t>(std::max(pa, pb))});
@@ -395,6 +388,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     std::string w;
     if (planLanes(L, plan, lp, w)) {
       plan.reassoc |= std::any_of(lp.accs.begin(), lp.accs.end(), [](const Acc &a) { return a.floating; });
+      for (const auto &c : lp.aligned) requireAligned(plan.aligned, c);
       plan.lanes.push_back(std::move(lp));
     } else if (!w.starts_with("no access of the loop is uncoalesced")) {
       lanesWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;

@@ -85,6 +85,7 @@ struct LanePlan {
   std::set<int> tripParams;  // integer parameters the trip count is computed from
   // Load runs merged into one 16-byte load: first load's body index -> loads.
   std::vector<std::vector<size_t>> runs;
+  std::vector<Variant::AlignedParam> aligned;  // the runs' launch conditions
 };
 
 /// The staged clone's plan for one loop (RowWalkStaged.cpp): the rows the
@@ -139,13 +140,9 @@ inline unsigned log2u(uint64_t x) {
 }
 
 /// Parameter index of `param(name)` bases, or -1.
-inline int paramIndex(const ir::Function &f, const std::string &base) {
-  if (!base.starts_with("param(") || !f.params) return -1;
-  std::string name = base.substr(6, base.size() - 7);
-  for (size_t i = 0; i < f.params->size(); ++i)
-    for (const auto &n : (*f.params)[i].names)
-      if (n.name == name) return static_cast<int>(i);
-  return -1;
+inline int paramOfBase(const ir::Function &f, const std::string &base) {
+  if (!base.starts_with("param(")) return -1;
+  return paramIndex(f, std::string_view(base).substr(6, base.size() - 7));
 }
 
 /// The reduction `in` performs on its accumulating operand `acc` (combine

@@ -142,7 +142,6 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
-    const Instruction &in = *instr(i);
     bool unit = false;
     // Unit stride along the loop: one iteration's piece of the row follows the last one's
     // (nvcc unrolls by 4: 16 or 32 bytes per iteration).
@@ -387,16 +386,9 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
         !in->guard.empty() || !plainMemoryOp(*in) || in->operands.size() != 2 || !in->operands[0].isReg() ||
         (mem->space != ".global" && !mem->space.empty()))
       continue;
-    const Operand &addr = in->operands[1];
-    if (addr.elems.size() != 1) continue;
-    const Operand &e = addr.elems[0];
     std::string reg;
     int64_t off = 0;
-    if (e.isReg()) reg = std::string(e.text);
-    else if (e.kind == Operand::Kind::Sum && e.elems[0].isReg() && e.elems[1].intValue())
-      reg = std::string(e.elems[0].text), off = *e.elems[1].intValue() * (e.text == "-" ? -1 : 1);
-    else continue;
-    if (reg == in->operands[0].text) continue;
+    if (!baseAndOffset(in->operands[1], reg, off) || reg == in->operands[0].text) continue;
     groups[{std::string(in->opcode), reg}].emplace(off, i);
   }
   for (auto &[key, byOff] : groups) {
@@ -419,12 +411,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
       if (!movableRun(run, removed, key.second)) continue;
       // Order the run by offset (element order of the vector).
       lp.runs.push_back(run);
-      for (const auto &c : conds) {
-        bool merged = false;
-        for (auto &x : const_cast<KernelPlan &>(plan).aligned)
-          if (x.index == c.index) x.bytes = std::max(x.bytes, c.bytes), merged = true;
-        if (!merged) const_cast<KernelPlan &>(plan).aligned.push_back(c);
-      }
+      for (const auto &c : conds) requireAligned(lp.aligned, c);
       std::advance(it, n - 1);
       if (it == byOff.end()) break;
     }

@@ -40,7 +40,6 @@
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
 // 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
 // original loop: the clone is never wrong, only not faster for that warp.
-#include "PackLoops.h"
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {
@@ -87,7 +86,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     auto mem = analysis::memAccess(in);
     if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
         (mem->bytes() != 4 && mem->bytes() != 8) || !in.guard.empty() || !plainMemoryOp(in) ||
-        in.operands.size() != 2 || !in.operands[0].isReg() || !pack::baseAndOffset(in.operands[1], reg, off)) {
+        in.operands.size() != 2 || !in.operands[0].isReg() || !baseAndOffset(in.operands[1], reg, off)) {
       why = "a load along the row (" + std::string(in.opcode) + ") is not a plain 4- or 8-byte global load of [reg+offset]";
       return false;
     }
