@@ -615,6 +615,13 @@ void addRowWalk(std::vector<Case> &cs) {
   // (4096 threads, rows of 1024): this launch keeps regacc + pack.
   cs.push_back(rows("tmp in memory, under the staged floor", "rowsum_mem", 1000, 1004, 256, Elem::F32, true,
                     "rowwalk,pack", "=rowsum_mem__ptxopt_regacc_pack", false));
+  // The same shapes with the staged clone forced, to compare (and 2048 rows).
+  cs.push_back(rows("tmp in memory, staged and packed (forced)", "rowsum_mem", 1000, 1004, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged=1", "=rowsum_mem__ptxopt_staged_pack", false));
+  cs.push_back(rows("tmp in memory, under the staged floor", "rowsum_mem", 2048, 2048, 256, Elem::F32, true,
+                    "rowwalk,pack", "=rowsum_mem__ptxopt_regacc_pack", false));
+  cs.push_back(rows("tmp in memory, staged and packed (forced)", "rowsum_mem", 2048, 2048, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged=1", "=rowsum_mem__ptxopt_staged_pack", false));
   // 16-thread blocks: not a multiple of 32, the staged clone does not run.
   cs.push_back(rows("__restrict__, 16-thread blocks (pack)", "rowsum_restrict", 1000, 1004, 16, Elem::F32, true,
                     "rowwalk,pack", "=rowsum_restrict__ptxopt_pack", false));
