@@ -76,8 +76,8 @@
 //    in flight, and each lane reads its own row in order; warps whose lanes
 //    are not all in the loop, or differ in trip count, or whose rows are
 //    unaligned run the original loop. Details: RowWalkStaged.cpp. By
-//    default at the scale it was measured faster at (8.1x packed at 4096 x
-//    4096 on the H100; kStagedMinLaunch, kStagedMinRow).
+//    default where it was measured faster (8.0x packed at 4096 x 4096 on
+//    the H100; kStagedMinLaunch, kStagedMinRow).
 // Not done yet: fewer than 32 lanes for short rows; multi-block loops.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),

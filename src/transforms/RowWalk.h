@@ -29,11 +29,13 @@ inline constexpr int64_t kMinRow = 128;
 /// option `rowwalk-staged` (RowWalkStaged.cpp; docs/BENCHMARKS.md).
 inline constexpr bool kStagedByDefault = true;
 /// The staged clone by default only for launches of at least this many
-/// threads and rows of at least this many elements: measured 8.1x at 4096 x
-/// 4096 on an H100 (docs/BENCHMARKS.md); smaller shapes were not measured
-/// against regacc + pack. `rowwalk-staged=1` lifts both (rows of kMinRow).
-inline constexpr uint32_t kStagedMinLaunch = 4096;
-inline constexpr int64_t kStagedMinRow = 1024;
+/// threads and rows of at least this many elements: on an H100 it ran 8.0x
+/// at 4096 x 4096 and 10.4x at 2048 x 2048 (regacc + pack: 2.7x, 3.7x), but
+/// 1.5x at 1000 x 1004 (regacc + pack 2.3x: 32 warps, the last one partly
+/// outside the guard runs the original loop and is the critical path);
+/// docs/BENCHMARKS.md. `rowwalk-staged=1` lifts both (rows of kMinRow).
+inline constexpr uint32_t kStagedMinLaunch = 2048;
+inline constexpr int64_t kStagedMinRow = 2048;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].
 struct LoopBlock {
