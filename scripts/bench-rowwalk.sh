@@ -10,8 +10,10 @@
 #
 # prepare: nvcc -O3 -ptx of tests/lit/rowwalk/Inputs/rowwalk.cu, then ptx-opt
 #   --passes=rowwalk, --passes=rowwalk,pack and --passes=rowwalk --reassociate
-#   into PTXDIR (default build/rowwalk-bench). PTXOPT: the ptx-opt binary
-#   (default build/ptx-opt).
+#   into PTXDIR (default build/rowwalk-bench), the staged clone with other
+#   tile settings (4 tiles in flight; 128-byte tiles) and -O2 (the table's
+#   "-O2 default" row runs the first variant of its manifest for rowsum_mem).
+#   PTXOPT: the ptx-opt binary (default build/ptx-opt).
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -31,6 +33,17 @@ prepare() {
   "$PTXOPT" --passes=rowwalk "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-pack.opt.ptx"
   "$PTXOPT" --passes=rowwalk --reassociate "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-reassoc.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-stages=4 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-s4.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-t128.opt.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-O2.opt.ptx"
+}
+
+# The first variant of -O2's manifest for rowsum_mem (what a default build runs).
+default_variant() {
+  python3 -c 'import json,sys
+line=[l for l in open(sys.argv[1]) if l.startswith("// @ptxopt-manifest ")][0]
+m=json.loads(line[len("// @ptxopt-manifest "):])
+print([k for k in m["kernels"] if k["kernel"]=="rowsum_mem"][0]["variants"][0]["name"])' "$PTXDIR/rowwalk-O2.opt.ptx"
 }
 
 run() {
@@ -39,7 +52,9 @@ run() {
   nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu -o "$PTXDIR/rowwalk-bench" -lcuda
   set +e
   "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
-    "$PTXDIR/rowwalk-reassoc.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
+    "$PTXDIR/rowwalk-reassoc.opt.ptx" --extra "4 tiles in flight=$PTXDIR/rowwalk-s4.opt.ptx" \
+    --extra "128-byte tiles=$PTXDIR/rowwalk-t128.opt.ptx" \
+    --default "$(default_variant)=$PTXDIR/rowwalk-O2.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
   rc=$?
   set -e
   if [ $rc = 77 ]; then echo "[rowwalk] SKIPPED: no CUDA device (nothing measured)"; exit 77; fi

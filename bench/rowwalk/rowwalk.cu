@@ -16,7 +16,14 @@
 // One markdown table on stdout; exit 1 when an exact clone differs, 77
 // without a CUDA device.
 //
+// The staged clones (one warp per block: grid (block.x/32, grid.x), block
+// 32) are measured from the first two modules, as chosen by default (the
+// first variant of -O2's manifest for rowsum_mem, given by the script with
+// --default NAME=PTX) and with other tile settings (--extra LABEL=PTX: that
+// module's rowsum_mem__ptxopt_staged_pack).
+//
 //   rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]
+//           [--default NAME=O2.ptx] [--extra LABEL=PTX]...
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -117,10 +124,19 @@ struct Row {
 
 int main(int argc, char **argv) {
   std::vector<std::string> files;
+  std::vector<std::pair<std::string, std::string>> extras, defaults;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else files.push_back(a);
+    else if ((a == "--extra" || a == "--default") && i + 1 < argc) {
+      std::string v = argv[++i];
+      size_t eq = v.find('=');
+      if (eq == std::string::npos) {
+        std::fprintf(stderr, "rowwalk: %s wants LABEL=PTX\n", a.c_str());
+        return 2;
+      }
+      (a == "--extra" ? extras : defaults).push_back({v.substr(0, eq), v.substr(eq + 1)});
+    } else files.push_back(a);
   }
   if (files.size() != 3) {
     std::fprintf(stderr, "usage: rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]\n");
@@ -207,10 +223,28 @@ int main(int argc, char **argv) {
       rows.push_back(r);
       return got;
     };
-    auto driver = [&](CUfunction f, unsigned gx, unsigned bx, std::vector<void *> args) {
-      return [=]() mutable { check(cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, 0, nullptr, args.data(), nullptr), "launch"); };
+    auto driver = [&](CUfunction f, unsigned gx, unsigned bx, std::vector<void *> args, unsigned gy = 1) {
+      return [=]() mutable { check(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args.data(), nullptr), "launch"); };
     };
     const unsigned g = NX / BLOCK;
+    // The staged clone's launch: one warp per block, grid (block.x/32, grid.x).
+    auto staged = [&](CUfunction f, std::vector<void *> args) { return driver(f, BLOCK / 32, 32, args, g); };
+    // A clone launched as its manifest kind says (the default's first variant).
+    auto byKind = [&](CUfunction f, const std::string &name, std::vector<void *> args) {
+      if (name.find("__ptxopt_staged") != std::string::npos) return staged(f, args);
+      if (name.find("__ptxopt_lanes") != std::string::npos) return driver(f, g * 32, BLOCK, args);
+      return driver(f, g, BLOCK, args);
+    };
+    std::vector<CUmodule> more;
+    for (const auto &x : extras) {
+      more.emplace_back();
+      check(cuModuleLoadData(&more.back(), readFile(x.second).c_str()), x.second.c_str());
+    }
+    std::vector<CUmodule> dmods;
+    for (const auto &x : defaults) {
+      dmods.emplace_back();
+      check(cuModuleLoadData(&dmods.back(), readFile(x.second).c_str()), x.second.c_str());
+    }
     // Original float64-referenced error too.
     auto origErr = [&](const std::vector<uint32_t> &o) {
       double e = 0;
@@ -230,6 +264,19 @@ int main(int argc, char **argv) {
       rows.back().result = origErr(o);
       measure("", "regacc (default)", "rowsum_mem__ptxopt_regacc", driver(fn(0, "rowsum_mem__ptxopt_regacc"), g, BLOCK, a), t, NX, &o, true);
       measure("", "regacc + pack", "rowsum_mem__ptxopt_regacc_pack", driver(fn(1, "rowsum_mem__ptxopt_regacc_pack"), g, BLOCK, a), t, NX, &o, true);
+      measure("", "staged (forced)", "rowsum_mem__ptxopt_staged", staged(fn(0, "rowsum_mem__ptxopt_staged"), a), t, NX, &o, true);
+      measure("", "staged + pack", "rowsum_mem__ptxopt_staged_pack", staged(fn(1, "rowsum_mem__ptxopt_staged_pack"), a), t, NX, &o, true);
+      for (size_t i = 0; i < extras.size(); ++i) {
+        CUfunction f;
+        check(cuModuleGetFunction(&f, more[i], "rowsum_mem__ptxopt_staged_pack"), extras[i].first.c_str());
+        measure("", "staged + pack, " + extras[i].first, "rowsum_mem__ptxopt_staged_pack", staged(f, a), t, NX, &o, true);
+      }
+      for (size_t i = 0; i < defaults.size(); ++i) {
+        CUfunction f;
+        const std::string &name = defaults[i].first;
+        check(cuModuleGetFunction(&f, dmods[i], name.c_str()), name.c_str());
+        measure("", "-O2 default (first variant)", name, byKind(f, name, a), t, NX, &o, true);
+      }
       measure("", "lanes (--reassociate)", "rowsum_mem__ptxopt_lanes", driver(fn(2, "rowsum_mem__ptxopt_lanes"), g * 32, BLOCK, a), t, NX, &o, false);
       std::vector<void *> h{&A, &x, &t, &nx, &ny};
       measure("", "hand: warp per row", "hand_warp_row_f32", [&] { hand_warp_row_f32<<<NX * 32 / BLOCK, BLOCK>>>(A, x, t, nx, ny); }, t, NX, &o, false);
@@ -240,6 +287,7 @@ int main(int argc, char **argv) {
       auto o = measure("y[i] = sum A[i*n+j]*x[j] (float, __restrict__)", "original", "rowsum_restrict", driver(fn(0, "rowsum_restrict"), g, BLOCK, a), y, NX, nullptr, true);
       rows.back().result = origErr(o);
       measure("", "pack", "rowsum_restrict__ptxopt_pack", driver(fn(1, "rowsum_restrict__ptxopt_pack"), g, BLOCK, a), y, NX, &o, true);
+      measure("", "staged + pack", "rowsum_restrict__ptxopt_staged_pack", staged(fn(1, "rowsum_restrict__ptxopt_staged_pack"), a), y, NX, &o, true);
       measure("", "lanes (--reassociate)", "rowsum_restrict__ptxopt_lanes", driver(fn(2, "rowsum_restrict__ptxopt_lanes"), g * 32, BLOCK, a), y, NX, &o, false);
     }
     // 3. integer row sums.

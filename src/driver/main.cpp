@@ -190,6 +190,20 @@ int main(int argc, char **argv) {
                "rowwalk: let the lanes clone split loops with floating-point add/mul/fma/min/max accumulators "
                "(the sum is reassociated: results may differ in the last bits; nvcc's --use_fast_math does not "
                "do this)");
+  std::string rowwalkStaged;
+  app.add_option("--rowwalk-staged", rowwalkStaged,
+                 "rowwalk: the staged clone (rows copied through shared memory, exact): 1 emits it, 0 does not "
+                 "(default: see docs/PASSES.md)")
+      ->check(CLI::IsMember({"0", "1"}))
+      ->type_name("0|1");
+  unsigned rowwalkStages = 0, rowwalkTile = 0;
+  app.add_option("--rowwalk-stages", rowwalkStages, "rowwalk: tiles in flight per warp in the staged clone (default: "
+                                                    "as many as fit in 48 KB, at most 8)")
+      ->check(CLI::Range(2u, 16u))
+      ->type_name("N");
+  app.add_option("--rowwalk-tile", rowwalkTile, "rowwalk: bytes of a row per tile in the staged clone (128 or 256)")
+      ->check(CLI::IsMember({128u, 256u}))
+      ->type_name("BYTES");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable); `prune` keeps the variants no launch can select")
@@ -291,6 +305,9 @@ int main(int argc, char **argv) {
   if (packAcrossBlocks) popts.options["pack-across-blocks"] = "1";
   if (packUniformBytes) popts.options["pack-uniform-bytes"] = "1";
   if (reassociate) popts.options["reassociate"] = "1";
+  if (!rowwalkStaged.empty()) popts.options["rowwalk-staged"] = rowwalkStaged;
+  if (rowwalkStages) popts.options["rowwalk-stages"] = std::to_string(rowwalkStages);
+  if (rowwalkTile) popts.options["rowwalk-tile"] = std::to_string(rowwalkTile);
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);

@@ -231,6 +231,17 @@ struct RegTypes {
   }
 };
 
+/// Index of the parameter of `f` named `name`, or -1 (CloneUtil.cpp).
+int paramIndex(const ir::Function &f, std::string_view name);
+
+/// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`
+/// (CloneUtil.cpp).
+bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off);
+
+/// Asks `c` of `conds`: a parameter already there keeps the larger
+/// alignment (CloneUtil.cpp).
+void requireAligned(std::vector<Variant::AlignedParam> &conds, const Variant::AlignedParam &c);
+
 /// Whether address polynomial `poly` is a multiple of V for every launch
 /// that passes runtime conditions: each term's coefficient, times
 /// `scale(term)`, must be a multiple of V, or the term must hold a
@@ -248,21 +259,7 @@ bool vectorAlignment(const analysis::Poly &poly, const analysis::AffineAnalysis 
                      int64_t V, Scale scale, std::vector<Variant::AlignedParam> &conds, int64_t &misalign,
                      std::string *why = nullptr) {
   misalign = 0;
-  auto paramIndex = [&](const analysis::Symbol &sym) {
-    if (f.params)
-      for (size_t i = 0; i < f.params->size(); ++i)
-        for (const auto &n : (*f.params)[i].names)
-          if (n.name == sym.name) return static_cast<int>(i);
-    return -1;
-  };
-  auto require = [&](int index, uint32_t need) {
-    for (auto &x : conds)
-      if (x.index == static_cast<uint32_t>(index)) {
-        x.bytes = std::max(x.bytes, need);
-        return;
-      }
-    conds.push_back({static_cast<uint32_t>(index), need});
-  };
+  auto require = [&](int index, uint32_t need) { requireAligned(conds, {static_cast<uint32_t>(index), need}); };
   // Terms with several parameters after those with one, so that their
   // conditions are known first.
   std::vector<std::pair<std::vector<int>, int64_t>> several;
@@ -279,7 +276,7 @@ bool vectorAlignment(const analysis::Poly &poly, const analysis::AffineAnalysis 
     bool unknownParam = false;
     for (uint16_t id : mono)
       if (aff.symbols()[id].kind == analysis::Symbol::Kind::Param) {
-        int index = paramIndex(aff.symbols()[id]);
+        int index = paramIndex(f, aff.symbols()[id].name);
         if (index < 0) unknownParam = true;
         else params.push_back(index);
       }

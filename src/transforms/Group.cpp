@@ -133,15 +133,7 @@ bool composeVariant(const Variant &base, const Plan &p, const std::string &name,
     auto &mult = bx.from == DimSource::From::Block ? v.blockMultiple[bx.dim] : v.gridMultiple[bx.dim];
     mult = std::lcm(mult, bx.divide);
   }
-  for (const auto &ap : p.aligned) {
-    bool found = false;
-    for (auto &x : v.alignedParams)
-      if (x.index == ap.index) {
-        x.bytes = std::max(x.bytes, ap.bytes);
-        found = true;
-      }
-    if (!found) v.alignedParams.push_back(ap);
-  }
+  for (const auto &ap : p.aligned) requireAligned(v.alignedParams, ap);
   return true;
 }
 

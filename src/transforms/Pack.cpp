@@ -126,17 +126,16 @@ void runPack(PassContext &ctx) {
     const bool isClone = known->isClone;
     // An original that has clones runs one of them: a pack clone of it
     // would come after them in the manifest and seldom run. Except when
-    // every clone is rowwalk's (regacc, lanes): their conditions are on the
-    // arguments (pointers in different allocations, rows long enough), and
-    // a launch that fails them would otherwise lose the pack clone that
-    // -O2 without rowwalk gave it.
+    // every variant has conditions on the arguments (rowwalk's: pointers in
+    // different allocations, rows long enough): a launch that fails them
+    // would otherwise lose the pack clone that -O2 without rowwalk gave it.
     bool onlyArgumentClones = false;
     if (!isClone && known->variantCount) {
       onlyArgumentClones = true;
       for (const auto &e : ctx.manifest.kernels)
         if (e.kernel == original->name)
           for (const auto &v : e.variants)
-            onlyArgumentClones &= v.kind.rfind("regacc", 0) == 0 || v.kind.rfind("lanes", 0) == 0;
+            onlyArgumentClones &= !v.disjointParams.empty() || !v.minParams.empty();
     }
     if (!isClone && known->variantCount && !onlyArgumentClones) {
       ctx.count("originals-left-to-clones");
@@ -494,15 +493,7 @@ void runPack(PassContext &ctx) {
       v.name = name;
       v.pass = "pack";
       v.kind = v.kind == "identity" ? "pack" : v.kind + "+pack";
-      for (const auto &c : aligned) {
-        bool found = false;
-        for (auto &x : v.alignedParams)
-          if (x.index == c.index) {
-            x.bytes = std::max(x.bytes, c.bytes);
-            found = true;
-          }
-        if (!found) v.alignedParams.push_back(c);
-      }
+      for (const auto &c : aligned) requireAligned(v.alignedParams, c);
       std::sort(v.alignedParams.begin(), v.alignedParams.end(),
                 [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
       return v;

@@ -8,23 +8,6 @@
 
 namespace ptxopt::transforms::pack {
 
-/// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
-bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off) {
-  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return false;
-  const Operand &e = addr.elems[0];
-  if (e.kind == Operand::Kind::Register) {
-    reg = std::string(e.text);
-    off = 0;
-    return true;
-  }
-  if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Register && e.elems[1].intValue()) {
-    reg = std::string(e.elems[0].text);
-    off = *e.elems[1].intValue() * (e.text == "-" ? -1 : 1);
-    return true;
-  }
-  return false;
-}
-
 bool threadVarying(const analysis::Poly &poly, const analysis::AffineAnalysis &aff) {
   for (const auto &[mono, coeff] : poly.terms())
     for (uint16_t id : mono)
@@ -127,12 +110,7 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
           misalign)
         continue;
       plan.loads.push_back({st->second, w});
-      for (const auto &c : conds) {
-        bool found = false;
-        for (auto &x : plan.conditions)
-          if (x.index == c.index) x.bytes = std::max(x.bytes, c.bytes), found = true;
-        if (!found) plan.conditions.push_back(c);
-      }
+      for (const auto &c : conds) requireAligned(plan.conditions, c);
       if (plan.where.empty()) plan.where = locationOf(ctx.module, fa, &in);
     }
     if (plan.loads.empty()) {

@@ -20,9 +20,6 @@ using ir::Operand;
 using ir::Stmt;
 using namespace clone;
 
-/// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
-bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off);
-
 /// Whether `poly` (an address) holds a %tid term: threads of a block read
 /// different words. Without one every thread of the block reads the same
 /// word in the same iteration (a broadcast per warp).

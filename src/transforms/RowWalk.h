@@ -25,6 +25,17 @@ inline constexpr unsigned kLanes = 32;
 /// integer parameters the trip count is computed from): with nvcc's loops
 /// unrolled by 4, every lane then gets an iteration.
 inline constexpr int64_t kMinRow = 128;
+/// Whether -O2 / --passes=rowwalk emit the staged clone without the pass
+/// option `rowwalk-staged` (RowWalkStaged.cpp; docs/BENCHMARKS.md).
+inline constexpr bool kStagedByDefault = true;
+/// The staged clone by default only for launches of at least this many
+/// threads and rows of at least this many elements: on an H100 it ran 8.0x
+/// at 4096 x 4096 and 10.4x at 2048 x 2048 (regacc + pack: 2.7x, 3.7x), but
+/// 1.5x at 1000 x 1004 (regacc + pack 2.3x: 32 warps, the last one partly
+/// outside the guard runs the original loop and is the critical path);
+/// docs/BENCHMARKS.md. `rowwalk-staged=1` lifts both (rows of kMinRow).
+inline constexpr uint32_t kStagedMinLaunch = 2048;
+inline constexpr int64_t kStagedMinRow = 2048;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].
 struct LoopBlock {
@@ -76,6 +87,30 @@ struct LanePlan {
   std::set<int> tripParams;  // integer parameters the trip count is computed from
   // Load runs merged into one 16-byte load: first load's body index -> loads.
   std::vector<std::vector<size_t>> runs;
+  std::vector<Variant::AlignedParam> aligned;  // the runs' launch conditions
+};
+
+/// The staged clone's plan for one loop (RowWalkStaged.cpp): the rows the
+/// loop walks (registers advancing S bytes per iteration), their loads, and
+/// the tile geometry.
+struct StagedPlan {
+  LanePlan lp;                   // the loop, its induction variables and trip count (no accumulators)
+  std::vector<std::string> rows; // row registers (64-bit induction variables), one tile region each
+  std::vector<int64_t> rowOff;   // where each row's piece of an iteration starts, from its register
+  struct RowLoad {
+    size_t stmt;   // body index
+    unsigned row;  // index into rows
+    int64_t off;   // byte offset in the iteration's piece of the row (from rowOff)
+  };
+  std::vector<RowLoad> loads;
+  // Runs of row loads read as one 16-byte shared load (body indexes, by offset).
+  std::vector<std::vector<size_t>> runs;
+  int64_t step = 16;      // S: bytes of a row per iteration
+  unsigned tileBytes = 256;  // bytes of a row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
+  unsigned stages = 8;    // tiles in flight
+  unsigned rowPitch() const { return tileBytes + 16; }  // padded: 16-byte reads of 8 lanes hit different banks
+  unsigned tileSize() const { return kLanes * rowPitch(); }
+  unsigned stageSize() const { return tileSize() * unsigned(rows.size()); }
 };
 
 struct KernelPlan {
@@ -86,6 +121,7 @@ struct KernelPlan {
   std::set<std::pair<uint32_t, uint32_t>> lanesDisjoint;  // the split loops' own
   std::vector<Variant::AlignedParam> aligned;
   bool reassoc = false;
+  std::vector<StagedPlan> staged;  // the staged clone's loops (empty: none)
 };
 
 /// The text of an address operand, `[%rd3+4]` -> "%rd3 + 4".
@@ -106,13 +142,9 @@ inline unsigned log2u(uint64_t x) {
 }
 
 /// Parameter index of `param(name)` bases, or -1.
-inline int paramIndex(const ir::Function &f, const std::string &base) {
-  if (!base.starts_with("param(") || !f.params) return -1;
-  std::string name = base.substr(6, base.size() - 7);
-  for (size_t i = 0; i < f.params->size(); ++i)
-    for (const auto &n : (*f.params)[i].names)
-      if (n.name == name) return static_cast<int>(i);
-  return -1;
+inline int paramOfBase(const ir::Function &f, const std::string &base) {
+  if (!base.starts_with("param(")) return -1;
+  return paramIndex(f, std::string_view(base).substr(6, base.size() - 7));
 }
 
 /// The reduction `in` performs on its accumulating operand `acc` (combine
@@ -131,7 +163,15 @@ private:
   }
   bool findLoops(std::string &why);
   bool planMemAccs(const LoopBlock &L, KernelPlan &plan, std::string &why);
-  bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why);
+  /// Step 2's plan of loop L; `staged`: only what the staged clone needs
+  /// (induction variables, trip count; any other loop-carried value, no
+  /// stores).
+  bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged = false);
+  bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  /// The loads `run` (body indexes) can all move up to the earliest: no
+  /// store between, their destinations neither read nor written in
+  /// between, `base` not redefined.
+  bool movableRun(const std::vector<size_t> &run, const std::set<size_t> &removed, std::string_view base) const;
   bool addDisjoint(const ir::Function &f, const AccessInfo &a, const AccessInfo &b, KernelPlan &plan,
                    std::set<std::pair<uint32_t, uint32_t>> *into = nullptr);
   /// The base of access `a`: its affine base, else the pointer parameter
@@ -158,9 +198,28 @@ private:
 };
 
 /// Builds a clone of `k` named `name`: step 1 always; the lanes clone when
-/// `lanes` (launch route: grid.x*32 when `gridRoute`, else block.x*32)
-/// (RowWalkClone.cpp).
+/// `lanes` (launch route: grid.x*32 when `gridRoute`, else block.x*32); the
+/// staged clone when `staged` (RowWalkClone.cpp).
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
-                                         const std::string &name, bool lanes, bool gridRoute);
+                                         const std::string &name, bool lanes, bool gridRoute, bool staged = false);
+
+using StmtMap = std::map<size_t, std::vector<std::unique_ptr<Stmt>>>;
+
+/// Emits the trip count of `lp`'s loop (64-bit register) from the values
+/// `v0` of its induction variables at entry (RowWalkClone.cpp).
+std::string emitTripCount(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
+
+/// The staged clone's edits of `cb` (the clone's body, indexes of the
+/// original) for loop `sp`, after step 1's: code before its header and the
+/// exit label after its latch (RowWalkStaged.cpp).
+void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
+                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop);
+/// The staged clone's launch: one warp per block; logical indices from the
+/// hardware ones, the shared buffer's declaration (RowWalkStaged.cpp).
+void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes);
+/// The staged clone's manifest variant (launch and conditions).
+Variant stagedVariant(const Variant &base, const std::string &name);
+/// The module's target is sm_80 or later (cp.async).
+bool hasCpAsync(const ir::Module &m);
 
 }  // namespace ptxopt::transforms::rowwalk

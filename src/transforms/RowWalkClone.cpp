@@ -5,23 +5,56 @@
 
 namespace ptxopt::transforms::rowwalk {
 
+std::string emitTripCount(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {
+  // Trip count T (64-bit) from the tested induction variable.
+  const IV &t = lp.ivs[lp.tested];
+  const std::string w = t.bits == 64 ? "64" : "32";
+  std::string b = lp.bound;
+  if (!b.empty() && b[0] != '%') {
+    std::string r = t.bits == 64 ? e.reg64() : e.reg32();
+    e.ins("mov.b" + w, {r, b});
+    b = r;
+  }
+  if (!lp.boundOffset.empty()) {  // iv + X != B  <=>  iv != B - X
+    std::string r = t.bits == 64 ? e.reg64() : e.reg32();
+    e.ins("sub.s" + w, {r, b, lp.boundOffset});
+    b = r;
+  }
+  std::string d = t.bits == 64 ? e.reg64() : e.reg32();
+  if (t.step > 0) e.ins("sub.s" + w, {d, b, v0[lp.tested]});
+  else e.ins("sub.s" + w, {d, v0[lp.tested], b});
+  const std::string T = e.reg64();
+  if (t.bits == 64) e.ins("mov.b64", {T, d});
+  else e.ins("cvt.u64.u32", {T, d});
+  const unsigned sh = log2u(static_cast<uint64_t>(std::llabs(t.step)));
+  if (sh) e.ins("shr.u64", {T, T, std::to_string(sh)});
+  if (lp.after) {
+    if (t.bits == 32) {  // iv == bound at the start: the 32-bit counter wraps around once
+      std::string z = e.regp();
+      e.ins("setp.eq.u64", {z, T, "0"});
+      e.ins("mov.u64", {T, std::to_string(uint64_t(1) << (32 - sh))}, z);
+    }
+  } else {
+    e.ins("add.u64", {T, T, "1"});
+  }
+  return T;
+}
+
 /// Builds the clone: step 1 always; lanes when `lanes` (route: grid or block).
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
-                                         const std::string &name, bool lanes, bool gridRoute) {
-  auto clone = ir::cloneFunction(k, name, gridRoute ? "_rwg" : lanes ? "_rwb" : "_rwr", m);
+                                         const std::string &name, bool lanes, bool gridRoute, bool staged) {
+  auto clone = ir::cloneFunction(k, name, staged ? "_rws" : gridRoute ? "_rwg" : lanes ? "_rwb" : "_rwr", m);
   auto &cb = clone->body->body;
   Emitter e{m, {}};
   e.prefix = "%ptxopt_w";
-  std::map<size_t, std::vector<std::unique_ptr<Stmt>>> before, after;
+  StmtMap before, after;
   std::set<size_t> drop;
-  auto emitted = [&](std::map<size_t, std::vector<std::unique_ptr<Stmt>>> &where, size_t at) {
+  auto emitted = [&](StmtMap &where, size_t at) {
     for (auto &st : e.out) where[at].push_back(std::move(st));
     e.out.clear();
   };
   auto ins = [&](size_t i) -> Instruction & { return static_cast<Instruction &>(*cb[i]); };
   // Step 1: stores of an accumulator go; one after the loop.
-  std::map<size_t, size_t> loopEnd;  // header -> latch
-  for (const auto &lp : plan.lanes) loopEnd[lp.loop.hs] = lp.loop.ls;
   std::set<size_t> removedStores;
   for (const auto &[hs, acc] : plan.accList) {
     for (size_t s : acc.stores) drop.insert(s), removedStores.insert(s);
@@ -70,6 +103,9 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
     e.out.push_back(std::move(st));
     emitted(after, ls);  // lanes code for this loop is placed before it in after[ls]
   }
+  const std::string buffer = "__ptxopt_stage_" + name;
+  if (staged)
+    for (const auto &sp : plan.staged) emitStaged(m, cb, e, sp, buffer, before, after, drop);
   std::string lane, lane64, lane0;
   if (lanes) {
     lane = e.reg32();
@@ -143,37 +179,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
         v0[j] = iv.bits == 64 ? e.reg64() : e.reg32();
         e.ins(iv.bits == 64 ? "mov.b64" : "mov.b32", {v0[j], iv.reg});
       }
-      // Trip count T (64-bit) from the tested induction variable.
-      const IV &t = lp.ivs[lp.tested];
-      const std::string w = t.bits == 64 ? "64" : "32";
-      std::string b = lp.bound;
-      if (!b.empty() && b[0] != '%') {
-        std::string r = t.bits == 64 ? e.reg64() : e.reg32();
-        e.ins("mov.b" + w, {r, b});
-        b = r;
-      }
-      if (!lp.boundOffset.empty()) {  // iv + X != B  <=>  iv != B - X
-        std::string r = t.bits == 64 ? e.reg64() : e.reg32();
-        e.ins("sub.s" + w, {r, b, lp.boundOffset});
-        b = r;
-      }
-      std::string d = t.bits == 64 ? e.reg64() : e.reg32();
-      if (t.step > 0) e.ins("sub.s" + w, {d, b, v0[lp.tested]});
-      else e.ins("sub.s" + w, {d, v0[lp.tested], b});
-      const std::string T = e.reg64();
-      if (t.bits == 64) e.ins("mov.b64", {T, d});
-      else e.ins("cvt.u64.u32", {T, d});
-      const unsigned sh = log2u(static_cast<uint64_t>(std::llabs(t.step)));
-      if (sh) e.ins("shr.u64", {T, T, std::to_string(sh)});
-      if (lp.after) {
-        if (t.bits == 32) {  // iv == bound at the start: the 32-bit counter wraps around once
-          std::string z = e.regp();
-          e.ins("setp.eq.u64", {z, T, "0"});
-          e.ins("mov.u64", {T, std::to_string(uint64_t(1) << (32 - sh))}, z);
-        }
-      } else {
-        e.ins("add.u64", {T, T, "1"});
-      }
+      const std::string T = emitTripCount(e, lp, v0);
       // Lanes 1..31 start accumulators at the identity.
       std::string notLane0 = e.regp();
       e.ins("setp.ne.u32", {notLane0, lane, "0"});
@@ -299,6 +305,12 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   if (auto it = before.find(cb.size()); it != before.end())
     for (auto &st : it->second) out.push_back(std::move(st));
   cb = std::move(out);
+  if (staged) {
+    unsigned bytes = 0;
+    for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
+    finishStaged(m, *clone, e, buffer, bytes);
+    return clone;
+  }
   if (!lanes) {
     size_t decls = prologueAt(*clone->body);
     if (e.r32) cb.insert(cb.begin() + long(decls), e.decl(".b32", e.prefix + "r", e.r32));

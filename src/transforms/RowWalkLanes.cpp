@@ -91,7 +91,27 @@ bool reductionOf(const Instruction &in, std::string_view acc, Acc &out) {
   return false;
 }
 
-bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why) {
+bool Planner::movableRun(const std::vector<size_t> &run, const std::set<size_t> &removed, std::string_view base) const {
+  const size_t lo = *std::min_element(run.begin(), run.end()), hi = *std::max_element(run.begin(), run.end());
+  std::set<std::string> dsts;
+  for (size_t at : run) dsts.insert(std::string(instr(at)->operands[0].text));
+  if (dsts.size() != run.size()) return false;
+  for (size_t s = lo + 1; s < hi; ++s) {
+    const Instruction *in = instr(s);
+    if (!in || removed.count(s) || std::find(run.begin(), run.end(), s) != run.end()) continue;
+    auto mem = analysis::memAccess(*in);
+    if (mem && mem->kind != analysis::MemAccess::Kind::Load) return false;
+    auto du = analysis::defUse(*in);
+    for (auto d : du.defs)
+      if (dsts.count(std::string(d)) || d == base) return false;
+    for (auto u : du.uses)
+      for (size_t at : run)
+        if (at > s && instr(at)->operands[0].text == u) return false;
+  }
+  return true;
+}
+
+bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged) {
   auto &aff = fa_.affine();
   analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
   cs.loop = L.id;
@@ -99,7 +119,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   std::set<size_t> removed;  // stores step 1 removes
   for (const auto &[hs, acc] : plan.accList)
     if (hs == L.hs) {
-      if (!acc.loads.empty()) {
+      if (!acc.loads.empty() && !staged) {
         why = "the loop reloads an accumulator kept in memory (the regacc clone keeps it in a register)";
         return false;
       }
@@ -122,7 +142,6 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
-    const Instruction &in = *instr(i);
     bool unit = false;
     // Unit stride along the loop: one iteration's piece of the row follows the last one's
     // (nvcc unrolls by 4: 16 or 32 bytes per iteration).
@@ -137,6 +156,11 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
     const Instruction &in = *instr(i);
+    if (a.mem.kind != analysis::MemAccess::Kind::Load && staged) {
+      // The staged copies read rows up to `stages` tiles ahead.
+      why = "the loop writes memory (" + std::string(in.opcode) + "): the tiles are read ahead of it";
+      return false;
+    }
     if (a.mem.kind == analysis::MemAccess::Kind::Store) {
       bool moves = false;
       for (const auto &s : a.strides) moves |= s.symbol == counter && s.constant && std::llabs(*s.constant) >= a.mem.bytes();
@@ -192,6 +216,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
         }
       }
     }
+    if (staged) continue;  // the staged clone runs the body as it is
     // Accumulator chain: r -> d1 -> ... -> r, each link read once, by the next.
     Acc acc;
     acc.reg = r;
@@ -252,7 +277,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     carriedOk.insert(r);
   }
   // No other value defined in the loop is read after it.
-  for (size_t i = L.hs + 1; i <= L.ls; ++i) {
+  for (size_t i = L.hs + 1; i <= L.ls && !staged; ++i) {
     const Instruction *in = instr(i);
     if (!in || removed.count(i)) continue;
     for (auto d : analysis::defUse(*in).defs) {
@@ -272,7 +297,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   // A store step 1 moves after the loop must store a value the same on all
   // lanes there: an accumulator, or one not computed in the loop.
   for (const auto &[hs, acc] : plan.accList) {
-    if (hs != L.hs) continue;
+    if (hs != L.hs || staged) continue;
     const Operand &v = instr(acc.last)->operands[1];
     bool same = !v.isReg() || !defs.count(std::string(v.text));
     for (const auto &a : lp.accs) same |= v.isReg() && a.reg == v.text;
@@ -350,6 +375,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     for (const std::string &r : {lp.bound, lp.boundOffset})
       if (!r.empty() && r[0] == '%') paramsFeeding(lp.setpAt ? instrOf_.at(lp.setpAt) : entry, r, L, lp.tripParams, 0);
   }
+  if (staged) return true;
   // Runs of 16 bytes loaded by one iteration: one vector load.
   std::map<std::pair<std::string, std::string>, std::map<int64_t, size_t>> groups;
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
@@ -360,16 +386,9 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
         !in->guard.empty() || !plainMemoryOp(*in) || in->operands.size() != 2 || !in->operands[0].isReg() ||
         (mem->space != ".global" && !mem->space.empty()))
       continue;
-    const Operand &addr = in->operands[1];
-    if (addr.elems.size() != 1) continue;
-    const Operand &e = addr.elems[0];
     std::string reg;
     int64_t off = 0;
-    if (e.isReg()) reg = std::string(e.text);
-    else if (e.kind == Operand::Kind::Sum && e.elems[0].isReg() && e.elems[1].intValue())
-      reg = std::string(e.elems[0].text), off = *e.elems[1].intValue() * (e.text == "-" ? -1 : 1);
-    else continue;
-    if (reg == in->operands[0].text) continue;
+    if (!baseAndOffset(in->operands[1], reg, off) || reg == in->operands[0].text) continue;
     groups[{std::string(in->opcode), reg}].emplace(off, i);
   }
   for (auto &[key, byOff] : groups) {
@@ -389,33 +408,10 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
       if (!a.address.known ||
           !vectorAlignment(a.address.poly, aff, k_, 16, [](const analysis::Symbol &) { return 1; }, conds, mis) || mis)
         continue;
-      // The loads move up to the earliest: no store between, their
-      // destinations neither read nor written in between, the base not redefined.
-      const size_t lo = *std::min_element(run.begin(), run.end()), hi = *std::max_element(run.begin(), run.end());
-      std::set<std::string> dsts;
-      for (size_t at : run) dsts.insert(std::string(instr(at)->operands[0].text));
-      bool movable = dsts.size() == run.size();
-      for (size_t s = lo + 1; s < hi && movable; ++s) {
-        const Instruction *in = instr(s);
-        if (!in || removed.count(s) || std::find(run.begin(), run.end(), s) != run.end()) continue;
-        auto mem = analysis::memAccess(*in);
-        if (mem && mem->kind != analysis::MemAccess::Kind::Load) movable = false;
-        auto du = analysis::defUse(*in);
-        for (auto d : du.defs)
-          if (dsts.count(std::string(d)) || d == key.second) movable = false;
-        for (auto u : du.uses)
-          for (size_t at : run)
-            if (at > s && instr(at)->operands[0].text == u) movable = false;
-      }
-      if (!movable) continue;
+      if (!movableRun(run, removed, key.second)) continue;
       // Order the run by offset (element order of the vector).
       lp.runs.push_back(run);
-      for (const auto &c : conds) {
-        bool merged = false;
-        for (auto &x : const_cast<KernelPlan &>(plan).aligned)
-          if (x.index == c.index) x.bytes = std::max(x.bytes, c.bytes), merged = true;
-        if (!merged) const_cast<KernelPlan &>(plan).aligned.push_back(c);
-      }
+      for (const auto &c : conds) requireAligned(lp.aligned, c);
       std::advance(it, n - 1);
       if (it == byOff.end()) break;
     }

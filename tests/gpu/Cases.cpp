@@ -610,13 +610,48 @@ void addRowWalk(std::vector<Case> &cs) {
     c.big = big;
     return c;
   };
-  // Step 1: tmp[i] in memory, exact.
-  cs.push_back(rows("tmp in memory", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+  // Step 1: tmp[i] in memory, exact (the staged clone off: it comes first).
+  cs.push_back(rows("tmp in memory", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk;rowwalk-staged=0",
                     "=rowsum_mem__ptxopt_regacc", true));
-  cs.push_back(rows("tmp in memory, then pack", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk,pack",
-                    "=rowsum_mem__ptxopt_regacc_pack", true));
-  cs.push_back(rows("tmp in memory, rows not x4/x32", "rowsum_mem", 1000, 1003, 256, Elem::F32, true, "rowwalk",
-                    "=rowsum_mem__ptxopt_regacc", false));
+  cs.push_back(rows("tmp in memory, then pack", "rowsum_mem", 4096, 4096, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged=0", "=rowsum_mem__ptxopt_regacc_pack", true));
+  cs.push_back(rows("tmp in memory, rows not x4/x32", "rowsum_mem", 1000, 1003, 256, Elem::F32, true,
+                    "rowwalk;rowwalk-staged=0", "=rowsum_mem__ptxopt_regacc", false));
+  // Step 3, the staged clone (one warp per block, rows through shared
+  // memory), exact: remainders (1004 = 31 tiles of 32 + 12), rows not a
+  // multiple of 32 (the last warp's guard fails on some lanes: it runs the
+  // original loop), blocks of 96, rows not 16-byte aligned (1003: every
+  // warp runs the original loop), a loop-carried value that is no reduction.
+  cs.push_back(rows("tmp in memory, staged", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
+                    "=rowsum_mem__ptxopt_staged", true));
+  cs.push_back(rows("tmp in memory, staged and packed", "rowsum_mem", 4096, 4096, 256, Elem::F32, true,
+                    "rowwalk,pack", "=rowsum_mem__ptxopt_staged_pack", true));
+  cs.push_back(rows("tmp in memory, staged, rows not x32", "rowsum_mem", 1000, 1004, 256, Elem::F32, true, "rowwalk;rowwalk-staged=1",
+                    "=rowsum_mem__ptxopt_staged", false));
+  cs.push_back(rows("tmp in memory, staged, 96-thread blocks", "rowsum_mem", 1000, 1004, 96, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged=1", "=rowsum_mem__ptxopt_staged_pack", false));
+  cs.push_back(rows("tmp in memory, staged, rows not 16-byte aligned", "rowsum_mem", 1000, 1003, 256, Elem::F32, true,
+                    "rowwalk;rowwalk-staged=1", "=rowsum_mem__ptxopt_staged", false));
+  cs.push_back(rows("__restrict__, staged", "rowsum_restrict", 2000, 2000, 128, Elem::F32, true, "rowwalk,pack;rowwalk-staged=1",
+                    "=rowsum_restrict__ptxopt_staged_pack", false));
+  cs.push_back(rows("Horner hash, staged", "rowhash", 1000, 1004, 256, Elem::I32, false, "rowwalk;rowwalk-staged=1",
+                    "=rowhash__ptxopt_staged", false));
+  // By default the staged clone runs only where it was measured faster
+  // (2048 threads, rows of 2048): this launch keeps regacc + pack (2.27x;
+  // the staged clone forced: 1.49x, H100).
+  cs.push_back(rows("tmp in memory, under the staged floor", "rowsum_mem", 1000, 1004, 256, Elem::F32, true,
+                    "rowwalk,pack", "=rowsum_mem__ptxopt_regacc_pack", false));
+  // The same shape with the staged clone forced, to compare; 2048 x 2048
+  // by default: staged (10.4x; regacc + pack 3.74x, H100).
+  cs.push_back(rows("tmp in memory, staged and packed (forced)", "rowsum_mem", 1000, 1004, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged=1", "=rowsum_mem__ptxopt_staged_pack", false));
+  cs.push_back(rows("tmp in memory, staged and packed by default", "rowsum_mem", 2048, 2048, 256, Elem::F32, true,
+                    "rowwalk,pack", "=rowsum_mem__ptxopt_staged_pack", false));
+  cs.push_back(rows("tmp in memory, regacc and pack (staged off)", "rowsum_mem", 2048, 2048, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged=0", "=rowsum_mem__ptxopt_regacc_pack", false));
+  // 16-thread blocks: not a multiple of 32, the staged clone does not run.
+  cs.push_back(rows("__restrict__, 16-thread blocks (pack)", "rowsum_restrict", 1000, 1004, 16, Elem::F32, true,
+                    "rowwalk,pack", "=rowsum_restrict__ptxopt_pack", false));
   cs.push_back(rows("column walk, y in memory", "colwalk_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
                     "=colwalk_mem__ptxopt_regacc", true));
   // x overlapping tmp (one row: deterministic in the original): the original runs.

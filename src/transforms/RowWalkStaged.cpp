@@ -1,0 +1,395 @@
+// rowwalk, step 3: the staged clone ('staged', exact). Overview: RowWalk.cpp.
+//
+// What: the same thread-to-row mapping and the same per-thread order of
+// operations as the kernel (bit-identical for floating point), but each
+// warp copies tiles of its 32 rows into shared memory with coalesced 16-byte
+// cp.async copies (sm_80+), several tiles in flight, and each lane then reads
+// its own row from the tile. The tile of one row is 256 bytes (two lines;
+// 128 with the option rowwalk-tile=128): lanes 16c..16c+15 copy row r's 16
+// pieces, so one copy instruction of the warp moves 4 whole lines; rows are
+// padded by 16 bytes (272), so the 16-byte reads of 8 lanes (one
+// shared-memory wavefront) hit 8 different bank quadruples. 5 tiles in
+// flight fill the 48 KB of static shared memory (43520 bytes).
+// Why it pays: with one thread per row, each load of a warp touches 32
+// lines (32 sectors for 4 bytes): the original reads every line 8 times over
+// (from L1 if it survives) with one request per 4 bytes. The copies read each
+// line once, with 4 lines per request, and keep `stages` tiles in flight per
+// warp. A launch of 4096 rows in 256-thread blocks has 16 blocks: 16 SMs.
+// The clone runs one warp per block (launch: grid (block.x/32, grid.x,
+// grid.z), block 32; logical indices recomputed), so 128 SMs work, each warp
+// with its own tiles in static shared memory.
+// Algorithm, per split loop (T iterations, S bytes of each row per
+// iteration, IPT = 256 / S iterations per tile, NT = T / IPT full tiles):
+//   activemask == all 32 lanes, T the same on every lane (shuffled from lane
+//   0), every row register 16-byte aligned, NT > 0 (vote.sync.all), else the
+//   original loop runs; each lane's copy sources (row 2k + lane/16, piece
+//   lane%16) are shuffled from the row registers; tiles 0..stages-2 are
+//   issued; for each tile t: issue tile t+stages-1 (while < NT), commit,
+//   wait until tile t has landed (cp.async.wait_group stages-1),
+//   bar.warp.sync, then IPT copies of the loop body whose row loads read
+//   the lane's row of the tile (a 16-byte run as one ld.shared.v4),
+//   bar.warp.sync (the stage may be rewritten); then the remaining
+//   T - NT*IPT iterations run in the original loop (its registers are where
+//   the body copies left them), or none.
+// Refuses (remark): targets below sm_80 (no cp.async); a loop that writes
+// memory (its tiles are read ahead); a row walked by a register that is not
+// a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes; row
+// loads that are not global, plain, 4 or 8 bytes, before the register's
+// update, and exactly cover each iteration's piece; more than two rows per
+// thread (the shared memory of the tiles).
+// Guards: a warp whose lanes are not all in the loop (rows not a multiple of
+// 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
+// original loop: the clone is never wrong, only not faster for that warp.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+namespace {
+/// `[reg+off]`.
+Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
+  Operand r = e.op(reg);
+  if (!off) return Operand{Operand::Kind::Address, "", {r}};
+  return Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {r, e.op(std::to_string(off))}}}};
+}
+}  // namespace
+
+bool hasCpAsync(const ir::Module &m) {
+  for (auto t : m.target())
+    if (t.starts_with("sm_")) {
+      int v = 0;
+      for (char c : t.substr(3))
+        if (std::isdigit(static_cast<unsigned char>(c))) v = v * 10 + (c - '0');
+        else break;
+      return v >= 80;
+    }
+  return false;
+}
+
+bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why) {
+  if (!planLanes(L, plan, sp.lp, why, true)) return false;
+  std::set<size_t> removed;
+  for (const auto &[hs, acc] : plan.accList)
+    if (hs == L.hs) removed.insert(acc.stores.begin(), acc.stores.end());
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = fa_.affine().symbolId(cs);
+  std::map<std::string, std::map<int64_t, size_t>> byRow;  // row register -> offset -> load
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    if (removed.count(i) || !accessAt_.count(i)) continue;
+    const AccessInfo &a = *accessAt_.at(i);
+    bool walks = false;
+    for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && *s.constant > 0;
+    if (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks) continue;
+    const Instruction &in = *instr(i);
+    std::string reg;
+    int64_t off = 0;
+    auto mem = analysis::memAccess(in);
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
+        (mem->bytes() != 4 && mem->bytes() != 8) || !in.guard.empty() || !plainMemoryOp(in) ||
+        in.operands.size() != 2 || !in.operands[0].isReg() || !baseAndOffset(in.operands[1], reg, off)) {
+      why = "a load along the row (" + std::string(in.opcode) + ") is not a plain 4- or 8-byte global load of [reg+offset]";
+      return false;
+    }
+    const IV *iv = nullptr;
+    for (const auto &v : sp.lp.ivs)
+      if (v.reg == reg) iv = &v;
+    if (!iv || iv->bits != 64 || !iv->immStep || iv->step <= 0 || iv->step % 16 || iv->step > 128 ||
+        !isPow2(iv->step)) {
+      why = "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
+      return false;
+    }
+    if (iv->update < i) {
+      why = "a load along the row reads " + reg + " after its update";
+      return false;
+    }
+    if (sp.rows.empty()) sp.step = iv->step;
+    if (iv->step != sp.step) {
+      why = "rows advancing by different steps";
+      return false;
+    }
+    if (std::find(sp.rows.begin(), sp.rows.end(), reg) == sp.rows.end()) sp.rows.push_back(reg);
+    if (!byRow[reg].emplace(off, i).second) {
+      why = "two loads of one row at the same offset";
+      return false;
+    }
+  }
+  if (sp.rows.empty()) {
+    why = "no load walks a row through an induction variable";
+    return false;
+  }
+  if (sp.rows.size() > 2) {
+    why = "more than two rows per thread (the tiles' shared memory)";
+    return false;
+  }
+  for (unsigned r = 0; r < sp.rows.size(); ++r) {
+    // The loads of an iteration cover its S bytes of the row exactly: the
+    // copies then read no byte the thread would not.
+    // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
+    const int64_t first = byRow[sp.rows[r]].begin()->first;
+    sp.rowOff.push_back(first);
+    int64_t next = first;
+    for (const auto &[off, i] : byRow[sp.rows[r]]) {
+      if (off != next) {
+        why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
+              " bytes exactly";
+        return false;
+      }
+      next += analysis::memAccess(*instr(i))->bytes();
+      sp.loads.push_back({i, r, off - first});
+    }
+    if (next != first + sp.step) {
+      why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
+            " bytes exactly";
+      return false;
+    }
+    // 16-byte runs of one type: one shared load each.
+    for (int64_t q = first; q < first + sp.step; q += 16) {
+      std::vector<size_t> run;
+      std::string type;
+      bool same = true;
+      for (const auto &[off, i] : byRow[sp.rows[r]])
+        if (off >= q && off < q + 16) {
+          run.push_back(i);
+          std::string t = typeModifier(*instr(i));
+          same &= type.empty() || t == type;
+          type = t;
+        }
+      if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
+    }
+  }
+  if (auto it = ctx_.options.find("rowwalk-tile"); it != ctx_.options.end())
+    sp.tileBytes = std::stoi(it->second) == 128 ? 128 : 256;
+  sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
+  // Static shared memory: at most 48 KB per block.
+  sp.stages = 48 * 1024 / sp.stageSize();
+  if (auto it = ctx_.options.find("rowwalk-stages"); it != ctx_.options.end())
+    sp.stages = std::min<unsigned>(sp.stages, unsigned(std::max(2, std::stoi(it->second))));
+  else
+    sp.stages = std::min(sp.stages, 8u);
+  if (sp.stages < 2) {
+    why = "two tiles in flight do not fit in 48 KB of shared memory";
+    return false;
+  }
+  return true;
+}
+
+void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
+                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop) {
+  const LanePlan &lp = sp.lp;
+  const LoopBlock &L = lp.loop;
+  const std::string tag = std::to_string(L.hs);
+  const std::string header(static_cast<const ir::Label &>(*cb[L.hs]).name);
+  const std::string tileLabel = "$L__ptxopt_st_tile" + tag, exitLabel = "$L__ptxopt_st_exit" + tag;
+  const unsigned ipt = sp.tileBytes / unsigned(sp.step), pieces = sp.tileBytes / 16, rowsPerCopy = kLanes / pieces;
+  const unsigned stageBytes = sp.stageSize(), ring = stageBytes * sp.stages;
+  auto out = [&](StmtMap &where, size_t at) {
+    for (auto &st : e.out) where[at].push_back(std::move(st));
+    e.out.clear();
+  };
+  // The checks: the whole warp here, one trip count, aligned rows, a tile.
+  const std::string am = e.reg32(), pdiv = e.regp();
+  e.ins("activemask.b32", {am});
+  e.ins("setp.ne.u32", {pdiv, am, "0xFFFFFFFF"});
+  e.ins("bra", {header}, pdiv);
+  std::vector<std::string> v0;
+  for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
+  const std::string T = emitTripCount(e, lp, v0);
+  const std::string tlo = e.reg32(), thi = e.reg32(), t0lo = e.reg32(), t0hi = e.reg32(), T0 = e.reg64();
+  auto movVec = [&](const std::string &dst, const std::vector<std::string> &src, bool unpack) {
+    auto mv = std::make_unique<Instruction>();
+    mv->opcode = m.intern("mov.b64");
+    Operand vec{Operand::Kind::Vector, "", {}};
+    for (const auto &s : src) vec.elems.push_back(e.op(s));
+    mv->operands = unpack ? std::vector<Operand>{vec, e.op(dst)} : std::vector<Operand>{e.op(dst), vec};
+    mv->edited = true;
+    e.out.push_back(std::move(mv));
+  };
+  movVec(T, {tlo, thi}, true);
+  e.ins("shfl.sync.idx.b32", {t0lo, tlo, "0", "31", "-1"});
+  e.ins("shfl.sync.idx.b32", {t0hi, thi, "0", "31", "-1"});
+  movVec(T0, {t0lo, t0hi}, false);
+  const std::string ok = e.regp(), all = e.regp(), NT = e.reg64();
+  e.ins("setp.eq.u64", {ok, T0, T});
+  std::vector<std::string> rowStart;  // each row's piece of the iteration
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    rowStart.push_back(sp.rows[r]);
+    if (sp.rowOff[r]) {
+      rowStart.back() = e.reg64();
+      e.ins("add.s64", {rowStart.back(), sp.rows[r], std::to_string(sp.rowOff[r])});
+    }
+    const std::string a = e.reg64();
+    e.ins("and.b64", {a, rowStart.back(), "15"});
+    e.ins("setp.eq.and.u64", {ok, a, "0", ok});
+  }
+  e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
+  e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
+  e.ins("vote.sync.all.pred", {all, ok, "-1"});
+  e.ins("bra", {header}, "!" + all);
+  // Copy sources: lane l copies piece l % pieces of rows k*rowsPerCopy + l / pieces.
+  const std::string lane = e.reg32(), rsub = e.reg32(), c16 = e.reg32(), c16w = e.reg64(), buf = e.reg32(),
+                    dst0 = e.reg32(), own = e.reg32();
+  e.ins("bar.warp.sync", {"-1"});  // the lanes' stores before the loop are seen by the copies
+  e.ins("mov.u32", {lane, "%laneid"});
+  e.ins("shr.u32", {rsub, lane, std::to_string(log2u(pieces))});
+  e.ins("and.b32", {c16, lane, std::to_string(pieces - 1)});
+  e.ins("shl.b32", {c16, c16, "4"});
+  e.ins("cvt.u64.u32", {c16w, c16});
+  e.ins("mov.u32", {buf, buffer});
+  e.ins("mad.lo.u32", {dst0, rsub, std::to_string(sp.rowPitch()), buf});
+  e.ins("add.u32", {dst0, dst0, c16});
+  e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
+  std::vector<std::vector<std::string>> src(sp.rows.size());
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    const std::string lo = e.reg32(), hi = e.reg32();
+    movVec(rowStart[r], {lo, hi}, true);
+    for (unsigned k = 0; k < pieces; ++k) {
+      const std::string from = e.reg32(), slo = e.reg32(), shi = e.reg32(), s = e.reg64();
+      e.ins("add.u32", {from, rsub, std::to_string(k * rowsPerCopy)});
+      e.ins("shfl.sync.idx.b32", {slo, lo, from, "31", "-1"});
+      e.ins("shfl.sync.idx.b32", {shi, hi, from, "31", "-1"});
+      movVec(s, {slo, shi}, false);
+      e.ins("add.s64", {s, s, c16w});
+      src[r].push_back(s);
+    }
+  }
+  const std::string issued = e.reg64(), wofs = e.reg32(), rofs = e.reg32(), t = e.reg64();
+  e.ins("mov.u64", {issued, "0"});
+  e.ins("mov.u32", {wofs, "0"});
+  e.ins("mov.u32", {rofs, "0"});
+  e.ins("mov.u64", {t, "0"});
+  auto wrap = [&](const std::string &ofs) {
+    const std::string p = e.regp();
+    e.ins("add.u32", {ofs, ofs, std::to_string(stageBytes)});
+    e.ins("setp.ge.u32", {p, ofs, std::to_string(ring)});
+    e.ins("mov.u32", {ofs, "0"}, p);
+  };
+  auto issue = [&]() {
+    const std::string p = e.regp(), d = e.reg32();
+    e.ins("setp.lt.u64", {p, issued, NT});
+    e.ins("add.u32", {d, dst0, wofs});
+    for (size_t r = 0; r < sp.rows.size(); ++r)
+      for (unsigned k = 0; k < pieces; ++k) {
+        const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
+        e.ins("cp.async.cg.shared.global", {"[" + src[r][k] + "]", "16"}, p);
+        auto &cp = static_cast<Instruction &>(*e.out.back());
+        cp.operands.insert(cp.operands.begin(), addressOf(e, d, at));
+        e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
+      }
+    e.ins("cp.async.commit_group", {});
+    e.ins("add.u64", {issued, issued, "1"});
+    wrap(wofs);
+  };
+  for (unsigned s = 0; s + 1 < sp.stages; ++s) issue();
+  e.label(tileLabel);
+  issue();
+  e.ins("cp.async.wait_group", {std::to_string(sp.stages - 1)});
+  e.ins("bar.warp.sync", {"-1"});  // every lane's copies of tile t are seen by all
+  const std::string rp = e.reg32();
+  e.ins("add.u32", {rp, own, rofs});
+  // IPT copies of the body; row loads from the tile.
+  std::map<size_t, const StagedPlan::RowLoad *> rowLoad;
+  for (const auto &l : sp.loads) rowLoad[l.stmt] = &l;
+  std::map<size_t, const std::vector<size_t> *> runAt;
+  std::set<size_t> inRun;
+  for (const auto &run : sp.runs) {
+    runAt[*std::min_element(run.begin(), run.end())] = &run;
+    inRun.insert(run.begin(), run.end());
+  }
+  auto copyOf = [&](const Stmt &s) {
+    auto c = s.clone();
+    c->span = {};
+    c->edited = true;
+    e.out.push_back(std::move(c));
+  };
+  for (unsigned it = 0; it < ipt; ++it)
+    for (size_t i = L.hs + 1; i < L.ls; ++i) {
+      if (auto b = before.find(i); b != before.end())
+        for (const auto &st : b->second) copyOf(*st);
+      if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
+        const Instruction &in = static_cast<const Instruction &>(*cb[i]);
+        if (auto rl = rowLoad.find(i); rl != rowLoad.end()) {
+          if (inRun.count(i) && !runAt.count(i)) continue;  // loaded with its run
+          const auto *run = runAt.count(i) ? runAt[i] : nullptr;
+          const std::string type = typeModifier(in);
+          auto ld = std::make_unique<Instruction>();
+          ld->opcode = m.intern("ld.shared" + (run ? ".v" + std::to_string(run->size()) : std::string()) + type);
+          if (run) {
+            Operand vec{Operand::Kind::Vector, "", {}};
+            for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);
+            ld->operands.push_back(vec);
+          } else {
+            ld->operands.push_back(in.operands[0]);
+          }
+          const int64_t at = int64_t(rl->second->row) * sp.tileSize() + int64_t(it) * sp.step + rl->second->off;
+          ld->operands.push_back(addressOf(e, rp, at));
+          ld->edited = true;
+          e.out.push_back(std::move(ld));
+        } else {
+          copyOf(in);
+        }
+      }
+      if (auto a = after.find(i); a != after.end() && i != L.ls)
+        for (const auto &st : a->second) copyOf(*st);
+    }
+  e.ins("bar.warp.sync", {"-1"});  // every lane has read the stage before its next copy
+  wrap(rofs);
+  const std::string more = e.regp(), done = e.reg64(), rest = e.regp();
+  e.ins("add.u64", {t, t, "1"});
+  e.ins("setp.lt.u64", {more, t, NT});
+  e.ins("bra", {tileLabel}, more);
+  e.ins("cp.async.wait_all", {});
+  // The remaining iterations in the original loop, if any.
+  e.ins("shl.b64", {done, NT, std::to_string(log2u(ipt))});
+  e.ins("setp.eq.u64", {rest, done, T});
+  e.ins("bra", {exitLabel}, rest);
+  out(before, L.hs);
+  e.label(exitLabel);
+  auto &list = after[L.ls];
+  list.insert(list.begin(), std::move(e.out.front()));
+  e.out.clear();
+}
+
+void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes) {
+  // One warp per block: hardware block (b, B, z) of 32 threads runs
+  // logical threads 32b..32b+31 of logical block B.
+  const std::string lt = e.reg32(), ln = e.reg32(), lc = e.reg32(), lnc = e.reg32(), zero = e.reg32(),
+                    one = e.reg32();
+  replaceSpecialReads(*clone.body,
+                      {{"%tid.x", lt}, {"%ntid.x", ln}, {"%ctaid.x", lc}, {"%nctaid.x", lnc}, {"%ctaid.y", zero},
+                       {"%nctaid.y", one}},
+                      m);
+  const std::string cta = e.reg32(), ncta = e.reg32(), tid = e.reg32();
+  e.ins("mov.u32", {cta, "%ctaid.x"});
+  e.ins("mov.u32", {ncta, "%nctaid.x"});
+  e.ins("mov.u32", {tid, "%tid.x"});
+  e.ins("mov.u32", {lc, "%ctaid.y"});
+  e.ins("mov.u32", {lnc, "%nctaid.y"});
+  e.ins("mad.lo.s32", {lt, cta, std::to_string(kLanes), tid});
+  e.ins("shl.b32", {ln, ncta, "5"});
+  e.ins("mov.u32", {zero, "0"});
+  e.ins("mov.u32", {one, "1"});
+  insertPrologue(clone, e, true);
+  auto d = std::make_unique<ir::Decl>();
+  d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
+  d->names.push_back({m.intern(buffer), std::nullopt, {uint64_t(bytes)}});
+  d->edited = true;
+  auto &body = clone.body->body;
+  body.insert(body.begin(), std::move(d));
+  dropBlockShapeDirectives(clone);
+}
+
+Variant stagedVariant(const Variant &base, const std::string &name) {
+  Variant v = base;
+  v.kind = "staged";
+  v.name = name;
+  v.grid = {DimSource{DimSource::From::Block, 0, kLanes}, DimSource{DimSource::From::Grid, 0},
+            DimSource{DimSource::From::Grid, 2}};
+  v.block = {DimSource::constant(kLanes), DimSource::constant(1), DimSource::constant(1)};
+  v.blockMultiple[0] = kLanes;
+  v.blockMax[1] = v.blockMax[2] = 1;
+  v.gridMax[1] = 1;
+  v.allowDynamicShared = false;  // the tiles take the static shared memory
+  return v;
+}
+
+}  // namespace ptxopt::transforms::rowwalk
