@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <new>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -22,6 +23,22 @@
 
 using namespace ptxopt;
 using namespace ptxopt::rt;
+
+// Heap allocations of the calling thread, counted while `countAllocations`
+// is set (the launch path must make none for a cached shape).
+namespace {
+thread_local bool countAllocations = false;
+thread_local long allocations = 0;
+}  // namespace
+
+void *operator new(size_t n) {
+  if (countAllocations) ++allocations;
+  if (void *p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+// Not inlined: GCC would pair the inlined free() with operator new (-Wmismatched-new-delete).
+__attribute__((noinline)) void operator delete(void *p) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete(void *p, size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -240,4 +257,46 @@ TEST_CASE("nvcc shim: a kernel without clones goes straight to cudart", "[nvcc-s
   CHECK(launch(h, s, nullptr) == std::make_pair(std::string("plain"), s));
   CHECK(ptxopt_nvcc_last_variant() == nullptr);
   CHECK(fake.errorCalls == e0);
+}
+
+TEST_CASE("nvcc shim: a cached shape allocates nothing, argument conditions included", "[nvcc-shim]") {
+  // Kernel "r": rowwalk-style clones with argument conditions, `walk`
+  // (params 0 and 1 in two allocations: never here, the test has no driver
+  // to ask) and `min` (param 2 at least 100), then a plain clone. The
+  // reasons they fail with are long texts, built only for PTXOPT_LOG.
+  static char hostR;
+  static std::string json = [] {
+    Variant walk = variant("r$walk");
+    walk.disjointParams = {{0, 1}};
+    Variant min = variant("r$min");
+    min.minParams = {{2, 100}};
+    Manifest m;
+    m.kernels.push_back({"r", {8, 8, 4}, {walk, min, variant("r$plain")}});
+    return toJson(m);
+  }();
+  setUp();  // the shim's settings: the text-free path
+  fRegister(nullptr, &hostR, nullptr, "r", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&table, json.c_str(), nullptr, &hostR, "r");
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&table, &h, &hostR) == cudaSuccess);
+  uint64_t a = 0x7f0000000000, b = 0x7f0000100000;
+  int32_t n = 5;
+  void *args[3] = {&a, &b, &n};
+  const LaunchShape s{{64, 1, 1}, {128, 1, 1}, 0};
+  // The first launches resolve the kernel and its clones and store the shape.
+  REQUIRE(launch(h, s, args).first == "r$plain");
+  n = 200;
+  REQUIRE(launch(h, s, args).first == "r$min");
+  allocations = 0;
+  countAllocations = true;
+  int right = 0;
+  for (int i = 0; i < 1000; ++i) {
+    n = i % 2 ? 5 : 200;
+    if (__ptxopt_nvcc_launch(&table, h, dim3(64), dim3(128), args, 0, nullptr, 0) == cudaSuccess &&
+        std::strcmp(ptxopt_nvcc_last_variant(), n == 5 ? "r$plain" : "r$min") == 0)
+      ++right;
+  }
+  countAllocations = false;
+  CHECK(right == 1000);
+  CHECK(allocations == 0);
 }

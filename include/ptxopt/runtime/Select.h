@@ -102,10 +102,15 @@ using AllocationLookup = std::function<bool(uint64_t ptr, uint64_t &base, uint64
 /// such condition fails.
 std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
                           const AllocationLookup *lookup);
+/// checkDisjoint(...).empty(), building no text.
+bool disjointHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                   const AllocationLookup *lookup);
 
 /// The first `v.minParams` entry whose argument (a signed 4- or 8-byte
 /// integer) is below its minimum, or "".
 std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
+/// checkMinParams(...).empty(), building no text.
+bool minParamsHold(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
 
 /// The shape-dependent part of a decision: per variant, the first failed
 /// shape condition ("" when the shape conditions hold).
