@@ -66,6 +66,9 @@ struct NvccKernel {
   std::vector<Clone> clones;  // parallel to manifest.variants
   std::once_flag resolved;    // device limits (and, when logging, every clone) read
   bool limitsKnown = false;
+  // The decisions keep their text (selectLogged): PTXOPT_LOG, or more
+  // variants than the mask form takes. Fixed at registration.
+  bool logged = false;
   DeviceLimits limits;
   std::mutex mu;              // serializes the clones' cudart queries
   ShapeMaskCache masks;       // the launch path's cache (shapeMask)
@@ -260,7 +263,7 @@ void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
     if (before == cudaSuccess) (void)rt.getLastError();
     return;
   }
-  if (config().log >= 1 || k.clones.size() > kMaskVariants) {
+  if (k.logged) {
     k.maxThreads.assign(k.clones.size(), 0);
     for (size_t i = 0; i < k.clones.size(); ++i)
       if (resolveClone(rt, k, i)) {
@@ -358,6 +361,7 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   auto k = std::make_shared<NvccKernel>(km->variants.size());
   k->name = deviceName;
   k->manifest = *km;
+  k->logged = config().log >= 1 || km->variants.size() > kMaskVariants;
   for (size_t i = 0; i < km->variants.size(); ++i) {
     Clone &c = k->clones[i];
     c.name = km->variants[i].name;
@@ -408,17 +412,16 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
   const bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu;
-  const bool logged = config().log >= 1 || k->clones.size() > kMaskVariants;
   Selection sel;
   int variant = -1;
-  if (logged)
+  if (k->logged)
     variant = selectLogged(*k, s, args, eligible, sel);
   else if (eligible)
     variant = selectFast(*rt, *k, s, args);
   if (variant >= 0) {
     const Clone &c = k->clones[size_t(variant)];
     const Variant &v = k->manifest.variants[size_t(variant)];
-    const LaunchShape t = logged ? sel.launch : transformLaunch(v, s);
+    const LaunchShape t = k->logged ? sel.launch : transformLaunch(v, s);
     void *pointers[kInlineParams];
     uint32_t values[kInlineExtra];
     ExtraParams extra;
