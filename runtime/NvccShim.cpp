@@ -422,11 +422,8 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
     const Clone &c = k->clones[size_t(variant)];
     const Variant &v = k->manifest.variants[size_t(variant)];
     const LaunchShape t = k->logged ? sel.launch : transformLaunch(v, s);
-    void *pointers[kInlineParams];
-    uint32_t values[kInlineExtra];
-    ExtraParams extra;
-    void **cloneArgs = variantParamsInline(k->manifest, v, s, args, pointers, values);
-    if (!cloneArgs) cloneArgs = variantParams(k->manifest, v, s, args, extra);
+    VariantArgs buf;
+    void **cloneArgs = variantArgs(k->manifest, v, s, args, buf);
     cudaError_t before = rt->peekAtLastError();
     cudaError_t e = launch(c.handle, dim3(t.grid[0], t.grid[1], t.grid[2]), dim3(t.block[0], t.block[1], t.block[2]),
                            cloneArgs, sharedMem, stream);

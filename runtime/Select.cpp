@@ -196,6 +196,11 @@ void **variantParamsInline(const KernelManifest &k, const Variant &v, const Laun
   return pointers;
 }
 
+void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params, VariantArgs &buf) {
+  if (void **inline_ = variantParamsInline(k, v, s, params, buf.pointers, buf.values)) return inline_;
+  return variantParams(k, v, s, params, buf.extra);
+}
+
 LaunchShape transformLaunch(const Variant &v, const LaunchShape &s) {
   LaunchShape t;
   t.sharedBytes = s.sharedBytes;
