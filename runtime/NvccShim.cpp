@@ -16,9 +16,10 @@
 // with (static or shared cudart), through the function table the hook block
 // passes (NvccShim.h), so this library has no undefined CUDA symbols and may
 // come anywhere on a link line. Clones are registered with __cudaRegisterFunction
-// against private host addresses in the same fatbinary handle as the original,
-// and launched with __cudaLaunchKernel on the cudaKernel_t cudart gives for
-// them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
+// against private host addresses in the same fatbinary handle as the original
+// (or, built with --ptxopt-clone-images, each in a fatbinary of its own,
+// registered when a launch shape first can use the clone), and launched with
+// __cudaLaunchKernel on the cudaKernel_t cudart gives for them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
 //
 // Every launch of the program passes here, so the launch path is kept to
 // lookups without locks or allocations (docs/NVCC.md, "The launch path"): the
@@ -49,10 +50,24 @@ using namespace ptxopt::rt;
 
 namespace {
 
+/// A clone's own fatbinary (--ptxopt-clone-images), registered with cudart
+/// when a launch shape first can use the clone, so that cudart loads its
+/// code then and only then (the translation unit's image is nvcc's).
+struct CloneImage {
+  struct Wrapper {  // cudart's __fatBinC_Wrapper_t (fatbinary_section.h)
+    int magic;
+    int version;
+    const unsigned long long *data;
+    void *filenameOrFatbins;
+  } wrapper{0x466243B1, 1, nullptr, nullptr};
+  bool registered = false;  // under the kernel's mutex
+};
+
 struct Clone {
   std::string name;                        // the clone's .entry name (kept alive: cudart keeps the pointer)
   std::shared_ptr<char> hostAddress;       // a unique address cudart maps to the clone (one per name:
                                            // variants that share a function share it)
+  std::shared_ptr<CloneImage> image;       // its own image, or null: it is in the unit's image
   cudaKernel_t handle = nullptr;
   // Read from cudart when a launch shape first can use the clone (resolveClone):
   // 0 not yet, 1 usable, 2 not usable. Written under the kernel's mutex.
@@ -232,6 +247,15 @@ bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
   state = c.state.load(std::memory_order_relaxed);
   if (state) return state == 1;
   cudaError_t before = rt.peekAtLastError();
+  if (c.image && !c.image->registered && rt.version >= 2) {
+    // Its own image: registered now, as a library cudart loads lazily (what
+    // a dlopen'ed CUDA library's constructor does).
+    c.image->registered = true;
+    void **h = rt.registerFatBinary(&c.image->wrapper);
+    rt.registerFunction(h, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(), -1, nullptr,
+                        nullptr, nullptr, nullptr, nullptr);
+    rt.registerFatBinaryEnd(h);
+  }
   cudaFuncAttributes fa{};
   cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
   if (e == cudaSuccess) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
@@ -369,10 +393,18 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
                              [&](const Clone &o) { return o.name == c.name; });
     if (same != k->clones.begin() + static_cast<long>(i)) {
       c.hostAddress = same->hostAddress;  // registered once
+      c.image = same->image;
       continue;
     }
     c.hostAddress.reset(new char(0));
-    rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
+    if (rt->version >= 2 && rt->images)
+      for (int j = 0; j < rt->imageCount && !c.image; ++j)
+        if (rt->images[j].name && rt->images[j].fatbin && c.name == rt->images[j].name) {
+          c.image = std::make_shared<CloneImage>();
+          c.image->wrapper.data = rt->images[j].fatbin;
+        }
+    if (!c.image)  // in the unit's own image
+      rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
                            -1, nullptr, nullptr, nullptr, nullptr, nullptr);
   }
   if (config().log >= 1) {

@@ -101,6 +101,21 @@ cudaError_t fFuncAttributes(cudaFuncAttributes *a, const void *host) {
   a->maxThreadsPerBlock = m == fake.maxThreads.end() ? 1024 : int(m->second);
   return cudaSuccess;
 }
+std::atomic<long> fatbins{0};
+std::vector<const void *> fatbinData;  // what each registerFatBinary got (under fake.mu)
+void **fRegisterFatBinary(void *wrapper) {
+  ++fatbins;
+  struct Wrapper {
+    int magic, version;
+    const unsigned long long *data;
+    void *rest;
+  };
+  std::lock_guard<std::mutex> l(fake.mu);
+  auto *w = static_cast<const Wrapper *>(wrapper);
+  fatbinData.push_back(w->magic == 0x466243B1 && w->version == 1 ? w->data : nullptr);
+  return new void *[1];
+}
+void fRegisterFatBinaryEnd(void **) {}
 cudaError_t fPeek() {
   ++fake.errorCalls;
   return cudaSuccess;
@@ -302,4 +317,63 @@ TEST_CASE("nvcc shim: a cached shape allocates nothing, argument conditions incl
   countAllocations = false;
   CHECK(right == 1000);
   CHECK(allocations == 0);
+}
+
+TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shape first can use it", "[nvcc-shim]") {
+  // Kernel "c" (--ptxopt-clone-images): `c$never` (block.x a multiple of 3)
+  // and `c$img` have images, `c$inline` is in the unit's image.
+  static char hostC;
+  static const unsigned long long imgNever[2] = {1, 2}, imgImg[2] = {3, 4};
+  static const ptxopt_nvcc_image images[] = {{"c$never", imgNever}, {"c$img", imgImg}};
+  static std::string json = [] {
+    Variant never = variant("c$never");
+    never.blockMultiple = {3, 1, 1};
+    Variant img = variant("c$img");
+    img.blockMultiple = {2, 1, 1};
+    Manifest m;
+    m.kernels.push_back({"c", {8}, {never, img, variant("c$inline")}});
+    return toJson(m);
+  }();
+  ptxopt_nvcc_cudart t2 = table;
+  t2.version = 2;
+  t2.registerFatBinary = fRegisterFatBinary;
+  t2.registerFatBinaryEnd = fRegisterFatBinaryEnd;
+  t2.images = images;
+  t2.imageCount = 2;
+  setUp();
+  fRegister(nullptr, &hostC, nullptr, "c", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  auto registered = [](const char *name) {
+    std::lock_guard<std::mutex> l(fake.mu);
+    for (auto &[host, n] : fake.names)
+      if (n == name) return true;
+    return false;
+  };
+  __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostC, "c");
+  CHECK(registered("c$inline"));  // in the unit's image: at start, as before
+  CHECK_FALSE(registered("c$img"));
+  CHECK_FALSE(registered("c$never"));
+  CHECK(fatbins == 0);
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostC) == cudaSuccess);
+  uint64_t a = 0;
+  void *args[1] = {&a};
+  auto run = [&](uint32_t block) {
+    return __ptxopt_nvcc_launch(&t2, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
+               ? std::string(ptxopt_nvcc_last_variant())
+               : std::string("<failed>");
+  };
+  CHECK(run(1) == "c$inline");  // no shape condition of c$img holds: its image stays unregistered
+  CHECK(fatbins == 0);
+  CHECK(run(64) == "c$img");  // now it is registered, then launched
+  CHECK(fatbins == 1);
+  CHECK(registered("c$img"));
+  {
+    std::lock_guard<std::mutex> l(fake.mu);
+    REQUIRE(fatbinData.size() == 1);
+    CHECK(fatbinData[0] == imgImg);
+  }
+  CHECK(run(64) == "c$img");
+  CHECK(run(128) == "c$img");
+  CHECK(fatbins == 1);  // once
+  CHECK_FALSE(registered("c$never"));
 }
