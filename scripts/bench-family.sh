@@ -40,7 +40,7 @@
 # large and are not results. Exit 0 when every build and run succeeded and
 # every output matched nvcc's; 1 otherwise; 77 without a GPU (unless
 # --build-only: nothing is run then). On an H100 the whole run (builds
-# included) takes about 2 minutes.
+# included) takes about 3 minutes (2 before SMALL_ROUNDS; SMALL_ROUNDS=0 for that).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
