@@ -22,8 +22,8 @@
 //      flag.
 //   2. ptxas step (this program as `ptxas`, ptxasMain): the real ptxas with
 //      nvcc's arguments; then the same arguments on each clone module of the
-//      input (without -c: a clone image is linked by nobody), into
-//      <i>.<arch>.cubin; the cubin's record (cubin-<hash>) names them.
+//      input (without -c: a clone image is linked by nobody; up to 4 at a
+//      time), into <i>.<arch>.cubin; the cubin's record (cubin-<hash>) names them.
 //   3. fatbinary step (this program as `fatbinary`, fatbinaryMain): the
 //      real fatbinary; then, for the ELF images it embedded, one fatbinary
 //      per clone holding that clone's cubins (every real architecture of the
@@ -40,6 +40,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -49,6 +50,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "nvcc_tools.h"
@@ -233,24 +235,41 @@ int ptxasMain(const std::vector<std::string> &args) {
     const std::string dir = clonesDir(args[in]);
     auto names = readFile(dir + "/names");
     if (!names) return 0;
-    std::string compiled;
+    std::vector<std::pair<std::string, std::string>> clones;  // (index, name)
     std::istringstream ns(*names);
-    for (std::string i, name; ns >> i >> name;) {
-      std::vector<std::string> c{real};
-      const std::string cubin = dir + "/" + i + "." + arch + ".cubin";
-      for (size_t j = 0; j < args.size(); ++j) {
-        if (args[j] == "-c" || args[j] == "--compile-only") continue;  // a clone image is linked by nobody
-        if (j == in) c.push_back(dir + "/" + i + ".ptx");
-        else if (j == outAt) c.push_back(args[j][0] == '-' ? args[j].substr(0, args[j].find('=') + 1) + cubin : cubin);
-        else c.push_back(args[j]);
+    for (std::string i, name; ns >> i >> name;) clones.emplace_back(i, name);
+    // One ptxas per clone, up to 4 at a time (each is a small module: its
+    // start-up is most of its time).
+    std::vector<char> ok(clones.size(), 0);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t k; (k = next++) < clones.size();) {
+        const std::string &i = clones[k].first;
+        std::vector<std::string> c{real};
+        const std::string cubin = dir + "/" + i + "." + arch + ".cubin";
+        for (size_t j = 0; j < args.size(); ++j) {
+          if (args[j] == "-c" || args[j] == "--compile-only") continue;  // a clone image is linked by nobody
+          if (j == in) c.push_back(dir + "/" + i + ".ptx");
+          else if (j == outAt) c.push_back(args[j][0] == '-' ? args[j].substr(0, args[j].find('=') + 1) + cubin : cubin);
+          else c.push_back(args[j]);
+        }
+        ok[k] = spawn(c, dir + "/" + i + "." + arch + ".log") == 0;
+        if (!ok[k]) ::unlink(cubin.c_str());
       }
-      if (spawn(c, dir + "/" + i + "." + arch + ".log") == 0) {
+    };
+    std::vector<std::thread> pool;
+    const size_t threads = std::min<size_t>({4, clones.size(), std::max(1u, std::thread::hardware_concurrency())});
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto &t : pool) t.join();
+    std::string compiled;
+    for (size_t k = 0; k < clones.size(); ++k) {
+      const auto &[i, name] = clones[k];
+      if (ok[k])
         compiled += i + "\n";
-      } else {
-        ::unlink(cubin.c_str());
+      else
         warnOnce("clone-ptxas" + name + arch, "ptxas failed on the clone " + name + " (" + arch + ", log " + dir + "/" +
                                                   i + "." + arch + ".log); its launches run the original");
-      }
     }
     writeFile(cubinRecord(out), dir + "\n" + arch + "\n" + compiled);
   } catch (const std::exception &e) {
