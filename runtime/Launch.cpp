@@ -115,12 +115,8 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
     int variant = mask ? chooseVariant(k->manifest, mask, params, &k->module->allocationLookup) : -1;
     if (variant < 0) return launchVariant(*k, -1, s, stream, params);
     const Variant &v = k->manifest.variants[size_t(variant)];
-    void *pointers[kInlineParams];
-    uint32_t values[kInlineExtra];
-    ExtraParams extra;
-    void **cloneParams = variantParamsInline(k->manifest, v, s, params, pointers, values);
-    if (!cloneParams) cloneParams = variantParams(k->manifest, v, s, params, extra);
-    return launchVariant(*k, variant, transformLaunch(v, s), stream, cloneParams);
+    VariantArgs buf;
+    return launchVariant(*k, variant, transformLaunch(v, s), stream, variantArgs(k->manifest, v, s, params, buf));
   }
   bool inserted = false;
   auto entry = k->cache.get(
@@ -133,8 +129,8 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
   Selection sel = finishSelection(k->manifest, entry->decision, s, params, &k->module->allocationLookup);
   if (cfg.log >= 2 || (cfg.log == 1 && inserted)) logLine(describeSelection(k->manifest, s, sel));
   if (sel.variant < 0) return launchVariant(*k, -1, sel.launch, stream, params);
-  ExtraParams extra;
-  void **cloneParams = variantParams(k->manifest, k->manifest.variants[size_t(sel.variant)], s, params, extra);
+  VariantArgs buf;
+  void **cloneParams = variantArgs(k->manifest, k->manifest.variants[size_t(sel.variant)], s, params, buf);
   if (cfg.autotune) return tunedLaunch(*k, *entry, sel, s, stream, params, cloneParams);
   return launchVariant(*k, sel.variant, sel.launch, stream, cloneParams);
 }

@@ -16,9 +16,10 @@
 // with (static or shared cudart), through the function table the hook block
 // passes (NvccShim.h), so this library has no undefined CUDA symbols and may
 // come anywhere on a link line. Clones are registered with __cudaRegisterFunction
-// against private host addresses in the same fatbinary handle as the original,
-// and launched with __cudaLaunchKernel on the cudaKernel_t cudart gives for
-// them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
+// against private host addresses in the same fatbinary handle as the original
+// (or, built with --ptxopt-clone-images, each in a fatbinary of its own,
+// registered when a launch shape first can use the clone), and launched with
+// __cudaLaunchKernel on the cudaKernel_t cudart gives for them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
 //
 // Every launch of the program passes here, so the launch path is kept to
 // lookups without locks or allocations (docs/NVCC.md, "The launch path"): the
@@ -49,10 +50,24 @@ using namespace ptxopt::rt;
 
 namespace {
 
+/// A clone's own fatbinary (--ptxopt-clone-images), registered with cudart
+/// when a launch shape first can use the clone, so that cudart loads its
+/// code then and only then (the translation unit's image is nvcc's).
+struct CloneImage {
+  struct Wrapper {  // cudart's __fatBinC_Wrapper_t (fatbinary_section.h)
+    int magic;
+    int version;
+    const unsigned long long *data;
+    void *filenameOrFatbins;
+  } wrapper{0x466243B1, 1, nullptr, nullptr};
+  bool registered = false;  // under the kernel's mutex
+};
+
 struct Clone {
   std::string name;                        // the clone's .entry name (kept alive: cudart keeps the pointer)
   std::shared_ptr<char> hostAddress;       // a unique address cudart maps to the clone (one per name:
                                            // variants that share a function share it)
+  std::shared_ptr<CloneImage> image;       // its own image, or null: it is in the unit's image
   cudaKernel_t handle = nullptr;
   // Read from cudart when a launch shape first can use the clone (resolveClone):
   // 0 not yet, 1 usable, 2 not usable. Written under the kernel's mutex.
@@ -66,6 +81,9 @@ struct NvccKernel {
   std::vector<Clone> clones;  // parallel to manifest.variants
   std::once_flag resolved;    // device limits (and, when logging, every clone) read
   bool limitsKnown = false;
+  // The decisions keep their text (selectLogged): PTXOPT_LOG, or more
+  // variants than the mask form takes. Fixed at registration.
+  bool logged = false;
   DeviceLimits limits;
   std::mutex mu;              // serializes the clones' cudart queries
   ShapeMaskCache masks;       // the launch path's cache (shapeMask)
@@ -229,6 +247,15 @@ bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
   state = c.state.load(std::memory_order_relaxed);
   if (state) return state == 1;
   cudaError_t before = rt.peekAtLastError();
+  if (c.image && !c.image->registered && rt.version >= 2) {
+    // Its own image: registered now, as a library cudart loads lazily (what
+    // a dlopen'ed CUDA library's constructor does).
+    c.image->registered = true;
+    void **h = rt.registerFatBinary(&c.image->wrapper);
+    rt.registerFunction(h, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(), -1, nullptr,
+                        nullptr, nullptr, nullptr, nullptr);
+    rt.registerFatBinaryEnd(h);
+  }
   cudaFuncAttributes fa{};
   cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
   if (e == cudaSuccess) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
@@ -260,7 +287,7 @@ void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
     if (before == cudaSuccess) (void)rt.getLastError();
     return;
   }
-  if (config().log >= 1 || k.clones.size() > kMaskVariants) {
+  if (k.logged) {
     k.maxThreads.assign(k.clones.size(), 0);
     for (size_t i = 0; i < k.clones.size(); ++i)
       if (resolveClone(rt, k, i)) {
@@ -358,6 +385,7 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   auto k = std::make_shared<NvccKernel>(km->variants.size());
   k->name = deviceName;
   k->manifest = *km;
+  k->logged = config().log >= 1 || km->variants.size() > kMaskVariants;
   for (size_t i = 0; i < km->variants.size(); ++i) {
     Clone &c = k->clones[i];
     c.name = km->variants[i].name;
@@ -365,10 +393,18 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
                              [&](const Clone &o) { return o.name == c.name; });
     if (same != k->clones.begin() + static_cast<long>(i)) {
       c.hostAddress = same->hostAddress;  // registered once
+      c.image = same->image;
       continue;
     }
     c.hostAddress.reset(new char(0));
-    rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
+    if (rt->version >= 2 && rt->images)
+      for (int j = 0; j < rt->imageCount && !c.image; ++j)
+        if (rt->images[j].name && rt->images[j].fatbin && c.name == rt->images[j].name) {
+          c.image = std::make_shared<CloneImage>();
+          c.image->wrapper.data = rt->images[j].fatbin;
+        }
+    if (!c.image)  // in the unit's own image
+      rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
                            -1, nullptr, nullptr, nullptr, nullptr, nullptr);
   }
   if (config().log >= 1) {
@@ -408,22 +444,18 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
   const bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu;
-  const bool logged = config().log >= 1 || k->clones.size() > kMaskVariants;
   Selection sel;
   int variant = -1;
-  if (logged)
+  if (k->logged)
     variant = selectLogged(*k, s, args, eligible, sel);
   else if (eligible)
     variant = selectFast(*rt, *k, s, args);
   if (variant >= 0) {
     const Clone &c = k->clones[size_t(variant)];
     const Variant &v = k->manifest.variants[size_t(variant)];
-    const LaunchShape t = logged ? sel.launch : transformLaunch(v, s);
-    void *pointers[kInlineParams];
-    uint32_t values[kInlineExtra];
-    ExtraParams extra;
-    void **cloneArgs = variantParamsInline(k->manifest, v, s, args, pointers, values);
-    if (!cloneArgs) cloneArgs = variantParams(k->manifest, v, s, args, extra);
+    const LaunchShape t = k->logged ? sel.launch : transformLaunch(v, s);
+    VariantArgs buf;
+    void **cloneArgs = variantArgs(k->manifest, v, s, args, buf);
     cudaError_t before = rt->peekAtLastError();
     cudaError_t e = launch(c.handle, dim3(t.grid[0], t.grid[1], t.grid[2]), dim3(t.block[0], t.block[1], t.block[2]),
                            cloneArgs, sharedMem, stream);

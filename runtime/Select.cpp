@@ -196,6 +196,11 @@ void **variantParamsInline(const KernelManifest &k, const Variant &v, const Laun
   return pointers;
 }
 
+void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params, VariantArgs &buf) {
+  if (void **inline_ = variantParamsInline(k, v, s, params, buf.pointers, buf.values)) return inline_;
+  return variantParams(k, v, s, params, buf.extra);
+}
+
 LaunchShape transformLaunch(const Variant &v, const LaunchShape &s) {
   LaunchShape t;
   t.sharedBytes = s.sharedBytes;
@@ -268,35 +273,46 @@ bool alignmentHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, v
   return !alignmentFails(v, paramSizes, params, nullptr);
 }
 
-std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
-                          const AllocationLookup *lookup) {
+namespace {
+
+/// The disjointParams conditions; text only when `why` is given (the launch
+/// path passes none).
+bool disjointFails(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                   const AllocationLookup *lookup, std::string *why) {
   for (const auto &p : v.disjointParams) {
-    const std::string pair = "params " + std::to_string(p.a) + " and " + std::to_string(p.b);
+    auto pair = [&] { return "params " + std::to_string(p.a) + " and " + std::to_string(p.b); };
     uint64_t value[2] = {0, 0}, base[2] = {0, 0}, size[2] = {0, 0};
     const uint32_t idx[2] = {p.a, p.b};
     for (int i = 0; i < 2; ++i) {
-      if (idx[i] >= paramSizes.size()) return "param " + std::to_string(idx[i]) + " is not in the manifest";
-      if (!params || !params[idx[i]]) return "param " + std::to_string(idx[i]) + " was not given";
+      if (idx[i] >= paramSizes.size())
+        return failed(why, [&] { return "param " + std::to_string(idx[i]) + " is not in the manifest"; });
+      if (!params || !params[idx[i]])
+        return failed(why, [&] { return "param " + std::to_string(idx[i]) + " was not given"; });
       std::memcpy(&value[i], params[idx[i]], std::min<size_t>(paramSizes[idx[i]], sizeof value[i]));
     }
-    if (value[0] == value[1]) return pair + " are the same pointer";
-    if (!lookup || !*lookup) return pair + ": no allocation lookup to tell whether they overlap";
-    for (int i = 0; i < 2; ++i) {
-      char hex[32];
-      std::snprintf(hex, sizeof hex, "0x%" PRIx64, value[i]);
+    if (value[0] == value[1]) return failed(why, [&] { return pair() + " are the same pointer"; });
+    if (!lookup || !*lookup)
+      return failed(why, [&] { return pair() + ": no allocation lookup to tell whether they overlap"; });
+    for (int i = 0; i < 2; ++i)
       if (!(*lookup)(value[i], base[i], size[i]))
-        return "param " + std::to_string(idx[i]) + " (" + hex + ") is in no known allocation";
-    }
+        return failed(why, [&] {
+          char hex[32];
+          std::snprintf(hex, sizeof hex, "0x%" PRIx64, value[i]);
+          return "param " + std::to_string(idx[i]) + " (" + hex + ") is in no known allocation";
+        });
     if (base[0] < base[1] + size[1] && base[1] < base[0] + size[0])
-      return pair + " point into the same allocation (they may overlap)";
+      return failed(why, [&] { return pair() + " point into the same allocation (they may overlap)"; });
   }
-  return "";
+  return false;
 }
 
-std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+/// The minParams conditions; text only when `why` is given.
+bool minParamsFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params, std::string *why) {
   for (const auto &mp : v.minParams) {
-    if (mp.index >= paramSizes.size()) return "param " + std::to_string(mp.index) + " is not in the manifest";
-    if (!params || !params[mp.index]) return "param " + std::to_string(mp.index) + " was not given";
+    if (mp.index >= paramSizes.size())
+      return failed(why, [&] { return "param " + std::to_string(mp.index) + " is not in the manifest"; });
+    if (!params || !params[mp.index])
+      return failed(why, [&] { return "param " + std::to_string(mp.index) + " was not given"; });
     int64_t value = 0;
     const uint32_t n = paramSizes[mp.index];
     if (n == 4) {
@@ -306,13 +322,39 @@ std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramS
     } else if (n == 8) {
       std::memcpy(&value, params[mp.index], 8);
     } else {
-      return "param " + std::to_string(mp.index) + " is not a 4- or 8-byte integer";
+      return failed(why, [&] { return "param " + std::to_string(mp.index) + " is not a 4- or 8-byte integer"; });
     }
     if (value < mp.value)
-      return "param " + std::to_string(mp.index) + " (" + std::to_string(value) + ") is below the clone's minimum " +
-             std::to_string(mp.value);
+      return failed(why, [&] {
+        return "param " + std::to_string(mp.index) + " (" + std::to_string(value) +
+               ") is below the clone's minimum " + std::to_string(mp.value);
+      });
   }
-  return "";
+  return false;
+}
+
+}  // namespace
+
+std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                          const AllocationLookup *lookup) {
+  std::string why;
+  disjointFails(v, paramSizes, params, lookup, &why);
+  return why;
+}
+
+bool disjointHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                   const AllocationLookup *lookup) {
+  return !disjointFails(v, paramSizes, params, lookup, nullptr);
+}
+
+std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+  std::string why;
+  minParamsFail(v, paramSizes, params, &why);
+  return why;
+}
+
+bool minParamsHold(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params) {
+  return !minParamsFail(v, paramSizes, params, nullptr);
 }
 
 ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
@@ -354,10 +396,9 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, c
     if (!(mask & 1)) continue;
     const Variant &v = k.variants[i];
     if (!alignmentHolds(v, k.paramSizes, params)) continue;
-    // Argument conditions of rowwalk clones, as finishSelection (their
-    // reasons are built only for these variants).
-    if (!v.disjointParams.empty() && !checkDisjoint(v, k.paramSizes, params, lookup).empty()) continue;
-    if (!v.minParams.empty() && !checkMinParams(v, k.paramSizes, params).empty()) continue;
+    // Argument conditions of rowwalk clones, as finishSelection (no text).
+    if (!v.disjointParams.empty() && !disjointHolds(v, k.paramSizes, params, lookup)) continue;
+    if (!v.minParams.empty() && !minParamsHold(v, k.paramSizes, params)) continue;
     if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
     return static_cast<int>(i);
   }

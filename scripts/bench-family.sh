@@ -23,7 +23,11 @@
 # (re)built there when the tree is configured, and a missing build-gpu is
 # configured as scripts/gpu-suite.sh does); OUT (default
 # $PTXOPT_BUILD/out/family); ARCH (default sm_<compute capability>, sm_90
-# without a GPU); ROUNDS (2), REPS (20), MAX_MB (no limit); JOBS (parallel
+# without a GPU); ROUNDS (2), REPS (20), MAX_MB (no limit); SMALL_ROUNDS (4)
+# more rounds of the cases up to SMALL_MB (16) MB: their times depend on the
+# process (up to +-15% between runs of one program; docs/BENCHMARKS.md), so
+# their min is over ROUNDS + SMALL_ROUNDS processes; FAMILY_CPU: run every
+# program on that core (taskset); JOBS (parallel
 # builds, default the cores); FAMILY_NVCC_FLAGS (more flags for both builds,
 # after -O3 -arch: e.g. -lineinfo, or `-cudart none fake.o` to try the
 # script without a GPU).
@@ -36,7 +40,7 @@
 # large and are not results. Exit 0 when every build and run succeeded and
 # every output matched nvcc's; 1 otherwise; 77 without a GPU (unless
 # --build-only: nothing is run then). On an H100 the whole run (builds
-# included) takes about 2 minutes.
+# included) takes about 3 minutes (2 before SMALL_ROUNDS; SMALL_ROUNDS=0 for that).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -56,8 +60,10 @@ for a in "$@"; do
   esac
 done
 [ ${#PROGS[@]} = 0 ] && PROGS=("${ALL_PROGS[@]}")
-ROUNDS=${ROUNDS:-2} REPS=${REPS:-20} MAX_MB=${MAX_MB:-}
-if [ $QUICK = 1 ]; then ROUNDS=1 REPS=5 MAX_MB=${MAX_MB:-64}; fi
+ROUNDS=${ROUNDS:-2} REPS=${REPS:-20} MAX_MB=${MAX_MB:-} SMALL_ROUNDS=${SMALL_ROUNDS:-4} SMALL_MB=${SMALL_MB:-16}
+if [ $QUICK = 1 ]; then ROUNDS=1 REPS=5 MAX_MB=${MAX_MB:-64} SMALL_ROUNDS=0; fi
+PIN=()
+if [ -n "${FAMILY_CPU:-}" ] && command -v taskset >/dev/null; then PIN=(taskset -c "$FAMILY_CPU"); fi
 if [ -z "${PTXOPT_BUILD:-}" ]; then
   PTXOPT_BUILD=$ROOT/build-gpu
   [ ! -e "$PTXOPT_BUILD/ptx-opt" ] && [ -e "$ROOT/build/ptx-opt" ] && PTXOPT_BUILD=$ROOT/build
@@ -220,9 +226,9 @@ run_one() { # run_one <program> <variant> <tag> [program args...]
   [ -x "$bin" ] || return 0
   t0=$(date +%s.%N)
   case $variant in
-    disabled) PTXOPT_DISABLE=1 "$bin" "$@" >"$W/$p.$tag.out" 2>&1 ;;
+    disabled) PTXOPT_DISABLE=1 "${PIN[@]}" "$bin" "$@" >"$W/$p.$tag.out" 2>&1 ;;
     log) PTXOPT_LOG=2 "$bin" "$@" >"$W/$p.$tag.out" 2>&1 ;;
-    *) "$bin" "$@" >"$W/$p.$tag.out" 2>&1 ;;
+    *) "${PIN[@]}" "$bin" "$@" >"$W/$p.$tag.out" 2>&1 ;;
   esac
   rc=$?
   awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f\n", b - a }' >"$W/$p.$tag.wall"
@@ -245,6 +251,17 @@ for ((r = 1; r <= ROUNDS; r++)); do
     say "round $r/$ROUNDS: $p:$line"
   done
 done
+# the small cases again: a min over more processes (they are quick)
+SARGS=(--reps "$REPS" --max-mb "$SMALL_MB")
+for ((r = 1; r <= SMALL_ROUNDS; r++)); do
+  for p in "${PROGS[@]}"; do
+    for ((v = 0; v < 3; v++)); do
+      variant=${VARIANTS[$(((v + r - 1) % 3))]}
+      run_one "$p" "$variant" "$variant.s$r" "${SARGS[@]}"
+    done
+  done
+  say "small-case round $r/$SMALL_ROUNDS (up to $SMALL_MB MB) done"
+done
 for p in "${PROGS[@]}"; do
   LARGS=(--reps 0)
   [ -n "$MAX_MB" ] && LARGS+=(--max-mb "$MAX_MB")
@@ -253,8 +270,8 @@ done
 say "decision run (PTXOPT_LOG=2, --reps 0) done"
 
 # ---- tables -------------------------------------------------------------------------------
-python3 bench/family/report.py --work "$W" --out "$OUT" --rounds "$ROUNDS" \
-  --device "$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | head -1); $(nvcc --version | tail -1); -O3 -arch=$ARCH; rounds $ROUNDS, reps $REPS${MAX_MB:+, up to $MAX_MB MB}" \
+python3 bench/family/report.py --work "$W" --out "$OUT" --rounds "$ROUNDS" --small-rounds "$SMALL_ROUNDS" \
+  --device "$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | head -1); $(nvcc --version | tail -1); -O3 -arch=$ARCH; rounds $ROUNDS (+$SMALL_ROUNDS up to $SMALL_MB MB), reps $REPS${MAX_MB:+, up to $MAX_MB MB}${PIN:+, on core $FAMILY_CPU}" \
   "${PROGS[@]}"
 report_rc=$?
 mkdir -p "$OUT/runs"

@@ -16,6 +16,8 @@
 #              hooked stubs, no shim (what the bigger fatbinary alone costs)
 #   globals    ptx-nvcc keeping the __ptxopt_manifest_<kernel> globals in the
 #              PTX (PTXOPT_NVCC_MANIFEST_GLOBALS=1; what they cost)
+#   images     ptx-nvcc --ptxopt-clone-images: the program's image is nvcc's,
+#              each clone an image of its own, loaded when first used
 #   baseline   ptx-nvcc linked with BASELINE_LIB, when set (another
 #              libptxopt_nvcc.a, e.g. an older shim, for before/after)
 # PTXOPT_BUILD: the build tree with ptx-opt, ptx-nvcc-cicc and
@@ -57,6 +59,7 @@ prepare() {
   $P "${FLAGS[@]}" "$SRC" -o "$BINDIR/ptxnvcc" & pids+=($!)
   $P --ptxopt-no-link-shim "${FLAGS[@]}" "$SRC" -o "$BINDIR/noshim" & pids+=($!)
   PTXOPT_NVCC_MANIFEST_GLOBALS=1 $P "${FLAGS[@]}" "$SRC" -o "$BINDIR/globals" & pids+=($!)
+  $P --ptxopt-clone-images "${FLAGS[@]}" "$SRC" -o "$BINDIR/images" & pids+=($!)
   rm -f "$BINDIR/baseline"
   if [ -n "${BASELINE_LIB:-}" ]; then
     $P --ptxopt-lib="$BASELINE_LIB" "${FLAGS[@]}" "$SRC" -o "$BINDIR/baseline" & pids+=($!)
@@ -67,12 +70,17 @@ prepare() {
   # the shim's launch hook defined (not the stub's weak reference)
   has_shim() { nm "$BINDIR/$1" >"$BINDIR/$1.nm" && grep -v ' w ' "$BINDIR/$1.nm" | grep -c ' __ptxopt_nvcc_launch$' >/dev/null; }
   local p
-  for p in ptxnvcc globals $([ -e "$BINDIR/baseline" ] && echo baseline); do
+  for p in ptxnvcc globals images $([ -e "$BINDIR/baseline" ] && echo baseline); do
     has_shim $p || { echo "[bench-hook] error: $p has no shim"; exit 2; }
   done
   if has_shim noshim; then echo "[bench-hook] error: noshim has the shim"; exit 2; fi
   rm -f "$BINDIR"/*.nm
-  echo "[bench-hook] built nvcc ptxnvcc noshim globals$([ -e "$BINDIR/baseline" ] && echo ' baseline') in $BINDIR"
+  # the driver's cost of loading an image, by its content (load_cost.cpp):
+  # the nvcc and the ptx-nvcc device image of hook_bench.cu
+  nvcc -O2 bench/hook/load_cost.cpp -o "$BINDIR/load_cost" -L"$CUDA_HOME/lib64/stubs" -lcuda
+  nvcc "${FLAGS[@]}" -cubin "$SRC" -o "$BINDIR/nvcc.cubin"
+  $P "${FLAGS[@]}" -cubin "$SRC" -o "$BINDIR/ptxnvcc.cubin"
+  echo "[bench-hook] built nvcc ptxnvcc noshim globals images$([ -e "$BINDIR/baseline" ] && echo ' baseline') in $BINDIR"
 }
 
 run() {
@@ -84,7 +92,7 @@ run() {
   # differences out; off by default (cudart's own threads share that core)
   PIN=()
   if [ -n "${HOOK_CPU:-}" ] && command -v taskset >/dev/null; then PIN=(taskset -c "$HOOK_CPU"); fi
-  local configs=(nvcc ptxnvcc ptxnvcc:PTXOPT_DISABLE=1 noshim globals)
+  local configs=(nvcc ptxnvcc ptxnvcc:PTXOPT_DISABLE=1 noshim globals images images:PTXOPT_DISABLE=1)
   [ -x "$BINDIR/baseline" ] && configs+=(baseline baseline:PTXOPT_DISABLE=1)
   for ((i = 0; i < PROCS; ++i)); do
     for c in "${configs[@]}"; do
@@ -98,6 +106,12 @@ run() {
       [ $rc = 0 ] || { echo "[bench-hook] error: $name exit $rc:"; tail -5 "$raw/$name.$i.txt"; exit 1; }
     done
   done
+  for m in LAZY EAGER; do
+    for ((i = 0; i < PROCS; ++i)); do
+      CUDA_MODULE_LOADING=$m "$BINDIR/load_cost" 20 _Z12count_blocksPi "$BINDIR/$([ $((i % 2)) = 0 ] && echo nvcc || echo ptxnvcc).cubin" \
+        "$BINDIR/$([ $((i % 2)) = 0 ] && echo ptxnvcc || echo nvcc).cubin" >"$raw/load_$m.$i.txt" 2>&1 || true
+    done
+  done
   {
     echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1);" \
       "$(nvcc --version | tail -1); $(date -u '+%Y-%m-%d %H:%M UTC'); $PROCS processes per program"
@@ -107,6 +121,7 @@ import glob, os, statistics, sys
 raw, md_path, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
 names = [c.replace(":PTXOPT_DISABLE=1", "-disable") for c in configs]
 label = {"nvcc": "nvcc", "ptxnvcc": "ptx-nvcc", "ptxnvcc-disable": "ptx-nvcc, PTXOPT_DISABLE=1",
+         "images": "ptx-nvcc --ptxopt-clone-images", "images-disable": "clone images, PTXOPT_DISABLE=1",
          "noshim": "ptx-nvcc, no shim", "globals": "ptx-nvcc, manifest globals kept",
          "baseline": "ptx-nvcc, baseline shim", "baseline-disable": "baseline, PTXOPT_DISABLE=1"}
 data, variants = {}, {}
@@ -128,6 +143,7 @@ for n in names:
         runs.append(d)
     data[n] = runs
 rows = [  # (key, description, kind): kind "first" = one value per process, "per" = (count,) min, median
+    ("init", "`cudaFree(0)`: cudart's start and the context (us)", "first"),
     ("first_clones", "first launch + sync, kernel with clones, `<<<8,32>>>` (us)", "first"),
     ("first_plain", "then first launch + sync, kernel without clones (us)", "first"),
     ("same_clones", "same shape `<<<8,32>>>`, kernel with clones, per launch (us)", "per"),
@@ -160,7 +176,8 @@ def cell(n, key, kind):
 out = []
 out.append(open(os.path.join(raw, "about.txt")).read().strip() + "; cells: min / median")
 out.append("")
-deltas = [d for d in ("ptxnvcc", "ptxnvcc-disable", "baseline", "baseline-disable") if d in names]
+deltas = [d for d in ("ptxnvcc", "ptxnvcc-disable", "images", "images-disable", "baseline", "baseline-disable")
+          if d in names]
 out.append("| | " + " | ".join(label.get(n, n) for n in names) + " | " +
            " | ".join("%s - nvcc" % label.get(d, d) for d in deltas) + " |")
 out.append("|---|" + "---:|" * (len(names) + len(deltas)))
@@ -179,6 +196,39 @@ out.append("")
 for row, vs in variants.items():
     out.append("- `%s` ran: %s" % (row, ", ".join("%s: `%s`" % (label.get(n, n), v) for n, v in vs.items() if v != "-")
                                   or "the original (no shim)"))
+loads = {}  # (mode, image, "cold"/"warm", step) -> values
+for f in glob.glob(os.path.join(raw, "load_*.txt")):
+    mode = os.path.basename(f).split(".")[0][5:]
+    for line in open(f):
+        p = line.split()
+        if not p or p[0] not in ("cold", "image"):
+            continue
+        img = os.path.basename(p[1]).replace(".cubin", "")
+        kv, key = {}, None
+        for t in p[2:]:  # "key value" (cold) or "key min median" (warm): the last value
+            try:
+                kv[key] = float(t)
+            except ValueError:
+                key = t
+        for step in ("load", "first"):
+            if step in kv:
+                loads.setdefault((mode, img, "warm" if p[0] == "image" else "cold", step), []).append(kv[step])
+if loads:
+    out.append("")
+    out.append("Loading the device image with the driver (`load_cost`, `cuLibraryLoadData`, then the first launch + "
+               "synchronize of a kernel of it), us, median over the processes (cold: the process's first load; "
+               "warm: median of 20 loads):")
+    out.append("")
+    out.append("| CUDA_MODULE_LOADING | image | cold load | cold first launch | warm load | warm first launch |")
+    out.append("|---|---|---:|---:|---:|---:|")
+    for mode in ("LAZY", "EAGER"):
+        for img in ("nvcc", "ptxnvcc"):
+            cells = []
+            for kind in ("cold", "warm"):
+                for step in ("load", "first"):
+                    v = loads.get((mode, img, kind, step))
+                    cells.append("%.1f" % statistics.median(v) if v else "-")
+            out.append("| %s | %s | %s |" % (mode, label.get(img, img), " | ".join(cells)))
 text = "\n".join(out) + "\n"
 open(md_path, "w").write(text)
 print(text)

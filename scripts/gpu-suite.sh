@@ -7,7 +7,7 @@
 # group clones (scripts/bench-launch-floor.sh), the clones of Sobel at
 # 1920 x 1080 (scripts/bench-sobel-small.sh), the rowwalk benchmark
 # (scripts/bench-rowwalk.sh), the launch hook's cost (scripts/bench-hook.sh,
-# about 30 s) and the benchmark family (scripts/bench-family.sh, about 2
+# about 45 s) and the benchmark family (scripts/bench-family.sh, about 3
 # minutes).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
@@ -201,7 +201,7 @@ if [ "${GPU_SUITE_HOOK:-1}" = 1 ]; then
 fi
 
 # ---- the benchmark family: clone choices measured per shape (docs/BENCHMARKS.md) -----------
-# GPU_SUITE_FAMILY=0 leaves it out (about 2 minutes on an H100). Its output comparison counts like a test.
+# GPU_SUITE_FAMILY=0 leaves it out (about 3 minutes on an H100, the small cases run 4 more rounds). Its output comparison counts like a test.
 family_rc=0
 if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
   start=$(date +%s)

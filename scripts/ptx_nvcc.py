@@ -30,6 +30,9 @@ Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-bin=PATH        the ptx-opt executable
   --ptxopt-lib=PATH        the shim archive (libptxopt_nvcc.a)
   --ptxopt-no-link-shim    do not add the shim to links
+  --ptxopt-clone-images    each clone in a device image of its own, loaded
+                           only when a launch first can use it (the program's
+                           own image is nvcc's; docs/NVCC.md)
   --ptxopt-ptxas-threads=N ptxas compiles functions on N threads (default: the
                            cores, at most 4; 0 or 1: off; never when the
                            arguments set split-compile themselves)
@@ -285,7 +288,7 @@ def make_profile(cuda_bin, wrapdir):
 def main(argv):
     own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
            "verbose": False, "threads": None,
-           "reassociate": False, "report": None}
+           "reassociate": False, "report": None, "images": False}
     args = []
     envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
     for a in envflags + argv:
@@ -309,6 +312,8 @@ def main(argv):
             own["lib"] = val
         elif name == "no-link-shim" and not eq:
             own["nolink"] = True
+        elif name == "clone-images" and not eq:
+            own["images"] = True
         elif name == "verbose" and not eq:
             own["verbose"] = True
         elif name == "ptxas-threads" and eq and val.isdigit():
@@ -373,11 +378,16 @@ def build(nvcc, args, own, plain):
         wbin = os.path.join(wrap, "bin")
         os.mkdir(wbin)
         os.mkdir(os.path.join(wrap, "state"))
+        # --ptxopt-clone-images: ptxas and fatbinary are ptx-nvcc-cicc too
+        # (it compiles and wraps the clones' own images next to nvcc's)
+        tools = ("ptxas", "fatbinary") if own["images"] else ()
         for e in os.listdir(cuda_bin):
-            if e not in ("nvcc.profile", "nvcc", "cicc"):
+            if e not in ("nvcc.profile", "nvcc", "cicc") + tools:
                 os.symlink(os.path.join(cuda_bin, e), os.path.join(wbin, e))
         os.symlink(nvcc, os.path.join(wbin, "nvcc"))
         os.symlink(hook, os.path.join(wbin, "cicc"))
+        for t in tools:
+            os.symlink(hook, os.path.join(wbin, t))
         try:
             profile, top = make_profile(cuda_bin, wbin)
         except (OSError, RuntimeError) as e:
@@ -399,12 +409,15 @@ def build(nvcc, args, own, plain):
             "PTXOPT_NVCC_REMARKS": own["remarks"],
             "PTXOPT_NVCC_DEBUG_BUILDS": "1" if own["debug"] else "0",
             "PTXOPT_NVCC_REPORT": own["report"] or "",
+            "PTXOPT_NVCC_CLONE_IMAGES": "1" if own["images"] else "0",
+            "PTXOPT_NVCC_REAL_BIN": cuda_bin,
         })
         srcs = [a for a in args if a.endswith((".cu", ".cup", ".gpu"))]
         if len(srcs) == 1:
             env["PTXOPT_NVCC_SOURCE"] = srcs[0]
         cmd = [os.path.join(wbin, "nvcc")]
-        threads = ptxas_threads(args, own["threads"])
+        # with clone images ptxas compiles nvcc's functions only: no need to split
+        threads = 0 if own["images"] else ptxas_threads(args, own["threads"])
         if threads:
             cmd += ["-Xptxas", "--split-compile=%d" % threads]
         cmd += args

@@ -21,7 +21,9 @@
 //
 // Options of every program: --reps N (default 20; 0: the first run and the
 // hash only), --filter TEXT (cases whose "case shape size" contains TEXT),
-// --max-mb N (skip cases whose footprint is larger: a quick run).
+// --max-mb N (skip cases whose footprint is larger: a quick run),
+// --warmup-ms N (keep the GPU busy for N ms before the first case, default
+// 0: the clocks of a GPU that was idle ramp up under load).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -121,6 +123,7 @@ struct Options {
   int reps = 20;
   std::string filter;
   double maxMB = 1e30;
+  double warmupMs = 0;
   const char *prog = "";
 };
 
@@ -136,7 +139,24 @@ inline Options parseOptions(int argc, char **argv, const char *prog) {
     if (a == "--reps") o.reps = std::atoi(value());
     else if (a == "--filter") o.filter = value();
     else if (a == "--max-mb") o.maxMB = std::atof(value());
-    else { std::fprintf(stderr, "usage: %s [--reps N] [--filter TEXT] [--max-mb N]\n", prog); std::exit(2); }
+    else if (a == "--warmup-ms") o.warmupMs = std::atof(value());
+    else {
+      std::fprintf(stderr, "usage: %s [--reps N] [--filter TEXT] [--max-mb N] [--warmup-ms N]\n", prog);
+      std::exit(2);
+    }
+  }
+  if (o.warmupMs > 0) {  // fillRandom over 64 MB until the time is up, synchronized every launch
+    const size_t n = size_t(16) << 20;
+    float *p;
+    CHECK(cudaMalloc(&p, n * sizeof(float)));
+    auto t0 = std::chrono::steady_clock::now();
+    for (uint32_t seed = 1; std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() <
+                            o.warmupMs;
+         ++seed) {
+      fillRandom<float><<<1024, 256>>>(p, n, seed);
+      CHECK(cudaDeviceSynchronize());
+    }
+    CHECK(cudaFree(p));
   }
   // stdout and the runtime's stderr lines go to one file in order
   std::setvbuf(stdout, nullptr, _IOLBF, 0);

@@ -94,6 +94,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--rounds", type=int, required=True)
+    ap.add_argument("--small-rounds", type=int, default=0,
+                    help="more rounds of the small cases (<prog>.<variant>.s<r>.out): their runs join the min")
     ap.add_argument("--device", default="")
     ap.add_argument("progs", nargs="+")
     a = ap.parse_args()
@@ -105,6 +107,8 @@ def main():
     for prog in a.progs:
         runs = {v: [read_runs(os.path.join(a.work, f"{prog}.{v}.r{r}.out")) for r in range(1, a.rounds + 1)]
                 for v in VARIANTS}
+        small = {v: [read_runs(os.path.join(a.work, f"{prog}.{v}.s{r}.out")) for r in range(1, a.small_rounds + 1)]
+                 for v in VARIANTS}
         log = read_runs(os.path.join(a.work, f"{prog}.log.out"))
         decisions = read_decisions(os.path.join(a.work, f"{prog}.log.out"))
         keys = []
@@ -123,6 +127,7 @@ def main():
                 if len(got) != a.rounds:
                     equal = "MISSING"
                     problems.append(f"{prog} {' '.join(key[1:])}: {v}: in {len(got)} of {a.rounds} runs")
+                got = got + [r[key] for r in small[v] if key in r]  # the small cases' extra rounds
                 for f in got:
                     if ref is None:
                         ref = f["hash"]

@@ -7,6 +7,8 @@
 //   hook_bench [reps]
 //
 // Prints "name value..." lines (microseconds):
+//   init              cudaFree(0): cudart's start and the context (with
+//                     CUDA_MODULE_LOADING=EAGER also every image's load)
 //   first_clones      the process's first launch + synchronize, of a kernel
 //                     with clones (the context exists already: cudaFree(0))
 //   first_plain       then the first launch + synchronize of a kernel without
@@ -86,7 +88,9 @@ int main(int argc, char **argv) {
   const int H = 100;         // launches per batch of the host-only time
   const int S = 4096;        // distinct shapes: grid.x 1..2048, block.x 32 and 64
   const size_t elems = size_t(2048) * 256;  // covers every launch below
+  auto t0 = Clock::now();
   check(cudaFree(nullptr), "cudaFree(0) (context)");
+  std::printf("init %.2f\n", usSince(t0));
   int *a, *b, *c, *counter;
   check(cudaMalloc(&a, elems * sizeof(int)), "cudaMalloc");
   check(cudaMalloc(&b, elems * sizeof(int)), "cudaMalloc");
@@ -97,7 +101,7 @@ int main(int argc, char **argv) {
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 
   // The first launches of the process.
-  auto t0 = Clock::now();
+  t0 = Clock::now();
   matadd_int<<<8, 32>>>(a, b, c);
   check(cudaDeviceSynchronize(), "first launch");
   std::printf("first_clones %.2f\n", usSince(t0));

@@ -49,15 +49,13 @@
 #include <string>
 #include <vector>
 
+#include "nvcc_tools.h"
+
 extern char **environ;
 
-namespace {
+namespace ptxnvcc {
 
 namespace fs = std::filesystem;
-
-const char *const kHookBegin = "/* ptx-opt hook begin (scripts/ptx-nvcc, docs/NVCC.md) */";
-const char *const kHookEnd = "/* ptx-opt hook end */";
-const char *const kManifestTag = "// @ptxopt-manifest ";
 
 std::string env(const char *name) {
   const char *v = std::getenv(name);
@@ -121,7 +119,7 @@ bool isFile(const std::string &p) {
 
 /// Runs argv[0] (a path) with stdout and stderr to `log` (empty: inherited).
 /// The exit status; 128 + signal; 127 when it cannot be started.
-int spawn(const std::vector<std::string> &argv, const std::string &log = "") {
+int spawn(const std::vector<std::string> &argv, const std::string &log) {
   std::vector<char *> args;
   for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
@@ -156,6 +154,18 @@ std::string absPath(const std::string &p) {
   auto a = fs::absolute(p, ec);
   return ec ? p : a.lexically_normal().string();
 }
+
+}  // namespace ptxnvcc
+
+using namespace ptxnvcc;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char *const kHookBegin = "/* ptx-opt hook begin (scripts/ptx-nvcc, docs/NVCC.md) */";
+const char *const kHookEnd = "/* ptx-opt hook end */";
+const char *const kManifestTag = "// @ptxopt-manifest ";
 
 /// The manifest line of optimized PTX (its JSON), if any.
 std::optional<std::string> manifestOf(const std::string &ptx) {
@@ -262,6 +272,20 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
   }
   if (env("PTXOPT_NVCC_MANIFEST_GLOBALS") != "1") {
     std::string stripped = withoutManifestGlobals(*newText);
+    // --ptxopt-clone-images: each clone into a module of its own (for the
+    // ptxas and fatbinary steps, nvcc_images.cpp); nvcc's PTX stays as it
+    // is, so the program's own image is nvcc's.
+    bool split = false;
+    try {
+      split = cloneImagesOn() && splitClones(ptx, stripped, *manifest);
+    } catch (const std::exception &e) {
+      warnOnce(std::string("split") + e.what(), std::string("clone images: ") + e.what() + "; clones kept in the image");
+    }
+    if (split) {
+      ::unlink(tmp.c_str());
+      note("clones " + ptx);
+      return manifest;
+    }
     if (stripped.size() != newText->size()) {
       try {
         writeFile(tmp, stripped);
@@ -380,8 +404,9 @@ bool usesPtsz(const std::string &ii) {
 }
 
 /// The hook block; its table layout is ptxopt_nvcc_cudart of
-/// include/ptxopt/runtime/NvccShim.h (version 1).
-std::string hookBlock(const std::string &manifest, bool ptsz) {
+/// include/ptxopt/runtime/NvccShim.h (version 2). `images`: the header of
+/// the unit's clone images (--ptxopt-clone-images), or "".
+std::string hookBlock(const std::string &manifest, bool ptsz, const std::string &images) {
   std::string b = std::string(kHookBegin) + "\n";
   b += R"(#if !defined(__NV_LEGACY_LAUNCH) && !defined(__CUDACC_RTC__)
 extern "C" {
@@ -397,6 +422,10 @@ typedef struct ptxopt_nvcc_cudart {
   cudaError_t (*peekAtLastError)(void);
   cudaError_t (*getLastError)(void);
   const char *(*getErrorName)(cudaError_t);
+  void **(*registerFatBinary)(void *);
+  void (*registerFatBinaryEnd)(void **);
+  const struct ptxopt_nvcc_image *images;
+  int imageCount;
 } ptxopt_nvcc_cudart;
 void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *, const char *, void **, const char *, const char *)
     __attribute__((weak));
@@ -404,9 +433,22 @@ cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *, cudaKernel_t *,
 cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *, cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t,
     int) __attribute__((weak));
 }
-static const ptxopt_nvcc_cudart __ptxopt_nvcc_rt = {1, __cudaRegisterFunction, __cudaGetKernel, __cudaLaunchKernel,
+typedef struct ptxopt_nvcc_image {
+  const char *name;
+  const unsigned long long *fatbin;
+} ptxopt_nvcc_image;
+)";
+  if (images.empty()) {
+    b += "#define __PTXOPT_NVCC_IMAGES 0\n#define __PTXOPT_NVCC_IMAGE_COUNT 0\n";
+  } else {  // --ptxopt-clone-images: written by the fatbinary step (nvcc_images.cpp)
+    b += "#if __has_include(\"" + images + "\")\n#include \"" + images +
+         "\"\n#define __PTXOPT_NVCC_IMAGES __ptxopt_nvcc_images\n#else\n#define __PTXOPT_NVCC_IMAGES 0\n"
+         "#define __PTXOPT_NVCC_IMAGE_COUNT 0\n#endif\n";
+  }
+  b += R"(static const ptxopt_nvcc_cudart __ptxopt_nvcc_rt = {2, __cudaRegisterFunction, __cudaGetKernel, __cudaLaunchKernel,
     __cudaLaunchKernel_ptsz, cudaGetDevice, cudaDeviceGetAttribute, cudaFuncGetAttributes, cudaPeekAtLastError,
-    cudaGetLastError, cudaGetErrorName};
+    cudaGetLastError, cudaGetErrorName, __cudaRegisterFatBinary, __cudaRegisterFatBinaryEnd, __PTXOPT_NVCC_IMAGES,
+    __PTXOPT_NVCC_IMAGE_COUNT};
 static const char __ptxopt_nvcc_manifest[] =
   )";
   b += cString(manifest) + ";\n";
@@ -438,7 +480,8 @@ static inline cudaError_t __ptxopt_nvcc_launch_hook(cudaKernel_t __k, dim3 __g, 
 
 /// Inserts (or replaces, or with no manifest removes) the hook block after
 /// the host file's #include "crt/host_runtime.h".
-void installHook(const std::string &host, const std::optional<std::string> &manifest, bool ptsz) {
+void installHook(const std::string &host, const std::optional<std::string> &manifest, bool ptsz,
+                 const std::string &images) {
   auto read = readFile(host);
   if (!read) throw std::runtime_error("cannot read " + host);
   std::string text = *read;
@@ -461,7 +504,7 @@ void installHook(const std::string &host, const std::optional<std::string> &mani
     size_t end = text.find('\n', i);
     end = end == std::string::npos ? text.size() : end + 1;
     size_t line = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(end), '\n')) + 1;
-    text.insert(end, hookBlock(*manifest, ptsz) + "#line " + std::to_string(line) + " \"" + host + "\"\n");
+    text.insert(end, hookBlock(*manifest, ptsz, images) + "#line " + std::to_string(line) + " \"" + host + "\"\n");
   }
   writeFile(host, text);
   if (manifest) note("hook " + host);
@@ -520,13 +563,19 @@ void afterCicc(const std::vector<std::string> &args) {
   for (const auto &a : args)
     if (a.size() > 3 && a.compare(a.size() - 3, 3, ".ii") == 0) ii = a;
   const bool ptsz = !ii.empty() && usesPtsz(ii);
+  const auto fatbinC = argValue(args, "--include_file_name");
+  const std::string images = cloneImagesOn() && fatbinC ? imagesHeader(*fatbinC) : "";
   for (const auto &st : stubs)
-    if (isFile(st)) installHook(st, merged, ptsz);
+    if (isFile(st)) installHook(st, merged, ptsz, images);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
+  // --ptxopt-clone-images: the same program is nvcc's ptxas and fatbinary
+  const std::string self = fs::path(argv[0]).filename().string();
+  if (self == "ptxas") return ptxasMain(std::vector<std::string>(argv + 1, argv + argc));
+  if (self == "fatbinary") return fatbinaryMain(std::vector<std::string>(argv + 1, argv + argc));
   const std::string real = env("PTXOPT_NVCC_REAL_CICC");
   if (real.empty() || stateDir().empty()) {
     std::cerr << "ptx-nvcc: error: PTXOPT_NVCC_REAL_CICC or PTXOPT_NVCC_STATE is not set (ptx-nvcc-cicc runs as "

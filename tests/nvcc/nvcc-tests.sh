@@ -236,6 +236,35 @@ launch)
   check "...launches the clone on the ptsz entry point" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0 ptsz" ptsz.log
   ;;
 
+images)
+  # --ptxopt-clone-images: the program's own image is nvcc's, each clone is
+  # an image of its own that the shim registers when a launch first can use
+  # it (the fake cudart prints registrations); the same launches as without.
+  check "build" fake_build prog --ptxopt-clone-images
+  check "reference build (clones in the unit's image)" fake_build ref
+  ./ref >ref.log 2>&1
+  FAKE_CUDART_VERBOSE=1 ./prog >run.log 2>&1
+  check "the same launches" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' run.log)
+  check "clones registered lazily: each right before its first launch, none at start-up" \
+    awk '/register .*__ptxopt/ { n++; name = $3; getline; if ($2 != "launch" || $3 != name) bad = 1 }
+         END { exit bad || n != 4 }' run.log
+  check "clones no launch uses are never registered" bash -c "! grep -q 'register .*__ptxopt_split1024' run.log"
+  FAKE_CUDART_VERBOSE=1 PTXOPT_DISABLE=1 ./prog >dis.log 2>&1
+  check "PTXOPT_DISABLE=1: no clone registered, originals only" test "$(grep -c '__ptxopt' dis.log)" = 0
+  mkdir k
+  check "--keep -c" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH --keep --keep-dir k -c "$MATADD/matadd.cu" -o m.o
+  run build.log nvcc -arch=$ARCH -ptx "$MATADD/matadd.cu" -o nvcc.ptx
+  check "...the unit's PTX is nvcc's, byte for byte" cmp k/matadd.ptx nvcc.ptx
+  check "...its cubin has no clone" bash -c "! grep -q __ptxopt k/matadd.sm_90.cubin"
+  check "...the object carries the clone images" bash -c "nm m.o | grep -q __ptxopt_nvcc_img_0"
+  # module-scope data would be two copies in two images: no split
+  printf '__device__ int g;\n__global__ void k(const int *a, int *o) { int i = threadIdx.x * gridDim.x + blockIdx.x; o[i] = a[i] + g; }\n' >global.cu
+  mkdir k2
+  check "a unit with a __device__ variable" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH --keep --keep-dir k2 -c global.cu -o g.o
+  check "...keeps its clones in its own image" grep -q '__ptxopt_swap' k2/global.ptx
+  check "...and no clone images" bash -c "! nm g.o | grep -q __ptxopt_nvcc_img_"
+  ;;
+
 flags)
   # -ccbin, response files, NVCC_PREPEND_FLAGS / NVCC_APPEND_FLAGS, own flags.
   unset PTXOPT_NVCC_FLAGS  # the default pipeline (-O2)

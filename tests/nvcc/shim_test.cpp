@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <new>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -22,6 +23,22 @@
 
 using namespace ptxopt;
 using namespace ptxopt::rt;
+
+// Heap allocations of the calling thread, counted while `countAllocations`
+// is set (the launch path must make none for a cached shape).
+namespace {
+thread_local bool countAllocations = false;
+thread_local long allocations = 0;
+}  // namespace
+
+void *operator new(size_t n) {
+  if (countAllocations) ++allocations;
+  if (void *p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+// Not inlined: GCC would pair the inlined free() with operator new (-Wmismatched-new-delete).
+__attribute__((noinline)) void operator delete(void *p) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete(void *p, size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -84,6 +101,21 @@ cudaError_t fFuncAttributes(cudaFuncAttributes *a, const void *host) {
   a->maxThreadsPerBlock = m == fake.maxThreads.end() ? 1024 : int(m->second);
   return cudaSuccess;
 }
+std::atomic<long> fatbins{0};
+std::vector<const void *> fatbinData;  // what each registerFatBinary got (under fake.mu)
+void **fRegisterFatBinary(void *wrapper) {
+  ++fatbins;
+  struct Wrapper {
+    int magic, version;
+    const unsigned long long *data;
+    void *rest;
+  };
+  std::lock_guard<std::mutex> l(fake.mu);
+  auto *w = static_cast<const Wrapper *>(wrapper);
+  fatbinData.push_back(w->magic == 0x466243B1 && w->version == 1 ? w->data : nullptr);
+  return new void *[1];
+}
+void fRegisterFatBinaryEnd(void **) {}
 cudaError_t fPeek() {
   ++fake.errorCalls;
   return cudaSuccess;
@@ -169,6 +201,7 @@ std::pair<std::string, LaunchShape> launch(cudaKernel_t h, const LaunchShape &s,
 
 TEST_CASE("nvcc shim: concurrent first launches choose as selectVariant, clones read once and only when usable",
           "[nvcc-shim]") {
+  const long attributes0 = fake.deviceAttribute;  // another case may have read the device limits already
   cudaKernel_t h = setUp();
   const std::vector<LaunchShape> shapes = {
       {{8, 1, 1}, {32, 1, 1}, 0},     {{512, 1, 1}, {256, 1, 1}, 0},  {{600, 1, 1}, {128, 1, 1}, 0},
@@ -194,9 +227,11 @@ TEST_CASE("nvcc shim: concurrent first launches choose as selectVariant, clones 
     });
   for (auto &t : ts) t.join();
   CHECK(mismatches == 0);
-  // The device limits once; each clone's attributes at most once, and never
-  // for `never` (no shape can use it) nor `last` (swap holds wherever it
-  // would be reached, but the 3000x1024 shape exceeds swap's 256 threads).
+  // The device limits once per process (7 attributes), here unless an
+  // earlier case of the process read them; each clone's attributes at most
+  // once, never for `never` (no shape can use it), and for `last` (reached
+  // where swap fails: the 3000x1024 shape exceeds swap's 256 threads).
+  CHECK(fake.deviceAttribute - attributes0 == (attributes0 == 0 ? 7 : 0));
   CHECK(fake.deviceAttribute == 7);
   std::lock_guard<std::mutex> l(fake.mu);
   CHECK(fake.attributeReads.count("k$never") == 0);
@@ -240,4 +275,105 @@ TEST_CASE("nvcc shim: a kernel without clones goes straight to cudart", "[nvcc-s
   CHECK(launch(h, s, nullptr) == std::make_pair(std::string("plain"), s));
   CHECK(ptxopt_nvcc_last_variant() == nullptr);
   CHECK(fake.errorCalls == e0);
+}
+
+TEST_CASE("nvcc shim: a cached shape allocates nothing, argument conditions included", "[nvcc-shim]") {
+  // Kernel "r": rowwalk-style clones with argument conditions, `walk`
+  // (params 0 and 1 in two allocations: never here, the test has no driver
+  // to ask) and `min` (param 2 at least 100), then a plain clone. The
+  // reasons they fail with are long texts, built only for PTXOPT_LOG.
+  static char hostR;
+  static std::string json = [] {
+    Variant walk = variant("r$walk");
+    walk.disjointParams = {{0, 1}};
+    Variant min = variant("r$min");
+    min.minParams = {{2, 100}};
+    Manifest m;
+    m.kernels.push_back({"r", {8, 8, 4}, {walk, min, variant("r$plain")}});
+    return toJson(m);
+  }();
+  setUp();  // the shim's settings: the text-free path
+  fRegister(nullptr, &hostR, nullptr, "r", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&table, json.c_str(), nullptr, &hostR, "r");
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&table, &h, &hostR) == cudaSuccess);
+  uint64_t a = 0x7f0000000000, b = 0x7f0000100000;
+  int32_t n = 5;
+  void *args[3] = {&a, &b, &n};
+  const LaunchShape s{{64, 1, 1}, {128, 1, 1}, 0};
+  // The first launches resolve the kernel and its clones and store the shape.
+  REQUIRE(launch(h, s, args).first == "r$plain");
+  n = 200;
+  REQUIRE(launch(h, s, args).first == "r$min");
+  allocations = 0;
+  countAllocations = true;
+  int right = 0;
+  for (int i = 0; i < 1000; ++i) {
+    n = i % 2 ? 5 : 200;
+    if (__ptxopt_nvcc_launch(&table, h, dim3(64), dim3(128), args, 0, nullptr, 0) == cudaSuccess &&
+        std::strcmp(ptxopt_nvcc_last_variant(), n == 5 ? "r$plain" : "r$min") == 0)
+      ++right;
+  }
+  countAllocations = false;
+  CHECK(right == 1000);
+  CHECK(allocations == 0);
+}
+
+TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shape first can use it", "[nvcc-shim]") {
+  // Kernel "c" (--ptxopt-clone-images): `c$never` (block.x a multiple of 3)
+  // and `c$img` have images, `c$inline` is in the unit's image.
+  static char hostC;
+  static const unsigned long long imgNever[2] = {1, 2}, imgImg[2] = {3, 4};
+  static const ptxopt_nvcc_image images[] = {{"c$never", imgNever}, {"c$img", imgImg}};
+  static std::string json = [] {
+    Variant never = variant("c$never");
+    never.blockMultiple = {3, 1, 1};
+    Variant img = variant("c$img");
+    img.blockMultiple = {2, 1, 1};
+    Manifest m;
+    m.kernels.push_back({"c", {8}, {never, img, variant("c$inline")}});
+    return toJson(m);
+  }();
+  ptxopt_nvcc_cudart t2 = table;
+  t2.version = 2;
+  t2.registerFatBinary = fRegisterFatBinary;
+  t2.registerFatBinaryEnd = fRegisterFatBinaryEnd;
+  t2.images = images;
+  t2.imageCount = 2;
+  setUp();
+  fRegister(nullptr, &hostC, nullptr, "c", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  auto registered = [](const char *name) {
+    std::lock_guard<std::mutex> l(fake.mu);
+    for (auto &[host, n] : fake.names)
+      if (n == name) return true;
+    return false;
+  };
+  __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostC, "c");
+  CHECK(registered("c$inline"));  // in the unit's image: at start, as before
+  CHECK_FALSE(registered("c$img"));
+  CHECK_FALSE(registered("c$never"));
+  CHECK(fatbins == 0);
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostC) == cudaSuccess);
+  uint64_t a = 0;
+  void *args[1] = {&a};
+  auto run = [&](uint32_t block) {
+    return __ptxopt_nvcc_launch(&t2, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
+               ? std::string(ptxopt_nvcc_last_variant())
+               : std::string("<failed>");
+  };
+  CHECK(run(1) == "c$inline");  // no shape condition of c$img holds: its image stays unregistered
+  CHECK(fatbins == 0);
+  CHECK(run(64) == "c$img");  // now it is registered, then launched
+  CHECK(fatbins == 1);
+  CHECK(registered("c$img"));
+  {
+    std::lock_guard<std::mutex> l(fake.mu);
+    REQUIRE(fatbinData.size() == 1);
+    CHECK(fatbinData[0] == imgImg);
+  }
+  CHECK(run(64) == "c$img");
+  CHECK(run(128) == "c$img");
+  CHECK(fatbins == 1);  // once
+  CHECK_FALSE(registered("c$never"));
 }

@@ -191,6 +191,34 @@ TEST_CASE("mask: extra arguments without the heap", "[runtime]") {
   CHECK(variantParamsInline(k, v, s, args, pointers, values) == nullptr);
 }
 
+TEST_CASE("mask: variantArgs, the launch path's arguments: inline where they fit, else on the heap", "[runtime]") {
+  Variant v;
+  v.name = "k$merged";
+  v.extraArgs = {DimSource{DimSource::From::Grid, 0, 1, 0, false}};
+  KernelManifest k{"k", {8, 8}, {v}};
+  LaunchShape s{{77, 1, 1}, {128, 1, 1}, 0};
+  uint64_t a = 1, b = 2;
+  void *args[kInlineParams] = {&a, &b};
+  VariantArgs buf;
+  void **p = variantArgs(k, v, s, args, buf);
+  REQUIRE(p == buf.pointers);
+  CHECK(buf.extra.pointers.empty());
+  CHECK((p[0] == &a && p[1] == &b));
+  CHECK(*static_cast<uint32_t *>(p[2]) == 77);
+  // No extra arguments: the launch's own array.
+  KernelManifest plain{"k", {8, 8}, {Variant{}}};
+  VariantArgs unused;
+  CHECK(variantArgs(plain, plain.variants[0], s, args, unused) == args);
+  // More arguments than fit inline: buf.extra holds them.
+  k.paramSizes.assign(kInlineParams, 8);
+  VariantArgs big;
+  void **q = variantArgs(k, v, s, args, big);
+  REQUIRE(q == big.extra.pointers.data());
+  REQUIRE(big.extra.pointers.size() == kInlineParams + 1);
+  CHECK(q[0] == &a);
+  CHECK(*static_cast<uint32_t *>(q[kInlineParams]) == 77);
+}
+
 TEST_CASE("mask cache: found after storing, other shapes are misses", "[runtime]") {
   auto cache = std::make_unique<ShapeMaskCache>();
   LaunchShape s{{64, 1, 1}, {128, 1, 1}, 0};

@@ -14,7 +14,15 @@
 extern "C" {
 #endif
 
-/// Version 1. scripts/ptx-nvcc writes the same layout into each hook block.
+/// A clone's own device image (ptx-nvcc --ptxopt-clone-images): a
+/// fatbinary, registered with cudart when a launch first can use the clone.
+typedef struct ptxopt_nvcc_image {
+  const char *name;                   // the clone's .entry name
+  const unsigned long long *fatbin;  // the fatbinary (8-byte aligned)
+} ptxopt_nvcc_image;
+
+/// Version 2 (version 1 ended at getErrorName). scripts/ptx-nvcc
+/// (src/driver/nvcc_cicc.cpp) writes the same layout into each hook block.
 typedef struct ptxopt_nvcc_cudart {
   int version;
   void (*registerFunction)(void **, const char *, char *, const char *, int, uint3 *, uint3 *, dim3 *, dim3 *,
@@ -28,6 +36,11 @@ typedef struct ptxopt_nvcc_cudart {
   cudaError_t (*peekAtLastError)(void);
   cudaError_t (*getLastError)(void);
   const char *(*getErrorName)(cudaError_t);
+  // version 2
+  void **(*registerFatBinary)(void *);
+  void (*registerFatBinaryEnd)(void **);
+  const ptxopt_nvcc_image *images;  // the unit's clone images (none: the clones are in its own image)
+  int imageCount;
 } ptxopt_nvcc_cudart;
 
 /// Called after cudart's __cudaRegisterFunction for each kernel of a

@@ -74,6 +74,16 @@ void **variantParams(const KernelManifest &k, const Variant &v, const LaunchShap
 constexpr size_t kInlineParams = 64, kInlineExtra = 8;
 void **variantParamsInline(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
                            void **pointers, uint32_t *values);
+/// Room for a clone launch's arguments on the caller's stack (variantArgs).
+struct VariantArgs {
+  void *pointers[kInlineParams];
+  uint32_t values[kInlineExtra];
+  ExtraParams extra;  // only past kInlineParams / kInlineExtra
+};
+/// The launch path's form, shared by ptxopt_launch and the ptx-nvcc shim:
+/// variantParamsInline into `buf`, else variantParams into `buf.extra`.
+/// The result lives as long as `buf`.
+void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params, VariantArgs &buf);
 
 /// Threads per block of `s`.
 inline uint64_t blockThreads(const LaunchShape &s) { return uint64_t(s.block[0]) * s.block[1] * s.block[2]; }
@@ -102,10 +112,15 @@ using AllocationLookup = std::function<bool(uint64_t ptr, uint64_t &base, uint64
 /// such condition fails.
 std::string checkDisjoint(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
                           const AllocationLookup *lookup);
+/// checkDisjoint(...).empty(), building no text.
+bool disjointHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                   const AllocationLookup *lookup);
 
 /// The first `v.minParams` entry whose argument (a signed 4- or 8-byte
 /// integer) is below its minimum, or "".
 std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
+/// checkMinParams(...).empty(), building no text.
+bool minParamsHold(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
 
 /// The shape-dependent part of a decision: per variant, the first failed
 /// shape condition ("" when the shape conditions hold).

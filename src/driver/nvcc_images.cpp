@@ -1,0 +1,363 @@
+// Clone images of ptx-nvcc (--ptxopt-clone-images; docs/NVCC.md, "Clone
+// images"): every clone in a device image of its own, so that the program's
+// own image is nvcc's, byte for byte, and a clone's code is loaded only when
+// a launch first can use it.
+//
+// Why: the driver's cost of loading a module grows with its functions (about
+// 2 us each when cudart loads the library, more in the first launch of a
+// process: docs/BENCHMARKS.md, "Launch hook cost"), and cudart loads a
+// translation unit's whole image on the first launch of any of its kernels.
+// Clones in that image make every program pay for all of them on its first
+// launch, whether or not one ever runs.
+//
+// The steps, all in the compile's state directory (scripts/ptx-nvcc's private
+// temporary directory, PTXOPT_NVCC_STATE):
+//   1. cicc step (nvcc_cicc.cpp, optimizePtx): ptx-opt's output is split
+//      (splitClones): one PTX module per clone (the header, the module's
+//      functions and .shared declarations, the clone's .entry) into
+//      clones-<hash of the .ptx>/<i>.ptx; nvcc's own PTX stays as cicc
+//      wrote it. A module with module-scope data (.global, .const,
+//      textures, surfaces, samplers) is not split (two images would hold
+//      two copies of it): its clones stay in the one image, as without the
+//      flag.
+//   2. ptxas step (this program as `ptxas`, ptxasMain): the real ptxas with
+//      nvcc's arguments; then the same arguments on each clone module of the
+//      input (without -c: a clone image is linked by nobody; up to 4 at a
+//      time), into <i>.<arch>.cubin; the cubin's record (cubin-<hash>) names them.
+//   3. fatbinary step (this program as `fatbinary`, fatbinaryMain): the
+//      real fatbinary; then, for the ELF images it embedded, one fatbinary
+//      per clone holding that clone's cubins (every real architecture of the
+//      build; no PTX), written as arrays into images-<hash of the fatbin.c
+//      name>.h, which the translation unit's hook block includes
+//      (__has_include: without it the clones are simply not there and the
+//      originals run).
+// The shim (runtime/NvccShim.cpp) registers a clone's image with cudart when
+// a launch shape first can use the clone.
+//
+// Never fails a build nvcc would finish: the real tools' exit status is
+// returned; a clone ptxas rejects is left out (its launches run the
+// original), with one warning.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nvcc_tools.h"
+
+namespace ptxnvcc {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string realTool(const char *name) {
+  std::string bin = env("PTXOPT_NVCC_REAL_BIN");
+  return bin.empty() ? std::string() : bin + "/" + name;
+}
+
+std::string clonesDir(const std::string &ptx) { return stateDir() + "/clones-" + shortHash(absPath(ptx)); }
+
+std::string cubinRecord(const std::string &cubin) { return stateDir() + "/cubin-" + shortHash(absPath(cubin)); }
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+bool startsWith(const std::string &s, const std::string &p) { return s.compare(0, p.size(), p) == 0; }
+
+/// One top-level item of a PTX module.
+struct Item {
+  enum Kind { Header, Keep, Entry } kind;
+  std::string text;
+  std::string name;  // an entry's
+};
+
+/// The module's top-level items, or false when it has one a clone image
+/// cannot have a copy of (module-scope data) or one not understood.
+bool topLevel(const std::string &ptx, std::vector<Item> &items) {
+  std::istringstream in(ptx);
+  std::string stmt;
+  int depth = 0;
+  bool opened = false, blockComment = false;
+  for (std::string line; std::getline(in, line);) {
+    const std::string t = trim(line);
+    if (stmt.empty() && depth == 0 && !blockComment) {
+      if (t.empty() || startsWith(t, "//")) continue;
+      if (startsWith(t, ".version") || startsWith(t, ".target") || startsWith(t, ".address_size") ||
+          startsWith(t, ".file")) {
+        items.push_back({Item::Header, line + "\n", ""});
+        continue;
+      }
+    }
+    stmt += line + "\n";
+    // braces and the last significant character, outside comments
+    char last = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+      char c = line[i];
+      if (blockComment) {
+        if (c == '*' && i + 1 < line.size() && line[i + 1] == '/') blockComment = false, ++i;
+        continue;
+      }
+      if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') break;
+      if (c == '/' && i + 1 < line.size() && line[i + 1] == '*') {
+        blockComment = true, ++i;
+        continue;
+      }
+      if (c == '"') {  // a string (.file, .pragma): skip to its end
+        size_t e = line.find('"', i + 1);
+        i = e == std::string::npos ? line.size() : e;
+        last = '"';
+        continue;
+      }
+      if (c == '{') ++depth, opened = true;
+      if (c == '}') --depth;
+      if (!std::isspace(static_cast<unsigned char>(c))) last = c;
+    }
+    if (depth < 0) return false;
+    if (depth > 0 || blockComment) continue;
+    if (!(opened || last == ';')) continue;  // a declaration or header not finished yet
+    // classify the statement by its first words
+    std::istringstream words(stmt);
+    std::string w;
+    std::vector<std::string> head;
+    while (head.size() < 8 && words >> w) head.push_back(w);
+    size_t k = 0;
+    while (k < head.size() && (head[k] == ".visible" || head[k] == ".extern" || head[k] == ".weak" || head[k] == ".common"))
+      ++k;
+    const std::string what = k < head.size() ? head[k] : "";
+    if (what == ".entry" && k + 1 < head.size()) {
+      std::string name = head[k + 1];
+      name = name.substr(0, name.find('('));
+      items.push_back({Item::Entry, stmt, name});
+    } else if (what == ".func" || what == ".shared" || what == ".alias" || what == ".pragma") {
+      items.push_back({Item::Keep, stmt, ""});
+    } else {
+      return false;  // .global, .const, .tex, .surf, .sampler, ...: data two images would each have
+    }
+    stmt.clear();
+    opened = false;
+  }
+  return stmt.empty() && depth == 0;
+}
+
+/// "-o X", "-o=X", "--output-file X", "--output-file=X": the index of the value.
+size_t valueIndex(const std::vector<std::string> &args, std::initializer_list<const char *> names, std::string &value) {
+  for (size_t i = 0; i < args.size(); ++i)
+    for (const char *n : names) {
+      const std::string name = n;
+      if (args[i] == name && i + 1 < args.size()) {
+        value = args[i + 1];
+        return i + 1;
+      }
+      if (startsWith(args[i], name + "=")) {
+        value = args[i].substr(name.size() + 1);
+        return i;
+      }
+    }
+  return std::string::npos;
+}
+
+}  // namespace
+
+bool cloneImagesOn() { return env("PTXOPT_NVCC_CLONE_IMAGES") == "1" && !stateDir().empty(); }
+
+bool splitClones(const std::string &ptxPath, const std::string &optimized, const std::string &manifestJson) {
+  std::vector<std::string> clones;  // the manifest's clone names, each once
+  try {
+    auto m = nlohmann::json::parse(manifestJson);
+    for (const auto &k : m.at("kernels"))
+      for (const auto &v : k.at("variants")) {
+        std::string n = v.at("name").get<std::string>();
+        if (std::find(clones.begin(), clones.end(), n) == clones.end()) clones.push_back(n);
+      }
+  } catch (const std::exception &) {
+    return false;
+  }
+  std::vector<Item> items;
+  if (clones.empty() || !topLevel(optimized, items)) return false;
+  std::string common;  // header, functions, .shared: in every clone module
+  std::map<std::string, const Item *> entries;
+  for (const Item &it : items) {
+    if (it.kind == Item::Entry) entries[it.name] = &it;
+    else common += it.text;
+  }
+  for (const auto &c : clones)
+    if (!entries.count(c)) return false;
+  const std::string dir = clonesDir(ptxPath);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  if (ec) return false;
+  std::string names;
+  for (size_t i = 0; i < clones.size(); ++i) {
+    writeFile(dir + "/" + std::to_string(i) + ".ptx", common + entries[clones[i]]->text);
+    names += std::to_string(i) + " " + clones[i] + "\n";
+  }
+  writeFile(dir + "/names", names);
+  return true;
+}
+
+std::string imagesHeader(const std::string &fatbinC) {
+  return stateDir() + "/images-" + shortHash(fs::path(fatbinC).filename().string()) + ".h";
+}
+
+int ptxasMain(const std::vector<std::string> &args) {
+  const std::string real = realTool("ptxas");
+  if (real.empty()) {
+    std::fprintf(stderr, "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as ptxas inside scripts/ptx-nvcc)\n");
+    return 1;
+  }
+  std::vector<std::string> cmd{real};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  if (int rc = spawn(cmd); rc != 0 || !cloneImagesOn()) return rc;
+  try {
+    size_t in = std::string::npos;
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].size() > 4 && args[i].compare(args[i].size() - 4, 4, ".ptx") == 0 && args[i][0] != '-') in = i;
+    std::string out, arch;
+    size_t outAt = valueIndex(args, {"-o", "--output-file"}, out);
+    valueIndex(args, {"-arch", "--gpu-name"}, arch);
+    if (in == std::string::npos || outAt == std::string::npos || arch.empty()) return 0;
+    const std::string dir = clonesDir(args[in]);
+    auto names = readFile(dir + "/names");
+    if (!names) return 0;
+    std::vector<std::pair<std::string, std::string>> clones;  // (index, name)
+    std::istringstream ns(*names);
+    for (std::string i, name; ns >> i >> name;) clones.emplace_back(i, name);
+    // One ptxas per clone, up to 4 at a time (each is a small module: its
+    // start-up is most of its time).
+    std::vector<char> ok(clones.size(), 0);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t k; (k = next++) < clones.size();) {
+        const std::string &i = clones[k].first;
+        std::vector<std::string> c{real};
+        const std::string cubin = dir + "/" + i + "." + arch + ".cubin";
+        for (size_t j = 0; j < args.size(); ++j) {
+          if (args[j] == "-c" || args[j] == "--compile-only") continue;  // a clone image is linked by nobody
+          if (j == in) c.push_back(dir + "/" + i + ".ptx");
+          else if (j == outAt) c.push_back(args[j][0] == '-' ? args[j].substr(0, args[j].find('=') + 1) + cubin : cubin);
+          else c.push_back(args[j]);
+        }
+        ok[k] = spawn(c, dir + "/" + i + "." + arch + ".log") == 0;
+        if (!ok[k]) ::unlink(cubin.c_str());
+      }
+    };
+    std::vector<std::thread> pool;
+    const size_t threads = std::min<size_t>({4, clones.size(), std::max(1u, std::thread::hardware_concurrency())});
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto &t : pool) t.join();
+    std::string compiled;
+    for (size_t k = 0; k < clones.size(); ++k) {
+      const auto &[i, name] = clones[k];
+      if (ok[k])
+        compiled += i + "\n";
+      else
+        warnOnce("clone-ptxas" + name + arch, "ptxas failed on the clone " + name + " (" + arch + ", log " + dir + "/" +
+                                                  i + "." + arch + ".log); its launches run the original");
+    }
+    writeFile(cubinRecord(out), dir + "\n" + arch + "\n" + compiled);
+  } catch (const std::exception &e) {
+    warnOnce(std::string("ptxas") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");
+  }
+  return 0;
+}
+
+int fatbinaryMain(const std::vector<std::string> &args) {
+  const std::string real = realTool("fatbinary");
+  if (real.empty()) {
+    std::fprintf(stderr,
+                 "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as fatbinary inside scripts/ptx-nvcc)\n");
+    return 1;
+  }
+  std::vector<std::string> cmd{real};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  if (int rc = spawn(cmd); rc != 0 || !cloneImagesOn()) return rc;
+  try {
+    std::string embedded;
+    for (const auto &a : args) {
+      if (a == "-link" || a == "--link") return 0;  // nvcc's device link: no clones there
+      if (startsWith(a, "--embedded-fatbin=")) embedded = a.substr(18);
+    }
+    if (embedded.empty()) return 0;
+    // clone name -> its cubins, as --image3 arguments
+    std::map<std::string, std::vector<std::string>> images;
+    std::vector<std::string> order;
+    for (const auto &a : args) {
+      if (!startsWith(a, "--image3=")) continue;
+      std::map<std::string, std::string> kv;
+      std::istringstream fields(a.substr(9));
+      for (std::string f; std::getline(fields, f, ',');) {
+        size_t eq = f.find('=');
+        if (eq != std::string::npos) kv[f.substr(0, eq)] = f.substr(eq + 1);
+      }
+      if (kv["kind"] != "elf" || kv["file"].empty()) continue;
+      auto record = readFile(cubinRecord(kv["file"]));
+      if (!record) continue;
+      std::istringstream rs(*record);
+      std::string dir, arch;
+      std::getline(rs, dir);
+      std::getline(rs, arch);
+      std::set<std::string> compiled;
+      for (std::string i; std::getline(rs, i);) compiled.insert(i);
+      std::istringstream ns(readFile(dir + "/names").value_or(""));
+      for (std::string i, name; ns >> i >> name;) {
+        if (!compiled.count(i)) continue;
+        if (!images.count(name)) order.push_back(name);
+        images[name].push_back("--image3=kind=elf,sm=" + kv["sm"] + ",file=" + dir + "/" + i + "." + arch + ".cubin");
+      }
+    }
+    if (order.empty()) return 0;
+    const std::string header = imagesHeader(embedded);
+    std::string arrays, table;
+    size_t n = 0;
+    for (const auto &name : order) {
+      const std::string fatbin = header + "." + std::to_string(n) + ".fatbin";
+      std::vector<std::string> c{real, "--create=" + fatbin, "-64"};
+      c.insert(c.end(), images[name].begin(), images[name].end());
+      auto bytes = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
+      if (!bytes || bytes->empty()) {
+        warnOnce("clone-fatbinary" + name, "fatbinary failed on the clone " + name + "; its launches run the original");
+        continue;
+      }
+      bytes->resize((bytes->size() + 7) / 8 * 8, '\0');
+      std::string id = "__ptxopt_nvcc_img_" + std::to_string(n);
+      arrays += "static const unsigned long long " + id + "[] __attribute__((aligned(16))) = {";
+      for (size_t i = 0; i < bytes->size(); i += 8) {
+        unsigned long long w = 0;
+        for (int b = 7; b >= 0; --b) w = w << 8 | static_cast<unsigned char>((*bytes)[i + size_t(b)]);
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%s0x%llxull", i == 0 ? "\n  " : i % 64 ? "," : ",\n  ", w);
+        arrays += buf;
+      }
+      arrays += "};\n";
+      table += "  {\"" + name + "\", " + id + "},\n";
+      ++n;
+    }
+    if (!n) return 0;
+    writeFile(header, "/* ptx-nvcc clone images (docs/NVCC.md, \"Clone images\"): one fatbinary per clone */\n" +
+                          arrays + "static const ptxopt_nvcc_image __ptxopt_nvcc_images[] = {\n" + table +
+                          "};\n#define __PTXOPT_NVCC_IMAGE_COUNT " + std::to_string(n) + "\n");
+    note("images " + header);
+  } catch (const std::exception &e) {
+    warnOnce(std::string("fatbinary") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");
+  }
+  return 0;
+}
+
+}  // namespace ptxnvcc

@@ -1,0 +1,51 @@
+// Helpers of ptx-nvcc-cicc (src/driver/nvcc_cicc.cpp) that its clone-image
+// steps (src/driver/nvcc_images.cpp) share: environment, the compile's state
+// directory, files, processes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxnvcc {
+
+std::string env(const char *name);
+void warn(const std::string &msg);
+/// FNV-1a, as hex: names of marker and record files.
+std::string shortHash(const std::string &text);
+/// The directory shared by the cicc, ptxas and fatbinary steps of one
+/// scripts/ptx-nvcc run (PTXOPT_NVCC_STATE).
+std::string stateDir();
+/// One warning per reason and compile.
+void warnOnce(const std::string &key, const std::string &msg);
+/// Records that ptx-nvcc changed something (scripts/ptx-nvcc retries with
+/// plain nvcc when a build fails after a change).
+void note(const std::string &what);
+std::optional<std::string> readFile(const std::string &path);
+/// Through a temporary file and a rename.
+void writeFile(const std::string &path, const std::string &text);
+bool isFile(const std::string &p);
+/// Runs argv[0] (a path) with stdout and stderr to `log` (empty: inherited).
+/// The exit status; 128 + signal; 127 when it cannot be started.
+int spawn(const std::vector<std::string> &argv, const std::string &log = "");
+std::optional<std::string> argValue(const std::vector<std::string> &args, const std::string &name);
+std::string absPath(const std::string &p);
+
+// The clone images (--ptxopt-clone-images; nvcc_images.cpp).
+
+/// Whether the clone images are asked for (PTXOPT_NVCC_CLONE_IMAGES=1).
+bool cloneImagesOn();
+/// After ptx-opt gave `optimized` (clones and a manifest) for nvcc's
+/// `original` at `ptxPath`: writes one PTX module per clone into the state
+/// directory, for the ptxas step. False (nothing written) when the module
+/// cannot be split: module-scope data (.global, .const, textures) would be
+/// two copies in two images.
+bool splitClones(const std::string &ptxPath, const std::string &optimized, const std::string &manifestJson);
+/// The header the fatbinary step writes for the translation unit whose host
+/// stub includes `fatbinC` (cicc's --include_file_name): the clones' images.
+std::string imagesHeader(const std::string &fatbinC);
+/// ptx-nvcc-cicc invoked as ptxas / fatbinary.
+int ptxasMain(const std::vector<std::string> &args);
+int fatbinaryMain(const std::vector<std::string> &args);
+
+}  // namespace ptxnvcc
