@@ -3,6 +3,7 @@
 
 #include "ptxopt/support/Diagnostics.h"
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_set>
 
@@ -34,6 +35,8 @@ std::optional<int64_t> Operand::intValue() const {
 std::vector<std::string_view> Instruction::modifiers() const {
   std::vector<std::string_view> out;
   size_t pos = opcode.find('.');
+  if (pos == std::string_view::npos) return out;
+  out.reserve(static_cast<size_t>(std::count(opcode.begin() + pos, opcode.end(), '.')));  // one allocation
   while (pos != std::string_view::npos) {
     size_t next = opcode.find('.', pos + 1);
     out.push_back(opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos));
@@ -43,8 +46,12 @@ std::vector<std::string_view> Instruction::modifiers() const {
 }
 
 bool Instruction::hasModifier(std::string_view m) const {
-  for (auto x : modifiers())
-    if (x == m) return true;
+  // The analyses ask this per instruction and modifier: no vector.
+  for (size_t pos = opcode.find('.'); pos != std::string_view::npos;) {
+    size_t next = opcode.find('.', pos + 1);
+    if (opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos) == m) return true;
+    pos = next;
+  }
   return false;
 }
 
