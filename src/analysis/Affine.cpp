@@ -29,6 +29,7 @@
 #include "ptxopt/analysis/Affine.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "ptxopt/analysis/Semantics.h"
 
@@ -669,11 +670,14 @@ const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
   for (const auto &L : loops_.loops()) {
     const auto &h = cfg_.blocks()[L.header];
     if (h.last == h.first) continue;
+    // The registers written in the loop, in order of first write (the order
+    // of evaluation names the symbols); the set keeps this linear.
     std::vector<std::string_view> regs;
+    std::unordered_set<std::string_view> seen;
     for (uint32_t b : L.blocks)
       for (uint32_t i = cfg_.blocks()[b].first; i < cfg_.blocks()[b].last; ++i)
         for (auto r : rd_.defUse(i).defs)
-          if (std::find(regs.begin(), regs.end(), r) == regs.end()) regs.push_back(r);
+          if (seen.insert(r).second) regs.push_back(r);
     for (auto r : regs) {
       auto defs = rd_.defsAt(h.first, r);
       inductionValue(h.first, r, defs);
