@@ -43,6 +43,7 @@
 // hardware placement or launch, not other threads).
 #include "ptxopt/analysis/Communication.h"
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <unordered_set>
@@ -121,6 +122,18 @@ constexpr OpcodeRule kOpcodeRules[] = {
     // Timing.
     {"nanosleep", Kind::Timer},
 };
+
+/// The rules whose prefix starts with the opcode's first letter (the
+/// finder asks for every instruction; most match none).
+const std::vector<const OpcodeRule *> &opcodeRulesFor(std::string_view opcode) {
+  static const auto byLetter = [] {
+    std::array<std::vector<const OpcodeRule *>, 256> t;
+    for (const auto &r : kOpcodeRules) t[static_cast<unsigned char>(r.prefix[0])].push_back(&r);
+    return t;
+  }();
+  static const std::vector<const OpcodeRule *> none;
+  return opcode.empty() ? none : byLetter[static_cast<unsigned char>(opcode[0])];
+}
 
 struct RegisterRule {
   std::string_view name;  // without the ".x" component suffix
@@ -255,10 +268,9 @@ private:
 
   /// Adds the kinds of `i` to `k`; returns a defined callee still to visit.
   const Function *instruction(const Instruction &i, const Names &shared, StmtKinds &k) {
-    for (const auto &r : kOpcodeRules)
-      if (opcodeHasPrefix(i.opcode, r.prefix) &&
-          (r.unless.empty() || !opcodeHasPrefix(i.opcode, r.unless)))
-        k.add(r.kind, i.opcode);
+    for (const OpcodeRule *r : opcodeRulesFor(i.opcode))
+      if (opcodeHasPrefix(i.opcode, r->prefix) && (r->unless.empty() || !opcodeHasPrefix(i.opcode, r->unless)))
+        k.add(r->kind, i.opcode);
     for (auto mod : i.modifiers())
       if (isSharedSpace(mod)) {
         k.add(Kind::SharedMemory, i.opcode);
@@ -296,6 +308,19 @@ private:
     if (shared.count(n)) k.add(Kind::SharedMemory, n);
     if (!n.starts_with('%')) return;
     std::string_view base = n.substr(0, n.find('.'));  // "%clusterid" of "%clusterid.x"
+    // Most names are ordinary registers (%r12, %rd3): no rule has their
+    // letter after '%', or their rules' names are longer.
+    static const auto minLength = [] {
+      std::array<size_t, 256> m{};
+      for (const auto &r : kRegisterRules) {
+        size_t &x = m[static_cast<unsigned char>(r.name[1])];
+        x = x ? std::min(x, r.name.size()) : r.name.size();
+      }
+      return m;
+    }();
+    if (base.size() < 2) return;
+    size_t min = minLength[static_cast<unsigned char>(base[1])];
+    if (!min || base.size() < min) return;
     for (const auto &r : kRegisterRules)
       if (r.prefix ? base.starts_with(r.name) : base == r.name) k.add(r.kind, n);
   }
