@@ -13,11 +13,13 @@
 namespace ptxopt::analysis {
 
 namespace {
-using Bits = std::vector<uint64_t>;
-inline void set(Bits &b, uint32_t i) { b[i >> 6] |= uint64_t{1} << (i & 63); }
-inline bool test(const Bits &b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1; }
+inline void set(uint64_t *b, uint32_t i) { b[i >> 6] |= uint64_t{1} << (i & 63); }
+inline bool test(const uint64_t *b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1; }
 }  // namespace
 
+// Storage is flat (one bit matrix per set, one array of sites): a kernel of
+// 20000 instructions made 160000 small allocations with a vector per block
+// and per instruction, more time than the solving itself.
 ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   const auto &instrs = cfg.instructions();
   du_.reserve(instrs.size());
@@ -36,53 +38,68 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
     sitesOfReg_[r].push_back(static_cast<uint32_t>(sites_.size()));
     sites_.push_back({kEntry, r});
   }
-  std::vector<std::vector<uint32_t>> sitesOfInstr(instrs.size());
-  for (uint32_t i = 0; i < instrs.size(); ++i)
+  // The sites of instruction i are siteBegin_[i] .. siteBegin_[i+1]-1, one per register it writes.
+  siteBegin_.resize(instrs.size() + 1);
+  for (uint32_t i = 0; i < instrs.size(); ++i) {
+    siteBegin_[i] = static_cast<uint32_t>(sites_.size());
     for (auto r : du_[i].defs) {
       uint32_t id = regId_[r];
-      uint32_t s = static_cast<uint32_t>(sites_.size());
+      sitesOfReg_[id].push_back(static_cast<uint32_t>(sites_.size()));
       sites_.push_back({i, id});
-      sitesOfReg_[id].push_back(s);
-      sitesOfInstr[i].push_back(s);
     }
+  }
+  siteBegin_[instrs.size()] = static_cast<uint32_t>(sites_.size());
   const size_t words = (sites_.size() + 63) / 64;
+  words_ = words;
   const auto &blocks = cfg.blocks();
-  std::vector<Bits> gen(blocks.size(), Bits(words)), kill(blocks.size(), Bits(words));
+  std::vector<uint64_t> gen(blocks.size() * words), kill(blocks.size() * words);
   // A guarded write (@%p mov %r1, 0) may not happen: it generates its site
   // but kills nothing, and earlier writes in the block still reach the end.
+  // live[reg]: the sites of reg reaching the end of the block so far, valid
+  // where stamp[reg] is the block.
+  std::vector<uint32_t> stamp(nregs, UINT32_MAX), touched;
+  std::vector<std::vector<uint32_t>> live(nregs);
   for (const auto &b : blocks) {
-    std::unordered_map<uint32_t, std::vector<uint32_t>> live;  // reg -> sites reaching the block end
+    touched.clear();
+    uint64_t *killB = &kill[b.id * words];
     for (uint32_t i = b.first; i < b.last; ++i) {
       bool guarded = !cfg.instructions()[i]->guard.empty();
-      for (uint32_t s : sitesOfInstr[i]) {
-        auto &l = live[sites_[s].reg];
+      for (uint32_t s = siteBegin_[i]; s < siteBegin_[i + 1]; ++s) {
+        uint32_t reg = sites_[s].reg;
+        auto &l = live[reg];
+        if (stamp[reg] != b.id) {
+          stamp[reg] = b.id;
+          l.clear();
+          touched.push_back(reg);
+        }
         if (!guarded) {
           l.clear();
-          for (uint32_t k : sitesOfReg_[sites_[s].reg]) set(kill[b.id], k);
+          for (uint32_t k : sitesOfReg_[reg]) set(killB, k);
         }
         l.push_back(s);
       }
     }
-    for (auto &[reg, ss] : live)
-      for (uint32_t s : ss) set(gen[b.id], s);
+    for (uint32_t reg : touched)
+      for (uint32_t s : live[reg]) set(&gen[b.id * words], s);
   }
-  in_.assign(blocks.size(), Bits(words));
-  std::vector<Bits> out(blocks.size(), Bits(words));
-  if (!blocks.empty())
-    for (uint32_t r = 0; r < nregs; ++r) set(in_[0], sitesOfReg_[r][0]);
+  in_.assign(blocks.size() * words, 0);
+  std::vector<uint64_t> out(blocks.size() * words), entry(words), in(words);
+  for (uint32_t r = 0; r < nregs; ++r) set(entry.data(), sitesOfReg_[r][0]);
   bool changed = true;
   while (changed) {
     changed = false;
     for (uint32_t b : cfg.rpo()) {
-      Bits in = b == 0 ? in_[0] : Bits(words);
+      if (b == 0) in = entry;
+      else std::fill(in.begin(), in.end(), 0);
       for (uint32_t p : blocks[b].preds)
-        for (size_t w = 0; w < words; ++w) in[w] |= out[p][w];
-      Bits o(words);
-      for (size_t w = 0; w < words; ++w) o[w] = gen[b][w] | (in[w] & ~kill[b][w]);
-      in_[b] = std::move(in);
-      if (o != out[b]) {
-        out[b] = std::move(o);
-        changed = true;
+        for (size_t w = 0; w < words; ++w) in[w] |= out[p * words + w];
+      std::copy(in.begin(), in.end(), in_.begin() + static_cast<ptrdiff_t>(b * words));
+      for (size_t w = 0; w < words; ++w) {
+        uint64_t o = gen[b * words + w] | (in[w] & ~kill[b * words + w]);
+        if (o != out[b * words + w]) {
+          out[b * words + w] = o;
+          changed = true;
+        }
       }
     }
   }
@@ -91,11 +108,14 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
 std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) const {
   auto it = regId_.find(reg);
   if (it == regId_.end()) return {kEntry};
+  const uint32_t id = it->second;
   uint32_t b = cfg_.blockOf(at);
   const auto &blk = cfg_.blocks()[b];
   std::vector<uint32_t> out;
   for (uint32_t i = at; i-- > blk.first;) {
-    if (std::find(du_[i].defs.begin(), du_[i].defs.end(), reg) == du_[i].defs.end()) continue;
+    bool writes = false;
+    for (uint32_t s = siteBegin_[i]; s < siteBegin_[i + 1] && !writes; ++s) writes = sites_[s].reg == id;
+    if (!writes) continue;
     out.push_back(i);
     if (cfg_.instructions()[i]->guard.empty()) {  // an unguarded write hides all before it
       std::sort(out.begin(), out.end());
@@ -103,8 +123,9 @@ std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) co
     }
   }
   bool entry = false;
-  for (uint32_t s : sitesOfReg_[it->second]) {
-    if (!test(in_[b], s)) continue;
+  const uint64_t *inB = &in_[b * words_];
+  for (uint32_t s : sitesOfReg_[id]) {
+    if (!test(inB, s)) continue;
     if (sites_[s].instr == kEntry) entry = true;
     else out.push_back(sites_[s].instr);
   }

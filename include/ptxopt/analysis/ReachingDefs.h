@@ -42,7 +42,9 @@ private:
     uint32_t instr, reg;
   };
   std::vector<Site> sites_;  // entry pseudo-sites first (one per register)
-  std::vector<std::vector<uint64_t>> in_;  // per block: bitset over sites
+  std::vector<uint32_t> siteBegin_;  // per instruction (and one past the last): its first site
+  size_t words_ = 0;                 // 64-bit words of one bitset over sites
+  std::vector<uint64_t> in_;         // per block, words_ each: bitset over sites reaching its start
 };
 
 }  // namespace ptxopt::analysis
