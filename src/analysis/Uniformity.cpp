@@ -60,7 +60,8 @@ int specialLevel(std::string_view r) {
                                           "%total_smem_size", "%dynamic_smem_size", "%aggr_smem_size", "%is_explicit_cluster",
                                           "%envreg",        "%reserved_smem"};
   static const std::string_view block[] = {"%ctaid.", "%clusterid.", "%cluster_ctaid.", "%cluster_ctarank"};
-  auto starts = [&](std::string_view p) { return r.substr(0, p.size()) == p; };
+  // Called for every register read: length and the letter after '%' reject most names before a compare.
+  auto starts = [&](std::string_view p) { return r.size() >= p.size() && r[1] == p[1] && r.substr(0, p.size()) == p; };
   for (auto p : grid)
     if (starts(p)) return 0;
   for (auto p : block)
@@ -168,12 +169,10 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
     const auto &to = reaching(b);
     for (uint32_t x : branchBlocks_) {
       unsigned toB = 0;
-      std::vector<uint32_t> seen;
-      for (uint32_t s : cfg_.blocks()[x].succs)
-        if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
-          seen.push_back(s);
-          toB += (to[s / 64] >> (s % 64)) & 1;
-        }
+      const auto &succs = cfg_.blocks()[x].succs;
+      for (size_t i = 0; i < succs.size(); ++i)
+        if (std::find(succs.begin(), succs.begin() + static_cast<ptrdiff_t>(i), succs[i]) == succs.begin() + static_cast<ptrdiff_t>(i))
+          toB += (to[succs[i] / 64] >> (succs[i] % 64)) & 1;  // each distinct successor once
       if (toB >= 2) cand.second.push_back(x);
     }
   }
