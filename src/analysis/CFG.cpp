@@ -179,9 +179,14 @@ CFG::CFG(const Function &f) : f_(&f) {
 }
 
 uint32_t CFG::indexOf(const Instruction *in) const {
-  for (uint32_t i = 0; i < instrs_.size(); ++i)
-    if (instrs_[i] == in) return i;
-  return UINT32_MAX;
+  // Built on the first question: the report and the passes ask once per
+  // fact or statement, and a scan per question was quadratic in a kernel.
+  if (index_.empty() && !instrs_.empty()) {
+    index_.reserve(instrs_.size());
+    for (uint32_t i = 0; i < instrs_.size(); ++i) index_.emplace(instrs_[i], i);
+  }
+  auto it = index_.find(in);
+  return it == index_.end() ? UINT32_MAX : it->second;
 }
 
 std::vector<uint32_t> CFG::exits() const {

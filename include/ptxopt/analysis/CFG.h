@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ptxopt/ir/IR.h"
@@ -53,6 +54,7 @@ private:
   std::vector<BasicBlock> blocks_;
   std::vector<uint32_t> blockOf_;
   std::vector<uint32_t> rpo_;
+  mutable std::unordered_map<const ir::Instruction *, uint32_t> index_;  // indexOf's, built on first use
 };
 
 /// Dominator tree (or post-dominator tree, over the reversed graph with a
