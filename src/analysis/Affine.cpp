@@ -29,7 +29,6 @@
 #include "ptxopt/analysis/Affine.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "ptxopt/analysis/Semantics.h"
 
@@ -344,7 +343,7 @@ Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
 }
 
 Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
-  std::string key = std::to_string(def) + ":" + std::string(reg);
+  const DefKey key{def, reg};
   if (auto it = defCache_.find(key); it != defCache_.end()) return it->second;
   if (inProgress_[key]) return Value::unknown(std::string(reg) + " depends on itself", UnknownCause::PathDependent);
   if (depth_ > 400) return Value::unknown("expression too deep", UnknownCause::Overflow);
@@ -566,7 +565,7 @@ std::optional<Value> AffineAnalysis::chainStep(uint32_t loop, std::string_view r
   trial_ = &t;
   // Registers being evaluated outside (the read that asked for this
   // induction variable) are evaluated afresh inside, with the placeholder.
-  std::unordered_map<std::string, bool> outer;
+  std::unordered_map<DefKey, bool, DefKeyHash> outer;
   outer.swap(inProgress_);
   Value v = evalInstr(upd, reg);
   outer.swap(inProgress_);
@@ -667,17 +666,21 @@ void AffineAnalysis::computeTripCount(InductionVar &iv) {
 const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
   if (ivsComplete_) return ivs_;
   ivsComplete_ = true;
+  std::vector<bool> seen;
   for (const auto &L : loops_.loops()) {
     const auto &h = cfg_.blocks()[L.header];
     if (h.last == h.first) continue;
     // The registers written in the loop, in order of first write (the order
-    // of evaluation names the symbols); the set keeps this linear.
+    // of evaluation names the symbols), each once.
     std::vector<std::string_view> regs;
-    std::unordered_set<std::string_view> seen;
+    seen.assign(rd_.registerCount(), false);
     for (uint32_t b : L.blocks)
       for (uint32_t i = cfg_.blocks()[b].first; i < cfg_.blocks()[b].last; ++i)
         for (auto r : rd_.defUse(i).defs)
-          if (seen.insert(r).second) regs.push_back(r);
+          if (uint32_t id = rd_.registerId(r); !seen[id]) {
+            seen[id] = true;
+            regs.push_back(r);
+          }
     for (auto r : regs) {
       auto defs = rd_.defsAt(h.first, r);
       inductionValue(h.first, r, defs);

@@ -224,11 +224,21 @@ private:
   std::unique_ptr<Uniformity> uni_;
   // An induction variable updated through a chain of adds: its update
   // evaluated with the register at the top of the iteration as placeholder.
+  // A definition's value is cached per (instruction, register): `reg` is a
+  // view of the module's text (or of names_), compared by content.
+  struct DefKey {
+    uint32_t def;
+    std::string_view reg;
+    bool operator==(const DefKey &o) const { return def == o.def && reg == o.reg; }
+  };
+  struct DefKeyHash {
+    size_t operator()(const DefKey &k) const { return std::hash<std::string_view>()(k.reg) * 31 + k.def; }
+  };
   struct Trial {
     std::string_view reg;
     uint32_t init, upd;
     uint16_t placeholder;
-    std::vector<std::string> keys;  // cache entries to forget afterwards
+    std::vector<DefKey> keys;  // cache entries to forget afterwards
   };
   Trial *trial_ = nullptr;
   std::optional<Value> chainStep(uint32_t loop, std::string_view reg, uint32_t init, uint32_t upd);
@@ -244,8 +254,8 @@ private:
   const ReachingDefs &rd_;
   std::vector<Symbol> syms_;
   std::deque<std::string> names_;  // storage for composed parameter names ("p+8")
-  std::unordered_map<std::string, Value> defCache_;  // "instr:reg"
-  std::unordered_map<std::string, bool> inProgress_;
+  std::unordered_map<DefKey, Value, DefKeyHash> defCache_;
+  std::unordered_map<DefKey, bool, DefKeyHash> inProgress_;
   std::vector<InductionVar> ivs_;
   bool ivsComplete_ = false;
   int depth_ = 0;
