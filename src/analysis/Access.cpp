@@ -78,13 +78,24 @@ unsigned warpSectors(int64_t stride, unsigned width) {
   // A negative stride (a reversal, n-1-i) touches the mirror image of the
   // positive one: counted with the lowest lane's address aligned.
   if (stride < 0) stride = stride == INT64_MIN ? INT64_MAX : -stride;
-  std::set<int64_t> sectors;
-  for (int64_t lane = 0; lane < 32; ++lane)
-    for (int64_t b = 0; b < width; ++b) {
-      int64_t addr = lane * stride + b;
-      sectors.insert(addr >= 0 ? addr / 32 : (addr - 31) / 32);
+  // Lane l covers the sectors of bytes [l*s, l*s + w): a run of consecutive
+  // sector numbers; the runs rise with l, so distinct sectors are counted
+  // in one sweep (no set of every byte's sector).
+  auto sector = [](int64_t addr) { return addr >= 0 ? addr / 32 : (addr - 31) / 32; };
+  unsigned count = 0;
+  int64_t last = INT64_MIN;  // highest sector counted so far
+  for (int64_t lane = 0; lane < 32 && width; ++lane) {
+    int64_t lo, hi;
+    if (__builtin_mul_overflow(lane, stride, &lo) || __builtin_add_overflow(lo, int64_t{width} - 1, &hi)) {
+      count += 32 - static_cast<unsigned>(lane);  // far apart: one sector each at least (never reached for real strides)
+      break;
     }
-  return static_cast<unsigned>(sectors.size());
+    int64_t a = sector(lo), b = sector(hi);
+    if (a <= last) a = last + 1;
+    if (b >= a) count += static_cast<unsigned>(b - a + 1);
+    last = std::max(last, b);
+  }
+  return count;
 }
 
 namespace {
@@ -338,7 +349,9 @@ void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<Access
 std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const ReachingDefs &rd) {
   // Taint: does the value of a register depend on the thread? Memoized per
   // (definition, register); 2 = yes, 1 = unknown, 0 = uniform.
-  std::unordered_map<std::string, std::pair<int, std::string>> memo;
+  // Keyed by definition and register number (every register read here is
+  // one the reaching definitions numbered).
+  std::unordered_map<uint64_t, std::pair<int, std::string>> memo;
   const auto &instrs = cfg.instructions();
   std::function<int(uint32_t, std::string_view, std::string &, int)> reg;
   auto special = [](std::string_view r) -> int {
@@ -359,7 +372,7 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
     int worst = 0;
     for (uint32_t d : rd.defsAt(at, r)) {
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
-      std::string key = std::to_string(d) + ":" + std::string(r);
+      uint64_t key = uint64_t{d} << 32 | rd.registerId(r);
       auto it = memo.find(key);
       int v;
       std::string vwhy;
