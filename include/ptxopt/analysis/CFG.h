@@ -11,7 +11,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "ptxopt/ir/IR.h"
@@ -54,7 +53,7 @@ private:
   std::vector<BasicBlock> blocks_;
   std::vector<uint32_t> blockOf_;
   std::vector<uint32_t> rpo_;
-  mutable std::unordered_map<const ir::Instruction *, uint32_t> index_;  // indexOf's, built on first use
+  mutable std::vector<std::pair<const ir::Instruction *, uint32_t>> index_;  // indexOf's, sorted on first use
 };
 
 /// Dominator tree (or post-dominator tree, over the reversed graph with a

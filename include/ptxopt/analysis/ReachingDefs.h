@@ -30,6 +30,12 @@ public:
   /// Instructions that may read the value `def` wrote to `reg`.
   std::vector<uint32_t> usesOf(uint32_t def, std::string_view reg) const;
   const DefUse &defUse(uint32_t instr) const { return du_[instr]; }
+  /// Dense number of a register named in the function (0 .. registerCount()-1), UINT32_MAX for another name.
+  uint32_t registerId(std::string_view reg) const {
+    auto it = regId_.find(reg);
+    return it == regId_.end() ? UINT32_MAX : it->second;
+  }
+  size_t registerCount() const { return regId_.size(); }
   /// "%r5 @12: defs 3, 9" per use, for tests.
   std::string print() const;
 
