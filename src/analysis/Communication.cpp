@@ -210,7 +210,18 @@ struct StmtKinds {
   }
 };
 
-using Names = std::unordered_set<std::string_view>;
+/// Names of shared variables. Most names an instruction uses are registers
+/// (%r12): when no shared variable's name starts with '%', those are not
+/// looked up.
+struct Names {
+  std::unordered_set<std::string_view> set;
+  bool percent = false;  // some name starts with '%'
+  void insert(std::string_view n) {
+    set.insert(n);
+    percent |= n.starts_with('%');
+  }
+  bool count(std::string_view n) const { return (percent || !n.starts_with('%')) && set.count(n); }
+};
 
 class Finder {
 public:
@@ -271,11 +282,16 @@ private:
     for (const OpcodeRule *r : opcodeRulesFor(i.opcode))
       if (opcodeHasPrefix(i.opcode, r->prefix) && (r->unless.empty() || !opcodeHasPrefix(i.opcode, r->unless)))
         k.add(r->kind, i.opcode);
-    for (auto mod : i.modifiers())
+    // The modifiers, without a vector of them (one instruction after another).
+    for (size_t pos = i.opcode.find('.'); pos != std::string_view::npos;) {
+      size_t next = i.opcode.find('.', pos + 1);
+      std::string_view mod = i.opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos);
       if (isSharedSpace(mod)) {
         k.add(Kind::SharedMemory, i.opcode);
         if (mod == ".shared::cluster") k.add(Kind::ClusterRegister, i.opcode);
       }
+      pos = next;
+    }
     if (i.base() == "ld" || i.base() == "st")
       for (auto m : kOrderingModifiers)
         if (i.hasModifier(m)) k.add(Kind::Fence, i.opcode);
