@@ -667,6 +667,7 @@ const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
   if (ivsComplete_) return ivs_;
   ivsComplete_ = true;
   std::vector<bool> seen;
+  std::vector<uint32_t> defs;
   for (const auto &L : loops_.loops()) {
     const auto &h = cfg_.blocks()[L.header];
     if (h.last == h.first) continue;
@@ -682,8 +683,8 @@ const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
             regs.push_back(r);
           }
     for (auto r : regs) {
-      auto defs = rd_.defsAt(h.first, r);
-      inductionValue(h.first, r, defs);
+      rd_.defsAt(h.first, r, defs);
+      if (defs.size() == 2) inductionValue(h.first, r, defs);  // (it refuses any other count)
     }
   }
   // Induction variables first met while their own update was being

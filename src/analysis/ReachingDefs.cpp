@@ -33,58 +33,55 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
     for (auto r : du.uses) idOf(r);
   }
   const uint32_t nregs = static_cast<uint32_t>(regId_.size());
-  sitesOfReg_.assign(nregs, {});
-  for (uint32_t r = 0; r < nregs; ++r) {
-    sitesOfReg_[r].push_back(static_cast<uint32_t>(sites_.size()));
-    sites_.push_back({kEntry, r});
-  }
-  // The sites of instruction i are siteBegin_[i] .. siteBegin_[i+1]-1, one per register it writes.
+  // Sites: one entry site per register (ids 0..nregs-1), then one per write
+  // in instruction order; the sites of instruction i are siteBegin_[i] ..
+  // siteBegin_[i+1]-1.
+  sites_.reserve(nregs + instrs.size());
+  for (uint32_t r = 0; r < nregs; ++r) sites_.push_back({kEntry, r});
   siteBegin_.resize(instrs.size() + 1);
   for (uint32_t i = 0; i < instrs.size(); ++i) {
     siteBegin_[i] = static_cast<uint32_t>(sites_.size());
-    for (auto r : du_[i].defs) {
-      uint32_t id = regId_[r];
-      sitesOfReg_[id].push_back(static_cast<uint32_t>(sites_.size()));
-      sites_.push_back({i, id});
-    }
+    for (auto r : du_[i].defs) sites_.push_back({i, regId_.find(r)->second});
   }
   siteBegin_[instrs.size()] = static_cast<uint32_t>(sites_.size());
+  // The sites of each register, in increasing order (its entry site first),
+  // as ranges of one array.
+  regSitesBegin_.assign(nregs + 1, 0);
+  for (const auto &st : sites_) ++regSitesBegin_[st.reg + 1];
+  for (uint32_t r = 0; r < nregs; ++r) regSitesBegin_[r + 1] += regSitesBegin_[r];
+  regSites_.resize(sites_.size());
+  {
+    std::vector<uint32_t> fill(regSitesBegin_.begin(), regSitesBegin_.end() - 1);
+    for (uint32_t s = 0; s < sites_.size(); ++s) regSites_[fill[sites_[s].reg]++] = s;
+  }
   const size_t words = (sites_.size() + 63) / 64;
   words_ = words;
   const auto &blocks = cfg.blocks();
   std::vector<uint64_t> gen(blocks.size() * words), kill(blocks.size() * words);
   // A guarded write (@%p mov %r1, 0) may not happen: it generates its site
   // but kills nothing, and earlier writes in the block still reach the end.
-  // live[reg]: the sites of reg reaching the end of the block so far, valid
-  // where stamp[reg] is the block.
-  std::vector<uint32_t> stamp(nregs, UINT32_MAX), touched;
-  std::vector<std::vector<uint32_t>> live(nregs);
+  // Backwards through the block: a site reaches the end unless an unguarded
+  // write of its register comes after it (closed[reg] == the block).
+  std::vector<uint32_t> closed(nregs, UINT32_MAX), killed(nregs, UINT32_MAX);
   for (const auto &b : blocks) {
-    touched.clear();
-    uint64_t *killB = &kill[b.id * words];
-    for (uint32_t i = b.first; i < b.last; ++i) {
+    uint64_t *genB = &gen[b.id * words], *killB = &kill[b.id * words];
+    for (uint32_t i = b.last; i-- > b.first;) {
       bool guarded = !cfg.instructions()[i]->guard.empty();
-      for (uint32_t s = siteBegin_[i]; s < siteBegin_[i + 1]; ++s) {
+      for (uint32_t s = siteBegin_[i + 1]; s-- > siteBegin_[i];) {  // {%r1, %r1}: the last write wins
         uint32_t reg = sites_[s].reg;
-        auto &l = live[reg];
-        if (stamp[reg] != b.id) {
-          stamp[reg] = b.id;
-          l.clear();
-          touched.push_back(reg);
+        if (closed[reg] != b.id) set(genB, s);
+        if (guarded) continue;
+        closed[reg] = b.id;
+        if (killed[reg] != b.id) {
+          killed[reg] = b.id;
+          for (uint32_t k = regSitesBegin_[reg]; k < regSitesBegin_[reg + 1]; ++k) set(killB, regSites_[k]);
         }
-        if (!guarded) {
-          l.clear();
-          for (uint32_t k : sitesOfReg_[reg]) set(killB, k);
-        }
-        l.push_back(s);
       }
     }
-    for (uint32_t reg : touched)
-      for (uint32_t s : live[reg]) set(&gen[b.id * words], s);
   }
   in_.assign(blocks.size() * words, 0);
   std::vector<uint64_t> out(blocks.size() * words), entry(words), in(words);
-  for (uint32_t r = 0; r < nregs; ++r) set(entry.data(), sitesOfReg_[r][0]);
+  for (uint32_t r = 0; r < nregs; ++r) set(entry.data(), r);  // entry sites
   bool changed = true;
   while (changed) {
     changed = false;
@@ -106,12 +103,21 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
 }
 
 std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) const {
+  std::vector<uint32_t> out;
+  defsAt(at, reg, out);
+  return out;
+}
+
+void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const {
+  out.clear();
   auto it = regId_.find(reg);
-  if (it == regId_.end()) return {kEntry};
+  if (it == regId_.end()) {
+    out.push_back(kEntry);
+    return;
+  }
   const uint32_t id = it->second;
   uint32_t b = cfg_.blockOf(at);
   const auto &blk = cfg_.blocks()[b];
-  std::vector<uint32_t> out;
   for (uint32_t i = at; i-- > blk.first;) {
     bool writes = false;
     for (uint32_t s = siteBegin_[i]; s < siteBegin_[i + 1] && !writes; ++s) writes = sites_[s].reg == id;
@@ -119,12 +125,13 @@ std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) co
     out.push_back(i);
     if (cfg_.instructions()[i]->guard.empty()) {  // an unguarded write hides all before it
       std::sort(out.begin(), out.end());
-      return out;
+      return;
     }
   }
   bool entry = false;
   const uint64_t *inB = &in_[b * words_];
-  for (uint32_t s : sitesOfReg_[id]) {
+  for (uint32_t k = regSitesBegin_[id]; k < regSitesBegin_[id + 1]; ++k) {
+    uint32_t s = regSites_[k];
     if (!test(inB, s)) continue;
     if (sites_[s].instr == kEntry) entry = true;
     else out.push_back(sites_[s].instr);
@@ -132,7 +139,6 @@ std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) co
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   if (entry) out.push_back(kEntry);
-  return out;
 }
 
 std::vector<uint32_t> ReachingDefs::usesOf(uint32_t def, std::string_view reg) const {

@@ -224,8 +224,12 @@ void Uniformity::compute() {
     succ.erase(std::unique(succ.begin(), succ.end()), succ.end());
     if (succ.size() >= 2) branchBlocks_.push_back(b.id);
   }
-  reads_.assign(n, {});
+  readsBegin_.assign(n + 1, 0);
+  reads_.clear();
+  readDefs_.clear();
+  std::vector<uint32_t> defs;
   for (uint32_t i = 0; i < n; ++i) {
+    readsBegin_[i] = static_cast<uint32_t>(reads_.size());
     if (!blocks[cfg_.blockOf(i)].reachable) continue;
     const Instruction &in = *instrs[i];
     std::string_view b = in.base();
@@ -246,13 +250,16 @@ void Uniformity::compute() {
     lvl_[i] = intrinsic_[i];
     if (intrinsic_[i] == kThread) continue;
     for (auto u : rd_.defUse(i).uses) {
-      Read r{i, u, static_cast<int8_t>(specialLevel(u)), {}, {}};
+      Read r{static_cast<int8_t>(specialLevel(u)), static_cast<uint32_t>(readDefs_.size()), 0, {}};
       if (r.special < 0) {
-        r.defs = rd_.defsAt(i, u);
+        rd_.defsAt(i, u, defs);
+        readDefs_.insert(readDefs_.end(), defs.begin(), defs.end());
       }
-      reads_[i].push_back(std::move(r));
+      r.defsEnd = static_cast<uint32_t>(readDefs_.size());
+      reads_.push_back(std::move(r));
     }
   }
+  readsBegin_[n] = static_cast<uint32_t>(reads_.size());
   // Two rounds of a monotone fixed point (levels only rise). The first
   // ignores which branches decide: a cheap lower bound that already makes
   // most values Thread (computed from loaded data). The second adds the
@@ -260,11 +267,14 @@ void Uniformity::compute() {
   iterate();
   for (uint32_t i = 0; i < n; ++i) {
     if (lvl_[i] == kThread) continue;
-    for (Read &r : reads_[i])
+    for (uint32_t k = readsBegin_[i]; k < readsBegin_[i + 1]; ++k) {
+      Read &r = reads_[k];
       if (r.special < 0) {
-        if (r.defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), r.defs);
-        exitsLeft(cfg_.blockOf(i), r.defs, r.deciders);
+        defs.assign(readDefs_.begin() + r.defsBegin, readDefs_.begin() + r.defsEnd);
+        if (defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), defs);
+        exitsLeft(cfg_.blockOf(i), defs, r.deciders);
       }
+    }
   }
   iterate();
 }
@@ -276,13 +286,15 @@ void Uniformity::iterate() {
     for (uint32_t i = 0; i < n; ++i) {
       if (lvl_[i] == kThread) continue;
       uint8_t v = lvl_[i];
-      for (const Read &r : reads_[i]) {
+      for (uint32_t k = readsBegin_[i]; k < readsBegin_[i + 1]; ++k) {
+        const Read &r = reads_[k];
         if (v == kThread) break;
         if (r.special >= 0) {
           v = std::max<uint8_t>(v, static_cast<uint8_t>(r.special));
           continue;
         }
-        for (uint32_t d : r.defs) v = std::max<uint8_t>(v, d == ReachingDefs::kEntry ? kThread : lvl_[d]);
+        for (uint32_t j = r.defsBegin; j < r.defsEnd; ++j)
+          v = std::max<uint8_t>(v, readDefs_[j] == ReachingDefs::kEntry ? kThread : lvl_[readDefs_[j]]);
         for (uint32_t x : r.deciders) v = std::max(v, lvl_[x]);
       }
       if (v != lvl_[i]) {

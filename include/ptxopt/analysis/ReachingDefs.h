@@ -27,6 +27,8 @@ public:
   /// Instructions whose write of `reg` may reach the read at `at` (before
   /// `at` executes), in increasing order; kEntry last if the entry value may.
   std::vector<uint32_t> defsAt(uint32_t at, std::string_view reg) const;
+  /// The same into `out` (cleared first): a caller that asks in a loop reuses one vector.
+  void defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const;
   /// Instructions that may read the value `def` wrote to `reg`.
   std::vector<uint32_t> usesOf(uint32_t def, std::string_view reg) const;
   const DefUse &defUse(uint32_t instr) const { return du_[instr]; }
@@ -43,7 +45,7 @@ private:
   const CFG &cfg_;
   std::vector<DefUse> du_;
   std::unordered_map<std::string_view, uint32_t> regId_;
-  std::vector<std::vector<uint32_t>> sitesOfReg_;  // reg -> def-site ids
+  std::vector<uint32_t> regSites_, regSitesBegin_;  // reg r's def-site ids: regSites_[regSitesBegin_[r] ..]
   struct Site {
     uint32_t instr, reg;
   };
