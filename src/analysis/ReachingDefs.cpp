@@ -118,10 +118,17 @@ void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_
   const uint32_t id = it->second;
   uint32_t b = cfg_.blockOf(at);
   const auto &blk = cfg_.blocks()[b];
-  for (uint32_t i = at; i-- > blk.first;) {
-    bool writes = false;
-    for (uint32_t s = siteBegin_[i]; s < siteBegin_[i + 1] && !writes; ++s) writes = sites_[s].reg == id;
-    if (!writes) continue;
+  // The register's writes in the block before `at`, latest first: its sites
+  // are in instruction order, so a binary search finds the last one before
+  // `at` (a scan back through the block was most of the cost in long blocks).
+  const uint32_t *first = regSites_.data() + regSitesBegin_[id] + 1;  // its entry site skipped
+  const uint32_t *last = regSites_.data() + regSitesBegin_[id + 1];
+  const uint32_t *p = std::lower_bound(first, last, at, [&](uint32_t s, uint32_t i) { return sites_[s].instr < i; });
+  uint32_t prev = UINT32_MAX;
+  while (p != first && sites_[p[-1]].instr >= blk.first) {
+    uint32_t i = sites_[*--p].instr;
+    if (i == prev) continue;  // {%r1, %r1}: one instruction
+    prev = i;
     out.push_back(i);
     if (cfg_.instructions()[i]->guard.empty()) {  // an unguarded write hides all before it
       std::sort(out.begin(), out.end());
