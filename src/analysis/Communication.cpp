@@ -200,13 +200,14 @@ const Function *definedFunction(const Module &m, std::string_view name) {
 
 /// The kinds found for one statement, with the first reason for each.
 struct StmtKinds {
+  // Most statements have no fact: nothing is built for them.
   std::bitset<kNumKinds> has;
-  std::array<std::string, kNumKinds> what;
+  std::vector<std::pair<Kind, std::string>> what;  // in order of discovery
   void add(Kind k, std::string_view w) {
     auto i = static_cast<size_t>(k);
     if (has[i]) return;
     has[i] = true;
-    what[i] = std::string(w);
+    what.emplace_back(k, std::string(w));
   }
 };
 
@@ -273,8 +274,9 @@ public:
 
 private:
   void emit(const Function &f, const Stmt &s, StmtKinds &k) {
-    for (size_t i = 0; i < kNumKinds; ++i)
-      if (k.has[i]) out_.push_back({static_cast<Kind>(i), &f, &s, std::move(k.what[i])});
+    if (k.what.empty()) return;
+    std::sort(k.what.begin(), k.what.end(), [](const auto &a, const auto &b) { return a.first < b.first; });  // Kind order
+    for (auto &[kind, what] : k.what) out_.push_back({kind, &f, &s, std::move(what)});
   }
 
   /// Adds the kinds of `i` to `k`; returns a defined callee still to visit.
