@@ -9,7 +9,9 @@
 // masks, selects, float conversions) is unknown, with the reason.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <deque>
 #include <map>
 #include <memory>
@@ -50,14 +52,43 @@ struct Symbol {
   bool isIndex() const { return kind == Kind::Tid || kind == Kind::Ctaid || kind == Kind::LoopCounter; }
 };
 
-/// A polynomial: monomial (sorted symbol ids, with repeats) -> coefficient.
+/// A product of at most 8 symbols (sorted ids, with repeats): stored in
+/// place, as the analyses make and drop many of them.
+class Mono {
+public:
+  static constexpr size_t kMax = 8;
+  Mono() = default;
+  Mono(std::initializer_list<uint16_t> ids) {
+    for (auto id : ids) push_back(id);
+  }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  uint16_t operator[](size_t i) const { return ids_[i]; }
+  const uint16_t *begin() const { return ids_; }
+  const uint16_t *end() const { return ids_ + n_; }
+  uint16_t *begin() { return ids_; }
+  uint16_t *end() { return ids_ + n_; }
+  /// The caller keeps size() <= kMax.
+  void push_back(uint16_t id) { ids_[n_++] = id; }
+  /// Ordered as std::vector<uint16_t> compares (lexicographic, shorter first on a tie).
+  bool operator<(const Mono &o) const { return std::lexicographical_compare(begin(), end(), o.begin(), o.end()); }
+  bool operator==(const Mono &o) const { return n_ == o.n_ && std::equal(begin(), end(), o.begin()); }
+
+private:
+  uint8_t n_ = 0;
+  uint16_t ids_[kMax] = {};
+};
+
+/// A polynomial: monomial -> non-zero coefficient, as a vector sorted by
+/// monomial (one allocation per polynomial; a map made one per term).
 class Poly {
 public:
-  using Mono = std::vector<uint16_t>;
+  using Mono = analysis::Mono;
+  using Terms = std::vector<std::pair<Mono, int64_t>>;
   Poly() = default;
   static Poly constant(int64_t c);
   static Poly symbol(uint16_t id);
-  const std::map<Mono, int64_t> &terms() const { return terms_; }
+  const Terms &terms() const { return terms_; }
   bool isConstant() const { return terms_.empty() || (terms_.size() == 1 && terms_.begin()->first.empty()); }
   std::optional<int64_t> constantValue() const;
   int64_t constantTerm() const;
@@ -76,7 +107,7 @@ public:
   bool operator==(const Poly &o) const { return terms_ == o.terms_; }
 
 private:
-  std::map<Mono, int64_t> terms_;
+  Terms terms_;  // sorted by monomial, no zero coefficient
 };
 
 /// Why a value is unknown, in classes a user can act on (the coverage counts
