@@ -1,6 +1,7 @@
 // Text, JSON and Graphviz output of the analyses (see Report.h).
 #include "ptxopt/analysis/Report.h"
 
+#include <array>
 #include <charconv>
 #include <optional>
 #include <stdexcept>
@@ -341,9 +342,15 @@ private:
     const size_t n = s.size();
     for (size_t i = 0; i < n;) {
       unsigned char c = p[i];
-      if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      // Runs of bytes copied as they are, found with a table (one look-up a byte).
+      static const auto plain = [] {
+        std::array<bool, 256> t{};
+        for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\';
+        return t;
+      }();
+      if (plain[c]) {
         size_t j = i + 1;
-        while (j < n && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '"' && p[j] != '\\') ++j;
+        while (j < n && plain[p[j]]) ++j;
         out_.append(s.data() + i, j - i);
         i = j;
         continue;
