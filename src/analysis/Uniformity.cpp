@@ -85,14 +85,6 @@ bool pure(std::string_view b) {
   return ops.count(b) != 0;
 }
 
-bool declares(const std::optional<std::vector<ir::Decl>> &decls, std::string_view name) {
-  if (decls)
-    for (const auto &d : *decls)
-      for (const auto &n : d.names)
-        if (n.name == name) return true;
-  return false;
-}
-
 }  // namespace
 
 Uniformity::Uniformity(const CFG &cfg, const DominatorTree &dom, const LoopInfo &loops, const ReachingDefs &rd)
@@ -243,7 +235,7 @@ void Uniformity::compute() {
         if (e.kind == Operand::Kind::Symbol) name = e.text;
         else if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Symbol) name = e.elems[0].text;
       }
-      if (!(f.isEntry && declares(f.params, name))) intrinsic_[i] = kThread;
+      if (!(f.isEntry && f.hasParam(name))) intrinsic_[i] = kThread;
     } else if (!pure(b) || b == "addc" || b == "subc" || b == "madc" || in.hasModifier(".cc")) {
       intrinsic_[i] = kThread;
     }

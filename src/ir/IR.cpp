@@ -122,6 +122,14 @@ const Directive *Function::perfDirective(std::string_view n) const {
   return nullptr;
 }
 
+bool Function::hasParam(std::string_view n) const {
+  if (params)
+    for (const auto &d : *params)
+      for (const auto &x : d.names)
+        if (x.name == n) return true;
+  return false;
+}
+
 Module::Module(std::string source, std::string fileName)
     : source_(std::move(source)), fileName_(std::move(fileName)) {}
 

@@ -173,6 +173,8 @@ struct Function {
 
   bool isDeclaration() const { return !body; }
   const Directive *perfDirective(std::string_view name) const;
+  /// Whether `name` is one of its parameters (not a return parameter).
+  bool hasParam(std::string_view name) const;
 };
 
 /// `.section .debug_info { label: .b8 1, 2 ... }`
