@@ -63,12 +63,8 @@ std::string htmlEscape(std::string_view s) {
       continue;
     }
     // A well-formed UTF-8 sequence is copied; anything else is U+FFFD.
-    size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-    bool ok = len && i + len <= n;
-    for (size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
-    if (ok && len == 3) ok = !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] >= 0xA0);
-    if (ok && len == 4) ok = !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] >= 0x90);
-    if (!ok) {
+    size_t len = utf8Length(s, i);
+    if (!len) {
       out += kReplacement;
       ++i;
       continue;
@@ -258,7 +254,7 @@ private:
     return f == n || (f.size() > n.size() + 9 && f.substr(0, n.size()) == n && f.substr(n.size(), 9) == "__ptxopt_");
   }
   KernelPage place(FunctionAnalyses &fa, const std::vector<const ReportRemark *> &remarks);
-  void writeKernel(size_t index, const Function &k, const std::vector<const ReportRemark *> &remarks);
+  void writeKernel(size_t index, const Function &k, const Coverage &cov, const std::vector<const ReportRemark *> &remarks);
   void writeAccess(size_t kernel, const AccessInfo &a, FunctionAnalyses &fa);
   void writeRemark(const ReportRemark &r, const Function &k, bool withLocation);
   void writeView(size_t kernel, View &v, FunctionAnalyses &fa, const Function &k, bool wholeKernel);
@@ -392,7 +388,7 @@ void Writer::writeAccess(size_t kernel, const AccessInfo &a, FunctionAnalyses &f
   out_ += " &middot; <span class=\"muted\">" + esc(where(a, fa)) + "</span>";
   out_ += "<div class=\"why\">";
   if (a.verdict == AccessInfo::Verdict::Unknown)
-    out_ += "cause: <b>" + esc(causeName(unknownCause(a))) + "</b> &mdash; ";
+    out_ += "cause: <b>" + esc(causeName(a.cause)) + "</b> &mdash; ";
   out_ += esc(a.reason) + "</div>";
   // The address and the assumptions behind the numbers, folded.
   if (a.address.known || !a.notes.empty()) {
@@ -478,10 +474,9 @@ std::string countCells(const Coverage &c) {
   return s + "<td>" + (causes.empty() ? std::string() : esc(causes)) + "</td>";
 }
 
-void Writer::writeKernel(size_t index, const Function &k, const std::vector<const ReportRemark *> &remarks) {
+void Writer::writeKernel(size_t index, const Function &k, const Coverage &cov,
+                         const std::vector<const ReportRemark *> &remarks) {
   FunctionAnalyses &fa = am_.get(k);
-  Coverage cov;
-  for (const auto &a : fa.accesses()) cov.add(a);
   KernelPage page = place(fa, remarks);
   out_ += "\n<section id=\"k" + std::to_string(index) + "\">\n<h2>kernel <code>" + esc(k.name) + "</code></h2>\n";
   if (auto d = demangle(k.name); !d.empty()) out_ += "<p class=\"demangled\">" + esc(d) + "</p>\n";
@@ -547,7 +542,7 @@ void Writer::writeKernel(size_t index, const Function &k, const std::vector<cons
         out_ += "; unrolled " + std::to_string(a.unroll) + "x: " + esc(a.elementStride->var) + ": " +
                 esc(a.elementStride->bytes) + " per element";
       out_ += "</td><td>";
-      if (a.verdict == AccessInfo::Verdict::Unknown) out_ += esc(causeName(unknownCause(a))) + ": ";
+      if (a.verdict == AccessInfo::Verdict::Unknown) out_ += esc(causeName(a.cause)) + ": ";
       out_ += esc(a.reason) + "</td></tr>\n";
     }
     out_ += "</table>\n";
@@ -633,7 +628,7 @@ std::string Writer::run() {
   out_ += "<tr class=\"total\"><td>all " + std::to_string(kernels.size()) + " kernel" +
           (kernels.size() == 1 ? "" : "s") + "</td>" + countCells(total) + "<td class=\"num\">" +
           std::to_string(applied) + " / " + std::to_string(missed) + "</td></tr>\n</table>\n";
-  for (size_t i = 0; i < kernels.size(); ++i) writeKernel(i, *kernels[i], remarks[i]);
+  for (size_t i = 0; i < kernels.size(); ++i) writeKernel(i, *kernels[i], perKernel[i].coverage, remarks[i]);
   out_ += "</body>\n</html>\n";
   return std::move(out_);
 }

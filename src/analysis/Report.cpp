@@ -47,8 +47,6 @@ std::string ivText(AffineAnalysis &aff, const InductionVar &iv) {
   return aff.str(v);
 }
 
-bool reported(const AccessInfo &a) { return reportedAccess(a); }
-
 // PTX line numbers for the report; built once per report.
 struct Lines {
   explicit Lines(const Module &m) : table(m.source()) {}
@@ -78,6 +76,19 @@ std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, 
 
 }  // namespace
 
+size_t utf8Length(std::string_view s, size_t i) {
+  const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+  const size_t n = s.size();
+  unsigned char c = p[i];
+  if (c < 0x80) return 1;
+  size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  bool ok = len && i + len <= n;
+  for (size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
+  if (ok && len == 3) ok = !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] >= 0xA0);  // overlong, surrogates
+  if (ok && len == 4) ok = !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] >= 0x90);  // overlong, > U+10FFFF
+  return ok ? len : 0;
+}
+
 std::string tripUniformText(UniformLevel l) {
   switch (l) {
   case UniformLevel::Grid: return "the same for every thread";
@@ -88,8 +99,6 @@ std::string tripUniformText(UniformLevel l) {
 }
 
 bool reportedAccess(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
-
-UnknownCause unknownCause(const AccessInfo &a) { return a.cause; }
 
 size_t Coverage::count(AccessInfo::Verdict v) const {
   auto it = verdicts.find(v);
@@ -103,7 +112,7 @@ void Coverage::add(const AccessInfo &a) {
   }
   ++accesses;
   ++verdicts[a.verdict];
-  if (a.verdict == AccessInfo::Verdict::Unknown) ++unknownCauses[unknownCause(a)];
+  if (a.verdict == AccessInfo::Verdict::Unknown) ++unknownCauses[a.cause];
 }
 
 void Coverage::add(const Coverage &c) {
@@ -169,25 +178,23 @@ std::string reportText(const Module &m, AnalysisManager &am) {
   auto kernels = bodies(m, true);
   out += "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +
          (kernels.size() == 1 ? "" : "s") + "\n";
-  {
-    Coverage total;
-    moduleCoverage(m, am, &total);
-    out += "global accesses in all kernels: " + total.verdictText() + "\n";
-    if (auto causes = total.causeText(); !causes.empty()) out += "unknown by cause: " + causes + "\n";
-  }
-  for (const Function *k : kernels) {
+  Coverage total;
+  const auto perKernel = moduleCoverage(m, am, &total);  // in the order of `kernels`
+  out += "global accesses in all kernels: " + total.verdictText() + "\n";
+  if (auto causes = total.causeText(); !causes.empty()) out += "unknown by cause: " + causes + "\n";
+  for (size_t ki = 0; ki < kernels.size(); ++ki) {
+    const Function *k = kernels[ki];
     FunctionAnalyses &fa = am.get(*k);
     const CFG &cfg = fa.cfg();
     const auto &acc = fa.accesses();
-    Coverage cov;
-    for (const auto &a : acc) cov.add(a);
+    const Coverage &cov = perKernel[ki].coverage;
     out += "\nkernel " + std::string(k->name) + "\n";
     out += "  global accesses: " + cov.verdictText();
     if (cov.otherSpaces) out += "; " + std::to_string(cov.otherSpaces) + " shared/local/const not listed";
     out += "\n";
     if (auto causes = cov.causeText(); !causes.empty()) out += "  unknown by cause: " + causes + "\n";
     for (const auto &a : acc) {
-      if (!reported(a)) continue;
+      if (!reportedAccess(a)) continue;
       const auto &in = *cfg.instructions()[a.instr];
       out += "  " + std::string(in.opcode) + "  " + where(m, lines, cfg, a.instr) + "  " + std::to_string(a.mem.bytes()) +
              " B\n";
@@ -196,7 +203,7 @@ std::string reportText(const Module &m, AnalysisManager &am) {
       if (!a.unitStrideOn.empty()) out += "; would be unit-stride on " + a.unitStrideOn;
       out += "\n";
       if (a.verdict == AccessInfo::Verdict::Unknown)
-        out += "    cause    " + std::string(causeName(unknownCause(a))) + "\n";
+        out += "    cause    " + std::string(causeName(a.cause)) + "\n";
       out += "    address  " + fa.affine().str(a.address) + "\n";
       if (!a.strides.empty()) {
         out += "    strides ";
@@ -313,7 +320,7 @@ private:
   void open(char c, bool object) {
     element();
     out_ += c;
-    stack_.push_back({object});
+    stack_.push_back({object, true, {}});
   }
   void close(char c) {
     bool empty = stack_.back().empty;
@@ -374,12 +381,8 @@ private:
         ++i;
         continue;
       }
-      size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-      bool ok = len && i + len <= n;
-      for (size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
-      if (ok && len == 3) ok = !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] >= 0xA0);
-      if (ok && len == 4) ok = !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] >= 0x90);
-      if (!ok) {
+      size_t len = utf8Length(s, i);
+      if (!len) {
         out_ += "\xEF\xBF\xBD";
         ++i;
         continue;
@@ -433,21 +436,19 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
   w.beginObject();
   Coverage total;
   std::vector<const Function *> kernels = bodies(m, true);
-  for (const Function *k : kernels)
-    for (const auto &a : am.get(*k).accesses()) total.add(a);
+  const auto perKernel = moduleCoverage(m, am, &total);  // in the order of `kernels`
   w.key("coverage");
   writeCoverage(w, total);
   w.key("file").value(m.fileName());
   w.key("kernels").beginArray();
-  for (const Function *k : kernels) {
+  for (size_t ki = 0; ki < kernels.size(); ++ki) {
+    const Function *k = kernels[ki];
     FunctionAnalyses &fa = am.get(*k);
     const CFG &cfg = fa.cfg();
     auto &aff = fa.affine();
     w.beginObject();
     w.key("accesses").beginArray();
-    Coverage cov;
     for (const auto &a : fa.accesses()) {
-      cov.add(a);
       const auto *ins = cfg.instructions()[a.instr];
       w.beginObject();
       w.key("address").value(aff.str(a.address));
@@ -496,7 +497,7 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
     }
     w.endArray();
     w.key("coverage");
-    writeCoverage(w, cov);
+    writeCoverage(w, perKernel[ki].coverage);
     w.key("divergent_branches").beginArray();
     for (const auto &d : fa.divergence()) {
       w.beginObject();

@@ -124,6 +124,9 @@ const char *remarkKind(ptxopt::Remark::Kind k) {
 
 }  // namespace
 
+// The analyses of an analysis output, not freed at exit (see main).
+ptxopt::analysis::AnalysisManager *gKeptAtExit = nullptr;
+
 int main(int argc, char **argv) {
   CLI::App app{"ptx-opt: a PTX-to-PTX optimizer for NVIDIA GPUs.\n"
                "Reads PTX (from nvcc, clang, Triton, NVRTC), optimizes global-memory\n"
@@ -377,8 +380,7 @@ int main(int argc, char **argv) {
   // many small objects cost 6% of an --analyze run on a large module (as
   // compilers skip it, clang's -disable-free). Kept reachable, so leak
   // checkers do not count it.
-  static ptxopt::analysis::AnalysisManager *keptAtExit = nullptr;
-  if (am && analysisOutput) keptAtExit = am.release();
+  if (am && analysisOutput) gKeptAtExit = am.release();
   auto t3b = Clock::now();
   if (!analysisOutput)
     outText = ptxopt::printModule(mod, canonicalize ? ptxopt::PrintMode::Canonical : ptxopt::PrintMode::Lossless);
