@@ -37,40 +37,26 @@ const char *verdictName(AccessInfo::Verdict v) {
   return "unknown";
 }
 
+uint32_t directiveNumber(std::string_view t) {
+  auto v = Operand::imm(t).intValue();
+  return v && *v >= 0 && *v <= UINT32_MAX ? static_cast<uint32_t>(*v) : 0;
+}
+
 SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
   SourceLoc loc;
   const ir::Directive *d = cfg.locOf(i);
   if (!d || d->tokens.size() < 3) return loc;
-  auto num = [](std::string_view t) { return static_cast<uint32_t>(Operand::imm(t).intValue().value_or(0)); };
-  uint32_t file = num(d->tokens[0]);
-  loc.line = num(d->tokens[1]);
-  loc.col = num(d->tokens[2]);
-  // The .file table, read once per module (a report asks for every access).
-  thread_local const ir::Module *cachedFor = nullptr;
-  thread_local size_t cachedItems = 0;
-  thread_local const char *cachedText = nullptr;
-  thread_local std::unordered_map<uint32_t, std::string> files;
-  if (cachedFor != &m || cachedItems != m.items.size() || cachedText != m.source().data()) {
-    cachedFor = &m;
-    cachedItems = m.items.size();
-    cachedText = m.source().data();
-    files.clear();
-    for (const auto &it : m.items) {
-      if (it.kind != ir::Item::Kind::Directive || it.directive->name != ".file") continue;
-      const auto &t = it.directive->tokens;
-      if (t.size() < 2) continue;
-      std::string path(t[1].substr(1, t[1].size() >= 2 ? t[1].size() - 2 : 0));
-      auto slash = path.find_last_of('/');
-      files[num(t[0])] = slash == std::string::npos ? path : path.substr(slash + 1);  // the last one wins
-    }
+  uint32_t file = directiveNumber(d->tokens[0]);
+  loc.line = directiveNumber(d->tokens[1]);
+  loc.col = directiveNumber(d->tokens[2]);
+  const auto &files = m.files();
+  if (auto f = files.find(file); f != files.end()) {
+    std::string_view path = f->second;
+    auto slash = path.find_last_of('/');
+    loc.file = std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
   }
-  if (auto f = files.find(file); f != files.end()) loc.file = f->second;
   return loc;
 }
-
-namespace {
-
-}  // namespace
 
 void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<AccessInfo> &accs);
 

@@ -132,16 +132,6 @@ std::string demangle(std::string_view name) {
   return out;
 }
 
-uint32_t toNumber(std::string_view t) {
-  uint32_t v = 0;
-  if (t.empty() || t.size() > 9) return 0;
-  for (char c : t) {
-    if (c < '0' || c > '9') return 0;
-    v = v * 10 + static_cast<uint32_t>(c - '0');
-  }
-  return v;
-}
-
 std::string baseName(const std::string &p) {
   auto s = p.find_last_of('/');
   return s == std::string::npos ? p : p.substr(s + 1);
@@ -174,16 +164,12 @@ struct SourceFile {
   std::optional<std::vector<std::string>> lines;
 };
 
-std::map<uint32_t, SourceFile> sourceFiles(const Module &m, const HtmlReportOptions &opts) {
-  (void)opts;
+std::map<uint32_t, SourceFile> sourceFiles(const Module &m) {
   const std::vector<std::string> dirs{dirName(m.fileName())};
   std::map<uint32_t, SourceFile> files;
-  for (const auto &it : m.items) {
-    if (it.kind != ir::Item::Kind::Directive || it.directive->name != ".file") continue;
-    const auto &t = it.directive->tokens;
-    if (t.size() < 2 || t[1].size() < 2 || t[1].front() != '"') continue;
+  for (const auto &[number, path] : m.files()) {  // the module's one .file table
     SourceFile f;
-    f.path = std::string(t[1].substr(1, t[1].size() - 2));
+    f.path = std::string(path);
     std::vector<std::string> candidates{f.path};
     for (const auto &d : dirs)
       if (!f.path.empty() && f.path[0] != '/') candidates.push_back(d + "/" + f.path);
@@ -193,7 +179,7 @@ std::map<uint32_t, SourceFile> sourceFiles(const Module &m, const HtmlReportOpti
         f.resolved = c;
         break;
       }
-    files.emplace(toNumber(t[0]), std::move(f));
+    files.emplace(number, std::move(f));
   }
   return files;
 }
@@ -239,7 +225,7 @@ struct KernelPage {
 class Writer {
 public:
   Writer(const Module &m, AnalysisManager &am, const HtmlReportOptions &opts)
-      : m_(m), am_(am), opts_(opts), ptxLines_(m.source()), files_(sourceFiles(m, opts)) {}
+      : m_(m), am_(am), opts_(opts), ptxLines_(m.lines()), files_(sourceFiles(m)) {}
 
   std::string run();
 
@@ -268,7 +254,7 @@ private:
   const Module &m_;
   AnalysisManager &am_;
   const HtmlReportOptions &opts_;
-  LineTable ptxLines_;
+  const LineTable &ptxLines_;  // the module's
   std::map<uint32_t, SourceFile> files_;
   std::string out_;
 };
@@ -280,7 +266,7 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
   for (uint32_t i = 0; i < cfg.instructions().size(); ++i) {
     const ir::Directive *d = cfg.locOf(i);
     if (!d || d->tokens.size() < 3) continue;
-    uint32_t file = toNumber(d->tokens[0]), line = toNumber(d->tokens[1]);
+    uint32_t file = directiveNumber(d->tokens[0]), line = directiveNumber(d->tokens[1]);
     if (line && readable(file)) page.view(file).lines.insert(line);
   }
   auto sourceAnchor = [&](uint32_t file, uint32_t line) -> View * {
@@ -293,8 +279,8 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
     if (!reportedAccess(a)) continue;
     const ir::Directive *d = cfg.locOf(a.instr);
     if (d && d->tokens.size() >= 3) {
-      uint32_t line = toNumber(d->tokens[1]);
-      if (View *v = sourceAnchor(toNumber(d->tokens[0]), line)) {
+      uint32_t line = directiveNumber(d->tokens[1]);
+      if (View *v = sourceAnchor(directiveNumber(d->tokens[0]), line)) {
         v->notes[line].accesses.push_back(&a);
         continue;
       }
@@ -310,7 +296,7 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
   for (const ReportRemark *r : remarks) {
     const std::string &loc = r->location;
     size_t c2 = loc.rfind(':'), c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : loc.rfind(':', c2 - 1);
-    uint32_t line = c1 == std::string::npos ? 0 : toNumber(std::string_view(loc).substr(c1 + 1, c2 - c1 - 1));
+    uint32_t line = c1 == std::string::npos ? 0 : directiveNumber(std::string_view(loc).substr(c1 + 1, c2 - c1 - 1));
     std::string file = c1 == std::string::npos ? "" : loc.substr(0, c1);
     bool placed = false;
     if (line && (file == ptxName || file == ptxBase) && !ptxLines_.lineText(line).empty()) {
@@ -339,8 +325,8 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
       const std::string col = loc.substr(c2 + 1);
       for (uint32_t i = 0; i < cfg.instructions().size() && !placed; ++i) {
         const ir::Directive *d = cfg.locOf(i);
-        if (!d || d->tokens.size() < 3 || toNumber(d->tokens[1]) != line || d->tokens[2] != col) continue;
-        auto f = files_.find(toNumber(d->tokens[0]));
+        if (!d || d->tokens.size() < 3 || directiveNumber(d->tokens[1]) != line || d->tokens[2] != col) continue;
+        auto f = files_.find(directiveNumber(d->tokens[0]));
         if (f == files_.end() || baseName(f->second.path) != file) continue;
         if (uint32_t pl = ptxLine(cfg.instructions()[i])) {
           View &v = page.view(kPtxView);

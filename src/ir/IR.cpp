@@ -140,6 +140,21 @@ const LineTable &Module::lines() const {
   return *lines_;
 }
 
+const std::map<uint32_t, std::string_view> &Module::files() const {
+  if (filesItems_ == items.size()) return files_;
+  filesItems_ = items.size();
+  files_.clear();
+  for (const auto &it : items) {
+    if (it.kind != Item::Kind::Directive || it.directive->name != ".file") continue;
+    const auto &t = it.directive->tokens;
+    if (t.size() < 2 || t[1].size() < 2 || t[1].front() != '"' || t[1].back() != '"') continue;
+    auto n = Operand::imm(t[0]).intValue();
+    if (!n || *n < 0 || *n > UINT32_MAX) continue;
+    files_.emplace(static_cast<uint32_t>(*n), t[1].substr(1, t[1].size() - 2));  // the first one stays
+  }
+  return files_;
+}
+
 std::string_view Module::intern(std::string_view s) {
   pool_.emplace_back(s);
   return pool_.back();
