@@ -132,7 +132,7 @@ bool Poly::mul(const Poly &a, const Poly &b, Poly &out) {
       if (ma.size() + mb.size() > Mono::kMax) return false;
       Mono m = ma;
       for (auto id : mb) m.push_back(id);
-      std::sort(m.begin(), m.end());
+      m.sort();
       int64_t c;
       if (__builtin_mul_overflow(ca, cb, &c)) return false;
       prods.push_back({m, c});

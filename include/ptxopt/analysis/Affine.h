@@ -70,6 +70,15 @@ public:
   uint16_t *end() { return ids_ + n_; }
   /// The caller keeps size() <= kMax.
   void push_back(uint16_t id) { ids_[n_++] = id; }
+  /// Sorts the ids (an insertion sort: at most kMax of them).
+  void sort() {
+    for (size_t i = 1; i < n_ && i < kMax; ++i) {
+      uint16_t x = ids_[i];
+      size_t j = i;
+      for (; j > 0 && ids_[j - 1] > x; --j) ids_[j] = ids_[j - 1];
+      ids_[j] = x;
+    }
+  }
   /// Ordered as std::vector<uint16_t> compares (lexicographic, shorter first on a tie).
   bool operator<(const Mono &o) const { return std::lexicographical_compare(begin(), end(), o.begin(), o.end()); }
   bool operator==(const Mono &o) const { return n_ == o.n_ && std::equal(begin(), end(), o.begin()); }
