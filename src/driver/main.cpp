@@ -209,9 +209,14 @@ int main(int argc, char **argv) {
                  "on a copy: the report shows the input) (docs/ANALYSIS.md)")
       ->check(CLI::IsMember({"text", "json", "html"}))
       ->type_name("FORMAT");
+  std::string reportHtml;
+  app.add_option("--report-html", reportHtml,
+                 "Also write the --analyze=html page of the input, with the remarks of this run's passes, to FILE "
+                 "(the PTX output is unchanged; one run where ptx-nvcc --ptxopt-report made two)")
+      ->type_name("FILE");
   std::string reportSource;
   app.add_option("--report-source", reportSource,
-                 "--analyze=html: the source file the PTX came from, named in the page's title (ptx-nvcc sets it)")
+                 "--analyze=html, --report-html: the source file the PTX came from, named in the page's title (ptx-nvcc sets it)")
       ->type_name("NAME");
   app.add_option("--emit-cfg", emitCfg, "Instead of PTX, write each function's control-flow graph (FORMAT: dot)")
       ->check(CLI::IsMember({"dot"}))
@@ -258,7 +263,8 @@ int main(int argc, char **argv) {
   // --analyze=html reports the input as read and the remarks of a pipeline
   // run on a second copy of it.
   const bool html = app.count("--analyze") && analyze == "html";
-  std::string pipelineCopy = html ? text : std::string();
+  // --report-html: the page shows the input, and the passes change `mod`.
+  std::string pipelineCopy = html || !reportHtml.empty() ? text : std::string();
   auto t1 = Clock::now();
   auto parsed = ptxopt::parsePtx(std::move(text), name);
   auto t2 = Clock::now();
@@ -357,6 +363,25 @@ int main(int argc, char **argv) {
       std::cerr << "ptx-opt: " << err << "\n";
       return 1;
     }
+  }
+  if (!reportHtml.empty() && !html) {
+    // The page of the input (a second parse of it) with this run's remarks.
+    auto input = ptxopt::parsePtx(std::move(pipelineCopy), name);
+    if (input.error) {
+      std::cerr << ptxopt::formatDiagnostic(*input.error);
+      return 1;
+    }
+    ptxopt::analysis::AnalysisManager ram(*input.module);
+    ptxopt::analysis::HtmlReportOptions hopts;
+    if (popts.passes != "-O0") {
+      hopts.pipeline = popts.passes;
+      for (const auto &s : popts.skip) hopts.pipeline += " --skip-pass=" + s;
+    }
+    hopts.source = reportSource;
+    for (const auto &r : opt.remarks)
+      hopts.remarks.push_back({remarkKind(r.kind), r.pass, r.function, r.location, r.message});
+    if (!writeOutput(reportHtml, ptxopt::analysis::reportHtml(*input.module, ram, hopts), err))
+      std::cerr << "ptx-opt: warning: no report: " << err << "\n";  // the PTX is still written
   }
   std::string outText;
   bool analysisOutput = app.count("--analyze") || !emitCfg.empty() || !printAnalyses.empty();
