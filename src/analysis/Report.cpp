@@ -49,29 +49,64 @@ std::string ivText(AffineAnalysis &aff, const InductionVar &iv) {
 
 // PTX line numbers for the report; built once per report.
 struct Lines {
-  explicit Lines(const Module &m) : table(m.source()) {}
-  LineTable table;
-  std::string of(const ir::Stmt *s) const {
-    if (!s || !s->span.valid()) return "(synthesized)";
-    return "line " + std::to_string(table.pos(s->span.begin).line);
+  explicit Lines(const Module &m) : table(m.lines()) {}
+  const LineTable &table;  // the module's
+  /// "line N" of a statement, "(synthesized)" without a place in the input.
+  void of(std::string &out, const ir::Stmt *s) const {
+    if (!s || !s->span.valid()) {
+      out += "(synthesized)";
+      return;
+    }
+    out += "line ";
+    appendNumber(out, table.pos(s->span.begin).line);
+  }
+  static void appendNumber(std::string &out, uint64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
   }
 };
 
+/// "file.cu:12:3 (PTX line 40)", or "PTX line 40" without a .loc: appended
+/// to `out` (the report asks once per access, fact and branch).
+void appendWhere(std::string &out, const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
+  SourceLoc loc = sourceLocation(m, cfg, instr);
+  if (loc.line) {
+    out += loc.file.empty() ? std::string_view("<unknown>") : std::string_view(loc.file);
+    out += ':';
+    Lines::appendNumber(out, loc.line);
+    out += ':';
+    Lines::appendNumber(out, loc.col);
+    out += " (PTX ";
+  } else {
+    out += "PTX ";
+  }
+  lines.of(out, cfg.instructions()[instr]);
+  if (loc.line) out += ')';
+}
+
 std::string where(const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
-  auto loc = sourceLocation(m, cfg, instr).str();
-  std::string pl = lines.of(cfg.instructions()[instr]);
-  if (loc.empty()) return "PTX " + pl;
-  return loc + " (PTX " + pl + ")";
+  std::string out;
+  appendWhere(out, m, lines, cfg, instr);
+  return out;
+}
+
+void appendLocOfStmt(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
+                     const ir::Stmt *s) {
+  if (s->kind == ir::Stmt::Kind::Instruction) {
+    const CFG &cfg = am.get(f).cfg();
+    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(s));
+    if (i != UINT32_MAX) return appendWhere(out, m, lines, cfg, i);
+  }
+  out += "PTX ";
+  lines.of(out, s);
 }
 
 std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
                       const ir::Stmt *s) {
-  if (s->kind == ir::Stmt::Kind::Instruction) {
-    const CFG &cfg = am.get(f).cfg();
-    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(s));
-    if (i != UINT32_MAX) return where(m, lines, cfg, i);
-  }
-  return "PTX " + lines.of(s);
+  std::string out;
+  appendLocOfStmt(out, m, lines, am, f, s);
+  return out;
 }
 
 }  // namespace
@@ -196,8 +231,13 @@ std::string reportText(const Module &m, AnalysisManager &am) {
     for (const auto &a : acc) {
       if (!reportedAccess(a)) continue;
       const auto &in = *cfg.instructions()[a.instr];
-      out += "  " + std::string(in.opcode) + "  " + where(m, lines, cfg, a.instr) + "  " + std::to_string(a.mem.bytes()) +
-             " B\n";
+      out += "  ";
+      out += in.opcode;
+      out += "  ";
+      appendWhere(out, m, lines, cfg, a.instr);
+      out += "  ";
+      Lines::appendNumber(out, a.mem.bytes());
+      out += " B\n";
       out += "    verdict  " + std::string(verdictName(a.verdict));
       if (!a.reason.empty()) out += ": " + a.reason;
       if (!a.unitStrideOn.empty()) out += "; would be unit-stride on " + a.unitStrideOn;
@@ -243,7 +283,12 @@ std::string reportText(const Module &m, AnalysisManager &am) {
     } else {
       out += "  communication (blocks regrouping threads):\n";
       for (const auto &c : comm) {
-        out += "    " + std::string(kindName(c.kind)) + ": " + c.what + " at " + locOfStmt(m, lines, am, *c.function, c.stmt);
+        out += "    ";
+        out += kindName(c.kind);
+        out += ": ";
+        out += c.what;
+        out += " at ";
+        appendLocOfStmt(out, m, lines, am, *c.function, c.stmt);
         if (c.function != k) out += " in " + std::string(c.function->name);
         out += "\n";
       }
