@@ -45,7 +45,6 @@ bool isDestinationOperand(const Operand &o) {
 
 DefUse defUse(const Instruction &in) {
   DefUse du;
-  du.uses.reserve(in.operands.size() + 1);  // one allocation for the common case (scalar operands)
   if (!in.guard.empty()) du.uses.push_back(in.guard);
   std::string_view base = in.base();
   size_t first = 0;
