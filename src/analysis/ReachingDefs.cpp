@@ -28,8 +28,10 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
     auto [it, fresh] = regId_.try_emplace(r, static_cast<uint32_t>(regId_.size()));
     return it->second;
   };
+  regId_.reserve(instrs.size());
+  std::vector<uint32_t> defIds;  // the ids of every instruction's defs, in order
   for (const auto &du : du_) {
-    for (auto r : du.defs) idOf(r);
+    for (auto r : du.defs) defIds.push_back(idOf(r));
     for (auto r : du.uses) idOf(r);
   }
   const uint32_t nregs = static_cast<uint32_t>(regId_.size());
@@ -39,9 +41,9 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   sites_.reserve(nregs + instrs.size());
   for (uint32_t r = 0; r < nregs; ++r) sites_.push_back({kEntry, r});
   siteBegin_.resize(instrs.size() + 1);
-  for (uint32_t i = 0; i < instrs.size(); ++i) {
+  for (uint32_t i = 0, k = 0; i < instrs.size(); ++i) {
     siteBegin_[i] = static_cast<uint32_t>(sites_.size());
-    for (auto r : du_[i].defs) sites_.push_back({i, regId_.find(r)->second});
+    for (size_t d = 0; d < du_[i].defs.size(); ++d) sites_.push_back({i, defIds[k++]});
   }
   siteBegin_[instrs.size()] = static_cast<uint32_t>(sites_.size());
   // The sites of each register, in increasing order (its entry site first),
