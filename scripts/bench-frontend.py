@@ -10,6 +10,15 @@ whole `ptx-opt -O2` run against ptxas's.
 Prints a Markdown table (for docs/BENCHMARKS.md).
 
   scripts/bench-frontend.py [--ptx-opt build/ptx-opt] [--runs 5] [-n 6] [files...]
+
+With --analyze-ratio it prints only the cost of the analysis report against a
+plain parse+print run, per file: median wall time of `ptx-opt FILE`, `ptx-opt
+--analyze FILE` and `ptx-opt --analyze=json FILE` (whole runs, --time-passes
+total) and their ratios; with --callgrind also the instruction counts of one
+run each under valgrind (the stable measure on a shared machine). Issue #15's
+target: --analyze within 2x of the plain run on the largest corpus files.
+
+  scripts/bench-frontend.py --analyze-ratio [--callgrind] [--runs 7] [-n 3] [files...]
 """
 import argparse
 import glob
@@ -43,16 +52,63 @@ def ptxas_time(ptxas, path):
         return (time.perf_counter() - t0) * 1000
 
 
+def total_ms(exe, path, extra):
+    """Total time of one run (--time-passes, without --stats: its coverage counts run the analyses)."""
+    r = subprocess.run([exe, "--time-passes", *extra, path, "-o", os.devnull],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    return float(re.search(r"total ([0-9.]+) ms", r.stderr.decode()).group(1))
+
+
+def instructions(exe, path, extra):
+    """Instructions of one run (valgrind --tool=callgrind), or None without valgrind."""
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(d, "cg"),
+                                exe, *extra, path, "-o", os.devnull], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except FileNotFoundError:
+            return None
+        m = re.search(rb"refs:\s+([0-9,]+)", r.stderr)
+        return int(m.group(1).replace(b",", b"")) if m else None
+
+
+def analyze_ratio(a, files):
+    modes = [("plain", []), ("--analyze", ["--analyze"]), ("--analyze=json", ["--analyze=json"])]
+    head = "| file | MB | plain ms | --analyze ms | ratio | --analyze=json ms | ratio |"
+    sep = "|---|---:|---:|---:|---:|---:|---:|"
+    if a.callgrind:
+        head += " plain instr | --analyze instr | ratio | json instr | ratio |"
+        sep += "---:|---:|---:|---:|---:|"
+    print(head)
+    print(sep)
+    for f in files:
+        ms = [statistics.median(total_ms(a.ptx_opt, f, extra) for _ in range(a.runs)) for _, extra in modes]
+        row = (f"| {os.path.relpath(f, ROOT)} | {os.path.getsize(f) / 1e6:.2f} | {ms[0]:.1f} | {ms[1]:.1f} "
+               f"| {ms[1] / ms[0]:.2f}x | {ms[2]:.1f} | {ms[2] / ms[0]:.2f}x |")
+        if a.callgrind:
+            n = [instructions(a.ptx_opt, f, extra) for _, extra in modes]
+            if None in n:
+                row += " - | - | - | - | - |"
+            else:
+                row += (f" {n[0] / 1e6:.0f} M | {n[1] / 1e6:.0f} M | {n[1] / n[0]:.2f}x | {n[2] / 1e6:.0f} M "
+                        f"| {n[2] / n[0]:.2f}x |")
+        print(row, flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ptx-opt", default=os.path.join(ROOT, "build", "ptx-opt"))
     ap.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("-n", type=int, default=6, help="number of largest corpus files")
+    ap.add_argument("--analyze-ratio", action="store_true", help="only the --analyze / plain run table")
+    ap.add_argument("--callgrind", action="store_true", help="with --analyze-ratio: instruction counts too")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     files = a.files or sorted(glob.glob(os.path.join(ROOT, "tests/corpus/ptx/**/*.ptx"), recursive=True),
                               key=os.path.getsize, reverse=True)[:a.n]
+    if a.analyze_ratio:
+        analyze_ratio(a, files)
+        return
     # Memory of the program itself (code, ANTLR's ATN): peak RSS on a 3 KB module.
     base = ptxopt_times(a.ptx_opt, os.path.join(ROOT, "examples/matadd/matadd.ptx"), [])["rss_kib"] / 1024
     print(f"Baseline peak RSS (3 KB module): {base:.1f} MB\n")

@@ -37,40 +37,26 @@ const char *verdictName(AccessInfo::Verdict v) {
   return "unknown";
 }
 
+uint32_t directiveNumber(std::string_view t) {
+  auto v = Operand::imm(t).intValue();
+  return v && *v >= 0 && *v <= UINT32_MAX ? static_cast<uint32_t>(*v) : 0;
+}
+
 SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
   SourceLoc loc;
   const ir::Directive *d = cfg.locOf(i);
   if (!d || d->tokens.size() < 3) return loc;
-  auto num = [](std::string_view t) { return static_cast<uint32_t>(Operand::imm(t).intValue().value_or(0)); };
-  uint32_t file = num(d->tokens[0]);
-  loc.line = num(d->tokens[1]);
-  loc.col = num(d->tokens[2]);
-  // The .file table, read once per module (a report asks for every access).
-  thread_local const ir::Module *cachedFor = nullptr;
-  thread_local size_t cachedItems = 0;
-  thread_local const char *cachedText = nullptr;
-  thread_local std::unordered_map<uint32_t, std::string> files;
-  if (cachedFor != &m || cachedItems != m.items.size() || cachedText != m.source().data()) {
-    cachedFor = &m;
-    cachedItems = m.items.size();
-    cachedText = m.source().data();
-    files.clear();
-    for (const auto &it : m.items) {
-      if (it.kind != ir::Item::Kind::Directive || it.directive->name != ".file") continue;
-      const auto &t = it.directive->tokens;
-      if (t.size() < 2) continue;
-      std::string path(t[1].substr(1, t[1].size() >= 2 ? t[1].size() - 2 : 0));
-      auto slash = path.find_last_of('/');
-      files[num(t[0])] = slash == std::string::npos ? path : path.substr(slash + 1);  // the last one wins
-    }
+  uint32_t file = directiveNumber(d->tokens[0]);
+  loc.line = directiveNumber(d->tokens[1]);
+  loc.col = directiveNumber(d->tokens[2]);
+  const auto &files = m.files();
+  if (auto f = files.find(file); f != files.end()) {
+    std::string_view path = f->second;
+    auto slash = path.find_last_of('/');
+    loc.file = std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
   }
-  if (auto f = files.find(file); f != files.end()) loc.file = f->second;
   return loc;
 }
-
-namespace {
-
-}  // namespace
 
 void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<AccessInfo> &accs);
 
@@ -78,13 +64,24 @@ unsigned warpSectors(int64_t stride, unsigned width) {
   // A negative stride (a reversal, n-1-i) touches the mirror image of the
   // positive one: counted with the lowest lane's address aligned.
   if (stride < 0) stride = stride == INT64_MIN ? INT64_MAX : -stride;
-  std::set<int64_t> sectors;
-  for (int64_t lane = 0; lane < 32; ++lane)
-    for (int64_t b = 0; b < width; ++b) {
-      int64_t addr = lane * stride + b;
-      sectors.insert(addr >= 0 ? addr / 32 : (addr - 31) / 32);
+  // Lane l covers the sectors of bytes [l*s, l*s + w): a run of consecutive
+  // sector numbers; the runs rise with l, so distinct sectors are counted
+  // in one sweep (no set of every byte's sector).
+  auto sector = [](int64_t addr) { return addr >= 0 ? addr / 32 : (addr - 31) / 32; };
+  unsigned count = 0;
+  int64_t last = INT64_MIN;  // highest sector counted so far
+  for (int64_t lane = 0; lane < 32 && width; ++lane) {
+    int64_t lo, hi;
+    if (__builtin_mul_overflow(lane, stride, &lo) || __builtin_add_overflow(lo, int64_t{width} - 1, &hi)) {
+      count += 32 - static_cast<unsigned>(lane);  // far apart: one sector each at least (never reached for real strides)
+      break;
     }
-  return static_cast<unsigned>(sectors.size());
+    int64_t a = sector(lo), b = sector(hi);
+    if (a <= last) a = last + 1;
+    if (b >= a) count += static_cast<unsigned>(b - a + 1);
+    last = std::max(last, b);
+  }
+  return count;
 }
 
 namespace {
@@ -338,7 +335,9 @@ void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<Access
 std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const ReachingDefs &rd) {
   // Taint: does the value of a register depend on the thread? Memoized per
   // (definition, register); 2 = yes, 1 = unknown, 0 = uniform.
-  std::unordered_map<std::string, std::pair<int, std::string>> memo;
+  // Keyed by definition and register number (every register read here is
+  // one the reaching definitions numbered).
+  std::unordered_map<uint64_t, std::pair<int, std::string>> memo;
   const auto &instrs = cfg.instructions();
   std::function<int(uint32_t, std::string_view, std::string &, int)> reg;
   auto special = [](std::string_view r) -> int {
@@ -359,7 +358,7 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
     int worst = 0;
     for (uint32_t d : rd.defsAt(at, r)) {
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
-      std::string key = std::to_string(d) + ":" + std::string(r);
+      uint64_t key = uint64_t{d} << 32 | rd.registerId(r);
       auto it = memo.find(key);
       int v;
       std::string vwhy;

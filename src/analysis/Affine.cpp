@@ -56,13 +56,13 @@ using ir::Operand;
 
 Poly Poly::constant(int64_t c) {
   Poly p;
-  if (c) p.terms_[{}] = c;
+  if (c) p.terms_.push_back({Mono{}, c});
   return p;
 }
 
 Poly Poly::symbol(uint16_t id) {
   Poly p;
-  p.terms_[{id}] = 1;
+  p.terms_.push_back({Mono{id}, 1});
   return p;
 }
 
@@ -73,59 +73,81 @@ std::optional<int64_t> Poly::constantValue() const {
 }
 
 int64_t Poly::constantTerm() const {
-  auto it = terms_.find({});
-  return it == terms_.end() ? 0 : it->second;
+  // The empty monomial sorts first.
+  return !terms_.empty() && terms_[0].first.empty() ? terms_[0].second : 0;
 }
 
 bool Poly::add(const Poly &a, const Poly &b, Poly &out) {
-  Poly r = a;
-  for (const auto &[m, c] : b.terms_) {
-    int64_t &x = r.terms_[m];
-    if (__builtin_add_overflow(x, c, &x)) return false;
-    if (!x) r.terms_.erase(m);
+  // A merge of the two sorted term lists.
+  Terms r;
+  r.reserve(a.terms_.size() + b.terms_.size());
+  auto x = a.terms_.begin(), y = b.terms_.begin();
+  while (x != a.terms_.end() || y != b.terms_.end()) {
+    if (y == b.terms_.end() || (x != a.terms_.end() && x->first < y->first)) r.push_back(*x++);
+    else if (x == a.terms_.end() || y->first < x->first) r.push_back(*y++);
+    else {
+      int64_t c;
+      if (__builtin_add_overflow(x->second, y->second, &c)) return false;
+      if (c) r.push_back({x->first, c});
+      ++x, ++y;
+    }
   }
-  out = std::move(r);
+  out.terms_ = std::move(r);
   return true;
 }
 
 bool Poly::scale(const Poly &a, int64_t k, Poly &out) {
-  Poly r;
-  if (k)
+  Terms r;
+  if (k) {
+    r.reserve(a.terms_.size());
     for (const auto &[m, c] : a.terms_) {
       int64_t x;
       if (__builtin_mul_overflow(c, k, &x)) return false;
-      r.terms_[m] = x;
+      r.push_back({m, x});
     }
-  out = std::move(r);
+  }
+  out.terms_ = std::move(r);
   return true;
 }
 
 bool Poly::divExact(const Poly &a, int64_t d, Poly &out) {
   if (d == 0) return false;
-  Poly r;
+  Terms r;
+  r.reserve(a.terms_.size());
   for (const auto &[m, c] : a.terms_) {
     if (c % d) return false;
-    r.terms_[m] = c / d;
+    r.push_back({m, c / d});
   }
-  out = std::move(r);
+  out.terms_ = std::move(r);
   return true;
 }
 
 bool Poly::mul(const Poly &a, const Poly &b, Poly &out) {
-  Poly r;
+  // The products in the order a map accumulated them before (so that an
+  // intermediate overflow is found the same way), grouped by monomial.
+  Terms prods;
+  prods.reserve(a.terms_.size() * b.terms_.size());
   for (const auto &[ma, ca] : a.terms_)
     for (const auto &[mb, cb] : b.terms_) {
+      if (ma.size() + mb.size() > Mono::kMax) return false;
       Mono m = ma;
-      m.insert(m.end(), mb.begin(), mb.end());
-      std::sort(m.begin(), m.end());
-      if (m.size() > 8) return false;
+      for (auto id : mb) m.push_back(id);
+      m.sort();
       int64_t c;
       if (__builtin_mul_overflow(ca, cb, &c)) return false;
-      int64_t &x = r.terms_[m];
-      if (__builtin_add_overflow(x, c, &x)) return false;
-      if (!x) r.terms_.erase(m);
+      prods.push_back({m, c});
     }
-  out = std::move(r);
+  std::stable_sort(prods.begin(), prods.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+  Terms r;
+  for (size_t i = 0; i < prods.size();) {
+    int64_t x = 0;
+    size_t j = i;
+    for (; j < prods.size() && prods[j].first == prods[i].first; ++j)
+      if (__builtin_add_overflow(x, prods[j].second, &x)) return false;
+    if (x) r.push_back({prods[i].first, x});
+    i = j;
+  }
+  out.terms_ = std::move(r);
   return true;
 }
 
@@ -142,8 +164,9 @@ Poly Poly::coefficientOf(uint16_t sym, bool &nonlinear) const {
     Mono rest;
     for (auto s : m)
       if (s != sym) rest.push_back(s);
-    r.terms_[rest] += c;
+    r.terms_.push_back({rest, c});  // distinct: each is its term's monomial without the one `sym`
   }
+  std::sort(r.terms_.begin(), r.terms_.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
   return r;
 }
 
@@ -156,7 +179,7 @@ bool Poly::contains(uint16_t sym) const {
 Poly Poly::without(uint16_t sym) const {
   Poly r;
   for (const auto &[m, c] : terms_)
-    if (std::find(m.begin(), m.end(), sym) == m.end()) r.terms_[m] = c;
+    if (std::find(m.begin(), m.end(), sym) == m.end()) r.terms_.push_back({m, c});
   return r;
 }
 
@@ -343,7 +366,7 @@ Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
 }
 
 Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
-  std::string key = std::to_string(def) + ":" + std::string(reg);
+  const DefKey key{def, reg};
   if (auto it = defCache_.find(key); it != defCache_.end()) return it->second;
   if (inProgress_[key]) return Value::unknown(std::string(reg) + " depends on itself", UnknownCause::PathDependent);
   if (depth_ > 400) return Value::unknown("expression too deep", UnknownCause::Overflow);
@@ -565,7 +588,7 @@ std::optional<Value> AffineAnalysis::chainStep(uint32_t loop, std::string_view r
   trial_ = &t;
   // Registers being evaluated outside (the read that asked for this
   // induction variable) are evaluated afresh inside, with the placeholder.
-  std::unordered_map<std::string, bool> outer;
+  std::unordered_map<DefKey, bool, DefKeyHash> outer;
   outer.swap(inProgress_);
   Value v = evalInstr(upd, reg);
   outer.swap(inProgress_);
@@ -666,17 +689,25 @@ void AffineAnalysis::computeTripCount(InductionVar &iv) {
 const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
   if (ivsComplete_) return ivs_;
   ivsComplete_ = true;
+  std::vector<bool> seen;
+  std::vector<uint32_t> defs;
   for (const auto &L : loops_.loops()) {
     const auto &h = cfg_.blocks()[L.header];
     if (h.last == h.first) continue;
+    // The registers written in the loop, in order of first write (the order
+    // of evaluation names the symbols), each once.
     std::vector<std::string_view> regs;
+    seen.assign(rd_.registerCount(), false);
     for (uint32_t b : L.blocks)
       for (uint32_t i = cfg_.blocks()[b].first; i < cfg_.blocks()[b].last; ++i)
         for (auto r : rd_.defUse(i).defs)
-          if (std::find(regs.begin(), regs.end(), r) == regs.end()) regs.push_back(r);
+          if (uint32_t id = rd_.registerId(r); !seen[id]) {
+            seen[id] = true;
+            regs.push_back(r);
+          }
     for (auto r : regs) {
-      auto defs = rd_.defsAt(h.first, r);
-      inductionValue(h.first, r, defs);
+      rd_.defsAt(h.first, r, defs);
+      if (defs.size() == 2) inductionValue(h.first, r, defs);  // (it refuses any other count)
     }
   }
   // Induction variables first met while their own update was being

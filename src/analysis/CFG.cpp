@@ -179,9 +179,16 @@ CFG::CFG(const Function &f) : f_(&f) {
 }
 
 uint32_t CFG::indexOf(const Instruction *in) const {
-  for (uint32_t i = 0; i < instrs_.size(); ++i)
-    if (instrs_[i] == in) return i;
-  return UINT32_MAX;
+  // Sorted on the first question: the report and the passes ask once per
+  // fact or statement, and a scan per question was quadratic in a kernel.
+  if (index_.size() != instrs_.size()) {
+    index_.clear();
+    index_.reserve(instrs_.size());
+    for (uint32_t i = 0; i < instrs_.size(); ++i) index_.push_back({instrs_[i], i});
+    std::sort(index_.begin(), index_.end());
+  }
+  auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(in, uint32_t{0}));
+  return it != index_.end() && it->first == in ? it->second : UINT32_MAX;
 }
 
 std::vector<uint32_t> CFG::exits() const {

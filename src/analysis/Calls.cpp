@@ -54,19 +54,11 @@ bool paramAddress(const Operand &addr, std::string_view &name, int64_t &off) {
   return false;
 }
 
-bool declares(const std::optional<std::vector<ir::Decl>> &decls, std::string_view name) {
-  if (decls)
-    for (const auto &d : *decls)
-      for (const auto &n : d.names)
-        if (n.name == name) return true;
-  return false;
-}
-
 }  // namespace
 
 Value AffineAnalysis::paramLoad(uint32_t def, std::string_view name, int64_t off, std::string pname) {
   const ir::Function &f = cfg_.function();
-  if (declares(f.params, name)) {
+  if (f.hasParam(name)) {
     if (!f.isEntry && !argsAsSymbols_)
       return Value::unknown("argument " + std::string(name) + " of device function " + std::string(f.name) +
                                 " (may differ by thread)",

@@ -43,6 +43,7 @@
 // hardware placement or launch, not other threads).
 #include "ptxopt/analysis/Communication.h"
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <unordered_set>
@@ -122,6 +123,18 @@ constexpr OpcodeRule kOpcodeRules[] = {
     {"nanosleep", Kind::Timer},
 };
 
+/// The rules whose prefix starts with the opcode's first letter (the
+/// finder asks for every instruction; most match none).
+const std::vector<const OpcodeRule *> &opcodeRulesFor(std::string_view opcode) {
+  static const auto byLetter = [] {
+    std::array<std::vector<const OpcodeRule *>, 256> t;
+    for (const auto &r : kOpcodeRules) t[static_cast<unsigned char>(r.prefix[0])].push_back(&r);
+    return t;
+  }();
+  static const std::vector<const OpcodeRule *> none;
+  return opcode.empty() ? none : byLetter[static_cast<unsigned char>(opcode[0])];
+}
+
 struct RegisterRule {
   std::string_view name;  // without the ".x" component suffix
   Kind kind;
@@ -187,17 +200,29 @@ const Function *definedFunction(const Module &m, std::string_view name) {
 
 /// The kinds found for one statement, with the first reason for each.
 struct StmtKinds {
+  // Most statements have no fact: nothing is built for them.
   std::bitset<kNumKinds> has;
-  std::array<std::string, kNumKinds> what;
+  std::vector<std::pair<Kind, std::string>> what;  // in order of discovery
   void add(Kind k, std::string_view w) {
     auto i = static_cast<size_t>(k);
     if (has[i]) return;
     has[i] = true;
-    what[i] = std::string(w);
+    what.emplace_back(k, std::string(w));
   }
 };
 
-using Names = std::unordered_set<std::string_view>;
+/// Names of shared variables. Most names an instruction uses are registers
+/// (%r12): when no shared variable's name starts with '%', those are not
+/// looked up.
+struct Names {
+  std::unordered_set<std::string_view> set;
+  bool percent = false;  // some name starts with '%'
+  void insert(std::string_view n) {
+    set.insert(n);
+    percent |= n.starts_with('%');
+  }
+  bool count(std::string_view n) const { return (percent || !n.starts_with('%')) && set.count(n); }
+};
 
 class Finder {
 public:
@@ -249,21 +274,26 @@ public:
 
 private:
   void emit(const Function &f, const Stmt &s, StmtKinds &k) {
-    for (size_t i = 0; i < kNumKinds; ++i)
-      if (k.has[i]) out_.push_back({static_cast<Kind>(i), &f, &s, std::move(k.what[i])});
+    if (k.what.empty()) return;
+    std::sort(k.what.begin(), k.what.end(), [](const auto &a, const auto &b) { return a.first < b.first; });  // Kind order
+    for (auto &[kind, what] : k.what) out_.push_back({kind, &f, &s, std::move(what)});
   }
 
   /// Adds the kinds of `i` to `k`; returns a defined callee still to visit.
   const Function *instruction(const Instruction &i, const Names &shared, StmtKinds &k) {
-    for (const auto &r : kOpcodeRules)
-      if (opcodeHasPrefix(i.opcode, r.prefix) &&
-          (r.unless.empty() || !opcodeHasPrefix(i.opcode, r.unless)))
-        k.add(r.kind, i.opcode);
-    for (auto mod : i.modifiers())
+    for (const OpcodeRule *r : opcodeRulesFor(i.opcode))
+      if (opcodeHasPrefix(i.opcode, r->prefix) && (r->unless.empty() || !opcodeHasPrefix(i.opcode, r->unless)))
+        k.add(r->kind, i.opcode);
+    // The modifiers, without a vector of them (one instruction after another).
+    for (size_t pos = i.opcode.find('.'); pos != std::string_view::npos;) {
+      size_t next = i.opcode.find('.', pos + 1);
+      std::string_view mod = i.opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos);
       if (isSharedSpace(mod)) {
         k.add(Kind::SharedMemory, i.opcode);
         if (mod == ".shared::cluster") k.add(Kind::ClusterRegister, i.opcode);
       }
+      pos = next;
+    }
     if (i.base() == "ld" || i.base() == "st")
       for (auto m : kOrderingModifiers)
         if (i.hasModifier(m)) k.add(Kind::Fence, i.opcode);
@@ -296,6 +326,19 @@ private:
     if (shared.count(n)) k.add(Kind::SharedMemory, n);
     if (!n.starts_with('%')) return;
     std::string_view base = n.substr(0, n.find('.'));  // "%clusterid" of "%clusterid.x"
+    // Most names are ordinary registers (%r12, %rd3): no rule has their
+    // letter after '%', or their rules' names are longer.
+    static const auto minLength = [] {
+      std::array<size_t, 256> m{};
+      for (const auto &r : kRegisterRules) {
+        size_t &x = m[static_cast<unsigned char>(r.name[1])];
+        x = x ? std::min(x, r.name.size()) : r.name.size();
+      }
+      return m;
+    }();
+    if (base.size() < 2) return;
+    size_t min = minLength[static_cast<unsigned char>(base[1])];
+    if (!min || base.size() < min) return;
     for (const auto &r : kRegisterRules)
       if (r.prefix ? base.starts_with(r.name) : base == r.name) k.add(r.kind, n);
   }

@@ -63,12 +63,8 @@ std::string htmlEscape(std::string_view s) {
       continue;
     }
     // A well-formed UTF-8 sequence is copied; anything else is U+FFFD.
-    size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-    bool ok = len && i + len <= n;
-    for (size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
-    if (ok && len == 3) ok = !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] >= 0xA0);
-    if (ok && len == 4) ok = !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] >= 0x90);
-    if (!ok) {
+    size_t len = utf8Length(s, i);
+    if (!len) {
       out += kReplacement;
       ++i;
       continue;
@@ -136,16 +132,6 @@ std::string demangle(std::string_view name) {
   return out;
 }
 
-uint32_t toNumber(std::string_view t) {
-  uint32_t v = 0;
-  if (t.empty() || t.size() > 9) return 0;
-  for (char c : t) {
-    if (c < '0' || c > '9') return 0;
-    v = v * 10 + static_cast<uint32_t>(c - '0');
-  }
-  return v;
-}
-
 std::string baseName(const std::string &p) {
   auto s = p.find_last_of('/');
   return s == std::string::npos ? p : p.substr(s + 1);
@@ -178,16 +164,12 @@ struct SourceFile {
   std::optional<std::vector<std::string>> lines;
 };
 
-std::map<uint32_t, SourceFile> sourceFiles(const Module &m, const HtmlReportOptions &opts) {
-  (void)opts;
+std::map<uint32_t, SourceFile> sourceFiles(const Module &m) {
   const std::vector<std::string> dirs{dirName(m.fileName())};
   std::map<uint32_t, SourceFile> files;
-  for (const auto &it : m.items) {
-    if (it.kind != ir::Item::Kind::Directive || it.directive->name != ".file") continue;
-    const auto &t = it.directive->tokens;
-    if (t.size() < 2 || t[1].size() < 2 || t[1].front() != '"') continue;
+  for (const auto &[number, path] : m.files()) {  // the module's one .file table
     SourceFile f;
-    f.path = std::string(t[1].substr(1, t[1].size() - 2));
+    f.path = std::string(path);
     std::vector<std::string> candidates{f.path};
     for (const auto &d : dirs)
       if (!f.path.empty() && f.path[0] != '/') candidates.push_back(d + "/" + f.path);
@@ -197,7 +179,7 @@ std::map<uint32_t, SourceFile> sourceFiles(const Module &m, const HtmlReportOpti
         f.resolved = c;
         break;
       }
-    files.emplace(toNumber(t[0]), std::move(f));
+    files.emplace(number, std::move(f));
   }
   return files;
 }
@@ -243,7 +225,7 @@ struct KernelPage {
 class Writer {
 public:
   Writer(const Module &m, AnalysisManager &am, const HtmlReportOptions &opts)
-      : m_(m), am_(am), opts_(opts), ptxLines_(m.source()), files_(sourceFiles(m, opts)) {}
+      : m_(m), am_(am), opts_(opts), ptxLines_(m.lines()), files_(sourceFiles(m)) {}
 
   std::string run();
 
@@ -258,7 +240,7 @@ private:
     return f == n || (f.size() > n.size() + 9 && f.substr(0, n.size()) == n && f.substr(n.size(), 9) == "__ptxopt_");
   }
   KernelPage place(FunctionAnalyses &fa, const std::vector<const ReportRemark *> &remarks);
-  void writeKernel(size_t index, const Function &k, const std::vector<const ReportRemark *> &remarks);
+  void writeKernel(size_t index, const Function &k, const Coverage &cov, const std::vector<const ReportRemark *> &remarks);
   void writeAccess(size_t kernel, const AccessInfo &a, FunctionAnalyses &fa);
   void writeRemark(const ReportRemark &r, const Function &k, bool withLocation);
   void writeView(size_t kernel, View &v, FunctionAnalyses &fa, const Function &k, bool wholeKernel);
@@ -272,7 +254,7 @@ private:
   const Module &m_;
   AnalysisManager &am_;
   const HtmlReportOptions &opts_;
-  LineTable ptxLines_;
+  const LineTable &ptxLines_;  // the module's
   std::map<uint32_t, SourceFile> files_;
   std::string out_;
 };
@@ -284,7 +266,7 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
   for (uint32_t i = 0; i < cfg.instructions().size(); ++i) {
     const ir::Directive *d = cfg.locOf(i);
     if (!d || d->tokens.size() < 3) continue;
-    uint32_t file = toNumber(d->tokens[0]), line = toNumber(d->tokens[1]);
+    uint32_t file = directiveNumber(d->tokens[0]), line = directiveNumber(d->tokens[1]);
     if (line && readable(file)) page.view(file).lines.insert(line);
   }
   auto sourceAnchor = [&](uint32_t file, uint32_t line) -> View * {
@@ -297,8 +279,8 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
     if (!reportedAccess(a)) continue;
     const ir::Directive *d = cfg.locOf(a.instr);
     if (d && d->tokens.size() >= 3) {
-      uint32_t line = toNumber(d->tokens[1]);
-      if (View *v = sourceAnchor(toNumber(d->tokens[0]), line)) {
+      uint32_t line = directiveNumber(d->tokens[1]);
+      if (View *v = sourceAnchor(directiveNumber(d->tokens[0]), line)) {
         v->notes[line].accesses.push_back(&a);
         continue;
       }
@@ -314,7 +296,7 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
   for (const ReportRemark *r : remarks) {
     const std::string &loc = r->location;
     size_t c2 = loc.rfind(':'), c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : loc.rfind(':', c2 - 1);
-    uint32_t line = c1 == std::string::npos ? 0 : toNumber(std::string_view(loc).substr(c1 + 1, c2 - c1 - 1));
+    uint32_t line = c1 == std::string::npos ? 0 : directiveNumber(std::string_view(loc).substr(c1 + 1, c2 - c1 - 1));
     std::string file = c1 == std::string::npos ? "" : loc.substr(0, c1);
     bool placed = false;
     if (line && (file == ptxName || file == ptxBase) && !ptxLines_.lineText(line).empty()) {
@@ -343,8 +325,8 @@ KernelPage Writer::place(FunctionAnalyses &fa, const std::vector<const ReportRem
       const std::string col = loc.substr(c2 + 1);
       for (uint32_t i = 0; i < cfg.instructions().size() && !placed; ++i) {
         const ir::Directive *d = cfg.locOf(i);
-        if (!d || d->tokens.size() < 3 || toNumber(d->tokens[1]) != line || d->tokens[2] != col) continue;
-        auto f = files_.find(toNumber(d->tokens[0]));
+        if (!d || d->tokens.size() < 3 || directiveNumber(d->tokens[1]) != line || d->tokens[2] != col) continue;
+        auto f = files_.find(directiveNumber(d->tokens[0]));
         if (f == files_.end() || baseName(f->second.path) != file) continue;
         if (uint32_t pl = ptxLine(cfg.instructions()[i])) {
           View &v = page.view(kPtxView);
@@ -392,7 +374,7 @@ void Writer::writeAccess(size_t kernel, const AccessInfo &a, FunctionAnalyses &f
   out_ += " &middot; <span class=\"muted\">" + esc(where(a, fa)) + "</span>";
   out_ += "<div class=\"why\">";
   if (a.verdict == AccessInfo::Verdict::Unknown)
-    out_ += "cause: <b>" + esc(causeName(unknownCause(a))) + "</b> &mdash; ";
+    out_ += "cause: <b>" + esc(causeName(a.cause)) + "</b> &mdash; ";
   out_ += esc(a.reason) + "</div>";
   // The address and the assumptions behind the numbers, folded.
   if (a.address.known || !a.notes.empty()) {
@@ -478,10 +460,9 @@ std::string countCells(const Coverage &c) {
   return s + "<td>" + (causes.empty() ? std::string() : esc(causes)) + "</td>";
 }
 
-void Writer::writeKernel(size_t index, const Function &k, const std::vector<const ReportRemark *> &remarks) {
+void Writer::writeKernel(size_t index, const Function &k, const Coverage &cov,
+                         const std::vector<const ReportRemark *> &remarks) {
   FunctionAnalyses &fa = am_.get(k);
-  Coverage cov;
-  for (const auto &a : fa.accesses()) cov.add(a);
   KernelPage page = place(fa, remarks);
   out_ += "\n<section id=\"k" + std::to_string(index) + "\">\n<h2>kernel <code>" + esc(k.name) + "</code></h2>\n";
   if (auto d = demangle(k.name); !d.empty()) out_ += "<p class=\"demangled\">" + esc(d) + "</p>\n";
@@ -547,7 +528,7 @@ void Writer::writeKernel(size_t index, const Function &k, const std::vector<cons
         out_ += "; unrolled " + std::to_string(a.unroll) + "x: " + esc(a.elementStride->var) + ": " +
                 esc(a.elementStride->bytes) + " per element";
       out_ += "</td><td>";
-      if (a.verdict == AccessInfo::Verdict::Unknown) out_ += esc(causeName(unknownCause(a))) + ": ";
+      if (a.verdict == AccessInfo::Verdict::Unknown) out_ += esc(causeName(a.cause)) + ": ";
       out_ += esc(a.reason) + "</td></tr>\n";
     }
     out_ += "</table>\n";
@@ -633,7 +614,7 @@ std::string Writer::run() {
   out_ += "<tr class=\"total\"><td>all " + std::to_string(kernels.size()) + " kernel" +
           (kernels.size() == 1 ? "" : "s") + "</td>" + countCells(total) + "<td class=\"num\">" +
           std::to_string(applied) + " / " + std::to_string(missed) + "</td></tr>\n</table>\n";
-  for (size_t i = 0; i < kernels.size(); ++i) writeKernel(i, *kernels[i], remarks[i]);
+  for (size_t i = 0; i < kernels.size(); ++i) writeKernel(i, *kernels[i], perKernel[i].coverage, remarks[i]);
   out_ += "</body>\n</html>\n";
   return std::move(out_);
 }

@@ -234,11 +234,9 @@ std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &
     unsigned tx = trailingZeros(x);
     int64_t d = int64_t{1} << *k;
     if (x.known && (arith || nonNegative(x))) {
-      // Exact when every coefficient is a multiple of 2^k.
-      bool exact = true;
+      // Exact when every coefficient is a multiple of 2^k (divExact checks).
       Poly q;
-      for (const auto &[m, c] : x.poly.terms()) exact &= c % d == 0;
-      if (exact && Poly::divExact(x.poly, d, q)) {
+      if (Poly::divExact(x.poly, d, q)) {
         Value r = x;
         r.poly = q;
         return r;

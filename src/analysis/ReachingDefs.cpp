@@ -13,11 +13,13 @@
 namespace ptxopt::analysis {
 
 namespace {
-using Bits = std::vector<uint64_t>;
-inline void set(Bits &b, uint32_t i) { b[i >> 6] |= uint64_t{1} << (i & 63); }
-inline bool test(const Bits &b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1; }
+inline void set(uint64_t *b, uint32_t i) { b[i >> 6] |= uint64_t{1} << (i & 63); }
+inline bool test(const uint64_t *b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1; }
 }  // namespace
 
+// Storage is flat (one bit matrix per set, one array of sites): a kernel of
+// 20000 instructions made 160000 small allocations with a vector per block
+// and per instruction, more time than the solving itself.
 ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   const auto &instrs = cfg.instructions();
   du_.reserve(instrs.size());
@@ -26,92 +28,126 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
     auto [it, fresh] = regId_.try_emplace(r, static_cast<uint32_t>(regId_.size()));
     return it->second;
   };
+  regId_.reserve(instrs.size());
+  std::vector<uint32_t> defIds;  // the ids of every instruction's defs, in order
   for (const auto &du : du_) {
-    for (auto r : du.defs) idOf(r);
+    for (auto r : du.defs) defIds.push_back(idOf(r));
     for (auto r : du.uses) idOf(r);
   }
   const uint32_t nregs = static_cast<uint32_t>(regId_.size());
-  sitesOfReg_.assign(nregs, {});
-  for (uint32_t r = 0; r < nregs; ++r) {
-    sitesOfReg_[r].push_back(static_cast<uint32_t>(sites_.size()));
-    sites_.push_back({kEntry, r});
+  // Sites: one entry site per register (ids 0..nregs-1), then one per write
+  // in instruction order; the sites of instruction i are siteBegin_[i] ..
+  // siteBegin_[i+1]-1.
+  sites_.reserve(nregs + instrs.size());
+  for (uint32_t r = 0; r < nregs; ++r) sites_.push_back({kEntry, r});
+  siteBegin_.resize(instrs.size() + 1);
+  for (uint32_t i = 0, k = 0; i < instrs.size(); ++i) {
+    siteBegin_[i] = static_cast<uint32_t>(sites_.size());
+    for (size_t d = 0; d < du_[i].defs.size(); ++d) sites_.push_back({i, defIds[k++]});
   }
-  std::vector<std::vector<uint32_t>> sitesOfInstr(instrs.size());
-  for (uint32_t i = 0; i < instrs.size(); ++i)
-    for (auto r : du_[i].defs) {
-      uint32_t id = regId_[r];
-      uint32_t s = static_cast<uint32_t>(sites_.size());
-      sites_.push_back({i, id});
-      sitesOfReg_[id].push_back(s);
-      sitesOfInstr[i].push_back(s);
-    }
+  siteBegin_[instrs.size()] = static_cast<uint32_t>(sites_.size());
+  // The sites of each register, in increasing order (its entry site first),
+  // as ranges of one array.
+  regSitesBegin_.assign(nregs + 1, 0);
+  for (const auto &st : sites_) ++regSitesBegin_[st.reg + 1];
+  for (uint32_t r = 0; r < nregs; ++r) regSitesBegin_[r + 1] += regSitesBegin_[r];
+  regSites_.resize(sites_.size());
+  {
+    std::vector<uint32_t> fill(regSitesBegin_.begin(), regSitesBegin_.end() - 1);
+    for (uint32_t s = 0; s < sites_.size(); ++s) regSites_[fill[sites_[s].reg]++] = s;
+  }
   const size_t words = (sites_.size() + 63) / 64;
+  words_ = words;
   const auto &blocks = cfg.blocks();
-  std::vector<Bits> gen(blocks.size(), Bits(words)), kill(blocks.size(), Bits(words));
+  std::vector<uint64_t> gen(blocks.size() * words), kill(blocks.size() * words);
   // A guarded write (@%p mov %r1, 0) may not happen: it generates its site
   // but kills nothing, and earlier writes in the block still reach the end.
+  // Backwards through the block: a site reaches the end unless an unguarded
+  // write of its register comes after it (closed[reg] == the block).
+  std::vector<uint32_t> closed(nregs, UINT32_MAX), killed(nregs, UINT32_MAX);
   for (const auto &b : blocks) {
-    std::unordered_map<uint32_t, std::vector<uint32_t>> live;  // reg -> sites reaching the block end
-    for (uint32_t i = b.first; i < b.last; ++i) {
+    uint64_t *genB = &gen[b.id * words], *killB = &kill[b.id * words];
+    for (uint32_t i = b.last; i-- > b.first;) {
       bool guarded = !cfg.instructions()[i]->guard.empty();
-      for (uint32_t s : sitesOfInstr[i]) {
-        auto &l = live[sites_[s].reg];
-        if (!guarded) {
-          l.clear();
-          for (uint32_t k : sitesOfReg_[sites_[s].reg]) set(kill[b.id], k);
+      for (uint32_t s = siteBegin_[i + 1]; s-- > siteBegin_[i];) {  // {%r1, %r1}: the last write wins
+        uint32_t reg = sites_[s].reg;
+        if (closed[reg] != b.id) set(genB, s);
+        if (guarded) continue;
+        closed[reg] = b.id;
+        if (killed[reg] != b.id) {
+          killed[reg] = b.id;
+          for (uint32_t k = regSitesBegin_[reg]; k < regSitesBegin_[reg + 1]; ++k) set(killB, regSites_[k]);
         }
-        l.push_back(s);
       }
     }
-    for (auto &[reg, ss] : live)
-      for (uint32_t s : ss) set(gen[b.id], s);
   }
-  in_.assign(blocks.size(), Bits(words));
-  std::vector<Bits> out(blocks.size(), Bits(words));
-  if (!blocks.empty())
-    for (uint32_t r = 0; r < nregs; ++r) set(in_[0], sitesOfReg_[r][0]);
+  in_.assign(blocks.size() * words, 0);
+  std::vector<uint64_t> out(blocks.size() * words), entry(words), in(words);
+  for (uint32_t r = 0; r < nregs; ++r) set(entry.data(), r);  // entry sites
   bool changed = true;
   while (changed) {
     changed = false;
     for (uint32_t b : cfg.rpo()) {
-      Bits in = b == 0 ? in_[0] : Bits(words);
+      if (b == 0) in = entry;
+      else std::fill(in.begin(), in.end(), 0);
       for (uint32_t p : blocks[b].preds)
-        for (size_t w = 0; w < words; ++w) in[w] |= out[p][w];
-      Bits o(words);
-      for (size_t w = 0; w < words; ++w) o[w] = gen[b][w] | (in[w] & ~kill[b][w]);
-      in_[b] = std::move(in);
-      if (o != out[b]) {
-        out[b] = std::move(o);
-        changed = true;
+        for (size_t w = 0; w < words; ++w) in[w] |= out[p * words + w];
+      std::copy(in.begin(), in.end(), in_.begin() + static_cast<ptrdiff_t>(b * words));
+      for (size_t w = 0; w < words; ++w) {
+        uint64_t o = gen[b * words + w] | (in[w] & ~kill[b * words + w]);
+        if (o != out[b * words + w]) {
+          out[b * words + w] = o;
+          changed = true;
+        }
       }
     }
   }
 }
 
 std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) const {
+  std::vector<uint32_t> out;
+  defsAt(at, reg, out);
+  return out;
+}
+
+void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const {
+  out.clear();
   auto it = regId_.find(reg);
-  if (it == regId_.end()) return {kEntry};
+  if (it == regId_.end()) {
+    out.push_back(kEntry);
+    return;
+  }
+  const uint32_t id = it->second;
   uint32_t b = cfg_.blockOf(at);
   const auto &blk = cfg_.blocks()[b];
-  std::vector<uint32_t> out;
-  for (uint32_t i = at; i-- > blk.first;) {
-    if (std::find(du_[i].defs.begin(), du_[i].defs.end(), reg) == du_[i].defs.end()) continue;
+  // The register's writes in the block before `at`, latest first: its sites
+  // are in instruction order, so a binary search finds the last one before
+  // `at` (a scan back through the block was most of the cost in long blocks).
+  const uint32_t *first = regSites_.data() + regSitesBegin_[id] + 1;  // its entry site skipped
+  const uint32_t *last = regSites_.data() + regSitesBegin_[id + 1];
+  const uint32_t *p = std::lower_bound(first, last, at, [&](uint32_t s, uint32_t i) { return sites_[s].instr < i; });
+  uint32_t prev = UINT32_MAX;
+  while (p != first && sites_[p[-1]].instr >= blk.first) {
+    uint32_t i = sites_[*--p].instr;
+    if (i == prev) continue;  // {%r1, %r1}: one instruction
+    prev = i;
     out.push_back(i);
     if (cfg_.instructions()[i]->guard.empty()) {  // an unguarded write hides all before it
       std::sort(out.begin(), out.end());
-      return out;
+      return;
     }
   }
   bool entry = false;
-  for (uint32_t s : sitesOfReg_[it->second]) {
-    if (!test(in_[b], s)) continue;
+  const uint64_t *inB = &in_[b * words_];
+  for (uint32_t k = regSitesBegin_[id]; k < regSitesBegin_[id + 1]; ++k) {
+    uint32_t s = regSites_[k];
+    if (!test(inB, s)) continue;
     if (sites_[s].instr == kEntry) entry = true;
     else out.push_back(sites_[s].instr);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   if (entry) out.push_back(kEntry);
-  return out;
 }
 
 std::vector<uint32_t> ReachingDefs::usesOf(uint32_t def, std::string_view reg) const {

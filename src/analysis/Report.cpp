@@ -1,6 +1,12 @@
 // Text, JSON and Graphviz output of the analyses (see Report.h).
 #include "ptxopt/analysis/Report.h"
 
+#include <array>
+#include <charconv>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+
 #include <nlohmann/json.hpp>
 
 #include "ptxopt/printer/Printer.h"
@@ -41,36 +47,82 @@ std::string ivText(AffineAnalysis &aff, const InductionVar &iv) {
   return aff.str(v);
 }
 
-bool reported(const AccessInfo &a) { return reportedAccess(a); }
-
 // PTX line numbers for the report; built once per report.
 struct Lines {
-  explicit Lines(const Module &m) : table(m.source()) {}
-  LineTable table;
-  std::string of(const ir::Stmt *s) const {
-    if (!s || !s->span.valid()) return "(synthesized)";
-    return "line " + std::to_string(table.pos(s->span.begin).line);
+  explicit Lines(const Module &m) : table(m.lines()) {}
+  const LineTable &table;  // the module's
+  /// "line N" of a statement, "(synthesized)" without a place in the input.
+  void of(std::string &out, const ir::Stmt *s) const {
+    if (!s || !s->span.valid()) {
+      out += "(synthesized)";
+      return;
+    }
+    out += "line ";
+    appendNumber(out, table.pos(s->span.begin).line);
+  }
+  static void appendNumber(std::string &out, uint64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
   }
 };
 
+/// "file.cu:12:3 (PTX line 40)", or "PTX line 40" without a .loc: appended
+/// to `out` (the report asks once per access, fact and branch).
+void appendWhere(std::string &out, const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
+  SourceLoc loc = sourceLocation(m, cfg, instr);
+  if (loc.line) {
+    out += loc.file.empty() ? std::string_view("<unknown>") : std::string_view(loc.file);
+    out += ':';
+    Lines::appendNumber(out, loc.line);
+    out += ':';
+    Lines::appendNumber(out, loc.col);
+    out += " (PTX ";
+  } else {
+    out += "PTX ";
+  }
+  lines.of(out, cfg.instructions()[instr]);
+  if (loc.line) out += ')';
+}
+
 std::string where(const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
-  auto loc = sourceLocation(m, cfg, instr).str();
-  std::string pl = lines.of(cfg.instructions()[instr]);
-  if (loc.empty()) return "PTX " + pl;
-  return loc + " (PTX " + pl + ")";
+  std::string out;
+  appendWhere(out, m, lines, cfg, instr);
+  return out;
+}
+
+void appendLocOfStmt(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
+                     const ir::Stmt *s) {
+  if (s->kind == ir::Stmt::Kind::Instruction) {
+    const CFG &cfg = am.get(f).cfg();
+    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(s));
+    if (i != UINT32_MAX) return appendWhere(out, m, lines, cfg, i);
+  }
+  out += "PTX ";
+  lines.of(out, s);
 }
 
 std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
                       const ir::Stmt *s) {
-  if (s->kind == ir::Stmt::Kind::Instruction) {
-    const CFG &cfg = am.get(f).cfg();
-    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(s));
-    if (i != UINT32_MAX) return where(m, lines, cfg, i);
-  }
-  return "PTX " + lines.of(s);
+  std::string out;
+  appendLocOfStmt(out, m, lines, am, f, s);
+  return out;
 }
 
 }  // namespace
+
+size_t utf8Length(std::string_view s, size_t i) {
+  const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+  const size_t n = s.size();
+  unsigned char c = p[i];
+  if (c < 0x80) return 1;
+  size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  bool ok = len && i + len <= n;
+  for (size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
+  if (ok && len == 3) ok = !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] >= 0xA0);  // overlong, surrogates
+  if (ok && len == 4) ok = !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] >= 0x90);  // overlong, > U+10FFFF
+  return ok ? len : 0;
+}
 
 std::string tripUniformText(UniformLevel l) {
   switch (l) {
@@ -82,8 +134,6 @@ std::string tripUniformText(UniformLevel l) {
 }
 
 bool reportedAccess(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
-
-UnknownCause unknownCause(const AccessInfo &a) { return a.cause; }
 
 size_t Coverage::count(AccessInfo::Verdict v) const {
   auto it = verdicts.find(v);
@@ -97,7 +147,7 @@ void Coverage::add(const AccessInfo &a) {
   }
   ++accesses;
   ++verdicts[a.verdict];
-  if (a.verdict == AccessInfo::Verdict::Unknown) ++unknownCauses[unknownCause(a)];
+  if (a.verdict == AccessInfo::Verdict::Unknown) ++unknownCauses[a.cause];
 }
 
 void Coverage::add(const Coverage &c) {
@@ -163,34 +213,37 @@ std::string reportText(const Module &m, AnalysisManager &am) {
   auto kernels = bodies(m, true);
   out += "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +
          (kernels.size() == 1 ? "" : "s") + "\n";
-  {
-    Coverage total;
-    moduleCoverage(m, am, &total);
-    out += "global accesses in all kernels: " + total.verdictText() + "\n";
-    if (auto causes = total.causeText(); !causes.empty()) out += "unknown by cause: " + causes + "\n";
-  }
-  for (const Function *k : kernels) {
+  Coverage total;
+  const auto perKernel = moduleCoverage(m, am, &total);  // in the order of `kernels`
+  out += "global accesses in all kernels: " + total.verdictText() + "\n";
+  if (auto causes = total.causeText(); !causes.empty()) out += "unknown by cause: " + causes + "\n";
+  for (size_t ki = 0; ki < kernels.size(); ++ki) {
+    const Function *k = kernels[ki];
     FunctionAnalyses &fa = am.get(*k);
     const CFG &cfg = fa.cfg();
     const auto &acc = fa.accesses();
-    Coverage cov;
-    for (const auto &a : acc) cov.add(a);
+    const Coverage &cov = perKernel[ki].coverage;
     out += "\nkernel " + std::string(k->name) + "\n";
     out += "  global accesses: " + cov.verdictText();
     if (cov.otherSpaces) out += "; " + std::to_string(cov.otherSpaces) + " shared/local/const not listed";
     out += "\n";
     if (auto causes = cov.causeText(); !causes.empty()) out += "  unknown by cause: " + causes + "\n";
     for (const auto &a : acc) {
-      if (!reported(a)) continue;
+      if (!reportedAccess(a)) continue;
       const auto &in = *cfg.instructions()[a.instr];
-      out += "  " + std::string(in.opcode) + "  " + where(m, lines, cfg, a.instr) + "  " + std::to_string(a.mem.bytes()) +
-             " B\n";
+      out += "  ";
+      out += in.opcode;
+      out += "  ";
+      appendWhere(out, m, lines, cfg, a.instr);
+      out += "  ";
+      Lines::appendNumber(out, a.mem.bytes());
+      out += " B\n";
       out += "    verdict  " + std::string(verdictName(a.verdict));
       if (!a.reason.empty()) out += ": " + a.reason;
       if (!a.unitStrideOn.empty()) out += "; would be unit-stride on " + a.unitStrideOn;
       out += "\n";
       if (a.verdict == AccessInfo::Verdict::Unknown)
-        out += "    cause    " + std::string(causeName(unknownCause(a))) + "\n";
+        out += "    cause    " + std::string(causeName(a.cause)) + "\n";
       out += "    address  " + fa.affine().str(a.address) + "\n";
       if (!a.strides.empty()) {
         out += "    strides ";
@@ -230,7 +283,12 @@ std::string reportText(const Module &m, AnalysisManager &am) {
     } else {
       out += "  communication (blocks regrouping threads):\n";
       for (const auto &c : comm) {
-        out += "    " + std::string(kindName(c.kind)) + ": " + c.what + " at " + locOfStmt(m, lines, am, *c.function, c.stmt);
+        out += "    ";
+        out += kindName(c.kind);
+        out += ": ";
+        out += c.what;
+        out += " at ";
+        appendLocOfStmt(out, m, lines, am, *c.function, c.stmt);
         if (c.function != k) out += " in " + std::string(c.function->name);
         out += "\n";
       }
@@ -242,103 +300,293 @@ std::string reportText(const Module &m, AnalysisManager &am) {
   return out;
 }
 
+namespace {
+
+/// Writes JSON text as it goes, in the layout of nlohmann::json::dump(2)
+/// (what the JSON report was built with): two-space indents, "key": value,
+/// keys of an object in increasing byte order (std::map's), [] and {} for
+/// empty containers. A report of a 2.7 MB module is 5.8 MB of JSON: building
+/// the document as nlohmann objects (a map node and strings per field) cost
+/// 4x the analyses. Keys are written by the caller in sorted order; out of
+/// order is a programming error and throws.
+class JsonWriter {
+public:
+  explicit JsonWriter(std::string &out) : out_(out) {}
+  void beginObject() { open('{', true); }
+  void endObject() { close('}'); }
+  void beginArray() { open('[', false); }
+  void endArray() { close(']'); }
+  JsonWriter &key(std::string_view k) {
+    Frame &f = stack_.back();
+    if (!f.object) throw std::logic_error("JSON key in an array");
+    if (!f.empty && !(f.lastKey < k)) throw std::logic_error("JSON keys out of order: " + std::string(k));
+    f.lastKey = k;
+    separate(f);
+    string(k);
+    out_ += ": ";
+    return *this;
+  }
+  void value(std::string_view v) {
+    element();
+    string(v);
+  }
+  void value(const char *v) { value(std::string_view(v)); }
+  void value(const std::string &v) { value(std::string_view(v)); }
+  void value(bool v) {
+    element();
+    out_ += v ? "true" : "false";
+  }
+  void value(std::nullptr_t) {
+    element();
+    out_ += "null";
+  }
+  template <typename T, typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
+  void value(T v) {
+    element();
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out_.append(buf, r.ptr);
+  }
+  template <typename T> void value(const std::optional<T> &v) {
+    if (v) value(*v);
+    else value(nullptr);
+  }
+  void value(const std::vector<std::string> &v) {
+    beginArray();
+    for (const auto &x : v) value(x);
+    endArray();
+  }
+
+private:
+  struct Frame {
+    bool object, empty = true;
+    std::string_view lastKey;
+  };
+  void open(char c, bool object) {
+    element();
+    out_ += c;
+    stack_.push_back({object, true, {}});
+  }
+  void close(char c) {
+    bool empty = stack_.back().empty;
+    stack_.pop_back();
+    if (!empty) {
+      out_ += '\n';
+      out_.append(2 * stack_.size(), ' ');
+    }
+    out_ += c;
+  }
+  void separate(Frame &f) {
+    out_ += f.empty ? "\n" : ",\n";
+    f.empty = false;
+    out_.append(2 * stack_.size(), ' ');
+  }
+  /// Before a value: its place in an array (an object's key placed it already).
+  void element() {
+    if (!stack_.empty() && !stack_.back().object) separate(stack_.back());
+  }
+  /// nlohmann's escapes (ensure_ascii off): \" \\ \b \f \n \r \t, \u00xx for
+  /// other control bytes, valid UTF-8 as is; an invalid byte becomes U+FFFD
+  /// (nlohmann threw: PTX names are ASCII, a .file path might not be UTF-8).
+  void string(std::string_view s) {
+    out_ += '"';
+    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+    const size_t n = s.size();
+    for (size_t i = 0; i < n;) {
+      unsigned char c = p[i];
+      // Runs of bytes copied as they are, found with a table (one look-up a byte).
+      static const auto plain = [] {
+        std::array<bool, 256> t{};
+        for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\';
+        return t;
+      }();
+      if (plain[c]) {
+        size_t j = i + 1;
+        while (j < n && plain[p[j]]) ++j;
+        out_.append(s.data() + i, j - i);
+        i = j;
+        continue;
+      }
+      if (c < 0x80) {
+        switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\b': out_ += "\\b"; break;
+        case '\f': out_ += "\\f"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\r': out_ += "\\r"; break;
+        case '\t': out_ += "\\t"; break;
+        default: {
+          static const char hex[] = "0123456789abcdef";
+          out_ += "\\u00";
+          out_ += hex[c >> 4];
+          out_ += hex[c & 15];
+        }
+        }
+        ++i;
+        continue;
+      }
+      size_t len = utf8Length(s, i);
+      if (!len) {
+        out_ += "\xEF\xBF\xBD";
+        ++i;
+        continue;
+      }
+      out_.append(s.data() + i, len);
+      i += len;
+    }
+    out_ += '"';
+  }
+
+  std::string &out_;
+  std::vector<Frame> stack_;
+};
+
+/// The "coverage" object of the JSON report (coverageJson's, written as it goes).
+void writeCoverage(JsonWriter &w, const Coverage &c) {
+  w.beginObject();
+  w.key("accesses").value(c.accesses);
+  w.key("other_spaces").value(c.otherSpaces);
+  w.key("unknown_causes").beginObject();
+  std::map<std::string_view, size_t> causes;  // by name, as a JSON object orders them
+  for (const auto &[cause, n] : c.unknownCauses) causes[causeName(cause)] = n;
+  for (const auto &[name, n] : causes) w.key(name).value(n);
+  w.endObject();
+  w.key("verdicts").beginObject();
+  std::map<std::string_view, size_t> verdicts;
+  for (auto v : {AccessInfo::Verdict::Coalesced, AccessInfo::Verdict::Uniform, AccessInfo::Verdict::Uncoalesced,
+                 AccessInfo::Verdict::Unknown})
+    verdicts[verdictName(v)] = c.count(v);
+  for (const auto &[name, n] : verdicts) w.key(name).value(n);
+  w.endObject();
+  w.endObject();
+}
+
+void writeStride(JsonWriter &w, const Stride &s, const unsigned *unroll) {
+  w.beginObject();
+  w.key("bytes").value(s.bytes);
+  w.key("constant").value(s.constant);
+  w.key("index").value(s.var);
+  if (unroll) w.key("unroll").value(*unroll);
+  w.endObject();
+}
+
+}  // namespace
+
 std::string reportJson(const Module &m, AnalysisManager &am) {
-  using nlohmann::json;
   Lines lines(m);
-  json doc;
-  doc["schema"] = "ptx-opt-analysis/1";
-  doc["file"] = m.fileName();
-  json kernels = json::array();
+  std::string out;
+  JsonWriter w(out);
+  // Keys in each object in sorted order (see JsonWriter).
+  w.beginObject();
   Coverage total;
-  for (const Function *k : bodies(m, true)) {
+  std::vector<const Function *> kernels = bodies(m, true);
+  const auto perKernel = moduleCoverage(m, am, &total);  // in the order of `kernels`
+  w.key("coverage");
+  writeCoverage(w, total);
+  w.key("file").value(m.fileName());
+  w.key("kernels").beginArray();
+  for (size_t ki = 0; ki < kernels.size(); ++ki) {
+    const Function *k = kernels[ki];
     FunctionAnalyses &fa = am.get(*k);
     const CFG &cfg = fa.cfg();
     auto &aff = fa.affine();
-    json jk;
-    jk["name"] = std::string(k->name);
-    json accs = json::array();
+    w.beginObject();
+    w.key("accesses").beginArray();
     for (const auto &a : fa.accesses()) {
-      json ja;
-      ja["instruction"] = a.instr;
-      ja["opcode"] = std::string(cfg.instructions()[a.instr]->opcode);
-      ja["kind"] = accessKind(a.mem.kind);
-      ja["space"] = a.mem.space.empty() ? "generic" : std::string(a.mem.space.substr(1));
-      ja["bytes"] = a.mem.bytes();
-      ja["location"] = a.loc.str();
       const auto *ins = cfg.instructions()[a.instr];
-      ja["ptx_line"] = ins->span.valid() ? json(lines.table.pos(ins->span.begin).line) : json(nullptr);
-      ja["address_known"] = a.address.known;
-      ja["address"] = aff.str(a.address);
-      ja["base"] = a.base;
-      json strides = json::array();
-      for (const auto &s : a.strides) {
-        json js{{"index", s.var}, {"bytes", s.bytes}};
-        js["constant"] = s.constant ? json(*s.constant) : json(nullptr);
-        strides.push_back(js);
-      }
-      ja["strides"] = strides;
-      ja["sectors"] = a.sectors ? json(*a.sectors) : json(nullptr);
-      ja["ideal_sectors"] = a.idealSectors;
-      ja["verdict"] = verdictName(a.verdict);
-      ja["reason"] = a.reason;
-      ja["unknown_cause"] =
-          a.verdict == AccessInfo::Verdict::Unknown ? json(causeName(unknownCause(a))) : json(nullptr);
-      ja["unit_stride_on"] = a.unitStrideOn.empty() ? json(nullptr) : json(a.unitStrideOn);
+      w.beginObject();
+      w.key("address").value(aff.str(a.address));
+      w.key("address_known").value(a.address.known);
+      w.key("base").value(a.base);
+      w.key("base_alignment").value(a.baseAlign);
+      w.key("bytes").value(a.mem.bytes());
       // The stride per element of a loop nvcc unrolled `unroll` times.
-      if (a.elementStride) {
-        json es{{"index", a.elementStride->var}, {"bytes", a.elementStride->bytes}, {"unroll", a.unroll}};
-        es["constant"] = a.elementStride->constant ? json(*a.elementStride->constant) : json(nullptr);
-        ja["element_stride"] = es;
-      } else {
-        ja["element_stride"] = nullptr;
-      }
-      ja["base_alignment"] = a.baseAlign;
-      ja["offset_alignment"] = a.offsetAlign;
-      ja["notes"] = a.notes;
-      accs.push_back(ja);
+      w.key("element_stride");
+      if (a.elementStride) writeStride(w, *a.elementStride, &a.unroll);
+      else w.value(nullptr);
+      w.key("ideal_sectors").value(a.idealSectors);
+      w.key("instruction").value(a.instr);
+      w.key("kind").value(accessKind(a.mem.kind));
+      w.key("location").value(a.loc.str());
+      w.key("notes").value(a.notes);
+      w.key("offset_alignment").value(a.offsetAlign);
+      w.key("opcode").value(ins->opcode);
+      w.key("ptx_line");
+      if (ins->span.valid()) w.value(lines.table.pos(ins->span.begin).line);
+      else w.value(nullptr);
+      w.key("reason").value(a.reason);
+      w.key("sectors").value(a.sectors);
+      w.key("space").value(a.mem.space.empty() ? std::string_view("generic") : a.mem.space.substr(1));
+      w.key("strides").beginArray();
+      for (const auto &s : a.strides) writeStride(w, s, nullptr);
+      w.endArray();
+      w.key("unit_stride_on");
+      if (a.unitStrideOn.empty()) w.value(nullptr);
+      else w.value(a.unitStrideOn);
+      w.key("unknown_cause");
+      if (a.verdict == AccessInfo::Verdict::Unknown) w.value(causeName(a.cause));
+      else w.value(nullptr);
+      w.key("verdict").value(verdictName(a.verdict));
+      w.endObject();
     }
-    jk["accesses"] = accs;
-    Coverage cov;
-    for (const auto &a : fa.accesses()) cov.add(a);
-    jk["coverage"] = coverageJson(cov);
-    total.add(cov);
-    json loops = json::array();
+    w.endArray();
+    w.key("communication").beginArray();
+    for (const auto &c : fa.communication()) {
+      w.beginObject();
+      w.key("function").value(c.function->name);
+      w.key("kind").value(kindName(c.kind));
+      w.key("location").value(locOfStmt(m, lines, am, *c.function, c.stmt));
+      w.key("what").value(c.what);
+      w.endObject();
+    }
+    w.endArray();
+    w.key("coverage");
+    writeCoverage(w, perKernel[ki].coverage);
+    w.key("divergent_branches").beginArray();
+    for (const auto &d : fa.divergence()) {
+      w.beginObject();
+      w.key("branch").value(printStmt(*cfg.instructions()[d.instr]));
+      w.key("certain").value(d.certain);
+      w.key("depends_on").value(d.why);
+      w.key("instruction").value(d.instr);
+      w.key("location").value(where(m, lines, cfg, d.instr));
+      w.endObject();
+    }
+    w.endArray();
+    w.key("loops").beginArray();
     const auto &ivs = aff.inductionVars();
     for (const auto &l : fa.loops().loops()) {
-      json jl{{"id", l.id}, {"header", blockName(cfg, l.header)}, {"depth", l.depth}};
-      jl["parent"] = l.parent ? json(*l.parent) : json(nullptr);
-      json jivs = json::array();
+      w.beginObject();
+      w.key("depth").value(l.depth);
+      w.key("header").value(blockName(cfg, l.header));
+      w.key("id").value(l.id);
+      w.key("induction_variables").beginArray();
       for (const auto &iv : ivs)
         if (iv.loop == l.id) {
-          json ji{{"register", std::string(iv.reg)}, {"start", aff.str(iv.init)}, {"step", aff.str(iv.step)}};
-          ji["trip_count"] = iv.tripCount.empty() ? json(nullptr) : json(iv.tripCount);
-          jivs.push_back(ji);
+          w.beginObject();
+          w.key("register").value(iv.reg);
+          w.key("start").value(aff.str(iv.init));
+          w.key("step").value(aff.str(iv.step));
+          w.key("trip_count");
+          if (iv.tripCount.empty()) w.value(nullptr);
+          else w.value(iv.tripCount);
+          w.endObject();
         }
-      jl["induction_variables"] = jivs;
-      jl["trip_count_uniform"] = uniformLevelName(aff.tripCountUniformity(l.id));
-      loops.push_back(jl);
+      w.endArray();
+      w.key("parent").value(l.parent);
+      w.key("trip_count_uniform").value(uniformLevelName(aff.tripCountUniformity(l.id)));
+      w.endObject();
     }
-    jk["loops"] = loops;
-    json comm = json::array();
-    for (const auto &c : fa.communication())
-      comm.push_back({{"kind", kindName(c.kind)},
-                      {"what", c.what},
-                      {"function", std::string(c.function->name)},
-                      {"location", locOfStmt(m, lines, am, *c.function, c.stmt)}});
-    jk["communication"] = comm;
-    json div = json::array();
-    for (const auto &d : fa.divergence())
-      div.push_back({{"instruction", d.instr},
-                     {"branch", printStmt(*cfg.instructions()[d.instr])},
-                     {"location", where(m, lines, cfg, d.instr)},
-                     {"certain", d.certain},
-                     {"depends_on", d.why}});
-    jk["divergent_branches"] = div;
-    kernels.push_back(jk);
+    w.endArray();
+    w.key("name").value(k->name);
+    w.endObject();
   }
-  doc["kernels"] = kernels;
-  doc["coverage"] = coverageJson(total);
-  return doc.dump(2) + "\n";
+  w.endArray();
+  w.key("schema").value("ptx-opt-analysis/1");
+  w.endObject();
+  out += '\n';
+  return out;
 }
 
 std::string cfgDot(const Module &m, AnalysisManager &am) {

@@ -60,7 +60,8 @@ int specialLevel(std::string_view r) {
                                           "%total_smem_size", "%dynamic_smem_size", "%aggr_smem_size", "%is_explicit_cluster",
                                           "%envreg",        "%reserved_smem"};
   static const std::string_view block[] = {"%ctaid.", "%clusterid.", "%cluster_ctaid.", "%cluster_ctarank"};
-  auto starts = [&](std::string_view p) { return r.substr(0, p.size()) == p; };
+  // Called for every register read: length and the letter after '%' reject most names before a compare.
+  auto starts = [&](std::string_view p) { return r.size() >= p.size() && r[1] == p[1] && r.substr(0, p.size()) == p; };
   for (auto p : grid)
     if (starts(p)) return 0;
   for (auto p : block)
@@ -82,14 +83,6 @@ bool pure(std::string_view b) {
       "fma",  "rcp",   "sqrt", "rsqrt", "sin",  "cos",   "lg2",   "ex2",   "tanh", "copysign", "testp", "dp4a",
       "dp2a", "isspacep", "bra", "ret", "exit", "fns", "szext", "bmsk"};
   return ops.count(b) != 0;
-}
-
-bool declares(const std::optional<std::vector<ir::Decl>> &decls, std::string_view name) {
-  if (decls)
-    for (const auto &d : *decls)
-      for (const auto &n : d.names)
-        if (n.name == name) return true;
-  return false;
 }
 
 }  // namespace
@@ -168,12 +161,10 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
     const auto &to = reaching(b);
     for (uint32_t x : branchBlocks_) {
       unsigned toB = 0;
-      std::vector<uint32_t> seen;
-      for (uint32_t s : cfg_.blocks()[x].succs)
-        if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
-          seen.push_back(s);
-          toB += (to[s / 64] >> (s % 64)) & 1;
-        }
+      const auto &succs = cfg_.blocks()[x].succs;
+      for (size_t i = 0; i < succs.size(); ++i)
+        if (std::find(succs.begin(), succs.begin() + static_cast<ptrdiff_t>(i), succs[i]) == succs.begin() + static_cast<ptrdiff_t>(i))
+          toB += (to[succs[i] / 64] >> (succs[i] % 64)) & 1;  // each distinct successor once
       if (toB >= 2) cand.second.push_back(x);
     }
   }
@@ -225,8 +216,12 @@ void Uniformity::compute() {
     succ.erase(std::unique(succ.begin(), succ.end()), succ.end());
     if (succ.size() >= 2) branchBlocks_.push_back(b.id);
   }
-  reads_.assign(n, {});
+  readsBegin_.assign(n + 1, 0);
+  reads_.clear();
+  readDefs_.clear();
+  std::vector<uint32_t> defs;
   for (uint32_t i = 0; i < n; ++i) {
+    readsBegin_[i] = static_cast<uint32_t>(reads_.size());
     if (!blocks[cfg_.blockOf(i)].reachable) continue;
     const Instruction &in = *instrs[i];
     std::string_view b = in.base();
@@ -240,20 +235,23 @@ void Uniformity::compute() {
         if (e.kind == Operand::Kind::Symbol) name = e.text;
         else if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Symbol) name = e.elems[0].text;
       }
-      if (!(f.isEntry && declares(f.params, name))) intrinsic_[i] = kThread;
+      if (!(f.isEntry && f.hasParam(name))) intrinsic_[i] = kThread;
     } else if (!pure(b) || b == "addc" || b == "subc" || b == "madc" || in.hasModifier(".cc")) {
       intrinsic_[i] = kThread;
     }
     lvl_[i] = intrinsic_[i];
     if (intrinsic_[i] == kThread) continue;
     for (auto u : rd_.defUse(i).uses) {
-      Read r{i, u, static_cast<int8_t>(specialLevel(u)), {}, {}};
+      Read r{static_cast<int8_t>(specialLevel(u)), static_cast<uint32_t>(readDefs_.size()), 0, {}};
       if (r.special < 0) {
-        r.defs = rd_.defsAt(i, u);
+        rd_.defsAt(i, u, defs);
+        readDefs_.insert(readDefs_.end(), defs.begin(), defs.end());
       }
-      reads_[i].push_back(std::move(r));
+      r.defsEnd = static_cast<uint32_t>(readDefs_.size());
+      reads_.push_back(std::move(r));
     }
   }
+  readsBegin_[n] = static_cast<uint32_t>(reads_.size());
   // Two rounds of a monotone fixed point (levels only rise). The first
   // ignores which branches decide: a cheap lower bound that already makes
   // most values Thread (computed from loaded data). The second adds the
@@ -261,11 +259,14 @@ void Uniformity::compute() {
   iterate();
   for (uint32_t i = 0; i < n; ++i) {
     if (lvl_[i] == kThread) continue;
-    for (Read &r : reads_[i])
+    for (uint32_t k = readsBegin_[i]; k < readsBegin_[i + 1]; ++k) {
+      Read &r = reads_[k];
       if (r.special < 0) {
-        if (r.defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), r.defs);
-        exitsLeft(cfg_.blockOf(i), r.defs, r.deciders);
+        defs.assign(readDefs_.begin() + r.defsBegin, readDefs_.begin() + r.defsEnd);
+        if (defs.size() > 1) r.deciders = deciders(cfg_.blockOf(i), defs);
+        exitsLeft(cfg_.blockOf(i), defs, r.deciders);
       }
+    }
   }
   iterate();
 }
@@ -277,13 +278,15 @@ void Uniformity::iterate() {
     for (uint32_t i = 0; i < n; ++i) {
       if (lvl_[i] == kThread) continue;
       uint8_t v = lvl_[i];
-      for (const Read &r : reads_[i]) {
+      for (uint32_t k = readsBegin_[i]; k < readsBegin_[i + 1]; ++k) {
+        const Read &r = reads_[k];
         if (v == kThread) break;
         if (r.special >= 0) {
           v = std::max<uint8_t>(v, static_cast<uint8_t>(r.special));
           continue;
         }
-        for (uint32_t d : r.defs) v = std::max<uint8_t>(v, d == ReachingDefs::kEntry ? kThread : lvl_[d]);
+        for (uint32_t j = r.defsBegin; j < r.defsEnd; ++j)
+          v = std::max<uint8_t>(v, readDefs_[j] == ReachingDefs::kEntry ? kThread : lvl_[readDefs_[j]]);
         for (uint32_t x : r.deciders) v = std::max(v, lvl_[x]);
       }
       if (v != lvl_[i]) {

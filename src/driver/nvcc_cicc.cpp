@@ -211,7 +211,11 @@ std::string withoutManifestGlobals(const std::string &ptx) {
 
 /// ptx-opt on `ptx` in place. The manifest JSON, or nullopt (no clones, a
 /// -G build, or ptx-opt failed: then nvcc's PTX stays as it was).
-std::optional<std::string> optimizePtx(const std::string &ptx, const std::string &arch, bool debug) {
+/// `page`: where the --ptxopt-report page goes ("" for none), written by the
+/// same ptx-opt run (--report-html); `reported` says whether that run was made.
+std::optional<std::string> optimizePtx(const std::string &ptx, const std::string &arch, bool debug,
+                                       const std::string &page, const std::string &pageSource, bool &reported) {
+  reported = false;
   if (debug && env("PTXOPT_NVCC_DEBUG_BUILDS") != "1") return std::nullopt;  // -G: the code stays as nvcc made it
   const std::string source = env("PTXOPT_NVCC_SOURCE");
   auto text = readFile(ptx);
@@ -233,7 +237,9 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
     rfile = ptx + ".remarks.tmp";
     cmd.push_back("--remarks-file=" + rfile);
   }
+  if (!page.empty()) cmd.insert(cmd.end(), {"--report-html=" + page, "--report-source=" + pageSource});
   cmd.insert(cmd.end(), {ptx, "-o", tmp});
+  reported = !page.empty();
   int rc;
   std::string out;
   if (remarks == "-") {
@@ -258,8 +264,10 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
     ::unlink(tmp.c_str());
     warnOnce("ptxopt" + first, "ptx-opt failed on the PTX of " + (source.empty() ? "the input" : source) + " (" +
                                    arch + "): " + first + "; using the original PTX");
+    if (!page.empty()) warnOnce("report" + first, "no report for " + pageSource + " (" + arch + "): " + first);
     return std::nullopt;
   }
+  if (!page.empty() && !isFile(page)) warnOnce("report-missing", "no report for " + pageSource + " (" + arch + ")");
   auto newText = readFile(tmp);
   if (!newText) {
     warnOnce("readtmp", "cannot read ptx-opt's output " + tmp + "; using the original PTX");
@@ -305,14 +313,15 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
   return manifest;
 }
 
-/// --ptxopt-report=DIR: the `ptx-opt --analyze=html` page of nvcc's PTX (the
-/// input of ptx-opt, with the remarks of the same pipeline) as
-/// DIR/<source base name>-<hash of its path>.<arch>.html. A failure costs a
-/// warning, never the build.
-void writeReport(const std::string &ptx, const std::vector<std::string> &args, const std::string &arch) {
+/// --ptxopt-report=DIR: where the `ptx-opt --analyze=html` page of nvcc's
+/// PTX (the input of ptx-opt, with the remarks of the same pipeline) goes:
+/// DIR/<source base name>-<hash of its path>.<arch>.html; "" without a
+/// report. The ptx-opt run that optimizes the PTX writes it (--report-html).
+std::string reportPage(const std::string &ptx, const std::vector<std::string> &args, const std::string &arch,
+                       std::string &source) {
   const std::string dir = env("PTXOPT_NVCC_REPORT"), ptxopt = env("PTXOPT_NVCC_PTXOPT");
-  if (dir.empty() || ptxopt.empty()) return;
-  std::string source = argValue(args, "--orig_src_path_name").value_or("");
+  if (dir.empty() || ptxopt.empty()) return "";
+  source = argValue(args, "--orig_src_path_name").value_or("");
   if (source.empty()) source = argValue(args, "--orig_src_file_name").value_or(env("PTXOPT_NVCC_SOURCE"));
   if (source.empty()) source = ptx;
   std::string base;
@@ -320,8 +329,13 @@ void writeReport(const std::string &ptx, const std::vector<std::string> &args, c
     base += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+' ? c : '_';
   std::string archName;
   for (char c : arch) archName += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  const std::string page = dir + "/" + base + "-" + shortHash(absPath(source)) + "." + archName + ".html";
-  std::vector<std::string> cmd{ptxopt};
+  return dir + "/" + base + "-" + shortHash(absPath(source)) + "." + archName + ".html";
+}
+
+/// The page alone, when no ptx-opt run optimizes this PTX (a -G build):
+/// `ptx-opt PASSES --analyze=html`. A failure costs a warning, never the build.
+void writeReport(const std::string &ptx, const std::string &page, const std::string &source, const std::string &arch) {
+  std::vector<std::string> cmd{env("PTXOPT_NVCC_PTXOPT")};
   std::string passes = env("PTXOPT_NVCC_PASSES");
   for (auto &w : splitWords(passes.empty() ? "-O2" : passes)) cmd.push_back(w);
   cmd.insert(cmd.end(), {"--analyze=html", "--report-source=" + source, ptx, "-o", page});
@@ -517,9 +531,13 @@ void afterCicc(const std::vector<std::string> &args) {
   if (!ptx || ptx->size() < 4 || ptx->compare(ptx->size() - 4, 4, ".ptx") != 0 || !isFile(*ptx)) return;
   const std::string arch = argValue(args, "-arch").value_or("?");
   const bool debug = std::find(args.begin(), args.end(), "-g") != args.end();
-  if (!env("PTXOPT_NVCC_REPORT").empty())  // before ptx-opt changes the file
-    if (auto text = readFile(*ptx); text && text->find(kManifestTag) == std::string::npos) writeReport(*ptx, args, arch);
-  std::optional<std::string> manifest = optimizePtx(*ptx, arch, debug);
+  std::string page, pageSource;
+  if (!env("PTXOPT_NVCC_REPORT").empty())  // of nvcc's PTX, not of one ptx-opt wrote already
+    if (auto text = readFile(*ptx); text && text->find(kManifestTag) == std::string::npos)
+      page = reportPage(*ptx, args, arch, pageSource);
+  bool reported = false;
+  std::optional<std::string> manifest = optimizePtx(*ptx, arch, debug, page, pageSource, reported);
+  if (!page.empty() && !reported) writeReport(*ptx, page, pageSource, arch);  // no optimizing run
   auto stub = argValue(args, "--stub_file_name");
   if (!stub || !isFile(*stub)) return;  // -ptx and friends: no host code
   // One record per target; every target's stub (the host file includes one

@@ -3,6 +3,7 @@
 
 #include "ptxopt/support/Diagnostics.h"
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_set>
 
@@ -34,6 +35,8 @@ std::optional<int64_t> Operand::intValue() const {
 std::vector<std::string_view> Instruction::modifiers() const {
   std::vector<std::string_view> out;
   size_t pos = opcode.find('.');
+  if (pos == std::string_view::npos) return out;
+  out.reserve(static_cast<size_t>(std::count(opcode.begin() + pos, opcode.end(), '.')));  // one allocation
   while (pos != std::string_view::npos) {
     size_t next = opcode.find('.', pos + 1);
     out.push_back(opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos));
@@ -43,8 +46,12 @@ std::vector<std::string_view> Instruction::modifiers() const {
 }
 
 bool Instruction::hasModifier(std::string_view m) const {
-  for (auto x : modifiers())
-    if (x == m) return true;
+  // The analyses ask this per instruction and modifier: no vector.
+  for (size_t pos = opcode.find('.'); pos != std::string_view::npos;) {
+    size_t next = opcode.find('.', pos + 1);
+    if (opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos) == m) return true;
+    pos = next;
+  }
   return false;
 }
 
@@ -115,6 +122,14 @@ const Directive *Function::perfDirective(std::string_view n) const {
   return nullptr;
 }
 
+bool Function::hasParam(std::string_view n) const {
+  if (params)
+    for (const auto &d : *params)
+      for (const auto &x : d.names)
+        if (x.name == n) return true;
+  return false;
+}
+
 Module::Module(std::string source, std::string fileName)
     : source_(std::move(source)), fileName_(std::move(fileName)) {}
 
@@ -123,6 +138,21 @@ Module::~Module() = default;
 const LineTable &Module::lines() const {
   if (!lines_) lines_ = std::make_unique<LineTable>(source_);
   return *lines_;
+}
+
+const std::map<uint32_t, std::string_view> &Module::files() const {
+  if (filesItems_ == items.size()) return files_;
+  filesItems_ = items.size();
+  files_.clear();
+  for (const auto &it : items) {
+    if (it.kind != Item::Kind::Directive || it.directive->name != ".file") continue;
+    const auto &t = it.directive->tokens;
+    if (t.size() < 2 || t[1].size() < 2 || t[1].front() != '"' || t[1].back() != '"') continue;
+    auto n = Operand::imm(t[0]).intValue();
+    if (!n || *n < 0 || *n > UINT32_MAX) continue;
+    files_.emplace(static_cast<uint32_t>(*n), t[1].substr(1, t[1].size() - 2));  // the first one stays
+  }
+  return files_;
 }
 
 std::string_view Module::intern(std::string_view s) {

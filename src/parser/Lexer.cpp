@@ -51,6 +51,18 @@ void PtxScanner::countLinesTo(size_t end) {
   counted_ = std::max(counted_, end);
 }
 
+std::pair<size_t, size_t> PtxScanner::lineColumn(size_t offset) {
+  if (lineStarts_.empty()) {
+    lineStarts_.push_back(0);
+    for (size_t i = 0; i < text_.size(); ++i)
+      if (text_[i] == '\n') lineStarts_.push_back(i + 1);
+  }
+  offset = std::min(offset, text_.size());
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  size_t line = static_cast<size_t>(it - lineStarts_.begin());
+  return {line, offset - lineStarts_[line - 1]};
+}
+
 size_t PtxScanner::next(size_t &start) {
   while (pos_ < text_.size()) {
     start = pos_;

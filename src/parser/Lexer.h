@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "antlr4-runtime.h"
 
@@ -22,6 +24,9 @@ public:
   /// end), its first byte in `start`; it ends before position().
   size_t next(size_t &start);
   size_t position() const { return pos_; }
+  /// 1-based line and 0-based column of byte `offset` (ANTLR's error path
+  /// asks per token): the line starts are found once, then a binary search.
+  std::pair<size_t, size_t> lineColumn(size_t offset);
   size_t getLine() const override { return line_; }
   size_t getCharPositionInLine() override { return counted_ - lineStart_; }
   antlr4::CharStream *getInputStream() override { return input_; }
@@ -49,6 +54,7 @@ private:
   std::string name_;
   size_t pos_ = 0, line_ = 1, lineStart_ = 0, counted_ = 0;
   Mode mode_ = Mode::Default;
+  std::vector<size_t> lineStarts_;  // lineColumn's, built on first use
 };
 
 }  // namespace ptxopt

@@ -111,19 +111,7 @@ public:
   size_t stop() const { return stop_; }
 
 private:
-  std::pair<size_t, size_t> lineCol() const {
-    size_t line = 1, col = 0;
-    if (start_ == 0) return {line, col};
-    for (char c : in_->getText(misc::Interval(size_t(0), start_ - 1))) {
-      if (c == '\n') {
-        ++line;
-        col = 0;
-      } else {
-        ++col;
-      }
-    }
-    return {line, col};
-  }
+  std::pair<size_t, size_t> lineCol() const { return src_->lineColumn(start_); }
   size_t type_, start_, stop_, index_;
   PtxScanner *src_;
   CharStream *in_;

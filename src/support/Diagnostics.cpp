@@ -1,13 +1,21 @@
 #include "ptxopt/support/Diagnostics.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ptxopt {
 
 LineTable::LineTable(std::string_view text) : text_(text) {
   starts_.push_back(0);
-  for (uint32_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(i + 1);
+  // memchr finds the newlines many bytes at a time (a byte loop was 16 M
+  // instructions on a 2.7 MB module).
+  const char *b = text.data(), *e = b + text.size();
+  for (const char *p = b; p < e;) {
+    const char *nl = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(e - p)));
+    if (!nl) break;
+    starts_.push_back(static_cast<uint32_t>(nl - b + 1));
+    p = nl + 1;
+  }
 }
 
 LineTable::Pos LineTable::pos(uint32_t offset) const {

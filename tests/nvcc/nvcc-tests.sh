@@ -365,7 +365,7 @@ report)
   check "...the same PTX" cmp g.ptx g2.ptx
   check "a page ptx-opt cannot make: the build goes on" run build.log "$PNVCC" -arch=$ARCH \
     --ptxopt-passes=nosuchpass --ptxopt-report=rep2 -ptx g.cu -o g3.ptx
-  check "...with a warning" grep -q 'no report for .*g.cu (compute_90): ptx-opt --analyze=html failed' build.log
+  check "...with a warning" grep -q 'no report for .*g.cu (compute_90): ' build.log
   check "...and an index of no page" grep -q '0 PTX files of 0 kernels' rep2/index.html
   check "...nvcc's PTX" cmp g.ptx g3.ptx
   ;;

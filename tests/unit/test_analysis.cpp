@@ -1,5 +1,7 @@
 // CFG, reaching definitions, affine values, accesses and divergence on
 // hand-written PTX whose answers are known.
+#include <set>
+
 #include "Helpers.h"
 
 #include "ptxopt/analysis/AnalysisManager.h"
@@ -342,6 +344,24 @@ TEST_CASE("sectors of a negative stride: the mirror image of the positive one", 
   CHECK(warpSectors(4, 4) == 4);
   CHECK(warpSectors(-8, 8) == 8);
   CHECK(warpSectors(-128, 4) == 32);
+}
+
+TEST_CASE("sectors counted in one sweep equal the sectors of every byte a warp touches", "[access]") {
+  // The definition: lane l touches bytes [l*s, l*s + w); count their distinct 32-byte sectors.
+  auto bySet = [](int64_t s, unsigned w) {
+    if (s < 0) s = -s;
+    std::set<int64_t> sectors;
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t b = 0; b < w; ++b) sectors.insert((lane * s + b) / 32);
+    return static_cast<unsigned>(sectors.size());
+  };
+  for (unsigned w : {1u, 2u, 4u, 8u, 12u, 16u, 32u, 64u})
+    for (int64_t s = -300; s <= 300; ++s) {
+      INFO("stride " << s << ", width " << w);
+      CHECK(warpSectors(s, w) == bySet(s, w));
+    }
+  CHECK(warpSectors(int64_t{1} << 40, 4) == 32);
+  CHECK(warpSectors(INT64_MIN, 4) == 32);
 }
 
 TEST_CASE("uniform merges: a uniform choice between uniform parts is a Uniform symbol", "[affine][uniform]") {

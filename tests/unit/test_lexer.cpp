@@ -42,3 +42,24 @@ TEST_CASE("scanner matches the ANTLR lexer on random inputs", "[lexer]") {
     REQUIRE(compareLexers(s) == "");
   }
 }
+
+TEST_CASE("scanner: line and column of every byte, as counting newlines from the start gives them", "[lexer]") {
+  // ANTLR's error path asks a token's line and column; they come from a
+  // table of line starts now, not from counting the text before the token.
+  const std::string text = "\n.version 8.0\n\n  .target sm_90 // c\r\nx\n";
+  antlr4::ANTLRInputStream in(text);
+  ptxopt::PtxScanner scanner(text, &in, "t.ptx");
+  for (size_t off = 0; off <= text.size(); ++off) {
+    size_t line = 1, col = 0;
+    for (size_t i = 0; i < off; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 0;
+      } else {
+        ++col;
+      }
+    }
+    INFO("offset " << off);
+    CHECK(scanner.lineColumn(off) == std::make_pair(line, col));
+  }
+}

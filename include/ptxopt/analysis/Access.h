@@ -62,7 +62,11 @@ const char *verdictName(AccessInfo::Verdict v);
 /// at `stride`-byte steps, the lowest address 32-byte aligned (lane 0's for a
 /// positive stride, lane 31's for a negative one).
 unsigned warpSectors(int64_t stride, unsigned width);
-/// Source location of instruction `i` from the last `.loc` before it.
+/// A number token of a `.loc` or `.file` directive; 0 when it is not a
+/// number from 0 to 2^32-1.
+uint32_t directiveNumber(std::string_view t);
+/// Source location of instruction `i` from the last `.loc` before it (the
+/// file by the base name of its `.file` path, Module::files()).
 SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i);
 
 /// Branches whose condition depends on the thread (thread index, lane id,

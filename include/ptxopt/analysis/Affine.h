@@ -9,7 +9,9 @@
 // masks, selects, float conversions) is unknown, with the reason.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <deque>
 #include <map>
 #include <memory>
@@ -50,14 +52,52 @@ struct Symbol {
   bool isIndex() const { return kind == Kind::Tid || kind == Kind::Ctaid || kind == Kind::LoopCounter; }
 };
 
-/// A polynomial: monomial (sorted symbol ids, with repeats) -> coefficient.
+/// A product of at most 8 symbols (sorted ids, with repeats): stored in
+/// place, as the analyses make and drop many of them.
+class Mono {
+public:
+  static constexpr size_t kMax = 8;
+  Mono() = default;
+  Mono(std::initializer_list<uint16_t> ids) {
+    for (auto id : ids) push_back(id);
+  }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  uint16_t operator[](size_t i) const { return ids_[i]; }
+  const uint16_t *begin() const { return ids_; }
+  const uint16_t *end() const { return ids_ + n_; }
+  uint16_t *begin() { return ids_; }
+  uint16_t *end() { return ids_ + n_; }
+  /// The caller keeps size() <= kMax.
+  void push_back(uint16_t id) { ids_[n_++] = id; }
+  /// Sorts the ids (an insertion sort: at most kMax of them).
+  void sort() {
+    for (size_t i = 1; i < n_ && i < kMax; ++i) {
+      uint16_t x = ids_[i];
+      size_t j = i;
+      for (; j > 0 && ids_[j - 1] > x; --j) ids_[j] = ids_[j - 1];
+      ids_[j] = x;
+    }
+  }
+  /// Ordered as std::vector<uint16_t> compares (lexicographic, shorter first on a tie).
+  bool operator<(const Mono &o) const { return std::lexicographical_compare(begin(), end(), o.begin(), o.end()); }
+  bool operator==(const Mono &o) const { return n_ == o.n_ && std::equal(begin(), end(), o.begin()); }
+
+private:
+  uint8_t n_ = 0;
+  uint16_t ids_[kMax] = {};
+};
+
+/// A polynomial: monomial -> non-zero coefficient, as a vector sorted by
+/// monomial (one allocation per polynomial; a map made one per term).
 class Poly {
 public:
-  using Mono = std::vector<uint16_t>;
+  using Mono = analysis::Mono;
+  using Terms = std::vector<std::pair<Mono, int64_t>>;
   Poly() = default;
   static Poly constant(int64_t c);
   static Poly symbol(uint16_t id);
-  const std::map<Mono, int64_t> &terms() const { return terms_; }
+  const Terms &terms() const { return terms_; }
   bool isConstant() const { return terms_.empty() || (terms_.size() == 1 && terms_.begin()->first.empty()); }
   std::optional<int64_t> constantValue() const;
   int64_t constantTerm() const;
@@ -76,7 +116,7 @@ public:
   bool operator==(const Poly &o) const { return terms_ == o.terms_; }
 
 private:
-  std::map<Mono, int64_t> terms_;
+  Terms terms_;  // sorted by monomial, no zero coefficient
 };
 
 /// Why a value is unknown, in classes a user can act on (the coverage counts
@@ -224,11 +264,21 @@ private:
   std::unique_ptr<Uniformity> uni_;
   // An induction variable updated through a chain of adds: its update
   // evaluated with the register at the top of the iteration as placeholder.
+  // A definition's value is cached per (instruction, register): `reg` is a
+  // view of the module's text (or of names_), compared by content.
+  struct DefKey {
+    uint32_t def;
+    std::string_view reg;
+    bool operator==(const DefKey &o) const { return def == o.def && reg == o.reg; }
+  };
+  struct DefKeyHash {
+    size_t operator()(const DefKey &k) const { return std::hash<std::string_view>()(k.reg) * 31 + k.def; }
+  };
   struct Trial {
     std::string_view reg;
     uint32_t init, upd;
     uint16_t placeholder;
-    std::vector<std::string> keys;  // cache entries to forget afterwards
+    std::vector<DefKey> keys;  // cache entries to forget afterwards
   };
   Trial *trial_ = nullptr;
   std::optional<Value> chainStep(uint32_t loop, std::string_view reg, uint32_t init, uint32_t upd);
@@ -244,8 +294,8 @@ private:
   const ReachingDefs &rd_;
   std::vector<Symbol> syms_;
   std::deque<std::string> names_;  // storage for composed parameter names ("p+8")
-  std::unordered_map<std::string, Value> defCache_;  // "instr:reg"
-  std::unordered_map<std::string, bool> inProgress_;
+  std::unordered_map<DefKey, Value, DefKeyHash> defCache_;
+  std::unordered_map<DefKey, bool, DefKeyHash> inProgress_;
   std::vector<InductionVar> ivs_;
   bool ivsComplete_ = false;
   int depth_ = 0;

@@ -53,6 +53,7 @@ private:
   std::vector<BasicBlock> blocks_;
   std::vector<uint32_t> blockOf_;
   std::vector<uint32_t> rpo_;
+  mutable std::vector<std::pair<const ir::Instruction *, uint32_t>> index_;  // indexOf's, sorted on first use
 };
 
 /// Dominator tree (or post-dominator tree, over the reversed graph with a

@@ -27,9 +27,17 @@ public:
   /// Instructions whose write of `reg` may reach the read at `at` (before
   /// `at` executes), in increasing order; kEntry last if the entry value may.
   std::vector<uint32_t> defsAt(uint32_t at, std::string_view reg) const;
+  /// The same into `out` (cleared first): a caller that asks in a loop reuses one vector.
+  void defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const;
   /// Instructions that may read the value `def` wrote to `reg`.
   std::vector<uint32_t> usesOf(uint32_t def, std::string_view reg) const;
   const DefUse &defUse(uint32_t instr) const { return du_[instr]; }
+  /// Dense number of a register named in the function (0 .. registerCount()-1), UINT32_MAX for another name.
+  uint32_t registerId(std::string_view reg) const {
+    auto it = regId_.find(reg);
+    return it == regId_.end() ? UINT32_MAX : it->second;
+  }
+  size_t registerCount() const { return regId_.size(); }
   /// "%r5 @12: defs 3, 9" per use, for tests.
   std::string print() const;
 
@@ -37,12 +45,14 @@ private:
   const CFG &cfg_;
   std::vector<DefUse> du_;
   std::unordered_map<std::string_view, uint32_t> regId_;
-  std::vector<std::vector<uint32_t>> sitesOfReg_;  // reg -> def-site ids
+  std::vector<uint32_t> regSites_, regSitesBegin_;  // reg r's def-site ids: regSites_[regSitesBegin_[r] ..]
   struct Site {
     uint32_t instr, reg;
   };
   std::vector<Site> sites_;  // entry pseudo-sites first (one per register)
-  std::vector<std::vector<uint64_t>> in_;  // per block: bitset over sites
+  std::vector<uint32_t> siteBegin_;  // per instruction (and one past the last): its first site
+  size_t words_ = 0;                 // 64-bit words of one bitset over sites
+  std::vector<uint64_t> in_;         // per block, words_ each: bitset over sites reaching its start
 };
 
 }  // namespace ptxopt::analysis

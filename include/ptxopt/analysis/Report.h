@@ -36,10 +36,11 @@ struct Coverage {
 /// "the same for every thread", "the same within a block (depends on
 /// %ctaid)", "may differ by thread": a loop's trip count in the reports.
 std::string tripUniformText(UniformLevel l);
+/// Length of the well-formed UTF-8 sequence at s[i] (1 for ASCII), 0 when
+/// it is not one: the HTML and JSON reports write U+FFFD for such a byte.
+size_t utf8Length(std::string_view s, size_t i);
 /// Whether the report lists access `a` (global or generic space).
 bool reportedAccess(const AccessInfo &a);
-/// The class of an unknown access's cause (AccessInfo::cause, set by the analysis).
-UnknownCause unknownCause(const AccessInfo &a);
 struct KernelCoverage {
   std::string kernel;
   Coverage coverage;

@@ -13,9 +13,36 @@
 
 namespace ptxopt::analysis {
 
+/// A short list of register names, in place up to N (an instruction names
+/// a few; the reaching definitions keep the lists of every instruction, and
+/// two vectors each were 50000 allocations in a large kernel).
+template <size_t N> class RegList {
+public:
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const std::string_view *begin() const { return n_ > N ? heap_.data() : inline_; }
+  const std::string_view *end() const { return begin() + n_; }
+  std::string_view operator[](size_t i) const { return begin()[i]; }
+  void push_back(std::string_view r) {
+    if (n_ < N) {
+      inline_[n_++] = r;
+      return;
+    }
+    if (n_ == N) heap_.assign(inline_, inline_ + N);
+    heap_.push_back(r);
+    ++n_;
+  }
+
+private:
+  std::string_view inline_[N];
+  std::vector<std::string_view> heap_;  // all of them, once there are more than N
+  size_t n_ = 0;
+};
+
 /// Registers written (defs) and read (uses) by an instruction, guard included.
 struct DefUse {
-  std::vector<std::string_view> defs, uses;
+  RegList<2> defs;
+  RegList<4> uses;
 };
 DefUse defUse(const ir::Instruction &in);
 

@@ -68,12 +68,14 @@ private:
   /// Appends the exits of the loops around `defs` that do not hold block `b`.
   void exitsLeft(uint32_t b, const std::vector<uint32_t> &defs, std::vector<uint32_t> &out);
   struct Read {
-    uint32_t at;
-    std::string_view reg;
-    int8_t special;  // -1: a register with definitions
-    std::vector<uint32_t> defs, deciders;
+    int8_t special;                // -1: a register with definitions
+    uint32_t defsBegin, defsEnd;   // its reaching definitions: readDefs_[defsBegin .. defsEnd)
+    std::vector<uint32_t> deciders;
   };
-  std::vector<std::vector<Read>> reads_;  // per instruction
+  // The reads of instruction i: reads_[readsBegin_[i] .. readsBegin_[i+1]),
+  // flat (one vector per read was 30000 allocations in a large kernel).
+  std::vector<Read> reads_;
+  std::vector<uint32_t> readsBegin_, readDefs_;
 };
 
 }  // namespace ptxopt::analysis

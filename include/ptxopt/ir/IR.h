@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -173,6 +174,8 @@ struct Function {
 
   bool isDeclaration() const { return !body; }
   const Directive *perfDirective(std::string_view name) const;
+  /// Whether `name` is one of its parameters (not a return parameter).
+  bool hasParam(std::string_view name) const;
 };
 
 /// `.section .debug_info { label: .b8 1, 2 ... }`
@@ -213,6 +216,11 @@ public:
   /// Line numbers of the source text, built on first use (the source never
   /// changes; remarks and the verifier ask for it once per clone).
   const LineTable &lines() const;
+  /// The `.file` table: number -> path as written (without quotes). One
+  /// rule for every reader (the reports, the source locations): a number
+  /// given twice keeps its first path; an entry whose path is not a quoted
+  /// string is ignored. Built on first use, again if items were added.
+  const std::map<uint32_t, std::string_view> &files() const;
   /// Copies `s` into the module's string pool and returns a stable view.
   std::string_view intern(std::string_view s);
 
@@ -242,6 +250,8 @@ private:
   std::string fileName_;
   std::deque<std::string> pool_;
   mutable std::unique_ptr<LineTable> lines_;
+  mutable std::map<uint32_t, std::string_view> files_;
+  mutable size_t filesItems_ = SIZE_MAX;  // items.size() when files_ was built
 };
 
 // ---------------------------------------------------------------- helpers
