@@ -66,7 +66,7 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   // write of its register comes after it (closed[reg] == the block).
   std::vector<uint32_t> closed(nregs, UINT32_MAX), killed(nregs, UINT32_MAX);
   for (const auto &b : blocks) {
-    uint64_t *genB = &gen[b.id * words], *killB = &kill[b.id * words];
+    uint64_t *genB = gen.data() + b.id * words, *killB = kill.data() + b.id * words;
     for (uint32_t i = b.last; i-- > b.first;) {
       bool guarded = !cfg.instructions()[i]->guard.empty();
       for (uint32_t s = siteBegin_[i + 1]; s-- > siteBegin_[i];) {  // {%r1, %r1}: the last write wins
@@ -138,7 +138,7 @@ void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_
     }
   }
   bool entry = false;
-  const uint64_t *inB = &in_[b * words_];
+  const uint64_t *inB = in_.data() + b * words_;
   for (uint32_t k = regSitesBegin_[id]; k < regSitesBegin_[id + 1]; ++k) {
     uint32_t s = regSites_[k];
     if (!test(inB, s)) continue;

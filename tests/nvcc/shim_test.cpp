@@ -39,6 +39,18 @@ void *operator new(size_t n) {
 // Not inlined: GCC would pair the inlined free() with operator new (-Wmismatched-new-delete).
 __attribute__((noinline)) void operator delete(void *p) noexcept { std::free(p); }
 __attribute__((noinline)) void operator delete(void *p, size_t) noexcept { std::free(p); }
+// Every other form of new and delete too: one left to the sanitizer's allocator
+// pairs its allocation with our free() (Catch allocates with nothrow new).
+void *operator new[](size_t n) { return ::operator new(n); }
+void *operator new(size_t n, const std::nothrow_t &) noexcept {
+  if (countAllocations) ++allocations;
+  return std::malloc(n ? n : 1);
+}
+void *operator new[](size_t n, const std::nothrow_t &t) noexcept { return ::operator new(n, t); }
+__attribute__((noinline)) void operator delete[](void *p) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete[](void *p, size_t) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }
 
 namespace {
 
@@ -113,7 +125,8 @@ void **fRegisterFatBinary(void *wrapper) {
   std::lock_guard<std::mutex> l(fake.mu);
   auto *w = static_cast<const Wrapper *>(wrapper);
   fatbinData.push_back(w->magic == 0x466243B1 && w->version == 1 ? w->data : nullptr);
-  return new void *[1];
+  static void *handles[256];  // cudart keeps its handles to the end; so do we, without leaking them
+  return &handles[fatbinData.size() % 256];
 }
 void fRegisterFatBinaryEnd(void **) {}
 cudaError_t fPeek() {
