@@ -38,6 +38,7 @@ Config configFrom(const std::function<const char *(const char *)> &get) {
   c.autotuneSamples = static_cast<uint32_t>(samples >= 1 && samples <= 1000 ? samples : 5);
   c.device = static_cast<int>(envNumber(get("PTXOPT_DEVICE"), 0));
   if (const char *lib = get("PTXOPT_LIBCUDA"); lib && *lib) c.libcuda = lib;
+  c.firstLaunchClones = envFlag(get("PTXOPT_FIRST_LAUNCH_CLONES"));
   return c;
 }
 

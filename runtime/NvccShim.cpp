@@ -21,6 +21,12 @@
 // registered when a launch shape first can use the clone), and launched with
 // __cudaLaunchKernel on the cudaKernel_t cudart gives for them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
 //
+// A kernel whose clones are images of their own runs the original on its
+// first launch: loading a clone's image there (the driver's cold load, 40-70
+// us on an H100/H200) would make a program's first launch dearer than
+// nvcc's, and a kernel launched once cannot win it back. Its later launches
+// load and run the clones (PTXOPT_FIRST_LAUNCH_CLONES=1: from the first).
+//
 // Every launch of the program passes here, so the launch path is kept to
 // lookups without locks or allocations (docs/NVCC.md, "The launch path"): the
 // kernel by its handle (HandleMap), the shape's bit mask (ShapeMaskCache);
@@ -92,6 +98,7 @@ struct NvccKernel {
   std::vector<uint32_t> maxThreads;  // per variant (0 where unusable)
   ShapeCache cache;
   std::atomic<bool> warnedLaunch{false};
+  bool hasImages = false;  // a clone has an image of its own: the first launch runs the original
   explicit NvccKernel(size_t variants) : clones(variants) {}
 };
 
@@ -403,6 +410,7 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
           c.image = std::make_shared<CloneImage>();
           c.image->wrapper.data = rt->images[j].fatbin;
         }
+    if (c.image) k->hasImages = true;
     if (!c.image)  // in the unit's own image
       rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
                            -1, nullptr, nullptr, nullptr, nullptr, nullptr);
@@ -438,12 +446,21 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
     lastVariantKind = nullptr;
     return launch(kernel, grid, block, args, sharedMem, stream);
   }
-  std::call_once(k->resolved, [&] { resolveKernel(*rt, *k); });
+  bool first = false;
+  std::call_once(k->resolved, [&] {
+    resolveKernel(*rt, *k);
+    first = true;
+  });
   LaunchShape s;
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
-  const bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu;
+  // The kernel's first launch with clone images: the original, no clone
+  // image loaded (the file's opening comment).
+  const bool holdOff = first && k->hasImages && !config().firstLaunchClones;
+  if (holdOff && config().log >= 1)
+    logLine(k->name + ": first launch: the original (clone images are loaded from the kernel's next launch on)");
+  const bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu && !holdOff;
   Selection sel;
   int variant = -1;
   if (k->logged)

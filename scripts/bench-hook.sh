@@ -11,13 +11,15 @@
 # prepare builds into BINDIR (default build/bench-hook), all with
 # `-O3 -arch=$ARCH`:
 #   nvcc       plain nvcc
-#   ptxnvcc    scripts/ptx-nvcc (ptx-opt -O2, the shim linked)
+#   ptxnvcc    scripts/ptx-nvcc (ptx-opt -O2, the shim linked; each clone in an
+#              image of its own; a kernel's first launch runs the original;
+#              also run with PTXOPT_FIRST_LAUNCH_CLONES=1: it may run a clone)
 #   noshim     the same with --ptxopt-no-link-shim: the same device code and
 #              hooked stubs, no shim (what the bigger fatbinary alone costs)
 #   globals    ptx-nvcc keeping the __ptxopt_manifest_<kernel> globals in the
 #              PTX (PTXOPT_NVCC_MANIFEST_GLOBALS=1; what they cost)
-#   images     ptx-nvcc --ptxopt-clone-images: the program's image is nvcc's,
-#              each clone an image of its own, loaded when first used
+#   oneimage   ptx-nvcc --ptxopt-no-clone-images: the clones in the unit's
+#              own image (the default before 2026-11-26)
 #   baseline   ptx-nvcc linked with BASELINE_LIB, when set (another
 #              libptxopt_nvcc.a, e.g. an older shim, for before/after)
 # PTXOPT_BUILD: the build tree with ptx-opt, ptx-nvcc-cicc and
@@ -59,7 +61,7 @@ prepare() {
   $P "${FLAGS[@]}" "$SRC" -o "$BINDIR/ptxnvcc" & pids+=($!)
   $P --ptxopt-no-link-shim "${FLAGS[@]}" "$SRC" -o "$BINDIR/noshim" & pids+=($!)
   PTXOPT_NVCC_MANIFEST_GLOBALS=1 $P "${FLAGS[@]}" "$SRC" -o "$BINDIR/globals" & pids+=($!)
-  $P --ptxopt-clone-images "${FLAGS[@]}" "$SRC" -o "$BINDIR/images" & pids+=($!)
+  $P --ptxopt-no-clone-images "${FLAGS[@]}" "$SRC" -o "$BINDIR/oneimage" & pids+=($!)
   rm -f "$BINDIR/baseline"
   if [ -n "${BASELINE_LIB:-}" ]; then
     $P --ptxopt-lib="$BASELINE_LIB" "${FLAGS[@]}" "$SRC" -o "$BINDIR/baseline" & pids+=($!)
@@ -70,17 +72,18 @@ prepare() {
   # the shim's launch hook defined (not the stub's weak reference)
   has_shim() { nm "$BINDIR/$1" >"$BINDIR/$1.nm" && grep -v ' w ' "$BINDIR/$1.nm" | grep -c ' __ptxopt_nvcc_launch$' >/dev/null; }
   local p
-  for p in ptxnvcc globals images $([ -e "$BINDIR/baseline" ] && echo baseline); do
+  for p in ptxnvcc globals oneimage $([ -e "$BINDIR/baseline" ] && echo baseline); do
     has_shim $p || { echo "[bench-hook] error: $p has no shim"; exit 2; }
   done
   if has_shim noshim; then echo "[bench-hook] error: noshim has the shim"; exit 2; fi
   rm -f "$BINDIR"/*.nm
   # the driver's cost of loading an image, by its content (load_cost.cpp):
-  # the nvcc and the ptx-nvcc device image of hook_bench.cu
+  # the nvcc and the ptx-nvcc device image of hook_bench.cu (the clones in it:
+  # with clone images the unit's image would be nvcc's)
   nvcc -O2 bench/hook/load_cost.cpp -o "$BINDIR/load_cost" -L"$CUDA_HOME/lib64/stubs" -lcuda
   nvcc "${FLAGS[@]}" -cubin "$SRC" -o "$BINDIR/nvcc.cubin"
-  $P "${FLAGS[@]}" -cubin "$SRC" -o "$BINDIR/ptxnvcc.cubin"
-  echo "[bench-hook] built nvcc ptxnvcc noshim globals images$([ -e "$BINDIR/baseline" ] && echo ' baseline') in $BINDIR"
+  $P --ptxopt-no-clone-images "${FLAGS[@]}" -cubin "$SRC" -o "$BINDIR/ptxnvcc.cubin"
+  echo "[bench-hook] built nvcc ptxnvcc noshim globals oneimage$([ -e "$BINDIR/baseline" ] && echo ' baseline') in $BINDIR"
 }
 
 run() {
@@ -92,11 +95,13 @@ run() {
   # differences out; off by default (cudart's own threads share that core)
   PIN=()
   if [ -n "${HOOK_CPU:-}" ] && command -v taskset >/dev/null; then PIN=(taskset -c "$HOOK_CPU"); fi
-  local configs=(nvcc ptxnvcc ptxnvcc:PTXOPT_DISABLE=1 noshim globals images images:PTXOPT_DISABLE=1)
+  local configs=(nvcc ptxnvcc ptxnvcc:PTXOPT_DISABLE=1 ptxnvcc:PTXOPT_FIRST_LAUNCH_CLONES=1 noshim globals oneimage
+                 oneimage:PTXOPT_DISABLE=1)
   [ -x "$BINDIR/baseline" ] && configs+=(baseline baseline:PTXOPT_DISABLE=1)
   for ((i = 0; i < PROCS; ++i)); do
     for c in "${configs[@]}"; do
       local prog=${c%%:*} env=() name=${c/:PTXOPT_DISABLE=1/-disable}
+      name=${name/:PTXOPT_FIRST_LAUNCH_CLONES=1/-firstclone}
       [ "$prog" != "$c" ] && env=("${c#*:}")
       set +e
       env "${env[@]}" "${PIN[@]}" "$BINDIR/$prog" >"$raw/$name.$i.txt" 2>&1
@@ -119,9 +124,10 @@ run() {
   python3 - "$raw" "$OUT/bench-hook.md" "${configs[@]}" <<'EOF'
 import glob, os, statistics, sys
 raw, md_path, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
-names = [c.replace(":PTXOPT_DISABLE=1", "-disable") for c in configs]
+names = [c.replace(":PTXOPT_DISABLE=1", "-disable").replace(":PTXOPT_FIRST_LAUNCH_CLONES=1", "-firstclone") for c in configs]
 label = {"nvcc": "nvcc", "ptxnvcc": "ptx-nvcc", "ptxnvcc-disable": "ptx-nvcc, PTXOPT_DISABLE=1",
-         "images": "ptx-nvcc --ptxopt-clone-images", "images-disable": "clone images, PTXOPT_DISABLE=1",
+         "ptxnvcc-firstclone": "ptx-nvcc, PTXOPT_FIRST_LAUNCH_CLONES=1",
+         "oneimage": "ptx-nvcc --ptxopt-no-clone-images", "oneimage-disable": "one image, PTXOPT_DISABLE=1",
          "noshim": "ptx-nvcc, no shim", "globals": "ptx-nvcc, manifest globals kept",
          "baseline": "ptx-nvcc, baseline shim", "baseline-disable": "baseline, PTXOPT_DISABLE=1"}
 data, variants = {}, {}
@@ -176,7 +182,8 @@ def cell(n, key, kind):
 out = []
 out.append(open(os.path.join(raw, "about.txt")).read().strip() + "; cells: min / median")
 out.append("")
-deltas = [d for d in ("ptxnvcc", "ptxnvcc-disable", "images", "images-disable", "baseline", "baseline-disable")
+deltas = [d for d in ("ptxnvcc", "ptxnvcc-disable", "ptxnvcc-firstclone", "oneimage", "oneimage-disable", "baseline",
+                     "baseline-disable")
           if d in names]
 out.append("| | " + " | ".join(label.get(n, n) for n in names) + " | " +
            " | ".join("%s - nvcc" % label.get(d, d) for d in deltas) + " |")

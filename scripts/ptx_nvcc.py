@@ -30,12 +30,17 @@ Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-bin=PATH        the ptx-opt executable
   --ptxopt-lib=PATH        the shim archive (libptxopt_nvcc.a)
   --ptxopt-no-link-shim    do not add the shim to links
-  --ptxopt-clone-images    each clone in a device image of its own, loaded
-                           only when a launch first can use it (the program's
-                           own image is nvcc's; docs/NVCC.md)
-  --ptxopt-ptxas-threads=N ptxas compiles functions on N threads (default: the
-                           cores, at most 4; 0 or 1: off; never when the
-                           arguments set split-compile themselves)
+  --ptxopt-no-clone-images the clones in the translation unit's own device
+                           image (loaded with it on the first launch of any
+                           of its kernels) instead of each in an image of its
+                           own, loaded when a launch first can use it, never
+                           on a kernel's first launch (the default; the
+                           program's own image is then nvcc's; docs/NVCC.md,
+                           "Clone images")
+  --ptxopt-ptxas-threads=N ptxas compiles functions on N threads (default with
+                           --ptxopt-no-clone-images: the cores, at most 4; 0
+                           or 1: off; never when the arguments set
+                           split-compile themselves)
   --ptxopt-verbose         say what is done, keep the private directory
   --ptxopt-help            this text
 Environment: PTXOPT_DISABLE=1 (plain nvcc), PTXOPT_BUILD (build dir with
@@ -288,7 +293,7 @@ def make_profile(cuda_bin, wrapdir):
 def main(argv):
     own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
            "verbose": False, "threads": None,
-           "reassociate": False, "report": None, "images": False}
+           "reassociate": False, "report": None, "images": True}
     args = []
     envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
     for a in envflags + argv:
@@ -312,8 +317,10 @@ def main(argv):
             own["lib"] = val
         elif name == "no-link-shim" and not eq:
             own["nolink"] = True
-        elif name == "clone-images" and not eq:
+        elif name == "clone-images" and not eq:  # the default since 2026-11-26
             own["images"] = True
+        elif name == "no-clone-images" and not eq:
+            own["images"] = False
         elif name == "verbose" and not eq:
             own["verbose"] = True
         elif name == "ptxas-threads" and eq and val.isdigit():
@@ -416,8 +423,9 @@ def build(nvcc, args, own, plain):
         if len(srcs) == 1:
             env["PTXOPT_NVCC_SOURCE"] = srcs[0]
         cmd = [os.path.join(wbin, "nvcc")]
-        # with clone images ptxas compiles nvcc's functions only: no need to split
-        threads = 0 if own["images"] else ptxas_threads(args, own["threads"])
+        # with clone images ptxas compiles nvcc's functions only: no need to
+        # split unless asked (the clone modules are compiled 4 at a time)
+        threads = 0 if own["images"] and own["threads"] is None else ptxas_threads(args, own["threads"])
         if threads:
             cmd += ["-Xptxas", "--split-compile=%d" % threads]
         cmd += args

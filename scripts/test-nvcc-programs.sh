@@ -8,9 +8,11 @@
 #     ptx-nvcc program must contain the launch shim (nm);
 #   on a GPU: both programs run; every "result" line must be identical, byte
 #     for byte, between the two builds and report wrong=0 (a CPU reference);
-#     the ptx-nvcc build must have launched at least one clone (PTXOPT_LOG=1);
+#     the ptx-nvcc build must have launched at least one clone (PTXOPT_LOG=1,
+#     PTXOPT_FIRST_LAUNCH_CLONES=1: a kernel's first launch may run one);
 #     with PTXOPT_DISABLE=1 at run time it must launch none and print the
-#     same results.
+#     same results; so must it as users run it (a kernel's first launch the
+#     original).
 #
 #   PTXOPT_BUILD=build-nvcc OUT=/tmp/p bash scripts/test-nvcc-programs.sh [--build-only] [program...]
 #
@@ -85,16 +87,25 @@ for p in "${PROGS[@]}"; do
     fail "$p: the ptx-nvcc program has no launch shim (nm): no kernel got a clone?"
   fi
   [ $GPU = 1 ] || continue
-  for run in nvcc ptx-nvcc ptx-nvcc-disabled; do
-    bin=$OUT/$p.${run%-disabled}
-    env $([ $run = ptx-nvcc-disabled ] && echo PTXOPT_DISABLE=1) PTXOPT_LOG=1 "$bin" >"$OUT/$p.$run.out" 2>"$OUT/$p.$run.err"
+  # ptx-nvcc: every launch may run a clone (PTXOPT_FIRST_LAUNCH_CLONES=1: the
+  # decisions below count them); ptx-nvcc-default: a kernel's first launch
+  # runs the original, as users get it
+  for run in nvcc ptx-nvcc ptx-nvcc-disabled ptx-nvcc-default; do
+    bin=$OUT/$p.ptx-nvcc
+    [ $run = nvcc ] && bin=$OUT/$p.nvcc
+    case $run in
+      ptx-nvcc) envs=(PTXOPT_FIRST_LAUNCH_CLONES=1) ;;
+      ptx-nvcc-disabled) envs=(PTXOPT_DISABLE=1) ;;
+      *) envs=() ;;
+    esac
+    env "${envs[@]}" PTXOPT_LOG=1 "$bin" >"$OUT/$p.$run.out" 2>"$OUT/$p.$run.err"
     rc=$?
     [ $rc = 0 ] || { fail "$p: $run exited $rc"; tail -n 5 "$OUT/$p.$run.err" | sed 's/^/    | /' | tee -a "$SUMMARY"; continue; }
     grep '^result' "$OUT/$p.$run.out" >"$OUT/$p.$run.results"
   done
   [ -s "$OUT/$p.nvcc.results" ] || { fail "$p: the nvcc build printed no result lines"; continue; }
   if grep -Eq 'wrong=[1-9]|ok=0' "$OUT/$p.nvcc.results"; then fail "$p: the nvcc build itself computes wrong results (the test is broken)"; fi
-  for run in ptx-nvcc ptx-nvcc-disabled; do
+  for run in ptx-nvcc ptx-nvcc-disabled ptx-nvcc-default; do
     if cmp -s "$OUT/$p.nvcc.results" "$OUT/$p.$run.results"; then
       pass "$p: $run: $(wc -l <"$OUT/$p.$run.results") results identical to nvcc's"
     else

@@ -25,9 +25,11 @@
 //      input (without -c: a clone image is linked by nobody; up to 4 at a
 //      time), into <i>.<arch>.cubin; the cubin's record (cubin-<hash>) names them.
 //   3. fatbinary step (this program as `fatbinary`, fatbinaryMain): the
-//      real fatbinary; then, for the ELF images it embedded, one fatbinary
-//      per clone holding that clone's cubins (every real architecture of the
-//      build; no PTX), written as arrays into images-<hash of the fatbin.c
+//      real fatbinary; then, for the ELF and PTX images it embedded, one
+//      fatbinary per clone holding that clone's cubins (every real
+//      architecture of the build) and its PTX module (every virtual
+//      architecture nvcc embeds PTX for: the driver JITs it where no cubin
+//      fits, as it does nvcc's), written as arrays into images-<hash of the fatbin.c
 //      name>.h, which the translation unit's hook block includes
 //      (__has_include: without it the clones are simply not there and the
 //      originals run).
@@ -306,7 +308,17 @@ int fatbinaryMain(const std::vector<std::string> &args) {
         size_t eq = f.find('=');
         if (eq != std::string::npos) kv[f.substr(0, eq)] = f.substr(eq + 1);
       }
-      if (kv["kind"] != "elf" || kv["file"].empty()) continue;
+      if (kv["file"].empty()) continue;
+      if (kv["kind"] == "ptx") {  // PTX nvcc embeds (a virtual architecture): each clone's module too, for the JIT
+        const std::string dir = clonesDir(kv["file"]);
+        std::istringstream ns(readFile(dir + "/names").value_or(""));
+        for (std::string i, name; ns >> i >> name;) {
+          if (!images.count(name)) order.push_back(name);
+          images[name].push_back("--image3=kind=ptx,sm=" + kv["sm"] + ",file=" + dir + "/" + i + ".ptx");
+        }
+        continue;
+      }
+      if (kv["kind"] != "elf") continue;
       auto record = readFile(cubinRecord(kv["file"]));
       if (!record) continue;
       std::istringstream rs(*record);

@@ -22,8 +22,11 @@ MATADD="$ROOT/examples/matadd"
 ARCH=${PTXOPT_NVCC_TEST_ARCH:-sm_90}
 # The checks name the coalesce pass's clones: pin the pipeline, so that other
 # passes in -O2 (group, ...) do not change what is expected here. The flags
-# case tests the default pipeline and PTXOPT_NVCC_FLAGS itself.
-export PTXOPT_NVCC_FLAGS=${PTXOPT_NVCC_TEST_FLAGS:---ptxopt-passes=coalesce}
+# case tests the default pipeline and PTXOPT_NVCC_FLAGS itself. They look
+# for the clones in the kept .ptx and the unit's cubin: the clones stay in
+# the unit's image (--ptxopt-no-clone-images); the images and flags cases
+# test the default, clone images.
+export PTXOPT_NVCC_FLAGS=${PTXOPT_NVCC_TEST_FLAGS:---ptxopt-passes=coalesce --ptxopt-no-clone-images}
 
 if ! command -v nvcc >/dev/null; then
   echo "skipped: nvcc not found (CUDA_HOME=$CUDA_HOME)"
@@ -237,13 +240,15 @@ launch)
   ;;
 
 images)
-  # --ptxopt-clone-images: the program's own image is nvcc's, each clone is
-  # an image of its own that the shim registers when a launch first can use
-  # it (the fake cudart prints registrations); the same launches as without.
+  # Clone images (the default; --ptxopt-clone-images says it again over the
+  # script's --ptxopt-no-clone-images): the program's own image is nvcc's,
+  # each clone is an image of its own that the shim registers when a launch
+  # first can use it (the fake cudart prints registrations). With
+  # PTXOPT_FIRST_LAUNCH_CLONES=1 the same launches as without images.
   check "build" fake_build prog --ptxopt-clone-images
   check "reference build (clones in the unit's image)" fake_build ref
   ./ref >ref.log 2>&1
-  FAKE_CUDART_VERBOSE=1 ./prog >run.log 2>&1
+  FAKE_CUDART_VERBOSE=1 PTXOPT_FIRST_LAUNCH_CLONES=1 ./prog >run.log 2>&1
   check "the same launches" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' run.log)
   check "clones registered lazily: each right before its first launch, none at start-up" \
     awk '/register .*__ptxopt/ { n++; name = $3; getline; if ($2 != "launch" || $3 != name) bad = 1 }
@@ -251,12 +256,25 @@ images)
   check "clones no launch uses are never registered" bash -c "! grep -q 'register .*__ptxopt_split1024' run.log"
   FAKE_CUDART_VERBOSE=1 PTXOPT_DISABLE=1 ./prog >dis.log 2>&1
   check "PTXOPT_DISABLE=1: no clone registered, originals only" test "$(grep -c '__ptxopt' dis.log)" = 0
+  # The default: a kernel's first launch runs the original and loads no
+  # clone image (launches 1 and 4: the first of matadd_int and of
+  # matadd_char), its later launches as the reference.
+  FAKE_CUDART_VERBOSE=1 ./prog >def.log 2>&1
+  check "by default a kernel's first launch runs the original, the later ones the clones" \
+    cmp <(grep 'fake-cudart: launch' def.log) \
+        <(paste -d '\n' <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' dis.log) |
+          awk 'NR % 2 == 1 { r = $0; next } { print ((NR / 2 == 1 || NR / 2 == 4) ? $0 : r) }')
+  check "...and registers no image for those first launches" \
+    bash -c "! grep -q 'register _Z10matadd_intPKiS0_Pi__ptxopt_swap\$' def.log && grep -q 'register .*__ptxopt_split256' def.log"
   mkdir k
   check "--keep -c" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH --keep --keep-dir k -c "$MATADD/matadd.cu" -o m.o
   run build.log nvcc -arch=$ARCH -ptx "$MATADD/matadd.cu" -o nvcc.ptx
   check "...the unit's PTX is nvcc's, byte for byte" cmp k/matadd.ptx nvcc.ptx
   check "...its cubin has no clone" bash -c "! grep -q __ptxopt k/matadd.sm_90.cubin"
   check "...the object carries the clone images" bash -c "nm m.o | grep -q __ptxopt_nvcc_img_0"
+  check "a PTX-only build (compute_90)" run build.log "$PNVCC" --ptxopt-clone-images -gencode arch=compute_90,code=compute_90 \
+    -c "$MATADD/matadd.cu" -o ptxonly.o
+  check "...carries clone images too (the clones' PTX, for the driver's JIT)" bash -c "nm ptxonly.o | grep -q __ptxopt_nvcc_img_0"
   # module-scope data would be two copies in two images: no split
   printf '__device__ int g;\n__global__ void k(const int *a, int *o) { int i = threadIdx.x * gridDim.x + blockIdx.x; o[i] = a[i] + g; }\n' >global.cu
   mkdir k2
@@ -274,7 +292,7 @@ flags)
   printf -- '-arch=%s -c\n' "$ARCH" >opts.txt
   check "--options-file with -c (no link)" run build.log "$PNVCC" --options-file opts.txt "$MATADD/matadd.cu" -o c2.o
   check "...an object" grep -q 'relocatable' <(file c2.o)
-  check "NVCC_APPEND_FLAGS=-lineinfo" env NVCC_APPEND_FLAGS="-lineinfo" "$PNVCC" -arch=$ARCH --keep --keep-dir k1 -c "$MATADD/matadd.cu" -o c3.o
+  check "NVCC_APPEND_FLAGS=-lineinfo" env NVCC_APPEND_FLAGS="-lineinfo" "$PNVCC" --ptxopt-no-clone-images -arch=$ARCH --keep --keep-dir k1 -c "$MATADD/matadd.cu" -o c3.o
   check "...reached cicc and the PTX is optimized" bash -c "grep -q '^\s*.loc' k1/matadd.ptx && grep -q '$SWAP' k1/matadd.ptx"
   check "NVCC_PREPEND_FLAGS=-c (no link)" env NVCC_PREPEND_FLAGS="-c -arch=$ARCH" "$PNVCC" "$MATADD/matadd.cu" -o c4.o
   check "...an object" grep -q 'relocatable' <(file c4.o)
@@ -283,13 +301,15 @@ flags)
   check "...remarks written" grep -q 'coalesce' remarks.txt
   check "PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce" env PTXOPT_NVCC_FLAGS=--ptxopt-passes=coalesce "$PNVCC" -arch=$ARCH -c "$MATADD/matadd.cu" -o c6.o
   # --ptxopt-reassociate: rowwalk may split the float row sum over 32 lanes.
-  mkdir k3 k4
-  check "--ptxopt-reassociate" run build.log "$PNVCC" --ptxopt-reassociate -arch=$ARCH --keep --keep-dir k3 \
+  mkdir k3 k4 k5
+  check "--ptxopt-reassociate" run build.log "$PNVCC" --ptxopt-reassociate --ptxopt-no-clone-images -arch=$ARCH --keep --keep-dir k3 \
     -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c9.o
   check "...the float lanes clone is made" grep -q '\.entry rowsum_restrict__ptxopt_lanes(' k3/rowwalk.ptx
-  check "without it: no float lanes clone" run build.log "$PNVCC" -arch=$ARCH --keep --keep-dir k4 \
+  check "without it: no float lanes clone" run build.log "$PNVCC" --ptxopt-no-clone-images -arch=$ARCH --keep --keep-dir k4 \
     -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c10.o
   check "...only the exact ones" bash -c "! grep -q 'rowsum_restrict__ptxopt_lanes(' k4/rowwalk.ptx && grep -q 'rowsum_int__ptxopt_lanes(' k4/rowwalk.ptx"
+  check "the default: clone images, the kept .ptx is nvcc's" bash -c "'$PNVCC' -arch=$ARCH --keep --keep-dir k5 -c '$MATADD/matadd.cu' -o c11.o 2>>build.log &&
+    nvcc -arch=$ARCH -ptx '$MATADD/matadd.cu' -o nvcc.ptx && cmp k5/matadd.ptx nvcc.ptx && nm c11.o | grep -q __ptxopt_nvcc_img_0"
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
   # ptxas compiles on several threads (same code), unless the user says how.
   "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1

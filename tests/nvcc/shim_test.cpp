@@ -375,6 +375,8 @@ TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shap
                ? std::string(ptxopt_nvcc_last_variant())
                : std::string("<failed>");
   };
+  CHECK(run(64) == "c");         // the kernel's first launch: the original (clone images load from the next)
+  CHECK(fatbins == 0);
   CHECK(run(1) == "c$inline");  // no shape condition of c$img holds: its image stays unregistered
   CHECK(fatbins == 0);
   CHECK(run(64) == "c$img");  // now it is registered, then launched
@@ -389,4 +391,47 @@ TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shap
   CHECK(run(128) == "c$img");
   CHECK(fatbins == 1);  // once
   CHECK_FALSE(registered("c$never"));
+}
+
+TEST_CASE("nvcc shim: with clone images a kernel's first launch runs the original and loads no image", "[nvcc-shim]") {
+  // Kernel "d": `d$img` (block.x a multiple of 2) in an image of its own.
+  static char hostD;
+  static const unsigned long long imgD[2] = {5, 6};
+  static const ptxopt_nvcc_image images[] = {{"d$img", imgD}};
+  static std::string json = [] {
+    Variant img = variant("d$img");
+    img.blockMultiple = {2, 1, 1};
+    Manifest m;
+    m.kernels.push_back({"d", {8}, {img}});
+    return toJson(m);
+  }();
+  ptxopt_nvcc_cudart t2 = table;
+  t2.version = 2;
+  t2.registerFatBinary = fRegisterFatBinary;
+  t2.registerFatBinaryEnd = fRegisterFatBinaryEnd;
+  t2.images = images;
+  t2.imageCount = 1;
+  setUp();
+  fRegister(nullptr, &hostD, nullptr, "d", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostD, "d");
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostD) == cudaSuccess);
+  uint64_t a = 0;
+  void *args[1] = {&a};
+  auto run = [&](uint32_t block) {
+    return __ptxopt_nvcc_launch(&t2, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
+               ? std::string(ptxopt_nvcc_last_variant())
+               : std::string("<failed>");
+  };
+  const long before = fatbins;
+  CHECK(run(64) == "d");  // d$img could run: the first launch runs the original all the same
+  CHECK(fatbins == before);  // and its image is not registered (so not loaded)
+  CHECK(run(64) == "d$img");  // the second launch registers it and runs it
+  CHECK(fatbins == before + 1);
+  CHECK(run(64) == "d$img");
+  CHECK(run(1) == "d");  // no condition of d$img holds
+  CHECK(fatbins == before + 1);  // once
+  std::lock_guard<std::mutex> l(fake.mu);
+  CHECK(fatbinData.back() == imgD);
+  CHECK(fake.attributeReads["d$img"] == 1);
 }

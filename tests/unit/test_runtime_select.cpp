@@ -392,6 +392,7 @@ TEST_CASE("config: environment variables", "[runtime]") {
   CHECK_FALSE(c.autotune);
   CHECK(c.autotuneSamples == 5);
   CHECK(c.libcuda == "libcuda.so.1");
+  CHECK_FALSE(c.firstLaunchClones);
   env = {{"PTXOPT_DISABLE", "1"}, {"PTXOPT_LOG", "2"}, {"PTXOPT_AUTOTUNE", "yes"}, {"PTXOPT_AUTOTUNE_SAMPLES", "9"},
          {"PTXOPT_DEVICE", "1"}, {"PTXOPT_LIBCUDA", "/x/libcuda.so"}};
   c = configFrom(get);
@@ -401,9 +402,12 @@ TEST_CASE("config: environment variables", "[runtime]") {
   CHECK(c.autotuneSamples == 9);
   CHECK(c.device == 1);
   CHECK(c.libcuda == "/x/libcuda.so");
-  env = {{"PTXOPT_DISABLE", "0"}, {"PTXOPT_LOG", "7"}, {"PTXOPT_AUTOTUNE_SAMPLES", "zero"}};
+  CHECK_FALSE(c.firstLaunchClones);
+  env = {{"PTXOPT_DISABLE", "0"}, {"PTXOPT_LOG", "7"}, {"PTXOPT_AUTOTUNE_SAMPLES", "zero"},
+         {"PTXOPT_FIRST_LAUNCH_CLONES", "yes"}};
   c = configFrom(get);
   CHECK_FALSE(c.disable);
+  CHECK(c.firstLaunchClones);
   CHECK(c.log == 2);
   CHECK(c.autotuneSamples == 5);
   env = {{"PTXOPT_LOG", "on"}, {"PTXOPT_AUTOTUNE_SAMPLES", "0"}};
