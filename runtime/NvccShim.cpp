@@ -16,9 +16,10 @@
 // with (static or shared cudart), through the function table the hook block
 // passes (NvccShim.h), so this library has no undefined CUDA symbols and may
 // come anywhere on a link line. Clones are registered with __cudaRegisterFunction
-// against private host addresses in the same fatbinary handle as the original
-// (or, built with --ptxopt-clone-images, each in a fatbinary of its own,
-// registered when a launch shape first can use the clone), and launched with
+// against private host addresses in their unit's clone image (ptx-nvcc's
+// default; registered when a launch shape first can use one of its clones)
+// or, built with --ptxopt-no-clone-images, in the same fatbinary handle as
+// the original, and launched with
 // __cudaLaunchKernel on the cudaKernel_t cudart gives for them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
 //
 // A kernel whose clones are images of their own runs the original on its
@@ -56,9 +57,11 @@ using namespace ptxopt::rt;
 
 namespace {
 
-/// A clone's own fatbinary (--ptxopt-clone-images), registered with cudart
-/// when a launch shape first can use the clone, so that cudart loads its
-/// code then and only then (the translation unit's image is nvcc's).
+/// A translation unit's clone image (clone images, ptx-nvcc's default): one
+/// fatbinary with the unit's clones, registered with cudart, all its
+/// functions at once, when a launch shape first can use one of them, so that
+/// cudart loads clone code then and only then (the unit's own image is
+/// nvcc's). Shared by the clones it holds, of all the unit's kernels.
 struct CloneImage {
   struct Wrapper {  // cudart's __fatBinC_Wrapper_t (fatbinary_section.h)
     int magic;
@@ -66,7 +69,9 @@ struct CloneImage {
     const unsigned long long *data;
     void *filenameOrFatbins;
   } wrapper{0x466243B1, 1, nullptr, nullptr};
-  bool registered = false;  // under the kernel's mutex
+  std::mutex mu;
+  bool registered = false;                                 // under mu
+  std::vector<std::pair<char *, const char *>> functions;  // (host address, name) of its clones; under mu
 };
 
 struct Clone {
@@ -98,7 +103,7 @@ struct NvccKernel {
   std::vector<uint32_t> maxThreads;  // per variant (0 where unusable)
   ShapeCache cache;
   std::atomic<bool> warnedLaunch{false};
-  bool hasImages = false;  // a clone has an image of its own: the first launch runs the original
+  bool hasImages = false;  // its clones are in a clone image: the first launch runs the original
   explicit NvccKernel(size_t variants) : clones(variants) {}
 };
 
@@ -179,6 +184,7 @@ struct Registry {
   std::unordered_map<const void *, std::shared_ptr<NvccKernel>> byHost;
   HandleMap byHandle;  // its own reads take no lock; writes under mu
   std::unordered_map<const char *, std::shared_ptr<Manifest>> manifests;  // per translation unit's string
+  std::unordered_map<const unsigned long long *, std::shared_ptr<CloneImage>> images;  // by fatbinary
   std::mutex logMu;
 };
 
@@ -254,14 +260,19 @@ bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
   state = c.state.load(std::memory_order_relaxed);
   if (state) return state == 1;
   cudaError_t before = rt.peekAtLastError();
-  if (c.image && !c.image->registered && rt.version >= 2) {
-    // Its own image: registered now, as a library cudart loads lazily (what
-    // a dlopen'ed CUDA library's constructor does).
-    c.image->registered = true;
-    void **h = rt.registerFatBinary(&c.image->wrapper);
-    rt.registerFunction(h, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(), -1, nullptr,
-                        nullptr, nullptr, nullptr, nullptr);
-    rt.registerFatBinaryEnd(h);
+  if (c.image && rt.version >= 2) {
+    // Its unit's clone image: registered now with all its clones, as a
+    // library cudart loads lazily (what a dlopen'ed CUDA library's
+    // constructor does). A clone added to it later (registration after
+    // a launch) is not in it: cudart cannot find it, and it is dropped below.
+    std::lock_guard<std::mutex> imageLock(c.image->mu);
+    if (!c.image->registered) {
+      c.image->registered = true;
+      void **h = rt.registerFatBinary(&c.image->wrapper);
+      for (const auto &[host, name] : c.image->functions)
+        rt.registerFunction(h, host, const_cast<char *>(name), name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
+      rt.registerFatBinaryEnd(h);
+    }
   }
   cudaFuncAttributes fa{};
   cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
@@ -407,8 +418,14 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
     if (rt->version >= 2 && rt->images)
       for (int j = 0; j < rt->imageCount && !c.image; ++j)
         if (rt->images[j].name && rt->images[j].fatbin && c.name == rt->images[j].name) {
-          c.image = std::make_shared<CloneImage>();
-          c.image->wrapper.data = rt->images[j].fatbin;
+          std::shared_ptr<CloneImage> &image = r.images[rt->images[j].fatbin];
+          if (!image) {
+            image = std::make_shared<CloneImage>();
+            image->wrapper.data = rt->images[j].fatbin;
+          }
+          std::lock_guard<std::mutex> imageLock(image->mu);
+          image->functions.emplace_back(c.hostAddress.get(), c.name.c_str());
+          c.image = image;
         }
     if (c.image) k->hasImages = true;
     if (!c.image)  // in the unit's own image

@@ -32,8 +32,8 @@ Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-no-link-shim    do not add the shim to links
   --ptxopt-no-clone-images the clones in the translation unit's own device
                            image (loaded with it on the first launch of any
-                           of its kernels) instead of each in an image of its
-                           own, loaded when a launch first can use it, never
+                           of its kernels) instead of in an image of their
+                           own, loaded when a launch first can use one, never
                            on a kernel's first launch (the default; the
                            program's own image is then nvcc's; docs/NVCC.md,
                            "Clone images")

@@ -1,7 +1,8 @@
-// Clone images of ptx-nvcc (--ptxopt-clone-images; docs/NVCC.md, "Clone
-// images"): every clone in a device image of its own, so that the program's
-// own image is nvcc's, byte for byte, and a clone's code is loaded only when
-// a launch first can use it.
+// Clone images of ptx-nvcc (the default; --ptxopt-no-clone-images turns
+// them off; docs/NVCC.md, "Clone images"): the clones of a translation unit
+// in a device image of their own, so that the program's own image is nvcc's,
+// byte for byte, and clone code is loaded only when a launch first can use a
+// clone (never on a kernel's first launch: runtime/NvccShim.cpp).
 //
 // Why: the driver's cost of loading a module grows with its functions (about
 // 2 us each when cudart loads the library, more in the first launch of a
@@ -13,28 +14,28 @@
 // The steps, all in the compile's state directory (scripts/ptx-nvcc's private
 // temporary directory, PTXOPT_NVCC_STATE):
 //   1. cicc step (nvcc_cicc.cpp, optimizePtx): ptx-opt's output is split
-//      (splitClones): one PTX module per clone (the header, the module's
-//      functions and .shared declarations, the clone's .entry) into
-//      clones-<hash of the .ptx>/<i>.ptx; nvcc's own PTX stays as cicc
-//      wrote it. A module with module-scope data (.global, .const,
-//      textures, surfaces, samplers) is not split (two images would hold
-//      two copies of it): its clones stay in the one image, as without the
-//      flag.
+//      (splitClones): one PTX module with the clones (the header, the
+//      module's functions and .shared declarations, the clones' .entry
+//      directives) into clones-<hash of the .ptx>/0.ptx, and `names` (module
+//      index, clone name); nvcc's own PTX stays as cicc wrote it. A module
+//      with module-scope data (.global, .const, textures, surfaces,
+//      samplers) is not split (two images would hold two copies of it): its
+//      clones stay in the one image, as with --ptxopt-no-clone-images.
 //   2. ptxas step (this program as `ptxas`, ptxasMain): the real ptxas with
 //      nvcc's arguments; then the same arguments on each clone module of the
 //      input (without -c: a clone image is linked by nobody; up to 4 at a
 //      time), into <i>.<arch>.cubin; the cubin's record (cubin-<hash>) names them.
 //   3. fatbinary step (this program as `fatbinary`, fatbinaryMain): the
 //      real fatbinary; then, for the ELF and PTX images it embedded, one
-//      fatbinary per clone holding that clone's cubins (every real
-//      architecture of the build) and its PTX module (every virtual
-//      architecture nvcc embeds PTX for: the driver JITs it where no cubin
-//      fits, as it does nvcc's), written as arrays into images-<hash of the fatbin.c
-//      name>.h, which the translation unit's hook block includes
-//      (__has_include: without it the clones are simply not there and the
-//      originals run).
-// The shim (runtime/NvccShim.cpp) registers a clone's image with cudart when
-// a launch shape first can use the clone.
+//      fatbinary per clone module holding its cubins (every real
+//      architecture of the build) and its PTX (every virtual architecture
+//      nvcc embeds PTX for: the driver JITs it where no cubin fits, as it
+//      does nvcc's), written as arrays into images-<hash of the fatbin.c
+//      name>.h with a table naming each clone's array, which the
+//      translation unit's hook block includes (__has_include: without it
+//      the clones are simply not there and the originals run).
+// The shim (runtime/NvccShim.cpp) registers an image, with all its clones,
+// when a launch shape first can use one of them.
 //
 // Never fails a build nvcc would finish: the real tools' exit status is
 // returned; a clone ptxas rejects is left out (its launches run the
@@ -204,11 +205,15 @@ bool splitClones(const std::string &ptxPath, const std::string &optimized, const
   fs::remove_all(dir, ec);
   fs::create_directories(dir, ec);
   if (ec) return false;
-  std::string names;
-  for (size_t i = 0; i < clones.size(); ++i) {
-    writeFile(dir + "/" + std::to_string(i) + ".ptx", common + entries[clones[i]]->text);
-    names += std::to_string(i) + " " + clones[i] + "\n";
+  // One module holds all the clones: one more ptxas run per PTX instead of
+  // one per clone (each run's start-up was most of its time: +26% wall on
+  // the matrix add's build against +15% for clones in the unit's image).
+  std::string module = common, names;
+  for (const auto &c : clones) {
+    module += entries[c]->text;
+    names += "0 " + c + "\n";
   }
+  writeFile(dir + "/0.ptx", module);
   writeFile(dir + "/names", names);
   return true;
 }
@@ -237,16 +242,19 @@ int ptxasMain(const std::vector<std::string> &args) {
     const std::string dir = clonesDir(args[in]);
     auto names = readFile(dir + "/names");
     if (!names) return 0;
-    std::vector<std::pair<std::string, std::string>> clones;  // (index, name)
+    std::vector<std::pair<std::string, std::string>> clones;  // (module index, name)
+    std::vector<std::string> modules;                         // the module indices, each once
     std::istringstream ns(*names);
-    for (std::string i, name; ns >> i >> name;) clones.emplace_back(i, name);
-    // One ptxas per clone, up to 4 at a time (each is a small module: its
-    // start-up is most of its time).
-    std::vector<char> ok(clones.size(), 0);
+    for (std::string i, name; ns >> i >> name;) {
+      clones.emplace_back(i, name);
+      if (std::find(modules.begin(), modules.end(), i) == modules.end()) modules.push_back(i);
+    }
+    // One ptxas per clone module, up to 4 at a time.
+    std::vector<char> ok(modules.size(), 0);
     std::atomic<size_t> next{0};
     auto work = [&] {
-      for (size_t k; (k = next++) < clones.size();) {
-        const std::string &i = clones[k].first;
+      for (size_t k; (k = next++) < modules.size();) {
+        const std::string &i = modules[k];
         std::vector<std::string> c{real};
         const std::string cubin = dir + "/" + i + "." + arch + ".cubin";
         for (size_t j = 0; j < args.size(); ++j) {
@@ -260,18 +268,22 @@ int ptxasMain(const std::vector<std::string> &args) {
       }
     };
     std::vector<std::thread> pool;
-    const size_t threads = std::min<size_t>({4, clones.size(), std::max(1u, std::thread::hardware_concurrency())});
+    const size_t threads = std::min<size_t>({4, modules.size(), std::max(1u, std::thread::hardware_concurrency())});
     for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (auto &t : pool) t.join();
     std::string compiled;
-    for (size_t k = 0; k < clones.size(); ++k) {
-      const auto &[i, name] = clones[k];
-      if (ok[k])
+    for (size_t k = 0; k < modules.size(); ++k) {
+      const std::string &i = modules[k];
+      if (ok[k]) {
         compiled += i + "\n";
-      else
-        warnOnce("clone-ptxas" + name + arch, "ptxas failed on the clone " + name + " (" + arch + ", log " + dir + "/" +
-                                                  i + "." + arch + ".log); its launches run the original");
+        continue;
+      }
+      std::string which;
+      for (const auto &[j, name] : clones)
+        if (j == i) which += (which.empty() ? "" : ", ") + name;
+      warnOnce("clone-ptxas" + dir + i + arch, "ptxas failed on the clones " + which + " (" + arch + ", log " + dir +
+                                                   "/" + i + "." + arch + ".log); their launches run the original");
     }
     writeFile(cubinRecord(out), dir + "\n" + arch + "\n" + compiled);
   } catch (const std::exception &e) {
@@ -297,9 +309,17 @@ int fatbinaryMain(const std::vector<std::string> &args) {
       if (startsWith(a, "--embedded-fatbin=")) embedded = a.substr(18);
     }
     if (embedded.empty()) return 0;
-    // clone name -> its cubins, as --image3 arguments
-    std::map<std::string, std::vector<std::string>> images;
+    // clone module (its directory and index) -> its cubins and PTX, as
+    // --image3 arguments, and the clones it holds
+    std::map<std::string, std::vector<std::string>> images, held;
     std::vector<std::string> order;
+    auto add = [&](const std::string &module, const std::string &name, const std::string &arg) {
+      if (!images.count(module)) order.push_back(module);
+      auto &a = images[module];
+      if (std::find(a.begin(), a.end(), arg) == a.end()) a.push_back(arg);
+      auto &h = held[module];
+      if (std::find(h.begin(), h.end(), name) == h.end()) h.push_back(name);
+    };
     for (const auto &a : args) {
       if (!startsWith(a, "--image3=")) continue;
       std::map<std::string, std::string> kv;
@@ -312,10 +332,8 @@ int fatbinaryMain(const std::vector<std::string> &args) {
       if (kv["kind"] == "ptx") {  // PTX nvcc embeds (a virtual architecture): each clone's module too, for the JIT
         const std::string dir = clonesDir(kv["file"]);
         std::istringstream ns(readFile(dir + "/names").value_or(""));
-        for (std::string i, name; ns >> i >> name;) {
-          if (!images.count(name)) order.push_back(name);
-          images[name].push_back("--image3=kind=ptx,sm=" + kv["sm"] + ",file=" + dir + "/" + i + ".ptx");
-        }
+        for (std::string i, name; ns >> i >> name;)
+          add(dir + "/" + i, name, "--image3=kind=ptx,sm=" + kv["sm"] + ",file=" + dir + "/" + i + ".ptx");
         continue;
       }
       if (kv["kind"] != "elf") continue;
@@ -330,21 +348,21 @@ int fatbinaryMain(const std::vector<std::string> &args) {
       std::istringstream ns(readFile(dir + "/names").value_or(""));
       for (std::string i, name; ns >> i >> name;) {
         if (!compiled.count(i)) continue;
-        if (!images.count(name)) order.push_back(name);
-        images[name].push_back("--image3=kind=elf,sm=" + kv["sm"] + ",file=" + dir + "/" + i + "." + arch + ".cubin");
+        add(dir + "/" + i, name, "--image3=kind=elf,sm=" + kv["sm"] + ",file=" + dir + "/" + i + "." + arch + ".cubin");
       }
     }
     if (order.empty()) return 0;
     const std::string header = imagesHeader(embedded);
     std::string arrays, table;
     size_t n = 0;
-    for (const auto &name : order) {
+    size_t entries = 0;
+    for (const auto &module : order) {
       const std::string fatbin = header + "." + std::to_string(n) + ".fatbin";
       std::vector<std::string> c{real, "--create=" + fatbin, "-64"};
-      c.insert(c.end(), images[name].begin(), images[name].end());
+      c.insert(c.end(), images[module].begin(), images[module].end());
       auto bytes = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
       if (!bytes || bytes->empty()) {
-        warnOnce("clone-fatbinary" + name, "fatbinary failed on the clone " + name + "; its launches run the original");
+        warnOnce("clone-fatbinary" + module, "fatbinary failed on the clone image " + module + "; its clones' launches run the original");
         continue;
       }
       bytes->resize((bytes->size() + 7) / 8 * 8, '\0');
@@ -358,13 +376,16 @@ int fatbinaryMain(const std::vector<std::string> &args) {
         arrays += buf;
       }
       arrays += "};\n";
-      table += "  {\"" + name + "\", " + id + "},\n";
+      for (const auto &name : held[module]) {  // every clone of the image names the same array
+        table += "  {\"" + name + "\", " + id + "},\n";
+        ++entries;
+      }
       ++n;
     }
     if (!n) return 0;
-    writeFile(header, "/* ptx-nvcc clone images (docs/NVCC.md, \"Clone images\"): one fatbinary per clone */\n" +
+    writeFile(header, "/* ptx-nvcc clone images (docs/NVCC.md, \"Clone images\"): one fatbinary per clone module */\n" +
                           arrays + "static const ptxopt_nvcc_image __ptxopt_nvcc_images[] = {\n" + table +
-                          "};\n#define __PTXOPT_NVCC_IMAGE_COUNT " + std::to_string(n) + "\n");
+                          "};\n#define __PTXOPT_NVCC_IMAGE_COUNT " + std::to_string(entries) + "\n");
     note("images " + header);
   } catch (const std::exception &e) {
     warnOnce(std::string("fatbinary") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");

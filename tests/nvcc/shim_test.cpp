@@ -435,3 +435,61 @@ TEST_CASE("nvcc shim: with clone images a kernel's first launch runs the origina
   CHECK(fatbinData.back() == imgD);
   CHECK(fake.attributeReads["d$img"] == 1);
 }
+
+TEST_CASE("nvcc shim: one clone image of several kernels is registered once, with all its clones", "[nvcc-shim]") {
+  // Kernels "e" (clones e$a, e$b) and "f" (f$a) of one translation unit:
+  // their table entries name the same fatbinary.
+  static char hostE, hostF;
+  static const unsigned long long imgUnit[2] = {7, 8};
+  static const ptxopt_nvcc_image images[] = {{"e$a", imgUnit}, {"e$b", imgUnit}, {"f$a", imgUnit}};
+  static std::string json = [] {
+    Variant ea = variant("e$a"), eb = variant("e$b"), fa = variant("f$a");
+    ea.blockMultiple = {2, 1, 1};
+    Manifest m;
+    m.kernels.push_back({"e", {8}, {ea, eb}});
+    m.kernels.push_back({"f", {8}, {fa}});
+    return toJson(m);
+  }();
+  ptxopt_nvcc_cudart t2 = table;
+  t2.version = 2;
+  t2.registerFatBinary = fRegisterFatBinary;
+  t2.registerFatBinaryEnd = fRegisterFatBinaryEnd;
+  t2.images = images;
+  t2.imageCount = 3;
+  setUp();
+  auto registered = [](const char *name) {
+    std::lock_guard<std::mutex> l(fake.mu);
+    for (auto &[host, n] : fake.names)
+      if (n == name) return true;
+    return false;
+  };
+  fRegister(nullptr, &hostE, nullptr, "e", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  fRegister(nullptr, &hostF, nullptr, "f", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostE, "e");
+  __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostF, "f");
+  cudaKernel_t he = nullptr, hf = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &he, &hostE) == cudaSuccess);
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &hf, &hostF) == cudaSuccess);
+  uint64_t a = 0;
+  void *args[1] = {&a};
+  auto run = [&](cudaKernel_t h, uint32_t block) {
+    return __ptxopt_nvcc_launch(&t2, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
+               ? std::string(ptxopt_nvcc_last_variant())
+               : std::string("<failed>");
+  };
+  const long before = fatbins;
+  CHECK(run(he, 64) == "e");  // first launches: the originals, nothing registered
+  CHECK(run(hf, 64) == "f");
+  CHECK(fatbins == before);
+  CHECK_FALSE(registered("e$a"));
+  CHECK(run(he, 64) == "e$a");  // the image is registered with all three clones
+  CHECK(fatbins == before + 1);
+  CHECK(registered("e$a"));
+  CHECK(registered("e$b"));
+  CHECK(registered("f$a"));
+  CHECK(run(he, 1) == "e$b");  // e$a's condition fails: e$b, from the same image
+  CHECK(run(hf, 64) == "f$a");
+  CHECK(fatbins == before + 1);  // once for the three
+  std::lock_guard<std::mutex> l(fake.mu);
+  CHECK(fatbinData.back() == imgUnit);
+}
