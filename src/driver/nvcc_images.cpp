@@ -309,8 +309,9 @@ int fatbinaryMain(const std::vector<std::string> &args) {
       if (startsWith(a, "--embedded-fatbin=")) embedded = a.substr(18);
     }
     if (embedded.empty()) return 0;
-    // clone module (its directory and index) -> its cubins and PTX, as
-    // --image3 arguments, and the clones it holds
+    // clone module (its index: the same for every architecture's PTX, so
+    // that one fatbinary holds them all, as nvcc's does) -> its cubins and
+    // PTX, as --image3 arguments, and the clones it holds
     std::map<std::string, std::vector<std::string>> images, held;
     std::vector<std::string> order;
     auto add = [&](const std::string &module, const std::string &name, const std::string &arg) {
@@ -333,7 +334,7 @@ int fatbinaryMain(const std::vector<std::string> &args) {
         const std::string dir = clonesDir(kv["file"]);
         std::istringstream ns(readFile(dir + "/names").value_or(""));
         for (std::string i, name; ns >> i >> name;)
-          add(dir + "/" + i, name, "--image3=kind=ptx,sm=" + kv["sm"] + ",file=" + dir + "/" + i + ".ptx");
+          add(i, name, "--image3=kind=ptx,sm=" + kv["sm"] + ",file=" + dir + "/" + i + ".ptx");
         continue;
       }
       if (kv["kind"] != "elf") continue;
@@ -348,7 +349,7 @@ int fatbinaryMain(const std::vector<std::string> &args) {
       std::istringstream ns(readFile(dir + "/names").value_or(""));
       for (std::string i, name; ns >> i >> name;) {
         if (!compiled.count(i)) continue;
-        add(dir + "/" + i, name, "--image3=kind=elf,sm=" + kv["sm"] + ",file=" + dir + "/" + i + "." + arch + ".cubin");
+        add(i, name, "--image3=kind=elf,sm=" + kv["sm"] + ",file=" + dir + "/" + i + "." + arch + ".cubin");
       }
     }
     if (order.empty()) return 0;

@@ -277,6 +277,10 @@ images)
   check "a PTX-only build (compute_90)" run build.log "$PNVCC" --ptxopt-clone-images -gencode arch=compute_90,code=compute_90 \
     -c "$MATADD/matadd.cu" -o ptxonly.o
   check "...carries clone images too (the clones' PTX, for the driver's JIT)" bash -c "nm ptxonly.o | grep -q __ptxopt_nvcc_img_0"
+  check "sm_80 SASS + compute_90 PTX" run build.log "$PNVCC" --ptxopt-clone-images -gencode arch=compute_80,code=sm_80 \
+    -gencode arch=compute_90,code=compute_90 -c "$MATADD/matadd.cu" -o two.o
+  check "...one clone image for both targets (an sm_90 GPU JITs its PTX)" \
+    bash -c "nm two.o | grep -q __ptxopt_nvcc_img_0 && ! nm two.o | grep -q __ptxopt_nvcc_img_1"
   # module-scope data would be two copies in two images: no split
   printf '__device__ int g;\n__global__ void k(const int *a, int *o) { int i = threadIdx.x * gridDim.x + blockIdx.x; o[i] = a[i] + g; }\n' >global.cu
   mkdir k2
