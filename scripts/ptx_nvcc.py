@@ -385,7 +385,7 @@ def build(nvcc, args, own, plain):
         wbin = os.path.join(wrap, "bin")
         os.mkdir(wbin)
         os.mkdir(os.path.join(wrap, "state"))
-        # --ptxopt-clone-images: ptxas and fatbinary are ptx-nvcc-cicc too
+        # clone images (the default): ptxas and fatbinary are ptx-nvcc-cicc too
         # (it compiles and wraps the clones' own images next to nvcc's)
         tools = ("ptxas", "fatbinary") if own["images"] else ()
         for e in os.listdir(cuda_bin):

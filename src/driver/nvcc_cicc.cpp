@@ -280,9 +280,10 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
   }
   if (env("PTXOPT_NVCC_MANIFEST_GLOBALS") != "1") {
     std::string stripped = withoutManifestGlobals(*newText);
-    // --ptxopt-clone-images: each clone into a module of its own (for the
-    // ptxas and fatbinary steps, nvcc_images.cpp); nvcc's PTX stays as it
-    // is, so the program's own image is nvcc's.
+    // Clone images (the default; --ptxopt-no-clone-images turns them off):
+    // the clones into a module of their own (for the ptxas and fatbinary
+    // steps, nvcc_images.cpp); nvcc's PTX stays as it is, so the program's
+    // own image is nvcc's.
     bool split = false;
     try {
       split = cloneImagesOn() && splitClones(ptx, stripped, *manifest);
@@ -419,7 +420,7 @@ bool usesPtsz(const std::string &ii) {
 
 /// The hook block; its table layout is ptxopt_nvcc_cudart of
 /// include/ptxopt/runtime/NvccShim.h (version 2). `images`: the header of
-/// the unit's clone images (--ptxopt-clone-images), or "".
+/// the unit's clone images (clone images, the default), or "".
 std::string hookBlock(const std::string &manifest, bool ptsz, const std::string &images) {
   std::string b = std::string(kHookBegin) + "\n";
   b += R"(#if !defined(__NV_LEGACY_LAUNCH) && !defined(__CUDACC_RTC__)
@@ -454,7 +455,7 @@ typedef struct ptxopt_nvcc_image {
 )";
   if (images.empty()) {
     b += "#define __PTXOPT_NVCC_IMAGES 0\n#define __PTXOPT_NVCC_IMAGE_COUNT 0\n";
-  } else {  // --ptxopt-clone-images: written by the fatbinary step (nvcc_images.cpp)
+  } else {  // clone images: written by the fatbinary step (nvcc_images.cpp)
     b += "#if __has_include(\"" + images + "\")\n#include \"" + images +
          "\"\n#define __PTXOPT_NVCC_IMAGES __ptxopt_nvcc_images\n#else\n#define __PTXOPT_NVCC_IMAGES 0\n"
          "#define __PTXOPT_NVCC_IMAGE_COUNT 0\n#endif\n";
@@ -590,7 +591,7 @@ void afterCicc(const std::vector<std::string> &args) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  // --ptxopt-clone-images: the same program is nvcc's ptxas and fatbinary
+  // clone images: the same program is nvcc's ptxas and fatbinary
   const std::string self = fs::path(argv[0]).filename().string();
   if (self == "ptxas") return ptxasMain(std::vector<std::string>(argv + 1, argv + argc));
   if (self == "fatbinary") return fatbinaryMain(std::vector<std::string>(argv + 1, argv + argc));

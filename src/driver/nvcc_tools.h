@@ -31,7 +31,7 @@ int spawn(const std::vector<std::string> &argv, const std::string &log = "");
 std::optional<std::string> argValue(const std::vector<std::string> &args, const std::string &name);
 std::string absPath(const std::string &p);
 
-// The clone images (--ptxopt-clone-images; nvcc_images.cpp).
+// The clone images (ptx-nvcc's default, --ptxopt-no-clone-images turns them off; nvcc_images.cpp).
 
 /// Whether the clone images are asked for (PTXOPT_NVCC_CLONE_IMAGES=1).
 bool cloneImagesOn();

@@ -333,7 +333,7 @@ TEST_CASE("nvcc shim: a cached shape allocates nothing, argument conditions incl
 }
 
 TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shape first can use it", "[nvcc-shim]") {
-  // Kernel "c" (--ptxopt-clone-images): `c$never` (block.x a multiple of 3)
+  // Kernel "c" (clone images): `c$never` (block.x a multiple of 3)
   // and `c$img` have images, `c$inline` is in the unit's image.
   static char hostC;
   static const unsigned long long imgNever[2] = {1, 2}, imgImg[2] = {3, 4};

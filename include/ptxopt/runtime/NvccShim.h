@@ -14,8 +14,9 @@
 extern "C" {
 #endif
 
-/// A clone's own device image (ptx-nvcc --ptxopt-clone-images): a
-/// fatbinary, registered with cudart when a launch first can use the clone.
+/// A clone's device image (ptx-nvcc's clone images, the default): a
+/// fatbinary, registered with cudart when a launch first can use one of its
+/// clones; the clones of a translation unit name the same one.
 typedef struct ptxopt_nvcc_image {
   const char *name;                   // the clone's .entry name
   const unsigned long long *fatbin;  // the fatbinary (8-byte aligned)
