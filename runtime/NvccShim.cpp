@@ -16,8 +16,8 @@
 // with (static or shared cudart), through the function table the hook block
 // passes (NvccShim.h), so this library has no undefined CUDA symbols and may
 // come anywhere on a link line. Clones are registered with __cudaRegisterFunction
-// against private host addresses in their unit's clone image (ptx-nvcc's
-// default; registered when a launch shape first can use one of its clones)
+// against private host addresses in their clone image (ptx-nvcc's default,
+// one per kernel; registered when a launch shape first can use one of its clones)
 // or, built with --ptxopt-no-clone-images, in the same fatbinary handle as
 // the original, and launched with
 // __cudaLaunchKernel on the cudaKernel_t cudart gives for them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
@@ -57,11 +57,11 @@ using namespace ptxopt::rt;
 
 namespace {
 
-/// A translation unit's clone image (clone images, ptx-nvcc's default): one
-/// fatbinary with the unit's clones, registered with cudart, all its
+/// A clone image (clone images, ptx-nvcc's default): one fatbinary with
+/// clones (ptx-nvcc makes one per kernel), registered with cudart, all its
 /// functions at once, when a launch shape first can use one of them, so that
 /// cudart loads clone code then and only then (the unit's own image is
-/// nvcc's). Shared by the clones it holds, of all the unit's kernels.
+/// nvcc's). Shared by the clones whose table entries name it, of any kernel.
 struct CloneImage {
   struct Wrapper {  // cudart's __fatBinC_Wrapper_t (fatbinary_section.h)
     int magic;

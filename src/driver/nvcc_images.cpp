@@ -14,10 +14,11 @@
 // The steps, all in the compile's state directory (scripts/ptx-nvcc's private
 // temporary directory, PTXOPT_NVCC_STATE):
 //   1. cicc step (nvcc_cicc.cpp, optimizePtx): ptx-opt's output is split
-//      (splitClones): one PTX module with the clones (the header, the
-//      module's functions and .shared declarations, the clones' .entry
-//      directives) into clones-<hash of the .ptx>/0.ptx, and `names` (module
-//      index, clone name); nvcc's own PTX stays as cicc wrote it. A module
+//      (splitClones): one PTX module per kernel with clones (the header,
+//      the module's functions and .shared declarations, the kernel's clones'
+//      .entry directives) into clones-<hash of the .ptx>/<i>.ptx, and
+//      `names` (module index, clone name); nvcc's own PTX stays as cicc
+//      wrote it. A module
 //      with module-scope data (.global, .const, textures, surfaces,
 //      samplers) is not split (two images would hold two copies of it): its
 //      clones stay in the one image, as with --ptxopt-no-clone-images.
@@ -34,8 +35,8 @@
 //      name>.h with a table naming each clone's array, which the
 //      translation unit's hook block includes (__has_include: without it
 //      the clones are simply not there and the originals run).
-// The shim (runtime/NvccShim.cpp) registers an image, with all its clones,
-// when a launch shape first can use one of them.
+// The shim (runtime/NvccShim.cpp) registers an image, with all its clones
+// (one kernel's), when a launch shape first can use one of them.
 //
 // Never fails a build nvcc would finish: the real tools' exit status is
 // returned; a clone ptxas rejects is left out (its launches run the
@@ -180,13 +181,21 @@ bool cloneImagesOn() { return env("PTXOPT_NVCC_CLONE_IMAGES") == "1" && !stateDi
 
 bool splitClones(const std::string &ptxPath, const std::string &optimized, const std::string &manifestJson) {
   std::vector<std::string> clones;  // the manifest's clone names, each once
+  std::vector<size_t> moduleOf;     // per clone: its kernel's module (kernels with clones, in manifest order)
   try {
     auto m = nlohmann::json::parse(manifestJson);
-    for (const auto &k : m.at("kernels"))
+    size_t modules = 0;
+    for (const auto &k : m.at("kernels")) {
+      bool any = false;
       for (const auto &v : k.at("variants")) {
         std::string n = v.at("name").get<std::string>();
-        if (std::find(clones.begin(), clones.end(), n) == clones.end()) clones.push_back(n);
+        if (std::find(clones.begin(), clones.end(), n) != clones.end()) continue;
+        clones.push_back(n);
+        moduleOf.push_back(modules);
+        any = true;
       }
+      if (any) ++modules;
+    }
   } catch (const std::exception &) {
     return false;
   }
@@ -205,15 +214,20 @@ bool splitClones(const std::string &ptxPath, const std::string &optimized, const
   fs::remove_all(dir, ec);
   fs::create_directories(dir, ec);
   if (ec) return false;
-  // One module holds all the clones: one more ptxas run per PTX instead of
-  // one per clone (each run's start-up was most of its time: +26% wall on
-  // the matrix add's build against +15% for clones in the unit's image).
-  std::string module = common, names;
-  for (const auto &c : clones) {
-    module += entries[c]->text;
-    names += "0 " + c + "\n";
+  // One module per kernel with its clones: a kernel's second launch loads
+  // its own clones only (the driver's cold load grows with the functions:
+  // +38 us for one, +134 us for 7 on an H200), and the build runs one ptxas
+  // per kernel, not one per clone (whose start-up was most of its time: +26%
+  // wall on the matrix add's build against +10% for one module).
+  std::map<size_t, std::string> modules;
+  std::string names;
+  for (size_t c = 0; c < clones.size(); ++c) {
+    std::string &module = modules[moduleOf[c]];
+    if (module.empty()) module = common;
+    module += entries[clones[c]]->text;
+    names += std::to_string(moduleOf[c]) + " " + clones[c] + "\n";
   }
-  writeFile(dir + "/0.ptx", module);
+  for (const auto &[i, module] : modules) writeFile(dir + "/" + std::to_string(i) + ".ptx", module);
   writeFile(dir + "/names", names);
   return true;
 }

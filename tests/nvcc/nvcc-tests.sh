@@ -245,17 +245,18 @@ images)
   # the clones are in an image of their own that the shim registers when a
   # launch first can use one (the fake cudart prints registrations). With
   # PTXOPT_FIRST_LAUNCH_CLONES=1 the same launches as without images; one
-  # image holds the unit's clones.
+  # image per kernel holds its clones.
   check "build" fake_build prog --ptxopt-clone-images
   check "reference build (clones in the unit's image)" fake_build ref
   ./ref >ref.log 2>&1
   FAKE_CUDART_VERBOSE=1 PTXOPT_FIRST_LAUNCH_CLONES=1 ./prog >run.log 2>&1
   check "the same launches" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' run.log)
-  check "the unit's clone image registered once, with all its clones, right before the first clone launch" \
-    awk '/register .*__ptxopt/ { if (done) bad = 1; n++; inblock = 1; next }
-         inblock { inblock = 0; done = 1; if ($2 != "launch" || $3 !~ /__ptxopt/) bad = 1 }
-         /fake-cudart: launch .*__ptxopt/ && !done { bad = 1 }
-         END { exit bad || n < 8 }' run.log
+  check "each kernel's clone image registered once, with its clones, right before its first clone launch" \
+    awk '/register .*__ptxopt/ { split($3, a, "__ptxopt"); if (inb && a[1] != k) bad = 1
+                                 if (!inb) { k = a[1]; if (k in done) bad = 1; done[k] = 1; blocks++ }
+                                 inb = 1; next }
+         inb { inb = 0; if ($2 != "launch" || index($3, k "__ptxopt") != 1) bad = 1 }
+         END { exit bad || blocks != 2 }' run.log
   FAKE_CUDART_VERBOSE=1 PTXOPT_DISABLE=1 ./prog >dis.log 2>&1
   check "PTXOPT_DISABLE=1: no clone registered, originals only" test "$(grep -c '__ptxopt' dis.log)" = 0
   # The default: a kernel's first launch runs the original and loads no
@@ -279,8 +280,8 @@ images)
   check "...carries clone images too (the clones' PTX, for the driver's JIT)" bash -c "nm ptxonly.o | grep -q __ptxopt_nvcc_img_0"
   check "sm_80 SASS + compute_90 PTX" run build.log "$PNVCC" --ptxopt-clone-images -gencode arch=compute_80,code=sm_80 \
     -gencode arch=compute_90,code=compute_90 -c "$MATADD/matadd.cu" -o two.o
-  check "...one clone image for both targets (an sm_90 GPU JITs its PTX)" \
-    bash -c "nm two.o | grep -q __ptxopt_nvcc_img_0 && ! nm two.o | grep -q __ptxopt_nvcc_img_1"
+  check "...as many clone images as for one target (each holds both: an sm_90 GPU JITs its PTX)" \
+    bash -c "test \$(nm two.o | grep -c __ptxopt_nvcc_img_) = \$(nm m.o | grep -c __ptxopt_nvcc_img_)"
   # module-scope data would be two copies in two images: no split
   printf '__device__ int g;\n__global__ void k(const int *a, int *o) { int i = threadIdx.x * gridDim.x + blockIdx.x; o[i] = a[i] + g; }\n' >global.cu
   mkdir k2
