@@ -90,7 +90,8 @@ struct NvccKernel {
   std::string name;
   KernelManifest manifest;
   std::vector<Clone> clones;  // parallel to manifest.variants
-  std::once_flag resolved;    // device limits (and, when logging, every clone) read
+  std::once_flag resolved;    // device limits read
+  std::once_flag clonesRead;  // when logging: every clone read (readAllClones)
   bool limitsKnown = false;
   // The decisions keep their text (selectLogged): PTXOPT_LOG, or more
   // variants than the mask form takes. Fixed at registration.
@@ -246,7 +247,8 @@ bool deviceLimits(const ptxopt_nvcc_cudart &rt, int dev, DeviceLimits &out) {
 /// has initialized by then). Without them no clone runs. The clones
 /// themselves are read when a launch shape first can use them
 /// (resolveClone), except with PTXOPT_LOG (or more than kMaskVariants
-/// variants), where all are read here and the decisions keep their reasons.
+/// variants), where all are read at the first launch that may run a clone
+/// (readAllClones) and the decisions keep their reasons.
 void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k);
 
 /// Clone `i`'s handle and thread limit, read from cudart once (a clone
@@ -301,18 +303,18 @@ void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
   } else {
     k.limitsKnown = true;
   }
-  if (!k.limitsKnown) {
-    if (before == cudaSuccess) (void)rt.getLastError();
-    return;
-  }
-  if (k.logged) {
-    k.maxThreads.assign(k.clones.size(), 0);
-    for (size_t i = 0; i < k.clones.size(); ++i)
-      if (resolveClone(rt, k, i)) {
-        k.maxThreads[i] = k.clones[i].maxThreads;
-        k.anyUsable = true;
-      }
-  }
+  if (!k.limitsKnown && before == cudaSuccess) (void)rt.getLastError();
+}
+
+/// With PTXOPT_LOG: every clone of the kernel read at once, so that each
+/// decision line has its reasons.
+void readAllClones(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
+  k.maxThreads.assign(k.clones.size(), 0);
+  for (size_t i = 0; i < k.clones.size(); ++i)
+    if (resolveClone(rt, k, i)) {
+      k.maxThreads[i] = k.clones[i].maxThreads;
+      k.anyUsable = true;
+    }
 }
 
 /// Allocation ranges for the disjointParams conditions (rowwalk clones):
@@ -480,8 +482,10 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   const bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu && !holdOff;
   Selection sel;
   int variant = -1;
-  if (k->logged)
+  if (k->logged) {
+    if (eligible) std::call_once(k->clonesRead, [&] { readAllClones(*rt, *k); });
     variant = selectLogged(*k, s, args, eligible, sel);
+  }
   else if (eligible)
     variant = selectFast(*rt, *k, s, args);
   if (variant >= 0) {

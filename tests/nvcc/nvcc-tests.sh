@@ -269,6 +269,11 @@ images)
           awk 'NR % 2 == 1 { r = $0; next } { print ((NR / 2 == 1 || NR / 2 == 4) ? $0 : r) }')
   check "...and registers no clone before the first launch is over" \
     awk '/fake-cudart: launch/ && !l { l = NR } /register .*__ptxopt/ && !r { r = NR } END { exit !(l && r > l) }' def.log
+  FAKE_CUDART_VERBOSE=1 PTXOPT_LOG=1 ./prog >deflog.log 2>&1
+  check "...also with PTXOPT_LOG=1 (which reads all of a kernel's clones at once, from its second launch)" bash -c "
+    cmp <(grep 'fake-cudart: launch' def.log) <(grep 'fake-cudart: launch' deflog.log) &&
+    awk '/fake-cudart: launch/ && !l { l = NR } /register .*__ptxopt/ && !r { r = NR } END { exit !(l && r > l) }' deflog.log &&
+    grep -q 'first launch: the original' deflog.log"
   mkdir k
   check "--keep -c" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH --keep --keep-dir k -c "$MATADD/matadd.cu" -o m.o
   run build.log nvcc -arch=$ARCH -ptx "$MATADD/matadd.cu" -o nvcc.ptx
