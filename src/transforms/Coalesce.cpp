@@ -196,6 +196,17 @@ Variant variant(const std::string &name, const char *kind) {
   return v;
 }
 
+/// The index that becomes fastest must take more than one value in the
+/// launch: with extent 1 (a 256 x 1 block for an access whose unit stride is
+/// on %tid.y) a swap or remap changes no warp's addresses (the swap measured
+/// 0.98-1.00x there in the benchmark family, docs/BENCHMARKS.md), so the
+/// original runs.
+void requireExtent(Variant &v, int pv) {
+  const Position &p = kPos[pv];
+  auto &bound = p.from == DimSource::From::Block ? v.blockMin[p.dim] : v.gridMin[p.dim];
+  bound = std::max<uint32_t>(bound, 2);
+}
+
 /// swap: the special registers of positions 0 and pv trade places, and so do
 /// the launch dimensions (block.x with pv's dimension).
 bool addSwapClone(PassContext &ctx, const ir::Function &k, int pv, int &at) {
@@ -214,6 +225,7 @@ bool addSwapClone(PassContext &ctx, const ir::Function &k, int pv, int &at) {
   auto &pvSlot = p.from == DimSource::From::Block ? var.block[p.dim] : var.grid[p.dim];
   var.block[0] = DimSource{p.from, p.dim};
   pvSlot = DimSource{DimSource::From::Block, 0};
+  requireExtent(var, pv);
   return ctx.addClone(k, std::move(clone), var, at);
 }
 
@@ -236,6 +248,7 @@ bool addRemapClone(PassContext &ctx, const ir::Function &k, int pv, int &at) {
   insertPrologue(*clone, e, true);
   Variant v = variant(name, "remap");
   if (pv >= 3) v.maxLaunchThreads = UINT32_MAX;  // the linear thread index fits 32 bits
+  requireExtent(v, pv);
   return ctx.addClone(k, std::move(clone), v, at);
 }
 
