@@ -332,6 +332,39 @@ TEST_CASE("nvcc shim: a cached shape allocates nothing, argument conditions incl
   CHECK(allocations == 0);
 }
 
+namespace {
+
+/// The fake cudart's table (version 2) with clone images.
+ptxopt_nvcc_cudart imageTable(const ptxopt_nvcc_image *images, int count) {
+  ptxopt_nvcc_cudart t = table;
+  t.version = 2;
+  t.registerFatBinary = fRegisterFatBinary;
+  t.registerFatBinaryEnd = fRegisterFatBinaryEnd;
+  t.images = images;
+  t.imageCount = count;
+  return t;
+}
+
+/// Whether a function of that name was registered with the fake cudart.
+bool registered(const char *name) {
+  std::lock_guard<std::mutex> l(fake.mu);
+  for (auto &[host, n] : fake.names)
+    if (n == name) return true;
+  return false;
+}
+
+/// Launches kernel `h` as a hook block does, grid 4 and block.x `block`;
+/// what ran ("<failed>" when the shim returned an error).
+std::string launchVariant(const ptxopt_nvcc_cudart &t, cudaKernel_t h, uint32_t block) {
+  uint64_t a = 0;
+  void *args[1] = {&a};
+  return __ptxopt_nvcc_launch(&t, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
+             ? std::string(ptxopt_nvcc_last_variant())
+             : std::string("<failed>");
+}
+
+}  // namespace
+
 TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shape first can use it", "[nvcc-shim]") {
   // Kernel "c" (clone images): `c$never` (block.x a multiple of 3)
   // and `c$img` have images, `c$inline` is in the unit's image.
@@ -347,20 +380,9 @@ TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shap
     m.kernels.push_back({"c", {8}, {never, img, variant("c$inline")}});
     return toJson(m);
   }();
-  ptxopt_nvcc_cudart t2 = table;
-  t2.version = 2;
-  t2.registerFatBinary = fRegisterFatBinary;
-  t2.registerFatBinaryEnd = fRegisterFatBinaryEnd;
-  t2.images = images;
-  t2.imageCount = 2;
+  const ptxopt_nvcc_cudart t2 = imageTable(images, 2);
   setUp();
   fRegister(nullptr, &hostC, nullptr, "c", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
-  auto registered = [](const char *name) {
-    std::lock_guard<std::mutex> l(fake.mu);
-    for (auto &[host, n] : fake.names)
-      if (n == name) return true;
-    return false;
-  };
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostC, "c");
   CHECK(registered("c$inline"));  // in the unit's image: at start, as before
   CHECK_FALSE(registered("c$img"));
@@ -368,13 +390,7 @@ TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shap
   CHECK(fatbins == 0);
   cudaKernel_t h = nullptr;
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostC) == cudaSuccess);
-  uint64_t a = 0;
-  void *args[1] = {&a};
-  auto run = [&](uint32_t block) {
-    return __ptxopt_nvcc_launch(&t2, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
-               ? std::string(ptxopt_nvcc_last_variant())
-               : std::string("<failed>");
-  };
+  auto run = [&](uint32_t block) { return launchVariant(t2, h, block); };
   CHECK(run(64) == "c");         // the kernel's first launch: the original (clone images load from the next)
   CHECK(fatbins == 0);
   CHECK(run(1) == "c$inline");  // no shape condition of c$img holds: its image stays unregistered
@@ -405,24 +421,13 @@ TEST_CASE("nvcc shim: with clone images a kernel's first launch runs the origina
     m.kernels.push_back({"d", {8}, {img}});
     return toJson(m);
   }();
-  ptxopt_nvcc_cudart t2 = table;
-  t2.version = 2;
-  t2.registerFatBinary = fRegisterFatBinary;
-  t2.registerFatBinaryEnd = fRegisterFatBinaryEnd;
-  t2.images = images;
-  t2.imageCount = 1;
+  const ptxopt_nvcc_cudart t2 = imageTable(images, 1);
   setUp();
   fRegister(nullptr, &hostD, nullptr, "d", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostD, "d");
   cudaKernel_t h = nullptr;
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostD) == cudaSuccess);
-  uint64_t a = 0;
-  void *args[1] = {&a};
-  auto run = [&](uint32_t block) {
-    return __ptxopt_nvcc_launch(&t2, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
-               ? std::string(ptxopt_nvcc_last_variant())
-               : std::string("<failed>");
-  };
+  auto run = [&](uint32_t block) { return launchVariant(t2, h, block); };
   const long before = fatbins;
   CHECK(run(64) == "d");  // d$img could run: the first launch runs the original all the same
   CHECK(fatbins == before);  // and its image is not registered (so not loaded)
@@ -450,19 +455,8 @@ TEST_CASE("nvcc shim: one clone image of several kernels is registered once, wit
     m.kernels.push_back({"f", {8}, {fa}});
     return toJson(m);
   }();
-  ptxopt_nvcc_cudart t2 = table;
-  t2.version = 2;
-  t2.registerFatBinary = fRegisterFatBinary;
-  t2.registerFatBinaryEnd = fRegisterFatBinaryEnd;
-  t2.images = images;
-  t2.imageCount = 3;
+  const ptxopt_nvcc_cudart t2 = imageTable(images, 3);
   setUp();
-  auto registered = [](const char *name) {
-    std::lock_guard<std::mutex> l(fake.mu);
-    for (auto &[host, n] : fake.names)
-      if (n == name) return true;
-    return false;
-  };
   fRegister(nullptr, &hostE, nullptr, "e", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   fRegister(nullptr, &hostF, nullptr, "f", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostE, "e");
@@ -470,13 +464,7 @@ TEST_CASE("nvcc shim: one clone image of several kernels is registered once, wit
   cudaKernel_t he = nullptr, hf = nullptr;
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &he, &hostE) == cudaSuccess);
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &hf, &hostF) == cudaSuccess);
-  uint64_t a = 0;
-  void *args[1] = {&a};
-  auto run = [&](cudaKernel_t h, uint32_t block) {
-    return __ptxopt_nvcc_launch(&t2, h, dim3(4), dim3(block), args, 0, nullptr, 0) == cudaSuccess
-               ? std::string(ptxopt_nvcc_last_variant())
-               : std::string("<failed>");
-  };
+  auto run = [&](cudaKernel_t h, uint32_t block) { return launchVariant(t2, h, block); };
   const long before = fatbins;
   CHECK(run(he, 64) == "e");  // first launches: the originals, nothing registered
   CHECK(run(hf, 64) == "f");
