@@ -14,6 +14,9 @@
 #   tile settings (4 tiles in flight; 128-byte tiles) and -O2 (the table's
 #   "-O2 default" row runs the first variant of its manifest for rowsum_mem).
 #   PTXOPT: the ptx-opt binary (default build/ptx-opt).
+#   Also --rowwalk-lanes=G for each G of LANES (default "32 16 8 4") for the
+#   short-rows table (bench/rowwalk/short_rows.cu: lanes per row length, rows
+#   of 8 to 1024 elements, 128 MB), appended to the same file.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -25,6 +28,7 @@ ARCH=${ARCH:-sm_90}
 PTXDIR=${PTXDIR:-$ROOT/build/rowwalk-bench}
 OUT=${OUT:-$ROOT/build-gpu/out}
 PTXOPT=${PTXOPT:-$ROOT/build/ptx-opt}
+LANES=${LANES:-"32 16 8 4"}  # the lanes clones of the short-rows table (--rowwalk-lanes)
 step=${1:-all}
 
 prepare() {
@@ -36,6 +40,9 @@ prepare() {
   "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-stages=4 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-s4.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-t128.opt.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-O2.opt.ptx"
+  for g in $LANES; do
+    "$PTXOPT" --passes=rowwalk --reassociate --rowwalk-lanes="$g" "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-lanes$g.opt.ptx"
+  done
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -56,6 +63,15 @@ run() {
     --extra "128-byte tiles=$PTXDIR/rowwalk-t128.opt.ptx" \
     --default "$(default_variant)=$PTXDIR/rowwalk-O2.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
   rc=$?
+  if [ $rc != 77 ]; then
+    # Lanes per row length (bench/rowwalk/short_rows.cu), appended to the table's file.
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/short_rows.cu -o "$PTXDIR/short-rows-bench" -lcuda
+    args=()
+    for g in $LANES; do args+=("$g=$PTXDIR/rowwalk-lanes$g.opt.ptx"); done
+    { echo; "$PTXDIR/short-rows-bench" "${args[@]}"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+  fi
   set -e
   if [ $rc = 77 ]; then echo "[rowwalk] SKIPPED: no CUDA device (nothing measured)"; exit 77; fi
   cat "$OUT/bench-rowwalk.md"

@@ -208,6 +208,24 @@ int main(int argc, char **argv) {
   app.add_option("--rowwalk-tile", rowwalkTile, "rowwalk: bytes of a row per tile in the staged clone (128 or 256)")
       ->check(CLI::IsMember({128u, 256u}))
       ->type_name("BYTES");
+  std::string rowwalkLanes;
+  app.add_option("--rowwalk-lanes", rowwalkLanes,
+                 "rowwalk: lanes per logical thread of the lanes clones, a comma-separated list of 4, 8, 16, 32 "
+                 "(each for the row lengths it was measured fastest on; default 32,8,4: see docs/PASSES.md)")
+      ->check([](const std::string &v) -> std::string {
+        if (v.empty()) return "an empty list";
+        for (size_t at = 0; at <= v.size();) {
+          size_t end = v.find(',', at);
+          if (end == std::string::npos) end = v.size();
+          const std::string g = v.substr(at, end - at);
+          unsigned n = 0;
+          for (char c : g) n = c >= '0' && c <= '9' && n < 1000 ? n * 10 + unsigned(c - '0') : 1000;
+          if (n != 4 && n != 8 && n != 16 && n != 32) return "'" + g + "' is not one of 4, 8, 16, 32";
+          at = end + 1;
+        }
+        return "";
+      })
+      ->type_name("G[,G...]");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable); `prune` keeps the variants no launch can select")
@@ -318,6 +336,7 @@ int main(int argc, char **argv) {
   if (!rowwalkStaged.empty()) popts.options["rowwalk-staged"] = rowwalkStaged;
   if (rowwalkStages) popts.options["rowwalk-stages"] = std::to_string(rowwalkStages);
   if (rowwalkTile) popts.options["rowwalk-tile"] = std::to_string(rowwalkTile);
+  if (!rowwalkLanes.empty()) popts.options["rowwalk-lanes"] = rowwalkLanes;
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);

@@ -62,9 +62,12 @@
 // ctaid.x/32, logical thread (ctaid.x%32)*(ntid.x/32) + tid.x/32); for
 // blocks of at most 32 threads a second clone launches block.x*32 threads
 // (logical thread tid.x/32); a third (grid route) keeps scalar loads for
-// launches that fail the 16-byte conditions. Lanes clones run only for rows
-// of kMinRow elements or more (minParams on the integer parameters the trip
-// count comes from: rows of 4 ints ran 0.88x on an H100).
+// launches that fail the 16-byte conditions. The 32-lane clones run only
+// for rows of 256 elements or more (minParams on the integer parameters the
+// trip count comes from); for shorter rows, clones of G = 8 and 4 lanes per
+// logical thread (option rowwalk-lanes; grid route, grid.x*G): a warp then
+// holds 32/G logical threads, so shuffles and warp barriers name only the G
+// lanes of their own (kLaneMinRow: measured, rows under 32 run the original).
 // Pipeline: -O2 runs rowwalk before pack, which packs the regacc clone
 // (2.58x on the H100 for tmp in memory, bit-identical; docs/BENCHMARKS.md).
 // Refuses (remark): communication, nested blocks, no single-block loop,
@@ -78,7 +81,7 @@
 //    unaligned run the original loop. Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (8.0x packed at 4096 x 4096 on
 //    the H100; kStagedMinLaunch, kStagedMinRow).
-// Not done yet: fewer than 32 lanes for short rows; multi-block loops.
+// Not done yet: multi-block loops.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
@@ -462,6 +465,28 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
 using namespace rowwalk;
 
 namespace {
+/// The lanes clones to build: (lanes per logical thread, rows of at least
+/// this many elements), larger G first, so that a launch takes the first
+/// whose rows are long enough. The option rowwalk-lanes lists the lane
+/// counts (4, 8, 16, 32; default kDefaultLanes); the row minimum of each
+/// comes from kLaneMinRow (measured, docs/BENCHMARKS.md).
+std::vector<std::pair<unsigned, int64_t>> laneCounts(const PassContext &ctx) {
+  std::string list = kDefaultLanes;
+  if (auto it = ctx.options.find("rowwalk-lanes"); it != ctx.options.end()) list = it->second;
+  std::set<unsigned, std::greater<>> gs;
+  for (size_t at = 0; at <= list.size();) {
+    size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    gs.insert(unsigned(std::strtoul(list.substr(at, end - at).c_str(), nullptr, 10)));
+    at = end + 1;
+  }
+  std::vector<std::pair<unsigned, int64_t>> out;
+  for (unsigned g : gs)
+    for (const auto &[lg, rows] : kLaneMinRow)
+      if (lg == g) out.push_back({g, rows});
+  return out;
+}
+
 std::string minText(const Variant &v) {
   std::string t;
   for (const auto &c : v.minParams) t += ", param " + std::to_string(c.index) + " >= " + std::to_string(c.value);
@@ -505,15 +530,16 @@ void runRowWalk(PassContext &ctx) {
         v.disjointParams.clear();
         for (const auto &[a, b] : all) v.disjointParams.push_back({a, b});
       }
-      // Rows of at least kMinRow elements: measured 0.88x with rows of 4 ints
-      // (one iteration, 31 of 32 lanes idle), 1.6-20x from 256 on.
+      // Rows of at least 4*G elements (laneCounts): with 32 lanes, measured
+      // 0.88x with rows of 4 ints (one iteration, 31 of 32 lanes idle),
+      // 1.6-20x from 256 on.
       std::set<int> trip;
       for (const auto &lp : plan.lanes) trip.insert(lp.tripParams.begin(), lp.tripParams.end());
       for (int p : trip) {
         uint32_t bytes = 0;
         auto t = (*k->params)[size_t(p)].type();
         if (t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64")) bytes = t.substr(2) == "32" ? 4 : 8;
-        if (bytes) v.minParams.push_back({uint32_t(p), kMinRow});
+        if (bytes) v.minParams.push_back({uint32_t(p), 0});  // the value: per lane count, below
       }
       std::sort(v.alignedParams.begin(), v.alignedParams.end(),
                 [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
@@ -524,41 +550,56 @@ void runRowWalk(PassContext &ctx) {
       for (const auto &c : v.alignedParams)
         aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
                   std::to_string(c.bytes) + " == 0";
-      for (const auto &c : v.minParams)
-        aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " >= " +
-                  std::to_string(c.value);
-      Variant g = v;
-      g.name = kname + "__ptxopt_lanes";
-      g.grid[0].multiply = kLanes;
-      g.blockMultiple[0] = kLanes;
-      Variant b = v;
-      b.name = kname + "__ptxopt_lanes_blk";
-      b.block[0].multiply = kLanes;
-      b.blockMax[0] = kLanes;
-      bool kept = ctx.addClone(*k, buildClone(m, *k, plan, g.name, true, true), g, at);
-      kept |= ctx.addClone(*k, buildClone(m, *k, plan, b.name, true, false), b, at);
-      if (!v.alignedParams.empty()) {
-        // For launches whose pointers or row lengths fail the 16-byte
-        // conditions: the same clone with scalar loads.
-        KernelPlan scalar = plan;
-        for (auto &lp : scalar.lanes) lp.runs.clear();
-        Variant n = g;
-        n.name = kname + "__ptxopt_lanes_scalar";
-        n.alignedParams.clear();
-        kept |= ctx.addClone(*k, buildClone(m, *k, scalar, n.name, true, true), n, at);
-      }
-      if (kept) {
-        ctx.remark(Remark::Kind::Applied, *k, "",
-                   g.name + ", " + b.name + ": 32 lanes per logical thread over " + std::to_string(loopsSplit) +
-                       " loop(s), " + std::to_string(vec) + " 16-byte load(s)" +
-                       (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may "
-                                       "differ in the last bits"
-                                     : "; exact") +
-                       "; launch grid.x*32 (block.x % 32 == 0) or block.x*32 (block.x <= 32); conditions: " +
-                       (aconds.empty() ? "none" : aconds) +
-                       (v.alignedParams.empty() ? "" : "; " + kname + "__ptxopt_lanes_scalar without the 16-byte loads for the other launches"));
-        ctx.count("lanes-loops", loopsSplit);
-        if (plan.reassoc) ctx.count("reassociated");
+      for (const auto &[G, minRow] : laneCounts(ctx)) {
+        const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
+        Variant g = v;
+        for (auto &c : g.minParams) c.value = minRow;
+        g.name = kname + "__ptxopt_lanes" + suffix;
+        g.grid[0].multiply = G;
+        g.blockMultiple[0] = G;
+        Variant b = g;
+        b.name = kname + "__ptxopt_lanes" + suffix + "_blk";
+        b.grid[0].multiply = 1;
+        b.blockMultiple[0] = 1;
+        b.block[0].multiply = G;
+        b.blockMax[0] = kLanes;
+        // Fewer than 32 lanes: the grid route with the 16-byte loads only
+        // (with 8 lanes, rows of 64 in 20-thread blocks ran 0.97x by the
+        // block route and rows of 42 with scalar loads 0.89x; H200, gpu-diff).
+        const bool full = G == kLanes;
+        bool kept = ctx.addClone(*k, buildClone(m, *k, plan, g.name, true, true, false, G), g, at);
+        if (full) kept |= ctx.addClone(*k, buildClone(m, *k, plan, b.name, true, false, false, G), b, at);
+        if (full && !v.alignedParams.empty()) {
+          // For launches whose pointers or row lengths fail the 16-byte
+          // conditions: the same clone with scalar loads.
+          KernelPlan scalar = plan;
+          for (auto &lp : scalar.lanes) lp.runs.clear();
+          Variant sc = g;
+          sc.name = kname + "__ptxopt_lanes" + suffix + "_scalar";
+          sc.alignedParams.clear();
+          kept |= ctx.addClone(*k, buildClone(m, *k, scalar, sc.name, true, true, false, G), sc, at);
+        }
+        std::string conds = aconds;
+        for (const auto &c : g.minParams)
+          conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " >= " +
+                   std::to_string(c.value);
+        if (kept) {
+          ctx.remark(Remark::Kind::Applied, *k, "",
+                     g.name + (full ? ", " + b.name : std::string()) + ": " + n + " lanes per logical thread over " +
+                         std::to_string(loopsSplit) + " loop(s), " + std::to_string(vec) + " 16-byte load(s)" +
+                         (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may "
+                                         "differ in the last bits"
+                                       : "; exact") +
+                         "; launch grid.x*" + n + " (block.x % " + n + " == 0)" +
+                         (full ? " or block.x*32 (block.x <= 32)" : "") +
+                         "; conditions: " + (conds.empty() ? "none" : conds) +
+                         (!full || v.alignedParams.empty()
+                              ? ""
+                              : "; " + kname + "__ptxopt_lanes" + suffix +
+                                    "_scalar without the 16-byte loads for the other launches"));
+          ctx.count("lanes-loops", loopsSplit);
+          if (plan.reassoc) ctx.count("reassociated");
+        }
       }
     }
     if (!plan.staged.empty()) {

@@ -21,9 +21,18 @@ using ir::Stmt;
 using namespace clone;
 
 inline constexpr unsigned kLanes = 32;
-/// The lanes clones run for rows of at least this many elements (the
-/// integer parameters the trip count is computed from): with nvcc's loops
-/// unrolled by 4, every lane then gets an iteration.
+/// The lanes clones' lane counts by default (the pass option rowwalk-lanes;
+/// RowWalk.cpp's laneCounts) and the rows each G runs for: measured on an
+/// H200 (bench/rowwalk/short_rows.cu, int and float row sums of 128 MB in
+/// 256-thread blocks; docs/BENCHMARKS.md): rows of 8 and 16 ran slower with
+/// every G (0.07-0.76x: the original's loads are nearly coalesced there);
+/// rows of 32-64 fastest with 4 lanes (2.4-3.9x), 128 with 8 or 16 (3.6-3.9x;
+/// 32 lanes 2.8-3.3x), 256 and more with 32 (4.0-4.2x). A launch takes the
+/// first listed G whose minimum its rows reach.
+inline constexpr const char *kDefaultLanes = "32,8,4";
+inline constexpr std::pair<unsigned, int64_t> kLaneMinRow[] = {{32, 256}, {16, 128}, {8, 128}, {4, 32}};
+/// The staged clone forced (rowwalk-staged=1) runs for rows of at least this
+/// many elements (the integer parameters the trip count is computed from).
 inline constexpr int64_t kMinRow = 128;
 /// Whether -O2 / --passes=rowwalk emit the staged clone without the pass
 /// option `rowwalk-staged` (RowWalkStaged.cpp; docs/BENCHMARKS.md).
@@ -201,7 +210,8 @@ private:
 /// `lanes` (launch route: grid.x*32 when `gridRoute`, else block.x*32); the
 /// staged clone when `staged` (RowWalkClone.cpp).
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
-                                         const std::string &name, bool lanes, bool gridRoute, bool staged = false);
+                                         const std::string &name, bool lanes, bool gridRoute, bool staged = false,
+                                         unsigned G = kLanes);
 
 using StmtMap = std::map<size_t, std::vector<std::unique_ptr<Stmt>>>;
 

@@ -40,9 +40,15 @@ std::string emitTripCount(Emitter &e, const LanePlan &lp, const std::vector<std:
   return T;
 }
 
-/// Builds the clone: step 1 always; lanes when `lanes` (route: grid or block).
+/// Builds the clone: step 1 always; lanes when `lanes` (route: grid or block),
+/// G lanes per logical thread (a power of two, 2 to 32). With G < 32 a warp
+/// holds 32/G logical threads that may take different paths, so the
+/// shuffles and warp barriers name only the G lanes of their own logical
+/// thread (a mask computed in the prologue from %laneid); with G = 32 the
+/// whole warp (-1).
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
-                                         const std::string &name, bool lanes, bool gridRoute, bool staged) {
+                                         const std::string &name, bool lanes, bool gridRoute, bool staged,
+                                         unsigned G) {
   auto clone = ir::cloneFunction(k, name, staged ? "_rws" : gridRoute ? "_rwg" : lanes ? "_rwb" : "_rwr", m);
   auto &cb = clone->body->body;
   Emitter e{m, {}};
@@ -107,7 +113,9 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   if (staged)
     for (const auto &sp : plan.staged) emitStaged(m, cb, e, sp, buffer, before, after, drop);
   std::string lane, lane64, lane0;
+  std::string mask = "-1";  // the lanes of one logical thread (G < 32: a register)
   if (lanes) {
+    if (G < kLanes) mask = e.reg32();
     lane = e.reg32();
     lane64 = e.reg64();
     lane0 = e.regp();
@@ -119,7 +127,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
     // read memory as the one logical thread does (before: their loads are
     // done; after: they see the store).
     auto guardLane0 = [&](Instruction &in) {
-      e.ins("bar.warp.sync", {"-1"});
+      e.ins("bar.warp.sync", {mask});
       if (in.guard.empty()) {
         in.guard = m.intern(lane0);
         in.guardNegated = false;
@@ -145,7 +153,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
         continue;
       guardLane0(ins(i));
       emitted(before, i);
-      e.ins("bar.warp.sync", {"-1"});
+      e.ins("bar.warp.sync", {mask});
       emitted(after, i);
     }
     // The stores step 1 put after a loop: lane 0 too, between barriers.
@@ -159,7 +167,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
           for (auto &x : e.out) redone.push_back(std::move(x));
           e.out.clear();
           redone.push_back(std::move(st));
-          e.ins("bar.warp.sync", {"-1"});
+          e.ins("bar.warp.sync", {mask});
           for (auto &x : e.out) redone.push_back(std::move(x));
           e.out.clear();
         } else {
@@ -172,7 +180,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
       const auto &L = lp.loop;
       const std::string exit = "$L__ptxopt_rw_exit" + std::to_string(L.hs);
       // Preheader (before the header label).
-      e.ins("bar.warp.sync", {"-1"});  // loads and stores before the loop are done on every lane
+      e.ins("bar.warp.sync", {mask});  // loads and stores before the loop are done on every lane
       std::vector<std::string> v0(lp.ivs.size()), stepG1(lp.ivs.size());
       for (size_t j = 0; j < lp.ivs.size(); ++j) {
         const IV &iv = lp.ivs[j];
@@ -180,7 +188,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
         e.ins(iv.bits == 64 ? "mov.b64" : "mov.b32", {v0[j], iv.reg});
       }
       const std::string T = emitTripCount(e, lp, v0);
-      // Lanes 1..31 start accumulators at the identity.
+      // Lanes 1..G-1 start accumulators at the identity.
       std::string notLane0 = e.regp();
       e.ins("setp.ne.u32", {notLane0, lane, "0"});
       for (const auto &a : lp.accs) {
@@ -196,7 +204,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
         const std::string l = iv.bits == 64 ? lane64 : lane;
         if (iv.immStep) {
           e.ins("mad.lo" + ty, {iv.reg, l, std::to_string(iv.step), v0[j]});
-          stepG1[j] = std::to_string(iv.step * int64_t(kLanes - 1));
+          stepG1[j] = std::to_string(iv.step * int64_t(G - 1));
         } else {
           std::string s = iv.stepReg;
           if (iv.negated) {
@@ -205,7 +213,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
           }
           e.ins("mad.lo" + ty, {iv.reg, l, s, v0[j]});
           stepG1[j] = iv.bits == 64 ? e.reg64() : e.reg32();
-          e.ins("mul.lo" + ty, {stepG1[j], s, std::to_string(kLanes - 1)});
+          e.ins("mul.lo" + ty, {stepG1[j], s, std::to_string(G - 1)});
         }
       }
       const std::string c = e.reg64();
@@ -214,13 +222,13 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
       e.ins("setp.ge.u64", {skip, lane64, T});
       e.ins("bra", {exit}, skip);
       emitted(before, L.hs);
-      // Latch: the counter steps by 32, the induction variables by 31 more steps.
+      // Latch: the counter steps by G, the induction variables by G-1 more steps.
       for (size_t j = 0; j < lp.ivs.size(); ++j) {
         const IV &iv = lp.ivs[j];
         e.ins(iv.bits == 64 ? "add.s64" : "add.s32", {iv.reg, iv.reg, stepG1[j]});
       }
       std::string q = e.regp();
-      e.ins("add.u64", {c, c, std::to_string(kLanes)});
+      e.ins("add.u64", {c, c, std::to_string(G)});
       e.ins("setp.lt.u64", {q, c, T});
       emitted(before, L.ls);
       ins(L.ls).guard = m.intern(q);
@@ -249,12 +257,12 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
       }
       // After the loop: combine the lanes, set the induction variables.
       e.label(exit);
-      e.ins("bar.warp.sync", {"-1"});  // the loop's stores are seen by every lane after it
+      e.ins("bar.warp.sync", {mask});  // the loop's stores are seen by every lane after it
       for (const auto &a : lp.accs) {
-        for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
+        for (unsigned off = G / 2; off >= 1; off /= 2) {
           if (a.bits == 32) {
             std::string tmp = e.reg32();
-            e.ins("shfl.sync.bfly.b32", {tmp, a.reg, std::to_string(off), "31", "-1"});
+            e.ins("shfl.sync.bfly.b32", {tmp, a.reg, std::to_string(off), "31", mask});
             e.ins(a.combine, {a.reg, a.reg, tmp});
           } else {
             std::string lo = e.reg32(), hi = e.reg32(), lo2 = e.reg32(), hi2 = e.reg32(), tmp = e.reg64();
@@ -263,8 +271,8 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
             mv->operands = {Operand{Operand::Kind::Vector, "", {e.op(lo), e.op(hi)}}, e.op(a.reg)};
             mv->edited = true;
             e.out.push_back(std::move(mv));
-            e.ins("shfl.sync.bfly.b32", {lo2, lo, std::to_string(off), "31", "-1"});
-            e.ins("shfl.sync.bfly.b32", {hi2, hi, std::to_string(off), "31", "-1"});
+            e.ins("shfl.sync.bfly.b32", {lo2, lo, std::to_string(off), "31", mask});
+            e.ins("shfl.sync.bfly.b32", {hi2, hi, std::to_string(off), "31", mask});
             auto back = std::make_unique<Instruction>();
             back->opcode = m.intern("mov.b64");
             back->operands = {e.op(tmp), Operand{Operand::Kind::Vector, "", {e.op(lo2), e.op(hi2)}}};
@@ -332,26 +340,35 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
     names["%ntid.x"] = ln;
   }
   replaceSpecialReads(*clone->body, names, m);
+  const std::string sh = std::to_string(log2u(G));
   e.ins("mov.u32", {hw, "%tid.x"});
-  e.ins("and.b32", {lane, hw, std::to_string(kLanes - 1)});
+  e.ins("and.b32", {lane, hw, std::to_string(G - 1)});
   e.ins("cvt.u64.u32", {lane64, lane});
   e.ins("setp.eq.u32", {lane0, lane, "0"});
+  if (G < kLanes) {
+    // The G lanes of this logical thread: ((1 << G) - 1) << (%laneid & (32 - G)).
+    const std::string hl = e.reg32();
+    e.ins("mov.u32", {hl, "%laneid"});
+    e.ins("and.b32", {hl, hl, std::to_string(kLanes - G)});
+    e.ins("mov.b32", {mask, std::to_string((uint64_t(1) << G) - 1)});
+    e.ins("shl.b32", {mask, mask, hl});
+  }
   if (gridRoute) {
     const std::string cta = e.reg32(), nt = e.reg32(), t1 = e.reg32(), t2 = e.reg32(), nc = e.reg32();
     e.ins("mov.u32", {cta, "%ctaid.x"});
     e.ins("mov.u32", {nt, "%ntid.x"});
     e.ins("mov.u32", {nc, "%nctaid.x"});
-    e.ins("shr.u32", {lc, cta, "5"});
-    e.ins("shr.u32", {lnc, nc, "5"});
-    e.ins("and.b32", {t1, cta, "31"});
-    e.ins("shr.u32", {t2, nt, "5"});
-    e.ins("shr.u32", {lt, hw, "5"});
+    e.ins("shr.u32", {lc, cta, sh});
+    e.ins("shr.u32", {lnc, nc, sh});
+    e.ins("and.b32", {t1, cta, std::to_string(G - 1)});
+    e.ins("shr.u32", {t2, nt, sh});
+    e.ins("shr.u32", {lt, hw, sh});
     e.ins("mad.lo.s32", {lt, t1, t2, lt});
   } else {
     const std::string nt = e.reg32();
     e.ins("mov.u32", {nt, "%ntid.x"});
-    e.ins("shr.u32", {lt, hw, "5"});
-    e.ins("shr.u32", {ln, nt, "5"});
+    e.ins("shr.u32", {lt, hw, sh});
+    e.ins("shr.u32", {ln, nt, sh});
   }
   insertPrologue(*clone, e, true);
   dropBlockShapeDirectives(*clone);

@@ -675,13 +675,38 @@ void addRowWalk(std::vector<Case> &cs) {
                     "=rowsum_int__ptxopt_lanes", true));
   cs.push_back(rows("int row sum, rows not x32, guard", "rowsum_int", 1000, 1004, 256, Elem::I32, false, "rowwalk",
                     "=rowsum_int__ptxopt_lanes", false));
-  // Rows of 4 ran 0.88x with the lanes clone (H100): rows under 128 run the original.
+  // Rows of 4 ran 0.88x with the lanes clone (H100), rows of 8 and 16 0.07-0.76x
+  // with 4-32 lanes (H200): rows under 32 run the original.
   cs.push_back(rows("int row sum, short rows (original)", "rowsum_int", 3000, 4, 128, Elem::I32, false, "rowwalk",
                     "original", false));
-  cs.push_back(rows("int row sum, rows of 128", "rowsum_int", 3000, 128, 128, Elem::I32, false, "rowwalk",
-                    "=rowsum_int__ptxopt_lanes", false));
+  cs.push_back(rows("int row sum, rows of 128 (8 lanes)", "rowsum_int", 3000, 128, 128, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes8", false));
+  cs.push_back(rows("int row sum, rows of 128, 32 lanes only", "rowsum_int", 3000, 128, 128, Elem::I32, false,
+                    "rowwalk;rowwalk-lanes=32", "original", false));
   cs.push_back(rows("int row sum, 16-thread blocks", "rowsum_int", 1000, 256, 16, Elem::I32, false, "rowwalk",
                     "=rowsum_int__ptxopt_lanes_blk", false));
+  // Fewer lanes for shorter rows (rowwalk-lanes; by default 32 lanes from
+  // rows of 256, 8 from 128, 4 from 32): G lanes per logical thread, 32/G
+  // logical threads per warp that may part at guards (the shuffles and warp
+  // barriers name their own G lanes only).
+  cs.push_back(rows("int row sum, rows of 48 (4 lanes)", "rowsum_int", 20001, 48, 256, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes4", false));
+  cs.push_back(rows("int row sum, rows of 160 (8 lanes)", "rowsum_int", 3001, 160, 128, Elem::I32, false, "rowwalk",
+                    "=rowsum_int__ptxopt_lanes8", false));
+  cs.push_back(rows("int row sum, rows of 162 (original: no scalar clone under 32 lanes)", "rowsum_int", 3001, 162,
+                    256, Elem::I32, false, "rowwalk", "original", false));
+  cs.push_back(rows("int row sum, rows of 160, 20-thread blocks (4 lanes: 20 is no multiple of 8)", "rowsum_int", 1001,
+                    160, 20, Elem::I32, false, "rowwalk", "=rowsum_int__ptxopt_lanes4", false));
+  cs.push_back(rows("int row sum, rows of 16 (original)", "rowsum_int", 3000, 16, 128, Elem::I32, false, "rowwalk",
+                    "original", false));
+  cs.push_back(rows("int row max, rows of 36 (4 lanes)", "rowmax_int", 5001, 36, 256, Elem::I32, false, "rowwalk",
+                    "=rowmax_int__ptxopt_lanes4", false));
+  cs.push_back(rows("u32 row xor, 16 lanes, rows of 132", "rowxor_u32", 2000, 132, 64, Elem::I32, false,
+                    "rowwalk;rowwalk-lanes=16", "=rowxor_u32__ptxopt_lanes16", false));
+  cs.push_back(rows("y read before and written after the loop, rows of 136 (8 lanes)", "rowacc_inout", 2001, 136, 256,
+                    Elem::I32, false, "rowwalk", "=rowacc_inout__ptxopt_lanes8", false));
+  cs.push_back(rows("Horner hash, rows of 64 (original: not a reduction)", "rowhash", 1000, 64, 256, Elem::I32, false,
+                    "rowwalk;rowwalk-staged=0", "original", false));
   cs.push_back(rows("int row sum, row length not x4 (scalar loads)", "rowsum_int", 1000, 1003, 256, Elem::I32, false,
                     "rowwalk", "=rowsum_int__ptxopt_lanes_scalar", false));
   cs.push_back(rows("int row max", "rowmax_int", 2000, 1000, 256, Elem::I32, false, "rowwalk",
@@ -731,6 +756,15 @@ void addRowWalk(std::vector<Case> &cs) {
                       "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes" + suffix, big));
     cs.back().approx = approx(nx, ny);
   }
+  cs.push_back(rows("__restrict__, reassociated, rows of 160 (8 lanes)", "rowsum_restrict", 3001, 160, 256, Elem::F32,
+                    true, "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes8", false));
+  cs.back().approx = approx(3001, 160);
+  cs.push_back(rows("__restrict__, reassociated, rows of 64 (4 lanes)", "rowsum_restrict", 8001, 64, 256, Elem::F32,
+                    true, "rowwalk;reassociate", "=rowsum_restrict__ptxopt_lanes4", false));
+  cs.back().approx = approx(8001, 64);
+  cs.push_back(rows("tmp in memory, reassociated, 16 lanes", "rowsum_mem", 2001, 128, 96, Elem::F32, true,
+                    "rowwalk;reassociate;rowwalk-lanes=16", "=rowsum_mem__ptxopt_lanes16", false));
+  cs.back().approx = approx(2001, 128);
 }
 
 }  // namespace
