@@ -15,6 +15,7 @@ size_t elemSize(Elem e) {
     case Elem::I16: return 2;
     case Elem::I32: return 4;
     case Elem::F32: return 4;
+    case Elem::I64: return 8;
   }
   return 1;
 }
@@ -705,6 +706,24 @@ void addRowWalk(std::vector<Case> &cs) {
                     "rowwalk;rowwalk-lanes=16", "=rowxor_u32__ptxopt_lanes16", false));
   cs.push_back(rows("y read before and written after the loop, rows of 136 (8 lanes)", "rowacc_inout", 2001, 136, 256,
                     Elem::I32, false, "rowwalk", "=rowacc_inout__ptxopt_lanes8", false));
+  // 64-bit elements and indices (long nx, ny): 16-byte loads of two elements.
+  auto rows64 = [](const std::string &name, unsigned nx, unsigned ny, unsigned block, const std::string &expect) {
+    Case c = makeCase("rowwalk: " + name + " " + std::to_string(nx) + "x" + std::to_string(ny) + " b" +
+                          std::to_string(block),
+                      "rowwalk", "rowsum_i64",
+                      {in(Elem::I64, size_t(nx) * ny), out(Elem::I64, nx), i64(int32_t(nx)), i64(int32_t(ny))},
+                      {(nx + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = "rowwalk";
+    c.expect = expect;
+    return c;
+  };
+  cs.push_back(rows64("i64 row sum, 64-bit indices", 2001, 1000, 256, "=rowsum_i64__ptxopt_lanes"));
+  cs.push_back(rows64("i64 row sum, 64-bit indices, rows of 999 (scalar loads)", 2001, 999, 256,
+                      "=rowsum_i64__ptxopt_lanes_scalar"));
+  cs.push_back(rows64("i64 row sum, 64-bit indices, rows of 160 (8 lanes)", 3001, 160, 128,
+                      "=rowsum_i64__ptxopt_lanes8"));
+  cs.push_back(rows64("i64 row sum, 64-bit indices, rows of 50 (4 lanes)", 8001, 50, 256,
+                      "=rowsum_i64__ptxopt_lanes4"));
   cs.push_back(rows("Horner hash, rows of 64 (original: not a reduction)", "rowhash", 1000, 64, 256, Elem::I32, false,
                     "rowwalk;rowwalk-staged=0", "original", false));
   cs.push_back(rows("int row sum, row length not x4 (scalar loads)", "rowsum_int", 1000, 1003, 256, Elem::I32, false,

@@ -12,11 +12,11 @@
 
 namespace gpudiff {
 
-enum class Elem { I8, I16, I32, F32 };
+enum class Elem { I8, I16, I32, F32, I64 };
 size_t elemSize(Elem e);
 
 struct Arg {
-  enum class Kind { In, Out, I32, F32 };
+  enum class Kind { In, Out, I32, F32, I64 };
   Kind kind = Kind::I32;
   Elem elem = Elem::I32;
   size_t count = 0;     // elements (buffers)
@@ -30,6 +30,8 @@ inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e,
 inline Arg out(Elem e, size_t n) { return {Arg::Kind::Out, e, n, 0, 0, 0}; }
 inline Arg i32(int32_t v) { return {Arg::Kind::I32, Elem::I32, 0, 0, v, 0}; }
 inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
+/// A 64-bit integer parameter (`long`; the value fits 32 bits here).
+inline Arg i64(int32_t v) { return {Arg::Kind::I64, Elem::I64, 0, 0, v, 0}; }
 /// An input whose pointer is argument `of`'s plus `offset` bytes (no buffer of its own).
 inline Arg aliasOf(int of, Elem e, uint32_t offset = 0) { return {Arg::Kind::In, e, 0, offset, 0, 0, of}; }
 

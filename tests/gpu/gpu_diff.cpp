@@ -146,7 +146,7 @@ struct Args {
   std::vector<size_t> allocBytes;             // allocation size (with offset and slack)
   std::vector<std::vector<unsigned char>> init;  // inputs' host data (at the offset)
   std::vector<uint64_t> pointerValues;        // what the kernel gets (base + offset)
-  std::vector<int32_t> ints;
+  std::vector<int64_t> ints;  // 32-bit parameters read their low half (little-endian)
   std::vector<float> floats;
   std::vector<void *> params;
 
@@ -167,7 +167,7 @@ struct Args {
   Args &operator=(const Args &) = delete;
 
   void setUp(const Arg &a, size_t i, std::mt19937_64 &rng) {
-    if (a.kind == Arg::Kind::I32) ints[i] = a.i, params[i] = &ints[i];
+    if (a.kind == Arg::Kind::I32 || a.kind == Arg::Kind::I64) ints[i] = a.i, params[i] = &ints[i];
     if (a.kind == Arg::Kind::F32) floats[i] = a.f, params[i] = &floats[i];
     if (a.kind != Arg::Kind::In && a.kind != Arg::Kind::Out) return;
     if (a.alias >= 0) {  // overlapping pointers: inside argument `alias`'s buffer (set up before)
@@ -483,7 +483,7 @@ int expectOnly(const Options &o) {
       ptxopt_kernel k = nullptr;
       check(ptxopt_module_get_kernel(&k, m, c.kernel.c_str()), "ptxopt_module_get_kernel");
       std::vector<uint64_t> pointers(c.args.size());
-      std::vector<int32_t> ints(c.args.size());
+      std::vector<int64_t> ints(c.args.size());  // 32-bit parameters read their low half
       std::vector<float> floats(c.args.size());
       std::vector<void *> params;
       for (size_t i = 0; i < c.args.size(); ++i)  // the buffers' made-up addresses, for aliases
@@ -494,7 +494,7 @@ int expectOnly(const Options &o) {
           // One fake allocation of 4 GiB per buffer (the fake driver's cuMemGetAddressRange).
           pointers[i] = (a.alias >= 0 ? pointers[size_t(a.alias)] : (uint64_t(i + 1) << 32)) + a.offset;
           params.push_back(&pointers[i]);
-        } else if (a.kind == Arg::Kind::I32) {
+        } else if (a.kind == Arg::Kind::I32 || a.kind == Arg::Kind::I64) {
           ints[i] = a.i;
           params.push_back(&ints[i]);
         } else {
