@@ -11,8 +11,12 @@
 # prepare: nvcc -O3 -ptx of tests/lit/rowwalk/Inputs/rowwalk.cu, then ptx-opt
 #   --passes=rowwalk, --passes=rowwalk,pack and --passes=rowwalk --reassociate
 #   into PTXDIR (default build/rowwalk-bench), the staged clone with other
-#   tile settings (4 tiles in flight; 128-byte tiles) and -O2 (the table's
+#   tile settings (4 tiles in flight; 128-byte tiles), with plain copies
+#   instead of cp.async (--rowwalk-staged-copy=plain, what targets below
+#   sm_80 would get; 256- and 128-byte tiles) and -O2 (the table's
 #   "-O2 default" row runs the first variant of its manifest for rowsum_mem).
+#   The run also measures a hand-written kernel staging the rows with sm_90
+#   bulk copies (cp.async.bulk + mbarrier) on sm_90 and later.
 #   PTXOPT: the ptx-opt binary (default build/ptx-opt).
 #   Also --rowwalk-lanes=G for each G of LANES (default "32 16 8 4") for the
 #   short-rows table (bench/rowwalk/short_rows.cu: lanes per row length, rows
@@ -39,6 +43,8 @@ prepare() {
   "$PTXOPT" --passes=rowwalk --reassociate "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-reassoc.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-stages=4 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-s4.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-t128.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=plain "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-plain.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=plain --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-plain-t128.opt.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-O2.opt.ptx"
   for g in $LANES; do
     "$PTXOPT" --passes=rowwalk --reassociate --rowwalk-lanes="$g" "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-lanes$g.opt.ptx"
@@ -61,6 +67,8 @@ run() {
   "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
     "$PTXDIR/rowwalk-reassoc.opt.ptx" --extra "4 tiles in flight=$PTXDIR/rowwalk-s4.opt.ptx" \
     --extra "128-byte tiles=$PTXDIR/rowwalk-t128.opt.ptx" \
+    --plain "2 tiles of 256 bytes in flight=$PTXDIR/rowwalk-plain.opt.ptx" \
+    --plain "4 tiles of 128 bytes in flight=$PTXDIR/rowwalk-plain-t128.opt.ptx" \
     --default "$(default_variant)=$PTXDIR/rowwalk-O2.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
   rc=$?
   if [ $rc != 77 ]; then

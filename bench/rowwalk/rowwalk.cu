@@ -20,10 +20,15 @@
 // 32) are measured from the first two modules, as chosen by default (the
 // first variant of -O2's manifest for rowsum_mem, given by the script with
 // --default NAME=PTX) and with other tile settings (--extra LABEL=PTX: that
-// module's rowsum_mem__ptxopt_staged_pack).
+// module's rowsum_mem__ptxopt_staged_pack), and with plain copies instead
+// of cp.async (--plain LABEL=PTX: ptx-opt --rowwalk-staged-copy=plain, the
+// copies pre-sm_80 targets would get; its rowsum_mem__ptxopt_staged_pack).
+// A hand-written kernel stages the same rows with sm_90 bulk copies
+// (cp.async.bulk + mbarrier, hand_staged_bulk_f32; measured on sm_90 and
+// later): whether bulk copies would pay over the clone's 16-byte cp.async.
 //
 //   rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]
-//           [--default NAME=O2.ptx] [--extra LABEL=PTX]...
+//           [--default NAME=O2.ptx] [--extra LABEL=PTX]... [--plain LABEL=PTX]...
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -70,6 +75,80 @@ __global__ void hand_warp_row_i32(const int *A, int *y, int nx, int ny) {
   }
   for (int o = 16; o; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
   if (lane == 0) y[row] = s;
+}
+
+// ---- hand-written: rows staged with sm_90 bulk copies (the staged clone's
+// shape: one warp per block, thread per row, 256-byte tiles of 32 rows in
+// 272-byte padded rows, STAGES tiles in flight) -------------------------------
+// Lane l stages its own row: per tile one cp.async.bulk of 256 bytes into
+// its row of the stage, completing on the stage's mbarrier (32 arrivals per
+// phase, each lane's expect_tx of its 256 bytes before its copy). Each lane
+// reads back only what it copied, so no lane waits for another's reads
+// before rewriting a stage: the fence.proxy.async orders its own generic
+// reads before its async-proxy copy. The sum is the original's: s =
+// fma(A[i][j], x[j], s) for j = 0, 1, ... from 0 (nvcc contracts the
+// original's `tmp[i] += A*x` into fma.rn.f32), so the result is bit-identical
+// to rowsum_mem / rowsum_restrict. x is read as float4 (as the packed
+// clones do). Warps with rows past nx, or rows not 16-byte aligned, run the
+// plain loop. Measures whether bulk copies would pay over the clone's
+// 16-byte cp.async (issue #17 step 3).
+template <int STAGES>
+__global__ void __launch_bounds__(32) hand_staged_bulk_f32(const float *A, const float *x, float *y, int nx, int ny) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  constexpr int TB = 256, PITCH = TB + 16, IPT = TB / 4;
+  __shared__ alignas(16) unsigned char stage[STAGES][32 * PITCH];
+  __shared__ alignas(8) unsigned long long bar[STAGES];
+  const int lane = threadIdx.x, row = blockIdx.x * 32 + lane;
+  const float *a = A + size_t(row) * ny;
+  float s = 0.f;
+  int j = 0;
+  if (blockIdx.x * 32 + 32 <= nx && ny % 4 == 0 && (reinterpret_cast<uintptr_t>(A) & 15) == 0 &&
+      (reinterpret_cast<uintptr_t>(x) & 15) == 0) {
+    const int nt = ny / IPT;
+    if (lane == 0)
+      for (int st = 0; st < STAGES; ++st)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 32;" ::"r"(unsigned(__cvta_generic_to_shared(&bar[st])))
+                     : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;" ::: "memory");
+    __syncwarp();
+    auto issue = [&](int t) {
+      const unsigned b = unsigned(__cvta_generic_to_shared(&bar[t % STAGES]));
+      const unsigned d = unsigned(__cvta_generic_to_shared(&stage[t % STAGES][lane * PITCH]));
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(TB) : "memory");
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(d),
+                   "l"(a + size_t(t) * IPT), "r"(TB), "r"(b)
+                   : "memory");
+    };
+    for (int t = 0; t < STAGES && t < nt; ++t) issue(t);
+    for (int t = 0; t < nt; ++t) {
+      const unsigned b = unsigned(__cvta_generic_to_shared(&bar[t % STAGES])), parity = (t / STAGES) & 1;
+      asm volatile(
+          "{\n\t.reg .pred p;\n\tLAB_WAIT:\n\t"
+          "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
+          "@!p bra LAB_WAIT;\n\t}" ::"r"(b),
+          "r"(parity)
+          : "memory");
+      const float4 *r = reinterpret_cast<const float4 *>(&stage[t % STAGES][lane * PITCH]);
+      const float4 *xv = reinterpret_cast<const float4 *>(x + size_t(t) * IPT);
+#pragma unroll
+      for (int q = 0; q < IPT / 4; ++q) {
+        const float4 v = r[q], w = xv[q];
+        s = __fmaf_rn(v.x, w.x, s);
+        s = __fmaf_rn(v.y, w.y, s);
+        s = __fmaf_rn(v.z, w.z, s);
+        s = __fmaf_rn(v.w, w.w, s);
+      }
+      if (t + STAGES < nt) {
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        issue(t + STAGES);
+      }
+    }
+    j = nt * IPT;
+  }
+  if (row < nx)
+    for (; j < ny; ++j) s = __fmaf_rn(a[j], x[j], s);
+  if (row < nx) y[row] = s;
+#endif
 }
 
 void check(cudaError_t e, const char *what) {
@@ -124,18 +203,18 @@ struct Row {
 
 int main(int argc, char **argv) {
   std::vector<std::string> files;
-  std::vector<std::pair<std::string, std::string>> extras, defaults;
+  std::vector<std::pair<std::string, std::string>> extras, defaults, plains;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else if ((a == "--extra" || a == "--default") && i + 1 < argc) {
+    else if ((a == "--extra" || a == "--default" || a == "--plain") && i + 1 < argc) {
       std::string v = argv[++i];
       size_t eq = v.find('=');
       if (eq == std::string::npos) {
         std::fprintf(stderr, "rowwalk: %s wants LABEL=PTX\n", a.c_str());
         return 2;
       }
-      (a == "--extra" ? extras : defaults).push_back({v.substr(0, eq), v.substr(eq + 1)});
+      (a == "--extra" ? extras : a == "--plain" ? plains : defaults).push_back({v.substr(0, eq), v.substr(eq + 1)});
     } else files.push_back(a);
   }
   if (files.size() != 3) {
@@ -240,6 +319,15 @@ int main(int argc, char **argv) {
       more.emplace_back();
       check(cuModuleLoadData(&more.back(), readFile(x.second).c_str()), x.second.c_str());
     }
+    std::vector<CUmodule> pmods;
+    for (const auto &x : plains) {
+      pmods.emplace_back();
+      check(cuModuleLoadData(&pmods.back(), readFile(x.second).c_str()), x.second.c_str());
+    }
+    // The bulk-copy kernel: sm_90 and later (an empty body elsewhere).
+    int cc = 0;
+    check(cudaDeviceGetAttribute(&cc, cudaDevAttrComputeCapabilityMajor, 0), "compute capability");
+    const bool bulk = cc >= 9;
     std::vector<CUmodule> dmods;
     for (const auto &x : defaults) {
       dmods.emplace_back();
@@ -271,6 +359,14 @@ int main(int argc, char **argv) {
         check(cuModuleGetFunction(&f, more[i], "rowsum_mem__ptxopt_staged_pack"), extras[i].first.c_str());
         measure("", "staged + pack, " + extras[i].first, "rowsum_mem__ptxopt_staged_pack", staged(f, a), t, NX, &o, true);
       }
+      for (size_t i = 0; i < plains.size(); ++i) {
+        CUfunction f;
+        check(cuModuleGetFunction(&f, pmods[i], "rowsum_mem__ptxopt_staged_pack"), plains[i].first.c_str());
+        measure("", "staged + pack, plain copies, " + plains[i].first, "rowsum_mem__ptxopt_staged_pack", staged(f, a), t, NX, &o, true);
+      }
+      if (bulk)
+        measure("", "hand: staged with bulk copies (sm_90), 5 tiles in flight", "hand_staged_bulk_f32<5>",
+                [&] { hand_staged_bulk_f32<5><<<NX / 32, 32>>>(A, x, t, nx, ny); }, t, NX, &o, true);
       for (size_t i = 0; i < defaults.size(); ++i) {
         CUfunction f;
         const std::string &name = defaults[i].first;

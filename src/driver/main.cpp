@@ -202,7 +202,8 @@ int main(int argc, char **argv) {
       ->type_name("0|1");
   unsigned rowwalkStages = 0, rowwalkTile = 0;
   app.add_option("--rowwalk-stages", rowwalkStages, "rowwalk: tiles in flight per warp in the staged clone (default: "
-                                                    "as many as fit in 48 KB, at most 8)")
+                                                    "as many as fit in 48 KB, at most 8; with plain copies: as many "
+                                                    "as fit in 128 registers per lane, at most 192)")
       ->check(CLI::Range(2u, 16u))
       ->type_name("N");
   app.add_option("--rowwalk-tile", rowwalkTile, "rowwalk: bytes of a row per tile in the staged clone (128 or 256)")
@@ -226,6 +227,13 @@ int main(int argc, char **argv) {
         return "";
       })
       ->type_name("G[,G...]");
+  std::string rowwalkStagedCopy;
+  app.add_option("--rowwalk-staged-copy", rowwalkStagedCopy,
+                 "rowwalk: how the staged clone copies rows into shared memory: async (cp.async, sm_80+) or plain "
+                 "(ld.global.v4 into registers, st.shared.v4; any target) (default: async where the target has it, "
+                 "else plain)")
+      ->check(CLI::IsMember({"plain", "async"}))
+      ->type_name("plain|async");
   bool listPasses = false;
   app.add_flag("--list-passes", listPasses, "Print the registered passes (name: description) and exit");
   app.add_option("--skip-pass", skipPasses, "Do not run this pass even if the pipeline names it (repeatable); `prune` keeps the variants no launch can select")
@@ -337,6 +345,7 @@ int main(int argc, char **argv) {
   if (rowwalkStages) popts.options["rowwalk-stages"] = std::to_string(rowwalkStages);
   if (rowwalkTile) popts.options["rowwalk-tile"] = std::to_string(rowwalkTile);
   if (!rowwalkLanes.empty()) popts.options["rowwalk-lanes"] = rowwalkLanes;
+  if (!rowwalkStagedCopy.empty()) popts.options["rowwalk-staged-copy"] = rowwalkStagedCopy;
   if (printAfterAll)
     popts.afterPass = [](const std::string &pass, const ptxopt::ir::Module &m, void *) {
       std::cerr << "// ---- after " << pass << " ----\n" << ptxopt::printModule(m);

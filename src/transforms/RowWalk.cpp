@@ -447,8 +447,18 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
     if (!plan.staged.empty() && !hasCpAsync(ctx_.module)) {
-      plan.staged.clear();
-      stagedWhy = "the target is below sm_80 (no cp.async)";
+      // Below sm_80 the copies are plain loads (RowWalkStaged.cpp), not yet
+      // on by default there (kStagedPlainByDefault).
+      const std::string copy = stagedCopy(ctx_);
+      if (copy == "async") {
+        plan.staged.clear();
+        stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
+      } else if (copy.empty() && !kStagedPlainByDefault &&
+                 !(ctx_.options.count("rowwalk-staged") && ctx_.options.at("rowwalk-staged") == "1")) {
+        plan.staged.clear();
+        stagedWhy = "the target is below sm_80 (no cp.async) and staging with plain loads is not on by default "
+                    "(rowwalk-staged=1 or rowwalk-staged-copy=plain emits it)";
+      }
     }
     if (!stagedWhy.empty())
       ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);
@@ -620,8 +630,10 @@ void runRowWalk(PassContext &ctx) {
         ctx.remark(Remark::Kind::Applied, *k, "",
                    s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
                        " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +
-                       " bytes per tile, " + std::to_string(sp.stages) + " tiles in flight (cp.async, " +
-                       std::to_string(bytes) + " bytes of shared memory); exact; " +
+                       " bytes per tile, " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
+                       (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
+                                    : "cp.async") +
+                       ", " + std::to_string(bytes) + " bytes of shared memory); exact; " +
                        std::to_string(plan.accList.size()) +
                        " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                        "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +

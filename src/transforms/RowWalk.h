@@ -44,6 +44,12 @@ inline constexpr bool kStagedByDefault = true;
 /// outside the guard runs the original loop and is the critical path);
 /// docs/BENCHMARKS.md. `rowwalk-staged=1` lifts both (rows of kMinRow).
 inline constexpr uint32_t kStagedMinLaunch = 2048;
+/// Whether targets below sm_80 (no cp.async) get the staged clone with plain
+/// copies (ld.global.v4 into registers, st.shared.v4) without the options
+/// `rowwalk-staged=1` or `rowwalk-staged-copy=plain`: not yet, until
+/// scripts/bench-rowwalk.sh's "staged, plain copies" rows show it faster
+/// than the original (and than regacc + pack) on a GPU.
+inline constexpr bool kStagedPlainByDefault = false;
 inline constexpr int64_t kStagedMinRow = 2048;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].
@@ -116,7 +122,8 @@ struct StagedPlan {
   std::vector<std::vector<size_t>> runs;
   int64_t step = 16;      // S: bytes of a row per iteration
   unsigned tileBytes = 256;  // bytes of a row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
-  unsigned stages = 8;    // tiles in flight
+  unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
+  unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
   unsigned rowPitch() const { return tileBytes + 16; }  // padded: 16-byte reads of 8 lanes hit different banks
   unsigned tileSize() const { return kLanes * rowPitch(); }
   unsigned stageSize() const { return tileSize() * unsigned(rows.size()); }
@@ -231,5 +238,8 @@ void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::str
 Variant stagedVariant(const Variant &base, const std::string &name);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
+/// The pass option rowwalk-staged-copy: "plain", "async" or "" (not given:
+/// async where the target has cp.async, else plain).
+std::string stagedCopy(const PassContext &ctx);
 
 }  // namespace ptxopt::transforms::rowwalk

@@ -3,8 +3,9 @@
 // What: the same thread-to-row mapping and the same per-thread order of
 // operations as the kernel (bit-identical for floating point), but each
 // warp copies tiles of its 32 rows into shared memory with coalesced 16-byte
-// cp.async copies (sm_80+), several tiles in flight, and each lane then reads
-// its own row from the tile. The tile of one row is 256 bytes (two lines;
+// cp.async copies (sm_80+; plain loads and stores before, below), several
+// tiles in flight, and each lane then reads its own row from the tile.
+// The tile of one row is 256 bytes (two lines;
 // 128 with the option rowwalk-tile=128): lanes 16c..16c+15 copy row r's 16
 // pieces, so one copy instruction of the warp moves 4 whole lines; rows are
 // padded by 16 bytes (272), so the 16-byte reads of 8 lanes (one
@@ -31,7 +32,31 @@
 //   bar.warp.sync (the stage may be rewritten); then the remaining
 //   T - NT*IPT iterations run in the original loop (its registers are where
 //   the body copies left them), or none.
-// Refuses (remark): targets below sm_80 (no cp.async); a loop that writes
+// Plain copies (targets below sm_80, which have no cp.async, or the option
+// rowwalk-staged-copy=plain on any target): the same tiles, padding, per-lane
+// reads and guards, but each lane ld.global.v4's its 16-byte pieces of a
+// tile into registers and st.shared.v4's them. The loads in flight live in
+// registers, so the register file bounds them: a 256-byte tile takes 64
+// registers per lane and row (16 pieces of 4), so 2 tiles in flight by
+// default (128 registers for the tiles; ptxas gave 197-250 registers in all,
+// no spills, on the lit inputs), 4 with 128-byte tiles, 1 with two rows;
+// rowwalk-stages=N asks for N, at most 192 registers' worth. One warp per
+// SM (the launch above): the registers cost no occupancy. The loop over
+// tiles is unrolled K = tiles-in-flight times (a slot is K named registers,
+// not indexable), each step for tile t: st.shared.v4 slot (tile t) into
+// stage t % 2, ld.global.v4 tile t+K into the slot (so K tiles are in
+// flight while the body runs), bar.warp.sync, the IPT body copies from
+// stage t % 2. Two stages of shared memory, one barrier per tile: stage
+// t % 2 was last read by tile t-2, whose reads every lane finished before
+// tile t-1's bar.warp.sync. bar.warp.sync orders memory among the lanes it
+// names (PTX ISA, bar.warp.sync: it "also guarantee[s] memory ordering
+// among threads participating in barrier": a lane's st.shared before it is
+// seen by every other lane's ld.shared after it). Targets below sm_80 get
+// the plain copies by default only once measured faster
+// (kStagedPlainByDefault, RowWalk.h); rowwalk-staged=1 or
+// rowwalk-staged-copy=plain emit them.
+// Refuses (remark): targets below sm_80 unless plain copies are on (above);
+// rowwalk-staged-copy=async there; a loop that writes
 // memory (its tiles are read ahead); a row walked by a register that is not
 // a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes; row
 // loads that are not global, plain, 4 or 8 bytes, before the register's
@@ -45,6 +70,9 @@
 namespace ptxopt::transforms::rowwalk {
 
 namespace {
+/// Registers per lane for the plain copies' tiles in flight: by default, and
+/// at most (with rowwalk-stages).
+constexpr unsigned kPlainRegs = 128, kPlainMaxRegs = 192;
 /// `[reg+off]`.
 Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
   Operand r = e.op(reg);
@@ -52,6 +80,11 @@ Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
   return Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {r, e.op(std::to_string(off))}}}};
 }
 }  // namespace
+
+std::string stagedCopy(const PassContext &ctx) {
+  auto it = ctx.options.find("rowwalk-staged-copy");
+  return it == ctx.options.end() ? std::string() : it->second;
+}
 
 bool hasCpAsync(const ir::Module &m) {
   for (auto t : m.target())
@@ -160,6 +193,19 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   if (auto it = ctx_.options.find("rowwalk-tile"); it != ctx_.options.end())
     sp.tileBytes = std::stoi(it->second) == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
+  if (stagedCopy(ctx_) == "plain" || (stagedCopy(ctx_).empty() && !hasCpAsync(ctx_.module))) {
+    // Plain copies: the loads in flight live in registers, 4 per 16-byte
+    // piece: a tile takes rows x tileBytes / 4 of them per lane (64 for
+    // one 256-byte row). 128 of them by default (2 tiles of 256 bytes, 4
+    // of 128), at most 192 with rowwalk-stages (ptxas allows 255 per
+    // thread; the body needs its own), at least one tile.
+    const unsigned perTile = unsigned(sp.rows.size()) * sp.tileBytes / 4;
+    sp.regTiles = std::max(1u, kPlainRegs / perTile);
+    if (auto it = ctx_.options.find("rowwalk-stages"); it != ctx_.options.end())
+      sp.regTiles = std::max(1u, std::min<unsigned>(unsigned(std::stoi(it->second)), kPlainMaxRegs / perTile));
+    sp.stages = 2;  // the shared ring: one stage written while the other is read
+    return true;
+  }
   // Static shared memory: at most 48 KB per block.
   sp.stages = 48 * 1024 / sp.stageSize();
   if (auto it = ctx_.options.find("rowwalk-stages"); it != ctx_.options.end())
@@ -252,41 +298,8 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
       src[r].push_back(s);
     }
   }
-  const std::string issued = e.reg64(), wofs = e.reg32(), rofs = e.reg32(), t = e.reg64();
-  e.ins("mov.u64", {issued, "0"});
-  e.ins("mov.u32", {wofs, "0"});
-  e.ins("mov.u32", {rofs, "0"});
-  e.ins("mov.u64", {t, "0"});
-  auto wrap = [&](const std::string &ofs) {
-    const std::string p = e.regp();
-    e.ins("add.u32", {ofs, ofs, std::to_string(stageBytes)});
-    e.ins("setp.ge.u32", {p, ofs, std::to_string(ring)});
-    e.ins("mov.u32", {ofs, "0"}, p);
-  };
-  auto issue = [&]() {
-    const std::string p = e.regp(), d = e.reg32();
-    e.ins("setp.lt.u64", {p, issued, NT});
-    e.ins("add.u32", {d, dst0, wofs});
-    for (size_t r = 0; r < sp.rows.size(); ++r)
-      for (unsigned k = 0; k < pieces; ++k) {
-        const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
-        e.ins("cp.async.cg.shared.global", {"[" + src[r][k] + "]", "16"}, p);
-        auto &cp = static_cast<Instruction &>(*e.out.back());
-        cp.operands.insert(cp.operands.begin(), addressOf(e, d, at));
-        e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
-      }
-    e.ins("cp.async.commit_group", {});
-    e.ins("add.u64", {issued, issued, "1"});
-    wrap(wofs);
-  };
-  for (unsigned s = 0; s + 1 < sp.stages; ++s) issue();
-  e.label(tileLabel);
-  issue();
-  e.ins("cp.async.wait_group", {std::to_string(sp.stages - 1)});
-  e.ins("bar.warp.sync", {"-1"});  // every lane's copies of tile t are seen by all
-  const std::string rp = e.reg32();
-  e.ins("add.u32", {rp, own, rofs});
-  // IPT copies of the body; row loads from the tile.
+  // IPT copies of the body whose row loads read the lane's row of the
+  // stage at `rp`.
   std::map<size_t, const StagedPlan::RowLoad *> rowLoad;
   for (const auto &l : sp.loads) rowLoad[l.stmt] = &l;
   std::map<size_t, const std::vector<size_t> *> runAt;
@@ -301,44 +314,140 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     c->edited = true;
     e.out.push_back(std::move(c));
   };
-  for (unsigned it = 0; it < ipt; ++it)
-    for (size_t i = L.hs + 1; i < L.ls; ++i) {
-      if (auto b = before.find(i); b != before.end())
-        for (const auto &st : b->second) copyOf(*st);
-      if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
-        const Instruction &in = static_cast<const Instruction &>(*cb[i]);
-        if (auto rl = rowLoad.find(i); rl != rowLoad.end()) {
-          if (inRun.count(i) && !runAt.count(i)) continue;  // loaded with its run
-          const auto *run = runAt.count(i) ? runAt[i] : nullptr;
-          const std::string type = typeModifier(in);
-          auto ld = std::make_unique<Instruction>();
-          ld->opcode = m.intern("ld.shared" + (run ? ".v" + std::to_string(run->size()) : std::string()) + type);
-          if (run) {
-            Operand vec{Operand::Kind::Vector, "", {}};
-            for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);
-            ld->operands.push_back(vec);
+  auto body = [&](const std::string &rp) {
+    for (unsigned it = 0; it < ipt; ++it)
+      for (size_t i = L.hs + 1; i < L.ls; ++i) {
+        if (auto b = before.find(i); b != before.end())
+          for (const auto &st : b->second) copyOf(*st);
+        if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
+          const Instruction &in = static_cast<const Instruction &>(*cb[i]);
+          if (auto rl = rowLoad.find(i); rl != rowLoad.end()) {
+            if (inRun.count(i) && !runAt.count(i)) continue;  // loaded with its run
+            const auto *run = runAt.count(i) ? runAt[i] : nullptr;
+            const std::string type = typeModifier(in);
+            auto ld = std::make_unique<Instruction>();
+            ld->opcode = m.intern("ld.shared" + (run ? ".v" + std::to_string(run->size()) : std::string()) + type);
+            if (run) {
+              Operand vec{Operand::Kind::Vector, "", {}};
+              for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);
+              ld->operands.push_back(vec);
+            } else {
+              ld->operands.push_back(in.operands[0]);
+            }
+            const int64_t at = int64_t(rl->second->row) * sp.tileSize() + int64_t(it) * sp.step + rl->second->off;
+            ld->operands.push_back(addressOf(e, rp, at));
+            ld->edited = true;
+            e.out.push_back(std::move(ld));
           } else {
-            ld->operands.push_back(in.operands[0]);
+            copyOf(in);
           }
-          const int64_t at = int64_t(rl->second->row) * sp.tileSize() + int64_t(it) * sp.step + rl->second->off;
-          ld->operands.push_back(addressOf(e, rp, at));
-          ld->edited = true;
-          e.out.push_back(std::move(ld));
-        } else {
-          copyOf(in);
         }
+        if (auto a = after.find(i); a != after.end() && i != L.ls)
+          for (const auto &st : a->second) copyOf(*st);
       }
-      if (auto a = after.find(i); a != after.end() && i != L.ls)
-        for (const auto &st : a->second) copyOf(*st);
+  };
+  const std::string issued = e.reg64(), t = e.reg64();
+  e.ins("mov.u64", {issued, "0"});
+  if (sp.regTiles) {
+    // Plain copies: K = regTiles register slots, each a tile's pieces
+    // (4 registers per 16-byte piece). The loop over tiles is unrolled K
+    // times (slots are registers: no indexing), each step j for tile t:
+    // store slot j (tile t) into stage t % 2, load tile t+K into slot j,
+    // bar.warp.sync, the body from stage t % 2. Stage t % 2 was last read
+    // by tile t-2, before tile t-1's bar.warp.sync: no second barrier.
+    const unsigned K = sp.regTiles;
+    const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag;
+    e.ins("mov.u64", {t, "0"});
+    e.ins("mov.u32", {sofs, "0"});
+    std::vector<std::vector<std::vector<std::string>>> slot(K);  // slot, row * pieces + piece, 4 registers
+    for (auto &sl : slot)
+      for (size_t n = 0; n < sp.rows.size() * pieces; ++n) sl.push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
+    auto vecOf = [&](const std::vector<std::string> &r) {
+      Operand vec{Operand::Kind::Vector, "", {}};
+      for (const auto &x : r) vec.elems.push_back(e.op(x));
+      return vec;
+    };
+    auto load = [&](unsigned j) {
+      const std::string p = e.regp();
+      e.ins("setp.lt.u64", {p, issued, NT});
+      for (size_t r = 0; r < sp.rows.size(); ++r)
+        for (unsigned k = 0; k < pieces; ++k) {
+          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, p);
+          auto &ld = static_cast<Instruction &>(*e.out.back());
+          ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
+          e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
+        }
+      e.ins("add.u64", {issued, issued, "1"});
+    };
+    for (unsigned j = 0; j < K; ++j) load(j);
+    e.label(tileLabel);
+    for (unsigned j = 0; j < K; ++j) {
+      const std::string d = e.reg32(), rp = e.reg32();
+      e.ins("add.u32", {d, dst0, sofs});
+      for (size_t r = 0; r < sp.rows.size(); ++r)
+        for (unsigned k = 0; k < pieces; ++k) {
+          const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
+          e.ins("st.shared.v4.b32", {});
+          auto &st = static_cast<Instruction &>(*e.out.back());
+          st.operands = {addressOf(e, d, at), vecOf(slot[j][r * pieces + k])};
+        }
+      load(j);
+      e.ins("bar.warp.sync", {"-1"});  // every lane's stores of tile t are seen by all; tile t-1 is read
+      e.ins("add.u32", {rp, own, sofs});
+      body(rp);
+      e.ins("xor.b32", {sofs, sofs, std::to_string(stageBytes)});
+      const std::string more = e.regp();
+      e.ins("add.u64", {t, t, "1"});
+      e.ins("setp.lt.u64", {more, t, NT});
+      if (j + 1 < K) e.ins("bra", {doneLabel}, "!" + more);
+      else e.ins("bra", {tileLabel}, more);
     }
-  e.ins("bar.warp.sync", {"-1"});  // every lane has read the stage before its next copy
-  wrap(rofs);
-  const std::string more = e.regp(), done = e.reg64(), rest = e.regp();
-  e.ins("add.u64", {t, t, "1"});
-  e.ins("setp.lt.u64", {more, t, NT});
-  e.ins("bra", {tileLabel}, more);
-  e.ins("cp.async.wait_all", {});
+    if (K > 1) e.label(doneLabel);
+  } else {
+    const std::string wofs = e.reg32(), rofs = e.reg32();
+    e.ins("mov.u32", {wofs, "0"});
+    e.ins("mov.u32", {rofs, "0"});
+    e.ins("mov.u64", {t, "0"});
+    auto wrap = [&](const std::string &ofs) {
+      const std::string p = e.regp();
+      e.ins("add.u32", {ofs, ofs, std::to_string(stageBytes)});
+      e.ins("setp.ge.u32", {p, ofs, std::to_string(ring)});
+      e.ins("mov.u32", {ofs, "0"}, p);
+    };
+    auto issue = [&]() {
+      const std::string p = e.regp(), d = e.reg32();
+      e.ins("setp.lt.u64", {p, issued, NT});
+      e.ins("add.u32", {d, dst0, wofs});
+      for (size_t r = 0; r < sp.rows.size(); ++r)
+        for (unsigned k = 0; k < pieces; ++k) {
+          const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
+          e.ins("cp.async.cg.shared.global", {"[" + src[r][k] + "]", "16"}, p);
+          auto &cp = static_cast<Instruction &>(*e.out.back());
+          cp.operands.insert(cp.operands.begin(), addressOf(e, d, at));
+          e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
+        }
+      e.ins("cp.async.commit_group", {});
+      e.ins("add.u64", {issued, issued, "1"});
+      wrap(wofs);
+    };
+    for (unsigned s = 0; s + 1 < sp.stages; ++s) issue();
+    e.label(tileLabel);
+    issue();
+    e.ins("cp.async.wait_group", {std::to_string(sp.stages - 1)});
+    e.ins("bar.warp.sync", {"-1"});  // every lane's copies of tile t are seen by all
+    const std::string rp = e.reg32();
+    e.ins("add.u32", {rp, own, rofs});
+    body(rp);
+    e.ins("bar.warp.sync", {"-1"});  // every lane has read the stage before its next copy
+    wrap(rofs);
+    const std::string more = e.regp();
+    e.ins("add.u64", {t, t, "1"});
+    e.ins("setp.lt.u64", {more, t, NT});
+    e.ins("bra", {tileLabel}, more);
+    e.ins("cp.async.wait_all", {});
+  }
   // The remaining iterations in the original loop, if any.
+  const std::string done = e.reg64(), rest = e.regp();
   e.ins("shl.b64", {done, NT, std::to_string(log2u(ipt))});
   e.ins("setp.eq.u64", {rest, done, T});
   e.ins("bra", {exitLabel}, rest);

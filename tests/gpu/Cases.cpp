@@ -637,6 +637,21 @@ void addRowWalk(std::vector<Case> &cs) {
                     "=rowsum_restrict__ptxopt_staged_pack", false));
   cs.push_back(rows("Horner hash, staged", "rowhash", 1000, 1004, 256, Elem::I32, false, "rowwalk;rowwalk-staged=1",
                     "=rowhash__ptxopt_staged", false));
+  // The staged clone with plain copies (ld.global.v4 into registers,
+  // st.shared.v4: what targets below sm_80 get; forced here), exact: 1004
+  // floats are 15 tiles of 256 bytes (odd: the loop unrolled by its 2 tiles
+  // in flight leaves after its first step) + 11 iterations; 128-byte tiles
+  // (4 in flight: 31 tiles leave after the third step); blocks of 96;
+  // a loop-carried value that is no reduction.
+  cs.push_back(rows("tmp in memory, staged, plain copies", "rowsum_mem", 4096, 4096, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged-copy=plain", "=rowsum_mem__ptxopt_staged_pack", true));
+  cs.push_back(rows("tmp in memory, staged, plain copies, rows not x32", "rowsum_mem", 1000, 1004, 256, Elem::F32, true,
+                    "rowwalk;rowwalk-staged=1;rowwalk-staged-copy=plain", "=rowsum_mem__ptxopt_staged", false));
+  cs.push_back(rows("tmp in memory, staged, plain copies, 128-byte tiles", "rowsum_mem", 1000, 1004, 96, Elem::F32,
+                    true, "rowwalk,pack;rowwalk-staged=1;rowwalk-staged-copy=plain;rowwalk-tile=128",
+                    "=rowsum_mem__ptxopt_staged_pack", false));
+  cs.push_back(rows("Horner hash, staged, plain copies", "rowhash", 1000, 1004, 256, Elem::I32, false,
+                    "rowwalk;rowwalk-staged=1;rowwalk-staged-copy=plain", "=rowhash__ptxopt_staged", false));
   // By default the staged clone runs only where it was measured faster
   // (2048 threads, rows of 2048): this launch keeps regacc + pack (2.27x;
   // the staged clone forced: 1.49x, H100).
