@@ -10,10 +10,11 @@
 #
 # prepare: nvcc -O3 -ptx of tests/lit/rowwalk/Inputs/rowwalk.cu, then ptx-opt
 #   --passes=rowwalk, --passes=rowwalk,pack and --passes=rowwalk --reassociate
-#   into PTXDIR (default build/rowwalk-bench), the staged clone with other
-#   tile settings (4 tiles in flight; 128-byte tiles), with plain copies
-#   instead of cp.async (--rowwalk-staged-copy=plain, what targets below
-#   sm_80 would get; 256- and 128-byte tiles) and -O2 (the table's
+#   into PTXDIR (default build/rowwalk-bench; the staged clone in them has
+#   the default plain copies, 2 tiles of 256 bytes in flight), the staged
+#   clone with cp.async copies (--rowwalk-staged-copy=async: 5 and 4 tiles
+#   in flight, 128-byte tiles), with plain copies of 3 tiles of 256 bytes and
+#   4 of 128 bytes, and -O2 (the table's
 #   "-O2 default" row runs the first variant of its manifest for rowsum_mem).
 #   The run also measures a hand-written kernel staging the rows with sm_90
 #   bulk copies (cp.async.bulk + mbarrier) on sm_90 and later.
@@ -41,9 +42,10 @@ prepare() {
   "$PTXOPT" --passes=rowwalk "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-pack.opt.ptx"
   "$PTXOPT" --passes=rowwalk --reassociate "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-reassoc.opt.ptx"
-  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-stages=4 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-s4.opt.ptx"
-  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-t128.opt.ptx"
-  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=plain "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-plain.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=async "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-async.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=async --rowwalk-stages=4 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-s4.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=async --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-t128.opt.ptx"
+  "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=plain --rowwalk-stages=3 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-plain.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack --rowwalk-staged=1 --rowwalk-staged-copy=plain --rowwalk-tile=128 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-plain-t128.opt.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-O2.opt.ptx"
   for g in $LANES; do
@@ -65,9 +67,10 @@ run() {
   nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu -o "$PTXDIR/rowwalk-bench" -lcuda
   set +e
   "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
-    "$PTXDIR/rowwalk-reassoc.opt.ptx" --extra "4 tiles in flight=$PTXDIR/rowwalk-s4.opt.ptx" \
-    --extra "128-byte tiles=$PTXDIR/rowwalk-t128.opt.ptx" \
-    --plain "2 tiles of 256 bytes in flight=$PTXDIR/rowwalk-plain.opt.ptx" \
+    "$PTXDIR/rowwalk-reassoc.opt.ptx" --extra "cp.async copies, 5 tiles in flight=$PTXDIR/rowwalk-async.opt.ptx" \
+    --extra "cp.async copies, 4 tiles in flight=$PTXDIR/rowwalk-s4.opt.ptx" \
+    --extra "cp.async copies, 128-byte tiles=$PTXDIR/rowwalk-t128.opt.ptx" \
+    --plain "3 tiles of 256 bytes in flight=$PTXDIR/rowwalk-plain.opt.ptx" \
     --plain "4 tiles of 128 bytes in flight=$PTXDIR/rowwalk-plain-t128.opt.ptx" \
     --default "$(default_variant)=$PTXDIR/rowwalk-O2.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
   rc=$?

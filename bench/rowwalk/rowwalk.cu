@@ -352,8 +352,8 @@ int main(int argc, char **argv) {
       rows.back().result = origErr(o);
       measure("", "regacc (default)", "rowsum_mem__ptxopt_regacc", driver(fn(0, "rowsum_mem__ptxopt_regacc"), g, BLOCK, a), t, NX, &o, true);
       measure("", "regacc + pack", "rowsum_mem__ptxopt_regacc_pack", driver(fn(1, "rowsum_mem__ptxopt_regacc_pack"), g, BLOCK, a), t, NX, &o, true);
-      measure("", "staged (forced)", "rowsum_mem__ptxopt_staged", staged(fn(0, "rowsum_mem__ptxopt_staged"), a), t, NX, &o, true);
-      measure("", "staged + pack", "rowsum_mem__ptxopt_staged_pack", staged(fn(1, "rowsum_mem__ptxopt_staged_pack"), a), t, NX, &o, true);
+      measure("", "staged (forced; plain copies, 2 tiles in flight)", "rowsum_mem__ptxopt_staged", staged(fn(0, "rowsum_mem__ptxopt_staged"), a), t, NX, &o, true);
+      measure("", "staged + pack (plain copies, 2 tiles in flight)", "rowsum_mem__ptxopt_staged_pack", staged(fn(1, "rowsum_mem__ptxopt_staged_pack"), a), t, NX, &o, true);
       for (size_t i = 0; i < extras.size(); ++i) {
         CUfunction f;
         check(cuModuleGetFunction(&f, more[i], "rowsum_mem__ptxopt_staged_pack"), extras[i].first.c_str());

@@ -446,19 +446,9 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
-    if (!plan.staged.empty() && !hasCpAsync(ctx_.module)) {
-      // Below sm_80 the copies are plain loads (RowWalkStaged.cpp), not yet
-      // on by default there (kStagedPlainByDefault).
-      const std::string copy = stagedCopy(ctx_);
-      if (copy == "async") {
-        plan.staged.clear();
-        stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
-      } else if (copy.empty() && !kStagedPlainByDefault &&
-                 !(ctx_.options.count("rowwalk-staged") && ctx_.options.at("rowwalk-staged") == "1")) {
-        plan.staged.clear();
-        stagedWhy = "the target is below sm_80 (no cp.async) and staging with plain loads is not on by default "
-                    "(rowwalk-staged=1 or rowwalk-staged-copy=plain emits it)";
-      }
+    if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && stagedCopy(ctx_) == "async") {
+      plan.staged.clear();
+      stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
     }
     if (!stagedWhy.empty())
       ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);

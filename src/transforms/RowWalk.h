@@ -44,12 +44,6 @@ inline constexpr bool kStagedByDefault = true;
 /// outside the guard runs the original loop and is the critical path);
 /// docs/BENCHMARKS.md. `rowwalk-staged=1` lifts both (rows of kMinRow).
 inline constexpr uint32_t kStagedMinLaunch = 2048;
-/// Whether targets below sm_80 (no cp.async) get the staged clone with plain
-/// copies (ld.global.v4 into registers, st.shared.v4) without the options
-/// `rowwalk-staged=1` or `rowwalk-staged-copy=plain`: not yet, until
-/// scripts/bench-rowwalk.sh's "staged, plain copies" rows show it faster
-/// than the original (and than regacc + pack) on a GPU.
-inline constexpr bool kStagedPlainByDefault = false;
 inline constexpr int64_t kStagedMinRow = 2048;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].

@@ -3,8 +3,9 @@
 // What: the same thread-to-row mapping and the same per-thread order of
 // operations as the kernel (bit-identical for floating point), but each
 // warp copies tiles of its 32 rows into shared memory with coalesced 16-byte
-// cp.async copies (sm_80+; plain loads and stores before, below), several
-// tiles in flight, and each lane then reads its own row from the tile.
+// copies (by default plain loads into registers and shared stores, any
+// target; with rowwalk-staged-copy=async cp.async, sm_80+: both below),
+// several tiles in flight, and each lane then reads its own row from the tile.
 // The tile of one row is 256 bytes (two lines;
 // 128 with the option rowwalk-tile=128): lanes 16c..16c+15 copy row r's 16
 // pieces, so one copy instruction of the warp moves 4 whole lines; rows are
@@ -32,8 +33,12 @@
 //   bar.warp.sync (the stage may be rewritten); then the remaining
 //   T - NT*IPT iterations run in the original loop (its registers are where
 //   the body copies left them), or none.
-// Plain copies (targets below sm_80, which have no cp.async, or the option
-// rowwalk-staged-copy=plain on any target): the same tiles, padding, per-lane
+// Plain copies (the default on every target; rowwalk-staged-copy=async
+// gives the cp.async copies above on sm_80 and later: on an H200 at 4096 x
+// 4096 the plain copies with 2 tiles in flight ran 9.9x over the original,
+// cp.async with 5 tiles 8.4x and a hand-written kernel with sm_90 bulk
+// copies (cp.async.bulk, an mbarrier per stage) 6.7x; docs/BENCHMARKS.md):
+// the same tiles, padding, per-lane
 // reads and guards, but each lane ld.global.v4's its 16-byte pieces of a
 // tile into registers and st.shared.v4's them. The loads in flight live in
 // registers, so the register file bounds them: a 256-byte tile takes 64
@@ -51,12 +56,12 @@
 // tile t-1's bar.warp.sync. bar.warp.sync orders memory among the lanes it
 // names (PTX ISA, bar.warp.sync: it "also guarantee[s] memory ordering
 // among threads participating in barrier": a lane's st.shared before it is
-// seen by every other lane's ld.shared after it). Targets below sm_80 get
-// the plain copies by default only once measured faster
-// (kStagedPlainByDefault, RowWalk.h); rowwalk-staged=1 or
-// rowwalk-staged-copy=plain emit them.
-// Refuses (remark): targets below sm_80 unless plain copies are on (above);
-// rowwalk-staged-copy=async there; a loop that writes
+// seen by every other lane's ld.shared after it). Why the plain copies win
+// here (not profiled): the loads of a tile go straight to registers with
+// their 16 pieces per lane in flight, while cp.async stages through L1
+// (.cg bypasses it only for the data) with an async-group wait per tile.
+// Refuses (remark): rowwalk-staged-copy=async on a target below sm_80; a
+// loop that writes
 // memory (its tiles are read ahead); a row walked by a register that is not
 // a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes; row
 // loads that are not global, plain, 4 or 8 bytes, before the register's
@@ -193,7 +198,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   if (auto it = ctx_.options.find("rowwalk-tile"); it != ctx_.options.end())
     sp.tileBytes = std::stoi(it->second) == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
-  if (stagedCopy(ctx_) == "plain" || (stagedCopy(ctx_).empty() && !hasCpAsync(ctx_.module))) {
+  if (stagedCopy(ctx_) != "async") {
     // Plain copies: the loads in flight live in registers, 4 per 16-byte
     // piece: a tile takes rows x tileBytes / 4 of them per lane (64 for
     // one 256-byte row). 128 of them by default (2 tiles of 256 bytes, 4

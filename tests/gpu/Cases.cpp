@@ -638,7 +638,7 @@ void addRowWalk(std::vector<Case> &cs) {
   cs.push_back(rows("Horner hash, staged", "rowhash", 1000, 1004, 256, Elem::I32, false, "rowwalk;rowwalk-staged=1",
                     "=rowhash__ptxopt_staged", false));
   // The staged clone with plain copies (ld.global.v4 into registers,
-  // st.shared.v4: what targets below sm_80 get; forced here), exact: 1004
+  // st.shared.v4: the default on every target; named here), exact: 1004
   // floats are 15 tiles of 256 bytes (odd: the loop unrolled by its 2 tiles
   // in flight leaves after its first step) + 11 iterations; 128-byte tiles
   // (4 in flight: 31 tiles leave after the third step); blocks of 96;
@@ -652,6 +652,14 @@ void addRowWalk(std::vector<Case> &cs) {
                     "=rowsum_mem__ptxopt_staged_pack", false));
   cs.push_back(rows("Horner hash, staged, plain copies", "rowhash", 1000, 1004, 256, Elem::I32, false,
                     "rowwalk;rowwalk-staged=1;rowwalk-staged-copy=plain", "=rowhash__ptxopt_staged", false));
+  // The cp.async copies (rowwalk-staged-copy=async; the default before the
+  // plain copies measured faster), exact.
+  cs.push_back(rows("tmp in memory, staged, cp.async copies", "rowsum_mem", 4096, 4096, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged-copy=async", "=rowsum_mem__ptxopt_staged_pack", true));
+  cs.push_back(rows("tmp in memory, staged, cp.async copies, rows not x32", "rowsum_mem", 1000, 1004, 256, Elem::F32,
+                    true, "rowwalk;rowwalk-staged=1;rowwalk-staged-copy=async", "=rowsum_mem__ptxopt_staged", false));
+  cs.push_back(rows("tmp in memory, staged, cp.async copies, 2048x2048", "rowsum_mem", 2048, 2048, 256, Elem::F32, true,
+                    "rowwalk,pack;rowwalk-staged-copy=async", "=rowsum_mem__ptxopt_staged_pack", false));
   // By default the staged clone runs only where it was measured faster
   // (2048 threads, rows of 2048): this launch keeps regacc + pack (2.27x;
   // the staged clone forced: 1.49x, H100).
