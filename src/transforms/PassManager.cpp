@@ -49,7 +49,7 @@ const std::vector<Registered> &registry() {
         "with 16-byte loads and a shuffle reduction ('lanes' clones, launch grown 32 (8, 4) times; exact for "
         "integer, min/max and bitwise "
         "accumulators, floating point only with --reassociate), and each warp copies its 32 rows through "
-        "shared memory in 16-byte cp.async tiles, each lane reading its own row in order ('staged' clone, "
+        "shared memory in 16-byte tiles, each lane reading its own row in order ('staged' clone, "
         "one warp per block, exact)"},
        transforms::runRowWalk},
   };

@@ -75,7 +75,8 @@
 // above, floating-point accumulators without `reassociate`, a split loop
 // that loads through the parameter it stores through, unknown bases.
 // 3. Staged ('staged' clone, one warp per block, exact): each warp copies
-//    tiles of its 32 rows into shared memory with 16-byte cp.async, several
+//    tiles of its 32 rows into shared memory with 16-byte copies (plain loads
+//    and shared stores; cp.async with rowwalk-staged-copy=async), several
 //    in flight, and each lane reads its own row in order; warps whose lanes
 //    are not all in the loop, or differ in trip count, or whose rows are
 //    unaligned run the original loop. Details: RowWalkStaged.cpp. By
