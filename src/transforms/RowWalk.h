@@ -38,13 +38,16 @@ inline constexpr int64_t kMinRow = 128;
 /// option `rowwalk-staged` (RowWalkStaged.cpp; docs/BENCHMARKS.md).
 inline constexpr bool kStagedByDefault = true;
 /// The staged clone by default only for launches of at least this many
-/// threads and rows of at least this many elements: on an H100 it ran 8.0x
-/// at 4096 x 4096 and 10.4x at 2048 x 2048 (regacc + pack: 2.7x, 3.7x), but
-/// 1.5x at 1000 x 1004 (regacc + pack 2.3x: 32 warps, the last one partly
-/// outside the guard runs the original loop and is the critical path);
-/// docs/BENCHMARKS.md. `rowwalk-staged=1` lifts both (rows of kMinRow).
+/// threads and rows of at least this many elements. Launches: on an H100 it
+/// ran 8.0x at 4096 x 4096 and 10.4x at 2048 x 2048 (regacc + pack: 2.7x,
+/// 3.7x), but 1.5x at 1000 x 1004 (regacc + pack 2.3x: 32 warps, the last
+/// one partly outside the guard runs the original loop and is the critical
+/// path). Rows: with the plain copies, 4.6x at 262144 x 256, 4.4x at
+/// 131072 x 512, 4.5x at 65536 x 1024, 6.6x at 16384 x 1024 (regacc + pack
+/// 2.4-2.6x; H200); not measured under 256. docs/BENCHMARKS.md.
+/// `rowwalk-staged=1` lifts both (rows of kMinRow).
 inline constexpr uint32_t kStagedMinLaunch = 2048;
-inline constexpr int64_t kStagedMinRow = 2048;
+inline constexpr int64_t kStagedMinRow = 256;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].
 struct LoopBlock {
