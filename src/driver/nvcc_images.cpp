@@ -23,11 +23,12 @@
 //      samplers) is not split (two images would hold two copies of it): its
 //      clones stay in the one image, as with --ptxopt-no-clone-images.
 //   2. ptxas step (this program as `ptxas`, ptxasMain): the real ptxas with
-//      nvcc's arguments; then the same arguments on each clone module of the
-//      input (without -c: a clone image is linked by nobody; up to 4 at a
-//      time), into <i>.<arch>.cubin; the cubin's record (cubin-<hash>) names them.
+//      nvcc's arguments and, beside it (independent processes), the same
+//      arguments on each clone module of the input (without -c: a clone
+//      image is linked by nobody; up to 4 at a time), into
+//      <i>.<arch>.cubin; the cubin's record (cubin-<hash>) names them.
 //   3. fatbinary step (this program as `fatbinary`, fatbinaryMain): the
-//      real fatbinary; then, for the ELF and PTX images it embedded, one
+//      real fatbinary and, beside it, for the ELF and PTX images it embeds, one
 //      fatbinary per clone module holding its cubins (every real
 //      architecture of the build) and its PTX (every virtual architecture
 //      nvcc embeds PTX for: the driver JITs it where no cubin fits, as it
@@ -236,15 +237,11 @@ std::string imagesHeader(const std::string &fatbinC) {
   return stateDir() + "/images-" + shortHash(fs::path(fatbinC).filename().string()) + ".h";
 }
 
-int ptxasMain(const std::vector<std::string> &args) {
-  const std::string real = realTool("ptxas");
-  if (real.empty()) {
-    std::fprintf(stderr, "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as ptxas inside scripts/ptx-nvcc)\n");
-    return 1;
-  }
-  std::vector<std::string> cmd{real};
-  cmd.insert(cmd.end(), args.begin(), args.end());
-  if (int rc = spawn(cmd); rc != 0 || !cloneImagesOn()) return rc;
+namespace {
+/// The clone modules of the PTX that ptxas `args` compiles, one ptxas each
+/// (up to 4 at a time), into the clones directory; records which compiled.
+/// Never throws: a failure leaves the clones out with a warning.
+void compileCloneModules(const std::vector<std::string> &args, const std::string &real) {
   try {
     size_t in = std::string::npos;
     for (size_t i = 0; i < args.size(); ++i)
@@ -252,10 +249,10 @@ int ptxasMain(const std::vector<std::string> &args) {
     std::string out, arch;
     size_t outAt = valueIndex(args, {"-o", "--output-file"}, out);
     valueIndex(args, {"-arch", "--gpu-name"}, arch);
-    if (in == std::string::npos || outAt == std::string::npos || arch.empty()) return 0;
+    if (in == std::string::npos || outAt == std::string::npos || arch.empty()) return;
     const std::string dir = clonesDir(args[in]);
     auto names = readFile(dir + "/names");
-    if (!names) return 0;
+    if (!names) return;
     std::vector<std::pair<std::string, std::string>> clones;  // (module index, name)
     std::vector<std::string> modules;                         // the module indices, each once
     std::istringstream ns(*names);
@@ -302,27 +299,43 @@ int ptxasMain(const std::vector<std::string> &args) {
     writeFile(cubinRecord(out), dir + "\n" + arch + "\n" + compiled);
   } catch (const std::exception &e) {
     warnOnce(std::string("ptxas") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");
+  } catch (...) {
+    warnOnce("ptxas-unknown", "clone images: an unexpected error; the clones are left out");
   }
-  return 0;
 }
+}  // namespace
 
-int fatbinaryMain(const std::vector<std::string> &args) {
-  const std::string real = realTool("fatbinary");
+int ptxasMain(const std::vector<std::string> &args) {
+  const std::string real = realTool("ptxas");
   if (real.empty()) {
-    std::fprintf(stderr,
-                 "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as fatbinary inside scripts/ptx-nvcc)\n");
+    std::fprintf(stderr, "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as ptxas inside scripts/ptx-nvcc)\n");
     return 1;
   }
   std::vector<std::string> cmd{real};
   cmd.insert(cmd.end(), args.begin(), args.end());
-  if (int rc = spawn(cmd); rc != 0 || !cloneImagesOn()) return rc;
+  if (!cloneImagesOn()) return spawn(cmd);
+  // nvcc's own ptxas runs beside the clone modules' (they do not depend on
+  // it): the build waits for the longer of the two, not for their sum.
+  int rc = 0;
+  std::thread own([&] { rc = spawn(cmd); });
+  compileCloneModules(args, real);
+  own.join();
+  return rc;
+}
+
+namespace {
+/// One fatbinary per clone module of the compile that fatbinary `args`
+/// makes (its cubins and PTX), written as arrays into the images header
+/// that the hook block includes. Never throws: a failure leaves the clones
+/// out with a warning.
+void makeCloneImages(const std::vector<std::string> &args, const std::string &real) {
   try {
     std::string embedded;
     for (const auto &a : args) {
-      if (a == "-link" || a == "--link") return 0;  // nvcc's device link: no clones there
+      if (a == "-link" || a == "--link") return;  // nvcc's device link: no clones there
       if (startsWith(a, "--embedded-fatbin=")) embedded = a.substr(18);
     }
-    if (embedded.empty()) return 0;
+    if (embedded.empty()) return;
     // clone module (its index: the same for every architecture's PTX, so
     // that one fatbinary holds them all, as nvcc's does) -> its cubins and
     // PTX, as --image3 arguments, and the clones it holds
@@ -366,16 +379,31 @@ int fatbinaryMain(const std::vector<std::string> &args) {
         add(i, name, "--image3=kind=elf,sm=" + kv["sm"] + ",file=" + dir + "/" + i + "." + arch + ".cubin");
       }
     }
-    if (order.empty()) return 0;
+    if (order.empty()) return;
     const std::string header = imagesHeader(embedded);
     std::string arrays, table;
     size_t n = 0;
     size_t entries = 0;
-    for (const auto &module : order) {
-      const std::string fatbin = header + "." + std::to_string(n) + ".fatbin";
-      std::vector<std::string> c{real, "--create=" + fatbin, "-64"};
-      c.insert(c.end(), images[module].begin(), images[module].end());
-      auto bytes = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
+    // One fatbinary per clone module, up to 4 at a time; the header lists
+    // them in order.
+    std::vector<std::optional<std::string>> made(order.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t k; (k = next++) < order.size();) {
+        const std::string fatbin = header + "." + std::to_string(k) + ".fatbin";
+        std::vector<std::string> c{real, "--create=" + fatbin, "-64"};
+        c.insert(c.end(), images[order[k]].begin(), images[order[k]].end());
+        made[k] = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
+      }
+    };
+    std::vector<std::thread> pool;
+    const size_t threads = std::min<size_t>({4, order.size(), std::max(1u, std::thread::hardware_concurrency())});
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto &t : pool) t.join();
+    for (size_t k = 0; k < order.size(); ++k) {
+      const std::string &module = order[k];
+      auto &bytes = made[k];
       if (!bytes || bytes->empty()) {
         warnOnce("clone-fatbinary" + module, "fatbinary failed on the clone image " + module + "; its clones' launches run the original");
         continue;
@@ -397,15 +425,35 @@ int fatbinaryMain(const std::vector<std::string> &args) {
       }
       ++n;
     }
-    if (!n) return 0;
+    if (!n) return;
     writeFile(header, "/* ptx-nvcc clone images (docs/NVCC.md, \"Clone images\"): one fatbinary per clone module */\n" +
                           arrays + "static const ptxopt_nvcc_image __ptxopt_nvcc_images[] = {\n" + table +
                           "};\n#define __PTXOPT_NVCC_IMAGE_COUNT " + std::to_string(entries) + "\n");
     note("images " + header);
   } catch (const std::exception &e) {
     warnOnce(std::string("fatbinary") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");
+  } catch (...) {
+    warnOnce("fatbinary-unknown", "clone images: an unexpected error; the clones are left out");
   }
-  return 0;
+}
+}  // namespace
+
+int fatbinaryMain(const std::vector<std::string> &args) {
+  const std::string real = realTool("fatbinary");
+  if (real.empty()) {
+    std::fprintf(stderr,
+                 "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as fatbinary inside scripts/ptx-nvcc)\n");
+    return 1;
+  }
+  std::vector<std::string> cmd{real};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  if (!cloneImagesOn()) return spawn(cmd);
+  // nvcc's own fatbinary runs beside the clone images' (independent).
+  int rc = 0;
+  std::thread own([&] { rc = spawn(cmd); });
+  makeCloneImages(args, real);
+  own.join();
+  return rc;
 }
 
 }  // namespace ptxnvcc
