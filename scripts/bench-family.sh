@@ -3,7 +3,9 @@
 # choices measured per shape"): real-shaped CUDA programs built once with
 # nvcc and once with scripts/ptx-nvcc (same flags: -O3 -arch=$ARCH), run
 # alternately as
-#   nvcc | ptx-nvcc | ptx-nvcc with PTXOPT_DISABLE=1 at run time
+#   nvcc | ptx-nvcc | ptx-nvcc with PTXOPT_DISABLE=1 at run time | nvcc again
+# (the A/A control: how far two runs of one binary differ, the noise against
+# which "ptx-nvcc below 0.98x" is read)
 # for ROUNDS rounds (the order rotates every round), then once more
 # (ptx-nvcc, PTXOPT_LOG=2, PTXOPT_FIRST_LAUNCH_CLONES=1, --reps 0) for the
 # variant each launch runs once the kernel's first launch is past. Every
@@ -223,7 +225,7 @@ run_one() { # run_one <program> <variant> <tag> [program args...]
   local p=$1 variant=$2 tag=$3 bin t0 rc
   shift 3
   bin=$W/$p.nvcc
-  [ "$variant" != nvcc ] && bin=$W/$p.ptx-nvcc
+  [ "$variant" != nvcc ] && [ "$variant" != nvcc2 ] && bin=$W/$p.ptx-nvcc
   [ -x "$bin" ] || return 0
   t0=$(date +%s.%N)
   case $variant in
@@ -243,12 +245,12 @@ run_one() { # run_one <program> <variant> <tag> [program args...]
     FAILS=$((FAILS + 1))
   fi
 }
-VARIANTS=(nvcc ptx-nvcc disabled)
+VARIANTS=(nvcc ptx-nvcc disabled nvcc2)
 for ((r = 1; r <= ROUNDS; r++)); do
   for p in "${PROGS[@]}"; do
     line=""
-    for ((v = 0; v < 3; v++)); do
-      variant=${VARIANTS[$(((v + r - 1) % 3))]}
+    for ((v = 0; v < ${#VARIANTS[@]}; v++)); do
+      variant=${VARIANTS[$(((v + r - 1) % ${#VARIANTS[@]}))]}
       run_one "$p" "$variant" "$variant.r$r" "${ARGS[@]}"
       line+=" $variant $(cat "$W/$p.$variant.r$r.wall" 2>/dev/null)s"
     done
@@ -259,8 +261,8 @@ done
 SARGS=(--reps "$REPS" --max-mb "$SMALL_MB")
 for ((r = 1; r <= SMALL_ROUNDS; r++)); do
   for p in "${PROGS[@]}"; do
-    for ((v = 0; v < 3; v++)); do
-      variant=${VARIANTS[$(((v + r - 1) % 3))]}
+    for ((v = 0; v < ${#VARIANTS[@]}; v++)); do
+      variant=${VARIANTS[$(((v + r - 1) % ${#VARIANTS[@]}))]}
       run_one "$p" "$variant" "$variant.s$r" "${SARGS[@]}"
     done
   done

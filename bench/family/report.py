@@ -2,7 +2,7 @@
 """The tables of the benchmark family (scripts/bench-family.sh runs this).
 
 Reads the work directory: <prog>.<variant>.r<k>.out (variant nvcc, ptx-nvcc,
-disabled; one per round), <prog>.log.out (ptx-nvcc with PTXOPT_LOG=2 and
+disabled, nvcc2: the nvcc build again, the A/A control; one per round), <prog>.log.out (ptx-nvcc with PTXOPT_LOG=2 and
 --reps 0), <prog>.*.wall and build.tsv one level up. Writes family.md (per
 case, per clone kind, per program), family.csv and decisions.txt into --out,
 prints family.md. Exit 1 when an output differs from nvcc's or a case is
@@ -21,7 +21,9 @@ import re
 import statistics
 import sys
 
-VARIANTS = ("nvcc", "ptx-nvcc", "disabled")
+# nvcc2: the nvcc build again, a process of its own in each round (the A/A
+# control: how far two runs of one binary differ, the measurement's noise).
+VARIANTS = ("nvcc", "ptx-nvcc", "disabled", "nvcc2")
 
 
 def parse_fields(line):
@@ -124,6 +126,8 @@ def main():
             stats = {}
             for v in VARIANTS:
                 got = [r[key] for r in runs[v] if key in r]
+                if v == "nvcc2" and not got:
+                    continue  # a work directory from before the A/A control
                 if len(got) != a.rounds:
                     equal = "MISSING"
                     problems.append(f"{prog} {' '.join(key[1:])}: {v}: in {len(got)} of {a.rounds} runs")
@@ -132,7 +136,7 @@ def main():
                     if ref is None:
                         ref = f["hash"]
                     elif f["hash"] != ref and equal == "yes":
-                        equal = "NO (nvcc differs between rounds)" if v == "nvcc" else f"NO ({v})"
+                        equal = "NO (nvcc differs between rounds)" if v in ("nvcc", "nvcc2") else f"NO ({v})"
                         problems.append(f"{prog} {' '.join(key[1:])}: {v} hash {f['hash']} != nvcc {ref}")
                 if got:
                     stats[v] = {
@@ -160,7 +164,7 @@ def main():
                 "program": prog, "case": key[1], "shape": key[2], "size": key[3],
                 "MB": f"{int(f0.get('bytes', 0) or 0) / 1048576:.1f}", "launches": launches,
                 "nvcc_ms": s("nvcc", "host_min"), "ptxnvcc_ms": s("ptx-nvcc", "host_min"),
-                "disabled_ms": s("disabled", "host_min"),
+                "disabled_ms": s("disabled", "host_min"), "nvcc2_ms": s("nvcc2", "host_min"),
                 "nvcc_med_ms": s("nvcc", "host_med"), "ptxnvcc_med_ms": s("ptx-nvcc", "host_med"),
                 "nvcc_kern_ms": s("nvcc", "kern_min"), "ptxnvcc_kern_ms": s("ptx-nvcc", "kern_min"),
                 "nvcc_first_ms": s("nvcc", "first"), "ptxnvcc_first_ms": s("ptx-nvcc", "first"),
@@ -201,22 +205,25 @@ def main():
         r["speedup_med"] = ratio(r, "nvcc_med_ms", "ptxnvcc_med_ms")
         r["speedup_kern"] = ratio(r, "nvcc_kern_ms", "ptxnvcc_kern_ms")
         r["speedup_disabled"] = ratio(r, "nvcc_ms", "disabled_ms")
+        r["speedup_aa"] = ratio(r, "nvcc_ms", "nvcc2_ms")
 
     md = []
     md.append(f"Device and toolkit: {a.device}\n")
     md.append("Times in ms: host timer around the run's launches + one cudaDeviceSynchronize, the min over "
               "repetitions and rounds (median: the median of the runs' medians); kernel: cudaEvents around the "
               "same launches, min. speed-up = nvcc / ptx-nvcc (above 1: faster). DISABLE: the ptx-nvcc program "
-              "with PTXOPT_DISABLE=1. variant: what each launch ran (PTXOPT_LOG=2; `none`: a kernel without clones, "
+              "with PTXOPT_DISABLE=1. A/A: nvcc / the same nvcc build run again in processes of its own (the noise of "
+              "the measurement: the ratio two runs of one binary give). variant: what each launch ran (PTXOPT_LOG=2; `none`: a kernel without clones, "
               "`original`: a kernel with clones whose conditions failed).\n")
     md.append("| program | kernels | shape | size | MB | launches | nvcc ms | ptx-nvcc ms | speed-up | median speed-up "
-              "| kernel speed-up | DISABLE speed-up | first run nvcc / ptx-nvcc ms | variant | equal |")
-    md.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
+              "| kernel speed-up | DISABLE speed-up | A/A | first run nvcc / ptx-nvcc ms | variant | equal |")
+    md.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
     for r in rows:
         md.append(f"| {r['program']} | {r['case']} | {r['shape']} | {r['size']} | {r['MB']} | {r['launches']} "
                   f"| {fmt_ms(r['nvcc_ms'])} | {fmt_ms(r['ptxnvcc_ms'])} | {fmt_ratio(r['nvcc_ms'], r['ptxnvcc_ms'])} "
                   f"| {fmt_ratio(r['nvcc_med_ms'], r['ptxnvcc_med_ms'])} | {fmt_ratio(r['nvcc_kern_ms'], r['ptxnvcc_kern_ms'])} "
-                  f"| {fmt_ratio(r['nvcc_ms'], r['disabled_ms'])} | {fmt_ms(r['nvcc_first_ms'])} / {fmt_ms(r['ptxnvcc_first_ms'])} "
+                  f"| {fmt_ratio(r['nvcc_ms'], r['disabled_ms'])} | {fmt_ratio(r['nvcc_ms'], r['nvcc2_ms'])} "
+                  f"| {fmt_ms(r['nvcc_first_ms'])} / {fmt_ms(r['ptxnvcc_first_ms'])} "
                   f"| {r['variant']} | {r['equal']} |")
 
     # per clone kind: the cases where it ran (a case running two kinds counts for both)
@@ -275,15 +282,25 @@ def main():
 
     slower = [r for r in rows if r["speedup"] and r["speedup"] < 0.98]
     weak = [r for r in rows if r["kinds"] not in ("original", "no clones") and r["speedup"] and r["speedup"] < 1.03]
+    aa = [r["speedup_aa"] for r in rows if r["speedup_aa"]]
+    if aa:
+        md.append(f"\nA/A control (nvcc / the nvcc build run again, {len(aa)} cases): min {min(aa):.2f}x, median "
+                  f"{statistics.median(aa):.2f}x, max {max(aa):.2f}x; below 0.98x: {sum(1 for x in aa if x < 0.98)}, "
+                  f"above 1.02x: {sum(1 for x in aa if x > 1.02)}. ptx-nvcc against nvcc in the cases where no clone "
+                  f"ran (`original`, `no clones`): below 0.98x: "
+                  f"{sum(1 for r in rows if r['kinds'] in ('original', 'no clones') and r['speedup'] and r['speedup'] < 0.98)}"
+                  f" of {sum(1 for r in rows if r['kinds'] in ('original', 'no clones') and r['speedup'])}.")
     md.append(f"\nSummary: {len(rows)} cases; outputs equal to nvcc's: {sum(1 for r in rows if r['equal'] == 'yes')}; "
-              f"ptx-nvcc below 0.98x of nvcc: {len(slower)}; cases running a clone measured below 1.03x: {len(weak)}.")
+              f"ptx-nvcc below 0.98x of nvcc: {len(slower)}; cases running a clone measured below 1.03x: {len(weak)}"
+              + (f"; the nvcc build against itself (A/A) below 0.98x: {sum(1 for x in aa if x < 0.98)}" if aa else "")
+              + ".")
     text = "\n".join(md) + "\n"
     open(os.path.join(a.out, "family.md"), "w").write(text)
     print(text)
 
     cols = ["program", "case", "shape", "size", "MB", "launches", "nvcc_ms", "ptxnvcc_ms", "disabled_ms", "speedup",
             "nvcc_med_ms", "ptxnvcc_med_ms", "speedup_med", "nvcc_kern_ms", "ptxnvcc_kern_ms", "speedup_kern",
-            "speedup_disabled", "nvcc_first_ms", "ptxnvcc_first_ms", "kinds", "variant", "equal"]
+            "speedup_disabled", "nvcc2_ms", "speedup_aa", "nvcc_first_ms", "ptxnvcc_first_ms", "kinds", "variant", "equal"]
     with open(os.path.join(a.out, "family.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
