@@ -367,14 +367,19 @@ Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
 
 Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
   const DefKey key{def, reg};
-  if (auto it = defCache_.find(key); it != defCache_.end()) return it->second;
-  if (inProgress_[key]) return Value::unknown(std::string(reg) + " depends on itself", UnknownCause::PathDependent);
+  DefEntry *e = &defs_[key];
+  if (e->done) return e->v;
+  if (e->inProgress) return Value::unknown(std::string(reg) + " depends on itself", UnknownCause::PathDependent);
   if (depth_ > 400) return Value::unknown("expression too deep", UnknownCause::Overflow);
-  inProgress_[key] = true;
+  e->inProgress = true;
+  inProgress_.push_back(key);
+  const uint64_t erased = erased_;
   ++depth_;
   Value v = evalInstr(def, reg);
   --depth_;
-  inProgress_[key] = false;
+  inProgress_.pop_back();
+  if (erased != erased_) e = &defs_[key];  // a trial erased entries meanwhile
+  e->inProgress = false;
   if (trial_) trial_->keys.push_back(key);
   // What the polynomial cannot express but is the same for every thread of
   // the grid becomes a Uniform symbol: an opaque integer, set here.
@@ -386,7 +391,8 @@ Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
     for (auto l = loops_.loopOf(cfg_.blockOf(def)); l; l = loops_.loops()[*l].parent) ls.push_back(*l);
     if (auto id = uniformSymbol(reg, def, std::move(ls), v.tz, v.umax)) v = Value::of(Poly::symbol(*id));
   }
-  defCache_[key] = v;
+  e->v = v;
+  e->done = true;
   return v;
 }
 
@@ -588,13 +594,16 @@ std::optional<Value> AffineAnalysis::chainStep(uint32_t loop, std::string_view r
   trial_ = &t;
   // Registers being evaluated outside (the read that asked for this
   // induction variable) are evaluated afresh inside, with the placeholder.
-  std::unordered_map<DefKey, bool, DefKeyHash> outer;
+  std::vector<DefKey> outer;
   outer.swap(inProgress_);
+  for (const auto &k : outer) defs_[k].inProgress = false;
   Value v = evalInstr(upd, reg);
-  outer.swap(inProgress_);
   trial_ = nullptr;
   // Values computed under the placeholder are not values of the program.
-  for (const auto &k : t.keys) defCache_.erase(k);
+  for (const auto &k : t.keys) defs_.erase(k);
+  ++erased_;
+  for (const auto &k : outer) defs_[k].inProgress = true;
+  outer.swap(inProgress_);
   ivs_.resize(std::min(ivs_.size(), ivCount));
   if (!v.known) return std::nullopt;
   bool nonlinear;

@@ -86,7 +86,7 @@ int specialLevel(std::string_view r) {
 /// Instructions whose result is a function of their register operands only
 /// (no memory, no other lane, no hidden state).
 bool pure(std::string_view b) {
-  static const std::unordered_set<std::string_view> ops = {
+  static const std::unordered_set<std::string_view, NameHash> ops = {
       "mov",  "add",   "sub",  "mul",  "mad",   "mul24", "mad24", "sad",   "div",  "rem",  "abs",   "neg",
       "min",  "max",   "popc", "clz",  "bfind", "brev",  "bfe",   "bfi",   "and",  "or",   "xor",   "not",
       "cnot", "shl",   "shr",  "shf",  "lop3",  "prmt",  "selp",  "slct",  "setp", "set",  "cvt",   "cvta",

@@ -44,7 +44,7 @@ public:
 private:
   const CFG &cfg_;
   std::vector<DefUse> du_;
-  std::unordered_map<std::string_view, uint32_t> regId_;
+  std::unordered_map<std::string_view, uint32_t, NameHash> regId_;
   std::vector<uint32_t> regSites_, regSitesBegin_;  // reg r's def-site ids: regSites_[regSitesBegin_[r] ..]
   struct Site {
     uint32_t instr, reg;
