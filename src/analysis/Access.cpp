@@ -359,14 +359,15 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
     for (uint32_t d : rd.defsAt(at, r)) {
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
       uint64_t key = uint64_t{d} << 32 | rd.registerId(r);
-      auto it = memo.find(key);
+      // One lookup: the entry made here is completed in place below (the
+      // recursion adds entries, which leaves this one where it is).
+      auto [it, fresh] = memo.try_emplace(key, 0, "");  // cycles (loop counters) add nothing new
       int v;
       std::string vwhy;
-      if (it != memo.end()) {
+      if (!fresh) {
         v = it->second.first;
         vwhy = it->second.second;
       } else {
-        memo[key] = {0, ""};  // cycles (loop counters) add nothing new
         const Instruction &in = *instrs[d];
         std::string_view b = in.base();
         v = 0;
@@ -388,7 +389,7 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
             vwhy = w;
           }
         }
-        memo[key] = {v, vwhy};
+        it->second = {v, vwhy};
       }
       if (v > worst) {
         worst = v;

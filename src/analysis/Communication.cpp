@@ -284,7 +284,11 @@ private:
     for (const OpcodeRule *r : opcodeRulesFor(i.opcode))
       if (opcodeHasPrefix(i.opcode, r->prefix) && (r->unless.empty() || !opcodeHasPrefix(i.opcode, r->unless)))
         k.add(r->kind, i.opcode);
-    // The modifiers, without a vector of them (one instruction after another).
+    // The modifiers, without a vector of them (one instruction after
+    // another); the ordering qualifiers of ld/st in the same pass (a Fence's
+    // reason is the opcode whichever finds it, so the order does not matter).
+    const std::string_view base = i.base();
+    const bool ldst = base == "ld" || base == "st";
     for (size_t pos = i.opcode.find('.'); pos != std::string_view::npos;) {
       size_t next = i.opcode.find('.', pos + 1);
       std::string_view mod = i.opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos);
@@ -292,15 +296,15 @@ private:
         k.add(Kind::SharedMemory, i.opcode);
         if (mod == ".shared::cluster") k.add(Kind::ClusterRegister, i.opcode);
       }
+      if (ldst)
+        for (auto m : kOrderingModifiers)
+          if (mod == m) k.add(Kind::Fence, i.opcode);
       pos = next;
     }
-    if (i.base() == "ld" || i.base() == "st")
-      for (auto m : kOrderingModifiers)
-        if (i.hasModifier(m)) k.add(Kind::Fence, i.opcode);
     if (!i.guard.empty()) name(i.guard, shared, k);
     for (const auto &o : i.operands) operand(o, shared, k);
 
-    if (i.base() != "call") return nullptr;
+    if (base != "call") return nullptr;
     for (const auto &o : i.operands) {
       if (o.kind == Operand::Kind::List) continue;  // (retval), (params)
       std::string w = std::string(i.opcode) + " " + std::string(o.text);

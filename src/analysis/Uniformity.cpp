@@ -202,16 +202,22 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
   bool kills = false;
   for (uint32_t d : defs)
     kills = kills || (d != ReachingDefs::kEntry && cfg_.blockOf(d) == D && cfg_.instructions()[d]->guard.empty());
-  const std::vector<uint64_t> *onPath = kills && D != b ? &between(D, b) : nullptr;
+  // The path condition is asked last, and the blocks between D and b
+  // found only when some candidate decides (often none does).
+  const std::vector<uint64_t> *onPath = nullptr;
   std::vector<uint32_t> out;
   for (uint32_t x : cand.second) {
-    if (onPath && !(((*onPath)[x / 64] >> (x % 64)) & 1)) continue;
     const auto &r = region(x);
     auto in = [&](uint32_t blk) { return (r[blk / 64] >> (blk % 64)) & 1; };
     bool decides = in(b);
     for (uint32_t d : defs)
       if (d != ReachingDefs::kEntry) decides = decides || in(cfg_.blockOf(d));
-    if (decides) out.push_back(cfg_.blocks()[x].last - 1);
+    if (!decides) continue;
+    if (kills && D != b) {
+      if (!onPath) onPath = &between(D, b);
+      if (!(((*onPath)[x / 64] >> (x % 64)) & 1)) continue;
+    }
+    out.push_back(cfg_.blocks()[x].last - 1);
   }
   decidersMemo_.emplace(std::move(key), out);
   return out;
