@@ -51,8 +51,16 @@ private:
   };
   std::vector<Site> sites_;  // entry pseudo-sites first (one per register)
   std::vector<uint32_t> siteBegin_;  // per instruction (and one past the last): its first site
-  size_t words_ = 0;                 // 64-bit words of one bitset over sites
+  std::vector<uint8_t> sparse_;      // per register: written by at most one instruction (no bits)
+  std::vector<uint32_t> bit_;        // per site: its bit, UINT32_MAX for a sparse register's
+  size_t words_ = 0;                 // 64-bit words of one bitset over the sites with a bit
   std::vector<uint64_t> in_;         // per block, words_ each: bitset over sites reaching its start
+  std::vector<uint32_t> domIn_, domOut_;  // per block: interval in a walk of the dominator tree
+  /// Block b dominates block a (both reachable; b == a included).
+  bool dominates(uint32_t b, uint32_t a) const;
+  /// A path of one edge or more leads from block b to block a.
+  bool reachesAfter(uint32_t b, uint32_t a) const;
+  mutable std::vector<uint64_t> after_;  // reachesAfter's: per reachable block, the blocks a path leads to
 };
 
 }  // namespace ptxopt::analysis
