@@ -19,6 +19,35 @@ inline void set(uint64_t *b, uint32_t i) { b[i >> 6] |= uint64_t{1} << (i & 63);
 inline bool test(const uint64_t *b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1; }
 }  // namespace
 
+void ReachingDefs::NameTable::reserve(size_t n) {
+  size_t cap = 16;
+  while (cap < 2 * n) cap <<= 1;
+  if (cap <= slots_.size()) return;
+  std::vector<Slot> old;
+  old.swap(slots_);
+  slots_.assign(cap, Slot{});
+  mask_ = cap - 1;
+  for (const Slot &s : old)
+    if (s.id != UINT32_MAX)
+      for (size_t i = NameHash()(s.name) & mask_;; i = (i + 1) & mask_)
+        if (slots_[i].id == UINT32_MAX) {
+          slots_[i] = s;
+          break;
+        }
+}
+
+uint32_t ReachingDefs::NameTable::insert(std::string_view name) {
+  if (2 * (size_ + 1) > slots_.size()) reserve(size_ + 1);
+  for (size_t i = NameHash()(name) & mask_;; i = (i + 1) & mask_) {
+    Slot &s = slots_[i];
+    if (s.id == UINT32_MAX) {
+      s = {name, static_cast<uint32_t>(size_++)};
+      return s.id;
+    }
+    if (s.name == name) return s.id;
+  }
+}
+
 // Storage is flat (one bit matrix per set, one array of sites): a kernel of
 // 20000 instructions made 160000 small allocations with a vector per block
 // and per instruction, more time than the solving itself.
@@ -26,10 +55,7 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   const auto &instrs = cfg.instructions();
   du_.reserve(instrs.size());
   for (const auto *in : instrs) du_.push_back(analysis::defUse(*in));
-  auto idOf = [&](std::string_view r) {
-    auto [it, fresh] = regId_.try_emplace(r, static_cast<uint32_t>(regId_.size()));
-    return it->second;
-  };
+  auto idOf = [&](std::string_view r) { return regId_.insert(r); };
   regId_.reserve(instrs.size());
   std::vector<uint32_t> defIds;  // the ids of every instruction's defs, in order
   for (const auto &du : du_) {
@@ -192,12 +218,11 @@ std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) co
 
 void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const {
   out.clear();
-  auto it = regId_.find(reg);
-  if (it == regId_.end()) {
+  const uint32_t id = regId_.find(reg);
+  if (id == UINT32_MAX) {
     out.push_back(kEntry);
     return;
   }
-  const uint32_t id = it->second;
   uint32_t b = cfg_.blockOf(at);
   const auto &blk = cfg_.blocks()[b];
   // The register's writes in the block before `at`, latest first: its sites

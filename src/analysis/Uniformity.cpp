@@ -205,13 +205,22 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
   // The path condition is asked last, and the blocks between D and b
   // found only when some candidate decides (often none does).
   const std::vector<uint64_t> *onPath = nullptr;
+  // The blocks a candidate's region must hold one of: b and the
+  // definitions' blocks, as a bit set (one AND per word and candidate, not
+  // a test per definition).
+  const size_t words = (cfg_.blocks().size() + 63) / 64;
+  std::vector<uint64_t> wanted(words, 0);
+  wanted[b / 64] |= uint64_t{1} << (b % 64);
+  for (uint32_t d : defs)
+    if (d != ReachingDefs::kEntry) {
+      uint32_t db = cfg_.blockOf(d);
+      wanted[db / 64] |= uint64_t{1} << (db % 64);
+    }
   std::vector<uint32_t> out;
   for (uint32_t x : cand.second) {
     const auto &r = region(x);
-    auto in = [&](uint32_t blk) { return (r[blk / 64] >> (blk % 64)) & 1; };
-    bool decides = in(b);
-    for (uint32_t d : defs)
-      if (d != ReachingDefs::kEntry) decides = decides || in(cfg_.blockOf(d));
+    bool decides = false;
+    for (size_t w = 0; w < words && !decides; ++w) decides = (r[w] & wanted[w]) != 0;
     if (!decides) continue;
     if (kills && D != b) {
       if (!onPath) onPath = &between(D, b);
