@@ -105,26 +105,31 @@ const std::vector<uint64_t> &Uniformity::between(uint32_t d, uint32_t b) {
   // Memoized: the reads of one register in one block ask for the same pair.
   auto [memo, fresh] = betweenMemo_.try_emplace(uint64_t{d} << 32 | b);
   if (!fresh) return memo->second;
+  // Backwards from b, never through d: the blocks that reach b without
+  // passing d. Of those, the ones d reaches (d is among the blocks that
+  // reach them, in reaching()'s matrix: a path from d's last pass to them
+  // avoids d), and d itself.
   const auto &blocks = cfg_.blocks();
-  size_t words = (blocks.size() + 63) / 64;
-  auto walk = [&](uint32_t from, bool forward) {
-    std::vector<uint64_t> bits(words, 0);
-    std::vector<uint32_t> work;
-    for (uint32_t n : forward ? blocks[from].succs : blocks[from].preds) work.push_back(n);
-    while (!work.empty()) {
-      uint32_t x = work.back();
-      work.pop_back();
-      if (x == d || (bits[x / 64] >> (x % 64)) & 1) continue;
-      bits[x / 64] |= uint64_t{1} << (x % 64);
-      for (uint32_t n : forward ? blocks[x].succs : blocks[x].preds) work.push_back(n);
-    }
-    return bits;
-  };
-  std::vector<uint64_t> fwd = walk(d, true), bwd = walk(b, false);
+  const size_t words = (blocks.size() + 63) / 64;
+  std::vector<uint64_t> bwd(words, 0);
+  std::vector<uint32_t> &work = work_;
+  work.assign(blocks[b].preds.begin(), blocks[b].preds.end());
+  while (!work.empty()) {
+    uint32_t x = work.back();
+    work.pop_back();
+    if (x == d || (bwd[x / 64] >> (x % 64)) & 1) continue;
+    bwd[x / 64] |= uint64_t{1} << (x % 64);
+    for (uint32_t n : blocks[x].preds) work.push_back(n);
+  }
   bwd[b / 64] |= uint64_t{1} << (b % 64);
-  for (size_t w = 0; w < words; ++w) fwd[w] &= bwd[w];
-  fwd[d / 64] |= uint64_t{1} << (d % 64);
-  memo->second = std::move(fwd);
+  for (size_t w = 0; w < words; ++w)
+    for (uint64_t m = bwd[w]; m; m &= m - 1) {
+      const uint32_t x = static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(m)));
+      const uint64_t *to = reaching(x);
+      if (x == d || !((to[d / 64] >> (d % 64)) & 1)) bwd[w] &= ~(uint64_t{1} << (x % 64));
+    }
+  bwd[d / 64] |= uint64_t{1} << (d % 64);
+  memo->second = std::move(bwd);
   return memo->second;
 }
 
