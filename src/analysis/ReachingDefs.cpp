@@ -256,12 +256,12 @@ void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_
       } else {
         const uint32_t d = sites_[regSites_[k0]].instr, B = cfg_.blockOf(d);
         const bool live = cfg_.blocks()[B].reachable;
-        if (live && reachesAfter(B, b)) out.push_back(d);
+        // (out holds d already when a guarded d precedes `at` in b.)
+        if (out.empty() && live && reachesAfter(B, b)) out.push_back(d);
         entry = !cfg_.instructions()[d]->guard.empty() || !live || B == b || !dominates(B, b);
       }
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
+    // out is empty or {d}: sorted and unique.
     if (entry) out.push_back(kEntry);
     return;
   }
