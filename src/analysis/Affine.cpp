@@ -330,7 +330,16 @@ Value AffineAnalysis::addressValue(uint32_t at, const Operand &addr) {
 
 
 Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
-  auto defs = rd_.defsAt(at, reg);
+  // The reaching definitions go into this recursion depth's vector (one
+  // allocation per read was the most of any in the analysis).
+  struct Depth {
+    size_t &d;
+    explicit Depth(size_t &x) : d(x) { ++d; }
+    ~Depth() { --d; }
+  } depth(regDepth_);
+  if (regDepth_ > defsScratch_.size()) defsScratch_.emplace_back();
+  std::vector<uint32_t> &defs = defsScratch_[regDepth_ - 1];
+  rd_.defsAt(at, reg, defs);
   if (defs.size() == 1) {
     if (defs[0] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " has no definition here", UnknownCause::Other);
     return leaveLoops(defs[0], at, defValue(defs[0], reg));

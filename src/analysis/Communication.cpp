@@ -59,7 +59,8 @@ constexpr size_t kNumKinds = static_cast<size_t>(Kind::Timer) + 1;
 
 /// `opcode` starts with `prefix` at a '.' boundary.
 bool opcodeHasPrefix(std::string_view opcode, std::string_view prefix) {
-  return opcode.starts_with(prefix) &&
+  // The second letter first: most rules of the opcode's first letter differ there.
+  return opcode.size() >= prefix.size() && (prefix.size() < 2 || opcode[1] == prefix[1]) && opcode.starts_with(prefix) &&
          (opcode.size() == prefix.size() || opcode[prefix.size()] == '.');
 }
 
@@ -329,9 +330,9 @@ private:
   static void name(std::string_view n, const Names &shared, StmtKinds &k) {
     if (shared.count(n)) k.add(Kind::SharedMemory, n);
     if (!n.starts_with('%')) return;
-    std::string_view base = n.substr(0, n.find('.'));  // "%clusterid" of "%clusterid.x"
     // Most names are ordinary registers (%r12, %rd3): no rule has their
-    // letter after '%', or their rules' names are longer.
+    // letter after '%', or their rules' names are longer (asked before the
+    // '.' is looked for: the base is never longer than the name).
     static const auto minLength = [] {
       std::array<size_t, 256> m{};
       for (const auto &r : kRegisterRules) {
@@ -340,9 +341,11 @@ private:
       }
       return m;
     }();
-    if (base.size() < 2) return;
-    size_t min = minLength[static_cast<unsigned char>(base[1])];
-    if (!min || base.size() < min) return;
+    if (n.size() < 2) return;
+    size_t min = minLength[static_cast<unsigned char>(n[1])];
+    if (!min || n.size() < min) return;
+    std::string_view base = n.substr(0, n.find('.'));  // "%clusterid" of "%clusterid.x"
+    if (base.size() < min) return;
     for (const auto &r : kRegisterRules)
       if (r.prefix ? base.starts_with(r.name) : base == r.name) k.add(r.kind, n);
   }

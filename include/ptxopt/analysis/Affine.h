@@ -306,6 +306,10 @@ private:
   std::unordered_map<DefKey, DefEntry, DefKeyHash> defs_;
   std::vector<DefKey> inProgress_;  // the keys being evaluated, outermost first
   uint64_t erased_ = 0;
+  // regValue's reaching definitions, one vector per recursion depth (a
+  // deque: making a deeper one leaves the shallower ones in place).
+  std::deque<std::vector<uint32_t>> defsScratch_;
+  size_t regDepth_ = 0;
   std::vector<InductionVar> ivs_;
   bool ivsComplete_ = false;
   int depth_ = 0;
