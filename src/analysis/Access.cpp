@@ -38,6 +38,18 @@ const char *verdictName(AccessInfo::Verdict v) {
 }
 
 uint32_t directiveNumber(std::string_view t) {
+  // `.loc 1 40 7`: plain decimal numbers of up to 9 digits (no leading 0,
+  // which would be octal) directly; anything else as an immediate. The
+  // report asks three per access and fact.
+  if (!t.empty() && t.size() <= 9 && (t.size() == 1 || t[0] != '0')) {
+    uint32_t v = 0;
+    bool digits = true;
+    for (char c : t) {
+      digits = digits && c >= '0' && c <= '9';
+      v = v * 10 + static_cast<uint32_t>(c - '0');
+    }
+    if (digits) return v;
+  }
   auto v = Operand::imm(t).intValue();
   return v && *v >= 0 && *v <= UINT32_MAX ? static_cast<uint32_t>(*v) : 0;
 }
