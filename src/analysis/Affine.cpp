@@ -721,7 +721,8 @@ const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
         for (auto r : rd_.defUse(i).defs)
           if (uint32_t id = rd_.registerId(r); !seen[id]) {
             seen[id] = true;
-            regs.push_back(r);
+            // Written once: at most {def, entry} reach, which inductionValue refuses.
+            if (!rd_.writtenOnce(id)) regs.push_back(r);
           }
     for (auto r : regs) {
       rd_.defsAt(h.first, r, defs);

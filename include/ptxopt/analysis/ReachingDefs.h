@@ -35,6 +35,9 @@ public:
   /// Dense number of a register named in the function (0 .. registerCount()-1), UINT32_MAX for another name.
   uint32_t registerId(std::string_view reg) const { return regId_.find(reg); }
   size_t registerCount() const { return regId_.size(); }
+  /// Whether register `id` is written by at most one instruction (then no
+  /// read has two definitions that are both instructions).
+  bool writtenOnce(uint32_t id) const { return sparse_[id] != 0; }
   /// "%r5 @12: defs 3, 9" per use, for tests.
   std::string print() const;
 
