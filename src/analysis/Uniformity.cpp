@@ -211,21 +211,20 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
   // found only when some candidate decides (often none does).
   const std::vector<uint64_t> *onPath = nullptr;
   // The blocks a candidate's region must hold one of: b and the
-  // definitions' blocks, as a bit set (one AND per word and candidate, not
-  // a test per definition).
-  const size_t words = (cfg_.blocks().size() + 63) / 64;
-  std::vector<uint64_t> wanted(words, 0);
-  wanted[b / 64] |= uint64_t{1} << (b % 64);
+  // definitions' blocks, each once (a few bit tests per candidate).
+  std::vector<uint32_t> wanted{b};
   for (uint32_t d : defs)
-    if (d != ReachingDefs::kEntry) {
-      uint32_t db = cfg_.blockOf(d);
-      wanted[db / 64] |= uint64_t{1} << (db % 64);
-    }
+    if (d != ReachingDefs::kEntry)
+      if (uint32_t db = cfg_.blockOf(d); std::find(wanted.begin(), wanted.end(), db) == wanted.end()) wanted.push_back(db);
   std::vector<uint32_t> out;
   for (uint32_t x : cand.second) {
-    const auto &r = region(x);
+    const auto &r = regionDone_[x] ? regions_[x] : region(x);
     bool decides = false;
-    for (size_t w = 0; w < words && !decides; ++w) decides = (r[w] & wanted[w]) != 0;
+    for (uint32_t t : wanted)
+      if ((r[t / 64] >> (t % 64)) & 1) {
+        decides = true;
+        break;
+      }
     if (!decides) continue;
     if (kills && D != b) {
       if (!onPath) onPath = &between(D, b);
@@ -247,7 +246,7 @@ void Uniformity::compute() {
   lvl_.assign(n, 0);
   intrinsic_.assign(n, 0);
   regions_.assign(blocks.size(), {});
-  regionDone_.assign(blocks.size(), false);
+  regionDone_.assign(blocks.size(), 0);
   reachTo_.clear();
   candidates_.assign(blocks.size(), {});
   exits_.assign(loops_.loops().size(), {});

@@ -60,7 +60,7 @@ private:
   std::vector<uint32_t> branchBlocks_;             // blocks ending in a two-way (or indirect) branch
   std::vector<std::vector<uint32_t>> branchSuccs_;  // their distinct successors (sorted)
   std::vector<std::vector<uint64_t>> regions_;     // per block: blocks reachable before its post-dominator
-  std::vector<bool> regionDone_;
+  std::vector<uint8_t> regionDone_;
   std::unordered_map<uint64_t, std::vector<uint64_t>> betweenMemo_;  // (d << 32 | b) -> between(d, b)
   std::vector<uint32_t> work_;  // between()'s walk
   std::vector<uint64_t> reachTo_;  // reaching(): one row of bits per block, all made at the first call
