@@ -38,6 +38,18 @@ const char *verdictName(AccessInfo::Verdict v) {
 }
 
 uint32_t directiveNumber(std::string_view t) {
+  // `.loc 1 40 7`: plain decimal numbers of up to 9 digits (no leading 0,
+  // which would be octal) directly; anything else as an immediate. The
+  // report asks three per access and fact.
+  if (!t.empty() && t.size() <= 9 && (t.size() == 1 || t[0] != '0')) {
+    uint32_t v = 0;
+    bool digits = true;
+    for (char c : t) {
+      digits = digits && c >= '0' && c <= '9';
+      v = v * 10 + static_cast<uint32_t>(c - '0');
+    }
+    if (digits) return v;
+  }
   auto v = Operand::imm(t).intValue();
   return v && *v >= 0 && *v <= UINT32_MAX ? static_cast<uint32_t>(*v) : 0;
 }
@@ -359,14 +371,15 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
     for (uint32_t d : rd.defsAt(at, r)) {
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
       uint64_t key = uint64_t{d} << 32 | rd.registerId(r);
-      auto it = memo.find(key);
+      // One lookup: the entry made here is completed in place below (the
+      // recursion adds entries, which leaves this one where it is).
+      auto [it, fresh] = memo.try_emplace(key, 0, "");  // cycles (loop counters) add nothing new
       int v;
       std::string vwhy;
-      if (it != memo.end()) {
+      if (!fresh) {
         v = it->second.first;
         vwhy = it->second.second;
       } else {
-        memo[key] = {0, ""};  // cycles (loop counters) add nothing new
         const Instruction &in = *instrs[d];
         std::string_view b = in.base();
         v = 0;
@@ -388,7 +401,7 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
             vwhy = w;
           }
         }
-        memo[key] = {v, vwhy};
+        it->second = {v, vwhy};
       }
       if (v > worst) {
         worst = v;

@@ -330,7 +330,16 @@ Value AffineAnalysis::addressValue(uint32_t at, const Operand &addr) {
 
 
 Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
-  auto defs = rd_.defsAt(at, reg);
+  // The reaching definitions go into this recursion depth's vector (one
+  // allocation per read was the most of any in the analysis).
+  struct Depth {
+    size_t &d;
+    explicit Depth(size_t &x) : d(x) { ++d; }
+    ~Depth() { --d; }
+  } depth(regDepth_);
+  if (regDepth_ > defsScratch_.size()) defsScratch_.emplace_back();
+  std::vector<uint32_t> &defs = defsScratch_[regDepth_ - 1];
+  rd_.defsAt(at, reg, defs);
   if (defs.size() == 1) {
     if (defs[0] == ReachingDefs::kEntry) return Value::unknown(std::string(reg) + " has no definition here", UnknownCause::Other);
     return leaveLoops(defs[0], at, defValue(defs[0], reg));
@@ -367,14 +376,19 @@ Value AffineAnalysis::regValue(uint32_t at, std::string_view reg) {
 
 Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
   const DefKey key{def, reg};
-  if (auto it = defCache_.find(key); it != defCache_.end()) return it->second;
-  if (inProgress_[key]) return Value::unknown(std::string(reg) + " depends on itself", UnknownCause::PathDependent);
+  DefEntry *e = &defs_[key];
+  if (e->done) return e->v;
+  if (e->inProgress) return Value::unknown(std::string(reg) + " depends on itself", UnknownCause::PathDependent);
   if (depth_ > 400) return Value::unknown("expression too deep", UnknownCause::Overflow);
-  inProgress_[key] = true;
+  e->inProgress = true;
+  inProgress_.push_back(key);
+  const uint64_t erased = erased_;
   ++depth_;
   Value v = evalInstr(def, reg);
   --depth_;
-  inProgress_[key] = false;
+  inProgress_.pop_back();
+  if (erased != erased_) e = &defs_[key];  // a trial erased entries meanwhile
+  e->inProgress = false;
   if (trial_) trial_->keys.push_back(key);
   // What the polynomial cannot express but is the same for every thread of
   // the grid becomes a Uniform symbol: an opaque integer, set here.
@@ -386,7 +400,8 @@ Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
     for (auto l = loops_.loopOf(cfg_.blockOf(def)); l; l = loops_.loops()[*l].parent) ls.push_back(*l);
     if (auto id = uniformSymbol(reg, def, std::move(ls), v.tz, v.umax)) v = Value::of(Poly::symbol(*id));
   }
-  defCache_[key] = v;
+  e->v = v;
+  e->done = true;
   return v;
 }
 
@@ -588,13 +603,16 @@ std::optional<Value> AffineAnalysis::chainStep(uint32_t loop, std::string_view r
   trial_ = &t;
   // Registers being evaluated outside (the read that asked for this
   // induction variable) are evaluated afresh inside, with the placeholder.
-  std::unordered_map<DefKey, bool, DefKeyHash> outer;
+  std::vector<DefKey> outer;
   outer.swap(inProgress_);
+  for (const auto &k : outer) defs_[k].inProgress = false;
   Value v = evalInstr(upd, reg);
-  outer.swap(inProgress_);
   trial_ = nullptr;
   // Values computed under the placeholder are not values of the program.
-  for (const auto &k : t.keys) defCache_.erase(k);
+  for (const auto &k : t.keys) defs_.erase(k);
+  ++erased_;
+  for (const auto &k : outer) defs_[k].inProgress = true;
+  outer.swap(inProgress_);
   ivs_.resize(std::min(ivs_.size(), ivCount));
   if (!v.known) return std::nullopt;
   bool nonlinear;
@@ -703,7 +721,8 @@ const std::vector<InductionVar> &AffineAnalysis::inductionVars() {
         for (auto r : rd_.defUse(i).defs)
           if (uint32_t id = rd_.registerId(r); !seen[id]) {
             seen[id] = true;
-            regs.push_back(r);
+            // Written once: at most {def, entry} reach, which inductionValue refuses.
+            if (!rd_.writtenOnce(id)) regs.push_back(r);
           }
     for (auto r : regs) {
       rd_.defsAt(h.first, r, defs);

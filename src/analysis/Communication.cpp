@@ -59,7 +59,8 @@ constexpr size_t kNumKinds = static_cast<size_t>(Kind::Timer) + 1;
 
 /// `opcode` starts with `prefix` at a '.' boundary.
 bool opcodeHasPrefix(std::string_view opcode, std::string_view prefix) {
-  return opcode.starts_with(prefix) &&
+  // The second letter first: most rules of the opcode's first letter differ there.
+  return opcode.size() >= prefix.size() && (prefix.size() < 2 || opcode[1] == prefix[1]) && opcode.starts_with(prefix) &&
          (opcode.size() == prefix.size() || opcode[prefix.size()] == '.');
 }
 
@@ -284,7 +285,11 @@ private:
     for (const OpcodeRule *r : opcodeRulesFor(i.opcode))
       if (opcodeHasPrefix(i.opcode, r->prefix) && (r->unless.empty() || !opcodeHasPrefix(i.opcode, r->unless)))
         k.add(r->kind, i.opcode);
-    // The modifiers, without a vector of them (one instruction after another).
+    // The modifiers, without a vector of them (one instruction after
+    // another); the ordering qualifiers of ld/st in the same pass (a Fence's
+    // reason is the opcode whichever finds it, so the order does not matter).
+    const std::string_view base = i.base();
+    const bool ldst = base == "ld" || base == "st";
     for (size_t pos = i.opcode.find('.'); pos != std::string_view::npos;) {
       size_t next = i.opcode.find('.', pos + 1);
       std::string_view mod = i.opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos);
@@ -292,15 +297,15 @@ private:
         k.add(Kind::SharedMemory, i.opcode);
         if (mod == ".shared::cluster") k.add(Kind::ClusterRegister, i.opcode);
       }
+      if (ldst)
+        for (auto m : kOrderingModifiers)
+          if (mod == m) k.add(Kind::Fence, i.opcode);
       pos = next;
     }
-    if (i.base() == "ld" || i.base() == "st")
-      for (auto m : kOrderingModifiers)
-        if (i.hasModifier(m)) k.add(Kind::Fence, i.opcode);
     if (!i.guard.empty()) name(i.guard, shared, k);
     for (const auto &o : i.operands) operand(o, shared, k);
 
-    if (i.base() != "call") return nullptr;
+    if (base != "call") return nullptr;
     for (const auto &o : i.operands) {
       if (o.kind == Operand::Kind::List) continue;  // (retval), (params)
       std::string w = std::string(i.opcode) + " " + std::string(o.text);
@@ -325,9 +330,9 @@ private:
   static void name(std::string_view n, const Names &shared, StmtKinds &k) {
     if (shared.count(n)) k.add(Kind::SharedMemory, n);
     if (!n.starts_with('%')) return;
-    std::string_view base = n.substr(0, n.find('.'));  // "%clusterid" of "%clusterid.x"
     // Most names are ordinary registers (%r12, %rd3): no rule has their
-    // letter after '%', or their rules' names are longer.
+    // letter after '%', or their rules' names are longer (asked before the
+    // '.' is looked for: the base is never longer than the name).
     static const auto minLength = [] {
       std::array<size_t, 256> m{};
       for (const auto &r : kRegisterRules) {
@@ -336,9 +341,11 @@ private:
       }
       return m;
     }();
-    if (base.size() < 2) return;
-    size_t min = minLength[static_cast<unsigned char>(base[1])];
-    if (!min || base.size() < min) return;
+    if (n.size() < 2) return;
+    size_t min = minLength[static_cast<unsigned char>(n[1])];
+    if (!min || n.size() < min) return;
+    std::string_view base = n.substr(0, n.find('.'));  // "%clusterid" of "%clusterid.x"
+    if (base.size() < min) return;
     for (const auto &r : kRegisterRules)
       if (r.prefix ? base.starts_with(r.name) : base == r.name) k.add(r.kind, n);
   }

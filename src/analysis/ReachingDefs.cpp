@@ -6,6 +6,8 @@
 // other site of the registers it writes; IN[b] = union of OUT[preds], solved
 // by iterating in reverse post-order until nothing changes. A query for one
 // read starts from IN of its block and scans the block up to the read.
+// Registers written by a single instruction have no bits: dominance and
+// reachability answer for them (see the constructor and defsAt).
 #include "ptxopt/analysis/ReachingDefs.h"
 
 #include <algorithm>
@@ -17,6 +19,35 @@ inline void set(uint64_t *b, uint32_t i) { b[i >> 6] |= uint64_t{1} << (i & 63);
 inline bool test(const uint64_t *b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1; }
 }  // namespace
 
+void ReachingDefs::NameTable::reserve(size_t n) {
+  size_t cap = 16;
+  while (cap < 2 * n) cap <<= 1;
+  if (cap <= slots_.size()) return;
+  std::vector<Slot> old;
+  old.swap(slots_);
+  slots_.assign(cap, Slot{});
+  mask_ = cap - 1;
+  for (const Slot &s : old)
+    if (s.id != UINT32_MAX)
+      for (size_t i = NameHash()(s.name) & mask_;; i = (i + 1) & mask_)
+        if (slots_[i].id == UINT32_MAX) {
+          slots_[i] = s;
+          break;
+        }
+}
+
+uint32_t ReachingDefs::NameTable::insert(std::string_view name) {
+  if (2 * (size_ + 1) > slots_.size()) reserve(size_ + 1);
+  for (size_t i = NameHash()(name) & mask_;; i = (i + 1) & mask_) {
+    Slot &s = slots_[i];
+    if (s.id == UINT32_MAX) {
+      s = {name, static_cast<uint32_t>(size_++)};
+      return s.id;
+    }
+    if (s.name == name) return s.id;
+  }
+}
+
 // Storage is flat (one bit matrix per set, one array of sites): a kernel of
 // 20000 instructions made 160000 small allocations with a vector per block
 // and per instruction, more time than the solving itself.
@@ -24,10 +55,7 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   const auto &instrs = cfg.instructions();
   du_.reserve(instrs.size());
   for (const auto *in : instrs) du_.push_back(analysis::defUse(*in));
-  auto idOf = [&](std::string_view r) {
-    auto [it, fresh] = regId_.try_emplace(r, static_cast<uint32_t>(regId_.size()));
-    return it->second;
-  };
+  auto idOf = [&](std::string_view r) { return regId_.insert(r); };
   regId_.reserve(instrs.size());
   std::vector<uint32_t> defIds;  // the ids of every instruction's defs, in order
   for (const auto &du : du_) {
@@ -56,9 +84,50 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
     std::vector<uint32_t> fill(regSitesBegin_.begin(), regSitesBegin_.end() - 1);
     for (uint32_t s = 0; s < sites_.size(); ++s) regSites_[fill[sites_[s].reg]++] = s;
   }
-  const size_t words = (sites_.size() + 63) / 64;
+  // Registers written by at most one instruction (most of nvcc's, which
+  // are nearly SSA) stay out of the bit vectors: which of their two sites
+  // reaches a block follows from dominance and reachability (defsAt). Only
+  // the sites of registers written in several places get a bit, which made
+  // the vectors several times shorter.
+  sparse_.assign(nregs, 1);
+  bit_.assign(sites_.size(), UINT32_MAX);
+  uint32_t nbits = 0;
+  for (uint32_t r = 0; r < nregs; ++r) {
+    const uint32_t b0 = regSitesBegin_[r], b1 = regSitesBegin_[r + 1];
+    for (uint32_t k = b0 + 2; k < b1; ++k)
+      if (sites_[regSites_[k]].instr != sites_[regSites_[b0 + 1]].instr) sparse_[r] = 0;
+    if (!sparse_[r])
+      for (uint32_t k = b0; k < b1; ++k) bit_[regSites_[k]] = nbits++;
+  }
+  const size_t words = (nbits + 63) / 64;
   words_ = words;
   const auto &blocks = cfg.blocks();
+  {
+    // Dominance of reachable blocks as intervals of a walk of the
+    // dominator tree: B dominates A iff A's interval lies in B's.
+    DominatorTree dom(cfg, false);
+    std::vector<std::vector<uint32_t>> kids(blocks.size());
+    for (uint32_t b = 0; b < blocks.size(); ++b)
+      if (dom.idom(b) != DominatorTree::kNone && blocks[b].reachable) kids[dom.idom(b)].push_back(b);
+    domIn_.assign(blocks.size(), UINT32_MAX);
+    domOut_.assign(blocks.size(), 0);
+    if (!blocks.empty() && blocks[0].reachable) {
+      uint32_t clock = 0;
+      std::vector<std::pair<uint32_t, size_t>> stack{{0, 0}};
+      domIn_[0] = clock++;
+      while (!stack.empty()) {
+        auto &[b, i] = stack.back();
+        if (i < kids[b].size()) {
+          uint32_t c = kids[b][i++];
+          domIn_[c] = clock++;
+          stack.push_back({c, 0});
+        } else {
+          domOut_[b] = clock++;
+          stack.pop_back();
+        }
+      }
+    }
+  }
   std::vector<uint64_t> gen(blocks.size() * words), kill(blocks.size() * words);
   // A guarded write (@%p mov %r1, 0) may not happen: it generates its site
   // but kills nothing, and earlier writes in the block still reach the end.
@@ -71,19 +140,21 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
       bool guarded = !cfg.instructions()[i]->guard.empty();
       for (uint32_t s = siteBegin_[i + 1]; s-- > siteBegin_[i];) {  // {%r1, %r1}: the last write wins
         uint32_t reg = sites_[s].reg;
-        if (closed[reg] != b.id) set(genB, s);
+        if (sparse_[reg]) continue;
+        if (closed[reg] != b.id) set(genB, bit_[s]);
         if (guarded) continue;
         closed[reg] = b.id;
         if (killed[reg] != b.id) {
           killed[reg] = b.id;
-          for (uint32_t k = regSitesBegin_[reg]; k < regSitesBegin_[reg + 1]; ++k) set(killB, regSites_[k]);
+          for (uint32_t k = regSitesBegin_[reg]; k < regSitesBegin_[reg + 1]; ++k) set(killB, bit_[regSites_[k]]);
         }
       }
     }
   }
   in_.assign(blocks.size() * words, 0);
   std::vector<uint64_t> out(blocks.size() * words), entry(words), in(words);
-  for (uint32_t r = 0; r < nregs; ++r) set(entry.data(), r);  // entry sites
+  for (uint32_t r = 0; r < nregs; ++r)
+    if (!sparse_[r]) set(entry.data(), bit_[r]);  // entry sites (site r is register r's)
   bool changed = true;
   while (changed) {
     changed = false;
@@ -104,6 +175,41 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   }
 }
 
+bool ReachingDefs::dominates(uint32_t b, uint32_t a) const {
+  return domIn_[b] != UINT32_MAX && domIn_[a] != UINT32_MAX && domIn_[b] <= domIn_[a] && domOut_[a] <= domOut_[b];
+}
+
+bool ReachingDefs::reachesAfter(uint32_t b, uint32_t a) const {
+  // A block that b dominates is reached from b (every path to it passes b).
+  if (a != b && dominates(b, a)) return true;
+  // Otherwise from the blocks reached from each block, all made at the
+  // first such question: after(x) = the union over x's successors s of
+  // {s} + after(s), iterated to the least fixed point, in post-order (a
+  // walk per block asked for was 5% of a run).
+  const auto &blocks = cfg_.blocks();
+  const size_t n = blocks.size(), words = (n + 63) / 64;
+  if (after_.empty()) {
+    after_.assign(n * words, 0);
+    const auto &rpo = cfg_.rpo();
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t k = rpo.size(); k-- > 0;) {
+        const uint32_t x = rpo[k];
+        uint64_t *row = after_.data() + size_t{x} * words;
+        for (uint32_t s : blocks[x].succs) {
+          const uint64_t *from = after_.data() + size_t{s} * words;
+          for (size_t w = 0; w < words; ++w) {
+            uint64_t v = row[w] | from[w] | (w == s / 64 ? uint64_t{1} << (s % 64) : 0);
+            changed |= v != row[w];
+            row[w] = v;
+          }
+        }
+      }
+    }
+  }
+  return test(after_.data() + size_t{b} * words, a);
+}
+
 std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) const {
   std::vector<uint32_t> out;
   defsAt(at, reg, out);
@@ -112,12 +218,11 @@ std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) co
 
 void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const {
   out.clear();
-  auto it = regId_.find(reg);
-  if (it == regId_.end()) {
+  const uint32_t id = regId_.find(reg);
+  if (id == UINT32_MAX) {
     out.push_back(kEntry);
     return;
   }
-  const uint32_t id = it->second;
   uint32_t b = cfg_.blockOf(at);
   const auto &blk = cfg_.blocks()[b];
   // The register's writes in the block before `at`, latest first: its sites
@@ -138,10 +243,32 @@ void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_
     }
   }
   bool entry = false;
+  if (sparse_[id]) {
+    // Written by one instruction d in block B (or never): d reaches the
+    // start of b when a path leads from B's end to b; the entry value
+    // when a path from the entry reaches b without passing through an
+    // unguarded d, i.e. unless B strictly dominates b. Nothing reaches an
+    // unreachable block.
+    if (blk.reachable) {
+      const uint32_t k0 = regSitesBegin_[id] + 1;
+      if (k0 == regSitesBegin_[id + 1]) {
+        entry = true;
+      } else {
+        const uint32_t d = sites_[regSites_[k0]].instr, B = cfg_.blockOf(d);
+        const bool live = cfg_.blocks()[B].reachable;
+        // (out holds d already when a guarded d precedes `at` in b.)
+        if (out.empty() && live && reachesAfter(B, b)) out.push_back(d);
+        entry = !cfg_.instructions()[d]->guard.empty() || !live || B == b || !dominates(B, b);
+      }
+    }
+    // out is empty or {d}: sorted and unique.
+    if (entry) out.push_back(kEntry);
+    return;
+  }
   const uint64_t *inB = in_.data() + b * words_;
   for (uint32_t k = regSitesBegin_[id]; k < regSitesBegin_[id + 1]; ++k) {
     uint32_t s = regSites_[k];
-    if (!test(inB, s)) continue;
+    if (!test(inB, bit_[s])) continue;
     if (sites_[s].instr == kEntry) entry = true;
     else out.push_back(sites_[s].instr);
   }

@@ -209,6 +209,10 @@ std::string coverageStats(const Module &m, AnalysisManager &am) {
 
 std::string reportText(const Module &m, AnalysisManager &am) {
   std::string out;
+  // The report is shorter than the PTX it describes (a line per access and
+  // fact against a line per instruction): one buffer of that size, not a
+  // copy of the whole text at every doubling.
+  out.reserve(m.source().size());
   Lines lines(m);
   auto kernels = bodies(m, true);
   out += "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +

@@ -18,7 +18,7 @@ using ir::Operand;
 namespace {
 
 bool noDestination(std::string_view base, const Instruction &in) {
-  static const std::unordered_set<std::string_view> none = {
+  static const std::unordered_set<std::string_view, NameHash> none = {
       "st",       "red",      "bar",       "barrier",       "bra",       "brx",
       "ret",      "exit",     "trap",      "membar",        "fence",     "prefetch",
       "prefetchu", "cp",      "stmatrix",  "sust",          "sured",     "nanosleep",

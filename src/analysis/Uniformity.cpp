@@ -30,6 +30,7 @@
 #include "ptxopt/analysis/Uniformity.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_set>
 
 #include "ptxopt/analysis/Semantics.h"
@@ -60,23 +61,32 @@ int specialLevel(std::string_view r) {
                                           "%total_smem_size", "%dynamic_smem_size", "%aggr_smem_size", "%is_explicit_cluster",
                                           "%envreg",        "%reserved_smem"};
   static const std::string_view block[] = {"%ctaid.", "%clusterid.", "%cluster_ctaid.", "%cluster_ctarank"};
-  // Called for every register read: length and the letter after '%' reject most names before a compare.
-  auto starts = [&](std::string_view p) { return r.size() >= p.size() && r[1] == p[1] && r.substr(0, p.size()) == p; };
-  for (auto p : grid)
-    if (starts(p)) return 0;
-  for (auto p : block)
-    if (starts(p)) return 1;
   static const std::string_view thread[] = {"%tid.",   "%laneid", "%warpid",      "%smid", "%lanemask",
                                             "%clock",  "%pm",     "%globaltimer", "%current_graph_exec"};
-  for (auto p : thread)
-    if (starts(p)) return kThread;
+  // Called for every register read: the prefixes are grouped by the letter
+  // after '%' (in the order above: grid, block, thread), so that %r12 or
+  // %fd3 meets one or none of them.
+  struct Prefix {
+    std::string_view p;
+    int level;
+  };
+  static const auto byLetter = [] {
+    std::array<std::vector<Prefix>, 256> t;
+    for (auto p : grid) t[static_cast<unsigned char>(p[1])].push_back({p, 0});
+    for (auto p : block) t[static_cast<unsigned char>(p[1])].push_back({p, 1});
+    for (auto p : thread) t[static_cast<unsigned char>(p[1])].push_back({p, kThread});
+    return t;
+  }();
+  if (r.size() < 2) return -1;
+  for (const auto &[p, level] : byLetter[static_cast<unsigned char>(r[1])])
+    if (r.size() >= p.size() && r.substr(0, p.size()) == p) return level;
   return -1;
 }
 
 /// Instructions whose result is a function of their register operands only
 /// (no memory, no other lane, no hidden state).
 bool pure(std::string_view b) {
-  static const std::unordered_set<std::string_view> ops = {
+  static const std::unordered_set<std::string_view, NameHash> ops = {
       "mov",  "add",   "sub",  "mul",  "mad",   "mul24", "mad24", "sad",   "div",  "rem",  "abs",   "neg",
       "min",  "max",   "popc", "clz",  "bfind", "brev",  "bfe",   "bfi",   "and",  "or",   "xor",   "not",
       "cnot", "shl",   "shr",  "shf",  "lop3",  "prmt",  "selp",  "slct",  "setp", "set",  "cvt",   "cvta",
@@ -90,28 +100,37 @@ bool pure(std::string_view b) {
 Uniformity::Uniformity(const CFG &cfg, const DominatorTree &dom, const LoopInfo &loops, const ReachingDefs &rd)
     : cfg_(cfg), dom_(dom), loops_(loops), rd_(rd), pdom_(cfg, true) {}
 
-std::vector<uint64_t> Uniformity::between(uint32_t d, uint32_t b) {
+const std::vector<uint64_t> &Uniformity::between(uint32_t d, uint32_t b) {
   // Blocks on a path from d to b that does not pass through d again.
+  // Memoized: the reads of one register in one block ask for the same pair.
+  auto [memo, fresh] = betweenMemo_.try_emplace(uint64_t{d} << 32 | b);
+  if (!fresh) return memo->second;
+  // Backwards from b, never through d: the blocks that reach b without
+  // passing d. Of those, the ones d reaches (d is among the blocks that
+  // reach them, in reaching()'s matrix: a path from d's last pass to them
+  // avoids d), and d itself.
   const auto &blocks = cfg_.blocks();
-  size_t words = (blocks.size() + 63) / 64;
-  auto walk = [&](uint32_t from, bool forward) {
-    std::vector<uint64_t> bits(words, 0);
-    std::vector<uint32_t> work;
-    for (uint32_t n : forward ? blocks[from].succs : blocks[from].preds) work.push_back(n);
-    while (!work.empty()) {
-      uint32_t x = work.back();
-      work.pop_back();
-      if (x == d || (bits[x / 64] >> (x % 64)) & 1) continue;
-      bits[x / 64] |= uint64_t{1} << (x % 64);
-      for (uint32_t n : forward ? blocks[x].succs : blocks[x].preds) work.push_back(n);
-    }
-    return bits;
-  };
-  std::vector<uint64_t> fwd = walk(d, true), bwd = walk(b, false);
+  const size_t words = (blocks.size() + 63) / 64;
+  std::vector<uint64_t> bwd(words, 0);
+  std::vector<uint32_t> &work = work_;
+  work.assign(blocks[b].preds.begin(), blocks[b].preds.end());
+  while (!work.empty()) {
+    uint32_t x = work.back();
+    work.pop_back();
+    if (x == d || (bwd[x / 64] >> (x % 64)) & 1) continue;
+    bwd[x / 64] |= uint64_t{1} << (x % 64);
+    for (uint32_t n : blocks[x].preds) work.push_back(n);
+  }
   bwd[b / 64] |= uint64_t{1} << (b % 64);
-  for (size_t w = 0; w < words; ++w) fwd[w] &= bwd[w];
-  fwd[d / 64] |= uint64_t{1} << (d % 64);
-  return fwd;
+  for (size_t w = 0; w < words; ++w)
+    for (uint64_t m = bwd[w]; m; m &= m - 1) {
+      const uint32_t x = static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(m)));
+      const uint64_t *to = reaching(x);
+      if (x == d || !((to[d / 64] >> (d % 64)) & 1)) bwd[w] &= ~(uint64_t{1} << (x % 64));
+    }
+  bwd[d / 64] |= uint64_t{1} << (d % 64);
+  memo->second = std::move(bwd);
+  return memo->second;
 }
 
 const std::vector<uint64_t> &Uniformity::region(uint32_t x) {
@@ -133,20 +152,32 @@ const std::vector<uint64_t> &Uniformity::region(uint32_t x) {
   return regions_[x];
 }
 
-const std::vector<uint64_t> &Uniformity::reaching(uint32_t b) {
-  auto &bits = reachTo_[b];
-  if (!bits.empty()) return bits;
+const uint64_t *Uniformity::reaching(uint32_t b) {
+  // Every block's set at once, as a bit matrix: reach(b) = {b} + the union
+  // of its predecessors' sets, iterated to the least fixed point (a few
+  // passes of word-wide ORs; a walk back from each block asked for was
+  // a quadratic number of pushes and pops).
   const auto &blocks = cfg_.blocks();
-  bits.assign((blocks.size() + 63) / 64, 0);
-  std::vector<uint32_t> work{b};
-  while (!work.empty()) {
-    uint32_t x = work.back();
-    work.pop_back();
-    if ((bits[x / 64] >> (x % 64)) & 1) continue;
-    bits[x / 64] |= uint64_t{1} << (x % 64);
-    for (uint32_t p : blocks[x].preds) work.push_back(p);
+  const size_t n = blocks.size(), words = (n + 63) / 64;
+  if (reachTo_.empty() && n) {
+    reachTo_.assign(n * words, 0);
+    for (size_t x = 0; x < n; ++x) reachTo_[x * words + x / 64] |= uint64_t{1} << (x % 64);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t x = 0; x < n; ++x) {
+        uint64_t *row = reachTo_.data() + x * words;
+        for (uint32_t p : blocks[x].preds) {
+          const uint64_t *from = reachTo_.data() + size_t{p} * words;
+          for (size_t w = 0; w < words; ++w) {
+            uint64_t v = row[w] | from[w];
+            changed |= v != row[w];
+            row[w] = v;
+          }
+        }
+      }
+    }
   }
-  return bits;
+  return reachTo_.data() + size_t{b} * words;
 }
 
 std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_t> &defs) {
@@ -158,14 +189,11 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
     // A branch with one direction that never reaches b only decides whether
     // a thread gets there (an early return), not with which definition.
     cand.first = true;
-    const auto &to = reaching(b);
-    for (uint32_t x : branchBlocks_) {
+    const uint64_t *to = reaching(b);
+    for (size_t k = 0; k < branchBlocks_.size(); ++k) {
       unsigned toB = 0;
-      const auto &succs = cfg_.blocks()[x].succs;
-      for (size_t i = 0; i < succs.size(); ++i)
-        if (std::find(succs.begin(), succs.begin() + static_cast<ptrdiff_t>(i), succs[i]) == succs.begin() + static_cast<ptrdiff_t>(i))
-          toB += (to[succs[i] / 64] >> (succs[i] % 64)) & 1;  // each distinct successor once
-      if (toB >= 2) cand.second.push_back(x);
+      for (uint32_t s : branchSuccs_[k]) toB += (to[s / 64] >> (s % 64)) & 1;  // each distinct successor once
+      if (toB >= 2) cand.second.push_back(branchBlocks_[k]);
     }
   }
   // When the definitions' nearest common dominator D writes the register
@@ -179,17 +207,30 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
   bool kills = false;
   for (uint32_t d : defs)
     kills = kills || (d != ReachingDefs::kEntry && cfg_.blockOf(d) == D && cfg_.instructions()[d]->guard.empty());
-  std::vector<uint64_t> onPath;
-  if (kills && D != b) onPath = between(D, b);
+  // The path condition is asked last, and the blocks between D and b
+  // found only when some candidate decides (often none does).
+  const std::vector<uint64_t> *onPath = nullptr;
+  // The blocks a candidate's region must hold one of: b and the
+  // definitions' blocks, each once (a few bit tests per candidate).
+  std::vector<uint32_t> wanted{b};
+  for (uint32_t d : defs)
+    if (d != ReachingDefs::kEntry)
+      if (uint32_t db = cfg_.blockOf(d); std::find(wanted.begin(), wanted.end(), db) == wanted.end()) wanted.push_back(db);
   std::vector<uint32_t> out;
   for (uint32_t x : cand.second) {
-    if (!onPath.empty() && !((onPath[x / 64] >> (x % 64)) & 1)) continue;
-    const auto &r = region(x);
-    auto in = [&](uint32_t blk) { return (r[blk / 64] >> (blk % 64)) & 1; };
-    bool decides = in(b);
-    for (uint32_t d : defs)
-      if (d != ReachingDefs::kEntry) decides = decides || in(cfg_.blockOf(d));
-    if (decides) out.push_back(cfg_.blocks()[x].last - 1);
+    const auto &r = regionDone_[x] ? regions_[x] : region(x);
+    bool decides = false;
+    for (uint32_t t : wanted)
+      if ((r[t / 64] >> (t % 64)) & 1) {
+        decides = true;
+        break;
+      }
+    if (!decides) continue;
+    if (kills && D != b) {
+      if (!onPath) onPath = &between(D, b);
+      if (!(((*onPath)[x / 64] >> (x % 64)) & 1)) continue;
+    }
+    out.push_back(cfg_.blocks()[x].last - 1);
   }
   decidersMemo_.emplace(std::move(key), out);
   return out;
@@ -205,8 +246,8 @@ void Uniformity::compute() {
   lvl_.assign(n, 0);
   intrinsic_.assign(n, 0);
   regions_.assign(blocks.size(), {});
-  regionDone_.assign(blocks.size(), false);
-  reachTo_.assign(blocks.size(), {});
+  regionDone_.assign(blocks.size(), 0);
+  reachTo_.clear();
   candidates_.assign(blocks.size(), {});
   exits_.assign(loops_.loops().size(), {});
   for (const auto &b : blocks) {
@@ -214,7 +255,10 @@ void Uniformity::compute() {
     std::vector<uint32_t> succ = b.succs;
     std::sort(succ.begin(), succ.end());
     succ.erase(std::unique(succ.begin(), succ.end()), succ.end());
-    if (succ.size() >= 2) branchBlocks_.push_back(b.id);
+    if (succ.size() >= 2) {
+      branchBlocks_.push_back(b.id);
+      branchSuccs_.push_back(std::move(succ));
+    }
   }
   readsBegin_.assign(n + 1, 0);
   reads_.clear();

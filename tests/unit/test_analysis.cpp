@@ -61,6 +61,42 @@ TEST_CASE("a guarded write does not hide the value before it", "[defs]") {
   CHECK_FALSE(v.known);
 }
 
+TEST_CASE("registers written by one instruction: dominance and paths decide", "[defs]") {
+  // These registers have no bits in the reaching definitions' vectors
+  // (ReachingDefs.cpp): each answer comes from dominance and reachability.
+  Fixture f(std::string(kRegs) +
+            "mov.u32 %r1, %tid.x;\n"       // 0
+            "setp.eq.s32 %p1, %r1, 0;\n"   // 1
+            "@%p1 bra $L_skip;\n"          // 2
+            "mov.u32 %r2, 7;\n"            // 3: on one path only
+            "$L_skip:\n"
+            "add.s32 %r3, %r2, %r1;\n"     // 4
+            "@%p1 mov.u32 %r4, 1;\n"       // 5: guarded
+            "add.s32 %r5, %r4, %r3;\n"     // 6
+            "mov.u32 %r6, 0;\n"            // 7
+            "$L_loop:\n"
+            "add.s32 %r7, %r8, %r6;\n"     // 8: %r8 is written later in the loop
+            "add.s32 %r6, %r6, 1;\n"       // 9
+            "mov.u32 %r8, %r6;\n"          // 10
+            "setp.lt.s32 %p2, %r6, 10;\n"  // 11
+            "@%p2 bra $L_loop;\n"          // 12
+            "add.s32 %r9, %r3, %r9;\n"     // 13: reads its own destination first
+            "add.s32 %r11, %r10, 0;\n"     // 14: %r10 is never written
+            "ret;\n");
+  const ReachingDefs &rd = f.fa().defs();
+  const uint32_t E = ReachingDefs::kEntry;
+  CHECK(rd.defsAt(4, "%r1") == std::vector<uint32_t>{0});     // a dominating write
+  CHECK(rd.defsAt(4, "%r2") == std::vector<uint32_t>{3, E});  // the path around it keeps the entry value
+  CHECK(rd.defsAt(6, "%r4") == std::vector<uint32_t>{5, E});  // a guarded write hides nothing
+  CHECK(rd.defsAt(8, "%r8") == std::vector<uint32_t>{10, E}); // through the back edge, and from before the loop
+  CHECK(rd.defsAt(9, "%r6") == std::vector<uint32_t>{7, 9});  // written twice: the bit vectors
+  CHECK(rd.defsAt(13, "%r3") == std::vector<uint32_t>{4});
+  CHECK(rd.defsAt(13, "%r9") == std::vector<uint32_t>{E});    // its write comes after the read, outside any loop
+  CHECK(rd.defsAt(14, "%r10") == std::vector<uint32_t>{E});
+  CHECK(rd.writtenOnce(rd.registerId("%r2")));
+  CHECK_FALSE(rd.writtenOnce(rd.registerId("%r6")));
+}
+
 TEST_CASE("values that differ by path are unknown; equal ones are not", "[affine]") {
   const std::string diamond = std::string(kRegs) +
                               "mov.u32 %r1, %tid.x;\n"

@@ -272,7 +272,7 @@ private:
     bool operator==(const DefKey &o) const { return def == o.def && reg == o.reg; }
   };
   struct DefKeyHash {
-    size_t operator()(const DefKey &k) const { return std::hash<std::string_view>()(k.reg) * 31 + k.def; }
+    size_t operator()(const DefKey &k) const { return NameHash()(k.reg) * 31 + k.def; }
   };
   struct Trial {
     std::string_view reg;
@@ -294,8 +294,22 @@ private:
   const ReachingDefs &rd_;
   std::vector<Symbol> syms_;
   std::deque<std::string> names_;  // storage for composed parameter names ("p+8")
-  std::unordered_map<DefKey, Value, DefKeyHash> defCache_;
-  std::unordered_map<DefKey, bool, DefKeyHash> inProgress_;
+  // One table for a definition's value and whether it is being computed
+  // (two tables were five lookups per evaluation): an entry is made by the
+  // first lookup and completed in place. chainStep erases entries, so an
+  // evaluation holding one looks it up again when `erased_` has moved.
+  struct DefEntry {
+    Value v;
+    bool done = false;        // v is the value
+    bool inProgress = false;  // being evaluated (a cycle reads it unknown)
+  };
+  std::unordered_map<DefKey, DefEntry, DefKeyHash> defs_;
+  std::vector<DefKey> inProgress_;  // the keys being evaluated, outermost first
+  uint64_t erased_ = 0;
+  // regValue's reaching definitions, one vector per recursion depth (a
+  // deque: making a deeper one leaves the shallower ones in place).
+  std::deque<std::vector<uint32_t>> defsScratch_;
+  size_t regDepth_ = 0;
   std::vector<InductionVar> ivs_;
   bool ivsComplete_ = false;
   int depth_ = 0;

@@ -33,26 +33,63 @@ public:
   std::vector<uint32_t> usesOf(uint32_t def, std::string_view reg) const;
   const DefUse &defUse(uint32_t instr) const { return du_[instr]; }
   /// Dense number of a register named in the function (0 .. registerCount()-1), UINT32_MAX for another name.
-  uint32_t registerId(std::string_view reg) const {
-    auto it = regId_.find(reg);
-    return it == regId_.end() ? UINT32_MAX : it->second;
-  }
+  uint32_t registerId(std::string_view reg) const { return regId_.find(reg); }
   size_t registerCount() const { return regId_.size(); }
+  /// Whether register `id` is written by at most one instruction (then no
+  /// read has two definitions that are both instructions).
+  bool writtenOnce(uint32_t id) const { return sparse_[id] != 0; }
   /// "%r5 @12: defs 3, 9" per use, for tests.
   std::string print() const;
 
 private:
+  /// Register name -> dense id, by open addressing (linear probing over a
+  /// power-of-two array, at most half full). An unordered_map made a node
+  /// per register, 20000 allocations on a large module, and every def and
+  /// use of every instruction looks its register up.
+  class NameTable {
+  public:
+    void reserve(size_t n);
+    /// The id of `name`; a new name gets id size().
+    uint32_t insert(std::string_view name);
+    /// UINT32_MAX when absent.
+    uint32_t find(std::string_view name) const {
+      if (slots_.empty()) return UINT32_MAX;
+      for (size_t i = NameHash()(name) & mask_;; i = (i + 1) & mask_) {
+        const Slot &s = slots_[i];
+        if (s.id == UINT32_MAX) return UINT32_MAX;
+        if (s.name == name) return s.id;
+      }
+    }
+    size_t size() const { return size_; }
+
+  private:
+    struct Slot {
+      std::string_view name;
+      uint32_t id = UINT32_MAX;  // UINT32_MAX: empty
+    };
+    std::vector<Slot> slots_;
+    size_t mask_ = 0, size_ = 0;
+  };
+
   const CFG &cfg_;
   std::vector<DefUse> du_;
-  std::unordered_map<std::string_view, uint32_t> regId_;
+  NameTable regId_;
   std::vector<uint32_t> regSites_, regSitesBegin_;  // reg r's def-site ids: regSites_[regSitesBegin_[r] ..]
   struct Site {
     uint32_t instr, reg;
   };
   std::vector<Site> sites_;  // entry pseudo-sites first (one per register)
   std::vector<uint32_t> siteBegin_;  // per instruction (and one past the last): its first site
-  size_t words_ = 0;                 // 64-bit words of one bitset over sites
+  std::vector<uint8_t> sparse_;      // per register: written by at most one instruction (no bits)
+  std::vector<uint32_t> bit_;        // per site: its bit, UINT32_MAX for a sparse register's
+  size_t words_ = 0;                 // 64-bit words of one bitset over the sites with a bit
   std::vector<uint64_t> in_;         // per block, words_ each: bitset over sites reaching its start
+  std::vector<uint32_t> domIn_, domOut_;  // per block: interval in a walk of the dominator tree
+  /// Block b dominates block a (both reachable; b == a included).
+  bool dominates(uint32_t b, uint32_t a) const;
+  /// A path of one edge or more leads from block b to block a.
+  bool reachesAfter(uint32_t b, uint32_t a) const;
+  mutable std::vector<uint64_t> after_;  // reachesAfter's: per reachable block, the blocks a path leads to
 };
 
 }  // namespace ptxopt::analysis

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ptxopt/analysis/CFG.h"
@@ -45,9 +46,9 @@ private:
   std::vector<uint32_t> deciders(uint32_t b, const std::vector<uint32_t> &defs);
   const std::vector<uint64_t> &region(uint32_t block);
   /// Blocks on a path from `d` to `b` that does not pass through `d` again (d included).
-  std::vector<uint64_t> between(uint32_t d, uint32_t b);
-  /// Blocks from which block `b` can be reached (b included).
-  const std::vector<uint64_t> &reaching(uint32_t b);
+  const std::vector<uint64_t> &between(uint32_t d, uint32_t b);
+  /// Blocks from which block `b` can be reached (b included): a bit set of blocks.
+  const uint64_t *reaching(uint32_t b);
 
   const CFG &cfg_;
   const DominatorTree &dom_;
@@ -57,9 +58,12 @@ private:
   bool computed_ = false;
   std::vector<uint8_t> lvl_, intrinsic_;
   std::vector<uint32_t> branchBlocks_;             // blocks ending in a two-way (or indirect) branch
+  std::vector<std::vector<uint32_t>> branchSuccs_;  // their distinct successors (sorted)
   std::vector<std::vector<uint64_t>> regions_;     // per block: blocks reachable before its post-dominator
-  std::vector<bool> regionDone_;
-  std::vector<std::vector<uint64_t>> reachTo_;
+  std::vector<uint8_t> regionDone_;
+  std::unordered_map<uint64_t, std::vector<uint64_t>> betweenMemo_;  // (d << 32 | b) -> between(d, b)
+  std::vector<uint32_t> work_;  // between()'s walk
+  std::vector<uint64_t> reachTo_;  // reaching(): one row of bits per block, all made at the first call
   std::vector<std::pair<bool, std::vector<uint32_t>>> candidates_;  // per block: branches with both ways reaching it
   std::map<std::vector<uint32_t>, std::vector<uint32_t>> decidersMemo_;  // (defs..., block) -> deciders
   std::vector<std::pair<bool, std::vector<uint32_t>>> exits_;  // per loop: computed, instructions leaving it
