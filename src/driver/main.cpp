@@ -202,8 +202,9 @@ int main(int argc, char **argv) {
       ->type_name("0|1");
   unsigned rowwalkStages = 0, rowwalkTile = 0;
   app.add_option("--rowwalk-stages", rowwalkStages, "rowwalk: tiles in flight per warp in the staged clone (default: "
-                                                    "as many as fit in 48 KB, at most 8; with plain copies: as many "
-                                                    "as fit in 128 registers per lane, at most 192)")
+                                                    "plain copies: as many as fit in 128 registers per lane, 2 of "
+                                                    "256 bytes; at most 192 registers' worth; cp.async: as many as "
+                                                    "fit in 48 KB, at most 8)")
       ->check(CLI::Range(2u, 16u))
       ->type_name("N");
   app.add_option("--rowwalk-tile", rowwalkTile, "rowwalk: bytes of a row per tile in the staged clone (128 or 256)")
@@ -230,8 +231,8 @@ int main(int argc, char **argv) {
   std::string rowwalkStagedCopy;
   app.add_option("--rowwalk-staged-copy", rowwalkStagedCopy,
                  "rowwalk: how the staged clone copies rows into shared memory: async (cp.async, sm_80+) or plain "
-                 "(ld.global.v4 into registers, st.shared.v4; any target) (default: async where the target has it, "
-                 "else plain)")
+                 "(ld.global.v4 into registers, st.shared.v4; any target) (default: plain, measured faster; see "
+                 "docs/PASSES.md)")
       ->check(CLI::IsMember({"plain", "async"}))
       ->type_name("plain|async");
   bool listPasses = false;
