@@ -50,6 +50,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -238,6 +239,20 @@ std::string imagesHeader(const std::string &fatbinC) {
 }
 
 namespace {
+/// Calls job(0) ... job(n-1), up to 4 at a time (the clone modules' tool
+/// runs: each a process of its own).
+void forEachParallel(size_t n, const std::function<void(size_t)> &job) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next++) < n;) job(k);
+  };
+  std::vector<std::thread> pool;
+  const size_t threads = std::min<size_t>({4, n, std::max(1u, std::thread::hardware_concurrency())});
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto &t : pool) t.join();
+}
+
 /// The clone modules of the PTX that ptxas `args` compiles, one ptxas each
 /// (up to 4 at a time), into the clones directory; records which compiled.
 /// Never throws: a failure leaves the clones out with a warning.
@@ -262,9 +277,7 @@ void compileCloneModules(const std::vector<std::string> &args, const std::string
     }
     // One ptxas per clone module, up to 4 at a time.
     std::vector<char> ok(modules.size(), 0);
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t k; (k = next++) < modules.size();) {
+    forEachParallel(modules.size(), [&](size_t k) {
         const std::string &i = modules[k];
         std::vector<std::string> c{real};
         const std::string cubin = dir + "/" + i + "." + arch + ".cubin";
@@ -276,13 +289,7 @@ void compileCloneModules(const std::vector<std::string> &args, const std::string
         }
         ok[k] = spawn(c, dir + "/" + i + "." + arch + ".log") == 0;
         if (!ok[k]) ::unlink(cubin.c_str());
-      }
-    };
-    std::vector<std::thread> pool;
-    const size_t threads = std::min<size_t>({4, modules.size(), std::max(1u, std::thread::hardware_concurrency())});
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto &t : pool) t.join();
+    });
     std::string compiled;
     for (size_t k = 0; k < modules.size(); ++k) {
       const std::string &i = modules[k];
@@ -305,23 +312,30 @@ void compileCloneModules(const std::vector<std::string> &args, const std::string
 }
 }  // namespace
 
-int ptxasMain(const std::vector<std::string> &args) {
-  const std::string real = realTool("ptxas");
+namespace {
+/// nvcc's own `tool` with `args`, and beside it (independent processes: the
+/// build waits for the longer, not for their sum) `clones`, the clone
+/// images' part of the step (never throws); nvcc's exit status.
+int runBeside(const char *tool, const std::vector<std::string> &args,
+              void (*clones)(const std::vector<std::string> &, const std::string &)) {
+  const std::string real = realTool(tool);
   if (real.empty()) {
-    std::fprintf(stderr, "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as ptxas inside scripts/ptx-nvcc)\n");
+    std::fprintf(stderr, "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as %s inside scripts/ptx-nvcc)\n",
+                 tool);
     return 1;
   }
   std::vector<std::string> cmd{real};
   cmd.insert(cmd.end(), args.begin(), args.end());
   if (!cloneImagesOn()) return spawn(cmd);
-  // nvcc's own ptxas runs beside the clone modules' (they do not depend on
-  // it): the build waits for the longer of the two, not for their sum.
   int rc = 0;
   std::thread own([&] { rc = spawn(cmd); });
-  compileCloneModules(args, real);
+  clones(args, real);
   own.join();
   return rc;
 }
+}  // namespace
+
+int ptxasMain(const std::vector<std::string> &args) { return runBeside("ptxas", args, compileCloneModules); }
 
 namespace {
 /// One fatbinary per clone module of the compile that fatbinary `args`
@@ -387,20 +401,12 @@ void makeCloneImages(const std::vector<std::string> &args, const std::string &re
     // One fatbinary per clone module, up to 4 at a time; the header lists
     // them in order.
     std::vector<std::optional<std::string>> made(order.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t k; (k = next++) < order.size();) {
-        const std::string fatbin = header + "." + std::to_string(k) + ".fatbin";
-        std::vector<std::string> c{real, "--create=" + fatbin, "-64"};
-        c.insert(c.end(), images[order[k]].begin(), images[order[k]].end());
-        made[k] = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
-      }
-    };
-    std::vector<std::thread> pool;
-    const size_t threads = std::min<size_t>({4, order.size(), std::max(1u, std::thread::hardware_concurrency())});
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto &t : pool) t.join();
+    forEachParallel(order.size(), [&](size_t k) {
+      const std::string fatbin = header + "." + std::to_string(k) + ".fatbin";
+      std::vector<std::string> c{real, "--create=" + fatbin, "-64"};
+      c.insert(c.end(), images[order[k]].begin(), images[order[k]].end());
+      made[k] = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
+    });
     for (size_t k = 0; k < order.size(); ++k) {
       const std::string &module = order[k];
       auto &bytes = made[k];
@@ -438,22 +444,6 @@ void makeCloneImages(const std::vector<std::string> &args, const std::string &re
 }
 }  // namespace
 
-int fatbinaryMain(const std::vector<std::string> &args) {
-  const std::string real = realTool("fatbinary");
-  if (real.empty()) {
-    std::fprintf(stderr,
-                 "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as fatbinary inside scripts/ptx-nvcc)\n");
-    return 1;
-  }
-  std::vector<std::string> cmd{real};
-  cmd.insert(cmd.end(), args.begin(), args.end());
-  if (!cloneImagesOn()) return spawn(cmd);
-  // nvcc's own fatbinary runs beside the clone images' (independent).
-  int rc = 0;
-  std::thread own([&] { rc = spawn(cmd); });
-  makeCloneImages(args, real);
-  own.join();
-  return rc;
-}
+int fatbinaryMain(const std::vector<std::string> &args) { return runBeside("fatbinary", args, makeCloneImages); }
 
 }  // namespace ptxnvcc
