@@ -489,6 +489,19 @@ std::vector<std::pair<unsigned, int64_t>> laneCounts(const PassContext &ctx) {
   return out;
 }
 
+/// The 32- and 64-bit integer parameters the loops' trip counts are
+/// computed from (traced by planLanes), each once, in increasing order: the
+/// row-length launch conditions go on them.
+std::vector<uint32_t> integerTripParams(const ir::Function &k, const std::vector<const LanePlan *> &lps) {
+  std::set<int> trip;
+  for (const LanePlan *lp : lps) trip.insert(lp->tripParams.begin(), lp->tripParams.end());
+  std::vector<uint32_t> out;
+  for (int p : trip)
+    if (auto t = (*k.params)[size_t(p)].type(); t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64"))
+      out.push_back(uint32_t(p));
+  return out;
+}
+
 std::string minText(const Variant &v) {
   std::string t;
   for (const auto &c : v.minParams) t += ", param " + std::to_string(c.index) + " >= " + std::to_string(c.value);
@@ -532,17 +545,11 @@ void runRowWalk(PassContext &ctx) {
         v.disjointParams.clear();
         for (const auto &[a, b] : all) v.disjointParams.push_back({a, b});
       }
-      // Rows of at least 4*G elements (laneCounts): with 32 lanes, measured
-      // 0.88x with rows of 4 ints (one iteration, 31 of 32 lanes idle),
-      // 1.6-20x from 256 on.
-      std::set<int> trip;
-      for (const auto &lp : plan.lanes) trip.insert(lp.tripParams.begin(), lp.tripParams.end());
-      for (int p : trip) {
-        uint32_t bytes = 0;
-        auto t = (*k->params)[size_t(p)].type();
-        if (t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64")) bytes = t.substr(2) == "32" ? 4 : 8;
-        if (bytes) v.minParams.push_back({uint32_t(p), 0});  // the value: per lane count, below
-      }
+      // The row length each lane count needs (kLaneMinRow) goes on the
+      // integer parameters the trip counts are computed from, per G below.
+      std::vector<const LanePlan *> lps;
+      for (const auto &lp : plan.lanes) lps.push_back(&lp);
+      const std::vector<uint32_t> rowParams = integerTripParams(*k, lps);
       std::sort(v.alignedParams.begin(), v.alignedParams.end(),
                 [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
       std::string aconds;
@@ -555,7 +562,7 @@ void runRowWalk(PassContext &ctx) {
       for (const auto &[G, minRow] : laneCounts(ctx)) {
         const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
         Variant g = v;
-        for (auto &c : g.minParams) c.value = minRow;
+        for (uint32_t p : rowParams) g.minParams.push_back({p, minRow});
         g.name = kname + "__ptxopt_lanes" + suffix;
         g.grid[0].multiply = G;
         g.blockMultiple[0] = G;
@@ -606,14 +613,11 @@ void runRowWalk(PassContext &ctx) {
     }
     if (!plan.staged.empty()) {
       Variant s = stagedVariant(base, kname + "__ptxopt_staged");
-      // Rows of at least kMinRow elements, as the lanes clones: a tile is
-      // 128 bytes of each row.
-      std::set<int> trip;
-      for (const auto &sp : plan.staged) trip.insert(sp.lp.tripParams.begin(), sp.lp.tripParams.end());
+      // Rows of at least kStagedMinRow elements (kMinRow when forced).
+      std::vector<const LanePlan *> lps;
+      for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
       const bool forced = ctx.options.count("rowwalk-staged") && ctx.options.at("rowwalk-staged") == "1";
-      for (int p : trip)
-        if (auto t = (*k->params)[size_t(p)].type(); t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64"))
-          s.minParams.push_back({uint32_t(p), forced ? kMinRow : kStagedMinRow});
+      for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
       if (!forced) s.minLaunchThreads = kStagedMinLaunch;
       if (ctx.addClone(*k, buildClone(m, *k, plan, s.name, false, false, true), s, at)) {
         unsigned bytes = 0;
