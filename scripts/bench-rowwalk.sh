@@ -20,7 +20,7 @@
 #   bulk copies (cp.async.bulk + mbarrier) on sm_90 and later.
 #   PTXOPT: the ptx-opt binary (default build/ptx-opt).
 #   Also --rowwalk-lanes=G for each G of LANES (default "32 16 8 4") for the
-#   short-rows table (bench/rowwalk/short_rows.cu: lanes per row length, rows
+#   short-rows table (bench/rowwalk/rowwalk.cu --short-rows: lanes per row length, rows
 #   of 8 to 1024 elements, 128 MB), appended to the same file.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
@@ -75,11 +75,10 @@ run() {
     --default "$(default_variant)=$PTXDIR/rowwalk-O2.opt.ptx" "$@" >"$OUT/bench-rowwalk.md"
   rc=$?
   if [ $rc != 77 ]; then
-    # Lanes per row length (bench/rowwalk/short_rows.cu), appended to the table's file.
-    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/short_rows.cu -o "$PTXDIR/short-rows-bench" -lcuda
+    # Lanes per row length (rowwalk.cu --short-rows), appended to the table's file.
     args=()
     for g in $LANES; do args+=("$g=$PTXDIR/rowwalk-lanes$g.opt.ptx"); done
-    { echo; "$PTXDIR/short-rows-bench" "${args[@]}"; } >>"$OUT/bench-rowwalk.md"
+    { echo; "$PTXDIR/rowwalk-bench" --short-rows "${args[@]}" --runs 10; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi

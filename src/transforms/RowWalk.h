@@ -23,7 +23,7 @@ using namespace clone;
 inline constexpr unsigned kLanes = 32;
 /// The lanes clones' lane counts by default (the pass option rowwalk-lanes;
 /// RowWalk.cpp's laneCounts) and the rows each G runs for: measured on an
-/// H200 (bench/rowwalk/short_rows.cu, int and float row sums of 128 MB in
+/// H200 (bench/rowwalk/rowwalk.cu --short-rows, int and float row sums of 128 MB in
 /// 256-thread blocks; docs/BENCHMARKS.md): rows of 8 and 16 ran slower with
 /// every G (0.07-0.76x: the original's loads are nearly coalesced there);
 /// rows of 32-64 fastest with 4 lanes (2.4-3.9x), 128 with 8 or 16 (3.6-3.9x;
