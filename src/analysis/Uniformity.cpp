@@ -53,6 +53,21 @@ namespace {
 
 constexpr uint8_t kThread = 2;
 
+/// Marks in `bits` the blocks reached from `from` along `next` (a block's
+/// predecessors or successors), never entering `avoid`; `work` is scratch.
+template <class Next>
+void flood(std::vector<uint64_t> &bits, const std::vector<uint32_t> &from, uint32_t avoid, Next next,
+           std::vector<uint32_t> &work) {
+  work.assign(from.begin(), from.end());
+  while (!work.empty()) {
+    const uint32_t x = work.back();
+    work.pop_back();
+    if (x == avoid || (bits[x / 64] >> (x % 64)) & 1) continue;
+    bits[x / 64] |= uint64_t{1} << (x % 64);
+    for (uint32_t n : next(x)) work.push_back(n);
+  }
+}
+
 /// Level of a special register; -1 for an ordinary register. Specials not
 /// listed (%tid, %laneid, %clock, %smid...) are per thread.
 int specialLevel(std::string_view r) {
@@ -112,15 +127,7 @@ const std::vector<uint64_t> &Uniformity::between(uint32_t d, uint32_t b) {
   const auto &blocks = cfg_.blocks();
   const size_t words = (blocks.size() + 63) / 64;
   std::vector<uint64_t> bwd(words, 0);
-  std::vector<uint32_t> &work = work_;
-  work.assign(blocks[b].preds.begin(), blocks[b].preds.end());
-  while (!work.empty()) {
-    uint32_t x = work.back();
-    work.pop_back();
-    if (x == d || (bwd[x / 64] >> (x % 64)) & 1) continue;
-    bwd[x / 64] |= uint64_t{1} << (x % 64);
-    for (uint32_t n : blocks[x].preds) work.push_back(n);
-  }
+  flood(bwd, blocks[b].preds, d, [&](uint32_t x) -> const std::vector<uint32_t> & { return blocks[x].preds; }, work_);
   bwd[b / 64] |= uint64_t{1} << (b % 64);
   for (size_t w = 0; w < words; ++w)
     for (uint64_t m = bwd[w]; m; m &= m - 1) {
@@ -138,16 +145,9 @@ const std::vector<uint64_t> &Uniformity::region(uint32_t x) {
   regionDone_[x] = true;
   const auto &blocks = cfg_.blocks();
   std::vector<uint64_t> bits((blocks.size() + 63) / 64, 0);
-  uint32_t stop = pdom_.idom(x);  // kNone: the virtual exit, never reached
-  std::vector<uint32_t> work;
-  for (uint32_t s : blocks[x].succs) work.push_back(s);
-  while (!work.empty()) {
-    uint32_t b = work.back();
-    work.pop_back();
-    if (b == stop || (bits[b / 64] >> (b % 64)) & 1) continue;
-    bits[b / 64] |= uint64_t{1} << (b % 64);
-    for (uint32_t s : blocks[b].succs) work.push_back(s);
-  }
+  const uint32_t stop = pdom_.idom(x);  // kNone: the virtual exit, never reached
+  flood(bits, blocks[x].succs, stop, [&](uint32_t b) -> const std::vector<uint32_t> & { return blocks[b].succs; },
+        work_);
   regions_[x] = std::move(bits);
   return regions_[x];
 }

@@ -62,7 +62,7 @@ private:
   std::vector<std::vector<uint64_t>> regions_;     // per block: blocks reachable before its post-dominator
   std::vector<uint8_t> regionDone_;
   std::unordered_map<uint64_t, std::vector<uint64_t>> betweenMemo_;  // (d << 32 | b) -> between(d, b)
-  std::vector<uint32_t> work_;  // between()'s walk
+  std::vector<uint32_t> work_;  // between()'s and region()'s walks
   std::vector<uint64_t> reachTo_;  // reaching(): one row of bits per block, all made at the first call
   std::vector<std::pair<bool, std::vector<uint32_t>>> candidates_;  // per block: branches with both ways reaching it
   std::map<std::vector<uint32_t>, std::vector<uint32_t>> decidersMemo_;  // (defs..., block) -> deciders
