@@ -64,6 +64,7 @@ void runCoalesce(PassContext &ctx);
 void runGroup(PassContext &ctx);
 void runPack(PassContext &ctx);
 void runRowWalk(PassContext &ctx);
+void runReuse(PassContext &ctx);
 /// After the passes: drops the variants no launch can select (Prune.cpp).
 void pruneClones(PassContext &ctx);
 

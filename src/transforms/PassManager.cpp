@@ -52,6 +52,12 @@ const std::vector<Registered> &registry() {
         "shared memory in 16-byte tiles, each lane reading its own row in order ('staged' clone, "
         "one warp per block, exact)"},
        transforms::runRowWalk},
+      {{"reuse",
+        "a branching computation the kernel repeats with the same inputs (an inlined sinf/cosf with its rarely "
+        "taken slow path, in a loop or twice in a row) runs once; later runs copy its results from registers "
+        "while its inputs are unchanged and its last run took no impure path; a 'reuse' clone with the same "
+        "launch (exact)"},
+       transforms::runReuse},
   };
   return r;
 }
@@ -244,7 +250,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   std::vector<std::string> names;
   if (opts.passes == "-O0" || opts.passes.empty()) names = {};
   else if (opts.passes == "-O1") names = {"coalesce"};
-  else if (opts.passes == "-O2") names = {"coalesce", "group", "rowwalk", "pack"};
+  else if (opts.passes == "-O2") names = {"coalesce", "group", "rowwalk", "pack", "reuse"};
   else names = split(opts.passes);
   std::vector<const Registered *> pipeline;
   for (const auto &n : names) {

@@ -358,7 +358,7 @@ void addImage(std::vector<Case> &cs) {
     const size_t n = size_t(w) * w;
     cs.push_back(makeCase("image: dct8x8 2048x2048", "image", "dct8x8", {in(Elem::I8, n), out(Elem::F32, n), i32(w)},
                           {w / 8, w / 8, 1}, {8, 8, 1}));
-    cs.back().expect = "original";
+    cs.back().expect = "=dct8x8__ptxopt_reuse";  // the cosines computed once (Reuse.cpp)
   }
   for (int w : {2048, 2052}) {
     const int h = 2048;
@@ -366,7 +366,7 @@ void addImage(std::vector<Case> &cs) {
     cs.push_back(makeCase("image: dct8x8 2048x2048 across blocks, pitch " + std::to_string(w), "image", "dct8x8",
                           {in(Elem::I8, n), out(Elem::F32, n), i32(w)}, {2048 / 8, h / 8, 1}, {8, 8, 1}));
     cs.back().passes = "-O2;pack-across-blocks";
-    cs.back().expect = w % 8 == 0 ? "=dct8x8__ptxopt_pack" : "original";
+    cs.back().expect = w % 8 == 0 ? "=dct8x8__ptxopt_pack" : "=dct8x8__ptxopt_reuse";
   }
   {
     const int w = 2048;
@@ -374,7 +374,7 @@ void addImage(std::vector<Case> &cs) {
     cs.push_back(makeCase("image: dct8x8 2048x2048 across blocks, input 4 bytes off", "image", "dct8x8",
                           {in(Elem::I8, n + 4, 4), out(Elem::F32, n), i32(w)}, {w / 8, w / 8, 1}, {8, 8, 1}));
     cs.back().passes = "-O2;pack-across-blocks";
-    cs.back().expect = "original";
+    cs.back().expect = "=dct8x8__ptxopt_reuse";  // the pack clone's condition fails
   }
 }
 
@@ -966,6 +966,44 @@ void addGridStride(std::vector<Case> &cs) {
   }
 }
 
+/// The reuse pass (cases/reuse.cu): inlined sinf/cosf repeated with the same
+/// argument. Inputs are floats in [0.5, 100): a scale of 5000 sends most
+/// threads' arguments through cosf's slow path (its local array), mixed with
+/// fast-path threads in every warp; 1e37 overflows to infinity (the NaN path).
+void addReuse(std::vector<Case> &cs) {
+  for (int n : {8, 4, 16}) {
+    const int w = 2048;
+    const size_t sz = size_t(w) * w;
+    cs.push_back(makeCase("reuse: dct, tile " + std::to_string(n) + " at run time", "reuse", "dct_runtime",
+                          {in(Elem::I8, sz), out(Elem::F32, sz), i32(w), i32(n)}, {unsigned(w / n), unsigned(w / n), 1},
+                          {unsigned(n), unsigned(n), 1}));
+    cs.back().expect = "=dct_runtime__ptxopt_reuse";
+  }
+  const int len = 1 << 18;
+  for (float scale : {0.5f, 5000.0f, 1e37f})
+    for (int n : {1, 7, 64}) {
+      cs.push_back(makeCase("reuse: cosf invariant in a loop, scale " + std::to_string(scale) + ", n=" + std::to_string(n),
+                            "reuse", "cos_invariant",
+                            {in(Elem::F32, len), in(Elem::F32, size_t(len) * n), out(Elem::F32, len), f32(scale), i32(n),
+                             i32(len - 3)},
+                            {len / 256, 1, 1}, {256, 1, 1}));
+      cs.back().expect = "=cos_invariant__ptxopt_reuse";
+    }
+  for (float step : {0.01f, 3000.0f}) {
+    cs.push_back(makeCase("reuse: sinf and cosf twice per iteration, step " + std::to_string(step), "reuse", "rotate_sum",
+                          {in(Elem::F32, len), out(Elem::F32, len), f32(step), i32(len)}, {len / 128, 1, 1},
+                          {128, 1, 1}));
+    cs.back().expect = "=rotate_sum__ptxopt_reuse";
+  }
+  cs.push_back(makeCase("reuse: double cos (a call: original)", "reuse", "cos_double",
+                        {in(Elem::I64, len), out(Elem::I64, len), f32(0.25f), i32(5), i32(len)}, {len / 256, 1, 1},
+                        {256, 1, 1}));
+  cs.back().expect = "original";
+  cs.push_back(makeCase("reuse: nothing repeated (original)", "reuse", "cos_once",
+                        {in(Elem::F32, len), out(Elem::F32, len), i32(len)}, {len / 256, 1, 1}, {256, 1, 1}));
+  cs.back().expect = "original";
+}
+
 std::vector<Case> allCases() {
   std::vector<Case> cs;
   addMatadd(cs);
@@ -981,6 +1019,7 @@ std::vector<Case> allCases() {
   addLocal(cs);
   addGridStride(cs);
   addRowWalk(cs);
+  addReuse(cs);
   addRuntimeCases(cs);
   return cs;
 }
