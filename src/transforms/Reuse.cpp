@@ -37,7 +37,8 @@
 //     renamed by order of appearance, labels likewise, live-ins by name,
 //     `.loc` and `.pragma` ignored). A class pays when it has two members,
 //     or one inside a loop that does not write its live-ins, and its
-//     members have at least kMinInstructions instructions.
+//     members' shortest pure path (what a reuse saves) has at least
+//     kMinInstructions instructions.
 //  4. The memo: per class a predicate `ok`, a path predicate and one
 //     register per output. Each member becomes
 //        @ok bra reuse;  path = 1;  <the segment, with path = 0 before
@@ -82,8 +83,8 @@ using ir::Instruction;
 using ir::Operand;
 using ir::Stmt;
 
-/// Members shorter than this (instructions) are left alone: the memo's
-/// branch and moves would cost about what they save.
+/// Members whose shortest pure path is shorter than this (instructions) are
+/// left alone: the memo's branch and moves would cost about what they save.
 constexpr unsigned kMinInstructions = 16;
 
 enum class Purity { Pure, Impure, Forbidden };
@@ -151,6 +152,7 @@ struct Segment {
   bool pureNegated = false;
   std::vector<size_t> marks;
   unsigned instructions = 0;
+  unsigned pureLength = 0;  // instructions on its shortest pure path
 };
 
 /// The kernel's body as the CFG sees it, with the statement of each
@@ -350,29 +352,38 @@ private:
     for (uint32_t b = seg.head; b < jb; ++b) walk(b, true);
     for (auto r : liveIns)
       if (written.count(r)) return false;  // read before it is written on some path, and written inside
-    // A path of pure instructions from the start to J (else no run could
-    // ever be reused: a kernel's whole body behind its bounds guard).
+    // The shortest path of pure instructions from the start to J (Dijkstra
+    // over the segment's blocks, a block's weight its instructions): what a
+    // reuse saves at least. None: no run could be reused (a kernel's whole
+    // body behind its bounds guard, a loop that stores).
     {
       std::set<size_t> impure(seg.impure.begin(), seg.impure.end());
-      auto clean = [&](uint32_t b) {
+      auto weight = [&](uint32_t b) -> std::optional<unsigned> {
         const size_t from = b == seg.head ? seg.start : bm_.blockStart[b];
-        for (size_t s = from; s < bm_.blockStart[b + 1]; ++s)
-          if (impure.count(s)) return false;
-        return true;
+        unsigned n = 0;
+        for (size_t s = from; s < bm_.blockStart[b + 1]; ++s) {
+          if (impure.count(s)) return std::nullopt;
+          n += body_.body[s]->kind == Stmt::Kind::Instruction;
+        }
+        return n;
       };
-      std::vector<uint32_t> work;
-      std::set<uint32_t> seen{seg.head};
-      if (clean(seg.head)) work.push_back(seg.head);
-      bool reaches = false;
+      std::map<uint32_t, unsigned> dist;
+      std::set<std::pair<unsigned, uint32_t>> work;
+      if (auto w = weight(seg.head)) work.insert({*w, seg.head});
+      std::optional<unsigned> best;
       while (!work.empty()) {
-        uint32_t b = work.back();
-        work.pop_back();
+        auto [d, b] = *work.begin();
+        work.erase(work.begin());
+        if (dist.count(b)) continue;
+        dist[b] = d;
         for (uint32_t x : B[b].succs) {
-          if (x == jb) reaches = true;
-          else if (x > seg.head && x < jb && seen.insert(x).second && clean(x)) work.push_back(x);
+          if (x == jb) best = best ? std::min(*best, d) : d;
+          else if (x > seg.head && x < jb && !dist.count(x))
+            if (auto w = weight(x)) work.insert({d + *w, x});
         }
       }
-      if (!reaches) return false;
+      if (!best) return false;
+      seg.pureLength = *best;
     }
     pathFlag(seg, jb);
     // Canonical text; registers written inside by order of appearance.
@@ -561,7 +572,7 @@ void runReuse(PassContext &ctx) {
     std::vector<Plan> plans;
     for (auto &members : classes) {
       const Segment &s0 = segs[members.front()];
-      if (s0.instructions < kMinInstructions) continue;
+      if (s0.pureLength < kMinInstructions) continue;
       Plan p{members, {}};
       for (auto r : s0.liveIns) {
         bool fixed = stab.stable(r);
@@ -592,7 +603,7 @@ void runReuse(PassContext &ctx) {
     // inside a cosine): the classes with the longest members first, each
     // taken when none of its members overlaps one taken before.
     std::stable_sort(plans.begin(), plans.end(), [&](const Plan &a, const Plan &b) {
-      return segs[a.members.front()].instructions > segs[b.members.front()].instructions;
+      return segs[a.members.front()].pureLength > segs[b.members.front()].pureLength;
     });
     {
       std::vector<std::pair<size_t, size_t>> taken;
@@ -612,7 +623,7 @@ void runReuse(PassContext &ctx) {
       // A kernel without branching regions has nothing to say no to.
       if (!segs.empty())
         ctx.remark(Remark::Kind::Missed, *k, "",
-                   "no reuse: no region of " + std::to_string(kMinInstructions) +
+                   "no reuse: no region with a pure path of " + std::to_string(kMinInstructions) +
                        " or more instructions runs again with the same inputs");
       continue;
     }
@@ -723,8 +734,8 @@ void runReuse(PassContext &ctx) {
     ctx.remark(Remark::Kind::Applied, *k, "",
                name + ": " + std::to_string(plans.size()) + " computation(s) in " + std::to_string(reused) +
                    " place(s) run once while their inputs are unchanged (" +
-                   std::to_string(segs[plans.front().members.front()].instructions) +
-                   " instructions in the first); launch conditions: none");
+                   std::to_string(segs[plans.front().members.front()].pureLength) +
+                   " instructions on the first one's shortest pure path); launch conditions: none");
   }
 }
 

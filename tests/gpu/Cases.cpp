@@ -360,6 +360,16 @@ void addImage(std::vector<Case> &cs) {
                           {w / 8, w / 8, 1}, {8, 8, 1}));
     cs.back().expect = "=dct8x8__ptxopt_reuse";  // the cosines computed once (Reuse.cpp)
   }
+  // The reuse clone (its cosines gone, the pixels' load latency is what is
+  // left) packed across blocks: one 8-byte load per row.
+  {
+    const int w = 2048;
+    const size_t n = size_t(w) * w;
+    cs.push_back(makeCase("image: dct8x8 2048x2048 reuse, then packed across blocks", "image", "dct8x8",
+                          {in(Elem::I8, n), out(Elem::F32, n), i32(w)}, {w / 8, w / 8, 1}, {8, 8, 1}));
+    cs.back().passes = "coalesce,group,rowwalk,reuse,pack;pack-across-blocks";
+    cs.back().expect = "=dct8x8__ptxopt_reuse_pack";
+  }
   for (int w : {2048, 2052}) {
     const int h = 2048;
     const size_t n = size_t(w) * h;
