@@ -127,9 +127,17 @@ Purity classify(const Instruction &in) {
       "slct", "mov",  "isspacep", "szext", "bmsk"};
   if (!pure.count(b)) return Purity::Forbidden;
   if (in.opcode.find(".cc") != std::string_view::npos) return Purity::Forbidden;  // carry flag
+  return Purity::Pure;
+}
+
+/// A read of a special register that may change between reads (by mov or
+/// cvt, the instructions that read special registers): forbidden in a
+/// segment, and not a value that stays the same.
+bool readsVolatileSpecial(const Instruction &in) {
+  if (in.base() != "mov" && in.base() != "cvt") return false;
   bool special = false;
   for (const auto &o : in.operands) analysis::forEachRegister(o, [&](const Operand &r) { special |= volatileSpecial(r.text); });
-  return special ? Purity::Forbidden : Purity::Pure;
+  return special;
 }
 
 /// One segment (see the overview), in body statement indexes.
@@ -161,11 +169,35 @@ struct BodyMap {
   std::vector<size_t> stmtOf;      // CFG instruction -> body statement
   std::vector<size_t> blockStart;  // block -> first statement (labels included)
   std::vector<uint32_t> blockOfStmt;
-  std::unordered_map<std::string_view, std::vector<size_t>, analysis::NameHash> uses, defs;  // statements
+  std::vector<Purity> purity;  // per statement (Pure for labels and directives)
+  const ir::Block *body = nullptr;
+
+  /// The statements that write register r, ascending (indexed on first
+  /// use: only kernels with segments need it).
+  const std::vector<size_t> &defs(std::string_view r) const { return find(defs_, r); }
+
+private:
+  using Index = std::unordered_map<std::string_view, std::vector<size_t>, analysis::NameHash>;
+  const std::vector<size_t> &find(const Index &m, std::string_view r) const {
+    static const std::vector<size_t> none;
+    if (!indexed_) {
+      indexed_ = true;
+      for (size_t s : stmtOf) {
+        auto du = analysis::defUse(static_cast<const Instruction &>(*body->body[s]));
+        for (auto x : du.defs) defs_[x].push_back(s);
+      }
+    }
+    auto it = m.find(r);
+    return it == m.end() ? none : it->second;
+  }
+  mutable bool indexed_ = false;
+  mutable Index defs_;
 };
 
 std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg) {
   BodyMap bm;
+  bm.body = &body;
+  bm.purity.assign(body.body.size(), Purity::Pure);
   for (size_t s = 0; s < body.body.size(); ++s) {
     const Stmt &st = *body.body[s];
     if (st.kind == Stmt::Kind::Block) return std::nullopt;
@@ -173,9 +205,7 @@ std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg) 
     const auto &in = static_cast<const Instruction &>(st);
     if (bm.stmtOf.size() >= cfg.instructions().size() || cfg.instructions()[bm.stmtOf.size()] != &in) return std::nullopt;
     bm.stmtOf.push_back(s);
-    auto du = analysis::defUse(in);
-    for (auto r : du.defs) bm.defs[r].push_back(s);
-    for (auto r : du.uses) bm.uses[r].push_back(s);
+    bm.purity[s] = classify(in);
   }
   if (bm.stmtOf.size() != cfg.instructions().size()) return std::nullopt;
   const auto &B = cfg.blocks();
@@ -195,30 +225,51 @@ std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg) 
 class SegmentFinder {
 public:
   SegmentFinder(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm)
-      : body_(body), cfg_(fa.cfg()), pdom_(fa.postDom()), dom_(fa.dom()), bm_(bm) {}
+      : body_(body), cfg_(fa.cfg()), pdom_(fa.postDom()), dom_(fa.dom()), loops_(fa.loops()), bm_(bm) {}
 
   std::vector<Segment> find() {
-    std::vector<Segment> out;
+    std::vector<Segment> out, candidates;
+    std::map<size_t, unsigned> shapes;  // opcode signature -> candidates
+    std::vector<size_t> shapeOf;
     const auto &B = cfg_.blocks();
     for (uint32_t h = 0; h < B.size(); ++h) {
       auto j = join(h);
       if (!j) continue;
-      // Forward: through joins that continue the computation.
-      // What the hammock's blocks write (not the head: its earlier
-      // instructions are mostly other work).
-      std::set<std::string_view> written;
-      collectWrites(bm_.blockStart[h + 1], bm_.blockStart[*j], written);
+      const size_t br = bm_.stmtOf[B[h].last - 1];
+      if (forbiddenIn(br, bm_.blockStart[*j])) continue;  // more hammocks would not help
+      // Forward: through joins that continue the computation (what the
+      // hammock's blocks write, not the head's: its earlier instructions
+      // are mostly other work).
       while (auto j2 = join(*j)) {
-        if (!continues(*j, written)) break;
-        collectWrites(bm_.blockStart[*j], bm_.blockStart[*j2], written);
+        if (!continues(*j, bm_.blockStart[h + 1])) break;
         j = j2;
       }
+      // Cheap checks first (most candidates fail them): nothing forbidden
+      // from the head's branch on, and a pure path long enough even with
+      // every instruction of the head absorbed.
+      if (forbiddenIn(br, bm_.blockStart[*j])) continue;
+      auto bound = shortestPure(h, br, *j);
+      if (!bound || *bound + (B[h].last - 1 - B[h].first) < kMinInstructions) continue;
       Segment s;
       s.head = h;
       s.end = bm_.blockStart[*j];
+      s.start = br;
+      // Its opcodes from the branch on: a segment outside loops pays only
+      // when another one has the same code.
+      size_t sig = 0;
+      for (size_t st = br; st < s.end; ++st)
+        if (body_.body[st]->kind == Stmt::Kind::Instruction)
+          sig = sig * 1000003u + analysis::NameHash{}(instr(st).opcode);
+      ++shapes[sig];
+      shapeOf.push_back(sig);
+      candidates.push_back(std::move(s));
+    }
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      Segment &s = candidates[i];
+      if (shapes[shapeOf[i]] < 2 && !loops_.loopOf(s.head)) continue;
       s.joinCode = s.end;
       while (s.joinCode < body_.body.size() && body_.body[s.joinCode]->kind == Stmt::Kind::Label) ++s.joinCode;
-      s.start = absorbBackward(h, s.end);
+      s.start = absorbBackward(s.head, s.end);
       if (analyse(s)) out.push_back(std::move(s));
     }
     return out;
@@ -248,27 +299,49 @@ private:
     return j;
   }
 
-  void collectWrites(size_t from, size_t to, std::set<std::string_view> &written) const {
-    for (size_t s = from; s < to; ++s)
-      if (body_.body[s]->kind == Stmt::Kind::Instruction)
-        for (auto r : analysis::defUse(instr(s)).defs) written.insert(r);
+  bool forbiddenIn(size_t from, size_t to) const {
+    for (size_t st = from; st < to; ++st)
+      if (bm_.purity[st] == Purity::Forbidden || body_.body[st]->kind == Stmt::Kind::Decl) return true;
+    return false;
   }
 
-  /// Whether hammock head j continues the segment that wrote `written`: its
-  /// instructions are pure and its branch depends on what the segment wrote.
-  bool continues(uint32_t j, const std::set<std::string_view> &written) const {
-    const auto &B = cfg_.blocks();
-    std::set<std::string_view> derived(written.begin(), written.end());
-    for (uint32_t i = B[j].first; i < B[j].last; ++i) {
-      const Instruction &in = *cfg_.instructions()[i];
-      if (classify(in) != Purity::Pure) return false;
-      auto du = analysis::defUse(in);
-      bool reads = false;
-      for (auto r : du.uses) reads |= derived.count(r) > 0;
-      if (i + 1 == B[j].last) return reads;
-      if (reads)
-        for (auto r : du.defs) derived.insert(r);
+  /// Whether an instruction outside [lo, hi) reads `r` (a scan: the index
+  /// of every register is built only for kernels with segments).
+  bool readOutside(std::string_view r, size_t lo, size_t hi) const {
+    for (size_t s : bm_.stmtOf) {
+      if (s >= lo && s < hi) continue;
+      for (auto u : analysis::defUse(instr(s)).uses)
+        if (u == r) return true;
     }
+    return false;
+  }
+
+  /// Whether hammock head j continues the segment whose blocks start at
+  /// statement `from`: j's instructions are pure and its branch reads,
+  /// through them, a register the segment's blocks write.
+  bool continues(uint32_t j, size_t from) const {
+    const auto &B = cfg_.blocks();
+    // What j's branch reads, through j's own instructions, from before j.
+    std::vector<std::string_view> sources;
+    for (uint32_t i = B[j].last; i-- > B[j].first;) {
+      const size_t st = bm_.stmtOf[i];
+      if (bm_.purity[st] != Purity::Pure) return false;
+      auto du = analysis::defUse(instr(st));
+      bool feeds = i + 1 == B[j].last;
+      for (auto d : du.defs) {
+        auto it = std::find(sources.begin(), sources.end(), d);
+        if (it != sources.end()) {
+          feeds = true;
+          sources.erase(it);
+        }
+      }
+      if (feeds)
+        for (auto u : du.uses) sources.push_back(u);
+    }
+    for (size_t s = from; s < bm_.blockStart[j]; ++s)
+      if (body_.body[s]->kind == Stmt::Kind::Instruction)
+        for (auto d : analysis::defUse(instr(s)).defs)
+          if (std::find(sources.begin(), sources.end(), d) != sources.end()) return true;
     return false;
   }
 
@@ -281,12 +354,10 @@ private:
     for (size_t s = start; s-- > lo;) {
       const Stmt &st = *body_.body[s];
       if (st.kind == Stmt::Kind::Directive) continue;
-      if (st.kind != Stmt::Kind::Instruction || classify(instr(s)) != Purity::Pure) break;
+      if (st.kind != Stmt::Kind::Instruction || bm_.purity[s] != Purity::Pure) break;
       bool inside = true;
       for (auto r : analysis::defUse(instr(s)).defs) {
-        auto it = bm_.uses.find(r);
-        if (it != bm_.uses.end())
-          for (size_t u : it->second) inside &= u > s && u < end;
+        inside = inside && !readOutside(r, s + 1, end);
       }
       if (!inside) break;
       start = s;
@@ -299,19 +370,22 @@ private:
   bool analyse(Segment &seg) {
     const auto &B = cfg_.blocks();
     const uint32_t jb = bm_.blockOfStmt[seg.end];
+    for (size_t s = seg.start; s < seg.end; ++s) {
+      const Stmt &st = *body_.body[s];
+      if (st.kind == Stmt::Kind::Decl || bm_.purity[s] == Purity::Forbidden) return false;
+      if (st.kind == Stmt::Kind::Instruction && readsVolatileSpecial(instr(s))) return false;
+      if (bm_.purity[s] == Purity::Impure) seg.impure.push_back(s);
+      seg.instructions += st.kind == Stmt::Kind::Instruction;
+    }
+    auto pure = shortestPure(seg.head, seg.start, jb);
+    if (!pure || *pure < kMinInstructions) return false;
+    seg.pureLength = *pure;
     std::set<std::string_view> labels, written;
     for (size_t s = seg.start; s < seg.end; ++s) {
       const Stmt &st = *body_.body[s];
       if (st.kind == Stmt::Kind::Label) labels.insert(static_cast<const ir::Label &>(st).name);
-      else if (st.kind == Stmt::Kind::Decl) return false;
-      else if (st.kind == Stmt::Kind::Instruction) {
-        const Instruction &in = instr(s);
-        Purity p = classify(in);
-        if (p == Purity::Forbidden) return false;
-        if (p == Purity::Impure) seg.impure.push_back(s);
-        ++seg.instructions;
-        for (auto r : analysis::defUse(in).defs) written.insert(r);
-      }
+      else if (st.kind == Stmt::Kind::Instruction)
+        for (auto r : analysis::defUse(instr(s)).defs) written.insert(r);
     }
     // Must-write data flow over the segment's blocks (preds inside by
     // construction); nullopt: not reached yet (everything written).
@@ -352,39 +426,6 @@ private:
     for (uint32_t b = seg.head; b < jb; ++b) walk(b, true);
     for (auto r : liveIns)
       if (written.count(r)) return false;  // read before it is written on some path, and written inside
-    // The shortest path of pure instructions from the start to J (Dijkstra
-    // over the segment's blocks, a block's weight its instructions): what a
-    // reuse saves at least. None: no run could be reused (a kernel's whole
-    // body behind its bounds guard, a loop that stores).
-    {
-      std::set<size_t> impure(seg.impure.begin(), seg.impure.end());
-      auto weight = [&](uint32_t b) -> std::optional<unsigned> {
-        const size_t from = b == seg.head ? seg.start : bm_.blockStart[b];
-        unsigned n = 0;
-        for (size_t s = from; s < bm_.blockStart[b + 1]; ++s) {
-          if (impure.count(s)) return std::nullopt;
-          n += body_.body[s]->kind == Stmt::Kind::Instruction;
-        }
-        return n;
-      };
-      std::map<uint32_t, unsigned> dist;
-      std::set<std::pair<unsigned, uint32_t>> work;
-      if (auto w = weight(seg.head)) work.insert({*w, seg.head});
-      std::optional<unsigned> best;
-      while (!work.empty()) {
-        auto [d, b] = *work.begin();
-        work.erase(work.begin());
-        if (dist.count(b)) continue;
-        dist[b] = d;
-        for (uint32_t x : B[b].succs) {
-          if (x == jb) best = best ? std::min(*best, d) : d;
-          else if (x > seg.head && x < jb && !dist.count(x))
-            if (auto w = weight(x)) work.insert({d + *w, x});
-        }
-      }
-      if (!best) return false;
-      seg.pureLength = *best;
-    }
     pathFlag(seg, jb);
     // Canonical text; registers written inside by order of appearance.
     std::map<std::string_view, unsigned> regIds, labelIds;
@@ -447,17 +488,54 @@ private:
         for (auto x = atJoin->begin(); x != atJoin->end();) x = o->count(*x) ? std::next(x) : atJoin->erase(x);
     }
     if (!atJoin) return false;
+    std::set<std::string_view> readAfter;  // written inside, read outside
+    for (size_t s = 0; s < body_.body.size(); ++s) {
+      if (s == seg.start) s = seg.end;
+      if (s >= body_.body.size()) break;
+      if (body_.body[s]->kind == Stmt::Kind::Instruction)
+        for (auto r : analysis::defUse(instr(s)).uses)
+          if (written.count(r)) readAfter.insert(r);
+    }
     for (unsigned i = 0; i < seg.written.size(); ++i) {
-      auto it = bm_.uses.find(seg.written[i]);
-      bool outside = false;
-      if (it != bm_.uses.end())
-        for (size_t u : it->second) outside |= u < seg.start || u >= seg.end;
-      if (!outside) continue;
+      if (!readAfter.count(seg.written[i])) continue;
       if (!atJoin->count(seg.written[i])) return false;
       seg.outputs.push_back(i);
     }
     seg.liveIns.assign(liveIns.begin(), liveIns.end());
     return true;
+  }
+
+  /// The instructions on the shortest path of pure instructions from
+  /// statement `from` (in block `head`) to block `jb` (Dijkstra over the
+  /// blocks between, a block's weight its instructions): what a reuse saves
+  /// at least. None: no run could be reused (a kernel's whole body behind
+  /// its bounds guard, a loop that stores).
+  std::optional<unsigned> shortestPure(uint32_t head, size_t from, uint32_t jb) const {
+    const auto &B = cfg_.blocks();
+    auto weight = [&](uint32_t b) -> std::optional<unsigned> {
+      unsigned n = 0;
+      for (size_t s = b == head ? from : bm_.blockStart[b]; s < bm_.blockStart[b + 1]; ++s) {
+        if (bm_.purity[s] != Purity::Pure) return std::nullopt;
+        n += body_.body[s]->kind == Stmt::Kind::Instruction;
+      }
+      return n;
+    };
+    std::map<uint32_t, unsigned> dist;
+    std::set<std::pair<unsigned, uint32_t>> work;
+    if (auto w = weight(head)) work.insert({*w, head});
+    std::optional<unsigned> best;
+    while (!work.empty()) {
+      auto [d, b] = *work.begin();
+      work.erase(work.begin());
+      if (dist.count(b)) continue;
+      dist[b] = d;
+      for (uint32_t x : B[b].succs) {
+        if (x == jb) best = best ? std::min(*best, d) : d;
+        else if (x > head && x < jb && !dist.count(x))
+          if (auto w = weight(x)) work.insert({d + *w, x});
+      }
+    }
+    return best;
   }
 
   /// Fills the segment's pureGuard or marks (see Segment).
@@ -497,6 +575,7 @@ private:
   const ir::Block &body_;
   const analysis::CFG &cfg_;
   const analysis::DominatorTree &pdom_, &dom_;
+  const analysis::LoopInfo &loops_;
   const BodyMap &bm_;
 };
 
@@ -511,10 +590,10 @@ public:
     if (!fresh) return it->second == 2;  // 1 (in progress: a cycle) counts as not stable
     it->second = 1;
     bool ok = false;
-    auto d = bm_.defs.find(r);
-    if (d != bm_.defs.end() && d->second.size() == 1) {
-      const auto &in = static_cast<const Instruction &>(*body_.body[d->second[0]]);
-      ok = in.guard.empty() && classify(in) == Purity::Pure && in.base() != "bra";
+    const auto &d = bm_.defs(r);
+    if (d.size() == 1) {
+      const auto &in = static_cast<const Instruction &>(*body_.body[d[0]]);
+      ok = in.guard.empty() && bm_.purity[d[0]] == Purity::Pure && in.base() != "bra" && !readsVolatileSpecial(in);
       if (ok)
         for (auto u : analysis::defUse(in).uses) ok = ok && stable(u);
     }
@@ -576,10 +655,10 @@ void runReuse(PassContext &ctx) {
       Plan p{members, {}};
       for (auto r : s0.liveIns) {
         bool fixed = stab.stable(r);
-        auto d = bm->defs.find(r);
-        if (fixed && d != bm->defs.end())
+        const auto &d = bm->defs(r);
+        if (fixed && !d.empty())
           for (size_t mi : members) {
-            const size_t ds = d->second[0];
+            const size_t ds = d[0];
             const uint32_t db = bm->blockOfStmt[ds], hb = segs[mi].head;
             fixed = fixed && (db == hb ? ds < segs[mi].start : dom.dominates(db, hb));
           }
@@ -591,9 +670,7 @@ void runReuse(PassContext &ctx) {
           const auto &loop = loops.loops()[*l];
           pays = true;
           for (auto r : p.resetOn) {
-            auto d = bm->defs.find(r);
-            if (d != bm->defs.end())
-              for (size_t ds : d->second) pays = pays && !loop.contains(bm->blockOfStmt[ds]);
+            for (size_t ds : bm->defs(r)) pays = pays && !loop.contains(bm->blockOfStmt[ds]);
           }
         }
       }
@@ -669,9 +746,7 @@ void runReuse(PassContext &ctx) {
         declare(types.type(s0.written[s0.outputs[oi]]), saved.back());
       }
       for (auto r : plans[ci].resetOn) {
-        auto d = bm->defs.find(r);
-        if (d != bm->defs.end())
-          for (size_t ds : d->second) resetAt.insert(ds);
+        for (size_t ds : bm->defs(r)) resetAt.insert(ds);
       }
       for (size_t mi : plans[ci].members) {
         const Segment &s = segs[mi];
