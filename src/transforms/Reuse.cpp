@@ -649,9 +649,15 @@ void runReuse(PassContext &ctx) {
       std::set<std::string_view> resetOn;  // live-ins whose writes clear `ok`
     };
     std::vector<Plan> plans;
+    clone::RegTypes types;
+    for (const auto &st : k->body->body)
+      if (st->kind == Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(*st));
     for (auto &members : classes) {
       const Segment &s0 = segs[members.front()];
       if (s0.pureLength < kMinInstructions) continue;
+      bool typed = true;  // a saved copy needs the output's declared type
+      for (unsigned o : s0.outputs) typed = typed && !types.type(s0.written[o]).empty();
+      if (!typed) continue;
       Plan p{members, {}};
       for (auto r : s0.liveIns) {
         bool fixed = stab.stable(r);
@@ -709,9 +715,6 @@ void runReuse(PassContext &ctx) {
     const std::string name = std::string(k->name) + "__ptxopt_reuse";
     c->name = m.intern(name);
     c->edited = true;
-    clone::RegTypes types;
-    for (const auto &st : k->body->body)
-      if (st->kind == Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(*st));
     clone::Emitter e{m, {}};
     std::vector<Insert> inserts;
     std::vector<std::unique_ptr<ir::Decl>> decls;
@@ -762,7 +765,7 @@ void runReuse(PassContext &ctx) {
         for (unsigned oi = 0; oi < s.outputs.size(); ++oi) {
           std::string_view r = s.written[s.outputs[oi]];
           std::string t = types.type(r);
-          e.ins("mov" + (t.empty() ? std::string(".b32") : t), {saved[oi], std::string(r)});
+          e.ins("mov" + t, {saved[oi], std::string(r)});
         }
         if (!s.pureGuard.empty()) e.ins(s.pureNegated ? "not.pred" : "mov.pred", {ok, std::string(s.pureGuard)});
         else if (s.impure.empty()) e.ins("mov.pred", {ok, "1"});
@@ -772,7 +775,7 @@ void runReuse(PassContext &ctx) {
         for (unsigned oi = 0; oi < s.outputs.size(); ++oi) {
           std::string_view r = s.written[s.outputs[oi]];
           std::string t = types.type(r);
-          e.ins("mov" + (t.empty() ? std::string(".b32") : t), {std::string(r), saved[oi]});
+          e.ins("mov" + t, {std::string(r), saved[oi]});
           resetsFor(r, e);
         }
         e.label("$ptxopt_memo_cont" + tag);
