@@ -1,0 +1,102 @@
+// The reuse pass's shared parts (src/transforms/Reuse*.cpp; overview in
+// Reuse.cpp): what an instruction is to a segment (pure, impure,
+// forbidden), the kernel body as blocks of statements, and the segments
+// found in it (ReuseSegments.cpp, steps 1 and 2 of the overview). Internal
+// to the pass.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptxopt/analysis/AnalysisManager.h"
+#include "ptxopt/analysis/CFG.h"
+#include "ptxopt/analysis/Semantics.h"
+#include "ptxopt/ir/IR.h"
+
+namespace ptxopt::transforms::reuse {
+
+using ir::Instruction;
+using ir::Operand;
+using ir::Stmt;
+
+/// Members whose shortest pure path is shorter than this (instructions) are
+/// left alone: the memo's branch and moves would cost about what they save.
+constexpr unsigned kMinInstructions = 16;
+
+enum class Purity { Pure, Impure, Forbidden };
+
+/// Special registers whose value is the same at every read by a thread.
+bool stableSpecial(std::string_view r);
+/// Pure (ALU, branches, loads of .param/.const/.global.nc), impure (other
+/// loads, stores) or forbidden in a segment (calls, barriers, fences,
+/// atomics, warp exchanges, carry flag, volatile accesses, anything else).
+Purity classify(const Instruction &in);
+/// A read of a special register that may change between reads (clocks,
+/// the SM, timers) by mov or cvt: forbidden in a segment, and never a value
+/// that stays the same.
+bool readsVolatileSpecial(const Instruction &in);
+
+/// One segment (see the overview), in body statement indexes.
+struct Segment {
+  size_t start = 0, end = 0;  // [start, end): end is J's first statement (its label)
+  size_t joinCode = 0;        // J's first statement after its labels
+  uint32_t head = 0;          // block holding `start`
+  std::string canon;
+  std::vector<std::string_view> written;  // registers written inside, by first appearance
+  std::vector<std::string_view> liveIns;
+  std::vector<unsigned> outputs;  // indexes into `written`
+  std::vector<size_t> impure;     // statements
+  // How a run knows it took a pure path. When every impure instruction
+  // lies behind one arm of the head's branch (an arm entered only from the
+  // head: cosf's slow path), the branch's predicate says it: `pureGuard`
+  // (negated when `pureNegated`) is true exactly on the other arm. Else
+  // `marks`: statements where `path = 0` goes, the first of each block with
+  // impure instructions that no other such block dominates.
+  std::string_view pureGuard;
+  bool pureNegated = false;
+  std::vector<size_t> marks;
+  unsigned pureLength = 0;  // instructions on its shortest pure path
+};
+
+/// The kernel's body as the CFG sees it, with the statement of each
+/// instruction and where each block's statements start.
+struct BodyMap {
+  std::vector<size_t> stmtOf;      // CFG instruction -> body statement
+  std::vector<size_t> blockStart;  // block -> first statement (labels included)
+  std::vector<uint32_t> blockOfStmt;
+  std::vector<Purity> purity;  // per statement (Pure for labels and directives)
+  const ir::Block *body = nullptr;
+
+  /// The statements that write register r, ascending (indexed on first
+  /// use: only kernels with segments need it).
+  const std::vector<size_t> &defs(std::string_view r) const { return find(defs_, r); }
+
+private:
+  using Index = std::unordered_map<std::string_view, std::vector<size_t>, analysis::NameHash>;
+  const std::vector<size_t> &find(const Index &m, std::string_view r) const {
+    static const std::vector<size_t> none;
+    if (!indexed_) {
+      indexed_ = true;
+      for (size_t s : stmtOf) {
+        auto du = analysis::defUse(static_cast<const Instruction &>(*body->body[s]));
+        for (auto x : du.defs) defs_[x].push_back(s);
+      }
+    }
+    auto it = m.find(r);
+    return it == m.end() ? none : it->second;
+  }
+  mutable bool indexed_ = false;
+  mutable Index defs_;
+};
+
+/// The body's map, or nullopt for a body with nested `{ }` scopes.
+std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg);
+
+/// The segments of the body that may pay: in a loop, or with code another
+/// candidate shares; each checked (step 2 of the overview).
+std::vector<Segment> findSegments(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm);
+
+}  // namespace ptxopt::transforms::reuse
