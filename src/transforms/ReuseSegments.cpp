@@ -318,7 +318,9 @@ private:
       if (it != labelIds.end() && it->second == UINT32_MAX) return "END";
       if (!labels.count(l)) return "";
       it = labelIds.emplace(l, static_cast<unsigned>(labelIds.size())).first;
-      return "L" + std::to_string(it->second);
+      std::string name = "L";
+      name += std::to_string(it->second);
+      return name;
     };
     std::function<void(const Operand &, std::string &)> op = [&](const Operand &o, std::string &t) {
       if (o.kind == Operand::Kind::Register) t += reg(o.text);
