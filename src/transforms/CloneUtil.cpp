@@ -5,6 +5,13 @@
 
 namespace ptxopt::transforms::clone {
 
+std::vector<ir::Function *> originalKernels(ir::Module &m) {
+  std::vector<ir::Function *> kernels;
+  for (auto *k : m.kernels())
+    if (k->name.find("__ptxopt_") == std::string_view::npos) kernels.push_back(k);
+  return kernels;
+}
+
 int paramIndex(const ir::Function &f, std::string_view name) {
   if (!f.params) return -1;
   for (size_t i = 0; i < f.params->size(); ++i)

@@ -231,6 +231,11 @@ struct RegTypes {
   }
 };
 
+/// The module's kernels that are not clones (no `__ptxopt_` in the name),
+/// in module order: what the passes that start from originals take
+/// (CloneUtil.cpp).
+std::vector<ir::Function *> originalKernels(ir::Module &m);
+
 /// Index of the parameter of `f` named `name`, or -1 (CloneUtil.cpp).
 int paramIndex(const ir::Function &f, std::string_view name);
 

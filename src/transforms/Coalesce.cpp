@@ -312,11 +312,7 @@ std::pair<std::unique_ptr<ir::Function>, Variant> clone::makeSplitClone(ir::Modu
 
 void runCoalesce(PassContext &ctx) {
   ir::Module &m = ctx.module;
-  std::vector<ir::Function *> kernels;
-  for (auto *k : m.kernels())
-    if (k->name.find("__ptxopt_") == std::string_view::npos) kernels.push_back(k);
-
-  for (ir::Function *k : kernels) {
+  for (ir::Function *k : clone::originalKernels(m)) {
     ctx.count("kernels");
     auto &fa = ctx.analyses.get(*k);
     const auto &comm = fa.communication();

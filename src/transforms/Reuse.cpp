@@ -120,10 +120,7 @@ struct Insert {
 
 void runReuse(PassContext &ctx) {
   ir::Module &m = ctx.module;
-  std::vector<ir::Function *> kernels;
-  for (auto *k : m.kernels())
-    if (k->name.find("__ptxopt_") == std::string_view::npos) kernels.push_back(k);
-  for (ir::Function *k : kernels) {
+  for (ir::Function *k : clone::originalKernels(m)) {
     ctx.count("kernels");
     if (!k->body) continue;
     auto &fa = ctx.analyses.get(*k);

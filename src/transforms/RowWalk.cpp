@@ -511,10 +511,8 @@ std::string minText(const Variant &v) {
 
 void runRowWalk(PassContext &ctx) {
   ir::Module &m = ctx.module;
-  std::vector<ir::Function *> kernels;
-  for (ir::Function *k : m.kernels())
-    if (k->body && std::string_view(k->name).find("__ptxopt_") == std::string_view::npos) kernels.push_back(k);
-  for (ir::Function *k : kernels) {
+  for (ir::Function *k : clone::originalKernels(m)) {
+    if (!k->body) continue;
     KernelPlan plan;
     std::string why;
     const Stmt *whyAt = nullptr;
