@@ -170,7 +170,16 @@ void runReuse(PassContext &ctx) {
           }
         if (!fixed) p.resetOn.insert(r);
       }
-      bool pays = members.size() >= 2;
+      // Two members pay when one can follow the other with no write of a
+      // changing input between them (laid out one after the other).
+      bool pays = false;
+      for (size_t i = 1; i < members.size() && !pays; ++i) {
+        const size_t from = segs[members[i - 1]].end, to = segs[members[i]].start;
+        bool cleared = false;
+        for (auto r : p.resetOn)
+          for (size_t ds : bm->defs(r)) cleared = cleared || (ds >= from && ds < to);
+        pays = !cleared;
+      }
       if (!pays) {
         if (auto l = loops.loopOf(s0.head)) {
           const auto &loop = loops.loops()[*l];
