@@ -5,7 +5,8 @@
 // Reads PTX, parses it into the IR, (later: runs the requested passes),
 // verifies, and prints it back. Output goes to a temporary file beside the
 // target that is renamed into place only on success, so a failed run never
-// creates or changes the output file.
+// creates or changes the output file (a device or FIFO, /dev/null, is
+// written in place).
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -81,6 +82,20 @@ bool writeOutput(const std::string &path, const std::string &text, std::string &
     std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
     std::cout.flush();
     return static_cast<bool>(std::cout);
+  }
+  // A path that exists and is no regular file (/dev/null, a FIFO, a
+  // terminal) is written in place: renaming a temporary file over it would
+  // replace the device (as root, /dev/null became a regular file).
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      err = path + ": error: cannot write output file: " + std::strerror(errno);
+      return false;
+    }
+    return true;
   }
   std::string tmp = path + ".ptxopt-tmp." + std::to_string(getpid());
   {
