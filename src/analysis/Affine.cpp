@@ -287,12 +287,13 @@ std::string AffineAnalysis::str(const Poly &p) const {
 namespace {
 bool isSpecialRegisterName(std::string_view r) {
   // Everything else that starts with % and is predefined (%laneid, %clock ...).
-  static const char *pre[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock",
-                              "%lanemask", "%globaltimer", "%envreg", "%pm", "%cluster", "%nclusterid",
-                              "%is_explicit", "%total_smem", "%aggr_smem", "%dynamic_smem",
-                              "%reserved_smem", "%current_graph"};
+  // (Lengths known at compile time: asked for every register read.)
+  static constexpr std::string_view pre[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock",
+                                             "%lanemask", "%globaltimer", "%envreg", "%pm", "%cluster", "%nclusterid",
+                                             "%is_explicit", "%total_smem", "%aggr_smem", "%dynamic_smem",
+                                             "%reserved_smem", "%current_graph"};
   for (std::string_view p : pre)
-    if (r.substr(0, p.size()) == p) return true;
+    if (r.starts_with(p)) return true;
   return false;
 }
 }  // namespace

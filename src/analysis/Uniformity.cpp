@@ -280,7 +280,8 @@ void Uniformity::compute() {
         else if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Symbol) name = e.elems[0].text;
       }
       if (!(f.isEntry && f.hasParam(name))) intrinsic_[i] = kThread;
-    } else if (!pure(b) || b == "addc" || b == "subc" || b == "madc" || in.hasModifier(".cc")) {
+    } else if (!pure(b) || b == "addc" || b == "subc" || b == "madc" ||
+               ((b == "add" || b == "sub" || b == "mad") && in.hasModifier(".cc"))) {  // (.cc exists on those only)
       intrinsic_[i] = kThread;
     }
     lvl_[i] = intrinsic_[i];
