@@ -10,7 +10,7 @@
 #include "ptxopt/analysis/Access.h"
 
 #include <algorithm>
-#include <functional>
+#include <deque>
 #include <map>
 #include <tuple>
 #include <numeric>
@@ -344,43 +344,50 @@ void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<Access
 
 // ---------------------------------------------------------------- divergence
 
-std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const ReachingDefs &rd) {
-  // Taint: does the value of a register depend on the thread? Memoized per
-  // (definition, register); 2 = yes, 1 = unknown, 0 = uniform.
-  // Keyed by definition and register number (every register read here is
-  // one the reaching definitions numbered).
-  std::unordered_map<uint64_t, std::pair<int, std::string>> memo;
-  const auto &instrs = cfg.instructions();
-  std::function<int(uint32_t, std::string_view, std::string &, int)> reg;
-  auto special = [](std::string_view r) -> int {
-    if (r.substr(0, 5) == "%tid." || r == "%laneid" || r.substr(0, 9) == "%lanemask") return 2;
-    if (r.substr(0, 6) == "%ntid." || r.substr(0, 7) == "%ctaid." || r.substr(0, 8) == "%nctaid.") return 0;
-    if (r.substr(0, 6) == "%clock" || r.substr(0, 12) == "%globaltimer" || r == "%warpid" || r == "%smid") return 2;
-    return -1;
+namespace {
+
+/// Taint: does the value of a register depend on the thread? Memoized per
+/// (definition, register); 2 = yes, 1 = unknown, 0 = uniform. The reason
+/// is kept as where it comes from and made text only for the branches
+/// reported (a string per memo entry and per step was a third of the cost).
+class Taint {
+public:
+  /// Where a level comes from: a special register, an instruction whose
+  /// result it is, or the depth limit; none for level 0.
+  struct Why {
+    std::string_view reg;
+    uint32_t instr = UINT32_MAX;
+    bool deep = false;
   };
-  reg = [&](uint32_t at, std::string_view r, std::string &why, int depth) -> int {
+  Taint(const CFG &cfg, const ReachingDefs &rd) : cfg_(cfg), rd_(rd) {}
+
+  int reg(uint32_t at, std::string_view r, Why &why, int depth) {
     if (int s = special(r); s >= 0) {
-      if (s == 2) why = std::string(r);
+      if (s == 2) why = {r};
       return s;
     }
     if (depth > 200) {
-      why = "too deep";
+      why = {{}, UINT32_MAX, true};
       return 1;
     }
     int worst = 0;
-    for (uint32_t d : rd.defsAt(at, r)) {
+    // This depth's reaching definitions (the recursion below uses deeper ones).
+    if (static_cast<size_t>(depth) >= defs_.size()) defs_.resize(static_cast<size_t>(depth) + 1);
+    rd_.defsAt(at, r, defs_[static_cast<size_t>(depth)]);
+    for (size_t k = 0; k < defs_[static_cast<size_t>(depth)].size(); ++k) {
+      const uint32_t d = defs_[static_cast<size_t>(depth)][k];
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
-      uint64_t key = uint64_t{d} << 32 | rd.registerId(r);
+      uint64_t key = uint64_t{d} << 32 | rd_.registerId(r);
       // One lookup: the entry made here is completed in place below (the
       // recursion adds entries, which leaves this one where it is).
-      auto [it, fresh] = memo.try_emplace(key, 0, "");  // cycles (loop counters) add nothing new
+      auto [it, fresh] = memo_.try_emplace(key, 0, Why{});  // cycles (loop counters) add nothing new
       int v;
-      std::string vwhy;
+      Why vwhy;
       if (!fresh) {
         v = it->second.first;
         vwhy = it->second.second;
       } else {
-        const Instruction &in = *instrs[d];
+        const Instruction &in = *cfg_.instructions()[d];
         std::string_view b = in.base();
         v = 0;
         if (b == "ld" || b == "ldu" || b == "atom" || b == "shfl" || b == "vote" || b == "match" ||
@@ -388,13 +395,12 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
           bool uniformLoad = (b == "ld" || b == "ldu") && (in.hasModifier(".param") || in.hasModifier(".const"));
           if (!uniformLoad) {
             v = 1;
-            vwhy = std::string(in.opcode) + " result";
+            vwhy = {{}, d};
           }
         }
-        const auto &du = rd.defUse(d);
-        for (auto u : du.uses) {
+        for (auto u : rd_.defUse(d).uses) {
           if (v == 2) break;
-          std::string w;
+          Why w;
           int x = reg(d, u, w, depth + 1);
           if (x > v) {
             v = x;
@@ -410,15 +416,43 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
       if (worst == 2) break;
     }
     return worst;
-  };
+  }
+
+  std::string text(const Why &w) const {
+    if (w.deep) return "too deep";
+    if (w.instr != UINT32_MAX) return std::string(cfg_.instructions()[w.instr]->opcode) + " result";
+    return std::string(w.reg);
+  }
+
+private:
+  static int special(std::string_view r) {
+    if (r.substr(0, 5) == "%tid." || r == "%laneid" || r.substr(0, 9) == "%lanemask") return 2;
+    if (r.substr(0, 6) == "%ntid." || r.substr(0, 7) == "%ctaid." || r.substr(0, 8) == "%nctaid.") return 0;
+    if (r.substr(0, 6) == "%clock" || r.substr(0, 12) == "%globaltimer" || r == "%warpid" || r == "%smid") return 2;
+    return -1;
+  }
+
+  const CFG &cfg_;
+  const ReachingDefs &rd_;
+  // Keyed by definition and register number (every register read here is
+  // one the reaching definitions numbered).
+  std::unordered_map<uint64_t, std::pair<int, Why>> memo_;
+  std::deque<std::vector<uint32_t>> defs_;  // per recursion depth (a deque: growing it moves none)
+};
+
+}  // namespace
+
+std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const ReachingDefs &rd) {
+  Taint taint(cfg, rd);
+  const auto &instrs = cfg.instructions();
   std::vector<DivergentBranch> out;
   for (uint32_t i = 0; i < instrs.size(); ++i) {
     const Instruction &in = *instrs[i];
     if (in.guard.empty() || !cfg.blocks()[cfg.blockOf(i)].reachable) continue;
     if (flowOf(in) == Flow::Next) continue;
-    std::string why;
-    int v = reg(i, in.guard, why, 0);
-    if (v) out.push_back({i, v == 2, why});
+    Taint::Why why;
+    int v = taint.reg(i, in.guard, why, 0);
+    if (v) out.push_back({i, v == 2, taint.text(why)});
   }
   return out;
 }
