@@ -60,7 +60,7 @@ struct Lines {
     out += "line ";
     appendNumber(out, table.pos(s->span.begin).line);
   }
-  static void appendNumber(std::string &out, uint64_t v) {
+  template <typename Int> static void appendNumber(std::string &out, Int v) {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
@@ -72,7 +72,7 @@ struct Lines {
 void appendWhere(std::string &out, const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
   SourceLoc loc = sourceLocation(m, cfg, instr);
   if (loc.line) {
-    out += loc.file.empty() ? std::string_view("<unknown>") : std::string_view(loc.file);
+    out += loc.file.empty() ? std::string_view("<unknown>") : loc.file;
     out += ':';
     Lines::appendNumber(out, loc.line);
     out += ':';
@@ -229,11 +229,24 @@ std::string reportText(const Module &m, AnalysisManager &am) {
     Coverage cov;
     for (const auto &a : acc) cov.add(a);
     total.add(cov);
-    out += "\nkernel " + std::string(k->name) + "\n";
-    out += "  global accesses: " + cov.verdictText();
-    if (cov.otherSpaces) out += "; " + std::to_string(cov.otherSpaces) + " shared/local/const not listed";
+    // Appended piece by piece (a temporary string per piece was a few
+    // allocations per access).
+    auto number = [&](auto v) { Lines::appendNumber(out, v); };
+    out += "\nkernel ";
+    out += k->name;
+    out += "\n  global accesses: ";
+    out += cov.verdictText();
+    if (cov.otherSpaces) {
+      out += "; ";
+      number(cov.otherSpaces);
+      out += " shared/local/const not listed";
+    }
     out += "\n";
-    if (auto causes = cov.causeText(); !causes.empty()) out += "  unknown by cause: " + causes + "\n";
+    if (auto causes = cov.causeText(); !causes.empty()) {
+      out += "  unknown by cause: ";
+      out += causes;
+      out += "\n";
+    }
     for (const auto &a : acc) {
       if (!reportedAccess(a)) continue;
       const auto &in = *cfg.instructions()[a.instr];
@@ -242,45 +255,92 @@ std::string reportText(const Module &m, AnalysisManager &am) {
       out += "  ";
       appendWhere(out, m, lines, cfg, a.instr);
       out += "  ";
-      Lines::appendNumber(out, a.mem.bytes());
-      out += " B\n";
-      out += "    verdict  " + std::string(verdictName(a.verdict));
-      if (!a.reason.empty()) out += ": " + a.reason;
-      if (!a.unitStrideOn.empty()) out += "; would be unit-stride on " + a.unitStrideOn;
+      number(a.mem.bytes());
+      out += " B\n    verdict  ";
+      out += verdictName(a.verdict);
+      if (!a.reason.empty()) {
+        out += ": ";
+        out += a.reason;
+      }
+      if (!a.unitStrideOn.empty()) {
+        out += "; would be unit-stride on ";
+        out += a.unitStrideOn;
+      }
       out += "\n";
-      if (a.verdict == AccessInfo::Verdict::Unknown)
-        out += "    cause    " + std::string(causeName(a.cause)) + "\n";
-      out += "    address  " + fa.affine().str(a.address) + "\n";
-      if (!a.strides.empty()) {
-        out += "    strides ";
-        for (size_t i = 0; i < a.strides.size(); ++i)
-          out += (i ? ", " : " ") + a.strides[i].var + ": " + a.strides[i].bytes + " B";
-        if (a.unroll)
-          out += "; loop unrolled " + std::to_string(a.unroll) + " times: " + a.elementStride->bytes + " B per element on " +
-                 a.elementStride->var;
+      if (a.verdict == AccessInfo::Verdict::Unknown) {
+        out += "    cause    ";
+        out += causeName(a.cause);
         out += "\n";
       }
-      if (a.sectors)
-        out += "    sectors  " + std::to_string(*a.sectors) + " per warp request (ideal " +
-               std::to_string(a.idealSectors) + ")\n";
-      if (a.address.known)
-        out += "    align    base " + a.baseAlign + "; offset multiple of " +
-               (a.offsetAlign ? std::to_string(a.offsetAlign) : std::string("any")) + "\n";
-      for (const auto &note : a.notes) out += "    note     " + note + "\n";
+      out += "    address  ";
+      out += fa.affine().str(a.address);
+      out += "\n";
+      if (!a.strides.empty()) {
+        out += "    strides ";
+        for (size_t i = 0; i < a.strides.size(); ++i) {
+          out += i ? ", " : " ";
+          out += a.strides[i].var;
+          out += ": ";
+          out += a.strides[i].bytes;
+          out += " B";
+        }
+        if (a.unroll) {
+          out += "; loop unrolled ";
+          number(a.unroll);
+          out += " times: ";
+          out += a.elementStride->bytes;
+          out += " B per element on ";
+          out += a.elementStride->var;
+        }
+        out += "\n";
+      }
+      if (a.sectors) {
+        out += "    sectors  ";
+        number(*a.sectors);
+        out += " per warp request (ideal ";
+        number(a.idealSectors);
+        out += ")\n";
+      }
+      if (a.address.known) {
+        out += "    align    base ";
+        out += a.baseAlign;
+        out += "; offset multiple of ";
+        if (a.offsetAlign) number(a.offsetAlign);
+        else out += "any";
+        out += "\n";
+      }
+      for (const auto &note : a.notes) {
+        out += "    note     ";
+        out += note;
+        out += "\n";
+      }
     }
     const auto &loops = fa.loops().loops();
     const auto &ivs = fa.affine().inductionVars();
     for (const auto &l : loops) {
-      out += "  loop " + std::to_string(l.id) + " at " + blockName(cfg, l.header) + " (depth " +
-             std::to_string(l.depth) + ")";
+      out += "  loop ";
+      number(l.id);
+      out += " at ";
+      out += blockName(cfg, l.header);
+      out += " (depth ";
+      number(l.depth);
+      out += ")";
       bool any = false;
       for (const auto &iv : ivs) {
         if (iv.loop != l.id) continue;
-        out += std::string(any ? "," : ":") + " " + std::string(iv.reg) + " = " + ivText(fa.affine(), iv);
-        if (!iv.tripCount.empty()) out += ", " + iv.tripCount + " iterations";
+        out += any ? ", " : ": ";
+        out += iv.reg;
+        out += " = ";
+        out += ivText(fa.affine(), iv);
+        if (!iv.tripCount.empty()) {
+          out += ", ";
+          out += iv.tripCount;
+          out += " iterations";
+        }
         any = true;
       }
-      out += std::string(any ? ";" : ":") + " trip count " + tripUniformText(fa.affine().tripCountUniformity(l.id));
+      out += any ? "; trip count " : ": trip count ";
+      out += tripUniformText(fa.affine().tripCountUniformity(l.id));
       out += "\n";
     }
     const auto &comm = fa.communication();
@@ -295,13 +355,22 @@ std::string reportText(const Module &m, AnalysisManager &am) {
         out += c.what;
         out += " at ";
         appendLocOfStmt(out, m, lines, am, *c.function, c.stmt);
-        if (c.function != k) out += " in " + std::string(c.function->name);
+        if (c.function != k) {
+          out += " in ";
+          out += c.function->name;
+        }
         out += "\n";
       }
     }
-    for (const auto &d : fa.divergence())
-      out += "  divergent branch: " + printStmt(*cfg.instructions()[d.instr]) + " at " + where(m, lines, cfg, d.instr) +
-             (d.certain ? " depends on " : " may depend on the thread: ") + d.why + "\n";
+    for (const auto &d : fa.divergence()) {
+      out += "  divergent branch: ";
+      out += printStmt(*cfg.instructions()[d.instr]);
+      out += " at ";
+      appendWhere(out, m, lines, cfg, d.instr);
+      out += d.certain ? " depends on " : " may depend on the thread: ";
+      out += d.why;
+      out += "\n";
+    }
     am.invalidate(*k);
   }
   std::string head = "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +
