@@ -24,7 +24,8 @@ using ir::Operand;
 
 std::string SourceLoc::str() const {
   if (!line) return "";
-  return (file.empty() ? std::string("<unknown>") : file) + ":" + std::to_string(line) + ":" + std::to_string(col);
+  return std::string(file.empty() ? std::string_view("<unknown>") : file) + ":" + std::to_string(line) + ":" +
+         std::to_string(col);
 }
 
 const char *verdictName(AccessInfo::Verdict v) {
@@ -65,7 +66,7 @@ SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
   if (auto f = files.find(file); f != files.end()) {
     std::string_view path = f->second;
     auto slash = path.find_last_of('/');
-    loc.file = std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+    loc.file = slash == std::string_view::npos ? path : path.substr(slash + 1);
   }
   return loc;
 }
