@@ -3,6 +3,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -409,7 +410,7 @@ public:
     // as they are (the escaping scan was a third of the writer's cost).
     out_ += '"';
     out_ += k;
-    out_ += "\": ";
+    out_.append("\": ", 3);
     return *this;
   }
   /// A value written apart (by a JsonWriter of this one's depth), as it is.
@@ -467,14 +468,44 @@ private:
     }
     out_ += c;
   }
+  /// "\n" or ",\n" and the indentation, as one piece.
   void separate(Frame &f) {
-    out_ += f.empty ? "\n" : ",\n";
+    static const std::string breaks = ",\n" + std::string(64, ' ');
+    const size_t from = f.empty ? 1 : 0, indent = 2 * (depth_ + stack_.size());
     f.empty = false;
-    out_.append(2 * (depth_ + stack_.size()), ' ');
+    if (indent <= 64) {
+      out_.append(breaks, from, 2 - from + indent);
+    } else {
+      out_.append(breaks, from, 2 - from);
+      out_.append(indent, ' ');
+    }
   }
   /// Before a value: its place in an array (an object's key placed it already).
   void element() {
     if (!stack_.empty() && !stack_.back().object) separate(stack_.back());
+  }
+  /// The end of the run of bytes from p[i] that are copied as they are
+  /// (printable ASCII but '"' and '\\'). Eight bytes at a time while none
+  /// of them can be another (the reports are megabytes of such text: a
+  /// table look-up per byte was the writer's largest cost), then by the table.
+  static size_t plainRun(const unsigned char *p, size_t i, size_t n) {
+    static const auto plain = [] {
+      std::array<bool, 256> t{};
+      for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\';
+      return t;
+    }();
+    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    // (x - ones) & ~x has the high bit of each zero byte of x set (and maybe
+    // of bytes above one, which only ends the fast part early).
+    auto zeroByte = [&](uint64_t x) { return (x - ones) & ~x; };
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      const uint64_t below20 = (w - 0x20 * ones) & ~w;  // bytes < 0x20 (those >= 0x80 by w itself)
+      if ((below20 | zeroByte(w ^ ('"' * ones)) | zeroByte(w ^ ('\\' * ones)) | w) & highs) break;
+    }
+    while (i < n && plain[p[i]]) ++i;
+    return i;
   }
   /// nlohmann's escapes (ensure_ascii off): \" \\ \b \f \n \r \t, \u00xx for
   /// other control bytes, valid UTF-8 as is; an invalid byte becomes U+FFFD
@@ -485,15 +516,7 @@ private:
     const size_t n = s.size();
     for (size_t i = 0; i < n;) {
       unsigned char c = p[i];
-      // Runs of bytes copied as they are, found with a table (one look-up a byte).
-      static const auto plain = [] {
-        std::array<bool, 256> t{};
-        for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\';
-        return t;
-      }();
-      if (plain[c]) {
-        size_t j = i + 1;
-        while (j < n && plain[p[j]]) ++j;
+      if (size_t j = plainRun(p, i, n); j > i) {
         out_.append(s.data() + i, j - i);
         i = j;
         continue;
