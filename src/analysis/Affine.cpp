@@ -409,7 +409,6 @@ Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
 Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   const Instruction &in = *cfg_.instructions()[def];
   std::string_view base = in.base();
-  auto mods = in.modifiers();
   auto name = [&] { return std::string(in.opcode); };
   // The class of an instruction's result the analysis does not follow.
   auto opCause = [&](UnknownCause dflt) {
@@ -423,18 +422,18 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != reg)
     return Value::unknown("written by " + name(), opCause(UnknownCause::Unsupported));
   if (!in.guard.empty()) return Value::unknown("written under a predicate by " + name(), UnknownCause::PathDependent);
-  for (auto m : mods)
-    if (isFloatType(m)) return Value::unknown("floating-point " + name(), opCause(UnknownCause::FloatingPoint));
+  if (in.anyModifier(isFloatType)) return Value::unknown("floating-point " + name(), opCause(UnknownCause::FloatingPoint));
   auto op = [&](size_t i) {
     return i < in.operands.size() ? operandValue(def, in.operands[i])
                                   : Value::unknown("missing operand", UnknownCause::Unsupported);
   };
   auto widen = [&](Value v) {
     // mul.wide / mad.wide: the product of two 32-bit (16-bit) values in 64 (32) bits.
-    for (auto m : mods) {
+    in.anyModifier([&](std::string_view m) {
       if (m == ".s32" || m == ".s16") v.signedWiden = true;
       if (m == ".u32" || m == ".u16") v.unsignedWiden = true;
-    }
+      return false;
+    });
     return v;
   };
 
@@ -474,7 +473,10 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
       Value r = Value::unknown(x.why, x.cause);
       r.tz = static_cast<uint8_t>(std::min<int64_t>(x.tz + *k, 64));
       unsigned w = 0;
-      for (auto m : mods) w = std::max(w, typeBytes(m) * 8);
+      in.anyModifier([&](std::string_view m) {
+        w = std::max(w, typeBytes(m) * 8);
+        return false;
+      });
       if (x.umax && w && *k < w && *x.umax < (uint64_t{1} << (w - 1 - *k))) r.umax = *x.umax << *k;
       return r;
     }
@@ -483,6 +485,7 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   if (base == "cvta") return op(1);
   if (base == "cvt") {
     // cvt.dst.src: integer to integer only (a rounding modifier means float).
+    const auto mods = in.modifiers();
     std::vector<std::string_view> types;
     for (auto m : mods)
       if (typeBytes(m) && !isFloatType(m)) types.push_back(m);
