@@ -362,7 +362,8 @@ public:
   };
   Taint(const CFG &cfg, const ReachingDefs &rd) : cfg_(cfg), rd_(rd) {}
 
-  int reg(uint32_t at, std::string_view r, Why &why, int depth) {
+  /// Level of register `r` (number `id`) as read at `at`.
+  int reg(uint32_t at, std::string_view r, uint32_t id, Why &why, int depth) {
     if (int s = special(r); s >= 0) {
       if (s == 2) why = {r};
       return s;
@@ -374,11 +375,11 @@ public:
     int worst = 0;
     // This depth's reaching definitions (the recursion below uses deeper ones).
     if (static_cast<size_t>(depth) >= defs_.size()) defs_.resize(static_cast<size_t>(depth) + 1);
-    rd_.defsAt(at, r, defs_[static_cast<size_t>(depth)]);
+    rd_.defsOfId(at, id, defs_[static_cast<size_t>(depth)]);
     for (size_t k = 0; k < defs_[static_cast<size_t>(depth)].size(); ++k) {
       const uint32_t d = defs_[static_cast<size_t>(depth)][k];
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
-      uint64_t key = uint64_t{d} << 32 | rd_.registerId(r);
+      uint64_t key = uint64_t{d} << 32 | id;
       // One lookup: the entry made here is completed in place below (the
       // recursion adds entries, which leaves this one where it is).
       auto [it, fresh] = memo_.try_emplace(key, 0, Why{});  // cycles (loop counters) add nothing new
@@ -399,10 +400,11 @@ public:
             vwhy = {{}, d};
           }
         }
-        for (auto u : rd_.defUse(d).uses) {
+        const auto &uses = rd_.defUse(d).uses;
+        for (size_t u = 0; u < uses.size(); ++u) {
           if (v == 2) break;
           Why w;
-          int x = reg(d, u, w, depth + 1);
+          int x = reg(d, uses[u], rd_.useId(d, u), w, depth + 1);
           if (x > v) {
             v = x;
             vwhy = w;
@@ -452,7 +454,7 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
     if (in.guard.empty() || !cfg.blocks()[cfg.blockOf(i)].reachable) continue;
     if (flowOf(in) == Flow::Next) continue;
     Taint::Why why;
-    int v = taint.reg(i, in.guard, why, 0);
+    int v = taint.reg(i, in.guard, rd.registerId(in.guard), why, 0);
     if (v) out.push_back({i, v == 2, taint.text(why)});
   }
   return out;

@@ -58,10 +58,13 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   auto idOf = [&](std::string_view r) { return regId_.insert(r); };
   regId_.reserve(instrs.size());
   std::vector<uint32_t> defIds;  // the ids of every instruction's defs, in order
+  useBegin_.reserve(instrs.size() + 1);
   for (const auto &du : du_) {
     for (auto r : du.defs) defIds.push_back(idOf(r));
-    for (auto r : du.uses) idOf(r);
+    useBegin_.push_back(static_cast<uint32_t>(useIds_.size()));
+    for (auto r : du.uses) useIds_.push_back(idOf(r));
   }
+  useBegin_.push_back(static_cast<uint32_t>(useIds_.size()));
   const uint32_t nregs = static_cast<uint32_t>(regId_.size());
   // Sites: one entry site per register (ids 0..nregs-1), then one per write
   // in instruction order; the sites of instruction i are siteBegin_[i] ..
@@ -217,8 +220,11 @@ std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) co
 }
 
 void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const {
+  defsOfId(at, regId_.find(reg), out);
+}
+
+void ReachingDefs::defsOfId(uint32_t at, uint32_t id, std::vector<uint32_t> &out) const {
   out.clear();
-  const uint32_t id = regId_.find(reg);
   if (id == UINT32_MAX) {
     out.push_back(kEntry);
     return;
