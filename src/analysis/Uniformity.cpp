@@ -188,13 +188,17 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
   if (!cand.first) {
     // A branch with one direction that never reaches b only decides whether
     // a thread gets there (an early return), not with which definition.
+    // Such a branch reaches b itself: only the branch blocks among those
+    // that reach b are tried, in increasing order.
     cand.first = true;
     const uint64_t *to = reaching(b);
-    for (size_t k = 0; k < branchBlocks_.size(); ++k) {
-      unsigned toB = 0;
-      for (uint32_t s : branchSuccs_[k]) toB += (to[s / 64] >> (s % 64)) & 1;  // each distinct successor once
-      if (toB >= 2) cand.second.push_back(branchBlocks_[k]);
-    }
+    for (size_t w = 0; w < branchBlocks_.size(); ++w)
+      for (uint64_t m = to[w] & branchBlocks_[w]; m; m &= m - 1) {
+        const uint32_t x = static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(m)));
+        unsigned toB = 0;
+        for (uint32_t s : cfg_.blocks()[x].succs) toB += (to[s / 64] >> (s % 64)) & 1;  // distinct (CFG's edges are)
+        if (toB >= 2) cand.second.push_back(x);
+      }
   }
   // When the definitions' nearest common dominator D writes the register
   // unconditionally (an induction variable's start in the preheader), the
@@ -250,16 +254,9 @@ void Uniformity::compute() {
   reachTo_.clear();
   candidates_.assign(blocks.size(), {});
   exits_.assign(loops_.loops().size(), {});
-  for (const auto &b : blocks) {
-    if (!b.reachable || b.last == b.first) continue;
-    std::vector<uint32_t> succ = b.succs;
-    std::sort(succ.begin(), succ.end());
-    succ.erase(std::unique(succ.begin(), succ.end()), succ.end());
-    if (succ.size() >= 2) {
-      branchBlocks_.push_back(b.id);
-      branchSuccs_.push_back(std::move(succ));
-    }
-  }
+  branchBlocks_.assign((blocks.size() + 63) / 64, 0);
+  for (const auto &b : blocks)
+    if (b.reachable && b.last != b.first && b.succs.size() >= 2) branchBlocks_[b.id / 64] |= uint64_t{1} << (b.id % 64);
   readsBegin_.assign(n + 1, 0);
   reads_.clear();
   readDefs_.clear();
@@ -286,10 +283,11 @@ void Uniformity::compute() {
     }
     lvl_[i] = intrinsic_[i];
     if (intrinsic_[i] == kThread) continue;
-    for (auto u : rd_.defUse(i).uses) {
-      Read r{static_cast<int8_t>(specialLevel(u)), static_cast<uint32_t>(readDefs_.size()), 0, {}};
+    const auto &uses = rd_.defUse(i).uses;
+    for (size_t k = 0; k < uses.size(); ++k) {
+      Read r{static_cast<int8_t>(specialLevel(uses[k])), static_cast<uint32_t>(readDefs_.size()), 0, {}};
       if (r.special < 0) {
-        rd_.defsAt(i, u, defs);
+        rd_.defsOfId(i, rd_.useId(i, k), defs);
         readDefs_.insert(readDefs_.end(), defs.begin(), defs.end());
       }
       r.defsEnd = static_cast<uint32_t>(readDefs_.size());
