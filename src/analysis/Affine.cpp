@@ -137,7 +137,9 @@ bool Poly::mul(const Poly &a, const Poly &b, Poly &out) {
       if (__builtin_mul_overflow(ca, cb, &c)) return false;
       prods.push_back({m, c});
     }
-  std::stable_sort(prods.begin(), prods.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+  // (std::stable_sort allocates a buffer even for one element: most products are of one term by one.)
+  if (prods.size() > 1)
+    std::stable_sort(prods.begin(), prods.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
   Terms r;
   for (size_t i = 0; i < prods.size();) {
     int64_t x = 0;
@@ -266,8 +268,10 @@ std::string AffineAnalysis::str(const Poly &p) const {
   auto isBase = [&](const Poly::Mono &m) {
     return m.size() == 1 && (syms_[m[0]].kind == Symbol::Kind::Param || syms_[m[0]].kind == Symbol::Kind::Global);
   };
-  std::stable_partition(ts.begin(), ts.end(), [&](const auto &t) { return isBase(t.first); });
-  std::stable_partition(ts.begin(), ts.end(), [](const auto &t) { return !t.first.empty(); });
+  if (ts.size() > 1) {  // (each partition allocates a buffer, whatever the size)
+    std::stable_partition(ts.begin(), ts.end(), [&](const auto &t) { return isBase(t.first); });
+    std::stable_partition(ts.begin(), ts.end(), [](const auto &t) { return !t.first.empty(); });
+  }
   bool first = true;
   for (const auto &[m, c] : ts) {
     int64_t k = c;
