@@ -24,8 +24,12 @@ using ir::Operand;
 
 std::string SourceLoc::str() const {
   if (!line) return "";
-  return std::string(file.empty() ? std::string_view("<unknown>") : file) + ":" + std::to_string(line) + ":" +
-         std::to_string(col);
+  std::string out(file.empty() ? std::string_view("<unknown>") : file);  // one string, appended to
+  out += ':';
+  out += std::to_string(line);
+  out += ':';
+  out += std::to_string(col);
+  return out;
 }
 
 const char *verdictName(AccessInfo::Verdict v) {

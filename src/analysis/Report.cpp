@@ -86,12 +86,6 @@ void appendWhere(std::string &out, const Module &m, const Lines &lines, const CF
   if (loc.line) out += ')';
 }
 
-std::string where(const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
-  std::string out;
-  appendWhere(out, m, lines, cfg, instr);
-  return out;
-}
-
 void appendLocOfStmt(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
                      const ir::Stmt *s) {
   if (s->kind == ir::Stmt::Kind::Instruction) {
@@ -101,13 +95,6 @@ void appendLocOfStmt(std::string &out, const Module &m, const Lines &lines, Anal
   }
   out += "PTX ";
   lines.of(out, s);
-}
-
-std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
-                      const ir::Stmt *s) {
-  std::string out;
-  appendLocOfStmt(out, m, lines, am, f, s);
-  return out;
 }
 
 }  // namespace
@@ -598,6 +585,7 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
   std::string kernelsJson;
   kernelsJson.reserve(5 * m.source().size() / 2);  // 2.3 times its PTX on the CCCL files
   JsonWriter w(kernelsJson, 1);  // inside the document's object
+  std::string scratch;           // a location's text, before it is written (one buffer for all)
   Coverage total;
   w.beginArray();
   for (const Function *k : bodies(m, true)) {
@@ -652,7 +640,9 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       w.beginObject();
       w.key("function").value(c.function->name);
       w.key("kind").value(kindName(c.kind));
-      w.key("location").value(locOfStmt(m, lines, am, *c.function, c.stmt));
+      scratch.clear();
+      appendLocOfStmt(scratch, m, lines, am, *c.function, c.stmt);
+      w.key("location").value(scratch);
       w.key("what").value(c.what);
       w.endObject();
     }
@@ -666,7 +656,9 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       w.key("certain").value(d.certain);
       w.key("depends_on").value(d.why);
       w.key("instruction").value(d.instr);
-      w.key("location").value(where(m, lines, cfg, d.instr));
+      scratch.clear();
+      appendWhere(scratch, m, lines, cfg, d.instr);
+      w.key("location").value(scratch);
       w.endObject();
     }
     w.endArray();
