@@ -58,6 +58,10 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   auto idOf = [&](std::string_view r) { return regId_.insert(r); };
   regId_.reserve(instrs.size());
   std::vector<uint32_t> defIds;  // the ids of every instruction's defs, in order
+  size_t ndefs = 0, nuses = 0;
+  for (const auto &du : du_) ndefs += du.defs.size(), nuses += du.uses.size();
+  defIds.reserve(ndefs);  // (growing them freed a buffer at each doubling)
+  useIds_.reserve(nuses);
   useBegin_.reserve(instrs.size() + 1);
   for (const auto &du : du_) {
     for (auto r : du.defs) defIds.push_back(idOf(r));
@@ -244,7 +248,7 @@ void ReachingDefs::defsOfId(uint32_t at, uint32_t id, std::vector<uint32_t> &out
     prev = i;
     out.push_back(i);
     if (cfg_.instructions()[i]->guard.empty()) {  // an unguarded write hides all before it
-      std::sort(out.begin(), out.end());
+      if (out.size() > 1) std::sort(out.begin(), out.end());
       return;
     }
   }

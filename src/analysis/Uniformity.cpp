@@ -260,6 +260,9 @@ void Uniformity::compute() {
   readsBegin_.assign(n + 1, 0);
   reads_.clear();
   readDefs_.clear();
+  size_t nreads = 0;
+  for (uint32_t i = 0; i < n; ++i) nreads += rd_.defUse(i).uses.size();
+  reads_.reserve(nreads);  // at most one per use (growing it freed a buffer at each doubling)
   std::vector<uint32_t> defs;
   for (uint32_t i = 0; i < n; ++i) {
     readsBegin_[i] = static_cast<uint32_t>(reads_.size());
