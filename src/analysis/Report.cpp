@@ -86,15 +86,18 @@ void appendWhere(std::string &out, const Module &m, const Lines &lines, const CF
   if (loc.line) out += ')';
 }
 
-void appendLocOfStmt(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
-                     const ir::Stmt *s) {
-  if (s->kind == ir::Stmt::Kind::Instruction) {
-    const CFG &cfg = am.get(f).cfg();
-    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(s));
+/// Where a communication fact's statement is.
+void appendLocOfFact(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am, const CommFact &c) {
+  if (c.stmt->kind == ir::Stmt::Kind::Instruction) {
+    const CFG &cfg = am.get(*c.function).cfg();
+    // The finder numbered it as the CFG does (a search for it sorted every instruction of the function).
+    uint32_t i = c.instr < cfg.instructions().size() && cfg.instructions()[c.instr] == c.stmt
+                     ? c.instr
+                     : cfg.indexOf(static_cast<const ir::Instruction *>(c.stmt));
     if (i != UINT32_MAX) return appendWhere(out, m, lines, cfg, i);
   }
   out += "PTX ";
-  lines.of(out, s);
+  lines.of(out, c.stmt);
 }
 
 }  // namespace
@@ -342,7 +345,7 @@ std::string reportText(const Module &m, AnalysisManager &am) {
         out += ": ";
         out += c.what;
         out += " at ";
-        appendLocOfStmt(out, m, lines, am, *c.function, c.stmt);
+        appendLocOfFact(out, m, lines, am, c);
         if (c.function != k) {
           out += " in ";
           out += c.function->name;
@@ -641,7 +644,7 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       w.key("function").value(c.function->name);
       w.key("kind").value(kindName(c.kind));
       scratch.clear();
-      appendLocOfStmt(scratch, m, lines, am, *c.function, c.stmt);
+      appendLocOfFact(scratch, m, lines, am, c);
       w.key("location").value(scratch);
       w.key("what").value(c.what);
       w.endObject();
