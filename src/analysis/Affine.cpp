@@ -29,6 +29,7 @@
 #include "ptxopt/analysis/Affine.h"
 
 #include <algorithm>
+#include <array>
 
 #include "ptxopt/analysis/Semantics.h"
 
@@ -291,12 +292,19 @@ std::string AffineAnalysis::str(const Poly &p) const {
 namespace {
 bool isSpecialRegisterName(std::string_view r) {
   // Everything else that starts with % and is predefined (%laneid, %clock ...).
-  // (Lengths known at compile time: asked for every register read.)
   static constexpr std::string_view pre[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock",
                                              "%lanemask", "%globaltimer", "%envreg", "%pm", "%cluster", "%nclusterid",
                                              "%is_explicit", "%total_smem", "%aggr_smem", "%dynamic_smem",
                                              "%reserved_smem", "%current_graph"};
-  for (std::string_view p : pre)
+  // Asked for every register read: the prefixes grouped by the letter
+  // after '%', so that %r12 or %fd3 meets one or none of them.
+  static const auto byLetter = [] {
+    std::array<std::vector<std::string_view>, 256> t;
+    for (auto p : pre) t[static_cast<unsigned char>(p[1])].push_back(p);
+    return t;
+  }();
+  if (r.size() < 2) return false;
+  for (std::string_view p : byLetter[static_cast<unsigned char>(r[1])])
     if (r.starts_with(p)) return true;
   return false;
 }
