@@ -160,29 +160,31 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     const LoopInfo &loops = aff.loops();
     // Base: a parameter pointer or global address with coefficient 1 (a
     // 64-bit parameter first: `in + (y+1)*w` has the lone term `w` too).
-    std::vector<std::pair<const Poly::Mono *, int64_t>> terms;
-    for (const auto &[mono, c] : p.terms()) terms.push_back({&mono, c});
-    std::stable_sort(terms.begin(), terms.end(), [&](const auto &x, const auto &y) {
-      auto rank = [&](const Poly::Mono &mono) {
-        if (mono.size() != 1 || syms[mono[0]].kind != Symbol::Kind::Param) return 1;
-        auto it = pointerSized.find(syms[mono[0]].name);
-        return it != pointerSized.end() && !it->second ? 2 : 0;
-      };
-      return rank(*x.first) < rank(*y.first);
-    });
-    for (const auto &[monoPtr, c] : terms)
-      if (const auto &mono = *monoPtr; mono.size() == 1 && c == 1 &&
-          (syms[mono[0]].kind == Symbol::Kind::Param || syms[mono[0]].kind == Symbol::Kind::Global)) {
-        a.base = aff.symbolName(mono[0]);
-        const Symbol &s = syms[mono[0]];
-        if (s.kind == Symbol::Kind::Param)
-          a.baseAlign = "unknown at compile time (pointer parameter " + std::string(s.name) + "; checkable at launch)";
-        else if (auto al = declAlign.find(s.name); al != declAlign.end() && al->second)
-          a.baseAlign = std::to_string(al->second) + " (.align of " + std::string(s.name) + ")";
-        else
-          a.baseAlign = "unknown";
-        break;
+    // The first such term of the lowest rank: 0 a parameter not known to be
+    // 32-bit, 1 a global, 2 a 32-bit parameter.
+    uint16_t baseSym = 0;
+    int baseRank = 3;
+    for (const auto &[mono, c] : p.terms()) {
+      if (mono.size() != 1 || c != 1) continue;
+      const Symbol &s = syms[mono[0]];
+      if (s.kind != Symbol::Kind::Param && s.kind != Symbol::Kind::Global) continue;
+      int rank = 1;
+      if (s.kind == Symbol::Kind::Param) {
+        auto it = pointerSized.find(s.name);
+        rank = it != pointerSized.end() && !it->second ? 2 : 0;
       }
+      if (rank < baseRank) baseSym = mono[0], baseRank = rank;
+    }
+    if (baseRank < 3) {
+      a.base = aff.symbolName(baseSym);
+      const Symbol &s = syms[baseSym];
+      if (s.kind == Symbol::Kind::Param)
+        a.baseAlign = "unknown at compile time (pointer parameter " + std::string(s.name) + "; checkable at launch)";
+      else if (auto al = declAlign.find(s.name); al != declAlign.end() && al->second)
+        a.baseAlign = std::to_string(al->second) + " (.align of " + std::string(s.name) + ")";
+      else
+        a.baseAlign = "unknown";
+    }
     if (a.base.empty()) a.baseAlign = "unknown (no base symbol)";
     a.offsetAlign = gcdOfCoefficients(p, true, syms);
     if (a.address.signedWiden) a.notes.push_back("32-bit signed index widened to 64 bits: assumes no signed overflow");
