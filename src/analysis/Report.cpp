@@ -393,7 +393,7 @@ public:
   JsonWriter &key(std::string_view k) {
     Frame &f = stack_.back();
     if (!f.object) throw std::logic_error("JSON key in an array");
-    if (!f.empty && !(f.lastKey < k)) throw std::logic_error("JSON keys out of order: " + std::string(k));
+    if (!f.empty && !keyBefore(f.lastKey, k)) throw std::logic_error("JSON keys out of order: " + std::string(k));
     f.lastKey = k;
     separate(f);
     // Keys are the report's own names (ASCII, nothing to escape): written
@@ -457,6 +457,13 @@ private:
       out_.append(2 * (depth_ + stack_.size()), ' ');
     }
     out_ += c;
+  }
+  /// a < b, by the first bytes when they differ (they mostly do: a
+  /// comparison call per key was 3% of the writer).
+  static bool keyBefore(std::string_view a, std::string_view b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0])
+      return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+    return a < b;
   }
   /// "\n" or ",\n" and the indentation, as one piece.
   void separate(Frame &f) {
