@@ -51,7 +51,9 @@ uint32_t ReachingDefs::NameTable::insert(std::string_view name) {
 // Storage is flat (one bit matrix per set, one array of sites): a kernel of
 // 20000 instructions made 160000 small allocations with a vector per block
 // and per instruction, more time than the solving itself.
-ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
+ReachingDefs::ReachingDefs(const CFG &cfg) : ReachingDefs(cfg, DominatorTree(cfg, false)) {}
+
+ReachingDefs::ReachingDefs(const CFG &cfg, const DominatorTree &dom) : cfg_(cfg) {
   const auto &instrs = cfg.instructions();
   du_.reserve(instrs.size());
   for (const auto *in : instrs) du_.push_back(analysis::defUse(*in));
@@ -112,7 +114,6 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   {
     // Dominance of reachable blocks as intervals of a walk of the
     // dominator tree: B dominates A iff A's interval lies in B's.
-    DominatorTree dom(cfg, false);
     std::vector<std::vector<uint32_t>> kids(blocks.size());
     for (uint32_t b = 0; b < blocks.size(); ++b)
       if (dom.idom(b) != DominatorTree::kNone && blocks[b].reachable) kids[dom.idom(b)].push_back(b);

@@ -22,6 +22,8 @@ namespace ptxopt::analysis {
 class ReachingDefs {
 public:
   explicit ReachingDefs(const CFG &cfg);
+  /// With the function's dominator tree, when it is at hand (not made again).
+  ReachingDefs(const CFG &cfg, const DominatorTree &dom);
   static constexpr uint32_t kEntry = UINT32_MAX;
 
   /// Instructions whose write of `reg` may reach the read at `at` (before
