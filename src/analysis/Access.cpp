@@ -366,7 +366,7 @@ public:
     uint32_t instr = UINT32_MAX;
     bool deep = false;
   };
-  Taint(const CFG &cfg, const ReachingDefs &rd) : cfg_(cfg), rd_(rd) {}
+  Taint(const CFG &cfg, const ReachingDefs &rd) : cfg_(cfg), rd_(rd), memo_(rd.siteCount()) {}
 
   /// Level of register `r` (number `id`) as read at `at`.
   int reg(uint32_t at, std::string_view r, uint32_t id, Why &why, int depth) {
@@ -385,16 +385,15 @@ public:
     for (size_t k = 0; k < defs_[static_cast<size_t>(depth)].size(); ++k) {
       const uint32_t d = defs_[static_cast<size_t>(depth)][k];
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
-      uint64_t key = uint64_t{d} << 32 | id;
-      // One lookup: the entry made here is completed in place below (the
-      // recursion adds entries, which leaves this one where it is).
-      auto [it, fresh] = memo_.try_emplace(key, 0, Why{});  // cycles (loop counters) add nothing new
+      // Cycles (loop counters) find the entry made here, at level 0: they add nothing new.
+      Entry &e = memo_[rd_.siteOf(d, id)];
       int v;
       Why vwhy;
-      if (!fresh) {
-        v = it->second.first;
-        vwhy = it->second.second;
+      if (e.seen) {
+        v = e.level;
+        vwhy = e.why;
       } else {
+        e.seen = true;
         const Instruction &in = *cfg_.instructions()[d];
         std::string_view b = in.base();
         v = 0;
@@ -416,7 +415,8 @@ public:
             vwhy = w;
           }
         }
-        it->second = {v, vwhy};
+        e.level = v;
+        e.why = vwhy;
       }
       if (v > worst) {
         worst = v;
@@ -443,9 +443,14 @@ private:
 
   const CFG &cfg_;
   const ReachingDefs &rd_;
-  // Keyed by definition and register number (every register read here is
-  // one the reaching definitions numbered).
-  std::unordered_map<uint64_t, std::pair<int, Why>> memo_;
+  // Per definition site (an instruction's write of a register): every
+  // register read here is one the reaching definitions numbered.
+  struct Entry {
+    bool seen = false;
+    int level = 0;
+    Why why;
+  };
+  std::vector<Entry> memo_;
   std::deque<std::vector<uint32_t>> defs_;  // per recursion depth (a deque: growing it moves none)
 };
 

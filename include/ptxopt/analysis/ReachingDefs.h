@@ -33,6 +33,15 @@ public:
   void defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const;
   /// The same for a register by its number (registerId), without a look-up of its name.
   void defsOfId(uint32_t at, uint32_t id, std::vector<uint32_t> &out) const;
+  /// Definition sites: an entry site per register, then each instruction's
+  /// write of each of its registers, numbered 0 .. siteCount()-1.
+  size_t siteCount() const { return sites_.size(); }
+  /// The site of instruction `instr`'s write of register number `id`; UINT32_MAX when it writes no such register.
+  uint32_t siteOf(uint32_t instr, uint32_t id) const {
+    for (uint32_t s = siteBegin_[instr]; s < siteBegin_[instr + 1]; ++s)
+      if (sites_[s].reg == id) return s;
+    return UINT32_MAX;
+  }
   /// registerId of the k-th register that defUse(instr).uses names (kept from the numbering).
   uint32_t useId(uint32_t instr, size_t k) const { return useIds_[useBegin_[instr] + k]; }
   /// Instructions that may read the value `def` wrote to `reg`.
