@@ -467,13 +467,14 @@ private:
   }
   /// "\n" or ",\n" and the indentation, as one piece.
   void separate(Frame &f) {
-    static const std::string breaks = ",\n" + std::string(64, ' ');
+    static constexpr std::string_view breaks = ",\n                                                                ";
+    static_assert(breaks.size() == 2 + 64);
     const size_t from = f.empty ? 1 : 0, indent = 2 * (depth_ + stack_.size());
     f.empty = false;
     if (indent <= 64) {
-      out_.append(breaks, from, 2 - from + indent);
+      out_.append(breaks.data() + from, 2 - from + indent);
     } else {
-      out_.append(breaks, from, 2 - from);
+      out_.append(breaks.data() + from, 2 - from);
       out_.append(indent, ' ');
     }
   }
