@@ -379,13 +379,15 @@ const std::vector<uint32_t> &Uniformity::loopExits(uint32_t loop) {
     const auto &blk = cfg_.blocks()[b];
     bool exits = false;
     for (uint32_t s : blk.succs) exits |= !L.contains(s);
-    for (uint32_t i = blk.first; i < blk.last; ++i) {
-      const Instruction &in = *cfg_.instructions()[i];
-      Flow fl = flowOf(in);
-      // A guarded return or trap inside the loop also ends it for some threads.
-      bool leaves = fl == Flow::Return || fl == Flow::Trap || ((fl == Flow::Branch || fl == Flow::IndirectBranch) && exits);
-      if (leaves && (!in.guard.empty() || fl == Flow::IndirectBranch)) e.second.push_back(i);
-    }
+    // Only a block's last instruction can transfer control (the CFG ends a
+    // block after each one that does).
+    if (blk.last == blk.first) continue;
+    const uint32_t i = blk.last - 1;
+    const Instruction &in = *cfg_.instructions()[i];
+    Flow fl = flowOf(in);
+    // A guarded return or trap inside the loop also ends it for some threads.
+    bool leaves = fl == Flow::Return || fl == Flow::Trap || ((fl == Flow::Branch || fl == Flow::IndirectBranch) && exits);
+    if (leaves && (!in.guard.empty() || fl == Flow::IndirectBranch)) e.second.push_back(i);
   }
   return e.second;
 }
