@@ -384,7 +384,7 @@ namespace {
 class JsonWriter {
 public:
   /// `depth`: the nesting of what is written inside the document it goes
-  /// into (its indentation), for a value written apart and placed with raw().
+  /// into (its indentation), for a value written apart and placed there.
   explicit JsonWriter(std::string &out, size_t depth = 0) : out_(out), depth_(depth) {}
   void beginObject() { open('{', true); }
   void endObject() { close('}'); }
@@ -402,11 +402,6 @@ public:
     out_ += k;
     out_.append("\": ", 3);
     return *this;
-  }
-  /// A value written apart (by a JsonWriter of this one's depth), as it is.
-  void raw(std::string_view json) {
-    element();
-    out_ += json;
   }
   void value(std::string_view v) {
     element();
@@ -588,14 +583,14 @@ void writeStride(JsonWriter &w, const Stride &s, const unsigned *unroll) {
 
 std::string reportJson(const Module &m, AnalysisManager &am) {
   Lines lines(m);
-  // The "kernels" array is written first, apart, each kernel's analyses
-  // freed once its object is written (as the text report does: the next
-  // kernel's reuse their memory); the module's "coverage", which sums the
-  // kernels and comes before them (keys in sorted order), then goes in
-  // front of it.
-  std::string kernelsJson;
-  kernelsJson.reserve(5 * m.source().size() / 2);  // 2.3 times its PTX on the CCCL files
-  JsonWriter w(kernelsJson, 1);  // inside the document's object
+  // The "kernels" array is written first, each kernel's analyses freed
+  // once its object is written (as the text report does: the next
+  // kernel's reuse their memory); the rest of the document, whose
+  // "coverage" sums the kernels and comes before them (keys in sorted
+  // order), then goes around it.
+  std::string out;
+  out.reserve(5 * m.source().size() / 2);  // 2.3 times its PTX on the CCCL files
+  JsonWriter w(out, 1);  // inside the document's object
   std::string scratch;           // a location's text, before it is written (one buffer for all)
   Coverage total;
   w.beginArray();
@@ -703,18 +698,20 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
     am.invalidate(*k);
   }
   w.endArray();
-  std::string out;
-  out.reserve(kernelsJson.size() + 1024);
-  JsonWriter doc(out);
+  std::string doc;
+  JsonWriter d(doc);
   // Keys in each object in sorted order (see JsonWriter).
-  doc.beginObject();
-  doc.key("coverage");
-  writeCoverage(doc, total);
-  doc.key("file").value(m.fileName());
-  doc.key("kernels").raw(kernelsJson);
-  doc.key("schema").value("ptx-opt-analysis/1");
-  doc.endObject();
-  out += '\n';
+  d.beginObject();
+  d.key("coverage");
+  writeCoverage(d, total);
+  d.key("file").value(m.fileName());
+  d.key("kernels");
+  const size_t kernelsAt = doc.size();  // the array's place: put there below
+  d.key("schema").value("ptx-opt-analysis/1");
+  d.endObject();
+  doc += '\n';
+  out.insert(0, doc, 0, kernelsAt);
+  out.append(doc, kernelsAt);
   return out;
 }
 
