@@ -12,13 +12,17 @@ Prints a Markdown table (for docs/BENCHMARKS.md).
   scripts/bench-frontend.py [--ptx-opt build/ptx-opt] [--runs 5] [-n 6] [files...]
 
 With --analyze-ratio it prints only the cost of the analysis report against a
-plain parse+print run, per file: median wall time of `ptx-opt FILE`, `ptx-opt
---analyze FILE` and `ptx-opt --analyze=json FILE` (whole runs, --time-passes
-total) and their ratios; with --callgrind also the instruction counts of one
-run each under valgrind (the stable measure on a shared machine). Issue #15's
+plain parse+print run, per file: median time of `ptx-opt FILE`, `ptx-opt
+--analyze FILE` and `ptx-opt --analyze=json FILE` (--time-passes total, in
+rounds that run the three back to back; a ratio is the median of the
+rounds' ratios, which a shared machine's drifting load disturbs less); with
+--baseline another build's rows from the same rounds; with --callgrind also
+the instruction counts of one run each under valgrind (the stable measure on
+a shared machine). Files are passed relative to the repository root (an
+absolute path changes the plain run's count by a few million). Issue #15's
 target: --analyze within 2x of the plain run on the largest corpus files.
 
-  scripts/bench-frontend.py --analyze-ratio [--callgrind] [--runs 7] [-n 3] [files...]
+  scripts/bench-frontend.py --analyze-ratio [--callgrind] [--baseline OTHER] [--runs 41] [-n 2] [files...]
 """
 import argparse
 import glob
@@ -55,7 +59,7 @@ def ptxas_time(ptxas, path):
 def total_ms(exe, path, extra):
     """Total time of one run (--time-passes, without --stats: its coverage counts run the analyses)."""
     r = subprocess.run([exe, "--time-passes", *extra, path, "-o", os.devnull],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True, cwd=ROOT)
     return float(re.search(r"total ([0-9.]+) ms", r.stderr.decode()).group(1))
 
 
@@ -64,7 +68,8 @@ def instructions(exe, path, extra):
     with tempfile.TemporaryDirectory() as d:
         try:
             r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(d, "cg"),
-                                exe, *extra, path, "-o", os.devnull], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                exe, *extra, path, "-o", os.devnull], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=ROOT)
         except FileNotFoundError:
             return None
         m = re.search(rb"refs:\s+([0-9,]+)", r.stderr)
@@ -80,18 +85,28 @@ def analyze_ratio(a, files):
         sep += "---:|---:|---:|---:|---:|"
     print(head)
     print(sep)
+    exes = [("", a.ptx_opt)] + ([("baseline: ", a.baseline)] if a.baseline else [])
     for f in files:
-        ms = [statistics.median(total_ms(a.ptx_opt, f, extra) for _ in range(a.runs)) for _, extra in modes]
-        row = (f"| {os.path.relpath(f, ROOT)} | {os.path.getsize(f) / 1e6:.2f} | {ms[0]:.1f} | {ms[1]:.1f} "
-               f"| {ms[1] / ms[0]:.2f}x | {ms[2]:.1f} | {ms[2] / ms[0]:.2f}x |")
-        if a.callgrind:
-            n = [instructions(a.ptx_opt, f, extra) for _, extra in modes]
-            if None in n:
-                row += " - | - | - | - | - |"
-            else:
-                row += (f" {n[0] / 1e6:.0f} M | {n[1] / 1e6:.0f} M | {n[1] / n[0]:.2f}x | {n[2] / 1e6:.0f} M "
-                        f"| {n[2] / n[0]:.2f}x |")
-        print(row, flush=True)
+        rel = os.path.relpath(f, ROOT)
+        ms = {exe: [[] for _ in modes] for _, exe in exes}
+        for _ in range(a.runs):  # rounds: every build and mode once, back to back
+            for _, exe in exes:
+                for k, (_, extra) in enumerate(modes):
+                    ms[exe][k].append(total_ms(exe, rel, extra))
+        for label, exe in exes:
+            t = ms[exe]
+            med = [statistics.median(x) for x in t]
+            ratio = [statistics.median(t[k][i] / t[0][i] for i in range(a.runs)) for k in (1, 2)]
+            row = (f"| {label}{rel} | {os.path.getsize(f) / 1e6:.2f} | {med[0]:.1f} | {med[1]:.1f} "
+                   f"| {ratio[0]:.2f}x | {med[2]:.1f} | {ratio[1]:.2f}x |")
+            if a.callgrind:
+                n = [instructions(exe, rel, extra) for _, extra in modes]
+                if None in n:
+                    row += " - | - | - | - | - |"
+                else:
+                    row += (f" {n[0] / 1e6:.1f} M | {n[1] / 1e6:.1f} M | {n[1] / n[0]:.2f}x | {n[2] / 1e6:.1f} M "
+                            f"| {n[2] / n[0]:.2f}x |")
+            print(row, flush=True)
 
 
 def main():
@@ -102,8 +117,12 @@ def main():
     ap.add_argument("-n", type=int, default=6, help="number of largest corpus files")
     ap.add_argument("--analyze-ratio", action="store_true", help="only the --analyze / plain run table")
     ap.add_argument("--callgrind", action="store_true", help="with --analyze-ratio: instruction counts too")
+    ap.add_argument("--baseline", help="with --analyze-ratio: another ptx-opt timed in the same rounds")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
+    a.ptx_opt = os.path.abspath(a.ptx_opt)  # the runs are made from the repository root
+    if a.baseline:
+        a.baseline = os.path.abspath(a.baseline)
     files = a.files or sorted(glob.glob(os.path.join(ROOT, "tests/corpus/ptx/**/*.ptx"), recursive=True),
                               key=os.path.getsize, reverse=True)[:a.n]
     if a.analyze_ratio:

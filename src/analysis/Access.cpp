@@ -10,7 +10,7 @@
 #include "ptxopt/analysis/Access.h"
 
 #include <algorithm>
-#include <functional>
+#include <deque>
 #include <map>
 #include <tuple>
 #include <numeric>
@@ -24,7 +24,12 @@ using ir::Operand;
 
 std::string SourceLoc::str() const {
   if (!line) return "";
-  return (file.empty() ? std::string("<unknown>") : file) + ":" + std::to_string(line) + ":" + std::to_string(col);
+  std::string out(file.empty() ? std::string_view("<unknown>") : file);  // one string, appended to
+  out += ':';
+  out += std::to_string(line);
+  out += ':';
+  out += std::to_string(col);
+  return out;
 }
 
 const char *verdictName(AccessInfo::Verdict v) {
@@ -65,7 +70,7 @@ SourceLoc sourceLocation(const ir::Module &m, const CFG &cfg, uint32_t i) {
   if (auto f = files.find(file); f != files.end()) {
     std::string_view path = f->second;
     auto slash = path.find_last_of('/');
-    loc.file = std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+    loc.file = slash == std::string_view::npos ? path : path.substr(slash + 1);
   }
   return loc;
 }
@@ -155,29 +160,31 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
     const LoopInfo &loops = aff.loops();
     // Base: a parameter pointer or global address with coefficient 1 (a
     // 64-bit parameter first: `in + (y+1)*w` has the lone term `w` too).
-    std::vector<std::pair<const Poly::Mono *, int64_t>> terms;
-    for (const auto &[mono, c] : p.terms()) terms.push_back({&mono, c});
-    std::stable_sort(terms.begin(), terms.end(), [&](const auto &x, const auto &y) {
-      auto rank = [&](const Poly::Mono &mono) {
-        if (mono.size() != 1 || syms[mono[0]].kind != Symbol::Kind::Param) return 1;
-        auto it = pointerSized.find(syms[mono[0]].name);
-        return it != pointerSized.end() && !it->second ? 2 : 0;
-      };
-      return rank(*x.first) < rank(*y.first);
-    });
-    for (const auto &[monoPtr, c] : terms)
-      if (const auto &mono = *monoPtr; mono.size() == 1 && c == 1 &&
-          (syms[mono[0]].kind == Symbol::Kind::Param || syms[mono[0]].kind == Symbol::Kind::Global)) {
-        a.base = aff.symbolName(mono[0]);
-        const Symbol &s = syms[mono[0]];
-        if (s.kind == Symbol::Kind::Param)
-          a.baseAlign = "unknown at compile time (pointer parameter " + std::string(s.name) + "; checkable at launch)";
-        else if (auto al = declAlign.find(s.name); al != declAlign.end() && al->second)
-          a.baseAlign = std::to_string(al->second) + " (.align of " + std::string(s.name) + ")";
-        else
-          a.baseAlign = "unknown";
-        break;
+    // The first such term of the lowest rank: 0 a parameter not known to be
+    // 32-bit, 1 a global, 2 a 32-bit parameter.
+    uint16_t baseSym = 0;
+    int baseRank = 3;
+    for (const auto &[mono, c] : p.terms()) {
+      if (mono.size() != 1 || c != 1) continue;
+      const Symbol &s = syms[mono[0]];
+      if (s.kind != Symbol::Kind::Param && s.kind != Symbol::Kind::Global) continue;
+      int rank = 1;
+      if (s.kind == Symbol::Kind::Param) {
+        auto it = pointerSized.find(s.name);
+        rank = it != pointerSized.end() && !it->second ? 2 : 0;
       }
+      if (rank < baseRank) baseSym = mono[0], baseRank = rank;
+    }
+    if (baseRank < 3) {
+      a.base = aff.symbolName(baseSym);
+      const Symbol &s = syms[baseSym];
+      if (s.kind == Symbol::Kind::Param)
+        a.baseAlign = "unknown at compile time (pointer parameter " + std::string(s.name) + "; checkable at launch)";
+      else if (auto al = declAlign.find(s.name); al != declAlign.end() && al->second)
+        a.baseAlign = std::to_string(al->second) + " (.align of " + std::string(s.name) + ")";
+      else
+        a.baseAlign = "unknown";
+    }
     if (a.base.empty()) a.baseAlign = "unknown (no base symbol)";
     a.offsetAlign = gcdOfCoefficients(p, true, syms);
     if (a.address.signedWiden) a.notes.push_back("32-bit signed index widened to 64 bits: assumes no signed overflow");
@@ -344,43 +351,50 @@ void findUnrolledStrides(const CFG &cfg, AffineAnalysis &aff, std::vector<Access
 
 // ---------------------------------------------------------------- divergence
 
-std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const ReachingDefs &rd) {
-  // Taint: does the value of a register depend on the thread? Memoized per
-  // (definition, register); 2 = yes, 1 = unknown, 0 = uniform.
-  // Keyed by definition and register number (every register read here is
-  // one the reaching definitions numbered).
-  std::unordered_map<uint64_t, std::pair<int, std::string>> memo;
-  const auto &instrs = cfg.instructions();
-  std::function<int(uint32_t, std::string_view, std::string &, int)> reg;
-  auto special = [](std::string_view r) -> int {
-    if (r.substr(0, 5) == "%tid." || r == "%laneid" || r.substr(0, 9) == "%lanemask") return 2;
-    if (r.substr(0, 6) == "%ntid." || r.substr(0, 7) == "%ctaid." || r.substr(0, 8) == "%nctaid.") return 0;
-    if (r.substr(0, 6) == "%clock" || r.substr(0, 12) == "%globaltimer" || r == "%warpid" || r == "%smid") return 2;
-    return -1;
+namespace {
+
+/// Taint: does the value of a register depend on the thread? Memoized per
+/// (definition, register); 2 = yes, 1 = unknown, 0 = uniform. The reason
+/// is kept as where it comes from and made text only for the branches
+/// reported (a string per memo entry and per step was a third of the cost).
+class Taint {
+public:
+  /// Where a level comes from: a special register, an instruction whose
+  /// result it is, or the depth limit; none for level 0.
+  struct Why {
+    std::string_view reg;
+    uint32_t instr = UINT32_MAX;
+    bool deep = false;
   };
-  reg = [&](uint32_t at, std::string_view r, std::string &why, int depth) -> int {
+  Taint(const CFG &cfg, const ReachingDefs &rd) : cfg_(cfg), rd_(rd), memo_(rd.siteCount()) {}
+
+  /// Level of register `r` (number `id`) as read at `at`.
+  int reg(uint32_t at, std::string_view r, uint32_t id, Why &why, int depth) {
     if (int s = special(r); s >= 0) {
-      if (s == 2) why = std::string(r);
+      if (s == 2) why = {r};
       return s;
     }
     if (depth > 200) {
-      why = "too deep";
+      why = {{}, UINT32_MAX, true};
       return 1;
     }
     int worst = 0;
-    for (uint32_t d : rd.defsAt(at, r)) {
+    // This depth's reaching definitions (the recursion below uses deeper ones).
+    if (static_cast<size_t>(depth) >= defs_.size()) defs_.resize(static_cast<size_t>(depth) + 1);
+    rd_.defsOfId(at, id, defs_[static_cast<size_t>(depth)]);
+    for (size_t k = 0; k < defs_[static_cast<size_t>(depth)].size(); ++k) {
+      const uint32_t d = defs_[static_cast<size_t>(depth)][k];
       if (d == ReachingDefs::kEntry) continue;  // parameters and undefined values: uniform
-      uint64_t key = uint64_t{d} << 32 | rd.registerId(r);
-      // One lookup: the entry made here is completed in place below (the
-      // recursion adds entries, which leaves this one where it is).
-      auto [it, fresh] = memo.try_emplace(key, 0, "");  // cycles (loop counters) add nothing new
+      // Cycles (loop counters) find the entry made here, at level 0: they add nothing new.
+      Entry &e = memo_[rd_.siteOf(d, id)];
       int v;
-      std::string vwhy;
-      if (!fresh) {
-        v = it->second.first;
-        vwhy = it->second.second;
+      Why vwhy;
+      if (e.seen) {
+        v = e.level;
+        vwhy = e.why;
       } else {
-        const Instruction &in = *instrs[d];
+        e.seen = true;
+        const Instruction &in = *cfg_.instructions()[d];
         std::string_view b = in.base();
         v = 0;
         if (b == "ld" || b == "ldu" || b == "atom" || b == "shfl" || b == "vote" || b == "match" ||
@@ -388,20 +402,21 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
           bool uniformLoad = (b == "ld" || b == "ldu") && (in.hasModifier(".param") || in.hasModifier(".const"));
           if (!uniformLoad) {
             v = 1;
-            vwhy = std::string(in.opcode) + " result";
+            vwhy = {{}, d};
           }
         }
-        const auto &du = rd.defUse(d);
-        for (auto u : du.uses) {
+        const auto &uses = rd_.defUse(d).uses;
+        for (size_t u = 0; u < uses.size(); ++u) {
           if (v == 2) break;
-          std::string w;
-          int x = reg(d, u, w, depth + 1);
+          Why w;
+          int x = reg(d, uses[u], rd_.useId(d, u), w, depth + 1);
           if (x > v) {
             v = x;
             vwhy = w;
           }
         }
-        it->second = {v, vwhy};
+        e.level = v;
+        e.why = vwhy;
       }
       if (v > worst) {
         worst = v;
@@ -410,15 +425,48 @@ std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const Reachin
       if (worst == 2) break;
     }
     return worst;
+  }
+
+  std::string text(const Why &w) const {
+    if (w.deep) return "too deep";
+    if (w.instr != UINT32_MAX) return std::string(cfg_.instructions()[w.instr]->opcode) + " result";
+    return std::string(w.reg);
+  }
+
+private:
+  static int special(std::string_view r) {
+    if (r.substr(0, 5) == "%tid." || r == "%laneid" || r.substr(0, 9) == "%lanemask") return 2;
+    if (r.substr(0, 6) == "%ntid." || r.substr(0, 7) == "%ctaid." || r.substr(0, 8) == "%nctaid.") return 0;
+    if (r.substr(0, 6) == "%clock" || r.substr(0, 12) == "%globaltimer" || r == "%warpid" || r == "%smid") return 2;
+    return -1;
+  }
+
+  const CFG &cfg_;
+  const ReachingDefs &rd_;
+  // Per definition site (an instruction's write of a register): every
+  // register read here is one the reaching definitions numbered.
+  struct Entry {
+    bool seen = false;
+    int level = 0;
+    Why why;
   };
+  std::vector<Entry> memo_;
+  std::deque<std::vector<uint32_t>> defs_;  // per recursion depth (a deque: growing it moves none)
+};
+
+}  // namespace
+
+std::vector<DivergentBranch> findDivergentBranches(const CFG &cfg, const ReachingDefs &rd) {
+  Taint taint(cfg, rd);
+  const auto &instrs = cfg.instructions();
   std::vector<DivergentBranch> out;
   for (uint32_t i = 0; i < instrs.size(); ++i) {
     const Instruction &in = *instrs[i];
     if (in.guard.empty() || !cfg.blocks()[cfg.blockOf(i)].reachable) continue;
     if (flowOf(in) == Flow::Next) continue;
-    std::string why;
-    int v = reg(i, in.guard, why, 0);
-    if (v) out.push_back({i, v == 2, why});
+    Taint::Why why;
+    int v = taint.reg(i, in.guard, rd.registerId(in.guard), why, 0);
+    if (v) out.push_back({i, v == 2, taint.text(why)});
   }
   return out;
 }

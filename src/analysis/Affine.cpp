@@ -29,6 +29,7 @@
 #include "ptxopt/analysis/Affine.h"
 
 #include <algorithm>
+#include <array>
 
 #include "ptxopt/analysis/Semantics.h"
 
@@ -137,7 +138,9 @@ bool Poly::mul(const Poly &a, const Poly &b, Poly &out) {
       if (__builtin_mul_overflow(ca, cb, &c)) return false;
       prods.push_back({m, c});
     }
-  std::stable_sort(prods.begin(), prods.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+  // (std::stable_sort allocates a buffer even for one element: most products are of one term by one.)
+  if (prods.size() > 1)
+    std::stable_sort(prods.begin(), prods.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
   Terms r;
   for (size_t i = 0; i < prods.size();) {
     int64_t x = 0;
@@ -266,8 +269,10 @@ std::string AffineAnalysis::str(const Poly &p) const {
   auto isBase = [&](const Poly::Mono &m) {
     return m.size() == 1 && (syms_[m[0]].kind == Symbol::Kind::Param || syms_[m[0]].kind == Symbol::Kind::Global);
   };
-  std::stable_partition(ts.begin(), ts.end(), [&](const auto &t) { return isBase(t.first); });
-  std::stable_partition(ts.begin(), ts.end(), [](const auto &t) { return !t.first.empty(); });
+  if (ts.size() > 1) {  // (each partition allocates a buffer, whatever the size)
+    std::stable_partition(ts.begin(), ts.end(), [&](const auto &t) { return isBase(t.first); });
+    std::stable_partition(ts.begin(), ts.end(), [](const auto &t) { return !t.first.empty(); });
+  }
   bool first = true;
   for (const auto &[m, c] : ts) {
     int64_t k = c;
@@ -287,12 +292,20 @@ std::string AffineAnalysis::str(const Poly &p) const {
 namespace {
 bool isSpecialRegisterName(std::string_view r) {
   // Everything else that starts with % and is predefined (%laneid, %clock ...).
-  static const char *pre[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock",
-                              "%lanemask", "%globaltimer", "%envreg", "%pm", "%cluster", "%nclusterid",
-                              "%is_explicit", "%total_smem", "%aggr_smem", "%dynamic_smem",
-                              "%reserved_smem", "%current_graph"};
-  for (std::string_view p : pre)
-    if (r.substr(0, p.size()) == p) return true;
+  static constexpr std::string_view pre[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock",
+                                             "%lanemask", "%globaltimer", "%envreg", "%pm", "%cluster", "%nclusterid",
+                                             "%is_explicit", "%total_smem", "%aggr_smem", "%dynamic_smem",
+                                             "%reserved_smem", "%current_graph"};
+  // Asked for every register read: the prefixes grouped by the letter
+  // after '%', so that %r12 or %fd3 meets one or none of them.
+  static const auto byLetter = [] {
+    std::array<std::vector<std::string_view>, 256> t;
+    for (auto p : pre) t[static_cast<unsigned char>(p[1])].push_back(p);
+    return t;
+  }();
+  if (r.size() < 2) return false;
+  for (std::string_view p : byLetter[static_cast<unsigned char>(r[1])])
+    if (r.starts_with(p)) return true;
   return false;
 }
 }  // namespace
@@ -408,7 +421,6 @@ Value AffineAnalysis::defValue(uint32_t def, std::string_view reg) {
 Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   const Instruction &in = *cfg_.instructions()[def];
   std::string_view base = in.base();
-  auto mods = in.modifiers();
   auto name = [&] { return std::string(in.opcode); };
   // The class of an instruction's result the analysis does not follow.
   auto opCause = [&](UnknownCause dflt) {
@@ -422,18 +434,18 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != reg)
     return Value::unknown("written by " + name(), opCause(UnknownCause::Unsupported));
   if (!in.guard.empty()) return Value::unknown("written under a predicate by " + name(), UnknownCause::PathDependent);
-  for (auto m : mods)
-    if (isFloatType(m)) return Value::unknown("floating-point " + name(), opCause(UnknownCause::FloatingPoint));
+  if (in.anyModifier(isFloatType)) return Value::unknown("floating-point " + name(), opCause(UnknownCause::FloatingPoint));
   auto op = [&](size_t i) {
     return i < in.operands.size() ? operandValue(def, in.operands[i])
                                   : Value::unknown("missing operand", UnknownCause::Unsupported);
   };
   auto widen = [&](Value v) {
     // mul.wide / mad.wide: the product of two 32-bit (16-bit) values in 64 (32) bits.
-    for (auto m : mods) {
+    in.anyModifier([&](std::string_view m) {
       if (m == ".s32" || m == ".s16") v.signedWiden = true;
       if (m == ".u32" || m == ".u16") v.unsignedWiden = true;
-    }
+      return false;
+    });
     return v;
   };
 
@@ -473,7 +485,10 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
       Value r = Value::unknown(x.why, x.cause);
       r.tz = static_cast<uint8_t>(std::min<int64_t>(x.tz + *k, 64));
       unsigned w = 0;
-      for (auto m : mods) w = std::max(w, typeBytes(m) * 8);
+      in.anyModifier([&](std::string_view m) {
+        w = std::max(w, typeBytes(m) * 8);
+        return false;
+      });
       if (x.umax && w && *k < w && *x.umax < (uint64_t{1} << (w - 1 - *k))) r.umax = *x.umax << *k;
       return r;
     }
@@ -482,6 +497,7 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
   if (base == "cvta") return op(1);
   if (base == "cvt") {
     // cvt.dst.src: integer to integer only (a rounding modifier means float).
+    const auto mods = in.modifiers();
     std::vector<std::string_view> types;
     for (auto m : mods)
       if (typeBytes(m) && !isFloatType(m)) types.push_back(m);

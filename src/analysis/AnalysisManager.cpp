@@ -20,7 +20,7 @@ const LoopInfo &FunctionAnalyses::loops() {
   return *loops_;
 }
 const ReachingDefs &FunctionAnalyses::defs() {
-  if (!defs_) defs_ = std::make_unique<ReachingDefs>(cfg());
+  if (!defs_) defs_ = std::make_unique<ReachingDefs>(cfg(), dom());
   return *defs_;
 }
 AffineAnalysis &FunctionAnalyses::affine() {

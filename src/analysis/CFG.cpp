@@ -91,13 +91,14 @@ CFG::CFG(const Function &f) : f_(&f) {
     if (flowOf(*instrs_[i]) != Flow::Next && i + 1 <= n) leader[i + 1] = true;
   }
   blockOf_.assign(n, 0);
+  blocks_.reserve(static_cast<size_t>(std::count(leader.begin(), leader.end(), true)) + 1);
   for (uint32_t i = 0; i < n; ++i) {
     if (leader[i]) {
       BasicBlock b;
       b.id = static_cast<uint32_t>(blocks_.size());
       b.first = i;
-      b.labels = flat.labelsBefore[i];
-      blocks_.push_back(b);
+      b.labels = std::move(flat.labelsBefore[i]);  // (not read after this loop)
+      blocks_.push_back(std::move(b));
     }
     blockOf_[i] = static_cast<uint32_t>(blocks_.size() - 1);
     blocks_.back().last = i + 1;
@@ -114,10 +115,14 @@ CFG::CFG(const Function &f) : f_(&f) {
   }
 
   auto edge = [&](uint32_t a, uint32_t b) {
-    auto &s = blocks_[a].succs;
+    auto &s = blocks_[a].succs, &p = blocks_[b].preds;
     if (std::find(s.begin(), s.end(), b) == s.end()) {
+      // Room for two at the first (most blocks have one or two of each:
+      // a vector's growth from one to two was an allocation more).
+      if (s.empty()) s.reserve(2);
+      if (p.empty()) p.reserve(2);
       s.push_back(b);
-      blocks_[b].preds.push_back(a);
+      p.push_back(a);
     }
   };
   for (auto &b : blocks_) {

@@ -253,20 +253,23 @@ public:
         for (auto a : p.attrs) sharedPtr |= isSharedSpace(a);
         StmtKinds k;
         if (sharedPtr && p.hasAttr(".ptr")) k.add(Kind::SharedMemory, declText(p));
-        emit(f, p, k);
+        emit(f, p, k, UINT32_MAX);
       }
 
+    uint32_t instrs = 0;  // instructions so far: the next one's index in the CFG (which walks in this order)
     forEachStmt(*f.body, [&](const Stmt &s) {
       StmtKinds k;
       const Function *callee = nullptr;
+      uint32_t index = UINT32_MAX;
       if (s.kind == Stmt::Kind::Decl) {
         auto &d = static_cast<const Decl &>(s);
         if (isSharedSpace(d.space())) k.add(Kind::SharedMemory, declText(d));
         if (d.space() == ".shared::cluster") k.add(Kind::ClusterRegister, declText(d));
       } else if (s.kind == Stmt::Kind::Instruction) {
+        index = instrs++;
         callee = instruction(static_cast<const Instruction &>(s), shared, k);
       }
-      emit(f, s, k);
+      emit(f, s, k, index);
       if (callee) visit(*callee);  // its facts follow the call's own
     });
   }
@@ -274,10 +277,10 @@ public:
   std::vector<CommFact> take() { return std::move(out_); }
 
 private:
-  void emit(const Function &f, const Stmt &s, StmtKinds &k) {
+  void emit(const Function &f, const Stmt &s, StmtKinds &k, uint32_t instr) {
     if (k.what.empty()) return;
     std::sort(k.what.begin(), k.what.end(), [](const auto &a, const auto &b) { return a.first < b.first; });  // Kind order
-    for (auto &[kind, what] : k.what) out_.push_back({kind, &f, &s, std::move(what)});
+    for (auto &[kind, what] : k.what) out_.push_back({kind, &f, &s, std::move(what), instr});
   }
 
   /// Adds the kinds of `i` to `k`; returns a defined callee still to visit.

@@ -32,9 +32,9 @@ using ir::Operand;
 namespace {
 
 unsigned widthOf(const Instruction &in) {
-  for (auto m : in.modifiers())
-    if (unsigned b = typeBytes(m)) return b * 8;
-  return 0;
+  unsigned w = 0;
+  in.anyModifier([&](std::string_view m) { return (w = typeBytes(m) * 8) != 0; });  // the first type's
+  return w;
 }
 
 uint64_t maskOf(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }

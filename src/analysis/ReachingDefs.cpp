@@ -51,17 +51,26 @@ uint32_t ReachingDefs::NameTable::insert(std::string_view name) {
 // Storage is flat (one bit matrix per set, one array of sites): a kernel of
 // 20000 instructions made 160000 small allocations with a vector per block
 // and per instruction, more time than the solving itself.
-ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
+ReachingDefs::ReachingDefs(const CFG &cfg) : ReachingDefs(cfg, DominatorTree(cfg, false)) {}
+
+ReachingDefs::ReachingDefs(const CFG &cfg, const DominatorTree &dom) : cfg_(cfg) {
   const auto &instrs = cfg.instructions();
   du_.reserve(instrs.size());
   for (const auto *in : instrs) du_.push_back(analysis::defUse(*in));
   auto idOf = [&](std::string_view r) { return regId_.insert(r); };
   regId_.reserve(instrs.size());
   std::vector<uint32_t> defIds;  // the ids of every instruction's defs, in order
+  size_t ndefs = 0, nuses = 0;
+  for (const auto &du : du_) ndefs += du.defs.size(), nuses += du.uses.size();
+  defIds.reserve(ndefs);  // (growing them freed a buffer at each doubling)
+  useIds_.reserve(nuses);
+  useBegin_.reserve(instrs.size() + 1);
   for (const auto &du : du_) {
     for (auto r : du.defs) defIds.push_back(idOf(r));
-    for (auto r : du.uses) idOf(r);
+    useBegin_.push_back(static_cast<uint32_t>(useIds_.size()));
+    for (auto r : du.uses) useIds_.push_back(idOf(r));
   }
+  useBegin_.push_back(static_cast<uint32_t>(useIds_.size()));
   const uint32_t nregs = static_cast<uint32_t>(regId_.size());
   // Sites: one entry site per register (ids 0..nregs-1), then one per write
   // in instruction order; the sites of instruction i are siteBegin_[i] ..
@@ -105,7 +114,6 @@ ReachingDefs::ReachingDefs(const CFG &cfg) : cfg_(cfg) {
   {
     // Dominance of reachable blocks as intervals of a walk of the
     // dominator tree: B dominates A iff A's interval lies in B's.
-    DominatorTree dom(cfg, false);
     std::vector<std::vector<uint32_t>> kids(blocks.size());
     for (uint32_t b = 0; b < blocks.size(); ++b)
       if (dom.idom(b) != DominatorTree::kNone && blocks[b].reachable) kids[dom.idom(b)].push_back(b);
@@ -217,8 +225,11 @@ std::vector<uint32_t> ReachingDefs::defsAt(uint32_t at, std::string_view reg) co
 }
 
 void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const {
+  defsOfId(at, regId_.find(reg), out);
+}
+
+void ReachingDefs::defsOfId(uint32_t at, uint32_t id, std::vector<uint32_t> &out) const {
   out.clear();
-  const uint32_t id = regId_.find(reg);
   if (id == UINT32_MAX) {
     out.push_back(kEntry);
     return;
@@ -238,7 +249,7 @@ void ReachingDefs::defsAt(uint32_t at, std::string_view reg, std::vector<uint32_
     prev = i;
     out.push_back(i);
     if (cfg_.instructions()[i]->guard.empty()) {  // an unguarded write hides all before it
-      std::sort(out.begin(), out.end());
+      if (out.size() > 1) std::sort(out.begin(), out.end());
       return;
     }
   }

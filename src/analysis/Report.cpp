@@ -3,6 +3,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -60,7 +61,7 @@ struct Lines {
     out += "line ";
     appendNumber(out, table.pos(s->span.begin).line);
   }
-  static void appendNumber(std::string &out, uint64_t v) {
+  template <typename Int> static void appendNumber(std::string &out, Int v) {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
@@ -72,7 +73,7 @@ struct Lines {
 void appendWhere(std::string &out, const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
   SourceLoc loc = sourceLocation(m, cfg, instr);
   if (loc.line) {
-    out += loc.file.empty() ? std::string_view("<unknown>") : std::string_view(loc.file);
+    out += loc.file.empty() ? std::string_view("<unknown>") : loc.file;
     out += ':';
     Lines::appendNumber(out, loc.line);
     out += ':';
@@ -85,28 +86,18 @@ void appendWhere(std::string &out, const Module &m, const Lines &lines, const CF
   if (loc.line) out += ')';
 }
 
-std::string where(const Module &m, const Lines &lines, const CFG &cfg, uint32_t instr) {
-  std::string out;
-  appendWhere(out, m, lines, cfg, instr);
-  return out;
-}
-
-void appendLocOfStmt(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
-                     const ir::Stmt *s) {
-  if (s->kind == ir::Stmt::Kind::Instruction) {
-    const CFG &cfg = am.get(f).cfg();
-    uint32_t i = cfg.indexOf(static_cast<const ir::Instruction *>(s));
+/// Where a communication fact's statement is.
+void appendLocOfFact(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am, const CommFact &c) {
+  if (c.stmt->kind == ir::Stmt::Kind::Instruction) {
+    const CFG &cfg = am.get(*c.function).cfg();
+    // The finder numbered it as the CFG does (a search for it sorted every instruction of the function).
+    uint32_t i = c.instr < cfg.instructions().size() && cfg.instructions()[c.instr] == c.stmt
+                     ? c.instr
+                     : cfg.indexOf(static_cast<const ir::Instruction *>(c.stmt));
     if (i != UINT32_MAX) return appendWhere(out, m, lines, cfg, i);
   }
   out += "PTX ";
-  lines.of(out, s);
-}
-
-std::string locOfStmt(const Module &m, const Lines &lines, AnalysisManager &am, const Function &f,
-                      const ir::Stmt *s) {
-  std::string out;
-  appendLocOfStmt(out, m, lines, am, f, s);
-  return out;
+  lines.of(out, c.stmt);
 }
 
 }  // namespace
@@ -229,11 +220,24 @@ std::string reportText(const Module &m, AnalysisManager &am) {
     Coverage cov;
     for (const auto &a : acc) cov.add(a);
     total.add(cov);
-    out += "\nkernel " + std::string(k->name) + "\n";
-    out += "  global accesses: " + cov.verdictText();
-    if (cov.otherSpaces) out += "; " + std::to_string(cov.otherSpaces) + " shared/local/const not listed";
+    // Appended piece by piece (a temporary string per piece was a few
+    // allocations per access).
+    auto number = [&](auto v) { Lines::appendNumber(out, v); };
+    out += "\nkernel ";
+    out += k->name;
+    out += "\n  global accesses: ";
+    out += cov.verdictText();
+    if (cov.otherSpaces) {
+      out += "; ";
+      number(cov.otherSpaces);
+      out += " shared/local/const not listed";
+    }
     out += "\n";
-    if (auto causes = cov.causeText(); !causes.empty()) out += "  unknown by cause: " + causes + "\n";
+    if (auto causes = cov.causeText(); !causes.empty()) {
+      out += "  unknown by cause: ";
+      out += causes;
+      out += "\n";
+    }
     for (const auto &a : acc) {
       if (!reportedAccess(a)) continue;
       const auto &in = *cfg.instructions()[a.instr];
@@ -242,45 +246,92 @@ std::string reportText(const Module &m, AnalysisManager &am) {
       out += "  ";
       appendWhere(out, m, lines, cfg, a.instr);
       out += "  ";
-      Lines::appendNumber(out, a.mem.bytes());
-      out += " B\n";
-      out += "    verdict  " + std::string(verdictName(a.verdict));
-      if (!a.reason.empty()) out += ": " + a.reason;
-      if (!a.unitStrideOn.empty()) out += "; would be unit-stride on " + a.unitStrideOn;
+      number(a.mem.bytes());
+      out += " B\n    verdict  ";
+      out += verdictName(a.verdict);
+      if (!a.reason.empty()) {
+        out += ": ";
+        out += a.reason;
+      }
+      if (!a.unitStrideOn.empty()) {
+        out += "; would be unit-stride on ";
+        out += a.unitStrideOn;
+      }
       out += "\n";
-      if (a.verdict == AccessInfo::Verdict::Unknown)
-        out += "    cause    " + std::string(causeName(a.cause)) + "\n";
-      out += "    address  " + fa.affine().str(a.address) + "\n";
-      if (!a.strides.empty()) {
-        out += "    strides ";
-        for (size_t i = 0; i < a.strides.size(); ++i)
-          out += (i ? ", " : " ") + a.strides[i].var + ": " + a.strides[i].bytes + " B";
-        if (a.unroll)
-          out += "; loop unrolled " + std::to_string(a.unroll) + " times: " + a.elementStride->bytes + " B per element on " +
-                 a.elementStride->var;
+      if (a.verdict == AccessInfo::Verdict::Unknown) {
+        out += "    cause    ";
+        out += causeName(a.cause);
         out += "\n";
       }
-      if (a.sectors)
-        out += "    sectors  " + std::to_string(*a.sectors) + " per warp request (ideal " +
-               std::to_string(a.idealSectors) + ")\n";
-      if (a.address.known)
-        out += "    align    base " + a.baseAlign + "; offset multiple of " +
-               (a.offsetAlign ? std::to_string(a.offsetAlign) : std::string("any")) + "\n";
-      for (const auto &note : a.notes) out += "    note     " + note + "\n";
+      out += "    address  ";
+      out += fa.affine().str(a.address);
+      out += "\n";
+      if (!a.strides.empty()) {
+        out += "    strides ";
+        for (size_t i = 0; i < a.strides.size(); ++i) {
+          out += i ? ", " : " ";
+          out += a.strides[i].var;
+          out += ": ";
+          out += a.strides[i].bytes;
+          out += " B";
+        }
+        if (a.unroll) {
+          out += "; loop unrolled ";
+          number(a.unroll);
+          out += " times: ";
+          out += a.elementStride->bytes;
+          out += " B per element on ";
+          out += a.elementStride->var;
+        }
+        out += "\n";
+      }
+      if (a.sectors) {
+        out += "    sectors  ";
+        number(*a.sectors);
+        out += " per warp request (ideal ";
+        number(a.idealSectors);
+        out += ")\n";
+      }
+      if (a.address.known) {
+        out += "    align    base ";
+        out += a.baseAlign;
+        out += "; offset multiple of ";
+        if (a.offsetAlign) number(a.offsetAlign);
+        else out += "any";
+        out += "\n";
+      }
+      for (const auto &note : a.notes) {
+        out += "    note     ";
+        out += note;
+        out += "\n";
+      }
     }
     const auto &loops = fa.loops().loops();
     const auto &ivs = fa.affine().inductionVars();
     for (const auto &l : loops) {
-      out += "  loop " + std::to_string(l.id) + " at " + blockName(cfg, l.header) + " (depth " +
-             std::to_string(l.depth) + ")";
+      out += "  loop ";
+      number(l.id);
+      out += " at ";
+      out += blockName(cfg, l.header);
+      out += " (depth ";
+      number(l.depth);
+      out += ")";
       bool any = false;
       for (const auto &iv : ivs) {
         if (iv.loop != l.id) continue;
-        out += std::string(any ? "," : ":") + " " + std::string(iv.reg) + " = " + ivText(fa.affine(), iv);
-        if (!iv.tripCount.empty()) out += ", " + iv.tripCount + " iterations";
+        out += any ? ", " : ": ";
+        out += iv.reg;
+        out += " = ";
+        out += ivText(fa.affine(), iv);
+        if (!iv.tripCount.empty()) {
+          out += ", ";
+          out += iv.tripCount;
+          out += " iterations";
+        }
         any = true;
       }
-      out += std::string(any ? ";" : ":") + " trip count " + tripUniformText(fa.affine().tripCountUniformity(l.id));
+      out += any ? "; trip count " : ": trip count ";
+      out += tripUniformText(fa.affine().tripCountUniformity(l.id));
       out += "\n";
     }
     const auto &comm = fa.communication();
@@ -294,14 +345,23 @@ std::string reportText(const Module &m, AnalysisManager &am) {
         out += ": ";
         out += c.what;
         out += " at ";
-        appendLocOfStmt(out, m, lines, am, *c.function, c.stmt);
-        if (c.function != k) out += " in " + std::string(c.function->name);
+        appendLocOfFact(out, m, lines, am, c);
+        if (c.function != k) {
+          out += " in ";
+          out += c.function->name;
+        }
         out += "\n";
       }
     }
-    for (const auto &d : fa.divergence())
-      out += "  divergent branch: " + printStmt(*cfg.instructions()[d.instr]) + " at " + where(m, lines, cfg, d.instr) +
-             (d.certain ? " depends on " : " may depend on the thread: ") + d.why + "\n";
+    for (const auto &d : fa.divergence()) {
+      out += "  divergent branch: ";
+      out += printStmt(*cfg.instructions()[d.instr]);
+      out += " at ";
+      appendWhere(out, m, lines, cfg, d.instr);
+      out += d.certain ? " depends on " : " may depend on the thread: ";
+      out += d.why;
+      out += "\n";
+    }
     am.invalidate(*k);
   }
   std::string head = "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +
@@ -323,7 +383,9 @@ namespace {
 /// order is a programming error and throws.
 class JsonWriter {
 public:
-  explicit JsonWriter(std::string &out) : out_(out) {}
+  /// `depth`: the nesting of what is written inside the document it goes
+  /// into (its indentation), for a value written apart and placed there.
+  explicit JsonWriter(std::string &out, size_t depth = 0) : out_(out), depth_(depth) {}
   void beginObject() { open('{', true); }
   void endObject() { close('}'); }
   void beginArray() { open('[', false); }
@@ -331,11 +393,14 @@ public:
   JsonWriter &key(std::string_view k) {
     Frame &f = stack_.back();
     if (!f.object) throw std::logic_error("JSON key in an array");
-    if (!f.empty && !(f.lastKey < k)) throw std::logic_error("JSON keys out of order: " + std::string(k));
+    if (!f.empty && !keyBefore(f.lastKey, k)) throw std::logic_error("JSON keys out of order: " + std::string(k));
     f.lastKey = k;
     separate(f);
-    string(k);
-    out_ += ": ";
+    // Keys are the report's own names (ASCII, nothing to escape): written
+    // as they are (the escaping scan was a third of the writer's cost).
+    out_ += '"';
+    out_ += k;
+    out_.append("\": ", 3);
     return *this;
   }
   void value(std::string_view v) {
@@ -384,18 +449,56 @@ private:
     stack_.pop_back();
     if (!empty) {
       out_ += '\n';
-      out_.append(2 * stack_.size(), ' ');
+      out_.append(2 * (depth_ + stack_.size()), ' ');
     }
     out_ += c;
   }
+  /// a < b, by the first bytes when they differ (they mostly do: a
+  /// comparison call per key was 3% of the writer).
+  static bool keyBefore(std::string_view a, std::string_view b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0])
+      return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+    return a < b;
+  }
+  /// "\n" or ",\n" and the indentation, as one piece.
   void separate(Frame &f) {
-    out_ += f.empty ? "\n" : ",\n";
+    static constexpr std::string_view breaks = ",\n                                                                ";
+    static_assert(breaks.size() == 2 + 64);
+    const size_t from = f.empty ? 1 : 0, indent = 2 * (depth_ + stack_.size());
     f.empty = false;
-    out_.append(2 * stack_.size(), ' ');
+    if (indent <= 64) {
+      out_.append(breaks.data() + from, 2 - from + indent);
+    } else {
+      out_.append(breaks.data() + from, 2 - from);
+      out_.append(indent, ' ');
+    }
   }
   /// Before a value: its place in an array (an object's key placed it already).
   void element() {
     if (!stack_.empty() && !stack_.back().object) separate(stack_.back());
+  }
+  /// The end of the run of bytes from p[i] that are copied as they are
+  /// (printable ASCII but '"' and '\\'). Eight bytes at a time while none
+  /// of them can be another (the reports are megabytes of such text: a
+  /// table look-up per byte was the writer's largest cost), then by the table.
+  static size_t plainRun(const unsigned char *p, size_t i, size_t n) {
+    static const auto plain = [] {
+      std::array<bool, 256> t{};
+      for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\';
+      return t;
+    }();
+    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    // (x - ones) & ~x has the high bit of each zero byte of x set (and maybe
+    // of bytes above one, which only ends the fast part early).
+    auto zeroByte = [&](uint64_t x) { return (x - ones) & ~x; };
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      const uint64_t below20 = (w - 0x20 * ones) & ~w;  // bytes < 0x20 (those >= 0x80 by w itself)
+      if ((below20 | zeroByte(w ^ ('"' * ones)) | zeroByte(w ^ ('\\' * ones)) | w) & highs) break;
+    }
+    while (i < n && plain[p[i]]) ++i;
+    return i;
   }
   /// nlohmann's escapes (ensure_ascii off): \" \\ \b \f \n \r \t, \u00xx for
   /// other control bytes, valid UTF-8 as is; an invalid byte becomes U+FFFD
@@ -406,15 +509,7 @@ private:
     const size_t n = s.size();
     for (size_t i = 0; i < n;) {
       unsigned char c = p[i];
-      // Runs of bytes copied as they are, found with a table (one look-up a byte).
-      static const auto plain = [] {
-        std::array<bool, 256> t{};
-        for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\';
-        return t;
-      }();
-      if (plain[c]) {
-        size_t j = i + 1;
-        while (j < n && plain[p[j]]) ++j;
+      if (size_t j = plainRun(p, i, n); j > i) {
         out_.append(s.data() + i, j - i);
         i = j;
         continue;
@@ -451,6 +546,7 @@ private:
   }
 
   std::string &out_;
+  size_t depth_;
   std::vector<Frame> stack_;
 };
 
@@ -487,20 +583,22 @@ void writeStride(JsonWriter &w, const Stride &s, const unsigned *unroll) {
 
 std::string reportJson(const Module &m, AnalysisManager &am) {
   Lines lines(m);
+  // The "kernels" array is written first, each kernel's analyses freed
+  // once its object is written (as the text report does: the next
+  // kernel's reuse their memory); the rest of the document, whose
+  // "coverage" sums the kernels and comes before them (keys in sorted
+  // order), then goes around it.
   std::string out;
-  JsonWriter w(out);
-  // Keys in each object in sorted order (see JsonWriter).
-  w.beginObject();
+  out.reserve(5 * m.source().size() / 2);  // 2.3 times its PTX on the CCCL files
+  JsonWriter w(out, 1);  // inside the document's object
+  std::string scratch;           // a location's text, before it is written (one buffer for all)
   Coverage total;
-  std::vector<const Function *> kernels = bodies(m, true);
-  const auto perKernel = moduleCoverage(m, am, &total);  // in the order of `kernels`
-  w.key("coverage");
-  writeCoverage(w, total);
-  w.key("file").value(m.fileName());
-  w.key("kernels").beginArray();
-  for (size_t ki = 0; ki < kernels.size(); ++ki) {
-    const Function *k = kernels[ki];
+  w.beginArray();
+  for (const Function *k : bodies(m, true)) {
     FunctionAnalyses &fa = am.get(*k);
+    Coverage cov;
+    for (const auto &a : fa.accesses()) cov.add(a);
+    total.add(cov);
     const CFG &cfg = fa.cfg();
     auto &aff = fa.affine();
     w.beginObject();
@@ -548,13 +646,15 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       w.beginObject();
       w.key("function").value(c.function->name);
       w.key("kind").value(kindName(c.kind));
-      w.key("location").value(locOfStmt(m, lines, am, *c.function, c.stmt));
+      scratch.clear();
+      appendLocOfFact(scratch, m, lines, am, c);
+      w.key("location").value(scratch);
       w.key("what").value(c.what);
       w.endObject();
     }
     w.endArray();
     w.key("coverage");
-    writeCoverage(w, perKernel[ki].coverage);
+    writeCoverage(w, cov);
     w.key("divergent_branches").beginArray();
     for (const auto &d : fa.divergence()) {
       w.beginObject();
@@ -562,7 +662,9 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
       w.key("certain").value(d.certain);
       w.key("depends_on").value(d.why);
       w.key("instruction").value(d.instr);
-      w.key("location").value(where(m, lines, cfg, d.instr));
+      scratch.clear();
+      appendWhere(scratch, m, lines, cfg, d.instr);
+      w.key("location").value(scratch);
       w.endObject();
     }
     w.endArray();
@@ -593,11 +695,23 @@ std::string reportJson(const Module &m, AnalysisManager &am) {
     w.endArray();
     w.key("name").value(k->name);
     w.endObject();
+    am.invalidate(*k);
   }
   w.endArray();
-  w.key("schema").value("ptx-opt-analysis/1");
-  w.endObject();
-  out += '\n';
+  std::string doc;
+  JsonWriter d(doc);
+  // Keys in each object in sorted order (see JsonWriter).
+  d.beginObject();
+  d.key("coverage");
+  writeCoverage(d, total);
+  d.key("file").value(m.fileName());
+  d.key("kernels");
+  const size_t kernelsAt = doc.size();  // the array's place: put there below
+  d.key("schema").value("ptx-opt-analysis/1");
+  d.endObject();
+  doc += '\n';
+  out.insert(0, doc, 0, kernelsAt);
+  out.append(doc, kernelsAt);
   return out;
 }
 

@@ -91,7 +91,7 @@ std::optional<MemAccess> memAccess(const Instruction &in) {
   if (in.hasModifier(".async")) return std::nullopt;
   if (addr >= in.operands.size() || in.operands[addr].kind != Operand::Kind::Address) return std::nullopt;
   a.address = &in.operands[addr];
-  for (auto m : in.modifiers()) {
+  in.anyModifier([&](std::string_view m) {
     if (m == ".global" || m == ".shared" || m == ".local" || m == ".const" || m == ".param" ||
         m.substr(0, 8) == ".shared:" || m.substr(0, 7) == ".param:")
       a.space = m;
@@ -99,7 +99,8 @@ std::optional<MemAccess> memAccess(const Instruction &in) {
     else if (m == ".v4") a.vector = 4;
     else if (m == ".v8") a.vector = 8;
     else if (unsigned b = typeBytes(m)) a.elemBytes = b;  // the last type wins (cvt-like forms)
-  }
+    return false;
+  });
   return a;
 }
 

@@ -188,13 +188,17 @@ std::vector<uint32_t> Uniformity::deciders(uint32_t b, const std::vector<uint32_
   if (!cand.first) {
     // A branch with one direction that never reaches b only decides whether
     // a thread gets there (an early return), not with which definition.
+    // Such a branch reaches b itself: only the branch blocks among those
+    // that reach b are tried, in increasing order.
     cand.first = true;
     const uint64_t *to = reaching(b);
-    for (size_t k = 0; k < branchBlocks_.size(); ++k) {
-      unsigned toB = 0;
-      for (uint32_t s : branchSuccs_[k]) toB += (to[s / 64] >> (s % 64)) & 1;  // each distinct successor once
-      if (toB >= 2) cand.second.push_back(branchBlocks_[k]);
-    }
+    for (size_t w = 0; w < branchBlocks_.size(); ++w)
+      for (uint64_t m = to[w] & branchBlocks_[w]; m; m &= m - 1) {
+        const uint32_t x = static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(m)));
+        unsigned toB = 0;
+        for (uint32_t s : cfg_.blocks()[x].succs) toB += (to[s / 64] >> (s % 64)) & 1;  // distinct (CFG's edges are)
+        if (toB >= 2) cand.second.push_back(x);
+      }
   }
   // When the definitions' nearest common dominator D writes the register
   // unconditionally (an induction variable's start in the preheader), the
@@ -250,19 +254,15 @@ void Uniformity::compute() {
   reachTo_.clear();
   candidates_.assign(blocks.size(), {});
   exits_.assign(loops_.loops().size(), {});
-  for (const auto &b : blocks) {
-    if (!b.reachable || b.last == b.first) continue;
-    std::vector<uint32_t> succ = b.succs;
-    std::sort(succ.begin(), succ.end());
-    succ.erase(std::unique(succ.begin(), succ.end()), succ.end());
-    if (succ.size() >= 2) {
-      branchBlocks_.push_back(b.id);
-      branchSuccs_.push_back(std::move(succ));
-    }
-  }
+  branchBlocks_.assign((blocks.size() + 63) / 64, 0);
+  for (const auto &b : blocks)
+    if (b.reachable && b.last != b.first && b.succs.size() >= 2) branchBlocks_[b.id / 64] |= uint64_t{1} << (b.id % 64);
   readsBegin_.assign(n + 1, 0);
   reads_.clear();
   readDefs_.clear();
+  size_t nreads = 0;
+  for (uint32_t i = 0; i < n; ++i) nreads += rd_.defUse(i).uses.size();
+  reads_.reserve(nreads);  // at most one per use (growing it freed a buffer at each doubling)
   std::vector<uint32_t> defs;
   for (uint32_t i = 0; i < n; ++i) {
     readsBegin_[i] = static_cast<uint32_t>(reads_.size());
@@ -280,15 +280,17 @@ void Uniformity::compute() {
         else if (e.kind == Operand::Kind::Sum && e.elems[0].kind == Operand::Kind::Symbol) name = e.elems[0].text;
       }
       if (!(f.isEntry && f.hasParam(name))) intrinsic_[i] = kThread;
-    } else if (!pure(b) || b == "addc" || b == "subc" || b == "madc" || in.hasModifier(".cc")) {
+    } else if (!pure(b) || b == "addc" || b == "subc" || b == "madc" ||
+               ((b == "add" || b == "sub" || b == "mad") && in.hasModifier(".cc"))) {  // (.cc exists on those only)
       intrinsic_[i] = kThread;
     }
     lvl_[i] = intrinsic_[i];
     if (intrinsic_[i] == kThread) continue;
-    for (auto u : rd_.defUse(i).uses) {
-      Read r{static_cast<int8_t>(specialLevel(u)), static_cast<uint32_t>(readDefs_.size()), 0, {}};
+    const auto &uses = rd_.defUse(i).uses;
+    for (size_t k = 0; k < uses.size(); ++k) {
+      Read r{static_cast<int8_t>(specialLevel(uses[k])), static_cast<uint32_t>(readDefs_.size()), 0, {}};
       if (r.special < 0) {
-        rd_.defsAt(i, u, defs);
+        rd_.defsOfId(i, rd_.useId(i, k), defs);
         readDefs_.insert(readDefs_.end(), defs.begin(), defs.end());
       }
       r.defsEnd = static_cast<uint32_t>(readDefs_.size());
@@ -377,13 +379,15 @@ const std::vector<uint32_t> &Uniformity::loopExits(uint32_t loop) {
     const auto &blk = cfg_.blocks()[b];
     bool exits = false;
     for (uint32_t s : blk.succs) exits |= !L.contains(s);
-    for (uint32_t i = blk.first; i < blk.last; ++i) {
-      const Instruction &in = *cfg_.instructions()[i];
-      Flow fl = flowOf(in);
-      // A guarded return or trap inside the loop also ends it for some threads.
-      bool leaves = fl == Flow::Return || fl == Flow::Trap || ((fl == Flow::Branch || fl == Flow::IndirectBranch) && exits);
-      if (leaves && (!in.guard.empty() || fl == Flow::IndirectBranch)) e.second.push_back(i);
-    }
+    // Only a block's last instruction can transfer control (the CFG ends a
+    // block after each one that does).
+    if (blk.last == blk.first) continue;
+    const uint32_t i = blk.last - 1;
+    const Instruction &in = *cfg_.instructions()[i];
+    Flow fl = flowOf(in);
+    // A guarded return or trap inside the loop also ends it for some threads.
+    bool leaves = fl == Flow::Return || fl == Flow::Trap || ((fl == Flow::Branch || fl == Flow::IndirectBranch) && exits);
+    if (leaves && (!in.guard.empty() || fl == Flow::IndirectBranch)) e.second.push_back(i);
   }
   return e.second;
 }

@@ -455,15 +455,16 @@ int main(int argc, char **argv) {
   auto t3a = Clock::now();
   if (analysisOutput) {
     if (!am) am = std::make_unique<ptxopt::analysis::AnalysisManager>(mod);
+    // A report is the first text: moved in (appending copied its megabytes).
     if (html) {
       ptxopt::analysis::HtmlReportOptions hopts;
       hopts.pipeline = htmlPipeline;
       hopts.source = reportSource;
       for (const auto &r : opt.remarks)
         hopts.remarks.push_back({remarkKind(r.kind), r.pass, r.function, r.location, r.message});
-      outText += ptxopt::analysis::reportHtml(mod, *am, hopts);
+      outText = ptxopt::analysis::reportHtml(mod, *am, hopts);
     } else if (app.count("--analyze")) {
-      outText += analyze == "json" ? ptxopt::analysis::reportJson(mod, *am) : ptxopt::analysis::reportText(mod, *am);
+      outText = analyze == "json" ? ptxopt::analysis::reportJson(mod, *am) : ptxopt::analysis::reportText(mod, *am);
     }
     if (!emitCfg.empty()) outText += ptxopt::analysis::cfgDot(mod, *am);
     for (const auto &n : printAnalyses) ptxopt::analysis::printAnalysis(mod, *am, n, outText);

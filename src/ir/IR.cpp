@@ -37,22 +37,16 @@ std::vector<std::string_view> Instruction::modifiers() const {
   size_t pos = opcode.find('.');
   if (pos == std::string_view::npos) return out;
   out.reserve(static_cast<size_t>(std::count(opcode.begin() + pos, opcode.end(), '.')));  // one allocation
-  while (pos != std::string_view::npos) {
-    size_t next = opcode.find('.', pos + 1);
-    out.push_back(opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos));
-    pos = next;
-  }
+  anyModifier([&](std::string_view m) {
+    out.push_back(m);
+    return false;
+  });
   return out;
 }
 
 bool Instruction::hasModifier(std::string_view m) const {
   // The analyses ask this per instruction and modifier: no vector.
-  for (size_t pos = opcode.find('.'); pos != std::string_view::npos;) {
-    size_t next = opcode.find('.', pos + 1);
-    if (opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos) == m) return true;
-    pos = next;
-  }
-  return false;
+  return anyModifier([&](std::string_view x) { return x == m; });
 }
 
 static bool isSpace(std::string_view a) {

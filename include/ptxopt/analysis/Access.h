@@ -15,7 +15,7 @@
 namespace ptxopt::analysis {
 
 struct SourceLoc {
-  std::string file;  // base name from .file, or "" when the PTX has no .loc
+  std::string_view file;  // base name from .file (in the module's text), or "" when the PTX has no .loc
   uint32_t line = 0, col = 0;
   std::string str() const;
 };

@@ -29,6 +29,9 @@ struct CommFact {
   const ir::Function *function;  // where the statement is (a callee for facts found through calls)
   const ir::Stmt *stmt;          // the instruction or declaration (never null)
   std::string what;              // "bar.sync", ".shared .align 4 .b8 buf[1024]", "%laneid", ...
+  /// An instruction's index in `function`'s CFG (CFG::instructions(), the
+  /// same walk order), UINT32_MAX for a declaration or parameter.
+  uint32_t instr = UINT32_MAX;
 };
 
 /// "shared-memory", "barrier", "warp-level", "lane-identity", "cluster-register",

@@ -22,6 +22,8 @@ namespace ptxopt::analysis {
 class ReachingDefs {
 public:
   explicit ReachingDefs(const CFG &cfg);
+  /// With the function's dominator tree, when it is at hand (not made again).
+  ReachingDefs(const CFG &cfg, const DominatorTree &dom);
   static constexpr uint32_t kEntry = UINT32_MAX;
 
   /// Instructions whose write of `reg` may reach the read at `at` (before
@@ -29,6 +31,19 @@ public:
   std::vector<uint32_t> defsAt(uint32_t at, std::string_view reg) const;
   /// The same into `out` (cleared first): a caller that asks in a loop reuses one vector.
   void defsAt(uint32_t at, std::string_view reg, std::vector<uint32_t> &out) const;
+  /// The same for a register by its number (registerId), without a look-up of its name.
+  void defsOfId(uint32_t at, uint32_t id, std::vector<uint32_t> &out) const;
+  /// Definition sites: an entry site per register, then each instruction's
+  /// write of each of its registers, numbered 0 .. siteCount()-1.
+  size_t siteCount() const { return sites_.size(); }
+  /// The site of instruction `instr`'s write of register number `id`; UINT32_MAX when it writes no such register.
+  uint32_t siteOf(uint32_t instr, uint32_t id) const {
+    for (uint32_t s = siteBegin_[instr]; s < siteBegin_[instr + 1]; ++s)
+      if (sites_[s].reg == id) return s;
+    return UINT32_MAX;
+  }
+  /// registerId of the k-th register that defUse(instr).uses names (kept from the numbering).
+  uint32_t useId(uint32_t instr, size_t k) const { return useIds_[useBegin_[instr] + k]; }
   /// Instructions that may read the value `def` wrote to `reg`.
   std::vector<uint32_t> usesOf(uint32_t def, std::string_view reg) const;
   const DefUse &defUse(uint32_t instr) const { return du_[instr]; }
@@ -74,6 +89,7 @@ private:
   const CFG &cfg_;
   std::vector<DefUse> du_;
   NameTable regId_;
+  std::vector<uint32_t> useIds_, useBegin_;  // per instruction: the ids of its uses, useIds_[useBegin_[i] ..]
   std::vector<uint32_t> regSites_, regSitesBegin_;  // reg r's def-site ids: regSites_[regSitesBegin_[r] ..]
   struct Site {
     uint32_t instr, reg;

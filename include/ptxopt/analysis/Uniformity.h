@@ -57,8 +57,7 @@ private:
   DominatorTree pdom_;
   bool computed_ = false;
   std::vector<uint8_t> lvl_, intrinsic_;
-  std::vector<uint32_t> branchBlocks_;             // blocks ending in a two-way (or indirect) branch
-  std::vector<std::vector<uint32_t>> branchSuccs_;  // their distinct successors (sorted)
+  std::vector<uint64_t> branchBlocks_;  // bit set of the blocks ending in a two-way (or indirect) branch
   std::vector<std::vector<uint64_t>> regions_;     // per block: blocks reachable before its post-dominator
   std::vector<uint8_t> regionDone_;
   std::unordered_map<uint64_t, std::vector<uint64_t>> betweenMemo_;  // (d << 32 | b) -> between(d, b)

@@ -100,6 +100,17 @@ struct Instruction final : Stmt {
   /// ".global", ".u32" of "ld.global.u32" (each with its dot).
   std::vector<std::string_view> modifiers() const;
   bool hasModifier(std::string_view m) const;
+  /// Whether `pred` holds for a modifier, asked in order up to the first
+  /// that it holds for: modifiers() without a vector (the analyses ask for
+  /// every instruction they evaluate).
+  template <class Pred> bool anyModifier(Pred &&pred) const {
+    for (size_t pos = opcode.find('.'); pos != std::string_view::npos;) {
+      size_t next = opcode.find('.', pos + 1);
+      if (pred(opcode.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos))) return true;
+      pos = next;
+    }
+    return false;
+  }
 };
 
 /// `name:`
