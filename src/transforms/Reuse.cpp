@@ -60,8 +60,8 @@
 // (the slow path's local array) leaves `ok` false, so the next member runs
 // in full as in the original. Nothing is reassociated: the bits are the
 // original's.
-// Refuses (a remark says which): kernels with nested `{ }` scopes (call
-// sequences: double-precision cos() calls its slow path) and kernels whose
+// Refuses (a remark says which): segments holding a nested `{ }` scope (a
+// call sequence: double-precision cos() calls its slow path), kernels whose
 // segments do not repeat (kernels without any say nothing).
 #include <algorithm>
 #include <functional>
@@ -94,9 +94,9 @@ public:
     it->second = 1;
     bool ok = false;
     const auto &d = bm_.defs(r);
-    if (d.size() == 1) {
+    if (d.size() == 1 && bm_.purity[d[0]] == Purity::Pure) {  // not a nested scope's (a call's result)
       const auto &in = static_cast<const Instruction &>(*body_.body[d[0]]);
-      ok = in.guard.empty() && bm_.purity[d[0]] == Purity::Pure && in.base() != "bra" && !readsVolatileSpecial(in);
+      ok = in.guard.empty() && in.base() != "bra" && !readsVolatileSpecial(in);
       if (ok)
         for (auto u : analysis::defUse(in).uses) ok = ok && stable(u);
     }
@@ -126,7 +126,7 @@ void runReuse(PassContext &ctx) {
     auto &fa = ctx.analyses.get(*k);
     auto bm = mapBody(*k->body, fa.cfg());
     if (!bm) {
-      ctx.remark(Remark::Kind::Missed, *k, "", "no reuse: the body has nested { } scopes");
+      ctx.remark(Remark::Kind::Missed, *k, "", "no reuse: a block of its control flow starts inside a nested { } scope");
       continue;
     }
     std::vector<Segment> segs = findSegments(*k->body, fa, *bm);
@@ -293,8 +293,9 @@ void runReuse(PassContext &ctx) {
       reused += static_cast<unsigned>(plans[ci].members.size());
     }
     for (size_t ds : resetAt) {
-      const auto &in = static_cast<const Instruction &>(*k->body->body[ds]);
-      for (auto r : analysis::defUse(in).defs) resetsFor(r, e);
+      for (size_t i = 0; i < bm->instrs.size(); ++i)  // a nested scope's instructions too
+        if (bm->stmtOf[i] == ds)
+          for (auto r : analysis::defUse(*bm->instrs[i]).defs) resetsFor(r, e);
       inserts.push_back({ds + 1, 0, take(e)});
     }
     std::sort(inserts.begin(), inserts.end(), [](const Insert &a, const Insert &b) {

@@ -62,8 +62,11 @@ struct Segment {
 };
 
 /// The kernel's body as the CFG sees it, with the statement of each
-/// instruction and where each block's statements start.
+/// instruction and where each block's statements start. A nested `{ }`
+/// scope (a call sequence) is one statement, forbidden in a segment; the
+/// CFG's instructions inside it map to it.
 struct BodyMap {
+  std::vector<const Instruction *> instrs;  // the CFG's instructions, in order
   std::vector<size_t> stmtOf;      // CFG instruction -> body statement
   std::vector<size_t> blockStart;  // block -> first statement (labels included)
   std::vector<uint32_t> blockOfStmt;
@@ -80,10 +83,8 @@ private:
     static const std::vector<size_t> none;
     if (!indexed_) {
       indexed_ = true;
-      for (size_t s : stmtOf) {
-        auto du = analysis::defUse(static_cast<const Instruction &>(*body->body[s]));
-        for (auto x : du.defs) defs_[x].push_back(s);
-      }
+      for (size_t i = 0; i < instrs.size(); ++i)
+        for (auto x : analysis::defUse(*instrs[i]).defs) defs_[x].push_back(stmtOf[i]);
     }
     auto it = m.find(r);
     return it == m.end() ? none : it->second;
@@ -92,7 +93,8 @@ private:
   mutable Index defs_;
 };
 
-/// The body's map, or nullopt for a body with nested `{ }` scopes.
+/// The body's map, or nullopt when a block of the CFG starts inside a
+/// nested scope.
 std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg);
 
 /// The segments of the body that may pay: in a loop, or with code another

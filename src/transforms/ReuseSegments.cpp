@@ -73,21 +73,32 @@ std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg) 
   BodyMap bm;
   bm.body = &body;
   bm.purity.assign(body.body.size(), Purity::Pure);
+  bm.instrs = cfg.instructions();
+  bool inOrder = true;
+  auto add = [&](const Instruction &in, size_t s) {
+    inOrder = inOrder && bm.stmtOf.size() < bm.instrs.size() && bm.instrs[bm.stmtOf.size()] == &in;
+    bm.stmtOf.push_back(s);
+  };
   for (size_t s = 0; s < body.body.size(); ++s) {
     const Stmt &st = *body.body[s];
-    if (st.kind == Stmt::Kind::Block) return std::nullopt;
-    if (st.kind != Stmt::Kind::Instruction) continue;
-    const auto &in = static_cast<const Instruction &>(st);
-    if (bm.stmtOf.size() >= cfg.instructions().size() || cfg.instructions()[bm.stmtOf.size()] != &in) return std::nullopt;
-    bm.stmtOf.push_back(s);
-    bm.purity[s] = classify(in);
+    if (st.kind == Stmt::Kind::Instruction) {
+      add(static_cast<const Instruction &>(st), s);
+      bm.purity[s] = classify(static_cast<const Instruction &>(st));
+    } else if (st.kind == Stmt::Kind::Block) {
+      ir::forEachStmt(static_cast<const ir::Block &>(st), [&](const Stmt &x) {
+        if (x.kind == Stmt::Kind::Instruction) add(static_cast<const Instruction &>(x), s);
+      });
+      bm.purity[s] = Purity::Forbidden;
+    }
   }
-  if (bm.stmtOf.size() != cfg.instructions().size()) return std::nullopt;
+  if (!inOrder || bm.stmtOf.size() != bm.instrs.size()) return std::nullopt;
   const auto &B = cfg.blocks();
   bm.blockStart.resize(B.size());
   bm.blockOfStmt.assign(body.body.size(), UINT32_MAX);
   for (uint32_t b = 0; b < B.size(); ++b) {
     if (b > 0 && B[b].first != B[b - 1].last) return std::nullopt;
+    if (b > 0 && B[b].first < bm.stmtOf.size() && bm.stmtOf[B[b].first] == bm.stmtOf[B[b - 1].last - 1])
+      return std::nullopt;  // a block starts inside a nested scope
     bm.blockStart[b] = b == 0 ? 0 : bm.stmtOf[B[b - 1].last - 1] + 1;
   }
   for (uint32_t b = 0; b < B.size(); ++b) {
@@ -186,9 +197,9 @@ private:
   /// Whether an instruction outside [lo, hi) reads `r` (a scan: the index
   /// of every register is built only for kernels with segments).
   bool readOutside(std::string_view r, size_t lo, size_t hi) const {
-    for (size_t s : bm_.stmtOf) {
-      if (s >= lo && s < hi) continue;
-      for (auto u : analysis::defUse(instr(s)).uses)
+    for (size_t i = 0; i < bm_.instrs.size(); ++i) {
+      if (bm_.stmtOf[i] >= lo && bm_.stmtOf[i] < hi) continue;
+      for (auto u : analysis::defUse(*bm_.instrs[i]).uses)
         if (u == r) return true;
     }
     return false;
@@ -368,12 +379,10 @@ private:
     }
     if (!atJoin) return false;
     std::set<std::string_view> readAfter;  // written inside, read outside
-    for (size_t s = 0; s < body_.body.size(); ++s) {
-      if (s == seg.start) s = seg.end;
-      if (s >= body_.body.size()) break;
-      if (body_.body[s]->kind == Stmt::Kind::Instruction)
-        for (auto r : analysis::defUse(instr(s)).uses)
-          if (written.count(r)) readAfter.insert(r);
+    for (size_t i = 0; i < bm_.instrs.size(); ++i) {  // the instructions of nested scopes too
+      if (bm_.stmtOf[i] >= seg.start && bm_.stmtOf[i] < seg.end) continue;
+      for (auto r : analysis::defUse(*bm_.instrs[i]).uses)
+        if (written.count(r)) readAfter.insert(r);
     }
     for (unsigned i = 0; i < seg.written.size(); ++i) {
       if (!readAfter.count(seg.written[i])) continue;

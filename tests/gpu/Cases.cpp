@@ -1005,6 +1005,13 @@ void addReuse(std::vector<Case> &cs) {
                           {128, 1, 1}));
     cs.back().expect = "=rotate_sum__ptxopt_reuse";
   }
+  for (float step : {0.01f, 5000.0f}) {
+    cs.push_back(makeCase("reuse: calls before and after the loop, step " + std::to_string(step), "reuse", "cos_call",
+                          {in(Elem::F32, len), in(Elem::F32, size_t(len) * 9), out(Elem::F32, len), f32(step), i32(9),
+                           i32(len)},
+                          {len / 256, 1, 1}, {256, 1, 1}));
+    cs.back().expect = "=cos_call__ptxopt_reuse";
+  }
   cs.push_back(makeCase("reuse: double cos (a call: original)", "reuse", "cos_double",
                         {in(Elem::I64, len), out(Elem::I64, len), f32(0.25f), i32(5), i32(len)}, {len / 256, 1, 1},
                         {256, 1, 1}));
