@@ -35,10 +35,13 @@
 //     and all stores are impure.
 //  3. Classes: segments with the same code (the registers written inside
 //     renamed by order of appearance, labels likewise, live-ins by name,
-//     `.loc` and `.pragma` ignored). A class pays when it has two members,
-//     or one inside a loop that does not write its live-ins, and its
+//     `.loc` and `.pragma` ignored). A class pays when two members follow
+//     one another with no write of a changing live-in between them, or one
+//     lies inside a loop that does not write its live-ins, and its
 //     members' shortest pure path (what a reuse saves) has at least
-//     kMinInstructions instructions.
+//     kMinInstructions instructions. (Only candidates inside a loop or
+//     with the opcodes of another are checked at all: most of a large
+//     module's hammocks are neither.)
 //  4. The memo: per class a predicate `ok` and one register per output.
 //     Each member becomes
 //        @ok bra reuse;  <the segment>;  J: saved = outputs;
