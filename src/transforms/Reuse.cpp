@@ -248,7 +248,7 @@ void runReuse(PassContext &ctx) {
       for (size_t ci = 0; ci < plans.size(); ++ci)
         if (plans[ci].resetOn.count(r)) x.ins("mov.pred", {"%ptxopt_memo_ok" + std::to_string(ci), "0"});
     };
-    unsigned reused = 0, members = 0;
+    unsigned members = 0;
     std::set<size_t> resetAt;
     for (size_t ci = 0; ci < plans.size(); ++ci) {
       const std::string ok = "%ptxopt_memo_ok" + std::to_string(ci), path = "%ptxopt_memo_path" + std::to_string(ci);
@@ -293,12 +293,15 @@ void runReuse(PassContext &ctx) {
         e.label("$ptxopt_memo_cont" + tag);
         inserts.push_back({s.joinCode, 1, take(e)});
       }
-      reused += static_cast<unsigned>(plans[ci].members.size());
     }
     for (size_t ds : resetAt) {
-      for (size_t i = 0; i < bm->instrs.size(); ++i)  // a nested scope's instructions too
-        if (bm->stmtOf[i] == ds)
-          for (auto r : analysis::defUse(*bm->instrs[i]).defs) resetsFor(r, e);
+      auto resetAfter = [&](const Stmt &x) {
+        if (x.kind == Stmt::Kind::Instruction)
+          for (auto r : analysis::defUse(static_cast<const Instruction &>(x)).defs) resetsFor(r, e);
+      };
+      const Stmt &st = *k->body->body[ds];
+      if (st.kind == Stmt::Kind::Block) ir::forEachStmt(static_cast<const ir::Block &>(st), resetAfter);  // a call sequence
+      else resetAfter(st);
       inserts.push_back({ds + 1, 0, take(e)});
     }
     std::sort(inserts.begin(), inserts.end(), [](const Insert &a, const Insert &b) {
@@ -323,7 +326,7 @@ void runReuse(PassContext &ctx) {
     ctx.count("classes", static_cast<double>(plans.size()));
     ctx.count("segments", members);
     ctx.remark(Remark::Kind::Applied, *k, "",
-               name + ": " + std::to_string(plans.size()) + " computation(s) in " + std::to_string(reused) +
+               name + ": " + std::to_string(plans.size()) + " computation(s) in " + std::to_string(members) +
                    " place(s) run once while their inputs are unchanged (" +
                    std::to_string(segs[plans.front().members.front()].pureLength) +
                    " instructions on the first one's shortest pure path); launch conditions: none");
