@@ -174,6 +174,21 @@ std::string readFile(const std::string &path) {
 int runs = 20;
 
 /// Median and minimum of `runs` timed calls of `launch` (after 3 warm-ups), in ms.
+/// Whether a CUDA device is there (`who` says which program when not).
+bool haveDevice(const char *who) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return true;
+  std::fprintf(stderr, "%s: no CUDA device\n", who);
+  return false;
+}
+
+/// The module in PTX file `path`, loaded in the current context.
+CUmodule loadModule(const std::string &path) {
+  CUmodule m;
+  check(cuModuleLoadData(&m, readFile(path).c_str()), path.c_str());
+  return m;
+}
+
 std::pair<float, float> timeIt(const std::function<void()> &launch) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "event");
@@ -232,17 +247,12 @@ int shortRows(int argc, char **argv) {
     std::fprintf(stderr, "usage: rowwalk --short-rows G=lanesG.ptx... [--runs N]\n");
     return 2;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "rowwalk --short-rows: no CUDA device\n");
-    return 77;
-  }
+  if (!haveDevice("rowwalk --short-rows")) return 77;
   bool failed = false;
   try {
     check(cudaFree(nullptr), "context");
     std::vector<CUmodule> mods(files.size());
-    for (size_t i = 0; i < files.size(); ++i)
-      check(cuModuleLoadData(&mods[i], readFile(files[i].second).c_str()), files[i].second.c_str());
+    for (size_t i = 0; i < files.size(); ++i) mods[i] = loadModule(files[i].second);
     auto fn = [&](size_t mod, const std::string &name) {
       CUfunction f;
       check(cuModuleGetFunction(&f, mods[mod], name.c_str()), name.c_str());
@@ -364,16 +374,12 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]\n");
     return 2;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "rowwalk: no CUDA device\n");
-    return 77;
-  }
+  if (!haveDevice("rowwalk")) return 77;
   bool failed = false;
   try {
     check(cudaFree(nullptr), "context");
     CUmodule mods[3];
-    for (int i = 0; i < 3; ++i) check(cuModuleLoadData(&mods[i], readFile(files[i]).c_str()), files[i].c_str());
+    for (int i = 0; i < 3; ++i) mods[i] = loadModule(files[i]);
     auto fn = [&](int mod, const std::string &name) {
       CUfunction f;
       check(cuModuleGetFunction(&f, mods[mod], name.c_str()), name.c_str());
