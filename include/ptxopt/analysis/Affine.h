@@ -200,6 +200,10 @@ public:
   /// it, or the counter of a loop nested in it.
   bool variesIn(const Poly &p, uint32_t loop) const;
 
+  /// 0 <= value <= upperBound when that is set (KnownBits.cpp: from the
+  /// launch limits and .reqntid/.maxntid for thread and block indices).
+  std::optional<uint64_t> upperBound(const Value &v) const;
+
   const LoopInfo &loops() const { return loops_; }
   const std::vector<Symbol> &symbols() const { return syms_; }
   uint16_t symbolId(const Symbol &s);
@@ -219,10 +223,8 @@ private:
   /// Largest value of a symbol, from launch limits and .reqntid/.maxntid
   /// (a Uniform symbol's from its facts); none when unbounded or possibly negative.
   std::optional<uint64_t> symbolMax(const Symbol &s) const;
-  /// Known bits (KnownBits.cpp): the value is a multiple of 2^trailingZeros;
-  /// 0 <= value <= upperBound when that is set.
+  /// Known bits (KnownBits.cpp): the value is a multiple of 2^trailingZeros.
   unsigned trailingZeros(const Value &v) const;
-  std::optional<uint64_t> upperBound(const Value &v) const;
   /// and/or/xor/shr/selp/min/max/rem/bfe: the value when the known bits make
   /// it affine, else unknown with the bits that are known; nullopt for
   /// other instructions.
