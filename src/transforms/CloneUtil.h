@@ -9,8 +9,10 @@
 #include <map>
 #include <numeric>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "Pass.h"
@@ -333,5 +335,14 @@ std::pair<std::unique_ptr<ir::Function>, Variant> makeSplitClone(ir::Module &m, 
 /// Removes the instructions of `f` without side effects whose destination no
 /// instruction of `f` reads (repeatedly); returns how many (DeadCode.cpp).
 size_t removeDeadCode(ir::Function &f);
+
+/// After edits that moved statements of `clone`, a copy of `orig` whose
+/// statements `origIndex` maps to their index in orig (new statements
+/// absent): gives `.rn` to the add (or mul) of each product and sum ptxas
+/// could now fuse into an fma and could not in the original, so the clone
+/// rounds as the original does (Contraction.cpp). Returns why not, when a
+/// pair is parted or cannot be kept apart.
+std::optional<std::string> keepContractions(ir::Module &m, const ir::Block &orig, ir::Block &clone,
+                                            const std::unordered_map<const ir::Stmt *, size_t> &origIndex);
 
 }  // namespace ptxopt::transforms::clone

@@ -33,7 +33,18 @@
 //     its outputs (registers written inside that code outside reads) are
 //     written on every path. Loads other than .param, .const and .global.nc
 //     and all stores are impure.
-//  3. Classes: segments with the same code (the registers written inside
+//  3. Out of the loop (ReuseHoist.cpp): a segment whose every run is pure
+//     (no impure instruction, or cosf's slow path behind a branch that the
+//     value ranges of analysis/FloatRange.cpp prove never taken: the
+//     argument is a thread index times constants) and whose live-ins its
+//     loop never writes moves before the loop (the outermost such loop
+//     whose header is entered only by falling through), its dead arm
+//     dropped. No memo: it runs once per entry of the loop. Then the
+//     moved code must round as before: clone::keepContractions
+//     (Contraction.cpp) gives `.rn` to a product and sum that the move
+//     brought into one stretch of code, so ptxas does not fuse them into an
+//     fma the original did not have (found by gpu-diff: 1-ulp differences).
+//  4. Classes: segments with the same code (the registers written inside
 //     renamed by order of appearance, labels likewise, live-ins by name,
 //     `.loc` and `.pragma` ignored). A class pays when two members follow
 //     one another with no write of a changing live-in between them, or one
@@ -42,7 +53,7 @@
 //     kMinInstructions instructions. (Only candidates inside a loop or
 //     with the opcodes of another are checked at all: most of a large
 //     module's hammocks are neither.)
-//  4. The memo: per class a predicate `ok` and one register per output.
+//  5. The memo: per class a predicate `ok` and one register per output.
 //     Each member becomes
 //        @ok bra reuse;  <the segment>;  J: saved = outputs;
 //        ok = <this run was pure>;  bra cont;  reuse: outputs = saved;
@@ -54,7 +65,7 @@
 //     live-in, except for live-ins whose value cannot change: registers
 //     with one unguarded pure write from such registers (or from the
 //     thread's indices and constants) that dominates every member.
-// Why it is exact: while `ok` holds, the last run of a member took a path
+// Why it is exact (the memo; ReuseHoist.cpp says why for step 3): while `ok` holds, the last run of a member took a path
 // of pure instructions with the live-ins holding the values they hold
 // now. Pure instructions compute the same results from the same registers
 // and read-only memory, so a run now would take the same path, write the
@@ -133,14 +144,20 @@ void runReuse(PassContext &ctx) {
       continue;
     }
     std::vector<Segment> segs = findSegments(*k->body, fa, *bm);
-    // Classes by canonical text, in order of their first member.
+    std::vector<Hoist> hoists = planHoists(*k->body, fa, *bm, segs);
+    std::vector<bool> hoisted(segs.size(), false);
+    for (const Hoist &h : hoists) hoisted[h.seg] = true;
+    // Classes by canonical text, in order of their first member; the
+    // segments that leave their loop have no memo.
     std::map<std::string, std::vector<size_t>> byCanon;
     std::vector<std::vector<size_t>> classes;
     for (size_t i = 0; i < segs.size(); ++i) {
+      if (hoisted[i]) continue;
       auto [it, fresh] = byCanon.emplace(segs[i].canon, std::vector<size_t>{});
       it->second.push_back(i);
     }
     for (size_t i = 0; i < segs.size(); ++i) {
+      if (hoisted[i]) continue;
       auto &members = byCanon[segs[i].canon];
       if (members.front() == i) classes.push_back(members);
     }
@@ -214,7 +231,7 @@ void runReuse(PassContext &ctx) {
       plans = std::move(kept);
       std::sort(plans.begin(), plans.end(), [](const Plan &a, const Plan &b) { return a.members.front() < b.members.front(); });
     }
-    if (plans.empty()) {
+    if (plans.empty() && hoists.empty()) {
       // A kernel without branching regions has nothing to say no to.
       if (!segs.empty())
         ctx.remark(Remark::Kind::Missed, *k, "",
@@ -308,15 +325,23 @@ void runReuse(PassContext &ctx) {
       return a.at != b.at ? a.at > b.at : a.order > b.order;
     });
     auto &cb = c->body->body;
-    for (auto &ins : inserts)
-      cb.insert(cb.begin() + static_cast<long>(ins.at), std::make_move_iterator(ins.stmts.begin()),
-                std::make_move_iterator(ins.stmts.end()));
+    std::unordered_map<const Stmt *, size_t> origIndex;
+    for (size_t i = 0; i < cb.size(); ++i) origIndex[cb[i].get()] = i;
+    applyHoists(m, *c->body, *bm, segs, hoists, [&] {
+      for (auto &ins : inserts)
+        cb.insert(cb.begin() + static_cast<long>(ins.at), std::make_move_iterator(ins.stmts.begin()),
+                  std::make_move_iterator(ins.stmts.end()));
+    });
     // Declarations, and every memo invalid at the start.
     size_t at = clone::prologueAt(*c->body);
     for (size_t ci = 0; ci < plans.size(); ++ci) e.ins("mov.pred", {"%ptxopt_memo_ok" + std::to_string(ci), "0"});
     auto init = take(e);
     cb.insert(cb.begin() + static_cast<long>(at), std::make_move_iterator(init.begin()), std::make_move_iterator(init.end()));
     cb.insert(cb.begin() + static_cast<long>(at), std::make_move_iterator(decls.begin()), std::make_move_iterator(decls.end()));
+    if (auto why = clone::keepContractions(m, *k->body, *c->body, origIndex)) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "no reuse: the clone would round differently: " + *why);
+      continue;
+    }
     Variant v;
     v.name = name;
     v.pass = "reuse";
@@ -325,11 +350,20 @@ void runReuse(PassContext &ctx) {
     if (!ctx.addClone(*k, std::move(c), v, pos)) continue;
     ctx.count("classes", static_cast<double>(plans.size()));
     ctx.count("segments", members);
-    ctx.remark(Remark::Kind::Applied, *k, "",
-               name + ": " + std::to_string(plans.size()) + " computation(s) in " + std::to_string(members) +
-                   " place(s) run once while their inputs are unchanged (" +
-                   std::to_string(segs[plans.front().members.front()].pureLength) +
-                   " instructions on the first one's shortest pure path); launch conditions: none");
+    unsigned folded = 0;
+    for (const Hoist &h : hoists) folded += h.fold != SIZE_MAX;
+    ctx.count("hoisted", static_cast<double>(hoists.size()));
+    ctx.count("branches-decided", folded);
+    std::string what;
+    if (!hoists.empty())
+      what = std::to_string(hoists.size()) + " computation(s) run once before their loop instead of in every iteration (" +
+             std::to_string(folded) + " with a slow path that the value ranges rule out)";
+    if (!plans.empty())
+      what += (what.empty() ? "" : "; ") + std::to_string(plans.size()) + " computation(s) in " +
+              std::to_string(members) + " place(s) run once while their inputs are unchanged (" +
+              std::to_string(segs[plans.front().members.front()].pureLength) +
+              " instructions on the first one's shortest pure path)";
+    ctx.remark(Remark::Kind::Applied, *k, "", name + ": " + what + "; launch conditions: none");
   }
 }
 

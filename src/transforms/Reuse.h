@@ -5,6 +5,7 @@
 // to the pass.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,5 +101,29 @@ std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg);
 /// The segments of the body that may pay: in a loop, or with code another
 /// candidate shares; each checked (step 2 of the overview).
 std::vector<Segment> findSegments(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm);
+
+/// A segment that moves out of its loop (ReuseHoist.cpp, step 3 of the
+/// overview), in the body's statement indexes.
+struct Hoist {
+  size_t seg = 0;                // into the segments
+  size_t slot = SIZE_MAX;        // it goes before this statement (the loop header's first)
+  uint32_t loop = 0;
+  size_t fold = SIZE_MAX;        // the head's branch, decided by value ranges (SIZE_MAX: none)
+  bool foldTaken = false;        // always taken (else never)
+  std::vector<uint32_t> dead;    // blocks of the arm it never takes, sorted
+};
+
+/// The segments whose every run is pure and whose loop never writes their
+/// live-ins, one per region (the longest of nested ones), by position.
+std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm,
+                              const std::vector<Segment> &segs);
+
+/// Runs `edits` (insertions into the clone at the original's statement
+/// indexes), then moves each hoisted segment of the clone (a copy of the
+/// body `bm` maps) before its loop: its dead arm dropped, its decided
+/// branch made unconditional or removed, its branches to the join sent to
+/// a new label at its end.
+void applyHoists(ir::Module &m, ir::Block &clone, const BodyMap &bm, const std::vector<Segment> &segs,
+                 const std::vector<Hoist> &hoists, const std::function<void()> &edits);
 
 }  // namespace ptxopt::transforms::reuse

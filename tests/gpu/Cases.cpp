@@ -1012,6 +1012,22 @@ void addReuse(std::vector<Case> &cs) {
                           {len / 256, 1, 1}, {256, 1, 1}));
     cs.back().expect = "=cos_call__ptxopt_reuse";
   }
+  // Moved out of the loop (the value ranges rule the slow path out): loops
+  // of no, one and nine iterations, blocks of 256 and 1024 threads (the
+  // largest thread index a block can have).
+  for (unsigned b : {256u, 1024u})
+    for (int n : {0, 1, 9}) {
+      cs.push_back(makeCase("reuse: cosf/sinf of a thread index, hoisted, block " + std::to_string(b) +
+                                ", n=" + std::to_string(n),
+                            "reuse", "cos_tid",
+                            {in(Elem::F32, size_t(len) * 9), out(Elem::F32, len), i32(n), i32(len - 5)},
+                            {len / b, 1, 1}, {b, 1, 1}));
+      cs.back().expect = "=cos_tid__ptxopt_reuse";
+    }
+  cs.push_back(makeCase("reuse: cosf of a thread index past the fast path (memo)", "reuse", "cos_tid_far",
+                        {in(Elem::F32, size_t(len) * 9), out(Elem::F32, len), i32(9), i32(len)}, {len / 1024, 1, 1},
+                        {1024, 1, 1}));
+  cs.back().expect = "=cos_tid_far__ptxopt_reuse";
   cs.push_back(makeCase("reuse: double cos (a call: original)", "reuse", "cos_double",
                         {in(Elem::I64, len), out(Elem::I64, len), f32(0.25f), i32(5), i32(len)}, {len / 256, 1, 1},
                         {256, 1, 1}));

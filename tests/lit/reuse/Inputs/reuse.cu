@@ -71,3 +71,24 @@ extern "C" __global__ void cos_call(const float *a, const float *b, float *out, 
   }
   out[i] = finish(s, c);
 }
+
+// Cosines of a thread index times constants, invariant in the loop: the
+// value ranges prove every argument takes the fast path (|x| < 105615 for
+// any thread a block can have), so both move before the loop.
+extern "C" __global__ void cos_tid(const float *b, float *out, int n, int len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= len) return;
+  float s = 0.0f;
+  for (int j = 0; j < n; j++) s += b[(size_t)j * len + i] * cosf(threadIdx.x * 0.1f) + sinf(threadIdx.x * 0.37f + 1.0f);
+  out[i] = s;
+}
+
+// The same with a scale that sends threads 352 and up through the slow
+// path: nothing proven, the memo instead.
+extern "C" __global__ void cos_tid_far(const float *b, float *out, int n, int len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= len) return;
+  float s = 0.0f;
+  for (int j = 0; j < n; j++) s += b[(size_t)j * len + i] * cosf(threadIdx.x * 300.0f);
+  out[i] = s;
+}

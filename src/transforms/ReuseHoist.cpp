@@ -1,0 +1,202 @@
+// The reuse pass, step 3 (overview in Reuse.cpp): segments that move out of
+// their loop. A segment whose every run is pure and whose live-ins the loop
+// never writes computes the same results in every iteration; on the clone it
+// runs once, before the loop, instead of behind a memo's guard in every
+// iteration.
+//
+// Every run is pure when the segment holds no impure instruction, or when
+// its impure code lies behind one arm of the head's branch (cosf's slow
+// path) and the value ranges (analysis/FloatRange.cpp) prove the branch
+// never takes that arm: the argument of the DCT's cosines is a thread index
+// times constants, below the fast path's 105615 for every thread a block
+// can have. The branch then becomes unconditional and the dead arm is
+// dropped from the moved code.
+//
+// Why this is exact: a pure run reads only registers (and read-only
+// memory, not allowed here: see below) and writes only registers. Its
+// live-ins hold the same values at the loop's entry as in every iteration
+// (nothing in the loop writes them, and the loop is entered only from the
+// slot), and every register it writes is written nowhere else, so each
+// read of one in the loop sees the value the segment would have written
+// there. A loop that runs no iteration, or an iteration that skips the
+// segment, gets values it never reads.
+// Refuses (the segment stays and may get a memo): a memory access outside
+// the dead arm (a speculative load could fault where the loop would not
+// have run it; ld.param is allowed), a register written inside that is
+// also written outside, a loop whose header is entered from outside other
+// than by falling through from the block laid out before it, a join
+// outside the loop.
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "CloneUtil.h"
+#include "Reuse.h"
+#include "ptxopt/analysis/FloatRange.h"
+
+namespace ptxopt::transforms::reuse {
+
+namespace {
+
+/// The statement before which code runs once on entering `loop` (the
+/// header's first statement), or nullopt.
+std::optional<size_t> slotOf(const analysis::Loop &loop, const analysis::CFG &cfg, const BodyMap &bm) {
+  const auto &B = cfg.blocks();
+  const uint32_t hb = loop.header;
+  if (hb == 0) return std::nullopt;
+  for (uint32_t p : B[hb].preds)
+    if (!loop.contains(p) && p != hb - 1) return std::nullopt;
+  if (loop.contains(hb - 1) || B[hb - 1].last == B[hb - 1].first) return std::nullopt;
+  const ir::Instruction &t = *bm.instrs[B[hb - 1].last - 1];
+  if (t.base() == "bra") {
+    std::string_view target = analysis::branchTarget(t);
+    if (t.guard.empty()) return std::nullopt;  // does not fall through
+    for (auto l : B[hb].labels)
+      if (l == target) return std::nullopt;
+  }
+  return bm.blockStart[hb];
+}
+
+}  // namespace
+
+std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm,
+                              const std::vector<Segment> &segs) {
+  const auto &cfg = fa.cfg();
+  const auto &B = cfg.blocks();
+  const auto &dom = fa.dom();
+  const auto &loops = fa.loops();
+  analysis::FloatRanges ranges(fa);
+  std::vector<size_t> order(segs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // The longest first (segments may nest), each taken when it overlaps none taken.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return segs[a].end - segs[a].start > segs[b].end - segs[b].start; });
+  std::vector<Hoist> out;
+  for (size_t i : order) {
+    const Segment &s = segs[i];
+    const uint32_t jb = bm.blockOfStmt[s.end];
+    auto inner = loops.loopOf(s.head);
+    if (!inner || !loops.loops()[*inner].contains(jb)) continue;
+    bool overlaps = false;
+    for (const Hoist &h : out) overlaps = overlaps || !(segs[h.seg].end <= s.start || s.end <= segs[h.seg].start);
+    if (overlaps) continue;
+    Hoist h;
+    h.seg = i;
+    // 1. Every run pure.
+    std::set<uint32_t> dead;
+    if (!s.impure.empty()) {
+      if (s.pureGuard.empty()) continue;
+      auto v = ranges.predicate(s.pureGuard);
+      if (!v || *v != !s.pureNegated) continue;
+      h.fold = bm.stmtOf[B[s.head].last - 1];
+      const auto &br = static_cast<const ir::Instruction &>(*body.body[h.fold]);
+      h.foldTaken = *v != br.guardNegated;
+      uint32_t arm = s.head + 1;  // the dead arm: the fall-through when the branch is always taken
+      if (!h.foldTaken)
+        for (uint32_t x : B[s.head].succs)
+          if (x != s.head + 1) arm = x;
+      if (B[arm].preds.size() != 1 || arm == jb) continue;  // entered from the head only
+      for (uint32_t b = s.head + 1; b < jb; ++b)
+        if (dom.dominates(arm, b)) dead.insert(b);
+      for (size_t st : s.impure)
+        if (!dead.count(bm.blockOfStmt[st])) dead.clear();
+      if (dead.empty()) continue;
+      h.dead.assign(dead.begin(), dead.end());
+    }
+    // 2. No memory access where it runs (ld.param aside).
+    bool ok = true;
+    for (size_t st = s.start; st < s.end && ok; ++st) {
+      if (body.body[st]->kind != ir::Stmt::Kind::Instruction || dead.count(bm.blockOfStmt[st])) continue;
+      const auto &in = static_cast<const ir::Instruction &>(*body.body[st]);
+      if (auto ma = analysis::memAccess(in)) ok = ma->space == ".param" && ma->kind == analysis::MemAccess::Kind::Load;
+    }
+    // 3. What it writes, only it writes.
+    for (auto r : s.written)
+      for (size_t ds : bm.defs(r)) ok = ok && ds >= s.start && ds < s.end;
+    if (!ok) continue;
+    // 4. The outermost loop that writes none of its live-ins (those the
+    // code outside the dead arm reads) and has a slot.
+    std::set<std::string_view> reads;
+    for (size_t st = s.start; st < s.end; ++st)
+      if (body.body[st]->kind == ir::Stmt::Kind::Instruction && !dead.count(bm.blockOfStmt[st]))
+        for (auto r : analysis::defUse(static_cast<const ir::Instruction &>(*body.body[st])).uses) reads.insert(r);
+    for (auto l = inner; l; l = loops.loops()[*l].parent) {
+      const auto &loop = loops.loops()[*l];
+      bool invariant = true;
+      for (auto r : s.liveIns)
+        if (reads.count(r))
+          for (size_t ds : bm.defs(r)) invariant = invariant && !loop.contains(bm.blockOfStmt[ds]);
+      if (!invariant) break;
+      if (auto slot = slotOf(loop, cfg, bm)) {
+        h.slot = *slot;
+        h.loop = *l;
+      }
+    }
+    if (h.slot == SIZE_MAX) continue;
+    out.push_back(std::move(h));
+  }
+  std::sort(out.begin(), out.end(), [&](const Hoist &a, const Hoist &b) { return segs[a.seg].start < segs[b.seg].start; });
+  return out;
+}
+
+void applyHoists(ir::Module &m, ir::Block &clone, const BodyMap &bm,
+                 const std::vector<Segment> &segs, const std::vector<Hoist> &hoists,
+                 const std::function<void()> &edits) {
+  // The clone's statements by their index in the original, before `edits`
+  // inserts anything.
+  struct Ptrs {
+    const ir::Stmt *start, *end, *slot, *fold;
+    std::set<const ir::Stmt *> dead;
+  };
+  std::vector<Ptrs> ptrs;
+  auto &cb = clone.body;
+  for (const Hoist &h : hoists) {
+    const Segment &s = segs[h.seg];
+    Ptrs p{cb[s.start].get(), cb[s.end].get(), cb[h.slot].get(), h.fold == SIZE_MAX ? nullptr : cb[h.fold].get(), {}};
+    for (size_t st = s.start; st < s.end; ++st)
+      if (std::binary_search(h.dead.begin(), h.dead.end(), bm.blockOfStmt[st])) p.dead.insert(cb[st].get());
+    ptrs.push_back(std::move(p));
+  }
+  edits();
+  auto indexOf = [&](const ir::Stmt *p) {
+    for (size_t i = 0; i < cb.size(); ++i)
+      if (cb[i].get() == p) return i;
+    return cb.size();
+  };
+  for (size_t k = 0; k < hoists.size(); ++k) {
+    const Ptrs &p = ptrs[k];
+    const std::string endLabel = "$ptxopt_hoist_end" + std::to_string(k);
+    std::set<std::string_view> joinLabels;
+    for (size_t i = indexOf(p.end); i < cb.size() && cb[i]->kind == ir::Stmt::Kind::Label; ++i)
+      joinLabels.insert(static_cast<const ir::Label &>(*cb[i]).name);
+    const size_t i0 = indexOf(p.start), i1 = indexOf(p.end);
+    std::vector<std::unique_ptr<ir::Stmt>> moved;
+    for (size_t i = i0; i < i1; ++i) {
+      if (p.dead.count(cb[i].get())) continue;
+      if (cb[i]->kind == ir::Stmt::Kind::Instruction) {
+        auto &in = static_cast<ir::Instruction &>(*cb[i]);
+        if (cb[i].get() == p.fold) {
+          if (!hoists[k].foldTaken) continue;  // never taken: gone
+          in.guard = {};
+          in.guardNegated = false;
+          in.opcode = m.intern("bra.uni");
+          in.edited = true;
+        }
+        if (in.base() == "bra" && !in.operands.empty() && joinLabels.count(in.operands[0].text)) {
+          in.operands[0].text = m.intern(endLabel);
+          in.edited = true;
+        }
+      }
+      moved.push_back(std::move(cb[i]));
+    }
+    clone::Emitter e{m, {}};
+    e.label(endLabel);
+    moved.push_back(std::move(e.out.front()));
+    cb.erase(cb.begin() + static_cast<long>(i0), cb.begin() + static_cast<long>(i1));
+    const size_t at = indexOf(p.slot);
+    cb.insert(cb.begin() + static_cast<long>(at), std::make_move_iterator(moved.begin()),
+              std::make_move_iterator(moved.end()));
+  }
+}
+
+}  // namespace ptxopt::transforms::reuse
