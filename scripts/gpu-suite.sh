@@ -176,6 +176,17 @@ if [ "${GPU_SUITE_SOBEL:-1}" = 1 ]; then
   grep -E '1920x1080' "$OUT/sobel-small.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
+# ---- the DCT rewritten exactly by hand: the ceiling of the reuse pass (issue #18; ~5 s) ----
+# GPU_SUITE_DCTX=0 leaves it out. An output that differs fails the suite.
+dctx_rc=0
+if [ "${GPU_SUITE_DCTX:-1}" = 1 ]; then
+  nvcc -O3 -arch="$ARCH" bench/dct-exact/dct_exact.cu -o "$ROOT/$BUILD/dct_exact" >"$OUT/dct-exact.out" 2>&1 &&
+    "$ROOT/$BUILD/dct_exact" >"$OUT/dct-exact.md" 2>>"$OUT/dct-exact.out"
+  dctx_rc=$?
+  say "exact DCT rewrites (bench/dct-exact) exit $dctx_rc: $OUT/dct-exact.md"
+  tee -a "$SUMMARY" <"$OUT/dct-exact.md" 2>/dev/null
+fi
+
 # ---- the rowwalk benchmark (docs/BENCHMARKS.md, "Row walks") ------------------------------
 # GPU_SUITE_ROWWALK=0 leaves it out. An exact clone that differs fails the suite.
 rowwalk_rc=0
@@ -213,9 +224,10 @@ if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
 fi
 
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
-  [ "$floor_rc" = 0 ] && [ "$sobel_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] && [ "$family_rc" = 0 ]; then
+  [ "$floor_rc" = 0 ] && [ "$sobel_rc" = 0 ] && [ "$dctx_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] &&
+  [ "$family_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, exact DCT rewrites exit $dctx_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
 exit 1
