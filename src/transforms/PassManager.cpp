@@ -54,9 +54,10 @@ const std::vector<Registered> &registry() {
        transforms::runRowWalk},
       {{"reuse",
         "a branching computation the kernel repeats with the same inputs (an inlined sinf/cosf with its rarely "
-        "taken slow path, in a loop or twice in a row) runs once; later runs copy its results from registers "
-        "while its inputs are unchanged and its last run took no impure path; a 'reuse' clone with the same "
-        "launch (exact)"},
+        "taken slow path, in a loop or twice in a row) runs once: before its loop when every run is pure (the "
+        "value ranges rule out the slow path) and the loop does not change its inputs, else later runs copy its "
+        "results from registers while its inputs are unchanged and its last run took no impure path; a 'reuse' "
+        "clone with the same launch (exact)"},
        transforms::runReuse},
   };
   return r;
