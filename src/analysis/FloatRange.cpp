@@ -12,6 +12,9 @@
 // cos((2x+1) u pi/16)), the comparison is true for every thread the
 // hardware can launch; the reuse pass then treats the slow path as dead
 // and moves the cosine out of its loop.
+// Integers: the affine analysis's bound, with the counters of loops around
+// the conversion bounded by their constant trip counts (the DCT's cos(y):
+// (2y + 1) v with y < 8).
 // Algorithm: recursion over the only unguarded definition of each register
 // (memoized; depth-limited). Bounds are computed in double and widened
 // after every operation by 2^-20 of their magnitude plus 2^-100: more than
@@ -124,7 +127,7 @@ std::optional<Interval> FloatRanges::intOperand(uint32_t at, const Operand &o, u
   Value v = af.operandValue(at, o);
   if (v.known)
     if (auto c = v.poly.constantValue()) return Interval{static_cast<double>(*c), static_cast<double>(*c)};
-  auto ub = af.upperBound(v);
+  auto ub = af.upperBoundAt(v, at);
   // 0 <= value <= ub, the same value read signed or unsigned at this width.
   if (!ub || bits == 0 || (bits < 64 && *ub >= (uint64_t{1} << (bits - 1)))) return std::nullopt;
   return Interval{0.0, static_cast<double>(*ub)};

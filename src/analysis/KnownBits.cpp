@@ -20,6 +20,8 @@
 // shift only when every coefficient divides exactly and, for shr.u, the
 // value is non-negative.
 #include <algorithm>
+#include <functional>
+#include <map>
 
 #include "ptxopt/analysis/Affine.h"
 #include "ptxopt/analysis/Semantics.h"
@@ -126,13 +128,44 @@ unsigned AffineAnalysis::trailingZeros(const Value &v) const {
 }
 
 std::optional<uint64_t> AffineAnalysis::upperBound(const Value &v) const {
+  return boundWith(v, [&](uint16_t id) { return symbolMax(syms_[id]); });
+}
+
+std::optional<uint64_t> AffineAnalysis::upperBoundAt(const Value &v, uint32_t at) {
+  if (!v.known) return v.umax;
+  // The counters of loops around `at` whose trip count is a constant T
+  // from an induction variable of step +-1 (the count of a `ne` test is
+  // exact only then): k <= max(T, 1) - 1 (a rotated loop runs once even
+  // when T computes to 0). Fewer iterations (an early exit) only lower it.
+  std::map<uint16_t, uint64_t> counters;
+  for (const auto &[m, c] : v.poly.terms())
+    for (auto id : m) {
+      const Symbol &s = syms_[id];
+      if (s.kind != Symbol::Kind::LoopCounter || counters.count(id)) continue;
+      if (!loops_.loops()[s.loop].contains(cfg_.blockOf(at))) continue;
+      for (const auto &iv : inductionVars()) {
+        auto st = iv.step.constantValue();
+        if (iv.loop == s.loop && iv.tripConstant && st && (*st == 1 || *st == -1)) {
+          counters[id] = std::max<int64_t>(*iv.tripConstant, 1) - 1;
+          break;
+        }
+      }
+    }
+  return boundWith(v, [&](uint16_t id) -> std::optional<uint64_t> {
+    if (auto it = counters.find(id); it != counters.end()) return it->second;
+    return symbolMax(syms_[id]);
+  });
+}
+
+std::optional<uint64_t> AffineAnalysis::boundWith(
+    const Value &v, const std::function<std::optional<uint64_t>(uint16_t)> &symMax) const {
   if (!v.known) return v.umax;
   unsigned __int128 sum = 0;
   for (const auto &[m, c] : v.poly.terms()) {
     if (c < 0) return std::nullopt;
     unsigned __int128 t = static_cast<uint64_t>(c);
     for (auto id : m) {
-      auto b = symbolMax(syms_[id]);
+      auto b = symMax(id);
       if (!b) return std::nullopt;
       t *= *b;
       if (t >> 64) return std::nullopt;

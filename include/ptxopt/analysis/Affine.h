@@ -15,6 +15,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -203,6 +204,9 @@ public:
   /// 0 <= value <= upperBound when that is set (KnownBits.cpp: from the
   /// launch limits and .reqntid/.maxntid for thread and block indices).
   std::optional<uint64_t> upperBound(const Value &v) const;
+  /// The same for a value read at instruction `at`, with the counters of
+  /// the loops around `at` bounded by their constant trip counts.
+  std::optional<uint64_t> upperBoundAt(const Value &v, uint32_t at);
 
   const LoopInfo &loops() const { return loops_; }
   const std::vector<Symbol> &symbols() const { return syms_; }
@@ -223,6 +227,9 @@ private:
   /// Largest value of a symbol, from launch limits and .reqntid/.maxntid
   /// (a Uniform symbol's from its facts); none when unbounded or possibly negative.
   std::optional<uint64_t> symbolMax(const Symbol &s) const;
+  /// upperBound with each symbol's maximum from `symMax`.
+  std::optional<uint64_t> boundWith(const Value &v,
+                                    const std::function<std::optional<uint64_t>(uint16_t)> &symMax) const;
   /// Known bits (KnownBits.cpp): the value is a multiple of 2^trailingZeros.
   unsigned trailingZeros(const Value &v) const;
   /// and/or/xor/shr/selp/min/max/rem/bfe: the value when the known bits make
