@@ -144,9 +144,12 @@ void runReuse(PassContext &ctx) {
       continue;
     }
     std::vector<Segment> segs = findSegments(*k->body, fa, *bm);
+    decideFolds(*k->body, fa, *bm, segs);
     std::vector<Hoist> hoists = planHoists(*k->body, fa, *bm, segs);
-    std::vector<bool> hoisted(segs.size(), false);
-    for (const Hoist &h : hoists) hoisted[h.seg] = true;
+    std::vector<bool> hoisted(segs.size(), false);  // or overlapping one that is
+    for (const Hoist &h : hoists)
+      for (size_t i = 0; i < segs.size(); ++i)
+        hoisted[i] = hoisted[i] || !(segs[i].end <= segs[h.seg].start || segs[h.seg].end <= segs[i].start);
     // Classes by canonical text, in order of their first member; the
     // segments that leave their loop have no memo.
     std::map<std::string, std::vector<size_t>> byCanon;
@@ -179,7 +182,19 @@ void runReuse(PassContext &ctx) {
       for (unsigned o : s0.outputs) typed = typed && !types.type(s0.written[o]).empty();
       if (!typed) continue;
       Plan p{members, {}};
+      // Inputs only a dead arm reads do not count (every member's slow
+      // path ruled out).
+      std::set<std::string_view> read;
+      for (size_t mi : members) {
+        if (segs[mi].fold == SIZE_MAX) {
+          read.insert(s0.liveIns.begin(), s0.liveIns.end());
+          break;
+        }
+        auto r = liveReads(*k->body, *bm, segs[mi]);
+        read.insert(r.begin(), r.end());
+      }
       for (auto r : s0.liveIns) {
+        if (!read.count(r)) continue;
         bool fixed = stab.stable(r);
         const auto &d = bm->defs(r);
         if (fixed && !d.empty())
@@ -231,6 +246,33 @@ void runReuse(PassContext &ctx) {
       plans = std::move(kept);
       std::sort(plans.begin(), plans.end(), [](const Plan &a, const Plan &b) { return a.members.front() < b.members.front(); });
     }
+    // Members that never run: the one before always leaves `ok` true (its
+    // every run is pure, or it never runs itself), every path to them
+    // passes its join (the blocks between are entered only from before
+    // them, in layout order), and nothing between writes a changing input.
+    std::vector<bool> gone(segs.size(), false);
+    const auto &B = fa.cfg().blocks();
+    for (auto &p : plans)
+      for (size_t i = 1; i < p.members.size(); ++i) {
+        const Segment &a = segs[p.members[i - 1]], &b = segs[p.members[i]];
+        if (!a.alwaysPure() && !gone[p.members[i - 1]]) continue;
+        const uint32_t ja = bm->blockOfStmt[a.end];
+        bool only = ja <= b.head;
+        // The blocks inside a hammock between them are entered from its
+        // head only (their own loops included): skipped.
+        std::vector<bool> inner(b.head + 1, false);
+        for (const Segment &t : segs) {
+          const uint32_t jt = bm->blockOfStmt[t.end];
+          if (t.head >= ja && jt <= b.head)
+            for (uint32_t x = t.head + 1; x < jt; ++x) inner[x] = true;
+        }
+        for (uint32_t x = ja + 1; x <= b.head && only; ++x)
+          if (!inner[x])
+            for (uint32_t q : B[x].preds) only = only && q >= ja && q < x;
+        for (auto r : p.resetOn)
+          for (size_t ds : bm->defs(r)) only = only && !(ds >= a.end && ds < b.start);
+        gone[p.members[i]] = only;
+      }
     if (plans.empty() && hoists.empty()) {
       // A kernel without branching regions has nothing to say no to.
       if (!segs.empty())
@@ -265,7 +307,7 @@ void runReuse(PassContext &ctx) {
       for (size_t ci = 0; ci < plans.size(); ++ci)
         if (plans[ci].resetOn.count(r)) x.ins("mov.pred", {"%ptxopt_memo_ok" + std::to_string(ci), "0"});
     };
-    unsigned members = 0;
+    unsigned members = 0, skipped = 0;
     std::set<size_t> resetAt;
     for (size_t ci = 0; ci < plans.size(); ++ci) {
       const std::string ok = "%ptxopt_memo_ok" + std::to_string(ci), path = "%ptxopt_memo_path" + std::to_string(ci);
@@ -284,6 +326,16 @@ void runReuse(PassContext &ctx) {
         const Segment &s = segs[mi];
         const std::string tag = std::to_string(ci) + "_" + std::to_string(mi);
         ++members;
+        if (gone[mi]) {  // `ok` holds here: the saved values, and no code
+          ++skipped;
+          for (unsigned oi = 0; oi < s.outputs.size(); ++oi) {
+            std::string_view r = s.written[s.outputs[oi]];
+            e.ins("mov" + types.type(r), {std::string(r), saved[oi]});
+            resetsFor(r, e);
+          }
+          inserts.push_back({s.start, 2, take(e)});
+          continue;
+        }
         e.ins("bra", {"$ptxopt_memo_reuse" + tag}, ok);
         if (s.pureGuard.empty()) e.ins("mov.pred", {path, "1"});
         inserts.push_back({s.start, 2, take(e)});
@@ -327,7 +379,15 @@ void runReuse(PassContext &ctx) {
     auto &cb = c->body->body;
     std::unordered_map<const Stmt *, size_t> origIndex;
     for (size_t i = 0; i < cb.size(); ++i) origIndex[cb[i].get()] = i;
-    applyHoists(m, *c->body, *bm, segs, hoists, [&] {
+    std::vector<size_t> folded, dropped;
+    for (const Hoist &h : hoists)
+      if (segs[h.seg].fold != SIZE_MAX) folded.push_back(h.seg);
+    for (const auto &p : plans)
+      for (size_t mi : p.members) {
+        if (gone[mi]) dropped.push_back(mi);
+        else if (segs[mi].fold != SIZE_MAX) folded.push_back(mi);
+      }
+    applyClone(m, *c->body, *bm, segs, hoists, folded, dropped, [&] {
       for (auto &ins : inserts)
         cb.insert(cb.begin() + static_cast<long>(ins.at), std::make_move_iterator(ins.stmts.begin()),
                   std::make_move_iterator(ins.stmts.end()));
@@ -350,19 +410,24 @@ void runReuse(PassContext &ctx) {
     if (!ctx.addClone(*k, std::move(c), v, pos)) continue;
     ctx.count("classes", static_cast<double>(plans.size()));
     ctx.count("segments", members);
-    unsigned folded = 0;
-    for (const Hoist &h : hoists) folded += h.fold != SIZE_MAX;
     ctx.count("hoisted", static_cast<double>(hoists.size()));
-    ctx.count("branches-decided", folded);
+    ctx.count("branches-decided", static_cast<double>(folded.size()));
+    ctx.count("members-without-code", skipped);
+    unsigned hoistFolds = 0;
+    for (const Hoist &h : hoists) hoistFolds += segs[h.seg].fold != SIZE_MAX;
     std::string what;
     if (!hoists.empty())
       what = std::to_string(hoists.size()) + " computation(s) run once before their loop instead of in every iteration (" +
-             std::to_string(folded) + " with a slow path that the value ranges rule out)";
-    if (!plans.empty())
+             std::to_string(hoistFolds) + " with a slow path that the value ranges rule out)";
+    if (!plans.empty()) {
       what += (what.empty() ? "" : "; ") + std::to_string(plans.size()) + " computation(s) in " +
               std::to_string(members) + " place(s) run once while their inputs are unchanged (" +
               std::to_string(segs[plans.front().members.front()].pureLength) +
               " instructions on the first one's shortest pure path)";
+      if (folded.size() > hoistFolds)
+        what += ", " + std::to_string(folded.size() - hoistFolds) + " without their slow path (value ranges)";
+      if (skipped) what += ", " + std::to_string(skipped) + " of the places reduced to copies of the saved results";
+    }
     ctx.remark(Remark::Kind::Applied, *k, "", name + ": " + what + "; launch conditions: none");
   }
 }

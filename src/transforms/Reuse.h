@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,6 +61,14 @@ struct Segment {
   bool pureNegated = false;
   std::vector<size_t> marks;
   unsigned pureLength = 0;  // instructions on its shortest pure path
+  // Set by decideFolds when the value ranges prove the head's branch never
+  // takes the impure arm: the branch (always taken, or never) and the
+  // blocks of that arm, sorted.
+  size_t fold = SIZE_MAX;
+  bool foldTaken = false;
+  std::vector<uint32_t> dead;
+  /// Every run takes a pure path.
+  bool alwaysPure() const { return impure.empty() || fold != SIZE_MAX; }
 };
 
 /// The kernel's body as the CFG sees it, with the statement of each
@@ -102,15 +111,19 @@ std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg);
 /// candidate shares; each checked (step 2 of the overview).
 std::vector<Segment> findSegments(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm);
 
+/// Proves, with the value ranges, which segments' impure arm never runs
+/// (ReuseHoist.cpp; fills Segment::fold, foldTaken, dead).
+void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm, std::vector<Segment> &segs);
+
+/// The registers the segment reads outside its dead arm.
+std::set<std::string_view> liveReads(const ir::Block &body, const BodyMap &bm, const Segment &s);
+
 /// A segment that moves out of its loop (ReuseHoist.cpp, step 3 of the
 /// overview), in the body's statement indexes.
 struct Hoist {
-  size_t seg = 0;                // into the segments
-  size_t slot = SIZE_MAX;        // it goes before this statement (the loop header's first)
+  size_t seg = 0;          // into the segments
+  size_t slot = SIZE_MAX;  // it goes before this statement (the loop header's first)
   uint32_t loop = 0;
-  size_t fold = SIZE_MAX;        // the head's branch, decided by value ranges (SIZE_MAX: none)
-  bool foldTaken = false;        // always taken (else never)
-  std::vector<uint32_t> dead;    // blocks of the arm it never takes, sorted
 };
 
 /// The segments whose every run is pure and whose loop never writes their
@@ -119,11 +132,12 @@ std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses 
                               const std::vector<Segment> &segs);
 
 /// Runs `edits` (insertions into the clone at the original's statement
-/// indexes), then moves each hoisted segment of the clone (a copy of the
-/// body `bm` maps) before its loop: its dead arm dropped, its decided
-/// branch made unconditional or removed, its branches to the join sent to
-/// a new label at its end.
-void applyHoists(ir::Module &m, ir::Block &clone, const BodyMap &bm, const std::vector<Segment> &segs,
-                 const std::vector<Hoist> &hoists, const std::function<void()> &edits);
+/// indexes), then: the decided branches of the `folded` segments made
+/// unconditional (or removed) and their dead arms dropped; the `gone`
+/// segments' statements dropped; each hoisted segment moved before its loop,
+/// its branches to the join sent to a new label at its end.
+void applyClone(ir::Module &m, ir::Block &clone, const BodyMap &bm, const std::vector<Segment> &segs,
+                const std::vector<Hoist> &hoists, const std::vector<size_t> &folded, const std::vector<size_t> &gone,
+                const std::function<void()> &edits);
 
 }  // namespace ptxopt::transforms::reuse

@@ -28,6 +28,7 @@
 // outside the loop.
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "CloneUtil.h"
@@ -59,13 +60,47 @@ std::optional<size_t> slotOf(const analysis::Loop &loop, const analysis::CFG &cf
 
 }  // namespace
 
+std::set<std::string_view> liveReads(const ir::Block &body, const BodyMap &bm, const Segment &s) {
+  std::set<std::string_view> reads;
+  for (size_t st = s.start; st < s.end; ++st)
+    if (body.body[st]->kind == ir::Stmt::Kind::Instruction &&
+        !std::binary_search(s.dead.begin(), s.dead.end(), bm.blockOfStmt[st]))
+      for (auto r : analysis::defUse(static_cast<const ir::Instruction &>(*body.body[st])).uses) reads.insert(r);
+  return reads;
+}
+
+void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm, std::vector<Segment> &segs) {
+  const auto &B = fa.cfg().blocks();
+  const auto &dom = fa.dom();
+  analysis::FloatRanges ranges(fa);
+  for (Segment &s : segs) {
+    if (s.impure.empty() || s.pureGuard.empty()) continue;
+    auto v = ranges.predicate(s.pureGuard);
+    if (!v || *v != !s.pureNegated) continue;
+    const uint32_t jb = bm.blockOfStmt[s.end];
+    const size_t br = bm.stmtOf[B[s.head].last - 1];
+    const bool taken = *v != static_cast<const ir::Instruction &>(*body.body[br]).guardNegated;
+    uint32_t arm = s.head + 1;  // the dead arm: the fall-through when the branch is always taken
+    if (!taken)
+      for (uint32_t x : B[s.head].succs)
+        if (x != s.head + 1) arm = x;
+    if (B[arm].preds.size() != 1 || arm == jb) continue;  // entered from the head only
+    std::set<uint32_t> dead;
+    for (uint32_t b = s.head + 1; b < jb; ++b)
+      if (dom.dominates(arm, b)) dead.insert(b);
+    bool all = true;
+    for (size_t st : s.impure) all = all && dead.count(bm.blockOfStmt[st]);
+    if (!all) continue;
+    s.fold = br;
+    s.foldTaken = taken;
+    s.dead.assign(dead.begin(), dead.end());
+  }
+}
+
 std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm,
                               const std::vector<Segment> &segs) {
   const auto &cfg = fa.cfg();
-  const auto &B = cfg.blocks();
-  const auto &dom = fa.dom();
   const auto &loops = fa.loops();
-  analysis::FloatRanges ranges(fa);
   std::vector<size_t> order(segs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   // The longest first (segments may nest), each taken when it overlaps none taken.
@@ -83,26 +118,8 @@ std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses 
     Hoist h;
     h.seg = i;
     // 1. Every run pure.
-    std::set<uint32_t> dead;
-    if (!s.impure.empty()) {
-      if (s.pureGuard.empty()) continue;
-      auto v = ranges.predicate(s.pureGuard);
-      if (!v || *v != !s.pureNegated) continue;
-      h.fold = bm.stmtOf[B[s.head].last - 1];
-      const auto &br = static_cast<const ir::Instruction &>(*body.body[h.fold]);
-      h.foldTaken = *v != br.guardNegated;
-      uint32_t arm = s.head + 1;  // the dead arm: the fall-through when the branch is always taken
-      if (!h.foldTaken)
-        for (uint32_t x : B[s.head].succs)
-          if (x != s.head + 1) arm = x;
-      if (B[arm].preds.size() != 1 || arm == jb) continue;  // entered from the head only
-      for (uint32_t b = s.head + 1; b < jb; ++b)
-        if (dom.dominates(arm, b)) dead.insert(b);
-      for (size_t st : s.impure)
-        if (!dead.count(bm.blockOfStmt[st])) dead.clear();
-      if (dead.empty()) continue;
-      h.dead.assign(dead.begin(), dead.end());
-    }
+    if (!s.alwaysPure()) continue;
+    std::set<uint32_t> dead(s.dead.begin(), s.dead.end());
     // 2. No memory access where it runs (ld.param aside).
     bool ok = true;
     for (size_t st = s.start; st < s.end && ok; ++st) {
@@ -116,10 +133,7 @@ std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses 
     if (!ok) continue;
     // 4. The outermost loop that writes none of its live-ins (those the
     // code outside the dead arm reads) and has a slot.
-    std::set<std::string_view> reads;
-    for (size_t st = s.start; st < s.end; ++st)
-      if (body.body[st]->kind == ir::Stmt::Kind::Instruction && !dead.count(bm.blockOfStmt[st]))
-        for (auto r : analysis::defUse(static_cast<const ir::Instruction &>(*body.body[st])).uses) reads.insert(r);
+    const std::set<std::string_view> reads = liveReads(body, bm, s);
     for (auto l = inner; l; l = loops.loops()[*l].parent) {
       const auto &loop = loops.loops()[*l];
       bool invariant = true;
@@ -139,32 +153,52 @@ std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses 
   return out;
 }
 
-void applyHoists(ir::Module &m, ir::Block &clone, const BodyMap &bm,
-                 const std::vector<Segment> &segs, const std::vector<Hoist> &hoists,
-                 const std::function<void()> &edits) {
+void applyClone(ir::Module &m, ir::Block &clone, const BodyMap &bm, const std::vector<Segment> &segs,
+                const std::vector<Hoist> &hoists, const std::vector<size_t> &folded, const std::vector<size_t> &gone,
+                const std::function<void()> &edits) {
   // The clone's statements by their index in the original, before `edits`
   // inserts anything.
-  struct Ptrs {
-    const ir::Stmt *start, *end, *slot, *fold;
-    std::set<const ir::Stmt *> dead;
-  };
-  std::vector<Ptrs> ptrs;
   auto &cb = clone.body;
-  for (const Hoist &h : hoists) {
-    const Segment &s = segs[h.seg];
-    Ptrs p{cb[s.start].get(), cb[s.end].get(), cb[h.slot].get(), h.fold == SIZE_MAX ? nullptr : cb[h.fold].get(), {}};
+  std::set<const ir::Stmt *> drop;                           // dead arms, the members gone
+  std::map<const ir::Stmt *, bool> folds;                    // decided branch -> always taken
+  for (size_t i : folded) {
+    const Segment &s = segs[i];
+    folds[cb[s.fold].get()] = s.foldTaken;
     for (size_t st = s.start; st < s.end; ++st)
-      if (std::binary_search(h.dead.begin(), h.dead.end(), bm.blockOfStmt[st])) p.dead.insert(cb[st].get());
-    ptrs.push_back(std::move(p));
+      if (std::binary_search(s.dead.begin(), s.dead.end(), bm.blockOfStmt[st])) drop.insert(cb[st].get());
   }
+  for (size_t i : gone)
+    for (size_t st = segs[i].start; st < segs[i].end; ++st) drop.insert(cb[st].get());
+  struct Move {
+    const ir::Stmt *start, *end, *slot;
+  };
+  std::vector<Move> moves;
+  for (const Hoist &h : hoists) moves.push_back({cb[segs[h.seg].start].get(), cb[segs[h.seg].end].get(), cb[h.slot].get()});
   edits();
+  // Decided branches and dropped code (a dropped range's first statement
+  // may begin a hoisted one: nothing is dropped from a hoisted segment's
+  // start, which is never in a dead arm).
+  std::vector<std::unique_ptr<ir::Stmt>> kept;
+  for (auto &st : cb) {
+    if (drop.count(st.get())) continue;
+    if (auto it = folds.find(st.get()); it != folds.end()) {
+      if (!it->second) continue;  // never taken: gone
+      auto &in = static_cast<ir::Instruction &>(*st);
+      in.guard = {};
+      in.guardNegated = false;
+      in.opcode = m.intern("bra.uni");
+      in.edited = true;
+    }
+    kept.push_back(std::move(st));
+  }
+  cb = std::move(kept);
   auto indexOf = [&](const ir::Stmt *p) {
     for (size_t i = 0; i < cb.size(); ++i)
       if (cb[i].get() == p) return i;
     return cb.size();
   };
-  for (size_t k = 0; k < hoists.size(); ++k) {
-    const Ptrs &p = ptrs[k];
+  for (size_t k = 0; k < moves.size(); ++k) {
+    const Move &p = moves[k];
     const std::string endLabel = "$ptxopt_hoist_end" + std::to_string(k);
     std::set<std::string_view> joinLabels;
     for (size_t i = indexOf(p.end); i < cb.size() && cb[i]->kind == ir::Stmt::Kind::Label; ++i)
@@ -172,16 +206,8 @@ void applyHoists(ir::Module &m, ir::Block &clone, const BodyMap &bm,
     const size_t i0 = indexOf(p.start), i1 = indexOf(p.end);
     std::vector<std::unique_ptr<ir::Stmt>> moved;
     for (size_t i = i0; i < i1; ++i) {
-      if (p.dead.count(cb[i].get())) continue;
       if (cb[i]->kind == ir::Stmt::Kind::Instruction) {
         auto &in = static_cast<ir::Instruction &>(*cb[i]);
-        if (cb[i].get() == p.fold) {
-          if (!hoists[k].foldTaken) continue;  // never taken: gone
-          in.guard = {};
-          in.guardNegated = false;
-          in.opcode = m.intern("bra.uni");
-          in.edited = true;
-        }
         if (in.base() == "bra" && !in.operands.empty() && joinLabels.count(in.operands[0].text)) {
           in.operands[0].text = m.intern(endLabel);
           in.edited = true;
