@@ -133,10 +133,11 @@ std::optional<uint64_t> AffineAnalysis::upperBound(const Value &v) const {
 
 std::optional<uint64_t> AffineAnalysis::upperBoundAt(const Value &v, uint32_t at) {
   if (!v.known) return v.umax;
-  // The counters of loops around `at` whose trip count is a constant T
+  // The counters of loops around `at` whose trip count is a constant T >= 1
   // from an induction variable of step +-1 (the count of a `ne` test is
-  // exact only then): k <= max(T, 1) - 1 (a rotated loop runs once even
-  // when T computes to 0). Fewer iterations (an early exit) only lower it.
+  // exact only then, and only when the start lies before the bound: T = 0
+  // may be a `ne` loop that wraps around): k <= T - 1. Fewer iterations
+  // (an early exit) only lower it.
   std::map<uint16_t, uint64_t> counters;
   for (const auto &[m, c] : v.poly.terms())
     for (auto id : m) {
@@ -145,8 +146,8 @@ std::optional<uint64_t> AffineAnalysis::upperBoundAt(const Value &v, uint32_t at
       if (!loops_.loops()[s.loop].contains(cfg_.blockOf(at))) continue;
       for (const auto &iv : inductionVars()) {
         auto st = iv.step.constantValue();
-        if (iv.loop == s.loop && iv.tripConstant && st && (*st == 1 || *st == -1)) {
-          counters[id] = std::max<int64_t>(*iv.tripConstant, 1) - 1;
+        if (iv.loop == s.loop && iv.tripConstant && *iv.tripConstant >= 1 && st && (*st == 1 || *st == -1)) {
+          counters[id] = *iv.tripConstant - 1;
           break;
         }
       }
