@@ -64,8 +64,17 @@
 //     `ok` is false at the kernel's start and again after every write of a
 //     live-in, except for live-ins whose value cannot change: registers
 //     with one unguarded pure write from such registers (or from the
-//     thread's indices and constants) that dominates every member.
-// Why it is exact (the memo; ReuseHoist.cpp says why for step 3): while `ok` holds, the last run of a member took a path
+//     thread's indices and constants) that dominates every member, and
+//     live-ins only a dead arm reads (a member whose slow path the value
+//     ranges rule out loses it on the clone, as in step 3).
+//     A member needs no code when the one before always leaves `ok` true
+//     (its every run is pure, or it has no code itself), every path to it
+//     passes that one's join (the blocks between are entered only from
+//     before them in layout order, a hammock between counting as one
+//     block) and nothing between writes a changing live-in: `ok` holds
+//     there on every path, so it is `outputs = saved` alone.
+// Why it is exact (the memo; ReuseHoist.cpp says why for step 3): while
+// `ok` holds, the last run of a member took a path
 // of pure instructions with the live-ins holding the values they hold
 // now. Pure instructions compute the same results from the same registers
 // and read-only memory, so a run now would take the same path, write the
