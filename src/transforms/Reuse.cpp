@@ -318,6 +318,15 @@ void runReuse(PassContext &ctx) {
     };
     unsigned members = 0, skipped = 0;
     std::set<size_t> resetAt;
+    // Statements the clone drops: dead arms, members without code.
+    auto isDropped = [&](size_t st) {
+      for (size_t i = 0; i < segs.size(); ++i) {
+        const Segment &t = segs[i];
+        if (st < t.start || st >= t.end) continue;
+        if (gone[i] || std::binary_search(t.dead.begin(), t.dead.end(), bm->blockOfStmt[st])) return true;
+      }
+      return false;
+    };
     for (size_t ci = 0; ci < plans.size(); ++ci) {
       const std::string ok = "%ptxopt_memo_ok" + std::to_string(ci), path = "%ptxopt_memo_path" + std::to_string(ci);
       declare(".pred", ok);
@@ -329,7 +338,8 @@ void runReuse(PassContext &ctx) {
         declare(types.type(s0.written[s0.outputs[oi]]), saved.back());
       }
       for (auto r : plans[ci].resetOn) {
-        for (size_t ds : bm->defs(r)) resetAt.insert(ds);
+        for (size_t ds : bm->defs(r))
+          if (!isDropped(ds)) resetAt.insert(ds);  // (a write the clone drops needs none)
       }
       for (size_t mi : plans[ci].members) {
         const Segment &s = segs[mi];

@@ -67,6 +67,9 @@ struct Segment {
   size_t fold = SIZE_MAX;
   bool foldTaken = false;
   std::vector<uint32_t> dead;
+  // Live-ins it also writes: allowed only where every such write lies in
+  // the dead arm (decideFolds drops the segment otherwise).
+  std::vector<std::string_view> selfWritten;
   /// Every run takes a pure path.
   bool alwaysPure() const { return impure.empty() || fold != SIZE_MAX; }
 };
@@ -112,7 +115,9 @@ std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg);
 std::vector<Segment> findSegments(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm);
 
 /// Proves, with the value ranges, which segments' impure arm never runs
-/// (ReuseHoist.cpp; fills Segment::fold, foldTaken, dead).
+/// (ReuseHoist.cpp; fills Segment::fold, foldTaken, dead), gives those the
+/// canonical text of what they run (see there), and removes the segments
+/// that write a live-in outside a dead arm.
 void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm, std::vector<Segment> &segs);
 
 /// The registers the segment reads outside its dead arm.

@@ -69,6 +69,89 @@ std::set<std::string_view> liveReads(const ir::Block &body, const BodyMap &bm, c
   return reads;
 }
 
+/// The canonical text of what a segment whose dead arm is known runs:
+/// its live statements without the decided branch, labels only where a
+/// live branch goes, and a `mov` into a register written nowhere else in
+/// it (and not an output) from one it does not write read as that source
+/// (nvcc's last unrolled cosf reads its argument registers where the others
+/// copy them first: the same computation). Its written registers and
+/// outputs follow that text.
+void liveCanon(const ir::Block &body, const BodyMap &bm, const analysis::CFG &cfg, Segment &s) {
+  auto isDead = [&](size_t st) { return std::binary_search(s.dead.begin(), s.dead.end(), bm.blockOfStmt[st]); };
+  auto instr = [&](size_t st) -> const ir::Instruction & { return static_cast<const ir::Instruction &>(*body.body[st]); };
+  std::vector<size_t> live;
+  for (size_t st = s.start; st < s.end; ++st)
+    if (!isDead(st) && st != s.fold) live.push_back(st);
+  std::map<std::string_view, unsigned> writes;
+  std::set<std::string_view> targets;
+  for (size_t st : live)
+    if (body.body[st]->kind == ir::Stmt::Kind::Instruction) {
+      for (auto d : analysis::defUse(instr(st)).defs) ++writes[d];
+      if (instr(st).base() == "bra") targets.insert(analysis::branchTarget(instr(st)));
+    }
+  std::set<std::string_view> outputs;
+  for (unsigned o : s.outputs) outputs.insert(s.written[o]);
+  std::map<std::string_view, std::string_view> alias;
+  std::set<size_t> aliasMovs;
+  for (size_t st : live) {
+    if (body.body[st]->kind != ir::Stmt::Kind::Instruction) continue;
+    const auto &in = instr(st);
+    if (in.base() != "mov" || !in.guard.empty() || in.operands.size() != 2 || !in.operands[0].isReg() ||
+        !in.operands[1].isReg())
+      continue;
+    std::string_view d = in.operands[0].text, src = in.operands[1].text;
+    if (writes[d] != 1 || outputs.count(d) || writes.count(src)) continue;
+    alias[d] = src;
+    aliasMovs.insert(st);
+  }
+  std::set<std::string_view> joinLabels;
+  for (auto l : cfg.blocks()[bm.blockOfStmt[s.end]].labels) joinLabels.insert(l);
+  std::map<std::string_view, unsigned> regIds, labelIds;
+  std::vector<std::string_view> written;
+  auto reg = [&](std::string_view r) -> std::string {
+    if (auto a = alias.find(r); a != alias.end()) r = a->second;
+    if (!writes.count(r)) return std::string(r);
+    auto [it, fresh] = regIds.emplace(r, static_cast<unsigned>(regIds.size()));
+    if (fresh) written.push_back(r);
+    return "%D" + std::to_string(it->second);
+  };
+  auto label = [&](std::string_view l) -> std::string {
+    if (joinLabels.count(l)) return "END";
+    auto it = labelIds.emplace(l, static_cast<unsigned>(labelIds.size())).first;
+    return "L" + std::to_string(it->second);
+  };
+  std::function<void(const ir::Operand &, std::string &)> op = [&](const ir::Operand &o, std::string &t) {
+    if (o.kind == ir::Operand::Kind::Register) t += reg(o.text);
+    else if (o.kind == ir::Operand::Kind::Symbol && (targets.count(o.text) || joinLabels.count(o.text))) t += label(o.text);
+    else t += std::string(o.text);
+    t += '(';
+    for (const auto &e : o.elems) op(e, t);
+    t += ')';
+  };
+  std::string canon = "live:\n";
+  for (size_t st : live) {
+    const ir::Stmt &x = *body.body[st];
+    if (x.kind == ir::Stmt::Kind::Label) {
+      auto name = static_cast<const ir::Label &>(x).name;
+      if (targets.count(name)) canon += label(name) + ":\n";
+    } else if (x.kind == ir::Stmt::Kind::Instruction && !aliasMovs.count(st)) {
+      const auto &in = instr(st);
+      if (!in.guard.empty()) canon += std::string("@") + (in.guardNegated ? "!" : "") + reg(in.guard) + " ";
+      canon += std::string(in.opcode);
+      for (const auto &o : in.operands) {
+        canon += ' ';
+        op(o, canon);
+      }
+      canon += '\n';
+    }
+  }
+  s.canon = std::move(canon);
+  s.outputs.clear();
+  for (unsigned i = 0; i < written.size(); ++i)
+    if (outputs.count(written[i])) s.outputs.push_back(i);
+  s.written = std::move(written);
+}
+
 void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm, std::vector<Segment> &segs) {
   const auto &B = fa.cfg().blocks();
   const auto &dom = fa.dom();
@@ -95,6 +178,19 @@ void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const Bo
     s.foldTaken = taken;
     s.dead.assign(dead.begin(), dead.end());
   }
+  // Live-ins written inside: only in the dead arm, or no segment.
+  std::vector<Segment> kept;
+  for (Segment &s : segs) {
+    bool ok = true;
+    for (auto r : s.selfWritten)
+      for (size_t ds : bm.defs(r))
+        ok = ok && (ds < s.start || ds >= s.end || std::binary_search(s.dead.begin(), s.dead.end(), bm.blockOfStmt[ds]));
+    ok = ok && (s.selfWritten.empty() || s.fold != SIZE_MAX);
+    if (!ok) continue;
+    if (s.fold != SIZE_MAX) liveCanon(body, bm, fa.cfg(), s);
+    kept.push_back(std::move(s));
+  }
+  segs = std::move(kept);
 }
 
 std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm,
@@ -127,9 +223,12 @@ std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses 
       const auto &in = static_cast<const ir::Instruction &>(*body.body[st]);
       if (auto ma = analysis::memAccess(in)) ok = ma->space == ".param" && ma->kind == analysis::MemAccess::Kind::Load;
     }
-    // 3. What it writes, only it writes.
-    for (auto r : s.written)
-      for (size_t ds : bm.defs(r)) ok = ok && ds >= s.start && ds < s.end;
+    // 3. What it writes (outside its dead arm), only it writes.
+    for (size_t st = s.start; st < s.end && ok; ++st) {
+      if (body.body[st]->kind != ir::Stmt::Kind::Instruction || dead.count(bm.blockOfStmt[st])) continue;
+      for (auto r : analysis::defUse(static_cast<const ir::Instruction &>(*body.body[st])).defs)
+        for (size_t ds : bm.defs(r)) ok = ok && ds >= s.start && ds < s.end;
+    }
     if (!ok) continue;
     // 4. The outermost loop that writes none of its live-ins (those the
     // code outside the dead arm reads) and has a slot.

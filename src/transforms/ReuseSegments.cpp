@@ -312,9 +312,16 @@ private:
       for (uint32_t b = seg.head; b < jb; ++b) changed |= walk(b, false);
     }
     for (uint32_t b = seg.head; b < jb; ++b) walk(b, true);
-    for (auto r : liveIns)
-      if (written.count(r)) return false;  // read before it is written on some path, and written inside
     pathFlag(seg, jb);
+    // A live-in written inside (read before it is written on some path):
+    // kept only for decideFolds to check, when the writes may all lie in
+    // an impure arm the value ranges rule out (nvcc's last unrolled cosf
+    // reduces its argument in place).
+    for (auto r : liveIns)
+      if (written.count(r)) {
+        if (seg.pureGuard.empty()) return false;
+        seg.selfWritten.push_back(r);
+      }
     // Canonical text; registers written inside by order of appearance.
     std::map<std::string_view, unsigned> regIds, labelIds;
     for (auto l : B[jb].labels) labelIds[l] = UINT32_MAX;
@@ -386,7 +393,12 @@ private:
     }
     for (unsigned i = 0; i < seg.written.size(); ++i) {
       if (!readAfter.count(seg.written[i])) continue;
-      if (!atJoin->count(seg.written[i])) return false;
+      if (!atJoin->count(seg.written[i])) {
+        // A live-in written on some paths only: an output only if those
+        // paths run (decideFolds keeps the segment only if they never do).
+        if (std::find(seg.selfWritten.begin(), seg.selfWritten.end(), seg.written[i]) != seg.selfWritten.end()) continue;
+        return false;
+      }
       seg.outputs.push_back(i);
     }
     seg.liveIns.assign(liveIns.begin(), liveIns.end());
