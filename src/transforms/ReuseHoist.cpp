@@ -153,6 +153,7 @@ void liveCanon(const ir::Block &body, const BodyMap &bm, const analysis::CFG &cf
 }
 
 void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm, std::vector<Segment> &segs) {
+  if (segs.empty()) return;
   const auto &B = fa.cfg().blocks();
   const auto &dom = fa.dom();
   analysis::FloatRanges ranges(fa);
