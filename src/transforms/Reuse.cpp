@@ -36,7 +36,8 @@
 //  3. Out of the loop (ReuseHoist.cpp): a segment whose every run is pure
 //     (no impure instruction, or cosf's slow path behind a branch that the
 //     value ranges of analysis/FloatRange.cpp prove never taken: the
-//     argument is a thread index times constants) and whose live-ins its
+//     argument is thread indices and loop counters times constants) and
+//     whose live-ins its
 //     loop never writes moves before the loop (the outermost such loop
 //     whose header is entered only by falling through), its dead arm
 //     dropped. No memo: it runs once per entry of the loop. Then the

@@ -1,16 +1,22 @@
-// The reuse pass, step 3 (overview in Reuse.cpp): segments that move out of
-// their loop. A segment whose every run is pure and whose live-ins the loop
-// never writes computes the same results in every iteration; on the clone it
-// runs once, before the loop, instead of behind a memo's guard in every
-// iteration.
+// The reuse pass, step 3 (overview in Reuse.cpp): segments whose every run
+// is pure, and those that move out of their loop; and the edits of the
+// clone (applyClone).
 //
 // Every run is pure when the segment holds no impure instruction, or when
 // its impure code lies behind one arm of the head's branch (cosf's slow
 // path) and the value ranges (analysis/FloatRange.cpp) prove the branch
-// never takes that arm: the argument of the DCT's cosines is a thread index
-// times constants, below the fast path's 105615 for every thread a block
-// can have. The branch then becomes unconditional and the dead arm is
-// dropped from the moved code.
+// never takes that arm (decideFolds): the arguments of the DCT's cosines
+// are thread indices and loop counters times constants, below the fast
+// path's 105615 for every thread a block can have. On the clone the branch
+// becomes unconditional (or goes) and the dead arm is dropped. Such a
+// segment may write its own live-ins in the dead arm (nvcc's last unrolled
+// cosf reduces its argument in place), and is classed by the code it runs
+// (liveCanon).
+//
+// A segment whose every run is pure and whose live-ins the loop never
+// writes computes the same results in every iteration (planHoists); on
+// the clone it runs once, before the loop, instead of behind a memo's
+// guard in every iteration.
 //
 // Why this is exact: a pure run reads only registers (and read-only
 // memory, not allowed here: see below) and writes only registers. Its
