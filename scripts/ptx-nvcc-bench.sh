@@ -25,11 +25,20 @@ for _ in range(reps):
     for name, tool in (("nvcc", "nvcc"), ("ptx-nvcc", pnvcc)):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        rc = subprocess.call([tool] + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.run([tool] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        rc = p.returncode
         if rc != 0:
             sys.exit("failed: %s %s" % (tool, " ".join(args)))
+        # A ptx-nvcc build that fell back to plain nvcc compiled twice: no
+        # measurement of ptx-opt (a build directory without the shim object,
+        # say). Its warnings are shown once.
+        err = p.stderr.decode(errors="replace")
+        if name == "ptx-nvcc" and "ptx-nvcc: warning" in err and not runs["ptx-nvcc"]:
+            sys.stderr.write(err)
+        if name == "ptx-nvcc" and "built with plain nvcc instead" in err:
+            sys.exit("ptx-nvcc fell back to plain nvcc (above): not a measurement")
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         runs[name].append((wall, cpu))
 m = {k: (st.median(x[0] for x in v), st.median(x[1] for x in v), len(v)) for k, v in runs.items()}

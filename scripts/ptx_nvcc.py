@@ -251,6 +251,25 @@ def find_real_nvcc():
     return None
 
 
+def shim_input_missing(path):
+    """The file a linker-script libptxopt_nvcc.a names in INPUT(...) when it
+    does not exist (None for an archive, or when it exists)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    if head.startswith(b"!<arch>"):
+        return None
+    text = head.decode(errors="replace")
+    start = text.find("INPUT(")
+    if start < 0:
+        return None
+    end = text.find(")", start)
+    target = text[start + 6:end].strip() if end > start else ""
+    return target if target and not os.path.exists(target) else None
+
+
 def find_file(explicit, env_dir_rel, names):
     if explicit:
         return explicit if os.path.isfile(explicit) else None
@@ -371,7 +390,15 @@ def build(nvcc, args, own, plain):
     link_shim = None
     if links(args) and not own["nolink"]:
         link_shim = find_file(own["lib"], "", ["runtime/libptxopt_nvcc.a", "libptxopt_nvcc.a", "lib/libptxopt_nvcc.a"])
-        if not link_shim:
+        missing = shim_input_missing(link_shim) if link_shim else None
+        if missing:
+            # CMake writes the linker script at configure time and the object
+            # it names at build time: linking it before would fail, and the
+            # whole compile would run a second time with plain nvcc.
+            warn("%s names %s, which does not exist (build the target ptxopt_nvcc); "
+                 "the program will run the original kernels" % (link_shim, missing))
+            link_shim = None
+        elif not link_shim:
             warn("libptxopt_nvcc.a not found (build the target ptxopt_nvcc, or set PTXOPT_BUILD or "
                  "--ptxopt-lib=); the program will run the original kernels")
 

@@ -352,6 +352,15 @@ failsoft)
   check "...a program" test -x f2
   check "...a warning that it fell back" grep -q 'ptx-nvcc: warning: the build with ptx-opt failed .*built with plain nvcc instead' out2.txt
   check "...the program is nvcc's (no clones, no shim)" bash -c "! nm f2 | grep -q ptxopt"
+  # A shim script (as CMake writes at configure time) whose object was never
+  # built: one compile, no shim, a warning naming the missing object (before,
+  # the link failed and the whole build ran again with plain nvcc).
+  printf '/* ptx-nvcc launch shim */\nINPUT(%s/no_such_shim.o)\n' "$W" >libptxopt_nvcc.a
+  "$PNVCC" --ptxopt-lib="$W/libptxopt_nvcc.a" -arch=$ARCH -I"$MATADD" "$HERE/launches.cu" -o f3 >out3.txt 2>&1
+  rc=$?
+  check "shim object missing: exit 0, a program" test $rc = 0 -a -x f3
+  check "...a warning naming it" grep -q "ptx-nvcc: warning: .*libptxopt_nvcc.a names $W/no_such_shim.o, which does not exist" out3.txt
+  check "...and no second build" bash -c "! grep -q 'built with plain nvcc instead' out3.txt"
   printf '__global__ void k(int *o) { o[0] = undefined_thing; }\n' >bad.cu
   nvcc -arch=$ARCH -c bad.cu -o bad_n.o >nv.txt 2>&1; nrc=$?
   "$PNVCC" -arch=$ARCH -c bad.cu -o bad_p.o >pn.txt 2>&1; prc=$?
