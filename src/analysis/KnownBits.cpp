@@ -139,14 +139,21 @@ std::optional<uint64_t> AffineAnalysis::upperBoundAt(const Value &v, uint32_t at
   // may be a `ne` loop that wraps around): k <= T - 1. Fewer iterations
   // (an early exit) only lower it.
   std::map<uint16_t, uint64_t> counters;
+  bool any = false;
+  for (const auto &[m, c] : v.poly.terms())
+    for (auto id : m) any = any || syms_[id].kind == Symbol::Kind::LoopCounter;
+  // (Computing the induction variables may add symbols: no reference into
+  // syms_ may live across it.)
+  const std::vector<InductionVar> &ivs = any ? inductionVars() : ivs_;
   for (const auto &[m, c] : v.poly.terms())
     for (auto id : m) {
-      const Symbol &s = syms_[id];
-      if (s.kind != Symbol::Kind::LoopCounter || counters.count(id)) continue;
-      if (!loops_.loops()[s.loop].contains(cfg_.blockOf(at))) continue;
-      for (const auto &iv : inductionVars()) {
+      const Symbol::Kind kind = syms_[id].kind;
+      const uint32_t loop = syms_[id].loop;
+      if (kind != Symbol::Kind::LoopCounter || counters.count(id)) continue;
+      if (!loops_.loops()[loop].contains(cfg_.blockOf(at))) continue;
+      for (const auto &iv : ivs) {
         auto st = iv.step.constantValue();
-        if (iv.loop == s.loop && iv.tripConstant && *iv.tripConstant >= 1 && st && (*st == 1 || *st == -1)) {
+        if (iv.loop == loop && iv.tripConstant && *iv.tripConstant >= 1 && st && (*st == 1 || *st == -1)) {
           counters[id] = *iv.tripConstant - 1;
           break;
         }
