@@ -55,36 +55,35 @@ std::vector<int> stretches(const ir::Block &b) {
   auto instr = [&](size_t i) -> const Instruction * {
     return s[i]->kind == Stmt::Kind::Instruction ? static_cast<const Instruction *>(s[i].get()) : nullptr;
   };
-  // A branch to the label right after it (labels and directives between) falls through.
-  auto trivial = [&](size_t i) {
+  // A branch to the label right after it (labels and directives between)
+  // falls through; the labels that other branches go to cut (all of them
+  // when an indirect branch may go to any).
+  std::vector<bool> trivial(s.size(), false);
+  std::set<std::string_view> cutting;
+  bool indirect = false;
+  for (size_t i = 0; i < s.size(); ++i) {
     const Instruction *in = instr(i);
-    if (!in || in->base() != "bra" || !in->guard.empty()) return false;
+    if (!in) continue;
+    indirect = indirect || in->base() == "brx";
+    if (in->base() != "bra") continue;
     std::string_view t = analysis::branchTarget(*in);
-    for (size_t j = i + 1; j < s.size(); ++j) {
-      if (s[j]->kind == Stmt::Kind::Label) {
-        if (static_cast<const ir::Label &>(*s[j]).name == t) return true;
-      } else if (s[j]->kind != Stmt::Kind::Directive) break;
+    for (size_t j = i + 1; j < s.size() && in->guard.empty() && !trivial[i]; ++j) {
+      if (s[j]->kind == Stmt::Kind::Label) trivial[i] = static_cast<const ir::Label &>(*s[j]).name == t;
+      else if (s[j]->kind != Stmt::Kind::Directive) break;
     }
-    return false;
-  };
-  // Targets of trivial branches only do not cut.
-  std::map<std::string_view, unsigned> real;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (const Instruction *in = instr(i))
-      if (in->base() == "bra" && !trivial(i)) ++real[analysis::branchTarget(*in)];
+    if (!trivial[i]) cutting.insert(t);
+  }
   std::vector<int> out(s.size());
   int cur = 0;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i]->kind == Stmt::Kind::Label && real.count(static_cast<const ir::Label &>(*s[i]).name)) ++cur;
-    if (s[i]->kind == Stmt::Kind::Block) ++cur;  // a call sequence
+    const bool label = s[i]->kind == Stmt::Kind::Label;
+    if (s[i]->kind == Stmt::Kind::Block || (label && (indirect || cutting.count(static_cast<const ir::Label &>(*s[i]).name))))
+      ++cur;  // a call sequence, or a label something jumps to
     out[i] = cur;
-    if (const Instruction *in = instr(i)) {
-      auto f = analysis::flowOf(*in);
-      if (f != analysis::Flow::Next && !trivial(i)) ++cur;
-      if (in->base() == "brx" || in->base() == "call") ++cur;
-    } else if (s[i]->kind == Stmt::Kind::Block) {
+    const Instruction *in = instr(i);
+    if (s[i]->kind == Stmt::Kind::Block || (in && ((analysis::flowOf(*in) != analysis::Flow::Next && !trivial[i]) ||
+                                                   in->base() == "call")))
       ++cur;
-    }
   }
   return out;
 }
