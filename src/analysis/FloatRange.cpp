@@ -15,8 +15,9 @@
 // Integers: the affine analysis's bound, with the counters of loops around
 // the conversion bounded by their constant trip counts (the DCT's cos(y):
 // (2y + 1) v with y < 8).
-// Algorithm: recursion over the only unguarded definition of each register
-// (memoized; depth-limited). Bounds are computed in double and widened
+// Algorithm: recursion over the definition that reaches each read
+// (analysis/ReachingDefs.cpp: exactly one, an unguarded instruction, not the
+// entry value; memoized per definition; depth-limited). Bounds are computed in double and widened
 // after every operation by 2^-20 of their magnitude plus 2^-100: more than
 // the rounding of any f32/f64 operation (2^-24 relative, or 2 ulp for the
 // .approx forms) and than a denormal flushed to zero (.ftz), so the true
@@ -24,7 +25,8 @@
 // the f32 range for f32 operations) is no interval: NaN and infinities
 // never enter, which is why the unordered comparisons (ltu, geu) decide
 // like the ordered ones.
-// Refuses (nullopt): registers with several or guarded definitions, integer
+// Refuses (nullopt): reads that several definitions, a guarded one or the
+// entry value may reach, integer
 // values without a proven non-negative bound below 2^(w-1) of their width
 // (or a constant), .sat forms, packed types, divisors whose interval holds
 // zero, anything else.
@@ -97,21 +99,17 @@ std::optional<double> floatImmediate(std::string_view t) {
 
 }  // namespace
 
-FloatRanges::FloatRanges(FunctionAnalyses &fa) : fa_(fa) {
-  const auto &ins = fa.cfg().instructions();
-  for (uint32_t i = 0; i < ins.size(); ++i)
-    for (auto d : defUse(*ins[i]).defs) defs_[d].push_back(i);
+uint32_t FloatRanges::reaching(uint32_t at, std::string_view r) const {
+  const auto d = fa_.defs().defsAt(at, r);
+  if (d.size() != 1 || d[0] == ReachingDefs::kEntry) return UINT32_MAX;
+  return fa_.cfg().instructions()[d[0]]->guard.empty() ? d[0] : UINT32_MAX;
 }
 
-uint32_t FloatRanges::onlyDef(std::string_view r) const {
-  auto it = defs_.find(r);
-  if (it == defs_.end() || it->second.size() != 1) return UINT32_MAX;
-  const Instruction &in = *fa_.cfg().instructions()[it->second[0]];
-  return in.guard.empty() ? it->second[0] : UINT32_MAX;
-}
-
-std::optional<Interval> FloatRanges::floatOperand(const Operand &o, unsigned depth) {
-  if (o.kind == Operand::Kind::Register) return reg(o.text, depth + 1);
+std::optional<Interval> FloatRanges::floatOperand(uint32_t at, const Operand &o, unsigned depth) {
+  if (o.kind == Operand::Kind::Register) {
+    const uint32_t d = reaching(at, o.text);
+    return d == UINT32_MAX ? std::nullopt : def(d, o.text, depth + 1);
+  }
   if (o.kind == Operand::Kind::Immediate)
     if (auto v = floatImmediate(o.text)) return Interval{*v, *v};
   return std::nullopt;
@@ -133,19 +131,18 @@ std::optional<Interval> FloatRanges::intOperand(uint32_t at, const Operand &o, u
   return Interval{0.0, static_cast<double>(*ub)};
 }
 
-std::optional<Interval> FloatRanges::reg(std::string_view r, unsigned depth) {
+std::optional<Interval> FloatRanges::def(uint32_t d, std::string_view r, unsigned depth) {
   if (depth > kMaxDepth) return std::nullopt;
-  if (auto it = memo_.find(r); it != memo_.end()) return it->second;
-  memo_[r] = std::nullopt;  // a cycle reads as unknown
+  if (auto it = memo_.find(d); it != memo_.end()) return it->second;
+  memo_[d] = std::nullopt;  // a cycle reads as unknown
   std::optional<Interval> out;
-  const uint32_t d = onlyDef(r);
-  if (d != UINT32_MAX) {
+  {
     const Instruction &in = *fa_.cfg().instructions()[d];
     const std::string_view b = in.base();
     const unsigned bits = floatBits(in);
     const auto &ops = in.operands;
     const bool sat = in.hasModifier(".sat");
-    auto arg = [&](size_t i) { return i < ops.size() ? floatOperand(ops[i], depth) : std::nullopt; };
+    auto arg = [&](size_t i) { return i < ops.size() ? floatOperand(d, ops[i], depth) : std::nullopt; };
     std::optional<Interval> res;
     if (bits && !sat && ops.size() >= 2 && ops[0].kind == Operand::Kind::Register && ops[0].text == r) {
       if (b == "mov" && ops.size() == 2) res = arg(1);
@@ -184,17 +181,17 @@ std::optional<Interval> FloatRanges::reg(std::string_view r, unsigned depth) {
     }
     if (res) out = finite(*res, bits);
   }
-  memo_[r] = out;
+  memo_[d] = out;
   return out;
 }
 
-std::optional<bool> FloatRanges::predicate(std::string_view p) {
-  const uint32_t d = onlyDef(p);
+std::optional<bool> FloatRanges::predicate(uint32_t at, std::string_view p) {
+  const uint32_t d = reaching(at, p);
   if (d == UINT32_MAX) return std::nullopt;
   const Instruction &in = *fa_.cfg().instructions()[d];
   if (in.base() != "setp" || !floatBits(in) || in.operands.size() != 3) return std::nullopt;
   if (in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != p) return std::nullopt;  // not p|q
-  auto a = floatOperand(in.operands[1], 0), b = floatOperand(in.operands[2], 0);
+  auto a = floatOperand(d, in.operands[1], 0), b = floatOperand(d, in.operands[2], 0);
   if (!a || !b) return std::nullopt;
   auto mods = in.modifiers();
   if (mods.empty()) return std::nullopt;

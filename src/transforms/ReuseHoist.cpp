@@ -165,7 +165,7 @@ void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const Bo
   analysis::FloatRanges ranges(fa);
   for (Segment &s : segs) {
     if (s.impure.empty() || s.pureGuard.empty()) continue;
-    auto v = ranges.predicate(s.pureGuard);
+    auto v = ranges.predicate(B[s.head].last - 1, s.pureGuard);  // read by the head's branch
     if (!v || *v != !s.pureNegated) continue;
     const uint32_t jb = bm.blockOfStmt[s.end];
     const size_t br = bm.stmtOf[B[s.head].last - 1];

@@ -20,25 +20,23 @@ struct Interval {
 
 class FloatRanges {
 public:
-  explicit FloatRanges(FunctionAnalyses &fa);
-  /// The value predicate register `p` holds at every read that follows its
-  /// definition, when its only definition is a floating-point `setp` whose
-  /// operands' intervals decide it; nullopt otherwise.
-  std::optional<bool> predicate(std::string_view p);
-  /// The interval of floating-point register `r` (its only definition's
-  /// value), or nullopt.
-  std::optional<Interval> value(std::string_view r) { return reg(r, 0); }
+  explicit FloatRanges(FunctionAnalyses &fa) : fa_(fa) {}
+  /// The value predicate register `p` holds where instruction `at` reads
+  /// it, when the one definition that reaches there is a floating-point
+  /// `setp` whose operands' intervals decide it; nullopt otherwise.
+  std::optional<bool> predicate(uint32_t at, std::string_view p);
 
 private:
-  std::optional<Interval> reg(std::string_view r, unsigned depth);
-  std::optional<Interval> floatOperand(const ir::Operand &o, unsigned depth);
+  /// The interval of what instruction `d` writes to float register `r`.
+  std::optional<Interval> def(uint32_t d, std::string_view r, unsigned depth);
+  std::optional<Interval> floatOperand(uint32_t at, const ir::Operand &o, unsigned depth);
   std::optional<Interval> intOperand(uint32_t at, const ir::Operand &o, unsigned bits);
-  /// The only unguarded definition of r, or UINT32_MAX.
-  uint32_t onlyDef(std::string_view r) const;
+  /// The only definition of r that reaches instruction `at`, when it is an
+  /// unguarded instruction (not the entry value); else UINT32_MAX.
+  uint32_t reaching(uint32_t at, std::string_view r) const;
 
   FunctionAnalyses &fa_;
-  std::unordered_map<std::string_view, std::vector<uint32_t>, NameHash> defs_;
-  std::unordered_map<std::string_view, std::optional<Interval>, NameHash> memo_;
+  std::unordered_map<uint32_t, std::optional<Interval>> memo_;  // per definition
 };
 
 }  // namespace ptxopt::analysis
