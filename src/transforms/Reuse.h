@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -104,6 +105,29 @@ private:
   }
   mutable bool indexed_ = false;
   mutable Index defs_;
+};
+
+/// Canonical text of a run of code (step 4 of the overview): registers in
+/// `written` (after `alias`) renamed %D<n> by first appearance, `labels`
+/// renamed L<n> (a label statement not among them is left out), the join's
+/// labels END, everything else by name.
+class Canon {
+public:
+  Canon(std::set<std::string_view> written, std::set<std::string_view> labels, std::set<std::string_view> join,
+        std::map<std::string_view, std::string_view> alias = {})
+      : written_(std::move(written)), labels_(std::move(labels)), join_(std::move(join)), alias_(std::move(alias)) {}
+  void label(std::string_view l);
+  void instruction(const Instruction &in);
+  std::string text;
+  std::vector<std::string_view> order;  // the written registers by first appearance
+
+private:
+  std::string reg(std::string_view r);
+  std::string name(std::string_view l);
+  void operand(const Operand &o);
+  std::set<std::string_view> written_, labels_, join_;
+  std::map<std::string_view, std::string_view> alias_;
+  std::map<std::string_view, unsigned> regIds_, labelIds_;
 };
 
 /// The body's map, or nullopt when a block of the CFG starts inside a

@@ -110,52 +110,21 @@ void liveCanon(const ir::Block &body, const BodyMap &bm, const analysis::CFG &cf
     alias[d] = src;
     aliasMovs.insert(st);
   }
-  std::set<std::string_view> joinLabels;
-  for (auto l : cfg.blocks()[bm.blockOfStmt[s.end]].labels) joinLabels.insert(l);
-  std::map<std::string_view, unsigned> regIds, labelIds;
-  std::vector<std::string_view> written;
-  auto reg = [&](std::string_view r) -> std::string {
-    if (auto a = alias.find(r); a != alias.end()) r = a->second;
-    if (!writes.count(r)) return std::string(r);
-    auto [it, fresh] = regIds.emplace(r, static_cast<unsigned>(regIds.size()));
-    if (fresh) written.push_back(r);
-    return "%D" + std::to_string(it->second);
-  };
-  auto label = [&](std::string_view l) -> std::string {
-    if (joinLabels.count(l)) return "END";
-    auto it = labelIds.emplace(l, static_cast<unsigned>(labelIds.size())).first;
-    return "L" + std::to_string(it->second);
-  };
-  std::function<void(const ir::Operand &, std::string &)> op = [&](const ir::Operand &o, std::string &t) {
-    if (o.kind == ir::Operand::Kind::Register) t += reg(o.text);
-    else if (o.kind == ir::Operand::Kind::Symbol && (targets.count(o.text) || joinLabels.count(o.text))) t += label(o.text);
-    else t += std::string(o.text);
-    t += '(';
-    for (const auto &e : o.elems) op(e, t);
-    t += ')';
-  };
-  std::string canon = "live:\n";
+  const auto &jl = cfg.blocks()[bm.blockOfStmt[s.end]].labels;
+  std::set<std::string_view> written;
+  for (const auto &[r, n] : writes) written.insert(r);
+  Canon canon(std::move(written), targets, std::set<std::string_view>(jl.begin(), jl.end()), std::move(alias));
+  canon.text = "live:\n";
   for (size_t st : live) {
     const ir::Stmt &x = *body.body[st];
-    if (x.kind == ir::Stmt::Kind::Label) {
-      auto name = static_cast<const ir::Label &>(x).name;
-      if (targets.count(name)) canon += label(name) + ":\n";
-    } else if (x.kind == ir::Stmt::Kind::Instruction && !aliasMovs.count(st)) {
-      const auto &in = instr(st);
-      if (!in.guard.empty()) canon += std::string("@") + (in.guardNegated ? "!" : "") + reg(in.guard) + " ";
-      canon += std::string(in.opcode);
-      for (const auto &o : in.operands) {
-        canon += ' ';
-        op(o, canon);
-      }
-      canon += '\n';
-    }
+    if (x.kind == ir::Stmt::Kind::Label) canon.label(static_cast<const ir::Label &>(x).name);
+    else if (x.kind == ir::Stmt::Kind::Instruction && !aliasMovs.count(st)) canon.instruction(instr(st));
   }
-  s.canon = std::move(canon);
+  s.canon = std::move(canon.text);
+  s.written = std::move(canon.order);
   s.outputs.clear();
-  for (unsigned i = 0; i < written.size(); ++i)
-    if (outputs.count(written[i])) s.outputs.push_back(i);
-  s.written = std::move(written);
+  for (unsigned i = 0; i < s.written.size(); ++i)
+    if (outputs.count(s.written[i])) s.outputs.push_back(i);
 }
 
 void decideFolds(const ir::Block &body, analysis::FunctionAnalyses &fa, const BodyMap &bm, std::vector<Segment> &segs) {

@@ -69,6 +69,43 @@ bool readsVolatileSpecial(const Instruction &in) {
 }
 
 
+std::string Canon::reg(std::string_view r) {
+  if (auto a = alias_.find(r); a != alias_.end()) r = a->second;
+  if (!written_.count(r)) return std::string(r);
+  auto [it, fresh] = regIds_.emplace(r, static_cast<unsigned>(regIds_.size()));
+  if (fresh) order.push_back(r);
+  return "%D" + std::to_string(it->second);
+}
+
+std::string Canon::name(std::string_view l) {
+  if (join_.count(l)) return "END";
+  auto it = labelIds_.emplace(l, static_cast<unsigned>(labelIds_.size())).first;
+  return "L" + std::to_string(it->second);
+}
+
+void Canon::operand(const Operand &o) {
+  if (o.kind == Operand::Kind::Register) text += reg(o.text);
+  else if (o.kind == Operand::Kind::Symbol && (labels_.count(o.text) || join_.count(o.text))) text += name(o.text);
+  else text += std::string(o.text);
+  text += '(';
+  for (const auto &e : o.elems) operand(e);
+  text += ')';
+}
+
+void Canon::label(std::string_view l) {
+  if (labels_.count(l)) text += name(l) + ":\n";
+}
+
+void Canon::instruction(const Instruction &in) {
+  if (!in.guard.empty()) text += std::string("@") + (in.guardNegated ? "!" : "") + reg(in.guard) + " ";
+  text += std::string(in.opcode);
+  for (const auto &o : in.operands) {
+    text += ' ';
+    operand(o);
+  }
+  text += '\n';
+}
+
 std::optional<BodyMap> mapBody(const ir::Block &body, const analysis::CFG &cfg) {
   BodyMap bm;
   bm.body = &body;
@@ -323,52 +360,23 @@ private:
         seg.selfWritten.push_back(r);
       }
     // Canonical text; registers written inside by order of appearance.
-    std::map<std::string_view, unsigned> regIds, labelIds;
-    for (auto l : B[jb].labels) labelIds[l] = UINT32_MAX;
-    auto reg = [&](std::string_view r) -> std::string {
-      if (!written.count(r)) return std::string(r);
-      auto [it, fresh] = regIds.emplace(r, static_cast<unsigned>(regIds.size()));
-      if (fresh) seg.written.push_back(r);
-      return "%D" + std::to_string(it->second);
-    };
-    auto label = [&](std::string_view l) -> std::string {
-      auto it = labelIds.find(l);
-      if (it != labelIds.end() && it->second == UINT32_MAX) return "END";
-      if (!labels.count(l)) return "";
-      it = labelIds.emplace(l, static_cast<unsigned>(labelIds.size())).first;
-      std::string name = "L";
-      name += std::to_string(it->second);
-      return name;
-    };
-    std::function<void(const Operand &, std::string &)> op = [&](const Operand &o, std::string &t) {
-      if (o.kind == Operand::Kind::Register) t += reg(o.text);
-      else if (o.kind == Operand::Kind::Symbol) {
-        std::string l = label(o.text);
-        t += l.empty() ? std::string(o.text) : l;
-      } else t += std::string(o.text);
-      t += '(';
-      for (const auto &e : o.elems) op(e, t);
-      t += ')';
-    };
+    std::set<std::string_view> join(B[jb].labels.begin(), B[jb].labels.end());
+    Canon canon(written, labels, join);
     for (size_t s = seg.start; s < seg.end; ++s) {
       const Stmt &st = *body_.body[s];
       if (st.kind == Stmt::Kind::Label) {
-        seg.canon += label(static_cast<const ir::Label &>(st).name) + ":\n";
+        canon.label(static_cast<const ir::Label &>(st).name);
       } else if (st.kind == Stmt::Kind::Instruction) {
         const Instruction &in = instr(s);
-        if (!in.guard.empty()) seg.canon += std::string("@") + (in.guardNegated ? "!" : "") + reg(in.guard) + " ";
-        seg.canon += std::string(in.opcode);
-        for (const auto &o : in.operands) {
-          seg.canon += ' ';
-          op(o, seg.canon);
-        }
-        seg.canon += '\n';
+        canon.instruction(in);
         if (in.base() == "bra") {  // stays inside or goes to J
           std::string_view t = analysis::branchTarget(in);
-          if (t.empty() || (!labels.count(t) && labelIds.find(t) == labelIds.end())) return false;
+          if (t.empty() || (!labels.count(t) && !join.count(t))) return false;
         }
       }
     }
+    seg.canon = std::move(canon.text);
+    seg.written = std::move(canon.order);
     // No branch from outside into the segment.
     for (size_t s = 0; s < body_.body.size(); ++s) {
       if (s == seg.start) s = seg.end;
