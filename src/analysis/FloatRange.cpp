@@ -40,6 +40,7 @@
 #include <string>
 
 #include "ptxopt/analysis/Affine.h"
+#include "ptxopt/analysis/Semantics.h"
 
 namespace ptxopt::analysis {
 

@@ -152,7 +152,6 @@ std::set<std::string_view> liveReads(const ir::Block &body, const BodyMap &bm, c
 struct Hoist {
   size_t seg = 0;          // into the segments
   size_t slot = SIZE_MAX;  // it goes before this statement (the loop header's first)
-  uint32_t loop = 0;
 };
 
 /// The segments whose every run is pure and whose loop never writes their

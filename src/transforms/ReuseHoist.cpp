@@ -218,7 +218,6 @@ std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses 
       if (!invariant) break;
       if (auto slot = slotOf(loop, cfg, bm)) {
         h.slot = *slot;
-        h.loop = *l;
       }
     }
     if (h.slot == SIZE_MAX) continue;

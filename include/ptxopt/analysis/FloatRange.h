@@ -6,10 +6,8 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
-#include <vector>
 
 #include "ptxopt/analysis/AnalysisManager.h"
-#include "ptxopt/analysis/Semantics.h"
 
 namespace ptxopt::analysis {
 
