@@ -40,6 +40,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -186,6 +187,7 @@ struct Registry {
   HandleMap byHandle;  // its own reads take no lock; writes under mu
   std::unordered_map<const char *, std::shared_ptr<Manifest>> manifests;  // per translation unit's string
   std::unordered_map<const unsigned long long *, std::shared_ptr<CloneImage>> images;  // by fatbinary
+  std::unordered_map<const unsigned char *, std::vector<ptxopt_nvcc_image>> blobs;    // late images, read
   std::mutex logMu;
 };
 
@@ -381,6 +383,35 @@ int selectFast(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s
   return mask ? chooseVariant(k.manifest, mask, args, allocationLookup()) : -1;
 }
 
+/// The unit's clone images: the hook block's table (version 2), or the
+/// block of bytes linked in late (version 3, NvccShim.h), read once per
+/// block (under Registry::mu). A block that is not one is ignored with a
+/// warning (its clones then run nowhere: the originals run).
+std::pair<const ptxopt_nvcc_image *, size_t> imagesOf(const ptxopt_nvcc_cudart &rt, Registry &r) {
+  if (rt.version < 2) return {nullptr, 0};
+  if (rt.version < 3 || !rt.imageBlob) return {rt.images, rt.images ? static_cast<size_t>(rt.imageCount) : 0};
+  auto [it, fresh] = r.blobs.try_emplace(rt.imageBlob);
+  if (fresh) {
+    const unsigned char *b = rt.imageBlob;
+    auto u32 = [&](size_t at) {
+      uint32_t v;
+      std::memcpy(&v, b + at, 4);
+      return v;
+    };
+    if (std::memcmp(b, "PTXONVI1", 8) != 0) {
+      std::fprintf(stderr, "ptxopt: warning: bad clone images in a ptx-nvcc object; its kernels run the originals\n");
+    } else {
+      for (uint32_t i = 0, n = u32(8); i < n; ++i) {
+        uint64_t fatbin;
+        std::memcpy(&fatbin, b + 16 + 16 * size_t(i) + 8, 8);
+        it->second.push_back({reinterpret_cast<const char *>(b + u32(16 + 16 * size_t(i))),
+                              reinterpret_cast<const unsigned long long *>(b + fatbin)});
+      }
+    }
+  }
+  return {it->second.data(), it->second.size()};
+}
+
 }  // namespace
 
 extern "C" {
@@ -402,6 +433,7 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   }
   const KernelManifest *km = m->find(deviceName);
   if (!km || km->variants.empty()) return;
+  auto [images, imageCount] = imagesOf(*rt, r);
   auto k = std::make_shared<NvccKernel>(km->variants.size());
   k->name = deviceName;
   k->manifest = *km;
@@ -417,18 +449,17 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
       continue;
     }
     c.hostAddress.reset(new char(0));
-    if (rt->version >= 2 && rt->images)
-      for (int j = 0; j < rt->imageCount && !c.image; ++j)
-        if (rt->images[j].name && rt->images[j].fatbin && c.name == rt->images[j].name) {
-          std::shared_ptr<CloneImage> &image = r.images[rt->images[j].fatbin];
-          if (!image) {
-            image = std::make_shared<CloneImage>();
-            image->wrapper.data = rt->images[j].fatbin;
-          }
-          std::lock_guard<std::mutex> imageLock(image->mu);
-          image->functions.emplace_back(c.hostAddress.get(), c.name.c_str());
-          c.image = image;
+    for (size_t j = 0; j < imageCount && !c.image; ++j)
+      if (images[j].name && images[j].fatbin && c.name == images[j].name) {
+        std::shared_ptr<CloneImage> &image = r.images[images[j].fatbin];
+        if (!image) {
+          image = std::make_shared<CloneImage>();
+          image->wrapper.data = images[j].fatbin;
         }
+        std::lock_guard<std::mutex> imageLock(image->mu);
+        image->functions.emplace_back(c.hostAddress.get(), c.name.c_str());
+        c.image = image;
+      }
     if (c.image) k->hasImages = true;
     if (!c.image)  // in the unit's own image
       rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),

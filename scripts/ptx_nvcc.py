@@ -190,29 +190,133 @@ def expand(args):
     return out
 
 
-def links(args):
-    eff = expand(split_flags(os.environ.get("NVCC_PREPEND_FLAGS", "")) + args +
-                 split_flags(os.environ.get("NVCC_APPEND_FLAGS", "")))
-    inputs = 0
-    skip_next = False
-    for a in eff:
-        if skip_next:
-            skip_next = False
+VALUE_FLAGS = ("-o", "--output-file", "-ccbin", "--compiler-bindir", "-Xcompiler", "-Xlinker", "-Xptxas",
+               "-Xnvlink", "-Xfatbin", "-Xarchive", "-I", "-L", "-l", "-D", "-U", "-x", "-include",
+               "-odir", "--output-directory", "-keep-dir", "--keep-dir", "-arch", "-code", "-gencode",
+               "-std", "-rdc", "-cudart", "--cudart", "-maxrregcount", "-t", "--threads", "-isystem",
+               "-MF", "-MT", "-default-stream", "-Werror", "-diag-suppress", "-ldir", "-optf")
+
+
+def effective(args):
+    return expand(split_flags(os.environ.get("NVCC_PREPEND_FLAGS", "")) + args +
+                  split_flags(os.environ.get("NVCC_APPEND_FLAGS", "")))
+
+
+def inputs_and_output(eff):
+    """The input files of nvcc's arguments and its -o (None without)."""
+    inputs, out = [], None
+    i = 0
+    while i < len(eff):
+        a = eff[i]
+        if a in VALUE_FLAGS:
+            if a in ("-o", "--output-file") and i + 1 < len(eff):
+                out = eff[i + 1]
+            i += 2
             continue
+        if a.startswith(("-o=", "--output-file=")):
+            out = a.split("=", 1)[1]
+        elif not a.startswith("-"):
+            inputs.append(a)
+        i += 1
+    return inputs, out
+
+
+def links(args):
+    eff = effective(args)
+    for a in eff:
         if a in NO_LINK or a.split("=", 1)[0] in ("--dlink-time-opt",):
             return False
-        if a.startswith("--run") or a == "-run":
-            continue
-        if a in ("-o", "--output-file", "-ccbin", "--compiler-bindir", "-Xcompiler", "-Xlinker", "-Xptxas",
-                 "-Xnvlink", "-Xfatbin", "-Xarchive", "-I", "-L", "-l", "-D", "-U", "-x", "-include",
-                 "-odir", "--output-directory", "-keep-dir", "--keep-dir", "-arch", "-code", "-gencode",
-                 "-std", "-rdc", "-cudart", "--cudart", "-maxrregcount", "-t", "--threads", "-isystem",
-                 "-MF", "-MT", "-default-stream", "-Werror", "-diag-suppress", "-ldir", "-optf"):
-            skip_next = True
-            continue
-        if not a.startswith("-"):
-            inputs += 1
-    return inputs > 0
+    return len(inputs_and_output([a for a in eff if not (a.startswith("--run") or a == "-run")])[0]) > 0
+
+
+COMPILE_ONLY = ("-c", "--compile", "-dc", "--device-c")
+
+
+def late_images(args, link_shim):
+    """Where the clone images can be compiled beside nvcc's later steps and
+    added to the build afterwards (late images, docs/NVCC.md "Clone
+    images"): "link" (through the link: nvcc links, with the shim), the
+    object of a `-c` compile of one .cu (`ld -r` into it after nvcc), or
+    None: the host code includes them, as before (another host compiler or
+    output folder, LTO, archives, several sources)."""
+    eff = effective(args)
+    if os.environ.get("NVCC_CCBIN"):
+        return None
+    for a in eff:
+        if a.split("=", 1)[0] in ("-ccbin", "--compiler-bindir", "-odir", "--output-directory") or \
+                (a.startswith("-") and "lto" in a):
+            return None
+    if links(args):
+        # nvcc's device link step (fatbinary -link) lists the images for the
+        # host link; without it (-cudart none, -nodlink) nothing would
+        cudart, nodlink = None, False
+        for i, a in enumerate(eff):
+            if a in ("-cudart", "--cudart") and i + 1 < len(eff):
+                cudart = eff[i + 1]
+            elif a.startswith(("-cudart=", "--cudart=")):
+                cudart = a.split("=", 1)[1]
+            nodlink |= a in ("-nodlink", "--no-device-link")
+        return "link" if link_shim and cudart != "none" and not nodlink else None
+    if not any(a in COMPILE_ONLY for a in eff) or any(a in NO_LINK and a not in COMPILE_ONLY for a in eff):
+        return None
+    inputs, out = inputs_and_output(eff)
+    if len(inputs) != 1 or not inputs[0].endswith(".cu"):
+        return None
+    return out or os.path.splitext(os.path.basename(inputs[0]))[0] + ".o"
+
+
+def wait_jobs(state):
+    """Waits for the late images' jobs of the compile (each holds a lock on
+    its job-*.lock while it runs); what they printed (their warnings)."""
+    import fcntl
+    said = b""
+    for n in sorted(os.listdir(state)):
+        if n.startswith("job-") and n.endswith(".lock"):
+            try:
+                fd = os.open(os.path.join(state, n), os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH)
+            finally:
+                os.close(fd)
+            try:
+                with open(os.path.join(state, n + ".log"), "rb") as f:
+                    said += f.read()
+            except OSError:
+                pass
+    return said
+
+
+def add_late_images(state, late):
+    """After nvcc: the clone images into the -c object (`ld -r`); for a link,
+    a warning when they were made but not linked."""
+    objs = sorted(os.path.join(state, n) for n in os.listdir(state)
+                  if n.startswith("images-") and n.endswith(".o"))
+    if not objs:
+        return
+    if late == "link":
+        if not os.path.exists(os.path.join(state, "images-linked")):
+            warn("the clone images were not linked (nvcc ran no device link step); the program runs the "
+                 "original kernels")
+        return
+    tmp = late + ".ptxopt-tmp.o"
+    err = os.path.join(state, "ld-r.log")
+    rc = spawn(["/usr/bin/env", "ld", "-r", "-o", tmp, late] + objs, err=err)
+    if rc == 0:
+        try:
+            os.replace(tmp, late)
+            return
+        except OSError as e:
+            why = str(e)
+    else:
+        with open(err, errors="replace") as f:
+            why = (f.read().strip().splitlines() or ["exit %d" % rc])[0]
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+    warn("cannot add the clone images to %s (ld -r: %s); its launches run the original kernels" % (late, why))
 
 
 def ptxas_threads(args, asked):
@@ -221,8 +325,7 @@ def ptxas_threads(args, asked):
     the same code (only the command line its note records differs). None
     when the user sets split-compile (a second value makes ptxas warn), or
     with one core. `asked`: --ptxopt-ptxas-threads=N (0 or 1: off)."""
-    eff = expand(split_flags(os.environ.get("NVCC_PREPEND_FLAGS", "")) + args +
-                 split_flags(os.environ.get("NVCC_APPEND_FLAGS", "")))
+    eff = effective(args)
     if any("split-compile" in a for a in eff):
         return None
     if asked is not None:
@@ -446,6 +549,9 @@ def build(nvcc, args, own, plain):
             "PTXOPT_NVCC_CLONE_IMAGES": "1" if own["images"] else "0",
             "PTXOPT_NVCC_REAL_BIN": cuda_bin,
         })
+        late = late_images(args, link_shim) if own["images"] else None
+        if late:
+            env["PTXOPT_NVCC_LATE_IMAGES"] = "1"
         srcs = [a for a in args if a.endswith((".cu", ".cup", ".gpu"))]
         if len(srcs) == 1:
             env["PTXOPT_NVCC_SOURCE"] = srcs[0]
@@ -458,14 +564,25 @@ def build(nvcc, args, own, plain):
         cmd += args
         if link_shim:
             cmd += ["-Xlinker", "--undefined=" + HOOK_SYMBOL, link_shim]
+        if late == "link":  # a linker script: nvcc's device link step lists the clone images in it
+            script = os.path.join(wrap, "state", "libptxopt_clone_images.a")
+            with open(script, "w") as f:
+                # (nvlink, which reads it too, takes a file under 64 bytes for a broken one)
+                f.write("/* ptx-nvcc: the clone images of this link (none yet): a GNU ld linker script */\n")
+            cmd.append(script)
         if own["verbose"]:
             sys.stderr.write("ptx-nvcc: %s\n" % " ".join(cmd))
         out_f, err_f = os.path.join(wrap, "stdout"), os.path.join(wrap, "stderr")
         rc = spawn(cmd, env=env, out=out_f, err=err_f)
+        said = b""
+        if late:
+            said = wait_jobs(os.path.join(wrap, "state"))
+            if rc == 0:
+                add_late_images(os.path.join(wrap, "state"), late)
         with open(out_f, "rb") as f:
             out = f.read()
         with open(err_f, "rb") as f:
-            err = f.read()
+            err = f.read() + said
         changed = os.path.exists(os.path.join(wrap, "state", "changed"))
         if rc == 0 or not (changed or link_shim):
             sys.stdout.flush()

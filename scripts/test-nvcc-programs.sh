@@ -4,8 +4,9 @@
 # unmodified source and flags (its "// FLAGS:" line; "// SOURCES:" names more
 # translation units), and
 #
-#   build only (no GPU, or --build-only): both builds must succeed and the
-#     ptx-nvcc program must contain the launch shim (nm);
+#   build only (no GPU, or --build-only): both builds must succeed, the
+#     ptx-nvcc build without a warning (e.g. clone images not linked), and
+#     the ptx-nvcc program must contain the launch shim (nm);
 #   on a GPU: both programs run; every "result" line must be identical, byte
 #     for byte, between the two builds and report wrong=0 (a CPU reference);
 #     the ptx-nvcc build must have launched at least one clone (PTXOPT_LOG=1,
@@ -80,6 +81,9 @@ for p in "${PROGS[@]}"; do
     fi
   done
   [ $ok = 1 ] || continue
+  if grep -q 'ptx-nvcc: warning' "$OUT/$p.ptx-nvcc.build.log"; then
+    fail "$p: ptx-nvcc warned ($OUT/$p.ptx-nvcc.build.log): $(grep -m1 'ptx-nvcc: warning' "$OUT/$p.ptx-nvcc.build.log")"
+  fi
   nm "$OUT/$p.ptx-nvcc" >"$OUT/$p.ptx-nvcc.nm" 2>&1  # (not piped into grep -q: pipefail and SIGPIPE)
   if grep -Eq ' [tT] __ptxopt_nvcc_launch$' "$OUT/$p.ptx-nvcc.nm"; then
     pass "$p: built by nvcc and ptx-nvcc (${flags[*]}); the ptx-nvcc program has the launch shim"

@@ -419,8 +419,10 @@ bool usesPtsz(const std::string &ii) {
 }
 
 /// The hook block; its table layout is ptxopt_nvcc_cudart of
-/// include/ptxopt/runtime/NvccShim.h (version 2). `images`: the header of
-/// the unit's clone images (clone images, the default), or "".
+/// include/ptxopt/runtime/NvccShim.h (version 3). `images`: the header of
+/// the unit's clone images (clone images, the default), or the symbol of
+/// their block of bytes linked in late (late images: starts with
+/// "__ptxopt_nvcc_imgs_"), or "".
 std::string hookBlock(const std::string &manifest, bool ptsz, const std::string &images) {
   std::string b = std::string(kHookBegin) + "\n";
   b += R"(#if !defined(__NV_LEGACY_LAUNCH) && !defined(__CUDACC_RTC__)
@@ -441,6 +443,7 @@ typedef struct ptxopt_nvcc_cudart {
   void (*registerFatBinaryEnd)(void **);
   const struct ptxopt_nvcc_image *images;
   int imageCount;
+  const unsigned char *imageBlob;
 } ptxopt_nvcc_cudart;
 void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *, const char *, void **, const char *, const char *)
     __attribute__((weak));
@@ -455,15 +458,24 @@ typedef struct ptxopt_nvcc_image {
 )";
   if (images.empty()) {
     b += "#define __PTXOPT_NVCC_IMAGES 0\n#define __PTXOPT_NVCC_IMAGE_COUNT 0\n";
+  } else if (images.rfind(kImagesSymbolPrefix, 0) == 0) {
+    // late images: linked in after this unit is compiled (nvcc_images.cpp);
+    // weak, so null when they were not
+    b += "extern \"C\" const unsigned char " + images + "[] __attribute__((weak));\n"
+         "#define __PTXOPT_NVCC_IMAGES 0\n#define __PTXOPT_NVCC_IMAGE_COUNT 0\n#define __PTXOPT_NVCC_IMAGE_BLOB " +
+         images + "\n";
   } else {  // clone images: written by the fatbinary step (nvcc_images.cpp)
     b += "#if __has_include(\"" + images + "\")\n#include \"" + images +
          "\"\n#define __PTXOPT_NVCC_IMAGES __ptxopt_nvcc_images\n#else\n#define __PTXOPT_NVCC_IMAGES 0\n"
          "#define __PTXOPT_NVCC_IMAGE_COUNT 0\n#endif\n";
   }
-  b += R"(static const ptxopt_nvcc_cudart __ptxopt_nvcc_rt = {2, __cudaRegisterFunction, __cudaGetKernel, __cudaLaunchKernel,
+  b += R"(#ifndef __PTXOPT_NVCC_IMAGE_BLOB
+#define __PTXOPT_NVCC_IMAGE_BLOB 0
+#endif
+static const ptxopt_nvcc_cudart __ptxopt_nvcc_rt = {3, __cudaRegisterFunction, __cudaGetKernel, __cudaLaunchKernel,
     __cudaLaunchKernel_ptsz, cudaGetDevice, cudaDeviceGetAttribute, cudaFuncGetAttributes, cudaPeekAtLastError,
     cudaGetLastError, cudaGetErrorName, __cudaRegisterFatBinary, __cudaRegisterFatBinaryEnd, __PTXOPT_NVCC_IMAGES,
-    __PTXOPT_NVCC_IMAGE_COUNT};
+    __PTXOPT_NVCC_IMAGE_COUNT, __PTXOPT_NVCC_IMAGE_BLOB};
 static const char __ptxopt_nvcc_manifest[] =
   )";
   b += cString(manifest) + ";\n";
@@ -583,7 +595,9 @@ void afterCicc(const std::vector<std::string> &args) {
     if (a.size() > 3 && a.compare(a.size() - 3, 3, ".ii") == 0) ii = a;
   const bool ptsz = !ii.empty() && usesPtsz(ii);
   const auto fatbinC = argValue(args, "--include_file_name");
-  const std::string images = cloneImagesOn() && fatbinC ? imagesHeader(*fatbinC) : "";
+  std::string images;
+  if (cloneImagesOn() && fatbinC)
+    images = lateImagesOn() ? imagesSymbol(*fatbinC, tu) : imagesHeader(*fatbinC);
   for (const auto &st : stubs)
     if (isFile(st)) installHook(st, merged, ptsz, images);
 }

@@ -39,15 +39,36 @@
 // The shim (runtime/NvccShim.cpp) registers an image, with all its clones
 // (one kernel's), when a launch shape first can use one of them.
 //
+// Late images (PTXOPT_NVCC_LATE_IMAGES=1: scripts/ptx-nvcc sets it where it
+// can add an object to the build's output): steps 2 and 3 do not wait for
+// the clones. Each starts them in a process of its own (a job, holding a lock
+// on job-*.lock until it ends) and returns when nvcc's own tool has finished,
+// so the clones compile while nvcc compiles the host code. The fatbinary
+// job waits for the ptxas jobs of its cubins and writes the clone images as
+// one block of bytes (NvccShim.h, version 3) into images-<hash>.o (`as`,
+// .incbin), under the symbol the hook block names weakly. That object
+// reaches the program through the link (nvcc's device link step, fatbinary
+// -link, waits for every job and lists the objects in the linker script
+// libptxopt_clone_images.a that scripts/ptx-nvcc put on the link line) or,
+// for `-c`, through `ld -r` into the object (scripts/ptx-nvcc, after nvcc).
+// Why: on a kernel-only object the wait for the clones' ptxas and fatbinary
+// was most of ptx-nvcc's build time (docs/BENCHMARKS.md, "ptx-nvcc build
+// overhead").
+//
 // Never fails a build nvcc would finish: the real tools' exit status is
 // returned; a clone ptxas rejects is left out (its launches run the
 // original), with one warning.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -75,6 +96,68 @@ std::string realTool(const char *name) {
 std::string clonesDir(const std::string &ptx) { return stateDir() + "/clones-" + shortHash(absPath(ptx)); }
 
 std::string cubinRecord(const std::string &cubin) { return stateDir() + "/cubin-" + shortHash(absPath(cubin)); }
+
+/// Late images: the lock a job holds while it runs (kind: its step; key:
+/// the file it makes).
+std::string jobLock(const std::string &kind, const std::string &key) {
+  return stateDir() + "/job-" + kind + "-" + shortHash(absPath(key)) + ".lock";
+}
+
+/// Runs `work` in a child process that outlives this one and holds an
+/// exclusive lock on `lock` until it ends (waitJob); false when it could not
+/// be started (the caller does the work itself). Called before this process
+/// starts a thread.
+bool startJob(const std::string &lock, const std::function<void()> &work) {
+  int fd = ::open(lock.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  if (::flock(fd, LOCK_EX) != 0) {
+    ::close(fd);
+    return false;
+  }
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fd);
+    return false;
+  }
+  if (pid == 0) {  // the job: the lock goes with its descriptor when it exits
+    // Its output to a log (scripts/ptx-nvcc shows it after the build): nvcc
+    // reads its tools' output through pipes until they close, and would
+    // wait for the job.
+    int log = ::open((lock + ".log").c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+    int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (log < 0 || null < 0 || ::dup2(null, 0) < 0 || ::dup2(log, 1) < 0 || ::dup2(log, 2) < 0) ::_exit(0);
+    // The lowest priority: on a machine with few cores it would otherwise
+    // take the CPU from nvcc's own steps, which the build waits for.
+    errno = 0;
+    if (::nice(19) == -1 && errno != 0) {
+    }
+    work();
+    std::fflush(nullptr);
+    ::_exit(0);
+  }
+  ::close(fd);  // the child's descriptor keeps the lock
+  return true;
+}
+
+/// Returns when the job of `lock` has ended (at once when there is none).
+void waitJob(const std::string &lock) {
+  int fd = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  while (::flock(fd, LOCK_SH) != 0 && errno == EINTR) {
+  }
+  ::close(fd);
+}
+
+/// The first `name` in PATH that can be run, or "".
+std::string inPath(const std::string &name) {
+  std::istringstream dirs(env("PATH"));
+  for (std::string d; std::getline(dirs, d, ':');) {
+    std::string p = (d.empty() ? "." : d) + "/" + name;
+    if (::access(p.c_str(), X_OK) == 0) return p;
+  }
+  return "";
+}
 
 std::string trim(const std::string &s) {
   size_t b = s.find_first_not_of(" \t\r");
@@ -234,8 +317,25 @@ bool splitClones(const std::string &ptxPath, const std::string &optimized, const
   return true;
 }
 
-std::string imagesHeader(const std::string &fatbinC) {
-  return stateDir() + "/images-" + shortHash(fs::path(fatbinC).filename().string()) + ".h";
+namespace {
+/// The state directory's prefix of the translation unit's image files.
+std::string imagesBase(const std::string &fatbinC) {
+  return stateDir() + "/images-" + shortHash(fs::path(fatbinC).filename().string());
+}
+}  // namespace
+
+std::string imagesHeader(const std::string &fatbinC) { return imagesBase(fatbinC) + ".h"; }
+
+bool lateImagesOn() { return cloneImagesOn() && env("PTXOPT_NVCC_LATE_IMAGES") == "1"; }
+
+std::string imagesSymbol(const std::string &fatbinC, const std::string &moduleIdFile) {
+  // nvcc's module id differs between compiles of one source; the state
+  // directory between ptx-nvcc runs: two objects never share the symbol.
+  const std::string id = readFile(moduleIdFile).value_or(moduleIdFile), dir = stateDir();
+  const std::string sym = kImagesSymbolPrefix + shortHash(id + "\n" + fatbinC + "\n" + dir) +
+                          shortHash(dir + "\n" + id + "\n" + fatbinC);
+  writeFile(imagesBase(fatbinC) + ".sym", sym);
+  return sym;
 }
 
 namespace {
@@ -256,11 +356,17 @@ void forEachParallel(size_t n, const std::function<void(size_t)> &job) {
 /// The clone modules of the PTX that ptxas `args` compiles, one ptxas each
 /// (up to 4 at a time), into the clones directory; records which compiled.
 /// Never throws: a failure leaves the clones out with a warning.
+/// The index of the .ptx that ptxas `args` compiles, or npos.
+size_t ptxasInput(const std::vector<std::string> &args) {
+  size_t in = std::string::npos;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].size() > 4 && args[i].compare(args[i].size() - 4, 4, ".ptx") == 0 && args[i][0] != '-') in = i;
+  return in;
+}
+
 void compileCloneModules(const std::vector<std::string> &args, const std::string &real) {
   try {
-    size_t in = std::string::npos;
-    for (size_t i = 0; i < args.size(); ++i)
-      if (args[i].size() > 4 && args[i].compare(args[i].size() - 4, 4, ".ptx") == 0 && args[i][0] != '-') in = i;
+    const size_t in = ptxasInput(args);
     std::string out, arch;
     size_t outAt = valueIndex(args, {"-o", "--output-file"}, out);
     valueIndex(args, {"-arch", "--gpu-name"}, arch);
@@ -326,7 +432,7 @@ int runBeside(const char *tool, const std::vector<std::string> &args,
   }
   std::vector<std::string> cmd{real};
   cmd.insert(cmd.end(), args.begin(), args.end());
-  if (!cloneImagesOn()) return spawn(cmd);
+  if (!cloneImagesOn() || !clones) return spawn(cmd);
   int rc = 0;
   std::thread own([&] { rc = spawn(cmd); });
   clones(args, real);
@@ -335,12 +441,105 @@ int runBeside(const char *tool, const std::vector<std::string> &args,
 }
 }  // namespace
 
-int ptxasMain(const std::vector<std::string> &args) { return runBeside("ptxas", args, compileCloneModules); }
+int ptxasMain(const std::vector<std::string> &args) {
+  if (lateImagesOn()) {  // the clones in a job of their own; nvcc goes on when its ptxas is done
+    const size_t in = ptxasInput(args);
+    std::string out;
+    valueIndex(args, {"-o", "--output-file"}, out);
+    const std::string real = realTool("ptxas");
+    if (in != std::string::npos && !out.empty() && !real.empty() && isFile(clonesDir(args[in]) + "/names") &&
+        !startJob(jobLock("ptxas", out), [&] { compileCloneModules(args, real); }))
+      return runBeside("ptxas", args, compileCloneModules);
+    return runBeside("ptxas", args, nullptr);
+  }
+  return runBeside("ptxas", args, compileCloneModules);
+}
 
 namespace {
+/// A clone image: its fatbinary and the clones it holds.
+struct CloneImage {
+  std::vector<std::string> names;
+  std::string fatbin;
+};
+
+/// The images as arrays, for the hook block to include.
+void writeImagesHeader(const std::string &header, const std::vector<CloneImage> &made) {
+  std::string arrays, table;
+  size_t entries = 0;
+  for (size_t n = 0; n < made.size(); ++n) {
+    std::string bytes = made[n].fatbin;
+    bytes.resize((bytes.size() + 7) / 8 * 8, '\0');
+    std::string id = "__ptxopt_nvcc_img_" + std::to_string(n);
+    arrays += "static const unsigned long long " + id + "[] __attribute__((aligned(16))) = {";
+    for (size_t i = 0; i < bytes.size(); i += 8) {
+      unsigned long long w = 0;
+      for (int b = 7; b >= 0; --b) w = w << 8 | static_cast<unsigned char>(bytes[i + size_t(b)]);
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%s0x%llxull", i == 0 ? "\n  " : i % 64 ? "," : ",\n  ", w);
+      arrays += buf;
+    }
+    arrays += "};\n";
+    for (const auto &name : made[n].names) {  // every clone of the image names the same array
+      table += "  {\"" + name + "\", " + id + "},\n";
+      ++entries;
+    }
+  }
+  writeFile(header, "/* ptx-nvcc clone images (docs/NVCC.md, \"Clone images\"): one fatbinary per clone module */\n" +
+                        arrays + "static const ptxopt_nvcc_image __ptxopt_nvcc_images[] = {\n" + table +
+                        "};\n#define __PTXOPT_NVCC_IMAGE_COUNT " + std::to_string(entries) + "\n");
+  note("images " + header);
+}
+
+/// Late images: the images as one block of bytes (NvccShim.h, version 3)
+/// under the unit's symbol, assembled into base.o (`as`, .incbin) for the
+/// link or `ld -r` to take in.
+void writeImagesObject(const std::string &base, const std::vector<CloneImage> &made) {
+  const std::string sym = readFile(base + ".sym").value_or("");
+  if (sym.empty()) throw std::runtime_error("no symbol recorded for " + base);
+  auto put = [](std::string &b, size_t at, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) b[at + size_t(i)] = static_cast<char>(v >> (8 * i) & 0xff);
+  };
+  size_t entries = 0;
+  for (const auto &m : made) entries += m.names.size();
+  std::string blob(16 + 16 * entries, '\0');
+  blob.replace(0, 8, "PTXONVI1");
+  put(blob, 8, entries, 4);
+  std::vector<size_t> nameAt;
+  for (const auto &m : made)
+    for (const auto &name : m.names) {
+      nameAt.push_back(blob.size());
+      blob += name;
+      blob += '\0';
+    }
+  size_t e = 0;
+  for (const auto &m : made) {
+    blob.resize((blob.size() + 15) / 16 * 16, '\0');
+    for (size_t k = 0; k < m.names.size(); ++k, ++e) {
+      put(blob, 16 + 16 * e, nameAt[e], 4);
+      put(blob, 16 + 16 * e + 8, blob.size(), 8);
+    }
+    blob += m.fatbin;
+  }
+  writeFile(base + ".blob", blob);
+  std::string path;  // for .incbin: a string of the assembler
+  for (char c : base + ".blob") path += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  writeFile(base + ".s", "\t.section .rodata.ptxopt_nvcc_images,\"a\",%progbits\n\t.balign 16\n\t.globl " + sym +
+                             "\n\t.hidden " + sym + "\n\t.type " + sym + ", %object\n\t.size " + sym + ", " +
+                             std::to_string(blob.size()) + "\n" + sym + ":\n\t.incbin \"" + path +
+                             "\"\n\t.section .note.GNU-stack,\"\",%progbits\n");
+  const std::string as = inPath("as");
+  if (as.empty()) throw std::runtime_error("no `as` in PATH for the clone images");
+  if (spawn({as, "-o", base + ".o.tmp", base + ".s"}, base + ".as.log") != 0)
+    throw std::runtime_error("`as` failed on the clone images (log " + base + ".as.log)");
+  if (std::rename((base + ".o.tmp").c_str(), (base + ".o").c_str()) != 0)
+    throw std::runtime_error("cannot write " + base + ".o");
+  note("images " + base + ".o");
+}
+
 /// One fatbinary per clone module of the compile that fatbinary `args`
 /// makes (its cubins and PTX), written as arrays into the images header
-/// that the hook block includes. Never throws: a failure leaves the clones
+/// that the hook block includes, or with late images into an object (after
+/// the ptxas jobs of its cubins). Never throws: a failure leaves the clones
 /// out with a warning.
 void makeCloneImages(const std::vector<std::string> &args, const std::string &real) {
   try {
@@ -379,6 +578,7 @@ void makeCloneImages(const std::vector<std::string> &args, const std::string &re
         continue;
       }
       if (kv["kind"] != "elf") continue;
+      if (lateImagesOn()) waitJob(jobLock("ptxas", kv["file"]));
       auto record = readFile(cubinRecord(kv["file"]));
       if (!record) continue;
       std::istringstream rs(*record);
@@ -395,47 +595,26 @@ void makeCloneImages(const std::vector<std::string> &args, const std::string &re
     }
     if (order.empty()) return;
     const std::string header = imagesHeader(embedded);
-    std::string arrays, table;
-    size_t n = 0;
-    size_t entries = 0;
-    // One fatbinary per clone module, up to 4 at a time; the header lists
-    // them in order.
-    std::vector<std::optional<std::string>> made(order.size());
+    // One fatbinary per clone module, up to 4 at a time, in order.
+    std::vector<std::optional<std::string>> bytes(order.size());
     forEachParallel(order.size(), [&](size_t k) {
       const std::string fatbin = header + "." + std::to_string(k) + ".fatbin";
       std::vector<std::string> c{real, "--create=" + fatbin, "-64"};
       c.insert(c.end(), images[order[k]].begin(), images[order[k]].end());
-      made[k] = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
+      bytes[k] = spawn(c, fatbin + ".log") == 0 ? readFile(fatbin) : std::nullopt;
     });
+    std::vector<CloneImage> made;
     for (size_t k = 0; k < order.size(); ++k) {
-      const std::string &module = order[k];
-      auto &bytes = made[k];
-      if (!bytes || bytes->empty()) {
-        warnOnce("clone-fatbinary" + module, "fatbinary failed on the clone image " + module + "; its clones' launches run the original");
+      if (!bytes[k] || bytes[k]->empty()) {
+        warnOnce("clone-fatbinary" + order[k],
+                 "fatbinary failed on the clone image " + order[k] + "; its clones' launches run the original");
         continue;
       }
-      bytes->resize((bytes->size() + 7) / 8 * 8, '\0');
-      std::string id = "__ptxopt_nvcc_img_" + std::to_string(n);
-      arrays += "static const unsigned long long " + id + "[] __attribute__((aligned(16))) = {";
-      for (size_t i = 0; i < bytes->size(); i += 8) {
-        unsigned long long w = 0;
-        for (int b = 7; b >= 0; --b) w = w << 8 | static_cast<unsigned char>((*bytes)[i + size_t(b)]);
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%s0x%llxull", i == 0 ? "\n  " : i % 64 ? "," : ",\n  ", w);
-        arrays += buf;
-      }
-      arrays += "};\n";
-      for (const auto &name : held[module]) {  // every clone of the image names the same array
-        table += "  {\"" + name + "\", " + id + "},\n";
-        ++entries;
-      }
-      ++n;
+      made.push_back({held[order[k]], std::move(*bytes[k])});
     }
-    if (!n) return;
-    writeFile(header, "/* ptx-nvcc clone images (docs/NVCC.md, \"Clone images\"): one fatbinary per clone module */\n" +
-                          arrays + "static const ptxopt_nvcc_image __ptxopt_nvcc_images[] = {\n" + table +
-                          "};\n#define __PTXOPT_NVCC_IMAGE_COUNT " + std::to_string(entries) + "\n");
-    note("images " + header);
+    if (made.empty()) return;
+    if (lateImagesOn()) writeImagesObject(imagesBase(embedded), made);
+    else writeImagesHeader(header, made);
   } catch (const std::exception &e) {
     warnOnce(std::string("fatbinary") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");
   } catch (...) {
@@ -444,6 +623,67 @@ void makeCloneImages(const std::vector<std::string> &args, const std::string &re
 }
 }  // namespace
 
-int fatbinaryMain(const std::vector<std::string> &args) { return runBeside("fatbinary", args, makeCloneImages); }
+namespace {
+/// Late images, nvcc's device link (fatbinary -link, before the host link):
+/// waits for every job of the compile and lists the clone image objects in
+/// the linker script scripts/ptx-nvcc put on the link line. Never throws: a
+/// failure leaves them out with a warning (the originals run).
+void linkLateImages(const std::vector<std::string> &, const std::string &) {
+  try {
+    std::vector<std::string> locks, objects;
+    for (const auto &e : fs::directory_iterator(stateDir())) {
+      const std::string n = e.path().filename().string();
+      if (startsWith(n, "job-") && n.size() > 5 && n.compare(n.size() - 5, 5, ".lock") == 0)
+        locks.push_back(e.path().string());
+    }
+    for (const auto &l : locks) waitJob(l);
+    for (const auto &e : fs::directory_iterator(stateDir())) {
+      const std::string n = e.path().filename().string();
+      if (startsWith(n, "images-") && n.size() > 2 && n.compare(n.size() - 2, 2, ".o") == 0)
+        objects.push_back(e.path().string());
+    }
+    if (objects.empty()) return;
+    std::sort(objects.begin(), objects.end());
+    std::string script = "/* ptx-nvcc: the clone images of this link (docs/NVCC.md, \"Clone images\") */\nINPUT(";
+    for (const auto &o : objects) {
+      if (o.find('"') != std::string::npos) throw std::runtime_error("a '\"' in " + o);
+      script += " \"" + o + "\"";
+    }
+    writeFile(stateDir() + "/libptxopt_clone_images.a", script + " )\n");
+    writeFile(stateDir() + "/images-linked", "");
+  } catch (const std::exception &e) {
+    warnOnce(std::string("link") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");
+  }
+}
+
+/// Whether fatbinary `args` embed an image with clones (late images).
+bool hasClones(const std::vector<std::string> &args) {
+  for (const auto &a : args) {
+    if (!startsWith(a, "--image3=")) continue;
+    size_t f = a.find(",file=");
+    if (f == std::string::npos) continue;
+    const std::string file = a.substr(f + 6);
+    if (a.find("kind=ptx") != std::string::npos ? isFile(clonesDir(file) + "/names")
+                                                 : isFile(jobLock("ptxas", file)))
+      return true;
+  }
+  return false;
+}
+}  // namespace
+
+int fatbinaryMain(const std::vector<std::string> &args) {
+  if (!lateImagesOn()) return runBeside("fatbinary", args, makeCloneImages);
+  if (std::find(args.begin(), args.end(), "-link") != args.end() ||
+      std::find(args.begin(), args.end(), "--link") != args.end())
+    return runBeside("fatbinary", args, linkLateImages);
+  std::string embedded;
+  for (const auto &a : args)
+    if (startsWith(a, "--embedded-fatbin=")) embedded = a.substr(18);
+  const std::string real = realTool("fatbinary");
+  if (!embedded.empty() && !real.empty() && hasClones(args) &&
+      !startJob(jobLock("fatbinary", embedded), [&] { makeCloneImages(args, real); }))
+    return runBeside("fatbinary", args, makeCloneImages);
+  return runBeside("fatbinary", args, nullptr);
+}
 
 }  // namespace ptxnvcc

@@ -44,6 +44,16 @@ bool splitClones(const std::string &ptxPath, const std::string &optimized, const
 /// The header the fatbinary step writes for the translation unit whose host
 /// stub includes `fatbinC` (cicc's --include_file_name): the clones' images.
 std::string imagesHeader(const std::string &fatbinC);
+/// Late images (PTXOPT_NVCC_LATE_IMAGES=1, set by scripts/ptx-nvcc where it
+/// can add objects to the build): the clones are compiled beside nvcc's later
+/// steps, into an object linked in afterwards, not included by the host code.
+bool lateImagesOn();
+/// Late images: the symbol of the translation unit's block of images (unique
+/// to the unit's compile: `moduleIdFile` is cicc's --module_id_file_name),
+/// recorded for the fatbinary step.
+std::string imagesSymbol(const std::string &fatbinC, const std::string &moduleIdFile);
+/// Every late images symbol starts with this.
+inline constexpr const char *kImagesSymbolPrefix = "__ptxopt_nvcc_imgs_";
 /// ptx-nvcc-cicc invoked as ptxas / fatbinary.
 int ptxasMain(const std::vector<std::string> &args);
 int fatbinaryMain(const std::vector<std::string> &args);

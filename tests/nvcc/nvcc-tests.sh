@@ -279,20 +279,44 @@ images)
   run build.log nvcc -arch=$ARCH -ptx "$MATADD/matadd.cu" -o nvcc.ptx
   check "...the unit's PTX is nvcc's, byte for byte" cmp k/matadd.ptx nvcc.ptx
   check "...its cubin has no clone" bash -c "! grep -q __ptxopt k/matadd.sm_90.cubin"
-  check "...the object carries the clone images" bash -c "nm m.o | grep -q __ptxopt_nvcc_img_0"
+  # -c of one .cu: late images, linked into the object after nvcc (ld -r):
+  # one block under one symbol, one image per kernel with clones
+  check "...the object carries the clone images (late: one block, linked in)" \
+    bash -c "'$HERE/clone-images.py' m.o >m.images && grep -q ' R __ptxopt_nvcc_imgs_' <(nm m.o) &&
+             test \$(cut -d' ' -f1 m.images | sort -u | wc -l) = \$(sed 's/__ptxopt.*//' m.images | sort -u | wc -l) &&
+             grep -q '^0 ${SWAP}\$' m.images"
+  check "...the hook names it weakly, nothing else of the images" bash -c "! nm m.o | grep -q __ptxopt_nvcc_img_"
   check "a PTX-only build (compute_90)" run build.log "$PNVCC" --ptxopt-clone-images -gencode arch=compute_90,code=compute_90 \
     -c "$MATADD/matadd.cu" -o ptxonly.o
-  check "...carries clone images too (the clones' PTX, for the driver's JIT)" bash -c "nm ptxonly.o | grep -q __ptxopt_nvcc_img_0"
+  check "...carries clone images too (the clones' PTX, for the driver's JIT)" \
+    bash -c "'$HERE/clone-images.py' ptxonly.o | cmp - m.images"
   check "sm_80 SASS + compute_90 PTX" run build.log "$PNVCC" --ptxopt-clone-images -gencode arch=compute_80,code=sm_80 \
     -gencode arch=compute_90,code=compute_90 -c "$MATADD/matadd.cu" -o two.o
   check "...as many clone images as for one target (each holds both: an sm_90 GPU JITs its PTX)" \
-    bash -c "test \$(nm two.o | grep -c __ptxopt_nvcc_img_) = \$(nm m.o | grep -c __ptxopt_nvcc_img_)"
+    bash -c "'$HERE/clone-images.py' two.o | cmp - m.images"
+  # late images of -c objects run as the included ones (-cudart none links
+  # have no device link step: there the host code includes the images)
+  check "fake cudart program from a -c object (late images) and a link" bash -c "
+    '$PNVCC' --ptxopt-clone-images -arch=$ARCH -cudart none -I'$MATADD' -c '$HERE/launches.cu' -o late.o 2>>build.log &&
+    '$HERE/clone-images.py' late.o >/dev/null &&
+    '$PNVCC' --ptxopt-clone-images -arch=$ARCH -cudart none late.o '$HERE/fake_cudart.cpp' -o prog_late 2>>build.log"
+  FAKE_CUDART_VERBOSE=1 PTXOPT_FIRST_LAUNCH_CLONES=1 ./prog_late >late.log 2>&1
+  check "...registers and launches as the program whose host code includes the images" \
+    cmp <(grep 'fake-cudart: \(launch\|register\)' run.log) <(grep 'fake-cudart: \(launch\|register\)' late.log)
+  check "...which had them included (-cudart none: no device link step)" bash -c "nm prog | grep -q __ptxopt_nvcc_img_0"
+  check "-ccbin: the host code includes the images" run build.log "$PNVCC" --ptxopt-clone-images -ccbin g++ -arch=$ARCH -c "$MATADD/matadd.cu" -o cc.o
+  check "...(arrays, no block)" bash -c "nm cc.o | grep -q __ptxopt_nvcc_img_0 && ! nm cc.o | grep -q __ptxopt_nvcc_imgs_"
+  # a program nvcc links with cudart: the images through the link
+  check "a program linked with cudart (late images through the link)" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH \
+    -I"$MATADD" "$HERE/launches.cu" -o prog_link
+  check "...holds the block" bash -c "nm prog_link | grep -q ' [rR] __ptxopt_nvcc_imgs_' && ! nm prog_link | grep -q __ptxopt_nvcc_img_0 &&
+    ! grep -q 'not linked' build.log"
   # module-scope data would be two copies in two images: no split
   printf '__device__ int g;\n__global__ void k(const int *a, int *o) { int i = threadIdx.x * gridDim.x + blockIdx.x; o[i] = a[i] + g; }\n' >global.cu
   mkdir k2
   check "a unit with a __device__ variable" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH --keep --keep-dir k2 -c global.cu -o g.o
   check "...keeps its clones in its own image" grep -q '__ptxopt_swap' k2/global.ptx
-  check "...and no clone images" bash -c "! nm g.o | grep -q __ptxopt_nvcc_img_"
+  check "...and no clone images" bash -c "! nm g.o | grep -Eq ' [rRdD] .*__ptxopt_nvcc_img'"
   ;;
 
 flags)
@@ -321,7 +345,7 @@ flags)
     -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c10.o
   check "...only the exact ones" bash -c "! grep -q 'rowsum_restrict__ptxopt_lanes(' k4/rowwalk.ptx && grep -q 'rowsum_int__ptxopt_lanes(' k4/rowwalk.ptx"
   check "the default: clone images, the kept .ptx is nvcc's" bash -c "'$PNVCC' -arch=$ARCH --keep --keep-dir k5 -c '$MATADD/matadd.cu' -o c11.o 2>>build.log &&
-    nvcc -arch=$ARCH -ptx '$MATADD/matadd.cu' -o nvcc.ptx && cmp k5/matadd.ptx nvcc.ptx && nm c11.o | grep -q __ptxopt_nvcc_img_0"
+    nvcc -arch=$ARCH -ptx '$MATADD/matadd.cu' -o nvcc.ptx && cmp k5/matadd.ptx nvcc.ptx && '$HERE/clone-images.py' c11.o >/dev/null"
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
   # ptxas compiles on several threads (same code), unless the user says how.
   "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1

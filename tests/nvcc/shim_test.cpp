@@ -10,8 +10,8 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <new>
 #include <cstring>
+#include <new>
 #include <map>
 #include <mutex>
 #include <string>
@@ -140,7 +140,7 @@ cudaError_t fGetLast() {
 const char *fErrorName(cudaError_t) { return "cudaErrorFake"; }
 
 const ptxopt_nvcc_cudart table = {1,          fRegister,  fGetKernel,      fLaunch, fLaunch, fGetDevice, fDeviceAttribute,
-                                  fFuncAttributes, fPeek, fGetLast, fErrorName};
+                                  fFuncAttributes, fPeek, fGetLast, fErrorName, nullptr, nullptr, nullptr, 0, nullptr};
 
 Variant variant(const std::string &name) {
   Variant v;
@@ -480,4 +480,54 @@ TEST_CASE("nvcc shim: one clone image of several kernels is registered once, wit
   CHECK(fatbins == before + 1);  // once for the three
   std::lock_guard<std::mutex> l(fake.mu);
   CHECK(fatbinData.back() == imgUnit);
+}
+
+TEST_CASE("nvcc shim: late clone images, one block linked in after the compile (table version 3)", "[nvcc-shim]") {
+  // Kernel "g": g$a (block.x a multiple of 2) and g$b in one image of the
+  // block, as ptx-nvcc's fatbinary job writes it (NvccShim.h); kernel "h"
+  // of a unit whose block was not linked (null): its clone is looked for in
+  // the unit's image, as with no images at all.
+  static char hostG, hostH;
+  alignas(16) static unsigned char block[96] = {};
+  static const unsigned long long *fatbin = [] {
+    std::memcpy(block, "PTXONVI1", 8);
+    block[8] = 2;                    // two entries
+    block[16] = 48, block[24] = 64;  // g$a: name at 48, image at 64
+    block[32] = 52, block[40] = 64;  // g$b: name at 52, the same image
+    std::memcpy(block + 48, "g$a\0g$b\0", 8);
+    return reinterpret_cast<const unsigned long long *>(block + 64);
+  }();
+  static std::string json = [] {
+    Variant a = variant("g$a"), b = variant("g$b");
+    a.blockMultiple = {2, 1, 1};
+    Manifest m;
+    m.kernels.push_back({"g", {8}, {a, b}});
+    m.kernels.push_back({"h", {8}, {variant("h$a")}});
+    return toJson(m);
+  }();
+  ptxopt_nvcc_cudart t3 = imageTable(nullptr, 0);
+  t3.version = 3;
+  t3.imageBlob = block;
+  ptxopt_nvcc_cudart unlinked = t3;
+  unlinked.imageBlob = nullptr;
+  setUp();
+  fRegister(nullptr, &hostG, nullptr, "g", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  fRegister(nullptr, &hostH, nullptr, "h", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&t3, json.c_str(), nullptr, &hostG, "g");
+  __ptxopt_nvcc_register(&unlinked, json.c_str(), nullptr, &hostH, "h");
+  CHECK_FALSE(registered("g$a"));  // in the block's image: not at start
+  CHECK(registered("h$a"));        // no block: in the unit's image
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t3, &h, &hostG) == cudaSuccess);
+  auto run = [&](uint32_t blockX) { return launchVariant(t3, h, blockX); };
+  const long before = fatbins;
+  CHECK(run(64) == "g");  // the first launch: the original
+  CHECK(run(64) == "g$a");
+  CHECK(fatbins == before + 1);
+  CHECK(registered("g$a"));
+  CHECK(registered("g$b"));
+  CHECK(run(1) == "g$b");
+  CHECK(fatbins == before + 1);  // one image for both
+  std::lock_guard<std::mutex> l(fake.mu);
+  CHECK(fatbinData.back() == fatbin);
 }

@@ -22,7 +22,8 @@ typedef struct ptxopt_nvcc_image {
   const unsigned long long *fatbin;  // the fatbinary (8-byte aligned)
 } ptxopt_nvcc_image;
 
-/// Version 2 (version 1 ended at getErrorName). scripts/ptx-nvcc
+/// Version 3 (version 1 ended at getErrorName, version 2 at imageCount).
+/// scripts/ptx-nvcc
 /// (src/driver/nvcc_cicc.cpp) writes the same layout into each hook block.
 typedef struct ptxopt_nvcc_cudart {
   int version;
@@ -42,6 +43,13 @@ typedef struct ptxopt_nvcc_cudart {
   void (*registerFatBinaryEnd)(void **);
   const ptxopt_nvcc_image *images;  // the unit's clone images (none: the clones are in its own image)
   int imageCount;
+  // version 3: late clone images (docs/NVCC.md, "Clone images"): the same
+  // table as one block of bytes that the build links in after the unit was
+  // compiled (a weak symbol: null when it was not). Layout (little-endian,
+  // offsets from its start): "PTXONVI1", uint32 n, uint32 0, then n entries
+  // {uint32 name offset, uint32 0, uint64 fatbinary offset}; names end in
+  // NUL, fatbinaries are 16-byte aligned.
+  const unsigned char *imageBlob;
 } ptxopt_nvcc_cudart;
 
 /// Called after cudart's __cudaRegisterFunction for each kernel of a
