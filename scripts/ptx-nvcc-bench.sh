@@ -2,8 +2,9 @@
 # Build-time overhead of ptx-nvcc over nvcc (docs/BENCHMARKS.md, "ptx-nvcc
 # build overhead"): runs the same compile with nvcc and with scripts/ptx-nvcc,
 # alternating, REPS times each, and prints the minimum and the median wall and
-# CPU (user + system, children included) seconds and the overheads (on a
-# shared machine the minimum is the steadier figure). Times are taken to
+# CPU (user + system, children included) seconds and the overheads, and the
+# median of the paired ratios (each ptx-nvcc run over the nvcc run before it:
+# on a shared machine whose speed drifts, the steadier figure). Times are taken to
 # the microsecond (time.perf_counter and getrusage of the children), not the
 # 10 ms of /usr/bin/time: the overheads measured are tens of milliseconds.
 #
@@ -57,6 +58,11 @@ m = {k: (st.median(x[0] for x in v), st.median(x[1] for x in v), len(v)) for k, 
 lo = {k: (min(x[0] for x in v), min(x[1] for x in v)) for k, v in runs.items()}
 for k in ("nvcc", "ptx-nvcc"):
     print("%-9s median wall %.3f s  cpu %.3f s  (n=%d)  min wall %.3f s  cpu %.3f s" % (k, *m[k], *lo[k]))
+# Each ptx-nvcc run against the nvcc run just before it: drifts of a shared
+# machine's speed over the series cancel out.
+pairs = sorted(b[0] / a[0] for a, b in zip(runs["nvcc"], runs["ptx-nvcc"]))
+print("paired    wall ratio median %+.1f%%  (each ptx-nvcc run against the nvcc run before it; quartiles %+.1f%% %+.1f%%)" % (
+    100 * (st.median(pairs) - 1), 100 * (pairs[len(pairs) // 4] - 1), 100 * (pairs[(3 * len(pairs)) // 4] - 1)))
 print("overhead  wall %+.1f%%  cpu %+.1f%%  (medians)   min wall %+.1f%%  cpu %+.1f%%" % (
     100 * (m["ptx-nvcc"][0] / m["nvcc"][0] - 1), 100 * (m["ptx-nvcc"][1] / m["nvcc"][1] - 1),
     100 * (lo["ptx-nvcc"][0] / lo["nvcc"][0] - 1), 100 * (lo["ptx-nvcc"][1] / lo["nvcc"][1] - 1)))

@@ -300,6 +300,8 @@ def add_late_images(state, late):
             warn("the clone images were not linked (nvcc ran no device link step); the program runs the "
                  "original kernels")
         return
+    if not os.path.isfile(late):  # -o /dev/null, say: nothing to add them to
+        return
     tmp = late + ".ptxopt-tmp.o"
     err = os.path.join(state, "ld-r.log")
     rc = spawn(["/usr/bin/env", "ld", "-r", "-o", tmp, late] + objs, err=err)

@@ -6,7 +6,11 @@
 // optimized in place, so ptxas and fatbinary see the same text) and installs
 // the hook block in the translation unit's host stub (*.cudafe1.stub.c): the
 // block sends the unit's launches through libptxopt_nvcc (runtime/NvccShim.cpp)
-// with the manifest every target agrees on.
+// with the manifest every target agrees on. With late images
+// (nvcc_images.cpp) and a PTX that splits into clone images, ptx-opt runs in
+// a job instead, beside nvcc's ptxas, and the fatbinary step installs the
+// hook block (hookDeferred): nvcc's PTX is not changed then, so nothing
+// nvcc does next has to wait for it.
 //
 // Why a compiled program: it runs once per translation unit and target, and
 // a python3 start cost 10-20 ms of each compile (docs/BENCHMARKS.md, "ptx-nvcc
@@ -39,6 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -214,7 +219,8 @@ std::string withoutManifestGlobals(const std::string &ptx) {
 /// `page`: where the --ptxopt-report page goes ("" for none), written by the
 /// same ptx-opt run (--report-html); `reported` says whether that run was made.
 std::optional<std::string> optimizePtx(const std::string &ptx, const std::string &arch, bool debug,
-                                       const std::string &page, const std::string &pageSource, bool &reported) {
+                                       const std::string &page, const std::string &pageSource, bool &reported,
+                                       bool deferred = false) {
   reported = false;
   if (debug && env("PTXOPT_NVCC_DEBUG_BUILDS") != "1") return std::nullopt;  // -G: the code stays as nvcc made it
   const std::string source = env("PTXOPT_NVCC_SOURCE");
@@ -294,6 +300,12 @@ std::optional<std::string> optimizePtx(const std::string &ptx, const std::string
       ::unlink(tmp.c_str());
       note("clones " + ptx);
       return manifest;
+    }
+    if (deferred) {  // nvcc's ptxas may be reading the PTX: it stays, without clones
+      ::unlink(tmp.c_str());
+      warnOnce("deferred-split" + ptx, "the clones of " + (source.empty() ? ptx : source) + " (" + arch +
+                                           ") could not be put in an image of their own; none is used");
+      return std::nullopt;
     }
     if (stripped.size() != newText->size()) {
       try {
@@ -537,40 +549,31 @@ void installHook(const std::string &host, const std::optional<std::string> &mani
   if (manifest) note("hook " + host);
 }
 
-/// After the real cicc: optimize the PTX, merge the targets' manifests, hook
-/// the host stubs. Throws on an unexpected failure (the caller warns).
-void afterCicc(const std::vector<std::string> &args) {
-  auto ptx = argValue(args, "-o");
-  if (!ptx || ptx->size() < 4 || ptx->compare(ptx->size() - 4, 4, ".ptx") != 0 || !isFile(*ptx)) return;
-  const std::string arch = argValue(args, "-arch").value_or("?");
-  const bool debug = std::find(args.begin(), args.end(), "-g") != args.end();
-  std::string page, pageSource;
-  if (!env("PTXOPT_NVCC_REPORT").empty())  // of nvcc's PTX, not of one ptx-opt wrote already
-    if (auto text = readFile(*ptx); text && text->find(kManifestTag) == std::string::npos)
-      page = reportPage(*ptx, args, arch, pageSource);
-  bool reported = false;
-  std::optional<std::string> manifest = optimizePtx(*ptx, arch, debug, page, pageSource, reported);
-  if (!page.empty() && !reported) writeReport(*ptx, page, pageSource, arch);  // no optimizing run
-  auto stub = argValue(args, "--stub_file_name");
-  if (!stub || !isFile(*stub)) return;  // -ptx and friends: no host code
-  // One record per target; every target's stub (the host file includes one
-  // of them) carries what all targets agree on. The module id file names the
-  // translation unit in each of its cicc calls.
-  const std::string tu = argValue(args, "--module_id_file_name").value_or(*stub);
+/// The translation unit's record in the state directory (`tu`: its module
+/// id file), with its lock held while `work` runs: nvcc --threads runs the
+/// targets' cicc in parallel, and the last one must see every target's
+/// record.
+void withRecord(const std::string &tu, const std::function<void(const std::string &)> &work) {
   const std::string rec = stateDir() + "/tu-" + shortHash(absPath(tu));
   fs::create_directories(rec + "/archs");
-  // nvcc --threads runs the targets' cicc in parallel: one at a time here,
-  // so that the last one sees every target's record.
   int lock = ::open((rec + "/lock").c_str(), O_CREAT | O_WRONLY, 0644);
   if (lock < 0 || ::flock(lock, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + rec);
   struct Unlock {
     int fd;
     ~Unlock() { ::close(fd); }
   } unlock{lock};
-  std::string archName;
-  for (char c : arch) archName += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  { std::ofstream(rec + "/archs/" + archName, std::ios::trunc) << manifest.value_or(""); }
-  { std::ofstream(rec + "/stubs", std::ios::app) << absPath(*stub) << "\n"; }
+  work(rec);
+}
+
+std::string archFile(const std::string &arch) {
+  std::string name;
+  for (char c : arch) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+/// Every target's stub (the host file includes one of them) gets what all
+/// targets recorded so far agree on (under the record's lock).
+void hookStubs(const std::string &rec, const std::string &tu, bool ptsz, const std::string &images) {
   std::vector<std::string> names;
   for (const auto &e : fs::directory_iterator(rec + "/archs")) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
@@ -582,7 +585,7 @@ void afterCicc(const std::vector<std::string> &args) {
   std::optional<std::string> merged = mergeManifests(texts);
   if (!merged && texts.size() > 1 && std::any_of(texts.begin(), texts.end(), [](const auto &t) { return t; })) {
     std::string source = env("PTXOPT_NVCC_SOURCE");
-    warnOnce("archs" + tu, "the targets of " + (source.empty() ? *stub : source) + " got different clones; none is used");
+    warnOnce("archs" + tu, "the targets of " + (source.empty() ? tu : source) + " got different clones; none is used");
   }
   std::set<std::string> stubs;
   {
@@ -590,18 +593,100 @@ void afterCicc(const std::vector<std::string> &args) {
     for (std::string l; std::getline(ss, l);)
       if (!l.empty()) stubs.insert(l);
   }
-  std::string ii;
-  for (const auto &a : args)
-    if (a.size() > 3 && a.compare(a.size() - 3, 3, ".ii") == 0) ii = a;
-  const bool ptsz = !ii.empty() && usesPtsz(ii);
-  const auto fatbinC = argValue(args, "--include_file_name");
-  std::string images;
-  if (cloneImagesOn() && fatbinC)
-    images = lateImagesOn() ? imagesSymbol(*fatbinC, tu) : imagesHeader(*fatbinC);
   for (const auto &st : stubs)
     if (isFile(st)) installHook(st, merged, ptsz, images);
 }
 
+/// After the real cicc: optimize the PTX, merge the targets' manifests, hook
+/// the host stubs. Throws on an unexpected failure (the caller warns).
+void afterCicc(const std::vector<std::string> &args) {
+  auto ptx = argValue(args, "-o");
+  if (!ptx || ptx->size() < 4 || ptx->compare(ptx->size() - 4, 4, ".ptx") != 0 || !isFile(*ptx)) return;
+  const std::string arch = argValue(args, "-arch").value_or("?");
+  const bool debug = std::find(args.begin(), args.end(), "-g") != args.end();
+  std::string page, pageSource;
+  if (!env("PTXOPT_NVCC_REPORT").empty())  // of nvcc's PTX, not of one ptx-opt wrote already
+    if (auto text = readFile(*ptx); text && text->find(kManifestTag) == std::string::npos)
+      page = reportPage(*ptx, args, arch, pageSource);
+  auto stub = argValue(args, "--stub_file_name");
+  const auto fatbinC = argValue(args, "--include_file_name");
+  const std::string tu = argValue(args, "--module_id_file_name").value_or(stub.value_or(""));
+  std::string ii;
+  for (const auto &a : args)
+    if (a.size() > 3 && a.compare(a.size() - 3, 3, ".ii") == 0) ii = a;
+  const bool ptsz = !ii.empty() && usesPtsz(ii);
+  std::string images;
+  if (cloneImagesOn() && fatbinC && stub)
+    images = lateImagesOn() ? imagesSymbol(*fatbinC, tu) : imagesHeader(*fatbinC);
+
+  // Late images of a module that splits: ptx-opt runs in a job beside
+  // nvcc's ptxas (which compiles nvcc's PTX: the clones go to images of
+  // their own), and the fatbinary step hooks the stubs (hookDeferred).
+  if (lateImagesOn() && stub && isFile(*stub) && fatbinC && !(debug && env("PTXOPT_NVCC_DEBUG_BUILDS") != "1")) {
+    auto text = readFile(*ptx);
+    if (text && text->find(kManifestTag) == std::string::npos && splittable(*text)) {
+      std::string rec;
+      withRecord(tu, [&](const std::string &r) {
+        rec = r;
+        { std::ofstream(rec + "/stubs", std::ios::app) << absPath(*stub) << "\n"; }
+        { std::ofstream(rec + "/jobs", std::ios::app) << jobLock("ptxopt", *ptx) << "\n"; }
+        writeFile(stateDir() + "/hookfor-" + shortHash(fs::path(*fatbinC).filename().string()),
+                  rec + "\n" + tu + "\n" + (ptsz ? "1" : "0") + "\n" + images + "\n");
+      });
+      if (startJob(jobLock("ptxopt", *ptx), [&] {
+            try {
+              bool reported = false;
+              auto manifest = optimizePtx(*ptx, arch, debug, page, pageSource, reported, true);
+              writeFile(rec + "/archs/" + archFile(arch), manifest.value_or(""));
+            } catch (const std::exception &e) {
+              warnOnce(std::string("cicc") + e.what(), std::string("ptx-nvcc step failed (") + e.what() + "); continuing");
+            }
+          }))
+        return;
+      // no job: as below, now (the fatbinary step hooks the stubs again, the same way)
+    }
+  }
+
+  bool reported = false;
+  std::optional<std::string> manifest = optimizePtx(*ptx, arch, debug, page, pageSource, reported);
+  if (!page.empty() && !reported) writeReport(*ptx, page, pageSource, arch);  // no optimizing run
+  if (!stub || !isFile(*stub)) return;  // -ptx and friends: no host code
+  // One record per target; every target's stub carries what all targets
+  // agree on. The module id file names the translation unit in each of its
+  // cicc calls.
+  withRecord(tu, [&](const std::string &rec) {
+    { std::ofstream(rec + "/archs/" + archFile(arch), std::ios::trunc) << manifest.value_or(""); }
+    { std::ofstream(rec + "/stubs", std::ios::app) << absPath(*stub) << "\n"; }
+    hookStubs(rec, tu, ptsz, images);
+  });
+}
+
+}  // namespace
+
+namespace ptxnvcc {
+
+void hookDeferred(const std::string &fatbinC) {
+  auto record = readFile(stateDir() + "/hookfor-" + shortHash(fs::path(fatbinC).filename().string()));
+  if (!record) return;
+  try {
+    std::istringstream rs(*record);
+    std::string rec, tu, ptsz, images;
+    std::getline(rs, rec);
+    std::getline(rs, tu);
+    std::getline(rs, ptsz);
+    std::getline(rs, images);
+    std::istringstream js(readFile(rec + "/jobs").value_or(""));
+    for (std::string l; std::getline(js, l);)
+      if (!l.empty()) waitJob(l);
+    withRecord(tu, [&](const std::string &r) { hookStubs(r, tu, ptsz == "1", images); });
+  } catch (const std::exception &e) {
+    warnOnce(std::string("hook") + e.what(), std::string("ptx-nvcc step failed (") + e.what() + "); continuing");
+  }
+}
+
+}  // namespace ptxnvcc
+
+namespace {
 }  // namespace
 
 int main(int argc, char **argv) {

@@ -97,6 +97,8 @@ std::string clonesDir(const std::string &ptx) { return stateDir() + "/clones-" +
 
 std::string cubinRecord(const std::string &cubin) { return stateDir() + "/cubin-" + shortHash(absPath(cubin)); }
 
+}  // namespace
+
 /// Late images: the lock a job holds while it runs (kind: its step; key:
 /// the file it makes).
 std::string jobLock(const std::string &kind, const std::string &key) {
@@ -148,6 +150,8 @@ void waitJob(const std::string &lock) {
   }
   ::close(fd);
 }
+
+namespace {
 
 /// The first `name` in PATH that can be run, or "".
 std::string inPath(const std::string &name) {
@@ -263,6 +267,11 @@ size_t valueIndex(const std::vector<std::string> &args, std::initializer_list<co
 }  // namespace
 
 bool cloneImagesOn() { return env("PTXOPT_NVCC_CLONE_IMAGES") == "1" && !stateDir().empty(); }
+
+bool splittable(const std::string &ptx) {
+  std::vector<Item> items;
+  return topLevel(ptx, items);
+}
 
 bool splitClones(const std::string &ptxPath, const std::string &optimized, const std::string &manifestJson) {
   std::vector<std::string> clones;  // the manifest's clone names, each once
@@ -447,9 +456,17 @@ int ptxasMain(const std::vector<std::string> &args) {
     std::string out;
     valueIndex(args, {"-o", "--output-file"}, out);
     const std::string real = realTool("ptxas");
-    if (in != std::string::npos && !out.empty() && !real.empty() && isFile(clonesDir(args[in]) + "/names") &&
-        !startJob(jobLock("ptxas", out), [&] { compileCloneModules(args, real); }))
+    // the clone modules are there, or ptx-opt is still writing them (a job
+    // of the cicc step: the clones' ptxas waits for it)
+    const std::string ptxopt = in == std::string::npos ? "" : jobLock("ptxopt", args[in]);
+    if (in != std::string::npos && !out.empty() && !real.empty() &&
+        (isFile(clonesDir(args[in]) + "/names") || isFile(ptxopt)) && !startJob(jobLock("ptxas", out), [&] {
+          waitJob(ptxopt);
+          compileCloneModules(args, real);
+        })) {
+      waitJob(ptxopt);
       return runBeside("ptxas", args, compileCloneModules);
+    }
     return runBeside("ptxas", args, nullptr);
   }
   return runBeside("ptxas", args, compileCloneModules);
@@ -679,6 +696,9 @@ int fatbinaryMain(const std::vector<std::string> &args) {
   std::string embedded;
   for (const auto &a : args)
     if (startsWith(a, "--embedded-fatbin=")) embedded = a.substr(18);
+  // ptx-opt ran in jobs of the cicc step: the hook goes into the host stub
+  // now, before nvcc compiles it
+  if (!embedded.empty()) hookDeferred(embedded);
   const std::string real = realTool("fatbinary");
   if (!embedded.empty() && !real.empty() && hasClones(args) &&
       !startJob(jobLock("fatbinary", embedded), [&] { makeCloneImages(args, real); }))

@@ -3,6 +3,7 @@
 // directory, files, processes.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,20 @@ bool lateImagesOn();
 /// to the unit's compile: `moduleIdFile` is cicc's --module_id_file_name),
 /// recorded for the fatbinary step.
 std::string imagesSymbol(const std::string &fatbinC, const std::string &moduleIdFile);
+/// Whether the PTX module can be split into clone images (no module-scope
+/// data: .global, .const, textures, ...).
+bool splittable(const std::string &ptx);
+/// Late images: the lock file a job holds while it runs (kind: its step;
+/// key: the file it makes), starting one (false when it could not be
+/// started: the caller does the work itself), waiting for one (at once when
+/// there is none).
+std::string jobLock(const std::string &kind, const std::string &key);
+bool startJob(const std::string &lock, const std::function<void()> &work);
+void waitJob(const std::string &lock);
+/// Late images, the fatbinary step of the translation unit whose host code
+/// includes `fatbinC`: when its ptx-opt runs were jobs (nvcc_cicc.cpp),
+/// waits for them and installs the hook block in its host stubs.
+void hookDeferred(const std::string &fatbinC);
 /// Every late images symbol starts with this.
 inline constexpr const char *kImagesSymbolPrefix = "__ptxopt_nvcc_imgs_";
 /// ptx-nvcc-cicc invoked as ptxas / fatbinary.

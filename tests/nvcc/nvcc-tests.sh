@@ -306,6 +306,14 @@ images)
   check "...which had them included (-cudart none: no device link step)" bash -c "nm prog | grep -q __ptxopt_nvcc_img_0"
   check "-ccbin: the host code includes the images" run build.log "$PNVCC" --ptxopt-clone-images -ccbin g++ -arch=$ARCH -c "$MATADD/matadd.cu" -o cc.o
   check "...(arrays, no block)" bash -c "nm cc.o | grep -q __ptxopt_nvcc_img_0 && ! nm cc.o | grep -q __ptxopt_nvcc_imgs_"
+  # late images run ptx-opt in a job beside nvcc's ptxas: its page and
+  # remarks are written all the same, and -G code stays nvcc's
+  check "late images: --ptxopt-report and --ptxopt-remarks=FILE" bash -c "
+    '$PNVCC' --ptxopt-clone-images --ptxopt-report=\$PWD/rep --ptxopt-remarks=\$PWD/rem.txt -arch=$ARCH \
+      -c '$MATADD/matadd.cu' -o rep.o 2>>build.log && ls rep/matadd.cu-*.compute_90.html >/dev/null &&
+    grep -q '\"function\": \"_Z10matadd_intPKiS0_Pi\", \"kind\": \"applied\"' rem.txt && '$HERE/clone-images.py' rep.o | cmp - m.images"
+  check "late images: -G code without hook or images" bash -c "
+    '$PNVCC' --ptxopt-clone-images -G -arch=$ARCH -c '$MATADD/matadd.cu' -o dbg.o 2>>build.log && ! nm dbg.o | grep -q ptxopt"
   # a program nvcc links with cudart: the images through the link
   check "a program linked with cudart (late images through the link)" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH \
     -I"$MATADD" "$HERE/launches.cu" -o prog_link
