@@ -180,7 +180,8 @@ struct Item {
 };
 
 /// The module's top-level items, or false when it has one a clone image
-/// cannot have a copy of (module-scope data) or one not understood.
+/// cannot have a copy of (module-scope data) or one not understood. Debug
+/// sections (-lineinfo's .debug_str) are kept, in every module.
 bool topLevel(const std::string &ptx, std::vector<Item> &items) {
   std::istringstream in(ptx);
   std::string stmt;
@@ -236,7 +237,10 @@ bool topLevel(const std::string &ptx, std::vector<Item> &items) {
       std::string name = head[k + 1];
       name = name.substr(0, name.find('('));
       items.push_back({Item::Entry, stmt, name});
-    } else if (what == ".func" || what == ".shared" || what == ".alias" || what == ".pragma") {
+    } else if (what == ".func" || what == ".shared" || what == ".alias" || what == ".pragma" ||
+               (what == ".section" && k + 1 < head.size() && startsWith(head[k + 1], ".debug_"))) {
+      // (-lineinfo's .section .debug_str: the strings the .loc of inlined
+      // code name; a copy in each module is only line information)
       items.push_back({Item::Keep, stmt, ""});
     } else {
       return false;  // .global, .const, .tex, .surf, .sampler, ...: data two images would each have

@@ -312,6 +312,13 @@ images)
     '$PNVCC' --ptxopt-clone-images --ptxopt-report=\$PWD/rep --ptxopt-remarks=\$PWD/rem.txt -arch=$ARCH \
       -c '$MATADD/matadd.cu' -o rep.o 2>>build.log && ls rep/matadd.cu-*.compute_90.html >/dev/null &&
     grep -q '\"function\": \"_Z10matadd_intPKiS0_Pi\", \"kind\": \"applied\"' rem.txt && '$HERE/clone-images.py' rep.o | cmp - m.images"
+  # -lineinfo with an inlined function: a .debug_str section (the names the
+  # .loc of inlined code refer to), copied into each clone module
+  printf '__device__ int load(const int *a, int i) { return __ldg(a + i); }\n__global__ void k(const int *a, int *o) { int i = threadIdx.x * gridDim.x + blockIdx.x; o[i] = load(a, i) + 1; }\n' >inl.cu
+  check "-lineinfo, an inlined function (a .debug_str section): the clones still go to images" bash -c "
+    nvcc -arch=$ARCH -lineinfo -ptx inl.cu -o inl.ptx && grep -q '.section.*.debug_str' inl.ptx &&
+    '$PNVCC' --ptxopt-clone-images -lineinfo -arch=$ARCH -c inl.cu -o li.o 2>>build.log &&
+    '$HERE/clone-images.py' li.o | grep -q '^0 _Z1kPKiPi__ptxopt_swap\$' && ! grep -q 'ptx-nvcc: warning' build.log"
   check "late images: -G code without hook or images" bash -c "
     '$PNVCC' --ptxopt-clone-images -G -arch=$ARCH -c '$MATADD/matadd.cu' -o dbg.o 2>>build.log && ! nm dbg.o | grep -q ptxopt"
   # a program nvcc links with cudart: the images through the link
