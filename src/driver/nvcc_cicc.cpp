@@ -124,7 +124,7 @@ bool isFile(const std::string &p) {
 
 /// Runs argv[0] (a path) with stdout and stderr to `log` (empty: inherited).
 /// The exit status; 128 + signal; 127 when it cannot be started.
-int spawn(const std::vector<std::string> &argv, const std::string &log) {
+pid_t start(const std::vector<std::string> &argv, const std::string &log) {
   std::vector<char *> args;
   for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
@@ -139,14 +139,21 @@ int spawn(const std::vector<std::string> &argv, const std::string &log) {
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
     if (!log.empty()) std::ofstream(log) << argv[0] << ": " << std::strerror(rc) << "\n";
-    return 127;
+    return -1;
   }
+  return pid;
+}
+
+int finish(pid_t pid) {
+  if (pid < 0) return 127;
   int st = 0;
   while (::waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) return 127;
   if (WIFEXITED(st)) return WEXITSTATUS(st);
   return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
 }
+
+int spawn(const std::vector<std::string> &argv, const std::string &log) { return finish(start(argv, log)); }
 
 std::optional<std::string> argValue(const std::vector<std::string> &args, const std::string &name) {
   for (size_t i = 0; i + 1 < args.size(); ++i)

@@ -455,25 +455,26 @@ int runBeside(const char *tool, const std::vector<std::string> &args,
 }  // namespace
 
 int ptxasMain(const std::vector<std::string> &args) {
-  if (lateImagesOn()) {  // the clones in a job of their own; nvcc goes on when its ptxas is done
-    const size_t in = ptxasInput(args);
-    std::string out;
-    valueIndex(args, {"-o", "--output-file"}, out);
-    const std::string real = realTool("ptxas");
-    // the clone modules are there, or ptx-opt is still writing them (a job
-    // of the cicc step: the clones' ptxas waits for it)
-    const std::string ptxopt = in == std::string::npos ? "" : jobLock("ptxopt", args[in]);
-    if (in != std::string::npos && !out.empty() && !real.empty() &&
-        (isFile(clonesDir(args[in]) + "/names") || isFile(ptxopt)) && !startJob(jobLock("ptxas", out), [&] {
-          waitJob(ptxopt);
-          compileCloneModules(args, real);
-        })) {
-      waitJob(ptxopt);
-      return runBeside("ptxas", args, compileCloneModules);
-    }
-    return runBeside("ptxas", args, nullptr);
-  }
-  return runBeside("ptxas", args, compileCloneModules);
+  const std::string real = realTool("ptxas");
+  if (!lateImagesOn() || real.empty()) return runBeside("ptxas", args, compileCloneModules);
+  // Late images: nvcc's ptxas first (the build waits for it alone), then the
+  // clones in a job of their own, if the clone modules are there or ptx-opt
+  // is still writing them (a job of the cicc step, which the clones' wait for)
+  std::vector<std::string> cmd{real};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  const pid_t own = start(cmd);
+  const size_t in = ptxasInput(args);
+  std::string out;
+  valueIndex(args, {"-o", "--output-file"}, out);
+  const std::string ptxopt = in == std::string::npos ? "" : jobLock("ptxopt", args[in]);
+  auto clones = [&] {
+    waitJob(ptxopt);
+    compileCloneModules(args, real);
+  };
+  if (in != std::string::npos && !out.empty() && (isFile(clonesDir(args[in]) + "/names") || isFile(ptxopt)) &&
+      !startJob(jobLock("ptxas", out), clones))
+    clones();
+  return finish(own);
 }
 
 namespace {
@@ -693,21 +694,26 @@ bool hasClones(const std::vector<std::string> &args) {
 }  // namespace
 
 int fatbinaryMain(const std::vector<std::string> &args) {
-  if (!lateImagesOn()) return runBeside("fatbinary", args, makeCloneImages);
+  const std::string real = realTool("fatbinary");
+  if (!lateImagesOn() || real.empty()) return runBeside("fatbinary", args, makeCloneImages);
   if (std::find(args.begin(), args.end(), "-link") != args.end() ||
       std::find(args.begin(), args.end(), "--link") != args.end())
     return runBeside("fatbinary", args, linkLateImages);
+  // Late images: nvcc's fatbinary first; meanwhile, the hook goes into the
+  // host stub (ptx-opt ran in jobs of the cicc step) before nvcc compiles
+  // it, and the clone images are made in a job
+  std::vector<std::string> cmd{real};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  const pid_t own = start(cmd);
   std::string embedded;
   for (const auto &a : args)
     if (startsWith(a, "--embedded-fatbin=")) embedded = a.substr(18);
-  // ptx-opt ran in jobs of the cicc step: the hook goes into the host stub
-  // now, before nvcc compiles it
-  if (!embedded.empty()) hookDeferred(embedded);
-  const std::string real = realTool("fatbinary");
-  if (!embedded.empty() && !real.empty() && hasClones(args) &&
-      !startJob(jobLock("fatbinary", embedded), [&] { makeCloneImages(args, real); }))
-    return runBeside("fatbinary", args, makeCloneImages);
-  return runBeside("fatbinary", args, nullptr);
+  if (!embedded.empty()) {
+    hookDeferred(embedded);
+    if (hasClones(args) && !startJob(jobLock("fatbinary", embedded), [&] { makeCloneImages(args, real); }))
+      makeCloneImages(args, real);
+  }
+  return finish(own);
 }
 
 }  // namespace ptxnvcc

@@ -3,6 +3,8 @@
 // directory, files, processes.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -29,6 +31,10 @@ bool isFile(const std::string &p);
 /// Runs argv[0] (a path) with stdout and stderr to `log` (empty: inherited).
 /// The exit status; 128 + signal; 127 when it cannot be started.
 int spawn(const std::vector<std::string> &argv, const std::string &log = "");
+/// spawn in two halves: start gives the process (-1 when it cannot be
+/// started), finish waits for it and gives spawn's status.
+pid_t start(const std::vector<std::string> &argv, const std::string &log = "");
+int finish(pid_t pid);
 std::optional<std::string> argValue(const std::vector<std::string> &args, const std::string &name);
 std::string absPath(const std::string &p);
 
