@@ -637,6 +637,7 @@ void afterCicc(const std::vector<std::string> &args) {
         rec = r;
         { std::ofstream(rec + "/stubs", std::ios::app) << absPath(*stub) << "\n"; }
         { std::ofstream(rec + "/jobs", std::ios::app) << jobLock("ptxopt", *ptx) << "\n"; }
+        writeFile(rec + "/archs/" + archFile(arch), "");  // no clones, until the job says otherwise
         writeFile(stateDir() + "/hookfor-" + shortHash(fs::path(*fatbinC).filename().string()),
                   rec + "\n" + tu + "\n" + (ptsz ? "1" : "0") + "\n" + images + "\n");
       });

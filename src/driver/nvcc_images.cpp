@@ -366,9 +366,6 @@ void forEachParallel(size_t n, const std::function<void(size_t)> &job) {
   for (auto &t : pool) t.join();
 }
 
-/// The clone modules of the PTX that ptxas `args` compiles, one ptxas each
-/// (up to 4 at a time), into the clones directory; records which compiled.
-/// Never throws: a failure leaves the clones out with a warning.
 /// The index of the .ptx that ptxas `args` compiles, or npos.
 size_t ptxasInput(const std::vector<std::string> &args) {
   size_t in = std::string::npos;
@@ -377,6 +374,9 @@ size_t ptxasInput(const std::vector<std::string> &args) {
   return in;
 }
 
+/// The clone modules of the PTX that ptxas `args` compiles, one ptxas each
+/// (up to 4 at a time), into the clones directory; records which compiled.
+/// Never throws: a failure leaves the clones out with a warning.
 void compileCloneModules(const std::vector<std::string> &args, const std::string &real) {
   try {
     const size_t in = ptxasInput(args);
