@@ -7,10 +7,12 @@ HELP = """ptx-nvcc: nvcc with ptx-opt between cicc and ptxas (docs/NVCC.md).
 
 Runs the toolkit's own nvcc through a private directory holding a symlink to
 nvcc and a private nvcc.profile whose CICC_PATH names ptx-nvcc-cicc (built
-next to ptx-opt; invoked as `cicc`). After the real cicc wrote a .ptx, the
-.ptx is optimized in place, so ptxas and fatbinary (SASS and embedded PTX)
-see the same optimized text, and
-the translation unit's host stub (*.cudafe1.stub.c) gets a hook block that sends
+next to ptx-opt; invoked as `cicc`, and as `ptxas` and `fatbinary`). After
+the real cicc wrote a .ptx, ptx-opt runs on it; each kernel's clones are
+compiled into a device image of their own (the program's own image stays
+nvcc's), beside nvcc's later steps where the images can be added to the
+output afterwards (ld -r into a -c object, or through the link), and the
+translation unit's host stub (*.cudafe1.stub.c) gets a hook block that sends
 its launches through libptxopt_nvcc (runtime/NvccShim.cpp). Links get that
 library. Anything going wrong in ptx-opt or the hook falls back to nvcc's own
 result, with one warning.
