@@ -128,17 +128,26 @@ struct ModuleShape {
 /// changed or removed, keeps those of the functions it left as parsed (the
 /// originals: passes add clones and never edit a kernel in place), so the
 /// next pass does not recompute them. Everything goes if the module's other
-/// items or the set of unmodified functions changed in any other way.
-void invalidateChanged(analysis::AnalysisManager &am, const ModuleShape &before, const ir::Module &m) {
+/// items or the set of unmodified functions changed in any other way. The
+/// module's shape now (the next pass's `before`: each shape walks every
+/// statement of the module once).
+ModuleShape invalidateChanged(analysis::AnalysisManager &am, const ModuleShape &before, const ir::Module &m) {
   ModuleShape after(m);
-  if (after.otherItems != before.otherItems) return am.invalidateAll();
+  if (after.otherItems != before.otherItems) {
+    am.invalidateAll();
+    return after;
+  }
   // Every function unmodified now was unmodified before (an edit is never undone).
   for (const ir::Function *f : after.unmodifiedFunctions)
-    if (!before.unmodifiedFunctions.count(f)) return am.invalidateAll();
+    if (!before.unmodifiedFunctions.count(f)) {
+      am.invalidateAll();
+      return after;
+    }
   for (const ir::Function *f : before.functions)
     if (!after.unmodifiedFunctions.count(f)) am.invalidate(*f);  // changed or removed: the pointer is only a key
   for (const ir::Function *f : after.functions)
     if (!after.unmodifiedFunctions.count(f)) am.invalidate(*f);  // added by the pass
+  return after;
 }
 
 }  // namespace
@@ -270,12 +279,12 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
     if (!skipped) pipeline.push_back(found);
   }
   analysis::AnalysisManager am(m);
+  ModuleShape before(m);  // after one pass, the shape before the next
   for (const Registered *p : pipeline) {
     auto t0 = std::chrono::steady_clock::now();
     transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, p->info.name, opts.options};
-    const ModuleShape before(m);
     p->run(ctx);
-    invalidateChanged(am, before, m);
+    before = invalidateChanged(am, before, m);
     res.passTimes[p->info.name] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (opts.afterPass) opts.afterPass(p->info.name, m, opts.afterPassCtx);
   }
