@@ -223,8 +223,8 @@ def inputs_and_output(eff):
     return inputs, out
 
 
-def links(args):
-    eff = effective(args)
+def links(args, eff=None):
+    eff = effective(args) if eff is None else eff
     for a in eff:
         if a in NO_LINK or a.split("=", 1)[0] in ("--dlink-time-opt",):
             return False
@@ -248,7 +248,7 @@ def late_images(args, link_shim):
         if a.split("=", 1)[0] in ("-ccbin", "--compiler-bindir", "-odir", "--output-directory") or \
                 (a.startswith("-") and "lto" in a):
             return None
-    if links(args):
+    if links(args, eff):
         # nvcc's device link step (fatbinary -link) lists the images for the
         # host link; without it (-cudart none, -nodlink) nothing would
         cudart, nodlink = None, False

@@ -221,17 +221,18 @@ std::string withoutManifestGlobals(const std::string &ptx) {
   return out;
 }
 
-/// ptx-opt on `ptx` in place. The manifest JSON, or nullopt (no clones, a
-/// -G build, or ptx-opt failed: then nvcc's PTX stays as it was).
+/// ptx-opt on `ptx` in place (`text`: its text, read once by the caller;
+/// nullopt if it could not be). The manifest JSON, or nullopt (no clones, a
+/// -G build, or ptx-opt failed: then nvcc's PTX stays as it was). `deferred`
+/// (a job beside nvcc's ptxas): the PTX is never rewritten.
 /// `page`: where the --ptxopt-report page goes ("" for none), written by the
 /// same ptx-opt run (--report-html); `reported` says whether that run was made.
-std::optional<std::string> optimizePtx(const std::string &ptx, const std::string &arch, bool debug,
-                                       const std::string &page, const std::string &pageSource, bool &reported,
-                                       bool deferred = false) {
+std::optional<std::string> optimizePtx(const std::string &ptx, const std::optional<std::string> &text,
+                                       const std::string &arch, bool debug, const std::string &page,
+                                       const std::string &pageSource, bool &reported, bool deferred = false) {
   reported = false;
   if (debug && env("PTXOPT_NVCC_DEBUG_BUILDS") != "1") return std::nullopt;  // -G: the code stays as nvcc made it
   const std::string source = env("PTXOPT_NVCC_SOURCE");
-  auto text = readFile(ptx);
   if (!text) {
     warnOnce("read" + ptx, "cannot read " + ptx + "; ptx-opt not run");
     return std::nullopt;
@@ -611,10 +612,10 @@ void afterCicc(const std::vector<std::string> &args) {
   if (!ptx || ptx->size() < 4 || ptx->compare(ptx->size() - 4, 4, ".ptx") != 0 || !isFile(*ptx)) return;
   const std::string arch = argValue(args, "-arch").value_or("?");
   const bool debug = std::find(args.begin(), args.end(), "-g") != args.end();
+  const std::optional<std::string> text = readFile(*ptx);  // nvcc's PTX, or one ptx-opt wrote already
+  const bool optimized = text && text->find(kManifestTag) != std::string::npos;
   std::string page, pageSource;
-  if (!env("PTXOPT_NVCC_REPORT").empty())  // of nvcc's PTX, not of one ptx-opt wrote already
-    if (auto text = readFile(*ptx); text && text->find(kManifestTag) == std::string::npos)
-      page = reportPage(*ptx, args, arch, pageSource);
+  if (!env("PTXOPT_NVCC_REPORT").empty() && text && !optimized) page = reportPage(*ptx, args, arch, pageSource);
   auto stub = argValue(args, "--stub_file_name");
   const auto fatbinC = argValue(args, "--include_file_name");
   const std::string tu = argValue(args, "--module_id_file_name").value_or(stub.value_or(""));
@@ -630,8 +631,7 @@ void afterCicc(const std::vector<std::string> &args) {
   // nvcc's ptxas (which compiles nvcc's PTX: the clones go to images of
   // their own), and the fatbinary step hooks the stubs (hookDeferred).
   if (lateImagesOn() && stub && isFile(*stub) && fatbinC && !(debug && env("PTXOPT_NVCC_DEBUG_BUILDS") != "1")) {
-    auto text = readFile(*ptx);
-    if (text && text->find(kManifestTag) == std::string::npos && splittable(*text)) {
+    if (text && !optimized && splittable(*text)) {
       std::string rec;
       withRecord(tu, [&](const std::string &r) {
         rec = r;
@@ -644,7 +644,7 @@ void afterCicc(const std::vector<std::string> &args) {
       if (startJob(jobLock("ptxopt", *ptx), [&] {
             try {
               bool reported = false;
-              auto manifest = optimizePtx(*ptx, arch, debug, page, pageSource, reported, true);
+              auto manifest = optimizePtx(*ptx, text, arch, debug, page, pageSource, reported, true);
               writeFile(rec + "/archs/" + archFile(arch), manifest.value_or(""));
             } catch (const std::exception &e) {
               warnOnce(std::string("cicc") + e.what(), std::string("ptx-nvcc step failed (") + e.what() + "); continuing");
@@ -656,7 +656,7 @@ void afterCicc(const std::vector<std::string> &args) {
   }
 
   bool reported = false;
-  std::optional<std::string> manifest = optimizePtx(*ptx, arch, debug, page, pageSource, reported);
+  std::optional<std::string> manifest = optimizePtx(*ptx, text, arch, debug, page, pageSource, reported);
   if (!page.empty() && !reported) writeReport(*ptx, page, pageSource, arch);  // no optimizing run
   if (!stub || !isFile(*stub)) return;  // -ptx and friends: no host code
   // One record per target; every target's stub carries what all targets

@@ -445,7 +445,7 @@ int runBeside(const char *tool, const std::vector<std::string> &args,
   }
   std::vector<std::string> cmd{real};
   cmd.insert(cmd.end(), args.begin(), args.end());
-  if (!cloneImagesOn() || !clones) return spawn(cmd);
+  if (!cloneImagesOn()) return spawn(cmd);
   int rc = 0;
   std::thread own([&] { rc = spawn(cmd); });
   clones(args, real);
