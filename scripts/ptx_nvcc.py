@@ -571,7 +571,7 @@ def build(nvcc, args, own, plain):
         if late == "link":  # a linker script: nvcc's device link step lists the clone images in it
             script = os.path.join(wrap, "state", "libptxopt_clone_images.a")
             with open(script, "w") as f:
-                # (nvlink, which reads it too, takes a file under 64 bytes for a broken one)
+                # (nvlink, which reads it too, takes a file under 56 bytes for a broken one)
                 f.write("/* ptx-nvcc: the clone images of this link (none yet): a GNU ld linker script */\n")
             cmd.append(script)
         if own["verbose"]:
