@@ -3,6 +3,7 @@
 // blocks, vector accesses), or the reason the kernel cannot be grouped.
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "GroupPlan.h"
@@ -88,15 +89,23 @@ std::string replicaName(const Plan &p, std::string_view r, unsigned m) {
 /// launch, so they are reductions into memory, and running them per logical
 /// thread in any interleaving is one of the original's schedules.
 std::set<const Stmt *> deadResultAtomics(const ir::Function &f) {
-  std::set<std::string_view> read;
   std::vector<const Instruction *> atomics;
   ir::forEachStmt(*f.body, [&](const Stmt &st) {
     if (st.kind != Stmt::Kind::Instruction) return;
     const auto &in = static_cast<const Instruction &>(st);
-    for (auto u : analysis::defUse(in).uses) read.insert(u);
     if (in.base() == "atom" || in.base() == "red") atomics.push_back(&in);
   });
   std::set<const Stmt *> out;
+  if (atomics.empty()) return out;  // most kernels: no need for the registers read
+  // Which of the atomics' destinations some instruction reads.
+  std::set<std::string_view> read, dests;
+  for (const Instruction *in : atomics)
+    if (!in->operands.empty() && in->operands[0].kind == Operand::Kind::Register) dests.insert(in->operands[0].text);
+  ir::forEachStmt(*f.body, [&](const Stmt &st) {
+    if (st.kind != Stmt::Kind::Instruction || read.size() == dests.size()) return;
+    for (auto u : analysis::defUse(static_cast<const Instruction &>(st)).uses)
+      if (dests.count(u)) read.insert(u);
+  });
   for (const Instruction *in : atomics) {
     auto mem = analysis::memAccess(*in);
     if (!mem || mem->space != ".global") continue;
@@ -151,9 +160,15 @@ std::string dataGuardWhy(analysis::FunctionAnalyses &fa, const Instruction &br) 
 
 bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
   auto &fa = ctx.analyses.get(f);
-  const std::set<const Stmt *> deadAtomics = deadResultAtomics(f);
+  // Built when first needed: most kernels of a large module are refused by
+  // a barrier or shared memory before an atomic is looked at.
+  std::optional<std::set<const Stmt *>> deadAtomicsOnce;
+  auto deadAtomic = [&](const Stmt *st) {
+    if (!deadAtomicsOnce) deadAtomicsOnce = deadResultAtomics(f);
+    return deadAtomicsOnce->count(st) > 0;
+  };
   for (const auto &c : fa.communication()) {
-    if (c.kind == analysis::CommFact::Kind::AtomicOrReduction && deadAtomics.count(c.stmt)) continue;
+    if (c.kind == analysis::CommFact::Kind::AtomicOrReduction && deadAtomic(c.stmt)) continue;
     p.why = "threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what + ")";
     if (c.kind == analysis::CommFact::Kind::AtomicOrReduction)
       p.why += "; only atomics whose result is unused (add, min, max, and, or, xor on .global) are not";
@@ -576,7 +591,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         return false;
       }
     }
-    if (deadAtomics.count(&in)) {  // a reduction into memory: like a store, after the last guard
+    if (deadAtomic(&in)) {  // a reduction into memory: like a store, after the last guard
       storeSeen = true;
       ++p.atomics;
       continue;
@@ -610,7 +625,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = in;
       return false;
     }
-    if (deadAtomics.count(in) && !ctx.options.count("group-atomics")) {
+    if (deadAtomic(in) && !ctx.options.count("group-atomics")) {
       // Not communication, but each replica's atomic is its own request:
       // k of them per hardware thread, one after another, ran a counting
       // kernel at 0.15x on an H100 (gpu-diff `count_above`).
@@ -619,7 +634,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = in;
       return false;
     }
-    if (deadAtomics.count(in)) {
+    if (deadAtomic(in)) {
       // Stays per replica. A data-dependent address (a histogram) follows
       // the gathers' rule; a unit stride along %tid.x would spread the
       // lanes of a warp k elements apart.

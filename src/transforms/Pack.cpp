@@ -87,6 +87,10 @@ using namespace pack;
 
 namespace {
 
+const char *const kNothingToPack =
+    "not packed: no two unguarded scalar global loads of 1, 2 or 4 bytes from one base register in one stretch of "
+    "code, and no loop reading short words at unit stride along its counter";
+
 struct Load {
   size_t stmt;          // index in the body
   const AccessInfo *a;  // its address
@@ -104,6 +108,37 @@ struct Run {
   // unpacking where that load was (else all of it at the earliest).
   bool inPlace = false;
 };
+
+/// False when `k` surely has neither a run nor a loop to pack, read from the
+/// text alone: no two loads that could merge (the window and across-block
+/// candidates below: an unguarded plain scalar global or generic load of 1,
+/// 2 or 4 bytes at [reg] or [reg+imm]) share an opcode and a base register,
+/// and no load is a loop candidate (planLoops: .global, 1 or 2 bytes). A
+/// superset of what the analysis-backed scan takes, so it decides like that
+/// scan, and most kernels of a large module (CUB's) then cost no address
+/// analysis here.
+bool mayPack(const ir::Function &k, const RegTypes &types) {
+  std::set<std::pair<std::string_view, std::string>> seen;
+  for (const auto &s : k.body->body) {
+    if (s->kind != Stmt::Kind::Instruction) continue;
+    const auto &in = static_cast<const Instruction &>(*s);
+    auto mem = analysis::memAccess(in);
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || (mem->space != ".global" && !mem->space.empty()) ||
+        mem->vector != 1 || !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 ||
+        in.operands[0].kind != Operand::Kind::Register)
+      continue;
+    const unsigned w = mem->bytes(), dstBits = types.bits(in.operands[0].text);
+    if ((w == 1 || w == 2) && mem->space == ".global" && (dstBits == 16 || dstBits == 32 || dstBits == 64))
+      return true;  // a loop candidate, if it is in a loop's header
+    if (w != 1 && w != 2 && w != 4) continue;
+    if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) continue;
+    std::string reg;
+    int64_t off;
+    if (!baseAndOffset(in.operands[1], reg, off) || in.operands[0].text == reg) continue;
+    if (!seen.emplace(in.opcode, std::move(reg)).second) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -147,14 +182,18 @@ void runPack(PassContext &ctx) {
       ctx.remark(Remark::Kind::Missed, *k, "", "not packed: it has a nested { } block");
       continue;
     }
-    auto &fa = ctx.analyses.get(*k);
-    auto &aff = fa.affine();
-    std::map<const Instruction *, const AccessInfo *> accessOf;
-    for (const auto &a : fa.accesses()) accessOf[fa.cfg().instructions()[a.instr]] = &a;
     RegTypes types;
     for (const auto &s : body)
       if (s->kind == Stmt::Kind::Decl && static_cast<const ir::Decl &>(*s).space() == ".reg")
         types.add(static_cast<const ir::Decl &>(*s));
+    if (!mayPack(*k, types)) {  // what the scan below would conclude, without its analyses
+      if (!isClone) ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
+      continue;
+    }
+    auto &fa = ctx.analyses.get(*k);
+    auto &aff = fa.affine();
+    std::map<const Instruction *, const AccessInfo *> accessOf;
+    for (const auto &a : fa.accesses()) accessOf[fa.cfg().instructions()[a.instr]] = &a;
 
     // Windows and runs.
     std::vector<Run> runs;
@@ -418,9 +457,7 @@ void runPack(PassContext &ctx) {
                    who + "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes, or "
                          "a store lies between them");
       else if (!isClone)
-        ctx.remark(Remark::Kind::Missed, *original, "",
-                   "not packed: no two unguarded scalar global loads of 1, 2 or 4 bytes from one base register in "
-                   "one stretch of code, and no loop reading short words at unit stride along its counter");
+        ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
       continue;
     }
 

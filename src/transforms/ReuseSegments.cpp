@@ -231,16 +231,28 @@ private:
     return false;
   }
 
-  /// Whether an instruction outside [lo, hi) reads `r` (a scan: the index
-  /// of every register is built only for kernels with segments).
-  bool readOutside(std::string_view r, size_t lo, size_t hi) const {
+  /// Whether an instruction outside [lo, hi) reads `r`: a scan of every
+  /// instruction's uses, listed once per kernel on the first call (kernels
+  /// without candidate segments never list them; a large one asks dozens
+  /// of times).
+  bool readOutside(std::string_view r, size_t lo, size_t hi) {
+    if (useBegin_.empty()) {
+      useBegin_.reserve(bm_.instrs.size() + 1);
+      for (const Instruction *in : bm_.instrs) {
+        useBegin_.push_back(uses_.size());
+        for (auto u : analysis::defUse(*in).uses) uses_.push_back(u);
+      }
+      useBegin_.push_back(uses_.size());
+    }
     for (size_t i = 0; i < bm_.instrs.size(); ++i) {
       if (bm_.stmtOf[i] >= lo && bm_.stmtOf[i] < hi) continue;
-      for (auto u : analysis::defUse(*bm_.instrs[i]).uses)
-        if (u == r) return true;
+      for (size_t u = useBegin_[i]; u < useBegin_[i + 1]; ++u)
+        if (uses_[u] == r) return true;
     }
     return false;
   }
+  std::vector<std::string_view> uses_;  // readOutside's list: every instruction's uses, in order
+  std::vector<size_t> useBegin_;        // instruction i's: uses_[useBegin_[i] .. useBegin_[i + 1])
 
   /// Whether hammock head j continues the segment whose blocks start at
   /// statement `from`: j's instructions are pure and its branch reads,
@@ -273,7 +285,7 @@ private:
 
   /// The first statement of the segment: the pure instructions just before
   /// block h's branch whose results only [that instruction, end) reads.
-  size_t absorbBackward(uint32_t h, size_t end) const {
+  size_t absorbBackward(uint32_t h, size_t end) {
     const auto &B = cfg_.blocks();
     size_t start = bm_.stmtOf[B[h].last - 1];
     const size_t lo = bm_.stmtOf[B[h].first];
