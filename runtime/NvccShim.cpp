@@ -106,6 +106,7 @@ struct NvccKernel {
   ShapeCache cache;
   std::atomic<bool> warnedLaunch{false};
   bool hasImages = false;  // its clones are in a clone image: the first launch runs the original
+  std::atomic<bool> launched{false};  // with hasImages: the first launch has come (it reads nothing)
   explicit NvccKernel(size_t variants) : clones(variants) {}
 };
 
@@ -496,21 +497,20 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
     lastVariantKind = nullptr;
     return launch(kernel, grid, block, args, sharedMem, stream);
   }
-  bool first = false;
-  std::call_once(k->resolved, [&] {
-    resolveKernel(*rt, *k);
-    first = true;
-  });
   LaunchShape s;
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
   // The kernel's first launch with clone images: the original, no clone
-  // image loaded (the file's opening comment).
-  const bool holdOff = first && k->hasImages && !config().firstLaunchClones;
+  // image loaded (the file's opening comment), and nothing asked of cudart
+  // (the device limits are read from the next launch on): the program's
+  // first launch costs what nvcc's does.
+  const bool holdOff = k->hasImages && !config().firstLaunchClones &&
+                       !k->launched.load(std::memory_order_relaxed) && !k->launched.exchange(true);
   if (holdOff && config().log >= 1)
     logLine(k->name + ": first launch: the original (clone images are loaded from the kernel's next launch on)");
-  const bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu && !holdOff;
+  if (!holdOff) std::call_once(k->resolved, [&] { resolveKernel(*rt, *k); });
+  const bool eligible = !holdOff && k->limitsKnown && sharedMem <= 0xffffffffu;
   Selection sel;
   int variant = -1;
   if (k->logged) {

@@ -428,11 +428,13 @@ TEST_CASE("nvcc shim: with clone images a kernel's first launch runs the origina
   cudaKernel_t h = nullptr;
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostD) == cudaSuccess);
   auto run = [&](uint32_t block) { return launchVariant(t2, h, block); };
-  const long before = fatbins;
+  const long before = fatbins, devices = fake.getDevice;  // cudaGetDevice: the shim reads the device limits
   CHECK(run(64) == "d");  // d$img could run: the first launch runs the original all the same
   CHECK(fatbins == before);  // and its image is not registered (so not loaded)
+  CHECK(fake.getDevice == devices);  // nor anything asked of cudart but the launch
   CHECK(run(64) == "d$img");  // the second launch registers it and runs it
   CHECK(fatbins == before + 1);
+  CHECK(fake.getDevice == devices + 1);  // the device limits, read once
   CHECK(run(64) == "d$img");
   CHECK(run(1) == "d");  // no condition of d$img holds
   CHECK(fatbins == before + 1);  // once
