@@ -23,6 +23,16 @@ absolute path changes the plain run's count by a few million). Issue #15's
 target: --analyze within 2x of the plain run on the largest corpus files.
 
   scripts/bench-frontend.py --analyze-ratio [--callgrind] [--baseline OTHER] [--runs 41] [-n 2] [files...]
+
+With --o2-ratio it prints issue #16's figure alone: `ptx-opt -O2 FILE -o OUT`
+against `ptxas` on the same file, both timed as whole processes (wall clock
+from start to exit, as a build pays them), in rounds that run ptxas, then
+ptx-opt (and --baseline's, when given) back to back; the medians, the
+minima and the median of the rounds' ratios. The main table's "-O2 total"
+column is ptx-opt's own --time-passes total, without --stats (whose
+coverage counts run the analyses again).
+
+  scripts/bench-frontend.py --o2-ratio [--baseline OTHER] [--runs 11] [-n 2] [files...]
 """
 import argparse
 import glob
@@ -109,6 +119,36 @@ def analyze_ratio(a, files):
             print(row, flush=True)
 
 
+def wall_ms(cmd):
+    """Wall time of one whole process, start to exit."""
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    return (time.perf_counter() - t0) * 1000
+
+
+def o2_ratio(a, files):
+    exes = [("", a.ptx_opt)] + ([("baseline: ", a.baseline)] if a.baseline else [])
+    print("| file | MB | ptxas ms, median (min) | ptx-opt -O2 ms, median (min) | -O2 / ptxas, median of rounds (of medians) |")
+    print("|---|---:|---:|---:|---:|")
+    for f in files:
+        rel = os.path.relpath(f, ROOT)
+        m = re.search(rb"^\s*\.target\s+([A-Za-z0-9_]+)", open(f, "rb").read(), re.M)
+        arch = m.group(1).decode() if m else "sm_75"
+        extra = ["-c"] if re.search(rb"^\s*\.extern\s+\.func", open(f, "rb").read(), re.M) else []
+        px, ms = [], {exe: [] for _, exe in exes}
+        with tempfile.TemporaryDirectory() as d:
+            for _ in range(a.runs):  # rounds: ptxas, then each ptx-opt
+                px.append(wall_ms([a.ptxas, f"-arch={arch}", *extra, rel, "-o", os.path.join(d, "k.cubin")]))
+                for _, exe in exes:
+                    ms[exe].append(wall_ms([exe, "-O2", rel, "-o", os.path.join(d, "o.ptx")]))
+        for label, exe in exes:
+            t = ms[exe]
+            ratio = statistics.median(t[i] / px[i] for i in range(a.runs))
+            print(f"| {label}{rel} | {os.path.getsize(f) / 1e6:.2f} | {statistics.median(px):.0f} ({min(px):.0f}) "
+                  f"| {statistics.median(t):.1f} ({min(t):.1f}) | {100 * ratio:.1f}% "
+                  f"({100 * statistics.median(t) / statistics.median(px):.1f}%) |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ptx-opt", default=os.path.join(ROOT, "build", "ptx-opt"))
@@ -117,7 +157,8 @@ def main():
     ap.add_argument("-n", type=int, default=6, help="number of largest corpus files")
     ap.add_argument("--analyze-ratio", action="store_true", help="only the --analyze / plain run table")
     ap.add_argument("--callgrind", action="store_true", help="with --analyze-ratio: instruction counts too")
-    ap.add_argument("--baseline", help="with --analyze-ratio: another ptx-opt timed in the same rounds")
+    ap.add_argument("--o2-ratio", action="store_true", help="only ptx-opt -O2 against ptxas, whole processes")
+    ap.add_argument("--baseline", help="with --analyze-ratio or --o2-ratio: another ptx-opt timed in the same rounds")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     a.ptx_opt = os.path.abspath(a.ptx_opt)  # the runs are made from the repository root
@@ -127,6 +168,9 @@ def main():
                               key=os.path.getsize, reverse=True)[:a.n]
     if a.analyze_ratio:
         analyze_ratio(a, files)
+        return
+    if a.o2_ratio:
+        o2_ratio(a, files)
         return
     # Memory of the program itself (code, ANTLR's ATN): peak RSS on a 3 KB module.
     base = ptxopt_times(a.ptx_opt, os.path.join(ROOT, "examples/matadd/matadd.ptx"), [])["rss_kib"] / 1024
@@ -144,7 +188,7 @@ def main():
         px = statistics.median(ptxas_time(a.ptxas, f) for _ in range(3)) if os.path.exists(a.ptxas) else float("nan")
         plain = statistics.median(r["total"] for r in runs)
         analyze = statistics.median(ptxopt_times(a.ptx_opt, f, ["--analyze"])["total"] for _ in range(a.runs))
-        o2 = statistics.median(ptxopt_times(a.ptx_opt, f, ["-O2"])["total"] for _ in range(a.runs))
+        o2 = statistics.median(total_ms(a.ptx_opt, f, ["-O2"]) for _ in range(a.runs))
         mb = size / 1e6
         print(f"| {os.path.relpath(f, ROOT)} | {mb:.2f} | {parse:.1f} | {prt:.1f} | {mb / ((parse + prt) / 1000):.1f} "
               f"| {cprt:.1f} | {rss:.1f} | {(rss - base) * 1e6 / size:.1f}x | {px:.0f} | {100 * (parse + prt) / px:.1f}% "

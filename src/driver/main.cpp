@@ -18,8 +18,6 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <malloc.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -146,36 +144,7 @@ const char *remarkKind(ptxopt::Remark::Kind k) {
 ptxopt::analysis::AnalysisManager *gKeptAtExit = nullptr;
 ptxopt::ir::Module *gModuleKeptAtExit = nullptr;
 
-namespace {
-
-/// The heap on 2 MB pages where the kernel gives them on request
-/// (transparent huge pages in `madvise` mode, Debian's default): what glibc's
-/// `glibc.malloc.hugetlb=1` tunable does, without the environment. A -O2 run
-/// on a 2.7 MB module touches about 25 MB of heap; its 4 KB page faults
-/// (6700) were about a tenth of the run (docs/BENCHMARKS.md, "ptx-opt's
-/// own speed"). The heap grows in one 64 MB step (address space only, pages
-/// are touched as used), allocations up to 32 MB come from it instead of
-/// mmap of their own, and it is not trimmed (the run is short). Without THP
-/// the advice is ignored and nothing else changes.
-void heapOnHugePages() {
-  constexpr size_t kHuge = size_t(2) << 20;
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  mallopt(M_TOP_PAD, 64 << 20);
-  void *p = malloc(1 << 20);  // past what static constructors took: the heap grows by the pad
-  if (!p) return;
-  auto lo = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-  auto hi = reinterpret_cast<uintptr_t>(sbrk(0)) & ~(kHuge - 1);
-  // Only the heap's fresh top (under a sanitizer's allocator `p` lies
-  // elsewhere, far from the program break: nothing is advised).
-  if (hi > lo && hi - lo <= (size_t(128) << 20)) (void)madvise(reinterpret_cast<void *>(lo), hi - lo, MADV_HUGEPAGE);
-  free(p);
-}
-
-}  // namespace
-
 int main(int argc, char **argv) {
-  heapOnHugePages();
   CLI::App app{"ptx-opt: a PTX-to-PTX optimizer for NVIDIA GPUs.\n"
                "Reads PTX (from nvcc, clang, Triton, NVRTC), optimizes global-memory\n"
                "accesses on clones of the kernels, and prints PTX.",
