@@ -13,7 +13,9 @@
 // (ANTLR's own input stream would copy the file into UTF-32, 4x its size).
 #include "ptxopt/parser/Parser.h"
 
-#include <deque>
+#include <memory>
+#include <new>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "Lexer.h"
@@ -76,7 +78,7 @@ struct NestingTooDeep {
 
 /// A token as the parser keeps it: type and byte range, no text, no line
 /// (computed on demand, for ANTLR's error path only). Tokens live in the
-/// stream's deque, so making one allocates nothing (ANTLR's CommonToken
+/// stream's queue, so making one allocates nothing (ANTLR's CommonToken
 /// cost a heap allocation and a constructor with a string per token).
 class LiteToken final : public WritableToken {
 public:
@@ -117,6 +119,58 @@ private:
   CharStream *in_;
 };
 
+/// The stream's tokens: a queue in chunks of 256, so a token never moves
+/// (ANTLR keeps Token pointers while it parses an item), indexing is a
+/// shift and a mask, and chunks whose tokens were all discarded are reused.
+/// (std::deque's chunks hold 9 tokens of this size: a heap allocation per
+/// 9 tokens, and a division per access, were 10% of a parse.)
+class TokenQueue {
+public:
+  size_t size() const { return end_ - begin_; }
+  bool empty() const { return end_ == begin_; }
+  LiteToken &operator[](size_t i) {
+    size_t k = begin_ + i;
+    return (*chunks_[k >> kShift])[k & kMask];
+  }
+  const LiteToken &operator[](size_t i) const { return const_cast<TokenQueue &>(*this)[i]; }
+  LiteToken &front() { return (*this)[0]; }
+  LiteToken &back() { return (*this)[size() - 1]; }
+  template <typename... A> void emplace_back(A &&...a) {
+    if ((end_ >> kShift) == chunks_.size()) {
+      if (!spare_.empty()) {
+        chunks_.push_back(std::move(spare_.back()));
+        spare_.pop_back();
+      } else {
+        chunks_.push_back(std::make_unique<Chunk>());
+      }
+    }
+    LiteToken *slot = &(*chunks_[end_ >> kShift])[end_ & kMask];
+    new (slot) LiteToken(std::forward<A>(a)...);
+    ++end_;
+  }
+  void pop_front() {
+    (*this)[0].~LiteToken();
+    if (++begin_ == kChunk) {  // the first chunk is spent: to the spares
+      spare_.push_back(std::move(chunks_.front()));
+      chunks_.erase(chunks_.begin());
+      begin_ = 0;
+      end_ -= kChunk;
+    }
+  }
+  ~TokenQueue() {
+    while (!empty()) pop_front();
+  }
+
+private:
+  static constexpr size_t kShift = 8, kChunk = size_t(1) << kShift, kMask = kChunk - 1;
+  struct Chunk {
+    alignas(LiteToken) unsigned char bytes[kChunk * sizeof(LiteToken)];
+    LiteToken &operator[](size_t i) { return reinterpret_cast<LiteToken *>(bytes)[i]; }
+  };
+  std::vector<std::unique_ptr<Chunk>> chunks_, spare_;
+  size_t begin_ = 0, end_ = 0;  // positions in the first chunk's numbering
+};
+
 class ItemTokenStream final : public TokenStream {
 public:
   ItemTokenStream(PtxScanner &lexer, CharStream &chars, std::string_view text)
@@ -133,7 +187,10 @@ public:
     if (i >= base_ + toks_.size()) return &toks_.back();  // EOF
     return at(i);
   }
-  Token *get(size_t i) const override { return const_cast<LiteToken *>(&toks_.at(i - base_)); }
+  Token *get(size_t i) const override {
+    if (i - base_ >= toks_.size()) throw std::out_of_range("ItemTokenStream::get");
+    return const_cast<LiteToken *>(&toks_[i - base_]);
+  }
   TokenSource *getTokenSource() const override { return &lexer_; }
   std::string getText(const misc::Interval &iv) override {
     if (iv.a < 0 || iv.b < iv.a) return {};
@@ -217,7 +274,7 @@ private:
   PtxScanner &lexer_;
   CharStream &chars_;
   std::string_view text_;
-  std::deque<LiteToken> toks_;
+  TokenQueue toks_;
   size_t base_ = 0, p_ = 0;
   uint32_t lastEnd_ = 0;
   int depth_ = 0, bangs_ = 0;

@@ -91,6 +91,10 @@ const char *const kNothingToPack =
     "not packed: no two unguarded scalar global loads of 1, 2 or 4 bytes from one base register in one stretch of "
     "code, and no loop reading short words at unit stride along its counter";
 
+const char *const kNoRunToPack =
+    "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes, or a store lies "
+    "between them";
+
 struct Load {
   size_t stmt;          // index in the body
   const AccessInfo *a;  // its address
@@ -109,16 +113,20 @@ struct Run {
   bool inPlace = false;
 };
 
-/// False when `k` surely has neither a run nor a loop to pack, read from the
-/// text alone: no two loads that could merge (the window and across-block
-/// candidates below: an unguarded plain scalar global or generic load of 1,
-/// 2 or 4 bytes at [reg] or [reg+imm]) share an opcode and a base register,
-/// and no load is a loop candidate (planLoops: .global, 1 or 2 bytes). A
-/// superset of what the analysis-backed scan takes, so it decides like that
-/// scan, and most kernels of a large module (CUB's) then cost no address
-/// analysis here.
-bool mayPack(const ir::Function &k, const RegTypes &types) {
-  std::set<std::pair<std::string_view, std::string>> seen;
+/// What the scan below would conclude about `k`, when its text alone
+/// decides it: kNothing, no two loads that could merge (the window and
+/// across-block candidates: reachable unguarded plain scalar global or
+/// generic loads of 1, 2 or 4 bytes at [reg] or [reg+imm]) share an opcode
+/// and a base register; kNoRun, some do but no two of them lie w bytes
+/// apart (a run's first two elements); and in both no load is a loop
+/// candidate (planLoops: .global, 1 or 2 bytes). Then the scan finds no run
+/// and no loop and says so in the remark chosen here, so most kernels of a
+/// large module (CUB's) cost no address analysis in this pass. kMaybe
+/// otherwise.
+enum class Prescan { kNothing, kNoRun, kMaybe };
+Prescan prescan(const ir::Function &k, const analysis::CFG &cfg, const RegTypes &types) {
+  std::map<std::pair<std::string_view, std::string>, std::set<int64_t>> groups;  // (opcode, base) -> offsets
+  bool pairs = false;
   for (const auto &s : k.body->body) {
     if (s->kind != Stmt::Kind::Instruction) continue;
     const auto &in = static_cast<const Instruction &>(*s);
@@ -129,15 +137,21 @@ bool mayPack(const ir::Function &k, const RegTypes &types) {
       continue;
     const unsigned w = mem->bytes(), dstBits = types.bits(in.operands[0].text);
     if ((w == 1 || w == 2) && mem->space == ".global" && (dstBits == 16 || dstBits == 32 || dstBits == 64))
-      return true;  // a loop candidate, if it is in a loop's header
+      return Prescan::kMaybe;  // a loop candidate, if it is in a loop's header
     if (w != 1 && w != 2 && w != 4) continue;
     if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) continue;
     std::string reg;
     int64_t off;
     if (!baseAndOffset(in.operands[1], reg, off) || in.operands[0].text == reg) continue;
-    if (!seen.emplace(in.opcode, std::move(reg)).second) return true;
+    const uint32_t at = cfg.indexOf(&in);
+    if (at >= cfg.instructions().size() || !cfg.blocks()[cfg.blockOf(at)].reachable) continue;
+    auto [it, fresh] = groups.try_emplace({in.opcode, std::move(reg)});
+    pairs |= !fresh;
+    // Widths differ only with opcodes (the type is part of it).
+    if (it->second.count(off - int64_t(w)) || it->second.count(off + int64_t(w))) return Prescan::kMaybe;
+    it->second.insert(off);
   }
-  return false;
+  return pairs ? Prescan::kNoRun : Prescan::kNothing;
 }
 
 }  // namespace
@@ -186,11 +200,14 @@ void runPack(PassContext &ctx) {
     for (const auto &s : body)
       if (s->kind == Stmt::Kind::Decl && static_cast<const ir::Decl &>(*s).space() == ".reg")
         types.add(static_cast<const ir::Decl &>(*s));
-    if (!mayPack(*k, types)) {  // what the scan below would conclude, without its analyses
-      if (!isClone) ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
+    auto &fa = ctx.analyses.get(*k);
+    if (Prescan p = prescan(*k, fa.cfg(), types); p != Prescan::kMaybe) {  // the scan's verdict, without its analyses
+      if (p == Prescan::kNoRun)
+        ctx.remark(Remark::Kind::Missed, *original, "", (isClone ? "clone " + kname + ": " : "") + kNoRunToPack);
+      else if (!isClone)
+        ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
       continue;
     }
-    auto &fa = ctx.analyses.get(*k);
     auto &aff = fa.affine();
     std::map<const Instruction *, const AccessInfo *> accessOf;
     for (const auto &a : fa.accesses()) accessOf[fa.cfg().instructions()[a.instr]] = &a;
@@ -453,9 +470,7 @@ void runPack(PassContext &ctx) {
       if (!firstWhy.empty())
         ctx.remark(Remark::Kind::Missed, *original, firstWhyAt, who + "not packed: " + firstWhy);
       else if (sawNeighbours)
-        ctx.remark(Remark::Kind::Missed, *original, "",
-                   who + "not packed: its loads from one base register are not adjacent runs of 4, 8 or 16 bytes, or "
-                         "a store lies between them");
+        ctx.remark(Remark::Kind::Missed, *original, "", who + kNoRunToPack);
       else if (!isClone)
         ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
       continue;
