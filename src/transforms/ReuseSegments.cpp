@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "Reuse.h"
 #include "CloneUtil.h"
@@ -47,7 +48,7 @@ Purity classify(const Instruction &in) {
     if (ma->kind == analysis::MemAccess::Kind::Store) return Purity::Impure;
     return Purity::Forbidden;  // atomics, reductions, prefetches
   }
-  static const std::set<std::string_view> pure = {
+  static const std::unordered_set<std::string_view, analysis::NameHash> pure = {
       "add",  "sub",  "mul",   "mad",  "mul24", "mad24", "sad",  "div",  "rem",   "abs",   "neg",  "min",
       "max",  "popc", "clz",   "bfind", "fns",  "brev",  "bfe",  "bfi",  "dp4a",  "dp2a",  "and",  "or",
       "xor",  "not",  "cnot",  "lop3", "shf",   "shl",   "shr",  "prmt", "testp", "copysign", "rcp", "sqrt",
