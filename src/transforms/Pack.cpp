@@ -61,7 +61,10 @@
 // clones is left to them.
 // Refuses (remark, for every kernel left alone): nested blocks, and kernels
 // with no such run or loop (the first run that failed and why, else that
-// there is none). Four bytes whose address has no %tid term (every thread
+// there is none). Most kernels of a large module are settled from their
+// text before any analysis (prescan: no two candidate loads share a base
+// register, or none lie one element apart, and no load could be a loop's),
+// with the remark the full scan would give. Four bytes whose address has no %tid term (every thread
 // of the block reads the same word: one broadcast per warp load either way)
 // are not merged into one 4-byte word unless pack-uniform-bytes is set:
 // tile_sum measured 0.93x so. A term of an address with several parameters is aligned
