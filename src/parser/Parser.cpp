@@ -603,6 +603,7 @@ private:
       in->guard = next();
     }
     in->opcode = next();
+    in->operands.reserve(operandCount());  // one allocation (push_back grew 1, 2, 4: three)
     while (la() != PtxLexer::SEMI) {
       in->operands.push_back(operand());
       if (la() == PtxLexer::COMMA) ++i_;
@@ -610,6 +611,21 @@ private:
     ++i_;  // ;
     in->span = spanOf(first, i_ - 1);
     return in;
+  }
+
+  /// The instruction's operands from the current token: its commas outside
+  /// brackets, plus one (0 when the `;` comes first).
+  size_t operandCount() const {
+    size_t n = 0, depth = 0;
+    for (size_t j = i_;; ++j) {
+      switch (type(j)) {
+      case PtxLexer::SEMI: case Token::EOF: return j == i_ ? 0 : n + 1;
+      case PtxLexer::LBRACE: case PtxLexer::LPAREN: case PtxLexer::LBRACK: ++depth; break;
+      case PtxLexer::RBRACE: case PtxLexer::RPAREN: case PtxLexer::RBRACK: depth -= depth > 0; break;
+      case PtxLexer::COMMA: n += depth == 0; break;
+      default: break;
+      }
+    }
   }
 
   Operand operand() {
