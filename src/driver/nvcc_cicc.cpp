@@ -573,6 +573,12 @@ void withRecord(const std::string &tu, const std::function<void(const std::strin
   work(rec);
 }
 
+/// Late images: where the cicc step leaves, for the fatbinary step of the
+/// unit whose host code includes `fatbinC`, what hookDeferred needs.
+std::string hookRecord(const std::string &fatbinC) {
+  return stateDir() + "/hookfor-" + shortHash(fs::path(fatbinC).filename().string());
+}
+
 std::string archFile(const std::string &arch) {
   std::string name;
   for (char c : arch) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -638,7 +644,7 @@ void afterCicc(const std::vector<std::string> &args) {
         { std::ofstream(rec + "/stubs", std::ios::app) << absPath(*stub) << "\n"; }
         { std::ofstream(rec + "/jobs", std::ios::app) << jobLock("ptxopt", *ptx) << "\n"; }
         writeFile(rec + "/archs/" + archFile(arch), "");  // no clones, until the job says otherwise
-        writeFile(stateDir() + "/hookfor-" + shortHash(fs::path(*fatbinC).filename().string()),
+        writeFile(hookRecord(*fatbinC),
                   rec + "\n" + tu + "\n" + (ptsz ? "1" : "0") + "\n" + images + "\n");
       });
       if (startJob(jobLock("ptxopt", *ptx), [&] {
@@ -674,7 +680,7 @@ void afterCicc(const std::vector<std::string> &args) {
 namespace ptxnvcc {
 
 void hookDeferred(const std::string &fatbinC) {
-  auto record = readFile(stateDir() + "/hookfor-" + shortHash(fs::path(fatbinC).filename().string()));
+  auto record = readFile(hookRecord(fatbinC));
   if (!record) return;
   try {
     std::istringstream rs(*record);
@@ -693,9 +699,6 @@ void hookDeferred(const std::string &fatbinC) {
 }
 
 }  // namespace ptxnvcc
-
-namespace {
-}  // namespace
 
 int main(int argc, char **argv) {
   // clone images: the same program is nvcc's ptxas and fatbinary

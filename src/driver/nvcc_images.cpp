@@ -131,9 +131,7 @@ bool startJob(const std::string &lock, const std::function<void()> &work) {
     if (log < 0 || null < 0 || ::dup2(null, 0) < 0 || ::dup2(log, 1) < 0 || ::dup2(log, 2) < 0) ::_exit(0);
     // The lowest priority: on a machine with few cores it would otherwise
     // take the CPU from nvcc's own steps, which the build waits for.
-    errno = 0;
-    if (::nice(19) == -1 && errno != 0) {
-    }
+    [[maybe_unused]] int priority = ::nice(19);  // a failure leaves the parent's priority
     work();
     std::fflush(nullptr);
     ::_exit(0);

@@ -133,19 +133,11 @@ Prescan prescan(const ir::Function &k, const analysis::CFG &cfg, const RegTypes 
   for (const auto &s : k.body->body) {
     if (s->kind != Stmt::Kind::Instruction) continue;
     const auto &in = static_cast<const Instruction &>(*s);
-    auto mem = analysis::memAccess(in);
-    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || (mem->space != ".global" && !mem->space.empty()) ||
-        mem->vector != 1 || !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 ||
-        in.operands[0].kind != Operand::Kind::Register)
-      continue;
-    const unsigned w = mem->bytes(), dstBits = types.bits(in.operands[0].text);
-    if ((w == 1 || w == 2) && mem->space == ".global" && (dstBits == 16 || dstBits == 32 || dstBits == 64))
-      return Prescan::kMaybe;  // a loop candidate, if it is in a loop's header
-    if (w != 1 && w != 2 && w != 4) continue;
-    if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) continue;
+    unsigned w;
     std::string reg;
     int64_t off;
-    if (!baseAndOffset(in.operands[1], reg, off) || in.operands[0].text == reg) continue;
+    if (loopCandidate(in, types, w)) return Prescan::kMaybe;  // if it is in a loop's header
+    if (!runCandidate(in, types, w, reg, off)) continue;
     const uint32_t at = cfg.indexOf(&in);
     if (at >= cfg.instructions().size() || !cfg.blocks()[cfg.blockOf(at)].reachable) continue;
     auto [it, fresh] = groups.try_emplace({in.opcode, std::move(reg)});
@@ -345,23 +337,13 @@ void runPack(PassContext &ctx) {
     // A global load that can be merged: unguarded, scalar, plain, 1, 2 or 4
     // bytes into a register wide enough, at [reg] or [reg+imm].
     auto eligible = [&](size_t i, const Instruction &in, Load &l) {
-      auto mem = analysis::memAccess(in);
-      if (!mem || mem->kind != analysis::MemAccess::Kind::Load || (mem->space != ".global" && !mem->space.empty()) ||
-          mem->vector != 1 || !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 ||
-          in.operands[0].kind != Operand::Kind::Register)
-        return false;
-      unsigned w = mem->bytes();
-      if (w != 1 && w != 2 && w != 4) return false;
-      unsigned dstBits = types.bits(in.operands[0].text);
-      if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) return false;
+      if (!runCandidate(in, types, l.w, l.reg, l.off)) return false;
       auto it = accessOf.find(&in);
       if (it == accessOf.end()) return false;
       l.stmt = i;
       l.a = it->second;
-      l.w = w;
       l.key = std::string(in.opcode);
-      if (!baseAndOffset(in.operands[1], l.reg, l.off)) return false;
-      return in.operands[0].text != l.reg;  // it overwrites its own base: later loads see another value
+      return true;
     };
     for (size_t i = 0; i < body.size(); ++i) {
       const Stmt &s = *body[i];

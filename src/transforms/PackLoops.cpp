@@ -40,6 +40,36 @@ std::vector<std::string> emitVectorLoad(ir::Module &m, Emitter &e, const Instruc
 
 namespace {
 
+/// An unguarded plain scalar load of `in` into a register, of .global memory
+/// (or generic too): its width in bytes, else 0.
+unsigned scalarLoadBytes(const Instruction &in, bool generic) {
+  auto mem = analysis::memAccess(in);
+  if (!mem || mem->kind != analysis::MemAccess::Kind::Load ||
+      (mem->space != ".global" && !(generic && mem->space.empty())) || mem->vector != 1 || !in.guard.empty() ||
+      !plainMemoryOp(in) || in.operands.size() != 2 || in.operands[0].kind != Operand::Kind::Register)
+    return 0;
+  return mem->bytes();
+}
+
+}  // namespace
+
+bool runCandidate(const Instruction &in, const RegTypes &types, unsigned &w, std::string &reg, int64_t &off) {
+  w = scalarLoadBytes(in, true);
+  if (w != 1 && w != 2 && w != 4) return false;
+  const unsigned dstBits = types.bits(in.operands[0].text);
+  if (!(dstBits == 32 || dstBits == 64 || (dstBits == 16 && w < 4))) return false;
+  if (!baseAndOffset(in.operands[1], reg, off)) return false;
+  return in.operands[0].text != reg;  // it overwrites its own base: later loads see another value
+}
+
+bool loopCandidate(const Instruction &in, const RegTypes &types, unsigned &w) {
+  w = scalarLoadBytes(in, false);
+  const unsigned dstBits = w == 1 || w == 2 ? types.bits(in.operands[0].text) : 0;
+  return dstBits == 16 || dstBits == 32 || dstBits == 64;
+}
+
+namespace {
+
 bool hasNounroll(const Stmt &s) {
   if (s.kind != Stmt::Kind::Directive) return false;
   const auto &d = static_cast<const ir::Directive &>(s);
@@ -76,14 +106,8 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
     const auto &hb = cfg.blocks()[L.header];
     for (uint32_t ii = hb.first; ii < hb.last; ++ii) {
       const Instruction &in = *cfg.instructions()[ii];
-      auto mem = analysis::memAccess(in);
-      if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
-          !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 ||
-          in.operands[0].kind != Operand::Kind::Register)
-        continue;
-      unsigned w = mem->bytes();
-      unsigned dstBits = types.bits(in.operands[0].text);
-      if ((w != 1 && w != 2) || !(dstBits == 16 || dstBits == 32 || dstBits == 64)) continue;
+      unsigned w;
+      if (!loopCandidate(in, types, w)) continue;
       auto it = accessOf.find(&in);
       auto st = stmtOf.find(&in);
       if (it == accessOf.end() || st == stmtOf.end() || busy.count(st->second) || !it->second->address.known) continue;

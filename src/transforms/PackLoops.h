@@ -25,6 +25,16 @@ using namespace clone;
 /// word in the same iteration (a broadcast per warp).
 bool threadVarying(const analysis::Poly &poly, const analysis::AffineAnalysis &aff);
 
+/// A load runPack's runs may merge, from its text: an unguarded plain scalar
+/// load of .global or generic memory of w = 1, 2 or 4 bytes into a register
+/// wide enough, at [reg] or [reg+imm] with reg not its own destination.
+/// Fills w, reg and off.
+bool runCandidate(const Instruction &in, const RegTypes &types, unsigned &w, std::string &reg, int64_t &off);
+/// A load planLoops may take from a loop's header, from its text: an
+/// unguarded plain scalar .global load of w = 1 or 2 bytes into a 16-, 32-
+/// or 64-bit register. Fills w.
+bool loopCandidate(const Instruction &in, const RegTypes &types, unsigned &w);
+
 /// A loop whose body reads short words at unit stride along its counter:
 /// unrolled by kUnroll in the clone so that the kUnroll reads of one pass
 /// become one vector load (see the overview).
