@@ -22,7 +22,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-export PTXOPT_BUILD=${PTXOPT_BUILD:-$ROOT/build-nvcc}
+# Default: build-nvcc/ where it exists, else build/ (what scripts/setup.sh makes).
+if [ -z "${PTXOPT_BUILD:-}" ]; then
+  PTXOPT_BUILD=$ROOT/build
+  [ -d "$ROOT/build-nvcc" ] && PTXOPT_BUILD=$ROOT/build-nvcc
+fi
+export PTXOPT_BUILD
 case $PTXOPT_BUILD in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/nvcc-programs.XXXXXX")}
 case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac

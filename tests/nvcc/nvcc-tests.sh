@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ptx-nvcc's tests (docs/NVCC.md, "Tests"), no GPU needed:
 #
-#   tests/nvcc/nvcc-tests.sh <case>     PTXOPT_BUILD=<build dir> (ptx-opt, runtime/libptxopt_nvcc.a)
+#   tests/nvcc/nvcc-tests.sh <case>     PTXOPT_BUILD=<build dir> (ptx-opt, runtime/libptxopt_nvcc.a;
+#                                       default build-nvcc/ where it exists, else build/)
 #
 # Each case builds with scripts/ptx-nvcc (and, where outputs are compared,
 # with plain nvcc) in a fresh temporary directory and checks what went in:
@@ -13,7 +14,12 @@ set -uo pipefail
 CASE=${1:?usage: nvcc-tests.sh <case>}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-export PTXOPT_BUILD=${PTXOPT_BUILD:-$ROOT/build-nvcc}
+# Default: build-nvcc/ where it exists, else build/ (what scripts/setup.sh makes).
+if [ -z "${PTXOPT_BUILD:-}" ]; then
+  PTXOPT_BUILD=$ROOT/build
+  [ -d "$ROOT/build-nvcc" ] && PTXOPT_BUILD=$ROOT/build-nvcc
+fi
+export PTXOPT_BUILD
 PTXOPT_BUILD=$(cd "$PTXOPT_BUILD" && pwd)
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PATH="$CUDA_HOME/bin:$PATH"
