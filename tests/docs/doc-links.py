@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Checks that every relative link in the project's markdown resolves
+(ctest doc-links, label docs).
+
+Documents: README.md, docs/**/*.md, examples/**/*.md, scripts/README.md,
+bench/**/*.md, tests/**/README.md. A link [text](path) or ![alt](path) that
+is not a URL must name an existing file or folder, relative to the document;
+a #fragment on a markdown file must name one of its headings (GitHub's
+slugs). Exit 0 when all resolve, 1 otherwise (each broken link printed as
+file:line: target).
+
+  tests/docs/doc-links.py [--source-dir SRC]
+"""
+import argparse
+import glob
+import os
+import re
+import sys
+
+DOCS = ["README.md", "docs/**/*.md", "examples/**/*.md", "scripts/README.md",
+        "bench/**/*.md", "tests/**/README.md"]
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+
+
+def slug(heading):
+    s = heading.strip().lower()
+    s = re.sub(r"[^\w\- ]", "", s)
+    return s.replace(" ", "-")
+
+
+def anchors(path, cache={}):
+    if path not in cache:
+        found, counts = set(), {}
+        in_code = False
+        for line in open(path, encoding="utf-8"):
+            if line.lstrip().startswith("```"):
+                in_code = not in_code
+            m = None if in_code else re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+            if m:
+                s = slug(m.group(1))
+                n = counts.get(s, 0)
+                counts[s] = n + 1
+                found.add(s if n == 0 else f"{s}-{n}")
+        cache[path] = found
+    return cache[path]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--source-dir", default=os.path.join(os.path.dirname(__file__), "..", ".."))
+    src = os.path.realpath(ap.parse_args().source_dir)
+    docs = sorted({p for g in DOCS for p in glob.glob(os.path.join(src, g), recursive=True)
+                   if "/build" not in os.path.relpath(p, src).split("/")[0]})
+    broken = checked = 0
+    for doc in docs:
+        in_code = False
+        for n, line in enumerate(open(doc, encoding="utf-8"), 1):
+            if line.lstrip().startswith("```"):
+                in_code = not in_code
+            if in_code:
+                continue
+            for m in LINK.finditer(re.sub(r"`[^`]*`", "", line)):
+                target = m.group(1)
+                if re.match(r"[a-z][a-z0-9+.-]*:", target):
+                    continue
+                path, _, frag = target.partition("#")
+                full = os.path.normpath(os.path.join(os.path.dirname(doc), path)) if path else doc
+                checked += 1
+                problem = None
+                if not os.path.exists(full):
+                    problem = "no such file"
+                elif frag and full.endswith(".md") and frag not in anchors(full):
+                    problem = f"no heading '#{frag}'"
+                if problem:
+                    broken += 1
+                    print(f"{os.path.relpath(doc, src)}:{n}: {target}: {problem}")
+    print(f"doc-links: {checked} links in {len(docs)} documents, {broken} broken")
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
