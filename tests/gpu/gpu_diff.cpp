@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -452,14 +453,31 @@ bool parseArgs(int argc, char **argv, Options &o) {
 }
 
 /// Writes each case's module with synthetic clones (to check them with
-/// ptxas and ptx-opt --verify without a GPU).
+/// ptxas and ptx-opt --verify without a GPU). The folder is created if it
+/// does not exist; a file that cannot be written is an error (exit 1), and
+/// a name is printed only once its file is written.
 int dumpSynth(const Options &o) {
+  std::error_code ec;
+  std::filesystem::create_directories(o.dumpDir, ec);
+  if (ec) {
+    std::fprintf(stderr, "gpu-diff: cannot create %s: %s\n", o.dumpDir.c_str(), ec.message().c_str());
+    return 1;
+  }
   int n = 0;
-  for (const Case &c : allCases()) {
-    if (c.synth.empty()) continue;
-    std::string out = o.dumpDir + "/synth" + std::to_string(n++) + ".ptx";
-    std::ofstream(out) << synthModule(readFile(o.casesDir + "/" + c.file + ".ptx"), c);
-    std::printf("%s: %s\n", out.c_str(), c.name.c_str());
+  try {
+    for (const Case &c : allCases()) {
+      if (c.synth.empty()) continue;
+      std::string out = o.dumpDir + "/synth" + std::to_string(n++) + ".ptx";
+      std::string text = synthModule(readFile(o.casesDir + "/" + c.file + ".ptx"), c);
+      std::ofstream f(out, std::ios::binary);
+      f << text;
+      f.close();
+      if (!f) throw std::runtime_error("cannot write " + out);
+      std::printf("%s: %s\n", out.c_str(), c.name.c_str());
+    }
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "gpu-diff: %s\n", e.what());
+    return 1;
   }
   return 0;
 }
