@@ -1,0 +1,145 @@
+// module_trace: a CUPTI injection library (CUDA_INJECTION64_PATH=<this .so>;
+// the CUDA driver loads it at cuInit and calls InitializeInjection) that shows
+// whether a program loads a module or an image inside its timed region.
+//
+// It records, with CUPTI timestamps (ns): every module the driver loads
+// (resource callback CUPTI_CBID_RESOURCE_MODULE_LOADED), every call of the
+// driver's load entry points (cuModuleLoad*, cuLibraryLoad*: what cudart or a
+// launch shim asks for) and every cuEventRecord / cuEventRecordWithFlags
+// (and _ptsz) call. The benchmark programs of bench/programs record exactly
+// two events, around their GPU part, so the time between the first and the
+// last record is the timed region. At exit it prints each record and a
+// summary line:
+//
+//   module_trace: summary modules_loaded=N loads_in_timed_region=N
+//                 api_loads_in_timed_region=N event_records=N
+//
+// (on one line) to the file named by MODULE_TRACE_OUT, else to stderr.
+// "NA" where fewer than two event records were seen.
+#include <cupti.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+enum class Kind { ModuleLoaded, ApiLoad, EventRecord };
+
+struct Record {
+  uint64_t t;
+  Kind kind;
+  uint32_t moduleId;
+  size_t cubinSize;
+  const char *name;  // a CUPTI global constant, or a literal
+};
+
+std::mutex mu;
+std::vector<Record> records;
+CUpti_SubscriberHandle subscriber;
+bool failed = false;  // a CUPTI call failed: the counts are not to be trusted
+
+const CUpti_CallbackId kEventRecords[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags, CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz};
+const CUpti_CallbackId kLoads[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,          CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,     CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile};
+
+bool isEventRecord(CUpti_CallbackId cbid) {
+  for (CUpti_CallbackId id : kEventRecords)
+    if (id == cbid) return true;
+  return false;
+}
+
+void add(const Record &r) {
+  std::lock_guard<std::mutex> lock(mu);
+  records.push_back(r);
+}
+
+void CUPTIAPI onCallback(void *, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
+  uint64_t t = 0;
+  cuptiGetTimestamp(&t);
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+    const auto *rd = static_cast<const CUpti_ResourceData *>(data);
+    const auto *md = rd ? static_cast<const CUpti_ModuleResourceData *>(rd->resourceDescriptor) : nullptr;
+    add({t, Kind::ModuleLoaded, md ? md->moduleId : 0u, md ? md->cubinSize : size_t(0), "module_loaded"});
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    const auto *cd = static_cast<const CUpti_CallbackData *>(data);
+    if (!cd || cd->callbackSite != CUPTI_API_ENTER) return;
+    add({t, isEventRecord(cbid) ? Kind::EventRecord : Kind::ApiLoad, 0u, size_t(0), cd->functionName});
+  }
+}
+
+void report() {
+  std::lock_guard<std::mutex> lock(mu);
+  const char *path = std::getenv("MODULE_TRACE_OUT");
+  FILE *f = path && *path ? std::fopen(path, "w") : nullptr;
+  if (!f) f = stderr;
+  uint64_t t0 = records.empty() ? 0 : records.front().t, first = 0, last = 0;
+  size_t events = 0, loads = 0, inLoads = 0, inApi = 0;
+  for (const Record &r : records)
+    if (r.kind == Kind::EventRecord) {
+      if (!events++) first = r.t;
+      last = r.t;
+    }
+  for (const Record &r : records) {
+    const bool inside = events >= 2 && r.t > first && r.t < last;
+    if (r.kind == Kind::ModuleLoaded) {
+      ++loads;
+      inLoads += inside;
+      std::fprintf(f, "module_trace: t_us=%.3f module_loaded id=%u cubin_bytes=%zu%s\n", double(r.t - t0) / 1e3,
+                   r.moduleId, r.cubinSize, inside ? " IN_TIMED_REGION" : "");
+    } else {
+      inApi += inside && r.kind == Kind::ApiLoad;
+      std::fprintf(f, "module_trace: t_us=%.3f %s%s\n", double(r.t - t0) / 1e3, r.name ? r.name : "?",
+                   inside && r.kind == Kind::ApiLoad ? " IN_TIMED_REGION" : "");
+    }
+  }
+  if (failed)
+    std::fprintf(f, "module_trace: summary CUPTI failed loads_in_timed_region=NA api_loads_in_timed_region=NA\n");
+  else if (events >= 2)
+    std::fprintf(f,
+                 "module_trace: summary modules_loaded=%zu loads_in_timed_region=%zu api_loads_in_timed_region=%zu "
+                 "event_records=%zu timed_region_us=%.3f\n",
+                 loads, inLoads, inApi, events, double(last - first) / 1e3);
+  else
+    std::fprintf(f,
+                 "module_trace: summary modules_loaded=%zu loads_in_timed_region=NA api_loads_in_timed_region=NA "
+                 "event_records=%zu\n",
+                 loads, events);
+  if (f != stderr) std::fclose(f);
+}
+
+bool ok(CUptiResult r, const char *what) {
+  if (r == CUPTI_SUCCESS) return true;
+  const char *s = nullptr;
+  cuptiGetResultString(r, &s);
+  std::fprintf(stderr, "module_trace: %s failed: %s\n", what, s ? s : "?");
+  return false;
+}
+
+}  // namespace
+
+// Returns 1 even where CUPTI refuses (another subscriber, an old driver):
+// the program runs as without the library, and the summary says NA.
+extern "C" int InitializeInjection(void) {
+  if (!ok(cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)onCallback, nullptr), "cuptiSubscribe")) {
+    failed = true;
+    std::atexit(report);
+    return 1;
+  }
+  bool good = ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
+                 "cuptiEnableCallback(MODULE_LOADED)");
+  for (CUpti_CallbackId id : kEventRecords)
+    good = ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback(cuEventRecord*)") && good;
+  for (CUpti_CallbackId id : kLoads)
+    good = ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback(load)") && good;
+  failed = !good;
+  std::atexit(report);
+  return 1;
+}
