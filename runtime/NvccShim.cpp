@@ -16,17 +16,20 @@
 // with (static or shared cudart), through the function table the hook block
 // passes (NvccShim.h), so this library has no undefined CUDA symbols and may
 // come anywhere on a link line. Clones are registered with __cudaRegisterFunction
-// against private host addresses in their clone image (ptx-nvcc's default,
-// one per kernel; registered when a launch shape first can use one of its clones)
-// or, built with --ptxopt-no-clone-images, in the same fatbinary handle as
-// the original, and launched with
-// __cudaLaunchKernel on the cudaKernel_t cudart gives for them. The choice of variant is ptxopt_select's (Select.h), as in libptxopt.
+// against private host addresses, in the same fatbinary handle as the
+// original (clones in the unit's image) or in their kernel's clone image
+// (--ptxopt-clone-images), which is registered right then, at start-up, as
+// nvcc's own images are; they are launched with __cudaLaunchKernel on the
+// cudaKernel_t cudart gives for them. The choice of variant is
+// ptxopt_select's (Select.h), as in libptxopt; any launch may run a clone,
+// the first included.
 //
-// A kernel whose clones are images of their own runs the original on its
-// first launch: loading a clone's image there (the driver's cold load, 40-70
-// us on an H100/H200) would make a program's first launch dearer than
-// nvcc's, and a kernel launched once cannot win it back. Its later launches
-// load and run the clones (PTXOPT_FIRST_LAUNCH_CLONES=1: from the first).
+// A clone image costs a module load when a launch first uses one of its
+// clones under lazy loading (CUDA_MODULE_LOADING=LAZY, CUDA's default:
+// 40-130 us cold on an H100/H200). Until then a clone of it runs only when
+// the clones' estimated savings on the kernel's launches so far pay for that
+// load (imageLoadPays: a rent-or-buy rule); the launches before run the
+// original. Under EAGER the image was loaded at start-up: no rule.
 //
 // Every launch of the program passes here, so the launch path is kept to
 // lookups without locks or allocations (docs/NVCC.md, "The launch path"): the
@@ -58,11 +61,11 @@ using namespace ptxopt::rt;
 
 namespace {
 
-/// A clone image (clone images, ptx-nvcc's default): one fatbinary with
-/// clones (ptx-nvcc makes one per kernel), registered with cudart, all its
-/// functions at once, when a launch shape first can use one of them, so that
-/// cudart loads clone code then and only then (the unit's own image is
-/// nvcc's). Shared by the clones whose table entries name it, of any kernel.
+/// A clone image (--ptxopt-clone-images): one fatbinary with clones
+/// (ptx-nvcc makes one per kernel), registered with cudart, all its
+/// functions at once, as soon as the kernels of all its table entries have
+/// registered (at start-up, registerImage). Shared by the clones whose table
+/// entries name it, of any kernel.
 struct CloneImage {
   struct Wrapper {  // cudart's __fatBinC_Wrapper_t (fatbinary_section.h)
     int magic;
@@ -72,6 +75,7 @@ struct CloneImage {
   } wrapper{0x466243B1, 1, nullptr, nullptr};
   std::mutex mu;
   bool registered = false;                                 // under mu
+  size_t entries = 0;                                      // table entries naming it (its clones)
   std::vector<std::pair<char *, const char *>> functions;  // (host address, name) of its clones; under mu
 };
 
@@ -105,8 +109,9 @@ struct NvccKernel {
   std::vector<uint32_t> maxThreads;  // per variant (0 where unusable)
   ShapeCache cache;
   std::atomic<bool> warnedLaunch{false};
-  bool hasImages = false;  // its clones are in a clone image: the first launch runs the original
-  std::atomic<bool> launched{false};  // with hasImages: the first launch has come (it reads nothing)
+  bool hasImages = false;  // its clones are in a clone image (a module load under lazy loading)
+  std::atomic<bool> imageUsed{false};  // with hasImages: a clone of it was chosen (its image is loaded)
+  std::atomic<uint64_t> savedPs{0};    // with hasImages: estimated savings of the launches that ran the original
   explicit NvccKernel(size_t variants) : clones(variants) {}
 };
 
@@ -265,20 +270,6 @@ bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
   state = c.state.load(std::memory_order_relaxed);
   if (state) return state == 1;
   cudaError_t before = rt.peekAtLastError();
-  if (c.image && rt.version >= 2) {
-    // Its unit's clone image: registered now with all its clones, as a
-    // library cudart loads lazily (what a dlopen'ed CUDA library's
-    // constructor does). A clone added to it later (registration after
-    // a launch) is not in it: cudart cannot find it, and it is dropped below.
-    std::lock_guard<std::mutex> imageLock(c.image->mu);
-    if (!c.image->registered) {
-      c.image->registered = true;
-      void **h = rt.registerFatBinary(&c.image->wrapper);
-      for (const auto &[host, name] : c.image->functions)
-        rt.registerFunction(h, host, const_cast<char *>(name), name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
-      rt.registerFatBinaryEnd(h);
-    }
-  }
   cudaFuncAttributes fa{};
   cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
   if (e == cudaSuccess) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
@@ -307,6 +298,80 @@ void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
     k.limitsKnown = true;
   }
   if (!k.limitsKnown && before == cudaSuccess) (void)rt.getLastError();
+}
+
+/// A clone image registered with cudart with all its clones, once, as
+/// nvcc's stub registers its own image (called at start-up, from the
+/// registration of each of the image's kernels: the last one registers it;
+/// an image some of whose kernels never register stays unregistered, and
+/// its clones are never launched): cudart then loads it as it loads
+/// nvcc's images, at start-up with CUDA_MODULE_LOADING=EAGER, on the first
+/// launch of one of its clones under lazy loading.
+void registerImage(const ptxopt_nvcc_cudart &rt, CloneImage &image) {
+  std::lock_guard<std::mutex> lock(image.mu);
+  if (image.registered || image.functions.size() < image.entries) return;
+  image.registered = true;
+  void **h = rt.registerFatBinary(&image.wrapper);
+  for (const auto &[host, name] : image.functions)
+    rt.registerFunction(h, host, const_cast<char *>(name), name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
+  rt.registerFatBinaryEnd(h);
+}
+
+/// The rent-or-buy rule for a kernel's clone image under lazy loading: the
+/// image's load (kImageLoadPs, a cold module load of a few clones on an
+/// H100/H200, docs/NVCC.md "Delivery") is paid once the estimated savings
+/// of the kernel's launches that could have run variant `v` reach it; until
+/// then those launches run the original, which nvcc's build would run (at
+/// most twice the best cost in hindsight, the classic bound). Savings per
+/// launch: clones that walk rows or loops (staged, lanes, regacc, pack,
+/// reuse) save a whole loop per thread: their first launch pays; clones
+/// that coalesce a strided access (swap, split, remap) about 5 ps per thread
+/// of the launch, group clones about 1 ps (from the benchmark family's
+/// smallest sizes: madd_rows<u8> 1024x1024 saves 4.8 us over 1M threads,
+/// the group clones of 2048x2048 stencils 4-8 us over 4M).
+constexpr uint64_t kImageLoadPs = 60'000'000;  // 60 us
+
+uint64_t savingPerThreadPs(const std::string &kind) {
+  for (const char *loop : {"staged", "lanes", "regacc", "pack", "reuse"})
+    if (kind.find(loop) != std::string::npos) return kImageLoadPs;  // pays at once
+  for (const char *coalesce : {"swap", "split", "remap"})
+    if (kind.find(coalesce) != std::string::npos) return 5;
+  return 1;
+}
+
+bool imageLoadPays(NvccKernel &k, const Variant &v, const LaunchShape &s) {
+  if (!config().lazyLoading || config().firstLaunchClones) return true;
+  uint64_t threads = 1;
+  for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
+    threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);
+  const uint64_t per = savingPerThreadPs(v.kind);
+  const uint64_t saved = per >= kImageLoadPs ? kImageLoadPs : std::min<uint64_t>(threads * per, kImageLoadPs);
+  return k.savedPs.fetch_add(saved, std::memory_order_relaxed) + saved >= kImageLoadPs;
+}
+
+/// Whether a launch of a kernel whose clone image is not loaded yet may
+/// choose a clone (and so load the image): the variant it would choose if
+/// every clone were usable (read from the manifest alone), and the
+/// rent-or-buy rule for it. A launch no clone could run counts nothing.
+const AllocationLookup *allocationLookup();
+
+bool imageGate(NvccKernel &k, const LaunchShape &s, void **args) {
+  const uint64_t mask = shapeMask(k.manifest, s, k.limits, [](size_t) -> uint32_t { return 0xffffffffu; });
+  const int v = mask ? chooseVariant(k.manifest, mask, args, allocationLookup()) : -1;
+  if (v < 0) return false;
+  const Variant &variant = k.manifest.variants[size_t(v)];
+  const bool firstWait = k.savedPs.load(std::memory_order_relaxed) == 0;
+  if (imageLoadPays(k, variant, s)) {
+    if (!k.imageUsed.exchange(true, std::memory_order_acq_rel) && config().log >= 1)
+      logLine(k.name + ": loading the clone image (" + variant.name + "): the estimated savings pay for its load");
+    return true;
+  }
+  if (config().log >= 2 || (config().log == 1 && firstWait))
+    logLine(k.name + " grid=" + dimsText(s.grid) + " block=" + dimsText(s.block) + " -> the original: " + variant.name +
+            " waits until the estimated savings pay for loading its image (" +
+            std::to_string(k.savedPs.load(std::memory_order_relaxed) / 1000000) + " of " +
+            std::to_string(kImageLoadPs / 1000000) + " us)");
+  return false;
 }
 
 /// With PTXOPT_LOG: every clone of the kernel read at once, so that each
@@ -456,6 +521,7 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
         if (!image) {
           image = std::make_shared<CloneImage>();
           image->wrapper.data = images[j].fatbin;
+          for (size_t e = 0; e < imageCount; ++e) image->entries += images[e].name && images[e].fatbin == images[j].fatbin;
         }
         std::lock_guard<std::mutex> imageLock(image->mu);
         image->functions.emplace_back(c.hostAddress.get(), c.name.c_str());
@@ -466,6 +532,9 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
       rt->registerFunction(fatCubinHandle, c.hostAddress.get(), const_cast<char *>(c.name.c_str()), c.name.c_str(),
                            -1, nullptr, nullptr, nullptr, nullptr, nullptr);
   }
+  // the kernel's clone images, now that they hold all its clones
+  for (const Clone &c : k->clones)
+    if (c.image) registerImage(*rt, *c.image);
   if (config().log >= 1) {
     std::string names;
     for (const Variant &v : km->variants) names += (names.empty() ? "" : ", ") + v.name + " (" + v.kind + ")";
@@ -501,16 +570,11 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
-  // The kernel's first launch with clone images: the original, no clone
-  // image loaded (the file's opening comment), and nothing asked of cudart
-  // (the device limits are read from the next launch on): the program's
-  // first launch costs what nvcc's does.
-  const bool holdOff = k->hasImages && !config().firstLaunchClones &&
-                       !k->launched.load(std::memory_order_relaxed) && !k->launched.exchange(true);
-  if (holdOff && config().log >= 1)
-    logLine(k->name + ": first launch: the original (clone images are loaded from the kernel's next launch on)");
-  if (!holdOff) std::call_once(k->resolved, [&] { resolveKernel(*rt, *k); });
-  const bool eligible = !holdOff && k->limitsKnown && sharedMem <= 0xffffffffu;
+  std::call_once(k->resolved, [&] { resolveKernel(*rt, *k); });
+  bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu;
+  // A clone image not loaded yet (lazy loading): nothing of it is read
+  // (that would load it) until its load pays (imageLoadPays).
+  if (eligible && k->hasImages && !k->imageUsed.load(std::memory_order_acquire)) eligible = imageGate(*k, s, args);
   Selection sel;
   int variant = -1;
   if (k->logged) {

@@ -178,6 +178,8 @@ cudaKernel_t setUp() {
     // The shim reads its settings once, at its first call: the text-free path.
     unsetenv("PTXOPT_LOG");
     unsetenv("PTXOPT_DISABLE");
+    unsetenv("PTXOPT_FIRST_LAUNCH_CLONES");
+    unsetenv("CUDA_MODULE_LOADING");  // lazy loading, CUDA's default
     static std::string json = [] {
       Manifest m;
       m.kernels.push_back(manifest());
@@ -365,7 +367,21 @@ std::string launchVariant(const ptxopt_nvcc_cudart &t, cudaKernel_t h, uint32_t 
 
 }  // namespace
 
-TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shape first can use it", "[nvcc-shim]") {
+/// Launches kernel `h` with grid.x `grid` and block.x `block`; what ran.
+std::string launchGrid(const ptxopt_nvcc_cudart &t, cudaKernel_t h, uint32_t grid, uint32_t block) {
+  uint64_t a = 0;
+  void *args[1] = {&a};
+  return __ptxopt_nvcc_launch(&t, h, dim3(grid), dim3(block), args, 0, nullptr, 0) == cudaSuccess
+             ? std::string(ptxopt_nvcc_last_variant())
+             : std::string("<failed>");
+}
+
+// The settings are the process's: CUDA_MODULE_LOADING unset (lazy loading,
+// CUDA's default) and PTXOPT_FIRST_LAUNCH_CLONES unset, so the rent-or-buy
+// rule for clone images applies (NvccShim.cpp, imageLoadPays: 60 us; a
+// "staged" clone pays at once, a "swap" 5 ps per thread, others 1 ps).
+
+TEST_CASE("nvcc shim: a clone image is registered at start-up, with all its clones, as nvcc's own", "[nvcc-shim]") {
   // Kernel "c" (clone images): `c$never` (block.x a multiple of 3)
   // and `c$img` have images, `c$inline` is in the unit's image.
   static char hostC;
@@ -376,71 +392,75 @@ TEST_CASE("nvcc shim: a clone with an image of its own is registered when a shap
     never.blockMultiple = {3, 1, 1};
     Variant img = variant("c$img");
     img.blockMultiple = {2, 1, 1};
+    img.kind = "staged";  // a row walk: its first launch pays for the image
     Manifest m;
     m.kernels.push_back({"c", {8}, {never, img, variant("c$inline")}});
     return toJson(m);
   }();
   const ptxopt_nvcc_cudart t2 = imageTable(images, 2);
   setUp();
+  const long before = fatbins;
   fRegister(nullptr, &hostC, nullptr, "c", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostC, "c");
-  CHECK(registered("c$inline"));  // in the unit's image: at start, as before
-  CHECK_FALSE(registered("c$img"));
-  CHECK_FALSE(registered("c$never"));
-  CHECK(fatbins == 0);
+  CHECK(registered("c$inline"));  // in the unit's image
+  CHECK(registered("c$img"));     // in their images, registered right away
+  CHECK(registered("c$never"));
+  CHECK(fatbins == before + 2);
+  {
+    std::lock_guard<std::mutex> l(fake.mu);
+    CHECK(fatbinData[fatbinData.size() - 2] == imgNever);
+    CHECK(fatbinData.back() == imgImg);
+  }
   cudaKernel_t h = nullptr;
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostC) == cudaSuccess);
   auto run = [&](uint32_t block) { return launchVariant(t2, h, block); };
-  CHECK(run(64) == "c");         // the kernel's first launch: the original (clone images load from the next)
-  CHECK(fatbins == 0);
-  CHECK(run(1) == "c$inline");  // no shape condition of c$img holds: its image stays unregistered
-  CHECK(fatbins == 0);
-  CHECK(run(64) == "c$img");  // now it is registered, then launched
-  CHECK(fatbins == 1);
-  CHECK(registered("c$img"));
-  {
-    std::lock_guard<std::mutex> l(fake.mu);
-    REQUIRE(fatbinData.size() == 1);
-    CHECK(fatbinData[0] == imgImg);
-  }
-  CHECK(run(64) == "c$img");
+  CHECK(run(64) == "c$img");  // the kernel's first launch runs its clone
+  CHECK(run(1) == "c$inline");
   CHECK(run(128) == "c$img");
-  CHECK(fatbins == 1);  // once
-  CHECK_FALSE(registered("c$never"));
+  CHECK(fatbins == before + 2);  // nothing registered at a launch
 }
 
-TEST_CASE("nvcc shim: with clone images a kernel's first launch runs the original and loads no image", "[nvcc-shim]") {
-  // Kernel "d": `d$img` (block.x a multiple of 2) in an image of its own.
-  static char hostD;
-  static const unsigned long long imgD[2] = {5, 6};
-  static const ptxopt_nvcc_image images[] = {{"d$img", imgD}};
+TEST_CASE("nvcc shim: under lazy loading a clone image is used once the estimated savings pay for its load",
+          "[nvcc-shim]") {
+  // Kernel "d": `d$img` (block.x a multiple of 2, a group clone: 1 ps per
+  // thread) in an image of its own; kernel "s": `s$swap` (5 ps per thread).
+  static char hostD, hostS;
+  static const unsigned long long imgD[2] = {5, 6}, imgS[2] = {7, 8};
+  static const ptxopt_nvcc_image images[] = {{"d$img", imgD}, {"s$swap", imgS}};
   static std::string json = [] {
     Variant img = variant("d$img");
     img.blockMultiple = {2, 1, 1};
+    img.kind = "group";
+    Variant swap = variant("s$swap");
+    swap.kind = "swap";
     Manifest m;
     m.kernels.push_back({"d", {8}, {img}});
+    m.kernels.push_back({"s", {8}, {swap}});
     return toJson(m);
   }();
-  const ptxopt_nvcc_cudart t2 = imageTable(images, 1);
+  const ptxopt_nvcc_cudart t2 = imageTable(images, 2);
   setUp();
   fRegister(nullptr, &hostD, nullptr, "d", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  fRegister(nullptr, &hostS, nullptr, "s", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostD, "d");
-  cudaKernel_t h = nullptr;
-  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &h, &hostD) == cudaSuccess);
-  auto run = [&](uint32_t block) { return launchVariant(t2, h, block); };
-  const long before = fatbins, devices = fake.getDevice;  // cudaGetDevice: the shim reads the device limits
-  CHECK(run(64) == "d");  // d$img could run: the first launch runs the original all the same
-  CHECK(fatbins == before);  // and its image is not registered (so not loaded)
-  CHECK(fake.getDevice == devices);  // nor anything asked of cudart but the launch
-  CHECK(run(64) == "d$img");  // the second launch registers it and runs it
-  CHECK(fatbins == before + 1);
-  CHECK(fake.getDevice == devices + 1);  // the device limits, read once
-  CHECK(run(64) == "d$img");
-  CHECK(run(1) == "d");  // no condition of d$img holds
-  CHECK(fatbins == before + 1);  // once
-  std::lock_guard<std::mutex> l(fake.mu);
-  CHECK(fatbinData.back() == imgD);
-  CHECK(fake.attributeReads["d$img"] == 1);
+  __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostS, "s");
+  cudaKernel_t hd = nullptr, hs = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &hd, &hostD) == cudaSuccess);
+  REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &hs, &hostS) == cudaSuccess);
+  // 2^15 x 2^10 = 33.5M threads: 33.5 us of savings for the group clone
+  CHECK(launchGrid(t2, hd, 32768, 1023) == "d");  // no clone could run: counts nothing
+  CHECK(launchGrid(t2, hd, 32768, 1024) == "d");  // 33.5 of 60 us: the original, the clone not read
+  {
+    std::lock_guard<std::mutex> l(fake.mu);
+    CHECK(fake.attributeReads["d$img"] == 0);
+  }
+  CHECK(launchGrid(t2, hd, 32768, 1023) == "d");
+  CHECK(launchGrid(t2, hd, 32768, 1024) == "d$img");  // 67 us: the load pays
+  CHECK(launchGrid(t2, hd, 4, 64) == "d$img");        // from now on as without images
+  CHECK(launchGrid(t2, hd, 4, 1) == "d");
+  // 12M threads of a swap clone: 60 us at once
+  CHECK(launchGrid(t2, hs, 12000, 1000) == "s$swap");
+  CHECK(launchGrid(t2, hs, 4, 64) == "s$swap");
 }
 
 TEST_CASE("nvcc shim: one clone image of several kernels is registered once, with all its clones", "[nvcc-shim]") {
@@ -452,6 +472,7 @@ TEST_CASE("nvcc shim: one clone image of several kernels is registered once, wit
   static std::string json = [] {
     Variant ea = variant("e$a"), eb = variant("e$b"), fa = variant("f$a");
     ea.blockMultiple = {2, 1, 1};
+    for (Variant *v : {&ea, &eb, &fa}) v->kind = "reuse";
     Manifest m;
     m.kernels.push_back({"e", {8}, {ea, eb}});
     m.kernels.push_back({"f", {8}, {fa}});
@@ -459,24 +480,22 @@ TEST_CASE("nvcc shim: one clone image of several kernels is registered once, wit
   }();
   const ptxopt_nvcc_cudart t2 = imageTable(images, 3);
   setUp();
+  const long before = fatbins;
   fRegister(nullptr, &hostE, nullptr, "e", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   fRegister(nullptr, &hostF, nullptr, "f", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostE, "e");
+  CHECK(fatbins == before);  // f$a is not known yet
+  CHECK_FALSE(registered("e$a"));
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostF, "f");
+  CHECK(fatbins == before + 1);  // now with all three
+  CHECK(registered("e$a"));
+  CHECK(registered("e$b"));
+  CHECK(registered("f$a"));
   cudaKernel_t he = nullptr, hf = nullptr;
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &he, &hostE) == cudaSuccess);
   REQUIRE(__ptxopt_nvcc_get_kernel(&t2, &hf, &hostF) == cudaSuccess);
   auto run = [&](cudaKernel_t h, uint32_t block) { return launchVariant(t2, h, block); };
-  const long before = fatbins;
-  CHECK(run(he, 64) == "e");  // first launches: the originals, nothing registered
-  CHECK(run(hf, 64) == "f");
-  CHECK(fatbins == before);
-  CHECK_FALSE(registered("e$a"));
-  CHECK(run(he, 64) == "e$a");  // the image is registered with all three clones
-  CHECK(fatbins == before + 1);
-  CHECK(registered("e$a"));
-  CHECK(registered("e$b"));
-  CHECK(registered("f$a"));
+  CHECK(run(he, 64) == "e$a");
   CHECK(run(he, 1) == "e$b");  // e$a's condition fails: e$b, from the same image
   CHECK(run(hf, 64) == "f$a");
   CHECK(fatbins == before + 1);  // once for the three
@@ -502,6 +521,7 @@ TEST_CASE("nvcc shim: late clone images, one block linked in after the compile (
   static std::string json = [] {
     Variant a = variant("g$a"), b = variant("g$b");
     a.blockMultiple = {2, 1, 1};
+    a.kind = b.kind = "regacc";
     Manifest m;
     m.kernels.push_back({"g", {8}, {a, b}});
     m.kernels.push_back({"h", {8}, {variant("h$a")}});
@@ -513,23 +533,23 @@ TEST_CASE("nvcc shim: late clone images, one block linked in after the compile (
   ptxopt_nvcc_cudart unlinked = t3;
   unlinked.imageBlob = nullptr;
   setUp();
+  const long before = fatbins;
   fRegister(nullptr, &hostG, nullptr, "g", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   fRegister(nullptr, &hostH, nullptr, "h", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   __ptxopt_nvcc_register(&t3, json.c_str(), nullptr, &hostG, "g");
   __ptxopt_nvcc_register(&unlinked, json.c_str(), nullptr, &hostH, "h");
-  CHECK_FALSE(registered("g$a"));  // in the block's image: not at start
-  CHECK(registered("h$a"));        // no block: in the unit's image
+  CHECK(registered("g$a"));  // the block's image, registered at start with both clones
+  CHECK(registered("g$b"));
+  CHECK(registered("h$a"));  // no block: in the unit's image
+  CHECK(fatbins == before + 1);
+  {
+    std::lock_guard<std::mutex> l(fake.mu);
+    CHECK(fatbinData.back() == fatbin);
+  }
   cudaKernel_t h = nullptr;
   REQUIRE(__ptxopt_nvcc_get_kernel(&t3, &h, &hostG) == cudaSuccess);
   auto run = [&](uint32_t blockX) { return launchVariant(t3, h, blockX); };
-  const long before = fatbins;
-  CHECK(run(64) == "g");  // the first launch: the original
-  CHECK(run(64) == "g$a");
-  CHECK(fatbins == before + 1);
-  CHECK(registered("g$a"));
-  CHECK(registered("g$b"));
+  CHECK(run(64) == "g$a");  // the first launch runs the clone
   CHECK(run(1) == "g$b");
   CHECK(fatbins == before + 1);  // one image for both
-  std::lock_guard<std::mutex> l(fake.mu);
-  CHECK(fatbinData.back() == fatbin);
 }

@@ -393,8 +393,9 @@ TEST_CASE("config: environment variables", "[runtime]") {
   CHECK(c.autotuneSamples == 5);
   CHECK(c.libcuda == "libcuda.so.1");
   CHECK_FALSE(c.firstLaunchClones);
+  CHECK(c.lazyLoading);  // CUDA's default
   env = {{"PTXOPT_DISABLE", "1"}, {"PTXOPT_LOG", "2"}, {"PTXOPT_AUTOTUNE", "yes"}, {"PTXOPT_AUTOTUNE_SAMPLES", "9"},
-         {"PTXOPT_DEVICE", "1"}, {"PTXOPT_LIBCUDA", "/x/libcuda.so"}};
+         {"PTXOPT_DEVICE", "1"}, {"PTXOPT_LIBCUDA", "/x/libcuda.so"}, {"CUDA_MODULE_LOADING", "EAGER"}};
   c = configFrom(get);
   CHECK(c.disable);
   CHECK(c.log == 2);
@@ -403,9 +404,11 @@ TEST_CASE("config: environment variables", "[runtime]") {
   CHECK(c.device == 1);
   CHECK(c.libcuda == "/x/libcuda.so");
   CHECK_FALSE(c.firstLaunchClones);
+  CHECK_FALSE(c.lazyLoading);
   env = {{"PTXOPT_DISABLE", "0"}, {"PTXOPT_LOG", "7"}, {"PTXOPT_AUTOTUNE_SAMPLES", "zero"},
-         {"PTXOPT_FIRST_LAUNCH_CLONES", "yes"}};
+         {"PTXOPT_FIRST_LAUNCH_CLONES", "yes"}, {"CUDA_MODULE_LOADING", "LAZY"}};
   c = configFrom(get);
+  CHECK(c.lazyLoading);
   CHECK_FALSE(c.disable);
   CHECK(c.firstLaunchClones);
   CHECK(c.log == 2);

@@ -1,6 +1,7 @@
 // The runtime's settings from the environment (docs/RUNTIME.md):
 // PTXOPT_DISABLE, PTXOPT_LOG, PTXOPT_AUTOTUNE, PTXOPT_AUTOTUNE_SAMPLES,
-// PTXOPT_DEVICE, PTXOPT_LIBCUDA and PTXOPT_FIRST_LAUNCH_CLONES. Read once per module load; no driver
+// PTXOPT_DEVICE, PTXOPT_LIBCUDA, PTXOPT_FIRST_LAUNCH_CLONES, and the driver's
+// CUDA_MODULE_LOADING. Read once per module load; no driver
 // needed, so the unit tests use it directly.
 #pragma once
 
@@ -17,7 +18,14 @@ struct Config {
   uint32_t autotuneSamples = 5;   // PTXOPT_AUTOTUNE_SAMPLES: timed launches of each (2*N in all)
   int device = 0;                 // PTXOPT_DEVICE: device whose primary context is used when none is current
   std::string libcuda = "libcuda.so.1";  // PTXOPT_LIBCUDA: the driver library to dlopen
-  bool firstLaunchClones = false;  // PTXOPT_FIRST_LAUNCH_CLONES=1: a ptx-nvcc kernel's first launch may load a clone image
+  // PTXOPT_FIRST_LAUNCH_CLONES=1: a ptx-nvcc kernel whose clones are in an
+  // image of their own loads it on the first launch that can use a clone,
+  // whatever the load-cost rule (NvccShim.cpp, "imageLoadPays") says
+  bool firstLaunchClones = false;
+  // CUDA_MODULE_LOADING (the driver's): anything but EAGER is lazy loading,
+  // CUDA's default: an image is loaded when a launch first uses one of its
+  // functions. Eagerly loaded images cost nothing at a launch.
+  bool lazyLoading = true;
 };
 
 /// Reads the settings through `get` (a getenv-like lookup; null = unset).
