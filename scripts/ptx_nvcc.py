@@ -7,15 +7,16 @@ HELP = """ptx-nvcc: nvcc with ptx-opt between cicc and ptxas (docs/NVCC.md).
 
 Runs the toolkit's own nvcc through a private directory holding a symlink to
 nvcc and a private nvcc.profile whose CICC_PATH names ptx-nvcc-cicc (built
-next to ptx-opt; invoked as `cicc`, and as `ptxas` and `fatbinary`). After
-the real cicc wrote a .ptx, ptx-opt runs on it; each kernel's clones are
-compiled into a device image of their own (the program's own image stays
-nvcc's), beside nvcc's later steps where the images can be added to the
-output afterwards (ld -r into a -c object, or through the link), and the
-translation unit's host stub (*.cudafe1.stub.c) gets a hook block that sends
-its launches through libptxopt_nvcc (runtime/NvccShim.cpp). Links get that
-library. Anything going wrong in ptx-opt or the hook falls back to nvcc's own
-result, with one warning.
+next to ptx-opt; invoked as `cicc`, and with --ptxopt-clone-images as
+`ptxas` and `fatbinary` too). After
+the real cicc wrote a .ptx, ptx-opt runs on it in place: the translation
+unit's device image holds each kernel's original and its clones, loaded the
+way nvcc's own code is (CUDA_MODULE_LOADING: eagerly at start-up, or lazily,
+each function on its first launch), so a kernel's first launch can run its
+clone. The translation unit's host stub (*.cudafe1.stub.c) gets a hook block
+that sends its launches through libptxopt_nvcc (runtime/NvccShim.cpp). Links
+get that library. Anything going wrong in ptx-opt or the hook falls back to
+nvcc's own result, with one warning.
 
 Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce, or -O1
@@ -32,15 +33,15 @@ Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-bin=PATH        the ptx-opt executable
   --ptxopt-lib=PATH        the shim archive (libptxopt_nvcc.a)
   --ptxopt-no-link-shim    do not add the shim to links
-  --ptxopt-no-clone-images the clones in the translation unit's own device
-                           image (loaded with it on the first launch of any
-                           of its kernels) instead of in an image of their
-                           own, loaded when a launch first can use one, never
-                           on a kernel's first launch (the default; the
-                           program's own image is then nvcc's; docs/NVCC.md,
-                           "Clone images")
-  --ptxopt-ptxas-threads=N ptxas compiles functions on N threads (default with
-                           --ptxopt-no-clone-images: the cores, at most 4; 0
+  --ptxopt-clone-images    each kernel's clones in a device image of their own
+                           (the program's own image then is nvcc's), loaded
+                           when a launch first can use one, never on a
+                           kernel's first launch; the default is the clones in
+                           the translation unit's own image (docs/NVCC.md,
+                           "Delivery")
+  --ptxopt-no-clone-images the default: the clones in the unit's own image
+  --ptxopt-ptxas-threads=N ptxas compiles functions on N threads (default
+                           without clone images: the cores, at most 4; 0
                            or 1: off; never when the arguments set
                            split-compile themselves)
   --ptxopt-verbose         say what is done, keep the private directory
@@ -234,13 +235,14 @@ def links(args, eff=None):
 COMPILE_ONLY = ("-c", "--compile", "-dc", "--device-c")
 
 
-def late_images(args, link_shim):
-    """Where the clone images can be compiled beside nvcc's later steps and
-    added to the build afterwards (late images, docs/NVCC.md "Clone
-    images"): "link" (through the link: nvcc links, with the shim), the
-    object of a `-c` compile of one .cu (`ld -r` into it after nvcc), or
-    None: the host code includes them, as before (another host compiler or
-    output folder, LTO, archives, several sources)."""
+def late_images(args):
+    """Where the clone images (--ptxopt-clone-images) can be compiled beside
+    nvcc's later steps and added to the build afterwards (late images,
+    docs/NVCC.md "Clone images"): the object of a `-c` compile of one .cu
+    (`ld -r` into it after nvcc), or None: the host code includes them
+    (links, another host compiler or output folder, LTO, archives, several
+    sources). Links never get a file of this compile's temporary folder:
+    CMake records what a compiler's test link names (issue #32)."""
     eff = effective(args)
     if os.environ.get("NVCC_CCBIN"):
         return None
@@ -249,16 +251,7 @@ def late_images(args, link_shim):
                 (a.startswith("-") and "lto" in a):
             return None
     if links(args, eff):
-        # nvcc's device link step (fatbinary -link) lists the images for the
-        # host link; without it (-cudart none, -nodlink) nothing would
-        cudart, nodlink = None, False
-        for i, a in enumerate(eff):
-            if a in ("-cudart", "--cudart") and i + 1 < len(eff):
-                cudart = eff[i + 1]
-            elif a.startswith(("-cudart=", "--cudart=")):
-                cudart = a.split("=", 1)[1]
-            nodlink |= a in ("-nodlink", "--no-device-link")
-        return "link" if link_shim and cudart != "none" and not nodlink else None
+        return None
     if not any(a in COMPILE_ONLY for a in eff) or any(a in NO_LINK and a not in COMPILE_ONLY for a in eff):
         return None
     inputs, out = inputs_and_output(eff)
@@ -291,16 +284,10 @@ def wait_jobs(state):
 
 
 def add_late_images(state, late):
-    """After nvcc: the clone images into the -c object (`ld -r`); for a link,
-    a warning when they were made but not linked."""
+    """After nvcc: the clone images into the -c object (`ld -r`)."""
     objs = sorted(os.path.join(state, n) for n in os.listdir(state)
                   if n.startswith("images-") and n.endswith(".o"))
     if not objs:
-        return
-    if late == "link":
-        if not os.path.exists(os.path.join(state, "images-linked")):
-            warn("the clone images were not linked (nvcc ran no device link step); the program runs the "
-                 "original kernels")
         return
     if not os.path.isfile(late):  # -o /dev/null, say: nothing to add them to
         return
@@ -419,7 +406,7 @@ def make_profile(cuda_bin, wrapdir):
 def main(argv):
     own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
            "verbose": False, "threads": None,
-           "reassociate": False, "report": None, "images": True}
+           "reassociate": False, "report": None, "images": False}
     args = []
     envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
     for a in envflags + argv:
@@ -443,9 +430,9 @@ def main(argv):
             own["lib"] = val
         elif name == "no-link-shim" and not eq:
             own["nolink"] = True
-        elif name == "clone-images" and not eq:  # the default since 2026-11-26
+        elif name == "clone-images" and not eq:  # the default 2026-11-26 to 11-28 (docs/NVCC.md, "Delivery")
             own["images"] = True
-        elif name == "no-clone-images" and not eq:
+        elif name == "no-clone-images" and not eq:  # the default
             own["images"] = False
         elif name == "verbose" and not eq:
             own["verbose"] = True
@@ -519,7 +506,7 @@ def build(nvcc, args, own, plain):
         wbin = os.path.join(wrap, "bin")
         os.mkdir(wbin)
         os.mkdir(os.path.join(wrap, "state"))
-        # clone images (the default): ptxas and fatbinary are ptx-nvcc-cicc too
+        # clone images (--ptxopt-clone-images): ptxas and fatbinary are ptx-nvcc-cicc too
         # (it compiles and wraps the clones' own images next to nvcc's)
         tools = ("ptxas", "fatbinary") if own["images"] else ()
         for e in os.listdir(cuda_bin):
@@ -553,7 +540,7 @@ def build(nvcc, args, own, plain):
             "PTXOPT_NVCC_CLONE_IMAGES": "1" if own["images"] else "0",
             "PTXOPT_NVCC_REAL_BIN": cuda_bin,
         })
-        late = late_images(args, link_shim) if own["images"] else None
+        late = late_images(args) if own["images"] else None
         if late:
             env["PTXOPT_NVCC_LATE_IMAGES"] = "1"
         srcs = [a for a in args if a.endswith((".cu", ".cup", ".gpu"))]
@@ -568,12 +555,6 @@ def build(nvcc, args, own, plain):
         cmd += args
         if link_shim:
             cmd += ["-Xlinker", "--undefined=" + HOOK_SYMBOL, link_shim]
-        if late == "link":  # a linker script: nvcc's device link step lists the clone images in it
-            script = os.path.join(wrap, "state", "libptxopt_clone_images.a")
-            with open(script, "w") as f:
-                # (nvlink, which reads it too, takes a file under 56 bytes for a broken one)
-                f.write("/* ptx-nvcc: the clone images of this link (none yet): a GNU ld linker script */\n")
-            cmd.append(script)
         if own["verbose"]:
             sys.stderr.write("ptx-nvcc: %s\n" % " ".join(cmd))
         out_f, err_f = os.path.join(wrap, "stdout"), os.path.join(wrap, "stderr")

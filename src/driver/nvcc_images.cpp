@@ -47,10 +47,10 @@
 // job waits for the ptxas jobs of its cubins and writes the clone images as
 // one block of bytes (NvccShim.h, version 3) into images-<hash>.o (`as`,
 // .incbin), under the symbol the hook block names weakly. That object
-// reaches the program through the link (nvcc's device link step, fatbinary
-// -link, waits for every job and lists the objects in the linker script
-// libptxopt_clone_images.a that scripts/ptx-nvcc put on the link line) or,
-// for `-c`, through `ld -r` into the object (scripts/ptx-nvcc, after nvcc).
+// reaches the `-c` object through `ld -r` (scripts/ptx-nvcc, after nvcc).
+// Links that compile get the images in their host code (until 2026-11-28 a
+// linker script in ptx-nvcc's temporary folder took them to the link, and
+// CMake recorded that script among the compiler's link libraries: issue #32).
 // Why: on a kernel-only object the wait for the clones' ptxas and fatbinary
 // was most of ptx-nvcc's build time (docs/BENCHMARKS.md, "ptx-nvcc build
 // overhead").
@@ -644,38 +644,6 @@ void makeCloneImages(const std::vector<std::string> &args, const std::string &re
 }  // namespace
 
 namespace {
-/// Late images, nvcc's device link (fatbinary -link, before the host link):
-/// waits for every job of the compile and lists the clone image objects in
-/// the linker script scripts/ptx-nvcc put on the link line. Never throws: a
-/// failure leaves them out with a warning (the originals run).
-void linkLateImages(const std::vector<std::string> &, const std::string &) {
-  try {
-    std::vector<std::string> locks, objects;
-    for (const auto &e : fs::directory_iterator(stateDir())) {
-      const std::string n = e.path().filename().string();
-      if (startsWith(n, "job-") && n.size() > 5 && n.compare(n.size() - 5, 5, ".lock") == 0)
-        locks.push_back(e.path().string());
-    }
-    for (const auto &l : locks) waitJob(l);
-    for (const auto &e : fs::directory_iterator(stateDir())) {
-      const std::string n = e.path().filename().string();
-      if (startsWith(n, "images-") && n.size() > 2 && n.compare(n.size() - 2, 2, ".o") == 0)
-        objects.push_back(e.path().string());
-    }
-    if (objects.empty()) return;
-    std::sort(objects.begin(), objects.end());
-    std::string script = "/* ptx-nvcc: the clone images of this link (docs/NVCC.md, \"Clone images\") */\nINPUT(";
-    for (const auto &o : objects) {
-      if (o.find('"') != std::string::npos) throw std::runtime_error("a '\"' in " + o);
-      script += " \"" + o + "\"";
-    }
-    writeFile(stateDir() + "/libptxopt_clone_images.a", script + " )\n");
-    writeFile(stateDir() + "/images-linked", "");
-  } catch (const std::exception &e) {
-    warnOnce(std::string("link") + e.what(), std::string("clone images: ") + e.what() + "; the clones are left out");
-  }
-}
-
 /// Whether fatbinary `args` embed an image with clones (late images).
 bool hasClones(const std::vector<std::string> &args) {
   for (const auto &a : args) {
@@ -694,9 +662,6 @@ bool hasClones(const std::vector<std::string> &args) {
 int fatbinaryMain(const std::vector<std::string> &args) {
   const std::string real = realTool("fatbinary");
   if (!lateImagesOn() || real.empty()) return runBeside("fatbinary", args, makeCloneImages);
-  if (std::find(args.begin(), args.end(), "-link") != args.end() ||
-      std::find(args.begin(), args.end(), "--link") != args.end())
-    return runBeside("fatbinary", args, linkLateImages);
   // Late images: nvcc's fatbinary first; meanwhile, the hook goes into the
   // host stub (ptx-opt ran in jobs of the cicc step) before nvcc compiles
   // it, and the clone images are made in a job

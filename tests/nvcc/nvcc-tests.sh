@@ -26,13 +26,13 @@ export PATH="$CUDA_HOME/bin:$PATH"
 PNVCC="$ROOT/scripts/ptx-nvcc"
 MATADD="$ROOT/examples/matadd"
 ARCH=${PTXOPT_NVCC_TEST_ARCH:-sm_90}
-# The checks name the coalesce pass's clones: pin the pipeline, so that other
-# passes in -O2 (group, ...) do not change what is expected here. The flags
-# case tests the default pipeline and PTXOPT_NVCC_FLAGS itself. They look
-# for the clones in the kept .ptx and the unit's cubin: the clones stay in
-# the unit's image (--ptxopt-no-clone-images); the images and flags cases
-# test the default, clone images.
-export PTXOPT_NVCC_FLAGS=${PTXOPT_NVCC_TEST_FLAGS:---ptxopt-passes=coalesce --ptxopt-no-clone-images}
+# Every case runs with the flags a user gets by default (the -O2 pipeline,
+# the clones in the unit's image); PTXOPT_NVCC_TEST_FLAGS adds a flag set
+# to every ptx-nvcc call (ctest runs the launch case once more with
+# --ptxopt-clone-images). Checks that name what a pass decides pin the
+# pipeline for that call alone ($COALESCE), in addition to the defaults.
+export PTXOPT_NVCC_FLAGS=${PTXOPT_NVCC_TEST_FLAGS:-}
+COALESCE=--ptxopt-passes=coalesce
 
 if ! command -v nvcc >/dev/null; then
   echo "skipped: nvcc not found (CUDA_HOME=$CUDA_HOME)"
@@ -210,8 +210,24 @@ cudart-libs)
   ;;
 
 launch)
-  # What runs: the fake cudart prints every launch.
-  check "build" fake_build prog
+  # What runs: the fake cudart prints every launch. The default build
+  # (-O2, the clones in the unit's image): every launch chooses, the first
+  # included; the coalesce pipeline alone ($COALESCE) for the exact choices
+  # of the swap, split and remap clones and the shim's paths.
+  check "default build" fake_build progdef
+  PTXOPT_LOG=1 ./progdef >def.log 2>deferr.log
+  check "default: the program's first launch (matadd_int 512x256) runs the swap clone" \
+    bash -c "grep 'fake-cudart: launch' def.log | head -1 | grep -q 'launch $SWAP grid=(256,1,1) block=(512,1,1)'"
+  check "default: 65536x1024 -> split1024_group4" \
+    grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4 grid=(64,1024,1) block=(256,1,1)' def.log
+  check "default: 2000x1000 -> swap_group4" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_swap_group4 grid=(1000,1,1) block=(500,1,1)' def.log
+  check "default: a coalesced kernel's launch under the group clones' floor runs the original" \
+    grep -q 'launch _Z20matadd_int_coalescedPKiS0_Pi grid=(512,1,1) block=(256,1,1)' def.log
+  ./progdef >defq.log 2>/dev/null
+  check "default: the same launches without PTXOPT_LOG" cmp def.log defq.log
+  CUDA_MODULE_LOADING=EAGER ./progdef >defe.log 2>/dev/null
+  check "default: the same launches under EAGER loading" cmp def.log defe.log
+  check "build ($COALESCE)" fake_build prog $COALESCE
   PTXOPT_LOG=1 ./prog >run.log 2>err.log
   check "512x256 -> swap" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0$" run.log
   check "65536x1024 -> split" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split256 grid=(256,1024,1) block=(256,1,1)' run.log
@@ -240,46 +256,49 @@ launch)
   check "clone limited to 256 threads: no swap to 512" bash -c "! grep -q 'launch $SWAP grid=(256,1,1) block=(512' mt.log"
   check "...missing and limited clones: the same launches with and without PTXOPT_LOG" \
     bash -c "cmp mt.log mt1.log && cmp <(grep launch miss.log) <(grep launch miss1.log)"
-  check "per-thread default stream build" fake_build ptsz -default-stream per-thread
+  check "per-thread default stream build" fake_build ptsz $COALESCE -default-stream per-thread
   ./ptsz >ptsz.log 2>&1
   check "...launches the clone on the ptsz entry point" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0 ptsz" ptsz.log
   ;;
 
 images)
-  # Clone images (the default; --ptxopt-clone-images says it again over the
-  # script's --ptxopt-no-clone-images): the program's own image is nvcc's,
-  # the clones are in an image of their own that the shim registers when a
-  # launch first can use one (the fake cudart prints registrations). With
-  # PTXOPT_FIRST_LAUNCH_CLONES=1 the same launches as without images; one
-  # image per kernel holds its clones.
+  # Clone images (--ptxopt-clone-images): the program's own image is nvcc's,
+  # each kernel's clones are in an image of their own, registered with
+  # cudart at start-up as nvcc's own (the fake cudart prints registrations).
+  # Under EAGER loading, and with PTXOPT_FIRST_LAUNCH_CLONES=1, every launch
+  # chooses as in the default build; under lazy loading (CUDA's default) a
+  # clone whose image is not loaded yet runs once the estimated savings pay
+  # for the load (NvccShim.cpp, imageLoadPays).
   check "build" fake_build prog --ptxopt-clone-images
   check "reference build (clones in the unit's image)" fake_build ref
   ./ref >ref.log 2>&1
-  FAKE_CUDART_VERBOSE=1 PTXOPT_FIRST_LAUNCH_CLONES=1 ./prog >run.log 2>&1
-  check "the same launches" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' run.log)
-  check "each kernel's clone image registered once, with its clones, right before its first clone launch" \
-    awk '/register .*__ptxopt/ { split($3, a, "__ptxopt"); if (inb && a[1] != k) bad = 1
-                                 if (!inb) { k = a[1]; if (k in done) bad = 1; done[k] = 1; blocks++ }
-                                 inb = 1; next }
-         inb { inb = 0; if ($2 != "launch" || index($3, k "__ptxopt") != 1) bad = 1 }
-         END { exit bad || blocks != 2 }' run.log
+  FAKE_CUDART_VERBOSE=1 CUDA_MODULE_LOADING=EAGER ./prog >run.log 2>&1
+  check "EAGER: the same launches as the reference" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' run.log)
+  FAKE_CUDART_VERBOSE=1 PTXOPT_FIRST_LAUNCH_CLONES=1 ./prog >fl.log 2>&1
+  check "PTXOPT_FIRST_LAUNCH_CLONES=1: the same launches" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' fl.log)
+  check "every clone registered at start-up, before the first launch, each kernel's together" \
+    awk '/fake-cudart: launch/ { launched = 1 }
+         /register .*__ptxopt/ { if (launched) bad = 1; split($3, a, "__ptxopt")
+                                 if (a[1] != k) { if (a[1] in done) bad = 1; done[a[1]] = 1; k = a[1]; blocks++ } }
+         END { exit bad || blocks != 4 }' run.log
   FAKE_CUDART_VERBOSE=1 PTXOPT_DISABLE=1 ./prog >dis.log 2>&1
   check "PTXOPT_DISABLE=1: no clone registered, originals only" test "$(grep -c '__ptxopt' dis.log)" = 0
-  # The default: a kernel's first launch runs the original and loads no
-  # clone image (launches 1 and 4: the first of matadd_int and of
-  # matadd_char), its later launches as the reference.
+  # Lazy loading: the 512x256 swap clones wait (0.7 of 60 us), the
+  # 65536x1024 launch pays at once, and its kernel's next launch, the image
+  # loaded, chooses as without images.
   FAKE_CUDART_VERBOSE=1 ./prog >def.log 2>&1
-  check "by default a kernel's first launch runs the original, the later ones the clones" \
-    cmp <(grep 'fake-cudart: launch' def.log) \
-        <(paste -d '\n' <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' dis.log) |
-          awk 'NR % 2 == 1 { r = $0; next } { print ((NR / 2 == 1 || NR / 2 == 4) ? $0 : r) }')
-  check "...and registers no clone before the first launch is over" \
-    awk '/fake-cudart: launch/ && !l { l = NR } /register .*__ptxopt/ && !r { r = NR } END { exit !(l && r > l) }' def.log
-  FAKE_CUDART_VERBOSE=1 PTXOPT_LOG=1 ./prog >deflog.log 2>&1
-  check "...also with PTXOPT_LOG=1 (which reads all of a kernel's clones at once, from its second launch)" bash -c "
+  check "lazy loading: small uncoalesced launches run the original until an image's load pays" bash -c "
+    grep -q 'launch _Z10matadd_intPKiS0_Pi grid=(512,1,1) block=(256,1,1)' def.log &&
+    grep -q 'launch _Z11matadd_charPKcS0_Pc grid=(512,1,1) block=(256,1,1)' def.log"
+  check "...a launch whose savings pay runs its clone" \
+    grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4 grid=(64,1024,1)' def.log
+  check "...and the kernel's later launches choose as without images" \
+    grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_swap_group4 grid=(1000,1,1) block=(500,1,1)' def.log
+  PTXOPT_LOG=1 ./prog >deflog.log 2>&1
+  check "...the same launches with PTXOPT_LOG=1, which says why" bash -c "
     cmp <(grep 'fake-cudart: launch' def.log) <(grep 'fake-cudart: launch' deflog.log) &&
-    awk '/fake-cudart: launch/ && !l { l = NR } /register .*__ptxopt/ && !r { r = NR } END { exit !(l && r > l) }' deflog.log &&
-    grep -q 'first launch: the original' deflog.log"
+    grep -q 'waits until the estimated savings pay for loading its image' deflog.log &&
+    grep -q 'loading the clone image (_Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4)' deflog.log"
   mkdir k
   check "--keep -c" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH --keep --keep-dir k -c "$MATADD/matadd.cu" -o m.o
   run build.log nvcc -arch=$ARCH -ptx "$MATADD/matadd.cu" -o nvcc.ptx
@@ -328,10 +347,12 @@ images)
   check "late images: -G code without hook or images" bash -c "
     '$PNVCC' --ptxopt-clone-images -G -arch=$ARCH -c '$MATADD/matadd.cu' -o dbg.o 2>>build.log && ! nm dbg.o | grep -q ptxopt"
   # a program nvcc links with cudart: the images through the link
-  check "a program linked with cudart (late images through the link)" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH \
-    -I"$MATADD" "$HERE/launches.cu" -o prog_link
-  check "...holds the block" bash -c "nm prog_link | grep -q ' [rR] __ptxopt_nvcc_imgs_' && ! nm prog_link | grep -q __ptxopt_nvcc_img_0 &&
-    ! grep -q 'not linked' build.log"
+  check "a program compiled and linked by one nvcc call" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH \
+    -I"$MATADD" "$HERE/launches.cu" -o prog_link --ptxopt-verbose
+  check "...includes the images in its host code (arrays, no block)" \
+    bash -c "nm prog_link | grep -q __ptxopt_nvcc_img_0 && ! nm prog_link | grep -q __ptxopt_nvcc_imgs_"
+  check "...and names no file of ptx-nvcc's temporary folder on the link line (CMake records it: issue #32)" \
+    bash -c "! grep -q 'clone_images.a' build.log"
   # module-scope data would be two copies in two images: no split
   printf '__device__ int g;\n__global__ void k(const int *a, int *o) { int i = threadIdx.x * gridDim.x + blockIdx.x; o[i] = a[i] + g; }\n' >global.cu
   mkdir k2
@@ -365,8 +386,8 @@ flags)
   check "without it: no float lanes clone" run build.log "$PNVCC" --ptxopt-no-clone-images -arch=$ARCH --keep --keep-dir k4 \
     -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c10.o
   check "...only the exact ones" bash -c "! grep -q 'rowsum_restrict__ptxopt_lanes(' k4/rowwalk.ptx && grep -q 'rowsum_int__ptxopt_lanes(' k4/rowwalk.ptx"
-  check "the default: clone images, the kept .ptx is nvcc's" bash -c "'$PNVCC' -arch=$ARCH --keep --keep-dir k5 -c '$MATADD/matadd.cu' -o c11.o 2>>build.log &&
-    nvcc -arch=$ARCH -ptx '$MATADD/matadd.cu' -o nvcc.ptx && cmp k5/matadd.ptx nvcc.ptx && '$HERE/clone-images.py' c11.o >/dev/null"
+  check "the default: the clones in the unit's image (the kept .ptx), no clone images" bash -c "'$PNVCC' -arch=$ARCH --keep --keep-dir k5 -c '$MATADD/matadd.cu' -o c11.o 2>>build.log &&
+    grep -q '$SWAP' k5/matadd.ptx && ! nm c11.o | grep -q __ptxopt_nvcc_img"
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
   # ptxas compiles on several threads (same code), unless the user says how.
   "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1
@@ -416,14 +437,48 @@ failsoft)
   ;;
 
 cmake)
-  # The example project with -DCMAKE_CUDA_COMPILER=ptx-nvcc and nothing else.
+  # The example project with -DCMAKE_CUDA_COMPILER=ptx-nvcc and nothing else
+  # (ptx-nvcc's defaults), with each generator there is, with and without a
+  # compiler launcher (ccache, where installed): it configures, builds, links
+  # the shim, and nothing ptx-nvcc told CMake names a file that is gone
+  # after the call (issue #32: a linker script in its temporary folder).
   command -v cmake >/dev/null || { echo "skipped: no cmake"; exit 77; }
-  gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
-  check "configure examples/nvcc with ptx-nvcc" run build.log cmake -S "$ROOT/examples/nvcc" -B ex "${gen[@]}" \
-    -DCMAKE_CUDA_COMPILER="$PNVCC" -DCMAKE_CUDA_ARCHITECTURES=90
-  check "build" run build.log cmake --build ex
-  check "the program has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm ex/matadd_nvcc | grep -v ' w ')
-  check "the object is hooked" bash -c "nm ex/CMakeFiles/matadd_nvcc.dir/matadd_main.cu.o | grep -q ' w __ptxopt_nvcc_launch$'"
+  recorded_libs_exist() { # <build dir>: CMake's record of the CUDA compiler's implicit link libraries
+    local f l
+    f=$(ls "$1"/CMakeFiles/*/CMakeCUDACompiler.cmake) || return 1
+    if grep -q 'ptx-nvcc\.[0-9]' "$f"; then echo "$f names a temporary folder of ptx-nvcc"; return 1; fi
+    for l in $(sed -n 's/^set(CMAKE_CUDA_IMPLICIT_LINK_LIBRARIES "\(.*\)")$/\1/p' "$f" | tr ';' ' '); do
+      case $l in /*) [ -e "$l" ] || { echo "missing: $l"; return 1; } ;; esac
+    done
+  }
+  # Unix Makefiles without a launcher; Ninja (else Makefiles again) with
+  # ccache where installed: both generators and a launcher in two configures
+  combos=("Unix Makefiles|")
+  gen2="Unix Makefiles"; command -v ninja >/dev/null && gen2=Ninja
+  command -v ccache >/dev/null && combos+=("$gen2|ccache") || { [ "$gen2" = Ninja ] && combos+=("Ninja|"); }
+  n=0
+  for combo in "${combos[@]}"; do
+    gen=${combo%|*} launcher=${combo#*|}
+    {
+      n=$((n + 1)); d=ex$n; what="$gen${launcher:+, launcher $launcher}"
+      extra=(); [ -n "$launcher" ] && extra=(-DCMAKE_CUDA_COMPILER_LAUNCHER="$launcher")
+      check "configure examples/nvcc with ptx-nvcc ($what)" run build.log env CCACHE_DIR="$W/ccache" \
+        cmake -S "$ROOT/examples/nvcc" -B $d -G "$gen" -DCMAKE_CUDA_COMPILER="$PNVCC" -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}"
+      check "...every link library CMake recorded exists" recorded_libs_exist $d
+      check "...builds ($what)" run build.log env CCACHE_DIR="$W/ccache" cmake --build $d
+      check "...the program has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm $d/matadd_nvcc | grep -v ' w ')
+      check "...the object is hooked" bash -c "nm $d/CMakeFiles/matadd_nvcc.dir/matadd_main.cu.o | grep -q ' w __ptxopt_nvcc_launch$'"
+    }
+  done
+  if [ -d ex2 ] && command -v ccache >/dev/null; then
+    # the same build again from scratch: all hits, the same object
+    cp ex2/CMakeFiles/matadd_nvcc.dir/matadd_main.cu.o first.o
+    rm -rf ex2/CMakeFiles/matadd_nvcc.dir/*.o ex2/matadd_nvcc
+    check "a second build under ccache" run build.log env CCACHE_DIR="$W/ccache" cmake --build ex2
+    check "...hits the cache and gives the same object" bash -c "
+      cmp first.o ex2/CMakeFiles/matadd_nvcc.dir/matadd_main.cu.o &&
+      CCACHE_DIR='$W/ccache' ccache --print-stats | grep -Eq '^(direct|preprocessed)_cache_hit\s+[1-9]'"
+  fi
   ;;
 
 report)
