@@ -89,17 +89,16 @@ def rowwalk_case(n, rng):
     return ok and err < n * 2.0 ** -23, s
 
 
-def colmajor_case(rows, cols, rng):
+def colmajor_case(rows, cols, block, rng):
     a = rng.standard_normal(rows * cols, dtype=np.float32)
     b = rng.standard_normal(rows * cols, dtype=np.float32)
     da, db = ptxopt.to_device(a), ptxopt.to_device(b)
-    block = (16, 16)
     grid = (cols // block[0], rows // block[1])
 
     def args():
         return (da, db, ptxopt.empty(rows * cols, np.float32), np.int32(rows))
 
-    ok, s = compare(f"column-major matrix add {rows}x{cols}, blocks of 16x16", kernels.COLMAJOR_ADD,
+    ok, s = compare(f"column-major matrix add {rows}x{cols}, blocks of {block[0]}x{block[1]}", kernels.COLMAJOR_ADD,
                     "matadd_colmajor", grid, block, args, 2, (rows * cols,))
     kern = ptxopt.RawKernel(kernels.COLMAJOR_ADD, "matadd_colmajor")
     c = ptxopt.empty(rows * cols, np.float32)
@@ -126,6 +125,7 @@ def main():
     ap.add_argument("--require-speedup", type=float, default=0, help="fail below this speed-up")
     ap.add_argument("--n", type=int, default=4096, help="row walk size (n x n)")
     ap.add_argument("--rows", type=int, default=8192, help="matrix add rows (and columns)")
+    ap.add_argument("--blocks", default="16x16,32x8", help="matrix add block shapes, XxY,...")
     opts = ap.parse_args()
     if ptxopt.device_count() == 0:
         print("skipped: no CUDA device (ptxopt.device_count() == 0)")
@@ -134,7 +134,10 @@ def main():
     nv = ptxopt.nvrtc_version()
     print(f"device sm_{major}{minor}, NVRTC {nv[0]}.{nv[1]}, numpy {np.__version__}, python {sys.version.split()[0]}")
     rng = np.random.default_rng(31)
-    results = [rowwalk_case(opts.n, rng), colmajor_case(opts.rows, opts.rows, rng)]
+    results = [rowwalk_case(opts.n, rng)]
+    for shape in opts.blocks.split(","):
+        bx, by = (int(v) for v in shape.split("x"))
+        results.append(colmajor_case(opts.rows, opts.rows, (bx, by), rng))
     ok = all(r[0] for r in results)
     slow = [s for _, s in results if s < opts.require_speedup]
     target = min(s for _, s in results)
