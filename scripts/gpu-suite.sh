@@ -218,10 +218,11 @@ fi
 python_rc=0
 if [ "${GPU_SUITE_PYTHON:-1}" = 1 ]; then
   start=$(date +%s)
-  PY=$(command -v python3)
+  PY=$(python3 -c 'import sys; print(sys.executable)')  # the interpreter itself, not a shim
   if ! { cmake -S . -B "$BUILD" -DPython3_EXECUTABLE="$PY" && cmake --build "$BUILD" -j "$JOBS" --target ptxopt_python; } \
     >"$OUT/python-build.log" 2>&1; then
-    say "python module: skipped: not built for $PY ($(grep -m1 -o 'skipped: .*' "$OUT/python-build.log" || echo "see $OUT/python-build.log"))"
+    why=$(grep -m1 -o 'Python module: skipped: .*' "$OUT/python-build.log" | sed 's/^Python module: skipped: //')
+    say "python module: skipped: not built for $PY: ${why:-the build failed, see $OUT/python-build.log}"
   else
     PYTHONPATH="$ROOT/$BUILD/python" "$PY" tests/python/test_gpu.py >"$OUT/python.log" 2>&1
     python_rc=$?
