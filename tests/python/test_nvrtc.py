@@ -8,7 +8,10 @@ test_gpu.py runs). Exits 77 ("skipped: ...") where libnvrtc cannot be loaded.
 """
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -22,6 +25,20 @@ def entries(ptx):
     return re.findall(r"\.entry\s+([\w$]+)", ptx)
 
 
+PTXAS = shutil.which("ptxas") or os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
+
+
+def ptxas(test, ptx):
+    """ptxas accepts the optimized PTX (skipped where the toolkit has no ptxas)."""
+    if not os.path.exists(PTXAS):
+        test.skipTest("no ptxas")
+    with tempfile.NamedTemporaryFile("w", suffix=".ptx") as f:
+        f.write(ptx)
+        f.flush()
+        r = subprocess.run([PTXAS, f"-arch={ARCH}", f.name, "-o", os.devnull], capture_output=True, text=True)
+    test.assertEqual(r.returncode, 0, r.stderr)
+
+
 class Nvrtc(unittest.TestCase):
     def test_rowwalk(self):
         ptx, entry, log = ptxopt.compile_cuda(kernels.ROWWALK, "rowwalk", arch=ARCH)
@@ -33,6 +50,7 @@ class Nvrtc(unittest.TestCase):
         clones = [e for e in entries(out) if e != "rowwalk"]
         self.assertTrue(any("__ptxopt_staged" in c for c in clones), (clones, remarks))
         self.assertTrue(remarks)
+        ptxas(self, out)
 
     def test_colmajor_add(self):
         ptx, entry, _ = ptxopt.compile_cuda(kernels.COLMAJOR_ADD, "matadd_colmajor", arch="compute_90")
@@ -41,6 +59,7 @@ class Nvrtc(unittest.TestCase):
         clones = [e for e in entries(out) if e != "matadd_colmajor"]
         self.assertTrue(clones, remarks)
         self.assertTrue(any("remark: [coalesce]" in r and "applied" in r for r in remarks), remarks)
+        ptxas(self, out)
 
     def test_rawkernel_without_gpu(self):
         kern = ptxopt.RawKernel(kernels.ROWWALK, "rowwalk", arch=ARCH)
