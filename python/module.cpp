@@ -144,16 +144,16 @@ void bindDevice(py::module_ &m) {
 PYBIND11_MODULE(_ptxopt, m) {
   using namespace ptxopt::py_binding;
   m.doc() = "ptx-opt's C++ layer; use the ptxopt package";
-  static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
+  // Never destroyed: a decref after the interpreter's finalization would be
+  // undefined behaviour (pybind11's documentation).
+  static auto *error = new py::exception<Error>(m, "Error", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const std::invalid_argument &e) {
       PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const Error &e) {
-      error(e.what());
-    } catch (const std::runtime_error &e) {  // NVRTC, CUDA
-      error(e.what());
+    } catch (const std::runtime_error &e) {  // Error (ptx-opt, libptxopt), NVRTC, CUDA
+      PyErr_SetString(error->ptr(), e.what());
     }
   });
   m.def("optimize", &optimize, py::arg("ptx"), py::arg("passes") = "-O2",
