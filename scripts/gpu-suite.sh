@@ -50,8 +50,10 @@ have_system_deps() {
   command -v antlr4 >/dev/null && [ -e /usr/include/antlr4-runtime/antlr4-runtime.h ] &&
     [ -e /usr/include/nlohmann/json.hpp ] && [ -e /usr/include/CLI/CLI.hpp ]
 }
+# The Python module (docs/PYTHON.md) is built for the interpreter python3 runs.
+PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || echo python3)
 CONFIG=(-DCMAKE_BUILD_TYPE=Release -DPTXOPT_TESTS=OFF -DPTXOPT_GPU=ON -DPTXOPT_GPU_ARCH="$ARCH"
-        -DCUDAToolkit_ROOT="$CUDA_HOME")
+        -DCUDAToolkit_ROOT="$CUDA_HOME" -DPython3_EXECUTABLE="$PY")
 if have_system_deps && [ "${PTXOPT_USE_DEV:-0}" != 1 ]; then
   say "dependencies: system packages"
 elif [ -e "$ROOT/.dev/generated/grammar.sha256" ]; then
@@ -218,9 +220,7 @@ fi
 python_rc=0
 if [ "${GPU_SUITE_PYTHON:-1}" = 1 ]; then
   start=$(date +%s)
-  PY=$(python3 -c 'import sys; print(sys.executable)')  # the interpreter itself, not a shim
-  if ! { cmake -S . -B "$BUILD" -DPython3_EXECUTABLE="$PY" && cmake --build "$BUILD" -j "$JOBS" --target ptxopt_python; } \
-    >"$OUT/python-build.log" 2>&1; then
+  if ! { cmake -S . -B "$BUILD" && cmake --build "$BUILD" -j "$JOBS" --target ptxopt_python; } >"$OUT/python-build.log" 2>&1; then
     why=$(grep -m1 -o 'Python module: skipped: .*' "$OUT/python-build.log" | sed 's/^Python module: skipped: //')
     say "python module: skipped: not built for $PY: ${why:-the build failed, see $OUT/python-build.log}"
   else
