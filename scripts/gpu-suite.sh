@@ -7,8 +7,8 @@
 # group clones (scripts/bench-launch-floor.sh), the clones of Sobel at
 # 1920 x 1080 (scripts/bench-sobel-small.sh), the rowwalk benchmark
 # (scripts/bench-rowwalk.sh), the launch hook's cost (scripts/bench-hook.sh,
-# about 45 s) and the benchmark family (scripts/bench-family.sh, about 3
-# minutes).
+# about 45 s), the Python module's GPU test (tests/python/test_gpu.py) and
+# the benchmark family (scripts/bench-family.sh, about 3 minutes).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -50,8 +50,10 @@ have_system_deps() {
   command -v antlr4 >/dev/null && [ -e /usr/include/antlr4-runtime/antlr4-runtime.h ] &&
     [ -e /usr/include/nlohmann/json.hpp ] && [ -e /usr/include/CLI/CLI.hpp ]
 }
+# The Python module (docs/PYTHON.md) is built for the interpreter python3 runs.
+PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || echo python3)
 CONFIG=(-DCMAKE_BUILD_TYPE=Release -DPTXOPT_TESTS=OFF -DPTXOPT_GPU=ON -DPTXOPT_GPU_ARCH="$ARCH"
-        -DCUDAToolkit_ROOT="$CUDA_HOME")
+        -DCUDAToolkit_ROOT="$CUDA_HOME" -DPython3_EXECUTABLE="$PY")
 if have_system_deps && [ "${PTXOPT_USE_DEV:-0}" != 1 ]; then
   say "dependencies: system packages"
 elif [ -e "$ROOT/.dev/generated/grammar.sha256" ]; then
@@ -211,6 +213,25 @@ if [ "${GPU_SUITE_HOOK:-1}" = 1 ]; then
   if [ -e "$OUT/bench-hook.md" ]; then tee -a "$SUMMARY" <"$OUT/bench-hook.md"; else tail -5 "$OUT/bench-hook.out"; fi
 fi
 
+# ---- the ptxopt Python module: RawKernel against the same source without ptx-opt (docs/PYTHON.md) ----
+# GPU_SUITE_PYTHON=0 leaves it out. A module that does not build here (no
+# Python.h for this python3, no pybind11 in .dev/) is skipped with the reason,
+# never failing the suite; a wrong result or no clone run fails it.
+python_rc=0
+if [ "${GPU_SUITE_PYTHON:-1}" = 1 ]; then
+  start=$(date +%s)
+  if ! { cmake -S . -B "$BUILD" && cmake --build "$BUILD" -j "$JOBS" --target ptxopt_python; } >"$OUT/python-build.log" 2>&1; then
+    why=$(grep -m1 -o 'Python module: skipped: .*' "$OUT/python-build.log" | sed 's/^Python module: skipped: //')
+    say "python module: skipped: not built for $PY: ${why:-the build failed, see $OUT/python-build.log}"
+  else
+    PYTHONPATH="$ROOT/$BUILD/python" "$PY" tests/python/test_gpu.py >"$OUT/python.log" 2>&1
+    python_rc=$?
+    say "python module (tests/python/test_gpu.py, $PY) exit $python_rc in $(($(date +%s) - start)) s:"
+    tee -a "$SUMMARY" <"$OUT/python.log"
+    [ "$python_rc" = 77 ] && python_rc=0  # "skipped: ..." is in the log above
+  fi
+fi
+
 # ---- the benchmark family: clone choices measured per shape (docs/BENCHMARKS.md) -----------
 # GPU_SUITE_FAMILY=0 leaves it out (about 3 minutes on an H100, the small cases run 4 more rounds). Its output comparison counts like a test.
 family_rc=0
@@ -225,9 +246,9 @@ fi
 
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
   [ "$floor_rc" = 0 ] && [ "$sobel_rc" = 0 ] && [ "$dctx_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] &&
-  [ "$family_rc" = 0 ]; then
+  [ "$family_rc" = 0 ] && [ "$python_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, exact DCT rewrites exit $dctx_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, exact DCT rewrites exit $dctx_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc, python module exit $python_rc)"
 exit 1

@@ -5,7 +5,8 @@
 #
 #   .dev/generated/   the parser generated from grammar/*.g4 by antlr4, and
 #                     grammar.sha256 (CMake refuses it for another grammar)
-#   .dev/include/     antlr4-runtime/, nlohmann/, CLI/ headers
+#   .dev/include/     antlr4-runtime/, nlohmann/, CLI/ headers, and pybind11/
+#                     where pybind11-dev is installed (the Python module)
 #   .dev/lib/         libantlr4-runtime.so.4.9 and its libantlr4-runtime.so link
 #
 # Configure with -DPTXOPT_DEPS_DIR=.dev to use it (scripts/gpu-suite.sh does
@@ -44,6 +45,12 @@ echo "$(sha256sum grammar/PtxLexer.g4 | cut -d' ' -f1) $(sha256sum grammar/PtxPa
 
 # ---- third-party headers and the ANTLR4 runtime library ----------------------
 cp -r /usr/include/antlr4-runtime /usr/include/nlohmann /usr/include/CLI "$DEV/include/"
+# pybind11 is header-only; without it the GPU build skips the Python module.
+if [ -e /usr/include/pybind11/pybind11.h ]; then
+  cp -r /usr/include/pybind11 "$DEV/include/"
+else
+  say "warning: no /usr/include/pybind11 (apt-get install pybind11-dev): the GPU build will skip the Python module"
+fi
 cp "$LIBDIR/libantlr4-runtime.so.4.9" "$DEV/lib/"
 ln -s libantlr4-runtime.so.4.9 "$DEV/lib/libantlr4-runtime.so"
 
