@@ -35,7 +35,7 @@ GROUPS = {
     "mv_ax": "matvec", "mv_atx": "matvec", "atax": "matvec", "gesummv": "matvec",
     "gemm_512": "matmul", "matmul_1024": "matmul", "matmul_2048": "matmul", "2mm": "matmul", "syrk": "matmul",
     "jacobi1d": "stencil", "jacobi2d": "stencil", "conv2d": "stencil", "stencil3d": "stencil", "fdtd2d": "stencil",
-    "lu": "lu", "bfs": "graph", "small_matadd": "small", "small_stencil": "small", "small_scale": "small",
+    "gaussian": "lu", "bfs": "graph", "small_matadd": "small", "small_stencil": "small", "small_scale": "small",
     "matmul_tiled": "no-clone", "reduce": "no-clone", "image8": "image", "colmajor_add": "uncoalesced",
 }
 TIMED = ("A", "A2", "P", "D")
@@ -200,9 +200,14 @@ def clones_table(rdir):
                 k = r.get("function", "").split("__ptxopt")[0]
                 if k and k not in kernels:
                     kernels.append(k)
-                m = re.match(r"\S+__ptxopt_(\w+): ", r.get("message", ""))
-                if r.get("kind") == "applied" and m and m.group(1) not in clones.setdefault(k, []):
-                    clones[k].append(m.group(1))
+                if r.get("kind") != "applied":
+                    continue
+                msg = r.get("message", "")
+                m = re.match(r"\S+__ptxopt_(\w+): ", msg)  # "<kernel>__ptxopt_<kind>: ..."
+                c = re.search(r"clones: ([\w, ]+)$", msg)   # coalesce: "...; clones: swap, remap"
+                for kind in ([m.group(1)] if m else []) + ([x.strip() for x in c.group(1).split(",")] if c else []):
+                    if kind and kind not in clones.setdefault(k, []):
+                        clones[k].append(kind)
         prog = name[:-4]
         got = [f"{short(k)}: {', '.join(clones[k])}" for k in kernels if clones.get(k)]
         out.append(f"| {prog} | {GROUPS.get(prog, 'other')} | {', '.join(short(k) for k in kernels) or '-'} | "
@@ -288,7 +293,7 @@ def main():
         lines += ["builds: " + ", ".join(f"{t} {sum(float(b['seconds']) for b in builds if b['tool'] == t):.1f} s"
                                          for t in sorted(set(b["tool"] for b in builds))) + " (sum over programs, built in parallel)", ""]
     if not traces:
-        lines += ["timeline: not measured (module_trace not built: no CUPTI headers on this machine)", ""]
+        lines += ["timeline: not measured (no traces.tsv: TRACE=0, or no CUPTI where the suite ran)", ""]
     lines += ["problems: " + ("none" if not problems else ""), *[f"- {p}" for p in problems]]
     print("\n".join(lines))
     return 1 if problems else 0

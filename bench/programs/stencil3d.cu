@@ -1,6 +1,6 @@
-// stencil3d: a 7-point 3-D stencil (Parboil stencil / Rodinia hotspot3D
-// shape), 128 x 128 x 128 float, 20 time steps ping-pong; one thread per
-// (x, y) column walking z, blocks of 32 x 4, the border kept. 20 launches.
+// stencil3d: a 7-point 3-D heat stencil (PolyBench heat-3d's update on a
+// CUDA grid), 128 x 128 x 128 float, 20 time steps ping-pong; one thread
+// per cell on a 3-D grid, blocks of 32 x 4 x 2, the border kept. 20 launches.
 // Timed: all kernels. Checked against the CPU with a tolerance relative to
 // the field's largest value (fma on the device).
 #include "common.h"
@@ -8,12 +8,10 @@
 __global__ void stencil7_kernel(const float *in, float *out, int nx, int ny, int nz, float c0, float c1) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x > 0 && x < nx - 1 && y > 0 && y < ny - 1) {
-    for (int z = 1; z < nz - 1; z++) {
-      int c = (z * ny + y) * nx + x;
-      out[c] = c0 * in[c] + c1 * (in[c - 1] + in[c + 1] + in[c - nx] + in[c + nx] + in[c - nx * ny] +
-                                  in[c + nx * ny]);
-    }
+  int z = blockIdx.z * blockDim.z + threadIdx.z;
+  if (x > 0 && x < nx - 1 && y > 0 && y < ny - 1 && z > 0 && z < nz - 1) {
+    int c = (z * ny + y) * nx + x;
+    out[c] = c0 * in[c] + c1 * (in[c - 1] + in[c + 1] + in[c - nx] + in[c + nx] + in[c - nx * ny] + in[c + nx * ny]);
   }
 }
 
@@ -26,7 +24,7 @@ int main(int argc, char **argv) {
   fillFloats(A, 131);
   std::vector<float> B = A;
   float *dA = toDevice(A), *dB = toDevice(B);
-  dim3 block(32, 4), grid(blocksFor(nx, 32), blocksFor(ny, 4));
+  dim3 block(32, 4, 2), grid(blocksFor(nx, 32), blocksFor(ny, 4), blocksFor(nz, 2));
   GpuTimer t;
   t.start();
   for (int s = 0; s < steps; s++) {
