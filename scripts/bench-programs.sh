@@ -61,8 +61,13 @@ if [ "${BUILD_PTXOPT:-1}" != 0 ] && [ -e "$PTXOPT_BUILD/CMakeCache.txt" ]; then
   cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$JOBS" >"$OUT/programs-build-ptxopt.log" 2>&1 ||
     say "warning: building ptx-opt ptx-nvcc-cicc ptxopt_nvcc in $PTXOPT_BUILD failed ($OUT/programs-build-ptxopt.log)"
 fi
-for f in ptx-opt ptx-nvcc-cicc runtime/libptxopt_nvcc.a runtime/ptxopt_nvcc_shim.o; do
+for f in ptx-opt ptx-nvcc-cicc runtime/libptxopt_nvcc.a; do
   [ -e "$PTXOPT_BUILD/$f" ] || { say "error: $PTXOPT_BUILD/$f missing (build the targets ptx-opt ptx-nvcc-cicc ptxopt_nvcc there)"; exit 2; }
+done
+# The .a is a linker script written at configure time; the shim object it names exists only
+# once ptxopt_nvcc is built (without it ptx-nvcc links no shim: the originals would run).
+for f in $(sed -n 's/^INPUT(\(.*\))$/\1/p' "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a"); do
+  [ -e "$f" ] || { say "error: $f missing (build the target ptxopt_nvcc in $PTXOPT_BUILD)"; exit 2; }
 done
 if [ -n "${PROGRAMS:-}" ]; then
   read -r -a PROGS <<<"$PROGRAMS"
@@ -172,10 +177,10 @@ run() {
   env -u PTXOPT_LOG -u PTXOPT_DISABLE -u CUDA_INJECTION64_PATH CUDA_MODULE_LOADING="$mode" "$@" "$bin" >"$o" 2>"$e"
   rc=$?
   t1=$(now_ns)
-  local ms check hash
-  ms=$(sed -n 's/^gpu_ms=//p' "$o" | tail -1)
-  check=$(sed -n 's/^check=//p' "$o" | tail -1)
-  hash=$(sed -n 's/^hash=//p' "$o" | tail -1)
+  local ms= check= hash= line
+  while IFS= read -r line; do  # the last of each line wins
+    case $line in gpu_ms=*) ms=${line#gpu_ms=} ;; check=*) check=${line#check=} ;; hash=*) hash=${line#hash=} ;; esac
+  done <"$o"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\n' "$mode" "$p" "$v" "$round" "$rc" "$ms" "$(((t1 - t0) / 1000))e-3" \
     "${check:-none}" "$hash" >>"$RUNS"
   if [ "$rc" != 0 ] || [ "$check" != PASS ]; then
