@@ -28,8 +28,8 @@ MATADD="$ROOT/examples/matadd"
 ARCH=${PTXOPT_NVCC_TEST_ARCH:-sm_90}
 # Every case runs with the flags a user gets by default (the -O2 pipeline,
 # the clones in the unit's image); PTXOPT_NVCC_TEST_FLAGS adds a flag set
-# to every ptx-nvcc call (ctest runs the launch case once more with
-# --ptxopt-clone-images). Checks that name what a pass decides pin the
+# to every ptx-nvcc call (the images case tests --ptxopt-clone-images).
+# Checks that name what a pass decides pin the
 # pipeline for that call alone ($COALESCE), in addition to the defaults.
 export PTXOPT_NVCC_FLAGS=${PTXOPT_NVCC_TEST_FLAGS:-}
 COALESCE=--ptxopt-passes=coalesce
@@ -73,12 +73,13 @@ case $CASE in
 objects)
   # -c: an object whose stub carries the hook (weak references, the
   # manifest); a translation unit without clones gets no hook at all.
-  printf '__global__ void k(int *o) { o[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n' >plain.cu
+  # threads that communicate through shared memory: no pass clones it
+  printf '__global__ void k(int *o) { __shared__ int s[64]; s[threadIdx.x] = threadIdx.x; __syncthreads();\n  o[blockIdx.x * blockDim.x + threadIdx.x] = s[63 - threadIdx.x]; }\n' >plain.cu
   check "ptx-nvcc -c matadd.cu" run build.log "$PNVCC" -arch=$ARCH -c "$MATADD/matadd.cu" -o m.o
   check "object has weak hooks" grep -q ' w __ptxopt_nvcc_launch$' <(nm m.o)
   check "object has the manifest" grep -q '__ptxopt_nvcc_manifest' <(nm m.o)
   check "object still calls cudart" grep -q ' U __cudaLaunchKernel$' <(nm m.o)
-  check "ptx-nvcc -c (coalesced kernel only)" run build.log "$PNVCC" -arch=$ARCH -c plain.cu -o p.o
+  check "ptx-nvcc -c (a kernel without clones)" run build.log "$PNVCC" -arch=$ARCH -c plain.cu -o p.o
   check "no hook without clones" test "$(nm p.o | grep -c ptxopt)" = 0
   check "plain nvcc object has no hook" bash -c "nvcc -arch=$ARCH -c '$MATADD/matadd.cu' -o n.o && ! nm n.o | grep -q ptxopt"
   # a program linked by g++ without the shim still links (weak references)
