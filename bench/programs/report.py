@@ -78,9 +78,16 @@ def first_launches(path):
             if m:
                 first.setdefault(m.group(1), "original")
                 continue
-            m = re.match(r"^ptxopt: (\S+) grid=.*? -> (\S+)(?: \(([^)]*)\))?", line)
+            # "<k> grid=.. block=.. shared=.. -> <clone> (<kind>)...", "-> original...", and the
+            # image gate's "<k> grid=.. block=.. -> the original: <clone> waits until ..."
+            m = re.match(r"^ptxopt: (\S+) grid=.*? -> (.*)$", line)
             if m:
-                first.setdefault(m.group(1), "original" if m.group(2) == "original" else (m.group(3) or "clone"))
+                rest = m.group(2)
+                if rest.startswith("original") or rest.startswith("the original"):
+                    first.setdefault(m.group(1), "original")
+                else:
+                    c = re.match(r"(\S+)(?: \(([^)]*)\))?", rest)
+                    first.setdefault(m.group(1), c.group(2) or "clone")
     return cloned, first
 
 
@@ -230,7 +237,11 @@ def self_test():
         with open(os.path.join(d, "logs", "LAZY", "mv_ax.decisions.log"), "w") as f:
             f.write("ptxopt: _Z9mv_kernelPKfS0_Pfi: 1 clone(s): _Z9mv_kernelPKfS0_Pfi__ptxopt_staged (staged)\n"
                     "ptxopt: _Z9mv_kernelPKfS0_Pfi grid=(16,1,1) block=(256,1,1) shared=0 -> "
-                    "_Z9mv_kernelPKfS0_Pfi__ptxopt_staged (staged) grid=(128,1,1) block=(32,1,1)\n")
+                    "_Z9mv_kernelPKfS0_Pfi__ptxopt_staged (staged) grid=(128,1,1) block=(32,1,1)\n"
+                    "ptxopt: _Z2k2Pf: 1 clone(s): _Z2k2Pf__ptxopt_group4 (group4)\n"
+                    "ptxopt: _Z2k2Pf grid=(1,1,1) block=(256,1,1) -> the original: _Z2k2Pf__ptxopt_group4 waits "
+                    "until the estimated savings pay for loading its image (0 of 40 us)\n"
+                    "ptxopt: _Z2k2Pf grid=(1,1,1) block=(256,1,1) shared=0 -> original\n")
         for bad in (False, True):
             if bad:
                 rows[-1] = rows[-1].replace("00000000deadbeef", "00000000deadbeee")
@@ -241,7 +252,7 @@ def self_test():
             with redirect_stdout(buf):
                 rc = main()
             text = buf.getvalue()
-            want = ["| mv_ax | matvec | 4.000 | 4.00 |", "1/1: mv_kernel (staged)", "P/A **4.00x**"]
+            want = ["| mv_ax | matvec | 4.000 | 4.00 |", "1/2: mv_kernel (staged); original: k2", "P/A **4.00x**"]
             want += ["**NO**: D differs x1", "- LAZY mv_ax: D differs x1"] if bad else ["| yes |", "problems: none"]
             failures += [f"bad={bad}: missing {w!r}" for w in want if w not in text]
             if rc != (1 if bad else 0):
