@@ -41,6 +41,7 @@ import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -63,7 +64,7 @@ COMMAND_START = re.compile(r"^(build/|scripts/|tests/|examples/|\./|ptx-opt\b|pt
                            r"nvcc\b|python3?\b|bash\b|sh\b|sudo\b|apt(-get)?\b|git\b|PTXOPT_\w+=|export\b|cd\b)")
 MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)\s*$")
-TIMEOUT_S = 120
+TIMEOUT_S = 60
 
 
 class Block:
@@ -160,9 +161,18 @@ def prompt_commands(body):
 
 
 def run(cmd, cwd, env):
-    p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd], cwd=cwd, env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT_S)
-    return p.returncode, p.stdout.decode("utf-8", "replace")
+    """(exit status, output) of one command; over TIMEOUT_S its whole process
+    group is killed (a build it started included) and TimeoutExpired raised."""
+    p = subprocess.Popen(["bash", "-e", "-o", "pipefail", "-c", cmd], cwd=cwd, env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise
+    return p.returncode, out.decode("utf-8", "replace")
 
 
 def run_block(b, src, cwd, env, verbose):
