@@ -79,7 +79,15 @@ class Block:
 
 def parse_directives(text, where):
     out = {"skip": None, "exit": 0, "files": []}
-    for part in filter(None, (p.strip() for p in text.split(";"))):
+    parts, depth, cur = [], 0, ""
+    for ch in text:  # split at ";" outside parentheses (a reason may hold one)
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";" and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    for part in filter(None, (p.strip() for p in parts + [cur])):
         m = re.fullmatch(r"skip \((.*)\)", part)
         if m:
             reason = m.group(1)
