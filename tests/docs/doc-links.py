@@ -6,7 +6,7 @@ Documents: README.md, docs/**/*.md, examples/**/*.md, scripts/README.md,
 bench/**/*.md, tests/**/README.md. A link [text](path) or ![alt](path) that
 is not a URL must name an existing file or folder, relative to the document;
 a #fragment on a markdown file must name one of its headings (GitHub's
-slugs). Exit 0 when all resolve, 1 otherwise (each broken link printed as
+slugs). scripts/README.md must link every file of scripts/. Exit 0 when all resolve, 1 otherwise (each broken link printed as
 file:line: target).
 
   tests/docs/doc-links.py [--source-dir SRC]
@@ -74,6 +74,13 @@ def main():
                 if problem:
                     broken += 1
                     print(f"{os.path.relpath(doc, src)}:{n}: {target}: {problem}")
+    # scripts/README.md indexes every script: one not named there is an error.
+    index = open(os.path.join(src, "scripts", "README.md"), encoding="utf-8").read()
+    for name in sorted(os.listdir(os.path.join(src, "scripts"))):
+        path = os.path.join(src, "scripts", name)
+        if os.path.isfile(path) and name != "README.md" and f"]({name})" not in index:
+            broken += 1
+            print(f"scripts/README.md: scripts/{name} is not in the index")
     print(f"doc-links: {checked} links in {len(docs)} documents, {broken} broken")
     return 1 if broken else 0
 
