@@ -95,13 +95,16 @@ struct NvccKernel {
   std::string name;
   KernelManifest manifest;
   std::vector<Clone> clones;  // parallel to manifest.variants
-  std::once_flag resolved;    // device limits read
   std::once_flag clonesRead;  // when logging: every clone read (readAllClones)
-  bool limitsKnown = false;
   // The decisions keep their text (selectLogged): PTXOPT_LOG, or more
   // variants than the mask form takes. Fixed at registration.
   bool logged = false;
-  DeviceLimits limits;
+  // The grid and block limits of every GPU CUDA 13 supports (compute
+  // capability 7.5 on; the same since 3.0), not read from cudart: a kernel's
+  // first launch asks cudart for nothing but the launch, and the queries (8
+  // calls) cost more than they tell. A device with other limits would refuse
+  // a clone's launch, which then runs the original.
+  const DeviceLimits limits{};
   std::mutex mu;              // serializes the clones' cudart queries
   ShapeMaskCache masks;       // the launch path's cache (shapeMask)
   // With PTXOPT_LOG: the decisions with their reasons, as before.
@@ -223,42 +226,6 @@ std::string dimsText(const Dims &d) {
   return buf;
 }
 
-/// The limits of device `dev`, read once per device for the process (7
-/// cudaDeviceGetAttribute calls); false when cudart cannot give them.
-bool deviceLimits(const ptxopt_nvcc_cudart &rt, int dev, DeviceLimits &out) {
-  struct Known {
-    int dev;
-    DeviceLimits limits;
-  };
-  static std::mutex mu;
-  static std::vector<Known> known;
-  std::lock_guard<std::mutex> lock(mu);
-  for (const Known &k : known)
-    if (k.dev == dev) {
-      out = k.limits;
-      return true;
-    }
-  int v[7] = {};
-  const cudaDeviceAttr attrs[7] = {cudaDevAttrMaxBlockDimX, cudaDevAttrMaxBlockDimY, cudaDevAttrMaxBlockDimZ,
-                                   cudaDevAttrMaxGridDimX,  cudaDevAttrMaxGridDimY,  cudaDevAttrMaxGridDimZ,
-                                   cudaDevAttrMaxThreadsPerBlock};
-  for (int i = 0; i < 7; ++i)
-    if (rt.deviceGetAttribute(&v[i], attrs[i], dev) != cudaSuccess || v[i] <= 0) return false;
-  out.maxBlock = {uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2])};
-  out.maxGrid = {uint32_t(v[3]), uint32_t(v[4]), uint32_t(v[5])};
-  out.maxThreadsPerBlock = uint32_t(v[6]);
-  known.push_back({dev, out});
-  return true;
-}
-
-/// Once per kernel, on its first launch: the current device's limits (cudart
-/// has initialized by then). Without them no clone runs. The clones
-/// themselves are read when a launch shape first can use them
-/// (resolveClone), except with PTXOPT_LOG (or more than kMaskVariants
-/// variants), where all are read at the first launch that may run a clone
-/// (readAllClones) and the decisions keep their reasons.
-void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k);
-
 /// Clone `i`'s handle and thread limit, read from cudart once (a clone
 /// cudart cannot find or describe is dropped with a warning). True when it
 /// is usable.
@@ -285,19 +252,6 @@ bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
   c.maxThreads = uint32_t(fa.maxThreadsPerBlock);
   c.state.store(1, std::memory_order_release);
   return true;
-}
-
-void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
-  cudaError_t before = rt.peekAtLastError();
-  int dev = 0;
-  if (rt.getDevice(&dev) != cudaSuccess) {
-    logLine("warning: " + k.name + ": cudaGetDevice failed; the original runs");
-  } else if (!deviceLimits(rt, dev, k.limits)) {
-    logLine("warning: " + k.name + ": cannot read the device limits; the original runs");
-  } else {
-    k.limitsKnown = true;
-  }
-  if (!k.limitsKnown && before == cudaSuccess) (void)rt.getLastError();
 }
 
 /// A clone image registered with cudart with all its clones, once, as
@@ -570,8 +524,7 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
-  std::call_once(k->resolved, [&] { resolveKernel(*rt, *k); });
-  bool eligible = k->limitsKnown && sharedMem <= 0xffffffffu;
+  bool eligible = sharedMem <= 0xffffffffu;
   // A clone image not loaded yet (lazy loading): nothing of it is read
   // (that would load it) until its load pays (imageLoadPays).
   if (eligible && k->hasImages && !k->imageUsed.load(std::memory_order_acquire)) eligible = imageGate(*k, s, args);

@@ -15,7 +15,9 @@
 //                 api_loads_in_timed_region=N event_records=N
 //
 // (on one line) to the file named by MODULE_TRACE_OUT, else to stderr.
-// "NA" where fewer than two event records were seen.
+// "NA" where fewer than two event records were seen. MODULE_TRACE_ALL=1
+// also records the entry and exit of every other driver call (what a
+// launch costs the host, call by call; the callbacks slow every call).
 #include <cupti.h>
 
 #include <cstdint>
@@ -27,7 +29,7 @@
 
 namespace {
 
-enum class Kind { ModuleLoaded, ApiLoad, EventRecord };
+enum class Kind { ModuleLoaded, ApiLoad, EventRecord, ApiEnter, ApiExit };
 
 struct Record {
   uint64_t t;
@@ -70,7 +72,14 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain domain, CUpti_CallbackId c
     add({t, Kind::ModuleLoaded, md ? md->moduleId : 0u, md ? md->cubinSize : size_t(0), "module_loaded"});
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     const auto *cd = static_cast<const CUpti_CallbackData *>(data);
-    if (!cd || cd->callbackSite != CUPTI_API_ENTER) return;
+    if (!cd) return;
+    bool known = isEventRecord(cbid);
+    for (CUpti_CallbackId id : kLoads) known |= id == cbid;
+    if (!known) {  // MODULE_TRACE_ALL: any other call, entry and exit
+      add({t, cd->callbackSite == CUPTI_API_ENTER ? Kind::ApiEnter : Kind::ApiExit, 0u, size_t(0), cd->functionName});
+      return;
+    }
+    if (cd->callbackSite != CUPTI_API_ENTER) return;
     add({t, isEventRecord(cbid) ? Kind::EventRecord : Kind::ApiLoad, 0u, size_t(0), cd->functionName});
   }
 }
@@ -94,6 +103,10 @@ void report() {
       inLoads += inside;
       std::fprintf(f, "module_trace: t_us=%.3f module_loaded id=%u cubin_bytes=%zu%s\n", double(r.t - t0) / 1e3,
                    r.moduleId, r.cubinSize, inside ? " IN_TIMED_REGION" : "");
+    } else if (r.kind == Kind::ApiEnter || r.kind == Kind::ApiExit) {
+      if (inside)
+        std::fprintf(f, "module_trace: t_us=%.3f %s %s\n", double(r.t - t0) / 1e3,
+                     r.kind == Kind::ApiEnter ? "enter" : "exit", r.name ? r.name : "?");
     } else {
       inApi += inside && r.kind == Kind::ApiLoad;
       std::fprintf(f, "module_trace: t_us=%.3f %s%s\n", double(r.t - t0) / 1e3, r.name ? r.name : "?",
@@ -139,6 +152,8 @@ extern "C" int InitializeInjection(void) {
     good = ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback(cuEventRecord*)") && good;
   for (CUpti_CallbackId id : kLoads)
     good = ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback(load)") && good;
+  if (const char *all = std::getenv("MODULE_TRACE_ALL"); all && *all == '1')
+    good = ok(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API), "cuptiEnableDomain(driver API)") && good;
   failed = !good;
   std::atexit(report);
   return 1;
