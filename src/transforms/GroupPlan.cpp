@@ -562,7 +562,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       // to pass it, which sparse or random data rarely gives, and the slow
       // path runs the k threads one after another. Breadth-first search's
       // frontier update (a bool mask) ran 0.33-0.47x grouped on an H100
-      // (docs/results/family-h100-2026-11-25-before.md). Only guards whose
+      // (docs/results/2026-11-25/family-h100-2026-11-25-before.md). Only guards whose
       // operands the affine analysis can express are bounds guards (a
       // computed scatter target, rotation 1's, is refused too: grouped
       // rotations measured 0.57-0.93x).
@@ -777,7 +777,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
   }
   // 64-bit elements: k = 2 (two per 16-byte vector) measured no faster
   // (daxpy 0.99-1.02x at 2M-33M elements on an H100,
-  // docs/results/family-h100-2026-11-25-before.md); a clone that does not
+  // docs/results/2026-11-25/family-h100-2026-11-25-before.md); a clone that does not
   // pay still costs the program its load and the launch hook.
   if (maxW >= 8 && !forcedK) {
     p.why = "its widest unit-stride access is 8 bytes: two logical threads per 16-byte vector measured no faster "

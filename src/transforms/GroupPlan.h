@@ -100,15 +100,22 @@ constexpr uint32_t kPlainMinOriginalBlock = 512;
 /// with misaligned loads or long ones (the Sobel filter, k = 8): plain
 /// 0.84-0.99x up to 2^20, 1.01-1.13x between 2^20 and 2^21, 1.09-1.17x at
 /// 2.1-2.5M; merged 0.77-1.01x up to 2.1M, 1.09-1.14x at 2^22.
-constexpr uint32_t kGroupMinThreads = 1u << 19;
+/// Light bodies ask for 2^21 since 2026-11-28: those numbers are for inputs
+/// larger than L2, and real programs step over L2-resident arrays: in the
+/// whole-program suite (bench/programs, H200) Jacobi 1-D's copy kernel ran
+/// its merged clone at 2^20 threads (4 MB) 0.86-0.87x of nvcc's program, and
+/// issue #27 saw group-merged float and 8-bit elementwise clones at about 1M
+/// elements run 0.87-0.92x; at 2^21 and more (8 MB and up) the family's
+/// stencils ran them 1.2-1.7x.
+constexpr uint32_t kGroupMinThreads = 1u << 21;
 constexpr uint32_t kGroupHeavyMinThreads = 1u << 21;
-constexpr uint32_t kMergedMinThreads = 1u << 19;
+constexpr uint32_t kMergedMinThreads = 1u << 21;
 constexpr uint32_t kMergedHeavyMinThreads = 1u << 22;
 /// Bodies with more than kManyMisaligned misaligned loads (each two aligned
 /// vector loads): the 27-point 3-D stencil (18 misaligned) ran 0.67x at
 /// 160^3 (4.1M threads, its 16 MB inside the H100's L2) and 1.26-1.27x at
 /// 512^3 (134M threads); the 7-point one (2 misaligned) 1.23x at 160^3, the
-/// Sobel filter (6) from 2^21 (docs/results/family-h100-2026-11-25-suite1.md).
+/// Sobel filter (6) from 2^21 (docs/results/2026-11-25/family-h100-2026-11-25-suite1.md).
 /// Such clones ask for 2^24 threads (plain and merged), the smallest power of
 /// two at or above the L2-resident sizes they lost on; sizes between 4M and
 /// 134M threads are not measured.

@@ -254,7 +254,7 @@ void runPack(PassContext &ctx) {
               // thread's request covers the same sectors either way, so
               // nothing is saved. Rodinia nearest neighbour's struct of two
               // floats measured 0.99-1.07x
-              // (docs/results/family-h100-2026-11-25-before.md), and the
+              // (docs/results/2026-11-25/family-h100-2026-11-25-before.md), and the
               // clone costs the program its load and the hook. In a loop the
               // instruction saved each iteration pays: the column walk's
               // t[i], t[i+1] ran 1.18x faster as one 8-byte load (H100,

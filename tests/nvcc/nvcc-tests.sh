@@ -221,7 +221,7 @@ launch)
     bash -c "grep 'fake-cudart: launch' def.log | head -1 | grep -q 'launch $SWAP grid=(256,1,1) block=(512,1,1)'"
   check "default: 65536x1024 -> split1024_group4" \
     grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4 grid=(64,1024,1) block=(256,1,1)' def.log
-  check "default: 2000x1000 -> swap_group4" grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_swap_group4 grid=(1000,1,1) block=(500,1,1)' def.log
+  check "default: 2000x1000 (under the group clones' 2^21 floor) -> swap" grep -q 'launch $SWAP grid=(1000,1,1) block=(2000,1,1)' def.log
   check "default: a coalesced kernel's launch under the group clones' floor runs the original" \
     grep -q 'launch _Z20matadd_int_coalescedPKiS0_Pi grid=(512,1,1) block=(256,1,1)' def.log
   ./progdef >defq.log 2>/dev/null
@@ -294,7 +294,7 @@ images)
   check "...a launch whose savings pay runs its clone" \
     grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4 grid=(64,1024,1)' def.log
   check "...and the kernel's later launches choose as without images" \
-    grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_swap_group4 grid=(1000,1,1) block=(500,1,1)' def.log
+    grep -q 'launch $SWAP grid=(1000,1,1) block=(2000,1,1)' def.log
   PTXOPT_LOG=1 ./prog >deflog.log 2>&1
   check "...the same launches with PTXOPT_LOG=1, which says why" bash -c "
     cmp <(grep 'fake-cudart: launch' def.log) <(grep 'fake-cudart: launch' deflog.log) &&
