@@ -87,7 +87,8 @@
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
-// (step 3), RowWalkClone.cpp (building the clones), RowWalk.h (their shared
+// (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
+// RowWalkClone.cpp (building the clones), RowWalk.h (their shared
 // structures).
 #include "RowWalk.h"
 

@@ -1,6 +1,7 @@
 // The rowwalk pass's parts (RowWalk.cpp: planning and the pass; RowWalkLanes.cpp:
-// splitting a loop over 32 lanes, the reductions; RowWalkClone.cpp: building
-// the clones). Private to the pass: the overview is RowWalk.cpp's opening
+// splitting a loop over 32 lanes, the reductions; RowWalkStaged.cpp: the
+// staged clone; RowWalkIndex.cpp: its rows through 32-bit indices;
+// RowWalkClone.cpp: building the clones). Private to the pass: the overview is RowWalk.cpp's opening
 // comment.
 #pragma once
 
@@ -259,6 +260,11 @@ std::string emitTripCount(Emitter &e, const LanePlan &lp, const std::vector<std:
 /// exit label after its latch (RowWalkStaged.cpp).
 void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
                 const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop);
+/// A 32-bit-index row's start at the loop's entry, and the check that no
+/// index of the loop wraps ANDed into `ok` (T: the trip count;
+/// RowWalkIndex.cpp).
+std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
+                          const std::string &ok);
 /// The staged clone's launch: one warp per block; logical indices from the
 /// hardware ones, the shared buffer's declaration (RowWalkStaged.cpp).
 void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes);
