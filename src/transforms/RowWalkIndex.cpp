@@ -63,9 +63,23 @@ void Planner::entryValue(const LoopBlock &L, const std::string &reg, std::vector
       depth < 8 && ds.size() == 1 && ds[0] != analysis::ReachingDefs::kEntry ? fa_.cfg().instructions()[ds[0]] : nullptr;
   // A register read by the definition holds the same value at the entry
   // when the same definitions reach it there (and none is in the loop).
+  // A register read by the definition holds the same value at the loop's
+  // entry when it has one definition in the kernel, outside every loop (it
+  // runs at most once), and that definition alone reaches both places.
   auto same = [&](const Operand &o) {
-    return o.isReg() && onlyDefInLoop(L, o.text) == SIZE_MAX && fa_.defs().defsAt(ds[0], o.text) == outside(o.text) &&
-           fa_.defs().defsAt(ds[0], o.text) == fa_.defs().defsAt(head, o.text);
+    if (!o.isReg()) return false;
+    const auto at = fa_.defs().defsAt(ds[0], o.text);
+    if (at.size() != 1 || at[0] == analysis::ReachingDefs::kEntry || fa_.defs().defsAt(head, o.text) != at)
+      return false;
+    unsigned n = 0;
+    for (const auto &st : body_)
+      if (st->kind == Stmt::Kind::Instruction)
+        for (auto dd : analysis::defUse(static_cast<const Instruction &>(*st)).defs) n += dd == o.text;
+    if (n != 1) return false;
+    const uint32_t block = fa_.cfg().blockOf(at[0]);
+    for (const auto &lp : fa_.loops().loops())
+      if (std::binary_search(lp.blocks.begin(), lp.blocks.end(), block)) return false;
+    return true;
   };
   if (in && in->guard.empty() && in->operands.size() >= 2) {
     auto mods = in->modifiers();
