@@ -1,8 +1,8 @@
 // Row walks through 32-bit indices (issue 29; docs/BENCHMARKS.md, "Row walks
 // by 32-bit index"): the rowwalk pass's clones of
 // tests/lit/rowwalk/Inputs/rowwalk32.cu against the originals and against
-// the 64-bit pointer form's clone (rowsum_ptr_f32), the target being the
-// 32-bit forms within 10% of it.
+// the 64-bit pointer form's clone (rowsum_ptr_f32; rowsum_ptr_i32 for the
+// integer sum), the target being the 32-bit forms within 10% of it.
 //
 //   index32 <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]
 //
@@ -134,11 +134,14 @@ int main(int argc, char **argv) {
     std::vector<K> ks = {
         {"rowsum_ptr_f32", {&A, &y, &n, &len}}, {"rowsum_u32_f32", {&A, &y, &n, &len}},
         {"rowsum_s32_f32", {&A, &y, &n, &len}}, {"rowsum_int_f32", {&A, &y, &n, &len}},
-        {"rowsum_u32_i32", {&I, &y, &n, &len}}, {"matvec_u32", {&A, &x, &y, &n, &len}},
+        {"rowsum_ptr_i32", {&I, &y, &n, &len}}, {"rowsum_u32_i32", {&I, &y, &n, &len}},
+        {"matvec_u32", {&A, &x, &y, &n, &len}},
         {"gesummv_u32", {&A, &B, &x, &y, &alpha, &beta, &n}},
     };
     const unsigned grid = (n + 255) / 256;
-    std::vector<std::pair<std::string, float>> ptrMs;  // the pointer form's clone times by suffix
+    // The pointer forms' clone times by element type and suffix: the
+    // integer kernels against rowsum_ptr_i32, the rest against rowsum_ptr_f32.
+    std::vector<std::pair<std::string, float>> ptrMs;
     for (auto &k : ks) {
       if (std::string(k.name) == "gesummv_u32" && len != n) continue;  // square
       auto output = [&]() {
@@ -168,9 +171,10 @@ int main(int argc, char **argv) {
         for (size_t j = 0; j < got.size(); ++j) diff += got[j] != want[j];
         const auto [cmin, cmed] = timeIt(fc, gx, gy, bx, k.args.data());
         std::string vs = "";
-        if (std::string(k.name) == "rowsum_ptr_f32") ptrMs.push_back({suffix, cmin});
+        const std::string type = std::strstr(k.name, "_i32") ? "i32:" : "f32:";
+        if (std::strncmp(k.name, "rowsum_ptr_", 11) == 0) ptrMs.push_back({type + suffix, cmin});
         for (const auto &[s, ms] : ptrMs)
-          if (s == suffix) {
+          if (s == type + suffix) {
             char b[32];
             std::snprintf(b, sizeof b, "%.2f", cmin / ms);
             vs = b;

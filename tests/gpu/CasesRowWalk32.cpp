@@ -106,6 +106,7 @@ void addRowWalk32(std::vector<Case> &cs) {
   }
   // The 64-bit pointer form and the int form (a pointer walk), for comparison.
   cs.push_back(rows("64-bit pointer row sum", "rowsum_ptr_f32", 4096, 4096, 256, Elem::F32, "", "=rowsum_ptr_f32__ptxopt_staged"));
+  cs.push_back(rows("64-bit pointer int row sum", "rowsum_ptr_i32", 4096, 4096, 256, Elem::I32, "", "=rowsum_ptr_i32__ptxopt_lanes"));
   cs.push_back(rows("int row sum (pointer walk)", "rowsum_int_f32", 4096, 4096, 256, Elem::F32, "", "=rowsum_int_f32__ptxopt_staged"));
 }
 

@@ -172,3 +172,15 @@ extern "C" __global__ void rowsum_u32_nounroll(const float *a, float *y, unsigne
     y[r] = acc;
   }
 }
+
+// The 64-bit pointer form of the integer row sum (the benchmark's reference
+// for rowsum_u32_i32).
+extern "C" __global__ void rowsum_ptr_i32(const int *a, int *y, unsigned n, unsigned N) {
+  size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (r < n) {
+    const int *row = a + r * N;
+    int acc = 0;
+    for (size_t i = 0; i < N; i++) acc += row[i];
+    y[r] = acc;
+  }
+}
