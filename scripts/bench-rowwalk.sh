@@ -22,6 +22,10 @@
 #   Also --rowwalk-lanes=G for each G of LANES (default "32 16 8 4") for the
 #   short-rows table (bench/rowwalk/rowwalk.cu --short-rows: lanes per row length, rows
 #   of 8 to 1024 elements, 128 MB), appended to the same file.
+#   And row walks through 32-bit indices (issue 29): nvcc -O3 -ptx of
+#   tests/lit/rowwalk/Inputs/rowwalk32.cu and its -O2 output, measured by
+#   bench/rowwalk/index32.cu at 4096 x 4096 (the 32-bit forms' clones against
+#   the 64-bit pointer form's: "vs ptr", target <= 1.10), appended too.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -51,6 +55,8 @@ prepare() {
   for g in $LANES; do
     "$PTXOPT" --passes=rowwalk --reassociate --rowwalk-lanes="$g" "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-lanes$g.opt.ptx"
   done
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk32.cu -o "$PTXDIR/rowwalk32.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/rowwalk32.ptx" -o "$PTXDIR/rowwalk32-O2.opt.ptx"
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -79,6 +85,11 @@ run() {
     args=()
     for g in $LANES; do args+=("$g=$PTXDIR/rowwalk-lanes$g.opt.ptx"); done
     { echo; "$PTXDIR/rowwalk-bench" --short-rows "${args[@]}" --runs 10; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+    # Row walks through 32-bit indices (bench/rowwalk/index32.cu), appended.
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu -o "$PTXDIR/index32-bench" -lcuda
+    { echo; "$PTXDIR/index32-bench" "$PTXDIR/rowwalk32.ptx" "$PTXDIR/rowwalk32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi

@@ -87,7 +87,8 @@
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
-// (step 3), RowWalkClone.cpp (building the clones), RowWalk.h (their shared
+// (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
+// RowWalkClone.cpp (building the clones), RowWalk.h (their shared
 // structures).
 #include "RowWalk.h"
 
@@ -621,10 +622,18 @@ void runRowWalk(PassContext &ctx) {
         unsigned bytes = 0;
         for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
         const StagedPlan &sp = plan.staged.front();
+        unsigned wide = 0;
+        for (const auto &st : plan.staged)
+          for (const auto &w : st.wide) wide += !w.base.empty();
         ctx.remark(Remark::Kind::Applied, *k, "",
                    s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
                        " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +
-                       " bytes per tile, " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
+                       " bytes per tile" +
+                       (wide ? ", " + std::to_string(wide) +
+                                   " by 32-bit index (each warp checks that no index of the loop wraps, else runs "
+                                   "the original loop)"
+                             : std::string()) +
+                       ", " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
                        (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
                                     : "cp.async") +
                        ", " + std::to_string(bytes) + " bytes of shared memory); exact; " +

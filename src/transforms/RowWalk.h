@@ -1,6 +1,7 @@
 // The rowwalk pass's parts (RowWalk.cpp: planning and the pass; RowWalkLanes.cpp:
-// splitting a loop over 32 lanes, the reductions; RowWalkClone.cpp: building
-// the clones). Private to the pass: the overview is RowWalk.cpp's opening
+// splitting a loop over 32 lanes, the reductions; RowWalkStaged.cpp: the
+// staged clone; RowWalkIndex.cpp: its rows through 32-bit indices;
+// RowWalkClone.cpp: building the clones). Private to the pass: the overview is RowWalk.cpp's opening
 // comment.
 #pragma once
 
@@ -108,6 +109,26 @@ struct LanePlan {
 struct StagedPlan {
   LanePlan lp;                   // the loop, its induction variables and trip count (no accumulators)
   std::vector<std::string> rows; // row registers (64-bit induction variables), one tile region each
+  /// A row addressed through a 32-bit index (issue 29: `a[r*N + i]` with
+  /// unsigned r, N): each load's address is base + scale * ext(x), x = the
+  /// sum of `roots` (their values at the loop's entry) + c + elemStep * k
+  /// in iteration k, modulo 2^32, ext zero- or sign-extending (mul.wide.u32
+  /// / .s32). Parallel to rows; an empty base: the 64-bit form (the row
+  /// register). Each warp checks before its tiles that no index of the loop
+  /// wraps (RowWalkStaged.cpp).
+  struct Wide {
+    std::string base;
+    std::vector<std::string> roots;
+    bool sgn = false;
+    unsigned scale = 0;
+    int64_t elemStep = 0;
+    int64_t cmin = 0, cmax = 0;  // the loads' constants c
+    // nvcc's form with a 64-bit offset: base + ((ext(x) + delta) << log2(scale)), delta
+    // a loop-invariant register, subtracted when deltaNeg ("": none).
+    std::string delta;
+    bool deltaNeg = false;
+  };
+  std::vector<Wide> wide;
   std::vector<int64_t> rowOff;   // where each row's piece of an iteration starts, from its register
   struct RowLoad {
     size_t stmt;   // body index
@@ -181,6 +202,17 @@ private:
   /// stores).
   bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged = false);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  /// A load address `reg` of loop L (the load at body index `load`) formed
+  /// from a 32-bit index: base + scale * ext(iv + roots + c) (StagedPlan::Wide;
+  /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
+  bool wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
+                   StagedPlan::Wide &w, int64_t &c, std::string &key);
+  /// The body index of the one definition of `reg` in loop L, SIZE_MAX if
+  /// none or several.
+  size_t onlyDefInLoop(const LoopBlock &L, std::string_view reg) const;
+  /// The value of 32-bit `reg` at loop L's entry as a sum of registers
+  /// (their values at the entry) and a constant, modulo 2^32.
+  void entryValue(const LoopBlock &L, const std::string &reg, std::vector<std::string> &roots, int64_t &c, int depth);
   /// The loads `run` (body indexes) can all move up to the earliest: no
   /// store between, their destinations neither read nor written in
   /// between, `base` not redefined.
@@ -228,6 +260,11 @@ std::string emitTripCount(Emitter &e, const LanePlan &lp, const std::vector<std:
 /// exit label after its latch (RowWalkStaged.cpp).
 void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
                 const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop);
+/// A 32-bit-index row's start at the loop's entry, and the check that no
+/// index of the loop wraps ANDed into `ok` (T: the trip count;
+/// RowWalkIndex.cpp).
+std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
+                          const std::string &ok);
 /// The staged clone's launch: one warp per block; logical indices from the
 /// hardware ones, the shared buffer's declaration (RowWalkStaged.cpp).
 void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes);

@@ -63,7 +63,9 @@
 // Refuses (remark): rowwalk-staged-copy=async on a target below sm_80; a
 // loop that writes
 // memory (its tiles are read ahead); a row walked by a register that is not
-// a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes; row
+// a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes, nor
+// base + scale * a widened 32-bit index advancing as much (RowWalkIndex.cpp:
+// then each warp also checks that no index of the loop wraps); row
 // loads that are not global, plain, 4 or 8 bytes, before the register's
 // update, and exactly cover each iteration's piece; more than two rows per
 // thread (the shared memory of the tiles).
@@ -131,22 +133,42 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)
       if (v.reg == reg) iv = &v;
-    if (!iv || iv->bits != 64 || !iv->immStep || iv->step <= 0 || iv->step % 16 || iv->step > 128 ||
-        !isPow2(iv->step)) {
-      why = "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
+    StagedPlan::Wide w;
+    int64_t step = iv ? iv->step : 0, c = 0;
+    std::string key = reg;
+    const bool wide = !iv && wideAddress(L, sp.lp, i, reg, w, c, key);
+    if (wide) {
+      // A 32-bit index: base + scale * ext(x), x advancing elemStep.
+      step = w.elemStep * w.scale;
+      off += c * w.scale;
+    } else if (!iv || iv->bits != 64 || !iv->immStep) {
+      step = 0;
+    }
+    if (step <= 0 || step % 16 || step > 128 || !isPow2(step)) {
+      why = wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
+                       " bytes per iteration (not 16, 32, 64 or 128)"
+                 : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
       return false;
     }
-    if (iv->update < i) {
+    if (iv && iv->update < i) {
       why = "a load along the row reads " + reg + " after its update";
       return false;
     }
-    if (sp.rows.empty()) sp.step = iv->step;
-    if (iv->step != sp.step) {
+    if (sp.rows.empty()) sp.step = step;
+    if (step != sp.step) {
       why = "rows advancing by different steps";
       return false;
     }
-    if (std::find(sp.rows.begin(), sp.rows.end(), reg) == sp.rows.end()) sp.rows.push_back(reg);
-    if (!byRow[reg].emplace(off, i).second) {
+    if (auto at = std::find(sp.rows.begin(), sp.rows.end(), key); at == sp.rows.end()) {
+      sp.rows.push_back(key);
+      w.cmin = w.cmax = c;
+      sp.wide.push_back(w);
+    } else {
+      auto &known = sp.wide[size_t(at - sp.rows.begin())];
+      known.cmin = std::min(known.cmin, c);
+      known.cmax = std::max(known.cmax, c);
+    }
+    if (!byRow[key].emplace(off, i).second) {
       why = "two loads of one row at the same offset";
       return false;
     }
@@ -263,8 +285,12 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   e.ins("setp.eq.u64", {ok, T0, T});
   std::vector<std::string> rowStart;  // each row's piece of the iteration
   for (size_t r = 0; r < sp.rows.size(); ++r) {
-    rowStart.push_back(sp.rows[r]);
-    if (sp.rowOff[r]) {
+    if (!sp.wide[r].base.empty()) {
+      rowStart.push_back(emitWideStart(e, sp.wide[r], sp.rowOff[r], T, ok));
+    } else {
+      rowStart.push_back(sp.rows[r]);
+    }
+    if (sp.wide[r].base.empty() && sp.rowOff[r]) {
       rowStart.back() = e.reg64();
       e.ins("add.s64", {rowStart.back(), sp.rows[r], std::to_string(sp.rowOff[r])});
     }

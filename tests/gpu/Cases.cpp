@@ -1052,6 +1052,7 @@ std::vector<Case> allCases() {
   addLocal(cs);
   addGridStride(cs);
   addRowWalk(cs);
+  addRowWalk32(cs);
   addReuse(cs);
   addRuntimeCases(cs);
   return cs;

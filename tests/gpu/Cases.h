@@ -83,4 +83,7 @@ Case makeCase(std::string name, std::string file, std::string kernel, std::vecto
 
 std::vector<Case> allCases();
 
+/// rowwalk through 32-bit indices (CasesRowWalk32.cpp).
+void addRowWalk32(std::vector<Case> &cs);
+
 }  // namespace gpudiff

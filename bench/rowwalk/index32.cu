@@ -1,0 +1,194 @@
+// Row walks through 32-bit indices (issue 29; docs/BENCHMARKS.md, "Row walks
+// by 32-bit index"): the rowwalk pass's clones of
+// tests/lit/rowwalk/Inputs/rowwalk32.cu against the originals and against
+// the 64-bit pointer form's clone (rowsum_ptr_f32; rowsum_ptr_i32 for the
+// integer sum), the target being the 32-bit forms within 10% of it.
+//
+//   index32 <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]
+//
+// The first module is nvcc's (the originals), the second ptx-opt -O2's. Each
+// kernel runs on ROWS x N (default 4096 x 4096) in 256-thread blocks; its
+// clones (each of the four names there is) are taken by name from the -O2 module and launched directly with
+// their manifest's launch: `_staged` / `_staged_pack` one warp per block
+// (grid (256/32, grid.x), block 32), `_lanes` / `_lanes_pack` grid.x*32
+// blocks. Every clone's output is compared bit for bit with the original's
+// (these clones are exact). Times: CUDA events, 3 warm-ups, min (median) of
+// --runs. One markdown table on stdout; exit 1 when a clone differs, 77
+// without a CUDA device.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+void check(CUresult r, const char *what) {
+  if (r != CUDA_SUCCESS) {
+    const char *s = nullptr;
+    cuGetErrorString(r, &s);
+    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
+  }
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+int runs = 20;
+
+std::pair<float, float> timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **args) {
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "event");
+  check(cudaEventCreate(&e1), "event");
+  std::vector<float> t;
+  for (int r = 0; r < 3 + runs; ++r) {
+    check(cudaEventRecord(e0), "record");
+    check(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr), "launch");
+    check(cudaEventRecord(e1), "record");
+    check(cudaEventSynchronize(e1), "sync");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+    if (r >= 3) t.push_back(ms);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(t.begin(), t.end());
+  return {t[0], t[t.size() / 2]};
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> files;
+  unsigned n = 4096, len = 4096;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--n" && i + 1 < argc) n = unsigned(std::atoi(argv[++i]));
+    else if (a == "--len" && i + 1 < argc) len = unsigned(std::atoi(argv[++i]));
+    else files.push_back(a);
+  }
+  if (files.size() != 2) {
+    std::fprintf(stderr, "usage: index32 <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]\n");
+    return 2;
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "index32: no CUDA device\n");
+    return 77;
+  }
+  bool failed = false;
+  try {
+    check(cudaFree(nullptr), "context");
+    CUmodule orig, opt;
+    check(cuModuleLoadData(&orig, readFile(files[0]).c_str()), files[0].c_str());
+    check(cuModuleLoadData(&opt, readFile(files[1]).c_str()), files[1].c_str());
+    const size_t elems = size_t(n) * len;
+    std::mt19937_64 rng(20261128);
+    std::uniform_real_distribution<float> real(0.5f, 100.0f);
+    std::vector<float> hA(elems), hB(elems), hx(len);
+    for (auto &v : hA) v = real(rng);
+    for (auto &v : hB) v = real(rng);
+    for (auto &v : hx) v = real(rng);
+    std::vector<int> hI(elems);
+    for (auto &v : hI) v = int(rng());
+    float *A, *B, *x, *y;
+    int *I;
+    check(cudaMalloc(&A, elems * 4), "malloc");
+    check(cudaMalloc(&B, elems * 4), "malloc");
+    check(cudaMalloc(&I, elems * 4), "malloc");
+    check(cudaMalloc(&x, size_t(len) * 4), "malloc");
+    check(cudaMalloc(&y, size_t(n) * 4), "malloc");
+    check(cudaMemcpy(A, hA.data(), elems * 4, cudaMemcpyHostToDevice), "copy");
+    check(cudaMemcpy(B, hB.data(), elems * 4, cudaMemcpyHostToDevice), "copy");
+    check(cudaMemcpy(I, hI.data(), elems * 4, cudaMemcpyHostToDevice), "copy");
+    check(cudaMemcpy(x, hx.data(), size_t(len) * 4, cudaMemcpyHostToDevice), "copy");
+    cudaDeviceProp p;
+    check(cudaGetDeviceProperties(&p, 0), "properties");
+    std::printf("row walks by 32-bit index: %s, %u x %u, 256-thread blocks, min (median) of %d runs after 3 "
+                "warm-ups; speed-up over the kernel's original; \"vs ptr\": the clone's time over the 64-bit "
+                "pointer form's (rowsum_ptr_f32) clone's of the same kind\n\n",
+                p.name, n, len, runs);
+    std::printf("| kernel | original ms | clone | clone ms | speed-up | vs ptr |\n|---|---:|---|---:|---:|---:|\n");
+    float alpha = 1.5f, beta = 1.25f;
+    struct K {
+      const char *name;
+      std::vector<void *> args;
+    };
+    std::vector<K> ks = {
+        {"rowsum_ptr_f32", {&A, &y, &n, &len}}, {"rowsum_u32_f32", {&A, &y, &n, &len}},
+        {"rowsum_s32_f32", {&A, &y, &n, &len}}, {"rowsum_int_f32", {&A, &y, &n, &len}},
+        {"rowsum_ptr_i32", {&I, &y, &n, &len}}, {"rowsum_u32_i32", {&I, &y, &n, &len}},
+        {"matvec_u32", {&A, &x, &y, &n, &len}},
+        {"gesummv_u32", {&A, &B, &x, &y, &alpha, &beta, &n}},
+    };
+    const unsigned grid = (n + 255) / 256;
+    // The pointer forms' clone times by element type and suffix: the
+    // integer kernels against rowsum_ptr_i32, the rest against rowsum_ptr_f32.
+    std::vector<std::pair<std::string, float>> ptrMs;
+    for (auto &k : ks) {
+      if (std::string(k.name) == "gesummv_u32" && len != n) continue;  // square
+      auto output = [&]() {
+        std::vector<uint32_t> h(n);
+        check(cudaMemcpy(h.data(), y, size_t(n) * 4, cudaMemcpyDeviceToHost), "copy back");
+        return h;
+      };
+      CUfunction fo;
+      check(cuModuleGetFunction(&fo, orig, k.name), k.name);
+      check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
+      check(cuLaunchKernel(fo, grid, 1, 1, 256, 1, 1, 0, nullptr, k.args.data(), nullptr), "launch");
+      check(cudaDeviceSynchronize(), k.name);
+      const auto want = output();
+      const auto [omin, omed] = timeIt(fo, grid, 1, 256, k.args.data());
+      bool any = false;
+      for (const char *suffix : {"__ptxopt_staged_pack", "__ptxopt_staged", "__ptxopt_lanes_pack", "__ptxopt_lanes"}) {
+        const std::string name = std::string(k.name) + suffix;
+        CUfunction fc;
+        if (cuModuleGetFunction(&fc, opt, name.c_str()) != CUDA_SUCCESS) continue;
+        const bool staged = std::strstr(suffix, "staged");
+        const unsigned gx = staged ? 256 / 32 : grid * 32, gy = staged ? grid : 1, bx = staged ? 32 : 256;
+        check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
+        check(cuLaunchKernel(fc, gx, gy, 1, bx, 1, 1, 0, nullptr, k.args.data(), nullptr), "launch");
+        check(cudaDeviceSynchronize(), name.c_str());
+        const auto got = output();
+        size_t diff = 0;
+        for (size_t j = 0; j < got.size(); ++j) diff += got[j] != want[j];
+        const auto [cmin, cmed] = timeIt(fc, gx, gy, bx, k.args.data());
+        std::string vs = "";
+        const std::string type = std::strstr(k.name, "_i32") ? "i32:" : "f32:";
+        if (std::strncmp(k.name, "rowsum_ptr_", 11) == 0) ptrMs.push_back({type + suffix, cmin});
+        for (const auto &[s, ms] : ptrMs)
+          if (s == type + suffix) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.2f", cmin / ms);
+            vs = b;
+          }
+        std::printf("| `%s` | %.4f (%.4f) | `%s` | %.4f (%.4f) | %.2fx%s | %s |\n", k.name, omin, omed, suffix + 8,
+                    cmin, cmed, omin / cmin, diff ? " **DIFFERENT**" : "", vs.empty() ? "-" : vs.c_str());
+        failed |= diff != 0;
+        any = true;
+      }
+      if (!any) std::printf("| `%s` | %.4f (%.4f) | (none) | - | - | - |\n", k.name, omin, omed);
+    }
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "index32: %s\n", e.what());
+    return 1;
+  }
+  return failed ? 1 : 0;
+}

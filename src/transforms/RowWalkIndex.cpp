@@ -1,0 +1,259 @@
+// rowwalk, step 3's rows through 32-bit indices (issue 29). Overview:
+// RowWalk.cpp; the staged clone: RowWalkStaged.cpp.
+//
+// What: with an unsigned row index (`a[r * N + i]`, r and N unsigned) nvcc
+// cannot walk a 64-bit pointer (the 32-bit index may wrap, which is
+// defined): each iteration recomputes the index and widens it
+// (`mul.wide.u32 t, x, 4; add.s64 p, a, t`, or `cvt.u64.u32; add/sub.s64
+// with a 64-bit offset; shl.b64; add.s64`); an `int` index over an unsigned
+// counter is sign-extended (mul.wide.s32, cvt.s64.s32). wideAddress reads a
+// load's address as base + scale * (ext(x) [+/- delta]), x = iv + c or
+// iv + an invariant register, iv a 32-bit induction variable of the loop
+// read before its update; entryValue writes x's value at the loop's entry
+// as a sum of registers (their entry values) and a constant modulo 2^32,
+// following moves and additions outside the loop (nvcc's `%r29 = %r2 + 3`,
+// `%r5 = %r2 + 1`), so loads through different induction variables and
+// invariants land in one row with their byte offsets (scale * c).
+// Why it pays: the row is then staged like a pointer walk (RowWalkStaged.cpp:
+// coalesced 16-byte copies of 32 rows into shared memory).
+// Exactness: the tiles read base + scale * ext(x0) + the loads' offsets +
+// step bytes per iteration, which is what the thread reads only while no
+// index wraps. emitWideStart adds to the warp's existing check (all lanes
+// there, one trip count, aligned rows, a tile; vote.sync.all) that every
+// index the loop forms, x0 + (cmax - cmin) + elemStep * (T - 1) in 64 bits,
+// stays at most 2^32 - 1 (zero-extended) or 2^31 - 1 (sign-extended), with
+// T <= 2^32 so that the product cannot overflow; a warp where some lane's
+// index could wrap runs the original loop. The check is per thread and
+// exact (the start may already have wrapped, `r * N mod 2^32`, as in the
+// original), so no launch condition is needed.
+// Refuses (falls back to the 64-bit message): any other address form, an
+// index read after its induction variable's update, a base or offset
+// written in the loop; a row advancing other than 16-128 bytes.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+size_t Planner::onlyDefInLoop(const LoopBlock &L, std::string_view reg) const {
+  size_t at = SIZE_MAX;
+  for (size_t i = L.hs + 1; i <= L.ls; ++i)
+    if (const Instruction *in = instr(i))
+      for (auto d : analysis::defUse(*in).defs)
+        if (d == reg) {
+          if (at != SIZE_MAX) return SIZE_MAX;
+          at = i;
+        }
+  return at;
+}
+
+void Planner::entryValue(const LoopBlock &L, const std::string &reg, std::vector<std::string> &roots, int64_t &c,
+                         int depth) {
+  // The loop's first instruction: the definitions reaching it from outside.
+  size_t first = L.hs + 1;
+  while (first < L.ls && !instr(first)) ++first;
+  const uint32_t head = instrOf_.at(first);
+  auto outside = [&](std::string_view r) {
+    std::vector<uint32_t> out;
+    for (uint32_t d : fa_.defs().defsAt(head, r))
+      if (d == analysis::ReachingDefs::kEntry || !stmtOf_.count(d) || stmtOf_.at(d) <= L.hs || stmtOf_.at(d) > L.ls)
+        out.push_back(d);
+    return out;
+  };
+  const auto ds = outside(reg);
+  const Instruction *in =
+      depth < 8 && ds.size() == 1 && ds[0] != analysis::ReachingDefs::kEntry ? fa_.cfg().instructions()[ds[0]] : nullptr;
+  // A register read by the definition holds the same value at the entry
+  // when the same definitions reach it there (and none is in the loop).
+  // A register read by the definition holds the same value at the loop's
+  // entry when it has one definition in the kernel, outside every loop (it
+  // runs at most once), and that definition alone reaches both places.
+  auto same = [&](const Operand &o) {
+    if (!o.isReg()) return false;
+    const auto at = fa_.defs().defsAt(ds[0], o.text);
+    if (at.size() != 1 || at[0] == analysis::ReachingDefs::kEntry || fa_.defs().defsAt(head, o.text) != at)
+      return false;
+    unsigned n = 0;
+    for (const auto &st : body_)
+      if (st->kind == Stmt::Kind::Instruction)
+        for (auto dd : analysis::defUse(static_cast<const Instruction &>(*st)).defs) n += dd == o.text;
+    if (n != 1) return false;
+    const uint32_t block = fa_.cfg().blockOf(at[0]);
+    for (const auto &lp : fa_.loops().loops())
+      if (std::binary_search(lp.blocks.begin(), lp.blocks.end(), block)) return false;
+    return true;
+  };
+  if (in && in->guard.empty() && in->operands.size() >= 2) {
+    auto mods = in->modifiers();
+    const bool w32 = mods.size() == 1 && (mods[0] == ".s32" || mods[0] == ".u32" || mods[0] == ".b32");
+    const std::string b(in->base());
+    if (w32 && b == "mov" && in->operands.size() == 2) {
+      if (auto v = in->operands[1].intValue()) {
+        c += *v;
+        return;
+      }
+      if (same(in->operands[1])) return entryValue(L, std::string(in->operands[1].text), roots, c, depth + 1);
+    }
+    if (w32 && (b == "add" || b == "sub") && in->operands.size() == 3) {
+      const Operand &x = in->operands[1], &y = in->operands[2];
+      const bool xs = x.intValue() || same(x), ys = y.intValue() || same(y);
+      if (xs && ys && (b == "add" || y.intValue())) {
+        for (const Operand *o : {&x, &y}) {
+          const int64_t sign = (o == &y && b == "sub") ? -1 : 1;
+          if (auto v = o->intValue()) c += sign * *v;
+          else entryValue(L, std::string(o->text), roots, c, depth + 1);
+        }
+        return;
+      }
+    }
+  }
+  roots.push_back(reg);
+}
+
+bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
+                          StagedPlan::Wide &w, int64_t &c, std::string &key) {
+  // reg = add.s64 base, t; t = mul.wide.u32/s32 x, scale; x = iv [+ invariant] [+ imm].
+  const size_t d = onlyDefInLoop(L, reg);
+  if (d == SIZE_MAX || d > load) return false;
+  const Instruction &add = *instr(d);
+  auto amods = add.modifiers();
+  if (add.base() != "add" || !add.guard.empty() || add.operands.size() != 3 || amods.size() != 1 ||
+      (amods[0] != ".s64" && amods[0] != ".u64"))
+    return false;
+  size_t m = SIZE_MAX;
+  std::string base;
+  for (int side = 1; side <= 2 && m == SIZE_MAX; ++side) {
+    const Operand &t = add.operands[side], &b = add.operands[3 - side];
+    if (!t.isReg() || !b.isReg() || onlyDefInLoop(L, b.text) != SIZE_MAX) continue;
+    for (size_t i = L.hs + 1; i <= L.ls; ++i)
+      if (const Instruction *in = instr(i))
+        for (auto dd : analysis::defUse(*in).defs)
+          if (dd == b.text) return false;  // the base is written in the loop
+    const size_t md = onlyDefInLoop(L, t.text);
+    if (md == SIZE_MAX || md > d) continue;
+    const Instruction &mul = *instr(md);
+    if (!mul.guard.empty() || mul.operands.size() != 3 || !mul.operands[1].isReg() || !mul.operands[2].intValue())
+      continue;
+    const int64_t k = *mul.operands[2].intValue();
+    if ((mul.opcode == "mul.wide.u32" || mul.opcode == "mul.wide.s32") && isPow2(k) && k <= 8) {
+      // t = mul.wide x, scale
+      m = md;
+      w.sgn = mul.opcode == "mul.wide.s32";
+      w.scale = unsigned(k);
+    } else if (mul.opcode == "shl.b64" && k >= 0 && k <= 3) {
+      // t = shl.b64 u, k; u = cvt.u64.u32 / cvt.s64.s32 x, or u = e +/- delta with e that cvt.
+      size_t ud = onlyDefInLoop(L, mul.operands[1].text);
+      if (ud == SIZE_MAX || ud > md) continue;
+      const Instruction *u = instr(ud);
+      auto um = u->modifiers();
+      // The invariant operand (delta) second, or first in an add (nvcc's `row * N + i`).
+      const int dside = u->operands.size() == 3 && u->base() == "add" && u->operands[1].isReg() &&
+                                onlyDefInLoop(L, u->operands[1].text) == SIZE_MAX
+                            ? 1
+                            : 2;
+      if (u->guard.empty() && (u->base() == "add" || u->base() == "sub") && u->operands.size() == 3 &&
+          um.size() == 1 && (um[0] == ".s64" || um[0] == ".u64") && u->operands[1].isReg() &&
+          u->operands[2].isReg() && onlyDefInLoop(L, u->operands[dside].text) == SIZE_MAX) {
+        w.delta = std::string(u->operands[dside].text);
+        w.deltaNeg = u->base() == "sub";
+        const size_t ed = onlyDefInLoop(L, u->operands[3 - dside].text);
+        if (ed == SIZE_MAX || ed > ud) continue;
+        u = instr(ed);
+        ud = ed;
+      }
+      if (!u->guard.empty() || (u->opcode != "cvt.u64.u32" && u->opcode != "cvt.s64.s32") ||
+          u->operands.size() != 2 || !u->operands[1].isReg())
+        continue;
+      m = ud;
+      w.sgn = u->opcode == "cvt.s64.s32";
+      w.scale = 1u << k;
+    }
+    if (m != SIZE_MAX) base = std::string(b.text);
+  }
+  if (m == SIZE_MAX) return false;
+  if (!w.delta.empty())
+    for (size_t i = L.hs + 1; i <= L.ls; ++i)
+      if (const Instruction *in = instr(i))
+        for (auto dd : analysis::defUse(*in).defs)
+          if (dd == w.delta) return false;
+  const Instruction &mul = *instr(m);
+  w.base = base;
+  const std::string x(mul.operands[1].text);
+  auto ivOf = [&](std::string_view r) -> const IV * {
+    for (const auto &v : lp.ivs)
+      if (v.reg == r && v.bits == 32 && v.immStep && v.step > 0) return &v;
+    return nullptr;
+  };
+  const IV *iv = ivOf(x);
+  size_t reader = m;
+  std::vector<std::string> roots;
+  c = 0;
+  if (!iv) {
+    const size_t xd = onlyDefInLoop(L, x);
+    if (xd == SIZE_MAX || xd > m) return false;
+    const Instruction &xa = *instr(xd);
+    auto xm = xa.modifiers();
+    if ((xa.base() != "add" && xa.base() != "sub") || !xa.guard.empty() || xa.operands.size() != 3 ||
+        xm.size() != 1 || (xm[0] != ".s32" && xm[0] != ".u32"))
+      return false;
+    for (int side = 1; side <= 2 && !iv; ++side) {
+      const Operand &v = xa.operands[side], &o = xa.operands[3 - side];
+      if (!v.isReg() || !(iv = ivOf(v.text))) continue;
+      if (xa.base() == "sub" && side == 2) return false;
+      if (auto k = o.intValue()) c = xa.base() == "sub" ? -*k : *k;
+      else if (xa.base() == "add" && o.isReg() && onlyDefInLoop(L, o.text) == SIZE_MAX)
+        entryValue(L, std::string(o.text), roots, c, 0);
+      else iv = nullptr;
+      if (!iv) return false;
+    }
+    if (!iv) return false;
+    reader = xd;
+  }
+  if (reader > iv->update) return false;  // the index reads the iteration's value of iv
+  entryValue(L, iv->reg, roots, c, 0);
+  std::sort(roots.begin(), roots.end());
+  w.roots = roots;
+  w.elemStep = iv->step;
+  key = "wide(" + w.base + (w.delta.empty() ? "" : (w.deltaNeg ? " - " : " + ") + w.delta) +
+        (w.sgn ? ", s32" : ", u32") + " * " + std::to_string(w.scale) + ", step " +
+        std::to_string(w.elemStep);
+  for (const auto &r : roots) key += ", " + r;
+  key += ")";
+  return true;
+}
+
+/// The start of a 32-bit-index row's piece of the loop's first iteration
+/// (base + scale * ext(x0) + the first load's offset from it, x0 the
+/// lowest index the iteration forms), and the no-wrap check, ANDed into
+/// `ok`: every index the loop forms, x0 + (cmax - cmin) + elemStep * (T - 1)
+/// computed in 64 bits, stays at most 2^32 - 1 (zero-extended) or 2^31 - 1
+/// (sign-extended), and T <= 2^32 (so the product cannot overflow). Then
+/// each index the 32-bit arithmetic forms is the exact integer, its address
+/// is the start plus its offset in the row, and the tiles read exactly what
+/// the thread would; a warp where some lane's index could wrap runs the
+/// original loop (vote.sync.all below).
+std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
+                          const std::string &ok) {
+  const std::string x = e.reg32(), v = e.reg64(), start = e.reg64(), tm1 = e.reg64(), last = e.reg64();
+  if (w.roots.empty()) {
+    e.ins("mov.u32", {x, std::to_string(w.cmin)});
+  } else {
+    e.ins("add.u32", {x, w.roots[0], std::to_string(w.cmin)});
+    for (size_t i = 1; i < w.roots.size(); ++i) e.ins("add.u32", {x, x, w.roots[i]});
+  }
+  e.ins(w.sgn ? "cvt.s64.s32" : "cvt.u64.u32", {v, x});
+  if (w.delta.empty()) {
+    e.ins("shl.b64", {start, v, std::to_string(log2u(w.scale))});
+  } else {
+    e.ins(w.deltaNeg ? "sub.s64" : "add.s64", {start, v, w.delta});
+    e.ins("shl.b64", {start, start, std::to_string(log2u(w.scale))});
+  }
+  e.ins("add.s64", {start, w.base, start});
+  if (const int64_t extra = rowOff - w.cmin * int64_t(w.scale)) e.ins("add.s64", {start, start, std::to_string(extra)});
+  e.ins("setp.le.and.u64", {ok, T, "4294967296", ok});
+  e.ins("add.s64", {tm1, T, "-1"});
+  e.ins("mad.lo.s64", {last, tm1, std::to_string(w.elemStep), v});
+  if (w.cmax > w.cmin) e.ins("add.s64", {last, last, std::to_string(w.cmax - w.cmin)});
+  e.ins("setp.le.and.s64", {ok, last, w.sgn ? "2147483647" : "4294967295", ok});
+  return start;
+}
+
+}  // namespace ptxopt::transforms::rowwalk
