@@ -4,8 +4,9 @@
 // Kernels: tests/lit/transpose/Inputs/transpose.cu (nvcc 13 -O3), optimized
 // by `ptx-opt -O2` (the script). The module is loaded with the driver
 // (cuModuleLoadData: JIT to the GPU at hand); the original `<k>` and its
-// clone `<k>__ptxopt_transpose<B>` are taken by name and launched directly
-// with the same launch (grid covering W x H, blocks B x B): no runtime
+// clone `<k>__ptxopt_transpose<shape>` are taken by name and launched directly
+// with the same launch (grid covering W x H, blocks of 16 x 16, 32 x 32 and
+// 32 x 8): no runtime
 // selection, so the clone is measured below its launch floor too (the
 // 256 x 256 rows say where the floor should be). The hand-written kernel per
 // element type is the classic one: a 32 x 33 shared tile, 32 x 8 threads,
@@ -169,12 +170,14 @@ int main(int argc, char **argv) {
     int failed = 0;
     for (const Kernel &k : kKernels)
       for (auto size : sizes)
-        for (unsigned B : {16u, 32u}) {
+        for (auto shape : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
           const int W = size.first, H = size.second;
-          if (quick && (W != 8192 || B != 16)) continue;
+          const unsigned BX = shape.first, BY = shape.second;
+          if (quick && (W != 8192 || BX != 16)) continue;
           CUfunction orig, clone;
           check(cuModuleGetFunction(&orig, mod, k.name), k.name);
-          std::string cname = std::string(k.name) + "__ptxopt_transpose" + std::to_string(B);
+          std::string cname = std::string(k.name) + "__ptxopt_transpose" +
+                              (BX == BY ? std::to_string(BX) : std::to_string(BX) + "x" + std::to_string(BY));
           bool haveClone = cuModuleGetFunction(&clone, mod, cname.c_str()) == CUDA_SUCCESS;
           int w = W, h = H;
           float scale = 1.7f;
@@ -183,14 +186,14 @@ int main(int argc, char **argv) {
           else args = {&in, &outA, &w, &h};
           if (k.extra == 1) args.push_back(&scale);
           const size_t outBytes = size_t(W) * H * k.outBytes;
-          unsigned gx = (W + B - 1) / B, gy = (H + B - 1) / B;
+          unsigned gx = (W + BX - 1) / BX, gy = (H + BY - 1) / BY;
           auto run = [&](CUfunction f) {
-            return [&, f]() { check(cuLaunchKernel(f, gx, gy, 1, B, B, 1, 0, nullptr, args.data(), nullptr), "launch"); };
+            return [&, f]() { check(cuLaunchKernel(f, gx, gy, 1, BX, BY, 1, 0, nullptr, args.data(), nullptr), "launch"); };
           };
           check(cudaMemset(outA, 0x5a, outBytes), "memset");
           auto [nMin, nMed] = timeIt(run(orig));
           check(cudaMemcpy(outB, outA, outBytes, cudaMemcpyDeviceToDevice), "copy");  // the reference
-          std::printf("| `%s` | %d x %d | %ux%u | %.4f (%.4f) |", k.name, W, H, B, B, nMin, nMed);
+          std::printf("| `%s` | %d x %d | %ux%u | %.4f (%.4f) |", k.name, W, H, BX, BY, nMin, nMed);
           float cMin = 0, hMin = 0;
           if (haveClone) {
             check(cudaMemset(outA, 0x5a, outBytes), "memset");
@@ -202,7 +205,7 @@ int main(int argc, char **argv) {
           } else {
             std::printf(" no clone |");
           }
-          if (k.hand && B == 32) {
+          if (k.hand && BX == 32 && BY == 32) {
             check(cudaMemset(outA, 0x5a, outBytes), "memset");
             auto [a, b] = timeIt([&]() { k.hand(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32), dim3(32, 8)); });
             hMin = a;

@@ -62,8 +62,8 @@ const std::vector<Registered> &registry() {
       {{"transpose",
         "a transpose (a load unit-stride along one thread index, the store along the other, per-element work "
         "between them) staged through a shared-memory tile: each block loads the tile coalesced, bar.sync, "
-        "then stores it coalesced with %tid.x and %tid.y exchanged; a 'transpose' clone per square block "
-        "(32 x 32, 16 x 16) with the same launch (exact)"},
+        "then stores it coalesced with %tid.x and %tid.y exchanged; a 'transpose' clone per block shape "
+        "(32 x 32, 16 x 16, 32 x 8, 8 x 32) with the same launch (exact)"},
        transforms::runTranspose},
   };
   return r;

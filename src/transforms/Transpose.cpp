@@ -15,10 +15,15 @@
 //             which the store is coalesced, the load replaced by a read of
 //             that logical thread's element from the tile.
 // The two mappings are the identity and the exchange of %tid.x and %tid.y
-// within the block (so the block must be square: T x T with T = 32 or 16,
-// one clone each, launch conditions blockMin = blockMax = (T, T, 1)). Every
+// within the block: for a square block (ty, tx), for bx x by blocks from the
+// linear index t = ty*bx + tx: (t / by, t % by), so that consecutive threads
+// take consecutive logical tid.y. One clone per shape: 32 x 32, 16 x 16,
+// 32 x 8 and 8 x 32 (launch conditions blockMin = blockMax = (bx, by, 1));
+// the tile's row pitch is chosen among bx .. bx+32 elements for the fewest
+// bank conflicts of both phases' warps (33 floats for 32 x 32, 18 for
+// 16 x 16, 36 for 32 x 8). Every
 // logical thread runs the original's code in both phases, its bounds tests
-// included, so edges (sizes not multiples of T) are exact, and its
+// included, so edges (sizes not multiples of the tile) are exact, and its
 // per-element work runs in the same order as in the original: bit-identical.
 // Why it pays: with one element per thread, the naive kernel's store (or
 // load) touches 32 sectors per warp request; both sides are coalesced in
@@ -51,8 +56,9 @@
 // read their neighbours), another load not coalesced after the exchange,
 // the tiled load through the stored pointer (in place), vector or guarded
 // accesses, element sizes other than 1, 2, 4, 8 bytes, kernels coalesce
-// cloned. Not done: 32 x 8 blocks (several rows per thread), 3-D permutes,
-// wider words for 1- and 2-byte elements.
+// cloned. Not done: other block shapes (they run the original), several
+// elements per thread, 3-D permutes (NCHW <-> NHWC), wider words for 1- and
+// 2-byte elements, 16-byte elements.
 #include <algorithm>
 #include <set>
 
@@ -69,7 +75,51 @@ namespace {
 using namespace clone;
 
 constexpr uint32_t kMinLaunchThreads = 1u << 20;  // unmeasured: see the opening comment
-constexpr unsigned kTiles[] = {32, 16};
+/// The block shapes a clone is made for (bx x by threads: the tile).
+struct Shape {
+  unsigned bx, by;
+  std::string suffix() const {
+    return bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
+  }
+};
+constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
+
+/// Logical (lx, ly) of the thread with linear index t = ty*bx + tx in a
+/// bx x by block: the identity, or the exchange, in which consecutive t
+/// take consecutive ly (for a square block, (ty, tx)).
+std::pair<unsigned, unsigned> logicalOf(const Shape &s, unsigned t, bool exchanged) {
+  return exchanged ? std::pair{t / s.by, t % s.by} : std::pair{t % s.bx, t / s.bx};
+}
+
+/// The worst bank conflict (distinct 4-byte words on one bank) of a warp's
+/// tile accesses (half a warp for 8-byte elements) under one mapping, with
+/// rows of `pitch` elements of `w` bytes.
+unsigned bankConflicts(const Shape &s, unsigned pitch, unsigned w, bool exchanged) {
+  const unsigned n = s.bx * s.by, per = w == 8 ? 16 : 32;
+  unsigned worst = 0;
+  for (unsigned t0 = 0; t0 < n; t0 += per) {
+    std::map<unsigned, std::set<unsigned>> banks;
+    for (unsigned t = t0; t < t0 + per && t < n; ++t) {
+      auto [lx, ly] = logicalOf(s, t, exchanged);
+      unsigned byte = (ly * pitch + lx) * w;
+      for (unsigned word = byte / 4; word <= (byte + w - 1) / 4; ++word) banks[word % 32].insert(word);
+    }
+    for (const auto &b : banks) worst = std::max<unsigned>(worst, static_cast<unsigned>(b.second.size()));
+  }
+  return worst;
+}
+
+/// The row pitch of the tile, in elements: the one of bx .. bx+32 with the
+/// fewest bank conflicts over both phases (the smallest on a tie): 33 for
+/// 32 x 32, 18 for 16 x 16, 36 for 32 x 8 with 4-byte elements.
+unsigned tilePitch(const Shape &s, unsigned w) {
+  unsigned best = s.bx, bestCost = UINT32_MAX;
+  for (unsigned pitch = s.bx; pitch <= s.bx + 32; ++pitch) {
+    unsigned cost = bankConflicts(s, pitch, w, false) + bankConflicts(s, pitch, w, true);
+    if (cost < bestCost) best = pitch, bestCost = cost;
+  }
+  return best;
+}
 
 /// Byte stride of `a` along `var` (0 when absent); nullopt when symbolic.
 std::optional<int64_t> strideAlong(const AccessInfo &a, const std::string &var) {
@@ -311,18 +361,34 @@ std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opc
   return in;
 }
 
-/// The clone for T x T blocks.
-std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const Plan &p, unsigned T,
+/// The clone for bx x by blocks.
+std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const Plan &p, const Shape &sh,
                                          const std::string &name) {
   Emitter e{m, {}};
   e.prefix = "%ptxopt_tp";
   const std::string tx = e.reg32(), ty = e.reg32(), base = e.reg32(), a1 = e.reg32(), a2 = e.reg32();
   const std::string tile = "__ptxopt_tile_" + name, end = "$L__ptxopt_tp_phase1_end";
+  // The exchanged mapping: (ty, tx) for a square block, else from the
+  // linear index t = ty*bx + tx: (t / by, t % by) (by a power of two).
+  std::string ex = ty, ey = tx;
+  e.ins("mov.u32", {tx, "%tid.x"});
+  e.ins("mov.u32", {ty, "%tid.y"});
+  if (sh.bx != sh.by) {
+    const std::string t = e.reg32();
+    ex = e.reg32();
+    ey = e.reg32();
+    unsigned log2by = 0;
+    while ((1u << log2by) < sh.by) ++log2by;
+    e.ins("mad.lo.u32", {t, ty, std::to_string(sh.bx), tx});
+    e.ins("shr.u32", {ex, t, std::to_string(log2by)});
+    e.ins("and.b32", {ey, t, std::to_string(sh.by - 1)});
+  }
   // Phase 1 runs the mapping under which the load is coalesced, phase 2
-  // the one under which the store is: (lx, ly) = (tx, ty) or (ty, tx).
-  const std::string l1x = p.storeOnY ? tx : ty, l1y = p.storeOnY ? ty : tx;
-  const std::string l2x = p.storeOnY ? ty : tx, l2y = p.storeOnY ? tx : ty;
-  const std::string pitch = std::to_string(T + 1), w = std::to_string(p.bytes);
+  // the one under which the store is.
+  const std::string l1x = p.storeOnY ? tx : ex, l1y = p.storeOnY ? ty : ey;
+  const std::string l2x = p.storeOnY ? ex : tx, l2y = p.storeOnY ? ey : ty;
+  const unsigned pitchElems = tilePitch(sh, p.bytes);
+  const std::string pitch = std::to_string(pitchElems), w = std::to_string(p.bytes);
 
   // ---- phase 1
   auto p1 = ir::cloneFunction(k, name + "_phase1", "_tp1", m);
@@ -350,8 +416,6 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   b2[ld2] = makeInstr(m, "ld.shared" + p.type, {value, e.op("[" + a2 + "]")});
 
   // ---- prologue: the tile addresses of both mappings
-  e.ins("mov.u32", {tx, "%tid.x"});
-  e.ins("mov.u32", {ty, "%tid.y"});
   e.ins("mov.u32", {base, tile});
   e.ins("mad.lo.u32", {a1, l1y, pitch, l1x});
   e.ins("mad.lo.u32", {a1, a1, w, base});
@@ -369,20 +433,20 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
             std::make_move_iterator(pre.end()));
   auto d = std::make_unique<ir::Decl>();
   d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
-  d->names.push_back({m.intern(tile), std::nullopt, {uint64_t(T) * (T + 1) * p.bytes}});
+  d->names.push_back({m.intern(tile), std::nullopt, {uint64_t(sh.by) * pitchElems * p.bytes}});
   d->edited = true;
   b2.insert(b2.begin(), std::move(d));
   clone->body->edited = true;
   return clone;
 }
 
-Variant makeVariant(const std::string &name, const Plan &p, unsigned T) {
+Variant makeVariant(const std::string &name, const Plan &p, const Shape &sh) {
   Variant v;
   v.name = name;
   v.pass = "transpose";
   v.kind = "transpose";
-  v.blockMin = {T, T, 1};
-  v.blockMax = {T, T, 1};
+  v.blockMin = {sh.bx, sh.by, 1};
+  v.blockMax = {sh.bx, sh.by, 1};
   v.allowDynamicShared = false;
   v.minLaunchThreads = kMinLaunchThreads;
   v.disjointParams.push_back({static_cast<uint32_t>(std::min(p.loadParam, p.storeParam)),
@@ -434,10 +498,10 @@ void runTranspose(PassContext &ctx) {
     }
     int pos = m.itemIndex(k);
     std::string kept;
-    for (unsigned T : kTiles) {
-      std::string name = std::string(k->name) + "__ptxopt_transpose" + std::to_string(T);
-      if (ctx.addClone(*k, buildClone(m, *k, *plan, T, name), makeVariant(name, *plan, T), pos))
-        kept += (kept.empty() ? "" : ", ") + std::to_string(T) + " x " + std::to_string(T);
+    for (const Shape &sh : kShapes) {
+      std::string name = std::string(k->name) + "__ptxopt_transpose" + sh.suffix();
+      if (ctx.addClone(*k, buildClone(m, *k, *plan, sh, name), makeVariant(name, *plan, sh), pos))
+        kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
     }
     if (kept.empty()) continue;
     ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, atStmt),

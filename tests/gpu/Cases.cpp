@@ -606,9 +606,9 @@ void addHalf(std::vector<Case> &cs) {
 /// overlapping pointers (the original), rows that are not a multiple of 4
 /// or of 32, guards.
 /// transpose (docs/PASSES.md): transposes, rotations and fused per-element
-/// work staged through a shared tile; every element size, 16 x 16 and
-/// 32 x 32 blocks (the clones), 32 x 8 (the original: the clones need square
-/// blocks), sizes that are not multiples of the tile, and 256 x 256 (under
+/// work staged through a shared tile; every element size, 16 x 16, 32 x 32,
+/// 32 x 8 and 8 x 32 blocks (the clones), 16 x 8 (the original: no clone for
+/// it), sizes that are not multiples of the tile, and 256 x 256 (under
 /// the clones' launch floor of 2^20 threads: the original).
 void addTranspose(std::vector<Case> &cs) {
   auto tr = [](const std::string &kernel, Elem in, Elem out, unsigned W, unsigned H, unsigned bx, unsigned by,
@@ -622,10 +622,11 @@ void addTranspose(std::vector<Case> &cs) {
     Case c = makeCase("transpose: " + kernel + " " + std::to_string(W) + "x" + std::to_string(H) + " b" +
                           std::to_string(bx) + "x" + std::to_string(by),
                       "transpose", kernel, args, {(W + bx - 1) / bx, (H + by - 1) / by, 1}, {bx, by, 1});
-    const bool square = bx == by && (bx == 16 || bx == 32);
+    // The clones' shapes: 32x32, 16x16 (named by the edge), 32x8, 8x32.
+    const bool shape = (bx == by && (bx == 16 || bx == 32)) || (bx == 32 && by == 8) || (bx == 8 && by == 32);
+    const std::string suffix = bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
     const uint64_t threads = uint64_t(c.grid[0]) * c.grid[1] * bx * by;
-    c.expect = square && threads >= (uint64_t(1) << 20) ? "=" + kernel + "__ptxopt_transpose" + std::to_string(bx)
-                                                        : "original";
+    c.expect = shape && threads >= (uint64_t(1) << 20) ? "=" + kernel + "__ptxopt_transpose" + suffix : "original";
     c.big = uint64_t(W) * H * elemSize(out) > (uint64_t(1) << 26);
     return c;
   };
@@ -636,7 +637,15 @@ void addTranspose(std::vector<Case> &cs) {
   for (auto [kernel, e] : naive)
     for (auto [W, H] : sizes)
       for (unsigned b : {16u, 32u}) cs.push_back(tr(kernel, e, e, W, H, b, b, 0));
-  for (auto [kernel, e] : naive) cs.push_back(tr(kernel, e, e, 1000, 3000, 32, 8, 0));
+  // 32 x 8 and 8 x 32 blocks (their own clones), and 16 x 8 (none: the original).
+  for (auto [kernel, e] : naive)
+    for (auto [bx, by] : {std::pair{32u, 8u}, std::pair{8u, 32u}, std::pair{16u, 8u}}) {
+      cs.push_back(tr(kernel, e, e, 1000, 3000, bx, by, 0));
+      cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
+    }
+  cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, 1920, 1080, 32, 8, 0));
+  cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 1000, 3000, 32, 8, 0));
+  cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 1000, 3000, 8, 32, 0));
   for (auto [W, H] : sizes)
     for (unsigned b : {16u, 32u}) {
       cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, W, H, b, b, 0));
