@@ -3,7 +3,7 @@
 # transposes of 1-, 2-, 4- and 8-byte elements, fused ones (scale, A^T + B,
 # bytes to floats), 90-degree rotations and the reverse (gather) form, at
 # 8192 x 8192, 8191 x 8193, 1920 x 1080, 1000 x 3000 and 256 x 256, blocks of
-# 16 x 16, 32 x 32 and 32 x 8; the originals, the transpose clones and hand-written
+# 16 x 16, 32 x 32 and 32 x 8 (also uchar4 rotations and float4 transposes); the originals, the transpose clones and hand-written
 # tiled kernels (32 x 33 tile, 32 x 8 threads, 4 elements each) in one run,
 # printed as a markdown table (size, type, naive ms, clone ms, hand-tiled ms,
 # speed-ups). Every output is compared bit for bit with the original's.

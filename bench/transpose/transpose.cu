@@ -107,7 +107,8 @@ const Kernel kKernels[] = {
     {"transpose_i8", 1, 1, 0, launchHand<char>},    {"transpose_scale_f32", 4, 4, 1, nullptr},
     {"transpose_add_f32", 4, 4, 2, nullptr},        {"transpose_u8_f32", 1, 4, 1, nullptr},
     {"rotate90_u8", 1, 1, 0, nullptr},              {"rotate90_u32", 4, 4, 0, nullptr},
-    {"transpose_gather_f32", 4, 4, 0, nullptr},
+    {"transpose_gather_f32", 4, 4, 0, nullptr},     {"rotate90_rgba", 4, 4, 0, nullptr},
+    {"transpose_f4", 16, 16, 0, nullptr},
 };
 
 bool sameBytes(const void *a, const void *b, size_t n) {
@@ -151,12 +152,12 @@ int main(int argc, char **argv) {
     const std::pair<int, int> sizes[] = {{8192, 8192}, {8191, 8193}, {1920, 1080}, {1000, 3000}, {256, 256}};
     const size_t maxElems = size_t(8192) * 8193;
     void *in = nullptr, *in2 = nullptr, *outA = nullptr, *outB = nullptr;
-    check(cudaMalloc(&in, maxElems * 8), "malloc");
-    check(cudaMalloc(&in2, maxElems * 8), "malloc");
-    check(cudaMalloc(&outA, maxElems * 8), "malloc");
-    check(cudaMalloc(&outB, maxElems * 8), "malloc");
+    check(cudaMalloc(&in, maxElems * 16), "malloc");  // float4 elements at most
+    check(cudaMalloc(&in2, maxElems * 16), "malloc");
+    check(cudaMalloc(&outA, maxElems * 16), "malloc");
+    check(cudaMalloc(&outB, maxElems * 16), "malloc");
     {
-      std::vector<unsigned char> bytes(maxElems * 8);
+      std::vector<unsigned char> bytes(maxElems * 16);
       std::mt19937_64 rng(7);
       for (auto &b : bytes) b = static_cast<unsigned char>(rng() | 1);
       // Floats in [1, 2) where the kernels compute in float: no NaN payloads to compare.

@@ -54,11 +54,11 @@
 // arithmetic, loads, the one store and branches, accesses the analysis cannot
 // express, not exactly one store, no load or two loads to tile (threads that
 // read their neighbours), another load not coalesced after the exchange,
-// the tiled load through the stored pointer (in place), vector or guarded
-// accesses, element sizes other than 1, 2, 4, 8 bytes, kernels coalesce
-// cloned. Not done: other block shapes (they run the original), several
+// the tiled load through the stored pointer (in place), guarded accesses,
+// elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
+// 16-byte element), kernels coalesce cloned. Not done: other block shapes (they run the original), several
 // elements per thread, 3-D permutes (NCHW <-> NHWC), wider words for 1- and
-// 2-byte elements, 16-byte elements.
+// 2-byte elements.
 #include <algorithm>
 #include <set>
 
@@ -95,7 +95,7 @@ std::pair<unsigned, unsigned> logicalOf(const Shape &s, unsigned t, bool exchang
 /// tile accesses (half a warp for 8-byte elements) under one mapping, with
 /// rows of `pitch` elements of `w` bytes.
 unsigned bankConflicts(const Shape &s, unsigned pitch, unsigned w, bool exchanged) {
-  const unsigned n = s.bx * s.by, per = w == 8 ? 16 : 32;
+  const unsigned n = s.bx * s.by, per = w == 16 ? 8 : w == 8 ? 16 : 32;
   unsigned worst = 0;
   for (unsigned t0 = 0; t0 < n; t0 += per) {
     std::map<unsigned, std::set<unsigned>> banks;
@@ -165,7 +165,7 @@ struct Plan {
   bool storeOnY = false;         // phase 2's fastest logical index is %tid.y (the load side is the identity)
   int loadParam = -1, storeParam = -1;
   unsigned bytes = 0;
-  std::string type;  // ".f32"
+  std::string type;  // ".f32", ".v4.f32"
   unsigned sectorsBefore = 0;
 };
 
@@ -297,9 +297,9 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
   p.loadParam = baseParam(k, *tiled);
   p.storeParam = baseParam(k, s);
   p.sectorsBefore = p.storeOnY ? s.sectors.value_or(32) : tiled->sectors.value_or(32);
-  if (tiled->mem.vector != 1 || s.mem.vector != 1) why = "a vector access (not handled)";
-  else if (p.bytes != 1 && p.bytes != 2 && p.bytes != 4 && p.bytes != 8)
-    why = "elements of " + std::to_string(p.bytes) + " bytes (1, 2, 4 and 8 are handled)";
+  if (tiled->mem.vector != 1) p.type = ".v" + std::to_string(tiled->mem.vector) + p.type;  // float4: 16-byte elements
+  if (p.bytes != 1 && p.bytes != 2 && p.bytes != 4 && p.bytes != 8 && p.bytes != 16)
+    why = "elements of " + std::to_string(p.bytes) + " bytes (1, 2, 4, 8 and 16 are handled)";
   else if (!ld.guard.empty() || !stI.guard.empty()) why = "a guarded load or store (not handled)";
   else if (!plainMemoryOp(ld) || !plainMemoryOp(stI)) why = "a volatile or ordered load or store";
   else if (p.loadParam < 0 || p.storeParam < 0) why = "the load or the store is not through a pointer parameter";

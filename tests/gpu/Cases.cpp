@@ -661,6 +661,32 @@ void addTranspose(std::vector<Case> &cs) {
       cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, W, H, b, b, 0));
       cs.push_back(tr("rotate90_u32", Elem::I32, Elem::I32, W, H, b, b, 0));
     }
+  // uchar4 (one u32), float4 (16-byte elements: 4 floats each), 64-bit indices.
+  for (unsigned b : {16u, 32u}) {
+    cs.push_back(tr("rotate90_rgba", Elem::I32, Elem::I32, 1920, 1080, b, b, 0));
+    Case f4 = tr("transpose_f4", Elem::F32, Elem::F32, 1000, 3000, b, b, 0);
+    f4.args[0].count *= 4;
+    f4.args[1].count *= 4;
+    cs.push_back(f4);
+    Case wide = tr("transpose_f32_size_t", Elem::F32, Elem::F32, 1000, 3000, b, b, 0);
+    wide.args[2] = i64(1000);
+    wide.args[3] = i64(3000);
+    cs.push_back(wide);
+  }
+  // NCHW -> NHWC, N = 16 images (%ctaid.z), C = 64 and 3 channels (under the floor), 56 x 56 planes.
+  for (unsigned C : {64u, 3u})
+    for (unsigned b : {16u, 32u}) {
+      const unsigned HW = 56 * 56, N = 16;
+      Case c = makeCase("transpose: nchw_to_nhwc N16 C" + std::to_string(C) + " 56x56 b" + std::to_string(b) + "x" +
+                            std::to_string(b),
+                        "transpose", "nchw_to_nhwc",
+                        {in(Elem::F32, size_t(N) * C * HW), out(Elem::F32, size_t(N) * C * HW), i32(int32_t(C)),
+                         i32(int32_t(HW))},
+                        {(HW + b - 1) / b, (C + b - 1) / b, N}, {b, b, 1});
+      const uint64_t threads = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * b * b;
+      c.expect = threads >= (uint64_t(1) << 20) ? "=nchw_to_nhwc__ptxopt_transpose" + std::to_string(b) : "original";
+      cs.push_back(c);
+    }
   // A lookalike (threads read their neighbours): no clone, the original runs.
   // (The in-place lookalike races in the original itself: lit only.)
   Case neighbours = tr("transpose_neighbours", Elem::F32, Elem::F32, 1000, 3000, 16, 16, 0);

@@ -92,3 +92,31 @@ extern "C" __global__ void copy_f32(const float *in, float *out, int W, int H) {
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < W && y < H) out[y * W + x] = in[y * W + x];
 }
+
+// ---- more shapes of the same pattern
+// A 32-bit RGBA image rotated (uchar4: nvcc loads it as one u32).
+extern "C" __global__ void rotate90_rgba(const uchar4 *__restrict__ in, uchar4 *__restrict__ out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + (H - 1 - y)] = in[y * W + x];
+}
+// 16-byte elements: float4 (ld.global.nc.v4.u32).
+extern "C" __global__ void transpose_f4(const float4 *__restrict__ in, float4 *__restrict__ out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + y] = in[y * W + x];
+}
+// 64-bit indices.
+extern "C" __global__ void transpose_f32_size_t(const float *__restrict__ in, float *__restrict__ out, size_t W,
+                                                size_t H) {
+  size_t x = blockIdx.x * blockDim.x + threadIdx.x;
+  size_t y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + y] = in[y * W + x];
+}
+// NCHW -> NHWC: planes of HW pixels, C channels, image n = blockIdx.z.
+extern "C" __global__ void nchw_to_nhwc(const float *in, float *out, int C, int HW) {
+  int hw = blockIdx.x * blockDim.x + threadIdx.x;
+  int c = blockIdx.y * blockDim.y + threadIdx.y;
+  size_t n = blockIdx.z;
+  if (hw < HW && c < C) out[n * C * HW + hw * C + c] = in[n * C * HW + c * HW + hw];
+}
