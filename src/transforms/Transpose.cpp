@@ -54,7 +54,8 @@
 // arithmetic, loads, the one store and branches, accesses the analysis cannot
 // express, not exactly one store, no load or two loads to tile (threads that
 // read their neighbours), another load not coalesced after the exchange,
-// the tiled load through the stored pointer (in place), guarded accesses,
+// the tiled load or another load through the stored pointer (in place, or
+// reading the element it writes: out += in^T), guarded accesses,
 // elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
 // 16-byte element), kernels coalesce cloned. Not done: other block shapes (they run the original), several
 // elements per thread, 3-D permutes (NCHW <-> NHWC), wider words for 1- and
@@ -282,12 +283,15 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
                      : "no load is unit-stride along %tid.y and strided along %tid.x";
     return std::nullopt;
   }
-  for (const auto *l : loads)
-    if (l != tiled && !unitAlong(*l, f2) && strideAlong(*l, f2) != 0) {
-      at = l->instr;
+  for (const auto *l : loads) {
+    if (l == tiled) continue;
+    at = l->instr;
+    if (!unitAlong(*l, f2) && strideAlong(*l, f2) != 0)
       why = "a load is not coalesced along " + f2 + ", the index the store is unit-stride on";
-      return std::nullopt;
-    }
+    else if (baseParam(k, *l) >= 0 && baseParam(k, *l) == baseParam(k, s))
+      why = "it reads the array it stores (the element it writes)";
+    if (!why.empty()) return std::nullopt;
+  }
   at = tiled->instr;
   const auto &ins = fa.cfg().instructions();
   const ir::Instruction &ld = *ins[tiled->instr], &stI = *ins[s.instr];

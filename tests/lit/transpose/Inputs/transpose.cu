@@ -120,3 +120,9 @@ extern "C" __global__ void nchw_to_nhwc(const float *in, float *out, int C, int 
   size_t n = blockIdx.z;
   if (hw < HW && c < C) out[n * C * HW + hw * C + c] = in[n * C * HW + c * HW + hw];
 }
+// It reads the element it writes (out += in^T): refused.
+extern "C" __global__ void transpose_accumulate(const float *in, float *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + y] += in[y * W + x];
+}
