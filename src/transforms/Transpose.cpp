@@ -9,7 +9,7 @@
 //             the load is coalesced (consecutive hardware %tid.x on
 //             consecutive addresses), up to the load, and puts the loaded
 //             element into a shared tile at [logical tid.y][logical tid.x]
-//             (rows padded by one element against bank conflicts);
+//             (rows padded against bank conflicts, below);
 //   bar.sync 0;
 //   phase 2 - each thread runs the whole kernel as the logical thread for
 //             which the store is coalesced, the load replaced by a read of
@@ -57,9 +57,11 @@
 // the tiled load or another load through the stored pointer (in place, or
 // reading the element it writes: out += in^T), guarded accesses,
 // elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
-// 16-byte element), kernels coalesce cloned. Not done: other block shapes (they run the original), several
-// elements per thread, 3-D permutes (NCHW <-> NHWC), wider words for 1- and
-// 2-byte elements.
+// 16-byte element); kernels coalesce cloned are skipped without a remark.
+// Not done: other block shapes (they run the original), several elements
+// per thread, permutes whose channels loop inside a thread, wider words for
+// 1- and 2-byte elements. (NCHW -> NHWC with one element per thread, the
+// image in %ctaid.z, is the same pattern and is handled.)
 #include <algorithm>
 #include <set>
 
