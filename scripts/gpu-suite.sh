@@ -6,7 +6,7 @@
 # (scripts/bench-gpu.sh, docs/BENCHMARKS.md), the launch floor of the
 # group clones (scripts/bench-launch-floor.sh), the clones of Sobel at
 # 1920 x 1080 (scripts/bench-sobel-small.sh), the rowwalk benchmark
-# (scripts/bench-rowwalk.sh), the launch hook's cost (scripts/bench-hook.sh,
+# (scripts/bench-rowwalk.sh), the transpose benchmark (scripts/bench-transpose.sh), the launch hook's cost (scripts/bench-hook.sh,
 # about 45 s), the Python module's GPU test (tests/python/test_gpu.py) and
 # the benchmark family (scripts/bench-family.sh, about 3 minutes).
 #
@@ -201,6 +201,18 @@ if [ "${GPU_SUITE_ROWWALK:-1}" = 1 ]; then
   cat "$OUT/bench-rowwalk.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
+# ---- the transpose benchmark (docs/PASSES.md, "transpose") ----------------------------------
+# GPU_SUITE_TRANSPOSE=0 leaves it out. A clone whose output differs fails the suite.
+transpose_rc=0
+if [ "${GPU_SUITE_TRANSPOSE:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/transpose-bench" OUT="$OUT" ARCH="$ARCH" \
+    bash scripts/bench-transpose.sh >"$OUT/bench-transpose.out" 2>&1
+  transpose_rc=$?
+  say "transpose benchmark (scripts/bench-transpose.sh) exit $transpose_rc in $(($(date +%s) - start)) s:"
+  cat "$OUT/bench-transpose.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
 # ---- the launch hook's host-side cost (docs/BENCHMARKS.md, "Launch hook cost") ----------
 # GPU_SUITE_HOOK=0 leaves it out. Its exit status says whether it built and ran.
 hook_rc=0
@@ -246,9 +258,9 @@ fi
 
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
   [ "$floor_rc" = 0 ] && [ "$sobel_rc" = 0 ] && [ "$dctx_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] &&
-  [ "$family_rc" = 0 ] && [ "$python_rc" = 0 ]; then
+  [ "$family_rc" = 0 ] && [ "$python_rc" = 0 ] && [ "$transpose_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, exact DCT rewrites exit $dctx_rc, rowwalk benchmark exit $rowwalk_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc, python module exit $python_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, exact DCT rewrites exit $dctx_rc, rowwalk benchmark exit $rowwalk_rc, transpose benchmark exit $transpose_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc, python module exit $python_rc)"
 exit 1

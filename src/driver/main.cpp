@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
   app.add_option("--passes", passes, "Comma-separated passes to run, in order. Passes:" + passList)
       ->type_name("LIST");
   app.add_option("-O", optLevel,
-                 "Optimization level: -O0 nothing (the default: output = input), -O1 coalesce, -O2 coalesce, group, rowwalk, pack and reuse")
+                 "Optimization level: -O0 nothing (the default: output = input), -O1 coalesce, -O2 coalesce, transpose, group, rowwalk, pack and reuse")
       ->check(CLI::Range(0, 2))
       ->type_name("LEVEL");
   app.add_flag("--coalesce", coalesce, "Same as --passes=coalesce");

@@ -65,6 +65,7 @@ void runGroup(PassContext &ctx);
 void runPack(PassContext &ctx);
 void runRowWalk(PassContext &ctx);
 void runReuse(PassContext &ctx);
+void runTranspose(PassContext &ctx);
 /// After the passes: drops the variants no launch can select (Prune.cpp).
 void pruneClones(PassContext &ctx);
 

@@ -59,6 +59,12 @@ const std::vector<Registered> &registry() {
         "results from registers while its inputs are unchanged and its last run took no impure path; a 'reuse' "
         "clone with the same launch (exact)"},
        transforms::runReuse},
+      {{"transpose",
+        "a transpose (a load unit-stride along one thread index, the store along the other, per-element work "
+        "between them) staged through a shared-memory tile: each block loads the tile coalesced, bar.sync, "
+        "then stores it coalesced with %tid.x and %tid.y exchanged; a 'transpose' clone per block shape "
+        "(32 x 32, 16 x 16, 32 x 8, 8 x 32) with the same launch (exact)"},
+       transforms::runTranspose},
   };
   return r;
 }
@@ -260,7 +266,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   std::vector<std::string> names;
   if (opts.passes == "-O0" || opts.passes.empty()) names = {};
   else if (opts.passes == "-O1") names = {"coalesce"};
-  else if (opts.passes == "-O2") names = {"coalesce", "group", "rowwalk", "pack", "reuse"};
+  else if (opts.passes == "-O2") names = {"coalesce", "transpose", "group", "rowwalk", "pack", "reuse"};
   else names = split(opts.passes);
   std::vector<const Registered *> pipeline;
   for (const auto &n : names) {

@@ -605,6 +605,95 @@ void addHalf(std::vector<Case> &cs) {
 /// within a bound of a float64 reference, which the original meets too),
 /// overlapping pointers (the original), rows that are not a multiple of 4
 /// or of 32, guards.
+/// transpose (docs/PASSES.md): transposes, rotations and fused per-element
+/// work staged through a shared tile; every element size, 16 x 16, 32 x 32,
+/// 32 x 8 and 8 x 32 blocks (the clones), 16 x 8 (the original: no clone for
+/// it), sizes that are not multiples of the tile, and 256 x 256 (under
+/// the clones' launch floor of 2^20 threads: the original).
+void addTranspose(std::vector<Case> &cs) {
+  auto tr = [](const std::string &kernel, Elem in, Elem out, unsigned W, unsigned H, unsigned bx, unsigned by,
+               int extra) {
+    std::vector<Arg> args{gpudiff::in(in, size_t(W) * H)};
+    if (extra == 2) args.push_back(gpudiff::in(out, size_t(W) * H));  // B of A^T + B
+    args.push_back(gpudiff::out(out, size_t(W) * H));
+    args.push_back(i32(int32_t(W)));
+    args.push_back(i32(int32_t(H)));
+    if (extra == 1) args.push_back(f32(1.7f));  // the scale
+    Case c = makeCase("transpose: " + kernel + " " + std::to_string(W) + "x" + std::to_string(H) + " b" +
+                          std::to_string(bx) + "x" + std::to_string(by),
+                      "transpose", kernel, args, {(W + bx - 1) / bx, (H + by - 1) / by, 1}, {bx, by, 1});
+    // The clones' shapes: 32x32, 16x16 (named by the edge), 32x8, 8x32.
+    const bool shape = (bx == by && (bx == 16 || bx == 32)) || (bx == 32 && by == 8) || (bx == 8 && by == 32);
+    const std::string suffix = bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
+    const uint64_t threads = uint64_t(c.grid[0]) * c.grid[1] * bx * by;
+    c.expect = shape && threads >= (uint64_t(1) << 20) ? "=" + kernel + "__ptxopt_transpose" + suffix : "original";
+    c.big = uint64_t(W) * H * elemSize(out) > (uint64_t(1) << 26);
+    return c;
+  };
+  const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
+                                                 {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
+                                                 {"transpose_i8", Elem::I8}};
+  const std::array<unsigned, 2> sizes[] = {{1000, 3000}, {8191, 8193}, {256, 256}, {2048, 2048}};
+  for (auto [kernel, e] : naive)
+    for (auto [W, H] : sizes)
+      for (unsigned b : {16u, 32u}) cs.push_back(tr(kernel, e, e, W, H, b, b, 0));
+  // 32 x 8 and 8 x 32 blocks (their own clones), and 16 x 8 (none: the original).
+  for (auto [kernel, e] : naive)
+    for (auto [bx, by] : {std::pair{32u, 8u}, std::pair{8u, 32u}, std::pair{16u, 8u}}) {
+      cs.push_back(tr(kernel, e, e, 1000, 3000, bx, by, 0));
+      cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
+    }
+  cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, 1920, 1080, 32, 8, 0));
+  cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 1000, 3000, 32, 8, 0));
+  cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 1000, 3000, 8, 32, 0));
+  for (auto [W, H] : sizes)
+    for (unsigned b : {16u, 32u}) {
+      cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, W, H, b, b, 0));
+      cs.push_back(tr("transpose_scale_f32", Elem::F32, Elem::F32, W, H, b, b, 1));
+      // coalesce's swap improves these two, so -O2 keeps its clones: the
+      // transpose pass alone.
+      const std::tuple<const char *, Elem, int> fused[] = {{"transpose_add_f32", Elem::F32, 2},
+                                                            {"transpose_u8_f32", Elem::I8, 1}};
+      for (auto [kernel, in, extra] : fused) {
+        cs.push_back(tr(kernel, in, Elem::F32, W, H, b, b, extra));
+        cs.back().passes = "transpose";
+      }
+      cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, W, H, b, b, 0));
+      cs.push_back(tr("rotate90_u32", Elem::I32, Elem::I32, W, H, b, b, 0));
+    }
+  // uchar4 (one u32), float4 (16-byte elements: 4 floats each), 64-bit indices.
+  for (unsigned b : {16u, 32u}) {
+    cs.push_back(tr("rotate90_rgba", Elem::I32, Elem::I32, 1920, 1080, b, b, 0));
+    Case f4 = tr("transpose_f4", Elem::F32, Elem::F32, 1000, 3000, b, b, 0);
+    f4.args[0].count *= 4;
+    f4.args[1].count *= 4;
+    cs.push_back(f4);
+    Case wide = tr("transpose_f32_size_t", Elem::F32, Elem::F32, 1000, 3000, b, b, 0);
+    wide.args[2] = i64(1000);
+    wide.args[3] = i64(3000);
+    cs.push_back(wide);
+  }
+  // NCHW -> NHWC, N = 16 images (%ctaid.z), C = 64 and 3 channels (under the floor), 56 x 56 planes.
+  for (unsigned C : {64u, 3u})
+    for (unsigned b : {16u, 32u}) {
+      const unsigned HW = 56 * 56, N = 16;
+      Case c = makeCase("transpose: nchw_to_nhwc N16 C" + std::to_string(C) + " 56x56 b" + std::to_string(b) + "x" +
+                            std::to_string(b),
+                        "transpose", "nchw_to_nhwc",
+                        {in(Elem::F32, size_t(N) * C * HW), out(Elem::F32, size_t(N) * C * HW), i32(int32_t(C)),
+                         i32(int32_t(HW))},
+                        {(HW + b - 1) / b, (C + b - 1) / b, N}, {b, b, 1});
+      const uint64_t threads = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * b * b;
+      c.expect = threads >= (uint64_t(1) << 20) ? "=nchw_to_nhwc__ptxopt_transpose" + std::to_string(b) : "original";
+      cs.push_back(c);
+    }
+  // A lookalike (threads read their neighbours): no clone, the original runs.
+  // (The in-place lookalike races in the original itself: lit only.)
+  Case neighbours = tr("transpose_neighbours", Elem::F32, Elem::F32, 1000, 3000, 16, 16, 0);
+  neighbours.expect = "original";
+  cs.push_back(neighbours);
+}
+
 void addRowWalk(std::vector<Case> &cs) {
   auto rows = [](const std::string &name, const std::string &kernel, unsigned nx, unsigned ny, unsigned block,
                  Elem e, bool withX, const std::string &passes, const std::string &expect, bool big) {
@@ -1053,6 +1142,7 @@ std::vector<Case> allCases() {
   addGridStride(cs);
   addRowWalk(cs);
   addRowWalk32(cs);
+  addTranspose(cs);
   addReuse(cs);
   addRuntimeCases(cs);
   return cs;

@@ -1,0 +1,523 @@
+// transpose: stage a transpose through a shared-memory tile, on a clone.
+//
+// What: a kernel of 2-D blocks whose global load is unit-stride along one
+// thread index and whose global store is unit-stride along the other (the
+// naive transpose `out[x*H + y] = in[y*W + x]`, a 90-degree rotation, the
+// same with per-element work: a scale, a type conversion, `A^T + B`) gets a
+// clone, with the same launch, in which each block runs its threads twice:
+//   phase 1 - each thread runs the kernel as the logical thread for which
+//             the load is coalesced (consecutive hardware %tid.x on
+//             consecutive addresses), up to the load, and puts the loaded
+//             element into a shared tile at [logical tid.y][logical tid.x]
+//             (rows padded against bank conflicts, below);
+//   bar.sync 0;
+//   phase 2 - each thread runs the whole kernel as the logical thread for
+//             which the store is coalesced, the load replaced by a read of
+//             that logical thread's element from the tile.
+// The two mappings are the identity and the exchange of %tid.x and %tid.y
+// within the block: for a square block (ty, tx), for bx x by blocks from the
+// linear index t = ty*bx + tx: (t / by, t % by), so that consecutive threads
+// take consecutive logical tid.y. One clone per shape: 32 x 32, 16 x 16,
+// 32 x 8 and 8 x 32 (launch conditions blockMin = blockMax = (bx, by, 1));
+// the tile's row pitch is chosen among bx .. bx+32 elements for the fewest
+// bank conflicts of both phases' warps (33 floats for 32 x 32, 18 for
+// 16 x 16, 36 for 32 x 8). Every
+// logical thread runs the original's code in both phases, its bounds tests
+// included, so edges (sizes not multiples of the tile) are exact, and its
+// per-element work runs in the same order as in the original: bit-identical.
+// Why it pays: with one element per thread, the naive kernel's store (or
+// load) touches 32 sectors per warp request; both sides are coalesced in
+// the clone. Issue 30 measured the hand-written tiled kernel at 3.16x on an
+// H200 (8192 x 8192 float). The clone's own speed-up is NOT measured yet:
+// the floor below (minLaunchThreads = 2^20) is a conservative guess, so
+// small transposes (256 x 256 and below) run the original.
+// Algorithm: the affine analysis gives each global access's byte stride
+// along %tid.x and %tid.y. The store's unit-stride index (+-w bytes) is
+// phase 2's fastest; the tiled load must be unit-stride along the other one
+// and strided (>= 2x the ideal sectors, or symbolic) along the store's;
+// every other global load must be coalesced or uniform under phase 2's
+// mapping. Phase 1 is a copy of the body with %tid.x/%tid.y renamed, the
+// load followed by st.shared and a branch to the barrier, every return a
+// branch to the barrier, the store removed, then dead code (global loads
+// included) removed; phase 2 is a copy with the other renaming.
+// Legal because: nothing communicates (no shared memory, barriers, atomics,
+// warp operations, fences, calls); no loops; one plain global store, after
+// the tiled load on every path (dominated by it), through a different pointer
+// parameter (manifest condition disjointParams: they lie in different
+// allocations), so the early load reads what the original reads; no branch
+// depends on memory, so a logical thread takes the same path in both phases
+// and the tile entry phase 2 reads is the one its phase-1 run wrote; every
+// register is written before it is read, so phase 1's values never reach
+// phase 2.
+// Refuses (remark, no clone), for kernels with an uncoalesced global access:
+// communication, calls, loops, nested scopes, instructions other than
+// arithmetic, loads, the one store and branches, accesses the analysis cannot
+// express, not exactly one store, no load or two loads to tile (threads that
+// read their neighbours), another load not coalesced after the exchange,
+// the tiled load or another load through the stored pointer (in place, or
+// reading the element it writes: out += in^T), guarded accesses,
+// elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
+// 16-byte element); kernels coalesce cloned are skipped without a remark.
+// Not done: other block shapes (they run the original), several elements
+// per thread, permutes whose channels loop inside a thread, wider words for
+// 1- and 2-byte elements. (NCHW -> NHWC with one element per thread, the
+// image in %ctaid.z, is the same pattern and is handled.)
+#include <algorithm>
+#include <set>
+
+#include "CloneUtil.h"
+#include "Pass.h"
+
+namespace ptxopt::transforms {
+
+using analysis::AccessInfo;
+using ir::Operand;
+
+namespace {
+
+using namespace clone;
+
+constexpr uint32_t kMinLaunchThreads = 1u << 20;  // unmeasured: see the opening comment
+/// The block shapes a clone is made for (bx x by threads: the tile).
+struct Shape {
+  unsigned bx, by;
+  std::string suffix() const {
+    return bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
+  }
+};
+constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
+
+/// Logical (lx, ly) of the thread with linear index t = ty*bx + tx in a
+/// bx x by block: the identity, or the exchange, in which consecutive t
+/// take consecutive ly (for a square block, (ty, tx)).
+std::pair<unsigned, unsigned> logicalOf(const Shape &s, unsigned t, bool exchanged) {
+  return exchanged ? std::pair{t / s.by, t % s.by} : std::pair{t % s.bx, t / s.bx};
+}
+
+/// The worst bank conflict (distinct 4-byte words on one bank) of a warp's
+/// tile accesses (half a warp for 8-byte elements) under one mapping, with
+/// rows of `pitch` elements of `w` bytes.
+unsigned bankConflicts(const Shape &s, unsigned pitch, unsigned w, bool exchanged) {
+  const unsigned n = s.bx * s.by, per = w == 16 ? 8 : w == 8 ? 16 : 32;
+  unsigned worst = 0;
+  for (unsigned t0 = 0; t0 < n; t0 += per) {
+    std::map<unsigned, std::set<unsigned>> banks;
+    for (unsigned t = t0; t < t0 + per && t < n; ++t) {
+      auto [lx, ly] = logicalOf(s, t, exchanged);
+      unsigned byte = (ly * pitch + lx) * w;
+      for (unsigned word = byte / 4; word <= (byte + w - 1) / 4; ++word) banks[word % 32].insert(word);
+    }
+    for (const auto &b : banks) worst = std::max<unsigned>(worst, static_cast<unsigned>(b.second.size()));
+  }
+  return worst;
+}
+
+/// The row pitch of the tile, in elements: the one of bx .. bx+32 with the
+/// fewest bank conflicts over both phases (the smallest on a tie): 33 for
+/// 32 x 32, 18 for 16 x 16, 36 for 32 x 8 with 4-byte elements.
+unsigned tilePitch(const Shape &s, unsigned w) {
+  unsigned best = s.bx, bestCost = UINT32_MAX;
+  for (unsigned pitch = s.bx; pitch <= s.bx + 32; ++pitch) {
+    unsigned cost = bankConflicts(s, pitch, w, false) + bankConflicts(s, pitch, w, true);
+    if (cost < bestCost) best = pitch, bestCost = cost;
+  }
+  return best;
+}
+
+/// Byte stride of `a` along `var` (0 when absent); nullopt when symbolic.
+std::optional<int64_t> strideAlong(const AccessInfo &a, const std::string &var) {
+  for (const auto &s : a.strides)
+    if (s.var == var) return s.constant;
+  return 0;
+}
+
+bool unitAlong(const AccessInfo &a, const std::string &var) {
+  auto s = strideAlong(a, var);
+  return s && (*s == a.mem.bytes() || *s == -int64_t(a.mem.bytes()));
+}
+
+/// A stride along `var` that makes a warp touch at least twice the sectors it needs.
+bool stridedAlong(const AccessInfo &a, const std::string &var) {
+  auto s = strideAlong(a, var);
+  if (!s) return true;
+  if (*s == 0) return false;
+  unsigned w = a.mem.bytes();
+  return analysis::warpSectors(*s < 0 ? -*s : *s, w) >= 2 * analysis::warpSectors(w, w);
+}
+
+bool isGlobal(const AccessInfo &a) { return a.mem.space == ".global" || a.mem.space.empty(); }
+
+/// The parameter index of an access's base ("param(name)"), or -1.
+int baseParam(const ir::Function &k, const AccessInfo &a) {
+  if (!a.base.starts_with("param(") || a.base.back() != ')') return -1;
+  return paramIndex(k, a.base.substr(6, a.base.size() - 7));
+}
+
+/// Instructions allowed besides memory accesses and branches: no side effects.
+bool pureOpcode(std::string_view b) {
+  static const std::set<std::string_view> kPure = {
+      "mov",  "add",  "sub",  "mul",  "mad",  "mul24", "mad24", "cvt",  "cvta", "shl",  "shr",   "and",
+      "or",   "xor",  "not",  "neg",  "setp", "selp",  "bfe",   "bfi",  "prmt", "min",  "max",   "abs",
+      "fma",  "cnot", "popc", "clz",  "brev", "bfind", "sad",   "slct", "copysign", "div", "rem", "sqrt",
+      "rsqrt", "rcp", "ex2",  "lg2",  "sin",  "cos",   "tanh",  "testp", "set", "madc", "addc", "subc"};
+  return kPure.count(b) != 0;
+}
+
+struct Plan {
+  uint32_t load = 0, store = 0;  // instruction indices
+  bool storeOnY = false;         // phase 2's fastest logical index is %tid.y (the load side is the identity)
+  int loadParam = -1, storeParam = -1;
+  unsigned bytes = 0;
+  std::string type;  // ".f32", ".v4.f32"
+  unsigned sectorsBefore = 0;
+};
+
+/// Whether a branch's condition may depend on memory (a load other than
+/// ld.param, an atomic): then a logical thread might take another path in
+/// phase 2 than in phase 1. Backward slice through the reaching definitions.
+bool branchReadsMemory(analysis::FunctionAnalyses &fa, uint32_t br, std::string &why) {
+  const auto &ins = fa.cfg().instructions();
+  const auto &rd = fa.defs();
+  std::vector<uint32_t> work{br}, defs;
+  std::set<uint32_t> seen{br};
+  bool first = true;
+  while (!work.empty()) {
+    uint32_t i = work.back();
+    work.pop_back();
+    const ir::Instruction &in = *ins[i];
+    if (!first) {
+      auto mem = analysis::memAccess(in);
+      if (mem && mem->space != ".param") {
+        why = std::string(in.opcode);
+        return true;
+      }
+    }
+    std::vector<std::string_view> regs;
+    if (first && !in.guard.empty()) regs.push_back(in.guard);
+    if (!first)
+      for (auto u : analysis::defUse(in).uses) regs.push_back(u);
+    first = false;
+    for (auto r : regs) {
+      rd.defsAt(i, r, defs);
+      for (uint32_t d : defs)
+        if (d != analysis::ReachingDefs::kEntry && seen.insert(d).second) work.push_back(d);
+    }
+  }
+  return false;
+}
+
+/// The checks on the kernel's instructions: what the clone may copy twice.
+std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa) {
+  for (const auto &st : k.body->body)
+    if (st->kind == ir::Stmt::Kind::Block) return "it has nested scopes";
+  if (!fa.loops().loops().empty()) return "it has loops (not handled)";
+  RegTypes types;
+  ir::forEachStmt(*k.body, [&](const ir::Stmt &s) {
+    if (s.kind == ir::Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(s));
+  });
+  const auto &ins = fa.cfg().instructions();
+  std::vector<uint32_t> defs;
+  for (uint32_t i = 0; i < ins.size(); ++i) {
+    const ir::Instruction &in = *ins[i];
+    auto b = in.base();
+    auto flow = analysis::flowOf(in);
+    bool ok = pureOpcode(b) || flow == analysis::Flow::Branch || flow == analysis::Flow::Return || b == "ld" ||
+              b == "ldu" || b == "st";
+    if (!ok) return "it has " + std::string(in.opcode) + " (only arithmetic, loads, one store and branches are copied)";
+    if (flow == analysis::Flow::Branch && !in.guard.empty()) {
+      std::string what;
+      if (branchReadsMemory(fa, i, what)) return "a branch depends on memory (" + what + ")";
+    }
+    for (auto u : analysis::defUse(in).uses) {
+      if (types.type(u).empty()) continue;  // a special register
+      fa.defs().defsAt(i, u, defs);
+      if (!defs.empty() && defs.back() == analysis::ReachingDefs::kEntry)
+        return std::string(u) + " may be read before it is written";
+    }
+  }
+  return std::nullopt;
+}
+
+/// Finds the tiled load and the store, or says why not.
+std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why,
+                               uint32_t &at) {
+  std::vector<const AccessInfo *> loads, stores;
+  for (const auto &a : fa.accesses()) {
+    if (a.mem.space == ".param" || a.mem.space == ".const") continue;
+    at = a.instr;
+    if (!isGlobal(a) || a.mem.kind == analysis::MemAccess::Kind::Prefetch) {
+      why = "it accesses " + std::string(a.mem.space.empty() ? "generic" : a.mem.space) + " memory";
+      return std::nullopt;
+    }
+    if (a.verdict == AccessInfo::Verdict::Unknown) {
+      why = "cannot analyse " + std::string(fa.cfg().instructions()[a.instr]->opcode) + " (" + a.reason + ")";
+      return std::nullopt;
+    }
+    (a.mem.kind == analysis::MemAccess::Kind::Store ? stores : loads).push_back(&a);
+  }
+  if (stores.size() != 1) {
+    why = std::to_string(stores.size()) + " global stores (one is handled)";
+    return std::nullopt;
+  }
+  const AccessInfo &s = *stores[0];
+  at = s.instr;
+  Plan p;
+  p.store = s.instr;
+  if (unitAlong(s, "%tid.y") && stridedAlong(s, "%tid.x")) p.storeOnY = true;
+  else if (!unitAlong(s, "%tid.x")) {
+    why = "the store is unit-stride along neither %tid.x nor %tid.y";
+    return std::nullopt;
+  }
+  const std::string f2 = p.storeOnY ? "%tid.y" : "%tid.x", f1 = p.storeOnY ? "%tid.x" : "%tid.y";
+  const AccessInfo *tiled = nullptr;
+  for (const auto *l : loads) {
+    if (unitAlong(*l, f1) && stridedAlong(*l, f2)) {
+      if (tiled) {
+        at = l->instr;
+        why = "two loads would need the tile (threads read their neighbours' elements or one element twice)";
+        return std::nullopt;
+      }
+      tiled = l;
+    }
+  }
+  if (!tiled) {
+    why = p.storeOnY ? "no load is unit-stride along %tid.x and strided along %tid.y"
+                     : "no load is unit-stride along %tid.y and strided along %tid.x";
+    return std::nullopt;
+  }
+  for (const auto *l : loads) {
+    if (l == tiled) continue;
+    at = l->instr;
+    if (!unitAlong(*l, f2) && strideAlong(*l, f2) != 0)
+      why = "a load is not coalesced along " + f2 + ", the index the store is unit-stride on";
+    else if (baseParam(k, *l) >= 0 && baseParam(k, *l) == baseParam(k, s))
+      why = "it reads the array it stores (the element it writes)";
+    if (!why.empty()) return std::nullopt;
+  }
+  at = tiled->instr;
+  const auto &ins = fa.cfg().instructions();
+  const ir::Instruction &ld = *ins[tiled->instr], &stI = *ins[s.instr];
+  p.load = tiled->instr;
+  p.bytes = tiled->mem.bytes();
+  p.type = typeModifier(ld);
+  p.loadParam = baseParam(k, *tiled);
+  p.storeParam = baseParam(k, s);
+  p.sectorsBefore = p.storeOnY ? s.sectors.value_or(32) : tiled->sectors.value_or(32);
+  if (tiled->mem.vector != 1) p.type = ".v" + std::to_string(tiled->mem.vector) + p.type;  // float4: 16-byte elements
+  if (p.bytes != 1 && p.bytes != 2 && p.bytes != 4 && p.bytes != 8 && p.bytes != 16)
+    why = "elements of " + std::to_string(p.bytes) + " bytes (1, 2, 4, 8 and 16 are handled)";
+  else if (!ld.guard.empty() || !stI.guard.empty()) why = "a guarded load or store (not handled)";
+  else if (!plainMemoryOp(ld) || !plainMemoryOp(stI)) why = "a volatile or ordered load or store";
+  else if (p.loadParam < 0 || p.storeParam < 0) why = "the load or the store is not through a pointer parameter";
+  else if (p.loadParam == p.storeParam) why = "it loads the array it stores (in place)";
+  else {
+    uint32_t lb = fa.cfg().blockOf(p.load), sb = fa.cfg().blockOf(p.store);
+    if (p.load > p.store || !(lb == sb || fa.dom().dominates(lb, sb))) why = "the store is not after the load on every path";
+  }
+  if (!why.empty()) return std::nullopt;
+  return p;
+}
+
+/// Dead code of phase 1: like removeDeadCode, but plain loads go too (the
+/// tile's load stays: its value is stored to the tile).
+void removeDeadPhase1(ir::Block &b) {
+  auto &body = b.body;
+  std::map<std::string_view, size_t> reads;
+  for (const auto &s : body)
+    if (s->kind == ir::Stmt::Kind::Instruction)
+      for (auto u : analysis::defUse(static_cast<const ir::Instruction &>(*s)).uses) ++reads[u];
+  std::vector<bool> gone(body.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = body.size(); i-- > 0;) {
+      if (gone[i] || body[i]->kind != ir::Stmt::Kind::Instruction) continue;
+      const auto &in = static_cast<const ir::Instruction &>(*body[i]);
+      bool load = (in.base() == "ld" || in.base() == "ldu") && plainMemoryOp(in);
+      if (!(pureOpcode(in.base()) || load) || in.operands.empty() || in.operands[0].kind != Operand::Kind::Register)
+        continue;
+      auto du = analysis::defUse(in);
+      if (du.defs.size() != 1 || reads[du.defs[0]] != 0) continue;
+      if (std::find(du.uses.begin(), du.uses.end(), du.defs[0]) != du.uses.end()) continue;
+      for (auto u : du.uses) --reads[u];
+      gone[i] = true;
+      changed = true;
+    }
+  }
+  std::vector<std::unique_ptr<ir::Stmt>> kept;
+  for (size_t i = 0; i < body.size(); ++i)
+    if (!gone[i]) kept.push_back(std::move(body[i]));
+  body = std::move(kept);
+}
+
+/// Index in `b.body` of the n-th instruction (no nested scopes).
+size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
+  for (size_t i = 0; i < b.body.size(); ++i)
+    if (b.body[i]->kind == ir::Stmt::Kind::Instruction && n-- == 0) return i;
+  return b.body.size();
+}
+
+std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<Operand> ops,
+                                           std::string_view guard = {}, bool negated = false) {
+  auto in = std::make_unique<ir::Instruction>();
+  in->opcode = m.intern(opcode);
+  in->operands = std::move(ops);
+  in->guard = guard;
+  in->guardNegated = negated;
+  in->edited = true;
+  return in;
+}
+
+/// The clone for bx x by blocks.
+std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const Plan &p, const Shape &sh,
+                                         const std::string &name) {
+  Emitter e{m, {}};
+  e.prefix = "%ptxopt_tp";
+  const std::string tx = e.reg32(), ty = e.reg32(), base = e.reg32(), a1 = e.reg32(), a2 = e.reg32();
+  const std::string tile = "__ptxopt_tile_" + name, end = "$L__ptxopt_tp_phase1_end";
+  // The exchanged mapping: (ty, tx) for a square block, else from the
+  // linear index t = ty*bx + tx: (t / by, t % by) (by a power of two).
+  std::string ex = ty, ey = tx;
+  e.ins("mov.u32", {tx, "%tid.x"});
+  e.ins("mov.u32", {ty, "%tid.y"});
+  if (sh.bx != sh.by) {
+    const std::string t = e.reg32();
+    ex = e.reg32();
+    ey = e.reg32();
+    unsigned log2by = 0;
+    while ((1u << log2by) < sh.by) ++log2by;
+    e.ins("mad.lo.u32", {t, ty, std::to_string(sh.bx), tx});
+    e.ins("shr.u32", {ex, t, std::to_string(log2by)});
+    e.ins("and.b32", {ey, t, std::to_string(sh.by - 1)});
+  }
+  // Phase 1 runs the mapping under which the load is coalesced, phase 2
+  // the one under which the store is.
+  const std::string l1x = p.storeOnY ? tx : ex, l1y = p.storeOnY ? ty : ey;
+  const std::string l2x = p.storeOnY ? ex : tx, l2y = p.storeOnY ? ey : ty;
+  const unsigned pitchElems = tilePitch(sh, p.bytes);
+  const std::string pitch = std::to_string(pitchElems), w = std::to_string(p.bytes);
+
+  // ---- phase 1
+  auto p1 = ir::cloneFunction(k, name + "_phase1", "_tp1", m);
+  replaceSpecialReads(*p1->body, {{"%tid.x", l1x}, {"%tid.y", l1y}}, m);
+  auto &b1 = p1->body->body;
+  size_t ldAt = stmtOfInstr(*p1->body, p.load), stAt = stmtOfInstr(*p1->body, p.store);
+  const Operand value = static_cast<ir::Instruction &>(*b1[ldAt]).operands[0];
+  b1.erase(b1.begin() + static_cast<long>(stAt));  // after the load: indices before it unchanged
+  for (auto &s : b1) {
+    if (s->kind != ir::Stmt::Kind::Instruction) continue;
+    auto &in = static_cast<ir::Instruction &>(*s);
+    if (analysis::flowOf(in) == analysis::Flow::Return)
+      s = makeInstr(m, "bra", {Operand::sym(m.intern(end))}, in.guard, in.guardNegated);
+  }
+  b1.insert(b1.begin() + static_cast<long>(ldAt) + 1,
+            makeInstr(m, "st.shared" + p.type, {e.op("[" + a1 + "]"), value}));
+  b1.insert(b1.begin() + static_cast<long>(ldAt) + 2, makeInstr(m, "bra.uni", {Operand::sym(m.intern(end))}));
+  removeDeadPhase1(*p1->body);
+
+  // ---- phase 2: the kernel, the load from the tile
+  auto clone = ir::cloneFunction(k, name, "_tp", m);
+  replaceSpecialReads(*clone->body, {{"%tid.x", l2x}, {"%tid.y", l2y}}, m);
+  auto &b2 = clone->body->body;
+  size_t ld2 = stmtOfInstr(*clone->body, p.load);
+  b2[ld2] = makeInstr(m, "ld.shared" + p.type, {value, e.op("[" + a2 + "]")});
+
+  // ---- prologue: the tile addresses of both mappings
+  e.ins("mov.u32", {base, tile});
+  e.ins("mad.lo.u32", {a1, l1y, pitch, l1x});
+  e.ins("mad.lo.u32", {a1, a1, w, base});
+  e.ins("mad.lo.u32", {a2, l2y, pitch, l2x});
+  e.ins("mad.lo.u32", {a2, a2, w, base});
+  std::vector<std::unique_ptr<ir::Stmt>> pre;
+  pre.push_back(e.decl(".b32", e.prefix + "r", e.r32));
+  for (auto &st : e.out) pre.push_back(std::move(st));
+  for (size_t i = prologueAt(*p1->body); i < b1.size(); ++i) pre.push_back(std::move(b1[i]));
+  e.out.clear();
+  e.label(end);
+  e.ins("bar.sync", {"0"});
+  for (auto &st : e.out) pre.push_back(std::move(st));
+  b2.insert(b2.begin() + static_cast<long>(prologueAt(*clone->body)), std::make_move_iterator(pre.begin()),
+            std::make_move_iterator(pre.end()));
+  auto d = std::make_unique<ir::Decl>();
+  d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
+  d->names.push_back({m.intern(tile), std::nullopt, {uint64_t(sh.by) * pitchElems * p.bytes}});
+  d->edited = true;
+  b2.insert(b2.begin(), std::move(d));
+  clone->body->edited = true;
+  return clone;
+}
+
+Variant makeVariant(const std::string &name, const Plan &p, const Shape &sh) {
+  Variant v;
+  v.name = name;
+  v.pass = "transpose";
+  v.kind = "transpose";
+  v.blockMin = {sh.bx, sh.by, 1};
+  v.blockMax = {sh.bx, sh.by, 1};
+  v.allowDynamicShared = false;
+  v.minLaunchThreads = kMinLaunchThreads;
+  v.disjointParams.push_back({static_cast<uint32_t>(std::min(p.loadParam, p.storeParam)),
+                              static_cast<uint32_t>(std::max(p.loadParam, p.storeParam))});
+  return v;
+}
+
+/// Whether the kernel has an uncoalesced global access (else no remark).
+bool hasUncoalesced(analysis::FunctionAnalyses &fa) {
+  for (const auto &a : fa.accesses())
+    if (isGlobal(a) && a.verdict == AccessInfo::Verdict::Uncoalesced) return true;
+  return false;
+}
+
+}  // namespace
+
+void runTranspose(PassContext &ctx) {
+  ir::Module &m = ctx.module;
+  for (ir::Function *k : clone::originalKernels(m)) {
+    ctx.count("kernels");
+    auto &fa = ctx.analyses.get(*k);
+    if (!k->body || !hasUncoalesced(fa)) continue;
+    auto refuse = [&](const std::string &why, const ir::Stmt *at, const char *stat) {
+      ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, at), "not transformed: " + why);
+      ctx.count(stat);
+    };
+    if (auto b = ctx.baseOf(*k); b && b->variantCount > 0) {  // coalesce improved it: its clones stay alone
+      ctx.count("skipped-cloned");
+      continue;
+    }
+    const auto &comm = fa.communication();
+    if (!comm.empty()) {
+      const auto &c = comm.front();
+      refuse("threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what + ")",
+             c.function == k ? c.stmt : nullptr, "refused-communication");
+      continue;
+    }
+    if (auto why = checkInstructions(*k, fa)) {
+      refuse(*why, nullptr, "refused-instructions");
+      continue;
+    }
+    std::string why;
+    uint32_t at = 0;
+    auto plan = planKernel(*k, fa, why, at);
+    const ir::Stmt *atStmt = at < fa.cfg().instructions().size() ? fa.cfg().instructions()[at] : nullptr;
+    if (!plan) {
+      refuse(why, atStmt, "refused-pattern");
+      continue;
+    }
+    int pos = m.itemIndex(k);
+    std::string kept;
+    for (const Shape &sh : kShapes) {
+      std::string name = std::string(k->name) + "__ptxopt_transpose" + sh.suffix();
+      if (ctx.addClone(*k, buildClone(m, *k, *plan, sh, name), makeVariant(name, *plan, sh), pos))
+        kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
+    }
+    if (kept.empty()) continue;
+    ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, atStmt),
+               "staged through a shared-memory tile: the load is unit-stride along " +
+                   std::string(plan->storeOnY ? "%tid.x" : "%tid.y") + ", the store along " +
+                   (plan->storeOnY ? "%tid.y" : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
+                   " sectors per warp request on the strided side before); clones for blocks of " + kept +
+                   ", launches of 2^20 threads or more (floor not measured yet)");
+    ctx.count("kernels-transformed");
+  }
+}
+
+}  // namespace ptxopt::transforms
