@@ -7,16 +7,17 @@ HELP = """ptx-nvcc: nvcc with ptx-opt between cicc and ptxas (docs/NVCC.md).
 
 Runs the toolkit's own nvcc through a private directory holding a symlink to
 nvcc and a private nvcc.profile whose CICC_PATH names ptx-nvcc-cicc (built
-next to ptx-opt; invoked as `cicc`, and with --ptxopt-clone-images as
-`ptxas` and `fatbinary` too). After
-the real cicc wrote a .ptx, ptx-opt runs on it in place: the translation
-unit's device image holds each kernel's original and its clones, loaded the
-way nvcc's own code is (CUDA_MODULE_LOADING: eagerly at start-up, or lazily,
-each function on its first launch), so a kernel's first launch can run its
-clone. The translation unit's host stub (*.cudafe1.stub.c) gets a hook block
-that sends its launches through libptxopt_nvcc (runtime/NvccShim.cpp). Links
-get that library. Anything going wrong in ptx-opt or the hook falls back to
-nvcc's own result, with one warning.
+next to ptx-opt; invoked as `cicc`, `ptxas` and `fatbinary`). After
+the real cicc wrote a .ptx, ptx-opt runs on it; each kernel's clones are
+compiled into a device image of their own (the program's own image stays
+nvcc's), registered with cudart at start-up as nvcc's own image is, so that
+the driver loads them as it loads nvcc's code (CUDA_MODULE_LOADING: EAGER at
+start-up; LAZY, CUDA's default, when a clone is first launched, which the
+shim allows once the clones' estimated savings pay for that load). The
+translation unit's host stub (*.cudafe1.stub.c) gets a hook block that sends
+its launches through libptxopt_nvcc (runtime/NvccShim.cpp). Links get that
+library. Anything going wrong in ptx-opt or the hook falls back to nvcc's own
+result, with one warning.
 
 Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce, or -O1
@@ -33,16 +34,14 @@ Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-bin=PATH        the ptx-opt executable
   --ptxopt-lib=PATH        the shim archive (libptxopt_nvcc.a)
   --ptxopt-no-link-shim    do not add the shim to links
-  --ptxopt-clone-images    each kernel's clones in a device image of their own
-                           (the program's own image then is nvcc's), loaded
-                           when a launch first can use one, never on a
-                           kernel's first launch; the default is the clones in
-                           the translation unit's own image (docs/NVCC.md,
-                           "Delivery")
-  --ptxopt-no-clone-images the default: the clones in the unit's own image
+  --ptxopt-no-clone-images the clones in the translation unit's own device
+                           image (its load under lazy loading then grows
+                           with them in every program; docs/NVCC.md,
+                           "Delivery") instead of an image of their own per
+                           kernel (--ptxopt-clone-images, the default)
   --ptxopt-ptxas-threads=N ptxas compiles functions on N threads (default
-                           without clone images: the cores, at most 4; 0
-                           or 1: off; never when the arguments set
+                           with --ptxopt-no-clone-images: the cores, at most
+                           4; 0 or 1: off; never when the arguments set
                            split-compile themselves)
   --ptxopt-verbose         say what is done, keep the private directory
   --ptxopt-help            this text
@@ -406,7 +405,7 @@ def make_profile(cuda_bin, wrapdir):
 def main(argv):
     own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
            "verbose": False, "threads": None,
-           "reassociate": False, "report": None, "images": False}
+           "reassociate": False, "report": None, "images": True}
     args = []
     envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
     for a in envflags + argv:
@@ -430,9 +429,9 @@ def main(argv):
             own["lib"] = val
         elif name == "no-link-shim" and not eq:
             own["nolink"] = True
-        elif name == "clone-images" and not eq:  # the default 2026-11-26 to 11-28 (docs/NVCC.md, "Delivery")
+        elif name == "clone-images" and not eq:  # the default (docs/NVCC.md, "Delivery")
             own["images"] = True
-        elif name == "no-clone-images" and not eq:  # the default
+        elif name == "no-clone-images" and not eq:
             own["images"] = False
         elif name == "verbose" and not eq:
             own["verbose"] = True
@@ -506,7 +505,7 @@ def build(nvcc, args, own, plain):
         wbin = os.path.join(wrap, "bin")
         os.mkdir(wbin)
         os.mkdir(os.path.join(wrap, "state"))
-        # clone images (--ptxopt-clone-images): ptxas and fatbinary are ptx-nvcc-cicc too
+        # clone images (the default): ptxas and fatbinary are ptx-nvcc-cicc too
         # (it compiles and wraps the clones' own images next to nvcc's)
         tools = ("ptxas", "fatbinary") if own["images"] else ()
         for e in os.listdir(cuda_bin):
