@@ -33,6 +33,15 @@ ARCH=${PTXOPT_NVCC_TEST_ARCH:-sm_90}
 # pipeline for that call alone ($COALESCE), in addition to the defaults.
 export PTXOPT_NVCC_FLAGS=${PTXOPT_NVCC_TEST_FLAGS:-}
 COALESCE=--ptxopt-passes=coalesce
+# Checks of the unit's own PTX, cubin or embedded PTX ask for the clones in
+# the unit's image ($UNIT); by default they are in images of their own.
+UNIT=--ptxopt-no-clone-images
+# The programs run as under CUDA_MODULE_LOADING=EAGER, where every launch
+# chooses (a clone image is loaded at start-up); under lazy loading, CUDA's
+# default, a clone image waits until its load pays (NvccShim.cpp,
+# imageLoadPays): the launch and images cases check that with
+# `env -u CUDA_MODULE_LOADING`.
+export CUDA_MODULE_LOADING=EAGER
 
 if ! command -v nvcc >/dev/null; then
   echo "skipped: nvcc not found (CUDA_HOME=$CUDA_HOME)"
@@ -93,7 +102,7 @@ keep)
   # no manifest globals unless asked);
   # the kept stub carries the hook; the fatbinary embeds the same PTX.
   mkdir k
-  check "ptx-nvcc --keep" run build.log "$PNVCC" -arch=$ARCH --keep --keep-dir k -Xfatbin --compress-mode=none \
+  check "ptx-nvcc --keep" run build.log "$PNVCC" $UNIT -arch=$ARCH --keep --keep-dir k -Xfatbin --compress-mode=none \
     -I"$MATADD" "$HERE/launches.cu" -o prog
   check "kept .ptx has the swap clone" grep -q "^.visible .entry $SWAP(" k/launches.ptx
   check "kept .ptx has the manifest comment" grep -q '^// @ptxopt-manifest ' k/launches.ptx
@@ -101,7 +110,7 @@ keep)
     bash -c "! grep -q '__ptxopt_manifest_' k/launches.ptx"
   mkdir kg
   check "PTXOPT_NVCC_MANIFEST_GLOBALS=1 keeps them" env PTXOPT_NVCC_MANIFEST_GLOBALS=1 \
-    "$PNVCC" -arch=$ARCH --keep --keep-dir kg -I"$MATADD" "$HERE/launches.cu" -o prog2
+    "$PNVCC" $UNIT -arch=$ARCH --keep --keep-dir kg -I"$MATADD" "$HERE/launches.cu" -o prog2
   check "...in the kept .ptx" grep -q '__ptxopt_manifest__Z10matadd_intPKiS0_Pi\[' kg/launches.ptx
   check "kept .ptx keeps the original" grep -q '^.visible .entry _Z10matadd_intPKiS0_Pi(' k/launches.ptx
   check "kept cubin came from that .ptx" grep -qa "$SWAP" k/launches.sm_90.cubin
@@ -115,7 +124,7 @@ gencode)
   # two -gencode targets, SASS and PTX, compiled in parallel (--threads): each .ptx optimized, the hook in the
   # stub the host file includes, and the program launches the clones.
   mkdir k
-  check "ptx-nvcc -gencode sm_80 + compute_90 --threads 2" fake_build prog --keep --keep-dir k --threads 2 \
+  check "ptx-nvcc -gencode sm_80 + compute_90 --threads 2" fake_build prog $UNIT --keep --keep-dir k --threads 2 \
     -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90
   check "compute_80 .ptx has clones" grep -q "^.visible .entry $SWAP(" k/launches.compute_80.ptx
   check "compute_90 .ptx has clones" grep -q "^.visible .entry $SWAP(" k/launches.compute_90.ptx
@@ -125,7 +134,7 @@ gencode)
   check "program launches the swap clone" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1)" run.log
   # clones for one target only: no hook (a clone must exist in every image)
   mkdir k2
-  REAL_PTXOPT="$PTXOPT_BUILD/ptx-opt" fake_build prog2 --keep --keep-dir k2 --ptxopt-bin="$HERE/arch-dependent-ptx-opt.sh" \
+  REAL_PTXOPT="$PTXOPT_BUILD/ptx-opt" fake_build prog2 $UNIT --keep --keep-dir k2 --ptxopt-bin="$HERE/arch-dependent-ptx-opt.sh" \
     -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90
   check "targets with different clones: a warning" grep -q 'ptx-nvcc: warning: the targets of .* got different clones; none is used' build.log
   check "...compute_80 .ptx has clones, compute_90 none" bash -c "grep -q '$SWAP' k2/launches.compute_80.ptx && ! grep -q '$SWAP' k2/launches.compute_90.ptx"
@@ -138,7 +147,7 @@ lineinfo-debug)
   # -lineinfo: optimized, line info kept. -G: left as nvcc made it (same
   # .ptx bytes as plain nvcc's), no hook.
   mkdir k g n
-  check "ptx-nvcc -lineinfo" run build.log "$PNVCC" -arch=$ARCH -lineinfo --keep --keep-dir k -c "$MATADD/matadd.cu" -o l.o
+  check "ptx-nvcc -lineinfo" run build.log "$PNVCC" $UNIT -arch=$ARCH -lineinfo --keep --keep-dir k -c "$MATADD/matadd.cu" -o l.o
   check "-lineinfo .ptx has clones" grep -q "^.visible .entry $SWAP(" k/matadd.ptx
   check "-lineinfo .ptx has .loc" grep -q '^\s*.loc' k/matadd.ptx
   check "ptx-nvcc -G" run build.log "$PNVCC" -arch=$ARCH -G --keep --keep-dir g -c "$MATADD/matadd.cu" -o g.o
@@ -221,13 +230,16 @@ launch)
     bash -c "grep 'fake-cudart: launch' def.log | head -1 | grep -q 'launch $SWAP grid=(256,1,1) block=(512,1,1)'"
   check "default: 65536x1024 -> split1024_group4" \
     grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4 grid=(64,1024,1) block=(256,1,1)' def.log
-  check "default: 2000x1000 (under the group clones' 2^21 floor) -> swap" grep -q 'launch $SWAP grid=(1000,1,1) block=(2000,1,1)' def.log
+  check "default: 2000x1000 (under the group clones' 2^21 floor; swap's block of 2000 too large) -> remap" \
+    grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_remap grid=(2000,1,1) block=(1000,1,1)' def.log
   check "default: a coalesced kernel's launch under the group clones' floor runs the original" \
     grep -q 'launch _Z20matadd_int_coalescedPKiS0_Pi grid=(512,1,1) block=(256,1,1)' def.log
   ./progdef >defq.log 2>/dev/null
   check "default: the same launches without PTXOPT_LOG" cmp def.log defq.log
-  CUDA_MODULE_LOADING=EAGER ./progdef >defe.log 2>/dev/null
-  check "default: the same launches under EAGER loading" cmp def.log defe.log
+  env -u CUDA_MODULE_LOADING PTXOPT_LOG=1 ./progdef >defl.log 2>deflerr.log
+  check "default, lazy loading: the first launch waits for the clone image's load to pay (the original)" \
+    bash -c "grep 'fake-cudart: launch' defl.log | head -1 | grep -q 'launch _Z10matadd_intPKiS0_Pi grid=(512,1,1)' &&
+             grep -q 'waits until the estimated savings pay' deflerr.log"
   check "build ($COALESCE)" fake_build prog $COALESCE
   PTXOPT_LOG=1 ./prog >run.log 2>err.log
   check "512x256 -> swap" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0$" run.log
@@ -271,11 +283,11 @@ images)
   # clone whose image is not loaded yet runs once the estimated savings pay
   # for the load (NvccShim.cpp, imageLoadPays).
   check "build" fake_build prog --ptxopt-clone-images
-  check "reference build (clones in the unit's image)" fake_build ref
+  check "reference build (clones in the unit's image)" fake_build ref $UNIT
   ./ref >ref.log 2>&1
   FAKE_CUDART_VERBOSE=1 CUDA_MODULE_LOADING=EAGER ./prog >run.log 2>&1
   check "EAGER: the same launches as the reference" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' run.log)
-  FAKE_CUDART_VERBOSE=1 PTXOPT_FIRST_LAUNCH_CLONES=1 ./prog >fl.log 2>&1
+  FAKE_CUDART_VERBOSE=1 PTXOPT_FIRST_LAUNCH_CLONES=1 env -u CUDA_MODULE_LOADING ./prog >fl.log 2>&1
   check "PTXOPT_FIRST_LAUNCH_CLONES=1: the same launches" cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' fl.log)
   check "every clone registered at start-up, before the first launch, each kernel's together" \
     awk '/fake-cudart: launch/ { launched = 1 }
@@ -287,15 +299,15 @@ images)
   # Lazy loading: the 512x256 swap clones wait (0.7 of 60 us), the
   # 65536x1024 launch pays at once, and its kernel's next launch, the image
   # loaded, chooses as without images.
-  FAKE_CUDART_VERBOSE=1 ./prog >def.log 2>&1
+  FAKE_CUDART_VERBOSE=1 env -u CUDA_MODULE_LOADING ./prog >def.log 2>&1
   check "lazy loading: small uncoalesced launches run the original until an image's load pays" bash -c "
     grep -q 'launch _Z10matadd_intPKiS0_Pi grid=(512,1,1) block=(256,1,1)' def.log &&
     grep -q 'launch _Z11matadd_charPKcS0_Pc grid=(512,1,1) block=(256,1,1)' def.log"
   check "...a launch whose savings pay runs its clone" \
     grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4 grid=(64,1024,1)' def.log
   check "...and the kernel's later launches choose as without images" \
-    grep -q 'launch $SWAP grid=(1000,1,1) block=(2000,1,1)' def.log
-  PTXOPT_LOG=1 ./prog >deflog.log 2>&1
+    grep -q 'launch _Z10matadd_intPKiS0_Pi__ptxopt_remap grid=(2000,1,1) block=(1000,1,1)' def.log
+  env -u CUDA_MODULE_LOADING PTXOPT_LOG=1 ./prog >deflog.log 2>&1
   check "...the same launches with PTXOPT_LOG=1, which says why" bash -c "
     cmp <(grep 'fake-cudart: launch' def.log) <(grep 'fake-cudart: launch' deflog.log) &&
     grep -q 'waits until the estimated savings pay for loading its image' deflog.log &&
@@ -387,8 +399,8 @@ flags)
   check "without it: no float lanes clone" run build.log "$PNVCC" --ptxopt-no-clone-images -arch=$ARCH --keep --keep-dir k4 \
     -c "$ROOT/tests/lit/rowwalk/Inputs/rowwalk.cu" -o c10.o
   check "...only the exact ones" bash -c "! grep -q 'rowsum_restrict__ptxopt_lanes(' k4/rowwalk.ptx && grep -q 'rowsum_int__ptxopt_lanes(' k4/rowwalk.ptx"
-  check "the default: the clones in the unit's image (the kept .ptx), no clone images" bash -c "'$PNVCC' -arch=$ARCH --keep --keep-dir k5 -c '$MATADD/matadd.cu' -o c11.o 2>>build.log &&
-    grep -q '$SWAP' k5/matadd.ptx && ! nm c11.o | grep -q __ptxopt_nvcc_img"
+  check "the default: clone images, the kept .ptx is nvcc's" bash -c "'$PNVCC' -arch=$ARCH --keep --keep-dir k5 -c '$MATADD/matadd.cu' -o c11.o 2>>build.log &&
+    nvcc -arch=$ARCH -ptx '$MATADD/matadd.cu' -o nvcc.ptx && cmp k5/matadd.ptx nvcc.ptx && '$HERE/clone-images.py' c11.o >/dev/null"
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
   # ptxas compiles on several threads (same code), unless the user says how.
   "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1
