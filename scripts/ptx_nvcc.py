@@ -57,6 +57,19 @@ import sys
 ME = os.path.realpath(sys.argv[0])  # the ptx-nvcc launcher (scripts/ptx-nvcc)
 ROOT = os.path.dirname(os.path.dirname(ME))
 HOOK_SYMBOL = "__ptxopt_nvcc_launch"
+# The cudart launch APIs the shim wraps (runtime/NvccWrap.cpp, docs/NVCC.md
+# "Launch paths"): GNU ld's --wrap on every link that gets the shim (the
+# same list in runtime/cmake/PtxOptNvccConfig.cmake).
+WRAPPED = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz", "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz",
+           "cudaGetKernel", "cudaGraphAddKernelNode", "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams")
+
+
+def wrap_flags():
+    """nvcc's arguments that route the program's launch API calls to the shim."""
+    flags = []
+    for name in WRAPPED:
+        flags += ["-Xlinker", "--wrap=" + name]
+    return flags
 
 
 def spawn(cmd, env=None, out=None, err=None):
@@ -567,7 +580,7 @@ def build(nvcc, args, own, plain):
             cmd += ["-Xptxas", "--split-compile=%d" % threads]
         cmd += args
         if link_shim:
-            cmd += ["-Xlinker", "--undefined=" + HOOK_SYMBOL, link_shim]
+            cmd += ["-Xlinker", "--undefined=" + HOOK_SYMBOL, link_shim] + wrap_flags()
         if late == "link":  # a linker script: nvcc's device link step lists the clone images in it
             script = os.path.join(wrap, "state", "libptxopt_clone_images.a")
             with open(script, "w") as f:
