@@ -23,7 +23,8 @@ PKGS=(cmake make g++ python3
       catch2                          # unit tests (v2, <catch2/catch.hpp>)
       libcli11-dev                    # command line options
       nlohmann-json3-dev              # the manifest and the JSON report
-      llvm-14-tools)                  # FileCheck and lit
+      llvm-14-tools                   # FileCheck and lit
+      ccache sccache distcc ninja-build)  # ptx-nvcc under build tools (tests/buildtools)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
