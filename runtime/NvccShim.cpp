@@ -55,6 +55,7 @@
 #include "ptxopt/runtime/Config.h"
 #include "ptxopt/runtime/NvccShim.h"
 #include "ptxopt/runtime/Select.h"
+#include "NvccWrap.h"
 
 using namespace ptxopt;
 using namespace ptxopt::rt;
@@ -115,6 +116,7 @@ struct NvccKernel {
   bool hasImages = false;  // its clones are in a clone image (a module load under lazy loading)
   std::atomic<bool> imageUsed{false};  // with hasImages: a clone of it was chosen (its image is loaded)
   std::atomic<uint64_t> savedPs{0};    // with hasImages: estimated savings of the launches that ran the original
+  const ptxopt_nvcc_cudart *rt = nullptr;  // the hook block's table (for the launch APIs, NvccWrap.cpp)
   explicit NvccKernel(size_t variants) : clones(variants) {}
 };
 
@@ -194,6 +196,7 @@ struct Registry {
   std::shared_mutex mu;
   std::unordered_map<const void *, std::shared_ptr<NvccKernel>> byHost;
   HandleMap byHandle;  // its own reads take no lock; writes under mu
+  HandleMap byHostAddress;  // byHost for the launch APIs (NvccWrap.cpp), read without a lock
   std::unordered_map<const char *, std::shared_ptr<Manifest>> manifests;  // per translation unit's string
   std::unordered_map<const unsigned long long *, std::shared_ptr<CloneImage>> images;  // by fatbinary
   std::unordered_map<const unsigned char *, std::vector<ptxopt_nvcc_image>> blobs;    // late images, read
@@ -328,6 +331,14 @@ bool imageGate(NvccKernel &k, const LaunchShape &s, void **args) {
   return false;
 }
 
+/// Whether a launch of `k` may run a clone at all, whichever way it comes
+/// (<<<>>>, the launch APIs): yes, unless its clone image is not loaded yet
+/// (lazy loading): then nothing of it is read (that would load it) until
+/// its load pays (imageGate).
+bool mayRunClone(NvccKernel &k, const LaunchShape &s, void **args) {
+  return !k.hasImages || k.imageUsed.load(std::memory_order_acquire) || imageGate(k, s, args);
+}
+
 /// With PTXOPT_LOG: every clone of the kernel read at once, so that each
 /// decision line has its reasons.
 void readAllClones(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
@@ -434,6 +445,116 @@ std::pair<const ptxopt_nvcc_image *, size_t> imagesOf(const ptxopt_nvcc_cudart &
 
 }  // namespace
 
+// The launch APIs' side (NvccWrap.h): the same choice as __ptxopt_nvcc_launch
+// with one more condition, the launch's cluster dimension.
+namespace ptxopt::rt::nvccwrap {
+namespace {
+
+bool noCluster(const Dims &c) { return c[0] <= 1 && c[1] <= 1 && c[2] <= 1; }
+
+bool clusterDivides(const Dims &grid, const Dims &cluster) {
+  for (int d = 0; d < 3; ++d)
+    if (cluster[d] > 1 && grid[d] % cluster[d] != 0) return false;
+  return true;
+}
+
+/// selectLogged for a launch with a cluster dimension: decided on every
+/// launch (not cached: the cluster is not part of the shape), logged with
+/// PTXOPT_LOG=1 each time.
+int selectLoggedCluster(NvccKernel &k, const LaunchShape &s, void **args, bool eligible, const Dims &cluster,
+                        Selection &sel) {
+  if (eligible && k.anyUsable) {
+    ShapeDecision d = decideShape(k.manifest, s, k.limits, k.maxThreads);
+    for (size_t i = 0; i < k.clones.size(); ++i) {
+      if (k.clones[i].state.load(std::memory_order_relaxed) != 1) d.reasons[i] = "the clone is not usable";
+      else if (d.reasons[i].empty() && !clusterDivides(transformLaunch(k.manifest.variants[i], s).grid, cluster))
+        d.reasons[i] = "the cluster dimension " + dimsText(cluster) + " does not divide the transformed grid";
+    }
+    sel = finishSelection(k.manifest, d, s, args, allocationLookup());
+  } else {
+    sel.launch = s;
+  }
+  if (config().log >= 1) logLine(describeSelection(k.manifest, s, sel) + " cluster=" + dimsText(cluster));
+  return sel.variant;
+}
+
+/// selectFast with the cluster condition, uncached.
+int selectFastCluster(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s, void **args,
+                      const Dims &cluster) {
+  uint64_t mask = 0;
+  for (size_t i = 0; i < k.manifest.variants.size() && i < kMaskVariants; ++i) {
+    const Variant &v = k.manifest.variants[i];
+    if (!shapeHolds(v, s, k.limits, 0xffffffffu)) continue;
+    const LaunchShape t = transformLaunch(v, s);
+    if (!clusterDivides(t.grid, cluster)) continue;
+    if (!resolveClone(rt, k, i) || blockThreads(t) > k.clones[i].maxThreads) continue;
+    mask |= uint64_t(1) << i;
+    if (!perLaunchConditions(v)) break;
+  }
+  return mask ? chooseVariant(k.manifest, mask, args, allocationLookup()) : -1;
+}
+
+}  // namespace
+
+void *findKernel(const void *func) {
+  Registry &r = registry();
+  NvccKernel *k = r.byHostAddress.find(func);
+  return k ? k : r.byHandle.find(func);
+}
+
+bool chooseLaunch(void *kernel, const LaunchShape &s, void **args, const Dims &cluster, WrapLaunch &out) {
+  NvccKernel &k = *static_cast<NvccKernel *>(kernel);
+  const ptxopt_nvcc_cudart &rt = *k.rt;
+  const bool eligible = mayRunClone(k, s, args);  // as __ptxopt_nvcc_launch
+  int variant = -1;
+  Selection sel;
+  if (k.logged) {
+    if (eligible) std::call_once(k.clonesRead, [&] { readAllClones(rt, k); });
+    variant = noCluster(cluster) ? selectLogged(k, s, args, eligible, sel)
+                                 : selectLoggedCluster(k, s, args, eligible, cluster, sel);
+  } else if (eligible) {
+    variant = noCluster(cluster) ? selectFast(rt, k, s, args) : selectFastCluster(rt, k, s, args, cluster);
+  }
+  if (variant < 0) return false;
+  const Variant &v = k.manifest.variants[size_t(variant)];
+  out.variant = variant;
+  out.func = k.clones[size_t(variant)].hostAddress.get();
+  out.shape = transformLaunch(v, s);
+  out.args = variantArgs(k.manifest, v, s, args, out.buf);
+  out.before = rt.peekAtLastError();
+  return true;
+}
+
+void noteHandle(const void *hostFun, cudaKernel_t handle) {
+  Registry &r = registry();
+  if (!handle || !r.byHostAddress.find(hostFun)) return;
+  std::unique_lock lock(r.mu);
+  auto it = r.byHost.find(hostFun);
+  if (it != r.byHost.end()) r.byHandle.insert(handle, it->second.get());
+}
+
+void launched(void *kernel, const WrapLaunch &l, cudaError_t e) {
+  NvccKernel &k = *static_cast<NvccKernel *>(kernel);
+  const Clone &c = k.clones[size_t(l.variant)];
+  if (e == cudaSuccess) {
+    lastVariantName = c.name.c_str();
+    lastVariantKind = k.manifest.variants[size_t(l.variant)].kind.c_str();
+    return;
+  }
+  if (l.before == cudaSuccess) (void)k.rt->getLastError();
+  if (!k.warnedLaunch.exchange(true))
+    logLine("warning: launching " + c.name + " grid=" + dimsText(l.shape.grid) + " block=" + dimsText(l.shape.block) +
+            " failed (" + k.rt->getErrorName(e) + "); running the original " + k.name);
+}
+
+void ranOriginal(void *kernel) {
+  NvccKernel &k = *static_cast<NvccKernel *>(kernel);
+  lastVariantName = k.name.c_str();
+  lastVariantKind = "original";
+}
+
+}  // namespace ptxopt::rt::nvccwrap
+
 extern "C" {
 
 void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJson, void **fatCubinHandle,
@@ -496,6 +617,8 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
     logLine(k->name + ": " + std::to_string(km->variants.size()) + " clone(s): " + names);
     lock.lock();
   }
+  k->rt = rt;
+  r.byHostAddress.insert(hostFun, k.get());
   r.byHost[hostFun] = std::move(k);
 }
 
@@ -524,10 +647,7 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
-  bool eligible = sharedMem <= 0xffffffffu;
-  // A clone image not loaded yet (lazy loading): nothing of it is read
-  // (that would load it) until its load pays (imageLoadPays).
-  if (eligible && k->hasImages && !k->imageUsed.load(std::memory_order_acquire)) eligible = imageGate(*k, s, args);
+  const bool eligible = sharedMem <= 0xffffffffu && mayRunClone(*k, s, args);
   Selection sel;
   int variant = -1;
   if (k->logged) {

@@ -44,6 +44,9 @@ Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
                            4; 0 or 1: off; never when the arguments set
                            split-compile themselves)
   --ptxopt-verbose         say what is done, keep the private directory
+  --ptxopt-build-key       print the key of what decides ptx-nvcc's outputs
+                           (ptx-opt, the shim, flags; for ccache's
+                           compiler_check; docs/NVCC.md, "Build tools")
   --ptxopt-help            this text
 Environment: PTXOPT_DISABLE=1 (plain nvcc), PTXOPT_BUILD (build dir with
 ptx-opt, ptx-nvcc-cicc and runtime/libptxopt_nvcc.a), PTXOPT_NVCC (the real nvcc), CUDA_HOME,
@@ -54,9 +57,24 @@ PTXOPT_PYTHON (the python3 to run this script with).
 import os
 import sys
 
+import ptx_nvcc_cache
+
 ME = os.path.realpath(sys.argv[0])  # the ptx-nvcc launcher (scripts/ptx-nvcc)
 ROOT = os.path.dirname(os.path.dirname(ME))
 HOOK_SYMBOL = "__ptxopt_nvcc_launch"
+# The cudart launch APIs the shim wraps (runtime/NvccWrap.cpp, docs/NVCC.md
+# "Launch paths"): GNU ld's --wrap on every link that gets the shim (the
+# same list in runtime/cmake/PtxOptNvccConfig.cmake).
+WRAPPED = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz", "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz",
+           "cudaGetKernel", "cudaGraphAddKernelNode", "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams")
+
+
+def wrap_flags():
+    """nvcc's arguments that route the program's launch API calls to the shim."""
+    flags = []
+    for name in WRAPPED:
+        flags += ["-Xlinker", "--wrap=" + name]
+    return flags
 
 
 def spawn(cmd, env=None, out=None, err=None):
@@ -437,6 +455,8 @@ def main(argv):
             own["verbose"] = True
         elif name == "ptxas-threads" and eq and val.isdigit():
             own["threads"] = int(val)
+        elif name == "build-key" and not eq:
+            own["key"] = True
         elif name == "help":
             sys.stdout.write(HELP)
             return 0
@@ -446,8 +466,14 @@ def main(argv):
     nvcc = find_real_nvcc()
     if not nvcc:
         fatal("nvcc not found (set CUDA_HOME or PTXOPT_NVCC)")
-    if os.environ.get("PTXOPT_DISABLE", "") not in ("", "0"):
+    disabled = os.environ.get("PTXOPT_DISABLE", "") not in ("", "0")
+    if own.pop("key", False):  # for ccache's compiler_check (docs/NVCC.md, "Build tools")
+        sys.stdout.write(ptx_nvcc_cache.key_line("disabled" if disabled else build_key(nvcc, own), False))
+        return 0
+    if disabled:
         os.execv(nvcc, [nvcc] + args)
+    if ptx_nvcc_cache.version_query(args):
+        return print_version(nvcc, args, own)
 
     def plain():
         return spawn([nvcc] + args)
@@ -467,6 +493,31 @@ def main(argv):
             except OSError as e:
                 warn("cannot write %s/index.html (%s)" % (own["report"], e))
     return build(nvcc, args, own, plain)
+
+
+def build_key(nvcc, own):
+    """ptx_nvcc_cache.build_key over the files this compile would use."""
+    files = [os.path.realpath(__file__), os.path.realpath(ptx_nvcc_cache.__file__),
+             find_file(own["bin"], "", ["ptx-opt", "bin/ptx-opt"]),
+             find_file(None, "", ["ptx-nvcc-cicc", "bin/ptx-nvcc-cicc"])]
+    shim = find_file(own["lib"], "", ["runtime/libptxopt_nvcc.a", "libptxopt_nvcc.a", "lib/libptxopt_nvcc.a"])
+    files.append(shim)
+    if shim:
+        with open(shim, "rb") as f:
+            text = f.read(4096).decode(errors="replace")
+        start = text.find("INPUT(")
+        files.append(text[start + 6:text.find(")", start)].strip() if start >= 0 else None)
+    return ptx_nvcc_cache.build_key(files, nvcc, own)
+
+
+def print_version(nvcc, args, own):
+    """nvcc's --version, then ptx-nvcc's build key (for ccache's
+    compiler_check = %compiler% --version)."""
+    import subprocess
+    rc = subprocess.call([nvcc] + args)
+    if rc == 0:
+        sys.stdout.write(ptx_nvcc_cache.key_line(build_key(nvcc, own), False))
+    return rc
 
 
 def build(nvcc, args, own, plain):
@@ -553,7 +604,7 @@ def build(nvcc, args, own, plain):
             cmd += ["-Xptxas", "--split-compile=%d" % threads]
         cmd += args
         if link_shim:
-            cmd += ["-Xlinker", "--undefined=" + HOOK_SYMBOL, link_shim]
+            cmd += ["-Xlinker", "--undefined=" + HOOK_SYMBOL, link_shim] + wrap_flags()
         if own["verbose"]:
             sys.stderr.write("ptx-nvcc: %s\n" % " ".join(cmd))
         out_f, err_f = os.path.join(wrap, "stdout"), os.path.join(wrap, "stderr")
@@ -568,6 +619,8 @@ def build(nvcc, args, own, plain):
         with open(err_f, "rb") as f:
             err = f.read() + said
         changed = os.path.exists(os.path.join(wrap, "state", "changed"))
+        if rc == 0 and ptx_nvcc_cache.preprocess_only(effective(args)):  # the key for caches that hash -E
+            out = ptx_nvcc_cache.mark_preprocessed(out, inputs_and_output(effective(args))[1], build_key(nvcc, own))
         if rc == 0 or not (changed or link_shim):
             sys.stdout.flush()
             os.write(1, out) if out else None

@@ -24,7 +24,7 @@ PKGS=(cmake make g++ python3
       libcli11-dev                    # command line options
       nlohmann-json3-dev              # the manifest and the JSON report
       llvm-14-tools                   # FileCheck and lit
-      ninja-build ccache              # ptx-nvcc's CMake test: both generators, a compiler launcher
+      ninja-build ccache sccache distcc  # ptx-nvcc's CMake test and tests/buildtools: generators, launchers
       pybind11-dev python3-dev python3-numpy)  # the ptxopt Python module (python/, docs/PYTHON.md)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -130,6 +130,12 @@ for p in "${PROGS[@]}"; do
   else
     fail "$p: no launch ran a clone ($OUT/$p.ptx-nvcc.err)"
   fi
+  # `// VARIANT: <path> <regex>`: the ptx-nvcc run's `variant <path> <name>` line must match
+  while read -r path re; do
+    got=$(awk -v p="$path" '$1 == "variant" && $2 == p {print $3; exit}' "$OUT/$p.ptx-nvcc.out")
+    if [[ -n $got && $got =~ $re ]]; then pass "$p: $path ran $got"; else fail "$p: $path ran '${got}', expected /$re/"; fi
+  done < <(sed -n 's|^// VARIANT: *||p' "$src")
+  grep -E '^(variant|graph) ' "$OUT/$p.ptx-nvcc.out" | sed 's/^/    | /' >>"$SUMMARY"
   if grep -q '^ptxopt: .* -> .*__ptxopt' "$OUT/$p.ptx-nvcc-disabled.err"; then
     fail "$p: PTXOPT_DISABLE=1: a clone ran"
   fi

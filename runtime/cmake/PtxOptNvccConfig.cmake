@@ -10,6 +10,10 @@
 # Also usable from a build tree: include(<src>/runtime/cmake/PtxOptNvccConfig.cmake)
 # with PTXOPT_NVCC_LIBRARY set to <build>/runtime/libptxopt_nvcc.a.
 #
+# ptxopt::nvcc also carries the linker's --wrap options that send the
+# program's cudaLaunchKernel(Ex), cudaGetKernel and graph kernel node calls
+# to the shim; a target linked without it runs the originals there.
+#
 # Provides: ptxopt::nvcc (imported target), PTXOPT_NVCC_EXECUTABLE (ptx-nvcc),
 # PTXOPT_NVCC_LIBRARY, ptxopt_nvcc_link(<target>...).
 get_filename_component(_ptxopt_nvcc_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
@@ -30,6 +34,15 @@ if(NOT TARGET ptxopt::nvcc)
   add_library(ptxopt::nvcc INTERFACE IMPORTED)
   # The library is a linker script naming one relocatable object (docs/NVCC.md).
   set_target_properties(ptxopt::nvcc PROPERTIES INTERFACE_LINK_LIBRARIES "${PTXOPT_NVCC_LIBRARY}")
+  # The launch APIs the shim wraps (docs/NVCC.md, "Launch paths"; the list
+  # WRAPPED in scripts/ptx_nvcc.py): CMake keeps no flags from ptx-nvcc's
+  # link line, so targets linked by the host compiler get them from here.
+  set(_ptxopt_wrap)
+  foreach(f cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz cudaGetKernel
+            cudaGraphAddKernelNode cudaGraphKernelNodeSetParams cudaGraphExecKernelNodeSetParams)
+    list(APPEND _ptxopt_wrap "LINKER:--wrap=${f}")
+  endforeach()
+  set_target_properties(ptxopt::nvcc PROPERTIES INTERFACE_LINK_OPTIONS "${_ptxopt_wrap}")
 endif()
 function(ptxopt_nvcc_link)
   foreach(t IN LISTS ARGN)

@@ -7,7 +7,16 @@
 // FAKE_CUDART_MISSING=substr   __cudaGetKernel fails for names containing it
 // FAKE_CUDART_FAIL_LAUNCH=substr   launches of such names fail (nothing runs)
 // FAKE_CUDART_MAX_THREADS=N    cudaFuncGetAttributes' maxThreadsPerBlock
+//
+// The launch APIs (cudaLaunchKernel, cudaLaunchKernelExC, their _ptsz forms,
+// cudaLaunchCooperativeKernel) and graph kernel nodes print
+//   fake-cudart: <api> <name> grid=(x,y,z) block=(x,y,z) shared=N[ attrs=id:value,...]
+// with the kernel named by its host address or its cudaKernel_t.
 #include <cuda_runtime_api.h>
+// -default-stream per-thread makes these names macros for the _ptsz forms
+// (cudaLaunchKernel and cudaLaunchKernelExC also static inline functions
+// calling them, defined by the header).
+#undef cudaLaunchCooperativeKernel
 
 #include <cstdio>
 #include <cstdlib>
@@ -51,9 +60,77 @@ cudaError_t fakeLaunch(cudaKernel_t k, dim3 g, dim3 b, size_t shared, bool ptsz)
               g.z, b.x, b.y, b.z, shared, ptsz ? " ptsz" : "");
   return cudaSuccess;
 }
+Fn *byFunc(const void *func) {  // a host address or a cudaKernel_t (an Fn*)
+  if (Fn *f = byHost(func)) return f;
+  for (Fn *f : fns())
+    if (f == func) return f;
+  return nullptr;
+}
+cudaError_t apiLaunch(const char *api, const void *func, dim3 g, dim3 b, size_t shared, const std::string &more) {
+  Fn *f = byFunc(func);
+  if (!f) return lastError = cudaErrorInvalidDeviceFunction;
+  if (matches("FAKE_CUDART_FAIL_LAUNCH", f->name)) {
+    std::printf("fake-cudart: refused %s\n", f->name.c_str());
+    return lastError = cudaErrorLaunchOutOfResources;
+  }
+  std::printf("fake-cudart: %s %s grid=(%u,%u,%u) block=(%u,%u,%u) shared=%zu%s\n", api, f->name.c_str(), g.x, g.y, g.z,
+              b.x, b.y, b.z, shared, more.c_str());
+  return cudaSuccess;
+}
+std::string attrsText(const cudaLaunchConfig_t *c) {
+  std::string t;
+  for (unsigned i = 0; i < c->numAttrs; ++i) {
+    const cudaLaunchAttribute &a = c->attrs[i];
+    char buf[64];
+    if (a.id == cudaLaunchAttributeClusterDimension)
+      std::snprintf(buf, sizeof buf, "%d:%u.%u.%u", int(a.id), a.val.clusterDim.x, a.val.clusterDim.y,
+                    a.val.clusterDim.z);
+    else
+      std::snprintf(buf, sizeof buf, "%d:%d", int(a.id), a.val.priority);
+    t += (t.empty() ? " attrs=" : ",") + std::string(buf);
+  }
+  return t;
+}
 }  // namespace
 
 extern "C" {
+#ifndef __CUDART_API_PER_THREAD_DEFAULT_STREAM
+cudaError_t cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
+  return apiLaunch("cudaLaunchKernel", f, g, b, shared, "");
+}
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *c, const void *f, void **) {
+  return apiLaunch("cudaLaunchKernelExC", f, c->gridDim, c->blockDim, c->dynamicSmemBytes, attrsText(c));
+}
+#endif
+cudaError_t cudaLaunchKernel_ptsz(const void *f, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
+  return apiLaunch("cudaLaunchKernel_ptsz", f, g, b, shared, "");
+}
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *c, const void *f, void **) {
+  return apiLaunch("cudaLaunchKernelExC_ptsz", f, c->gridDim, c->blockDim, c->dynamicSmemBytes, attrsText(c));
+}
+cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
+  return apiLaunch("cudaLaunchCooperativeKernel", f, g, b, shared, "");
+}
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *f, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
+  return apiLaunch("cudaLaunchCooperativeKernel_ptsz", f, g, b, shared, "");
+}
+cudaError_t cudaGetKernel(cudaKernel_t *k, const void *f) {
+  Fn *fn = byHost(f);
+  if (!fn) return lastError = cudaErrorInvalidDeviceFunction;
+  *k = reinterpret_cast<cudaKernel_t>(fn);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t, const cudaGraphNode_t *, size_t,
+                                   const cudaKernelNodeParams *p) {
+  *n = nullptr;
+  return apiLaunch("cudaGraphAddKernelNode", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->extra ? " extra" : "");
+}
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const cudaKernelNodeParams *p) {
+  return apiLaunch("cudaGraphKernelNodeSetParams", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, "");
+}
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams *p) {
+  return apiLaunch("cudaGraphExecKernelNodeSetParams", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, "");
+}
 void **__cudaRegisterFatBinary(void *) { return new void *[1]; }
 char __cudaInitModule(void **) { return 0; }
 void __cudaRegisterFatBinaryEnd(void **) {}

@@ -274,6 +274,77 @@ launch)
   check "...launches the clone on the ptsz entry point" grep -q "launch $SWAP grid=(256,1,1) block=(512,1,1) shared=0 ptsz" ptsz.log
   ;;
 
+launch-apis)
+  # cudart's launch APIs and graph kernel nodes (tests/nvcc/launch_apis.cu):
+  # the shim's --wrap wrappers give them the clone a <<<>>> launch of the
+  # same shape would run, with the attributes' conditions. Each clone is
+  # allowed from the kernel's first launch (PTXOPT_FIRST_LAUNCH_CLONES=1),
+  # so the same lines are expected with the clones in the unit's image and
+  # in clone images. The coalesce pipeline ($COALESCE): the lines name its
+  # clones.
+  export PTXOPT_FIRST_LAUNCH_CLONES=1
+  api_build() { # api_build <out> [flags...]
+    local out=$1; shift
+    run build.log "$PNVCC" $COALESCE -arch=$ARCH -cudart none -I"$MATADD" "$@" "$HERE/launch_apis.cu" "$HERE/fake_cudart.cpp" -o "$out"
+  }
+  # one line per case: "<case> => <the call's line>"
+  cases() { awk '/^case /{c=substr($0,6); next} /^fake-cudart: [a-zA-Z_]+ /{$1=""; print c " =>" $0}' "$1"; }
+  O=_Z10matadd_intPKiS0_Pi
+  cat >want.txt <<WANT
+C cudaLaunchKernel 512x256 => cudaLaunchKernel $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+template cudaLaunchKernel 65536x1024 => cudaLaunchKernel ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
+cudaLaunchKernel without clones => cudaLaunchKernel _Z9no_clonesPi grid=(1,1,1) block=(32,1,1) shared=0
+cudaLaunchKernelEx 512x256 => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+cudaLaunchKernelExC 2000x1000 => cudaLaunchKernelExC ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
+priority + programmatic serialization pass through => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0 attrs=8:3,6:1
+cluster 4 divides the swapped grid 256 => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0 attrs=4:4.1.1
+cluster 3 does not divide the swapped grid 256 of 768x256: a later clone => cudaLaunchKernelExC ${O}__ptxopt_split256 grid=(3,256,1) block=(256,1,1) shared=0 attrs=4:3.1.1
+cooperative attribute: original => cudaLaunchKernelExC $O grid=(512,1,1) block=(256,1,1) shared=0 attrs=2:1
+unknown attribute: original => cudaLaunchKernelExC $O grid=(512,1,1) block=(256,1,1) shared=0 attrs=99:1
+cudaLaunchCooperativeKernel: original => cudaLaunchCooperativeKernel $O grid=(512,1,1) block=(256,1,1) shared=0
+cudaLaunchKernelEx with a cudaKernel_t => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+cudaGraphAddKernelNode 512x256 => cudaGraphAddKernelNode $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+cudaGraphKernelNodeSetParams 2000x1000 => cudaGraphKernelNodeSetParams ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
+cudaGraphExecKernelNodeSetParams 65536x1024 => cudaGraphExecKernelNodeSetParams ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
+graph node with extra: original => cudaGraphAddKernelNode $O grid=(512,1,1) block=(256,1,1) shared=0 extra
+WANT
+  for layout in --ptxopt-no-clone-images --ptxopt-clone-images; do
+    check "build ($layout)" api_build "prog$layout" "$layout"
+    ./"prog$layout" >"run$layout.log" 2>&1
+    check "...each call ran the expected variant ($layout)" cmp want.txt <(cases "run$layout.log")
+    cmp -s want.txt <(cases "run$layout.log") || diff want.txt <(cases "run$layout.log") | head -20
+  done
+  P=./prog--ptxopt-no-clone-images
+  PTXOPT_LOG=1 $P >log.log 2>&1
+  check "the same with PTXOPT_LOG=1 (the logged path)" cmp want.txt <(cases log.log)
+  check "...a decision line names the cluster" grep -q "^ptxopt: $O grid=(768,1,1) .* cluster=(3,1,1)" log.log
+  check "the link wraps the launch APIs" grep -Eq ' [tT] __wrap_cudaLaunchKernelExC$' <(nm $P)
+  PTXOPT_DISABLE=1 $P >dis.log 2>&1
+  check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
+  check "...all 16 calls made" test "$(cases dis.log | wc -l)" = 16
+  FAKE_CUDART_FAIL_LAUNCH=swap $P >ref.log 2>&1
+  check "a refused clone call: the original follows" \
+    grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel $O grid=(512,1,1)" <(cases ref.log)
+  check "...for a graph node too" grep -q "^cudaGraphAddKernelNode 512x256 => cudaGraphAddKernelNode $O grid=(512,1,1)" <(cases ref.log)
+  check "...warned once per kernel" test "$(grep -c "warning: launching ${SWAP}" ref.log)" = 1
+  check "build with --ptxopt-no-link-shim" api_build noshim --ptxopt-no-link-shim
+  ./noshim >noshim.log 2>&1
+  check "...no wrappers: every call the original" test "$(grep -c '__ptxopt' noshim.log)" = 0
+  check "per-thread default stream build" api_build ptsz -default-stream per-thread
+  ./ptsz >ptsz.log 2>&1
+  check "...cudaLaunchKernel_ptsz runs the clone" \
+    grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel_ptsz $SWAP grid=(256,1,1)" <(cases ptsz.log)
+  check "...cudaLaunchKernelExC_ptsz runs the clone" \
+    grep -q "^cudaLaunchKernelEx 512x256 => cudaLaunchKernelExC_ptsz $SWAP grid=(256,1,1)" <(cases ptsz.log)
+  # the real cudart, static and shared: the wrappers link (no GPU to run them)
+  for rt in static shared; do
+    check "-cudart $rt links with the wrappers" run build.log "$PNVCC" -arch=$ARCH -cudart $rt -I"$MATADD" \
+      "$HERE/launch_apis.cu" -o real-$rt
+    check "...main calls the wrapper" bash -c "objdump -d --no-show-raw-insn real-$rt | awk '/<main>:/,/ret/' | grep -q 'call.*<__wrap_cudaLaunchKernelExC>'"
+    check "...which reaches cudart's cudaLaunchKernelExC" bash -c "nm real-$rt | grep -Eq ' (T|U|w) cudaLaunchKernelExC(@|$)'"
+  done
+  ;;
+
 images)
   # Clone images (--ptxopt-clone-images): the program's own image is nvcc's,
   # each kernel's clones are in an image of their own, registered with

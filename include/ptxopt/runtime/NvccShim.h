@@ -5,7 +5,9 @@
 //
 // The shim itself refers to no CUDA runtime symbol: each hooked object passes
 // a table of the cudart functions it was linked with (static or shared
-// cudart), so the shim can come anywhere on a link line.
+// cudart), so the shim can come anywhere on a link line. The one exception
+// is the wrappers of the launch APIs (runtime/NvccWrap.cpp, reached through
+// the linker's --wrap), whose __real_ references are weak.
 #pragma once
 
 #include <cuda_runtime_api.h>

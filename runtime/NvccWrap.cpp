@@ -1,0 +1,223 @@
+// The launch APIs of ptx-nvcc builds (docs/NVCC.md, "Launch paths").
+//
+// What: cudaLaunchKernel, cudaLaunchKernelExC (what the cudaLaunchKernel<T>
+// and cudaLaunchKernelEx templates of cuda_runtime.h call), their _ptsz
+// forms (-default-stream per-thread), and the kernel nodes of graphs added
+// or updated by hand (cudaGraphAddKernelNode, cudaGraphKernelNodeSetParams,
+// cudaGraphExecKernelNodeSetParams) run a kernel's clone where its
+// conditions hold, as a <<<>>> launch of the same shape would;
+// cudaGetKernel records its handle (cudaLaunchKernelEx takes one).
+//
+// How: ptx-nvcc's links pass GNU ld `--wrap=<function>` for each of them, so
+// the program's calls come here as __wrap_<function>; the real cudart
+// function is __real_<function>. A call naming a kernel with clones (by its
+// host address or its cudaKernel_t: NvccShim's registry, read without a lock)
+// is given the clone's private host address (registered with cudart), the
+// transformed grid and block, and the clone's arguments; everything else
+// goes to cudart unchanged. A refused clone call (nothing happened) is made
+// again with the original, as in the <<<>>> path.
+//
+// When it refuses: cudaLaunchKernelExC with the cooperative attribute (the
+// manifest does not say that a clone keeps grid-wide synchronization), a
+// device-updatable graph node (device code may rewrite its grid), an
+// attribute this file does not know; graph nodes passing their arguments in
+// `extra`; a cluster dimension that does not divide the clone's transformed
+// grid (that clone is skipped, a later one may run). Every other attribute
+// (priority, programmatic stream serialization and events, access policy,
+// memory sync domains, scheduling preferences, completion events, the
+// shared memory carveout) is passed through unchanged. cudaLaunchCooperativeKernel
+// is not wrapped: it always runs the original.
+//
+// The __real_ references are weak: the shim object is linked into programs
+// whose link has no --wrap (CMake's links through the host compiler), where
+// nothing calls the wrappers.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+
+#include "NvccWrap.h"
+
+using namespace ptxopt;
+using namespace ptxopt::rt;
+using namespace ptxopt::rt::nvccwrap;
+
+#define PTXOPT_REAL(ret, name, params) extern "C" ret __real_##name params __attribute__((weak));
+PTXOPT_REAL(cudaError_t, cudaLaunchKernel, (const void *, dim3, dim3, void **, size_t, cudaStream_t))
+PTXOPT_REAL(cudaError_t, cudaLaunchKernel_ptsz, (const void *, dim3, dim3, void **, size_t, cudaStream_t))
+PTXOPT_REAL(cudaError_t, cudaLaunchKernelExC, (const cudaLaunchConfig_t *, const void *, void **))
+PTXOPT_REAL(cudaError_t, cudaLaunchKernelExC_ptsz, (const cudaLaunchConfig_t *, const void *, void **))
+PTXOPT_REAL(cudaError_t, cudaGetKernel, (cudaKernel_t *, const void *))
+PTXOPT_REAL(cudaError_t, cudaGraphAddKernelNode,
+            (cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const cudaKernelNodeParams *))
+PTXOPT_REAL(cudaError_t, cudaGraphKernelNodeSetParams, (cudaGraphNode_t, const cudaKernelNodeParams *))
+PTXOPT_REAL(cudaError_t, cudaGraphExecKernelNodeSetParams,
+            (cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams *))
+#undef PTXOPT_REAL
+
+namespace {
+
+LaunchShape shapeOf(dim3 grid, dim3 block, size_t shared) {
+  LaunchShape s;
+  s.grid = {grid.x, grid.y, grid.z};
+  s.block = {block.x, block.y, block.z};
+  s.sharedBytes = uint32_t(shared);
+  return s;
+}
+
+dim3 dimOf(const Dims &d) { return dim3(d[0], d[1], d[2]); }
+
+/// What a launch's attributes allow: false where a clone must not run;
+/// `cluster` set from a (preferred) cluster dimension.
+bool attributesAllow(const cudaLaunchAttribute *attrs, unsigned n, Dims &cluster) {
+  cluster = {1, 1, 1};
+  for (unsigned i = 0; attrs && i < n; ++i) {
+    const cudaLaunchAttribute &a = attrs[i];
+    switch (a.id) {
+      case cudaLaunchAttributeClusterDimension:
+        for (int d = 0; d < 3; ++d) {
+          const unsigned v = d == 0 ? a.val.clusterDim.x : d == 1 ? a.val.clusterDim.y : a.val.clusterDim.z;
+          cluster[d] = std::max(cluster[d], v);
+        }
+        break;
+      case cudaLaunchAttributePreferredClusterDimension:
+        // The driver may use it or the cluster dimension: both must divide.
+        cluster[0] = std::max(cluster[0], a.val.preferredClusterDim.x);
+        cluster[1] = std::max(cluster[1], a.val.preferredClusterDim.y);
+        cluster[2] = std::max(cluster[2], a.val.preferredClusterDim.z);
+        break;
+      case cudaLaunchAttributeCooperative:
+        if (a.val.cooperative) return false;
+        break;
+      case cudaLaunchAttributeDeviceUpdatableKernelNode:
+        if (a.val.deviceUpdatableKernelNode.deviceUpdatable) return false;
+        break;
+      case cudaLaunchAttributeIgnore:
+      case cudaLaunchAttributeAccessPolicyWindow:
+      case cudaLaunchAttributeSynchronizationPolicy:
+      case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+      case cudaLaunchAttributeProgrammaticStreamSerialization:
+      case cudaLaunchAttributeProgrammaticEvent:
+      case cudaLaunchAttributePriority:
+      case cudaLaunchAttributeMemSyncDomainMap:
+      case cudaLaunchAttributeMemSyncDomain:
+      case cudaLaunchAttributeLaunchCompletionEvent:
+      case cudaLaunchAttributePreferredSharedMemoryCarveout:
+      case cudaLaunchAttributeNvlinkUtilCentricScheduling:
+        break;
+      default:
+        return false;  // unknown: the original
+    }
+  }
+  return true;
+}
+
+using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t);
+using LaunchExFn = cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **);
+
+cudaError_t launchKernel(LaunchFn real, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                         cudaStream_t stream) {
+  if (!real) return cudaErrorNotSupported;  // no --wrap: never called
+  void *k = findKernel(func);
+  if (!k) return real(func, grid, block, args, shared, stream);
+  WrapLaunch l;
+  if (shared <= 0xffffffffu && chooseLaunch(k, shapeOf(grid, block, shared), args, {1, 1, 1}, l)) {
+    cudaError_t e = real(l.func, dimOf(l.shape.grid), dimOf(l.shape.block), l.args, shared, stream);
+    launched(k, l, e);
+    if (e == cudaSuccess) return e;
+  }
+  ranOriginal(k);
+  return real(func, grid, block, args, shared, stream);
+}
+
+cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, const void *func, void **args) {
+  if (!real) return cudaErrorNotSupported;
+  void *k = config ? findKernel(func) : nullptr;
+  if (!k) return real(config, func, args);
+  Dims cluster;
+  WrapLaunch l;
+  if (attributesAllow(config->attrs, config->numAttrs, cluster) && config->dynamicSmemBytes <= 0xffffffffu &&
+      chooseLaunch(k, shapeOf(config->gridDim, config->blockDim, config->dynamicSmemBytes), args, cluster, l)) {
+    cudaLaunchConfig_t c = *config;  // the same attributes, stream and shared memory
+    c.gridDim = dimOf(l.shape.grid);
+    c.blockDim = dimOf(l.shape.block);
+    cudaError_t e = real(&c, l.func, l.args);
+    launched(k, l, e);
+    if (e == cudaSuccess) return e;
+  }
+  ranOriginal(k);
+  return real(config, func, args);
+}
+
+/// A graph kernel node's parameters: the clone's where its conditions hold
+/// for them (checked now: cudart copies the argument values into the node).
+/// `set` makes the call with the given parameters.
+template <class Set>
+cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set) {
+  void *k = p && !p->extra ? findKernel(p->func) : nullptr;
+  WrapLaunch l;
+  if (k && p->sharedMemBytes <= 0xffffffffu &&
+      chooseLaunch(k, shapeOf(p->gridDim, p->blockDim, p->sharedMemBytes), p->kernelParams, {1, 1, 1}, l)) {
+    cudaKernelNodeParams c = *p;
+    c.func = const_cast<void *>(l.func);
+    c.gridDim = dimOf(l.shape.grid);
+    c.blockDim = dimOf(l.shape.block);
+    c.kernelParams = l.args;
+    cudaError_t e = set(&c);
+    launched(k, l, e);
+    if (e == cudaSuccess) return e;
+  }
+  if (k) ranOriginal(k);
+  return set(p);
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                    cudaStream_t stream) {
+  return launchKernel(__real_cudaLaunchKernel, func, grid, block, args, shared, stream);
+}
+
+cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                         cudaStream_t stream) {
+  return launchKernel(__real_cudaLaunchKernel_ptsz, func, grid, block, args, shared, stream);
+}
+
+cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
+  return launchKernelEx(__real_cudaLaunchKernelExC, config, func, args);
+}
+
+cudaError_t __wrap_cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args) {
+  return launchKernelEx(__real_cudaLaunchKernelExC_ptsz, config, func, args);
+}
+
+cudaError_t __wrap_cudaGetKernel(cudaKernel_t *kernel, const void *func) {
+  if (!__real_cudaGetKernel) return cudaErrorNotSupported;
+  cudaError_t e = __real_cudaGetKernel(kernel, func);
+  if (e == cudaSuccess && kernel) noteHandle(func, *kernel);
+  return e;
+}
+
+cudaError_t __wrap_cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                          size_t ndeps, const cudaKernelNodeParams *p) {
+  if (!__real_cudaGraphAddKernelNode) return cudaErrorNotSupported;
+  return nodeParams(p, [&](const cudaKernelNodeParams *q) {
+    return __real_cudaGraphAddKernelNode(node, graph, deps, ndeps, q);
+  });
+}
+
+cudaError_t __wrap_cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p) {
+  if (!__real_cudaGraphKernelNodeSetParams) return cudaErrorNotSupported;
+  return nodeParams(p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphKernelNodeSetParams(node, q); });
+}
+
+cudaError_t __wrap_cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                    const cudaKernelNodeParams *p) {
+  if (!__real_cudaGraphExecKernelNodeSetParams) return cudaErrorNotSupported;
+  return nodeParams(p, [&](const cudaKernelNodeParams *q) {
+    return __real_cudaGraphExecKernelNodeSetParams(exec, node, q);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,109 @@
+// ptx-nvcc test program (tests/nvcc, case launch-apis): the paper's matrix
+// add, unmodified, launched through cudart's launch APIs and graph kernel
+// nodes instead of <<<>>>. Linked with fake_cudart.cpp: each call prints the
+// kernel it was given (original or clone) and the shape.
+#include "matadd.cu"
+#include <cstdio>
+#include <cstring>
+
+__global__ void no_clones(int *out) { out[threadIdx.x] = 1; }
+
+static cudaLaunchConfig_t config(unsigned grid, unsigned block, cudaLaunchAttribute *attrs, unsigned n) {
+  cudaLaunchConfig_t c;
+  std::memset(&c, 0, sizeof c);
+  c.gridDim = dim3(grid);
+  c.blockDim = dim3(block);
+  c.attrs = attrs;
+  c.numAttrs = n;
+  return c;
+}
+
+static void say(const char *what) { std::printf("case %s\n", what); }
+
+int main() {
+  int *p = reinterpret_cast<int *>(0x100000);
+  void *args[] = {&p, &p, &p};
+  say("C cudaLaunchKernel 512x256");
+  cudaLaunchKernel((const void *)matadd_int, dim3(512), dim3(256), args, 0, 0);
+  say("template cudaLaunchKernel 65536x1024");
+  cudaLaunchKernel(matadd_int, dim3(65536), dim3(1024), args, 0, 0);
+  say("cudaLaunchKernel without clones");
+  cudaLaunchKernel((const void *)no_clones, dim3(1), dim3(32), args, 0, 0);
+
+  cudaLaunchConfig_t c = config(512, 256, nullptr, 0);
+  say("cudaLaunchKernelEx 512x256");
+  cudaLaunchKernelEx(&c, matadd_int, (const int *)p, (const int *)p, p);
+  say("cudaLaunchKernelExC 2000x1000");
+  c = config(2000, 1000, nullptr, 0);
+  cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
+
+  cudaLaunchAttribute a[2];
+  std::memset(a, 0, sizeof a);
+  a[0].id = cudaLaunchAttributePriority;
+  a[0].val.priority = 3;
+  a[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  a[1].val.programmaticStreamSerializationAllowed = 1;
+  say("priority + programmatic serialization pass through");
+  c = config(512, 256, a, 2);
+  cudaLaunchKernelEx(&c, matadd_int, (const int *)p, (const int *)p, p);
+
+  cudaLaunchAttribute cl;
+  std::memset(&cl, 0, sizeof cl);
+  cl.id = cudaLaunchAttributeClusterDimension;
+  cl.val.clusterDim.x = 4;
+  cl.val.clusterDim.y = 1;
+  cl.val.clusterDim.z = 1;
+  say("cluster 4 divides the swapped grid 256");
+  c = config(512, 256, &cl, 1);
+  cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
+  say("cluster 3 does not divide the swapped grid 256 of 768x256: a later clone");
+  cl.val.clusterDim.x = 3;
+  c = config(768, 256, &cl, 1);
+  cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
+
+  cudaLaunchAttribute co;
+  std::memset(&co, 0, sizeof co);
+  co.id = cudaLaunchAttributeCooperative;
+  co.val.cooperative = 1;
+  say("cooperative attribute: original");
+  c = config(512, 256, &co, 1);
+  cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
+  co.id = static_cast<cudaLaunchAttributeID>(99);
+  say("unknown attribute: original");
+  cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
+  say("cudaLaunchCooperativeKernel: original");
+  cudaLaunchCooperativeKernel((const void *)matadd_int, dim3(512), dim3(256), args, 0, 0);
+
+  cudaKernel_t h = nullptr;
+  cudaGetKernel(&h, matadd_int);
+  say("cudaLaunchKernelEx with a cudaKernel_t");
+  c = config(512, 256, nullptr, 0);
+  cudaLaunchKernelEx(&c, h, (const int *)p, (const int *)p, p);
+
+  cudaKernelNodeParams np;
+  std::memset(&np, 0, sizeof np);
+  np.func = (void *)matadd_int;
+  np.gridDim = dim3(512);
+  np.blockDim = dim3(256);
+  np.kernelParams = args;
+  cudaGraphNode_t node;
+  say("cudaGraphAddKernelNode 512x256");
+  cudaGraphAddKernelNode(&node, nullptr, nullptr, 0, &np);
+  say("cudaGraphKernelNodeSetParams 2000x1000");
+  np.gridDim = dim3(2000);
+  np.blockDim = dim3(1000);
+  cudaGraphKernelNodeSetParams(node, &np);
+  say("cudaGraphExecKernelNodeSetParams 65536x1024");
+  np.gridDim = dim3(65536);
+  np.blockDim = dim3(1024);
+  cudaGraphExecKernelNodeSetParams(nullptr, node, &np);
+  say("graph node with extra: original");
+  void *extra[] = {nullptr};
+  np.kernelParams = nullptr;
+  np.extra = extra;
+  np.gridDim = dim3(512);
+  np.blockDim = dim3(256);
+  cudaGraphAddKernelNode(&node, nullptr, nullptr, 0, &np);
+  std::printf("done\n");
+  return 0;
+}
