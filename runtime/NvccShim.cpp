@@ -94,7 +94,7 @@ struct NvccKernel {
   std::once_flag resolved;    // device limits read
   std::once_flag clonesRead;  // when logging: every clone read (readAllClones)
   bool limitsKnown = false;
-  // The decisions keep their text (selectLogged): PTXOPT_LOG, or more
+  // The decisions keep their text (chooseLaunch's): PTXOPT_LOG, or more
   // variants than the mask form takes. Fixed at registration.
   bool logged = false;
   DeviceLimits limits;
@@ -102,7 +102,6 @@ struct NvccKernel {
   ShapeMaskCache masks;       // the launch path's cache (shapeMask)
   // With PTXOPT_LOG: the decisions with their reasons, as before.
   bool anyUsable = false;
-  std::vector<uint32_t> maxThreads;  // per variant (0 where unusable)
   ShapeCache cache;
   std::atomic<bool> warnedLaunch{false};
   bool hasImages = false;  // its clones are in a clone image: the first launch runs the original
@@ -312,12 +311,8 @@ void resolveKernel(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
 /// With PTXOPT_LOG: every clone of the kernel read at once, so that each
 /// decision line has its reasons.
 void readAllClones(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
-  k.maxThreads.assign(k.clones.size(), 0);
   for (size_t i = 0; i < k.clones.size(); ++i)
-    if (resolveClone(rt, k, i)) {
-      k.maxThreads[i] = k.clones[i].maxThreads;
-      k.anyUsable = true;
-    }
+    if (resolveClone(rt, k, i)) k.anyUsable = true;
 }
 
 /// Allocation ranges for the disjointParams conditions (rowwalk clones):
@@ -348,41 +343,16 @@ const AllocationLookup *allocationLookup() {
   return &lookup;
 }
 
-/// The variant a launch of shape `s` runs (-1: the original), with the
-/// decisions' text: for PTXOPT_LOG=1 (one line per new shape) and 2 (every
-/// launch), and for kernels of more than kMaskVariants variants. `eligible`:
-/// the launch may run a clone at all.
-int selectLogged(NvccKernel &k, const LaunchShape &s, void **args, bool eligible, Selection &sel) {
-  bool inserted = false;
-  if (eligible && k.anyUsable) {
-    auto entry = k.cache.get(
-        s,
-        [&] {
-          ShapeDecision d = decideShape(k.manifest, s, k.limits, k.maxThreads);
-          for (size_t i = 0; i < k.clones.size(); ++i)
-            if (k.clones[i].state.load(std::memory_order_relaxed) != 1) d.reasons[i] = "the clone is not usable";
-          return std::make_shared<ShapeEntry>(std::move(d));
-        },
-        &inserted);
-    sel = finishSelection(k.manifest, entry->decision, s, args, allocationLookup());
-  } else {
-    sel.launch = s;
+/// A clone's thread limit for chooseLaunch: read from cudart when a shape
+/// first can use the clone (0: not usable).
+struct CloneLimits {
+  const ptxopt_nvcc_cudart &rt;
+  NvccKernel &k;
+  static uint32_t of(const void *self, size_t i) {
+    auto &c = *static_cast<const CloneLimits *>(self);
+    return resolveClone(c.rt, c.k, i) ? c.k.clones[i].maxThreads : 0;
   }
-  if (config().log >= 2 || (config().log == 1 && inserted)) logLine(describeSelection(k.manifest, s, sel));
-  return sel.variant;
-}
-
-/// The same choice without text: one lookup of the shape's mask (a few
-/// integer checks per variant on a miss), the alignment of the arguments.
-int selectFast(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s, void **args) {
-  uint64_t mask;
-  if (!k.masks.find(s, mask)) {
-    mask = shapeMask(k.manifest, s, k.limits,
-                     [&](size_t i) -> uint32_t { return resolveClone(rt, k, i) ? k.clones[i].maxThreads : 0; });
-    k.masks.store(s, mask);
-  }
-  return mask ? chooseVariant(k.manifest, mask, args, allocationLookup()) : -1;
-}
+};
 
 /// The unit's clone images: the hook block's table (version 2), or the
 /// block of bytes linked in late (version 3, NvccShim.h), read once per
@@ -512,17 +482,16 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   if (!holdOff) std::call_once(k->resolved, [&] { resolveKernel(*rt, *k); });
   const bool eligible = !holdOff && k->limitsKnown && sharedMem <= 0xffffffffu;
   Selection sel;
-  int variant = -1;
-  if (k->logged) {
-    if (eligible) std::call_once(k->clonesRead, [&] { readAllClones(*rt, *k); });
-    variant = selectLogged(*k, s, args, eligible, sel);
-  }
-  else if (eligible)
-    variant = selectFast(*rt, *k, s, args);
+  if (k->logged && eligible) std::call_once(k->clonesRead, [&] { readAllClones(*rt, *k); });
+  const ChoiceText text{config().log, 5, logLine};
+  const CloneLimits limits{*rt, *k};
+  const int variant = chooseLaunch(k->manifest, s, k->limits, MaxThreadsOf{CloneLimits::of, &limits}, args,
+                                   allocationLookup(), eligible && (!k->logged || k->anyUsable), k->masks, k->cache,
+                                   k->logged ? &text : nullptr, sel);
   if (variant >= 0) {
     const Clone &c = k->clones[size_t(variant)];
     const Variant &v = k->manifest.variants[size_t(variant)];
-    const LaunchShape t = k->logged ? sel.launch : transformLaunch(v, s);
+    const LaunchShape &t = sel.launch;
     VariantArgs buf;
     void **cloneArgs = variantArgs(k->manifest, v, s, args, buf);
     cudaError_t before = rt->peekAtLastError();
