@@ -483,7 +483,7 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   const bool eligible = !holdOff && k->limitsKnown && sharedMem <= 0xffffffffu;
   Selection sel;
   if (k->logged && eligible) std::call_once(k->clonesRead, [&] { readAllClones(*rt, *k); });
-  const ChoiceText text{config().log, 5, logLine};
+  static const ChoiceText text{config().log, 5, logLine};  // the shim's settings are the process's
   const CloneLimits limits{*rt, *k};
   const int variant = chooseLaunch(k->manifest, s, k->limits, MaxThreadsOf{CloneLimits::of, &limits}, args,
                                    allocationLookup(), eligible && (!k->logged || k->anyUsable), k->masks, k->cache,

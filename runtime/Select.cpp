@@ -425,21 +425,11 @@ std::string describeSelection(const KernelManifest &k, const LaunchShape &s, con
   return line;
 }
 
-int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev, MaxThreadsOf maxThreadsOf,
-                 void *const *params, const AllocationLookup *lookup, bool eligible, ShapeMaskCache &masks,
-                 ShapeCache &cache, const ChoiceText *text, Selection &sel, std::shared_ptr<ShapeEntry> *entry) {
+int chooseLaunchWithText(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                         MaxThreadsOf maxThreadsOf, void *const *params, const AllocationLookup *lookup,
+                         bool eligible, ShapeCache &cache, const ChoiceText &text, Selection &sel,
+                         std::shared_ptr<ShapeEntry> *entry) {
   sel.launch = s;
-  if (!text) {
-    if (!eligible) return sel.variant = -1;
-    uint64_t mask;
-    if (!masks.find(s, mask)) {
-      mask = shapeMask(k, s, dev, maxThreadsOf);
-      masks.store(s, mask);
-    }
-    sel.variant = mask ? chooseVariant(k, mask, params, lookup) : -1;
-    if (sel.variant >= 0) sel.launch = transformLaunch(k.variants[size_t(sel.variant)], s);
-    return sel.variant;
-  }
   bool inserted = false;
   if (eligible) {
     auto e = cache.get(
@@ -450,13 +440,13 @@ int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const DeviceLimi
           ShapeDecision d = decideShape(k, s, dev, limits);
           for (size_t i = 0; i < limits.size(); ++i)
             if (!limits[i]) d.reasons[i] = "the clone is not usable";
-          return std::make_shared<ShapeEntry>(std::move(d), text->autotuneSamples);
+          return std::make_shared<ShapeEntry>(std::move(d), text.autotuneSamples);
         },
         &inserted);
     sel = finishSelection(k, e->decision, s, params, lookup);
     if (entry) *entry = std::move(e);
   }
-  if (text->logLine && (text->log >= 2 || (text->log == 1 && inserted))) text->logLine(describeSelection(k, s, sel));
+  if (text.logLine && (text.log >= 2 || (text.log == 1 && inserted))) text.logLine(describeSelection(k, s, sel));
   return sel.variant;
 }
 

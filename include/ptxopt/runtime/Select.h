@@ -290,9 +290,27 @@ struct ChoiceText {
 /// miss; a variant whose thread limit is 0 is rejected as "the clone is not
 /// usable"), completed by finishSelection, the line logged as text->log
 /// says; `entry` (when given) gets the shape's entry, for autotuning.
-int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev, MaxThreadsOf maxThreadsOf,
-                 void *const *params, const AllocationLookup *lookup, bool eligible, ShapeMaskCache &masks,
-                 ShapeCache &cache, const ChoiceText *text, Selection &sel,
-                 std::shared_ptr<ShapeEntry> *entry = nullptr);
+/// The text-free form is inline: it is every launch's path (a few
+/// nanoseconds less than a call, runtime/NvccShim.cpp's hook cost).
+int chooseLaunchWithText(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                         MaxThreadsOf maxThreadsOf, void *const *params, const AllocationLookup *lookup,
+                         bool eligible, ShapeCache &cache, const ChoiceText &text, Selection &sel,
+                         std::shared_ptr<ShapeEntry> *entry);
+inline int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                        MaxThreadsOf maxThreadsOf, void *const *params, const AllocationLookup *lookup, bool eligible,
+                        ShapeMaskCache &masks, ShapeCache &cache, const ChoiceText *text, Selection &sel,
+                        std::shared_ptr<ShapeEntry> *entry = nullptr) {
+  if (text) return chooseLaunchWithText(k, s, dev, maxThreadsOf, params, lookup, eligible, cache, *text, sel, entry);
+  sel.launch = s;
+  if (!eligible) return sel.variant = -1;
+  uint64_t mask;
+  if (!masks.find(s, mask)) {
+    mask = shapeMask(k, s, dev, maxThreadsOf);
+    masks.store(s, mask);
+  }
+  sel.variant = mask ? chooseVariant(k, mask, params, lookup) : -1;
+  if (sel.variant >= 0) sel.launch = transformLaunch(k.variants[size_t(sel.variant)], s);
+  return sel.variant;
+}
 
 }  // namespace ptxopt::rt
