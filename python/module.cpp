@@ -36,7 +36,10 @@ py::tuple optimize(const std::string &ptx, const std::string &passes, const std:
                    const std::string &name) {
   PipelineOptions po;
   po.passes = passes;
-  po.options = options;
+  for (const auto &[key, value] : options) {  // the registry's options (PassOptions.h): a bad one is an error
+    std::string error;
+    if (!setPassOption(po.options, key, value, error)) throw Error(error);
+  }
   std::string out;
   OptimizeResult result;
   bool ok;

@@ -105,29 +105,17 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
   if (ptxopt_status st = useContext(*k->module); st != PTXOPT_SUCCESS) return st;
   const Config &cfg = k->module->config;
   if (cfg.disable || k->manifest.variants.empty()) return launchVariant(*k, -1, s, stream, params);
-  if (cfg.log == 0 && !cfg.autotune && k->manifest.variants.size() <= kMaskVariants) {
-    // The same choice without text: one lookup, integer checks on a new shape.
-    uint64_t mask;
-    if (!k->masks.find(s, mask)) {
-      mask = shapeMask(k->manifest, s, k->module->limits, [&](size_t i) { return k->maxThreads[i]; });
-      k->masks.store(s, mask);
-    }
-    int variant = mask ? chooseVariant(k->manifest, mask, params, &k->module->allocationLookup) : -1;
-    if (variant < 0) return launchVariant(*k, -1, s, stream, params);
-    const Variant &v = k->manifest.variants[size_t(variant)];
-    VariantArgs buf;
-    return launchVariant(*k, variant, transformLaunch(v, s), stream, variantArgs(k->manifest, v, s, params, buf));
-  }
-  bool inserted = false;
-  auto entry = k->cache.get(
-      s,
-      [&] {
-        return std::make_shared<ShapeEntry>(decideShape(k->manifest, s, k->module->limits, k->maxThreads),
-                                            cfg.autotuneSamples);
-      },
-      &inserted);
-  Selection sel = finishSelection(k->manifest, entry->decision, s, params, &k->module->allocationLookup);
-  if (cfg.log >= 2 || (cfg.log == 1 && inserted)) logLine(describeSelection(k->manifest, s, sel));
+  // The decisions keep their text for PTXOPT_LOG, autotuning, and kernels of more variants than a mask takes.
+  const bool withText = cfg.log != 0 || cfg.autotune || k->manifest.variants.size() > kMaskVariants;
+  const ChoiceText text{cfg.log, cfg.autotuneSamples, logLine};
+  const MaxThreadsOf maxThreads{[](const void *kernel, size_t i) {
+                                  return static_cast<const ptxopt_kernel_st *>(kernel)->maxThreads[i];
+                                },
+                                k};
+  Selection sel;
+  std::shared_ptr<ShapeEntry> entry;
+  chooseLaunch(k->manifest, s, k->module->limits, maxThreads, params, &k->module->allocationLookup, true, k->masks,
+               k->cache, withText ? &text : nullptr, sel, &entry);
   if (sel.variant < 0) return launchVariant(*k, -1, sel.launch, stream, params);
   VariantArgs buf;
   void **cloneParams = variantArgs(k->manifest, k->manifest.variants[size_t(sel.variant)], s, params, buf);

@@ -100,24 +100,15 @@ bool acceptManifest(ptxopt_module_st &m, const std::string &json, const char *so
   return true;
 }
 
+/// The pipeline and pass options of `opts` ("PIPELINE[;option[=value]...]",
+/// e.g. "-O2;group-k=4;group-gathers"); false with `error` for an unknown
+/// option or an ill-typed value.
+bool pipelineOf(const ptxopt_options *opts, PipelineOptions &po, std::string &error) {
+  return !opts || !opts->passes || parsePipelineSpec(opts->passes, po, error);
+}
+
 /// Runs the optimizer; false (with a warning) when it fails.
-bool optimize(ptxopt_module_st &m, const std::string &ptx, const ptxopt_options *opts, std::string &out) {
-  PipelineOptions po;
-  if (opts && opts->passes) {
-    // "PIPELINE[;option[=value]...]", e.g. "-O2;group-k=4;group-gathers".
-    std::string spec = opts->passes;
-    size_t semi = spec.find(';');
-    po.passes = spec.substr(0, semi);
-    while (semi != std::string::npos) {
-      size_t next = spec.find(';', semi + 1);
-      std::string opt = spec.substr(semi + 1, next == std::string::npos ? std::string::npos : next - semi - 1);
-      if (!opt.empty()) {
-        size_t eq = opt.find('=');
-        po.options[opt.substr(0, eq)] = eq == std::string::npos ? "1" : opt.substr(eq + 1);
-      }
-      semi = next;
-    }
-  }
+bool optimize(ptxopt_module_st &m, const std::string &ptx, const PipelineOptions &po, std::string &out) {
   OptimizeResult result;
   try {
     if (!optimizePtx(ptx, m.name, po, out, result) || !result.ok) {
@@ -249,11 +240,14 @@ extern "C" {
 ptxopt_status ptxopt_module_load_ptx(ptxopt_module *mod, const char *ptx, size_t len, const ptxopt_options *opts) {
   if (!mod || !ptx) return fail(PTXOPT_ERROR_INVALID_VALUE, "ptxopt_module_load_ptx: null argument");
   *mod = nullptr;
+  PipelineOptions po;
+  std::string error;
+  if (!pipelineOf(opts, po, error)) return fail(PTXOPT_ERROR_INVALID_VALUE, "ptxopt_module_load_ptx: " + error);
   auto m = std::make_unique<ptxopt_module_st>();
   if (ptxopt_status s = beginLoad(*m, opts, "<memory>"); s != PTXOPT_SUCCESS) return s;
   std::string original(ptx, strnlen(ptx, len));
   std::string optimized;
-  if (m->config.disable || !optimize(*m, original, opts, optimized)) {
+  if (m->config.disable || !optimize(*m, original, po, optimized)) {
     if (ptxopt_status s = loadImage(*m, original.c_str()); s != PTXOPT_SUCCESS) return s;
     return finishLoad(mod, std::move(m));
   }

@@ -97,7 +97,7 @@ struct NvccKernel {
   KernelManifest manifest;
   std::vector<Clone> clones;  // parallel to manifest.variants
   std::once_flag clonesRead;  // when logging: every clone read (readAllClones)
-  // The decisions keep their text (selectLogged): PTXOPT_LOG, or more
+  // The decisions keep their text (chooseLaunch's): PTXOPT_LOG, or more
   // variants than the mask form takes. Fixed at registration.
   bool logged = false;
   // The grid and block limits of every GPU CUDA 13 supports (compute
@@ -110,7 +110,6 @@ struct NvccKernel {
   ShapeMaskCache masks;       // the launch path's cache (shapeMask)
   // With PTXOPT_LOG: the decisions with their reasons, as before.
   bool anyUsable = false;
-  std::vector<uint32_t> maxThreads;  // per variant (0 where unusable)
   ShapeCache cache;
   std::atomic<bool> warnedLaunch{false};
   bool hasImages = false;  // its clones are in a clone image (a module load under lazy loading)
@@ -342,12 +341,8 @@ bool mayRunClone(NvccKernel &k, const LaunchShape &s, void **args) {
 /// With PTXOPT_LOG: every clone of the kernel read at once, so that each
 /// decision line has its reasons.
 void readAllClones(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
-  k.maxThreads.assign(k.clones.size(), 0);
   for (size_t i = 0; i < k.clones.size(); ++i)
-    if (resolveClone(rt, k, i)) {
-      k.maxThreads[i] = k.clones[i].maxThreads;
-      k.anyUsable = true;
-    }
+    if (resolveClone(rt, k, i)) k.anyUsable = true;
 }
 
 /// Allocation ranges for the disjointParams conditions (rowwalk clones):
@@ -378,40 +373,30 @@ const AllocationLookup *allocationLookup() {
   return &lookup;
 }
 
-/// The variant a launch of shape `s` runs (-1: the original), with the
-/// decisions' text: for PTXOPT_LOG=1 (one line per new shape) and 2 (every
-/// launch), and for kernels of more than kMaskVariants variants. `eligible`:
-/// the launch may run a clone at all.
-int selectLogged(NvccKernel &k, const LaunchShape &s, void **args, bool eligible, Selection &sel) {
-  bool inserted = false;
-  if (eligible && k.anyUsable) {
-    auto entry = k.cache.get(
-        s,
-        [&] {
-          ShapeDecision d = decideShape(k.manifest, s, k.limits, k.maxThreads);
-          for (size_t i = 0; i < k.clones.size(); ++i)
-            if (k.clones[i].state.load(std::memory_order_relaxed) != 1) d.reasons[i] = "the clone is not usable";
-          return std::make_shared<ShapeEntry>(std::move(d));
-        },
-        &inserted);
-    sel = finishSelection(k.manifest, entry->decision, s, args, allocationLookup());
-  } else {
-    sel.launch = s;
+/// A clone's thread limit for chooseLaunch: read from cudart when a shape
+/// first can use the clone (0: not usable).
+struct CloneLimits {
+  const ptxopt_nvcc_cudart &rt;
+  NvccKernel &k;
+  static uint32_t of(const void *self, size_t i) {
+    auto &c = *static_cast<const CloneLimits *>(self);
+    return resolveClone(c.rt, c.k, i) ? c.k.clones[i].maxThreads : 0;
   }
-  if (config().log >= 2 || (config().log == 1 && inserted)) logLine(describeSelection(k.manifest, s, sel));
-  return sel.variant;
-}
+};
 
-/// The same choice without text: one lookup of the shape's mask (a few
-/// integer checks per variant on a miss), the alignment of the arguments.
-int selectFast(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s, void **args) {
-  uint64_t mask;
-  if (!k.masks.find(s, mask)) {
-    mask = shapeMask(k.manifest, s, k.limits,
-                     [&](size_t i) -> uint32_t { return resolveClone(rt, k, i) ? k.clones[i].maxThreads : 0; });
-    k.masks.store(s, mask);
-  }
-  return mask ? chooseVariant(k.manifest, mask, args, allocationLookup()) : -1;
+/// The variant a launch of shape `s` runs (-1: the original), the one choice
+/// (Select.h's chooseLaunch) of __ptxopt_nvcc_launch and of the launch APIs'
+/// wrappers (nvccwrap::chooseLaunch): with the decisions' text when the
+/// kernel is logged, else the shape's mask. `eligible`: the launch may run a
+/// clone at all (mayRunClone).
+int chooseForLaunch(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s, void **args, bool eligible,
+                    Selection &sel) {
+  if (k.logged && eligible) std::call_once(k.clonesRead, [&] { readAllClones(rt, k); });
+  static const ChoiceText text{config().log, 5, logLine};  // the shim's settings are the process's
+  const CloneLimits limits{rt, k};
+  return ptxopt::rt::chooseLaunch(k.manifest, s, k.limits, MaxThreadsOf{CloneLimits::of, &limits}, args,
+                                  allocationLookup(), eligible && (!k.logged || k.anyUsable), k.masks, k.cache,
+                                  k.logged ? &text : nullptr, sel);
 }
 
 /// The unit's clone images: the hook block's table (version 2), or the
@@ -458,13 +443,16 @@ bool clusterDivides(const Dims &grid, const Dims &cluster) {
   return true;
 }
 
-/// selectLogged for a launch with a cluster dimension: decided on every
+/// chooseLaunch's text form for a launch with a cluster dimension: decided on every
 /// launch (not cached: the cluster is not part of the shape), logged with
 /// PTXOPT_LOG=1 each time.
 int selectLoggedCluster(NvccKernel &k, const LaunchShape &s, void **args, bool eligible, const Dims &cluster,
                         Selection &sel) {
   if (eligible && k.anyUsable) {
-    ShapeDecision d = decideShape(k.manifest, s, k.limits, k.maxThreads);
+    std::vector<uint32_t> maxThreads(k.clones.size());  // every clone was read (readAllClones)
+    for (size_t i = 0; i < k.clones.size(); ++i)
+      if (k.clones[i].state.load(std::memory_order_acquire) == 1) maxThreads[i] = k.clones[i].maxThreads;
+    ShapeDecision d = decideShape(k.manifest, s, k.limits, maxThreads);
     for (size_t i = 0; i < k.clones.size(); ++i) {
       if (k.clones[i].state.load(std::memory_order_relaxed) != 1) d.reasons[i] = "the clone is not usable";
       else if (d.reasons[i].empty() && !clusterDivides(transformLaunch(k.manifest.variants[i], s).grid, cluster))
@@ -478,7 +466,7 @@ int selectLoggedCluster(NvccKernel &k, const LaunchShape &s, void **args, bool e
   return sel.variant;
 }
 
-/// selectFast with the cluster condition, uncached.
+/// chooseLaunch's mask form with the cluster condition, uncached.
 int selectFastCluster(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchShape &s, void **args,
                       const Dims &cluster) {
   uint64_t mask = 0;
@@ -508,12 +496,13 @@ bool chooseLaunch(void *kernel, const LaunchShape &s, void **args, const Dims &c
   const bool eligible = mayRunClone(k, s, args);  // as __ptxopt_nvcc_launch
   int variant = -1;
   Selection sel;
-  if (k.logged) {
+  if (noCluster(cluster)) {
+    variant = chooseForLaunch(rt, k, s, args, eligible, sel);
+  } else if (k.logged) {
     if (eligible) std::call_once(k.clonesRead, [&] { readAllClones(rt, k); });
-    variant = noCluster(cluster) ? selectLogged(k, s, args, eligible, sel)
-                                 : selectLoggedCluster(k, s, args, eligible, cluster, sel);
+    variant = selectLoggedCluster(k, s, args, eligible, cluster, sel);
   } else if (eligible) {
-    variant = noCluster(cluster) ? selectFast(rt, k, s, args) : selectFastCluster(rt, k, s, args, cluster);
+    variant = selectFastCluster(rt, k, s, args, cluster);
   }
   if (variant < 0) return false;
   const Variant &v = k.manifest.variants[size_t(variant)];
@@ -649,17 +638,11 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   s.sharedBytes = uint32_t(sharedMem);
   const bool eligible = sharedMem <= 0xffffffffu && mayRunClone(*k, s, args);
   Selection sel;
-  int variant = -1;
-  if (k->logged) {
-    if (eligible) std::call_once(k->clonesRead, [&] { readAllClones(*rt, *k); });
-    variant = selectLogged(*k, s, args, eligible, sel);
-  }
-  else if (eligible)
-    variant = selectFast(*rt, *k, s, args);
+  const int variant = chooseForLaunch(*rt, *k, s, args, eligible, sel);
   if (variant >= 0) {
     const Clone &c = k->clones[size_t(variant)];
     const Variant &v = k->manifest.variants[size_t(variant)];
-    const LaunchShape t = k->logged ? sel.launch : transformLaunch(v, s);
+    const LaunchShape &t = sel.launch;
     VariantArgs buf;
     void **cloneArgs = variantArgs(k->manifest, v, s, args, buf);
     cudaError_t before = rt->peekAtLastError();

@@ -425,6 +425,31 @@ std::string describeSelection(const KernelManifest &k, const LaunchShape &s, con
   return line;
 }
 
+int chooseLaunchWithText(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                         MaxThreadsOf maxThreadsOf, void *const *params, const AllocationLookup *lookup,
+                         bool eligible, ShapeCache &cache, const ChoiceText &text, Selection &sel,
+                         std::shared_ptr<ShapeEntry> *entry) {
+  sel.launch = s;
+  bool inserted = false;
+  if (eligible) {
+    auto e = cache.get(
+        s,
+        [&] {
+          std::vector<uint32_t> limits(k.variants.size());
+          for (size_t i = 0; i < limits.size(); ++i) limits[i] = maxThreadsOf(i);
+          ShapeDecision d = decideShape(k, s, dev, limits);
+          for (size_t i = 0; i < limits.size(); ++i)
+            if (!limits[i]) d.reasons[i] = "the clone is not usable";
+          return std::make_shared<ShapeEntry>(std::move(d), text.autotuneSamples);
+        },
+        &inserted);
+    sel = finishSelection(k, e->decision, s, params, lookup);
+    if (entry) *entry = std::move(e);
+  }
+  if (text.logLine && (text.log >= 2 || (text.log == 1 && inserted))) text.logLine(describeSelection(k, s, sel));
+  return sel.variant;
+}
+
 size_t ShapeMaskCache::slotOf(const LaunchShape &s) {
   uint64_t h = LaunchShapeHash()(s);
   return static_cast<size_t>(h ^ (h >> 29) ^ (h >> 47)) & (kSlots - 1);

@@ -22,9 +22,12 @@ result, with one warning.
 Own flags (never passed to nvcc; also read from PTXOPT_NVCC_FLAGS):
   --ptxopt-passes=LIST     ptx-opt pipeline (default: -O2); e.g. coalesce, or -O1
                            for a lighter build (fewer clones for ptxas)
-  --ptxopt-reassociate     let ptx-opt reassociate floating-point sums (the
-                           rowwalk pass's lanes clones; results may differ in
-                           the last bits; --use_fast_math does not imply it)
+  --ptxopt-<option>[=V]    a ptx-opt pass option, each one `ptx-opt
+                           --print-options` lists (docs/PASSES.md), checked
+                           before nvcc runs: e.g. --ptxopt-group-k=4,
+                           --ptxopt-reassociate (let rowwalk reassociate
+                           floating-point sums; results may differ in the
+                           last bits; --use_fast_math does not imply it)
   --ptxopt-remarks         ptx-opt remarks on stderr
   --ptxopt-remarks=FILE    ptx-opt remarks appended to FILE
   --ptxopt-report=DIR      write the ptx-opt --analyze=html page of every PTX
@@ -423,7 +426,7 @@ def make_profile(cuda_bin, wrapdir):
 def main(argv):
     own = {"passes": None, "remarks": "", "debug": False, "bin": None, "lib": None, "nolink": False,
            "verbose": False, "threads": None,
-           "reassociate": False, "report": None, "images": True}
+           "options": [], "report": None, "images": True}
     args = []
     envflags = split_flags(os.environ.get("PTXOPT_NVCC_FLAGS", ""))
     for a in envflags + argv:
@@ -433,8 +436,6 @@ def main(argv):
         name, eq, val = a[len("--ptxopt-"):].partition("=")
         if name == "passes" and eq:
             own["passes"] = val
-        elif name == "reassociate" and not eq:
-            own["reassociate"] = True
         elif name == "remarks":
             own["remarks"] = os.path.abspath(val) if eq else "-"
         elif name == "report" and eq and val:
@@ -460,8 +461,8 @@ def main(argv):
         elif name == "help":
             sys.stdout.write(HELP)
             return 0
-        else:
-            fatal("unknown option '%s' (see ptx-nvcc --ptxopt-help)" % a)
+        else:  # a pass option (the registry's: checked by ptx-opt in build())
+            own["options"].append(name + eq + val)
 
     nvcc = find_real_nvcc()
     if not nvcc:
@@ -520,6 +521,19 @@ def print_version(nvcc, args, own):
     return rc
 
 
+def check_pass_options(ptxopt, options):
+    """--ptxopt-<option>[=V]: the pass options, checked by ptx-opt against
+    its registry as libptxopt reads them ("-O2;group-k=4"); an unknown or
+    ill-typed one is an error before nvcc runs (no output)."""
+    if not options:
+        return
+    import subprocess
+    p = subprocess.run([ptxopt, "--check-options=-O2;" + ";".join(options), "--check-options-prefix=--ptxopt-"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    if p.returncode != 0:
+        fatal((p.stderr.strip() or "exit status %d" % p.returncode).replace("ptx-opt: error: ", ""))
+
+
 def build(nvcc, args, own, plain):
     """nvcc through the private directory; plain nvcc when something of
     ptx-nvcc is missing or the build with ptx-opt failed."""
@@ -527,6 +541,7 @@ def build(nvcc, args, own, plain):
     if not ptxopt:
         warn("ptx-opt not found (build it, or set PTXOPT_BUILD or --ptxopt-bin=); building without it")
         return plain()
+    check_pass_options(ptxopt, own["options"])
     hook = find_file(None, "", ["ptx-nvcc-cicc", "bin/ptx-nvcc-cicc"])
     if not hook:
         warn("ptx-nvcc-cicc not found (build it, or set PTXOPT_BUILD); building without ptx-opt")
@@ -583,7 +598,7 @@ def build(nvcc, args, own, plain):
             "PTXOPT_NVCC_REAL_CICC": real_cicc,
             "PTXOPT_NVCC_PTXOPT": ptxopt,
             "PTXOPT_NVCC_PASSES": (("--passes=" + own["passes"]) if own["passes"] else "-O2") +
-                                  (" --reassociate" if own["reassociate"] else ""),
+                                  "".join(" --" + o for o in own["options"]),
             "PTXOPT_NVCC_REMARKS": own["remarks"],
             "PTXOPT_NVCC_DEBUG_BUILDS": "1" if own["debug"] else "0",
             "PTXOPT_NVCC_REPORT": own["report"] or "",

@@ -177,6 +177,11 @@ namespace fs = std::filesystem;
 
 const char *const kHookBegin = "/* ptx-opt hook begin (scripts/ptx-nvcc, docs/NVCC.md) */";
 const char *const kHookEnd = "/* ptx-opt hook end */";
+/// The lines of include/ptxopt/runtime/NvccShim.h between @hook-block-begin
+/// and @hook-block-end, generated at build time (cmake/HookDecls.cmake).
+const char *const kHookDecls =
+#include "NvccHookDecls.inc"
+    ;
 const char *const kManifestTag = "// @ptxopt-manifest ";
 
 /// The manifest line of optimized PTX (its JSON), if any.
@@ -438,44 +443,17 @@ bool usesPtsz(const std::string &ii) {
   return t && t->find("return __cudaLaunchKernel_ptsz(kernel") != std::string::npos;
 }
 
-/// The hook block; its table layout is ptxopt_nvcc_cudart of
-/// include/ptxopt/runtime/NvccShim.h (version 3). `images`: the header of
+/// The hook block; its declarations (the table ptxopt_nvcc_cudart, the
+/// clone images, the hooks) are NvccShim.h's, as text (kHookDecls). `images`: the header of
 /// the unit's clone images (clone images, the default), or the symbol of
 /// their block of bytes linked in late (late images: starts with
 /// "__ptxopt_nvcc_imgs_"), or "".
 std::string hookBlock(const std::string &manifest, bool ptsz, const std::string &images) {
   std::string b = std::string(kHookBegin) + "\n";
-  b += R"(#if !defined(__NV_LEGACY_LAUNCH) && !defined(__CUDACC_RTC__)
-extern "C" {
-typedef struct ptxopt_nvcc_cudart {
-  int version;
-  void (*registerFunction)(void **, const char *, char *, const char *, int, uint3 *, uint3 *, dim3 *, dim3 *, int *);
-  cudaError_t (*getKernel)(cudaKernel_t *, const void *);
-  cudaError_t (*launchKernel)(cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t);
-  cudaError_t (*launchKernelPtsz)(cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t);
-  cudaError_t (*getDevice)(int *);
-  cudaError_t (*deviceGetAttribute)(int *, enum cudaDeviceAttr, int);
-  cudaError_t (*funcGetAttributes)(struct cudaFuncAttributes *, const void *);
-  cudaError_t (*peekAtLastError)(void);
-  cudaError_t (*getLastError)(void);
-  const char *(*getErrorName)(cudaError_t);
-  void **(*registerFatBinary)(void *);
-  void (*registerFatBinaryEnd)(void **);
-  const struct ptxopt_nvcc_image *images;
-  int imageCount;
-  const unsigned char *imageBlob;
-} ptxopt_nvcc_cudart;
-void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *, const char *, void **, const char *, const char *)
-    __attribute__((weak));
-cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *, cudaKernel_t *, const void *) __attribute__((weak));
-cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *, cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t,
-    int) __attribute__((weak));
-}
-typedef struct ptxopt_nvcc_image {
-  const char *name;
-  const unsigned long long *fatbin;
-} ptxopt_nvcc_image;
-)";
+  b += "#if !defined(__NV_LEGACY_LAUNCH) && !defined(__CUDACC_RTC__)\n"
+       "#define PTXOPT_NVCC_WEAK __attribute__((weak))\nextern \"C\" {\n";
+  b += kHookDecls;
+  b += "}\n";
   if (images.empty()) {
     b += "#define __PTXOPT_NVCC_IMAGES 0\n#define __PTXOPT_NVCC_IMAGE_COUNT 0\n";
   } else if (images.rfind(kImagesSymbolPrefix, 0) == 0) {
@@ -492,7 +470,7 @@ typedef struct ptxopt_nvcc_image {
   b += R"(#ifndef __PTXOPT_NVCC_IMAGE_BLOB
 #define __PTXOPT_NVCC_IMAGE_BLOB 0
 #endif
-static const ptxopt_nvcc_cudart __ptxopt_nvcc_rt = {3, __cudaRegisterFunction, __cudaGetKernel, __cudaLaunchKernel,
+static const ptxopt_nvcc_cudart __ptxopt_nvcc_rt = {PTXOPT_NVCC_CUDART_VERSION, __cudaRegisterFunction, __cudaGetKernel, __cudaLaunchKernel,
     __cudaLaunchKernel_ptsz, cudaGetDevice, cudaDeviceGetAttribute, cudaFuncGetAttributes, cudaPeekAtLastError,
     cudaGetLastError, cudaGetErrorName, __cudaRegisterFatBinary, __cudaRegisterFatBinaryEnd, __PTXOPT_NVCC_IMAGES,
     __PTXOPT_NVCC_IMAGE_COUNT, __PTXOPT_NVCC_IMAGE_BLOB};

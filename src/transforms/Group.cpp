@@ -289,11 +289,7 @@ std::string multiples(const Variant &v) {
   return out.empty() ? "none on the shape" : out;
 }
 
-unsigned forcedK(PassContext &ctx) {
-  auto it = ctx.options.find("group-k");
-  if (it == ctx.options.end()) return 0;
-  return static_cast<unsigned>(std::stoul(it->second));
-}
+unsigned forcedK(PassContext &ctx) { return ctx.options.group.k; }
 
 }  // namespace
 
@@ -322,7 +318,7 @@ void runGroup(PassContext &ctx) {
     ir::Function *original = known->original;
     const bool isClone = known->isClone;
     Plan plan;
-    const bool gathersOption = ctx.options.count("group-gathers") != 0;
+    const bool gathersOption = ctx.options.group.gathers;
     bool ok = planGroup(ctx, *f, plan, fk, gathersOption);
     // Without --group-gathers, a kernel refused only for its gathers or
     // scatters still gets the clone merged along y (below), and only that

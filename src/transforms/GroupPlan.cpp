@@ -190,7 +190,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         // thread, so each replica gets its own copy (`<name>_g<m>`). Off by
         // default: k copies per hardware thread ran 0.32-0.68x on an H100
         // (gpu-diff `local array` cases, docs/BENCHMARKS.md).
-        if (!ctx.options.count("group-local-arrays")) {
+        if (!ctx.options.group.localArrays) {
           p.why = "it has a per-thread local array: a copy per logical thread measured 0.32-0.68x "
                   "(--group-local-arrays allows it)";
           return false;
@@ -625,7 +625,7 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       p.whyAt = in;
       return false;
     }
-    if (deadAtomic(in) && !ctx.options.count("group-atomics")) {
+    if (deadAtomic(in) && !ctx.options.group.atomics) {
       // Not communication, but each replica's atomic is its own request:
       // k of them per hardware thread, one after another, ran a counting
       // kernel at 0.15x on an H100 (gpu-diff `count_above`).

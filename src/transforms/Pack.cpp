@@ -266,7 +266,7 @@ void runPack(PassContext &ctx) {
               fail("their address is unknown (" + lead.address.why + ")");
               continue;
             }
-            if (V == 4 && w == 1 && !ctx.options.count("pack-uniform-bytes") &&
+            if (V == 4 && w == 1 && !ctx.options.pack.uniformBytes &&
                 !threadVarying(lead.address.poly, aff)) {
               // Four bytes every thread of the block reads alike (no %tid
               // term): each warp's byte load is already one broadcast
@@ -431,7 +431,7 @@ void runPack(PassContext &ctx) {
       }
       const size_t runsBefore = runs.size(), allBefore = all.size();
       findRuns(rest, true, region);
-      if (!ctx.options.count("pack-across-blocks") && runs.size() > runsBefore) {
+      if (!ctx.options.pack.acrossBlocks && runs.size() > runsBefore) {
         // Opt-in: the naive DCT measured 0.97x merged (docs/BENCHMARKS.md).
         size_t loads = all.size() - allBefore;
         ctx.remark(Remark::Kind::Note, *k, "",

@@ -117,7 +117,7 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
       bool unit = false;
       for (const auto &sd : it->second->strides) unit |= sd.symbol == counter && sd.constant && *sd.constant == w;
       if (!unit) continue;
-      if (w == 1 && !ctx.options.count("pack-uniform-bytes") && !threadVarying(it->second->address.poly, aff)) {
+      if (w == 1 && !ctx.options.pack.uniformBytes && !threadVarying(it->second->address.poly, aff)) {
         // Four bytes every thread of the block reads alike: see runPack's
         // rule (tile_sum measured 0.93x merged). Said below if no other
         // load of the header makes the loop worth unrolling.

@@ -1,6 +1,6 @@
 // What a pass sees: the module, the analyses, and where to put remarks,
-// statistics and manifest entries. Every pass is one file in this folder
-// and one line in the registry (PassManager.cpp).
+// statistics and manifest entries, and its typed options. Every pass is a
+// run function and an entry in the registry (Registry.cpp), with its options.
 #pragma once
 
 #include <map>
@@ -20,7 +20,7 @@ struct PassContext {
   Manifest &manifest;
   std::map<std::string, double> &stats;
   std::string pass;
-  const std::map<std::string, std::string> &options;  // pass options (PipelineOptions::options)
+  const PassOptions &options;  // the passes' typed options (PassOptions.h; PipelineOptions::options)
 
   void remark(Remark::Kind kind, const ir::Function &f, std::string location, std::string message) {
     remarks.push_back({kind, pass, std::string(f.name), std::move(location), std::move(message)});

@@ -1,6 +1,6 @@
-// Pass registry and pipeline: runs the requested passes, each of which adds
-// verified clones to the module, then embeds the manifest that tells loaders
-// how to launch the clones.
+// The pipeline: runs the requested passes (the registry's, Registry.cpp),
+// each of which adds verified clones to the module, then embeds the manifest
+// that tells loaders how to launch the clones.
 #include "ptxopt/transforms/PassManager.h"
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "Pass.h"
+#include "Registry.h"
 #include "ptxopt/ir/Verifier.h"
 #include "ptxopt/parser/Parser.h"
 #include "ptxopt/printer/Printer.h"
@@ -17,57 +17,6 @@
 namespace ptxopt {
 
 namespace {
-
-struct Registered {
-  PassInfo info;
-  void (*run)(transforms::PassContext &);
-};
-
-// The one list of passes: --help, --passes= and docs/PASSES.md come from it.
-const std::vector<Registered> &registry() {
-  static const std::vector<Registered> r = {
-      {{"coalesce",
-        "make uncoalesced global accesses unit-stride along %tid.x by exchanging %tid.x with the index they "
-        "are unit-stride on: a 'swap' clone (launch dimensions exchanged), a 'split' clone (the swap for large "
-        "grids, for %ctaid.x) and a 'remap' clone (same launch, indices recomputed)"},
-       transforms::runCoalesce},
-      {{"group",
-        "merge k adjacent threads along %tid.x into one so that their unit-stride 8/16/32/64-bit global "
-        "accesses become one 4-, 8- or 16-byte vector access; a 'group' clone (block.x divided by k) of the "
-        "kernel or of its coalesce clones, with a per-thread slow path behind bounds guards"},
-       transforms::runGroup},
-      {{"pack",
-        "intra-thread grouping: adjacent 8/16/32-bit global loads of one thread (a row of pixels, four bytes "
-        "per thread) become one 4-, 8- or 16-byte vector load, and rolled loops reading short words at unit "
-        "stride are unrolled by 4 for it; a 'pack' clone with the same launch, for kernels no earlier pass "
-        "cloned"},
-       transforms::runPack},
-      {{"rowwalk",
-        "row walks (a thread looping over its own row): accumulators kept in memory become registers "
-        "('regacc' clone, same launch; pointer parameters in different allocations at launch), and 32 lanes "
-        "(8 or 4 for rows under 256 elements) run one logical thread, lane l taking iterations l, l+32, ... "
-        "with 16-byte loads and a shuffle reduction ('lanes' clones, launch grown 32 (8, 4) times; exact for "
-        "integer, min/max and bitwise "
-        "accumulators, floating point only with --reassociate), and each warp copies its 32 rows through "
-        "shared memory in 16-byte tiles, each lane reading its own row in order ('staged' clone, "
-        "one warp per block, exact)"},
-       transforms::runRowWalk},
-      {{"reuse",
-        "a branching computation the kernel repeats with the same inputs (an inlined sinf/cosf with its rarely "
-        "taken slow path, in a loop or twice in a row) runs once: before its loop when every run is pure (the "
-        "value ranges rule out the slow path) and the loop does not change its inputs, else later runs copy its "
-        "results from registers while its inputs are unchanged and its last run took no impure path; a 'reuse' "
-        "clone with the same launch (exact)"},
-       transforms::runReuse},
-      {{"transpose",
-        "a transpose (a load unit-stride along one thread index, the store along the other, per-element work "
-        "between them) staged through a shared-memory tile: each block loads the tile coalesced, bar.sync, "
-        "then stores it coalesced with %tid.x and %tid.y exchanged; a 'transpose' clone per block shape "
-        "(32 x 32, 16 x 16, 32 x 8, 8 x 32) with the same launch (exact)"},
-       transforms::runTranspose},
-  };
-  return r;
-}
 
 std::vector<std::string> split(const std::string &s) {
   std::vector<std::string> out;
@@ -255,28 +204,51 @@ std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, cons
 const std::vector<PassInfo> &registeredPasses() {
   static const std::vector<PassInfo> infos = [] {
     std::vector<PassInfo> v;
-    for (const auto &r : registry()) v.push_back(r.info);
+    for (const auto &r : transforms::registry()) {
+      v.push_back(r.info);
+      for (const auto &o : r.options) v.back().options.push_back(o.info);
+    }
     return v;
   }();
   return infos;
 }
 
+bool parsePipelineSpec(const std::string &spec, PipelineOptions &po, std::string &error, const std::string &prefix) {
+  size_t semi = spec.find(';');
+  if (semi) po.passes = spec.substr(0, semi);
+  while (semi != std::string::npos) {
+    size_t next = spec.find(';', semi + 1);
+    std::string opt = spec.substr(semi + 1, next == std::string::npos ? std::string::npos : next - semi - 1);
+    semi = next;
+    if (opt.empty()) continue;
+    size_t eq = opt.find('=');
+    std::optional<std::string> value;
+    if (eq != std::string::npos) value = opt.substr(eq + 1);
+    if (!setPassOption(po.options, opt.substr(0, eq), value, error, prefix)) return false;
+  }
+  return true;
+}
+
 OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   OptimizeResult res;
   std::vector<std::string> names;
-  if (opts.passes == "-O0" || opts.passes.empty()) names = {};
-  else if (opts.passes == "-O1") names = {"coalesce"};
-  else if (opts.passes == "-O2") names = {"coalesce", "transpose", "group", "rowwalk", "pack", "reuse"};
-  else names = split(opts.passes);
-  std::vector<const Registered *> pipeline;
+  bool level = opts.passes.empty();  // empty: -O0
+  for (const auto &p : transforms::pipelines())
+    if (opts.passes == p.name) {
+      names = p.passes;
+      level = true;
+    }
+  if (!level) names = split(opts.passes);
+  const auto &registry = transforms::registry();
+  std::vector<const transforms::Registered *> pipeline;
   for (const auto &n : names) {
-    const Registered *found = nullptr;
-    for (const auto &r : registry())
+    const transforms::Registered *found = nullptr;
+    for (const auto &r : registry)
       if (r.info.name == n) found = &r;
     if (!found) {
       res.ok = false;
       res.error = "unknown pass '" + n + "' (known: ";
-      for (size_t i = 0; i < registry().size(); ++i) res.error += (i ? ", " : "") + registry()[i].info.name;
+      for (size_t i = 0; i < registry.size(); ++i) res.error += (i ? ", " : "") + registry[i].info.name;
       res.error += ")";
       return res;
     }
@@ -286,7 +258,7 @@ OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts) {
   }
   analysis::AnalysisManager am(m);
   ModuleShape before(m);  // after one pass, the shape before the next
-  for (const Registered *p : pipeline) {
+  for (const transforms::Registered *p : pipeline) {
     auto t0 = std::chrono::steady_clock::now();
     transforms::PassContext ctx{m, am, res.remarks, res.manifest, res.stats, p->info.name, opts.options};
     p->run(ctx);

@@ -440,7 +440,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     }
   }
   // Step 3: the staged clone, for the loops that walk rows.
-  if (ctx_.options.count("rowwalk-staged") ? ctx_.options.at("rowwalk-staged") != "0" : kStagedByDefault) {
+  if (ctx_.options.rowwalk.staged.value_or(kStagedByDefault)) {
     std::string stagedWhy;
     for (const auto &L : loops_) {
       StagedPlan sp;
@@ -449,7 +449,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
-    if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && stagedCopy(ctx_) == "async") {
+    if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {
       plan.staged.clear();
       stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
     }
@@ -471,18 +471,10 @@ namespace {
 /// The lanes clones to build: (lanes per logical thread, rows of at least
 /// this many elements), larger G first, so that a launch takes the first
 /// whose rows are long enough. The option rowwalk-lanes lists the lane
-/// counts (4, 8, 16, 32; default kDefaultLanes); the row minimum of each
-/// comes from kLaneMinRow (measured, docs/BENCHMARKS.md).
+/// counts (4, 8, 16, 32; its default is the registry's, Registry.cpp); the
+/// row minimum of each comes from kLaneMinRow (measured, docs/BENCHMARKS.md).
 std::vector<std::pair<unsigned, int64_t>> laneCounts(const PassContext &ctx) {
-  std::string list = kDefaultLanes;
-  if (auto it = ctx.options.find("rowwalk-lanes"); it != ctx.options.end()) list = it->second;
-  std::set<unsigned, std::greater<>> gs;
-  for (size_t at = 0; at <= list.size();) {
-    size_t end = list.find(',', at);
-    if (end == std::string::npos) end = list.size();
-    gs.insert(unsigned(std::strtoul(list.substr(at, end - at).c_str(), nullptr, 10)));
-    at = end + 1;
-  }
+  const std::set<unsigned, std::greater<>> gs(ctx.options.rowwalk.lanes.begin(), ctx.options.rowwalk.lanes.end());
   std::vector<std::pair<unsigned, int64_t>> out;
   for (unsigned g : gs)
     for (const auto &[lg, rows] : kLaneMinRow)
@@ -615,7 +607,7 @@ void runRowWalk(PassContext &ctx) {
       // Rows of at least kStagedMinRow elements (kMinRow when forced).
       std::vector<const LanePlan *> lps;
       for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
-      const bool forced = ctx.options.count("rowwalk-staged") && ctx.options.at("rowwalk-staged") == "1";
+      const bool forced = ctx.options.rowwalk.staged.value_or(false);
       for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
       if (!forced) s.minLaunchThreads = kStagedMinLaunch;
       if (ctx.addClone(*k, buildClone(m, *k, plan, s.name, false, false, true), s, at)) {

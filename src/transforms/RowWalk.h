@@ -22,15 +22,14 @@ using ir::Stmt;
 using namespace clone;
 
 inline constexpr unsigned kLanes = 32;
-/// The lanes clones' lane counts by default (the pass option rowwalk-lanes;
-/// RowWalk.cpp's laneCounts) and the rows each G runs for: measured on an
+/// The rows each lane count G of the lanes clones runs for (the pass option
+/// rowwalk-lanes, default 32,8,4: Registry.cpp; RowWalk.cpp's laneCounts): measured on an
 /// H200 (bench/rowwalk/rowwalk.cu --short-rows, int and float row sums of 128 MB in
 /// 256-thread blocks; docs/BENCHMARKS.md): rows of 8 and 16 ran slower with
 /// every G (0.07-0.76x: the original's loads are nearly coalesced there);
 /// rows of 32-64 fastest with 4 lanes (2.4-3.9x), 128 with 8 or 16 (3.6-3.9x;
 /// 32 lanes 2.8-3.3x), 256 and more with 32 (4.0-4.2x). A launch takes the
 /// first listed G whose minimum its rows reach.
-inline constexpr const char *kDefaultLanes = "32,8,4";
 inline constexpr std::pair<unsigned, int64_t> kLaneMinRow[] = {{32, 256}, {16, 128}, {8, 128}, {4, 32}};
 /// The staged clone forced (rowwalk-staged=1) runs for rows of at least this
 /// many elements (the integer parameters the trip count is computed from).
@@ -272,8 +271,5 @@ void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::str
 Variant stagedVariant(const Variant &base, const std::string &name);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
-/// The pass option rowwalk-staged-copy: "plain", "async" or "" (not given:
-/// async where the target has cp.async, else plain).
-std::string stagedCopy(const PassContext &ctx);
 
 }  // namespace ptxopt::transforms::rowwalk

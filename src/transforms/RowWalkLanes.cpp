@@ -267,7 +267,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
       return false;
     }
     acc.combine = combine;
-    if (acc.floating && !ctx_.options.count("reassociate")) {
+    if (acc.floating && !ctx_.options.rowwalk.reassociate) {
       why = "floating-point accumulator " + r + " (" + combine +
             "): splitting the loop reassociates it (allowed with --reassociate)";
       return false;

@@ -88,11 +88,6 @@ Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
 }
 }  // namespace
 
-std::string stagedCopy(const PassContext &ctx) {
-  auto it = ctx.options.find("rowwalk-staged-copy");
-  return it == ctx.options.end() ? std::string() : it->second;
-}
-
 bool hasCpAsync(const ir::Module &m) {
   for (auto t : m.target())
     if (t.starts_with("sm_")) {
@@ -217,10 +212,9 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
     }
   }
-  if (auto it = ctx_.options.find("rowwalk-tile"); it != ctx_.options.end())
-    sp.tileBytes = std::stoi(it->second) == 128 ? 128 : 256;
+  if (unsigned tile = ctx_.options.rowwalk.tile) sp.tileBytes = tile == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
-  if (stagedCopy(ctx_) != "async") {
+  if (!ctx_.options.rowwalk.asyncCopy) {
     // Plain copies: the loads in flight live in registers, 4 per 16-byte
     // piece: a tile takes rows x tileBytes / 4 of them per lane (64 for
     // one 256-byte row). 128 of them by default (2 tiles of 256 bytes, 4
@@ -228,15 +222,15 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     // thread; the body needs its own), at least one tile.
     const unsigned perTile = unsigned(sp.rows.size()) * sp.tileBytes / 4;
     sp.regTiles = std::max(1u, kPlainRegs / perTile);
-    if (auto it = ctx_.options.find("rowwalk-stages"); it != ctx_.options.end())
-      sp.regTiles = std::max(1u, std::min<unsigned>(unsigned(std::stoi(it->second)), kPlainMaxRegs / perTile));
+    if (unsigned stages = ctx_.options.rowwalk.stages)
+      sp.regTiles = std::max(1u, std::min<unsigned>(stages, kPlainMaxRegs / perTile));
     sp.stages = 2;  // the shared ring: one stage written while the other is read
     return true;
   }
   // Static shared memory: at most 48 KB per block.
   sp.stages = 48 * 1024 / sp.stageSize();
-  if (auto it = ctx_.options.find("rowwalk-stages"); it != ctx_.options.end())
-    sp.stages = std::min<unsigned>(sp.stages, unsigned(std::max(2, std::stoi(it->second))));
+  if (unsigned stages = ctx_.options.rowwalk.stages)
+    sp.stages = std::min<unsigned>(sp.stages, std::max(2u, stages));
   else
     sp.stages = std::min(sp.stages, 8u);
   if (sp.stages < 2) {

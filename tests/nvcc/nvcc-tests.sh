@@ -473,6 +473,12 @@ flags)
   check "the default: clone images, the kept .ptx is nvcc's" bash -c "'$PNVCC' -arch=$ARCH --keep --keep-dir k5 -c '$MATADD/matadd.cu' -o c11.o 2>>build.log &&
     nvcc -arch=$ARCH -ptx '$MATADD/matadd.cu' -o nvcc.ptx && cmp k5/matadd.ptx nvcc.ptx && '$HERE/clone-images.py' c11.o >/dev/null"
   check "unknown --ptxopt- flag is an error" bash -c "! '$PNVCC' --ptxopt-frobnicate -c '$MATADD/matadd.cu' -o c7.o 2>err.txt && grep -q 'unknown option' err.txt && ! test -e c7.o"
+  # Pass options in the generic form --ptxopt-<option>[=V], checked by ptx-opt's registry before nvcc runs.
+  check "...it lists the pass options" grep -q "unknown option '--ptxopt-frobnicate' (pass options: --ptxopt-group-k," err.txt
+  check "an ill-typed pass option is an error, no output" bash -c "! '$PNVCC' --ptxopt-group-k=3 -c '$MATADD/matadd.cu' -o c7.o 2>err2.txt && grep -q \"ptx-nvcc: error: --ptxopt-group-k: '3' is not one of 2, 4, 8, 16\" err2.txt && ! test -e c7.o"
+  mkdir k6
+  check "--ptxopt-group-k=2: the k=2 clone" run build.log "$PNVCC" --ptxopt-group-k=2 --ptxopt-no-clone-images -arch=$ARCH --keep --keep-dir k6 -c "$MATADD/matadd.cu" -o c12.o
+  check "...in the kept .ptx" grep -q '__ptxopt_swap_group2(' k6/matadd.ptx
   # ptxas compiles on several threads (same code), unless the user says how.
   "$PNVCC" --ptxopt-ptxas-threads=3 -arch=$ARCH -c "$MATADD/matadd.cu" -o c8.o --dryrun >dry1.txt 2>&1
   check "--ptxopt-ptxas-threads=3: ptxas --split-compile=3" grep -q '^#\$ ptxas .*--split-compile=3 ' dry1.txt

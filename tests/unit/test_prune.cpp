@@ -31,7 +31,7 @@ std::vector<std::string> prune(std::vector<Variant> vs, std::vector<Remark> *rem
   k.variants = std::move(vs);
   man.kernels.push_back(k);
   std::map<std::string, double> stats;
-  std::map<std::string, std::string> options;
+  PassOptions options;
   transforms::PassContext ctx{*m, am, remarks, man, stats, "prune", options};
   transforms::pruneClones(ctx);
   if (remarksOut) *remarksOut = remarks;

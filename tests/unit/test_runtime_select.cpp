@@ -742,6 +742,22 @@ TEST_CASE("fake driver: pass options after the pipeline", "[runtime][fake]") {
   }
 }
 
+TEST_CASE("fake driver: an unknown or ill-typed pass option is an error", "[runtime][fake]") {
+  Fake fake;
+  std::string path = std::string(PTXOPT_SOURCE_DIR) + "/examples/matadd/matadd.ptx";
+  for (auto [spec, says] : {std::pair<const char *, const char *>{"-O2;grup-k=4", "unknown option 'grup-k'"},
+                            {"-O2;group-k=3", "group-k: '3' is not one of 2, 4, 8, 16"},
+                            {"-O2;group-k", "group-k needs a value K"},
+                            {"-O2;group-gathers=maybe", "group-gathers: 'maybe' is not a boolean"},
+                            {"-O2;rowwalk-stages=40", "rowwalk-stages: '40' is not in 2..16"}}) {
+    Loaded l;
+    ptxopt_options o{spec, 0, nullptr};
+    CHECK(ptxopt_module_load_file(&l.m, path.c_str(), &o) == PTXOPT_ERROR_INVALID_VALUE);
+    CHECK(l.m == nullptr);
+    CHECK_THAT(std::string(ptxopt_last_error()), Catch::Contains(says));
+  }
+}
+
 TEST_CASE("fake driver: PTX the optimizer cannot parse is loaded as is", "[runtime][fake]") {
   Fake fake;
   Loaded l;

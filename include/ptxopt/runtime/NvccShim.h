@@ -12,9 +12,23 @@
 
 #include <cuda_runtime_api.h>
 
+// The hooked objects refer to the three hooks weakly (an object linked
+// without the shim behaves as nvcc's); the shim defines them.
+#ifndef PTXOPT_NVCC_WEAK
+#define PTXOPT_NVCC_WEAK
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+// The lines from here to @hook-block-end are also the declarations of every
+// hook block: src/driver/nvcc_cicc.cpp includes them as text, generated at
+// build time (cmake/HookDecls.cmake), after defining PTXOPT_NVCC_WEAK as
+// __attribute__((weak)). They are C and C++ alike, and name no include.
+// @hook-block-begin
+/// The layout version of ptxopt_nvcc_cudart a hook block passes.
+#define PTXOPT_NVCC_CUDART_VERSION 3
 
 /// A clone's device image (ptx-nvcc's clone images, the default): a
 /// fatbinary, registered with cudart when a launch first can use one of its
@@ -25,8 +39,6 @@ typedef struct ptxopt_nvcc_image {
 } ptxopt_nvcc_image;
 
 /// Version 3 (version 1 ended at getErrorName, version 2 at imageCount).
-/// scripts/ptx-nvcc
-/// (src/driver/nvcc_cicc.cpp) writes the same layout into each hook block.
 typedef struct ptxopt_nvcc_cudart {
   int version;
   void (*registerFunction)(void **, const char *, char *, const char *, int, uint3 *, uint3 *, dim3 *, dim3 *,
@@ -58,14 +70,17 @@ typedef struct ptxopt_nvcc_cudart {
 /// translation unit whose stub carries a manifest: registers the kernel's
 /// clones in the same fatbinary handle.
 void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJson, void **fatCubinHandle,
-                            const char *hostFun, const char *deviceName);
+                            const char *hostFun, const char *deviceName) PTXOPT_NVCC_WEAK;
 /// cudart's __cudaGetKernel, remembering which handles have clones.
-cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t *kernel, const void *hostFun);
+cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t *kernel,
+                                     const void *hostFun) PTXOPT_NVCC_WEAK;
 /// cudart's __cudaLaunchKernel (perThreadStream = 0) or
 /// __cudaLaunchKernel_ptsz (1), running the first variant whose conditions
 /// hold (docs/RUNTIME.md, "Selection rules") or the original.
 cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
-                                 void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream);
+                                 void **args, size_t sharedMem, cudaStream_t stream,
+                                 int perThreadStream) PTXOPT_NVCC_WEAK;
+// @hook-block-end
 
 /// The .entry name the calling thread's last hooked launch ran (a clone's or
 /// the original's), or NULL when that launch was of a kernel without clones.

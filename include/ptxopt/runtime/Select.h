@@ -264,4 +264,53 @@ private:
   Slot slots_[kSlots];
 };
 
+/// A variant's thread limit for chooseLaunch (0: the clone is not usable),
+/// asked only where a launch shape can use the variant: a function and its
+/// context, so that the launch path allocates nothing.
+struct MaxThreadsOf {
+  uint32_t (*fn)(const void *ctx, size_t variant);
+  const void *ctx;
+  uint32_t operator()(size_t i) const { return fn(ctx, i); }
+};
+
+/// The choice with its text: PTXOPT_LOG, autotuning, or more variants than
+/// the mask form takes.
+struct ChoiceText {
+  int log = 0;                    // 1: a line per new shape, 2: a line per launch
+  uint32_t autotuneSamples = 5;   // of a new shape's entry
+  void (*logLine)(const std::string &) = nullptr;
+};
+
+/// The variant a launch of shape `s` runs (-1: the original), the one choice
+/// of ptxopt_launch (Launch.cpp) and the ptx-nvcc shim (NvccShim.cpp);
+/// `sel.launch` is the launch to make. `eligible` false: the original, no
+/// decision. Without `text`: the shape's bit mask from `masks` (shapeMask
+/// on a miss), then the per-launch conditions (chooseVariant); no text is
+/// built. With `text`: the shape's decision from `cache` (decideShape on a
+/// miss; a variant whose thread limit is 0 is rejected as "the clone is not
+/// usable"), completed by finishSelection, the line logged as text->log
+/// says; `entry` (when given) gets the shape's entry, for autotuning.
+/// The text-free form is inline: it is every launch's path (a few
+/// nanoseconds less than a call, runtime/NvccShim.cpp's hook cost).
+int chooseLaunchWithText(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                         MaxThreadsOf maxThreadsOf, void *const *params, const AllocationLookup *lookup,
+                         bool eligible, ShapeCache &cache, const ChoiceText &text, Selection &sel,
+                         std::shared_ptr<ShapeEntry> *entry);
+inline int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
+                        MaxThreadsOf maxThreadsOf, void *const *params, const AllocationLookup *lookup, bool eligible,
+                        ShapeMaskCache &masks, ShapeCache &cache, const ChoiceText *text, Selection &sel,
+                        std::shared_ptr<ShapeEntry> *entry = nullptr) {
+  if (text) return chooseLaunchWithText(k, s, dev, maxThreadsOf, params, lookup, eligible, cache, *text, sel, entry);
+  sel.launch = s;
+  if (!eligible) return sel.variant = -1;
+  uint64_t mask;
+  if (!masks.find(s, mask)) {
+    mask = shapeMask(k, s, dev, maxThreadsOf);
+    masks.store(s, mask);
+  }
+  sel.variant = mask ? chooseVariant(k, mask, params, lookup) : -1;
+  if (sel.variant >= 0) sel.launch = transformLaunch(k.variants[size_t(sel.variant)], s);
+  return sel.variant;
+}
+
 }  // namespace ptxopt::rt

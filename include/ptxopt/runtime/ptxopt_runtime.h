@@ -42,7 +42,7 @@ typedef struct ptxopt_kernel_st *ptxopt_kernel;
 
 typedef enum ptxopt_status {
   PTXOPT_SUCCESS = 0,
-  PTXOPT_ERROR_INVALID_VALUE = 1, /* a null handle or pointer, a zero dimension */
+  PTXOPT_ERROR_INVALID_VALUE = 1, /* a null handle or pointer, a zero dimension, a bad pass option */
   PTXOPT_ERROR_NO_DRIVER = 2,     /* libcuda.so.1 missing, too old, or cuInit failed */
   PTXOPT_ERROR_CUDA = 3,          /* a Driver API call failed; see ptxopt_last_error() */
   PTXOPT_ERROR_NOT_FOUND = 4,     /* no kernel of that name in the module */
@@ -52,7 +52,9 @@ typedef enum ptxopt_status {
 /* Options of a load; a null pointer or a zeroed struct means the defaults. */
 typedef struct ptxopt_options {
   const char *passes; /* pipeline for the optimizer: "-O2" when null; "-O0" for none; pass
-                         options after semicolons: "-O2;group-k=4;group-gathers", "-O2;reassociate" */
+                         options after semicolons: "-O2;group-k=4;group-gathers", "-O2;reassociate"
+                         (`ptx-opt --print-options` lists them); an unknown option or an ill-typed
+                         value makes the load fail with PTXOPT_ERROR_INVALID_VALUE */
   int disable;        /* nonzero: no optimization, and launches run the originals */
   const char *name;   /* module name in messages; null: the file name or "<memory>" */
 } ptxopt_options;

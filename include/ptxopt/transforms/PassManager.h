@@ -8,6 +8,7 @@
 
 #include "ptxopt/Manifest.h"
 #include "ptxopt/ir/IR.h"
+#include "ptxopt/transforms/PassOptions.h"
 
 namespace ptxopt {
 
@@ -25,8 +26,8 @@ struct PipelineOptions {
   std::string passes = "-O2";
   /// Pass names to skip even when the pipeline lists them.
   std::vector<std::string> skip;
-  /// Pass options by name, e.g. {"group-k", "8"} (docs/PASSES.md).
-  std::map<std::string, std::string> options;
+  /// The passes' options, typed; set by name with setPassOption (docs/PASSES.md).
+  PassOptions options = defaultPassOptions();
   /// Called after each pass with its name and the module (--print-after-all).
   void (*afterPass)(const std::string &pass, const ir::Module &m, void *ctx) = nullptr;
   void *afterPassCtx = nullptr;
@@ -41,11 +42,20 @@ struct OptimizeResult {
   std::map<std::string, double> passTimes;  // milliseconds per pass
 };
 
-/// Names, flags and one-line descriptions of the registered passes.
+/// Names, one-line descriptions and options of the registered passes.
 struct PassInfo {
   std::string name, description;
+  std::vector<OptionInfo> options;
 };
 const std::vector<PassInfo> &registeredPasses();
+
+/// Reads "PIPELINE[;option[=value]...]" (libptxopt's ptxopt_options::passes,
+/// `ptx-opt --check-options`): the pipeline into `po.passes` (when not
+/// empty), each option by setPassOption. False with `error` for an unknown
+/// option or an ill-typed value; the pass names are checked when it runs.
+/// `prefix` goes before the option names in `error` (ptx-nvcc's "--ptxopt-").
+bool parsePipelineSpec(const std::string &spec, PipelineOptions &po, std::string &error,
+                       const std::string &prefix = "");
 
 /// Runs the pipeline on `m` (clones are added to it) and embeds the manifest.
 OptimizeResult optimizeModule(ir::Module &m, const PipelineOptions &opts);
