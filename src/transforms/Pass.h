@@ -1,6 +1,12 @@
 // What a pass sees: the module, the analyses, and where to put remarks,
-// statistics and manifest entries. Every pass is one file in this folder
-// and one line in the registry (PassManager.cpp).
+// statistics and manifest entries. Every pass is one line in the registry
+// (PassManager.cpp) and one run function below. Its code is in this folder:
+// one file (coalesce, prune), or several that share a header private to the
+// pass (group: Group*.cpp and GroupPlan.h; pack: Pack*.cpp and PackLoops.h;
+// rowwalk: RowWalk*.cpp and RowWalk.h; reuse: Reuse*.cpp and Reuse.h). The
+// larger ones plan and build in classes with one method per step of the
+// pass's opening comment. The helpers every clone needs are in CloneUtil.h
+// (declarations) and CloneUtil.cpp.
 #pragma once
 
 #include <map>
@@ -59,7 +65,7 @@ struct PassContext {
 /// "matadd.cu:13:3" from the .loc before `stmt`, else "file.ptx:LINE:COL", else "".
 std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, const ir::Stmt *stmt);
 
-// The passes (one file each).
+// The passes (each one's overview is the opening comment of its main file).
 void runCoalesce(PassContext &ctx);
 void runGroup(PassContext &ctx);
 void runPack(PassContext &ctx);
