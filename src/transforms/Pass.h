@@ -2,7 +2,7 @@
 // statistics and manifest entries. Every pass is one line in the registry
 // (PassManager.cpp) and one run function below. Its code is in this folder:
 // one file (coalesce, prune), or several that share a header private to the
-// pass (group: Group*.cpp and GroupPlan.h; pack: Pack*.cpp and PackLoops.h;
+// pass (group: Group*.cpp, GroupPlan.h and GroupPlanner.h; pack: Pack*.cpp and PackLoops.h;
 // rowwalk: RowWalk*.cpp and RowWalk.h; reuse: Reuse*.cpp and Reuse.h). The
 // larger ones plan and build in classes with one method per step of the
 // pass's opening comment. The helpers every clone needs are in CloneUtil.h
