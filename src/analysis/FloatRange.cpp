@@ -36,6 +36,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -217,6 +218,42 @@ std::optional<bool> FloatRanges::predicate(uint32_t at, std::string_view p) {
   } else if (cmp == ".num") return true;
   else if (cmp == ".nan") return false;
   return std::nullopt;
+}
+
+std::string FloatRanges::print() {
+  auto num = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.7g", x);
+    return std::string(buf);
+  };
+  std::string out;
+  const auto &cfg = fa_.cfg();
+  for (uint32_t i = 0; i < cfg.instructions().size(); ++i) {
+    if (!cfg.blocks()[cfg.blockOf(i)].reachable) continue;
+    const Instruction &in = *cfg.instructions()[i];
+    if (floatBits(in) && in.base() != "setp" && !in.operands.empty() &&
+        in.operands[0].kind == Operand::Kind::Register) {
+      auto v = def(i, in.operands[0].text, 0);
+      out += std::to_string(i);
+      out += ": ";
+      out += in.operands[0].text;
+      out += " = ";
+      if (v) {
+        out += '[';
+        out += num(v->lo);
+        out += ", ";
+        out += num(v->hi);
+        out += ']';
+      } else {
+        out += "unknown";
+      }
+      out += '\n';
+    }
+    if (!in.guard.empty())
+      if (auto p = predicate(i, in.guard))
+        out += std::to_string(i) + ": @" + std::string(in.guard) + " = " + (*p ? "true" : "false") + "\n";
+  }
+  return out;
 }
 
 }  // namespace ptxopt::analysis

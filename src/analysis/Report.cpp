@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ptxopt/analysis/FloatRange.h"
 #include "ptxopt/printer/Printer.h"
 #include "ptxopt/support/Diagnostics.h"
 
@@ -780,6 +781,8 @@ bool printAnalysis(const Module &m, AnalysisManager &am, std::string_view name, 
       for (const auto &d : fa.divergence())
         out += std::to_string(d.instr) + ": " + printStmt(*cfg.instructions()[d.instr]) +
                (d.certain ? " divergent: " : " maybe divergent: ") + d.why + "\n";
+    } else if (name == "float-range") {
+      out += FloatRanges(fa).print();
     }
   }
   return true;

@@ -291,6 +291,335 @@ std::string multiples(const Variant &v) {
 
 unsigned forcedK(PassContext &ctx) { return ctx.options.group.k; }
 
+/// The clones of one kernel (steps 5 and 6 of the overview), one method
+/// each: the plan (with the retry for the y-merged clone of gathers), then
+/// for each variant that launches the kernel the clone's source and
+/// variant, the clone built and its launch floor, the block-merged forms,
+/// the clones added with their remarks, and the k = 4 clone for small
+/// launches.
+class Grouper {
+public:
+  Grouper(PassContext &ctx, ir::Function &f, unsigned fk)
+      : ctx_(ctx), m_(ctx.module), f_(f), fk_(fk), name_(f.name),
+        gathersOption_(ctx.options.group.gathers) {}
+
+  void run() {
+    ctx_.count("kernels");
+    known_ = ctx_.baseOf(f_);
+    if (!known_) {
+      ctx_.remark(Remark::Kind::Missed, f_, "", "not grouped: a __ptxopt_ clone the manifest does not list");
+      return;
+    }
+    original_ = known_->original;
+    isClone_ = known_->isClone;
+    if (!planClone()) return;
+    // One group clone per variant that launches `f` (a shared split clone
+    // has two, which share the group clone too); each variant inserted
+    // moves the later ones down by one.
+    std::vector<size_t> indices = isClone_ ? known_->indices : std::vector<size_t>{0};
+    for (size_t n = 0; n < indices.size(); ++n) cloneVariant(indices[n] + inserted_);
+  }
+
+private:
+  /// One variant's clones: the variant it is made for, the clone's source,
+  /// the merged forms, and what the launch floor depends on.
+  struct Clones {
+    size_t baseIndex = 0;
+    Variant base, v, mv, mvy;
+    std::unique_ptr<ir::Function> source, merged, mergedY;
+    std::string cloneName;
+    unsigned vectors = 0, misaligned = 0, regionLoads = 0;
+    bool heavy = false, mergeable = false;
+    int at = 0;
+  };
+
+  /// The plan, or the remark saying why not.
+  bool planClone();
+  /// The clones for the variant at `baseIndex` of the original's entry.
+  void cloneVariant(size_t baseIndex);
+  /// The clone's source (`f`, or a new split clone) and its variant.
+  bool makeSource(Clones &c);
+  /// The grouped body; the launch floor.
+  void build(Clones &c);
+  /// The block-merged forms (along x, and along y for gathers).
+  void mergedForms(Clones &c);
+  /// Gathers without --group-gathers: the y-merged clone alone.
+  void addYOnly(Clones &c);
+  /// The plain clone and the merged ones, with their remarks.
+  bool addClones(Clones &c);
+  /// The block-merged k = 4 clone for small launches.
+  void addSmallLaunch(Clones &c);
+
+  PassContext &ctx_;
+  ir::Module &m_;
+  ir::Function &f_;
+  const unsigned fk_;
+  const std::string name_;
+  const bool gathersOption_;
+  std::optional<PassContext::Base> known_;
+  ir::Function *original_ = nullptr;
+  bool isClone_ = false;
+  Plan plan_;
+  bool yOnly_ = false;
+  std::string gatherWhy_;
+  const ir::Stmt *gatherWhyAt_ = nullptr;
+  size_t inserted_ = 0;
+};
+
+bool Grouper::planClone() {
+  bool ok = planGroup(ctx_, f_, plan_, fk_, gathersOption_);
+  // Without --group-gathers, a kernel refused only for its gathers or
+  // scatters still gets the clone merged along y (below), and only that
+  // one: a 2-D tile per hardware block, 16-byte stores, the gathers per
+  // logical thread. The paper's rotation 2 ran 3.16x with it at 8192 x
+  // 8192 on an H100 (0.3192 -> 0.1011 ms, this session's
+  // bench-paper-opt), where the plain and x-merged forms of gathers
+  // measured 0.57-0.96x. It asks for grid.y >= k and 2^22 threads, so 1-D
+  // launches and small images run the original.
+  if (!ok && plan_.refusedForGathers && !isClone_ && !fk_) {
+    gatherWhy_ = plan_.why;
+    gatherWhyAt_ = plan_.whyAt;
+    Plan retry;
+    if (planGroup(ctx_, f_, retry, fk_, true)) {
+      plan_ = std::move(retry);
+      ok = yOnly_ = true;
+    }
+  }
+  if (!ok) {
+    ctx_.count("refused");
+    if (!isClone_ && known_->variantCount) {
+      // coalesce made clones: the original is not unit-stride along
+      // %tid.x by construction; the clones are tried next.
+      ctx_.remark(Remark::Kind::Note, *original_, "", "the original is not grouped (" + plan_.why + "); its coalesce clones are tried");
+      return false;
+    }
+    ctx_.remark(Remark::Kind::Missed, *original_,
+                plan_.whyAt ? locationOf(m_, ctx_.analyses.get(f_), plan_.whyAt) : std::string(),
+                (isClone_ ? "clone " + name_ + ": " : "") + "not grouped: " + plan_.why);
+    return false;
+  }
+  return true;
+}
+
+void Grouper::cloneVariant(size_t baseIndex) {
+  Clones c;
+  c.baseIndex = baseIndex;
+  c.base = isClone_ ? ctx_.entry(*original_).variants[c.baseIndex] : known_->variant;  // identity for an original
+  if (!makeSource(c)) return;
+  build(c);
+  mergedForms(c);
+  c.at = m_.itemIndex(&f_);
+  if (yOnly_) {
+    addYOnly(c);
+    return;
+  }
+  if (addClones(c)) addSmallLaunch(c);
+}
+
+bool Grouper::makeSource(Clones &c) {
+  // Source of the clone: `f`, or for a split clone a new one with S*k
+  // logical blocks per hardware block (so hardware blocks keep S threads).
+  if (c.base.kind == "split") {
+    uint32_t S = c.base.block[0].value;
+    auto [fresh, var] = makeSplitClone(m_, *original_, S * plan_.k, c.base.gridMin[0]);
+    c.source = std::move(fresh);
+    c.base = var;
+    c.cloneName = std::string(c.source->name) + "_group" + std::to_string(plan_.k);
+    c.source->name = m_.intern(c.cloneName);
+  } else {
+    c.cloneName = name_ + (isClone_ ? "_group" : "__ptxopt_group") + std::to_string(plan_.k);
+    c.source = ir::cloneFunction(f_, c.cloneName, "_pg", m_);
+  }
+  std::string why;
+  if (!composeVariant(c.base, plan_, c.cloneName, c.v, why)) {
+    ctx_.remark(Remark::Kind::Missed, *original_, "", "not grouped (" + name_ + "): " + why);
+    return false;
+  }
+  return true;
+}
+
+void Grouper::build(Clones &c) {
+  buildGrouped(m_, *c.source, plan_);
+  // The replicas' copies of the arithmetic that only fed the merged
+  // accesses' addresses: ptxas time, nothing else (DeadCode.cpp).
+  removeDeadCode(*c.source);
+  c.vectors = c.misaligned = 0;
+  for (const auto &sl : plan_.slots) {
+    c.vectors += sl.vector;
+    c.misaligned += sl.misalign != 0;
+  }
+  // If/else regions (both arms issued for every replica), vector loads
+  // inside regions, local arrays (k copies per hardware thread) and
+  // grid-stride loops (k times fewer threads, each looping), not yet
+  // measured on a GPU, take the higher floors too, to be safe.
+  c.regionLoads = 0;
+  for (const auto &sl : plan_.slots) c.regionLoads += sl.vector && sl.region >= 0;
+  c.heavy = plan_.longBody || c.misaligned != 0 || plan_.ifElseRegions != 0 || !plan_.localNames.empty() ||
+            plan_.loopLatch != 0 || c.regionLoads != 0;
+  c.v.minLaunchThreads = std::max(c.base.minLaunchThreads, c.heavy ? kGroupHeavyMinThreads : kGroupMinThreads);
+  if (c.misaligned > kManyMisaligned) c.v.minLaunchThreads = std::max(c.v.minLaunchThreads, kManyMisalignedMinThreads);
+}
+
+void Grouper::mergedForms(Clones &c) {
+  // For an original: also the block-merged form, for launches whose
+  // blocks are too small to divide by k (after the plain one, which
+  // needs no index arithmetic).
+  // Without --group-gathers (yOnly) the x-merged clone is not emitted,
+  // but its conditions still gate the y-merged one, which also takes the
+  // block floor the plain clone takes where a merged clone follows.
+  if (!isClone_ && plan_.k >= 4 && c.v.block[0].from == DimSource::From::Block && c.v.block[0].dim == 0 &&
+      c.v.grid[0].from == DimSource::From::Grid && c.v.grid[0].dim == 0 && c.v.grid[0].divide == 1) {
+    const std::string mergedName = c.cloneName + "_merged";
+    if (auto why = mergeRefusal(*c.source)) {
+      ctx_.remark(Remark::Kind::Note, *original_, "", "no block-merged group clone: " + *why);
+    } else {
+      c.mergeable = true;
+      if (!yOnly_) {
+        c.merged = ir::cloneFunction(*c.source, mergedName, "_pm", m_);
+        mergeBlocks(m_, *c.merged, plan_.k, 0);  // cannot refuse: mergeRefusal passed
+        c.mv = mergedVariant(c.v, mergedName, plan_.k, c.heavy);  // keeps the 64-thread minimum
+      }
+      c.v.minBlockThreads = std::max(c.v.minBlockThreads, kPlainMinOriginalBlock / plan_.k);
+    }
+  }
+  // With gathers or scatters per replica (--group-gathers), a form
+  // merged along y too, tried before the x one: its hardware block
+  // covers a 2-D tile (B/k threads of k elements across, k rows), as
+  // the hand-written rotation 2 does, where the x-merged block covers k
+  // times B elements of one row and its gathers one long diagonal of
+  // the source (the rotations ran 0.84-0.96x x-merged, 1.2-1.4x plain
+  // in 256 x 4 blocks). Not yet measured.
+  bool readsCtaidY = false;
+  ir::forEachStmt(*c.source->body, [&](const Stmt &st) {
+    if (st.kind == Stmt::Kind::Instruction)
+      for (const auto &op : static_cast<const Instruction &>(st).operands)
+        analysis::forEachRegister(op, [&](const Operand &r) { readsCtaidY |= r.text == "%ctaid.y"; });
+  });
+  if (c.mergeable && plan_.perReplica && readsCtaidY) {
+    const std::string mergedName = c.cloneName + "_merged_y";
+    c.mergedY = ir::cloneFunction(*c.source, mergedName, "_py", m_);
+    if (auto why = mergeBlocks(m_, *c.mergedY, plan_.k, 1)) {
+      ctx_.remark(Remark::Kind::Note, *original_, "", "no group clone merged along y: " + *why);
+      c.mergedY.reset();
+    } else {
+      c.mvy = mergedVariantY(c.v, mergedName, plan_.k, c.heavy);
+    }
+  }
+}
+
+void Grouper::addYOnly(Clones &c) {
+  // Gathers without --group-gathers: the y-merged clone alone.
+  if (c.mergedY && ctx_.addClone(*original_, std::move(c.mergedY), c.mvy, c.at)) {
+    ++inserted_;
+    ctx_.remark(Remark::Kind::Applied, *original_, "",
+                c.mvy.name + ": " + std::to_string(plan_.k) + " logical threads per thread, " +
+                    std::to_string(plan_.perReplica) +
+                    " gather/scatter access(es) per thread, blocks of the original size each running " +
+                    std::to_string(plan_.k) + " logical blocks stacked along y (a 2-D tile, for the gathers' "
+                    "locality; the only gather form on by default: rotation 2 ran 3.16x); launch conditions: " +
+                    multiples(c.mvy) + conds0(plan_) + ", " + launchFloor(c.mvy.minLaunchThreads, c.heavy));
+  } else {
+    ctx_.remark(Remark::Kind::Missed, *original_,
+                gatherWhyAt_ ? locationOf(m_, ctx_.analyses.get(f_), gatherWhyAt_) : std::string(),
+                "not grouped: " + gatherWhy_ + " (and no clone merged along y: it needs a 2-D grid read through "
+                "%ctaid.y and block.x / grid.x of the original form)");
+  }
+}
+
+bool Grouper::addClones(Clones &c) {
+  // Preferred over the clone it was made from.
+  if (!ctx_.addClone(*original_, std::move(c.source), c.v, c.at,
+                    isClone_ ? std::optional<size_t>(c.baseIndex) : std::nullopt))
+    return false;
+  ++inserted_;
+  const std::string conds = conds0(plan_);
+  ctx_.remark(Remark::Kind::Applied, *original_, "",
+              c.cloneName + ": " + std::to_string(plan_.k) + " logical threads per thread, " + std::to_string(c.vectors) +
+                  " vector access(es)" + (c.misaligned ? " (" + std::to_string(c.misaligned) + " misaligned: two aligned loads)" : "") +
+                  (plan_.perReplica ? ", " + std::to_string(plan_.perReplica) + " gather/scatter access(es) per thread" : "") +
+                  (plan_.guards ? ", " + std::to_string(plan_.guards) + " bounds guard(s) with a per-thread slow path" : "") +
+                  (plan_.regions ? ", " + std::to_string(plan_.regions) + " if-then region(s) predicated" : "") +
+                  (c.regionLoads ? ", " + std::to_string(c.regionLoads) + " vector load(s) inside a region (run when any replica's arm runs)" : "") +
+                  (plan_.loopLatch ? ", a grid-stride loop (the iterations all replicas run together vectorized)" : "") +
+                  (plan_.localNames.empty() ? "" : ", " + std::to_string(plan_.localNames.size()) + " per-thread local array(s) copied per logical thread") +
+                  (plan_.atomics ? ", " + std::to_string(plan_.atomics) + " atomic(s) with an unused result per logical thread" : "") +
+                  (plan_.ifElseRegions ? ", " + std::to_string(plan_.ifElseRegions) + " if/else region(s) predicated (both arms)" : "") +
+                  "; launch conditions: " + multiples(c.v) + conds + ", " + launchFloor(c.v.minLaunchThreads, c.heavy));
+  if (c.mergedY && ctx_.addClone(*original_, std::move(c.mergedY), c.mvy, c.at)) {
+    ++inserted_;
+    ctx_.remark(Remark::Kind::Applied, *original_, "",
+                c.mvy.name + ": the same with blocks of the original size, each running " + std::to_string(plan_.k) +
+                    " logical blocks stacked along y (a 2-D tile, for the gathers' locality; grid.y >= " +
+                    std::to_string(plan_.k) + "); launch conditions: " + multiples(c.mvy) + conds + ", " +
+                    launchFloor(c.mvy.minLaunchThreads, c.heavy));
+  }
+  if (c.merged && ctx_.addClone(*original_, std::move(c.merged), c.mv, c.at)) {
+    ++inserted_;
+    ctx_.remark(Remark::Kind::Applied, *original_, "",
+                c.mv.name + ": the same with blocks of the original size, each running " + std::to_string(plan_.k) +
+                    " logical blocks (for launches whose block.x / " + std::to_string(plan_.k) +
+                    " is under " + std::to_string(c.v.minBlockThreads) + " threads); launch conditions: " +
+                    multiples(c.mv) + conds + ", " + launchFloor(c.mv.minLaunchThreads, c.heavy));
+  }
+  return true;
+}
+
+void Grouper::addSmallLaunch(Clones &c) {
+  // k chosen by launch size: for an original whose clones above have
+  // k >= 8 and the higher floors (misaligned loads or a long body), a
+  // block-merged k = 4 clone last, for launches of 2^20 threads or more
+  // that those do not take (Sobel at 1920 x 1080 in the program's 32 x 8
+  // blocks: 2.07M threads, under the 2^21 and 2^22 floors, and 32 / 8 =
+  // 4 threads across for the plain clone). It keeps the original block
+  // (a warp covers 128 adjacent bytes, as the hand-written kernel's),
+  // finds its logical block without a division, and predicates border
+  // groups instead of a slow path: 1.21x at 1920 x 1080 on an H100,
+  // where the plain k = 4 clone (8 x 8 blocks) ran 0.98x and the merged
+  // one with the division and the slow path 1.10x
+  // (scripts/bench-sobel-small.sh). Only bodies of that form (one bounds
+  // guard, straight-line code after it) and at most kManyMisaligned
+  // misaligned loads.
+  if (!isClone_ && !fk_ && plan_.k >= 8 && c.heavy && c.misaligned <= kManyMisaligned && c.v.block[0].from == DimSource::From::Block &&
+      c.v.block[0].dim == 0 && c.v.grid[0].from == DimSource::From::Grid && c.v.grid[0].dim == 0 &&
+      c.v.grid[0].divide == 1) {
+    Plan small;
+    if (!planGroup(ctx_, f_, small, 4, gathersOption_)) {
+      ctx_.remark(Remark::Kind::Note, *original_, "", "no k=4 clone for small launches: " + small.why);
+      return;
+    }
+    if (std::string why = partialWhy(f_, small); !why.empty()) {
+      ctx_.remark(Remark::Kind::Note, *original_, "",
+                  "no k=4 clone for small launches: its border groups cannot be predicated (" + why + ")");
+      return;
+    }
+    small.partial = true;
+    const std::string smallName = name_ + "__ptxopt_group4_merged";
+    auto src4 = ir::cloneFunction(f_, smallName, "_p4", m_);
+    Variant v4;
+    std::string why4;
+    if (!composeVariant(c.base, small, smallName, v4, why4)) {
+      ctx_.remark(Remark::Kind::Note, *original_, "", "no k=4 clone for small launches: " + why4);
+      return;
+    }
+    buildGrouped(m_, *src4, small);
+    removeDeadCode(*src4);
+    if (auto why = mergeBlocks(m_, *src4, 4, 0, true)) {
+      ctx_.remark(Remark::Kind::Note, *original_, "", "no k=4 clone for small launches: " + *why);
+      return;
+    }
+    Variant mv4 = mergedVariant(v4, smallName, 4, false);
+    mv4.minLaunchThreads = std::max(c.base.minLaunchThreads, kSmallLaunchMinThreads);
+    if (ctx_.addClone(*original_, std::move(src4), mv4, c.at)) {
+      ++inserted_;
+      ctx_.remark(Remark::Kind::Applied, *original_, "",
+                  smallName + ": 4 logical threads per thread in blocks of the original size (4 logical blocks "
+                              "each, found without a division), border groups predicated per logical thread (no "
+                              "slow path), for launches the clones above do not take; launch conditions: " +
+                      multiples(mv4) + conds0(small) + ", " + launchFloor(mv4.minLaunchThreads, false));
+    }
+  }
+}
+
 }  // namespace
 
 void runGroup(PassContext &ctx) {
@@ -307,258 +636,7 @@ void runGroup(PassContext &ctx) {
              n.find("_group") == std::string_view::npos)
       work.push_back(f);
   }
-  for (ir::Function *f : work) {
-    ctx.count("kernels");
-    const std::string name(f->name);
-    auto known = ctx.baseOf(*f);
-    if (!known) {
-      ctx.remark(Remark::Kind::Missed, *f, "", "not grouped: a __ptxopt_ clone the manifest does not list");
-      continue;
-    }
-    ir::Function *original = known->original;
-    const bool isClone = known->isClone;
-    Plan plan;
-    const bool gathersOption = ctx.options.group.gathers;
-    bool ok = planGroup(ctx, *f, plan, fk, gathersOption);
-    // Without --group-gathers, a kernel refused only for its gathers or
-    // scatters still gets the clone merged along y (below), and only that
-    // one: a 2-D tile per hardware block, 16-byte stores, the gathers per
-    // logical thread. The paper's rotation 2 ran 3.16x with it at 8192 x
-    // 8192 on an H100 (0.3192 -> 0.1011 ms, this session's
-    // bench-paper-opt), where the plain and x-merged forms of gathers
-    // measured 0.57-0.96x. It asks for grid.y >= k and 2^22 threads, so 1-D
-    // launches and small images run the original.
-    bool yOnly = false;
-    std::string gatherWhy;
-    const ir::Stmt *gatherWhyAt = nullptr;
-    if (!ok && plan.refusedForGathers && !isClone && !fk) {
-      gatherWhy = plan.why;
-      gatherWhyAt = plan.whyAt;
-      Plan retry;
-      if (planGroup(ctx, *f, retry, fk, true)) {
-        plan = std::move(retry);
-        ok = yOnly = true;
-      }
-    }
-    if (!ok) {
-      ctx.count("refused");
-      if (!isClone && known->variantCount) {
-        // coalesce made clones: the original is not unit-stride along
-        // %tid.x by construction; the clones are tried next.
-        ctx.remark(Remark::Kind::Note, *original, "", "the original is not grouped (" + plan.why + "); its coalesce clones are tried");
-        continue;
-      }
-      ctx.remark(Remark::Kind::Missed, *original,
-                 plan.whyAt ? locationOf(m, ctx.analyses.get(*f), plan.whyAt) : std::string(),
-                 (isClone ? "clone " + name + ": " : "") + "not grouped: " + plan.why);
-      continue;
-    }
-    // One group clone per variant that launches `f` (a shared split clone
-    // has two, which share the group clone too); each variant inserted
-    // moves the later ones down by one.
-    std::vector<size_t> indices = isClone ? known->indices : std::vector<size_t>{0};
-    size_t inserted = 0;
-    for (size_t n = 0; n < indices.size(); ++n) {
-      const size_t baseIndex = indices[n] + inserted;
-      Variant base = isClone ? ctx.entry(*original).variants[baseIndex] : known->variant;  // identity for an original
-      // Source of the clone: `f`, or for a split clone a new one with S*k
-      // logical blocks per hardware block (so hardware blocks keep S threads).
-      std::unique_ptr<ir::Function> source;
-      std::string cloneName;
-      if (base.kind == "split") {
-        uint32_t S = base.block[0].value;
-        auto [fresh, var] = makeSplitClone(m, *original, S * plan.k, base.gridMin[0]);
-        source = std::move(fresh);
-        base = var;
-        cloneName = std::string(source->name) + "_group" + std::to_string(plan.k);
-        source->name = m.intern(cloneName);
-      } else {
-        cloneName = name + (isClone ? "_group" : "__ptxopt_group") + std::to_string(plan.k);
-        source = ir::cloneFunction(*f, cloneName, "_pg", m);
-      }
-      Variant v;
-      std::string why;
-      if (!composeVariant(base, plan, cloneName, v, why)) {
-        ctx.remark(Remark::Kind::Missed, *original, "", "not grouped (" + name + "): " + why);
-        continue;
-      }
-      buildGrouped(m, *source, plan);
-      // The replicas' copies of the arithmetic that only fed the merged
-      // accesses' addresses: ptxas time, nothing else (DeadCode.cpp).
-      removeDeadCode(*source);
-      unsigned vectors = 0, misaligned = 0;
-      for (const auto &sl : plan.slots) {
-        vectors += sl.vector;
-        misaligned += sl.misalign != 0;
-      }
-      // If/else regions (both arms issued for every replica), vector loads
-      // inside regions, local arrays (k copies per hardware thread) and
-      // grid-stride loops (k times fewer threads, each looping), not yet
-      // measured on a GPU, take the higher floors too, to be safe.
-      unsigned regionLoads = 0;
-      for (const auto &sl : plan.slots) regionLoads += sl.vector && sl.region >= 0;
-      const bool heavy = plan.longBody || misaligned != 0 || plan.ifElseRegions != 0 || !plan.localNames.empty() ||
-                         plan.loopLatch != 0 || regionLoads != 0;
-      v.minLaunchThreads = std::max(base.minLaunchThreads, heavy ? kGroupHeavyMinThreads : kGroupMinThreads);
-      if (misaligned > kManyMisaligned) v.minLaunchThreads = std::max(v.minLaunchThreads, kManyMisalignedMinThreads);
-      // For an original: also the block-merged form, for launches whose
-      // blocks are too small to divide by k (after the plain one, which
-      // needs no index arithmetic).
-      // Without --group-gathers (yOnly) the x-merged clone is not emitted,
-      // but its conditions still gate the y-merged one, which also takes the
-      // block floor the plain clone takes where a merged clone follows.
-      std::unique_ptr<ir::Function> merged;
-      Variant mv;
-      bool mergeable = false;
-      if (!isClone && plan.k >= 4 && v.block[0].from == DimSource::From::Block && v.block[0].dim == 0 &&
-          v.grid[0].from == DimSource::From::Grid && v.grid[0].dim == 0 && v.grid[0].divide == 1) {
-        const std::string mergedName = cloneName + "_merged";
-        if (auto why = mergeRefusal(*source)) {
-          ctx.remark(Remark::Kind::Note, *original, "", "no block-merged group clone: " + *why);
-        } else {
-          mergeable = true;
-          if (!yOnly) {
-            merged = ir::cloneFunction(*source, mergedName, "_pm", m);
-            mergeBlocks(m, *merged, plan.k, 0);  // cannot refuse: mergeRefusal passed
-            mv = mergedVariant(v, mergedName, plan.k, heavy);  // keeps the 64-thread minimum
-          }
-          v.minBlockThreads = std::max(v.minBlockThreads, kPlainMinOriginalBlock / plan.k);
-        }
-      }
-      // With gathers or scatters per replica (--group-gathers), a form
-      // merged along y too, tried before the x one: its hardware block
-      // covers a 2-D tile (B/k threads of k elements across, k rows), as
-      // the hand-written rotation 2 does, where the x-merged block covers k
-      // times B elements of one row and its gathers one long diagonal of
-      // the source (the rotations ran 0.84-0.96x x-merged, 1.2-1.4x plain
-      // in 256 x 4 blocks). Not yet measured.
-      std::unique_ptr<ir::Function> mergedY;
-      Variant mvy;
-      bool readsCtaidY = false;
-      ir::forEachStmt(*source->body, [&](const Stmt &st) {
-        if (st.kind == Stmt::Kind::Instruction)
-          for (const auto &op : static_cast<const Instruction &>(st).operands)
-            analysis::forEachRegister(op, [&](const Operand &r) { readsCtaidY |= r.text == "%ctaid.y"; });
-      });
-      if (mergeable && plan.perReplica && readsCtaidY) {
-        const std::string mergedName = cloneName + "_merged_y";
-        mergedY = ir::cloneFunction(*source, mergedName, "_py", m);
-        if (auto why = mergeBlocks(m, *mergedY, plan.k, 1)) {
-          ctx.remark(Remark::Kind::Note, *original, "", "no group clone merged along y: " + *why);
-          mergedY.reset();
-        } else {
-          mvy = mergedVariantY(v, mergedName, plan.k, heavy);
-        }
-      }
-      int at = m.itemIndex(f);
-      if (yOnly) {
-        // Gathers without --group-gathers: the y-merged clone alone.
-        if (mergedY && ctx.addClone(*original, std::move(mergedY), mvy, at)) {
-          ++inserted;
-          ctx.remark(Remark::Kind::Applied, *original, "",
-                     mvy.name + ": " + std::to_string(plan.k) + " logical threads per thread, " +
-                         std::to_string(plan.perReplica) +
-                         " gather/scatter access(es) per thread, blocks of the original size each running " +
-                         std::to_string(plan.k) + " logical blocks stacked along y (a 2-D tile, for the gathers' "
-                         "locality; the only gather form on by default: rotation 2 ran 3.16x); launch conditions: " +
-                         multiples(mvy) + conds0(plan) + ", " + launchFloor(mvy.minLaunchThreads, heavy));
-        } else {
-          ctx.remark(Remark::Kind::Missed, *original,
-                     gatherWhyAt ? locationOf(m, ctx.analyses.get(*f), gatherWhyAt) : std::string(),
-                     "not grouped: " + gatherWhy + " (and no clone merged along y: it needs a 2-D grid read through "
-                     "%ctaid.y and block.x / grid.x of the original form)");
-        }
-        continue;
-      }
-      // Preferred over the clone it was made from.
-      if (!ctx.addClone(*original, std::move(source), v, at,
-                        isClone ? std::optional<size_t>(baseIndex) : std::nullopt))
-        continue;
-      ++inserted;
-      const std::string conds = conds0(plan);
-      ctx.remark(Remark::Kind::Applied, *original, "",
-                 cloneName + ": " + std::to_string(plan.k) + " logical threads per thread, " + std::to_string(vectors) +
-                     " vector access(es)" + (misaligned ? " (" + std::to_string(misaligned) + " misaligned: two aligned loads)" : "") +
-                     (plan.perReplica ? ", " + std::to_string(plan.perReplica) + " gather/scatter access(es) per thread" : "") +
-                     (plan.guards ? ", " + std::to_string(plan.guards) + " bounds guard(s) with a per-thread slow path" : "") +
-                     (plan.regions ? ", " + std::to_string(plan.regions) + " if-then region(s) predicated" : "") +
-                     (regionLoads ? ", " + std::to_string(regionLoads) + " vector load(s) inside a region (run when any replica's arm runs)" : "") +
-                     (plan.loopLatch ? ", a grid-stride loop (the iterations all replicas run together vectorized)" : "") +
-                     (plan.localNames.empty() ? "" : ", " + std::to_string(plan.localNames.size()) + " per-thread local array(s) copied per logical thread") +
-                     (plan.atomics ? ", " + std::to_string(plan.atomics) + " atomic(s) with an unused result per logical thread" : "") +
-                     (plan.ifElseRegions ? ", " + std::to_string(plan.ifElseRegions) + " if/else region(s) predicated (both arms)" : "") +
-                     "; launch conditions: " + multiples(v) + conds + ", " + launchFloor(v.minLaunchThreads, heavy));
-      if (mergedY && ctx.addClone(*original, std::move(mergedY), mvy, at)) {
-        ++inserted;
-        ctx.remark(Remark::Kind::Applied, *original, "",
-                   mvy.name + ": the same with blocks of the original size, each running " + std::to_string(plan.k) +
-                       " logical blocks stacked along y (a 2-D tile, for the gathers' locality; grid.y >= " +
-                       std::to_string(plan.k) + "); launch conditions: " + multiples(mvy) + conds + ", " +
-                       launchFloor(mvy.minLaunchThreads, heavy));
-      }
-      if (merged && ctx.addClone(*original, std::move(merged), mv, at)) {
-        ++inserted;
-        ctx.remark(Remark::Kind::Applied, *original, "",
-                   mv.name + ": the same with blocks of the original size, each running " + std::to_string(plan.k) +
-                       " logical blocks (for launches whose block.x / " + std::to_string(plan.k) +
-                       " is under " + std::to_string(v.minBlockThreads) + " threads); launch conditions: " +
-                       multiples(mv) + conds + ", " + launchFloor(mv.minLaunchThreads, heavy));
-      }
-      // k chosen by launch size: for an original whose clones above have
-      // k >= 8 and the higher floors (misaligned loads or a long body), a
-      // block-merged k = 4 clone last, for launches of 2^20 threads or more
-      // that those do not take (Sobel at 1920 x 1080 in the program's 32 x 8
-      // blocks: 2.07M threads, under the 2^21 and 2^22 floors, and 32 / 8 =
-      // 4 threads across for the plain clone). It keeps the original block
-      // (a warp covers 128 adjacent bytes, as the hand-written kernel's),
-      // finds its logical block without a division, and predicates border
-      // groups instead of a slow path: 1.21x at 1920 x 1080 on an H100,
-      // where the plain k = 4 clone (8 x 8 blocks) ran 0.98x and the merged
-      // one with the division and the slow path 1.10x
-      // (scripts/bench-sobel-small.sh). Only bodies of that form (one bounds
-      // guard, straight-line code after it) and at most kManyMisaligned
-      // misaligned loads.
-      if (!isClone && !fk && plan.k >= 8 && heavy && misaligned <= kManyMisaligned && v.block[0].from == DimSource::From::Block &&
-          v.block[0].dim == 0 && v.grid[0].from == DimSource::From::Grid && v.grid[0].dim == 0 &&
-          v.grid[0].divide == 1) {
-        Plan small;
-        if (!planGroup(ctx, *f, small, 4, gathersOption)) {
-          ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + small.why);
-          continue;
-        }
-        if (std::string why = partialWhy(*f, small); !why.empty()) {
-          ctx.remark(Remark::Kind::Note, *original, "",
-                     "no k=4 clone for small launches: its border groups cannot be predicated (" + why + ")");
-          continue;
-        }
-        small.partial = true;
-        const std::string smallName = name + "__ptxopt_group4_merged";
-        auto src4 = ir::cloneFunction(*f, smallName, "_p4", m);
-        Variant v4;
-        std::string why4;
-        if (!composeVariant(base, small, smallName, v4, why4)) {
-          ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + why4);
-          continue;
-        }
-        buildGrouped(m, *src4, small);
-        removeDeadCode(*src4);
-        if (auto why = mergeBlocks(m, *src4, 4, 0, true)) {
-          ctx.remark(Remark::Kind::Note, *original, "", "no k=4 clone for small launches: " + *why);
-          continue;
-        }
-        Variant mv4 = mergedVariant(v4, smallName, 4, false);
-        mv4.minLaunchThreads = std::max(base.minLaunchThreads, kSmallLaunchMinThreads);
-        if (ctx.addClone(*original, std::move(src4), mv4, at)) {
-          ++inserted;
-          ctx.remark(Remark::Kind::Applied, *original, "",
-                     smallName + ": 4 logical threads per thread in blocks of the original size (4 logical blocks "
-                                 "each, found without a division), border groups predicated per logical thread (no "
-                                 "slow path), for launches the clones above do not take; launch conditions: " +
-                         multiples(mv4) + conds0(small) + ", " + launchFloor(mv4.minLaunchThreads, false));
-        }
-      }
-    }
-  }
+  for (ir::Function *f : work) Grouper(ctx, *f, fk).run();
 }
 
 }  // namespace ptxopt::transforms

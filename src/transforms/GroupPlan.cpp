@@ -1,12 +1,14 @@
-// group, step 1-3: legality, k and alignment (the overview is in Group.cpp):
+// group, step 1: legality (the overview is in Group.cpp; steps 2 and 3 in
+// GroupAccesses.cpp, the planner's class in GroupPlanner.h):
 // the body's statements sorted into roles (guards, if-then regions, nested
 // blocks, vector accesses), or the reason the kernel cannot be grouped.
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 #include <optional>
 #include <set>
 
-#include "GroupPlan.h"
+#include "GroupPlanner.h"
 
 namespace ptxopt::transforms::group {
 
@@ -158,30 +160,25 @@ std::string dataGuardWhy(analysis::FunctionAnalyses &fa, const Instruction &br) 
   return dataPredWhy(fa, fa.cfg().indexOf(&br), br.guard);
 }
 
-bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
-  auto &fa = ctx.analyses.get(f);
-  // Built when first needed: most kernels of a large module are refused by
-  // a barrier or shared memory before an atomic is looked at.
-  std::optional<std::set<const Stmt *>> deadAtomicsOnce;
-  auto deadAtomic = [&](const Stmt *st) {
-    if (!deadAtomicsOnce) deadAtomicsOnce = deadResultAtomics(f);
-    return deadAtomicsOnce->count(st) > 0;
-  };
-  for (const auto &c : fa.communication()) {
+bool Planner::refuseCommunication() {
+  for (const auto &c : fa_.communication()) {
     if (c.kind == analysis::CommFact::Kind::AtomicOrReduction && deadAtomic(c.stmt)) continue;
-    p.why = "threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what + ")";
+    p_.why = "threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what + ")";
     if (c.kind == analysis::CommFact::Kind::AtomicOrReduction)
-      p.why += "; only atomics whose result is unused (add, min, max, and, or, xor on .global) are not";
-    p.whyAt = c.stmt;
+      p_.why += "; only atomics whose result is unused (add, min, max, and, or, xor on .global) are not";
+    p_.whyAt = c.stmt;
     return false;
   }
-  auto &body = f.body->body;
+  return true;
+}
+
+bool Planner::sortStatements() {
   // Register types, and the shape of the body.
-  for (size_t i = 0; i < body.size(); ++i) {
-    const Stmt &s = *body[i];
+  for (size_t i = 0; i < body_.size(); ++i) {
+    const Stmt &s = *body_[i];
     switch (s.kind) {
     case Stmt::Kind::Block:
-      p.slots.push_back({Slot::Role::Scoped, i});  // checked below, once every declaration is known
+      p_.slots.push_back({Slot::Role::Scoped, i});  // checked below, once every declaration is known
       break;
     case Stmt::Kind::Decl: {
       const auto &d = static_cast<const ir::Decl &>(s);
@@ -190,81 +187,119 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         // thread, so each replica gets its own copy (`<name>_g<m>`). Off by
         // default: k copies per hardware thread ran 0.32-0.68x on an H100
         // (gpu-diff `local array` cases, docs/BENCHMARKS.md).
-        if (!ctx.options.group.localArrays) {
-          p.why = "it has a per-thread local array: a copy per logical thread measured 0.32-0.68x "
-                  "(--group-local-arrays allows it)";
+        if (!ctx_.options.group.localArrays) {
+          p_.why = "it has a per-thread local array: a copy per logical thread measured 0.32-0.68x "
+                   "(--group-local-arrays allows it)";
           return false;
         }
         for (const auto &n : d.names) {
           if (n.range) {
-            p.why = "it declares a parameterized .local variable";
+            p_.why = "it declares a parameterized .local variable";
             return false;
           }
-          p.localNames.insert(std::string(n.name));
+          p_.localNames.insert(std::string(n.name));
         }
-        p.slots.push_back({Slot::Role::Decl, i});
+        p_.slots.push_back({Slot::Role::Decl, i});
         break;
       }
       if (d.space() != ".reg") {
-        p.why = "it declares a local variable (" + std::string(d.space()) + ")";
+        p_.why = "it declares a local variable (" + std::string(d.space()) + ")";
         return false;
       }
       for (const auto &n : d.names) {
         if (!n.dims.empty()) {
-          p.why = "it declares a register array";
+          p_.why = "it declares a register array";
           return false;
         }
-        (n.range ? p.regs.range[std::string(n.name)] : p.regs.plain[std::string(n.name)]) = std::string(d.type());
+        (n.range ? p_.regs.range[std::string(n.name)] : p_.regs.plain[std::string(n.name)]) = std::string(d.type());
       }
-      p.slots.push_back({Slot::Role::Decl, i});
+      p_.slots.push_back({Slot::Role::Decl, i});
       break;
     }
     case Stmt::Kind::Directive:
-      p.slots.push_back({Slot::Role::Directive, i});
+      p_.slots.push_back({Slot::Role::Directive, i});
       break;
     case Stmt::Kind::Label:
-      p.slots.push_back({Slot::Role::Exit, i});  // checked below: only before the final ret
+      p_.slots.push_back({Slot::Role::Exit, i});  // checked below: only before the final ret
       break;
     case Stmt::Kind::Instruction:
-      p.slots.push_back({Slot::Role::Instr, i});
+      p_.slots.push_back({Slot::Role::Instr, i});
       break;
     }
   }
-  unsigned scopedInstrs = 0;  // instructions inside nested blocks (for k, below)
-  for (const auto &sl : p.slots)
+  return true;
+}
+
+bool Planner::checkNestedBlocks() {
+  for (const auto &sl : p_.slots)
     if (sl.role == Slot::Role::Scoped) {
-      std::string why = scopedBlockWhy(static_cast<const ir::Block &>(*body[sl.stmt]), p.regs, scopedInstrs);
+      std::string why = scopedBlockWhy(static_cast<const ir::Block &>(*body_[sl.stmt]), p_.regs, scopedInstrs_);
       if (!why.empty()) {
-        p.why = "it has a nested { } block with " + why;
-        p.whyAt = body[sl.stmt].get();
+        p_.why = "it has a nested { } block with " + why;
+        p_.whyAt = body_[sl.stmt].get();
         return false;
       }
     }
+  return true;
+}
+
+bool Planner::findExit() {
   // The exit: trailing labels and one unguarded `ret` (directives between).
-  size_t end = p.slots.size();
-  auto instrAt = [&](const Slot &s) -> const Instruction & { return static_cast<const Instruction &>(*body[s.stmt]); };
+  size_t end = p_.slots.size();
   int lastInstr = -1;
-  for (size_t i = 0; i < p.slots.size(); ++i)
-    if (p.slots[i].role == Slot::Role::Instr) lastInstr = static_cast<int>(i);
-  if (lastInstr < 0 || instrAt(p.slots[lastInstr]).opcode != "ret" || !instrAt(p.slots[lastInstr]).guard.empty()) {
-    p.why = "the body does not end with `ret`";
+  for (size_t i = 0; i < p_.slots.size(); ++i)
+    if (p_.slots[i].role == Slot::Role::Instr) lastInstr = static_cast<int>(i);
+  if (lastInstr < 0 || instrAt(p_.slots[lastInstr]).opcode != "ret" || !instrAt(p_.slots[lastInstr]).guard.empty()) {
+    p_.why = "the body does not end with `ret`";
     return false;
   }
-  std::set<std::string_view> exitLabels;
-  size_t cut = static_cast<size_t>(lastInstr);
-  p.slots[cut].role = Slot::Role::Exit;
-  for (size_t i = cut; i-- > 0;) {
-    if (p.slots[i].role == Slot::Role::Exit) {
-      exitLabels.insert(static_cast<const ir::Label &>(*body[p.slots[i].stmt]).name);
-      cut = i;
-    } else if (p.slots[i].role == Slot::Role::Directive) {
+  cut_ = static_cast<size_t>(lastInstr);
+  p_.slots[cut_].role = Slot::Role::Exit;
+  for (size_t i = cut_; i-- > 0;) {
+    if (p_.slots[i].role == Slot::Role::Exit) {
+      exitLabels_.insert(static_cast<const ir::Label &>(*body_[p_.slots[i].stmt]).name);
+      cut_ = i;
+    } else if (p_.slots[i].role == Slot::Role::Directive) {
       continue;
     } else {
       break;
     }
   }
-  for (size_t i = cut; i < end; ++i)
-    if (p.slots[i].role != Slot::Role::Directive) p.slots[i].role = Slot::Role::Exit;
+  for (size_t i = cut_; i < end; ++i)
+    if (p_.slots[i].role != Slot::Role::Directive) p_.slots[i].role = Slot::Role::Exit;
+  return true;
+}
+
+size_t Planner::plainArm(size_t j) const {
+  for (; j < cut_; ++j) {
+    const Slot &t = p_.slots[j];
+    if (t.role == Slot::Role::Directive) continue;
+    if (t.role == Slot::Role::Scoped) {  // predicated instruction by instruction: none may have a guard
+      bool guarded = false;
+      ir::forEachStmt(static_cast<const ir::Block &>(*body_[t.stmt]), [&](const Stmt &st) {
+        guarded |= st.kind == Stmt::Kind::Instruction && !static_cast<const Instruction &>(st).guard.empty();
+      });
+      if (guarded) return j;
+      continue;
+    }
+    if (t.role != Slot::Role::Instr) return j;
+    const Instruction &x = instrAt(t);
+    if (!x.guard.empty() || analysis::flowOf(x) != analysis::Flow::Next || x.base() == "bra" ||
+        x.base() == "call" || x.base() == "ret" || x.base() == "exit")
+      return j;
+  }
+  return j;
+}
+
+std::string_view Planner::jumpAt(size_t j) {
+  if (j >= cut_ || p_.slots[j].role != Slot::Role::Instr) return {};
+  const Instruction &x = instrAt(p_.slots[j]);
+  if (x.base() != "bra" || !x.guard.empty()) return {};
+  std::string_view t = analysis::branchTarget(x);
+  return exitLabels_.count(t) || branchesTo_[t] != 1 ? std::string_view() : t;
+}
+
+void Planner::findRegions() {
   // If-then and if/else regions, each label the target of one branch alone:
   //   if-then:  `@%p bra L; <plain>; L:` (the arm runs when %p is false)
   //   if/else:  `@%p bra T; <plain>; bra.uni J; T: <plain>; J:`, or nvcc's
@@ -276,60 +311,15 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
   // guard, negated for the arm that runs when it is not taken (if-conversion:
   // an instruction that does not run leaves its registers as the branch
   // would have, so the other arm reads what it read in the original).
-  std::map<std::string_view, int> branchesTo;
-  for (size_t i = 0; i < cut; ++i)
-    if (p.slots[i].role == Slot::Role::Instr && instrAt(p.slots[i]).base() == "bra")
-      ++branchesTo[analysis::branchTarget(instrAt(p.slots[i]))];
-  auto labelName = [&](size_t j) -> std::string_view {
-    return j < cut && p.slots[j].role == Slot::Role::Exit && body[p.slots[j].stmt]->kind == Stmt::Kind::Label
-               ? static_cast<const ir::Label &>(*body[p.slots[j].stmt]).name
-               : std::string_view();
-  };
-  auto skipDirectives = [&](size_t j) {
-    while (j < cut && p.slots[j].role == Slot::Role::Directive) ++j;
-    return j;
-  };
-  // The end of a run of plain statements from j (the first slot that is not one).
-  auto plainArm = [&](size_t j) {
-    for (; j < cut; ++j) {
-      const Slot &t = p.slots[j];
-      if (t.role == Slot::Role::Directive) continue;
-      if (t.role == Slot::Role::Scoped) {  // predicated instruction by instruction: none may have a guard
-        bool guarded = false;
-        ir::forEachStmt(static_cast<const ir::Block &>(*body[t.stmt]), [&](const Stmt &st) {
-          guarded |= st.kind == Stmt::Kind::Instruction && !static_cast<const Instruction &>(st).guard.empty();
-        });
-        if (guarded) return j;
-        continue;
-      }
-      if (t.role != Slot::Role::Instr) return j;
-      const Instruction &x = instrAt(t);
-      if (!x.guard.empty() || analysis::flowOf(x) != analysis::Flow::Next || x.base() == "bra" ||
-          x.base() == "call" || x.base() == "ret" || x.base() == "exit")
-        return j;
-    }
-    return j;
-  };
-  // An unguarded jump at slot j to a label only it targets: that label, else "".
-  auto jumpAt = [&](size_t j) -> std::string_view {
-    if (j >= cut || p.slots[j].role != Slot::Role::Instr) return {};
-    const Instruction &x = instrAt(p.slots[j]);
-    if (x.base() != "bra" || !x.guard.empty()) return {};
-    std::string_view t = analysis::branchTarget(x);
-    return exitLabels.count(t) || branchesTo[t] != 1 ? std::string_view() : t;
-  };
-  auto markArm = [&](size_t from, size_t to, size_t branch, bool taken) {
-    for (size_t t = from; t < to; ++t) {
-      p.slots[t].region = static_cast<int>(branch);
-      p.slots[t].regionTaken = taken;
-    }
-  };
-  for (size_t i = 0; i < cut; ++i) {
-    if (p.slots[i].role != Slot::Role::Instr) continue;
-    const Instruction &br = instrAt(p.slots[i]);
+  for (size_t i = 0; i < cut_; ++i)
+    if (p_.slots[i].role == Slot::Role::Instr && instrAt(p_.slots[i]).base() == "bra")
+      ++branchesTo_[analysis::branchTarget(instrAt(p_.slots[i]))];
+  for (size_t i = 0; i < cut_; ++i) {
+    if (p_.slots[i].role != Slot::Role::Instr) continue;
+    const Instruction &br = instrAt(p_.slots[i]);
     if (br.base() != "bra" || br.guard.empty()) continue;
     std::string_view target = analysis::branchTarget(br);
-    if (exitLabels.count(target) || branchesTo[target] != 1) continue;
+    if (exitLabels_.count(target) || branchesTo_[target] != 1) continue;
     const size_t bi = i;
     size_t a = skipDirectives(i + 1);
     std::vector<size_t> jumps, labels;  // structure: left out of the fast path, renamed in the slow path
@@ -382,26 +372,29 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     // The arms read the branch's predicate as the branch did: none may write it.
     bool writesGuard = false;
     for (size_t t = bi + 1; t <= i; ++t)
-      if (p.slots[t].region == static_cast<int>(bi)) {
+      if (p_.slots[t].region == static_cast<int>(bi)) {
         auto check = [&](const Instruction &x) {
           for (auto d : analysis::defUse(x).defs) writesGuard |= d == br.guard;
         };
-        if (p.slots[t].role == Slot::Role::Instr) check(instrAt(p.slots[t]));
-        else if (p.slots[t].role == Slot::Role::Scoped)
-          ir::forEachStmt(static_cast<const ir::Block &>(*body[p.slots[t].stmt]), [&](const Stmt &st) {
+        if (p_.slots[t].role == Slot::Role::Instr) check(instrAt(p_.slots[t]));
+        else if (p_.slots[t].role == Slot::Role::Scoped)
+          ir::forEachStmt(static_cast<const ir::Block &>(*body_[p_.slots[t].stmt]), [&](const Stmt &st) {
             if (st.kind == Stmt::Kind::Instruction) check(static_cast<const Instruction &>(st));
           });
       }
     if (writesGuard) {
-      for (size_t t = bi + 1; t <= i; ++t) p.slots[t].region = -1;
+      for (size_t t = bi + 1; t <= i; ++t) p_.slots[t].region = -1;
       i = bi;
       continue;
     }
-    p.slots[bi].role = Slot::Role::RegionBranch;
-    for (size_t j : jumps) p.slots[j].role = Slot::Role::RegionJump;
-    for (size_t j : labels) p.slots[j].role = Slot::Role::RegionLabel;
-    ++(ifElse ? p.ifElseRegions : p.regions);
+    p_.slots[bi].role = Slot::Role::RegionBranch;
+    for (size_t j : jumps) p_.slots[j].role = Slot::Role::RegionJump;
+    for (size_t j : labels) p_.slots[j].role = Slot::Role::RegionLabel;
+    ++(ifElse ? p_.ifElseRegions : p_.regions);
   }
+}
+
+bool Planner::findGridStrideLoop() {
   // A grid-stride loop at the end of the main part: `L: <plain>; add i, i,
   // S; setp.lt p, i, n; @p bra L` with nothing after it but the exit, L
   // the target of that branch alone, i written in the loop by the add alone,
@@ -412,81 +405,82 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
   // replicas run together (vector accesses), then each replica its own
   // remaining ones. The alignment proof covers every iteration (the counter
   // is a symbol of the address polynomial).
-  {
-    size_t latch = cut;
-    while (latch > 0 && p.slots[latch - 1].role == Slot::Role::Directive) --latch;
-    if (latch > 0 && p.slots[latch - 1].role == Slot::Role::Instr) {
-      const size_t li = latch - 1;
-      const Instruction &br = instrAt(p.slots[li]);
-      std::string_view target = br.base() == "bra" ? analysis::branchTarget(br) : std::string_view();
-      size_t ls = 0;
-      bool found = false;
-      if (!br.guard.empty() && !target.empty() && !exitLabels.count(target) && branchesTo[target] == 1)
-        for (size_t j = 0; j < li; ++j)
-          if (labelName(j) == target) {
-            ls = j;
-            found = true;
-          }
-      if (found) {
-        // The body: plain statements only (no regions, guards or labels).
-        bool plainBody = plainArm(ls + 1) == li;
-        for (size_t j = ls + 1; j < li && plainBody; ++j) plainBody = p.slots[j].region < 0;
-        // The latch: the guard's setp and the counter's add.
-        const Instruction *setp = nullptr, *add = nullptr;
-        for (size_t j = li; j-- > ls + 1 && plainBody;) {
-          if (p.slots[j].role != Slot::Role::Instr) continue;
-          const Instruction &x = instrAt(p.slots[j]);
-          for (auto d : analysis::defUse(x).defs)
-            if (!setp && d == br.guard) setp = &x;
+  size_t latch = cut_;
+  while (latch > 0 && p_.slots[latch - 1].role == Slot::Role::Directive) --latch;
+  if (latch > 0 && p_.slots[latch - 1].role == Slot::Role::Instr) {
+    const size_t li = latch - 1;
+    const Instruction &br = instrAt(p_.slots[li]);
+    std::string_view target = br.base() == "bra" ? analysis::branchTarget(br) : std::string_view();
+    size_t ls = 0;
+    bool found = false;
+    if (!br.guard.empty() && !target.empty() && !exitLabels_.count(target) && branchesTo_[target] == 1)
+      for (size_t j = 0; j < li; ++j)
+        if (labelName(j) == target) {
+          ls = j;
+          found = true;
         }
-        std::string why;
-        if (!plainBody) why = "its body is not straight-line code";
-        else if (!setp || setp->base() != "setp" || setp->operands.size() != 3 ||
-                 setp->operands[1].kind != Operand::Kind::Register)
-          why = "its latch is not 'setp p, i, n; @p bra'";
-        std::string_view iv = why.empty() ? setp->operands[1].text : std::string_view();
-        std::string_view bound = why.empty() ? setp->operands[2].text : std::string_view();
-        unsigned ivDefs = 0, boundDefs = 0;
-        for (size_t j = ls + 1; j < li && why.empty(); ++j) {
-          if (p.slots[j].role != Slot::Role::Instr) continue;
-          const Instruction &x = instrAt(p.slots[j]);
-          for (auto d : analysis::defUse(x).defs) {
-            if (d == iv) ++ivDefs, add = &x;
-            if (d == bound) ++boundDefs;
-            if (d == br.guard && &x != setp) why = "its predicate is written twice";
-          }
-        }
-        if (why.empty() && (ivDefs != 1 || boundDefs != 0 || !add || add->base() != "add" || add->operands.size() != 3 ||
-                            add->operands[1].text != iv || add->operands[2].kind != Operand::Kind::Register))
-          why = "its counter is not updated once by 'add i, i, S' with a loop-invariant S and n";
-        std::string_view stepReg = why.empty() ? add->operands[2].text : std::string_view();
-        for (size_t j = ls + 1; j < li && why.empty(); ++j)
-          if (p.slots[j].role == Slot::Role::Instr)
-            for (auto d : analysis::defUse(instrAt(p.slots[j])).defs)
-              if (d == stepReg) why = "its step is written in the loop";
-        if (!why.empty()) {
-          p.why = "it has a loop that is not a grid-stride loop (" + why + ")";
-          p.whyAt = &br;
-          return false;
-        }
-        p.slots[ls].role = Slot::Role::LoopLabel;
-        p.slots[li].role = Slot::Role::LoopLatch;
-        p.loopLabel = ls;
-        p.loopLatch = li;
+    if (found) {
+      // The body: plain statements only (no regions, guards or labels).
+      bool plainBody = plainArm(ls + 1) == li;
+      for (size_t j = ls + 1; j < li && plainBody; ++j) plainBody = p_.slots[j].region < 0;
+      // The latch: the guard's setp and the counter's add.
+      const Instruction *setp = nullptr, *add = nullptr;
+      for (size_t j = li; j-- > ls + 1 && plainBody;) {
+        if (p_.slots[j].role != Slot::Role::Instr) continue;
+        const Instruction &x = instrAt(p_.slots[j]);
+        for (auto d : analysis::defUse(x).defs)
+          if (!setp && d == br.guard) setp = &x;
       }
+      std::string why;
+      if (!plainBody) why = "its body is not straight-line code";
+      else if (!setp || setp->base() != "setp" || setp->operands.size() != 3 ||
+               setp->operands[1].kind != Operand::Kind::Register)
+        why = "its latch is not 'setp p, i, n; @p bra'";
+      std::string_view iv = why.empty() ? setp->operands[1].text : std::string_view();
+      std::string_view bound = why.empty() ? setp->operands[2].text : std::string_view();
+      unsigned ivDefs = 0, boundDefs = 0;
+      for (size_t j = ls + 1; j < li && why.empty(); ++j) {
+        if (p_.slots[j].role != Slot::Role::Instr) continue;
+        const Instruction &x = instrAt(p_.slots[j]);
+        for (auto d : analysis::defUse(x).defs) {
+          if (d == iv) ++ivDefs, add = &x;
+          if (d == bound) ++boundDefs;
+          if (d == br.guard && &x != setp) why = "its predicate is written twice";
+        }
+      }
+      if (why.empty() && (ivDefs != 1 || boundDefs != 0 || !add || add->base() != "add" || add->operands.size() != 3 ||
+                          add->operands[1].text != iv || add->operands[2].kind != Operand::Kind::Register))
+        why = "its counter is not updated once by 'add i, i, S' with a loop-invariant S and n";
+      std::string_view stepReg = why.empty() ? add->operands[2].text : std::string_view();
+      for (size_t j = ls + 1; j < li && why.empty(); ++j)
+        if (p_.slots[j].role == Slot::Role::Instr)
+          for (auto d : analysis::defUse(instrAt(p_.slots[j])).defs)
+            if (d == stepReg) why = "its step is written in the loop";
+      if (!why.empty()) {
+        p_.why = "it has a loop that is not a grid-stride loop (" + why + ")";
+        p_.whyAt = &br;
+        return false;
+      }
+      p_.slots[ls].role = Slot::Role::LoopLabel;
+      p_.slots[li].role = Slot::Role::LoopLatch;
+      p_.loopLabel = ls;
+      p_.loopLatch = li;
     }
   }
+  return true;
+}
+
+bool Planner::checkMainPart() {
   // The main part: straight-line code, if-then regions and guards to the exit.
   unsigned segment = 0;
   bool storeSeen = false;
-  std::map<const Stmt *, size_t> slotOf;
-  for (size_t i = 0; i < cut; ++i) {
-    Slot &s = p.slots[i];
-    slotOf[body[s.stmt].get()] = i;
+  for (size_t i = 0; i < cut_; ++i) {
+    Slot &s = p_.slots[i];
+    slotOf_[body_[s.stmt].get()] = i;
     if (s.role == Slot::Role::Exit) {
-      p.why = "it has control flow other than bounds guards (label " +
-              std::string(static_cast<const ir::Label &>(*body[s.stmt]).name) + ")";
-      p.whyAt = body[s.stmt].get();
+      p_.why = "it has control flow other than bounds guards (label " +
+               std::string(static_cast<const ir::Label &>(*body_[s.stmt]).name) + ")";
+      p_.whyAt = body_[s.stmt].get();
       return false;
     }
     if (s.role == Slot::Role::RegionBranch || s.role == Slot::Role::RegionLabel || s.role == Slot::Role::RegionJump ||
@@ -498,21 +492,21 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
     auto flow = analysis::flowOf(in);
     std::string_view base = in.base();
     if (base == "call") {
-      p.why = "it calls a function";
-      p.whyAt = &in;
+      p_.why = "it calls a function";
+      p_.whyAt = &in;
       return false;
     }
-    bool toExit = (base == "bra" && exitLabels.count(analysis::branchTarget(in))) || base == "ret" || base == "exit";
+    bool toExit = (base == "bra" && exitLabels_.count(analysis::branchTarget(in))) || base == "ret" || base == "exit";
     if (flow != analysis::Flow::Next || base == "bra" || base == "ret" || base == "exit") {
-      if (!toExit || (in.guard.empty() && base == "bra" && i + 1 != cut)) {
-        p.why = "it has control flow other than bounds guards (" + std::string(in.opcode) + ")";
-        p.whyAt = &in;
+      if (!toExit || (in.guard.empty() && base == "bra" && i + 1 != cut_)) {
+        p_.why = "it has control flow other than bounds guards (" + std::string(in.opcode) + ")";
+        p_.whyAt = &in;
         return false;
       }
       if (in.guard.empty()) {  // `bra EXIT` / `ret` at the end of the main part
-        if (i + 1 != cut) {
-          p.why = "it returns before the end of the body";
-          p.whyAt = &in;
+        if (i + 1 != cut_) {
+          p_.why = "it returns before the end of the body";
+          p_.whyAt = &in;
           return false;
         }
         s.role = Slot::Role::Exit;
@@ -524,37 +518,15 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
         // runs to the end (predicated in the fast path; in the slow path the
         // replica skips to the next one). Else the slow path would repeat
         // the store.
-        bool plainTail = true;
-        for (size_t j = i + 1; j < cut && plainTail; ++j) {
-          const Slot &t = p.slots[j];
-          if (t.role == Slot::Role::Directive) continue;
-          if (t.region >= 0 || (t.role != Slot::Role::Instr && t.role != Slot::Role::Scoped)) {
-            plainTail = false;
-            break;
-          }
-          if (t.role == Slot::Role::Scoped) {
-            ir::forEachStmt(static_cast<const ir::Block &>(*body[t.stmt]), [&](const Stmt &st) {
-              plainTail &= st.kind != Stmt::Kind::Instruction || static_cast<const Instruction &>(st).guard.empty();
-            });
-            continue;
-          }
-          const Instruction &x = instrAt(t);
-          plainTail = x.guard.empty() && analysis::flowOf(x) == analysis::Flow::Next && x.base() != "bra" &&
-                      x.base() != "call" && x.base() != "ret" && x.base() != "exit";
-        }
-        bool writesGuard = false;
-        for (size_t j = i + 1; j < cut && plainTail; ++j)
-          if (p.slots[j].role == Slot::Role::Instr)
-            for (auto d : analysis::defUse(instrAt(p.slots[j])).defs) writesGuard |= d == in.guard;
-        if (!plainTail || writesGuard) {
-          p.why = "a store comes before a bounds guard";
-          p.whyAt = &in;
+        if (!lateExitRegion(i, in)) {
+          p_.why = "a store comes before a bounds guard";
+          p_.whyAt = &in;
           return false;
         }
         s.role = Slot::Role::RegionBranch;
         s.toExit = true;
-        for (size_t j = i + 1; j < cut; ++j) p.slots[j].region = static_cast<int>(i);
-        ++p.regions;
+        for (size_t j = i + 1; j < cut_; ++j) p_.slots[j].region = static_cast<int>(i);
+        ++p_.regions;
         continue;
       }
       // A guard on data (`if (i < n && mask[i])`, a threshold on a loaded
@@ -566,16 +538,16 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
       // operands the affine analysis can express are bounds guards (a
       // computed scatter target, rotation 1's, is refused too: grouped
       // rotations measured 0.57-0.93x).
-      if (std::string why = dataGuardWhy(fa, in); !why.empty()) {
-        p.why = "a guard is no bounds check on affine indices (" + why +
-                "): the fast path needs all k logical threads to pass it, which nothing proves likely, and the "
-                "per-thread slow path is slower than the original";
-        p.whyAt = &in;
+      if (std::string why = dataGuardWhy(fa_, in); !why.empty()) {
+        p_.why = "a guard is no bounds check on affine indices (" + why +
+                 "): the fast path needs all k logical threads to pass it, which nothing proves likely, and the "
+                 "per-thread slow path is slower than the original";
+        p_.whyAt = &in;
         return false;
       }
       s.role = Slot::Role::Guard;
       ++segment;
-      ++p.guards;
+      ++p_.guards;
       continue;
     }
     // Special registers the clone cannot give per logical thread.
@@ -586,331 +558,56 @@ bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, boo
                r.text.starts_with("%lanemask");
       });
       if (bad) {
-        p.why = "it reads the thread's vector index, lane or warp id";
-        p.whyAt = &in;
+        p_.why = "it reads the thread's vector index, lane or warp id";
+        p_.whyAt = &in;
         return false;
       }
     }
     if (deadAtomic(&in)) {  // a reduction into memory: like a store, after the last guard
       storeSeen = true;
-      ++p.atomics;
+      ++p_.atomics;
       continue;
     }
     if (auto mem = analysis::memAccess(in); mem && !plainMemoryOp(in)) {
-      p.why = std::string(in.opcode) + " has an ordering or volatile qualifier (the slow path may repeat it)";
-      p.whyAt = &in;
+      p_.why = std::string(in.opcode) + " has an ordering or volatile qualifier (the slow path may repeat it)";
+      p_.whyAt = &in;
       return false;
     }
     if (auto mem = analysis::memAccess(in);
-        mem && mem->kind == analysis::MemAccess::Kind::Store && !(mem->space == ".local" && !p.localNames.empty()))
+        mem && mem->kind == analysis::MemAccess::Kind::Store && !(mem->space == ".local" && !p_.localNames.empty()))
       storeSeen = true;
   }
-  // Accesses: unit stride along %tid.x, or independent of it.
-  unsigned maxW = 0;
-  std::map<size_t, const AccessInfo *> accessOfSlot;
-  for (const auto &a : fa.accesses()) {
-    const Instruction *in = fa.cfg().instructions()[a.instr];
-    auto it = slotOf.find(in);
-    if (it == slotOf.end()) continue;  // in the exit part (none: only ret)
-    if (a.mem.space == ".param" || a.mem.space == ".const") continue;
-    if (a.mem.space == ".local" && !p.localNames.empty()) {
-      // Each replica's addresses come from its own copy of the depot (its
-      // own %SPL): private, per replica. Stores to it may come before a
-      // guard: the slow path replays the replica from the start, writing
-      // the same values again into memory no other thread reads.
-      continue;
-    }
-    if (a.mem.space != ".global" && !a.mem.space.empty()) {
-      p.why = "it accesses " + std::string(a.mem.space) + " memory";
-      p.whyAt = in;
-      return false;
-    }
-    if (deadAtomic(in) && !ctx.options.group.atomics) {
-      // Not communication, but each replica's atomic is its own request:
-      // k of them per hardware thread, one after another, ran a counting
-      // kernel at 0.15x on an H100 (gpu-diff `count_above`).
-      p.why = std::string(in->opcode) + ": an atomic with an unused result stays per logical thread, which "
-              "measured 0.15x (--group-atomics allows it)";
-      p.whyAt = in;
-      return false;
-    }
-    if (deadAtomic(in)) {
-      // Stays per replica. A data-dependent address (a histogram) follows
-      // the gathers' rule; a unit stride along %tid.x would spread the
-      // lanes of a warp k elements apart.
-      if (a.verdict == AccessInfo::Verdict::Unknown && !gathers) {
-        p.why = "cannot analyse " + std::string(in->opcode) + " (" + a.reason +
-                "): grouping could make it k times less coalesced (--group-gathers allows it)";
-        p.whyAt = in;
-        return false;
-      }
-      for (const auto &st : a.strides)
-        if (st.var == "%tid.x" && !(st.constant && *st.constant == 0)) {
-          p.why = std::string(in->opcode) + " depends on %tid.x: an atomic stays per logical thread, and grouping "
-                  "would make it k times less coalesced";
-          p.whyAt = in;
-          return false;
-        }
-      continue;
-    }
-    if (a.mem.kind != analysis::MemAccess::Kind::Load && a.mem.kind != analysis::MemAccess::Kind::Store) {
-      p.why = std::string(in->opcode) + " is not a plain load or store";
-      p.whyAt = in;
-      return false;
-    }
-    if (a.verdict == AccessInfo::Verdict::Unknown) {
-      // A gather or scatter (an address computed from data, a division...).
-      // Each replica could keep its own access, as each logical thread had,
-      // but neighbouring logical threads often touch neighbouring addresses
-      // (a rotated image): after grouping, the lanes of a warp are k
-      // elements apart and the access is up to k times less coalesced. The
-      // rotations measured 0.57-0.93x on an H200 (docs/BENCHMARKS.md), so
-      // this is opt-in (`--group-gathers`).
-      if (!gathers) {
-        p.why = "cannot analyse " + std::string(in->opcode) + " (" + a.reason +
-                "): grouping could make it k times less coalesced (--group-gathers allows it)";
-        p.whyAt = in;
-        p.refusedForGathers = true;
-        return false;
-      }
-      ++p.perReplica;
-      continue;
-    }
-    std::optional<int64_t> stride;
-    bool symbolic = false;
-    for (const auto &st : a.strides)
-      if (st.var == "%tid.x") {
-        stride = st.constant;
-        symbolic = !st.constant;
-      }
-    if (symbolic || (stride && *stride != 0 && *stride != static_cast<int64_t>(a.mem.bytes()))) {
-      p.why = std::string(in->opcode) + " has stride " + (symbolic ? std::string("(symbolic)") : std::to_string(*stride)) +
-              " bytes along %tid.x; grouping needs unit stride";
-      p.whyAt = in;
-      return false;
-    }
-    if (!stride || *stride == 0) continue;  // the same address for every replica: stays per replica
-    unsigned w = a.mem.bytes();
-    // A load inside an if-then or if/else arm becomes one vector load
-    // predicated on any replica's arm (aligned only: checked below).
-    const bool regionLoad = p.slots[it->second].region >= 0 && a.mem.kind == analysis::MemAccess::Kind::Load &&
-                            w <= 4 && !p.slots[p.slots[it->second].region].toExit;
-    if (a.mem.vector != 1 || (w != 1 && w != 2 && w != 4 && w != 8) || !in->guard.empty() ||
-        (p.slots[it->second].region >= 0 && !regionLoad)) {
-      // It would stay per replica, and the lanes of a warp would then be k
-      // elements apart: k times less coalesced than in the original.
-      p.why = std::string(in->opcode) + " is unit-stride but cannot become a vector access (" +
-              (a.mem.vector != 1 ? "already a vector" : !in->guard.empty() ? "predicated"
-                                   : p.slots[it->second].region >= 0
-                                       ? (p.slots[p.slots[it->second].region].toExit
-                                              ? "after a bounds guard that follows a store: predicated"
-                                              : "inside an if-then region")
-                                       : "its width") +
-              "): grouping would make it k times less coalesced";
-      p.whyAt = in;
-      return false;
-    }
-    if (regionLoad) {
-      // The address of replica 0's element, computed in the arm: the
-      // instructions of the arm it depends on, re-run unpredicated (plain
-      // arithmetic on 32- or 64-bit registers, each defining its first
-      // operand alone).
-      const Slot &ls = p.slots[it->second];
-      std::set<std::string> needed;
-      analysis::forEachRegister(in->operands[1], [&](const Operand &r) { needed.insert(std::string(r.text)); });
-      std::vector<size_t> slice;
-      std::string sliceWhy;
-      for (size_t t = it->second; t-- > static_cast<size_t>(ls.region) + 1 && sliceWhy.empty();) {
-        const Slot &q = p.slots[t];
-        if (q.region != ls.region || q.regionTaken != ls.regionTaken) continue;
-        if (q.role == Slot::Role::Scoped) {
-          ir::forEachStmt(static_cast<const ir::Block &>(*body[q.stmt]), [&](const Stmt &st) {
-            if (st.kind == Stmt::Kind::Instruction)
-              for (auto d : analysis::defUse(static_cast<const Instruction &>(st)).defs)
-                if (needed.count(std::string(d))) sliceWhy = "a nested block";
-          });
-          continue;
-        }
-        if (q.role != Slot::Role::Instr) continue;
-        const Instruction &x = instrAt(q);
-        auto du = analysis::defUse(x);
-        bool defines = false;
-        for (auto d : du.defs) defines |= needed.count(std::string(d)) != 0;
-        if (!defines) continue;
-        unsigned bits = x.operands.empty() ? 0 : p.regs.bits(x.operands[0].text);
-        if (du.defs.size() != 1 || x.operands.empty() || x.operands[0].kind != Operand::Kind::Register ||
-            du.defs[0] != x.operands[0].text || analysis::memAccess(x) || (bits != 32 && bits != 64))
-          sliceWhy = std::string(x.opcode);
-        for (auto u : du.uses) needed.insert(std::string(u));
-        slice.push_back(t);
-      }
-      if (!sliceWhy.empty()) {
-        p.why = std::string(in->opcode) + " is unit-stride inside a region, but its address is computed there by " +
-                sliceWhy + ", which cannot run for every replica";
-        p.whyAt = in;
-        return false;
-      }
-      std::reverse(slice.begin(), slice.end());
-      p.slots[it->second].addrSlice = slice;
-    }
-    Slot &s = p.slots[it->second];
-    s.vector = true;
-    s.load = a.mem.kind == analysis::MemAccess::Kind::Load;
-    s.w = w;
-    accessOfSlot[it->second] = &a;
-    maxW = std::max(maxW, w);
-  }
-  if (!maxW) {
-    p.why = "no unit-stride global access of 1, 2, 4 or 8 bytes along %tid.x";
-    return false;
-  }
-  // k: 16-byte vectors for the widest access, halved while the fast path
-  // would run more than kMaxFastPath instructions per hardware thread (the
-  // body times k), as long as every vector stays at least 4 bytes. Few, long
-  // threads leave a small launch latency-bound: Sobel (69 instructions) at
-  // 1920x1080 ran 0.91x with k=16 and 1.12x with k=8 on an H200, and 3.08x
-  // and 2.96x at 8192x8192; the matrix add (19 instructions) is fastest at 16.
-  unsigned minW = 16, instrs = scopedInstrs;
-  for (const auto &sl : p.slots) {
-    if (sl.vector) minW = std::min(minW, sl.w);
-    instrs += sl.role == Slot::Role::Instr || sl.role == Slot::Role::Guard;
-  }
-  // 64-bit elements: k = 2 (two per 16-byte vector) measured no faster
-  // (daxpy 0.99-1.02x at 2M-33M elements on an H100,
-  // docs/results/2026-11-25/family-h100-2026-11-25-before.md); a clone that does not
-  // pay still costs the program its load and the launch hook.
-  if (maxW >= 8 && !forcedK) {
-    p.why = "its widest unit-stride access is 8 bytes: two logical threads per 16-byte vector measured no faster "
-            "(--group-k=2 forces it)";
-    return false;
-  }
-  // Grid-stride loops over 32-bit data (every unit-stride access 4 bytes
-  // wide): the form was built for 8- and 16-bit data (#18), whose clones
-  // measured 1.73-2.05x; at 32 bits k = 4 saves the least, nothing measured
-  // it, and its clones cost ptxas time in every program that has such a
-  // kernel, though they rarely run: grid-stride kernels are mostly launched
-  // with grids sized to the device (the family harness's fillRandom: 1024 x
-  // 256 = 2^18 threads, under the 2^21 floor below), and the family's
-  // fillRandom<float> and <int> clones never ran (docs/BENCHMARKS.md).
-  if (p.loopLatch && minW >= 4 && !forcedK) {
-    p.why = "a grid-stride loop whose unit-stride accesses are all 4 bytes or wider: grouped only over 8- or 16-bit "
-            "data (--group-k=4 forces it)";
-    p.whyAt = &instrAt(p.slots[p.loopLatch]);
-    return false;
-  }
-  // Grid-stride loops whose body is mostly arithmetic: grouping saves
-  // memory instructions and requests, not arithmetic (each element's stays),
-  // while the clone holds the body 3k times (the vectorized loop, each
-  // replica's remaining iterations, the slow path). The loops measured
-  // faster grouped have one unit-stride access per 3.7 and 4.5 instructions
-  // of the body (gs_add_u8 2.05x, gs_clamp_u16 1.73x, H100); the family
-  // harness's fillRandom<char> and make_mask, a 64-bit hash and one store in
-  // 24 instructions, got 1900-line clones (ptxas 82 -> 822 ms on
-  // bench/family/elementwise.cu with the 32-bit ones above) that never ran.
-  if (p.loopLatch && !forcedK) {
-    unsigned loopInstrs = 0, loopVectors = 0;
-    for (size_t j = p.loopLabel + 1; j <= p.loopLatch; ++j) {
-      loopInstrs += p.slots[j].role == Slot::Role::Instr || p.slots[j].role == Slot::Role::LoopLatch;
-      loopVectors += p.slots[j].vector;
-    }
-    if (loopVectors * kGridStrideInstrsPerAccess < loopInstrs) {
-      p.why = "a grid-stride loop of " + std::to_string(loopInstrs) + " instructions with " +
-              std::to_string(loopVectors) + " unit-stride access(es): grouped only with one access per " +
-              std::to_string(kGridStrideInstrsPerAccess) +
-              " instructions or more (grouping saves memory instructions, the clone holds the body 3k times; "
-              "--group-k forces it)";
-      p.whyAt = &instrAt(p.slots[p.loopLatch]);
-      return false;
-    }
-  }
-  p.k = 16 / maxW;
-  p.longBody = p.k * instrs > kMaxFastPath;
-  while (!forcedK && p.k / 2 >= 2 && (p.k / 2) * minW >= 4 && p.k * instrs > kMaxFastPath) p.k /= 2;
-  if (forcedK) p.k = forcedK;
-  // Alignment of replica 0's address, and the registers the unpacking needs.
-  auto &aff = fa.affine();
-  for (auto &[slotIndex, a] : accessOfSlot) {
-    Slot &s = p.slots[slotIndex];
-    const Instruction &in = instrAt(s);
-    const int64_t V = static_cast<int64_t>(p.k) * s.w;
-    if (V != 4 && V != 8 && V != 16) {
-      p.why = "k=" + std::to_string(p.k) + " gives " + std::to_string(V) + "-byte accesses for " + std::string(in.opcode) +
-              " (4, 8 or 16 needed)";
-      p.whyAt = &in;
-      return false;
-    }
-    if (!a->address.known) {
-      p.why = "cannot express the address of " + std::string(in.opcode);
-      p.whyAt = &in;
-      return false;
-    }
-    // Each term a multiple of V (with %tid.x and %ntid.x counting k times),
-    // or one parameter the runtime checks; the constant term's remainder is
-    // a misalignment (below).
-    int64_t misalign = 0;
-    auto scaleByK = [&](const analysis::Symbol &sym) -> int64_t {
-      return (sym.kind == analysis::Symbol::Kind::Tid || sym.kind == analysis::Symbol::Kind::Ntid) && sym.dim == 0
-                 ? p.k
-                 : 1;
-    };
-    if (!vectorAlignment(a->address.poly, aff, f, V, scaleByK, p.aligned, misalign)) {
-      p.why = "cannot prove that " + std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " +
-              std::to_string(V) + "-byte aligned for k=" + std::to_string(p.k);
-      p.whyAt = &in;
-      return false;
-    }
-    if (misalign && s.region >= 0) {
-      // The second aligned vector may hold no byte a running replica reads
-      // (the right border of the last row): it could lie past the buffer.
-      p.why = std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " + std::to_string(misalign) +
-              " bytes off a " + std::to_string(V) + "-byte boundary inside a region (its second vector may lie " +
-              "past what the running replicas read)";
-      p.whyAt = &in;
-      return false;
-    }
-    if (misalign) {
-      if (!s.load || s.w > 4 || misalign % s.w != 0) {
-        p.why = std::string(in.opcode) + " at " + aff.str(a->address.poly) + " is " + std::to_string(misalign) +
-                " bytes off a " + std::to_string(V) + "-byte boundary (" +
-                (s.load ? "not a whole number of elements" : "a store cannot be split without touching its neighbours") + ")";
-        p.whyAt = &in;
-        return false;
-      }
-      const Operand &addr = in.operands[1];
-      bool simple = addr.kind == Operand::Kind::Address && addr.elems.size() == 1 &&
-                    (addr.elems[0].kind == Operand::Kind::Register ||
-                     (addr.elems[0].kind == Operand::Kind::Sum && addr.elems[0].elems[0].kind == Operand::Kind::Register &&
-                      addr.elems[0].elems[1].intValue()));
-      if (!simple) {
-        p.why = std::string(in.opcode) + " is misaligned and its address is not [register] or [register+offset]";
-        p.whyAt = &in;
-        return false;
-      }
-      s.misalign = static_cast<unsigned>(misalign);
-    }
-    // The register the value goes to or comes from.
-    const Operand &data = s.load ? in.operands[0] : in.operands[1];
-    if (!s.load && data.kind == Operand::Kind::Immediate && data.intValue()) continue;  // a constant stored
-    if (data.kind != Operand::Kind::Register) {
-      p.why = std::string(in.opcode) + " has a non-register data operand";
-      p.whyAt = &in;
-      return false;
-    }
-    unsigned bits = p.regs.bits(data.text);
-    bool ok = s.w == 8   ? bits == 64
-              : s.load   ? (bits == 16 && s.w < 4) || bits == 32 || bits == 64
-              : s.w == 4 ? bits == 32
-                         : bits == 16 || bits == 32;
-    if (!ok) {
-      p.why = std::string(in.opcode) + " uses register " + std::string(data.text) + " of " + std::to_string(bits) +
-              " bits";
-      p.whyAt = &in;
-      return false;
-    }
-  }
-  std::sort(p.aligned.begin(), p.aligned.end(),
-            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
   return true;
+}
+
+bool Planner::lateExitRegion(size_t i, const Instruction &in) {
+  bool plainTail = true;
+  for (size_t j = i + 1; j < cut_ && plainTail; ++j) {
+    const Slot &t = p_.slots[j];
+    if (t.role == Slot::Role::Directive) continue;
+    if (t.region >= 0 || (t.role != Slot::Role::Instr && t.role != Slot::Role::Scoped)) {
+      plainTail = false;
+      break;
+    }
+    if (t.role == Slot::Role::Scoped) {
+      ir::forEachStmt(static_cast<const ir::Block &>(*body_[t.stmt]), [&](const Stmt &st) {
+        plainTail &= st.kind != Stmt::Kind::Instruction || static_cast<const Instruction &>(st).guard.empty();
+      });
+      continue;
+    }
+    const Instruction &x = instrAt(t);
+    plainTail = x.guard.empty() && analysis::flowOf(x) == analysis::Flow::Next && x.base() != "bra" &&
+                x.base() != "call" && x.base() != "ret" && x.base() != "exit";
+  }
+  bool writesGuard = false;
+  for (size_t j = i + 1; j < cut_ && plainTail; ++j)
+    if (p_.slots[j].role == Slot::Role::Instr)
+      for (auto d : analysis::defUse(instrAt(p_.slots[j])).defs) writesGuard |= d == in.guard;
+  return plainTail && !writesGuard;
+}
+
+bool planGroup(PassContext &ctx, ir::Function &f, Plan &p, unsigned forcedK, bool gathers) {
+  return Planner(ctx, f, p, forcedK, gathers).run();
 }
 
 }  // namespace ptxopt::transforms::group

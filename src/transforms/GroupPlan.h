@@ -1,6 +1,7 @@
 // The group pass's shared parts (src/transforms/Group*.cpp; overview in
 // Group.cpp): the plan of a grouped clone (which statement plays which role,
-// k, the runtime conditions), made by planGroup (GroupPlan.cpp: legality)
+// k, the runtime conditions), made by planGroup (GroupPlan.cpp: legality;
+// GroupAccesses.cpp: accesses, k, alignment; the Planner in GroupPlanner.h)
 // and read by buildGrouped (GroupEmit.cpp: the clone's body) and runGroup
 // (Group.cpp: clones and manifest variants). Internal to the pass.
 #pragma once

@@ -149,6 +149,487 @@ Prescan prescan(const ir::Function &k, const analysis::CFG &cfg, const RegTypes 
   return pairs ? Prescan::kNoRun : Prescan::kNothing;
 }
 
+/// The scan and the clone of one kernel (the steps of the opening comment),
+/// one method each: the runs in windows, the runs across blocks, the loops
+/// (or why nothing merges), the clone's body, its manifest variants.
+class Packer {
+public:
+  Packer(PassContext &ctx, ir::Function &k, const PassContext::Base &known, const RegTypes &types,
+         analysis::FunctionAnalyses &fa)
+      : ctx_(ctx), m_(ctx.module), k_(k), kname_(k.name), known_(known), original_(known.original),
+        isClone_(known.isClone), body_(k.body->body), types_(types), fa_(fa), aff_(fa.affine()) {
+  for (const auto &a : fa_.accesses()) accessOf_[fa_.cfg().instructions()[a.instr]] = &a;
+  }
+
+  void run() {
+    scanWindows();
+    scanAcrossBlocks();
+    if (!planLoopsOrSayWhy()) return;
+    addVariants(buildClone());
+  }
+
+private:
+  /// Runs among the loads of `window`: grouped by (opcode, register),
+  /// sorted by offset, largest vectors first; `ok` checks the statements
+  /// between a run's loads.
+  template <typename Ok>
+  void findRuns(std::vector<Load> &window, bool inPlace, Ok &&ok);
+  /// In one window, the run's loads move up to its earliest one: their
+  /// destination registers must not be read or written in between.
+  bool movable(const std::vector<size_t> &stmts) const;
+  /// A global load that can be merged: unguarded, scalar, plain, 1, 2 or 4
+  /// bytes into a register wide enough, at [reg] or [reg+imm].
+  bool eligible(size_t i, const Instruction &in, Load &l) const;
+  /// The runs in each window of code between labels, branches and writes.
+  void scanWindows();
+  /// The runs across blocks (pack-across-blocks).
+  void scanAcrossBlocks();
+  /// Across blocks: whether the statements between the earliest and the
+  /// latest of a run's loads `stmts` only branch forward among themselves,
+  /// are entered only at the earliest, and neither leave the kernel, write
+  /// memory a load could see, synchronize nor redefine the base register.
+  bool forwardRegion(const std::vector<size_t> &stmts);
+  /// The loops to unroll; false (with a remark) when nothing is packed.
+  bool planLoopsOrSayWhy();
+  /// The clone: the runs merged, the loops unrolled.
+  std::unique_ptr<ir::Function> buildClone();
+  /// The clone's manifest variants (one per variant that launches the kernel) and the remark.
+  void addVariants(std::unique_ptr<ir::Function> clone);
+
+  PassContext &ctx_;
+  ir::Module &m_;
+  ir::Function &k_;
+  const std::string kname_;
+  const PassContext::Base &known_;
+  ir::Function *original_;
+  const bool isClone_;
+  std::vector<std::unique_ptr<Stmt>> &body_;
+  const RegTypes &types_;
+  analysis::FunctionAnalyses &fa_;
+  const analysis::AffineAnalysis &aff_;
+  std::map<const Instruction *, const AccessInfo *> accessOf_;
+  // Windows and runs.
+  std::vector<Run> runs_;
+  std::vector<Load> all_;  // every candidate, by window
+  bool sawNeighbours_ = false;  // loads from one base register in one window (worth a remark)
+  std::string firstWhy_, firstWhyAt_;  // the first run of adjacent loads that could not merge, and why
+  bool acrossNoted_ = false;  // runs across blocks left out, with a remark
+  std::map<std::string_view, size_t> labelAt_;
+  std::map<std::string_view, std::vector<size_t>> branchesTo_;
+  std::vector<LoopPlan> loops_;
+  std::string name_;  // the clone's
+  std::vector<Variant::AlignedParam> aligned_;  // the runs' runtime conditions
+  unsigned merged_ = 0;
+};
+
+template <typename Ok>
+void Packer::findRuns(std::vector<Load> &window, bool inPlace, Ok &&ok) {
+    std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
+    for (size_t i = 0; i < window.size(); ++i) groups[{window[i].key, window[i].reg}].push_back(i);
+    for (auto &[key, idx] : groups) {
+      sawNeighbours_ |= idx.size() > 1;
+      std::sort(idx.begin(), idx.end(), [&](size_t x, size_t y) { return window[x].off < window[y].off; });
+      std::map<int64_t, size_t> byOff;
+      for (size_t i : idx) byOff.emplace(window[i].off, i);  // a repeated offset: the first load
+      std::set<size_t> taken;
+      const unsigned w = window[idx[0]].w;
+      for (unsigned V : {16u, 8u, 4u}) {
+        if (V <= w) continue;
+        const unsigned n = V / w;
+        for (size_t start : idx) {
+          if (taken.count(start) || byOff[window[start].off] != start) continue;
+          std::vector<size_t> run;
+          for (unsigned j = 0; j < n; ++j) {
+            auto it = byOff.find(window[start].off + static_cast<int64_t>(j * w));
+            if (it == byOff.end() || taken.count(it->second)) break;
+            run.push_back(it->second);
+          }
+          if (run.size() != n) continue;
+          std::vector<Variant::AlignedParam> conds;
+          int64_t misalign = 0;
+          const AccessInfo &lead = *window[start].a;
+          std::string alignWhy;
+          const Instruction &leadIn = static_cast<const Instruction &>(*body_[window[start].stmt]);
+          auto fail = [&](const std::string &why) {
+            if (firstWhy_.empty()) {
+              firstWhy_ = std::to_string(n) + " loads of " + std::to_string(w) + " bytes from " + window[start].reg +
+                         " (" + std::string(leadIn.opcode) + ") would merge, but " + why;
+              firstWhyAt_ = locationOf(ctx_.module, fa_, &leadIn);
+            }
+          };
+          if (n == 2 && w >= 4 && !fa_.loops().loopOf(fa_.cfg().blockOf(window[start].a->instr))) {
+            // Two 32- or 64-bit loads as one vector outside a loop: the
+            // thread's request covers the same sectors either way, so
+            // nothing is saved. Rodinia nearest neighbour's struct of two
+            // floats measured 0.99-1.07x
+            // (docs/results/2026-11-25/family-h100-2026-11-25-before.md), and the
+            // clone costs the program its load and the hook. In a loop the
+            // instruction saved each iteration pays: the column walk's
+            // t[i], t[i+1] ran 1.18x faster as one 8-byte load (H100,
+            // docs/BENCHMARKS.md "Row walks").
+            fail("two loads of 4 or 8 bytes outside a loop as one vector measured no faster");
+            continue;
+          }
+          if (!lead.address.known) {
+            fail("their address is unknown (" + lead.address.why + ")");
+            continue;
+          }
+          if (V == 4 && w == 1 && !ctx_.options.pack.uniformBytes &&
+              !threadVarying(lead.address.poly, aff_)) {
+            // Four bytes every thread of the block reads alike (no %tid
+            // term): each warp's byte load is already one broadcast
+            // request, so the merge saves three load instructions and adds
+            // four extractions. Measured 0.93-0.94x (tile_sum, 2048x2048,
+            // three H100 runs), where the block-uniform 8-byte merges paid
+            // (the __cosf DCT's row, 1.05-1.06x; the column walk's pair,
+            // 1.18x) and thread-varying words did not lose (quad,
+            // 1.00-1.11x). Opt-in: --pack-uniform-bytes.
+            fail("every thread of a block reads the same 4 bytes (no %tid term): one 4-byte word of bytes "
+                 "measured 0.93x (tile_sum); --pack-uniform-bytes merges them");
+            continue;
+          }
+          if (!vectorAlignment(lead.address.poly, aff_, k_, V, [](const analysis::Symbol &) { return 1; }, conds,
+                               misalign, &alignWhy)) {
+            fail("the first is not provably " + std::to_string(V) + "-byte aligned: " + alignWhy);
+            continue;
+          }
+          if (misalign) {
+            fail("the first is " + std::to_string(misalign) + " bytes off a " + std::to_string(V) + "-byte boundary");
+            continue;
+          }
+          std::vector<size_t> stmts;
+          for (size_t i : run) stmts.push_back(window[i].stmt);
+          if (!ok(stmts)) {
+            fail(inPlace ? "the code between them may leave, be entered, write memory or redefine the base"
+                         : "a load's register is used between them");
+            continue;
+          }
+          Run r;
+          r.inPlace = inPlace;
+          for (size_t i : run) {
+            taken.insert(i);
+            r.loads.push_back(all_.size());
+            all_.push_back(window[i]);
+          }
+          r.bytes = V;
+          r.conditions = conds;
+          runs_.push_back(std::move(r));
+        }
+      }
+    }
+}
+
+bool Packer::movable(const std::vector<size_t> &stmts) const {
+    const size_t first = *std::min_element(stmts.begin(), stmts.end());
+    std::set<std::string_view> dsts;
+    for (size_t at : stmts) {
+      std::string_view dst = static_cast<const Instruction &>(*body_[at]).operands[0].text;
+      if (!dsts.insert(dst).second) return false;
+      for (size_t s = first + 1; s < at; ++s) {
+        if (body_[s]->kind != Stmt::Kind::Instruction) continue;
+        auto du = analysis::defUse(static_cast<const Instruction &>(*body_[s]));
+        for (auto r : du.defs)
+          if (r == dst) return false;
+        for (auto r : du.uses)
+          if (r == dst) return false;
+      }
+    }
+    return true;
+}
+
+bool Packer::eligible(size_t i, const Instruction &in, Load &l) const {
+    if (!runCandidate(in, types_, l.w, l.reg, l.off)) return false;
+    auto it = accessOf_.find(&in);
+    if (it == accessOf_.end()) return false;
+    l.stmt = i;
+    l.a = it->second;
+    l.key = std::string(in.opcode);
+    return true;
+}
+
+void Packer::scanWindows() {
+  std::vector<Load> window;
+  auto flush = [&] {
+    findRuns(window, false, [&](const std::vector<size_t> &stmts) { return movable(stmts); });
+    window.clear();
+  };
+  for (size_t i = 0; i < body_.size(); ++i) {
+    const Stmt &s = *body_[i];
+    if (s.kind == Stmt::Kind::Label) {
+      flush();
+      continue;
+    }
+    if (s.kind != Stmt::Kind::Instruction) continue;
+    const auto &in = static_cast<const Instruction &>(s);
+    std::string_view base = in.base();
+    auto mem = analysis::memAccess(in);
+    bool barrier = analysis::flowOf(in) != analysis::Flow::Next || base == "bra" || base == "ret" ||
+                   base == "exit" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
+                   base == "fence" || (mem && mem->kind != analysis::MemAccess::Kind::Load);
+    if (barrier) {
+      flush();
+      continue;
+    }
+    // A redefined base register ends the loads that used it.
+    auto du = analysis::defUse(in);
+    for (auto d : du.defs)
+      if (std::any_of(window.begin(), window.end(), [&](const Load &l) { return l.reg == d; })) {
+        flush();
+        break;
+      }
+    Load l;
+    if (eligible(i, in, l)) window.push_back(l);
+  }
+  flush();
+}
+
+bool Packer::forwardRegion(const std::vector<size_t> &stmts) {
+  const size_t a = *std::min_element(stmts.begin(), stmts.end()),
+               b = *std::max_element(stmts.begin(), stmts.end());
+  std::string reg;
+  int64_t off;
+  baseAndOffset(static_cast<const Instruction &>(*body_[a]).operands[1], reg, off);
+  for (size_t s = a + 1; s < b; ++s) {
+    if (body_[s]->kind == Stmt::Kind::Label) {
+      for (size_t from : branchesTo_[static_cast<const ir::Label &>(*body_[s]).name])
+        if (from <= a || from >= b) return false;
+      continue;
+    }
+    if (body_[s]->kind != Stmt::Kind::Instruction) continue;
+    const auto &in = static_cast<const Instruction &>(*body_[s]);
+    std::string_view base = in.base();
+    if (base == "bra") {
+      auto t = labelAt_.find(analysis::branchTarget(in));
+      if (t == labelAt_.end() || t->second <= a || t->second >= b) return false;
+    } else if (analysis::flowOf(in) != analysis::Flow::Next || base == "call" || base == "bar" ||
+               base == "barrier" || base == "membar" || base == "fence" || base == "atom" || base == "red" ||
+               base == "brx") {
+      return false;
+    }
+    auto mem = analysis::memAccess(in);
+    if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
+      return false;
+    for (auto d : analysis::defUse(in).defs)
+      if (d == reg) return false;
+  }
+  return true;
+}
+
+void Packer::scanAcrossBlocks() {
+  // Across blocks: loads left over whose statements in between only branch
+  // forward among themselves (inner loops included), are entered only at
+  // the earliest load, and neither leave the kernel, write memory a load
+  // could see, synchronize nor redefine the base register. Then whenever
+  // the earliest load runs, the latest runs too (nvcc's DCT: cosf's
+  // branches between the eight pixels of a row).
+  std::set<size_t> taken;
+  for (const Load &l : all_) taken.insert(l.stmt);
+  for (size_t i = 0; i < body_.size(); ++i) {
+    if (body_[i]->kind == Stmt::Kind::Label) labelAt_[static_cast<const ir::Label &>(*body_[i]).name] = i;
+    if (body_[i]->kind == Stmt::Kind::Instruction) {
+      const auto &in = static_cast<const Instruction &>(*body_[i]);
+      if (in.base() == "bra") branchesTo_[analysis::branchTarget(in)].push_back(i);
+    }
+  }
+  std::vector<Load> rest;
+  for (size_t i = 0; i < body_.size(); ++i) {
+    if (body_[i]->kind != Stmt::Kind::Instruction || taken.count(i)) continue;
+    Load l;
+    if (eligible(i, static_cast<const Instruction &>(*body_[i]), l)) rest.push_back(l);
+  }
+  const size_t runsBefore = runs_.size(), allBefore = all_.size();
+  findRuns(rest, true, [&](const std::vector<size_t> &stmts) { return forwardRegion(stmts); });
+  if (!ctx_.options.pack.acrossBlocks && runs_.size() > runsBefore) {
+    // Opt-in: the naive DCT measured 0.97x merged (docs/BENCHMARKS.md).
+    size_t loads = all_.size() - allBefore;
+    ctx_.remark(Remark::Kind::Note, k_, "",
+                std::to_string(loads) + " loads in different blocks would merge into " +
+                    std::to_string(runs_.size() - runsBefore) +
+                    " vector load(s) with --pack-across-blocks (off by default: slower on the naive DCT)");
+    runs_.resize(runsBefore);
+    all_.resize(allBefore);
+    acrossNoted_ = true;
+  }
+}
+
+bool Packer::planLoopsOrSayWhy() {
+  std::set<size_t> busy;
+  for (const Load &l : all_) busy.insert(l.stmt);
+  const size_t remarksBefore = ctx_.remarks.size();
+  loops_ = planLoops(ctx_, k_, fa_, types_, busy);
+  const bool loopRemarked = ctx_.remarks.size() != remarksBefore;  // a loop's remark said why already
+  if (runs_.empty() && loops_.empty()) {
+    // Every refusal says why: the first run that failed, else what is missing.
+    if (acrossNoted_ || loopRemarked) return false;
+    const std::string who = isClone_ ? "clone " + kname_ + ": " : "";
+    if (!firstWhy_.empty())
+      ctx_.remark(Remark::Kind::Missed, *original_, firstWhyAt_, who + "not packed: " + firstWhy_);
+    else if (sawNeighbours_)
+      ctx_.remark(Remark::Kind::Missed, *original_, "", who + kNoRunToPack);
+    else if (!isClone_)
+      ctx_.remark(Remark::Kind::Missed, *original_, "", kNothingToPack);
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<ir::Function> Packer::buildClone() {
+  // The clone: same statements; each run's first load becomes the vector
+  // load and the unpacking, the run's other loads go.
+  name_ = kname_ + (isClone_ ? "_pack" : "__ptxopt_pack");
+  auto clone = ir::cloneFunction(k_, name_, "_pk", m_);
+  auto &cb = clone->body->body;
+  Emitter e{m_, {}};
+  e.prefix = "%ptxopt_k";
+  std::map<size_t, std::vector<std::unique_ptr<Stmt>>> replace;  // stmt index -> new statements
+  std::set<size_t> drop;
+  for (const Run &r : runs_) {
+    const Load &lead = all_[r.loads[0]];
+    size_t first = lead.stmt;
+    for (size_t i : r.loads) first = std::min(first, all_[i].stmt);
+    const auto &leadIn = static_cast<const Instruction &>(*cb[lead.stmt]);
+    const std::string type = typeModifier(leadIn);
+    const std::vector<std::string> words = emitVectorLoad(m_, e, leadIn, r.bytes / 4);
+    bool sign = type.size() > 1 && type[1] == 's';
+    auto emitted = [&](size_t at) {
+      for (auto &st : e.out) replace[at].push_back(std::move(st));
+      e.out.clear();
+    };
+    if (r.inPlace) emitted(first);  // the vector load; each unpacking where its load was
+    for (size_t j = 0; j < r.loads.size(); ++j) {
+      const Load &l = all_[r.loads[j]];
+      const auto &in = static_cast<const Instruction &>(*cb[l.stmt]);
+      std::string dst(in.operands[0].text);
+      unsigned bits = types_.bits(dst);
+      unsigned byte = static_cast<unsigned>(j) * l.w;
+      emitUnpack(e, words, byte, l.w, sign, dst, bits);
+      if (r.inPlace) emitted(l.stmt);
+      drop.insert(l.stmt);
+    }
+    // In one window the vector load and all the unpacking go where the
+    // run's first load was (that load too is replaced).
+    if (!r.inPlace) emitted(first);
+    aligned_.insert(aligned_.end(), r.conditions.begin(), r.conditions.end());
+    merged_ += static_cast<unsigned>(r.loads.size());
+  }
+  std::vector<std::unique_ptr<Stmt>> out;
+  std::map<size_t, size_t> newIndex;
+  for (size_t i = 0; i < cb.size(); ++i) {
+    if (auto it = replace.find(i); it != replace.end())
+      for (auto &st : it->second) out.push_back(std::move(st));
+    if (!drop.count(i)) {
+      newIndex[i] = out.size();
+      out.push_back(std::move(cb[i]));
+    }
+  }
+  cb = std::move(out);
+  // Loops last to first, so that the earlier ones' indexes hold.
+  unsigned loadsInLoops = 0;
+  for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+    unrollLoop(m_, cb, *it, newIndex, types_, e);
+    aligned_.insert(aligned_.end(), it->conditions.begin(), it->conditions.end());
+    loadsInLoops += static_cast<unsigned>(it->loads.size());
+    ctx_.count("loops-unrolled");
+  }
+  size_t decls = 0;
+  while (decls < cb.size() && cb[decls]->kind == Stmt::Kind::Decl) ++decls;
+  cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b32", e.prefix + "r", e.r32));
+  if (e.r64) cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b64", e.prefix + "rd", e.r64));
+  if (e.pred) cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".pred", e.prefix + "p", e.pred));
+  return clone;
+}
+
+void Packer::addVariants(std::unique_ptr<ir::Function> clone) {
+  // The launch of the kernel it was made from, plus the runs' conditions.
+  auto packed = [&](Variant v) {
+    v.name = name_;
+    v.pass = "pack";
+    v.kind = v.kind == "identity" ? "pack" : v.kind + "+pack";
+    for (const auto &c : aligned_) requireAligned(v.alignedParams, c);
+    std::sort(v.alignedParams.begin(), v.alignedParams.end(),
+              [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+    return v;
+  };
+  // One variant per variant that launches `k` (a shared clone has
+  // several; they share the pack clone); each one inserted moves the
+  // later ones down by one.
+  Variant v;
+  size_t inserted = 0;
+  for (size_t idx : isClone_ ? known_.indices : std::vector<size_t>{0}) {
+    const size_t at0 = idx + inserted;
+    v = packed(isClone_ ? ctx_.entry(*original_).variants[at0] : known_.variant);
+    int at = m_.itemIndex(&k_);
+    inserted += ctx_.addClone(*original_, std::make_unique<ir::Function>(*clone), v, at,
+                             isClone_ ? std::optional<size_t>(at0) : std::nullopt);
+  }
+  if (!inserted) return;
+  std::string conds;
+  for (const auto &c : v.alignedParams)
+    conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
+             std::to_string(c.bytes) + " == 0";
+  std::string what;
+  if (!runs_.empty()) what = std::to_string(merged_) + " loads merged into " + std::to_string(runs_.size()) + " vector load(s)";
+  for (const auto &lp : loops_)
+    what += std::string(what.empty() ? "" : "; ") + "loop at " + (lp.where.empty() ? lp.header : lp.where) +
+            " unrolled by " + std::to_string(kUnroll) + ", its " + std::to_string(lp.loads.size()) +
+            " short-word load(s) one " + std::to_string(kUnroll * lp.loads[0].w) + "-byte load each per " +
+            std::to_string(kUnroll) + " iterations" +
+            (lp.nounroll ? " (it carries .pragma \"nounroll\": unrolled on this clone only, to group its loads)" : "");
+  ctx_.remark(Remark::Kind::Applied, *original_, "", name_ + ": " + what + "; launch conditions: " + (conds.empty() ? "none" : conds));
+  ctx_.count("loads-merged", merged_);
+}
+
+/// Whether kernel `k` is worth the scan (a clone the manifest knows, an
+/// original without clones that run instead, no nested block, the prescan's
+/// verdict), then the scan and the clone (Packer).
+void packKernel(PassContext &ctx, ir::Function *k) {
+  ctx.count("kernels");
+  const std::string kname(k->name);
+  auto known = ctx.baseOf(*k);
+  if (!known) {
+    ctx.remark(Remark::Kind::Missed, *k, "", "not packed: a __ptxopt_ clone the manifest does not list");
+    return;
+  }
+  ir::Function *original = known->original;
+  const bool isClone = known->isClone;
+  // An original that has clones runs one of them: a pack clone of it
+  // would come after them in the manifest and seldom run. Except when
+  // every variant has conditions on the arguments (rowwalk's: pointers in
+  // different allocations, rows long enough): a launch that fails them
+  // would otherwise lose the pack clone that -O2 without rowwalk gave it.
+  bool onlyArgumentClones = false;
+  if (!isClone && known->variantCount) {
+    onlyArgumentClones = true;
+    for (const auto &e : ctx.manifest.kernels)
+      if (e.kernel == original->name)
+        for (const auto &v : e.variants)
+          onlyArgumentClones &= !v.disjointParams.empty() || !v.minParams.empty();
+  }
+  if (!isClone && known->variantCount && !onlyArgumentClones) {
+    ctx.count("originals-left-to-clones");
+    ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (pack tries them)");
+    return;
+  }
+  auto &body = k->body->body;
+  if (std::any_of(body.begin(), body.end(), [](const auto &s) { return s->kind == Stmt::Kind::Block; })) {
+    ctx.remark(Remark::Kind::Missed, *k, "", "not packed: it has a nested { } block");
+    return;
+  }
+  RegTypes types;
+  for (const auto &s : body)
+    if (s->kind == Stmt::Kind::Decl && static_cast<const ir::Decl &>(*s).space() == ".reg")
+      types.add(static_cast<const ir::Decl &>(*s));
+  auto &fa = ctx.analyses.get(*k);
+  if (Prescan p = prescan(*k, fa.cfg(), types); p != Prescan::kMaybe) {  // the scan's verdict, without its analyses
+    if (p == Prescan::kNoRun)
+      ctx.remark(Remark::Kind::Missed, *original, "", (isClone ? "clone " + kname + ": " : "") + kNoRunToPack);
+    else if (!isClone)
+      ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
+    return;
+  }
+  Packer(ctx, *k, *known, types, fa).run();
+}
+
 }  // namespace
 
 void runPack(PassContext &ctx) {
@@ -158,411 +639,7 @@ void runPack(PassContext &ctx) {
   std::vector<ir::Function *> kernels;
   for (auto *k : m.kernels())
     if (k->name.find("_pack") == std::string_view::npos) kernels.push_back(k);
-  for (ir::Function *k : kernels) {
-    ctx.count("kernels");
-    const std::string kname(k->name);
-    auto known = ctx.baseOf(*k);
-    if (!known) {
-      ctx.remark(Remark::Kind::Missed, *k, "", "not packed: a __ptxopt_ clone the manifest does not list");
-      continue;
-    }
-    ir::Function *original = known->original;
-    const bool isClone = known->isClone;
-    // An original that has clones runs one of them: a pack clone of it
-    // would come after them in the manifest and seldom run. Except when
-    // every variant has conditions on the arguments (rowwalk's: pointers in
-    // different allocations, rows long enough): a launch that fails them
-    // would otherwise lose the pack clone that -O2 without rowwalk gave it.
-    bool onlyArgumentClones = false;
-    if (!isClone && known->variantCount) {
-      onlyArgumentClones = true;
-      for (const auto &e : ctx.manifest.kernels)
-        if (e.kernel == original->name)
-          for (const auto &v : e.variants)
-            onlyArgumentClones &= !v.disjointParams.empty() || !v.minParams.empty();
-    }
-    if (!isClone && known->variantCount && !onlyArgumentClones) {
-      ctx.count("originals-left-to-clones");
-      ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (pack tries them)");
-      continue;
-    }
-    auto &body = k->body->body;
-    if (std::any_of(body.begin(), body.end(), [](const auto &s) { return s->kind == Stmt::Kind::Block; })) {
-      ctx.remark(Remark::Kind::Missed, *k, "", "not packed: it has a nested { } block");
-      continue;
-    }
-    RegTypes types;
-    for (const auto &s : body)
-      if (s->kind == Stmt::Kind::Decl && static_cast<const ir::Decl &>(*s).space() == ".reg")
-        types.add(static_cast<const ir::Decl &>(*s));
-    auto &fa = ctx.analyses.get(*k);
-    if (Prescan p = prescan(*k, fa.cfg(), types); p != Prescan::kMaybe) {  // the scan's verdict, without its analyses
-      if (p == Prescan::kNoRun)
-        ctx.remark(Remark::Kind::Missed, *original, "", (isClone ? "clone " + kname + ": " : "") + kNoRunToPack);
-      else if (!isClone)
-        ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
-      continue;
-    }
-    auto &aff = fa.affine();
-    std::map<const Instruction *, const AccessInfo *> accessOf;
-    for (const auto &a : fa.accesses()) accessOf[fa.cfg().instructions()[a.instr]] = &a;
-
-    // Windows and runs.
-    std::vector<Run> runs;
-    std::vector<Load> all;  // every candidate, by window
-    bool sawNeighbours = false;  // loads from one base register in one window (worth a remark)
-    std::string firstWhy, firstWhyAt;  // the first run of adjacent loads that could not merge, and why
-    // Runs among the loads of `window`: grouped by (opcode, register),
-    // sorted by offset, largest vectors first; `ok` checks the statements
-    // between a run's loads.
-    auto findRuns = [&](std::vector<Load> &window, bool inPlace, auto &&ok) {
-      std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
-      for (size_t i = 0; i < window.size(); ++i) groups[{window[i].key, window[i].reg}].push_back(i);
-      for (auto &[key, idx] : groups) {
-        sawNeighbours |= idx.size() > 1;
-        std::sort(idx.begin(), idx.end(), [&](size_t x, size_t y) { return window[x].off < window[y].off; });
-        std::map<int64_t, size_t> byOff;
-        for (size_t i : idx) byOff.emplace(window[i].off, i);  // a repeated offset: the first load
-        std::set<size_t> taken;
-        const unsigned w = window[idx[0]].w;
-        for (unsigned V : {16u, 8u, 4u}) {
-          if (V <= w) continue;
-          const unsigned n = V / w;
-          for (size_t start : idx) {
-            if (taken.count(start) || byOff[window[start].off] != start) continue;
-            std::vector<size_t> run;
-            for (unsigned j = 0; j < n; ++j) {
-              auto it = byOff.find(window[start].off + static_cast<int64_t>(j * w));
-              if (it == byOff.end() || taken.count(it->second)) break;
-              run.push_back(it->second);
-            }
-            if (run.size() != n) continue;
-            std::vector<Variant::AlignedParam> conds;
-            int64_t misalign = 0;
-            const AccessInfo &lead = *window[start].a;
-            std::string alignWhy;
-            const Instruction &leadIn = static_cast<const Instruction &>(*body[window[start].stmt]);
-            auto fail = [&](const std::string &why) {
-              if (firstWhy.empty()) {
-                firstWhy = std::to_string(n) + " loads of " + std::to_string(w) + " bytes from " + window[start].reg +
-                           " (" + std::string(leadIn.opcode) + ") would merge, but " + why;
-                firstWhyAt = locationOf(ctx.module, fa, &leadIn);
-              }
-            };
-            if (n == 2 && w >= 4 && !fa.loops().loopOf(fa.cfg().blockOf(window[start].a->instr))) {
-              // Two 32- or 64-bit loads as one vector outside a loop: the
-              // thread's request covers the same sectors either way, so
-              // nothing is saved. Rodinia nearest neighbour's struct of two
-              // floats measured 0.99-1.07x
-              // (docs/results/2026-11-25/family-h100-2026-11-25-before.md), and the
-              // clone costs the program its load and the hook. In a loop the
-              // instruction saved each iteration pays: the column walk's
-              // t[i], t[i+1] ran 1.18x faster as one 8-byte load (H100,
-              // docs/BENCHMARKS.md "Row walks").
-              fail("two loads of 4 or 8 bytes outside a loop as one vector measured no faster");
-              continue;
-            }
-            if (!lead.address.known) {
-              fail("their address is unknown (" + lead.address.why + ")");
-              continue;
-            }
-            if (V == 4 && w == 1 && !ctx.options.pack.uniformBytes &&
-                !threadVarying(lead.address.poly, aff)) {
-              // Four bytes every thread of the block reads alike (no %tid
-              // term): each warp's byte load is already one broadcast
-              // request, so the merge saves three load instructions and adds
-              // four extractions. Measured 0.93-0.94x (tile_sum, 2048x2048,
-              // three H100 runs), where the block-uniform 8-byte merges paid
-              // (the __cosf DCT's row, 1.05-1.06x; the column walk's pair,
-              // 1.18x) and thread-varying words did not lose (quad,
-              // 1.00-1.11x). Opt-in: --pack-uniform-bytes.
-              fail("every thread of a block reads the same 4 bytes (no %tid term): one 4-byte word of bytes "
-                   "measured 0.93x (tile_sum); --pack-uniform-bytes merges them");
-              continue;
-            }
-            if (!vectorAlignment(lead.address.poly, aff, *k, V, [](const analysis::Symbol &) { return 1; }, conds,
-                                 misalign, &alignWhy)) {
-              fail("the first is not provably " + std::to_string(V) + "-byte aligned: " + alignWhy);
-              continue;
-            }
-            if (misalign) {
-              fail("the first is " + std::to_string(misalign) + " bytes off a " + std::to_string(V) + "-byte boundary");
-              continue;
-            }
-            std::vector<size_t> stmts;
-            for (size_t i : run) stmts.push_back(window[i].stmt);
-            if (!ok(stmts)) {
-              fail(inPlace ? "the code between them may leave, be entered, write memory or redefine the base"
-                           : "a load's register is used between them");
-              continue;
-            }
-            Run r;
-            r.inPlace = inPlace;
-            for (size_t i : run) {
-              taken.insert(i);
-              r.loads.push_back(all.size());
-              all.push_back(window[i]);
-            }
-            r.bytes = V;
-            r.conditions = conds;
-            runs.push_back(std::move(r));
-          }
-        }
-      }
-    };
-    // In one window, the run's loads move up to its earliest one: their
-    // destination registers must not be read or written in between.
-    auto movable = [&](const std::vector<size_t> &stmts) {
-      const size_t first = *std::min_element(stmts.begin(), stmts.end());
-      std::set<std::string_view> dsts;
-      for (size_t at : stmts) {
-        std::string_view dst = static_cast<const Instruction &>(*body[at]).operands[0].text;
-        if (!dsts.insert(dst).second) return false;
-        for (size_t s = first + 1; s < at; ++s) {
-          if (body[s]->kind != Stmt::Kind::Instruction) continue;
-          auto du = analysis::defUse(static_cast<const Instruction &>(*body[s]));
-          for (auto r : du.defs)
-            if (r == dst) return false;
-          for (auto r : du.uses)
-            if (r == dst) return false;
-        }
-      }
-      return true;
-    };
-    std::vector<Load> window;
-    auto flush = [&] {
-      findRuns(window, false, movable);
-      window.clear();
-    };
-    // A global load that can be merged: unguarded, scalar, plain, 1, 2 or 4
-    // bytes into a register wide enough, at [reg] or [reg+imm].
-    auto eligible = [&](size_t i, const Instruction &in, Load &l) {
-      if (!runCandidate(in, types, l.w, l.reg, l.off)) return false;
-      auto it = accessOf.find(&in);
-      if (it == accessOf.end()) return false;
-      l.stmt = i;
-      l.a = it->second;
-      l.key = std::string(in.opcode);
-      return true;
-    };
-    for (size_t i = 0; i < body.size(); ++i) {
-      const Stmt &s = *body[i];
-      if (s.kind == Stmt::Kind::Label) {
-        flush();
-        continue;
-      }
-      if (s.kind != Stmt::Kind::Instruction) continue;
-      const auto &in = static_cast<const Instruction &>(s);
-      std::string_view base = in.base();
-      auto mem = analysis::memAccess(in);
-      bool barrier = analysis::flowOf(in) != analysis::Flow::Next || base == "bra" || base == "ret" ||
-                     base == "exit" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
-                     base == "fence" || (mem && mem->kind != analysis::MemAccess::Kind::Load);
-      if (barrier) {
-        flush();
-        continue;
-      }
-      // A redefined base register ends the loads that used it.
-      auto du = analysis::defUse(in);
-      for (auto d : du.defs)
-        if (std::any_of(window.begin(), window.end(), [&](const Load &l) { return l.reg == d; })) {
-          flush();
-          break;
-        }
-      Load l;
-      if (eligible(i, in, l)) window.push_back(l);
-    }
-    flush();
-    bool acrossNoted = false;
-    // Across blocks: loads left over whose statements in between only branch
-    // forward among themselves (inner loops included), are entered only at
-    // the earliest load, and neither leave the kernel, write memory a load
-    // could see, synchronize nor redefine the base register. Then whenever
-    // the earliest load runs, the latest runs too (nvcc's DCT: cosf's
-    // branches between the eight pixels of a row).
-    {
-      std::set<size_t> taken;
-      for (const Load &l : all) taken.insert(l.stmt);
-      std::map<std::string_view, size_t> labelAt;
-      std::map<std::string_view, std::vector<size_t>> branchesTo;
-      for (size_t i = 0; i < body.size(); ++i) {
-        if (body[i]->kind == Stmt::Kind::Label) labelAt[static_cast<const ir::Label &>(*body[i]).name] = i;
-        if (body[i]->kind == Stmt::Kind::Instruction) {
-          const auto &in = static_cast<const Instruction &>(*body[i]);
-          if (in.base() == "bra") branchesTo[analysis::branchTarget(in)].push_back(i);
-        }
-      }
-      auto region = [&](const std::vector<size_t> &stmts) {
-        const size_t a = *std::min_element(stmts.begin(), stmts.end()),
-                     b = *std::max_element(stmts.begin(), stmts.end());
-        std::string reg;
-        int64_t off;
-        baseAndOffset(static_cast<const Instruction &>(*body[a]).operands[1], reg, off);
-        for (size_t s = a + 1; s < b; ++s) {
-          if (body[s]->kind == Stmt::Kind::Label) {
-            for (size_t from : branchesTo[static_cast<const ir::Label &>(*body[s]).name])
-              if (from <= a || from >= b) return false;
-            continue;
-          }
-          if (body[s]->kind != Stmt::Kind::Instruction) continue;
-          const auto &in = static_cast<const Instruction &>(*body[s]);
-          std::string_view base = in.base();
-          if (base == "bra") {
-            auto t = labelAt.find(analysis::branchTarget(in));
-            if (t == labelAt.end() || t->second <= a || t->second >= b) return false;
-          } else if (analysis::flowOf(in) != analysis::Flow::Next || base == "call" || base == "bar" ||
-                     base == "barrier" || base == "membar" || base == "fence" || base == "atom" || base == "red" ||
-                     base == "brx") {
-            return false;
-          }
-          auto mem = analysis::memAccess(in);
-          if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
-            return false;
-          for (auto d : analysis::defUse(in).defs)
-            if (d == reg) return false;
-        }
-        return true;
-      };
-      std::vector<Load> rest;
-      for (size_t i = 0; i < body.size(); ++i) {
-        if (body[i]->kind != Stmt::Kind::Instruction || taken.count(i)) continue;
-        Load l;
-        if (eligible(i, static_cast<const Instruction &>(*body[i]), l)) rest.push_back(l);
-      }
-      const size_t runsBefore = runs.size(), allBefore = all.size();
-      findRuns(rest, true, region);
-      if (!ctx.options.pack.acrossBlocks && runs.size() > runsBefore) {
-        // Opt-in: the naive DCT measured 0.97x merged (docs/BENCHMARKS.md).
-        size_t loads = all.size() - allBefore;
-        ctx.remark(Remark::Kind::Note, *k, "",
-                   std::to_string(loads) + " loads in different blocks would merge into " +
-                       std::to_string(runs.size() - runsBefore) +
-                       " vector load(s) with --pack-across-blocks (off by default: slower on the naive DCT)");
-        runs.resize(runsBefore);
-        all.resize(allBefore);
-        acrossNoted = true;
-      }
-    }
-    std::set<size_t> busy;
-    for (const Load &l : all) busy.insert(l.stmt);
-    const size_t remarksBefore = ctx.remarks.size();
-    std::vector<LoopPlan> loops = planLoops(ctx, *k, fa, types, busy);
-    const bool loopRemarked = ctx.remarks.size() != remarksBefore;  // a loop's remark said why already
-    if (runs.empty() && loops.empty()) {
-      // Every refusal says why: the first run that failed, else what is missing.
-      if (acrossNoted || loopRemarked) continue;
-      const std::string who = isClone ? "clone " + kname + ": " : "";
-      if (!firstWhy.empty())
-        ctx.remark(Remark::Kind::Missed, *original, firstWhyAt, who + "not packed: " + firstWhy);
-      else if (sawNeighbours)
-        ctx.remark(Remark::Kind::Missed, *original, "", who + kNoRunToPack);
-      else if (!isClone)
-        ctx.remark(Remark::Kind::Missed, *original, "", kNothingToPack);
-      continue;
-    }
-
-    // The clone: same statements; each run's first load becomes the vector
-    // load and the unpacking, the run's other loads go.
-    const std::string name = kname + (isClone ? "_pack" : "__ptxopt_pack");
-    auto clone = ir::cloneFunction(*k, name, "_pk", m);
-    auto &cb = clone->body->body;
-    Emitter e{m, {}};
-    e.prefix = "%ptxopt_k";
-    std::map<size_t, std::vector<std::unique_ptr<Stmt>>> replace;  // stmt index -> new statements
-    std::set<size_t> drop;
-    std::vector<Variant::AlignedParam> aligned;  // the runs' runtime conditions
-    unsigned merged = 0;
-    for (const Run &r : runs) {
-      const Load &lead = all[r.loads[0]];
-      size_t first = lead.stmt;
-      for (size_t i : r.loads) first = std::min(first, all[i].stmt);
-      const auto &leadIn = static_cast<const Instruction &>(*cb[lead.stmt]);
-      const std::string type = typeModifier(leadIn);
-      const std::vector<std::string> words = emitVectorLoad(m, e, leadIn, r.bytes / 4);
-      bool sign = type.size() > 1 && type[1] == 's';
-      auto emitted = [&](size_t at) {
-        for (auto &st : e.out) replace[at].push_back(std::move(st));
-        e.out.clear();
-      };
-      if (r.inPlace) emitted(first);  // the vector load; each unpacking where its load was
-      for (size_t j = 0; j < r.loads.size(); ++j) {
-        const Load &l = all[r.loads[j]];
-        const auto &in = static_cast<const Instruction &>(*cb[l.stmt]);
-        std::string dst(in.operands[0].text);
-        unsigned bits = types.bits(dst);
-        unsigned byte = static_cast<unsigned>(j) * l.w;
-        emitUnpack(e, words, byte, l.w, sign, dst, bits);
-        if (r.inPlace) emitted(l.stmt);
-        drop.insert(l.stmt);
-      }
-      // In one window the vector load and all the unpacking go where the
-      // run's first load was (that load too is replaced).
-      if (!r.inPlace) emitted(first);
-      aligned.insert(aligned.end(), r.conditions.begin(), r.conditions.end());
-      merged += static_cast<unsigned>(r.loads.size());
-    }
-    std::vector<std::unique_ptr<Stmt>> out;
-    std::map<size_t, size_t> newIndex;
-    for (size_t i = 0; i < cb.size(); ++i) {
-      if (auto it = replace.find(i); it != replace.end())
-        for (auto &st : it->second) out.push_back(std::move(st));
-      if (!drop.count(i)) {
-        newIndex[i] = out.size();
-        out.push_back(std::move(cb[i]));
-      }
-    }
-    cb = std::move(out);
-    // Loops last to first, so that the earlier ones' indexes hold.
-    unsigned loadsInLoops = 0;
-    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-      unrollLoop(m, cb, *it, newIndex, types, e);
-      aligned.insert(aligned.end(), it->conditions.begin(), it->conditions.end());
-      loadsInLoops += static_cast<unsigned>(it->loads.size());
-      ctx.count("loops-unrolled");
-    }
-    size_t decls = 0;
-    while (decls < cb.size() && cb[decls]->kind == Stmt::Kind::Decl) ++decls;
-    cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b32", e.prefix + "r", e.r32));
-    if (e.r64) cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".b64", e.prefix + "rd", e.r64));
-    if (e.pred) cb.insert(cb.begin() + static_cast<long>(decls), e.decl(".pred", e.prefix + "p", e.pred));
-    // The launch of the kernel it was made from, plus the runs' conditions.
-    auto packed = [&](Variant v) {
-      v.name = name;
-      v.pass = "pack";
-      v.kind = v.kind == "identity" ? "pack" : v.kind + "+pack";
-      for (const auto &c : aligned) requireAligned(v.alignedParams, c);
-      std::sort(v.alignedParams.begin(), v.alignedParams.end(),
-                [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
-      return v;
-    };
-    // One variant per variant that launches `k` (a shared clone has
-    // several; they share the pack clone); each one inserted moves the
-    // later ones down by one.
-    Variant v;
-    size_t inserted = 0;
-    for (size_t idx : isClone ? known->indices : std::vector<size_t>{0}) {
-      const size_t at0 = idx + inserted;
-      v = packed(isClone ? ctx.entry(*original).variants[at0] : known->variant);
-      int at = m.itemIndex(k);
-      inserted += ctx.addClone(*original, std::make_unique<ir::Function>(*clone), v, at,
-                               isClone ? std::optional<size_t>(at0) : std::nullopt);
-    }
-    if (!inserted) continue;
-    std::string conds;
-    for (const auto &c : v.alignedParams)
-      conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
-               std::to_string(c.bytes) + " == 0";
-    std::string what;
-    if (!runs.empty()) what = std::to_string(merged) + " loads merged into " + std::to_string(runs.size()) + " vector load(s)";
-    for (const auto &lp : loops)
-      what += std::string(what.empty() ? "" : "; ") + "loop at " + (lp.where.empty() ? lp.header : lp.where) +
-              " unrolled by " + std::to_string(kUnroll) + ", its " + std::to_string(lp.loads.size()) +
-              " short-word load(s) one " + std::to_string(kUnroll * lp.loads[0].w) + "-byte load each per " +
-              std::to_string(kUnroll) + " iterations" +
-              (lp.nounroll ? " (it carries .pragma \"nounroll\": unrolled on this clone only, to group its loads)" : "");
-    ctx.remark(Remark::Kind::Applied, *original, "", name + ": " + what + "; launch conditions: " + (conds.empty() ? "none" : conds));
-    ctx.count("loads-merged", merged);
-  }
+  for (ir::Function *k : kernels) packKernel(ctx, k);
 }
 
 }  // namespace ptxopt::transforms

@@ -77,240 +77,274 @@ bool hasNounroll(const Stmt &s) {
                                             [](std::string_view t) { return t.find("nounroll") != std::string_view::npos; });
 }
 
-}  // namespace
+/// planLoops's steps, one method each: the header's short-word loads at
+/// unit stride along the counter, the loop as one range of statements, the
+/// latch's test and counter, what the body may not do; then the innermost
+/// of nested candidates. Each check returns why it refuses ("" when not).
+class LoopPlanner {
+public:
+  LoopPlanner(PassContext &ctx, ir::Function &k, analysis::FunctionAnalyses &fa, const RegTypes &types,
+              const std::set<size_t> &busy)
+      : ctx_(ctx), k_(k), fa_(fa), types_(types), busy_(busy), body_(k.body->body), cfg_(fa.cfg()),
+        aff_(fa.affine()) {
+    for (size_t i = 0; i < body_.size(); ++i) {
+      if (body_[i]->kind == Stmt::Kind::Label) labelAt_[static_cast<const ir::Label &>(*body_[i]).name] = i;
+      if (body_[i]->kind == Stmt::Kind::Instruction) stmtOf_[static_cast<const Instruction *>(body_[i].get())] = i;
+    }
+    for (const auto &a : fa_.accesses()) accessOf_[cfg_.instructions()[a.instr]] = &a;
+  }
 
-/// Loops of `k` that can be unrolled for `pack` (the checks of the
-/// overview), with the loads that merge. `busy`: statements already in a
-/// straight-line run. Remarks say why a loop with such loads is not unrolled.
-std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::FunctionAnalyses &fa, const RegTypes &types,
-                                const std::set<size_t> &busy) {
-  std::vector<LoopPlan> plans;
-  auto &body = k.body->body;
-  const auto &cfg = fa.cfg();
-  auto &aff = fa.affine();
-  std::map<std::string_view, size_t> labelAt;
-  std::map<const Instruction *, size_t> stmtOf;
-  for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i]->kind == Stmt::Kind::Label) labelAt[static_cast<const ir::Label &>(*body[i]).name] = i;
-    if (body[i]->kind == Stmt::Kind::Instruction) stmtOf[static_cast<const Instruction *>(body[i].get())] = i;
+  std::vector<LoopPlan> run() {
+    std::vector<LoopPlan> plans;
+    for (const auto &L : fa_.loops().loops()) {
+      LoopPlan plan;
+      if (planLoop(L, plan)) plans.push_back(std::move(plan));
+    }
+    return innermost(plans);
   }
-  std::map<const Instruction *, const AccessInfo *> accessOf;
-  for (const auto &a : fa.accesses()) accessOf[cfg.instructions()[a.instr]] = &a;
-  for (const auto &L : fa.loops().loops()) {
-    analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
-    cs.loop = L.id;
-    const uint16_t counter = aff.symbolId(cs);
-    // Short-word loads of the header block, unit stride along the counter.
-    LoopPlan plan;
-    std::string uniformWhere;  // a byte load left out by the uniform-bytes rule
-    const auto &hb = cfg.blocks()[L.header];
-    for (uint32_t ii = hb.first; ii < hb.last; ++ii) {
-      const Instruction &in = *cfg.instructions()[ii];
-      unsigned w;
-      if (!loopCandidate(in, types, w)) continue;
-      auto it = accessOf.find(&in);
-      auto st = stmtOf.find(&in);
-      if (it == accessOf.end() || st == stmtOf.end() || busy.count(st->second) || !it->second->address.known) continue;
-      std::string reg;
-      int64_t off;
-      if (!baseAndOffset(in.operands[1], reg, off) || reg == in.operands[0].text) continue;
-      bool unit = false;
-      for (const auto &sd : it->second->strides) unit |= sd.symbol == counter && sd.constant && *sd.constant == w;
-      if (!unit) continue;
-      if (w == 1 && !ctx.options.pack.uniformBytes && !threadVarying(it->second->address.poly, aff)) {
-        // Four bytes every thread of the block reads alike: see runPack's
-        // rule (tile_sum measured 0.93x merged). Said below if no other
-        // load of the header makes the loop worth unrolling.
-        if (uniformWhere.empty()) uniformWhere = locationOf(ctx.module, fa, &in);
-        continue;
-      }
-      std::vector<Variant::AlignedParam> conds;
-      int64_t misalign = 0;
-      // The unrolled body starts at counters 0, U, 2U, ...: the counter's
-      // term counts U times.
-      if (!vectorAlignment(it->second->address.poly, aff, k, int64_t(kUnroll * w),
-                           [&](const analysis::Symbol &sy) { return sy == cs ? int64_t(kUnroll) : int64_t(1); }, conds,
-                           misalign) ||
-          misalign)
-        continue;
-      plan.loads.push_back({st->second, w});
-      for (const auto &c : conds) requireAligned(plan.conditions, c);
-      if (plan.where.empty()) plan.where = locationOf(ctx.module, fa, &in);
+
+private:
+  /// Loop L's plan; false (with a remark when it has loads to merge) when it is not unrolled.
+  bool planLoop(const analysis::Loop &L, LoopPlan &plan);
+  /// Short-word loads of the header block, unit stride along the counter.
+  void headerLoads(const analysis::Loop &L, LoopPlan &plan, std::string &uniformWhere);
+  /// One contiguous range: the header's label ... the latch's branch.
+  std::string rangeWhy(const analysis::Loop &L, LoopPlan &plan);
+  std::string latchWhy(const analysis::Loop &L, LoopPlan &plan);
+  std::string bodyWhy(LoopPlan &plan);
+  /// Nested candidates: the innermost (shortest) range wins.
+  static std::vector<LoopPlan> innermost(std::vector<LoopPlan> &plans);
+  const Instruction *instrAt(size_t i) const {
+    return body_[i]->kind == Stmt::Kind::Instruction ? static_cast<const Instruction *>(body_[i].get()) : nullptr;
+  }
+
+  PassContext &ctx_;
+  ir::Function &k_;
+  analysis::FunctionAnalyses &fa_;
+  const RegTypes &types_;
+  const std::set<size_t> &busy_;
+  std::vector<std::unique_ptr<Stmt>> &body_;
+  const analysis::CFG &cfg_;
+  analysis::AffineAnalysis &aff_;
+  std::map<std::string_view, size_t> labelAt_;
+  std::map<const Instruction *, size_t> stmtOf_;
+  std::map<const Instruction *, const AccessInfo *> accessOf_;
+};
+
+bool LoopPlanner::planLoop(const analysis::Loop &L, LoopPlan &plan) {
+  std::string uniformWhere;  // a byte load left out by the uniform-bytes rule
+  headerLoads(L, plan, uniformWhere);
+  if (plan.loads.empty()) {
+    if (!uniformWhere.empty()) {
+      ctx_.remark(Remark::Kind::Missed, k_, uniformWhere,
+                  "loop not unrolled: every thread of a block reads the same bytes (no %tid term): one 4-byte "
+                  "word of bytes measured 0.93x (tile_sum); --pack-uniform-bytes merges them");
+      ctx_.count("loops-refused");
     }
-    if (plan.loads.empty()) {
-      if (!uniformWhere.empty()) {
-        ctx.remark(Remark::Kind::Missed, k, uniformWhere,
-                   "loop not unrolled: every thread of a block reads the same bytes (no %tid term): one 4-byte "
-                   "word of bytes measured 0.93x (tile_sum); --pack-uniform-bytes merges them");
-        ctx.count("loops-refused");
-      }
+    return false;
+  }
+  std::string why = rangeWhy(L, plan);
+  if (why.empty()) why = latchWhy(L, plan);
+  if (why.empty()) why = bodyWhy(plan);
+  if (!why.empty()) {
+    ctx_.remark(Remark::Kind::Missed, k_, plan.where, "loop not unrolled: " + why);
+    ctx_.count("loops-refused");
+    return false;
+  }
+  return true;
+}
+
+void LoopPlanner::headerLoads(const analysis::Loop &L, LoopPlan &plan, std::string &uniformWhere) {
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = aff_.symbolId(cs);
+  // Short-word loads of the header block, unit stride along the counter.
+  const auto &hb = cfg_.blocks()[L.header];
+  for (uint32_t ii = hb.first; ii < hb.last; ++ii) {
+    const Instruction &in = *cfg_.instructions()[ii];
+    unsigned w;
+    if (!loopCandidate(in, types_, w)) continue;
+    auto it = accessOf_.find(&in);
+    auto st = stmtOf_.find(&in);
+    if (it == accessOf_.end() || st == stmtOf_.end() || busy_.count(st->second) || !it->second->address.known) continue;
+    std::string reg;
+    int64_t off;
+    if (!baseAndOffset(in.operands[1], reg, off) || reg == in.operands[0].text) continue;
+    bool unit = false;
+    for (const auto &sd : it->second->strides) unit |= sd.symbol == counter && sd.constant && *sd.constant == w;
+    if (!unit) continue;
+    if (w == 1 && !ctx_.options.pack.uniformBytes && !threadVarying(it->second->address.poly, aff_)) {
+      // Four bytes every thread of the block reads alike: see runPack's
+      // rule (tile_sum measured 0.93x merged). Said below if no other
+      // load of the header makes the loop worth unrolling.
+      if (uniformWhere.empty()) uniformWhere = locationOf(ctx_.module, fa_, &in);
       continue;
     }
-    auto refuse = [&](const std::string &why) {
-      ctx.remark(Remark::Kind::Missed, k, plan.where, "loop not unrolled: " + why);
-      ctx.count("loops-refused");
-    };
-    // One contiguous range: the header's label ... the latch's branch.
-    if (L.latches.size() != 1) {
-      refuse("it has several back edges");
+    std::vector<Variant::AlignedParam> conds;
+    int64_t misalign = 0;
+    // The unrolled body starts at counters 0, U, 2U, ...: the counter's
+    // term counts U times.
+    if (!vectorAlignment(it->second->address.poly, aff_, k_, int64_t(kUnroll * w),
+                         [&](const analysis::Symbol &sy) { return sy == cs ? int64_t(kUnroll) : int64_t(1); }, conds,
+                         misalign) ||
+        misalign)
       continue;
+    plan.loads.push_back({st->second, w});
+    for (const auto &c : conds) requireAligned(plan.conditions, c);
+    if (plan.where.empty()) plan.where = locationOf(ctx_.module, fa_, &in);
+  }
+}
+
+std::string LoopPlanner::rangeWhy(const analysis::Loop &L, LoopPlan &plan) {
+  const auto &hb = cfg_.blocks()[L.header];
+  if (L.latches.size() != 1) return "it has several back edges";
+  const auto &lb = cfg_.blocks()[L.latches[0]];
+  const Instruction &br = *cfg_.instructions()[lb.last - 1];
+  if (hb.labels.empty() || !labelAt_.count(hb.labels[0]) || !stmtOf_.count(&br)) return "its header has no label";
+  plan.header = std::string(hb.labels[0]);
+  plan.hs = labelAt_[hb.labels[0]];
+  plan.ls = stmtOf_[&br];
+  size_t inLoop = 0, total = 0;
+  for (uint32_t b : L.blocks) total += cfg_.blocks()[b].last - cfg_.blocks()[b].first;
+  bool contiguous = plan.ls > plan.hs + 3;
+  for (size_t i = plan.hs + 1; i <= plan.ls && contiguous; ++i)
+    if (body_[i]->kind == Stmt::Kind::Instruction) {
+      contiguous &= L.contains(cfg_.blockOf(cfg_.indexOf(static_cast<const Instruction *>(body_[i].get()))));
+      ++inLoop;
     }
-    const auto &lb = cfg.blocks()[L.latches[0]];
-    const Instruction &br = *cfg.instructions()[lb.last - 1];
-    if (hb.labels.empty() || !labelAt.count(hb.labels[0]) || !stmtOf.count(&br)) {
-      refuse("its header has no label");
-      continue;
-    }
-    plan.header = std::string(hb.labels[0]);
-    plan.hs = labelAt[hb.labels[0]];
-    plan.ls = stmtOf[&br];
-    size_t inLoop = 0, total = 0;
-    for (uint32_t b : L.blocks) total += cfg.blocks()[b].last - cfg.blocks()[b].first;
-    bool contiguous = plan.ls > plan.hs + 3;
-    for (size_t i = plan.hs + 1; i <= plan.ls && contiguous; ++i)
-      if (body[i]->kind == Stmt::Kind::Instruction) {
-        contiguous &= L.contains(cfg.blockOf(cfg.indexOf(static_cast<const Instruction *>(body[i].get()))));
-        ++inLoop;
-      }
-    if (!contiguous || inLoop != total) {
-      refuse("its blocks are not one range of statements");
-      continue;
-    }
-    // The latch: `@p bra header` after `setp.CMP p, iv, n`, the loop's one
-    // update of iv an `add iv, iv, s` before the test (the value tested is
-    // the next iteration's) or, nvcc's form for a loop that counts down,
-    // `add t, iv, s` ... `setp.CMP p, iv, n` ... `mov iv, t` (the value tested
-    // is this iteration's). CMP lt, le or ne for s > 0; gt, ge or ne for s < 0.
-    auto instrAt = [&](size_t i) -> const Instruction * {
-      return body[i]->kind == Stmt::Kind::Instruction ? static_cast<const Instruction *>(body[i].get()) : nullptr;
-    };
-    auto is32 = [](std::string_view t) { return t == ".s32" || t == ".u32" || t == ".b32"; };
-    std::string latchWhy;
-    {
-      // The setp: the last instruction before the branch that defines its guard.
-      plan.setpAt = 0;
-      for (size_t i = plan.ls; i-- > plan.hs + 1 && !plan.setpAt;) {
-        const Instruction *x = instrAt(i);
-        if (!x) continue;
+  if (!contiguous || inLoop != total) return "its blocks are not one range of statements";
+  return "";
+}
+
+std::string LoopPlanner::latchWhy(const analysis::Loop &L, LoopPlan &plan) {
+  // The latch: `@p bra header` after `setp.CMP p, iv, n`, the loop's one
+  // update of iv an `add iv, iv, s` before the test (the value tested is
+  // the next iteration's) or, nvcc's form for a loop that counts down,
+  // `add t, iv, s` ... `setp.CMP p, iv, n` ... `mov iv, t` (the value tested
+  // is this iteration's). CMP lt, le or ne for s > 0; gt, ge or ne for s < 0.
+  const Instruction &br = *cfg_.instructions()[cfg_.blocks()[L.latches[0]].last - 1];
+  auto is32 = [](std::string_view t) { return t == ".s32" || t == ".u32" || t == ".b32"; };
+  std::string why;
+  // The setp: the last instruction before the branch that defines its guard.
+  plan.setpAt = 0;
+  for (size_t i = plan.ls; i-- > plan.hs + 1 && !plan.setpAt;) {
+    const Instruction *x = instrAt(i);
+    if (!x) continue;
+    for (auto d : analysis::defUse(*x).defs)
+      if (d == br.guard) plan.setpAt = i;
+  }
+  const Instruction *setp = plan.setpAt ? instrAt(plan.setpAt) : nullptr;
+  if (br.base() != "bra" || br.guard.empty() || br.guardNegated || analysis::branchTarget(br) != plan.header)
+    why = "its back edge is not '@p bra header'";
+  else if (!setp || setp->base() != "setp" || setp->operands.size() != 3 || !setp->guard.empty() ||
+           setp->modifiers().size() != 2 || !is32(setp->modifiers()[1]) ||
+           setp->operands[1].kind != Operand::Kind::Register ||
+           !(setp->operands[2].kind == Operand::Kind::Register || setp->operands[2].intValue()))
+    why = "its test is not 'setp.CMP.s32/.u32 p, iv, n'";
+  if (why.empty()) {
+    plan.iv = std::string(setp->operands[1].text);
+    plan.bound = std::string(setp->operands[2].text);
+    plan.cmp = std::string(setp->modifiers()[0]);
+    plan.isUnsigned = setp->modifiers()[1] != ".s32";
+    if (auto imm = setp->operands[2].intValue())  // the bound's value as the test reads it
+      plan.bound = std::to_string(plan.isUnsigned ? int64_t(uint32_t(*imm)) : int64_t(int32_t(*imm)));
+    // The one definition of iv in the loop, and the step.
+    std::vector<size_t> defs;
+    for (size_t i = plan.hs + 1; i <= plan.ls; ++i)
+      if (const Instruction *x = instrAt(i))
         for (auto d : analysis::defUse(*x).defs)
-          if (d == br.guard) plan.setpAt = i;
-      }
-      const Instruction *setp = plan.setpAt ? instrAt(plan.setpAt) : nullptr;
-      if (br.base() != "bra" || br.guard.empty() || br.guardNegated || analysis::branchTarget(br) != plan.header)
-        latchWhy = "its back edge is not '@p bra header'";
-      else if (!setp || setp->base() != "setp" || setp->operands.size() != 3 || !setp->guard.empty() ||
-               setp->modifiers().size() != 2 || !is32(setp->modifiers()[1]) ||
-               setp->operands[1].kind != Operand::Kind::Register ||
-               !(setp->operands[2].kind == Operand::Kind::Register || setp->operands[2].intValue()))
-        latchWhy = "its test is not 'setp.CMP.s32/.u32 p, iv, n'";
-      if (latchWhy.empty()) {
-        plan.iv = std::string(setp->operands[1].text);
-        plan.bound = std::string(setp->operands[2].text);
-        plan.cmp = std::string(setp->modifiers()[0]);
-        plan.isUnsigned = setp->modifiers()[1] != ".s32";
-        if (auto imm = setp->operands[2].intValue())  // the bound's value as the test reads it
-          plan.bound = std::to_string(plan.isUnsigned ? int64_t(uint32_t(*imm)) : int64_t(int32_t(*imm)));
-        // The one definition of iv in the loop, and the step.
-        std::vector<size_t> defs;
-        for (size_t i = plan.hs + 1; i <= plan.ls; ++i)
-          if (const Instruction *x = instrAt(i))
-            for (auto d : analysis::defUse(*x).defs)
-              if (d == plan.iv) defs.push_back(i);
-        const Instruction *def = defs.size() == 1 ? instrAt(defs[0]) : nullptr;
-        auto stepOf = [&](const Instruction *add, std::string_view from) -> std::optional<int64_t> {
-          if (!add || add->base() != "add" || !add->guard.empty() || add->operands.size() != 3 ||
-              add->modifiers().size() != 1 || !is32(add->modifiers()[0]) || add->operands[1].text != from ||
-              !add->operands[2].intValue())
-            return std::nullopt;
-          int64_t st = *add->operands[2].intValue();
-          if (st == 0 || st >= (1 << 20) || st <= -(1 << 20)) return std::nullopt;
-          return st;
-        };
-        std::optional<int64_t> step;
-        if (def && defs[0] < plan.setpAt) {  // add iv, iv, s; setp ...
-          step = stepOf(def, plan.iv);
-          plan.addAt = defs[0];
-          plan.tested = 1;
-        } else if (def && defs[0] > plan.setpAt && def->base() == "mov" && def->guard.empty() &&
-                   def->operands.size() == 2 && def->operands[1].kind == Operand::Kind::Register) {
-          // mov iv, t after the test; t = iv + s the one definition of t.
-          std::string_view t = def->operands[1].text;
-          size_t tdef = 0, tdefs = 0;
-          for (size_t i = plan.hs + 1; i <= plan.ls; ++i)
-            if (const Instruction *x = instrAt(i))
-              for (auto d : analysis::defUse(*x).defs)
-                if (d == t) tdef = i, ++tdefs;
-          if (tdefs == 1 && tdef < defs[0]) step = stepOf(instrAt(tdef), plan.iv);
-          plan.addAt = defs[0];
-          plan.tested = 0;
-          plan.tempAddAt = tdef;
+          if (d == plan.iv) defs.push_back(i);
+    const Instruction *def = defs.size() == 1 ? instrAt(defs[0]) : nullptr;
+    auto stepOf = [&](const Instruction *add, std::string_view from) -> std::optional<int64_t> {
+      if (!add || add->base() != "add" || !add->guard.empty() || add->operands.size() != 3 ||
+          add->modifiers().size() != 1 || !is32(add->modifiers()[0]) || add->operands[1].text != from ||
+          !add->operands[2].intValue())
+        return std::nullopt;
+      int64_t st = *add->operands[2].intValue();
+      if (st == 0 || st >= (1 << 20) || st <= -(1 << 20)) return std::nullopt;
+      return st;
+    };
+    std::optional<int64_t> step;
+    if (def && defs[0] < plan.setpAt) {  // add iv, iv, s; setp ...
+      step = stepOf(def, plan.iv);
+      plan.addAt = defs[0];
+      plan.tested = 1;
+    } else if (def && defs[0] > plan.setpAt && def->base() == "mov" && def->guard.empty() &&
+               def->operands.size() == 2 && def->operands[1].kind == Operand::Kind::Register) {
+      // mov iv, t after the test; t = iv + s the one definition of t.
+      std::string_view t = def->operands[1].text;
+      size_t tdef = 0, tdefs = 0;
+      for (size_t i = plan.hs + 1; i <= plan.ls; ++i)
+        if (const Instruction *x = instrAt(i))
+          for (auto d : analysis::defUse(*x).defs)
+            if (d == t) tdef = i, ++tdefs;
+      if (tdefs == 1 && tdef < defs[0]) step = stepOf(instrAt(tdef), plan.iv);
+      plan.addAt = defs[0];
+      plan.tested = 0;
+      plan.tempAddAt = tdef;
+    }
+    // The update runs once per iteration: in the latch's block.
+    auto inLatch = [&](size_t i) {
+      return cfg_.blockOf(cfg_.indexOf(static_cast<const Instruction *>(body_[i].get()))) == L.latches[0];
+    };
+    if (step && (!inLatch(plan.addAt) || !inLatch(plan.setpAt) || (plan.tested == 0 && !inLatch(plan.tempAddAt))))
+      step.reset();
+    if (!step) {
+      why = "iv (" + plan.iv + ") is not updated once per iteration by a constant step ('add iv, iv, s', or 'add t, iv, s' and 'mov iv, t' after the test)";
+    } else {
+      plan.step = *step;
+      const std::string &c = plan.cmp;
+      bool dirOk = plan.step > 0 ? (c == ".lt" || c == ".le" || c == ".ne" || (c == ".lo" && plan.isUnsigned) ||
+                                    (c == ".ls" && plan.isUnsigned))
+                                 : (c == ".gt" || c == ".ge" || c == ".ne" || (c == ".hi" && plan.isUnsigned) ||
+                                    (c == ".hs" && plan.isUnsigned));
+      if (!dirOk)
+        why = "its test 'setp" + c + "' does not bound a counter stepping by " + std::to_string(plan.step);
+      // The predicate: read by the branch alone.
+      for (size_t i = plan.hs + 1; i < plan.ls && why.empty(); ++i)
+        if (const Instruction *x = instrAt(i); x && i != plan.setpAt) {
+          for (auto u : analysis::defUse(*x).uses)
+            if (u == br.guard) why = "its test's predicate is read elsewhere";
+          for (auto d : analysis::defUse(*x).defs)
+            if (d == br.guard) why = "its test's predicate is written elsewhere";
         }
-        // The update runs once per iteration: in the latch's block.
-        auto inLatch = [&](size_t i) {
-          return cfg.blockOf(cfg.indexOf(static_cast<const Instruction *>(body[i].get()))) == L.latches[0];
-        };
-        if (step && (!inLatch(plan.addAt) || !inLatch(plan.setpAt) || (plan.tested == 0 && !inLatch(plan.tempAddAt))))
-          step.reset();
-        if (!step) {
-          latchWhy = "iv (" + plan.iv + ") is not updated once per iteration by a constant step ('add iv, iv, s', or 'add t, iv, s' and 'mov iv, t' after the test)";
-        } else {
-          plan.step = *step;
-          const std::string &c = plan.cmp;
-          bool dirOk = plan.step > 0 ? (c == ".lt" || c == ".le" || c == ".ne" || (c == ".lo" && plan.isUnsigned) ||
-                                        (c == ".ls" && plan.isUnsigned))
-                                     : (c == ".gt" || c == ".ge" || c == ".ne" || (c == ".hi" && plan.isUnsigned) ||
-                                        (c == ".hs" && plan.isUnsigned));
-          if (!dirOk)
-            latchWhy = "its test 'setp" + c + "' does not bound a counter stepping by " + std::to_string(plan.step);
-          // The predicate: read by the branch alone.
-          for (size_t i = plan.hs + 1; i < plan.ls && latchWhy.empty(); ++i)
-            if (const Instruction *x = instrAt(i); x && i != plan.setpAt) {
-              for (auto u : analysis::defUse(*x).uses)
-                if (u == br.guard) latchWhy = "its test's predicate is read elsewhere";
-              for (auto d : analysis::defUse(*x).defs)
-                if (d == br.guard) latchWhy = "its test's predicate is written elsewhere";
-            }
-        }
-      }
     }
-    if (!latchWhy.empty()) {
-      refuse(latchWhy);
-      continue;
-    }
-    // Nothing else in the loop writes iv or n, jumps to the header, writes
-    // memory a load could see, or synchronizes; no label lists.
-    std::string why;
-    bool inHeader = true;  // before the loop's first instruction
-    for (size_t i = plan.hs + 1; i <= plan.ls && why.empty(); ++i) {
-      const Stmt &st = *body[i];
-      if (st.kind == Stmt::Kind::Instruction) inHeader = false;
-      if (st.kind == Stmt::Kind::Decl || st.kind == Stmt::Kind::Block) why = "it declares something inside";
-      if (st.kind == Stmt::Kind::Directive) {
-        const auto &d = static_cast<const ir::Directive &>(st);
-        if (hasNounroll(st) && inHeader) plan.nounroll = true;
-        else if (d.name != ".loc" && d.name != ".pragma") why = "it holds a " + std::string(d.name) + " directive";
-      }
-      if (st.kind != Stmt::Kind::Instruction) continue;
-      const auto &in = static_cast<const Instruction &>(st);
-      std::string_view base = in.base();
-      auto mem = analysis::memAccess(in);
-      if (i < plan.ls && base == "bra" && analysis::branchTarget(in) == plan.header) why = "it jumps to its header";
-      if (base == "brx" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
-          base == "fence" || base == "atom" || base == "red")
-        why = "it contains " + std::string(base);
-      if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
-        why = "it writes memory a load could read (" + std::string(in.opcode) + ")";
-      auto du = analysis::defUse(in);
-      for (auto d : du.defs)
-        if ((d == plan.iv && i != plan.addAt) || d == plan.bound) why = "it writes " + std::string(d) + " elsewhere";
-    }
-    if (!why.empty()) {
-      refuse(why);
-      continue;
-    }
-    plans.push_back(std::move(plan));
   }
-  // Nested candidates: the innermost (shortest) range wins.
+  return why;
+}
+
+std::string LoopPlanner::bodyWhy(LoopPlan &plan) {
+  // Nothing else in the loop writes iv or n, jumps to the header, writes
+  // memory a load could see, or synchronizes; no label lists.
+  std::string why;
+  bool inHeader = true;  // before the loop's first instruction
+  for (size_t i = plan.hs + 1; i <= plan.ls && why.empty(); ++i) {
+    const Stmt &st = *body_[i];
+    if (st.kind == Stmt::Kind::Instruction) inHeader = false;
+    if (st.kind == Stmt::Kind::Decl || st.kind == Stmt::Kind::Block) why = "it declares something inside";
+    if (st.kind == Stmt::Kind::Directive) {
+      const auto &d = static_cast<const ir::Directive &>(st);
+      if (hasNounroll(st) && inHeader) plan.nounroll = true;
+      else if (d.name != ".loc" && d.name != ".pragma") why = "it holds a " + std::string(d.name) + " directive";
+    }
+    if (st.kind != Stmt::Kind::Instruction) continue;
+    const auto &in = static_cast<const Instruction &>(st);
+    std::string_view base = in.base();
+    auto mem = analysis::memAccess(in);
+    if (i < plan.ls && base == "bra" && analysis::branchTarget(in) == plan.header) why = "it jumps to its header";
+    if (base == "brx" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
+        base == "fence" || base == "atom" || base == "red")
+      why = "it contains " + std::string(base);
+    if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
+      why = "it writes memory a load could read (" + std::string(in.opcode) + ")";
+    auto du = analysis::defUse(in);
+    for (auto d : du.defs)
+      if ((d == plan.iv && i != plan.addAt) || d == plan.bound) why = "it writes " + std::string(d) + " elsewhere";
+  }
+  return why;
+}
+
+std::vector<LoopPlan> LoopPlanner::innermost(std::vector<LoopPlan> &plans) {
   std::stable_sort(plans.begin(), plans.end(),
                    [](const LoopPlan &a, const LoopPlan &b) { return a.ls - a.hs < b.ls - b.hs; });
   std::vector<LoopPlan> chosen;
@@ -321,6 +355,17 @@ std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::Fun
   }
   std::sort(chosen.begin(), chosen.end(), [](const LoopPlan &a, const LoopPlan &b) { return a.hs < b.hs; });
   return chosen;
+}
+
+}  // namespace
+
+
+/// Loops of `k` that can be unrolled for `pack` (the checks of the
+/// overview), with the loads that merge. `busy`: statements already in a
+/// straight-line run. Remarks say why a loop with such loads is not unrolled.
+std::vector<LoopPlan> planLoops(PassContext &ctx, ir::Function &k, analysis::FunctionAnalyses &fa, const RegTypes &types,
+                                const std::set<size_t> &busy) {
+  return LoopPlanner(ctx, k, fa, types, busy).run();
 }
 
 /// The loop of `p` (body indexes shifted by `at`: new index of each old

@@ -1,6 +1,13 @@
 // What a pass sees: the module, the analyses, and where to put remarks,
 // statistics and manifest entries, and its typed options. Every pass is a
 // run function and an entry in the registry (Registry.cpp), with its options.
+// Its code is in this folder: one file (coalesce, prune, transpose), or
+// several that share a header private to the pass (group: Group*.cpp,
+// GroupPlan.h and GroupPlanner.h; pack: Pack*.cpp and PackLoops.h; rowwalk:
+// RowWalk*.cpp and RowWalk.h; reuse: Reuse*.cpp and Reuse.h). The larger ones
+// plan and build in classes with one method per step of the pass's opening
+// comment. The helpers every clone needs are in CloneUtil.h (declarations)
+// and CloneUtil.cpp.
 #pragma once
 
 #include <map>
@@ -59,7 +66,7 @@ struct PassContext {
 /// "matadd.cu:13:3" from the .loc before `stmt`, else "file.ptx:LINE:COL", else "".
 std::string locationOf(const ir::Module &m, analysis::FunctionAnalyses &fa, const ir::Stmt *stmt);
 
-// The passes (one file each).
+// The passes (each one's overview is the opening comment of its main file).
 void runCoalesce(PassContext &ctx);
 void runGroup(PassContext &ctx);
 void runPack(PassContext &ctx);

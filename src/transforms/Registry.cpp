@@ -309,13 +309,14 @@ std::string passOptionsMarkdown() {
     out << "\nOptions of `" << r.info.name << "`:\n\n"
         << "| option | type | default | values | what it does |\n| --- | --- | --- | --- | --- |\n";
     auto cell = [](std::string s) {  // a '|' inside a cell is escaped
-      for (size_t at = s.find('|'); at != std::string::npos; at = s.find('|', at + 2)) s.insert(at, "\\");
+      for (size_t at = s.find('|'); at != std::string::npos; at = s.find('|', at + 2)) s.insert(at, 1, '\\');
       return s;
     };
     for (const auto &d : r.options) {
       const OptionInfo &o = d.info;
-      out << "| `--" << o.name << (o.type == Type::Bool ? "" : "=" + cell(o.metavar)) << "` | "
-          << optionTypeName(o.type) << " | " << o.defaultText << " | " << optionValuesText(o) << " | " << o.help
+      out << "| `--" << o.name;
+      if (o.type != Type::Bool) out << '=' << cell(o.metavar);
+      out << "` | " << optionTypeName(o.type) << " | " << o.defaultText << " | " << optionValuesText(o) << " | " << o.help
           << " |\n";
     }
   }

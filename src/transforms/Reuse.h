@@ -1,8 +1,9 @@
 // The reuse pass's shared parts (src/transforms/Reuse*.cpp; overview in
 // Reuse.cpp): what an instruction is to a segment (pure, impure,
-// forbidden), the kernel body as blocks of statements, and the segments
-// found in it (ReuseSegments.cpp, steps 1 and 2 of the overview). Internal
-// to the pass.
+// forbidden), the kernel body as blocks of statements, the segments found
+// in it (ReuseSegments.cpp, steps 1 and 2 of the overview), and the plan of
+// a kernel (planReuse, Reuse.cpp: steps 1-4). Internal to the pass (and its
+// unit tests).
 #pragma once
 
 #include <functional>
@@ -14,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "CloneUtil.h"
 #include "ptxopt/analysis/AnalysisManager.h"
 #include "ptxopt/analysis/CFG.h"
 #include "ptxopt/analysis/Semantics.h"
@@ -167,5 +169,29 @@ std::vector<Hoist> planHoists(const ir::Block &body, analysis::FunctionAnalyses 
 void applyClone(ir::Module &m, ir::Block &clone, const BodyMap &bm, const std::vector<Segment> &segs,
                 const std::vector<Hoist> &hoists, const std::vector<size_t> &folded, const std::vector<size_t> &gone,
                 const std::function<void()> &edits);
+
+/// A class of segments with the same code that gets a memo (step 4 of the
+/// overview): its members (indexes into the segments, by position) and the
+/// live-ins whose writes clear its `ok`.
+struct MemoClass {
+  std::vector<size_t> members;
+  std::set<std::string_view> resetOn;
+};
+
+/// What the pass does to one kernel: steps 1-4 of the overview.
+struct KernelPlan {
+  std::optional<BodyMap> bm;
+  std::vector<Segment> segs;
+  std::vector<Hoist> hoists;       // segments that move out of their loop
+  std::vector<MemoClass> classes;  // the memos, by their first member's position
+  std::vector<bool> gone;          // per segment: a member that needs no code (the saved values alone)
+  clone::RegTypes types;           // the body's declared registers
+};
+
+/// Plans kernel `k` (steps 1-4 of the overview, Reuse.cpp); false when its
+/// body cannot be mapped (a block of its control flow starts inside a nested
+/// `{ }` scope). The clone is worth making when `classes` or `hoists` is not
+/// empty.
+bool planReuse(const ir::Function &k, analysis::FunctionAnalyses &fa, KernelPlan &plan);
 
 }  // namespace ptxopt::transforms::reuse

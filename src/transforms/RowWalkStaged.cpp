@@ -72,6 +72,8 @@
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
 // 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
 // original loop: the clone is never wrong, only not faster for that warp.
+#include <cctype>
+
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -23,6 +24,11 @@ public:
   /// it, when the one definition that reaches there is a floating-point
   /// `setp` whose operands' intervals decide it; nullopt otherwise.
   std::optional<bool> predicate(uint32_t at, std::string_view p);
+  /// `--print-analysis=float-range`: for each reachable instruction with a
+  /// floating-point result (not setp), "N: %f = [lo, hi]" or "N: %f =
+  /// unknown"; for each guarded one whose predicate the intervals decide,
+  /// "N: @%p = true" (or false).
+  std::string print();
 
 private:
   /// The interval of what instruction `d` writes to float register `r`.

@@ -58,7 +58,7 @@ std::string cfgDot(const ir::Module &m, AnalysisManager &am);
 /// Names accepted by printAnalysis.
 inline constexpr const char *kAnalysisPrinters[] = {"cfg",      "domtree",  "postdomtree", "loops",
                                                     "defs",     "values",   "accesses",    "communication",
-                                                    "divergence"};
+                                                    "divergence", "float-range"};
 /// One analysis for every function with a body; empty string and false for an unknown name.
 bool printAnalysis(const ir::Module &m, AnalysisManager &am, std::string_view name, std::string &out);
 
