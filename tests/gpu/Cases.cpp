@@ -150,29 +150,29 @@ void addShapes(std::vector<Case> &cs) {
   const size_t n2d = size_t(64 * 16) * ny;
   cs.push_back(makeCase("2-D column-major 64x64 blocks of 16x16", "shapes", "add2d_colmajor",
                 {in(Elem::F32, n2d), in(Elem::F32, n2d), out(Elem::F32, n2d), i32(ny)}, {64, 64, 1}, {16, 16, 1}));
-  const int n = 1000003;  // not a multiple of 256
+  const int n = 2100003;  // not a multiple of 256; over the group clones' 2^21-thread floor
   const unsigned g = (n + 255) / 256;
-  cs.push_back(makeCase("guarded saxpy n=1000003", "shapes", "saxpy_guarded",
+  cs.push_back(makeCase("guarded saxpy n=2100003", "shapes", "saxpy_guarded",
                 {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, n), f32(2.5f), i32(n)}, {g, 1, 1}, {256, 1, 1}));
   // n % 4 != 0: the slow path at the end; blocks of 256 (under 512): the merged clone
   cs.back().expect = "=saxpy_guarded__ptxopt_group4_merged";
-  cs.push_back(makeCase("guarded matadd n=1000003", "shapes", "matadd_guarded",
+  cs.push_back(makeCase("guarded matadd n=2100003", "shapes", "matadd_guarded",
                 {in(Elem::I32, n), in(Elem::I32, n), out(Elem::I32, n), i32(n)}, {g, 1, 1}, {256, 1, 1}));
-  cs.back().expect = "=matadd_guarded__ptxopt_remap";  // grid.x = 3907: no swap, split or group fits
+  cs.back().expect = "=matadd_guarded__ptxopt_remap";  // grid.x = 8204: no swap, split or group fits
   // Short-word grouping behind a bounds guard: n not a multiple of k, so the
   // last hardware thread takes the per-thread slow path.
   {
     const unsigned gb = (n + 1023) / 1024;
-    cs.push_back(makeCase("group: guarded char n=1000003", "shapes", "scale_char_guarded",
+    cs.push_back(makeCase("group: guarded char n=2100003", "shapes", "scale_char_guarded",
                           {in(Elem::I8, n), out(Elem::I8, n), i32(n)}, {gb, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16";
-    cs.push_back(makeCase("group: guarded short, early return, n=1000003", "shapes", "clamp_short_guarded",
+    cs.push_back(makeCase("group: guarded short, early return, n=2100003", "shapes", "clamp_short_guarded",
                           {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {gb, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=clamp_short_guarded__ptxopt_group8";
-    // n smaller than one group: every thread on the slow path (512 blocks:
-    // the group clone asks for 2^19 threads or more).
+    // n smaller than one group: every thread on the slow path (2048 blocks:
+    // the group clone asks for 2^21 threads or more).
     cs.push_back(makeCase("group: guarded char n=5", "shapes", "scale_char_guarded",
-                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {512, 1, 1}, {1024, 1, 1}));
+                          {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {2048, 1, 1}, {1024, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16";
     // The same in one block: fewer threads than the group clone's minimum.
     cs.push_back(makeCase("group: guarded char n=5, one block", "shapes", "scale_char_guarded",
@@ -180,7 +180,7 @@ void addShapes(std::vector<Case> &cs) {
     cs.back().expect = "original";
     // A block of 256 threads grouped by 16 keeps 16: below the group
     // clone's minimum of 64, so the block-merged clone runs: blocks of 256,
-    // ceil(3907 / 16) = 245 of them, the logical blocks past 3907 return.
+    // ceil(8204 / 16) = 513 of them, the logical blocks past 8204 return.
     cs.push_back(makeCase("group: block 256 / 16 < 64 threads (merged)", "shapes", "scale_char_guarded",
                           {in(Elem::I8, n), out(Elem::I8, n), i32(n)}, {(n + 255) / 256, 1, 1}, {256, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16_merged";
@@ -188,17 +188,17 @@ void addShapes(std::vector<Case> &cs) {
                           {in(Elem::I16, n), in(Elem::I16, n), out(Elem::I16, n), i32(n)}, {(n + 255) / 256, 1, 1},
                           {256, 1, 1}));
     cs.back().expect = "=clamp_short_guarded__ptxopt_group8_merged";
-    // One block: fewer than the merged clone's 2^19 threads, the original.
+    // One block: fewer than the merged clone's 2^21 threads, the original.
     cs.push_back(makeCase("group: merged, one block, n=5", "shapes", "scale_char_guarded",
                           {in(Elem::I8, 5), out(Elem::I8, 5), i32(5)}, {1, 1, 1}, {256, 1, 1}));
     cs.back().expect = "original";
-    // 2049 blocks of 256 (524544 threads, n = 524534): the merged clone,
-    // where the last hardware block runs logical blocks 2048-2063, 15 of
+    // 8193 blocks of 256 (2097408 threads, n = 2097398): the merged clone,
+    // where the last hardware block runs logical blocks 8192-8207, 15 of
     // them past the grid, and the last logical block's guard fails for 10
     // threads.
-    cs.push_back(makeCase("group: merged, n=524534, grid 2049 (not a multiple of 16)", "shapes",
-                          "scale_char_guarded", {in(Elem::I8, 524534), out(Elem::I8, 524534), i32(524534)},
-                          {2049, 1, 1}, {256, 1, 1}));
+    cs.push_back(makeCase("group: merged, n=2097398, grid 8193 (not a multiple of 16)", "shapes",
+                          "scale_char_guarded", {in(Elem::I8, 2097398), out(Elem::I8, 2097398), i32(2097398)},
+                          {8193, 1, 1}, {256, 1, 1}));
     cs.back().expect = "=scale_char_guarded__ptxopt_group16_merged";
     // 1024 blocks of 256 (2^18 threads): under the merged clone's minimum.
     cs.push_back(makeCase("group: merged, 2^18 threads (under its minimum)", "shapes", "scale_char_guarded",
@@ -215,7 +215,7 @@ void addShapes(std::vector<Case> &cs) {
     cs.back().expect = "original";
     const size_t nw = size_t(4096) * 256;
     cs.push_back(makeCase("group: char in, int out (k=4)", "shapes", "widen_char",
-                          {in(Elem::I8, nw), out(Elem::I32, nw)}, {4096, 1, 1}, {256, 1, 1}));
+                          {in(Elem::I8, 2 * nw), out(Elem::I32, 2 * nw)}, {8192, 1, 1}, {256, 1, 1}));
     cs.back().expect = "=widen_char__ptxopt_group4_merged";  // blocks of 256 (under 512): merged
     // Misaligned base pointers: the runtime must fall back to the original.
     Case mis = makeCase("group: char input 1 byte off 16", "matadd", "matadd_char_coalesced",
@@ -275,8 +275,9 @@ void addImage(std::vector<Case> &cs) {
   // per image row) with group-gathers: block.x / 16 = 8 threads, so a merged
   // clone; from 2^22 threads the one merged along y (new, not yet run on a
   // GPU: 16 rows of 128 pixels per block, the hand kernel's tile), below it
-  // the x-merged one.
-  for (auto [w, h] : {std::pair<int, int>{2048, 2048}, {1920, 1080}}) {
+  // the x-merged one (from 2^21 threads: 1920 x 1080 is under that floor
+  // since 2026-11-28, so 2560 x 1440).
+  for (auto [w, h] : {std::pair<int, int>{2048, 2048}, {2560, 1440}}) {
     const size_t n = size_t(w) * h;
     cs.push_back(makeCase("image: rotate2 " + std::to_string(w) + "x" + std::to_string(h) +
                               " blocks 128x1 (group-gathers)",
@@ -548,7 +549,7 @@ void addRuntimeCases(std::vector<Case> &cs) {
 /// included: the clone runs the same instructions, so even those compare
 /// equal bit for bit).
 void addHalf(std::vector<Case> &cs) {
-  const int n = 1000003;  // not a multiple of k: the last thread takes the slow path
+  const int n = 2100003;  // not a multiple of k: the last thread takes the slow path; over the 2^21 floor
   const unsigned g1024 = (n + 1023) / 1024, g256 = (n + 255) / 256;
   for (auto [kernel, inputs] : {std::pair<const char *, int>{"half_axpy", 2}, {"half_fma_max", 2},
                                 {"half_leaky_relu", 1}}) {
@@ -557,16 +558,16 @@ void addHalf(std::vector<Case> &cs) {
       for (int i = 0; i < inputs; ++i) args.push_back(in(Elem::I16, n));
       args.push_back(out(Elem::I16, n));
       args.push_back(i32(n));
-      cs.push_back(makeCase(std::string("half: ") + kernel + " n=1000003 block " + std::to_string(b), "half", kernel,
+      cs.push_back(makeCase(std::string("half: ") + kernel + " n=2100003 block " + std::to_string(b), "half", kernel,
                             args, {b == 1024 ? g1024 : g256, 1, 1}, {b, 1, 1}));
       // 1024 / 8 = 128 threads: the group clone; 256 / 8 = 32: the merged one.
       cs.back().expect = std::string("=") + kernel + "__ptxopt_group8" + (b == 1024 ? "" : "_merged");
     }
   }
-  cs.push_back(makeCase("half: bf16_scale n=1000003", "half", "bf16_scale",
+  cs.push_back(makeCase("half: bf16_scale n=2100003", "half", "bf16_scale",
                         {in(Elem::I16, n), out(Elem::I16, n), f32(1.75f), i32(n)}, {g1024, 1, 1}, {1024, 1, 1}));
   cs.back().expect = "=bf16_scale__ptxopt_group8";
-  cs.push_back(makeCase("half: half2_to_float n=1000003", "half", "half2_to_float",
+  cs.push_back(makeCase("half: half2_to_float n=2100003", "half", "half2_to_float",
                         {in(Elem::I32, n), out(Elem::F32, n), i32(n)}, {g256, 1, 1}, {256, 1, 1}));
   cs.back().expect = "=half2_to_float__ptxopt_group4_merged";
   // Larger than the L2 (2^24 + 3 elements): the bandwidth-bound sizes.
@@ -594,7 +595,7 @@ void addHalf(std::vector<Case> &cs) {
   // n smaller than k: every thread on the slow path, where each logical
   // thread runs its own copies of the blocks.
   cs.push_back(makeCase("half: half_leaky_relu n=5 (slow path)", "half", "half_leaky_relu",
-                        {in(Elem::I16, 5), out(Elem::I16, 5), i32(5)}, {512, 1, 1}, {1024, 1, 1}));
+                        {in(Elem::I16, 5), out(Elem::I16, 5), i32(5)}, {2048, 1, 1}, {1024, 1, 1}));
   cs.back().expect = "=half_leaky_relu__ptxopt_group8";
 }
 

@@ -51,9 +51,11 @@ void addRowWalk32(std::vector<Case> &cs) {
   cs.push_back(rows("u32 int row sum", "rowsum_u32_i32", 4096, 4096, 256, Elem::I32, "", "=rowsum_u32_i32__ptxopt_lanes"));
   cs.push_back(rows("u32 int row sum, staged", "rowsum_u32_i32", 1000, 1004, 256, Elem::I32,
                     "rowwalk;rowwalk-staged=1;rowwalk-lanes=0", "=rowsum_u32_i32__ptxopt_staged"));
-  // Doubles (8-byte elements, 32 bytes an iteration), as 64-bit patterns.
+  // Doubles (8-byte elements), as 64-bit patterns: refused since their
+  // staged clone differed from the original here (H200, 2026-11-28): the
+  // original runs.
   cs.push_back(rows("u32 double row sum, rows not x32", "rowsum_u32_f64", 1000, 1004, 256, Elem::I64, forced,
-                    "=rowsum_u32_f64__ptxopt_staged"));
+                    "original"));
   // Matrix-vector product: the row through two 32-bit induction variables.
   auto matvec = [](unsigned n, unsigned N, const std::string &passes, const std::string &expect) {
     Case c = makeCase("rowwalk32: u32 matrix-vector " + std::to_string(n) + "x" + std::to_string(N), "rowwalk32",

@@ -729,15 +729,20 @@ TEST_CASE("fake driver: pass options after the pipeline", "[runtime][fake]") {
   Fake fake;
   std::string path = std::string(PTXOPT_SOURCE_DIR) + "/examples/matadd/matadd.ptx";
   // -O2 groups the swap clone by 4 (32-bit data); "group-k=2" asks for 2.
-  // 1024 x 512 threads: the group clones' minimum launch (2^19).
-  for (auto [spec, name] : {std::pair<const char *, const char *>{"-O2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group4"},
-                            {"-O2;group-k=2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group2"},
-                            {"coalesce", "_Z10matadd_intPKiS0_Pi__ptxopt_swap"}}) {
+  // 2048 x 1024 threads: the group clones' minimum launch (2^21); the swap
+  // alone at 1024 x 512 (its block of 1024).
+  struct Want {
+    const char *spec, *name;
+    uint32_t grid, block;
+  };
+  for (auto [spec, name, grid, block] : {Want{"-O2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group4", 2048, 1024},
+                                         Want{"-O2;group-k=2", "_Z10matadd_intPKiS0_Pi__ptxopt_swap_group2", 2048, 1024},
+                                         Want{"coalesce", "_Z10matadd_intPKiS0_Pi__ptxopt_swap", 1024, 512}}) {
     Loaded l;
     ptxopt_options o{spec, 0, nullptr};
     REQUIRE(ptxopt_module_load_file(&l.m, path.c_str(), &o) == PTXOPT_SUCCESS);
     REQUIRE(ptxopt_module_get_kernel(&l.k, l.m, "_Z10matadd_intPKiS0_Pi") == PTXOPT_SUCCESS);
-    REQUIRE(launch(l.k, {1024, 1, 1}, {512, 1, 1}) == PTXOPT_SUCCESS);
+    REQUIRE(launch(l.k, {grid, 1, 1}, {block, 1, 1}) == PTXOPT_SUCCESS);
     CHECK(fake.lastName() == name);
   }
 }
