@@ -81,9 +81,9 @@ std::vector<OptionDecl> rowwalkOptions() {
        std::nullopt,
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.tile = unsigned(v.integer); }},
       // The default lane counts: measured on an H200 (RowWalk.h, kLaneMinRow).
-      {{"rowwalk-lanes", "rowwalk", Type::List, "G[,G...]", "32,8,4", {"4", "8", "16", "32"}, 0, 0,
+      {{"rowwalk-lanes", "rowwalk", Type::List, "G[,G...]", "32,8,4", {"0", "4", "8", "16", "32"}, 0, 0,
         "lanes per logical thread of the lanes clones, each for the row lengths it was measured fastest on "
-        "(docs/PASSES.md)"},
+        "(docs/PASSES.md); 0: no lanes clone"},
        "32,8,4",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.lanes = v.list; }},
       {{"rowwalk-staged-copy", "rowwalk", Type::Enum, "plain|async", "plain", {"plain", "async"}, 0, 0,
