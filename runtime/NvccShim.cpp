@@ -297,9 +297,7 @@ uint64_t savingPerThreadPs(const std::string &kind) {
 
 bool imageLoadPays(NvccKernel &k, const Variant &v, const LaunchShape &s) {
   if (!config().lazyLoading || config().firstLaunchClones) return true;
-  uint64_t threads = 1;
-  for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
-    threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);
+  const uint64_t threads = launchThreads(s);
   const uint64_t per = savingPerThreadPs(v.kind);
   const uint64_t saved = per >= kImageLoadPs ? kImageLoadPs : std::min<uint64_t>(threads * per, kImageLoadPs);
   return k.savedPs.fetch_add(saved, std::memory_order_relaxed) + saved >= kImageLoadPs;

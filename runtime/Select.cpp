@@ -76,11 +76,7 @@ bool originalDimsFail(const Variant &v, const LaunchShape &s, std::string *why) 
         return valueText("block", d, s.block[d]) + " is above the maximum " + std::to_string(v.blockMax[d]);
       });
   if (v.maxLaunchThreads || v.minLaunchThreads) {
-    // Up to 2^31 * 2^16 * 2^16 * 2^10 threads: counted up to 2^40 (past any
-    // 32-bit bound), so the product cannot wrap around.
-    uint64_t threads = 1;
-    for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
-      threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);
+    const uint64_t threads = launchThreads(s);
     if (v.maxLaunchThreads && threads > v.maxLaunchThreads)
       return failed(why, [&] {
         return "the launch has more than " + std::to_string(v.maxLaunchThreads) + " threads (the clone's maximum)";

@@ -15,6 +15,8 @@
 // so they choose the same variant (tests/unit/test_runtime_select.cpp).
 #pragma once
 
+#include <algorithm>
+
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -87,6 +89,14 @@ void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape 
 
 /// Threads per block of `s`.
 inline uint64_t blockThreads(const LaunchShape &s) { return uint64_t(s.block[0]) * s.block[1] * s.block[2]; }
+/// The launch's threads, grid x block over all six dimensions, counted up to
+/// 2^40 (past any 32-bit bound) so that the product cannot wrap around.
+inline uint64_t launchThreads(const LaunchShape &s) {
+  uint64_t threads = 1;
+  for (uint32_t x : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]})
+    threads = std::min<uint64_t>(threads * x, uint64_t(1) << 40);
+  return threads;
+}
 
 /// The first shape condition of `v` that fails for launch `s`, or "" when
 /// all hold. `variantMaxThreads` is the clone's
