@@ -667,6 +667,10 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
     logLine(k->name + ": " + std::to_string(km->variants.size()) + " clone(s): " + names);
     lock.lock();
   }
+  // Images cudart loads at start-up (EAGER), or that any launch may load
+  // (PTXOPT_FIRST_LAUNCH_CLONES): no rent-or-buy rule, so no launch pays
+  // for the gate's uncached check (launch-bound programs felt it).
+  if (k->hasImages && (!config().lazyLoading || config().firstLaunchClones)) k->imageUsed = true;
   k->rt = rt;
   r.byHostAddress.insert(hostFun, k.get());
   warmLaunchPath(*k);
