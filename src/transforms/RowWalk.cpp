@@ -135,8 +135,10 @@ bool Planner::findLoops(std::string &why) {
   }
   for (const auto &L : fa_.loops().loops()) {
     if (L.blocks.size() != 1) {
-      why = "a loop of several blocks (only single-block loops are handled)";
-      return false;
+      LoopBlock lb;  // guards inside the loop: the staged clone only (RowWalkGuards.cpp)
+      if (!guardedLoop(L, labelAt, branchesTo, lb, why)) return false;
+      loops_.push_back(lb);
+      continue;
     }
     const auto &b = cfg.blocks()[L.header];
     if (b.labels.size() != 1 || !labelAt.count(b.labels[0]) || b.last == b.first) {
@@ -379,6 +381,8 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     }
   }
   if (!findLoops(why)) return false;
+  if (std::any_of(loops_.begin(), loops_.end(), [](const LoopBlock &L) { return L.multi; }))
+    return runGuarded(plan, why);
   for (const auto &L : loops_) {
     std::string w;
     size_t before = plan.accList.size();
