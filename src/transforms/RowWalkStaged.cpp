@@ -69,6 +69,8 @@
 // loads that are not global, plain, 4 or 8 bytes, before the register's
 // update, and exactly cover each iteration's piece; more than two rows per
 // thread (the shared memory of the tiles).
+// Loops of several blocks (guards inside the loop; RowWalkGuards.cpp): the
+// body copies keep their labels and branches, renamed per copy.
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
 // 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
 // original loop: the clone is never wrong, only not faster for that warp.
