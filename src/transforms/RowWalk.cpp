@@ -616,7 +616,7 @@ void runRowWalk(PassContext &ctx) {
         const StagedPlan &sp = plan.staged.front();
         unsigned wide = 0;
         for (const auto &st : plan.staged)
-          for (const auto &w : st.wide) wide += !w.base.empty();
+          for (const auto &w : st.wide) wide += !w.base.empty() && w.iv64.empty();
         ctx.remark(Remark::Kind::Applied, *k, "",
                    s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
                        " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +

@@ -132,6 +132,17 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
     const size_t md = onlyDefInLoop(L, t.text);
     if (md == SIZE_MAX || md > d) continue;
     const Instruction &mul = *instr(md);
+    if (mul.guard.empty() && mul.operands.size() == 2 && mul.operands[1].isReg() &&
+        (mul.opcode == "cvt.u64.u32" || mul.opcode == "cvt.s64.s32") &&
+        analysis::memAccess(*instr(load))->bytes() < 4) {
+      // t = cvt x: bytes (scale 1; nvcc's `a[r * N + i]` over unsigned char;
+      // rows of bytes and shorts only: wider rows keep their measured forms).
+      m = md;
+      w.sgn = mul.opcode == "cvt.s64.s32";
+      w.scale = 1;
+      base = std::string(b.text);
+      continue;
+    }
     if (!mul.guard.empty() || mul.operands.size() != 3 || !mul.operands[1].isReg() || !mul.operands[2].intValue())
       continue;
     const int64_t k = *mul.operands[2].intValue();
@@ -225,6 +236,39 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
   return true;
 }
 
+bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
+                            StagedPlan::Wide &w, std::string &key) {
+  // reg = add.s64 base, iv (either order), iv a 64-bit induction variable
+  // stepping a positive immediate, read before its update; base not written
+  // in the loop.
+  const size_t d = onlyDefInLoop(L, reg);
+  if (d == SIZE_MAX || d > load) return false;
+  const Instruction &add = *instr(d);
+  auto amods = add.modifiers();
+  if (add.base() != "add" || !add.guard.empty() || add.operands.size() != 3 || amods.size() != 1 ||
+      (amods[0] != ".s64" && amods[0] != ".u64") || !add.operands[1].isReg() || !add.operands[2].isReg())
+    return false;
+  for (int side = 1; side <= 2; ++side) {
+    const Operand &v = add.operands[side], &b = add.operands[3 - side];
+    const IV *iv = nullptr;
+    for (const auto &x : lp.ivs)
+      if (x.reg == v.text && x.bits == 64 && x.immStep && x.step > 0) iv = &x;
+    if (!iv || iv->update < d) continue;
+    bool written = false;
+    for (size_t i = L.hs + 1; i <= L.ls; ++i)
+      if (const Instruction *in = instr(i))
+        for (auto dd : analysis::defUse(*in).defs) written |= dd == b.text;
+    if (written) continue;
+    w.base = std::string(b.text);
+    w.iv64 = iv->reg;
+    w.scale = 1;
+    w.elemStep = iv->step;
+    key = "offset(" + w.base + " + " + w.iv64 + ")";
+    return true;
+  }
+  return false;
+}
+
 /// The start of a 32-bit-index row's piece of the loop's first iteration
 /// (base + scale * ext(x0) + the first load's offset from it, x0 the
 /// lowest index the iteration forms), and the no-wrap check, ANDed into
@@ -237,6 +281,12 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
 /// original loop (vote.sync.all below).
 std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
                           const std::string &ok) {
+  if (!w.iv64.empty()) {  // base + a 64-bit index: nothing can wrap
+    const std::string start = e.reg64();
+    e.ins("add.s64", {start, w.base, w.iv64});
+    if (rowOff) e.ins("add.s64", {start, start, std::to_string(rowOff)});
+    return start;
+  }
   const std::string x = e.reg32(), v = e.reg64(), start = e.reg64(), tm1 = e.reg64(), last = e.reg64();
   if (w.roots.empty()) {
     e.ins("mov.u32", {x, std::to_string(w.cmin)});

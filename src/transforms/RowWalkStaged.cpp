@@ -122,18 +122,24 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     int64_t off = 0;
     auto mem = analysis::memAccess(in);
     if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
-        (mem->bytes() != 4 && mem->bytes() != 8) || !in.guard.empty() || !plainMemoryOp(in) ||
-        in.operands.size() != 2 || !in.operands[0].isReg() || !baseAndOffset(in.operands[1], reg, off)) {
-      why = "a load along the row (" + std::string(in.opcode) + ") is not a plain 4- or 8-byte global load of [reg+offset]";
+        (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8) || !in.guard.empty() ||
+        !plainMemoryOp(in) || in.operands.size() != 2 || !in.operands[0].isReg() ||
+        !baseAndOffset(in.operands[1], reg, off)) {
+      why = "a load along the row (" + std::string(in.opcode) +
+            ") is not a plain 1-, 2-, 4- or 8-byte global load of [reg+offset]";
       return false;
     }
+    const bool shortLoad = mem->bytes() < 4;  // a row of 8- or 16-bit elements (RowWalkShort.cpp)
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)
       if (v.reg == reg) iv = &v;
     StagedPlan::Wide w;
     int64_t step = iv ? iv->step : 0, c = 0;
     std::string key = reg;
-    const bool wide = !iv && wideAddress(L, sp.lp, i, reg, w, c, key);
+    // base + a 64-bit index: only for rows of bytes and shorts (nvcc's form
+    // for them; wider rows keep their measured forms).
+    const bool wide = !iv && (wideAddress(L, sp.lp, i, reg, w, c, key) ||
+                              (shortLoad && offsetAddress(L, sp.lp, i, reg, w, key)));
     if (wide) {
       // A 32-bit index: base + scale * ext(x), x advancing elemStep.
       step = w.elemStep * w.scale;
@@ -141,7 +147,12 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     } else if (!iv || iv->bits != 64 || !iv->immStep) {
       step = 0;
     }
-    if (step <= 0 || step % 16 || step > 128 || !isPow2(step)) {
+    if (shortLoad && !shortRowStep(step)) {
+      why = "a row of " + std::to_string(mem->bytes() * 8) + "-bit elements through " + reg + " advancing " +
+            std::to_string(step) + " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
+      return false;
+    }
+    if (!shortLoad && (step <= 0 || step % 16 || step > 128 || !isPow2(step))) {
       why = wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
                        " bytes per iteration (not 16, 32, 64 or 128)"
                  : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
@@ -199,8 +210,13 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
             " bytes exactly";
       return false;
     }
-    // 16-byte runs of one type: one shared load each.
-    for (int64_t q = first; q < first + sp.step; q += 16) {
+    std::string shortWhy;
+    if (!shortRuns(byRow[sp.rows[r]], removed, sp, r, shortWhy)) {
+      why = shortWhy;
+      return false;
+    }
+    // 16-byte runs of one type: one shared load each (rows of 4- and 8-byte elements).
+    for (int64_t q = first; q < first + sp.step && !sp.shortRow[r]; q += 16) {
       std::vector<size_t> run;
       std::string type;
       bool same = true;
