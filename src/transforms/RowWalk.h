@@ -214,6 +214,9 @@ private:
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
   bool wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
                    StagedPlan::Wide &w, int64_t &c, std::string &key);
+  /// wideAddress's form for bytes: `td` defines cvt(x) [+/- delta]; sets
+  /// w's extension, scale 1 and delta, `m` the cvt's body index.
+  bool byteIndex(const LoopBlock &L, size_t td, StagedPlan::Wide &w, size_t &m);
   /// A load address `reg` of loop L (the load at body index `load`) formed
   /// as base + iv, iv a 64-bit induction variable (StagedPlan::Wide::iv64).
   bool offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,

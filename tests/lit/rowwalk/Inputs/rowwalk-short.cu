@@ -154,3 +154,16 @@ extern "C" __global__ void rowsum_u8_unroll2(const unsigned char *a, int *y, uns
     y[r] = acc;
   }
 }
+
+// A window of a larger array (the GPU test reaches index 2^32 - 1 with a
+// small buffer): element `skip` of the whole array is a0[0].
+extern "C" __global__ void rowsum_u32_u8_window(const unsigned char *a0, int *y, unsigned skip, unsigned r0,
+                                                unsigned n, unsigned N) {
+  const unsigned char *a = a0 - (size_t)skip;
+  unsigned r = r0 + blockIdx.x * blockDim.x + threadIdx.x;
+  if (r - r0 < n) {
+    int acc = 0;
+    for (unsigned i = 0; i < N; i++) acc += a[r * N + i];
+    y[r - r0] = acc;
+  }
+}
