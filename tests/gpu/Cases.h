@@ -85,5 +85,7 @@ std::vector<Case> allCases();
 
 /// rowwalk through 32-bit indices (CasesRowWalk32.cpp).
 void addRowWalk32(std::vector<Case> &cs);
+/// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).
+void addRowWalkShort(std::vector<Case> &cs);
 
 }  // namespace gpudiff
