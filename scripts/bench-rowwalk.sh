@@ -26,6 +26,9 @@
 #   tests/lit/rowwalk/Inputs/rowwalk32.cu and its -O2 output, measured by
 #   bench/rowwalk/index32.cu at 4096 x 4096 (the 32-bit forms' clones against
 #   the 64-bit pointer form's: "vs ptr", target <= 1.10), appended too.
+#   And rows of 8- and 16-bit elements summed into ints (issue 29, item 4):
+#   tests/lit/rowwalk/Inputs/rowwalk-short.cu and its -O2 output (staged and
+#   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x).
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -57,6 +60,8 @@ prepare() {
   done
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk32.cu -o "$PTXDIR/rowwalk32.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk32.ptx" -o "$PTXDIR/rowwalk32-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk-short.cu -o "$PTXDIR/rowwalk-short.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/rowwalk-short.ptx" -o "$PTXDIR/rowwalk-short-O2.opt.ptx"
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -90,6 +95,10 @@ run() {
     # Row walks through 32-bit indices (bench/rowwalk/index32.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu -o "$PTXDIR/index32-bench" -lcuda
     { echo; "$PTXDIR/index32-bench" "$PTXDIR/rowwalk32.ptx" "$PTXDIR/rowwalk32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+    # Rows of 8- and 16-bit elements (index32.cu --short), appended.
+    { echo; "$PTXDIR/index32-bench" --short "$PTXDIR/rowwalk-short.ptx" "$PTXDIR/rowwalk-short-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi
