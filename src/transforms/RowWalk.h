@@ -1,6 +1,7 @@
 // The rowwalk pass's parts (RowWalk.cpp: planning and the pass; RowWalkLanes.cpp:
 // splitting a loop over 32 lanes, the reductions; RowWalkStaged.cpp: the
 // staged clone; RowWalkIndex.cpp: its rows through 32-bit indices;
+// RowWalkShort.cpp: its rows of 8- and 16-bit elements;
 // RowWalkClone.cpp: building the clones). Private to the pass: the overview is RowWalk.cpp's opening
 // comment.
 #pragma once

@@ -65,9 +65,10 @@
 // memory (its tiles are read ahead); a row walked by a register that is not
 // a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes, nor
 // base + scale * a widened 32-bit index advancing as much (RowWalkIndex.cpp:
-// then each warp also checks that no index of the loop wraps); row
-// loads that are not global, plain, 4 or 8 bytes, before the register's
-// update, and exactly cover each iteration's piece; more than two rows per
+// then each warp also checks that no index of the loop wraps; rows of
+// 8- and 16-bit elements step 4-128 bytes: RowWalkShort.cpp); row
+// loads that are not global, plain, 1, 2, 4 or 8 bytes, before the
+// register's update, and exactly cover each iteration's piece; more than two rows per
 // thread (the shared memory of the tiles).
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
 // 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
