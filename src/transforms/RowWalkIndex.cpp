@@ -302,6 +302,7 @@ bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load,
       if (const Instruction *in = instr(i))
         for (auto dd : analysis::defUse(*in).defs) written |= dd == b.text;
     if (written) continue;
+    w = StagedPlan::Wide{};  // whatever a failed wideAddress left
     w.base = std::string(b.text);
     w.iv64 = iv->reg;
     w.scale = 1;
