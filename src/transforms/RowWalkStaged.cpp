@@ -89,6 +89,20 @@ Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
   if (!off) return Operand{Operand::Kind::Address, "", {r}};
   return Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {r, e.op(std::to_string(off))}}}};
 }
+/// Why a row of `bytes`-byte elements through `reg` advancing `step` bytes
+/// per iteration is not staged, "" when it may be: 16-128 bytes, a power of
+/// two (4-128 for 8- and 16-bit elements: RowWalkShort.cpp).
+std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg) {
+  if (bytes < 4)
+    return shortRowStep(step) ? ""
+                              : "a row of " + std::to_string(bytes * 8) + "-bit elements through " + reg +
+                                    " advancing " + std::to_string(step) +
+                                    " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
+  if (step > 0 && step % 16 == 0 && step <= 128 && isPow2(step)) return "";
+  return wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
+                    " bytes per iteration (not 16, 32, 64 or 128)"
+              : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
+}
 }  // namespace
 
 bool hasCpAsync(const ir::Module &m) {
@@ -148,17 +162,8 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     } else if (!iv || iv->bits != 64 || !iv->immStep) {
       step = 0;
     }
-    if (shortLoad && !shortRowStep(step)) {
-      why = "a row of " + std::to_string(mem->bytes() * 8) + "-bit elements through " + reg + " advancing " +
-            std::to_string(step) + " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
-      return false;
-    }
-    if (!shortLoad && (step <= 0 || step % 16 || step > 128 || !isPow2(step))) {
-      why = wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
-                       " bytes per iteration (not 16, 32, 64 or 128)"
-                 : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
-      return false;
-    }
+    why = stepRefusal(step, mem->bytes(), wide, reg);
+    if (!why.empty()) return false;
     if (iv && iv->update < i) {
       why = "a load along the row reads " + reg + " after its update";
       return false;
