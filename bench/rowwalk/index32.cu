@@ -152,7 +152,7 @@ int main(int argc, char **argv) {
             {"rowsum_s32_u8", {&I, &y, &n, &len}},  {"rowsum_ptr_s8", {&I, &y, &n, &len}},
             {"rowsum_u32_s8", {&I, &y, &n, &len}},  {"rowsum_ptr_u16", {&I, &y, &n, &len}},
             {"rowsum_u32_u16", {&I, &y, &n, &len}}, {"rowsum_ptr_s16", {&I, &y, &n, &len}},
-            {"rowsum_u32_s16", {&I, &y, &n, &len}}};
+            {"rowsum_u32_s16", {&I, &y, &n, &len}}, {"rowsum_u32_u8_f32", {&I, &y, &n, &len}}};
     const unsigned grid = (n + 255) / 256;
     // The pointer forms' clone times by element type and suffix: the
     // integer kernels against rowsum_ptr_i32, the rest against rowsum_ptr_f32.
@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
         const auto [cmin, cmed] = timeIt(fc, gx, gy, bx, k.args.data());
         std::string vs = "";
         // The element type: the kernel name's last part for --short (u8, s16, ...).
-        const std::string type = shortRows ? std::string(std::strrchr(k.name, '_') + 1) + ":"
+        const std::string type = shortRows ? std::string(std::strstr(k.name, "u8") ? "u8" : std::strrchr(k.name, '_') + 1) + ":"
                                  : std::strstr(k.name, "_i32") ? "i32:"
                                                                : "f32:";
         if (std::strncmp(k.name, "rowsum_ptr_", 11) == 0) ptrMs.push_back({type + suffix, cmin});

@@ -59,6 +59,10 @@ void addRowWalkShort(std::vector<Case> &cs) {
       cs.push_back(c);
     }
   }
+  // Bytes summed into a float: no lanes clone (not exact), so -O2 runs the staged clone.
+  cs.push_back(rows("-O2 float sum", "rowsum_u32_u8_f32", 4096, 4096, Elem::I8, "", "=rowsum_u32_u8_f32__ptxopt_staged"));
+  cs.push_back(rows("float sum, rows not x32, remainder", "rowsum_u32_u8_f32", 1000, 1008, Elem::I8,
+                    "rowwalk;rowwalk-staged=1", "=rowsum_u32_u8_f32__ptxopt_staged"));
   // (2^20 - 64) * 4096 + 63 * 4096 + 4095 = 2^32 - 1: rows r0 .. r0+63 of
   // 4096 bytes in a window whose element 0 is element `skip` of the whole array.
   Case w = makeCase("rowwalkshort: u8 largest index 2^32-1", "rowwalkshort", "rowsum_u32_u8_window",

@@ -167,3 +167,14 @@ extern "C" __global__ void rowsum_u32_u8_window(const unsigned char *a0, int *y,
     y[r - r0] = acc;
   }
 }
+
+// Bytes summed into a float (cvt.rn.f32.u32, add.f32): no lanes clone
+// without --reassociate, so -O2 runs the staged clone.
+extern "C" __global__ void rowsum_u32_u8_f32(const unsigned char *a, float *y, unsigned n, unsigned N) {
+  unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    float acc = 0;
+    for (unsigned i = 0; i < N; i++) acc += a[r * N + i];
+    y[r] = acc;
+  }
+}
