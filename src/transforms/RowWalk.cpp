@@ -79,7 +79,9 @@
 //    and shared stores; cp.async with rowwalk-staged-copy=async), several
 //    in flight, and each lane reads its own row in order; warps whose lanes
 //    are not all in the loop, or differ in trip count, or whose rows are
-//    unaligned run the original loop. Details: RowWalkStaged.cpp. By
+//    unaligned run the original loop. Rows of 8- and 16-bit elements
+//    (nvcc's 4 or 8 bytes per iteration) read 4 elements of the tile at a
+//    time (RowWalkShort.cpp). Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:
 //    kStagedMinLaunch, kStagedMinRow).
@@ -95,6 +97,7 @@
 // RowWalkGuards.cpp (step 4: loops of several blocks),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
+// RowWalkShort.cpp (step 3's rows of 8- and 16-bit elements),
 // RowWalkClone.cpp (building the clones), RowWalk.h (their shared
 // structures).
 #include "RowWalk.h"
@@ -627,7 +630,7 @@ void runRowWalk(PassContext &ctx) {
         const StagedPlan &sp = plan.staged.front();
         unsigned wide = 0;
         for (const auto &st : plan.staged)
-          for (const auto &w : st.wide) wide += !w.base.empty();
+          for (const auto &w : st.wide) wide += !w.base.empty() && w.iv64.empty();
         ctx.remark(Remark::Kind::Applied, *k, "",
                    s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
                        " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +

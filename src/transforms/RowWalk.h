@@ -2,6 +2,7 @@
 // splitting a loop over 32 lanes, the reductions; RowWalkStaged.cpp: the
 // staged clone; RowWalkIndex.cpp: its rows through 32-bit indices;
 // RowWalkGuards.cpp: loops with guards inside, for the staged clone;
+// RowWalkShort.cpp: its rows of 8- and 16-bit elements;
 // RowWalkClone.cpp: building the clones). Private to the pass: the overview is RowWalk.cpp's opening
 // comment.
 #pragma once
@@ -132,9 +133,17 @@ struct StagedPlan {
     // a loop-invariant register, subtracted when deltaNeg ("": none).
     std::string delta;
     bool deltaNeg = false;
+    /// A row of bytes through a 64-bit index: base + iv64, iv64 a 64-bit
+    /// induction variable read before its update (nvcc's `row[i]` with
+    /// size_t i over unsigned char; RowWalkIndex.cpp, offsetAddress): no
+    /// wrap to check. Empty: the 32-bit form above.
+    std::string iv64;
   };
   std::vector<Wide> wide;
   std::vector<int64_t> rowOff;   // where each row's piece of an iteration starts, from its register
+  /// Parallel to rows: a row of 8- or 16-bit elements (RowWalkShort.cpp):
+  /// its loads are read from the tile 2 or 4 at a time (ld.shared.v4.u8 ...).
+  std::vector<bool> shortRow;
   struct RowLoad {
     size_t stmt;   // body index
     unsigned row;  // index into rows
@@ -229,6 +238,13 @@ private:
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
   bool wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
                    StagedPlan::Wide &w, int64_t &c, std::string &key);
+  /// wideAddress's form for bytes: `td` defines cvt(x) [+/- delta]; sets
+  /// w's extension, scale 1 and delta, `m` the cvt's body index.
+  bool byteIndex(const LoopBlock &L, size_t td, StagedPlan::Wide &w, size_t &m);
+  /// A load address `reg` of loop L (the load at body index `load`) formed
+  /// as base + iv, iv a 64-bit induction variable (StagedPlan::Wide::iv64).
+  bool offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
+                     StagedPlan::Wide &w, std::string &key);
   /// The body index of the one definition of `reg` in loop L, SIZE_MAX if
   /// none or several.
   size_t onlyDefInLoop(const LoopBlock &L, std::string_view reg) const;
@@ -239,6 +255,12 @@ private:
   /// store between, their destinations neither read nor written in
   /// between, `base` not redefined.
   bool movableRun(const std::vector<size_t> &run, const std::set<size_t> &removed, std::string_view base) const;
+  /// Row `r` of `sp` (its loads by offset, from the row's start): whether
+  /// it is a row of 8- or 16-bit elements (sp.shortRow), and its runs of 2
+  /// or 4 elements read as one shared load; false (with `why`) for rows
+  /// mixing short and other elements (RowWalkShort.cpp).
+  bool shortRuns(const std::map<int64_t, size_t> &loads, const std::set<size_t> &removed, StagedPlan &sp,
+                 unsigned r, std::string &why) const;
   bool addDisjoint(const ir::Function &f, const AccessInfo &a, const AccessInfo &b, KernelPlan &plan,
                    std::set<std::pair<uint32_t, uint32_t>> *into = nullptr);
   /// The base of access `a`: its affine base, else the pointer parameter
@@ -297,6 +319,10 @@ void renameCopy(ir::Module &m, Stmt &s, const std::set<std::string> &labels, con
 void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes);
 /// The staged clone's manifest variant (launch and conditions).
 Variant stagedVariant(const Variant &base, const std::string &name);
+/// A row of 8- or 16-bit elements may advance `step` bytes per iteration
+/// (nvcc unrolls by 4: 4 bytes of chars, 8 of shorts): 4 to 128, a power of
+/// two (RowWalkShort.cpp).
+bool shortRowStep(int64_t step);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
 

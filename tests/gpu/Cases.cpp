@@ -1144,6 +1144,7 @@ std::vector<Case> allCases() {
   addRowWalk(cs);
   addRowWalk32(cs);
   addRowWalkGuards(cs);
+  addRowWalkShort(cs);
   addTranspose(cs);
   addReuse(cs);
   addRuntimeCases(cs);

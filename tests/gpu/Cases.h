@@ -94,5 +94,7 @@ std::vector<Case> allCases();
 void addRowWalk32(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
+/// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).
+void addRowWalkShort(std::vector<Case> &cs);
 
 }  // namespace gpudiff
