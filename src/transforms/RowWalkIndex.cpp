@@ -47,9 +47,8 @@
 // two compilations. Only rows with NaNs can differ that way, and only about
 // a fifth of the rows did (not the first 8, which a wrong address or order
 // would hardly spare). So 8-byte elements are staged again; gpu-diff checks
-// them bit for bit on 8-byte integers (rowsum_u32_i64) and on the doubles
-// against a host sum in the same order, NaNs equal to any NaN (not
-// confirmed on a GPU yet: no SASS disassembler on the build machine).
+// them bit for bit, on 8-byte integers (rowsum_u32_i64) and on doubles from
+// finite random values (Elem::F64), the original against the clone.
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {

@@ -16,6 +16,7 @@ size_t elemSize(Elem e) {
     case Elem::I32: return 4;
     case Elem::F32: return 4;
     case Elem::I64: return 8;
+    case Elem::F64: return 8;
   }
   return 1;
 }

@@ -12,7 +12,7 @@
 
 namespace gpudiff {
 
-enum class Elem { I8, I16, I32, F32, I64 };
+enum class Elem { I8, I16, I32, F32, I64, F64 };  // F64: finite doubles (randomData)
 size_t elemSize(Elem e);
 
 struct Arg {
