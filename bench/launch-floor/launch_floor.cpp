@@ -18,7 +18,7 @@
 //
 //   launch_floor [--runs N] <shapes.opt.ptx> <stencil.opt.ptx>
 //
-// Built and run by scripts/bench-launch-floor.sh (docs/BENCHMARKS.md).
+// Built and run by scripts/bench/launch-floor.sh (docs/BENCHMARKS.md).
 #include <cuda.h>
 #include <cuda_runtime.h>
 

@@ -3,7 +3,7 @@
 // "Row walks").
 //
 // Kernels: tests/lit/rowwalk/Inputs/rowwalk.cu (nvcc 13 -O3), optimized by
-// ptx-opt three ways (scripts/bench-rowwalk.sh): --passes=rowwalk (regacc,
+// ptx-opt three ways (scripts/bench/rowwalk.sh): --passes=rowwalk (regacc,
 // integer lanes), --passes=rowwalk,pack (the regacc clone packed), and
 // --passes=rowwalk --reassociate (float lanes). Each module is loaded with
 // the driver (cuModuleLoadData: JIT to the GPU at hand); every kernel is

@@ -1,5 +1,5 @@
 // transpose benchmark: the transpose pass's clones against the naive kernels
-// and hand-written tiled kernels, in one run (scripts/bench-transpose.sh).
+// and hand-written tiled kernels, in one run (scripts/bench/transpose.sh).
 //
 // Kernels: tests/lit/transpose/Inputs/transpose.cu (nvcc 13 -O3), optimized
 // by `ptx-opt -O2` (the script). The module is loaded with the driver

@@ -4,9 +4,9 @@
 # originals, the rowwalk clones and hand-written warp-per-row kernels in one
 # run, printed as a markdown table.
 #
-#   scripts/bench-rowwalk.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
-#   scripts/bench-rowwalk.sh run       # GPU machine: build bench/rowwalk/rowwalk.cu, run, table
-#   scripts/bench-rowwalk.sh           # both
+#   scripts/bench/rowwalk.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
+#   scripts/bench/rowwalk.sh run       # GPU machine: build bench/rowwalk/rowwalk.cu, run, table
+#   scripts/bench/rowwalk.sh           # both
 #
 # prepare: nvcc -O3 -ptx of tests/lit/rowwalk/Inputs/rowwalk.cu, then ptx-opt
 #   --passes=rowwalk, --passes=rowwalk,pack and --passes=rowwalk --reassociate
@@ -29,14 +29,10 @@
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+. "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
 PTXDIR=${PTXDIR:-$ROOT/build/rowwalk-bench}
 OUT=${OUT:-$ROOT/build-gpu/out}
-PTXOPT=${PTXOPT:-$ROOT/build/ptx-opt}
 LANES=${LANES:-"32 16 8 4"}  # the lanes clones of the short-rows table (--rowwalk-lanes)
 step=${1:-all}
 
