@@ -41,7 +41,7 @@ prepare() {
 run() {
   [ -e "$PTXDIR/shapes.opt.ptx" ] || { echo "[launch-floor] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O2 -std=c++17 bench/launch-floor/launch_floor.cpp -o "$PTXDIR/launch_floor" -lcuda
+  nvcc -O2 -std=c++17 bench/launch-floor/launch_floor.cpp bench/common/driver.cpp -o "$PTXDIR/launch_floor" -lcuda
   set +e
   "$PTXDIR/launch_floor" "$PTXDIR/shapes.opt.ptx" "$PTXDIR/stencil.opt.ptx" >"$OUT/launch-floor.csv" \
     2> >(tee "$OUT/launch-floor.log" >&2)

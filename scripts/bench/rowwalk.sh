@@ -66,7 +66,7 @@ print([k for k in m["kernels"] if k["kernel"]=="rowsum_mem"][0]["variants"][0]["
 run() {
   [ -e "$PTXDIR/rowwalk.opt.ptx" ] || { echo "[rowwalk] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu -o "$PTXDIR/rowwalk-bench" -lcuda
+  nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu bench/common/driver.cpp -o "$PTXDIR/rowwalk-bench" -lcuda
   set +e
   "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
     "$PTXDIR/rowwalk-reassoc.opt.ptx" --extra "cp.async copies, 5 tiles in flight=$PTXDIR/rowwalk-async.opt.ptx" \
@@ -84,7 +84,7 @@ run() {
     src=$?
     [ $rc != 0 ] || rc=$src
     # Row walks through 32-bit indices (bench/rowwalk/index32.cu), appended.
-    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu -o "$PTXDIR/index32-bench" -lcuda
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu bench/common/driver.cpp -o "$PTXDIR/index32-bench" -lcuda
     { echo; "$PTXDIR/index32-bench" "$PTXDIR/rowwalk32.ptx" "$PTXDIR/rowwalk32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src

@@ -52,7 +52,7 @@ prepare() {
 run() {
   [ -e "$PTXDIR/variants.spec" ] || { echo "[sobel-small] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O2 -std=c++17 bench/sobel-small/sobel_small.cpp -o "$PTXDIR/sobel_small" -lcuda
+  nvcc -O2 -std=c++17 bench/sobel-small/sobel_small.cpp bench/common/driver.cpp -o "$PTXDIR/sobel_small" -lcuda
   set +e
   # shellcheck disable=SC2086
   "$PTXDIR/sobel_small" --runs "$RUNS" "$PTXDIR/variants.spec" $SIZES >"$OUT/sobel-small.csv" \

@@ -34,7 +34,7 @@ prepare() {
 run() {
   [ -e "$PTXDIR/transpose.opt.ptx" ] || { echo "[transpose] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O3 -arch="$ARCH" -std=c++17 bench/transpose/transpose.cu -o "$PTXDIR/transpose-bench" -lcuda
+  nvcc -O3 -arch="$ARCH" -std=c++17 bench/transpose/transpose.cu bench/common/driver.cpp -o "$PTXDIR/transpose-bench" -lcuda
   args=()
   [ "${QUICK:-0}" = 1 ] && args+=(--quick)
   set +e
