@@ -1,6 +1,6 @@
 // The launch shim of ptx-nvcc builds (docs/NVCC.md).
 //
-// scripts/ptx-nvcc inserts a small hook block into each host file
+// tools/ptx-nvcc inserts a small hook block into each host file
 // (*.cudafe1.cpp) whose device code got clones. The block carries the
 // translation unit's manifest as a string and renames, by macros, three calls
 // of the compiler-generated host code:

@@ -6,9 +6,8 @@
 #
 #   scripts/demo.sh [file.ptx]     (default: examples/matadd/matadd.ptx)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/env.sh"
 scripts/setup.sh build >/dev/null
-export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 IN=${1:-examples/matadd/matadd.ptx}
 OUT=build/demo
 mkdir -p "$OUT"
@@ -45,7 +44,7 @@ if command -v ptxas >/dev/null; then
   cp "$OUT/$name.canon.ptx" "$OUT/b/k.ptx"
   (cd "$OUT/a" && ptxas -arch="$arch" k.ptx -o k.cubin)
   (cd "$OUT/b" && ptxas -arch="$arch" k.ptx -o k.cubin)
-  python3 scripts/cubin-diff.py "$OUT/a/k.cubin" "$OUT/b/k.cubin" && echo "ptxas -arch=$arch: equivalent cubins"
+  python3 tools/cubin-diff.py "$OUT/a/k.cubin" "$OUT/b/k.cubin" && echo "ptxas -arch=$arch: equivalent cubins"
   ptxas -arch="$arch" "$OUT/$name.O2.ptx" -o "$OUT/$name.O2.cubin" && echo "ptxas -arch=$arch accepts the optimized module"
 else
   echo "skipped: no ptxas on PATH"
@@ -53,7 +52,7 @@ fi
 
 echo
 echo "== on the GPU (examples/jit: the matrix add through libptxopt)"
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+if have_gpu; then
   nvidia-smi -L
   if cmake --build build --target jit-matadd >/dev/null 2>&1 && [ -x build/examples/jit/jit-matadd ]; then
     echo "optimized:        $(build/examples/jit/jit-matadd 2>&1)"

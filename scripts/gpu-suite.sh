@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The GPU suite, in one call: builds the runtime, gpu-diff and the JIT example
 # (Release, into build-gpu/) and runs them on the machine's GPU
-# (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test-nvcc-gpu.sh,
+# (docs/RUNTIME.md); then ptx-nvcc's GPU test (scripts/test/nvcc-gpu.sh,
 # docs/NVCC.md), the paper's examples with their benchmark table
-# (scripts/bench-gpu.sh, docs/BENCHMARKS.md), the launch floor of the
-# group clones (scripts/bench-launch-floor.sh), the clones of Sobel at
-# 1920 x 1080 (scripts/bench-sobel-small.sh), the rowwalk benchmark
-# (scripts/bench-rowwalk.sh), the transpose benchmark (scripts/bench-transpose.sh), the launch hook's cost (scripts/bench-hook.sh,
+# (scripts/bench/paper.sh, docs/BENCHMARKS.md), the launch floor of the
+# group clones (scripts/bench/launch-floor.sh), the clones of Sobel at
+# 1920 x 1080 (scripts/bench/sobel-small.sh), the rowwalk benchmark
+# (scripts/bench/rowwalk.sh), the transpose benchmark (scripts/bench/transpose.sh), the launch hook's cost (scripts/bench/hook.sh,
 # about 45 s), the Python module's GPU test (tests/python/test_gpu.py) and
-# the benchmark family (scripts/bench-family.sh, about 3 minutes).
+# the benchmark family (scripts/bench/family.sh, about 3 minutes).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -23,13 +23,9 @@
 # machine), the .dev/ folder made by scripts/pack-gpu-deps.sh is used: carry it.
 # PTXOPT_USE_DEV=1 uses .dev/ even where the packages are installed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
+. "$(dirname "$0")/env.sh"
 BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$BUILD/out}
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-JOBS=${JOBS:-$(nproc)}
-export PATH="$CUDA_HOME/bin:$PATH"
 mkdir -p "$OUT"
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
@@ -38,8 +34,8 @@ say() { printf '[gpu-suite] %s\n' "$*" | tee -a "$SUMMARY"; }
 # ---- what is there -------------------------------------------------------------
 say "host: $(uname -n), $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(nproc) cores"
 if command -v nvidia-smi >/dev/null; then
-  say "GPU: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -1)"
-  CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+  say "GPU: $(gpu_desc)"
+  CAP=$(gpu_cap)
 else
   say "GPU: nvidia-smi not found"
 fi
@@ -112,7 +108,7 @@ done
 # ---- the coalesce benchmark (docs/BENCHMARKS.md) ------------------------------------------
 copy_arg=(--measure-copy)
 python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null || copy_arg=()
-python3 scripts/bench-coalesce.py "$OUT/gpu-diff.md" "${copy_arg[@]}" >"$OUT/bench-coalesce.md" 2>&1
+python3 scripts/bench/coalesce.py "$OUT/gpu-diff.md" "${copy_arg[@]}" >"$OUT/bench-coalesce.md" 2>&1
 
 # ---- the final table ---------------------------------------------------------------------
 {
@@ -135,34 +131,40 @@ python3 scripts/bench-coalesce.py "$OUT/gpu-diff.md" "${copy_arg[@]}" >"$OUT/ben
 nvcc_rc=0 paper_rc=0 programs_rc=0
 if [ "${GPU_SUITE_NVCC:-1}" = 1 ]; then
   start=$(date +%s)
-  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/nvcc" bash scripts/test-nvcc-gpu.sh >"$OUT/nvcc.log" 2>&1
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/nvcc" bash scripts/test/nvcc-gpu.sh >"$OUT/nvcc.log" 2>&1
   nvcc_rc=$?
   say "ptx-nvcc GPU test exit $nvcc_rc in $(($(date +%s) - start)) s ($OUT/nvcc/summary.txt):"
   grep -E "FAIL|SUMMARY|within|ms" "$OUT/nvcc/summary.txt" 2>/dev/null | tee -a "$SUMMARY"
   # the test programs of tests/nvcc/programs, built by nvcc and by ptx-nvcc
   start=$(date +%s)
-  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/programs" bash scripts/test-nvcc-programs.sh >"$OUT/programs.log" 2>&1
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/programs" bash scripts/test/nvcc-programs.sh >"$OUT/programs.log" 2>&1
   programs_rc=$?
   say "ptx-nvcc test programs exit $programs_rc in $(($(date +%s) - start)) s ($OUT/programs/summary.txt):"
   grep -E "FAIL|SUMMARY|PASS" "$OUT/programs/summary.txt" 2>/dev/null | tee -a "$SUMMARY"
 fi
 if [ "${GPU_SUITE_PAPER:-1}" = 1 ]; then
   start=$(date +%s)
-  PTXOPT_BUILD="$BUILD" OUT="$OUT/paper" bash scripts/bench-gpu.sh >"$OUT/paper.log" 2>&1
+  PTXOPT_BUILD="$BUILD" OUT="$OUT/paper" bash scripts/bench/paper.sh >"$OUT/paper.log" 2>&1
   paper_rc=$?
-  say "paper examples (scripts/bench-gpu.sh) exit $paper_rc in $(($(date +%s) - start)) s:"
+  say "paper examples (scripts/bench/paper.sh) exit $paper_rc in $(($(date +%s) - start)) s:"
   cat "$OUT/paper/bench-paper.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
+
+# run_bench NAME DIR LOG: scripts/bench/NAME.sh with this suite's ptx-opt, ARCH
+# and OUT, its PTX and programs in $BUILD/DIR, its output in $OUT/LOG.out.
+run_bench() {
+  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/$2" OUT="$OUT" ARCH="$ARCH" \
+    bash "scripts/bench/$1.sh" >"$OUT/$3.out" 2>&1
+}
 
 # ---- the launch floor of the group clones (docs/BENCHMARKS.md) ---------------------------
 # GPU_SUITE_FLOOR=0 leaves it out. Its output comparison counts like a test.
 floor_rc=0
 if [ "${GPU_SUITE_FLOOR:-1}" = 1 ]; then
   start=$(date +%s)
-  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/launch-floor" OUT="$OUT" ARCH="$ARCH" \
-    bash scripts/bench-launch-floor.sh >"$OUT/launch-floor.out" 2>&1
+  run_bench launch-floor launch-floor launch-floor
   floor_rc=$?
-  say "launch floor (scripts/bench-launch-floor.sh) exit $floor_rc in $(($(date +%s) - start)) s: $OUT/launch-floor.md"
+  say "launch floor (scripts/bench/launch-floor.sh) exit $floor_rc in $(($(date +%s) - start)) s: $OUT/launch-floor.md"
   tail -3 "$OUT/launch-floor.log" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
@@ -171,10 +173,9 @@ fi
 sobel_rc=0
 if [ "${GPU_SUITE_SOBEL:-1}" = 1 ]; then
   start=$(date +%s)
-  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/sobel-small" OUT="$OUT" ARCH="$ARCH" \
-    bash scripts/bench-sobel-small.sh >"$OUT/sobel-small.out" 2>&1
+  run_bench sobel-small sobel-small sobel-small
   sobel_rc=$?
-  say "Sobel small launches (scripts/bench-sobel-small.sh) exit $sobel_rc in $(($(date +%s) - start)) s: $OUT/sobel-small.md"
+  say "Sobel small launches (scripts/bench/sobel-small.sh) exit $sobel_rc in $(($(date +%s) - start)) s: $OUT/sobel-small.md"
   grep -E '1920x1080' "$OUT/sobel-small.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
@@ -194,10 +195,9 @@ fi
 rowwalk_rc=0
 if [ "${GPU_SUITE_ROWWALK:-1}" = 1 ]; then
   start=$(date +%s)
-  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/rowwalk-bench" OUT="$OUT" ARCH="$ARCH" \
-    bash scripts/bench-rowwalk.sh >"$OUT/bench-rowwalk.out" 2>&1
+  run_bench rowwalk rowwalk-bench bench-rowwalk
   rowwalk_rc=$?
-  say "rowwalk benchmark (scripts/bench-rowwalk.sh) exit $rowwalk_rc in $(($(date +%s) - start)) s:"
+  say "rowwalk benchmark (scripts/bench/rowwalk.sh) exit $rowwalk_rc in $(($(date +%s) - start)) s:"
   cat "$OUT/bench-rowwalk.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
@@ -206,10 +206,9 @@ fi
 transpose_rc=0
 if [ "${GPU_SUITE_TRANSPOSE:-1}" = 1 ]; then
   start=$(date +%s)
-  PTXOPT="$ROOT/$BUILD/ptx-opt" PTXDIR="$ROOT/$BUILD/transpose-bench" OUT="$OUT" ARCH="$ARCH" \
-    bash scripts/bench-transpose.sh >"$OUT/bench-transpose.out" 2>&1
+  run_bench transpose transpose-bench bench-transpose
   transpose_rc=$?
-  say "transpose benchmark (scripts/bench-transpose.sh) exit $transpose_rc in $(($(date +%s) - start)) s:"
+  say "transpose benchmark (scripts/bench/transpose.sh) exit $transpose_rc in $(($(date +%s) - start)) s:"
   cat "$OUT/bench-transpose.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
@@ -219,9 +218,9 @@ hook_rc=0
 if [ "${GPU_SUITE_HOOK:-1}" = 1 ]; then
   start=$(date +%s)
   PTXOPT_BUILD="$ROOT/$BUILD" BINDIR="$ROOT/$BUILD/bench-hook" OUT="$OUT" ARCH="$ARCH" \
-    bash scripts/bench-hook.sh >"$OUT/bench-hook.out" 2>&1
+    bash scripts/bench/hook.sh >"$OUT/bench-hook.out" 2>&1
   hook_rc=$?
-  say "launch hook cost (scripts/bench-hook.sh) exit $hook_rc in $(($(date +%s) - start)) s: $OUT/bench-hook.md"
+  say "launch hook cost (scripts/bench/hook.sh) exit $hook_rc in $(($(date +%s) - start)) s: $OUT/bench-hook.md"
   if [ -e "$OUT/bench-hook.md" ]; then tee -a "$SUMMARY" <"$OUT/bench-hook.md"; else tail -5 "$OUT/bench-hook.out"; fi
 fi
 
@@ -249,9 +248,9 @@ fi
 family_rc=0
 if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
   start=$(date +%s)
-  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/family" ARCH="$ARCH" bash scripts/bench-family.sh >"$OUT/family.log" 2>&1
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/family" ARCH="$ARCH" bash scripts/bench/family.sh >"$OUT/family.log" 2>&1
   family_rc=$?
-  say "benchmark family (scripts/bench-family.sh) exit $family_rc in $(($(date +%s) - start)) s: $OUT/family/family.md"
+  say "benchmark family (scripts/bench/family.sh) exit $family_rc in $(($(date +%s) - start)) s: $OUT/family/family.md"
   grep -A 20 '^| kind |' "$OUT/family/family.md" 2>/dev/null | sed '/^$/q' | tee -a "$SUMMARY"
   grep '^Summary:' "$OUT/family/family.md" 2>/dev/null | tee -a "$SUMMARY"
 fi

@@ -15,7 +15,7 @@
 #
 #   scripts/pack-gpu-deps.sh [dir]        (default: .dev)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/env.sh"
 DEV=${1:-.dev}
 LIBDIR=${LIBDIR:-/usr/lib/x86_64-linux-gnu}
 say() { printf '[pack-gpu-deps] %s\n' "$*"; }

@@ -10,10 +10,8 @@
 # 3. configures and builds with CMake.
 # Environment: CUDA_HOME (default /usr/local/cuda), JOBS (default: nproc).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/env.sh"
 BUILD=${1:-build}
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-JOBS=${JOBS:-$(nproc)}
 
 say() { printf '[setup] %s\n' "$*"; }
 

@@ -16,7 +16,7 @@
 //   - one line per case on stdout:
 //       result prog=P case=C shape=S size=Z bytes=B launches=L hash=H first_ms=F
 //              host_min_ms= host_med_ms= kern_min_ms= kern_med_ms= reps=R
-//     preceded by "case P C S Z begin" (flushed: scripts/bench-family.sh
+//     preceded by "case P C S Z begin" (flushed: scripts/bench/family.sh
 //     attributes the PTXOPT_LOG lines between two markers to the case).
 //
 // Options of every program: --reps N (default 20; 0: the first run and the

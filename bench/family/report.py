@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tables of the benchmark family (scripts/bench-family.sh runs this).
+"""The tables of the benchmark family (scripts/bench/family.sh runs this).
 
 Reads the work directory: <prog>.<variant>.r<k>.out (variant nvcc, ptx-nvcc,
 disabled, nvcc2: the nvcc build again, the A/A control; one per round), <prog>.log.out (ptx-nvcc with PTXOPT_LOG=2 and

@@ -1,6 +1,6 @@
 // The launch hook's host-side cost (issue #16, docs/BENCHMARKS.md "Launch
 // hook cost"). One program, built once with nvcc and once with ptx-nvcc
-// (scripts/bench-hook.sh builds and runs both, and variants of the ptx-nvcc
+// (scripts/bench/hook.sh builds and runs both, and variants of the ptx-nvcc
 // build); timed as users time their launches: a host timer around the
 // launches and one cudaDeviceSynchronize.
 //

@@ -18,7 +18,7 @@
 // load alone). CUDA_MODULE_LOADING (LAZY, the default, or EAGER) is read
 // by the driver at cuInit: run the program under both.
 //
-// Built with the toolkit's stub libcuda (scripts/bench-hook.sh prepare);
+// Built with the toolkit's stub libcuda (scripts/bench/hook.sh prepare);
 // runs where a driver is installed.
 #include <cuda.h>
 

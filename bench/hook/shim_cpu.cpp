@@ -2,7 +2,7 @@
 // docs/BENCHMARKS.md "Launch hook cost"): __ptxopt_nvcc_launch called as a
 // hook block calls it, with a cudart table whose launch does nothing, against
 // calling that launch directly. What is left is the hook's cost on the
-// launch path, free of the GPU's and the driver's noise. scripts/bench-hook.sh
+// launch path, free of the GPU's and the driver's noise. scripts/bench/hook.sh
 // cpu links it with the shim of this tree and, given BASELINE_LIB, another.
 //
 //   shim_cpu <optimized.ptx> <kernel>     the manifest: the PTX's // @ptxopt-manifest line

@@ -18,47 +18,24 @@
 //
 //   launch_floor [--runs N] <shapes.opt.ptx> <stencil.opt.ptx>
 //
-// Built and run by scripts/bench-launch-floor.sh (docs/BENCHMARKS.md).
-#include <cuda.h>
-#include <cuda_runtime.h>
+// Built and run by scripts/bench/launch-floor.sh (docs/BENCHMARKS.md).
+#include "../common/driver.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
 
-void check(cudaError_t e, const char *what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(CUresult r, const char *what) {
-  if (r != CUDA_SUCCESS) {
-    const char *s = nullptr;
-    cuGetErrorString(r, &s);
-    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
-  }
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using bench::check;
+using bench::Launch;
+using bench::median;
 
 /// A device buffer of random non-zero bytes (inputs) or poisoned bytes (outputs).
 struct Buffer {
@@ -80,40 +57,16 @@ struct Buffer {
   void poison() const { check(cudaMemset(p, 0xA5, bytes), "cudaMemset"); }
 };
 
-/// One launch of one function: grid, block and the parameter values.
-struct Launch {
-  CUfunction f;
-  unsigned grid[3], block[3];
-  std::vector<void *> params;
-  void run() const {
-    check(cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, nullptr,
-                         const_cast<void **>(params.data()), nullptr),
-          "cuLaunchKernel");
-  }
-};
-
 /// Median times (us) of a and b, alternating, after a warm-up.
 std::pair<float, float> timeBoth(const Launch &a, const Launch &b, int runs) {
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "cudaEventCreate");
-  check(cudaEventCreate(&e1), "cudaEventCreate");
-  auto once = [&](const Launch &l) {
-    check(cudaEventRecord(e0), "cudaEventRecord");
-    l.run();
-    check(cudaEventRecord(e1), "cudaEventRecord");
-    check(cudaEventSynchronize(e1), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
-    return ms * 1000.0f;
-  };
+  bench::EventTimer timer;
+  auto once = [&](const Launch &l) { return timer.ms([&] { l.run(); }) * 1000.0f; };
   for (int i = 0; i < 3; ++i) once(a), once(b);
   std::vector<float> ta, tb;
   for (int i = 0; i < runs; ++i) {
     ta.push_back(once(a));
     tb.push_back(once(b));
   }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
   return {median(ta), median(tb)};
 }
 
@@ -180,13 +133,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: launch_floor [--runs N] <shapes.opt.ptx> <stencil.opt.ptx>\n");
     return 2;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "launch_floor: SKIPPED: no CUDA device\n");
-    return 77;
-  }
+  if (!bench::haveDevice("launch_floor")) return 77;
   try {
-    check(cudaFree(nullptr), "cudaFree");  // the primary context, current for the driver API too
+    bench::initContext();
     cudaDeviceProp prop;
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     int drv = 0, rt = 0;
@@ -194,10 +143,7 @@ int main(int argc, char **argv) {
     cudaRuntimeGetVersion(&rt);
     std::fprintf(stderr, "launch_floor on %s (%d SMs), driver %d, runtime %d, median of %d launches\n", prop.name,
                  prop.multiProcessorCount, drv, rt, runs);
-    CUmodule shapes, stencil;
-    std::string s1 = readFile(files[0]), s2 = readFile(files[1]);
-    check(cuModuleLoadData(&shapes, s1.c_str()), files[0].c_str());
-    check(cuModuleLoadData(&stencil, s2.c_str()), files[1].c_str());
+    CUmodule shapes = bench::loadModule(files[0]), stencil = bench::loadModule(files[1]);
     std::mt19937_64 rng(20101124);
     Stats st;
     std::printf("kernel,clone,shape,threads,original_us,clone_us,speedup,equal\n");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tables of scripts/bench-programs.sh (bench/programs/README.md).
+"""The tables of scripts/bench/programs.sh (bench/programs/README.md).
 
     report.py --clones DIR   the clones of each program, from the
                              --ptxopt-remarks files DIR/<program>.txt
@@ -292,7 +292,7 @@ def main():
     for r in runs:
         if r["mode"] not in modes:
             modes.append(r["mode"])
-    lines = ["## Whole programs: nvcc -O3 against scripts/ptx-nvcc -O3 (bench/programs)", "",
+    lines = ["## Whole programs: nvcc -O3 against tools/ptx-nvcc -O3 (bench/programs)", "",
              "P/A: median gpu_ms of the nvcc build over the ptx-nvcc build (above 1: faster); A/A': nvcc against "
              "nvcc (the noise); A band: fastest and slowest nvcc run over their median; D/A: ptx-nvcc with "
              "PTXOPT_DISABLE=1; wall: the process's wall time, same ratio. Clone at first launch: kernels whose "

@@ -21,61 +21,27 @@
 // (these clones are exact). Times: CUDA events, 3 warm-ups, min (median) of
 // --runs. One markdown table on stdout; exit 1 when a clone differs, 77
 // without a CUDA device.
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "../common/driver.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
 
-void check(cudaError_t e, const char *what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(CUresult r, const char *what) {
-  if (r != CUDA_SUCCESS) {
-    const char *s = nullptr;
-    cuGetErrorString(r, &s);
-    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
-  }
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using bench::check;
 
 int runs = 20;
 
-std::pair<float, float> timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **args) {
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "event");
-  check(cudaEventCreate(&e1), "event");
-  std::vector<float> t;
-  for (int r = 0; r < 3 + runs; ++r) {
-    check(cudaEventRecord(e0), "record");
-    check(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr), "launch");
-    check(cudaEventRecord(e1), "record");
-    check(cudaEventSynchronize(e1), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-    if (r >= 3) t.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  std::sort(t.begin(), t.end());
-  return {t[0], t[t.size() / 2]};
+/// Minimum and median ms of `runs` launches of f on a (gx, gy) grid of bx-thread blocks.
+bench::Timing timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **args) {
+  return bench::timeIt(
+      [&] { check(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr), "launch"); }, runs);
 }
 
 }  // namespace
@@ -96,17 +62,11 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: index32 [--short] <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]\n");
     return 2;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "index32: no CUDA device\n");
-    return 77;
-  }
+  if (!bench::haveDevice("index32")) return 77;
   bool failed = false;
   try {
-    check(cudaFree(nullptr), "context");
-    CUmodule orig, opt;
-    check(cuModuleLoadData(&orig, readFile(files[0]).c_str()), files[0].c_str());
-    check(cuModuleLoadData(&opt, readFile(files[1]).c_str()), files[1].c_str());
+    bench::initContext();
+    CUmodule orig = bench::loadModule(files[0]), opt = bench::loadModule(files[1]);
     const size_t elems = size_t(n) * len;
     std::mt19937_64 rng(20261128);
     std::uniform_real_distribution<float> real(0.5f, 100.0f);

@@ -3,7 +3,7 @@
 // "Row walks").
 //
 // Kernels: tests/lit/rowwalk/Inputs/rowwalk.cu (nvcc 13 -O3), optimized by
-// ptx-opt three ways (scripts/bench-rowwalk.sh): --passes=rowwalk (regacc,
+// ptx-opt three ways (scripts/bench/rowwalk.sh): --passes=rowwalk (regacc,
 // integer lanes), --passes=rowwalk,pack (the regacc clone packed), and
 // --passes=rowwalk --reassociate (float lanes). Each module is loaded with
 // the driver (cuModuleLoadData: JIT to the GPU at hand); every kernel is
@@ -30,8 +30,7 @@
 //   rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]
 //   rowwalk --short-rows G=lanesG.ptx... [--runs N]   (lanes per row length: shortRows)
 //           [--default NAME=O2.ptx] [--extra LABEL=PTX]... [--plain LABEL=PTX]...
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "../common/driver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,62 +151,10 @@ __global__ void __launch_bounds__(32) hand_staged_bulk_f32(const float *A, const
 #endif
 }
 
-void check(cudaError_t e, const char *what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(CUresult r, const char *what) {
-  if (r != CUDA_SUCCESS) {
-    const char *s = nullptr;
-    cuGetErrorString(r, &s);
-    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
-  }
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using bench::check;
+using bench::readFile;
 
 int runs = 20;
-
-/// Median and minimum of `runs` timed calls of `launch` (after 3 warm-ups), in ms.
-/// Whether a CUDA device is there (`who` says which program when not).
-bool haveDevice(const char *who) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return true;
-  std::fprintf(stderr, "%s: no CUDA device\n", who);
-  return false;
-}
-
-/// The module in PTX file `path`, loaded in the current context.
-CUmodule loadModule(const std::string &path) {
-  CUmodule m;
-  check(cuModuleLoadData(&m, readFile(path).c_str()), path.c_str());
-  return m;
-}
-
-std::pair<float, float> timeIt(const std::function<void()> &launch) {
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "event");
-  check(cudaEventCreate(&e1), "event");
-  std::vector<float> t;
-  for (int r = 0; r < 3 + runs; ++r) {
-    check(cudaEventRecord(e0), "record");
-    launch();
-    check(cudaEventRecord(e1), "record");
-    check(cudaEventSynchronize(e1), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-    if (r >= 3) t.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  std::sort(t.begin(), t.end());
-  return {t[t.size() / 2], t[0]};
-}
 
 struct Row {
   std::string group, version, kernel;
@@ -247,12 +194,12 @@ int shortRows(int argc, char **argv) {
     std::fprintf(stderr, "usage: rowwalk --short-rows G=lanesG.ptx... [--runs N]\n");
     return 2;
   }
-  if (!haveDevice("rowwalk --short-rows")) return 77;
+  if (!bench::haveDevice("rowwalk --short-rows")) return 77;
   bool failed = false;
   try {
-    check(cudaFree(nullptr), "context");
+    bench::initContext();
     std::vector<CUmodule> mods(files.size());
-    for (size_t i = 0; i < files.size(); ++i) mods[i] = loadModule(files[i].second);
+    for (size_t i = 0; i < files.size(); ++i) mods[i] = bench::loadModule(files[i].second);
     auto fn = [&](size_t mod, const std::string &name) {
       CUfunction f;
       check(cuModuleGetFunction(&f, mods[mod], name.c_str()), name.c_str());
@@ -312,7 +259,7 @@ int shortRows(int argc, char **argv) {
         orig();
         check(cudaDeviceSynchronize(), kernel.c_str());
         const std::vector<uint32_t> want = output(out, size_t(nx));
-        const auto [omed, omin] = timeIt(orig);
+        const auto [omin, omed] = bench::timeIt(orig, runs);
         std::printf("| `%s` | %d | %d | %.4f (%.4f) |", kernel.c_str(), n, nx, omin, omed);
         for (size_t i = 0; i < files.size(); ++i) {
           const unsigned G = files[i].first;
@@ -340,7 +287,7 @@ int shortRows(int argc, char **argv) {
               note = b, failed = true;
             }
           }
-          const auto [cmed, cmin] = timeIt(clone);
+          const auto [cmin, cmed] = bench::timeIt(clone, runs);
           std::printf(" %.2fx (%.4f)%s |", omin / cmin, cmin, note.c_str());
         }
         std::printf("\n");
@@ -374,12 +321,12 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: rowwalk <rowwalk.ptx> <rowwalk-pack.ptx> <rowwalk-reassoc.ptx> [--runs N]\n");
     return 2;
   }
-  if (!haveDevice("rowwalk")) return 77;
+  if (!bench::haveDevice("rowwalk")) return 77;
   bool failed = false;
   try {
-    check(cudaFree(nullptr), "context");
+    bench::initContext();
     CUmodule mods[3];
-    for (int i = 0; i < 3; ++i) mods[i] = loadModule(files[i]);
+    for (int i = 0; i < 3; ++i) mods[i] = bench::loadModule(files[i]);
     auto fn = [&](int mod, const std::string &name) {
       CUfunction f;
       check(cuModuleGetFunction(&f, mods[mod], name.c_str()), name.c_str());
@@ -428,7 +375,8 @@ int main(int argc, char **argv) {
       launch();
       check(cudaDeviceSynchronize(), name.c_str());
       std::vector<uint32_t> got = output(out, n);
-      std::tie(r.ms, r.minMs) = timeIt(launch);
+      const bench::Timing t = bench::timeIt(launch, runs);
+      r.ms = t.median, r.minMs = t.min;
       if (!want) {
         r.result = "reference";
       } else if (exact) {

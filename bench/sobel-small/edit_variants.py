@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The hand-edited variants of issue #18's measurement (docs/BENCHMARKS.md,
-"Sobel at 1920 x 1080"; scripts/bench-sobel-small.sh): edits of the k = 4
+"Sobel at 1920 x 1080"; scripts/bench/sobel-small.sh): edits of the k = 4
 clones that `ptx-opt -O2 --group-k=4` makes of examples/paper/sobel.cu's
 sobel_naive, to learn what limits them before changing the pass.
 

@@ -18,14 +18,12 @@
 // variant_us,speedup,equal. Exit 0 all equal, 1 a difference, 77 no device.
 //
 //   sobel_small [--runs N] <spec> WxH...
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "../common/driver.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
@@ -34,37 +32,11 @@
 #include <vector>
 
 namespace {
-void check(cudaError_t e, const std::string &what) {
-  if (e != cudaSuccess) throw std::runtime_error(what + ": " + cudaGetErrorString(e));
-}
-void check(CUresult r, const std::string &what) {
-  if (r != CUDA_SUCCESS) {
-    const char *s = nullptr;
-    cuGetErrorString(r, &s);
-    throw std::runtime_error(what + ": " + (s ? s : "?"));
-  }
-}
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-struct Launch {
-  CUfunction f;
-  unsigned grid[3], block[3];
-  std::vector<void *> params;
-  void run() const {
-    check(cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, nullptr,
-                         const_cast<void **>(params.data()), nullptr),
-          "cuLaunchKernel");
-  }
-};
+using bench::check;
+using bench::Launch;
+using bench::median;
+using bench::readFile;
+
 struct Variant {
   std::string label, module, function, launch;
   unsigned k;
@@ -83,14 +55,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: sobel_small [--runs N] <spec> WxH...\n");
     return 2;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "sobel_small: SKIPPED: no CUDA device\n");
-    return 77;
-  }
+  if (!bench::haveDevice("sobel_small")) return 77;
   int different = 0;
   try {
-    check(cudaFree(nullptr), "cudaFree");
+    bench::initContext();
     cudaDeviceProp prop;
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     std::fprintf(stderr, "sobel_small on %s (%d SMs), median of %d launches\n", prop.name, prop.multiProcessorCount,
@@ -108,27 +76,12 @@ int main(int argc, char **argv) {
     }
     std::map<std::string, CUmodule> modules;
     for (auto &v : vs)
-      if (!modules.count(v.module)) {
-        std::string text = readFile(v.module);
-        CUmodule m;
-        check(cuModuleLoadData(&m, text.c_str()), v.module);
-        modules[v.module] = m;
-      }
+      if (!modules.count(v.module)) modules[v.module] = bench::loadModule(v.module);
     CUfunction naive;
     check(cuModuleGetFunction(&naive, modules[vs.at(0).module], "sobel_naive"), "sobel_naive");
     std::mt19937_64 rng(20101124);
-    cudaEvent_t e0, e1;
-    check(cudaEventCreate(&e0), "event");
-    check(cudaEventCreate(&e1), "event");
-    auto once = [&](const Launch &l) {
-      check(cudaEventRecord(e0), "record");
-      l.run();
-      check(cudaEventRecord(e1), "record");
-      check(cudaEventSynchronize(e1), "sync");
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-      return ms * 1000.0f;
-    };
+    bench::EventTimer timer;
+    auto once = [&](const Launch &l) { return timer.ms([&] { l.run(); }) * 1000.0f; };
     std::printf("label,function,size,pixels,naive_us,variant_us,speedup,equal\n");
     for (size_t si = 1; si < args.size(); ++si) {
       unsigned w = 0, h = 0;

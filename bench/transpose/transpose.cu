@@ -1,5 +1,5 @@
 // transpose benchmark: the transpose pass's clones against the naive kernels
-// and hand-written tiled kernels, in one run (scripts/bench-transpose.sh).
+// and hand-written tiled kernels, in one run (scripts/bench/transpose.sh).
 //
 // Kernels: tests/lit/transpose/Inputs/transpose.cu (nvcc 13 -O3), optimized
 // by `ptx-opt -O2` (the script). The module is loaded with the driver
@@ -18,17 +18,14 @@
 // CUDA device.
 //
 //   transpose <transpose.opt.ptx> [--runs N] [--quick]
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "../common/driver.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,47 +45,9 @@ template <typename T> __global__ void handTiled(const T *in, T *out, int W, int 
     if (x < H && y + j < W) out[(y + j) * H + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-void check(cudaError_t e, const char *what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(CUresult r, const char *what) {
-  if (r != CUDA_SUCCESS) {
-    const char *s = nullptr;
-    cuGetErrorString(r, &s);
-    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
-  }
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using bench::check;
 
 int runs = 20;
-
-/// Minimum and median of `runs` timed calls of `launch` (after 3 warm-ups), in ms.
-std::pair<float, float> timeIt(const std::function<void()> &launch) {
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "event");
-  check(cudaEventCreate(&e1), "event");
-  std::vector<float> t;
-  for (int r = 0; r < 3 + runs; ++r) {
-    check(cudaEventRecord(e0), "record");
-    launch();
-    check(cudaEventRecord(e1), "record");
-    check(cudaEventSynchronize(e1), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-    if (r >= 3) t.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  std::sort(t.begin(), t.end());
-  return {t[0], t[t.size() / 2]};
-}
 
 struct Kernel {
   const char *name;
@@ -133,15 +92,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--runs N] [--quick]\n");
     return 2;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "transpose: no CUDA device\n");
-    return 77;
-  }
+  if (!bench::haveDevice("transpose")) return 77;
   try {
-    check(cudaFree(nullptr), "init");
-    CUmodule mod;
-    check(cuModuleLoadData(&mod, readFile(ptx).c_str()), ptx.c_str());
+    bench::initContext();
+    CUmodule mod = bench::loadModule(ptx);
     cudaDeviceProp prop;
     check(cudaGetDeviceProperties(&prop, 0), "props");
     std::printf("transpose: %s, min (median) of %d runs after 3 warm-ups, ms; the clone launched directly (no "
@@ -192,13 +146,13 @@ int main(int argc, char **argv) {
             return [&, f]() { check(cuLaunchKernel(f, gx, gy, 1, BX, BY, 1, 0, nullptr, args.data(), nullptr), "launch"); };
           };
           check(cudaMemset(outA, 0x5a, outBytes), "memset");
-          auto [nMin, nMed] = timeIt(run(orig));
+          auto [nMin, nMed] = bench::timeIt(run(orig), runs);
           check(cudaMemcpy(outB, outA, outBytes, cudaMemcpyDeviceToDevice), "copy");  // the reference
           std::printf("| `%s` | %d x %d | %ux%u | %.4f (%.4f) |", k.name, W, H, BX, BY, nMin, nMed);
           float cMin = 0, hMin = 0;
           if (haveClone) {
             check(cudaMemset(outA, 0x5a, outBytes), "memset");
-            auto [a, b] = timeIt(run(clone));
+            auto [a, b] = bench::timeIt(run(clone), runs);
             cMin = a;
             bool same = sameBytes(outA, outB, outBytes);
             failed += !same;
@@ -208,7 +162,7 @@ int main(int argc, char **argv) {
           }
           if (k.hand && BX == 32 && BY == 32) {
             check(cudaMemset(outA, 0x5a, outBytes), "memset");
-            auto [a, b] = timeIt([&]() { k.hand(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32), dim3(32, 8)); });
+            auto [a, b] = bench::timeIt([&]() { k.hand(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32), dim3(32, 8)); }, runs);
             hMin = a;
             bool same = sameBytes(outA, outB, outBytes);
             failed += !same;

@@ -6,7 +6,7 @@
 //   matadd_nvcc                 results only (one line per launch: a hash of the output)
 //   matadd_nvcc --time [reps]   also "time" lines: Fig. 6-a vs Fig. 6-b, median of reps
 //
-// Result lines are identical for every correct build; scripts/test-nvcc-gpu.sh
+// Result lines are identical for every correct build; scripts/test/nvcc-gpu.sh
 // compares the plain nvcc and the ptx-nvcc builds' lines byte for byte.
 //
 // The one mention of ptx-opt: an optional, weak query of the launch shim, so

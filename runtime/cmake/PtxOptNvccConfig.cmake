@@ -23,7 +23,7 @@ if(NOT PTXOPT_NVCC_LIBRARY)
 endif()
 if(NOT PTXOPT_NVCC_EXECUTABLE)
   find_program(PTXOPT_NVCC_EXECUTABLE ptx-nvcc
-               HINTS ${_ptxopt_nvcc_prefix}/bin ${CMAKE_CURRENT_LIST_DIR}/../../scripts NO_DEFAULT_PATH)
+               HINTS ${_ptxopt_nvcc_prefix}/bin ${CMAKE_CURRENT_LIST_DIR}/../../tools NO_DEFAULT_PATH)
 endif()
 if(NOT PTXOPT_NVCC_LIBRARY)
   set(PtxOptNvcc_FOUND FALSE)
@@ -35,7 +35,7 @@ if(NOT TARGET ptxopt::nvcc)
   # The library is a linker script naming one relocatable object (docs/NVCC.md).
   set_target_properties(ptxopt::nvcc PROPERTIES INTERFACE_LINK_LIBRARIES "${PTXOPT_NVCC_LIBRARY}")
   # The launch APIs the shim wraps (docs/NVCC.md, "Launch paths"; the list
-  # WRAPPED in scripts/ptx_nvcc.py): CMake keeps no flags from ptx-nvcc's
+  # WRAPPED in tools/ptx_nvcc.py): CMake keeps no flags from ptx-nvcc's
   # link line, so targets linked by the host compiler get them from here.
   set(_ptxopt_wrap)
   foreach(f cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz cudaGetKernel

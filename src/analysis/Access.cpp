@@ -114,13 +114,13 @@ int64_t gcdOfCoefficients(const Poly &p, bool skipBase, const std::vector<Symbol
   return g;
 }
 
-}  // namespace
+using DeclAligns = std::unordered_map<std::string_view, uint32_t>;
+using PointerSized = std::unordered_map<std::string_view, bool>;
 
-std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, AffineAnalysis &aff) {
-  std::vector<AccessInfo> out;
-  const auto &instrs = cfg.instructions();
-  // Global/shared declarations: name -> .align.
-  std::unordered_map<std::string_view, uint32_t> declAlign;
+/// The .align of each global and shared declaration the function sees (the
+/// module's and its own), by name.
+DeclAligns declaredAlignments(const ir::Module &m, const CFG &cfg) {
+  DeclAligns declAlign;
   for (const auto &it : m.items)
     if (it.kind == ir::Item::Kind::Decl)
       for (const auto &n : it.decl->names) declAlign[n.name] = it.decl->align();
@@ -130,13 +130,150 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
         for (const auto &n : static_cast<const ir::Decl &>(s).names)
           declAlign[n.name] = static_cast<const ir::Decl &>(s).align();
     });
-  // Parameters of pointer size (64 bits): base candidates before 32-bit ones
-  // (an int pitch times a constant row offset is a lone parameter term too).
-  std::unordered_map<std::string_view, bool> pointerSized;
+  return declAlign;
+}
+
+/// Parameters of pointer size (64 bits): base candidates before 32-bit ones
+/// (an int pitch times a constant row offset is a lone parameter term too).
+PointerSized pointerSizedParams(const CFG &cfg) {
+  PointerSized pointerSized;
   if (cfg.function().params)
     for (const auto &p : *cfg.function().params)
       for (const auto &n : p.names) pointerSized[n.name] = typeBytes(p.type()) == 8;
+  return pointerSized;
+}
 
+/// The base of a known address (a.base, a.baseAlign): a parameter pointer or
+/// global address with coefficient 1 (a 64-bit parameter first: `in +
+/// (y+1)*w` has the lone term `w` too).
+void findBase(AccessInfo &a, AffineAnalysis &aff, const PointerSized &pointerSized, const DeclAligns &declAlign) {
+  const Poly &p = a.address.poly;
+  const auto &syms = aff.symbols();
+  // The first such term of the lowest rank: 0 a parameter not known to be
+  // 32-bit, 1 a global, 2 a 32-bit parameter.
+  uint16_t baseSym = 0;
+  int baseRank = 3;
+  for (const auto &[mono, c] : p.terms()) {
+    if (mono.size() != 1 || c != 1) continue;
+    const Symbol &s = syms[mono[0]];
+    if (s.kind != Symbol::Kind::Param && s.kind != Symbol::Kind::Global) continue;
+    int rank = 1;
+    if (s.kind == Symbol::Kind::Param) {
+      auto it = pointerSized.find(s.name);
+      rank = it != pointerSized.end() && !it->second ? 2 : 0;
+    }
+    if (rank < baseRank) baseSym = mono[0], baseRank = rank;
+  }
+  if (baseRank < 3) {
+    a.base = aff.symbolName(baseSym);
+    const Symbol &s = syms[baseSym];
+    if (s.kind == Symbol::Kind::Param)
+      a.baseAlign = "unknown at compile time (pointer parameter " + std::string(s.name) + "; checkable at launch)";
+    else if (auto al = declAlign.find(s.name); al != declAlign.end() && al->second)
+      a.baseAlign = std::to_string(al->second) + " (.align of " + std::string(s.name) + ")";
+    else
+      a.baseAlign = "unknown";
+  }
+}
+
+/// The strides of a known address along every index symbol (a.strides,
+/// a.unitStrideOn); returns the one along %tid.x, if any, and whether the
+/// address is nonlinear in %tid.x.
+std::optional<Stride> findStrides(AccessInfo &a, const CFG &cfg, AffineAnalysis &aff, bool &nonlinearTidX) {
+  const Poly &p = a.address.poly;
+  const auto &syms = aff.symbols();
+  const LoopInfo &loops = aff.loops();
+  const unsigned w = a.mem.bytes();
+  const uint32_t i = a.instr;
+  std::vector<uint16_t> idx;
+  for (const auto &[mono, c] : p.terms())
+    for (auto s : mono)
+      if (syms[s].isIndex() && std::find(idx.begin(), idx.end(), s) == idx.end()) idx.push_back(s);
+  std::sort(idx.begin(), idx.end(), [&](uint16_t x, uint16_t y) {
+    auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
+    return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
+  });
+  // A Uniform symbol set inside a loop around the access may change
+  // between its iterations: the stride along that loop's counter is then
+  // unknown, present or not.
+  std::vector<uint32_t> varying;
+  for (const auto &[mono, c] : p.terms())
+    for (auto s : mono)
+      if (syms[s].kind == Symbol::Kind::Uniform)
+        for (uint32_t l : syms[s].loops)
+          if (loops.loops()[l].contains(cfg.blockOf(i)) &&
+              std::find(varying.begin(), varying.end(), l) == varying.end())
+            varying.push_back(l);
+  for (uint32_t l : varying) {
+    Symbol k{Symbol::Kind::LoopCounter};
+    k.loop = l;
+    uint16_t id = aff.symbolId(k);
+    if (std::find(idx.begin(), idx.end(), id) == idx.end()) idx.push_back(id);
+  }
+  std::sort(idx.begin(), idx.end(), [&](uint16_t x, uint16_t y) {
+    auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
+    return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
+  });
+  std::optional<Stride> tidx;
+  for (auto s : idx) {
+    bool nonlinear;
+    Poly coef = p.coefficientOf(s, nonlinear);
+    bool varies = syms[s].kind == Symbol::Kind::LoopCounter &&
+                  std::find(varying.begin(), varying.end(), syms[s].loop) != varying.end();
+    Stride st{s, aff.symbolName(s), nonlinear ? "nonlinear" : varies ? "unknown" : aff.str(coef), std::nullopt};
+    if (!nonlinear && !varies) st.constant = coef.constantValue();
+    if (syms[s].kind == Symbol::Kind::Tid && syms[s].dim == 0) {
+      nonlinearTidX = nonlinear;
+      tidx = st;
+    }
+    if (!nonlinear && st.constant && w && *st.constant == static_cast<int64_t>(w) && a.unitStrideOn.empty())
+      a.unitStrideOn = st.var;
+    a.strides.push_back(std::move(st));
+  }
+  return tidx;
+}
+
+/// The verdict on a known address from its stride along %tid.x: coalesced,
+/// uncoalesced, uniform (no %tid.x), or unknown.
+void classify(AccessInfo &a, bool nonlinearTidX, const std::optional<Stride> &tidx) {
+  const unsigned w = a.mem.bytes();
+  if (!w) {
+    a.verdict = AccessInfo::Verdict::Unknown;
+    a.reason = "access width unknown";
+    a.cause = UnknownCause::Unsupported;
+  } else if (nonlinearTidX) {
+    a.verdict = AccessInfo::Verdict::Unknown;
+    a.reason = "address is not linear in %tid.x";
+    a.cause = UnknownCause::Unsupported;
+  } else if (!tidx) {
+    a.verdict = AccessInfo::Verdict::Uniform;
+    a.sectors = (w + 31) / 32;
+    a.reason = "same address for every lane of a warp";
+  } else {
+    a.notes.push_back("warps assumed to span 32 consecutive %tid.x (blockDim.x >= 32)");
+    if (tidx->constant) {
+      a.sectors = warpSectors(*tidx->constant, w);
+      if (a.base.empty() || a.offsetAlign % 32) a.notes.push_back("sector count assumes a 32-byte aligned start");
+    } else {
+      a.sectors = 32 * ((w + 31) / 32);  // symbolic stride: at least one sector per lane
+    }
+    if (*a.sectors <= a.idealSectors) {
+      a.verdict = AccessInfo::Verdict::Coalesced;
+      a.reason = "stride " + tidx->bytes + " bytes on %tid.x";
+    } else {
+      a.verdict = AccessInfo::Verdict::Uncoalesced;
+      a.reason = "stride " + tidx->bytes + " bytes on %tid.x";
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, AffineAnalysis &aff) {
+  std::vector<AccessInfo> out;
+  const auto &instrs = cfg.instructions();
+  const DeclAligns declAlign = declaredAlignments(m, cfg);
+  const PointerSized pointerSized = pointerSizedParams(cfg);
   for (uint32_t i = 0; i < instrs.size(); ++i) {
     if (!cfg.blocks()[cfg.blockOf(i)].reachable) continue;
     auto mem = memAccess(*instrs[i]);
@@ -155,118 +292,15 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
       out.push_back(std::move(a));
       continue;
     }
-    const Poly &p = a.address.poly;
-    const auto &syms = aff.symbols();
-    const LoopInfo &loops = aff.loops();
-    // Base: a parameter pointer or global address with coefficient 1 (a
-    // 64-bit parameter first: `in + (y+1)*w` has the lone term `w` too).
-    // The first such term of the lowest rank: 0 a parameter not known to be
-    // 32-bit, 1 a global, 2 a 32-bit parameter.
-    uint16_t baseSym = 0;
-    int baseRank = 3;
-    for (const auto &[mono, c] : p.terms()) {
-      if (mono.size() != 1 || c != 1) continue;
-      const Symbol &s = syms[mono[0]];
-      if (s.kind != Symbol::Kind::Param && s.kind != Symbol::Kind::Global) continue;
-      int rank = 1;
-      if (s.kind == Symbol::Kind::Param) {
-        auto it = pointerSized.find(s.name);
-        rank = it != pointerSized.end() && !it->second ? 2 : 0;
-      }
-      if (rank < baseRank) baseSym = mono[0], baseRank = rank;
-    }
-    if (baseRank < 3) {
-      a.base = aff.symbolName(baseSym);
-      const Symbol &s = syms[baseSym];
-      if (s.kind == Symbol::Kind::Param)
-        a.baseAlign = "unknown at compile time (pointer parameter " + std::string(s.name) + "; checkable at launch)";
-      else if (auto al = declAlign.find(s.name); al != declAlign.end() && al->second)
-        a.baseAlign = std::to_string(al->second) + " (.align of " + std::string(s.name) + ")";
-      else
-        a.baseAlign = "unknown";
-    }
+    findBase(a, aff, pointerSized, declAlign);
     if (a.base.empty()) a.baseAlign = "unknown (no base symbol)";
-    a.offsetAlign = gcdOfCoefficients(p, true, syms);
+    a.offsetAlign = gcdOfCoefficients(a.address.poly, true, aff.symbols());
     if (a.address.signedWiden) a.notes.push_back("32-bit signed index widened to 64 bits: assumes no signed overflow");
     if (a.address.unsignedWiden)
       a.notes.push_back("32-bit unsigned arithmetic widened to 64 bits: exact only if it did not wrap");
-
-    // Strides along every index symbol in the polynomial.
-    std::vector<uint16_t> idx;
-    for (const auto &[mono, c] : p.terms())
-      for (auto s : mono)
-        if (syms[s].isIndex() && std::find(idx.begin(), idx.end(), s) == idx.end()) idx.push_back(s);
-    std::sort(idx.begin(), idx.end(), [&](uint16_t x, uint16_t y) {
-      auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
-      return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
-    });
-    // A Uniform symbol set inside a loop around the access may change
-    // between its iterations: the stride along that loop's counter is then
-    // unknown, present or not.
-    std::vector<uint32_t> varying;
-    for (const auto &[mono, c] : p.terms())
-      for (auto s : mono)
-        if (syms[s].kind == Symbol::Kind::Uniform)
-          for (uint32_t l : syms[s].loops)
-            if (loops.loops()[l].contains(cfg.blockOf(i)) &&
-                std::find(varying.begin(), varying.end(), l) == varying.end())
-              varying.push_back(l);
-    for (uint32_t l : varying) {
-      Symbol k{Symbol::Kind::LoopCounter};
-      k.loop = l;
-      uint16_t id = aff.symbolId(k);
-      if (std::find(idx.begin(), idx.end(), id) == idx.end()) idx.push_back(id);
-    }
-    std::sort(idx.begin(), idx.end(), [&](uint16_t x, uint16_t y) {
-      auto rank = [&](uint16_t s) { return int(syms[s].kind) * 4 + syms[s].dim; };
-      return rank(x) != rank(y) ? rank(x) < rank(y) : syms[x].loop < syms[y].loop;
-    });
     bool nonlinearTidX = false;
-    std::optional<Stride> tidx;
-    for (auto s : idx) {
-      bool nonlinear;
-      Poly coef = p.coefficientOf(s, nonlinear);
-      bool varies = syms[s].kind == Symbol::Kind::LoopCounter &&
-                    std::find(varying.begin(), varying.end(), syms[s].loop) != varying.end();
-      Stride st{s, aff.symbolName(s), nonlinear ? "nonlinear" : varies ? "unknown" : aff.str(coef), std::nullopt};
-      if (!nonlinear && !varies) st.constant = coef.constantValue();
-      if (syms[s].kind == Symbol::Kind::Tid && syms[s].dim == 0) {
-        nonlinearTidX = nonlinear;
-        tidx = st;
-      }
-      if (!nonlinear && st.constant && w && *st.constant == static_cast<int64_t>(w) && a.unitStrideOn.empty())
-        a.unitStrideOn = st.var;
-      a.strides.push_back(std::move(st));
-    }
-
-    if (!w) {
-      a.verdict = AccessInfo::Verdict::Unknown;
-      a.reason = "access width unknown";
-      a.cause = UnknownCause::Unsupported;
-    } else if (nonlinearTidX) {
-      a.verdict = AccessInfo::Verdict::Unknown;
-      a.reason = "address is not linear in %tid.x";
-      a.cause = UnknownCause::Unsupported;
-    } else if (!tidx) {
-      a.verdict = AccessInfo::Verdict::Uniform;
-      a.sectors = (w + 31) / 32;
-      a.reason = "same address for every lane of a warp";
-    } else {
-      a.notes.push_back("warps assumed to span 32 consecutive %tid.x (blockDim.x >= 32)");
-      if (tidx->constant) {
-        a.sectors = warpSectors(*tidx->constant, w);
-        if (a.base.empty() || a.offsetAlign % 32) a.notes.push_back("sector count assumes a 32-byte aligned start");
-      } else {
-        a.sectors = 32 * ((w + 31) / 32);  // symbolic stride: at least one sector per lane
-      }
-      if (*a.sectors <= a.idealSectors) {
-        a.verdict = AccessInfo::Verdict::Coalesced;
-        a.reason = "stride " + tidx->bytes + " bytes on %tid.x";
-      } else {
-        a.verdict = AccessInfo::Verdict::Uncoalesced;
-        a.reason = "stride " + tidx->bytes + " bytes on %tid.x";
-      }
-    }
+    const std::optional<Stride> tidx = findStrides(a, cfg, aff, nonlinearTidX);
+    classify(a, nonlinearTidX, tidx);
     if (a.unitStrideOn == "%tid.x") a.unitStrideOn.clear();  // already unit-stride where it matters
     out.push_back(std::move(a));
   }

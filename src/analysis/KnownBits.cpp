@@ -46,6 +46,45 @@ unsigned ctz64(uint64_t x) { return x ? static_cast<unsigned>(__builtin_ctzll(x)
 /// All ones from bit 0 up to the highest set bit of x.
 uint64_t fill(uint64_t x) { return x ? (~uint64_t{0} >> __builtin_clzll(x)) : 0; }
 
+/// v's value in w bits (mask M) when it is a constant.
+std::optional<uint64_t> constantBits(const Value &v, uint64_t M) {
+  if (v.known)
+    if (auto c = v.poly.constantValue()) return static_cast<uint64_t>(*c) & M;
+  return std::nullopt;
+}
+
+bool samePoly(const Value &a, const Value &b) { return a.known && b.known && a.poly == b.poly; }
+
+std::optional<uint64_t> minOpt(std::optional<uint64_t> a, std::optional<uint64_t> b) {
+  if (a && b) return std::min(*a, *b);
+  return a ? a : b;
+}
+
+std::optional<uint64_t> maxBoth(std::optional<uint64_t> a, std::optional<uint64_t> b) {
+  if (a && b) return std::max(*a, *b);
+  return std::nullopt;
+}
+
+/// The unknown results of a w-bit bit operation, with the facts that still
+/// hold for them: trailing zeros and an upper bound.
+struct BitResult {
+  unsigned w;
+  /// An unknown result with the facts that hold for it.
+  Value with(std::string why, UnknownCause cause, unsigned tz, std::optional<uint64_t> ub) const {
+    Value r = Value::unknown(std::move(why), cause);
+    r.tz = static_cast<uint8_t>(std::min(tz, w));
+    if (ub && *ub < (uint64_t{1} << (w - 1))) r.umax = ub;
+    return r;
+  }
+  /// The first unknown operand's reason (the root cause), else this operation's.
+  Value because(std::initializer_list<const Value *> vs, std::string why, UnknownCause cause, unsigned tz,
+                std::optional<uint64_t> ub) const {
+    for (const Value *v : vs)
+      if (!v->known) return with(v->why, v->cause, tz, ub);
+    return with(std::move(why), cause, tz, ub);
+  }
+};
+
 }  // namespace
 
 std::optional<uint64_t> AffineAnalysis::symbolMax(const Symbol &s) const {
@@ -184,6 +223,45 @@ std::optional<uint64_t> AffineAnalysis::boundWith(
   return static_cast<uint64_t>(sum);
 }
 
+/// and, or, xor: the value when the operands' known bits make it one of
+/// them or a sum (bits that cannot both be set), else unknown with the
+/// trailing zeros and the bound that hold.
+Value AffineAnalysis::evalAndOrXor(std::string_view base, const std::string &name, unsigned w, const Value &a,
+                                   const Value &b) {
+  const uint64_t M = maskOf(w);
+  auto cst = [&](const Value &v) { return constantBits(v, M); };
+  const BitResult R{w};
+  unsigned ta = trailingZeros(a), tb = trailingZeros(b);
+  auto ua = upperBound(a), ub = upperBound(b);
+  if (base == "and") {
+    for (int s = 0; s < 2; ++s) {
+      const Value &x = s ? b : a, &m = s ? a : b;
+      auto mc = cst(m);
+      if (!mc || !x.known) continue;
+      // x has no bit outside the mask...
+      if (auto bits = possibleBits(x.poly); bits && (*bits & ~*mc & M) == 0 && (*bits & ~M) == 0) return x;
+      // ...or the mask clears the low j bits of a multiple of 2^j.
+      unsigned j = ctz64(*mc);
+      if (*mc && *mc == (M & ~((uint64_t{1} << j) - 1)) && trailingZeros(x) >= j) return x;
+      if (auto ux = upperBound(x); ux && (*ux & ~*mc) == 0 && *ux == fill(*ux)) return x;
+    }
+    return R.because({&a, &b}, name + " on bits that may overlap", UnknownCause::Unsupported, std::max(ta, tb),
+                     minOpt(ua, ub));
+  }
+  if (a.known && b.known) {
+    if (base == "xor" && (cst(a) == M || cst(b) == M))  // ~x = -x - 1
+      return combine(negate(cst(a) == M ? b : a), Value::of(Poly::constant(-1)), Poly::add);
+    // Bits that cannot both be set: x | y = x ^ y = x + y.
+    auto ba = possibleBits(a.poly), bb = possibleBits(b.poly);
+    if (ba && bb && !(*ba & *bb)) return combine(a, b, Poly::add);
+    if ((ub && ta < 64 && (*ub >> ta) == 0) || (ua && tb < 64 && (*ua >> tb) == 0) || ta == 64 || tb == 64)
+      return combine(a, b, Poly::add);
+  }
+  std::optional<uint64_t> u;
+  if (ua && ub) u = fill(*ua | *ub);
+  return R.because({&a, &b}, name + " on bits that may overlap", UnknownCause::Unsupported, std::min(ta, tb), u);
+}
+
 std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &in) {
   std::string_view base = in.base();
   static const std::string_view handled[] = {"and", "or", "xor", "shr", "selp", "min", "max", "rem", "bfe", "bfi"};
@@ -194,25 +272,8 @@ std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &
   if (!w || w > 64 || in.operands.size() != need) return Value::unknown(name, UnknownCause::Unsupported);
   const uint64_t M = maskOf(w);
   auto op = [&](size_t i) { return operandValue(def, in.operands[i]); };
-  auto cst = [&](const Value &v) -> std::optional<uint64_t> {
-    if (v.known)
-      if (auto c = v.poly.constantValue()) return static_cast<uint64_t>(*c) & M;
-    return std::nullopt;
-  };
-  // An unknown result with the facts that hold for it.
-  auto with = [&](std::string why, UnknownCause cause, unsigned tz, std::optional<uint64_t> ub) {
-    Value r = Value::unknown(std::move(why), cause);
-    r.tz = static_cast<uint8_t>(std::min(tz, w));
-    if (ub && *ub < (uint64_t{1} << (w - 1))) r.umax = ub;
-    return r;
-  };
-  // The first unknown operand's reason (the root cause), else this operation's.
-  auto because = [&](std::initializer_list<const Value *> vs, std::string why, UnknownCause cause, unsigned tz,
-                     std::optional<uint64_t> ub) {
-    for (const Value *v : vs)
-      if (!v->known) return with(v->why, v->cause, tz, ub);
-    return with(std::move(why), cause, tz, ub);
-  };
+  auto cst = [&](const Value &v) { return constantBits(v, M); };
+  const BitResult R{w};
   auto nonNegative = [&](const Value &x) {
     if (!x.known) return x.umax.has_value();
     if (upperBound(x)) return true;
@@ -225,53 +286,15 @@ std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &
     }
     return true;
   };
-  auto same = [](const Value &a, const Value &b) { return a.known && b.known && a.poly == b.poly; };
-  auto minOpt = [](std::optional<uint64_t> a, std::optional<uint64_t> b) -> std::optional<uint64_t> {
-    if (a && b) return std::min(*a, *b);
-    return a ? a : b;
-  };
-  auto maxBoth = [](std::optional<uint64_t> a, std::optional<uint64_t> b) -> std::optional<uint64_t> {
-    if (a && b) return std::max(*a, *b);
-    return std::nullopt;
-  };
-
   if (base == "and" || base == "or" || base == "xor") {
     Value a = op(1), b = op(2);
-    unsigned ta = trailingZeros(a), tb = trailingZeros(b);
-    auto ua = upperBound(a), ub = upperBound(b);
-    if (base == "and") {
-      for (int s = 0; s < 2; ++s) {
-        const Value &x = s ? b : a, &m = s ? a : b;
-        auto mc = cst(m);
-        if (!mc || !x.known) continue;
-        // x has no bit outside the mask...
-        if (auto bits = possibleBits(x.poly); bits && (*bits & ~*mc & M) == 0 && (*bits & ~M) == 0) return x;
-        // ...or the mask clears the low j bits of a multiple of 2^j.
-        unsigned j = ctz64(*mc);
-        if (*mc && *mc == (M & ~((uint64_t{1} << j) - 1)) && trailingZeros(x) >= j) return x;
-        if (auto ux = upperBound(x); ux && (*ux & ~*mc) == 0 && *ux == fill(*ux)) return x;
-      }
-      return because({&a, &b}, name + " on bits that may overlap", UnknownCause::Unsupported, std::max(ta, tb),
-                     minOpt(ua, ub));
-    }
-    if (a.known && b.known) {
-      if (base == "xor" && (cst(a) == M || cst(b) == M))  // ~x = -x - 1
-        return combine(negate(cst(a) == M ? b : a), Value::of(Poly::constant(-1)), Poly::add);
-      // Bits that cannot both be set: x | y = x ^ y = x + y.
-      auto ba = possibleBits(a.poly), bb = possibleBits(b.poly);
-      if (ba && bb && !(*ba & *bb)) return combine(a, b, Poly::add);
-      if ((ub && ta < 64 && (*ub >> ta) == 0) || (ua && tb < 64 && (*ua >> tb) == 0) || ta == 64 || tb == 64)
-        return combine(a, b, Poly::add);
-    }
-    std::optional<uint64_t> u;
-    if (ua && ub) u = fill(*ua | *ub);
-    return because({&a, &b}, name + " on bits that may overlap", UnknownCause::Unsupported, std::min(ta, tb), u);
+    return evalAndOrXor(base, name, w, a, b);
   }
   if (base == "shr") {
     Value x = op(1);
     auto k = cst(op(2));
     bool arith = in.hasModifier(".s16") || in.hasModifier(".s32") || in.hasModifier(".s64");
-    if (!k || *k >= w) return with(name + " by a non-constant amount", UnknownCause::Unsupported, 0, std::nullopt);
+    if (!k || *k >= w) return R.with(name + " by a non-constant amount", UnknownCause::Unsupported, 0, std::nullopt);
     unsigned tx = trailingZeros(x);
     int64_t d = int64_t{1} << *k;
     if (x.known && (arith || nonNegative(x))) {
@@ -286,24 +309,24 @@ std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &
     std::optional<uint64_t> u;
     if (auto ux = upperBound(x)) u = *ux >> *k;
     else if (!arith && *k > 0) u = M >> *k;
-    return because({&x}, name + " is not exact", UnknownCause::Unsupported, tx > *k ? tx - static_cast<unsigned>(*k) : 0,
-                   u);
+    return R.because({&x}, name + " is not exact", UnknownCause::Unsupported,
+                     tx > *k ? tx - static_cast<unsigned>(*k) : 0, u);
   }
   if (base == "selp") {
     Value a = op(1), b = op(2);
-    if (same(a, b)) return a;
-    return because({&a, &b}, name + " between different values", UnknownCause::PathDependent,
-                std::min(trailingZeros(a), trailingZeros(b)), maxBoth(upperBound(a), upperBound(b)));
+    if (samePoly(a, b)) return a;
+    return R.because({&a, &b}, name + " between different values", UnknownCause::PathDependent,
+                     std::min(trailingZeros(a), trailingZeros(b)), maxBoth(upperBound(a), upperBound(b)));
   }
   if (base == "min" || base == "max") {
     Value a = op(1), b = op(2);
-    if (same(a, b)) return a;
+    if (samePoly(a, b)) return a;
     bool isUnsigned = in.hasModifier(".u16") || in.hasModifier(".u32") || in.hasModifier(".u64");
     auto ua = upperBound(a), ub = upperBound(b);
     std::optional<uint64_t> u;
     if (base == "min") u = isUnsigned ? minOpt(ua, ub) : (ua && ub ? std::min(*ua, *ub) : std::optional<uint64_t>());
     else u = maxBoth(ua, ub);
-    return because({&a, &b}, name, UnknownCause::Unsupported, std::min(trailingZeros(a), trailingZeros(b)), u);
+    return R.because({&a, &b}, name, UnknownCause::Unsupported, std::min(trailingZeros(a), trailingZeros(b)), u);
   }
   if (base == "rem") {
     Value x = op(1);
@@ -313,7 +336,7 @@ std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &
     if (c && *c > 0 && ux && *ux < *c) return x;  // x % c = x for 0 <= x < c
     std::optional<uint64_t> u;
     if (c && *c > 0 && (isUnsigned || ux)) u = *c - 1;
-    return because({&x}, name, UnknownCause::Unsupported, 0, u);
+    return R.because({&x}, name, UnknownCause::Unsupported, 0, u);
   }
   if (base == "bfi") {
     // bfi d, a, b, pos, len: b with bits [pos, pos+len) replaced by the low
@@ -328,7 +351,7 @@ std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &
       bool aFits = *pos + *len == w || (ua && *len < 64 && (*ua >> *len) == 0);
       if (bLow && aFits) return combine(combine(a, Value::of(Poly::constant(int64_t{1} << *pos)), Poly::mul), b, Poly::add);
     }
-    return with(name, UnknownCause::Unsupported, 0, std::nullopt);
+    return R.with(name, UnknownCause::Unsupported, 0, std::nullopt);
   }
   // bfe.u d, a, pos, len: (a >> pos) & (2^len - 1).
   Value a = op(1);
@@ -337,9 +360,9 @@ std::optional<Value> AffineAnalysis::evalBitOp(uint32_t def, const Instruction &
   if (isUnsigned && pos && len && *len < w) {
     auto ua = upperBound(a);
     if (*pos == 0 && ua && (*ua >> *len) == 0) return a;
-    return with(name, UnknownCause::Unsupported, 0, (uint64_t{1} << *len) - 1);
+    return R.with(name, UnknownCause::Unsupported, 0, (uint64_t{1} << *len) - 1);
   }
-  return with(name, UnknownCause::Unsupported, 0, std::nullopt);
+  return R.with(name, UnknownCause::Unsupported, 0, std::nullopt);
 }
 
 }  // namespace ptxopt::analysis

@@ -199,6 +199,149 @@ std::string coverageStats(const Module &m, AnalysisManager &am) {
   return out;
 }
 
+namespace {
+
+/// An access's lines of the text report: opcode and place, verdict, cause,
+/// address, strides, sectors, alignment, notes.
+void appendAccessText(std::string &out, const Module &m, const Lines &lines, FunctionAnalyses &fa,
+                      const AccessInfo &a) {
+  const CFG &cfg = fa.cfg();
+  auto number = [&](auto v) { Lines::appendNumber(out, v); };
+  const auto &in = *cfg.instructions()[a.instr];
+  out += "  ";
+  out += in.opcode;
+  out += "  ";
+  appendWhere(out, m, lines, cfg, a.instr);
+  out += "  ";
+  number(a.mem.bytes());
+  out += " B\n    verdict  ";
+  out += verdictName(a.verdict);
+  if (!a.reason.empty()) {
+    out += ": ";
+    out += a.reason;
+  }
+  if (!a.unitStrideOn.empty()) {
+    out += "; would be unit-stride on ";
+    out += a.unitStrideOn;
+  }
+  out += "\n";
+  if (a.verdict == AccessInfo::Verdict::Unknown) {
+    out += "    cause    ";
+    out += causeName(a.cause);
+    out += "\n";
+  }
+  out += "    address  ";
+  out += fa.affine().str(a.address);
+  out += "\n";
+  if (!a.strides.empty()) {
+    out += "    strides ";
+    for (size_t i = 0; i < a.strides.size(); ++i) {
+      out += i ? ", " : " ";
+      out += a.strides[i].var;
+      out += ": ";
+      out += a.strides[i].bytes;
+      out += " B";
+    }
+    if (a.unroll) {
+      out += "; loop unrolled ";
+      number(a.unroll);
+      out += " times: ";
+      out += a.elementStride->bytes;
+      out += " B per element on ";
+      out += a.elementStride->var;
+    }
+    out += "\n";
+  }
+  if (a.sectors) {
+    out += "    sectors  ";
+    number(*a.sectors);
+    out += " per warp request (ideal ";
+    number(a.idealSectors);
+    out += ")\n";
+  }
+  if (a.address.known) {
+    out += "    align    base ";
+    out += a.baseAlign;
+    out += "; offset multiple of ";
+    if (a.offsetAlign) number(a.offsetAlign);
+    else out += "any";
+    out += "\n";
+  }
+  for (const auto &note : a.notes) {
+    out += "    note     ";
+    out += note;
+    out += "\n";
+  }
+}
+
+/// A kernel's facts after its accesses in the text report: its loops with
+/// their induction variables, the communication that blocks regrouping
+/// threads, the divergent branches.
+void appendKernelFactsText(std::string &out, const Module &m, const Lines &lines, AnalysisManager &am,
+                           const Function *k) {
+  FunctionAnalyses &fa = am.get(*k);
+  const CFG &cfg = fa.cfg();
+  auto number = [&](auto v) { Lines::appendNumber(out, v); };
+  const auto &loops = fa.loops().loops();
+  const auto &ivs = fa.affine().inductionVars();
+  for (const auto &l : loops) {
+    out += "  loop ";
+    number(l.id);
+    out += " at ";
+    out += blockName(cfg, l.header);
+    out += " (depth ";
+    number(l.depth);
+    out += ")";
+    bool any = false;
+    for (const auto &iv : ivs) {
+      if (iv.loop != l.id) continue;
+      out += any ? ", " : ": ";
+      out += iv.reg;
+      out += " = ";
+      out += ivText(fa.affine(), iv);
+      if (!iv.tripCount.empty()) {
+        out += ", ";
+        out += iv.tripCount;
+        out += " iterations";
+      }
+      any = true;
+    }
+    out += any ? "; trip count " : ": trip count ";
+    out += tripUniformText(fa.affine().tripCountUniformity(l.id));
+    out += "\n";
+  }
+  const auto &comm = fa.communication();
+  if (comm.empty()) {
+    out += "  communication: none found (threads may be regrouped)\n";
+  } else {
+    out += "  communication (blocks regrouping threads):\n";
+    for (const auto &c : comm) {
+      out += "    ";
+      out += kindName(c.kind);
+      out += ": ";
+      out += c.what;
+      out += " at ";
+      appendLocOfFact(out, m, lines, am, c);
+      if (c.function != k) {
+        out += " in ";
+        out += c.function->name;
+      }
+      out += "\n";
+    }
+  }
+  for (const auto &d : fa.divergence()) {
+    out += "  divergent branch: ";
+    out += printStmt(*cfg.instructions()[d.instr]);
+    out += " at ";
+    appendWhere(out, m, lines, cfg, d.instr);
+    out += d.certain ? " depends on " : " may depend on the thread: ";
+    out += d.why;
+    out += "\n";
+  }
+}
+
+}  // namespace
+
 std::string reportText(const Module &m, AnalysisManager &am) {
   std::string out;
   // The report is shorter than the PTX it describes (a line per access and
@@ -216,7 +359,6 @@ std::string reportText(const Module &m, AnalysisManager &am) {
   for (size_t ki = 0; ki < kernels.size(); ++ki) {
     const Function *k = kernels[ki];
     FunctionAnalyses &fa = am.get(*k);
-    const CFG &cfg = fa.cfg();
     const auto &acc = fa.accesses();
     Coverage cov;
     for (const auto &a : acc) cov.add(a);
@@ -239,130 +381,9 @@ std::string reportText(const Module &m, AnalysisManager &am) {
       out += causes;
       out += "\n";
     }
-    for (const auto &a : acc) {
-      if (!reportedAccess(a)) continue;
-      const auto &in = *cfg.instructions()[a.instr];
-      out += "  ";
-      out += in.opcode;
-      out += "  ";
-      appendWhere(out, m, lines, cfg, a.instr);
-      out += "  ";
-      number(a.mem.bytes());
-      out += " B\n    verdict  ";
-      out += verdictName(a.verdict);
-      if (!a.reason.empty()) {
-        out += ": ";
-        out += a.reason;
-      }
-      if (!a.unitStrideOn.empty()) {
-        out += "; would be unit-stride on ";
-        out += a.unitStrideOn;
-      }
-      out += "\n";
-      if (a.verdict == AccessInfo::Verdict::Unknown) {
-        out += "    cause    ";
-        out += causeName(a.cause);
-        out += "\n";
-      }
-      out += "    address  ";
-      out += fa.affine().str(a.address);
-      out += "\n";
-      if (!a.strides.empty()) {
-        out += "    strides ";
-        for (size_t i = 0; i < a.strides.size(); ++i) {
-          out += i ? ", " : " ";
-          out += a.strides[i].var;
-          out += ": ";
-          out += a.strides[i].bytes;
-          out += " B";
-        }
-        if (a.unroll) {
-          out += "; loop unrolled ";
-          number(a.unroll);
-          out += " times: ";
-          out += a.elementStride->bytes;
-          out += " B per element on ";
-          out += a.elementStride->var;
-        }
-        out += "\n";
-      }
-      if (a.sectors) {
-        out += "    sectors  ";
-        number(*a.sectors);
-        out += " per warp request (ideal ";
-        number(a.idealSectors);
-        out += ")\n";
-      }
-      if (a.address.known) {
-        out += "    align    base ";
-        out += a.baseAlign;
-        out += "; offset multiple of ";
-        if (a.offsetAlign) number(a.offsetAlign);
-        else out += "any";
-        out += "\n";
-      }
-      for (const auto &note : a.notes) {
-        out += "    note     ";
-        out += note;
-        out += "\n";
-      }
-    }
-    const auto &loops = fa.loops().loops();
-    const auto &ivs = fa.affine().inductionVars();
-    for (const auto &l : loops) {
-      out += "  loop ";
-      number(l.id);
-      out += " at ";
-      out += blockName(cfg, l.header);
-      out += " (depth ";
-      number(l.depth);
-      out += ")";
-      bool any = false;
-      for (const auto &iv : ivs) {
-        if (iv.loop != l.id) continue;
-        out += any ? ", " : ": ";
-        out += iv.reg;
-        out += " = ";
-        out += ivText(fa.affine(), iv);
-        if (!iv.tripCount.empty()) {
-          out += ", ";
-          out += iv.tripCount;
-          out += " iterations";
-        }
-        any = true;
-      }
-      out += any ? "; trip count " : ": trip count ";
-      out += tripUniformText(fa.affine().tripCountUniformity(l.id));
-      out += "\n";
-    }
-    const auto &comm = fa.communication();
-    if (comm.empty()) {
-      out += "  communication: none found (threads may be regrouped)\n";
-    } else {
-      out += "  communication (blocks regrouping threads):\n";
-      for (const auto &c : comm) {
-        out += "    ";
-        out += kindName(c.kind);
-        out += ": ";
-        out += c.what;
-        out += " at ";
-        appendLocOfFact(out, m, lines, am, c);
-        if (c.function != k) {
-          out += " in ";
-          out += c.function->name;
-        }
-        out += "\n";
-      }
-    }
-    for (const auto &d : fa.divergence()) {
-      out += "  divergent branch: ";
-      out += printStmt(*cfg.instructions()[d.instr]);
-      out += " at ";
-      appendWhere(out, m, lines, cfg, d.instr);
-      out += d.certain ? " depends on " : " may depend on the thread: ";
-      out += d.why;
-      out += "\n";
-    }
+    for (const auto &a : acc)
+      if (reportedAccess(a)) appendAccessText(out, m, lines, fa, a);
+    appendKernelFactsText(out, m, lines, am, k);
     am.invalidate(*k);
   }
   std::string head = "ptx-opt analysis of " + m.fileName() + ": " + std::to_string(kernels.size()) + " kernel" +

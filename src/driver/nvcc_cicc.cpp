@@ -1,6 +1,6 @@
-// ptx-nvcc-cicc: the cicc step of scripts/ptx-nvcc (docs/NVCC.md).
+// ptx-nvcc-cicc: the cicc step of tools/ptx-nvcc (docs/NVCC.md).
 //
-// scripts/ptx-nvcc runs nvcc with a private nvcc.profile whose CICC_PATH
+// tools/ptx-nvcc runs nvcc with a private nvcc.profile whose CICC_PATH
 // holds a `cicc` symlink to this program. It runs the real cicc with the
 // same arguments; when that wrote a .ptx, it runs ptx-opt on it (the file is
 // optimized in place, so ptxas and fatbinary see the same text) and installs
@@ -17,13 +17,13 @@
 // build overhead"). ptx-opt stays a process of its own (--ptxopt-bin= may
 // name another optimizer; a failing one only costs a warning).
 //
-// Environment (set by scripts/ptx-nvcc): PTXOPT_NVCC_REAL_CICC, PTXOPT_NVCC_STATE
+// Environment (set by tools/ptx-nvcc): PTXOPT_NVCC_REAL_CICC, PTXOPT_NVCC_STATE
 // (a directory shared by the compile's cicc calls), PTXOPT_NVCC_PTXOPT,
 // PTXOPT_NVCC_PASSES, PTXOPT_NVCC_REMARKS ("-", a file, or empty),
 // PTXOPT_NVCC_DEBUG_BUILDS, PTXOPT_NVCC_SOURCE; PTXOPT_NVCC_MANIFEST_GLOBALS=1
 // keeps the __ptxopt_manifest_<kernel> globals in the PTX (withoutManifestGlobals);
 // PTXOPT_NVCC_REPORT: a folder for the --analyze=html page of each PTX
-// (--ptxopt-report=DIR; scripts/ptx-nvcc writes its index.html).
+// (--ptxopt-report=DIR; tools/ptx-nvcc writes its index.html).
 //
 // Never fails a build nvcc would finish: the real cicc's exit status is
 // returned; anything going wrong afterwards is one warning per reason (a
@@ -92,7 +92,7 @@ void warnOnce(const std::string &key, const std::string &msg) {
   warn(msg);
 }
 
-/// Records that ptx-nvcc changed something (scripts/ptx-nvcc retries with
+/// Records that ptx-nvcc changed something (tools/ptx-nvcc retries with
 /// plain nvcc when a build fails after a change).
 void note(const std::string &what) {
   std::ofstream f(stateDir() + "/changed", std::ios::app);
@@ -686,7 +686,7 @@ int main(int argc, char **argv) {
   const std::string real = env("PTXOPT_NVCC_REAL_CICC");
   if (real.empty() || stateDir().empty()) {
     std::cerr << "ptx-nvcc: error: PTXOPT_NVCC_REAL_CICC or PTXOPT_NVCC_STATE is not set (ptx-nvcc-cicc runs as "
-                 "cicc inside scripts/ptx-nvcc)\n";
+                 "cicc inside tools/ptx-nvcc)\n";
     return 1;
   }
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -11,7 +11,7 @@
 // Clones in that image make every program pay for all of them on its first
 // launch, whether or not one ever runs.
 //
-// The steps, all in the compile's state directory (scripts/ptx-nvcc's private
+// The steps, all in the compile's state directory (tools/ptx-nvcc's private
 // temporary directory, PTXOPT_NVCC_STATE):
 //   1. cicc step (nvcc_cicc.cpp, optimizePtx): ptx-opt's output is split
 //      (splitClones): one PTX module per kernel with clones (the header,
@@ -39,7 +39,7 @@
 // The shim (runtime/NvccShim.cpp) registers an image, with all its clones
 // (one kernel's), when a launch shape first can use one of them.
 //
-// Late images (PTXOPT_NVCC_LATE_IMAGES=1: scripts/ptx-nvcc sets it where it
+// Late images (PTXOPT_NVCC_LATE_IMAGES=1: tools/ptx-nvcc sets it where it
 // can add an object to the build's output): steps 2 and 3 do not wait for
 // the clones. Each starts them in a process of its own (a job, holding a lock
 // on job-*.lock until it ends) and returns when nvcc's own tool has finished,
@@ -47,7 +47,7 @@
 // job waits for the ptxas jobs of its cubins and writes the clone images as
 // one block of bytes (NvccShim.h, version 3) into images-<hash>.o (`as`,
 // .incbin), under the symbol the hook block names weakly. That object
-// reaches the `-c` object through `ld -r` (scripts/ptx-nvcc, after nvcc).
+// reaches the `-c` object through `ld -r` (tools/ptx-nvcc, after nvcc).
 // Links that compile get the images in their host code (until 2026-11-28 a
 // linker script in ptx-nvcc's temporary folder took them to the link, and
 // CMake recorded that script among the compiler's link libraries: issue #32).
@@ -123,7 +123,7 @@ bool startJob(const std::string &lock, const std::function<void()> &work) {
     return false;
   }
   if (pid == 0) {  // the job: the lock goes with its descriptor when it exits
-    // Its output to a log (scripts/ptx-nvcc shows it after the build): nvcc
+    // Its output to a log (tools/ptx-nvcc shows it after the build): nvcc
     // reads its tools' output through pipes until they close, and would
     // wait for the job.
     int log = ::open((lock + ".log").c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
@@ -437,7 +437,7 @@ int runBeside(const char *tool, const std::vector<std::string> &args,
               void (*clones)(const std::vector<std::string> &, const std::string &)) {
   const std::string real = realTool(tool);
   if (real.empty()) {
-    std::fprintf(stderr, "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as %s inside scripts/ptx-nvcc)\n",
+    std::fprintf(stderr, "ptx-nvcc: error: PTXOPT_NVCC_REAL_BIN is not set (this runs as %s inside tools/ptx-nvcc)\n",
                  tool);
     return 1;
   }

@@ -17,11 +17,11 @@ void warn(const std::string &msg);
 /// FNV-1a, as hex: names of marker and record files.
 std::string shortHash(const std::string &text);
 /// The directory shared by the cicc, ptxas and fatbinary steps of one
-/// scripts/ptx-nvcc run (PTXOPT_NVCC_STATE).
+/// tools/ptx-nvcc run (PTXOPT_NVCC_STATE).
 std::string stateDir();
 /// One warning per reason and compile.
 void warnOnce(const std::string &key, const std::string &msg);
-/// Records that ptx-nvcc changed something (scripts/ptx-nvcc retries with
+/// Records that ptx-nvcc changed something (tools/ptx-nvcc retries with
 /// plain nvcc when a build fails after a change).
 void note(const std::string &what);
 std::optional<std::string> readFile(const std::string &path);
@@ -51,7 +51,7 @@ bool splitClones(const std::string &ptxPath, const std::string &optimized, const
 /// The header the fatbinary step writes for the translation unit whose host
 /// stub includes `fatbinC` (cicc's --include_file_name): the clones' images.
 std::string imagesHeader(const std::string &fatbinC);
-/// Late images (PTXOPT_NVCC_LATE_IMAGES=1, set by scripts/ptx-nvcc where it
+/// Late images (PTXOPT_NVCC_LATE_IMAGES=1, set by tools/ptx-nvcc where it
 /// can add objects to the build): the clones are compiled beside nvcc's later
 /// steps, into an object linked in afterwards, not included by the host code.
 bool lateImagesOn();

@@ -195,7 +195,7 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
     // B % k == 0): k - 1 compares, no division by a runtime value. The
     // block-merged k = 4 Sobel ran 1.20x with both, 1.17x with the shift
     // still a division and 1.09x with both divisions at 1920 x 1080 on an
-    // H100 (scripts/bench-sobel-small.sh).
+    // H100 (scripts/bench/sobel-small.sh).
     e.ins("shr.u32", {ln, n, std::to_string(std::countr_zero(k))});  // launch condition: B % k == 0
     std::string kt = e.reg32();
     e.ins("mul.lo.u32", {kt, t, std::to_string(k)});
@@ -257,7 +257,7 @@ Variant mergedVariantY(const Variant &v, const std::string &name, unsigned k, bo
 /// clone of the paper's Sobel (32 x 8 blocks, border groups predicated, no
 /// division) ran 1.17x at 1024 x 1024 (2^20 threads), 1.17x at 1440 x 1080,
 /// 1.21x at 1920 x 1080 and 1.33x at 2048 x 2048 on an H100
-/// (scripts/bench-sobel-small.sh, docs/BENCHMARKS.md "Sobel at 1920 x
+/// (scripts/bench/sobel-small.sh, docs/BENCHMARKS.md "Sobel at 1920 x
 /// 1080"); smaller launches are not measured.
 constexpr uint32_t kSmallLaunchMinThreads = 1u << 20;
 
@@ -576,7 +576,7 @@ void Grouper::addSmallLaunch(Clones &c) {
   // groups instead of a slow path: 1.21x at 1920 x 1080 on an H100,
   // where the plain k = 4 clone (8 x 8 blocks) ran 0.98x and the merged
   // one with the division and the slow path 1.10x
-  // (scripts/bench-sobel-small.sh). Only bodies of that form (one bounds
+  // (scripts/bench/sobel-small.sh). Only bodies of that form (one bounds
   // guard, straight-line code after it) and at most kManyMisaligned
   // misaligned loads.
   if (!isClone_ && !fk_ && plan_.k >= 8 && c.heavy && c.misaligned <= kManyMisaligned && c.v.block[0].from == DimSource::From::Block &&

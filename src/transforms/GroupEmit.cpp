@@ -7,7 +7,7 @@
 // block-merged k = 4 clone) ran 1.13x with the slow path and 1.21x without
 // on an H100: the slow path's four replicas one after another are four
 // memory round trips where the fast path has one, and at the image's left
-// and right borders whole blocks took it (scripts/bench-sobel-small.sh).
+// and right borders whole blocks took it (scripts/bench/sobel-small.sh).
 #include <algorithm>
 #include <functional>
 #include <map>

@@ -83,7 +83,7 @@ constexpr unsigned kMaxFastPath = 1024;
 constexpr uint32_t kMinBlockThreads = 64;
 /// Where a block-merged clone comes next, the plain clone takes only
 /// original blocks of this many threads or more (its block: this / k): on an
-/// H100 (scripts/bench-launch-floor.sh) the 32-bit guarded kernel (k = 4)
+/// H100 (scripts/bench/launch-floor.sh) the 32-bit guarded kernel (k = 4)
 /// in 256-thread blocks ran 0.97-1.02x from 2^19 to 2^21 threads as the
 /// plain clone (blocks of 64) and 1.05-1.23x as the merged one; in
 /// 1024-thread blocks the plain clones of the 8-, 16- and 32-bit kernels ran
@@ -92,7 +92,7 @@ constexpr uint32_t kPlainMinOriginalBlock = 512;
 /// Threads a launch must have for a group clone (the manifest's
 /// minLaunchThreads): with k times fewer threads, each doing k times the
 /// work, a launch too small to fill the GPU is latency-bound and runs slower
-/// than the original. Measured on an H100 (scripts/bench-launch-floor.sh,
+/// than the original. Measured on an H100 (scripts/bench/launch-floor.sh,
 /// docs/BENCHMARKS.md "Launch floor of the group clones"): the smallest
 /// power of two from which on every run measured 1.03x or more. Light bodies
 /// (8-bit k = 16, 16-bit k = 8, 32-bit k = 4): plain clone 0.94-1.06x below

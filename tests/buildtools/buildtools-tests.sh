@@ -25,7 +25,7 @@ export PTXOPT_BUILD=${PTXOPT_BUILD:-$ROOT/build}
 PTXOPT_BUILD=$(cd "$PTXOPT_BUILD" && pwd)
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PATH="$CUDA_HOME/bin:$PATH"
-PNVCC="$ROOT/scripts/ptx-nvcc"
+PNVCC="$ROOT/tools/ptx-nvcc"
 unset PTXOPT_NVCC_FLAGS PTXOPT_DISABLE CCACHE_DISABLE CCACHE_RECACHE
 # --ptxopt-passes=coalesce keeps compiles short; the delivery is the
 # default (clone images).

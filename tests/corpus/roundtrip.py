@@ -5,7 +5,7 @@ For every PTX file given (or found under the given folders):
   1. lossless:  `ptx-opt --verify f` must reproduce f byte for byte;
   2. canonical: `ptx-opt --canonicalize f` must be a fixed point (canonicalizing
      it again gives the same bytes), and ptxas must build an equivalent cubin
-     from f and from its canonical form (scripts/cubin-diff.py: byte-identical
+     from f and from its canonical form (tools/cubin-diff.py: byte-identical
      except the sections in which ptxas embeds the PTX text and PTX line
      numbers). Files whose .target this ptxas does not support skip step 2
      with a visible note.
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CUBIN_DIFF = os.path.join(HERE, "..", "..", "scripts", "cubin-diff.py")
+CUBIN_DIFF = os.path.join(HERE, "..", "..", "tools", "cubin-diff.py")
 
 
 def target_of(path):

@@ -10,7 +10,7 @@ What counts as a command block (fenced with three backticks):
     "$ " line are the output the doc shows, which must appear in what the
     command prints (stdout and stderr together), whitespace-normalised,
     where "..." stands for anything (an elision).
-An unlabelled block whose first line looks like a command (build/, scripts/,
+An unlabelled block whose first line looks like a command (build/, scripts/, tools/,
 ptx-opt, cmake, ...) without a "$ " prompt is an error: label it sh (run) or
 text (not commands), so that no command escapes the test by accident.
 
@@ -60,7 +60,7 @@ SKIP_REASONS = {
 
 DOC_GLOBS = ["README.md", "docs/*.md", "examples/**/README.md"]
 RUN_LANGS = {"sh", "bash", "shell", "console"}
-COMMAND_START = re.compile(r"^(build/|scripts/|tests/|examples/|\./|ptx-opt\b|ptx-nvcc\b|cmake\b|ctest\b|"
+COMMAND_START = re.compile(r"^(build/|scripts/|tools/|tests/|examples/|\./|ptx-opt\b|ptx-nvcc\b|cmake\b|ctest\b|"
                            r"nvcc\b|python3?\b|bash\b|sh\b|sudo\b|apt(-get)?\b|git\b|PTXOPT_\w+=|export\b|cd\b)")
 MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)\s*$")

@@ -3,10 +3,11 @@
 (ctest doc-links, label docs).
 
 Documents: README.md, docs/**/*.md, examples/**/*.md, scripts/README.md,
-bench/**/*.md, tests/**/README.md. A link [text](path) or ![alt](path) that
+tools/README.md, bench/**/*.md, tests/**/README.md. A link [text](path) or ![alt](path) that
 is not a URL must name an existing file or folder, relative to the document;
 a #fragment on a markdown file must name one of its headings (GitHub's
-slugs). scripts/README.md must link every file of scripts/. Exit 0 when all resolve, 1 otherwise (each broken link printed as
+slugs). scripts/README.md must link every file under scripts/ (its folders
+too), tools/README.md every file of tools/. Exit 0 when all resolve, 1 otherwise (each broken link printed as
 file:line: target).
 
   tests/docs/doc-links.py [--source-dir SRC]
@@ -18,7 +19,7 @@ import re
 import sys
 
 DOCS = ["README.md", "docs/**/*.md", "examples/**/*.md", "scripts/README.md",
-        "bench/**/*.md", "tests/**/README.md"]
+        "tools/README.md", "bench/**/*.md", "tests/**/README.md"]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
@@ -43,6 +44,22 @@ def anchors(path, cache={}):
                 found.add(s if n == 0 else f"{s}-{n}")
         cache[path] = found
     return cache[path]
+
+
+def unindexed(src, folder):
+    """Files under src/folder (any depth, but __pycache__) that folder/README.md
+    does not link, each printed; returns how many."""
+    top = os.path.join(src, folder)
+    index = open(os.path.join(top, "README.md"), encoding="utf-8").read()
+    missing = 0
+    for d, subdirs, names in os.walk(top):
+        subdirs[:] = sorted(s for s in subdirs if s != "__pycache__")
+        for name in sorted(names):
+            rel = os.path.relpath(os.path.join(d, name), top)
+            if rel != "README.md" and f"]({rel})" not in index:
+                missing += 1
+                print(f"{folder}/README.md: {folder}/{rel} is not in the index")
+    return missing
 
 
 def main():
@@ -74,13 +91,10 @@ def main():
                 if problem:
                     broken += 1
                     print(f"{os.path.relpath(doc, src)}:{n}: {target}: {problem}")
-    # scripts/README.md indexes every script: one not named there is an error.
-    index = open(os.path.join(src, "scripts", "README.md"), encoding="utf-8").read()
-    for name in sorted(os.listdir(os.path.join(src, "scripts"))):
-        path = os.path.join(src, "scripts", name)
-        if os.path.isfile(path) and name != "README.md" and f"]({name})" not in index:
-            broken += 1
-            print(f"scripts/README.md: scripts/{name} is not in the index")
+    # scripts/README.md indexes every script, tools/README.md every tool:
+    # one not named there is an error.
+    for folder in ("scripts", "tools"):
+        broken += unindexed(src, folder)
     print(f"doc-links: {checked} links in {len(docs)} documents, {broken} broken")
     return 1 if broken else 0
 

@@ -1,5 +1,5 @@
 // libFuzzer target for the PTX front end (built by -DPTXOPT_FUZZ=ON as
-// `fuzz-parser`; scripts/fuzz.sh runs it).
+// `fuzz-parser`; scripts/test/fuzz.sh runs it).
 //
 // For every input that parses:
 //   1. lossless printing gives the input back byte for byte;

@@ -291,7 +291,7 @@ void addImage(std::vector<Case> &cs) {
   // changes nothing): Sobel at 1920x1080 in the examples' 32 x 8 blocks
   // takes neither the k = 8 clone (4 threads across) nor the merged one
   // (under 2^22 threads), but the block-merged k = 4 clone with predicated
-  // border groups (2^20 threads or more; 1.21x in scripts/bench-sobel-small.sh
+  // border groups (2^20 threads or more; 1.21x in scripts/bench/sobel-small.sh
   // on an H100). 1028 x 1027 in 33 x 129 blocks: grid.x not a multiple of 4
   // (the last logical blocks return), groups across the right border (three
   // of four logical threads pass: byte stores) and rows past the image.

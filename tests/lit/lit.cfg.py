@@ -17,5 +17,5 @@ config.environment["PATH"] = os.pathsep.join(
     [config.ptxopt_obj_root, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(
-    ("%ptxas-check", f"{config.python} {config.ptxopt_src_root}/scripts/ptxas-check.py --ptxas '{config.ptxas}'"))
+    ("%ptxas-check", f"{config.python} {config.ptxopt_src_root}/scripts/test/ptxas-check.py --ptxas '{config.ptxas}'"))
 config.substitutions.append(("%src", config.ptxopt_src_root))

@@ -4,7 +4,7 @@
 #   tests/nvcc/nvcc-tests.sh <case>     PTXOPT_BUILD=<build dir> (ptx-opt, runtime/libptxopt_nvcc.a;
 #                                       default build-nvcc/ where it exists, else build/)
 #
-# Each case builds with scripts/ptx-nvcc (and, where outputs are compared,
+# Each case builds with tools/ptx-nvcc (and, where outputs are compared,
 # with plain nvcc) in a fresh temporary directory and checks what went in:
 # the kept .ptx, nm of objects and programs, the embedded fatbinary, and the
 # launches of programs linked with tests/nvcc/fake_cudart.cpp (a CUDA runtime
@@ -23,7 +23,7 @@ export PTXOPT_BUILD
 PTXOPT_BUILD=$(cd "$PTXOPT_BUILD" && pwd)
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PATH="$CUDA_HOME/bin:$PATH"
-PNVCC="$ROOT/scripts/ptx-nvcc"
+PNVCC="$ROOT/tools/ptx-nvcc"
 MATADD="$ROOT/examples/matadd"
 ARCH=${PTXOPT_NVCC_TEST_ARCH:-sm_90}
 # Every case runs with the flags a user gets by default (the -O2 pipeline,

@@ -236,6 +236,8 @@ private:
   /// it affine, else unknown with the bits that are known; nullopt for
   /// other instructions.
   std::optional<Value> evalBitOp(uint32_t def, const ir::Instruction &in);
+  /// evalBitOp's and/or/xor (name: the opcode, w: its width in bits).
+  Value evalAndOrXor(std::string_view base, const std::string &name, unsigned w, const Value &a, const Value &b);
   void computeTripCount(InductionVar &iv);
   /// A Uniform symbol for `reg` at `site` with the given facts.
   std::optional<uint16_t> uniformSymbol(std::string_view reg, uint32_t site, std::vector<uint32_t> loops, unsigned tz,

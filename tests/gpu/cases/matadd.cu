@@ -16,7 +16,7 @@ MATADD_6A(char, matadd_char)
 MATADD_6A(short, matadd_short)
 
 // Fig. 6-b: already coalesced (unit stride on threadIdx.x); the hand-written
-// reference of the benchmark (scripts/bench-coalesce.py).
+// reference of the benchmark (scripts/bench/coalesce.py).
 #define MATADD_6B(T, NAME)                                              \
   extern "C" __global__ void NAME(const T *in1, const T *in2, T *out) { \
     int i = blockIdx.x * blockDim.x + threadIdx.x;                      \

@@ -2,7 +2,7 @@
 # Fuzzes the PTX front end (parser, lossless and canonical printer, verifier)
 # with libFuzzer; see tests/fuzz/fuzz_parser.cpp for the checked properties.
 #
-#   scripts/fuzz.sh [SECONDS]        (default 600)
+#   scripts/test/fuzz.sh [SECONDS]        (default 600)
 #
 # Environment: FUZZ_JOBS (parallel fuzzing processes, 1 or 2; default 2),
 # FUZZ_MINIMIZE_S (seconds to minimize each new finding; default 60, 0: off),
@@ -17,7 +17,7 @@
 # to commit (tests/fuzz/replay.py replays them in ctest).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../env.sh"
 SECONDS_TOTAL=${1:-600}
 JOBS=${FUZZ_JOBS:-2}
 (( JOBS >= 1 && JOBS <= 2 )) || { echo "fuzz.sh: FUZZ_JOBS must be 1 or 2" >&2; exit 2; }
@@ -58,7 +58,7 @@ echo "== corpus: $seeds seed files (<= $MAX_SEED_BYTES bytes), $(find "$CORPUS" 
 # Fixed PTX vocabulary, plus the directives and opcodes that occur at least
 # twice in the seed corpus (sorted, so the file only changes with the corpus).
 {
-  echo "# PTX dictionary for libFuzzer; written by scripts/fuzz.sh (do not edit by hand)."
+  echo "# PTX dictionary for libFuzzer; written by scripts/test/fuzz.sh (do not edit by hand)."
   for w in .version .target .address_size .file .section .loc .entry .func .param .reg \
            .pragma .alias .callprototype .branchtargets .calltargets .visible .extern .weak \
            .common .global .const .shared .local .tex .attribute .managed .align .ptr \

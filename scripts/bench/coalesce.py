@@ -9,7 +9,7 @@ rows: uint4 loads and stores), the speed-up, the ratios to both, the achieved
 bandwidth (two arrays read and one written) and its share of a measured
 device-to-device copy.
 
-  scripts/bench-coalesce.py build-gpu/out/gpu-diff.md [--copy-gbs N | --measure-copy]
+  scripts/bench/coalesce.py build-gpu/out/gpu-diff.md [--copy-gbs N | --measure-copy]
 
 --measure-copy times a 1 GiB device-to-device copy with PyTorch (median of
 20 after warm-up; bytes read plus bytes written).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ptx-nvcc on the test programs of tests/nvcc/programs (README there): each
-# program is built with plain nvcc and with scripts/ptx-nvcc, from the same
+# program is built with plain nvcc and with tools/ptx-nvcc, from the same
 # unmodified source and flags (its "// FLAGS:" line; "// SOURCES:" names more
 # translation units), and
 #
@@ -15,24 +15,21 @@
 #     same results; so must it as users run it (a kernel's first launch the
 #     original).
 #
-#   PTXOPT_BUILD=build-nvcc OUT=/tmp/p bash scripts/test-nvcc-programs.sh [--build-only] [program...]
+#   PTXOPT_BUILD=build-nvcc OUT=/tmp/p bash scripts/test/nvcc-programs.sh [--build-only] [program...]
 #
 # Exit 0 pass, 1 fail; 77 (skipped) when nvcc is missing, or when there is
 # no GPU and --build-only was not asked (nothing would run; nothing is built).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
+. "$(dirname "$0")/../env.sh"
 # Default: build-nvcc/ where it exists, else build/ (what scripts/setup.sh makes).
 if [ -z "${PTXOPT_BUILD:-}" ]; then
   PTXOPT_BUILD=$ROOT/build
   [ -d "$ROOT/build-nvcc" ] && PTXOPT_BUILD=$ROOT/build-nvcc
 fi
 export PTXOPT_BUILD
-case $PTXOPT_BUILD in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
+PTXOPT_BUILD=$(abspath "$PTXOPT_BUILD")
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/nvcc-programs.XXXXXX")}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+OUT=$(abspath "$OUT")
 BUILD_ONLY=0
 PROGS=()
 for a in "$@"; do
@@ -58,9 +55,9 @@ for f in ptx-opt ptx-nvcc-cicc runtime/libptxopt_nvcc.a; do
   [ -e "$PTXOPT_BUILD/$f" ] || { say "FAIL: $PTXOPT_BUILD/$f missing (build ptx-opt, ptx-nvcc-cicc, ptxopt_nvcc)"; exit 1; }
 done
 GPU=0
-if [ $BUILD_ONLY = 0 ] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+if [ $BUILD_ONLY = 0 ] && have_gpu; then
   GPU=1
-  CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+  CAP=$(gpu_cap)
 fi
 ARCH=sm_${CAP:-90}
 if [ $GPU = 0 ] && [ $BUILD_ONLY = 0 ]; then
@@ -78,7 +75,7 @@ for p in "${PROGS[@]}"; do
   ok=1
   for tool in nvcc ptx-nvcc; do
     cc=nvcc
-    [ $tool = ptx-nvcc ] && cc=$ROOT/scripts/ptx-nvcc
+    [ $tool = ptx-nvcc ] && cc=$ROOT/tools/ptx-nvcc
     if ! "$cc" -arch=$ARCH "${flags[@]}" "${srcs[@]}" -o "$OUT/$p.$tool" >"$OUT/$p.$tool.build.log" 2>&1; then
       fail "$p: $tool build failed ($OUT/$p.$tool.build.log):"
       tail -n 8 "$OUT/$p.$tool.build.log" | sed 's/^/    | /' | tee -a "$SUMMARY"

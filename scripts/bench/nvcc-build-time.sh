@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build-time overhead of ptx-nvcc over nvcc (docs/BENCHMARKS.md, "ptx-nvcc
-# build overhead"): runs the same compile with nvcc and with scripts/ptx-nvcc,
+# build overhead"): runs the same compile with nvcc and with tools/ptx-nvcc,
 # alternating, REPS times each, and prints the minimum and the median wall and
 # CPU (user + system, children included) seconds and the overheads, and the
 # median of the paired ratios (each ptx-nvcc run over the nvcc run before it:
@@ -8,16 +8,16 @@
 # the microsecond (time.perf_counter and getrusage of the children), not the
 # 10 ms of /usr/bin/time: the overheads measured are tens of milliseconds.
 #
-#   scripts/ptx-nvcc-bench.sh REPS <nvcc arguments...>
-#   e.g. scripts/ptx-nvcc-bench.sh 10 -arch=sm_90 -c examples/matadd/matadd.cu -o /tmp/m.o
+#   scripts/bench/nvcc-build-time.sh REPS <nvcc arguments...>
+#   e.g. scripts/bench/nvcc-build-time.sh 10 -arch=sm_90 -c examples/matadd/matadd.cu -o /tmp/m.o
 #
 # PTXOPT_BUILD as for ptx-nvcc (default: the source tree's build-nvcc/ or build/);
 # ptx-nvcc's own flags go in PTXOPT_NVCC_FLAGS (nvcc ignores it), e.g.
-#   PTXOPT_NVCC_FLAGS=--ptxopt-passes=-O1 scripts/ptx-nvcc-bench.sh 15 -arch=sm_90 -c ...
+#   PTXOPT_NVCC_FLAGS=--ptxopt-passes=-O1 scripts/bench/nvcc-build-time.sh 15 -arch=sm_90 -c ...
 set -uo pipefail
-REPS=${1:?usage: ptx-nvcc-bench.sh REPS <nvcc arguments...>}
+REPS=${1:?usage: nvcc-build-time.sh REPS <nvcc arguments...>}
 shift
-PNVCC="$(cd "$(dirname "$0")" && pwd)/ptx-nvcc"
+PNVCC="$(cd "$(dirname "$0")/../.." && pwd)/tools/ptx-nvcc"
 exec python3 - "$REPS" "$PNVCC" "$@" <<'PY'
 import ctypes, os, resource, statistics as st, subprocess, sys, time
 reps, pnvcc, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]

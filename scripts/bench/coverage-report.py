@@ -4,7 +4,7 @@ accesses by verdict and the unknown ones by cause, per file and in all, as a
 Markdown table, from `ptx-opt --analyze=json` (its "coverage" objects,
 docs/ANALYSIS.md).
 
-    scripts/coverage-report.py [--ptx-opt build/ptx-opt] FILE_OR_FOLDER...
+    scripts/bench/coverage-report.py [--ptx-opt build/ptx-opt] FILE_OR_FOLDER...
 
 Folders are searched for *.ptx. A file ptx-opt cannot read is listed with
 its error and left out of the totals; the exit status is then 1.
@@ -34,7 +34,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="+")
     here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--ptx-opt", default=os.path.join(here, "..", "build", "ptx-opt"))
+    ap.add_argument("--ptx-opt", default=os.path.join(here, "..", "..", "build", "ptx-opt"))
     args = ap.parse_args()
     total = {"kernels": 0, "accesses": 0, "verdicts": {v: 0 for v in VERDICTS}, "causes": {}}
     rows, failed = [], 0

@@ -10,7 +10,7 @@ pipelines: -O2 (the default of ptx-nvcc), -O2 without the clone pruning
 (`--skip-pass=prune`), -O1 (coalesce only, the lighter pipeline of
 docs/NVCC.md) and `group` alone.
 
-  scripts/bench-build-cost.py [--ptx-opt build/ptx-opt] [--runs 5] [files.cu...]
+  scripts/bench/build-cost.py [--ptx-opt build/ptx-opt] [--runs 5] [files.cu...]
 """
 import argparse
 import glob
@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 PIPELINES = [("original", None), ("-O2", ["-O2"]), ("-O2 no prune", ["-O2", "--skip-pass=prune"]),
              ("-O1", ["-O1"]), ("group", ["--passes=group"])]
 

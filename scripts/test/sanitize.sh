@@ -7,13 +7,12 @@
 # (which skip without a GPU, and ran unsanitized) are left out by default: their time is nvcc's and the programs', not ptx-opt's (the
 # ptx-opt paths they reach are the lit and corpus inputs'), and they run
 # unsanitized in scripts/test.sh. With ctest arguments, those are used
-# instead (`scripts/test-sanitize.sh -L nvcc` runs them sanitized: nightly).
+# instead (`scripts/test/sanitize.sh -L nvcc` runs them sanitized: nightly).
 #
-#   scripts/test-sanitize.sh [ctest args...]
+#   scripts/test/sanitize.sh [ctest args...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/../env.sh"
 scripts/setup.sh build >/dev/null  # packages and the CUDA check
-export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 start=$(date +%s)
 # By default only what the default set runs: the CLI, the unit tests (the
 # runtime's included, against the fake driver), the corpus tools and
@@ -29,12 +28,12 @@ if ! (($#)); then
     grep -Eq "^(\.\.\. )?$t(:| |\$)" <<<"$known" && targets+=("$t")
   done
 fi
-cmake --build build-asan -j "$(nproc)" "${targets[@]}" 2>&1 | grep -E "error|Error" || true
+cmake --build build-asan -j "$JOBS" "${targets[@]}" 2>&1 | grep -E "error|Error" || true
 echo "[sanitize] built in $(( $(date +%s) - start )) s"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 set +e
 if (($#)); then args=("$@"); else args=(-LE 'nvcc|examples|buildtools|docs|python|gpu'); fi
-ctest --test-dir build-asan --output-on-failure -j "$(nproc)" "${args[@]}"
+ctest --test-dir build-asan --output-on-failure -j "$JOBS" "${args[@]}"
 rc=$?
 set -e
 echo "[sanitize] ctest finished in $(( $(date +%s) - start )) s with exit code $rc"

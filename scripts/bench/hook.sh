@@ -3,15 +3,15 @@
 # hook cost"): bench/hook/hook_bench.cu built with nvcc and with ptx-nvcc,
 # run as users time launches (host timer around launches + one synchronize).
 #
-#   scripts/bench-hook.sh prepare   # build the programs (needs nvcc, ptx-opt and the shim; no GPU)
-#   scripts/bench-hook.sh run       # GPU: run them, print the table
-#   scripts/bench-hook.sh           # both
-#   scripts/bench-hook.sh cpu       # no GPU: the shim's own CPU time per launch (fake cudart)
+#   scripts/bench/hook.sh prepare   # build the programs (needs nvcc, ptx-opt and the shim; no GPU)
+#   scripts/bench/hook.sh run       # GPU: run them, print the table
+#   scripts/bench/hook.sh           # both
+#   scripts/bench/hook.sh cpu       # no GPU: the shim's own CPU time per launch (fake cudart)
 #
 # prepare builds into BINDIR (default build/bench-hook), all with
 # `-O3 -arch=$ARCH`:
 #   nvcc       plain nvcc
-#   ptxnvcc    scripts/ptx-nvcc (ptx-opt -O2, the shim linked; each clone in an
+#   ptxnvcc    tools/ptx-nvcc (ptx-opt -O2, the shim linked; each clone in an
 #              image of its own; a kernel's first launch runs the original;
 #              also run with PTXOPT_FIRST_LAUNCH_CLONES=1: it may run a clone)
 #   noshim     the same with --ptxopt-no-link-shim: the same device code and
@@ -33,17 +33,14 @@
 # are the medians' differences to nvcc's. Exit 77 without a GPU (nothing
 # measured).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+. "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
 BINDIR=${BINDIR:-$ROOT/build/bench-hook}
 OUT=${OUT:-$ROOT/build-gpu/out}
 PROCS=${PROCS:-5}
 export PTXOPT_BUILD=${PTXOPT_BUILD:-$ROOT/build}
-case $PTXOPT_BUILD in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
-case $BINDIR in /*) ;; *) BINDIR=$ROOT/$BINDIR ;; esac
+PTXOPT_BUILD=$(abspath "$PTXOPT_BUILD")
+BINDIR=$(abspath "$BINDIR")
 step=${1:-all}
 SRC=bench/hook/hook_bench.cu
 FLAGS=(-O3 -arch="$ARCH")
@@ -54,9 +51,9 @@ prepare() {
   for f in ptx-opt ptx-nvcc-cicc runtime/libptxopt_nvcc.a; do [ -e "$PTXOPT_BUILD/$f" ] || need+=("$f"); done
   if [ ${#need[@]} -gt 0 ]; then
     echo "[bench-hook] building ptx-opt ptx-nvcc-cicc ptxopt_nvcc in $PTXOPT_BUILD (missing: ${need[*]})"
-    cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$(nproc)" >"$BINDIR/build.log" 2>&1
+    cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$JOBS" >"$BINDIR/build.log" 2>&1
   fi
-  local P=scripts/ptx-nvcc pids=()
+  local P=tools/ptx-nvcc pids=()
   nvcc "${FLAGS[@]}" "$SRC" -o "$BINDIR/nvcc" & pids+=($!)
   $P "${FLAGS[@]}" "$SRC" -o "$BINDIR/ptxnvcc" & pids+=($!)
   $P --ptxopt-no-link-shim "${FLAGS[@]}" "$SRC" -o "$BINDIR/noshim" & pids+=($!)
@@ -248,8 +245,8 @@ EOF
 cpu() {
   mkdir -p "$BINDIR" "$OUT"
   [ -e "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a" ] ||
-    cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$(nproc)" >"$BINDIR/build.log" 2>&1
-  scripts/ptx-nvcc -arch="$ARCH" -ptx "$SRC" -o "$BINDIR/hook_bench.ptx"
+    cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$JOBS" >"$BINDIR/build.log" 2>&1
+  tools/ptx-nvcc -arch="$ARCH" -ptx "$SRC" -o "$BINDIR/hook_bench.ptx"
   local libs=("this:$PTXOPT_BUILD/runtime/libptxopt_nvcc.a") l
   [ -n "${BASELINE_LIB:-}" ] && libs+=("baseline:$BASELINE_LIB")
   for l in "${libs[@]}"; do

@@ -4,9 +4,9 @@
 # originals, the rowwalk clones and hand-written warp-per-row kernels in one
 # run, printed as a markdown table.
 #
-#   scripts/bench-rowwalk.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
-#   scripts/bench-rowwalk.sh run       # GPU machine: build bench/rowwalk/rowwalk.cu, run, table
-#   scripts/bench-rowwalk.sh           # both
+#   scripts/bench/rowwalk.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
+#   scripts/bench/rowwalk.sh run       # GPU machine: build bench/rowwalk/rowwalk.cu, run, table
+#   scripts/bench/rowwalk.sh           # both
 #
 # prepare: nvcc -O3 -ptx of tests/lit/rowwalk/Inputs/rowwalk.cu, then ptx-opt
 #   --passes=rowwalk, --passes=rowwalk,pack and --passes=rowwalk --reassociate
@@ -36,14 +36,10 @@
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+. "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
 PTXDIR=${PTXDIR:-$ROOT/build/rowwalk-bench}
 OUT=${OUT:-$ROOT/build-gpu/out}
-PTXOPT=${PTXOPT:-$ROOT/build/ptx-opt}
 LANES=${LANES:-"32 16 8 4"}  # the lanes clones of the short-rows table (--rowwalk-lanes)
 step=${1:-all}
 
@@ -81,7 +77,7 @@ print([k for k in m["kernels"] if k["kernel"]=="rowsum_mem"][0]["variants"][0]["
 run() {
   [ -e "$PTXDIR/rowwalk.opt.ptx" ] || { echo "[rowwalk] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu -o "$PTXDIR/rowwalk-bench" -lcuda
+  nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu bench/common/driver.cpp -o "$PTXDIR/rowwalk-bench" -lcuda
   set +e
   "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
     "$PTXDIR/rowwalk-reassoc.opt.ptx" --extra "cp.async copies, 5 tiles in flight=$PTXDIR/rowwalk-async.opt.ptx" \
@@ -99,13 +95,15 @@ run() {
     src=$?
     [ $rc != 0 ] || rc=$src
     # Row walks through 32-bit indices (bench/rowwalk/index32.cu), appended.
-    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu -o "$PTXDIR/index32-bench" -lcuda
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu bench/common/driver.cpp -o "$PTXDIR/index32-bench" -lcuda
     { echo; "$PTXDIR/index32-bench" "$PTXDIR/rowwalk32.ptx" "$PTXDIR/rowwalk32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
     # Row walks with guards inside the loop (bench/rowwalk/guards.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu -o "$PTXDIR/guards-bench" -lcuda
     { echo; "$PTXDIR/guards-bench" "$PTXDIR/guards.ptx" "$PTXDIR/guards-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
     # Rows of 8- and 16-bit elements (index32.cu --short), appended.
     { echo; "$PTXDIR/index32-bench" --short "$PTXDIR/rowwalk-short.ptx" "$PTXDIR/rowwalk-short-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?

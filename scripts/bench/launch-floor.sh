@@ -3,9 +3,9 @@
 # "Launch floor of the group clones"): the measurement behind the manifest's
 # minLaunchThreads in src/transforms/Group.cpp.
 #
-#   scripts/bench-launch-floor.sh prepare   # build machine: ptx-opt -O2 of the inputs
-#   scripts/bench-launch-floor.sh run       # GPU machine: build the runner, run, table + plot
-#   scripts/bench-launch-floor.sh           # both
+#   scripts/bench/launch-floor.sh prepare   # build machine: ptx-opt -O2 of the inputs
+#   scripts/bench/launch-floor.sh run       # GPU machine: build the runner, run, table + plot
+#   scripts/bench/launch-floor.sh           # both
 #
 # prepare: nvcc -ptx of tests/gpu/cases/shapes.cu (scale_char_guarded,
 #   clamp_short_guarded, saxpy_guarded) and tests/lit/group/Inputs/stencil.cu (sobel), then
@@ -22,14 +22,10 @@
 # ARCH (default sm_90) is the PTX target of prepare; the driver JIT-compiles it
 # for the GPU at hand. OUT defaults to build-gpu/out.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+. "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
 PTXDIR=${PTXDIR:-$ROOT/build/launch-floor}
 OUT=${OUT:-$ROOT/build-gpu/out}
-PTXOPT=${PTXOPT:-$ROOT/build/ptx-opt}
 step=${1:-all}
 
 prepare() {
@@ -45,7 +41,7 @@ prepare() {
 run() {
   [ -e "$PTXDIR/shapes.opt.ptx" ] || { echo "[launch-floor] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O2 -std=c++17 bench/launch-floor/launch_floor.cpp -o "$PTXDIR/launch_floor" -lcuda
+  nvcc -O2 -std=c++17 bench/launch-floor/launch_floor.cpp bench/common/driver.cpp -o "$PTXDIR/launch_floor" -lcuda
   set +e
   "$PTXDIR/launch_floor" "$PTXDIR/shapes.opt.ptx" "$PTXDIR/stencil.opt.ptx" >"$OUT/launch-floor.csv" \
     2> >(tee "$OUT/launch-floor.log" >&2)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark family (bench/family/README.md; docs/BENCHMARKS.md, "Clone
 # choices measured per shape"): real-shaped CUDA programs built once with
-# nvcc and once with scripts/ptx-nvcc (same flags: -O3 -arch=$ARCH), run
+# nvcc and once with tools/ptx-nvcc (same flags: -O3 -arch=$ARCH), run
 # alternately as
 #   nvcc | ptx-nvcc | ptx-nvcc with PTXOPT_DISABLE=1 at run time | nvcc again
 # (the A/A control: how far two runs of one binary differ, the noise against
@@ -13,7 +13,7 @@
 # cases the way users do (host timer around the launches + one
 # cudaDeviceSynchronize; min and median of REPS) and by cudaEvents.
 #
-#   scripts/bench-family.sh [--build-only] [--quick] [program...]
+#   scripts/bench/family.sh [--build-only] [--quick] [program...]
 #
 #   --build-only  build both ways and list the clones ptx-opt -O2 makes for
 #                 each program (from nvcc -ptx of the same flags); no GPU needed
@@ -45,10 +45,7 @@
 # --build-only: nothing is run then). On an H100 the whole run (builds
 # included) takes about 3 minutes (2 before SMALL_ROUNDS; SMALL_ROUNDS=0 for that).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+. "$(dirname "$0")/../env.sh"
 ALL_PROGS=(stencil2d stencil3d jacobi2d fdtd2d lu elementwise reduce matadd2d)
 BUILD_ONLY=0 QUICK=0
 PROGS=()
@@ -71,12 +68,12 @@ if [ -z "${PTXOPT_BUILD:-}" ]; then
   PTXOPT_BUILD=$ROOT/build-gpu
   [ ! -e "$PTXOPT_BUILD/ptx-opt" ] && [ -e "$ROOT/build/ptx-opt" ] && PTXOPT_BUILD=$ROOT/build
 fi
-case $PTXOPT_BUILD in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
+PTXOPT_BUILD=$(abspath "$PTXOPT_BUILD")
 export PTXOPT_BUILD
 OUT=${OUT:-$PTXOPT_BUILD/out/family}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
+OUT=$(abspath "$OUT")
 W=${WORK:-$PTXOPT_BUILD/family}
-case $W in /*) ;; *) W=$ROOT/$W ;; esac
+W=$(abspath "$W")
 mkdir -p "$W" "$OUT"
 rm -f "$W"/*.out "$W"/*.wall "$W"/*.rc "$W"/*.build.tsv
 T0=$(date +%s.%N)
@@ -86,9 +83,9 @@ command -v nvcc >/dev/null || { say "FAIL: nvcc not found (CUDA_HOME=$CUDA_HOME)
 command -v python3 >/dev/null || { say "FAIL: python3 not found"; exit 1; }
 GPU=0
 if [ $BUILD_ONLY = 0 ]; then
-  if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  if have_gpu; then
     GPU=1
-    CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+    CAP=$(gpu_cap)
   else
     say "SKIPPED: no GPU (nvidia-smi missing or failing); nothing was built or measured (--build-only builds)"
     exit 77
@@ -110,7 +107,7 @@ if [ ! -e "$PTXOPT_BUILD/CMakeCache.txt" ] && [ "$PTXOPT_BUILD" = "$ROOT/build-g
   cmake -S . -B "$PTXOPT_BUILD" "${CONFIG[@]}" >"$OUT/configure.log" 2>&1 || { say "FAIL: configure ($OUT/configure.log)"; tail -20 "$OUT/configure.log"; exit 1; }
 fi
 if [ -e "$PTXOPT_BUILD/CMakeCache.txt" ]; then
-  cmake --build "$PTXOPT_BUILD" -j "${JOBS:-$(nproc)}" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc >"$OUT/build-tools.log" 2>&1 ||
+  cmake --build "$PTXOPT_BUILD" -j "$JOBS" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc >"$OUT/build-tools.log" 2>&1 ||
     say "warning: building ptx-opt/ptx-nvcc-cicc/ptxopt_nvcc failed ($OUT/build-tools.log); using what is there"
 fi
 for f in ptx-opt ptx-nvcc-cicc runtime/libptxopt_nvcc.a; do
@@ -122,7 +119,7 @@ done
 FAILS=0
 build_one() { # build_one <program> <nvcc|ptx-nvcc>
   local p=$1 tool=$2 cc=nvcc t0 rc
-  [ "$tool" = ptx-nvcc ] && cc=$ROOT/scripts/ptx-nvcc
+  [ "$tool" = ptx-nvcc ] && cc=$ROOT/tools/ptx-nvcc
   rm -f "$W/$p.$tool"  # never run a stale program
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086  # FAMILY_NVCC_FLAGS: words
@@ -137,8 +134,7 @@ clones_one() { # clones_one <program>
   { nvcc -O3 -arch="$ARCH" -ptx "bench/family/$p.cu" -o "$W/$p.ptx" &&
     "$PTXOPT_BUILD/ptx-opt" -O2 --remarks "$W/$p.ptx" -o "$W/$p.O2.ptx"; } >"$W/$p.remarks" 2>&1
 }
-say "building ${#PROGS[@]} programs with nvcc and ptx-nvcc (${JOBS:-$(nproc)} at a time)"
-JOBS=${JOBS:-$(nproc)}
+say "building ${#PROGS[@]} programs with nvcc and ptx-nvcc ($JOBS at a time)"
 for p in "${PROGS[@]}"; do
   for job in "build_one $p nvcc" "build_one $p ptx-nvcc" "clones_one $p"; do
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done

@@ -8,9 +8,9 @@
 # printed as a markdown table (size, type, naive ms, clone ms, hand-tiled ms,
 # speed-ups). Every output is compared bit for bit with the original's.
 #
-#   scripts/bench-transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
-#   scripts/bench-transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
-#   scripts/bench-transpose.sh           # both
+#   scripts/bench/transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
+#   scripts/bench/transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
+#   scripts/bench/transpose.sh           # both
 #
 # prepare: nvcc -O3 -ptx of tests/lit/transpose/Inputs/transpose.cu, then
 #   ptx-opt -O2 into PTXDIR (default build/transpose-bench).
@@ -19,14 +19,10 @@
 #   without a GPU, 1 when a clone's or a hand kernel's output differs.
 #   QUICK=1: 8192 x 8192 with 16 x 16 blocks only.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+. "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
 PTXDIR=${PTXDIR:-$ROOT/build/transpose-bench}
 OUT=${OUT:-$ROOT/build-gpu/out}
-PTXOPT=${PTXOPT:-$ROOT/build/ptx-opt}
 step=${1:-all}
 
 prepare() {
@@ -38,7 +34,7 @@ prepare() {
 run() {
   [ -e "$PTXDIR/transpose.opt.ptx" ] || { echo "[transpose] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O3 -arch="$ARCH" -std=c++17 bench/transpose/transpose.cu -o "$PTXDIR/transpose-bench" -lcuda
+  nvcc -O3 -arch="$ARCH" -std=c++17 bench/transpose/transpose.cu bench/common/driver.cpp -o "$PTXDIR/transpose-bench" -lcuda
   args=()
   [ "${QUICK:-0}" = 1 ] && args+=(--quick)
   set +e

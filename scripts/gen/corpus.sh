@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerate the PTX test corpus in tests/corpus/ptx from tests/corpus/src.
 #
-#   scripts/gen-corpus.sh               regenerate nvcc/clang/llc PTX
-#   scripts/gen-corpus.sh --check       regenerate, then run ptxas on every file
-#   scripts/gen-corpus.sh --check-only  only run ptxas on the existing files
-#   scripts/gen-corpus.sh -j 4          run up to 4 compiler jobs at once (default 2)
+#   scripts/gen/corpus.sh               regenerate nvcc/clang/llc PTX
+#   scripts/gen/corpus.sh --check       regenerate, then run ptxas on every file
+#   scripts/gen/corpus.sh --check-only  only run ptxas on the existing files
+#   scripts/gen/corpus.sh -j 4          run up to 4 compiler jobs at once (default 2)
 #
 # Environment: CUDA_HOME (default /usr/local/cuda), NVCC, PTXAS, CLANG, LLC,
 # PTXOPT_CORPUS_BUILD (fixed scratch directory, default /tmp/ptx-opt-corpus-build).
@@ -13,7 +13,7 @@
 # nvcc/, clang/ and llc/ directories are rebuilt from scratch on every run
 # (in a staging directory, swapped in only if every job succeeds), so the
 # script is idempotent and never leaves stale files. ptx/triton/ is written by
-# scripts/gen-triton-ptx.py on a GPU machine and is left alone here (but is
+# scripts/gen/triton-ptx.py on a GPU machine and is left alone here (but is
 # included in --check and in the size report).
 #
 # Sources are copied to the fixed PTXOPT_CORPUS_BUILD directory and compiled
@@ -37,12 +37,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "$0")/../env.sh"
 CORPUS="$ROOT/tests/corpus"
 SRC="$CORPUS/src"
 PTX="$CORPUS/ptx"
-CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
-export PATH="$CUDA_HOME/bin:$PATH"
 export NVCC="${NVCC:-nvcc}"
 export PTXAS="${PTXAS:-ptxas}"
 export CLANG="${CLANG:-clang-14}"

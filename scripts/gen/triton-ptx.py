@@ -3,12 +3,12 @@
 
 Run on a machine with an NVIDIA GPU, CUDA and the `triton` package:
 
-    python3 scripts/gen-triton-ptx.py [--out tests/corpus/ptx/triton]
+    python3 scripts/gen/triton-ptx.py [--out tests/corpus/ptx/triton]
 
 Writes tests/corpus/ptx/triton/<name>.ptx for each kernel below (the PTX
 target is whatever Triton picks for the local GPU). Kernels that fail to
 compile are reported and skipped; the exit status is non-zero if any failed.
-Afterwards, `scripts/gen-corpus.sh --check-only` runs ptxas over them too.
+Afterwards, `scripts/gen/corpus.sh --check-only` runs ptxas over them too.
 
 Two ways of getting PTX are tried, newest API first:
   1. kernel.warmup(*args, grid=..., **constexprs).asm["ptx"]
@@ -169,7 +169,7 @@ def via_compile(spec):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.path.join(root, "tests", "corpus", "ptx", "triton"))
     opts = ap.parse_args()

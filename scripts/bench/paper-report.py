@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The table and the chart of scripts/bench-gpu.sh (issue #8).
+"""The table and the chart of scripts/bench/paper.sh (issue #8).
 
-    python3 scripts/bench-report.py OUT_DIR
+    python3 scripts/bench/paper-report.py OUT_DIR
 
 Reads OUT_DIR/notes.txt, status.txt and logs/<example>.<mode>.log (the
 RESULT lines of examples/paper/common.h; mode plain, ptxnvcc or jit) and
@@ -10,7 +10,7 @@ kernel and size) and bench-paper.png (the chart: matplotlib, else a small
 built-in PNG writer).
 
 Columns: original = the naive kernel built with plain nvcc; ptx-nvcc = the
-same program built with scripts/ptx-nvcc (its <<<>>> launch runs the clone
+same program built with tools/ptx-nvcc (its <<<>>> launch runs the clone
 the runtime picks); JIT = the naive kernel's PTX through libptxopt; hand
 (paper) and hand (best) = the hand-written kernels. "optimized" is the
 ptx-nvcc time, or the JIT time where ptx-nvcc is missing (marked *).
@@ -335,7 +335,7 @@ def chart_matplotlib(table, png):
     a2.set_xticks(range(len(table)))
     a2.set_xticklabels(labels, fontsize=7)
     a2.legend(fontsize=7, ncol=3)
-    fig.suptitle("examples/paper: naive vs ptx-opt vs hand-written (scripts/bench-gpu.sh)")
+    fig.suptitle("examples/paper: naive vs ptx-opt vs hand-written (scripts/bench/paper.sh)")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
@@ -393,7 +393,7 @@ def chart_builtin(table, png):
     group = 16 * len(series) + 24
     w, h, left, top, plot_h = 80 + group * len(table), 420, 60, 50, 260
     cv = Canvas(w, h)
-    cv.text(10, 10, "speed-up over the naive kernel (log scale); scripts/bench-gpu.sh", scale=2)
+    cv.text(10, 10, "speed-up over the naive kernel (log scale); scripts/bench/paper.sh", scale=2)
     lx = 10
     for col, name, colour in series:
         rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))

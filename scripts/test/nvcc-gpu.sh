@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ptx-nvcc on a GPU (docs/NVCC.md, "GPU test"). Builds examples/nvcc (the
 # paper's matrix add, unmodified source) with plain nvcc and with
-# scripts/ptx-nvcc in several configurations, runs them, and checks:
+# tools/ptx-nvcc in several configurations, runs them, and checks:
 #
 #   1. every build's result lines (a hash of each launch's output) are equal,
 #      byte for byte, to plain nvcc's, and no element is wrong;
@@ -15,21 +15,18 @@
 #      built by nvcc (65536 x 1024 ints, median of 50 launches);
 #   4. the CMake example (-DCMAKE_CUDA_COMPILER=ptx-nvcc) builds and agrees.
 #
-#   PTXOPT_BUILD=build-gpu OUT=/some/dir bash scripts/test-nvcc-gpu.sh
+#   PTXOPT_BUILD=build-gpu OUT=/some/dir bash scripts/test/nvcc-gpu.sh
 #
 # PTXOPT_BUILD: a configured build tree with ptx-opt (default build-gpu/); the
 # target ptxopt_nvcc is built there if missing. OUT: logs (default
 # $PTXOPT_BUILD/nvcc-gpu). Exit 0 when everything passed, 1 on any failure,
 # 77 when there is no GPU (nothing is claimed then).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
+. "$(dirname "$0")/../env.sh"
 export PTXOPT_BUILD=${PTXOPT_BUILD:-$ROOT/build-gpu}
-case $PTXOPT_BUILD in /*) ;; *) PTXOPT_BUILD=$ROOT/$PTXOPT_BUILD ;; esac
+PTXOPT_BUILD=$(abspath "$PTXOPT_BUILD")
 OUT=${OUT:-$PTXOPT_BUILD/nvcc-gpu}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+OUT=$(abspath "$OUT")
 mkdir -p "$OUT"
 W="$OUT/work"
 rm -rf "$W" && mkdir -p "$W"
@@ -51,20 +48,20 @@ step() { # step <name> command...: runs with its output in $OUT/<name>.log
 # ---- what is there -------------------------------------------------------------
 say "date: $(date -u '+%Y-%m-%d %H:%M UTC'); host $(uname -n); $(nproc) cores"
 command -v nvcc >/dev/null || { say "FAIL: nvcc not found (CUDA_HOME=$CUDA_HOME)"; exit 1; }
-command -v python3 >/dev/null || { say "FAIL: python3 not found (scripts/ptx-nvcc is a python3 script)"; exit 1; }
+command -v python3 >/dev/null || { say "FAIL: python3 not found (tools/ptx-nvcc is a python3 script)"; exit 1; }
 say "nvcc: $(nvcc --version | tail -1)"
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+if ! have_gpu; then
   say "SKIPPED: no GPU (nvidia-smi missing or failing); nothing was tested"
   exit 77
 fi
-say "GPU: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -1)"
-CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+say "GPU: $(gpu_desc)"
+CAP=$(gpu_cap)
 ARCH=sm_${CAP:-90}
 say "arch: $ARCH"
 
 # ---- ptx-opt and the shim --------------------------------------------------------------
 # (re)build both targets: a no-op when they are up to date
-if ! cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$(nproc)" >"$OUT/build-shim.log" 2>&1; then
+if ! cmake --build "$PTXOPT_BUILD" --target ptx-opt ptx-nvcc-cicc ptxopt_nvcc -j "$JOBS" >"$OUT/build-shim.log" 2>&1; then
   if [ -x "$PTXOPT_BUILD/ptx-opt" ] && [ -e "$PTXOPT_BUILD/runtime/libptxopt_nvcc.a" ]; then
     say "warning: rebuilding ptx-opt/ptxopt_nvcc failed ($OUT/build-shim.log); using the existing ones"
   else
@@ -77,7 +74,7 @@ for f in "$PTXOPT_BUILD/ptx-opt" "$PTXOPT_BUILD/ptx-nvcc-cicc" "$PTXOPT_BUILD/ru
   [ -e "$f" ] || { say "FAIL: $f missing"; exit 1; }
 done
 say "ptx-opt: $PTXOPT_BUILD/ptx-opt; shim: $PTXOPT_BUILD/runtime/libptxopt_nvcc.a"
-PNVCC="$ROOT/scripts/ptx-nvcc"
+PNVCC="$ROOT/tools/ptx-nvcc"
 SRC="$ROOT/examples/nvcc/matadd_main.cu"
 INC=-I"$ROOT/examples/matadd"
 

@@ -2,13 +2,13 @@
 # The paper's Table II on today's GPU (issue #8): builds every program of
 # examples/paper four ways and times them on the machine's GPU.
 #
-#   scripts/bench-gpu.sh [--build-only] [--quick] [--reps N] [--only a,b] [--run-args 'ARGS']
+#   scripts/bench/paper.sh [--build-only] [--quick] [--reps N] [--only a,b] [--run-args 'ARGS']
 #
 # (--run-args: more arguments for every program, e.g. '--sizes paper'.)
 #
 # For each example X (examples/paper/X.cu):
 #   original   X built with plain nvcc, its naive kernel           (variant=naive)
-#   ptx-nvcc   X built with scripts/ptx-nvcc: the same <<<>>> launch runs
+#   ptx-nvcc   X built with tools/ptx-nvcc: the same <<<>>> launch runs
 #              the clone the runtime picks                           (variant=naive)
 #   JIT        the plain binary with --jit X.ptx: the naive kernel's PTX
 #              (nvcc -ptx of the same .cu) loaded through libptxopt  (variant=jit)
@@ -31,18 +31,14 @@
 #   CUDA_HOME     default /usr/local/cuda
 #
 # --build-only compiles everything (no GPU needed) and skips the runs, saying
-# so. A missing or failing scripts/ptx-nvcc, ptx-opt or runtime only removes
+# so. A missing or failing tools/ptx-nvcc, ptx-opt or runtime only removes
 # its column (noted in the table). Exit status: 0 when everything that ran
 # matched its CPU reference, 1 otherwise, 2 when the plain build fails.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
+. "$(dirname "$0")/../env.sh"
 PTXOPT_BUILD=${PTXOPT_BUILD:-build-gpu}
 OUT=${OUT:-$PTXOPT_BUILD/out}
 EXBUILD=${EXBUILD:-build-examples}
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-JOBS=${JOBS:-$(nproc)}
-export PATH="$CUDA_HOME/bin:$PATH"
 EXAMPLES="matadd32 matadd8 dct sobel rotate1 rotate2 rowsum aos"
 BUILD_ONLY=0
 RUN_ARGS=()
@@ -73,9 +69,9 @@ T0=$(date +%s)
 
 # ---- the machine ------------------------------------------------------------------
 HAVE_GPU=0
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+if have_gpu; then
   HAVE_GPU=1
-  CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+  CAP=$(gpu_cap)
   say "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader | head -1)"
   say "clocks: $(nvidia-smi --query-gpu=clocks.max.sm,clocks.max.mem --format=csv,noheader | head -1) (max SM, max memory)"
 else
@@ -106,7 +102,7 @@ if [ ! -e "$PTXOPT_BUILD/CMakeCache.txt" ] && [ "${PTXOPT_NO_BUILD:-0}" != 1 ] &
 fi
 if [ -e "$PTXOPT_BUILD/CMakeCache.txt" ] && [ "${PTXOPT_NO_BUILD:-0}" != 1 ]; then
   # Always brought up to date (cheap when they are), so the numbers are of this
-  # tree's ptx-opt; ptxopt_nvcc is scripts/ptx-nvcc's launch shim.
+  # tree's ptx-opt; ptxopt_nvcc is tools/ptx-nvcc's launch shim.
   start=$(date +%s)
   if ! cmake --build "$PTXOPT_BUILD" -j "$JOBS" --target ptx-opt ptx-nvcc-cicc ptxopt_runtime ptxopt_nvcc \
        >>"$OUT/logs/ptxopt-build.log" 2>&1; then
@@ -119,8 +115,8 @@ if [ -e "$PTXOPT_BUILD/CMakeCache.txt" ] && [ "${PTXOPT_NO_BUILD:-0}" != 1 ]; th
 fi
 [ -x "$PTXOPT_BIN" ] || { say "NOTE: no ptx-opt at $PTXOPT_BIN: no analysis"; PTXOPT_BIN=; }
 [ -e "$RTLIB" ] || { say "NOTE: no runtime at $RTLIB: the JIT column is skipped"; RTLIB=; }
-PTXNVCC=$ROOT/scripts/ptx-nvcc
-[ -x "$PTXNVCC" ] || { say "NOTE: scripts/ptx-nvcc missing: the ptx-nvcc column is skipped"; PTXNVCC=; }
+PTXNVCC=$ROOT/tools/ptx-nvcc
+[ -x "$PTXNVCC" ] || { say "NOTE: tools/ptx-nvcc missing: the ptx-nvcc column is skipped"; PTXNVCC=; }
 export PTXOPT_BUILD
 [ -n "$PTXOPT_BIN" ] && export PTXOPT="$PTXOPT_BIN"
 export LD_LIBRARY_PATH="$PTXOPT_BUILD/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -162,7 +158,7 @@ grep 'mode=ptxnvcc rc=1' "$STATUS" | while read -r _ e _; do say "NOTE: ptx-nvcc
 # ---- what ptx-opt sees (regenerable docs/examples, written here into OUT) -------------------
 if [ -n "$PTXOPT_BIN" ]; then
   PTXOPT=$PTXOPT_BIN ARCH=$ARCH BUILD=$EXBUILD DEST=$OUT/analysis EXAMPLES="$EXAMPLES" \
-    bash scripts/gen-example-analysis.sh >"$OUT/logs/analysis.log" 2>&1 || say "note: gen-example-analysis.sh failed"
+    bash scripts/gen/example-analysis.sh >"$OUT/logs/analysis.log" 2>&1 || say "note: example-analysis.sh failed"
 fi
 
 # ---- runs --------------------------------------------------------------------------------
@@ -198,7 +194,7 @@ else
 fi
 
 # ---- the table and the chart ---------------------------------------------------------------
-python3 scripts/bench-report.py "$OUT" >"$OUT/report.log" 2>&1 || say "note: bench-report.py failed (see report.log)"
+python3 scripts/bench/paper-report.py "$OUT" >"$OUT/report.log" 2>&1 || say "note: paper-report.py failed (see report.log)"
 cat "$OUT/bench-paper.md" 2>/dev/null
 tail -3 "$OUT/report.log"
 say "total $(($(date +%s) - T0)) s; results in $OUT (bench-paper.md, bench-paper.csv, bench-paper.png, logs/, analysis/)"

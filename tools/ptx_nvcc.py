@@ -1,4 +1,4 @@
-"""ptx-nvcc's driver (docs/NVCC.md); scripts/ptx-nvcc imports it, so that
+"""ptx-nvcc's driver (docs/NVCC.md); tools/ptx-nvcc imports it, so that
 python3 keeps its compiled form in __pycache__ and a compile does not pay
 for compiling this file (about 3 ms)."""
 HELP = """ptx-nvcc: nvcc with ptx-opt between cicc and ptxas (docs/NVCC.md).
@@ -62,7 +62,7 @@ import sys
 
 import ptx_nvcc_cache
 
-ME = os.path.realpath(sys.argv[0])  # the ptx-nvcc launcher (scripts/ptx-nvcc)
+ME = os.path.realpath(sys.argv[0])  # the ptx-nvcc launcher (tools/ptx-nvcc)
 ROOT = os.path.dirname(os.path.dirname(ME))
 HOOK_SYMBOL = "__ptxopt_nvcc_launch"
 # The cudart launch APIs the shim wraps (runtime/NvccWrap.cpp, docs/NVCC.md

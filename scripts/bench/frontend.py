@@ -9,7 +9,7 @@ to the input size, and the time ptxas takes to assemble the same file, the time 
 whole `ptx-opt -O2` run against ptxas's.
 Prints a Markdown table (for docs/BENCHMARKS.md).
 
-  scripts/bench-frontend.py [--ptx-opt build/ptx-opt] [--runs 5] [-n 6] [files...]
+  scripts/bench/frontend.py [--ptx-opt build/ptx-opt] [--runs 5] [-n 6] [files...]
 
 With --analyze-ratio it prints only the cost of the analysis report against a
 plain parse+print run, per file: median time of `ptx-opt FILE`, `ptx-opt
@@ -22,7 +22,7 @@ a shared machine). Files are passed relative to the repository root (an
 absolute path changes the plain run's count by a few million). Issue #15's
 target: --analyze within 2x of the plain run on the largest corpus files.
 
-  scripts/bench-frontend.py --analyze-ratio [--callgrind] [--baseline OTHER] [--runs 41] [-n 2] [files...]
+  scripts/bench/frontend.py --analyze-ratio [--callgrind] [--baseline OTHER] [--runs 41] [-n 2] [files...]
 
 With --o2-ratio it prints issue #16's figure alone: `ptx-opt -O2 FILE -o OUT`
 against `ptxas` on the same file, both timed as whole processes (wall clock
@@ -32,7 +32,7 @@ minima and the median of the rounds' ratios. The main table's "-O2 total"
 column is ptx-opt's own --time-passes total, without --stats (whose
 coverage counts run the analyses again).
 
-  scripts/bench-frontend.py --o2-ratio [--baseline OTHER] [--runs 11] [-n 2] [files...]
+  scripts/bench/frontend.py --o2-ratio [--baseline OTHER] [--runs 11] [-n 2] [files...]
 """
 import argparse
 import glob
@@ -44,7 +44,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def ptxopt_times(exe, path, extra):

@@ -4,9 +4,9 @@
 # measurement behind the launch floor of the small-launch clone in
 # src/transforms/Group.cpp.
 #
-#   scripts/bench-sobel-small.sh prepare   # build machine: nvcc -ptx, ptx-opt variants
-#   scripts/bench-sobel-small.sh run       # GPU machine: build the runner, run, table
-#   scripts/bench-sobel-small.sh           # both
+#   scripts/bench/sobel-small.sh prepare   # build machine: nvcc -ptx, ptx-opt variants
+#   scripts/bench/sobel-small.sh run       # GPU machine: build the runner, run, table
+#   scripts/bench/sobel-small.sh           # both
 #
 # prepare: nvcc -ptx of examples/paper/sobel.cu, then ptx-opt -O2, -O2
 #   --group-k=4 and -O2 --group-k=8, into PTXDIR (default build/sobel-small),
@@ -19,14 +19,10 @@
 #   writes $OUT/sobel-small.csv and sobel-small.md; and, where cuobjdump is
 #   found, the SASS of the modules (sobel-small.sass). Exit 77 without a GPU.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+. "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
 PTXDIR=${PTXDIR:-$ROOT/build/sobel-small}
 OUT=${OUT:-$ROOT/build-gpu/out}
-PTXOPT=${PTXOPT:-$ROOT/build/ptx-opt}
 SIZES=${SIZES:-"1024x1024 1440x1080 1920x1080 2048x1024 2048x2048 4096x4096 8192x8192"}
 RUNS=${RUNS:-101}
 step=${1:-all}
@@ -56,7 +52,7 @@ prepare() {
 run() {
   [ -e "$PTXDIR/variants.spec" ] || { echo "[sobel-small] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
-  nvcc -O2 -std=c++17 bench/sobel-small/sobel_small.cpp -o "$PTXDIR/sobel_small" -lcuda
+  nvcc -O2 -std=c++17 bench/sobel-small/sobel_small.cpp bench/common/driver.cpp -o "$PTXDIR/sobel_small" -lcuda
   set +e
   # shellcheck disable=SC2086
   "$PTXDIR/sobel_small" --runs "$RUNS" "$PTXDIR/variants.spec" $SIZES >"$OUT/sobel-small.csv" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole-program benchmark (issue #27, bench/programs/README.md): every
 # program of bench/programs/*.cu built twice, with `nvcc -O3 -arch=$ARCH`
-# and with `scripts/ptx-nvcc -O3 -arch=$ARCH` (default ptx-nvcc flags plus
+# and with `tools/ptx-nvcc -O3 -arch=$ARCH` (default ptx-nvcc flags plus
 # $PTXNVCC_FLAGS), then, for each CUDA_MODULE_LOADING mode, R rounds in which
 # every program runs as its own process in four builds, interleaved:
 #
@@ -16,7 +16,7 @@
 # under bench/programs/trace/module_trace.cpp (CUDA_INJECTION64_PATH): the
 # modules loaded inside the timed region (traces.tsv, logs/<mode>/*.trace).
 #
-#   PTXOPT_BUILD=build-gpu OUT=$OUT bash scripts/bench-programs.sh
+#   PTXOPT_BUILD=build-gpu OUT=$OUT bash scripts/bench/programs.sh
 #
 # Environment: PTXOPT_BUILD (the tree with ptx-opt, ptx-nvcc-cicc and
 # runtime/libptxopt_nvcc.a; default build-gpu), OUT (default
@@ -37,9 +37,7 @@
 # Exit 0 when every build succeeded and every run passed its check with the
 # nvcc build's hash (however slow); 1 otherwise; 2 on a setup error.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-abspath() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
+. "$(dirname "$0")/../env.sh"
 PTXOPT_BUILD=$(abspath "${PTXOPT_BUILD:-build-gpu}")
 export PTXOPT_BUILD
 OUT=$(abspath "${OUT:-$PTXOPT_BUILD/out}")
@@ -47,14 +45,11 @@ DIR=$OUT/programs
 R=${R:-5}
 MODES=${MODES:-EAGER LAZY}
 ARCH=${ARCH:-sm_90}
-JOBS=${JOBS:-$(nproc)}
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
 SRC=$ROOT/bench/programs
 say() { printf '[bench-programs] %s\n' "$*" >&2; }
 
 command -v nvcc >/dev/null || { say "error: nvcc not found (CUDA_HOME=$CUDA_HOME)"; exit 2; }
-# ptx-nvcc's tools, built if the tree is configured (as scripts/test-nvcc-gpu.sh does; a tree
+# ptx-nvcc's tools, built if the tree is configured (as scripts/test/nvcc-gpu.sh does; a tree
 # that scripts/gpu-suite.sh made has no ptxopt_nvcc yet). BUILD_PTXOPT=0 uses the tree as it is.
 if [ "${BUILD_PTXOPT:-1}" != 0 ] && [ -e "$PTXOPT_BUILD/CMakeCache.txt" ]; then
   mkdir -p "$DIR"
@@ -84,7 +79,7 @@ start=$(date +%s)
 build_one() {  # <program> <tool>
   local p=$1 tool=$2 t0 t1 rc cc=(nvcc) extra=()
   if [ "$tool" = ptx ]; then
-    cc=("$ROOT/scripts/ptx-nvcc")
+    cc=("$ROOT/tools/ptx-nvcc")
     read -r -a extra <<<"${PTXNVCC_FLAGS:-}"
   fi
   t0=$(date +%s%N)
@@ -144,7 +139,7 @@ fi
 # ---- remarks: which clones each program's kernels get (a third build, REMARKS=1) ----------
 REMARKS=${REMARKS:-${BUILD_ONLY:-0}}
 [ "$REMARKS" = 1 ] && mkdir -p "$DIR/logs/remarks" && printf '%s\n' "${OK[@]}" | xargs -P "$JOBS" -I{} sh -c \
-  '"$0/scripts/ptx-nvcc" -O3 -arch="$1" $2 --ptxopt-remarks="$3/logs/remarks/{}.txt" -o "$3/bin/{}.remarks" "$4/{}.cu" >/dev/null 2>&1; rm -f "$3/bin/{}.remarks"' \
+  '"$0/tools/ptx-nvcc" -O3 -arch="$1" $2 --ptxopt-remarks="$3/logs/remarks/{}.txt" -o "$3/bin/{}.remarks" "$4/{}.cu" >/dev/null 2>&1; rm -f "$3/bin/{}.remarks"' \
   "$ROOT" "$ARCH" "${PTXNVCC_FLAGS:-}" "$DIR" "$SRC"
 
 if [ "$REMARKS" = 1 ]; then
@@ -156,7 +151,7 @@ if [ "${BUILD_ONLY:-0}" = 1 ]; then
   [ $FAILS = 0 ]
   exit $?
 fi
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+if ! have_gpu; then
   say "SKIPPED: no GPU (BUILD_ONLY=1 builds alone)"
   exit 77
 fi
