@@ -79,7 +79,10 @@
 //    and shared stores; cp.async with rowwalk-staged-copy=async), several
 //    in flight, and each lane reads its own row in order; warps whose lanes
 //    are not all in the loop, or differ in trip count, or whose rows are
-//    unaligned run the original loop. Details: RowWalkStaged.cpp. By
+//    unaligned run the original loop. A loop whose trip count is not
+//    warp-uniform (triangular: `k <= i`) gets the per-lane form instead:
+//    each row staged as far as its lane walks it (RowWalkTri.cpp).
+//    Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:
 //    kStagedMinLaunch, kStagedMinRow).
@@ -88,6 +91,7 @@
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
+// RowWalkTri.cpp (step 3's per-lane trip counts),
 // RowWalkClone.cpp (building the clones), RowWalk.h (their shared
 // structures).
 #include "RowWalk.h"
@@ -445,7 +449,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     for (const auto &L : loops_) {
       StagedPlan sp;
       std::string w;
-      if (planStaged(L, plan, sp, w)) plan.staged.push_back(std::move(sp));
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
@@ -628,7 +632,7 @@ void runRowWalk(PassContext &ctx) {
                        ", " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
                        (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
                                     : "cp.async") +
-                       ", " + std::to_string(bytes) + " bytes of shared memory); exact; " +
+                       ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) + "; exact; " +
                        std::to_string(plan.accList.size()) +
                        " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                        "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +

@@ -141,6 +141,7 @@ struct StagedPlan {
   unsigned tileBytes = 256;  // bytes of a row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
+  bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
   unsigned rowPitch() const { return tileBytes + 16; }  // padded: 16-byte reads of 8 lanes hit different banks
   unsigned tileSize() const { return kLanes * rowPitch(); }
   unsigned stageSize() const { return tileSize() * unsigned(rows.size()); }
@@ -201,6 +202,8 @@ private:
   /// stores).
   bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged = false);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  /// Sets sp.perLane when L's trip count is not warp-uniform (RowWalkTri.cpp).
+  bool planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why);
   /// A load address `reg` of loop L (the load at body index `load`) formed
   /// from a 32-bit index: base + scale * ext(iv + roots + c) (StagedPlan::Wide;
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
@@ -271,5 +274,19 @@ void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::str
 Variant stagedVariant(const Variant &base, const std::string &name);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
+
+// The staged clone's per-lane trip counts (RowWalkTri.cpp).
+/// NT = T >> log2(ipt) into `NT`, ok = NT < 2^32; returns NT as 32 bits.
+std::string emitLaneTiles(Emitter &e, const std::string &T, const std::string &NT, unsigned ipt,
+                          const std::string &ok);
+/// The warp's largest NT (64 bits); branches to `header` when it is 0.
+std::string emitWarpMaxTiles(Emitter &e, const std::string &nt32, const std::string &header);
+/// For each copy k of the lane, the NT of the row it copies (64 bits).
+std::vector<std::string> emitPieceTiles(Emitter &e, const std::string &nt32, const std::string &rsub,
+                                        unsigned pieces, unsigned rowsPerCopy);
+/// ", per-lane trip counts (...)" when a staged loop of `plan` has them, else "".
+std::string perLaneRemark(const KernelPlan &plan);
+/// issued < NT of each copy's row.
+std::vector<std::string> emitPiecePreds(Emitter &e, const std::string &issued, const std::vector<std::string> &ntk);
 
 }  // namespace ptxopt::transforms::rowwalk
