@@ -26,6 +26,9 @@
 #   tests/lit/rowwalk/Inputs/rowwalk32.cu and its -O2 output, measured by
 #   bench/rowwalk/index32.cu at 4096 x 4096 (the 32-bit forms' clones against
 #   the 64-bit pointer form's: "vs ptr", target <= 1.10), appended too.
+#   And triangular row walks (issue 29, item 6): tests/lit/rowwalk/Inputs/tri.cu
+#   and its -O2 output, measured by bench/rowwalk/tri.cu (n = 4096; target
+#   >= 3x), appended too.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -57,6 +60,8 @@ prepare() {
   done
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk32.cu -o "$PTXDIR/rowwalk32.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk32.ptx" -o "$PTXDIR/rowwalk32-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/tri.cu -o "$PTXDIR/tri.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/tri.ptx" -o "$PTXDIR/tri-O2.opt.ptx"
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -90,6 +95,11 @@ run() {
     # Row walks through 32-bit indices (bench/rowwalk/index32.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu -o "$PTXDIR/index32-bench" -lcuda
     { echo; "$PTXDIR/index32-bench" "$PTXDIR/rowwalk32.ptx" "$PTXDIR/rowwalk32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+    # Triangular row walks (bench/rowwalk/tri.cu), appended.
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/tri.cu -o "$PTXDIR/tri-bench" -lcuda
+    { echo; "$PTXDIR/tri-bench" "$PTXDIR/tri.ptx" "$PTXDIR/tri-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi

@@ -1143,6 +1143,7 @@ std::vector<Case> allCases() {
   addGridStride(cs);
   addRowWalk(cs);
   addRowWalk32(cs);
+  addTri(cs);
   addTranspose(cs);
   addReuse(cs);
   addRuntimeCases(cs);

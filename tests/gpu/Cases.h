@@ -85,5 +85,7 @@ std::vector<Case> allCases();
 
 /// rowwalk through 32-bit indices (CasesRowWalk32.cpp).
 void addRowWalk32(std::vector<Case> &cs);
+/// rowwalk's triangular loops (CasesTri.cpp).
+void addTri(std::vector<Case> &cs);
 
 }  // namespace gpudiff
