@@ -81,7 +81,9 @@
 //    are not all in the loop, or differ in trip count, or whose rows are
 //    unaligned run the original loop. A loop whose trip count is not
 //    warp-uniform (triangular: `k <= i`) gets the per-lane form instead:
-//    each row staged as far as its lane walks it (RowWalkTri.cpp).
+//    each row staged as far as its lane walks it, also through an
+//    `iv < bound` latch and rows the access analysis calls unknown (the
+//    upper triangle after nvcc's peeled remainder; RowWalkTri.cpp).
 //    Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:

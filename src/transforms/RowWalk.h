@@ -95,6 +95,7 @@ struct LanePlan {
   std::string bound;      // register or immediate
   std::string boundOffset;  // the test compares iv + boundOffset with bound (empty: iv itself)
   bool after = true;      // the test reads the iv after its update
+  bool lessThan = false;  // the test is `iv < bound` (signed, 32-bit; staged per-lane only: RowWalkTri.cpp)
   size_t setpAt = 0;
   std::set<int> tripParams;  // integer parameters the trip count is computed from
   // Load runs merged into one 16-byte load: first load's body index -> loads.
@@ -204,6 +205,12 @@ private:
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
   /// Sets sp.perLane when L's trip count is not warp-uniform (RowWalkTri.cpp).
   bool planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why);
+  /// A loop with a thread-varying trip count whose rows the access analysis
+  /// cannot see: stage its unknown loads through induction variables (RowWalkTri.cpp).
+  bool unknownRows(const LoopBlock &L, const std::set<size_t> &removed);
+  /// The staged clone's `@p bra` latch with p = (iv < bound), in a loop whose
+  /// trip count is thread-varying (RowWalkTri.cpp).
+  bool lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated);
   /// A load address `reg` of loop L (the load at body index `load`) formed
   /// from a 32-bit index: base + scale * ext(iv + roots + c) (StagedPlan::Wide;
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
@@ -279,6 +286,10 @@ bool hasCpAsync(const ir::Module &m);
 /// NT = T >> log2(ipt) into `NT`, ok = NT < 2^32; returns NT as 32 bits.
 std::string emitLaneTiles(Emitter &e, const std::string &T, const std::string &NT, unsigned ipt,
                           const std::string &ok);
+/// T of an `iv < bound` latch (LanePlan::lessThan), and ok &= no 32-bit wrap.
+std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
+void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
+                    const std::string &ok);
 /// The warp's largest NT (64 bits); branches to `header` when it is 0.
 std::string emitWarpMaxTiles(Emitter &e, const std::string &nt32, const std::string &header);
 /// For each copy k of the lane, the NT of the row it copies (64 bits).

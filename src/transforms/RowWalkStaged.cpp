@@ -113,12 +113,14 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   cs.loop = L.id;
   const uint16_t counter = fa_.affine().symbolId(cs);
   std::map<std::string, std::map<int64_t, size_t>> byRow;  // row register -> offset -> load
+  const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
     bool walks = false;
     for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && *s.constant > 0;
-    if (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks) continue;
+    if (unknown && a.verdict == AccessInfo::Verdict::Unknown) walks = true;
+    else if (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks) continue;
     const Instruction &in = *instr(i);
     std::string reg;
     int64_t off = 0;
@@ -264,7 +266,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   e.ins("bra", {header}, pdiv);
   std::vector<std::string> v0;
   for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
-  const std::string T = emitTripCount(e, lp, v0);
+  const std::string T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
   const std::string tlo = e.reg32(), thi = e.reg32(), t0lo = e.reg32(), t0hi = e.reg32(), T0 = e.reg64();
   auto movVec = [&](const std::string &dst, const std::vector<std::string> &src, bool unpack) {
     auto mv = std::make_unique<Instruction>();
@@ -284,6 +286,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   const std::string ok = e.regp(), all = e.regp(), NT = e.reg64();
   std::string nt32, NTmax = NT;  // per lane (RowWalkTri.cpp): each lane's tiles, the warp's
   if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
+  if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
   else e.ins("setp.eq.u64", {ok, T0, T});
   std::vector<std::string> rowStart;  // each row's piece of the iteration
   for (size_t r = 0; r < sp.rows.size(); ++r) {

@@ -22,6 +22,20 @@
 // When: the loop's trip count is not provably warp-uniform (the Uniformity
 // analysis: Thread level); loops whose trip count is grid- or block-uniform
 // keep the uniform clone unchanged.
+// Latches `iv < bound` (signed 32-bit counter stepping up, tested after its
+// update: the upper triangle's unrolled loop, whose count nvcc cannot
+// compute for `!=`): T = max(1, ceil((bound - iv0) / step)) in 64 bits, and
+// each lane checks that iv0 + T * step stays at most 2^31 - 1 (else the
+// 32-bit counter wraps, the original loop goes on: the warp runs it).
+// Rows the analysis cannot see: in such a loop where no access is a row
+// (uncoalesced along %tid.x, unit-stride along the loop) but every access
+// of unknown address is a global load through a 64-bit register stepping
+// 16-128 bytes (nvcc's upper-triangular `for (k = i; k < n; k++)`: the
+// (n-i) % 4 remainder is peeled in front of the unrolled loop, whose start
+// then differs by path), those loads are staged as rows. Staging is exact
+// for any plain load of a loop that does not write memory (each lane reads
+// what it would, in its order); what it costs is speed when such a "row" is
+// in fact shared by the lanes (x[k] of trmv): its tiles are copied too.
 // Refuses (remark): rowwalk-staged-copy=async (the per-lane form has the
 // plain copies only).
 // Guards: a warp runs the original loop when its lanes are not all in the
@@ -40,6 +54,77 @@ bool Planner::planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why) 
     return false;
   }
   return true;
+}
+
+bool Planner::unknownRows(const LoopBlock &L, const std::set<size_t> &removed) {
+  if (fa_.affine().tripCountUniformity(L.id) != analysis::UniformLevel::Thread) return false;
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = fa_.affine().symbolId(cs);
+  unsigned unknown = 0;
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    if (removed.count(i) || !accessAt_.count(i)) continue;
+    const AccessInfo &a = *accessAt_.at(i);
+    for (const auto &st : a.strides)
+      if (a.verdict == AccessInfo::Verdict::Uncoalesced && st.symbol == counter && st.constant && *st.constant > 0)
+        return false;  // rows the analysis sees: the usual plan
+    if (a.verdict != AccessInfo::Verdict::Unknown) continue;
+    // Every unknown access a global load through a register stepping 16-128
+    // bytes (`add.s64 r, r, step` in the loop; planLanes checks the rest of
+    // the induction variable, planStaged the loads).
+    const Instruction &in = *instr(i);
+    auto mem = analysis::memAccess(in);
+    std::string reg;
+    int64_t off = 0;
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || in.operands.size() != 2 ||
+        !baseAndOffset(in.operands[1], reg, off))
+      return false;
+    int64_t step = 0;
+    for (size_t j = L.hs + 1; j < L.ls; ++j)
+      if (const Instruction *u = instr(j); u && u->opcode == "add.s64" && u->operands.size() == 3 &&
+                                            u->operands[0].isReg() && u->operands[0].text == reg &&
+                                            u->operands[1].isReg() && u->operands[1].text == reg &&
+                                            u->operands[2].isImm())
+        step = std::strtoll(std::string(u->operands[2].text).c_str(), nullptr, 0);
+    if (step < 16 || step > 128 || step % 16) return false;
+    ++unknown;
+  }
+  return unknown > 0;
+}
+
+bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated) {
+  return !negated && setp.opcode == "setp.lt.s32" &&
+         fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
+}
+
+std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {
+  // Do-while, the test after the update: T = max(1, ceil((bound - iv0) / step)),
+  // in 64 bits from the sign-extended values.
+  const IV &t = lp.ivs[lp.tested];
+  std::string b = lp.bound;
+  if (!b.empty() && b[0] != '%') {
+    const std::string r = e.reg32();
+    e.ins("mov.b32", {r, b});
+    b = r;
+  }
+  const std::string a = e.reg64(), bw = e.reg64(), d = e.reg64(), T = e.reg64();
+  e.ins("cvt.s64.s32", {a, v0[lp.tested]});
+  e.ins("cvt.s64.s32", {bw, b});
+  e.ins("sub.s64", {d, bw, a});
+  e.ins("add.s64", {d, d, std::to_string(t.step - 1)});
+  e.ins("shr.s64", {d, d, std::to_string(log2u(uint64_t(t.step)))});
+  e.ins("max.s64", {T, d, "1"});
+  return T;
+}
+
+void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
+                    const std::string &ok) {
+  // The original's counter after its last update, iv0 + T * step, is at most
+  // 2^31 - 1: past it the 32-bit counter would wrap and the loop go on.
+  const std::string a = e.reg64(), last = e.reg64();
+  e.ins("cvt.s64.s32", {a, v0[lp.tested]});
+  e.ins("mad.lo.s64", {last, T, std::to_string(lp.ivs[lp.tested].step), a});
+  e.ins("setp.le.and.s64", {ok, last, "2147483647", ok});
 }
 
 std::string perLaneRemark(const KernelPlan &plan) {

@@ -58,10 +58,15 @@ void addTri(std::vector<Case> &cs) {
   cs.push_back(trisum("trisum_f32", 1001, 256, Elem::F32, forced, "=trisum_f32__ptxopt_staged"));
   cs.push_back(trisum("trisum_i32", 1000, 256, Elem::I32, stagedOnly, "=trisum_i32__ptxopt_staged"));
   cs.push_back(trisum("trisum_i32", 4096, 256, Elem::I32, "", "=trisum_i32__ptxopt_lanes"));
-  // Upper-triangular trmv: no staged clone for floats yet (tri.test's
-  // remark); the int form's staged clone (rows unaligned: the original in
-  // every warp) and its lanes clone.
-  cs.push_back(trmv("trmv_upper_f32", 1000, 256, Elem::F32, "", ""));
+  // Upper-triangular trmv: floats through the `iv < bound` latch after
+  // nvcc's peeled remainder (A's row and x staged); the int form's staged
+  // clone (rows unaligned: the original in every warp) and its lanes clone.
+  cs.push_back(trmv("trmv_upper_f32", 4096, 256, Elem::F32, "", "=trmv_upper_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_upper_f32", 1000, 256, Elem::F32, forced, "=trmv_upper_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_upper_f32", 1000, 96, Elem::F32, forced, "=trmv_upper_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_upper_f32", 1001, 256, Elem::F32, forced, "=trmv_upper_f32__ptxopt_staged"));
+  // Rows under 128 (n = 40): the row-length condition keeps the original.
+  cs.push_back(trmv("trmv_upper_f32", 40, 32, Elem::F32, forced, "original"));
   cs.push_back(trmv("trmv_upper_i32", 1000, 256, Elem::I32, stagedOnly, "=trmv_upper_i32__ptxopt_staged"));
   cs.push_back(trmv("trmv_upper_i32", 4096, 256, Elem::I32, "", ""));
   // syrk-like (nested loops: pack only).
