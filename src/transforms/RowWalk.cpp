@@ -83,12 +83,14 @@
 //    warp-uniform (triangular: `k <= i`) gets the per-lane form instead:
 //    each row staged as far as its lane walks it, also through an
 //    `iv < bound` latch and rows the access analysis calls unknown (the
-//    upper triangle after nvcc's peeled remainder; RowWalkTri.cpp).
+//    upper triangle after nvcc's peeled remainder), and inside triangular
+//    loops of several blocks (syrk-like; only the staged clone there:
+//    RowWalkTri.cpp).
 //    Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:
 //    kStagedMinLaunch, kStagedMinRow).
-// Not done yet: multi-block loops.
+// Not done yet: multi-block loops (but for RowWalkTri.cpp's triangular outer loops).
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
@@ -140,6 +142,7 @@ bool Planner::findLoops(std::string &why) {
     accessAt_[stmtOf_[a.instr]] = &a;
   }
   for (const auto &L : fa_.loops().loops()) {
+    if (L.blocks.size() != 1 && skipOuterLoop(L)) continue;  // RowWalkTri.cpp
     if (L.blocks.size() != 1) {
       why = "a loop of several blocks (only single-block loops are handled)";
       return false;
@@ -445,6 +448,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
       plan.lanes.clear();
     }
   }
+  dropAllButStaged(plan);  // RowWalkTri.cpp: inside a triangular outer loop
   // Step 3: the staged clone, for the loops that walk rows.
   if (ctx_.options.rowwalk.staged.value_or(kStagedByDefault)) {
     std::string stagedWhy;

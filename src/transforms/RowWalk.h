@@ -211,6 +211,11 @@ private:
   /// The staged clone's `@p bra` latch with p = (iv < bound), in a loop whose
   /// trip count is thread-varying (RowWalkTri.cpp).
   bool lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated);
+  /// A loop of several blocks with a thread-varying trip count around
+  /// single-block loops (syrk-like): left as it is, only the staged clone
+  /// of the inner loops (RowWalkTri.cpp).
+  bool skipOuterLoop(const analysis::Loop &L);
+  void dropAllButStaged(KernelPlan &plan);
   /// A load address `reg` of loop L (the load at body index `load`) formed
   /// from a 32-bit index: base + scale * ext(iv + roots + c) (StagedPlan::Wide;
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
@@ -249,6 +254,7 @@ private:
   std::deque<AccessInfo> asUnknown_;               // accesses with Uniform symbols, taken as unknown
   RegTypes types_;
   std::vector<LoopBlock> loops_;
+  bool outerSkipped_ = false;  // a triangular loop of several blocks around the loops (RowWalkTri.cpp)
 };
 
 /// Builds a clone of `k` named `name`: step 1 always; the lanes clone when

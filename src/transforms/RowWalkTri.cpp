@@ -36,6 +36,14 @@
 // for any plain load of a loop that does not write memory (each lane reads
 // what it would, in its order); what it costs is speed when such a "row" is
 // in fact shared by the lanes (x[k] of trmv): its tiles are copied too.
+// Nested in a triangular loop (syrk-like: thread i, for j <= i, a row walk
+// over k): a loop of several blocks whose trip count is thread-varying and
+// that holds single-block loops is left as it is instead of refusing the
+// kernel, and only the staged clone of the inner loops is made (no lanes,
+// no accumulators in registers: those reason about the whole kernel's
+// loops). Each time the inner loop starts, the staged clone's checks run:
+// warps whose lanes all run it (j <= the warp's smallest i) stage it, the
+// others run the original loop.
 // Refuses (remark): rowwalk-staged-copy=async (the per-lane form has the
 // plain copies only).
 // Guards: a warp runs the original loop when its lanes are not all in the
@@ -125,6 +133,41 @@ void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::strin
   e.ins("cvt.s64.s32", {a, v0[lp.tested]});
   e.ins("mad.lo.s64", {last, T, std::to_string(lp.ivs[lp.tested].step), a});
   e.ins("setp.le.and.s64", {ok, last, "2147483647", ok});
+}
+
+bool Planner::skipOuterLoop(const analysis::Loop &L) {
+  // Any loop of several blocks with a thread-varying trip count (nvcc's
+  // other paths, m <= 0, have some too), once one of them holds a
+  // single-block loop: the staged clone leaves them as they are.
+  auto varying = [&](const analysis::Loop &O) {
+    return O.blocks.size() != 1 && fa_.affine().tripCountUniformity(O.id) == analysis::UniformLevel::Thread;
+  };
+  if (!varying(L)) return false;
+  bool nest = false;
+  for (const auto &O : fa_.loops().loops())
+    if (varying(O))
+      for (const auto &M : fa_.loops().loops()) nest |= M.blocks.size() == 1 && O.contains(M.header);
+  outerSkipped_ |= nest;
+  return nest;
+}
+
+void Planner::dropAllButStaged(KernelPlan &plan) {
+  if (!outerSkipped_) return;
+  if (!plan.lanes.empty())
+    ctx_.remark(Remark::Kind::Missed, k_, "",
+                "no lanes clone: the loops are inside a triangular loop of several blocks (only the staged clone "
+                "of the inner loops is made there)");
+  if (!plan.accList.empty())
+    ctx_.remark(Remark::Kind::Missed, k_, "",
+                "accumulators in memory not kept in registers: the loops are inside a triangular loop of several "
+                "blocks");
+  plan.lanes.clear();
+  plan.accList.clear();
+  plan.memAccs.clear();
+  plan.lanesDisjoint.clear();
+  plan.disjoint.clear();
+  plan.aligned.clear();
+  plan.reassoc = false;
 }
 
 std::string perLaneRemark(const KernelPlan &plan) {

@@ -69,14 +69,24 @@ void addTri(std::vector<Case> &cs) {
   cs.push_back(trmv("trmv_upper_f32", 40, 32, Elem::F32, forced, "original"));
   cs.push_back(trmv("trmv_upper_i32", 1000, 256, Elem::I32, stagedOnly, "=trmv_upper_i32__ptxopt_staged"));
   cs.push_back(trmv("trmv_upper_i32", 4096, 256, Elem::I32, "", ""));
-  // syrk-like (nested loops: pack only).
-  {
-    const unsigned n = 300, m = 256;
-    Case c = makeCase("tri: syrk_lower_f32 300x256", "tri", "syrk_lower_f32",
+  // syrk-like: the inner row walk (m per row) staged inside the triangular
+  // loop over j; warps whose lanes are not all still in it run the original.
+  auto syrk = [](unsigned n, unsigned m, unsigned block, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri: syrk_lower_f32 " + std::to_string(n) + "x" + std::to_string(m) + " b" +
+                          std::to_string(block),
+                      "tri", "syrk_lower_f32",
                       {in(Elem::F32, size_t(n) * m), out(Elem::F32, size_t(n) * n), i32(int32_t(n)), i32(int32_t(m))},
-                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
-    cs.push_back(c);
-  }
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = n >= 2048;
+    return c;
+  };
+  cs.push_back(syrk(2048, 256, 256, "", "=syrk_lower_f32__ptxopt_staged_pack"));
+  cs.push_back(syrk(300, 256, 256, forced, "=syrk_lower_f32__ptxopt_staged"));
+  cs.push_back(syrk(300, 260, 96, forced, "=syrk_lower_f32__ptxopt_staged"));
+  cs.push_back(syrk(300, 258, 256, forced, "=syrk_lower_f32__ptxopt_staged"));  // rows unaligned
+  cs.push_back(syrk(300, 0, 256, forced, "original"));                         // m = 0: the zero-fill path
 }
 
 }  // namespace gpudiff
