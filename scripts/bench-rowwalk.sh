@@ -29,6 +29,13 @@
 #   And triangular row walks (issue 29, item 6): tests/lit/rowwalk/Inputs/tri.cu
 #   and its -O2 output, measured by bench/rowwalk/tri.cu (n = 4096; target
 #   >= 3x), appended too.
+#   And row walks with guards inside the loop (issue 29, item 3): nvcc -O3
+#   -ptx of tests/lit/rowwalk/Inputs/guards.cu and its -O2 output, measured
+#   by bench/rowwalk/guards.cu at 4096 x 4096 (skip-zero, branchy max, a
+#   guard on x; target >= 4x), appended too.
+#   And rows of 8- and 16-bit elements summed into ints (issue 29, item 4):
+#   tests/lit/rowwalk/Inputs/rowwalk-short.cu and its -O2 output (staged and
+#   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x).
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -62,6 +69,10 @@ prepare() {
   "$PTXOPT" -O2 "$PTXDIR/rowwalk32.ptx" -o "$PTXDIR/rowwalk32-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/tri.cu -o "$PTXDIR/tri.ptx"
   "$PTXOPT" -O2 "$PTXDIR/tri.ptx" -o "$PTXDIR/tri-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/guards.cu -o "$PTXDIR/guards.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/guards.ptx" -o "$PTXDIR/guards-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk-short.cu -o "$PTXDIR/rowwalk-short.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/rowwalk-short.ptx" -o "$PTXDIR/rowwalk-short-O2.opt.ptx"
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -100,6 +111,11 @@ run() {
     # Triangular row walks (bench/rowwalk/tri.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/tri.cu -o "$PTXDIR/tri-bench" -lcuda
     { echo; "$PTXDIR/tri-bench" "$PTXDIR/tri.ptx" "$PTXDIR/tri-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    # Row walks with guards inside the loop (bench/rowwalk/guards.cu), appended.
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu -o "$PTXDIR/guards-bench" -lcuda
+    { echo; "$PTXDIR/guards-bench" "$PTXDIR/guards.ptx" "$PTXDIR/guards-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    # Rows of 8- and 16-bit elements (index32.cu --short), appended.
+    { echo; "$PTXDIR/index32-bench" --short "$PTXDIR/rowwalk-short.ptx" "$PTXDIR/rowwalk-short-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi

@@ -5,6 +5,12 @@
 // integer sum), the target being the 32-bit forms within 10% of it.
 //
 //   index32 <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]
+//   index32 --short <rowwalk-short.ptx> <rowwalk-short.O2.ptx> [...]
+//
+// --short (issue 29, item 4): the rows of 8- and 16-bit elements of
+// tests/lit/rowwalk/Inputs/rowwalk-short.cu summed into ints (random
+// bytes), "vs ptr" against rowsum_ptr_<type>'s clone of the same kind; the
+// target is the staged (or lanes) clone at least 5x over the original.
 //
 // The first module is nvcc's (the originals), the second ptx-opt -O2's. Each
 // kernel runs on ROWS x N (default 4096 x 4096) in 256-thread blocks; its
@@ -77,15 +83,17 @@ std::pair<float, float> timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned 
 int main(int argc, char **argv) {
   std::vector<std::string> files;
   unsigned n = 4096, len = 4096;
+  bool shortRows = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
     else if (a == "--n" && i + 1 < argc) n = unsigned(std::atoi(argv[++i]));
     else if (a == "--len" && i + 1 < argc) len = unsigned(std::atoi(argv[++i]));
+    else if (a == "--short") shortRows = true;
     else files.push_back(a);
   }
   if (files.size() != 2) {
-    std::fprintf(stderr, "usage: index32 <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]\n");
+    std::fprintf(stderr, "usage: index32 [--short] <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]\n");
     return 2;
   }
   int devices = 0;
@@ -121,10 +129,11 @@ int main(int argc, char **argv) {
     check(cudaMemcpy(x, hx.data(), size_t(len) * 4, cudaMemcpyHostToDevice), "copy");
     cudaDeviceProp p;
     check(cudaGetDeviceProperties(&p, 0), "properties");
-    std::printf("row walks by 32-bit index: %s, %u x %u, 256-thread blocks, min (median) of %d runs after 3 "
+    std::printf("%s: %s, %u x %u, 256-thread blocks, min (median) of %d runs after 3 "
                 "warm-ups; speed-up over the kernel's original; \"vs ptr\": the clone's time over the 64-bit "
-                "pointer form's (rowsum_ptr_f32) clone's of the same kind\n\n",
-                p.name, n, len, runs);
+                "pointer form's (%s) clone's of the same kind\n\n",
+                shortRows ? "rows of 8- and 16-bit elements summed into ints" : "row walks by 32-bit index", p.name,
+                n, len, runs, shortRows ? "rowsum_ptr_<type>" : "rowsum_ptr_f32");
     std::printf("| kernel | original ms | clone | clone ms | speed-up | vs ptr |\n|---|---:|---|---:|---:|---:|\n");
     float alpha = 1.5f, beta = 1.25f;
     struct K {
@@ -138,6 +147,12 @@ int main(int argc, char **argv) {
         {"matvec_u32", {&A, &x, &y, &n, &len}},
         {"gesummv_u32", {&A, &B, &x, &y, &alpha, &beta, &n}},
     };
+    if (shortRows)  // the elements from the int buffer's random bytes
+      ks = {{"rowsum_ptr_u8", {&I, &y, &n, &len}},  {"rowsum_u32_u8", {&I, &y, &n, &len}},
+            {"rowsum_s32_u8", {&I, &y, &n, &len}},  {"rowsum_ptr_s8", {&I, &y, &n, &len}},
+            {"rowsum_u32_s8", {&I, &y, &n, &len}},  {"rowsum_ptr_u16", {&I, &y, &n, &len}},
+            {"rowsum_u32_u16", {&I, &y, &n, &len}}, {"rowsum_ptr_s16", {&I, &y, &n, &len}},
+            {"rowsum_u32_s16", {&I, &y, &n, &len}}, {"rowsum_u32_u8_f32", {&I, &y, &n, &len}}};
     const unsigned grid = (n + 255) / 256;
     // The pointer forms' clone times by element type and suffix: the
     // integer kernels against rowsum_ptr_i32, the rest against rowsum_ptr_f32.
@@ -171,7 +186,10 @@ int main(int argc, char **argv) {
         for (size_t j = 0; j < got.size(); ++j) diff += got[j] != want[j];
         const auto [cmin, cmed] = timeIt(fc, gx, gy, bx, k.args.data());
         std::string vs = "";
-        const std::string type = std::strstr(k.name, "_i32") ? "i32:" : "f32:";
+        // The element type: the kernel name's last part for --short (u8, s16, ...).
+        const std::string type = shortRows ? std::string(std::strstr(k.name, "u8") ? "u8" : std::strrchr(k.name, '_') + 1) + ":"
+                                 : std::strstr(k.name, "_i32") ? "i32:"
+                                                               : "f32:";
         if (std::strncmp(k.name, "rowsum_ptr_", 11) == 0) ptrMs.push_back({type + suffix, cmin});
         for (const auto &[s, ms] : ptrMs)
           if (s == type + suffix) {

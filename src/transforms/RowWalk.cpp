@@ -79,23 +79,33 @@
 //    and shared stores; cp.async with rowwalk-staged-copy=async), several
 //    in flight, and each lane reads its own row in order; warps whose lanes
 //    are not all in the loop, or differ in trip count, or whose rows are
-//    unaligned run the original loop. A loop whose trip count is not
-//    warp-uniform (triangular: `k <= i`) gets the per-lane form instead:
-//    each row staged as far as its lane walks it, also through an
-//    `iv < bound` latch and rows the access analysis calls unknown (the
-//    upper triangle after nvcc's peeled remainder), and inside triangular
-//    loops of several blocks (syrk-like; only the staged clone there:
-//    RowWalkTri.cpp).
+//    unaligned run the original loop. Rows of 8- and 16-bit elements
+//    (nvcc's 4 or 8 bytes per iteration) read 4 elements of the tile at a
+//    time (RowWalkShort.cpp). A loop whose trip count is not warp-uniform
+//    (triangular: `k <= i`) gets the per-lane form instead: each row staged
+//    as far as its lane walks it, also through an `iv < bound` latch and
+//    rows the access analysis calls unknown (the upper triangle after nvcc's
+//    peeled remainder), and inside triangular loops of several blocks
+//    (syrk-like; only the staged clone there: RowWalkTri.cpp).
 //    Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:
 //    kStagedMinLaunch, kStagedMinRow).
-// Not done yet: multi-block loops (but for RowWalkTri.cpp's triangular outer loops).
+// 4. Guards inside the loop (skip-zero, a max as a branch, a guard on x):
+//    a loop of several blocks left only through its latch, its row loaded
+//    in every iteration, gets the staged clone with its control flow kept
+//    (each body copy its own labels), exact; such kernels get no regacc or
+//    lanes clone. Early exits, stores, row loads under a guard and loop
+//    nests refuse (but for triangular outer loops: RowWalkTri.cpp).
+//    Details: RowWalkGuards.cpp.
+// Not done yet: early exits; lanes clones of loops of several blocks.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
+// RowWalkGuards.cpp (step 4: loops of several blocks),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
 // RowWalkTri.cpp (step 3's per-lane trip counts),
+// RowWalkShort.cpp (step 3's rows of 8- and 16-bit elements),
 // RowWalkClone.cpp (building the clones), RowWalk.h (their shared
 // structures).
 #include "RowWalk.h"
@@ -144,8 +154,10 @@ bool Planner::findLoops(std::string &why) {
   for (const auto &L : fa_.loops().loops()) {
     if (L.blocks.size() != 1 && skipOuterLoop(L)) continue;  // RowWalkTri.cpp
     if (L.blocks.size() != 1) {
-      why = "a loop of several blocks (only single-block loops are handled)";
-      return false;
+      LoopBlock lb;  // guards inside the loop: the staged clone only (RowWalkGuards.cpp)
+      if (!guardedLoop(L, labelAt, branchesTo, lb, why)) return false;
+      loops_.push_back(lb);
+      continue;
     }
     const auto &b = cfg.blocks()[L.header];
     if (b.labels.size() != 1 || !labelAt.count(b.labels[0]) || b.last == b.first) {
@@ -388,6 +400,8 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     }
   }
   if (!findLoops(why)) return false;
+  if (std::any_of(loops_.begin(), loops_.end(), [](const LoopBlock &L) { return L.multi; }))
+    return runGuarded(plan, why);
   for (const auto &L : loops_) {
     std::string w;
     size_t before = plan.accList.size();
@@ -626,7 +640,7 @@ void runRowWalk(PassContext &ctx) {
         const StagedPlan &sp = plan.staged.front();
         unsigned wide = 0;
         for (const auto &st : plan.staged)
-          for (const auto &w : st.wide) wide += !w.base.empty();
+          for (const auto &w : st.wide) wide += !w.base.empty() && w.iv64.empty();
         ctx.remark(Remark::Kind::Applied, *k, "",
                    s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
                        " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +

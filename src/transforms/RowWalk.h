@@ -1,6 +1,8 @@
 // The rowwalk pass's parts (RowWalk.cpp: planning and the pass; RowWalkLanes.cpp:
 // splitting a loop over 32 lanes, the reductions; RowWalkStaged.cpp: the
 // staged clone; RowWalkIndex.cpp: its rows through 32-bit indices;
+// RowWalkGuards.cpp: loops with guards inside, for the staged clone;
+// RowWalkShort.cpp: its rows of 8- and 16-bit elements;
 // RowWalkClone.cpp: building the clones). Private to the pass: the overview is RowWalk.cpp's opening
 // comment.
 #pragma once
@@ -56,6 +58,11 @@ struct LoopBlock {
   size_t hs = 0, ls = 0;
   std::string header;
   std::string where;
+  /// A loop of several blocks with guards inside (RowWalkGuards.cpp): only
+  /// the staged clone. `guarded`: body indexes of the statements in blocks
+  /// that do not run in every iteration (they do not dominate the latch).
+  bool multi = false;
+  std::set<size_t> guarded;
 };
 
 /// An accumulator kept in memory (step 1).
@@ -127,9 +134,17 @@ struct StagedPlan {
     // a loop-invariant register, subtracted when deltaNeg ("": none).
     std::string delta;
     bool deltaNeg = false;
+    /// A row of bytes through a 64-bit index: base + iv64, iv64 a 64-bit
+    /// induction variable read before its update (nvcc's `row[i]` with
+    /// size_t i over unsigned char; RowWalkIndex.cpp, offsetAddress): no
+    /// wrap to check. Empty: the 32-bit form above.
+    std::string iv64;
   };
   std::vector<Wide> wide;
   std::vector<int64_t> rowOff;   // where each row's piece of an iteration starts, from its register
+  /// Parallel to rows: a row of 8- or 16-bit elements (RowWalkShort.cpp):
+  /// its loads are read from the tile 2 or 4 at a time (ld.shared.v4.u8 ...).
+  std::vector<bool> shortRow;
   struct RowLoad {
     size_t stmt;   // body index
     unsigned row;  // index into rows
@@ -216,11 +231,35 @@ private:
   /// of the inner loops (RowWalkTri.cpp).
   bool skipOuterLoop(const analysis::Loop &L);
   void dropAllButStaged(KernelPlan &plan);
+  /// A loop of several blocks that the staged clone may take (guards
+  /// inside, no exit but the latch; RowWalkGuards.cpp): fills `lb`.
+  bool guardedLoop(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
+                   const std::map<std::string_view, size_t> &branchesTo, LoopBlock &lb, std::string &why);
+  /// Planning for kernels with such loops: the staged clone only, which
+  /// must take one of them (RowWalkGuards.cpp).
+  bool runGuarded(KernelPlan &plan, std::string &why);
+  /// In a loop of several blocks: the row load at body index `load` (address
+  /// register `reg`) and the computation of its address in the loop run in
+  /// every iteration, so the tiles read only elements the loop reads
+  /// (RowWalkGuards.cpp).
+  bool rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, std::string &why) const;
+  bool unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const;
+  /// A row register `reg` defined once in the loop before the load at body
+  /// index `load` as `add.s64 reg, iv, c` (iv a 64-bit induction variable
+  /// updated after the load): `reg` becomes iv and c is added to `off`.
+  void ivPlusConstant(const LoopBlock &L, const LanePlan &lp, size_t load, std::string &reg, int64_t &off) const;
   /// A load address `reg` of loop L (the load at body index `load`) formed
   /// from a 32-bit index: base + scale * ext(iv + roots + c) (StagedPlan::Wide;
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
   bool wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
                    StagedPlan::Wide &w, int64_t &c, std::string &key);
+  /// wideAddress's form for bytes: `td` defines cvt(x) [+/- delta]; sets
+  /// w's extension, scale 1 and delta, `m` the cvt's body index.
+  bool byteIndex(const LoopBlock &L, size_t td, StagedPlan::Wide &w, size_t &m);
+  /// A load address `reg` of loop L (the load at body index `load`) formed
+  /// as base + iv, iv a 64-bit induction variable (StagedPlan::Wide::iv64).
+  bool offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
+                     StagedPlan::Wide &w, std::string &key);
   /// The body index of the one definition of `reg` in loop L, SIZE_MAX if
   /// none or several.
   size_t onlyDefInLoop(const LoopBlock &L, std::string_view reg) const;
@@ -231,6 +270,12 @@ private:
   /// store between, their destinations neither read nor written in
   /// between, `base` not redefined.
   bool movableRun(const std::vector<size_t> &run, const std::set<size_t> &removed, std::string_view base) const;
+  /// Row `r` of `sp` (its loads by offset, from the row's start): whether
+  /// it is a row of 8- or 16-bit elements (sp.shortRow), and its runs of 2
+  /// or 4 elements read as one shared load; false (with `why`) for rows
+  /// mixing short and other elements (RowWalkShort.cpp).
+  bool shortRuns(const std::map<int64_t, size_t> &loads, const std::set<size_t> &removed, StagedPlan &sp,
+                 unsigned r, std::string &why) const;
   bool addDisjoint(const ir::Function &f, const AccessInfo &a, const AccessInfo &b, KernelPlan &plan,
                    std::set<std::pair<uint32_t, uint32_t>> *into = nullptr);
   /// The base of access `a`: its affine base, else the pointer parameter
@@ -280,11 +325,20 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
 /// RowWalkIndex.cpp).
 std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
                           const std::string &ok);
+/// The labels of loop L's body in `cb` (between its header and its latch).
+std::set<std::string> innerLabels(const std::vector<std::unique_ptr<Stmt>> &cb, const LoopBlock &L);
+/// A copy of a statement of a guarded loop's body for copy `suffix` of the
+/// body: its labels and the branches to them renamed (RowWalkGuards.cpp).
+void renameCopy(ir::Module &m, Stmt &s, const std::set<std::string> &labels, const std::string &suffix);
 /// The staged clone's launch: one warp per block; logical indices from the
 /// hardware ones, the shared buffer's declaration (RowWalkStaged.cpp).
 void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes);
 /// The staged clone's manifest variant (launch and conditions).
 Variant stagedVariant(const Variant &base, const std::string &name);
+/// A row of 8- or 16-bit elements may advance `step` bytes per iteration
+/// (nvcc unrolls by 4: 4 bytes of chars, 8 of shorts): 4 to 128, a power of
+/// two (RowWalkShort.cpp).
+bool shortRowStep(int64_t step);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
 

@@ -28,9 +28,27 @@
 // original), so no launch condition is needed.
 // Refuses (falls back to the 64-bit message): any other address form, an
 // index read after its induction variable's update, a base or offset
-// written in the loop; a row advancing other than 16-128 bytes; elements of
-// 8 bytes (a double row differed from the original on the GPU: not yet
-// understood, so refused).
+// written in the loop; a row advancing other than 16-128 bytes (4-128 for
+// rows of bytes and shorts: RowWalkShort.cpp).
+// Elements of 8 bytes (mul.wide by 8, shl by 3) were refused after the H200
+// run of 2026-11-28 (gpu-diff rowwalk32: the double row sum's staged clone,
+// 1000 x 1004, differed in 1315 bytes from output byte 64). The clone's PTX,
+// read by hand, is right: row start %rd1 + 8 * zext(%r2) (x0 = %r28 - 3 at
+// the entry, %r28 = %r2 + 3), no-wrap bound x0 + 3 + 4 * (T - 1) in
+// elements (the index's own unit, as for floats), T = 251 iterations of 32
+// bytes, 8 per 256-byte tile (NT = 31, 3 left to the original loop), the
+// loads at +0 .. +24 as two ld.shared.v2.f64 at 16-byte-aligned offsets of
+// the 272-byte-pitch rows, the adds in the original order. What differed is
+// explained by the input: gpu-diff fills 8-byte inputs with random bit
+// patterns (every byte odd), so about 1 element in 1024 is a NaN with a
+// random payload and a quarter of the rows hold two or more; which NaN's
+// payload an add.f64 of two NaNs returns is the hardware's choice of
+// operand, and ptxas may order a commutative DADD's operands differently in
+// two compilations. Only rows with NaNs can differ that way, and only about
+// a fifth of the rows did (not the first 8, which a wrong address or order
+// would hardly spare). So 8-byte elements are staged again; gpu-diff checks
+// them bit for bit, on 8-byte integers (rowsum_u32_i64) and on doubles from
+// finite random values (Elem::F64), the original against the clone.
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {
@@ -110,6 +128,36 @@ void Planner::entryValue(const LoopBlock &L, const std::string &reg, std::vector
   roots.push_back(reg);
 }
 
+bool Planner::byteIndex(const LoopBlock &L, size_t td, StagedPlan::Wide &w, size_t &m) {
+  // td defines t = cvt.u64.u32 / cvt.s64.s32 x, or t = e +/- delta with e that cvt
+  // and delta loop-invariant (the shl path of wideAddress without the shift).
+  size_t ud = td;
+  const Instruction *u = instr(td);
+  std::string delta;
+  bool neg = false;
+  auto um = u->modifiers();
+  if (u->guard.empty() && (u->base() == "add" || u->base() == "sub") && u->operands.size() == 3 &&
+      um.size() == 1 && (um[0] == ".s64" || um[0] == ".u64") && u->operands[1].isReg() && u->operands[2].isReg()) {
+    const int dside =
+        u->base() == "add" && onlyDefInLoop(L, u->operands[1].text) == SIZE_MAX ? 1 : 2;
+    if (onlyDefInLoop(L, u->operands[dside].text) != SIZE_MAX) return false;
+    delta = std::string(u->operands[dside].text);
+    neg = u->base() == "sub";
+    ud = onlyDefInLoop(L, u->operands[3 - dside].text);
+    if (ud == SIZE_MAX || ud > td) return false;
+    u = instr(ud);
+  }
+  if (!u->guard.empty() || (u->opcode != "cvt.u64.u32" && u->opcode != "cvt.s64.s32") || u->operands.size() != 2 ||
+      !u->operands[1].isReg())
+    return false;
+  m = ud;
+  w.sgn = u->opcode == "cvt.s64.s32";
+  w.scale = 1;
+  w.delta = delta;
+  w.deltaNeg = neg;
+  return true;
+}
+
 bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
                           StagedPlan::Wide &w, int64_t &c, std::string &key) {
   // reg = add.s64 base, t; t = mul.wide.u32/s32 x, scale; x = iv [+ invariant] [+ imm].
@@ -132,18 +180,23 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
     const size_t md = onlyDefInLoop(L, t.text);
     if (md == SIZE_MAX || md > d) continue;
     const Instruction &mul = *instr(md);
+    if (analysis::memAccess(*instr(load))->bytes() < 4 && byteIndex(L, md, w, m)) {
+      // t = cvt x [+/- delta]: bytes (scale 1; nvcc's `a[r * N + i]` over
+      // unsigned char; rows of bytes and shorts only: wider rows keep their
+      // measured forms).
+      base = std::string(b.text);
+      continue;
+    }
     if (!mul.guard.empty() || mul.operands.size() != 3 || !mul.operands[1].isReg() || !mul.operands[2].intValue())
       continue;
     const int64_t k = *mul.operands[2].intValue();
-    // Elements of at most 4 bytes: the 8-byte form (a double row through an
-    // unsigned index, 1000 x 1004) differed from the original on an H200
-    // (gpu-diff rowwalk32, 2026-11-28); refused until that is understood.
-    if ((mul.opcode == "mul.wide.u32" || mul.opcode == "mul.wide.s32") && isPow2(k) && k <= 4) {
+    // Elements of 1-8 bytes (8: see the opening comment on the H200 run of 2026-11-28).
+    if ((mul.opcode == "mul.wide.u32" || mul.opcode == "mul.wide.s32") && isPow2(k) && k <= 8) {
       // t = mul.wide x, scale
       m = md;
       w.sgn = mul.opcode == "mul.wide.s32";
       w.scale = unsigned(k);
-    } else if (mul.opcode == "shl.b64" && k >= 0 && k <= 2) {
+    } else if (mul.opcode == "shl.b64" && k >= 0 && k <= 3) {
       // t = shl.b64 u, k; u = cvt.u64.u32 / cvt.s64.s32 x, or u = e +/- delta with e that cvt.
       size_t ud = onlyDefInLoop(L, mul.operands[1].text);
       if (ud == SIZE_MAX || ud > md) continue;
@@ -225,6 +278,40 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
   return true;
 }
 
+bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
+                            StagedPlan::Wide &w, std::string &key) {
+  // reg = add.s64 base, iv (either order), iv a 64-bit induction variable
+  // stepping a positive immediate, read before its update; base not written
+  // in the loop.
+  const size_t d = onlyDefInLoop(L, reg);
+  if (d == SIZE_MAX || d > load) return false;
+  const Instruction &add = *instr(d);
+  auto amods = add.modifiers();
+  if (add.base() != "add" || !add.guard.empty() || add.operands.size() != 3 || amods.size() != 1 ||
+      (amods[0] != ".s64" && amods[0] != ".u64") || !add.operands[1].isReg() || !add.operands[2].isReg())
+    return false;
+  for (int side = 1; side <= 2; ++side) {
+    const Operand &v = add.operands[side], &b = add.operands[3 - side];
+    const IV *iv = nullptr;
+    for (const auto &x : lp.ivs)
+      if (x.reg == v.text && x.bits == 64 && x.immStep && x.step > 0) iv = &x;
+    if (!iv || iv->update < d) continue;
+    bool written = false;
+    for (size_t i = L.hs + 1; i <= L.ls; ++i)
+      if (const Instruction *in = instr(i))
+        for (auto dd : analysis::defUse(*in).defs) written |= dd == b.text;
+    if (written) continue;
+    w = StagedPlan::Wide{};  // whatever a failed wideAddress left
+    w.base = std::string(b.text);
+    w.iv64 = iv->reg;
+    w.scale = 1;
+    w.elemStep = iv->step;
+    key = "offset(" + w.base + " + " + w.iv64 + ")";
+    return true;
+  }
+  return false;
+}
+
 /// The start of a 32-bit-index row's piece of the loop's first iteration
 /// (base + scale * ext(x0) + the first load's offset from it, x0 the
 /// lowest index the iteration forms), and the no-wrap check, ANDed into
@@ -237,6 +324,12 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
 /// original loop (vote.sync.all below).
 std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
                           const std::string &ok) {
+  if (!w.iv64.empty()) {  // base + a 64-bit index: nothing can wrap
+    const std::string start = e.reg64();
+    e.ins("add.s64", {start, w.base, w.iv64});
+    if (rowOff) e.ins("add.s64", {start, start, std::to_string(rowOff)});
+    return start;
+  }
   const std::string x = e.reg32(), v = e.reg64(), start = e.reg64(), tm1 = e.reg64(), last = e.reg64();
   if (w.roots.empty()) {
     e.ins("mov.u32", {x, std::to_string(w.cmin)});

@@ -65,10 +65,13 @@
 // memory (its tiles are read ahead); a row walked by a register that is not
 // a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes, nor
 // base + scale * a widened 32-bit index advancing as much (RowWalkIndex.cpp:
-// then each warp also checks that no index of the loop wraps); row
-// loads that are not global, plain, 4 or 8 bytes, before the register's
-// update, and exactly cover each iteration's piece; more than two rows per
+// then each warp also checks that no index of the loop wraps; rows of
+// 8- and 16-bit elements step 4-128 bytes: RowWalkShort.cpp); row
+// loads that are not global, plain, 1, 2, 4 or 8 bytes, before the
+// register's update, and exactly cover each iteration's piece; more than two rows per
 // thread (the shared memory of the tiles).
+// Loops of several blocks (guards inside the loop; RowWalkGuards.cpp): the
+// body copies keep their labels and branches, renamed per copy.
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
 // 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
 // original loop: the clone is never wrong, only not faster for that warp.
@@ -89,6 +92,20 @@ Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
   Operand r = e.op(reg);
   if (!off) return Operand{Operand::Kind::Address, "", {r}};
   return Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {r, e.op(std::to_string(off))}}}};
+}
+/// Why a row of `bytes`-byte elements through `reg` advancing `step` bytes
+/// per iteration is not staged, "" when it may be: 16-128 bytes, a power of
+/// two (4-128 for 8- and 16-bit elements: RowWalkShort.cpp).
+std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg) {
+  if (bytes < 4)
+    return shortRowStep(step) ? ""
+                              : "a row of " + std::to_string(bytes * 8) + "-bit elements through " + reg +
+                                    " advancing " + std::to_string(step) +
+                                    " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
+  if (step > 0 && step % 16 == 0 && step <= 128 && isPow2(step)) return "";
+  return wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
+                    " bytes per iteration (not 16, 32, 64 or 128)"
+              : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
 }
 }  // namespace
 
@@ -126,18 +143,26 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     int64_t off = 0;
     auto mem = analysis::memAccess(in);
     if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
-        (mem->bytes() != 4 && mem->bytes() != 8) || !in.guard.empty() || !plainMemoryOp(in) ||
-        in.operands.size() != 2 || !in.operands[0].isReg() || !baseAndOffset(in.operands[1], reg, off)) {
-      why = "a load along the row (" + std::string(in.opcode) + ") is not a plain 4- or 8-byte global load of [reg+offset]";
+        (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8) || !in.guard.empty() ||
+        !plainMemoryOp(in) || in.operands.size() != 2 || !in.operands[0].isReg() ||
+        !baseAndOffset(in.operands[1], reg, off)) {
+      why = "a load along the row (" + std::string(in.opcode) +
+            ") is not a plain 1-, 2-, 4- or 8-byte global load of [reg+offset]";
       return false;
     }
+    if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;
+    if (L.multi) ivPlusConstant(L, sp.lp, i, reg, off);
+    const bool shortLoad = mem->bytes() < 4;  // a row of 8- or 16-bit elements (RowWalkShort.cpp)
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)
       if (v.reg == reg) iv = &v;
     StagedPlan::Wide w;
     int64_t step = iv ? iv->step : 0, c = 0;
     std::string key = reg;
-    const bool wide = !iv && wideAddress(L, sp.lp, i, reg, w, c, key);
+    // base + a 64-bit index: only for rows of bytes and shorts (nvcc's form
+    // for them; wider rows keep their measured forms).
+    const bool wide = !iv && (wideAddress(L, sp.lp, i, reg, w, c, key) ||
+                              (shortLoad && offsetAddress(L, sp.lp, i, reg, w, key)));
     if (wide) {
       // A 32-bit index: base + scale * ext(x), x advancing elemStep.
       step = w.elemStep * w.scale;
@@ -145,12 +170,8 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     } else if (!iv || iv->bits != 64 || !iv->immStep) {
       step = 0;
     }
-    if (step <= 0 || step % 16 || step > 128 || !isPow2(step)) {
-      why = wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
-                       " bytes per iteration (not 16, 32, 64 or 128)"
-                 : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
-      return false;
-    }
+    why = stepRefusal(step, mem->bytes(), wide, reg);
+    if (!why.empty()) return false;
     if (iv && iv->update < i) {
       why = "a load along the row reads " + reg + " after its update";
       return false;
@@ -203,8 +224,13 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
             " bytes exactly";
       return false;
     }
-    // 16-byte runs of one type: one shared load each.
-    for (int64_t q = first; q < first + sp.step; q += 16) {
+    std::string shortWhy;
+    if (!shortRuns(byRow[sp.rows[r]], removed, sp, r, shortWhy)) {
+      why = shortWhy;
+      return false;
+    }
+    // 16-byte runs of one type: one shared load each (rows of 4- and 8-byte elements).
+    for (int64_t q = first; q < first + sp.step && !sp.shortRow[r]; q += 16) {
       std::vector<size_t> run;
       std::string type;
       bool same = true;
@@ -355,11 +381,20 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     c->edited = true;
     e.out.push_back(std::move(c));
   };
+  // A loop of several blocks: each copy of the body has its own labels.
+  const std::set<std::string> labels = L.multi ? innerLabels(cb, L) : std::set<std::string>{};
+  unsigned copies = 0;
   auto body = [&](const std::string &rp) {
+    ++copies;
     for (unsigned it = 0; it < ipt; ++it)
       for (size_t i = L.hs + 1; i < L.ls; ++i) {
+        const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
         if (auto b = before.find(i); b != before.end())
           for (const auto &st : b->second) copyOf(*st);
+        if (L.multi && cb[i]->kind == Stmt::Kind::Label) {
+          copyOf(*cb[i]);
+          renameCopy(m, *e.out.back(), labels, suffix);
+        }
         if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
           const Instruction &in = static_cast<const Instruction &>(*cb[i]);
           if (auto rl = rowLoad.find(i); rl != rowLoad.end()) {
@@ -381,6 +416,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
             e.out.push_back(std::move(ld));
           } else {
             copyOf(in);
+            if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
           }
         }
         if (auto a = after.find(i); a != after.end() && i != L.ls)

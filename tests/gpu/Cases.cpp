@@ -16,6 +16,7 @@ size_t elemSize(Elem e) {
     case Elem::I32: return 4;
     case Elem::F32: return 4;
     case Elem::I64: return 8;
+    case Elem::F64: return 8;
   }
   return 1;
 }
@@ -1144,6 +1145,8 @@ std::vector<Case> allCases() {
   addRowWalk(cs);
   addRowWalk32(cs);
   addTri(cs);
+  addRowWalkGuards(cs);
+  addRowWalkShort(cs);
   addTranspose(cs);
   addReuse(cs);
   addRuntimeCases(cs);

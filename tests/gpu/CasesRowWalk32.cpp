@@ -15,6 +15,10 @@
 // is FileChecked in tests/lit/rowwalk/index32.test.
 #include "Cases.h"
 
+#include <cmath>
+#include <cstring>
+#include <tuple>
+
 namespace gpudiff {
 
 void addRowWalk32(std::vector<Case> &cs) {
@@ -51,11 +55,20 @@ void addRowWalk32(std::vector<Case> &cs) {
   cs.push_back(rows("u32 int row sum", "rowsum_u32_i32", 4096, 4096, 256, Elem::I32, "", "=rowsum_u32_i32__ptxopt_lanes"));
   cs.push_back(rows("u32 int row sum, staged", "rowsum_u32_i32", 1000, 1004, 256, Elem::I32,
                     "rowwalk;rowwalk-staged=1;rowwalk-lanes=0", "=rowsum_u32_i32__ptxopt_staged"));
-  // Doubles (8-byte elements), as 64-bit patterns: refused since their
-  // staged clone differed from the original here (H200, 2026-11-28): the
-  // original runs.
-  cs.push_back(rows("u32 double row sum, rows not x32", "rowsum_u32_f64", 1000, 1004, 256, Elem::I64, forced,
-                    "original"));
+  // 8-byte elements (RowWalkIndex.cpp's opening comment), bit for bit:
+  // integers, and doubles from finite random values (Elem::F64; the H200
+  // run of 2026-11-28 filled them with random 64-bit patterns, about 1 NaN
+  // in 1024, and differed: which payload an add of two NaNs keeps follows
+  // the operand order ptxas picks).
+  cs.push_back(rows("u32 i64 row sum, staged, rows not x32, remainder", "rowsum_u32_i64", 1000, 1004, 256, Elem::I64,
+                    "rowwalk;rowwalk-staged=1;rowwalk-lanes=0", "=rowsum_u32_i64__ptxopt_staged"));
+  cs.push_back(rows("u32 i64 row sum, staged", "rowsum_u32_i64", 4096, 4096, 256, Elem::I64,
+                    "rowwalk;rowwalk-staged=1;rowwalk-lanes=0", "=rowsum_u32_i64__ptxopt_staged"));
+  cs.push_back(rows("u32 i64 row sum, row length 0", "rowsum_u32_i64", 256, 0, 256, Elem::I64, forced, "original"));
+  cs.push_back(rows("u32 double row sum, rows not x32, remainder", "rowsum_u32_f64", 1000, 1004, 256, Elem::F64,
+                    "rowwalk;rowwalk-staged=1", "=rowsum_u32_f64__ptxopt_staged"));
+  cs.push_back(rows("u32 double row sum", "rowsum_u32_f64", 4096, 4096, 256, Elem::F64, "",
+                    "=rowsum_u32_f64__ptxopt_staged"));
   // Matrix-vector product: the row through two 32-bit induction variables.
   auto matvec = [](unsigned n, unsigned N, const std::string &passes, const std::string &expect) {
     Case c = makeCase("rowwalk32: u32 matrix-vector " + std::to_string(n) + "x" + std::to_string(N), "rowwalk32",

@@ -125,14 +125,22 @@ std::string synthModule(const std::string &ptx, const Case &c) {
 
 // ------------------------------------------------------------ buffers
 
-/// Random non-zero values of the element type (floats in [0.5, 100)).
+/// Random non-zero values of the element type (floats and doubles in
+/// [0.5, 100): finite, so that clone and original are compared bit for bit
+/// with no NaN whose payload an add of two NaNs picks by operand order).
 std::vector<unsigned char> randomData(Elem e, size_t count, std::mt19937_64 &rng) {
   std::vector<unsigned char> bytes(count * elemSize(e));
   std::uniform_real_distribution<float> real(0.5f, 100.0f);
+  std::uniform_real_distribution<double> real64(0.5, 100.0);
   for (size_t i = 0; i < count; ++i) {
     if (e == Elem::F32) {
       float f = real(rng);
       std::memcpy(&bytes[i * 4], &f, 4);
+      continue;
+    }
+    if (e == Elem::F64) {
+      double d = real64(rng);
+      std::memcpy(&bytes[i * 8], &d, 8);
       continue;
     }
     uint64_t v = rng();
@@ -181,6 +189,9 @@ struct Args {
     pointerValues[i] = reinterpret_cast<uint64_t>(base[i]) + a.offset;
     params[i] = &pointerValues[i];
     if (a.kind == Arg::Kind::In) init[i] = randomData(a.elem, a.count, rng);
+    if (a.kind == Arg::Kind::In && a.zeroOneIn)
+      for (size_t e = 0; e < a.count; ++e)
+        if (rng() % a.zeroOneIn == 0) std::memset(&init[i][e * elemSize(a.elem)], 0, elemSize(a.elem));
   }
 
   /// Inputs to their initial values, outputs (and all slack) to the poison.

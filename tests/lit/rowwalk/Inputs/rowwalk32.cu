@@ -184,3 +184,15 @@ extern "C" __global__ void rowsum_ptr_i32(const int *a, int *y, unsigned n, unsi
     y[r] = acc;
   }
 }
+
+// 8-byte integers through an unsigned index (mul.wide.u32 by 8): integer
+// sums, so the staged clone's addressing of 8-byte rows is checked bit for
+// bit with no floating-point NaN payloads involved (gpu-diff rowwalk32).
+extern "C" __global__ void rowsum_u32_i64(const long long *a, long long *y, unsigned n, unsigned N) {
+  unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    long long acc = 0;
+    for (unsigned i = 0; i < N; i++) acc += a[r * N + i];
+    y[r] = acc;
+  }
+}
