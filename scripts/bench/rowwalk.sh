@@ -26,6 +26,9 @@
 #   tests/lit/rowwalk/Inputs/rowwalk32.cu and its -O2 output, measured by
 #   bench/rowwalk/index32.cu at 4096 x 4096 (the 32-bit forms' clones against
 #   the 64-bit pointer form's: "vs ptr", target <= 1.10), appended too.
+#   And triangular row walks (issue 29, item 6): tests/lit/rowwalk/Inputs/tri.cu
+#   and its -O2 output, measured by bench/rowwalk/tri.cu (n = 4096; target
+#   >= 3x), appended too.
 #   And row walks with guards inside the loop (issue 29, item 3): nvcc -O3
 #   -ptx of tests/lit/rowwalk/Inputs/guards.cu and its -O2 output, measured
 #   by bench/rowwalk/guards.cu at 4096 x 4096 (skip-zero, branchy max, a
@@ -60,6 +63,8 @@ prepare() {
   done
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk32.cu -o "$PTXDIR/rowwalk32.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk32.ptx" -o "$PTXDIR/rowwalk32-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/tri.cu -o "$PTXDIR/tri.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/tri.ptx" -o "$PTXDIR/tri-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/guards.cu -o "$PTXDIR/guards.ptx"
   "$PTXOPT" -O2 "$PTXDIR/guards.ptx" -o "$PTXDIR/guards-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk-short.cu -o "$PTXDIR/rowwalk-short.ptx"
@@ -99,6 +104,9 @@ run() {
     { echo; "$PTXDIR/index32-bench" "$PTXDIR/rowwalk32.ptx" "$PTXDIR/rowwalk32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
+    # Triangular row walks (bench/rowwalk/tri.cu), appended.
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/tri.cu -o "$PTXDIR/tri-bench" -lcuda
+    { echo; "$PTXDIR/tri-bench" "$PTXDIR/tri.ptx" "$PTXDIR/tri-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     # Row walks with guards inside the loop (bench/rowwalk/guards.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu -o "$PTXDIR/guards-bench" -lcuda
     { echo; "$PTXDIR/guards-bench" "$PTXDIR/guards.ptx" "$PTXDIR/guards-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"

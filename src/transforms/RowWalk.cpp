@@ -81,7 +81,13 @@
 //    are not all in the loop, or differ in trip count, or whose rows are
 //    unaligned run the original loop. Rows of 8- and 16-bit elements
 //    (nvcc's 4 or 8 bytes per iteration) read 4 elements of the tile at a
-//    time (RowWalkShort.cpp). Details: RowWalkStaged.cpp. By
+//    time (RowWalkShort.cpp). A loop whose trip count is not warp-uniform
+//    (triangular: `k <= i`) gets the per-lane form instead: each row staged
+//    as far as its lane walks it, also through an `iv < bound` latch and
+//    rows the access analysis calls unknown (the upper triangle after nvcc's
+//    peeled remainder), and inside triangular loops of several blocks
+//    (syrk-like; only the staged clone there: RowWalkTri.cpp).
+//    Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:
 //    kStagedMinLaunch, kStagedMinRow).
@@ -90,13 +96,15 @@
 //    in every iteration, gets the staged clone with its control flow kept
 //    (each body copy its own labels), exact; such kernels get no regacc or
 //    lanes clone. Early exits, stores, row loads under a guard and loop
-//    nests refuse. Details: RowWalkGuards.cpp.
+//    nests refuse (but for triangular outer loops: RowWalkTri.cpp).
+//    Details: RowWalkGuards.cpp.
 // Not done yet: early exits; lanes clones of loops of several blocks.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
 // RowWalkGuards.cpp (step 4: loops of several blocks),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
+// RowWalkTri.cpp (step 3's per-lane trip counts),
 // RowWalkShort.cpp (step 3's rows of 8- and 16-bit elements),
 // RowWalkClone.cpp (building the clones), RowWalk.h (their shared
 // structures).
@@ -144,6 +152,7 @@ bool Planner::findLoops(std::string &why) {
     accessAt_[stmtOf_[a.instr]] = &a;
   }
   for (const auto &L : fa_.loops().loops()) {
+    if (L.blocks.size() != 1 && skipOuterLoop(L)) continue;  // RowWalkTri.cpp
     if (L.blocks.size() != 1) {
       LoopBlock lb;  // guards inside the loop: the staged clone only (RowWalkGuards.cpp)
       if (!guardedLoop(L, labelAt, branchesTo, lb, why)) return false;
@@ -453,13 +462,14 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
       plan.lanes.clear();
     }
   }
+  dropAllButStaged(plan);  // RowWalkTri.cpp: inside a triangular outer loop
   // Step 3: the staged clone, for the loops that walk rows.
   if (ctx_.options.rowwalk.staged.value_or(kStagedByDefault)) {
     std::string stagedWhy;
     for (const auto &L : loops_) {
       StagedPlan sp;
       std::string w;
-      if (planStaged(L, plan, sp, w)) plan.staged.push_back(std::move(sp));
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
@@ -642,7 +652,7 @@ void runRowWalk(PassContext &ctx) {
                        ", " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
                        (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
                                     : "cp.async") +
-                       ", " + std::to_string(bytes) + " bytes of shared memory); exact; " +
+                       ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) + "; exact; " +
                        std::to_string(plan.accList.size()) +
                        " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                        "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +

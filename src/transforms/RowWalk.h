@@ -102,6 +102,7 @@ struct LanePlan {
   std::string bound;      // register or immediate
   std::string boundOffset;  // the test compares iv + boundOffset with bound (empty: iv itself)
   bool after = true;      // the test reads the iv after its update
+  bool lessThan = false;  // the test is `iv < bound` (signed, 32-bit; staged per-lane only: RowWalkTri.cpp)
   size_t setpAt = 0;
   std::set<int> tripParams;  // integer parameters the trip count is computed from
   // Load runs merged into one 16-byte load: first load's body index -> loads.
@@ -156,6 +157,7 @@ struct StagedPlan {
   unsigned tileBytes = 256;  // bytes of a row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
+  bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
   unsigned rowPitch() const { return tileBytes + 16; }  // padded: 16-byte reads of 8 lanes hit different banks
   unsigned tileSize() const { return kLanes * rowPitch(); }
   unsigned stageSize() const { return tileSize() * unsigned(rows.size()); }
@@ -216,6 +218,19 @@ private:
   /// stores).
   bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged = false);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  /// Sets sp.perLane when L's trip count is not warp-uniform (RowWalkTri.cpp).
+  bool planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why);
+  /// A loop with a thread-varying trip count whose rows the access analysis
+  /// cannot see: stage its unknown loads through induction variables (RowWalkTri.cpp).
+  bool unknownRows(const LoopBlock &L, const std::set<size_t> &removed);
+  /// The staged clone's `@p bra` latch with p = (iv < bound), in a loop whose
+  /// trip count is thread-varying (RowWalkTri.cpp).
+  bool lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated);
+  /// A loop of several blocks with a thread-varying trip count around
+  /// single-block loops (syrk-like): left as it is, only the staged clone
+  /// of the inner loops (RowWalkTri.cpp).
+  bool skipOuterLoop(const analysis::Loop &L);
+  void dropAllButStaged(KernelPlan &plan);
   /// A loop of several blocks that the staged clone may take (guards
   /// inside, no exit but the latch; RowWalkGuards.cpp): fills `lb`.
   bool guardedLoop(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
@@ -284,6 +299,7 @@ private:
   std::deque<AccessInfo> asUnknown_;               // accesses with Uniform symbols, taken as unknown
   RegTypes types_;
   std::vector<LoopBlock> loops_;
+  bool outerSkipped_ = false;  // a triangular loop of several blocks around the loops (RowWalkTri.cpp)
 };
 
 /// Builds a clone of `k` named `name`: step 1 always; the lanes clone when
@@ -325,5 +341,23 @@ Variant stagedVariant(const Variant &base, const std::string &name);
 bool shortRowStep(int64_t step);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
+
+// The staged clone's per-lane trip counts (RowWalkTri.cpp).
+/// NT = T >> log2(ipt) into `NT`, ok = NT < 2^32; returns NT as 32 bits.
+std::string emitLaneTiles(Emitter &e, const std::string &T, const std::string &NT, unsigned ipt,
+                          const std::string &ok);
+/// T of an `iv < bound` latch (LanePlan::lessThan), and ok &= no 32-bit wrap.
+std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
+void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
+                    const std::string &ok);
+/// The warp's largest NT (64 bits); branches to `header` when it is 0.
+std::string emitWarpMaxTiles(Emitter &e, const std::string &nt32, const std::string &header);
+/// For each copy k of the lane, the NT of the row it copies (64 bits).
+std::vector<std::string> emitPieceTiles(Emitter &e, const std::string &nt32, const std::string &rsub,
+                                        unsigned pieces, unsigned rowsPerCopy);
+/// ", per-lane trip counts (...)" when a staged loop of `plan` has them, else "".
+std::string perLaneRemark(const KernelPlan &plan);
+/// issued < NT of each copy's row.
+std::vector<std::string> emitPiecePreds(Emitter &e, const std::string &issued, const std::vector<std::string> &ntk);
 
 }  // namespace ptxopt::transforms::rowwalk

@@ -148,7 +148,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     for (const auto &s : a.strides) unit |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 32;
     if (a.verdict == AccessInfo::Verdict::Uncoalesced && unit) uncoalesced = true;
   }
-  if (!uncoalesced) {
+  if (!uncoalesced && !(staged && unknownRows(L, removed))) {  // RowWalkTri.cpp
     why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
     return false;
   }
@@ -318,12 +318,13 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   const Instruction &sp = *instr(lp.setpAt);
   auto smods = sp.modifiers();
   bool ne = smods.size() == 2 && ((smods[0] == ".ne" && !br.guardNegated) || (smods[0] == ".eq" && br.guardNegated));
-  if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !ne) {
+  const bool lt = !ne && staged && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp
+  if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !(ne || lt)) {
     why = "the loop's exit test is not 'iv != bound' (" + std::string(sp.opcode) + ")";
     return false;
   }
   bool found = false;
-  for (int side = 1; side <= 2 && !found; ++side) {
+  for (int side = 1; side <= (lt ? 1 : 2) && !found; ++side) {
     const Operand &v = sp.operands[side], &b = sp.operands[3 - side];
     if (!v.isReg() || !(b.intValue() || (b.isReg() && !defs.count(std::string(b.text))))) continue;
     // The value tested is the induction variable itself, or `add t, iv, X`
@@ -362,6 +363,14 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     why = "the loop's exit test does not compare an induction variable with a power-of-two step against a "
           "loop-invariant bound";
     return false;
+  }
+  if (lt) {
+    const IV &t = lp.ivs[lp.tested];
+    if (t.bits != 32 || t.step <= 0 || !lp.after || !lp.boundOffset.empty()) {
+      why = "the loop's exit test 'iv < bound' is not on a 32-bit counter stepping up, read after its update";
+      return false;
+    }
+    lp.lessThan = true;
   }
   {
     // Where the trip count comes from (the lanes clone asks for long rows).

@@ -75,6 +75,8 @@
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
 // 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
 // original loop: the clone is never wrong, only not faster for that warp.
+// Loops whose trip count is not warp-uniform (triangular) take the per-lane
+// form instead of the trip-count guard: RowWalkTri.cpp.
 #include <cctype>
 
 #include "RowWalk.h"
@@ -128,12 +130,14 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   cs.loop = L.id;
   const uint16_t counter = fa_.affine().symbolId(cs);
   std::map<std::string, std::map<int64_t, size_t>> byRow;  // row register -> offset -> load
+  const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
     bool walks = false;
     for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && *s.constant > 0;
-    if (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks) continue;
+    if (unknown && a.verdict == AccessInfo::Verdict::Unknown) walks = true;
+    else if (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks) continue;
     const Instruction &in = *instr(i);
     std::string reg;
     int64_t off = 0;
@@ -288,7 +292,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   e.ins("bra", {header}, pdiv);
   std::vector<std::string> v0;
   for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
-  const std::string T = emitTripCount(e, lp, v0);
+  const std::string T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
   const std::string tlo = e.reg32(), thi = e.reg32(), t0lo = e.reg32(), t0hi = e.reg32(), T0 = e.reg64();
   auto movVec = [&](const std::string &dst, const std::vector<std::string> &src, bool unpack) {
     auto mv = std::make_unique<Instruction>();
@@ -299,12 +303,17 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     mv->edited = true;
     e.out.push_back(std::move(mv));
   };
-  movVec(T, {tlo, thi}, true);
-  e.ins("shfl.sync.idx.b32", {t0lo, tlo, "0", "31", "-1"});
-  e.ins("shfl.sync.idx.b32", {t0hi, thi, "0", "31", "-1"});
-  movVec(T0, {t0lo, t0hi}, false);
+  if (!sp.perLane) {
+    movVec(T, {tlo, thi}, true);
+    e.ins("shfl.sync.idx.b32", {t0lo, tlo, "0", "31", "-1"});
+    e.ins("shfl.sync.idx.b32", {t0hi, thi, "0", "31", "-1"});
+    movVec(T0, {t0lo, t0hi}, false);
+  }
   const std::string ok = e.regp(), all = e.regp(), NT = e.reg64();
-  e.ins("setp.eq.u64", {ok, T0, T});
+  std::string nt32, NTmax = NT;  // per lane (RowWalkTri.cpp): each lane's tiles, the warp's
+  if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
+  if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
+  else e.ins("setp.eq.u64", {ok, T0, T});
   std::vector<std::string> rowStart;  // each row's piece of the iteration
   for (size_t r = 0; r < sp.rows.size(); ++r) {
     if (!sp.wide[r].base.empty()) {
@@ -320,10 +329,13 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     e.ins("and.b64", {a, rowStart.back(), "15"});
     e.ins("setp.eq.and.u64", {ok, a, "0", ok});
   }
-  e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
-  e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
+  if (!sp.perLane) {
+    e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
+    e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
+  }
   e.ins("vote.sync.all.pred", {all, ok, "-1"});
   e.ins("bra", {header}, "!" + all);
+  if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
   // Copy sources: lane l copies piece l % pieces of rows k*rowsPerCopy + l / pieces.
   const std::string lane = e.reg32(), rsub = e.reg32(), c16 = e.reg32(), c16w = e.reg64(), buf = e.reg32(),
                     dst0 = e.reg32(), own = e.reg32();
@@ -351,6 +363,8 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
       src[r].push_back(s);
     }
   }
+  std::vector<std::string> ntk;  // per lane: the tiles of each copy's row
+  if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces, rowsPerCopy);
   // IPT copies of the body whose row loads read the lane's row of the
   // stage at `rp`.
   std::map<size_t, const StagedPlan::RowLoad *> rowLoad;
@@ -433,9 +447,11 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     auto load = [&](unsigned j) {
       const std::string p = e.regp();
       e.ins("setp.lt.u64", {p, issued, NT});
+      std::vector<std::string> pk;
+      if (sp.perLane) pk = emitPiecePreds(e, issued, ntk);
       for (size_t r = 0; r < sp.rows.size(); ++r)
         for (unsigned k = 0; k < pieces; ++k) {
-          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, p);
+          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, sp.perLane ? pk[k] : p);
           auto &ld = static_cast<Instruction &>(*e.out.back());
           ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
           e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
@@ -457,11 +473,18 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
       load(j);
       e.ins("bar.warp.sync", {"-1"});  // every lane's stores of tile t are seen by all; tile t-1 is read
       e.ins("add.u32", {rp, own, sofs});
+      const std::string mine = "$L__ptxopt_st_own" + tag + "_" + std::to_string(j);
+      if (sp.perLane) {
+        const std::string past = e.regp();  // this lane's row has no tile t
+        e.ins("setp.ge.u64", {past, t, NT});
+        e.ins("bra", {mine}, past);
+      }
       body(rp);
+      if (sp.perLane) e.label(mine);
       e.ins("xor.b32", {sofs, sofs, std::to_string(stageBytes)});
       const std::string more = e.regp();
       e.ins("add.u64", {t, t, "1"});
-      e.ins("setp.lt.u64", {more, t, NT});
+      e.ins("setp.lt.u64", {more, t, NTmax});
       if (j + 1 < K) e.ins("bra", {doneLabel}, "!" + more);
       else e.ins("bra", {tileLabel}, more);
     }

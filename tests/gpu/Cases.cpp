@@ -1144,6 +1144,7 @@ std::vector<Case> allCases() {
   addGridStride(cs);
   addRowWalk(cs);
   addRowWalk32(cs);
+  addTri(cs);
   addRowWalkGuards(cs);
   addRowWalkShort(cs);
   addTranspose(cs);

@@ -92,6 +92,8 @@ std::vector<Case> allCases();
 
 /// rowwalk through 32-bit indices (CasesRowWalk32.cpp).
 void addRowWalk32(std::vector<Case> &cs);
+/// rowwalk's triangular loops (CasesTri.cpp).
+void addTri(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
 /// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).

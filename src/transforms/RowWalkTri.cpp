@@ -1,0 +1,227 @@
+// rowwalk, step 3 for rows of their own length: the staged clone when the
+// loop's trip count differs between the lanes of a warp (triangular loops,
+// `for (k = 0; k <= i; k++)` over row i: trmv, syrk-like prefixes; issue 29
+// item 6). Overview: RowWalk.cpp; the staged clone: RowWalkStaged.cpp.
+//
+// What: the staged clone of such a loop stages each row only as far as its
+// own lane walks it. Each lane computes its own trip count T and full tiles
+// NT = T / IPT; the warp runs tiles 0 .. max(NT) - 1 (the maximum by a
+// shfl.sync.bfly butterfly); a lane copies a 16-byte piece of row r's tile t
+// only when t < NT of row r (the owner's NT, shuffled from it), so no copy
+// reads a byte the owning thread would not; a lane runs the IPT body copies
+// of tile t only when t < its own NT (a branch around them; the warp meets
+// again at the next bar.warp.sync); then each lane runs its own remaining
+// T - NT * IPT iterations in the original loop, as the uniform clone does.
+// The order of each lane's operations is the original's: exact.
+// Why it pays on the GPU: the uniform clone sends every warp whose lanes'
+// trip counts differ to the original loop, which for a triangular loop is
+// every warp (1.1-1.7x with regacc + pack). In a triangle the 32 rows of a
+// warp differ by at most 32 elements, under one 256-byte tile of 4-byte
+// elements, so all lanes share all tiles but the last: the copies stay
+// whole-line and coalesced, as in the uniform clone.
+// When: the loop's trip count is not provably warp-uniform (the Uniformity
+// analysis: Thread level); loops whose trip count is grid- or block-uniform
+// keep the uniform clone unchanged.
+// Latches `iv < bound` (signed 32-bit counter stepping up, tested after its
+// update: the upper triangle's unrolled loop, whose count nvcc cannot
+// compute for `!=`): T = max(1, ceil((bound - iv0) / step)) in 64 bits, and
+// each lane checks that iv0 + T * step stays at most 2^31 - 1 (else the
+// 32-bit counter wraps, the original loop goes on: the warp runs it).
+// Rows the analysis cannot see: in such a loop where no access is a row
+// (uncoalesced along %tid.x, unit-stride along the loop) but every access
+// of unknown address is a global load through a 64-bit register stepping
+// 16-128 bytes (nvcc's upper-triangular `for (k = i; k < n; k++)`: the
+// (n-i) % 4 remainder is peeled in front of the unrolled loop, whose start
+// then differs by path), those loads are staged as rows. Staging is exact
+// for any plain load of a loop that does not write memory (each lane reads
+// what it would, in its order); what it costs is speed when such a "row" is
+// in fact shared by the lanes (x[k] of trmv): its tiles are copied too.
+// Nested in a triangular loop (syrk-like: thread i, for j <= i, a row walk
+// over k): a loop of several blocks whose trip count is thread-varying and
+// that holds single-block loops is left as it is instead of refusing the
+// kernel, and only the staged clone of the inner loops is made (no lanes,
+// no accumulators in registers: those reason about the whole kernel's
+// loops). Each time the inner loop starts, the staged clone's checks run:
+// warps whose lanes all run it (j <= the warp's smallest i) stage it, the
+// others run the original loop.
+// Refuses (remark): rowwalk-staged-copy=async (the per-lane form has the
+// plain copies only).
+// Guards: a warp runs the original loop when its lanes are not all in the
+// loop, a row is not 16-byte aligned, or an NT does not fit in 32 bits (the
+// butterfly is 32-bit); when no lane has a full tile it runs the original
+// loop too.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+bool Planner::planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why) {
+  sp.perLane = fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
+  if (sp.perLane && ctx_.options.rowwalk.asyncCopy) {
+    why = "the trip count differs between lanes (a triangular loop): only the plain copies stage such rows "
+          "(rowwalk-staged-copy=async asked for cp.async)";
+    return false;
+  }
+  return true;
+}
+
+bool Planner::unknownRows(const LoopBlock &L, const std::set<size_t> &removed) {
+  if (fa_.affine().tripCountUniformity(L.id) != analysis::UniformLevel::Thread) return false;
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = fa_.affine().symbolId(cs);
+  unsigned unknown = 0;
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    if (removed.count(i) || !accessAt_.count(i)) continue;
+    const AccessInfo &a = *accessAt_.at(i);
+    for (const auto &st : a.strides)
+      if (a.verdict == AccessInfo::Verdict::Uncoalesced && st.symbol == counter && st.constant && *st.constant > 0)
+        return false;  // rows the analysis sees: the usual plan
+    if (a.verdict != AccessInfo::Verdict::Unknown) continue;
+    // Every unknown access a global load through a register stepping 16-128
+    // bytes (`add.s64 r, r, step` in the loop; planLanes checks the rest of
+    // the induction variable, planStaged the loads).
+    const Instruction &in = *instr(i);
+    auto mem = analysis::memAccess(in);
+    std::string reg;
+    int64_t off = 0;
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || in.operands.size() != 2 ||
+        !baseAndOffset(in.operands[1], reg, off))
+      return false;
+    int64_t step = 0;
+    for (size_t j = L.hs + 1; j < L.ls; ++j)
+      if (const Instruction *u = instr(j); u && u->opcode == "add.s64" && u->operands.size() == 3 &&
+                                            u->operands[0].isReg() && u->operands[0].text == reg &&
+                                            u->operands[1].isReg() && u->operands[1].text == reg &&
+                                            u->operands[2].isImm())
+        step = std::strtoll(std::string(u->operands[2].text).c_str(), nullptr, 0);
+    if (step < 16 || step > 128 || step % 16) return false;
+    ++unknown;
+  }
+  return unknown > 0;
+}
+
+bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated) {
+  return !negated && setp.opcode == "setp.lt.s32" &&
+         fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
+}
+
+std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {
+  // Do-while, the test after the update: T = max(1, ceil((bound - iv0) / step)),
+  // in 64 bits from the sign-extended values.
+  const IV &t = lp.ivs[lp.tested];
+  std::string b = lp.bound;
+  if (!b.empty() && b[0] != '%') {
+    const std::string r = e.reg32();
+    e.ins("mov.b32", {r, b});
+    b = r;
+  }
+  const std::string a = e.reg64(), bw = e.reg64(), d = e.reg64(), T = e.reg64();
+  e.ins("cvt.s64.s32", {a, v0[lp.tested]});
+  e.ins("cvt.s64.s32", {bw, b});
+  e.ins("sub.s64", {d, bw, a});
+  e.ins("add.s64", {d, d, std::to_string(t.step - 1)});
+  e.ins("shr.s64", {d, d, std::to_string(log2u(uint64_t(t.step)))});
+  e.ins("max.s64", {T, d, "1"});
+  return T;
+}
+
+void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
+                    const std::string &ok) {
+  // The original's counter after its last update, iv0 + T * step, is at most
+  // 2^31 - 1: past it the 32-bit counter would wrap and the loop go on.
+  const std::string a = e.reg64(), last = e.reg64();
+  e.ins("cvt.s64.s32", {a, v0[lp.tested]});
+  e.ins("mad.lo.s64", {last, T, std::to_string(lp.ivs[lp.tested].step), a});
+  e.ins("setp.le.and.s64", {ok, last, "2147483647", ok});
+}
+
+bool Planner::skipOuterLoop(const analysis::Loop &L) {
+  // Any loop of several blocks with a thread-varying trip count (nvcc's
+  // other paths, m <= 0, have some too), once one of them holds a
+  // single-block loop: the staged clone leaves them as they are.
+  auto varying = [&](const analysis::Loop &O) {
+    return O.blocks.size() != 1 && fa_.affine().tripCountUniformity(O.id) == analysis::UniformLevel::Thread;
+  };
+  if (!varying(L)) return false;
+  bool nest = false;
+  for (const auto &O : fa_.loops().loops())
+    if (varying(O))
+      for (const auto &M : fa_.loops().loops()) nest |= M.blocks.size() == 1 && O.contains(M.header);
+  outerSkipped_ |= nest;
+  return nest;
+}
+
+void Planner::dropAllButStaged(KernelPlan &plan) {
+  if (!outerSkipped_) return;
+  if (!plan.lanes.empty())
+    ctx_.remark(Remark::Kind::Missed, k_, "",
+                "no lanes clone: the loops are inside a triangular loop of several blocks (only the staged clone "
+                "of the inner loops is made there)");
+  if (!plan.accList.empty())
+    ctx_.remark(Remark::Kind::Missed, k_, "",
+                "accumulators in memory not kept in registers: the loops are inside a triangular loop of several "
+                "blocks");
+  plan.lanes.clear();
+  plan.accList.clear();
+  plan.memAccs.clear();
+  plan.lanesDisjoint.clear();
+  plan.disjoint.clear();
+  plan.aligned.clear();
+  plan.reassoc = false;
+}
+
+std::string perLaneRemark(const KernelPlan &plan) {
+  for (const auto &sp : plan.staged)
+    if (sp.perLane) return ", per-lane trip counts (each lane stages and reads its row as far as it walks it)";
+  return "";
+}
+
+std::string emitLaneTiles(Emitter &e, const std::string &T, const std::string &NT, unsigned ipt,
+                          const std::string &ok) {
+  // NT = T / IPT of this lane; ok = NT fits in 32 bits.
+  const std::string nt32 = e.reg32();
+  e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
+  e.ins("setp.le.u64", {ok, NT, "4294967295"});
+  e.ins("cvt.u32.u64", {nt32, NT});
+  return nt32;
+}
+
+std::string emitWarpMaxTiles(Emitter &e, const std::string &nt32, const std::string &header) {
+  // max over the warp of NT (every lane active: checked before), the
+  // original loop when it is 0.
+  const std::string mx = e.reg32(), other = e.reg32(), wide = e.reg64(), none = e.regp();
+  e.ins("mov.u32", {mx, nt32});
+  for (unsigned d = 16; d; d >>= 1) {
+    e.ins("shfl.sync.bfly.b32", {other, mx, std::to_string(d), "31", "-1"});
+    e.ins("max.u32", {mx, mx, other});
+  }
+  e.ins("setp.eq.u32", {none, mx, "0"});
+  e.ins("bra", {header}, none);
+  e.ins("cvt.u64.u32", {wide, mx});
+  return wide;
+}
+
+std::vector<std::string> emitPieceTiles(Emitter &e, const std::string &nt32, const std::string &rsub,
+                                        unsigned pieces, unsigned rowsPerCopy) {
+  // The NT of the row each copy k of this lane reads (row rsub + k * rowsPerCopy).
+  std::vector<std::string> out;
+  for (unsigned k = 0; k < pieces; ++k) {
+    const std::string from = e.reg32(), n = e.reg32(), w = e.reg64();
+    e.ins("add.u32", {from, rsub, std::to_string(k * rowsPerCopy)});
+    e.ins("shfl.sync.idx.b32", {n, nt32, from, "31", "-1"});
+    e.ins("cvt.u64.u32", {w, n});
+    out.push_back(w);
+  }
+  return out;
+}
+
+std::vector<std::string> emitPiecePreds(Emitter &e, const std::string &issued, const std::vector<std::string> &ntk) {
+  std::vector<std::string> out;
+  for (const auto &n : ntk) {
+    out.push_back(e.regp());
+    e.ins("setp.lt.u64", {out.back(), issued, n});
+  }
+  return out;
+}
+
+}  // namespace ptxopt::transforms::rowwalk

@@ -1,0 +1,92 @@
+// gpu-diff cases of the rowwalk pass's triangular row walks (issue 29, item
+// 6; docs/PASSES.md, rowwalk, "Triangular loops"; RowWalkTri.cpp): the
+// kernels of tests/lit/rowwalk/Inputs/tri.cu, every clone compared bit for
+// bit with the original (random non-zero inputs).
+//
+// Edges: rows not a multiple of 32 (the last warp runs the original loop),
+// n = 1 (one lane: the original), rows not 16-byte aligned (n % 4 != 0:
+// every warp runs the original loop), blocks of 96 threads, rows whose
+// lengths end inside a tile (every lane's own remainder in the original
+// loop), the first warp (rows 0..31: rows shorter than a tile, some lanes
+// not in the unrolled loop).
+#include "Cases.h"
+
+namespace gpudiff {
+
+void addTri(std::vector<Case> &cs) {
+  const std::string forced = "rowwalk;rowwalk-staged=1", stagedOnly = "rowwalk;rowwalk-staged=1;rowwalk-lanes=0";
+  // trmv: (A n x n, x n, y n, n).
+  auto trmv = [](const std::string &kernel, unsigned n, unsigned block, Elem e, const std::string &passes,
+                 const std::string &expect) {
+    Case c = makeCase("tri: " + kernel + " " + std::to_string(n) + " b" + std::to_string(block), "tri", kernel,
+                      {in(e, size_t(n) * n), in(e, n), out(e, n), i32(int32_t(n))}, {(n + block - 1) / block, 1, 1},
+                      {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * n >= (size_t(1) << 24);
+    return c;
+  };
+  // Row sums of rows of n-i elements: (A n x n, y n, n).
+  auto trisum = [](const std::string &kernel, unsigned n, unsigned block, Elem e, const std::string &passes,
+                   const std::string &expect) {
+    Case c = makeCase("tri: " + kernel + " " + std::to_string(n) + " b" + std::to_string(block), "tri", kernel,
+                      {in(e, size_t(n) * n), out(e, n), i32(int32_t(n))}, {(n + block - 1) / block, 1, 1},
+                      {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * n >= (size_t(1) << 24);
+    return c;
+  };
+  // Lower-triangular float trmv: the per-lane staged clone by default (-O2).
+  cs.push_back(trmv("trmv_lower_f32", 4096, 256, Elem::F32, "", "=trmv_lower_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_f32", 2048, 256, Elem::F32, "rowwalk", "=trmv_lower_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_f32", 1000, 256, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_f32", 1000, 96, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_f32", 1003, 256, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_f32", 1, 32, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_f32", 40, 32, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
+  // The int index form (a 64-bit pointer walk).
+  cs.push_back(trmv("trmv_lower_s32idx_f32", 2048, 256, Elem::F32, "", "=trmv_lower_s32idx_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_s32idx_f32", 1000, 256, Elem::F32, forced, "=trmv_lower_s32idx_f32__ptxopt_staged"));
+  // Integers: the lanes clone first (exact); the staged clone with the lanes off.
+  cs.push_back(trmv("trmv_lower_i32", 4096, 256, Elem::I32, "", "=trmv_lower_i32__ptxopt_lanes"));
+  cs.push_back(trmv("trmv_lower_i32", 1000, 256, Elem::I32, stagedOnly, "=trmv_lower_i32__ptxopt_staged"));
+  // Rows of n-i elements.
+  cs.push_back(trisum("trisum_f32", 4096, 256, Elem::F32, "", "=trisum_f32__ptxopt_staged"));
+  cs.push_back(trisum("trisum_f32", 1000, 256, Elem::F32, forced, "=trisum_f32__ptxopt_staged"));
+  cs.push_back(trisum("trisum_f32", 1000, 96, Elem::F32, forced, "=trisum_f32__ptxopt_staged"));
+  cs.push_back(trisum("trisum_f32", 1001, 256, Elem::F32, forced, "=trisum_f32__ptxopt_staged"));
+  cs.push_back(trisum("trisum_i32", 1000, 256, Elem::I32, stagedOnly, "=trisum_i32__ptxopt_staged"));
+  cs.push_back(trisum("trisum_i32", 4096, 256, Elem::I32, "", "=trisum_i32__ptxopt_lanes"));
+  // Upper-triangular trmv: floats through the `iv < bound` latch after
+  // nvcc's peeled remainder (A's row and x staged); the int form's staged
+  // clone (rows unaligned: the original in every warp) and its lanes clone.
+  cs.push_back(trmv("trmv_upper_f32", 4096, 256, Elem::F32, "", "=trmv_upper_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_upper_f32", 1000, 256, Elem::F32, forced, "=trmv_upper_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_upper_f32", 1000, 96, Elem::F32, forced, "=trmv_upper_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_upper_f32", 1001, 256, Elem::F32, forced, "=trmv_upper_f32__ptxopt_staged"));
+  // Rows under 128 (n = 40): the row-length condition keeps the original.
+  cs.push_back(trmv("trmv_upper_f32", 40, 32, Elem::F32, forced, "original"));
+  cs.push_back(trmv("trmv_upper_i32", 1000, 256, Elem::I32, stagedOnly, "=trmv_upper_i32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_upper_i32", 4096, 256, Elem::I32, "", ""));
+  // syrk-like: the inner row walk (m per row) staged inside the triangular
+  // loop over j; warps whose lanes are not all still in it run the original.
+  auto syrk = [](unsigned n, unsigned m, unsigned block, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri: syrk_lower_f32 " + std::to_string(n) + "x" + std::to_string(m) + " b" +
+                          std::to_string(block),
+                      "tri", "syrk_lower_f32",
+                      {in(Elem::F32, size_t(n) * m), out(Elem::F32, size_t(n) * n), i32(int32_t(n)), i32(int32_t(m))},
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = n >= 2048;
+    return c;
+  };
+  cs.push_back(syrk(2048, 256, 256, "", "=syrk_lower_f32__ptxopt_staged_pack"));
+  cs.push_back(syrk(300, 256, 256, forced, "=syrk_lower_f32__ptxopt_staged"));
+  cs.push_back(syrk(300, 260, 96, forced, "=syrk_lower_f32__ptxopt_staged"));
+  cs.push_back(syrk(300, 258, 256, forced, "=syrk_lower_f32__ptxopt_staged"));  // rows unaligned
+  cs.push_back(syrk(300, 0, 256, forced, "original"));                         // m = 0: the zero-fill path
+}
+
+}  // namespace gpudiff
