@@ -85,5 +85,7 @@ std::vector<Case> allCases();
 
 /// rowwalk through 32-bit indices (CasesRowWalk32.cpp).
 void addRowWalk32(std::vector<Case> &cs);
+/// transpose: transposes, rotations, permutes (CasesTranspose.cpp).
+void addTranspose(std::vector<Case> &cs);
 
 }  // namespace gpudiff
