@@ -29,9 +29,11 @@
 // Algorithm: the prologue reads %tid.x/.y and %ctaid.x/.y once; per copy,
 // the logical indices are a few shifts, masks and a mad, then the copy of
 // the body (labels renamed per copy) with the special registers renamed;
-// phase 1 copies are phase1Copy's (Transpose.cpp), phase 2 copies the
-// whole body with every return a branch to the copy's end and the load an
-// ld.shared. Each logical thread runs exactly the original's instructions,
+// phase 1 copies are phase1Copy's (Transpose.cpp), except that each keeps
+// its element in registers of its own and sets a flag, and the four tile
+// stores follow the fourth copy (each under its flag), so the four loads
+// are in flight together; phase 2 copies the whole body with every return
+// a branch to the copy's end and the load an ld.shared. Each logical thread runs exactly the original's instructions,
 // bounds tests included, in both phases: bit-identical, as the one-element
 // clone (Transpose.cpp says why it is legal).
 // Launch (manifest, kind `transpose-tiled`): grid (ceil(grid.x / (32/bx)),
@@ -133,6 +135,46 @@ std::vector<std::unique_ptr<ir::Stmt>> phase2Copy(ir::Module &m, const ir::Funct
   return out;
 }
 
+/// Phase 1's copies keep their loaded elements in registers of their own
+/// and store them to the tile after the last copy, so that the four loads
+/// of a thread are in flight together (with the store right after its
+/// load, each copy would wait for its load). `ok` is 1 when the copy loaded.
+struct Deferred {
+  std::string ok, addr, type;
+  Operand value;
+};
+
+/// Renames the destination of phase-1 copy `body`'s load to fresh
+/// registers (declared in `decls`) and replaces its st.shared by `ok = 1`.
+Deferred deferTileStore(ir::Module &m, std::vector<std::unique_ptr<ir::Stmt>> &body, const RegTypes &types,
+                        const Plan &p, const std::string &ok, const std::string &addr, const std::string &tag,
+                        std::vector<std::unique_ptr<ir::Stmt>> &decls) {
+  Deferred d{ok, addr, p.type, Operand{}};
+  for (size_t i = 1; i < body.size(); ++i) {
+    if (body[i]->kind != ir::Stmt::Kind::Instruction) continue;
+    auto &st = static_cast<ir::Instruction &>(*body[i]);
+    if (!std::string_view(st.opcode).starts_with("st.shared")) continue;
+    auto &ld = static_cast<ir::Instruction &>(*body[i - 1]);  // phase1Copy puts the store right after the load
+    std::map<std::string, std::string> fresh;
+    unsigned n = 0;
+    analysis::forEachRegister(ld.operands[0], [&](const Operand &r) {
+      std::string name = "%ptxopt_ttv" + tag + "_" + std::to_string(n++);
+      fresh[std::string(r.text)] = name;
+      auto decl = std::make_unique<ir::Decl>();
+      decl->attrs = {m.intern(".reg"), m.intern(types.type(r.text))};
+      decl->names.push_back({m.intern(name), {}, {}});
+      decl->edited = true;
+      decls.push_back(std::move(decl));
+    });
+    renameOperand(ld.operands[0], fresh, m);
+    ld.edited = true;
+    d.value = ld.operands[0];
+    body[i] = makeInstr(m, "mov.u32", {Operand::reg(m.intern(ok)), Operand::imm(m.intern("1"))});
+    return d;
+  }
+  return d;
+}
+
 /// Appends `.param .u32 <clone>_param_ptxopt_grid_<dim>` to the clone's parameters; returns its name.
 std::string addGridParam(ir::Module &m, ir::Function &f, const char *dim) {
   std::string name = std::string(f.name) + "_param_ptxopt_grid_" + dim;
@@ -166,7 +208,12 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   if (c.sx > 1) e.ins("ld.param.u32", {c.gx = e.reg32(), "[" + addGridParam(m, *clone, "x") + "]"});
   if (c.sy > 1) e.ins("ld.param.u32", {c.gy = e.reg32(), "[" + addGridParam(m, *clone, "y") + "]"});
   e.ins("mov.u32", {c.base, tile});
-  std::vector<std::unique_ptr<ir::Stmt>> code;
+  std::vector<std::unique_ptr<ir::Stmt>> code, valueDecls;
+  std::vector<Deferred> deferred;
+  RegTypes types;
+  ir::forEachStmt(*k.body, [&](const ir::Stmt &st) {
+    if (st.kind == ir::Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(st));
+  });
   auto flush = [&] {
     for (auto &st : e.out) code.push_back(std::move(st));
     e.out.clear();
@@ -179,14 +226,24 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       const std::string tag = std::to_string(phase) + "_" + std::to_string(j);
       const std::string end = "$L__ptxopt_tt" + tag + "_end";
       Logical l = logicalThread(c, j, exchanged);
+      std::string ok;
+      if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});
       if (!l.past.empty()) e.ins("bra", {end}, l.past);
       flush();
       auto body = phase == 1 ? phase1Copy(m, k, p, l.names, l.addr, end, "_tt" + tag)
                              : phase2Copy(m, k, p, l, end, "_tt" + tag);
+      if (phase == 1) deferred.push_back(deferTileStore(m, body, types, p, ok, l.addr, tag, valueDecls));
       for (auto &st : body) code.push_back(std::move(st));
       e.label(end);
     }
-    if (phase == 1) e.ins("bar.sync", {"0"});
+    if (phase == 1) {
+      for (const Deferred &d : deferred) {
+        std::string q = e.regp();
+        e.ins("setp.ne.u32", {q, d.ok, "0"});
+        e.out.push_back(makeInstr(m, "st.shared" + d.type, {e.op("[" + d.addr + "]"), d.value}, e.m.intern(q)));
+      }
+      e.ins("bar.sync", {"0"});
+    }
   }
   e.ins("ret", {});
   flush();
@@ -194,6 +251,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   b.erase(b.begin() + static_cast<long>(prologueAt(*clone->body)), b.end());
   b.push_back(e.decl(".b32", e.prefix + "r", e.r32));
   b.push_back(e.decl(".pred", e.prefix + "p", e.pred));
+  for (auto &st : valueDecls) b.push_back(std::move(st));
   for (auto &st : code) b.push_back(std::move(st));
   auto d = std::make_unique<ir::Decl>();
   d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
