@@ -2,7 +2,8 @@
 // and hand-written tiled kernels, in one run (scripts/bench-transpose.sh).
 //
 // Kernels: tests/lit/transpose/Inputs/transpose.cu (nvcc 13 -O3), optimized
-// by `ptx-opt -O2` (the script). The module is loaded with the driver
+// by `ptx-opt --passes=transpose` (the script; -O2 makes the same clones but
+// for the two fused kernels coalesce's swap takes). The module is loaded with the driver
 // (cuModuleLoadData: JIT to the GPU at hand); the original `<k>`, its
 // one-element clone `<k>__ptxopt_transpose<shape>` (the same launch) and its
 // tiled clone `<k>__ptxopt_tiled<shape>` (32 x 8 threads per 32 x 32 tile,
@@ -22,8 +23,8 @@
 // CUDA device.
 //
 //   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--runs N] [--quick]
-// --one: the module whose one-element clones are measured (ptx-opt -O2
-// --transpose-elements=1: -O2 itself leaves out the 32 x 32 one, which its
+// --one: the module whose one-element clones are measured (ptx-opt
+// --transpose-elements=1: the default leaves out the 32 x 32 one, which its
 // tiled clone always precedes); the tiled clones come from the first.
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -191,7 +192,7 @@ int measureRow(CUmodule mod, CUmodule one, Row &r, void *out, void *ref) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx;  // -O2; -O2 --transpose-elements=1 (the one-element clones)
+  std::string ptx, onePtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones)
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
