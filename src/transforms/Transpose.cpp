@@ -317,7 +317,8 @@ std::optional<std::string> checkInstructions(const ir::Function &k, analysis::Fu
     }
     for (auto u : analysis::defUse(in).uses) {
       if (types.type(u).empty()) {  // a special register: the logical thread's indices are renamed, no other
-        if (!kIndexRegisters.count(u)) return "it reads " + std::string(u) + " (the clones would see another thread's)";
+        if (!kIndexRegisters.count(u))
+          return "it reads " + std::string(u) + " (a special register the clones do not rename)";
         continue;
       }
       fa.defs().defsAt(i, u, defs);

@@ -142,3 +142,18 @@ extern "C" __global__ void transpose_laneid(const float *in, float *out, int W, 
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   if (x < W && y < H) out[x * H + y] = in[y * W + x] + float(lane);
 }
+// It reads %clock (a special register the clones do not rename): refused.
+extern "C" __global__ void transpose_clock(const float *in, float *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + y] = in[y * W + x] + float(clock() & 1);
+}
+// It reads %nsmid, a special register the clones do not rename (only the
+// thread and block indices and extents are): refused.
+extern "C" __global__ void transpose_nsmid(const float *in, float *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  if (x < W && y < H) out[x * H + y] = in[y * W + x] + float(n);
+}
