@@ -39,6 +39,7 @@ Config configFrom(const std::function<const char *(const char *)> &get) {
   c.device = static_cast<int>(envNumber(get("PTXOPT_DEVICE"), 0));
   if (const char *lib = get("PTXOPT_LIBCUDA"); lib && *lib) c.libcuda = lib;
   c.firstLaunchClones = envFlag(get("PTXOPT_FIRST_LAUNCH_CLONES"));
+  if (const char *preload = get("PTXOPT_PRELOAD_IMAGES"); preload && *preload) c.preloadImages = envFlag(preload);
   const char *loading = get("CUDA_MODULE_LOADING");
   c.lazyLoading = !(loading && std::string(loading) == "EAGER");
   return c;

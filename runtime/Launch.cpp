@@ -108,7 +108,7 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
   // The decisions keep their text for PTXOPT_LOG, autotuning, and kernels of more variants than a mask takes.
   const bool withText = cfg.log != 0 || cfg.autotune || k->manifest.variants.size() > kMaskVariants;
   const ChoiceText text{cfg.log, cfg.autotuneSamples, logLine};
-  const MaxThreadsOf maxThreads{[](const void *kernel, size_t i) {
+  const MaxThreadsOf maxThreads{[](const void *kernel, size_t i, uint32_t) {
                                   return static_cast<const ptxopt_kernel_st *>(kernel)->maxThreads[i];
                                 },
                                 k};

@@ -87,7 +87,9 @@ struct Clone {
   std::shared_ptr<CloneImage> image;       // its own image, or null: it is in the unit's image
   cudaKernel_t handle = nullptr;
   // Read from cudart when a launch shape first can use the clone (resolveClone):
-  // 0 not yet, 1 usable, 2 not usable. Written under the kernel's mutex.
+  // 0 not yet, 1 usable (handle and thread limit), 2 not usable, 3 usable
+  // (handle; the limit not read: no launch needed it). Written under the
+  // kernel's mutex.
   std::atomic<int> state{0};
   uint32_t maxThreads = 0;  // cudaFuncGetAttributes' maxThreadsPerBlock (valid when state == 1)
 };
@@ -228,20 +230,23 @@ std::string dimsText(const Dims &d) {
   return buf;
 }
 
-/// Clone `i`'s handle and thread limit, read from cudart once (a clone
-/// cudart cannot find or describe is dropped with a warning). True when it
-/// is usable.
-bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
+/// Clone `i`'s handle and, with `limit`, its thread limit, each read from
+/// cudart once (a clone cudart cannot find or describe is dropped with a
+/// warning). The handle (cudaGetKernel) loads nothing; the limit
+/// (cudaFuncGetAttributes) loads the clone's function under lazy loading, so
+/// it is read only where a launch needs it (CloneLimits). True when usable.
+bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i, bool limit = true) {
   Clone &c = k.clones[i];
+  auto known = [&](int state) { return state == 1 || state == 2 || (state == 3 && !limit); };
   int state = c.state.load(std::memory_order_acquire);
-  if (state) return state == 1;
+  if (known(state)) return state != 2;
   std::lock_guard<std::mutex> lock(k.mu);
   state = c.state.load(std::memory_order_relaxed);
-  if (state) return state == 1;
+  if (known(state)) return state != 2;
   cudaError_t before = rt.peekAtLastError();
   cudaFuncAttributes fa{};
-  cudaError_t e = rt.getKernel(&c.handle, c.hostAddress.get());
-  if (e == cudaSuccess) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
+  cudaError_t e = state == 3 ? cudaSuccess : rt.getKernel(&c.handle, c.hostAddress.get());
+  if (e == cudaSuccess && limit) e = rt.funcGetAttributes(&fa, c.hostAddress.get());
   if (e != cudaSuccess) {
     logLine("warning: " + k.name + ": clone " + c.name + " is not usable (" + rt.getErrorName(e) +
             "); it is never launched");
@@ -250,6 +255,10 @@ bool resolveClone(const ptxopt_nvcc_cudart &rt, NvccKernel &k, size_t i) {
     if (before == cudaSuccess) (void)rt.getLastError();
     c.state.store(2, std::memory_order_release);
     return false;
+  }
+  if (!limit) {
+    c.state.store(3, std::memory_order_release);
+    return true;
   }
   c.maxThreads = uint32_t(fa.maxThreadsPerBlock);
   c.state.store(1, std::memory_order_release);
@@ -387,13 +396,18 @@ const AllocationLookup *allocationLookup() {
   return &lookup;
 }
 
-/// A clone's thread limit for chooseLaunch: read from cudart when a shape
-/// first can use the clone (0: not usable).
+/// A clone's thread limit for chooseLaunch (0: not usable): for a launch of
+/// at most kAnyKernelThreads threads a block, its handle only; else read
+/// from cudart when a shape first needs it. So a kernel's first launch under
+/// lazy loading loads the clone it runs, not every clone whose shape
+/// conditions hold (on an H200 each is a function load in the program's run).
 struct CloneLimits {
   const ptxopt_nvcc_cudart &rt;
   NvccKernel &k;
-  static uint32_t of(const void *self, size_t i) {
+  static uint32_t of(const void *self, size_t i, uint32_t threads) {
     auto &c = *static_cast<const CloneLimits *>(self);
+    if (threads <= kAnyKernelThreads && c.k.clones[i].state.load(std::memory_order_acquire) != 1)
+      return resolveClone(c.rt, c.k, i, false) ? kAnyKernelThreads : 0;
     return resolveClone(c.rt, c.k, i) ? c.k.clones[i].maxThreads : 0;
   }
 };
@@ -528,6 +542,39 @@ bool chooseLaunch(void *kernel, const LaunchShape &s, void **args, const Dims &c
   return true;
 }
 
+/// Under lazy loading, every registered kernel's clone images loaded now,
+/// once, by reading each clone's attributes (cudaFuncGetAttributes loads
+/// the function and its module); called by the wrappers of cudart's
+/// allocation calls (NvccWrap.cpp) after the program's first one: its
+/// context exists, and programs allocate before their timed run. A kernel's
+/// launches then choose as under EAGER (the rent-or-buy rule is for images
+/// not loaded yet). Costs the process a module load per kernel with clones
+/// and a function load per clone (tens of microseconds each on an H200),
+/// outside the run: nvcc's build under EAGER pays the same at start-up.
+void preloadImages() {
+  static std::atomic<bool> done{false};
+  if (done.load(std::memory_order_acquire) || done.exchange(true)) return;
+  if (!config().lazyLoading || !config().preloadImages || config().disable) return;
+  Registry &r = registry();
+  std::vector<NvccKernel *> kernels;
+  {
+    std::shared_lock lock(r.mu);
+    for (auto &[host, k] : r.byHost)
+      if (k->hasImages && !k->imageUsed.load(std::memory_order_acquire)) kernels.push_back(k.get());
+  }
+  size_t loaded = 0;
+  for (NvccKernel *k : kernels) {
+    bool any = false;
+    for (size_t i = 0; i < k->clones.size(); ++i)
+      if (k->clones[i].image && resolveClone(*k->rt, *k, i)) any = true;
+    if (!any) continue;
+    k->imageUsed.store(true, std::memory_order_release);
+    ++loaded;
+  }
+  if (config().log >= 1 && !kernels.empty())
+    logLine("loaded the clone images of " + std::to_string(loaded) + " kernel(s) after the program's first allocation");
+}
+
 void noteHandle(const void *hostFun, cudaKernel_t handle) {
   Registry &r = registry();
   if (!handle || !r.byHostAddress.find(hostFun)) return;
@@ -620,6 +667,10 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
     logLine(k->name + ": " + std::to_string(km->variants.size()) + " clone(s): " + names);
     lock.lock();
   }
+  // Images cudart loads at start-up (EAGER), or that any launch may load
+  // (PTXOPT_FIRST_LAUNCH_CLONES): no rent-or-buy rule, so no launch pays
+  // for the gate's uncached check (launch-bound programs felt it).
+  if (k->hasImages && (!config().lazyLoading || config().firstLaunchClones)) k->imageUsed = true;
   k->rt = rt;
   r.byHostAddress.insert(hostFun, k.get());
   warmLaunchPath(*k);

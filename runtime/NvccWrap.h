@@ -44,4 +44,9 @@ void launched(void *kernel, const WrapLaunch &l, cudaError_t e);
 /// The original ran (or was recorded): ptxopt_nvcc_last_variant says so.
 void ranOriginal(void *kernel);
 
+/// After the program's first successful allocation (its context exists):
+/// under lazy loading, the clone images loaded now, outside its run
+/// (NvccShim.cpp). Once per process; cheap after.
+void preloadImages();
+
 }  // namespace ptxopt::rt::nvccwrap

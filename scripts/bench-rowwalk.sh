@@ -26,6 +26,10 @@
 #   tests/lit/rowwalk/Inputs/rowwalk32.cu and its -O2 output, measured by
 #   bench/rowwalk/index32.cu at 4096 x 4096 (the 32-bit forms' clones against
 #   the 64-bit pointer form's: "vs ptr", target <= 1.10), appended too.
+#   And row walks with guards inside the loop (issue 29, item 3): nvcc -O3
+#   -ptx of tests/lit/rowwalk/Inputs/guards.cu and its -O2 output, measured
+#   by bench/rowwalk/guards.cu at 4096 x 4096 (skip-zero, branchy max, a
+#   guard on x; target >= 4x), appended too.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -57,6 +61,8 @@ prepare() {
   done
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk32.cu -o "$PTXDIR/rowwalk32.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk32.ptx" -o "$PTXDIR/rowwalk32-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/guards.cu -o "$PTXDIR/guards.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/guards.ptx" -o "$PTXDIR/guards-O2.opt.ptx"
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -90,6 +96,11 @@ run() {
     # Row walks through 32-bit indices (bench/rowwalk/index32.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/index32.cu -o "$PTXDIR/index32-bench" -lcuda
     { echo; "$PTXDIR/index32-bench" "$PTXDIR/rowwalk32.ptx" "$PTXDIR/rowwalk32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+    # Row walks with guards inside the loop (bench/rowwalk/guards.cu), appended.
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu -o "$PTXDIR/guards-bench" -lcuda
+    { echo; "$PTXDIR/guards-bench" "$PTXDIR/guards.ptx" "$PTXDIR/guards-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi

@@ -68,8 +68,12 @@ HOOK_SYMBOL = "__ptxopt_nvcc_launch"
 # The cudart launch APIs the shim wraps (runtime/NvccWrap.cpp, docs/NVCC.md
 # "Launch paths"): GNU ld's --wrap on every link that gets the shim (the
 # same list in runtime/cmake/PtxOptNvccConfig.cmake).
+# With them cudart's allocation calls (runtime/NvccPreload.cpp): after the
+# first, under lazy loading, the clone images are loaded, outside the run.
 WRAPPED = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz", "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz",
-           "cudaGetKernel", "cudaGraphAddKernelNode", "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams")
+           "cudaGetKernel", "cudaGraphAddKernelNode", "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams",
+           "cudaMalloc", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D", "cudaMallocHost", "cudaHostAlloc",
+           "cudaFree")
 
 
 def wrap_flags():

@@ -84,7 +84,11 @@ def first_launches(path):
             if m:
                 rest = m.group(2)
                 if rest.startswith("original") or rest.startswith("the original"):
-                    first.setdefault(m.group(1), "original")
+                    # every clone rejected by a size floor ("... fewer than the clone's minimum",
+                    # "... below the minimum"): no clone pays at this size, the original is the choice
+                    reasons = rest.split("; rejected ", 1)[1].split("; ") if "; rejected " in rest else []
+                    floors = reasons and all("minimum" in r for r in reasons)
+                    first.setdefault(m.group(1), "original-floor" if floors else "original")
                 else:
                     c = re.match(r"(\S+)(?: \(([^)]*)\))?", rest)
                     first.setdefault(m.group(1), c.group(2) or "clone")
@@ -96,12 +100,15 @@ def clone_column(cloned, first):
         return "no log"
     if not cloned:
         return "no clones"
-    ran = [k for k in cloned if first.get(k, "original") != "original"]
+    ran = [k for k in cloned if first.get(k, "original") not in ("original", "original-floor")]
     parts = [f"{short(k)} ({first[k]})" for k in ran]
-    held = [short(k) for k in cloned if k not in ran]
+    floor = [short(k) for k in cloned if first.get(k) == "original-floor"]
+    held = [short(k) for k in cloned if k not in ran and first.get(k) != "original-floor"]
     text = f"{len(ran)}/{len(cloned)}"
     if parts:
         text += ": " + ", ".join(parts)
+    if floor:
+        text += "; original (no clone pays at this size): " + ", ".join(floor)
     if held:
         text += "; original: " + ", ".join(held)
     return text
@@ -163,7 +170,7 @@ def mode_table(mode, runs, traces, logdir, programs, problems):
         if s and group == "matvec" and s < 3.0:
             missed.append(f"{prog}: matrix-vector program at {s:.2f}x (target 3x)")
         if cloned:
-            held = [short(k) for k in cloned if first.get(k, "original") == "original"]
+            held = [short(k) for k in cloned if first.get(k, "original") == "original"]  # not for floors
             if held:
                 missed.append(f"{prog}: first launch ran the original for " + ", ".join(held))
         out.append(f"| {prog} | {group} | {fmt(med['A'], 3)} | {fmt(s)} | {fmt(a2)} | {band or '-'} | {fmt(d)} | "

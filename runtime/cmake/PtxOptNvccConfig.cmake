@@ -39,7 +39,9 @@ if(NOT TARGET ptxopt::nvcc)
   # link line, so targets linked by the host compiler get them from here.
   set(_ptxopt_wrap)
   foreach(f cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz cudaGetKernel
-            cudaGraphAddKernelNode cudaGraphKernelNodeSetParams cudaGraphExecKernelNodeSetParams)
+            cudaGraphAddKernelNode cudaGraphKernelNodeSetParams cudaGraphExecKernelNodeSetParams
+            # the allocation calls (runtime/NvccPreload.cpp)
+            cudaMalloc cudaMallocManaged cudaMallocPitch cudaMalloc3D cudaMallocHost cudaHostAlloc cudaFree)
     list(APPEND _ptxopt_wrap "LINKER:--wrap=${f}")
   endforeach()
   set_target_properties(ptxopt::nvcc PROPERTIES INTERFACE_LINK_OPTIONS "${_ptxopt_wrap}")

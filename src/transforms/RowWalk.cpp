@@ -83,9 +83,16 @@
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:
 //    kStagedMinLaunch, kStagedMinRow).
-// Not done yet: multi-block loops.
+// 4. Guards inside the loop (skip-zero, a max as a branch, a guard on x):
+//    a loop of several blocks left only through its latch, its row loaded
+//    in every iteration, gets the staged clone with its control flow kept
+//    (each body copy its own labels), exact; such kernels get no regacc or
+//    lanes clone. Early exits, stores, row loads under a guard and loop
+//    nests refuse. Details: RowWalkGuards.cpp.
+// Not done yet: early exits; lanes clones of loops of several blocks.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
+// RowWalkGuards.cpp (step 4: loops of several blocks),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
 // RowWalkClone.cpp (building the clones), RowWalk.h (their shared
@@ -135,8 +142,10 @@ bool Planner::findLoops(std::string &why) {
   }
   for (const auto &L : fa_.loops().loops()) {
     if (L.blocks.size() != 1) {
-      why = "a loop of several blocks (only single-block loops are handled)";
-      return false;
+      LoopBlock lb;  // guards inside the loop: the staged clone only (RowWalkGuards.cpp)
+      if (!guardedLoop(L, labelAt, branchesTo, lb, why)) return false;
+      loops_.push_back(lb);
+      continue;
     }
     const auto &b = cfg.blocks()[L.header];
     if (b.labels.size() != 1 || !labelAt.count(b.labels[0]) || b.last == b.first) {
@@ -379,6 +388,8 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     }
   }
   if (!findLoops(why)) return false;
+  if (std::any_of(loops_.begin(), loops_.end(), [](const LoopBlock &L) { return L.multi; }))
+    return runGuarded(plan, why);
   for (const auto &L : loops_) {
     std::string w;
     size_t before = plan.accList.size();

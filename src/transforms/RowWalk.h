@@ -1,6 +1,7 @@
 // The rowwalk pass's parts (RowWalk.cpp: planning and the pass; RowWalkLanes.cpp:
 // splitting a loop over 32 lanes, the reductions; RowWalkStaged.cpp: the
 // staged clone; RowWalkIndex.cpp: its rows through 32-bit indices;
+// RowWalkGuards.cpp: loops with guards inside, for the staged clone;
 // RowWalkClone.cpp: building the clones). Private to the pass: the overview is RowWalk.cpp's opening
 // comment.
 #pragma once
@@ -56,6 +57,11 @@ struct LoopBlock {
   size_t hs = 0, ls = 0;
   std::string header;
   std::string where;
+  /// A loop of several blocks with guards inside (RowWalkGuards.cpp): only
+  /// the staged clone. `guarded`: body indexes of the statements in blocks
+  /// that do not run in every iteration (they do not dominate the latch).
+  bool multi = false;
+  std::set<size_t> guarded;
 };
 
 /// An accumulator kept in memory (step 1).
@@ -201,6 +207,23 @@ private:
   /// stores).
   bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged = false);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  /// A loop of several blocks that the staged clone may take (guards
+  /// inside, no exit but the latch; RowWalkGuards.cpp): fills `lb`.
+  bool guardedLoop(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
+                   const std::map<std::string_view, size_t> &branchesTo, LoopBlock &lb, std::string &why);
+  /// Planning for kernels with such loops: the staged clone only, which
+  /// must take one of them (RowWalkGuards.cpp).
+  bool runGuarded(KernelPlan &plan, std::string &why);
+  /// In a loop of several blocks: the row load at body index `load` (address
+  /// register `reg`) and the computation of its address in the loop run in
+  /// every iteration, so the tiles read only elements the loop reads
+  /// (RowWalkGuards.cpp).
+  bool rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, std::string &why) const;
+  bool unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const;
+  /// A row register `reg` defined once in the loop before the load at body
+  /// index `load` as `add.s64 reg, iv, c` (iv a 64-bit induction variable
+  /// updated after the load): `reg` becomes iv and c is added to `off`.
+  void ivPlusConstant(const LoopBlock &L, const LanePlan &lp, size_t load, std::string &reg, int64_t &off) const;
   /// A load address `reg` of loop L (the load at body index `load`) formed
   /// from a 32-bit index: base + scale * ext(iv + roots + c) (StagedPlan::Wide;
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).
@@ -264,6 +287,11 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
 /// RowWalkIndex.cpp).
 std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
                           const std::string &ok);
+/// The labels of loop L's body in `cb` (between its header and its latch).
+std::set<std::string> innerLabels(const std::vector<std::unique_ptr<Stmt>> &cb, const LoopBlock &L);
+/// A copy of a statement of a guarded loop's body for copy `suffix` of the
+/// body: its labels and the branches to them renamed (RowWalkGuards.cpp).
+void renameCopy(ir::Module &m, Stmt &s, const std::set<std::string> &labels, const std::string &suffix);
 /// The staged clone's launch: one warp per block; logical indices from the
 /// hardware ones, the shared buffer's declaration (RowWalkStaged.cpp).
 void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes);

@@ -184,8 +184,9 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   for (const std::string &r : readFirst) {
     if (!defs.count(r)) continue;  // invariant
     const auto &ds = defs[r];
-    // Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant.
-    if (ds.size() == 1) {
+    // Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant
+    // (in a loop of several blocks, in a block that runs every iteration).
+    if (ds.size() == 1 && !L.guarded.count(ds[0])) {
       const Instruction &in = *instr(ds[0]);
       std::string b(in.base());
       auto mods = in.modifiers();

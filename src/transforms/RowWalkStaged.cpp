@@ -69,6 +69,8 @@
 // loads that are not global, plain, 4 or 8 bytes, before the register's
 // update, and exactly cover each iteration's piece; more than two rows per
 // thread (the shared memory of the tiles).
+// Loops of several blocks (guards inside the loop; RowWalkGuards.cpp): the
+// body copies keep their labels and branches, renamed per copy.
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
 // 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
 // original loop: the clone is never wrong, only not faster for that warp.
@@ -127,6 +129,8 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       why = "a load along the row (" + std::string(in.opcode) + ") is not a plain 4- or 8-byte global load of [reg+offset]";
       return false;
     }
+    if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;
+    if (L.multi) ivPlusConstant(L, sp.lp, i, reg, off);
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)
       if (v.reg == reg) iv = &v;
@@ -341,11 +345,20 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     c->edited = true;
     e.out.push_back(std::move(c));
   };
+  // A loop of several blocks: each copy of the body has its own labels.
+  const std::set<std::string> labels = L.multi ? innerLabels(cb, L) : std::set<std::string>{};
+  unsigned copies = 0;
   auto body = [&](const std::string &rp) {
+    ++copies;
     for (unsigned it = 0; it < ipt; ++it)
       for (size_t i = L.hs + 1; i < L.ls; ++i) {
+        const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
         if (auto b = before.find(i); b != before.end())
           for (const auto &st : b->second) copyOf(*st);
+        if (L.multi && cb[i]->kind == Stmt::Kind::Label) {
+          copyOf(*cb[i]);
+          renameCopy(m, *e.out.back(), labels, suffix);
+        }
         if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
           const Instruction &in = static_cast<const Instruction &>(*cb[i]);
           if (auto rl = rowLoad.find(i); rl != rowLoad.end()) {
@@ -367,6 +380,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
             e.out.push_back(std::move(ld));
           } else {
             copyOf(in);
+            if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
           }
         }
         if (auto a = after.find(i); a != after.end() && i != L.ls)

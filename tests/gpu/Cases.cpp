@@ -1054,6 +1054,7 @@ std::vector<Case> allCases() {
   addGridStride(cs);
   addRowWalk(cs);
   addRowWalk32(cs);
+  addRowWalkGuards(cs);
   addTranspose(cs);
   addReuse(cs);
   addRuntimeCases(cs);

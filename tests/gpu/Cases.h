@@ -24,9 +24,16 @@ struct Arg {
   int32_t i = 0;
   float f = 0;
   int alias = -1;  // a buffer that is argument `alias`'s (plus offset): overlapping pointers
+  unsigned zeroOneIn = 0;  // In: each element 0 with probability 1/zeroOneIn (skip-zero loops); 0: none
 };
 
 inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }
+/// An input with zeros among its random elements (about one in `oneIn`).
+inline Arg inZeros(Elem e, size_t n, unsigned oneIn) {
+  Arg a = in(e, n);
+  a.zeroOneIn = oneIn;
+  return a;
+}
 inline Arg out(Elem e, size_t n) { return {Arg::Kind::Out, e, n, 0, 0, 0}; }
 inline Arg i32(int32_t v) { return {Arg::Kind::I32, Elem::I32, 0, 0, v, 0}; }
 inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
@@ -85,6 +92,8 @@ std::vector<Case> allCases();
 
 /// rowwalk through 32-bit indices (CasesRowWalk32.cpp).
 void addRowWalk32(std::vector<Case> &cs);
+/// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
+void addRowWalkGuards(std::vector<Case> &cs);
 /// transpose: transposes, rotations, permutes (CasesTranspose.cpp).
 void addTranspose(std::vector<Case> &cs);
 

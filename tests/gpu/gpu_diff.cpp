@@ -181,6 +181,9 @@ struct Args {
     pointerValues[i] = reinterpret_cast<uint64_t>(base[i]) + a.offset;
     params[i] = &pointerValues[i];
     if (a.kind == Arg::Kind::In) init[i] = randomData(a.elem, a.count, rng);
+    if (a.kind == Arg::Kind::In && a.zeroOneIn)
+      for (size_t e = 0; e < a.count; ++e)
+        if (rng() % a.zeroOneIn == 0) std::memset(&init[i][e * elemSize(a.elem)], 0, elemSize(a.elem));
   }
 
   /// Inputs to their initial values, outputs (and all slack) to the poison.

@@ -7,6 +7,9 @@
 // FAKE_CUDART_MISSING=substr   __cudaGetKernel fails for names containing it
 // FAKE_CUDART_FAIL_LAUNCH=substr   launches of such names fail (nothing runs)
 // FAKE_CUDART_MAX_THREADS=N    cudaFuncGetAttributes' maxThreadsPerBlock
+// FAKE_CUDART_VERBOSE=1        also print registrations, cudaFuncGetAttributes
+//                              calls (a function load under lazy loading) and
+//                              cudaMalloc calls (host memory)
 //
 // The launch APIs (cudaLaunchKernel, cudaLaunchKernelExC, their _ptsz forms,
 // cudaLaunchCooperativeKernel) and graph kernel nodes print
@@ -182,10 +185,22 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
   return cudaSuccess;
 }
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *hostFun) {
-  if (!byHost(hostFun)) return lastError = cudaErrorInvalidDeviceFunction;
+  Fn *f = byHost(hostFun);
+  if (!f) return lastError = cudaErrorInvalidDeviceFunction;
+  // under lazy loading the real one loads the function: the tests count these
+  if (std::getenv("FAKE_CUDART_VERBOSE")) std::printf("fake-cudart: attributes %s\n", f->name.c_str());
   std::memset(a, 0, sizeof *a);
   const char *m = std::getenv("FAKE_CUDART_MAX_THREADS");
   a->maxThreadsPerBlock = m ? std::atoi(m) : 1024;
+  return cudaSuccess;
+}
+cudaError_t cudaMalloc(void **p, size_t n) {
+  *p = std::malloc(n ? n : 1);
+  if (std::getenv("FAKE_CUDART_VERBOSE")) std::printf("fake-cudart: malloc %zu\n", n);
+  return cudaSuccess;
+}
+cudaError_t cudaFree(void *p) {
+  std::free(p);
   return cudaSuccess;
 }
 cudaError_t cudaPeekAtLastError(void) { return lastError; }

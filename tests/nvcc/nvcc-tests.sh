@@ -341,6 +341,7 @@ WANT
     check "-cudart $rt links with the wrappers" run build.log "$PNVCC" -arch=$ARCH -cudart $rt -I"$MATADD" \
       "$HERE/launch_apis.cu" -o real-$rt
     check "...main calls the wrapper" bash -c "objdump -d --no-show-raw-insn real-$rt | awk '/<main>:/,/ret/' | grep -q 'call.*<__wrap_cudaLaunchKernelExC>'"
+    check "...and the allocation wrapper" bash -c "objdump -d --no-show-raw-insn real-$rt | grep -q 'call.*<__wrap_cudaMalloc>'"
     check "...which reaches cudart's cudaLaunchKernelExC" bash -c "nm real-$rt | grep -Eq ' (T|U|w) cudaLaunchKernelExC(@|$)'"
   done
   ;;
@@ -383,6 +384,22 @@ images)
     cmp <(grep 'fake-cudart: launch' def.log) <(grep 'fake-cudart: launch' deflog.log) &&
     grep -q 'waits until the estimated savings pay for loading its image' deflog.log &&
     grep -q 'loading the clone image (_Z10matadd_intPKiS0_Pi__ptxopt_split1024_group4)' deflog.log"
+  # Lazy loading after an allocation (NvccPreload.cpp): every clone read
+  # (loaded) at the allocation, before the first launch; the launches are
+  # then EAGER's. Without the preload (PTXOPT_PRELOAD_IMAGES=0) the
+  # rent-or-buy rule again.
+  FAKE_CUDART_VERBOSE=1 LAUNCHES_ALLOCATE=1 env -u CUDA_MODULE_LOADING ./prog >pre.log 2>&1
+  check "lazy loading after an allocation: the same launches as EAGER" \
+    cmp <(grep 'fake-cudart: launch' ref.log) <(grep 'fake-cudart: launch' pre.log)
+  check "...every clone's attributes read (loaded) after the allocation, none at a launch" \
+    awk '/fake-cudart: malloc/ { m = 1 } /fake-cudart: launch/ { l = 1 }
+         /attributes .*__ptxopt/ { if (!m || l) bad = 1; n++ } END { exit bad || n < 4 }' pre.log
+  FAKE_CUDART_VERBOSE=1 LAUNCHES_ALLOCATE=1 PTXOPT_PRELOAD_IMAGES=0 env -u CUDA_MODULE_LOADING ./prog >nopre.log 2>&1
+  check "...PTXOPT_PRELOAD_IMAGES=0: the rent-or-buy rule's launches" \
+    cmp <(grep 'fake-cudart: launch' def.log) <(grep 'fake-cudart: launch' nopre.log)
+  FAKE_CUDART_VERBOSE=1 LAUNCHES_ALLOCATE=1 ./prog >eager.log 2>&1
+  check "...EAGER: nothing read at the allocation (the same calls as without it)" \
+    cmp <(grep -v 'fake-cudart: malloc' eager.log) run.log
   mkdir k
   check "--keep -c" run build.log "$PNVCC" --ptxopt-clone-images -arch=$ARCH --keep --keep-dir k -c "$MATADD/matadd.cu" -o m.o
   run build.log nvcc -arch=$ARCH -ptx "$MATADD/matadd.cu" -o nvcc.ptx

@@ -164,6 +164,16 @@ TEST_CASE("mask: a clone's limit is asked for only where the shape can use the c
   // A clone whose limit is below the transformed block, or unreadable (0).
   asked.clear();
   CHECK(shapeMask(k, s, DeviceLimits{}, [&](size_t i) { return i == 1 ? 16u : 0u; }) == 0);
+  // A two-argument limit is given the transformed block's threads (the
+  // shim then reads no attributes for blocks within kAnyKernelThreads).
+  std::vector<uint32_t> threads;
+  auto limit2 = [&](size_t, uint32_t t) {
+    threads.push_back(t);
+    return t;  // "it fits"
+  };
+  CHECK(shapeMask(k, s, DeviceLimits{}, limit2) == 0b110);
+  CHECK(threads == std::vector<uint32_t>{32, 32});
+  CHECK(kAnyKernelThreads == 256);
 }
 
 TEST_CASE("mask: extra arguments without the heap", "[runtime]") {

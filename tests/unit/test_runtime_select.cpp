@@ -394,6 +394,7 @@ TEST_CASE("config: environment variables", "[runtime]") {
   CHECK(c.libcuda == "libcuda.so.1");
   CHECK_FALSE(c.firstLaunchClones);
   CHECK(c.lazyLoading);  // CUDA's default
+  CHECK(c.preloadImages);  // on by default
   env = {{"PTXOPT_DISABLE", "1"}, {"PTXOPT_LOG", "2"}, {"PTXOPT_AUTOTUNE", "yes"}, {"PTXOPT_AUTOTUNE_SAMPLES", "9"},
          {"PTXOPT_DEVICE", "1"}, {"PTXOPT_LIBCUDA", "/x/libcuda.so"}, {"CUDA_MODULE_LOADING", "EAGER"}};
   c = configFrom(get);
@@ -413,8 +414,10 @@ TEST_CASE("config: environment variables", "[runtime]") {
   CHECK(c.firstLaunchClones);
   CHECK(c.log == 2);
   CHECK(c.autotuneSamples == 5);
-  env = {{"PTXOPT_LOG", "on"}, {"PTXOPT_AUTOTUNE_SAMPLES", "0"}};
+  CHECK(c.preloadImages);
+  env = {{"PTXOPT_LOG", "on"}, {"PTXOPT_AUTOTUNE_SAMPLES", "0"}, {"PTXOPT_PRELOAD_IMAGES", "0"}};
   c = configFrom(get);
+  CHECK_FALSE(c.preloadImages);
   CHECK(c.log == 1);
   CHECK(c.autotuneSamples == 5);
   CHECK(envFlag("TRUE"));

@@ -1,6 +1,7 @@
 // The runtime's settings from the environment (docs/RUNTIME.md):
 // PTXOPT_DISABLE, PTXOPT_LOG, PTXOPT_AUTOTUNE, PTXOPT_AUTOTUNE_SAMPLES,
-// PTXOPT_DEVICE, PTXOPT_LIBCUDA, PTXOPT_FIRST_LAUNCH_CLONES, and the driver's
+// PTXOPT_DEVICE, PTXOPT_LIBCUDA, PTXOPT_FIRST_LAUNCH_CLONES,
+// PTXOPT_PRELOAD_IMAGES, and the driver's
 // CUDA_MODULE_LOADING. Read once per module load; no driver
 // needed, so the unit tests use it directly.
 #pragma once
@@ -22,6 +23,11 @@ struct Config {
   // image of their own loads it on the first launch that can use a clone,
   // whatever the load-cost rule (NvccShim.cpp, "imageLoadPays") says
   bool firstLaunchClones = false;
+  // PTXOPT_PRELOAD_IMAGES (default on; 0 turns it off): under lazy loading
+  // a ptx-nvcc program's clone images are loaded right after its context is
+  // made (its first allocation), not inside its run (NvccShim.cpp,
+  // "preloadImages")
+  bool preloadImages = true;
   // CUDA_MODULE_LOADING (the driver's): anything but EAGER is lazy loading,
   // CUDA's default: an image is loaded when a launch first uses one of its
   // functions. Eagerly loaded images cost nothing at a launch.

@@ -24,6 +24,7 @@
 #include <memory>
 #include <shared_mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -160,6 +161,14 @@ Selection selectVariant(const KernelManifest &k, const LaunchShape &s, const Dev
 /// The text-free decision: the most variants it handles (one bit each).
 constexpr size_t kMaskVariants = 64;
 
+/// Threads per block every kernel can be launched with on the GPUs CUDA 13
+/// supports (compute capability 7.5 on): 255 registers a thread, allocated
+/// 256 a warp, leave 8 warps of the 64K registers a block may have. A launch
+/// this small needs no read of a clone's attributes (cudaFuncGetAttributes
+/// loads the function under lazy loading); a clone that still refuses it
+/// (a .maxntid below it) is refused at launch, and the original runs.
+constexpr uint32_t kAnyKernelThreads = 256;
+
 /// Whether variant `v` has conditions checked on every launch (aligned
 /// pointer parameters, extra arguments that need the argument array).
 inline bool perLaunchConditions(const Variant &v) {
@@ -173,7 +182,10 @@ inline bool perLaunchConditions(const Variant &v) {
 /// `maxThreadsOf(i)` gives variant i's thread limit (0: the clone is not
 /// usable) and is called only for variants whose other shape conditions
 /// hold, so a caller may read a clone's attributes only when a shape can use
-/// the clone. For kernels of at most kMaskVariants variants.
+/// the clone. A `maxThreadsOf(i, threads)` is also given the transformed
+/// block's threads: it may answer any limit of at least `threads` without
+/// reading the clone (kAnyKernelThreads: every kernel takes that many).
+/// For kernels of at most kMaskVariants variants.
 template <class MaxThreadsOf>
 uint64_t shapeMask(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
                    MaxThreadsOf &&maxThreadsOf) {
@@ -183,8 +195,13 @@ uint64_t shapeMask(const KernelManifest &k, const LaunchShape &s, const DeviceLi
     // Every condition but the clone's own thread limit (one the device
     // limit already bounds); that one only where the rest hold.
     if (!shapeHolds(v, s, dev, 0xffffffffu)) continue;
-    uint32_t limit = maxThreadsOf(i);
-    if (blockThreads(transformLaunch(v, s)) > limit) continue;
+    const uint32_t threads = blockThreads(transformLaunch(v, s));
+    uint32_t limit;
+    if constexpr (std::is_invocable_v<MaxThreadsOf, size_t, uint32_t>)
+      limit = maxThreadsOf(i, threads);
+    else
+      limit = maxThreadsOf(i);
+    if (threads > limit) continue;
     mask |= uint64_t(1) << i;
     if (!perLaunchConditions(v)) break;
   }
@@ -278,9 +295,11 @@ private:
 /// asked only where a launch shape can use the variant: a function and its
 /// context, so that the launch path allocates nothing.
 struct MaxThreadsOf {
-  uint32_t (*fn)(const void *ctx, size_t variant);
+  uint32_t (*fn)(const void *ctx, size_t variant, uint32_t threads);
   const void *ctx;
-  uint32_t operator()(size_t i) const { return fn(ctx, i); }
+  /// `threads`: the transformed block's (shapeMask); the default asks for
+  /// the clone's own limit.
+  uint32_t operator()(size_t i, uint32_t threads = 0xffffffffu) const { return fn(ctx, i, threads); }
 };
 
 /// The choice with its text: PTXOPT_LOG, autotuning, or more variants than

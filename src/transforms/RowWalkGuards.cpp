@@ -1,0 +1,205 @@
+// rowwalk, guards inside the loop (issue 29, item 3): row walks whose loop
+// is several blocks, taken by the staged clone. Overview: RowWalk.cpp; the
+// staged clone: RowWalkStaged.cpp.
+//
+// What: loops like `if (a[j] != 0) s += a[j] * x[j]` (skip-zero), `if (v >
+// m) { m = v; best = x[j]; }` (a branchy max) or `if (x[j] > 0) s += ...`:
+// nvcc (-O3) unrolls them by 4 and keeps a branch around each guarded
+// part, so the loop is a header, guarded blocks, joins and a latch. The
+// staged clone takes such a loop as it takes a single-block one: its copies
+// of the body keep their control flow (each copy with its own labels, the
+// branches inside retargeted), only the row's loads read the lane's row of
+// the tile instead of global memory, in the same order: bit-identical for
+// floating point too.
+// Why it pays on the GPU: as for single-block row walks (RowWalkStaged.cpp):
+// one thread per row makes every load of a warp touch 32 lines; the tiles
+// read each line once, 4 lines per copy instruction. The guards diverge the
+// warp inside a body copy (lanes skip different elements); it reconverges
+// at each join, before the bar.warp.sync that ends a tile.
+// Algorithm: findLoops (RowWalk.cpp) hands a loop of several blocks to
+// guardedLoop, which accepts it when it is one range of statements from its
+// header's label to its latch `@p bra header` (the only branch to the
+// header), contains no other loop, and is left only by falling through its
+// latch; it records the statements of blocks that do not dominate the latch
+// (`guarded`: they may not run in an iteration). A kernel with such a loop
+// is planned by runGuarded: no regacc or lanes clone (their accumulator
+// chains and stores assume one block), the staged clone only, and only when
+// it takes one of the loops of several blocks (else the kernel is left as
+// it was). planLanes does not take a register updated under a guard for an
+// induction variable; planStaged (rowLoadEveryIteration) takes a load along
+// the row only when it runs in every iteration, with its address computed
+// in the loop only by statements that do: then the loop reads each
+// iteration's whole piece of the row (the loads cover it exactly,
+// RowWalkStaged.cpp), and the tiles read no element the loop does not.
+// Refuses (remark): a loop of several blocks that it leaves before its latch
+// (an early exit, `break`, `return`: the tiles read the row ahead of the
+// loop, past where it may stop, possibly past the end of the allocation), a
+// loop nested in it, a loop that is not one range of statements or whose
+// header is entered by a branch; a load along the row under a guard or an
+// address computed under one; any store in the loop (the tiles are read
+// ahead of it; planLanes), and whatever the staged clone refuses for
+// single-block loops.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+namespace {
+const char *const kSeveral = "a loop of several blocks (only single-block loops are handled)";
+}  // namespace
+
+bool Planner::guardedLoop(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
+                          const std::map<std::string_view, size_t> &branchesTo, LoopBlock &lb, std::string &why) {
+  const auto &cfg = fa_.cfg();
+  why = kSeveral;
+  for (const auto &o : fa_.loops().loops())
+    if (o.id != L.id && L.contains(o.header)) return false;  // a loop nest
+  const auto &h = cfg.blocks()[L.header];
+  if (h.labels.size() != 1 || !labelAt.count(h.labels[0]) || h.last == h.first || L.latches.size() != 1)
+    return false;
+  const auto &latch = cfg.blocks()[L.latches[0]];
+  if (latch.last == latch.first) return false;
+  lb.id = L.id;
+  lb.block = L.header;
+  lb.header = std::string(h.labels[0]);
+  lb.hs = labelAt.at(h.labels[0]);
+  lb.ls = stmtOf_.at(latch.last - 1);
+  lb.multi = true;
+  const Instruction *br = instr(lb.ls);
+  if (lb.ls <= lb.hs || !br || br->base() != "bra" || br->guard.empty() || analysis::branchTarget(*br) != lb.header ||
+      !branchesTo.count(h.labels[0]) || branchesTo.at(h.labels[0]) != 1)
+    return false;
+  // One range of statements holding every block of the loop.
+  std::set<uint32_t> seen;
+  for (size_t i = lb.hs + 1; i <= lb.ls; ++i) {
+    if (body_[i]->kind == Stmt::Kind::Block) return false;
+    const Instruction *in = instr(i);
+    if (!in) continue;
+    const uint32_t b = cfg.blockOf(instrOf_.at(i));
+    if (!L.contains(b) || in->base() == "brx") return false;
+    seen.insert(b);
+  }
+  if (seen.size() != L.blocks.size()) return false;
+  // Left only through the latch.
+  for (uint32_t b : L.blocks) {
+    const auto &succs = cfg.blocks()[b].succs;
+    bool leaves = succs.empty();
+    for (uint32_t s : succs) leaves |= !L.contains(s) && b != L.latches[0];
+    if (leaves) {
+      why = "a loop of several blocks that it leaves before its latch (an early exit: the staged tiles would read "
+            "the row past it)";
+      return false;
+    }
+  }
+  const auto &dom = fa_.dom();
+  for (size_t i = lb.hs + 1; i < lb.ls; ++i)
+    if (instr(i) && !dom.dominates(cfg.blockOf(instrOf_.at(i)), L.latches[0])) lb.guarded.insert(i);
+  lb.where = locationOf(ctx_.module, fa_, body_[lb.hs + 1].get());
+  for (size_t i = lb.hs + 1; i <= lb.ls && lb.where.empty(); ++i) lb.where = locationOf(ctx_.module, fa_, body_[i].get());
+  why.clear();
+  return true;
+}
+
+bool Planner::unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const {
+  if (depth > 24) return false;
+  if (!seen.insert(std::string(reg)).second) return true;
+  for (size_t i = L.hs + 1; i <= L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in) continue;
+    auto du = analysis::defUse(*in);
+    if (std::find(du.defs.begin(), du.defs.end(), reg) == du.defs.end()) continue;
+    if (L.guarded.count(i) || !in->guard.empty()) return false;
+    for (auto u : du.uses)
+      if (!unguardedAddress(L, u, seen, depth + 1)) return false;
+  }
+  return true;
+}
+
+bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, std::string &why) const {
+  if (L.guarded.count(load)) {
+    why = "a load along the row runs under a guard in the loop (the tiles would read elements the loop may not)";
+    return false;
+  }
+  std::set<std::string> seen;
+  if (!unguardedAddress(L, reg, seen, 0)) {
+    why = "the address of a load along the row is computed under a guard in the loop";
+    return false;
+  }
+  return true;
+}
+
+void Planner::ivPlusConstant(const LoopBlock &L, const LanePlan &lp, size_t load, std::string &reg,
+                             int64_t &off) const {
+  const size_t d = onlyDefInLoop(L, reg);
+  if (d == SIZE_MAX || d > load || L.guarded.count(d)) return;
+  const Instruction &in = *instr(d);
+  if ((in.opcode != "add.s64" && in.opcode != "add.u64") || !in.guard.empty() || in.operands.size() != 3) return;
+  for (int side = 1; side <= 2; ++side) {
+    const Operand &v = in.operands[size_t(side)], &c = in.operands[size_t(3 - side)];
+    if (!v.isReg() || !c.intValue()) continue;
+    for (const IV &iv : lp.ivs)
+      if (iv.reg == v.text && iv.bits == 64 && iv.immStep && iv.update > load) {
+        reg = iv.reg;
+        off += *c.intValue();
+        return;
+      }
+  }
+}
+
+bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
+  ctx_.remark(Remark::Kind::Missed, k_, "",
+              "no lanes clone: a loop of several blocks (guards inside a loop: the staged clone only)");
+  if (!ctx_.options.rowwalk.staged.value_or(kStagedByDefault)) {
+    why = std::string(kSeveral) + "; guards inside the loop: the staged clone only (rowwalk-staged=0)";
+    return false;
+  }
+  std::string stagedWhy, multiWhy;
+  bool multiStaged = false, multiWalks = false;  // multiWhy is about a loop that walks a row
+  for (const auto &L : loops_) {
+    StagedPlan sp;
+    std::string w;
+    if (planStaged(L, plan, sp, w)) {
+      multiStaged |= L.multi;
+      plan.staged.push_back(std::move(sp));
+      continue;
+    }
+    const std::string text = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+    const bool walks = !w.starts_with("no access of the loop is uncoalesced");
+    if (L.multi && (multiWhy.empty() || (walks && !multiWalks))) multiWhy = text, multiWalks = walks;
+    else if (!L.multi && stagedWhy.empty() && walks) stagedWhy = text;
+  }
+  if (multiStaged && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {
+    multiStaged = false;
+    multiWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
+  }
+  if (!multiStaged) {
+    plan.staged.clear();
+    why = "a loop of several blocks (guards inside the loop), no staged clone: " + multiWhy;
+    return false;
+  }
+  if (multiWalks || !stagedWhy.empty())
+    ctx_.remark(Remark::Kind::Missed, k_, "", "staged clone without " + (multiWalks ? multiWhy : stagedWhy));
+  return true;
+}
+
+std::set<std::string> innerLabels(const std::vector<std::unique_ptr<Stmt>> &cb, const LoopBlock &L) {
+  std::set<std::string> out;
+  for (size_t i = L.hs + 1; i < L.ls; ++i)
+    if (cb[i]->kind == Stmt::Kind::Label) out.insert(std::string(static_cast<const ir::Label &>(*cb[i]).name));
+  return out;
+}
+
+void renameCopy(ir::Module &m, Stmt &s, const std::set<std::string> &labels, const std::string &suffix) {
+  if (s.kind == Stmt::Kind::Label) {
+    auto &l = static_cast<ir::Label &>(s);
+    if (labels.count(std::string(l.name))) l.name = m.intern(std::string(l.name) + suffix);
+    return;
+  }
+  if (s.kind != Stmt::Kind::Instruction) return;
+  auto &in = static_cast<Instruction &>(s);
+  if (in.base() != "bra" || in.operands.empty()) return;
+  Operand &t = in.operands.back();
+  if (t.kind == Operand::Kind::Symbol && labels.count(std::string(t.text)))
+    t.text = m.intern(std::string(t.text) + suffix);
+}
+
+}  // namespace ptxopt::transforms::rowwalk

@@ -1,0 +1,107 @@
+// gpu-diff cases of the rowwalk pass's row walks with guards inside the loop
+// (issue 29, item 3; docs/PASSES.md, rowwalk, "Guards inside the loop"): the
+// kernels of tests/lit/rowwalk/Inputs/guards.cu, every clone compared bit
+// for bit with the original.
+//
+// Inputs: random non-zero elements, and for the skip-zero loops about one
+// element in 3 (or 2, 16) zero, so lanes of a warp take different paths in
+// every copy of the body. Edges: rows not a multiple of 32 (the last warp
+// runs the original loop), row lengths not a multiple of the tile (the
+// remaining iterations in the original loop), 96-thread blocks, a row length
+// of 0 and of 1 (the original runs: the row-length condition), and the
+// refused kernels (early exit, a store, a row read under a guard: the
+// original runs).
+#include "Cases.h"
+
+namespace gpudiff {
+
+void addRowWalkGuards(std::vector<Case> &cs) {
+  // A kernel (a, x, y, n, m): y[i] from row i of a (n x m) and x (m).
+  auto rows = [](const std::string &name, const std::string &kernel, unsigned n, unsigned m, unsigned block, Elem e,
+                 unsigned zeros, const std::string &passes, const std::string &expect) {
+    const size_t na = std::max<size_t>(1, size_t(n) * m);
+    Case c = makeCase("rowwalk guards: " + name + " " + std::to_string(n) + "x" + std::to_string(m) + " b" +
+                          std::to_string(block),
+                      "rowwalkguards", kernel,
+                      {zeros ? inZeros(e, na, zeros) : in(e, na), in(e, std::max(1u, m)), out(e, n), i32(int32_t(n)),
+                       i32(int32_t(m))},
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * m >= (size_t(1) << 24);
+    return c;
+  };
+  const std::string forced = "rowwalk;rowwalk-staged=1";
+  // Skip-zero, float: -O2 at 4096 x 4096 (the staged clone by default), then the edges.
+  cs.push_back(rows("skip-zero float", "skipzero_f32", 4096, 4096, 256, Elem::F32, 3, "", "=skipzero_f32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float", "skipzero_f32", 2048, 2048, 256, Elem::F32, 3, "rowwalk",
+                    "=skipzero_f32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float, half zeros", "skipzero_f32", 2048, 1024, 256, Elem::F32, 2, "",
+                    "=skipzero_f32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float, rows not x32, remainder", "skipzero_f32", 1000, 1004, 256, Elem::F32, 3, forced,
+                    "=skipzero_f32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float, 96-thread blocks", "skipzero_f32", 1000, 1004, 96, Elem::F32, 3, forced,
+                    "=skipzero_f32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float, rows not 16-byte aligned", "skipzero_f32", 1000, 1003, 256, Elem::F32, 3, forced,
+                    "=skipzero_f32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float, row length 0", "skipzero_f32", 256, 0, 256, Elem::F32, 3, forced, "original"));
+  cs.push_back(rows("skip-zero float, row length 1", "skipzero_f32", 256, 1, 256, Elem::F32, 3, forced, "original"));
+  // Integers (the staged clone: the lanes clone does not take guarded loops).
+  cs.push_back(rows("skip-zero int", "skipzero_i32", 4096, 4096, 256, Elem::I32, 3, "", "=skipzero_i32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero int, rows not x32, remainder", "skipzero_i32", 1000, 1004, 256, Elem::I32, 16, forced,
+                    "=skipzero_i32__ptxopt_staged"));
+  // The branchy max (a load under the branch).
+  cs.push_back(rows("branchy max float", "branchmax_f32", 4096, 4096, 256, Elem::F32, 0, "", "=branchmax_f32__ptxopt_staged"));
+  cs.push_back(rows("branchy max float, rows not x32, remainder", "branchmax_f32", 1000, 1004, 256, Elem::F32, 0, forced,
+                    "=branchmax_f32__ptxopt_staged"));
+  cs.push_back(rows("branchy max int", "branchmax_i32", 4096, 4096, 256, Elem::I32, 0, "", "=branchmax_i32__ptxopt_staged"));
+  cs.push_back(rows("branchy max int, rows not x32, remainder", "branchmax_i32", 1000, 1004, 256, Elem::I32, 0, forced,
+                    "=branchmax_i32__ptxopt_staged"));
+  // 32-bit unsigned index, and the pointer form.
+  cs.push_back(rows("skip-zero float u32 index", "skipzero_u32", 4096, 4096, 256, Elem::F32, 3, "",
+                    "=skipzero_u32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float u32 index, rows not x32, remainder", "skipzero_u32", 1000, 1004, 256, Elem::F32, 3,
+                    forced, "=skipzero_u32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero int pointer walk", "skipzero_ptr", 4096, 4096, 256, Elem::I32, 3, "",
+                    "=skipzero_ptr__ptxopt_staged"));
+  cs.push_back(rows("skip-zero int pointer walk, rows not x32, remainder", "skipzero_ptr", 1000, 1004, 256, Elem::I32, 3,
+                    forced, "=skipzero_ptr__ptxopt_staged"));
+  cs.push_back(rows("skip-zero int pointer walk, row length 0", "skipzero_ptr", 256, 0, 256, Elem::I32, 3, forced,
+                    "original"));
+  // A guard on x (a, x, w, y, n, m): x in [0.5, 100), the guard x > 50 about half the time.
+  for (unsigned n : {4096u, 1000u}) {
+    const unsigned m = n == 4096 ? 4096 : 1004;
+    Case c = makeCase("rowwalk guards: guard on x " + std::to_string(n) + "x" + std::to_string(m), "rowwalkguards",
+                      "guardx_f32",
+                      {in(Elem::F32, size_t(n) * m), in(Elem::F32, m), in(Elem::F32, m), out(Elem::F32, n),
+                       i32(int32_t(n)), i32(int32_t(m))},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = n == 4096 ? "" : forced;
+    c.expect = "=guardx_f32__ptxopt_staged";
+    c.big = n == 4096;
+    cs.push_back(c);
+  }
+  // A constant row length of 4096 (a, x, y, n).
+  for (unsigned n : {4096u, 1000u}) {
+    Case c = makeCase("rowwalk guards: skip-zero float, constant row length " + std::to_string(n) + "x4096",
+                      "rowwalkguards", "skipzero_c4096",
+                      {inZeros(Elem::F32, size_t(n) * 4096, 3), in(Elem::F32, 4096), out(Elem::F32, n), i32(int32_t(n))},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = n == 4096 ? "" : forced;
+    c.expect = "=skipzero_c4096__ptxopt_staged";
+    c.big = n == 4096;
+    cs.push_back(c);
+  }
+  // Refused: the original runs.
+  {
+    Case c = makeCase("rowwalk guards: early exit (refused)", "rowwalkguards", "earlyexit_f32",
+                      {in(Elem::F32, 1000 * 1004), out(Elem::F32, 1000), i32(1000), i32(1004)}, {4, 1, 1}, {256, 1, 1});
+    c.passes = forced;
+    c.expect = "original";
+    cs.push_back(c);
+  }
+  cs.push_back(rows("row read under a guard (refused)", "guardedrow_f32", 1000, 1004, 256, Elem::F32, 0, forced,
+                    "original"));
+}
+
+}  // namespace gpudiff
