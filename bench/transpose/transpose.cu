@@ -2,30 +2,41 @@
 // and hand-written tiled kernels, in one run (scripts/bench/transpose.sh).
 //
 // Kernels: tests/lit/transpose/Inputs/transpose.cu (nvcc 13 -O3), optimized
-// by `ptx-opt -O2` (the script). The module is loaded with the driver
-// (cuModuleLoadData: JIT to the GPU at hand); the original `<k>` and its
-// clone `<k>__ptxopt_transpose<shape>` are taken by name and launched directly
-// with the same launch (grid covering W x H, blocks of 16 x 16, 32 x 32 and
-// 32 x 8): no runtime
-// selection, so the clone is measured below its launch floor too (the
-// 256 x 256 rows say where the floor should be). The hand-written kernel per
-// element type is the classic one: a 32 x 33 shared tile, 32 x 8 threads,
-// 4 elements each (compiled into this program). Every clone's and hand
-// kernel's output is compared with the original's bit for bit (the output
-// buffers are cleared to the same bytes before each).
+// by `ptx-opt --passes=transpose` (the script; -O2 makes the same clones but
+// for the two fused kernels coalesce's swap takes). The module is loaded with the driver
+// (cuModuleLoadData: JIT to the GPU at hand); the original `<k>`, its
+// one-element clone `<k>__ptxopt_transpose<shape>` (the same launch) and its
+// tiled clone `<k>__ptxopt_tiled<shape>` (32 x 8 threads per 32 x 32 tile,
+// the grid divided and the original grid.x/.y appended as the manifest
+// says) are taken by name and launched directly: no runtime selection, so
+// the clones are measured below their launch floor too (the 256 x 256 rows
+// say where the floor should be). Launches: grids covering W x H, blocks of
+// 16 x 16, 32 x 32 and 32 x 8; NCHW <-> NHWC permutes (N = 16 in
+// blockIdx.z, C = 64 and 256, 56 x 56 and 224 x 224 planes). The
+// hand-written kernel per element type (and per image for the permutes) is
+// the classic one: a 32 x 33 shared tile, 32 x 8 threads, 4 elements each
+// (compiled into this program), shown on every row it applies to. Every
+// clone's and hand kernel's output is compared with the original's bit for
+// bit (the output buffers are cleared to the same bytes before each).
 // Times: CUDA events, 3 warm-ups, the minimum (and median) of --runs.
 // One markdown table on stdout; exit 1 when an output differs, 77 without a
 // CUDA device.
 //
-//   transpose <transpose.opt.ptx> [--runs N] [--quick]
-#include "../common/driver.h"
+//   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--runs N] [--quick]
+// --one: the module whose one-element clones are measured (ptx-opt
+// --transpose-elements=1: the default leaves out the 32 x 32 one, which its
+// tiled clone always precedes); the tiled clones come from the first.
+#include <cuda.h>
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +45,8 @@ namespace {
 
 template <typename T> __global__ void handTiled(const T *in, T *out, int W, int H) {
   __shared__ T tile[32][33];
+  in += size_t(blockIdx.z) * W * H;  // a batch of transposes (NCHW <-> NHWC: one per image)
+  out += size_t(blockIdx.z) * W * H;
   int x = blockIdx.x * 32 + threadIdx.x;
   int y = blockIdx.y * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8)
@@ -45,9 +58,47 @@ template <typename T> __global__ void handTiled(const T *in, T *out, int W, int 
     if (x < H && y + j < W) out[(y + j) * H + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-using bench::check;
+void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+void check(CUresult r, const char *what) {
+  if (r != CUDA_SUCCESS) {
+    const char *s = nullptr;
+    cuGetErrorString(r, &s);
+    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
+  }
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
 
 int runs = 20;
+
+/// Minimum and median of `runs` timed calls of `launch` (after 3 warm-ups), in ms.
+std::pair<float, float> timeIt(const std::function<void()> &launch) {
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "event");
+  check(cudaEventCreate(&e1), "event");
+  std::vector<float> t;
+  for (int r = 0; r < 3 + runs; ++r) {
+    check(cudaEventRecord(e0), "record");
+    launch();
+    check(cudaEventRecord(e1), "record");
+    check(cudaEventSynchronize(e1), "sync");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+    if (r >= 3) t.push_back(ms);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(t.begin(), t.end());
+  return {t[0], t[t.size() / 2]};
+}
 
 struct Kernel {
   const char *name;
@@ -77,32 +128,102 @@ bool sameBytes(const void *a, const void *b, size_t n) {
   return x == y;
 }
 
+/// One row of the table: a kernel, its launch (grid covering the data,
+/// blocks of BX x BY), its arguments, and the hand-written kernel for it.
+struct Row {
+  std::string kernel, size;  // "8192 x 8192", "N16 C64 56x56"
+  unsigned gx, gy, gz, BX, BY;
+  std::vector<void *> args;
+  size_t outBytes;
+  std::function<void()> hand;  // empty: none
+};
+
+std::string ratio(float a, float b) { return a > 0 && b > 0 ? std::to_string(a / b).substr(0, 5) + "x" : std::string(); }
+
+/// Times the original, the one-element clone `<k>__ptxopt_transpose<shape>`,
+/// the tiled clone `<k>__ptxopt_tiled<shape>` (launched as its manifest
+/// says: ceil(grid.x / (32/BX)) x ceil(grid.y / (32/BY)) x grid.z blocks of
+/// 32 x 8, the original grid.x and grid.y appended where divided) and the
+/// hand kernel; prints the row; returns how many outputs differ from the
+/// original's.
+int measureRow(CUmodule mod, CUmodule one, Row &r, void *out, void *ref) {
+  CUfunction orig;
+  check(cuModuleGetFunction(&orig, mod, r.kernel.c_str()), r.kernel.c_str());
+  const std::string suffix = r.BX == r.BY ? std::to_string(r.BX) : std::to_string(r.BX) + "x" + std::to_string(r.BY);
+  auto launcher = [](CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, void **args) {
+    return [=]() { check(cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, nullptr, args, nullptr), "launch"); };
+  };
+  int failed = 0;
+  auto timeChecked = [&](const std::function<void()> &launch, float &best) {
+    check(cudaMemset(out, 0x5a, r.outBytes), "memset");
+    auto [a, b] = timeIt(launch);
+    best = a;
+    bool same = sameBytes(out, ref, r.outBytes);
+    failed += !same;
+    std::printf(" %.4f (%.4f)%s |", a, b, same ? "" : " DIFFERS");
+  };
+  check(cudaMemset(out, 0x5a, r.outBytes), "memset");
+  auto [nMin, nMed] = timeIt(launcher(orig, r.gx, r.gy, r.gz, r.BX, r.BY, r.args.data()));
+  check(cudaMemcpy(ref, out, r.outBytes, cudaMemcpyDeviceToDevice), "copy");  // the reference
+  std::printf("| `%s` | %s | %ux%u | %.4f (%.4f) |", r.kernel.c_str(), r.size.c_str(), r.BX, r.BY, nMin, nMed);
+  float cMin = 0, tMin = 0, hMin = 0;
+  CUfunction f;
+  if (cuModuleGetFunction(&f, one, (r.kernel + "__ptxopt_transpose" + suffix).c_str()) == CUDA_SUCCESS)
+    timeChecked(launcher(f, r.gx, r.gy, r.gz, r.BX, r.BY, r.args.data()), cMin);
+  else
+    std::printf(" no clone |");
+  unsigned gridX = r.gx, gridY = r.gy;
+  std::vector<void *> targs = r.args;
+  const unsigned sx = 32 / r.BX, sy = 32 / r.BY;
+  if (sx > 1) targs.push_back(&gridX);
+  if (sy > 1) targs.push_back(&gridY);
+  if (32 % r.BX == 0 && 32 % r.BY == 0 &&
+      cuModuleGetFunction(&f, mod, (r.kernel + "__ptxopt_tiled" + suffix).c_str()) == CUDA_SUCCESS)
+    timeChecked(launcher(f, (r.gx + sx - 1) / sx, (r.gy + sy - 1) / sy, r.gz, 32, 8, targs.data()), tMin);
+  else
+    std::printf(" no clone |");
+  if (r.hand) timeChecked(r.hand, hMin);
+  else std::printf(" |");
+  std::printf(" %s | %s | %s | %s |\n", ratio(nMin, cMin).c_str(), ratio(nMin, tMin).c_str(), ratio(nMin, hMin).c_str(),
+              ratio(hMin, tMin).c_str());
+  return failed;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx;
+  std::string ptx, onePtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones)
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
+    else if (a == "--one" && i + 1 < argc) onePtx = argv[++i];
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
-    std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--runs N] [--quick]\n");
+    std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--runs N] [--quick]\n");
     return 2;
   }
-  if (!bench::haveDevice("transpose")) return 77;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "transpose: no CUDA device\n");
+    return 77;
+  }
   try {
-    bench::initContext();
-    CUmodule mod = bench::loadModule(ptx);
+    check(cudaFree(nullptr), "init");
+    CUmodule mod;
+    check(cuModuleLoadData(&mod, readFile(ptx).c_str()), ptx.c_str());
+    CUmodule one = mod;
+    if (!onePtx.empty()) check(cuModuleLoadData(&one, readFile(onePtx).c_str()), onePtx.c_str());
     cudaDeviceProp prop;
     check(cudaGetDeviceProperties(&prop, 0), "props");
     std::printf("transpose: %s, min (median) of %d runs after 3 warm-ups, ms; the clone launched directly (no "
                 "launch floor); hand = 32x33 tile, 32x8 threads, 4 elements each\n\n",
                 prop.name, runs);
-    std::printf("| kernel | W x H | block | naive | clone | hand-tiled | clone x | hand x | hand ms / clone ms |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| kernel | size | block | naive | clone | tiled clone | hand-tiled | clone x | tiled x | hand x | "
+                "hand ms / tiled ms |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     const std::pair<int, int> sizes[] = {{8192, 8192}, {8191, 8193}, {1920, 1080}, {1000, 3000}, {256, 256}};
     const size_t maxElems = size_t(8192) * 8193;
     void *in = nullptr, *in2 = nullptr, *outA = nullptr, *outB = nullptr;
@@ -129,50 +250,35 @@ int main(int argc, char **argv) {
           const int W = size.first, H = size.second;
           const unsigned BX = shape.first, BY = shape.second;
           if (quick && (W != 8192 || BX != 16)) continue;
-          CUfunction orig, clone;
-          check(cuModuleGetFunction(&orig, mod, k.name), k.name);
-          std::string cname = std::string(k.name) + "__ptxopt_transpose" +
-                              (BX == BY ? std::to_string(BX) : std::to_string(BX) + "x" + std::to_string(BY));
-          bool haveClone = cuModuleGetFunction(&clone, mod, cname.c_str()) == CUDA_SUCCESS;
           int w = W, h = H;
           float scale = 1.7f;
-          std::vector<void *> args;
-          if (k.extra == 2) args = {&in, &in2, &outA, &w, &h};
-          else args = {&in, &outA, &w, &h};
-          if (k.extra == 1) args.push_back(&scale);
-          const size_t outBytes = size_t(W) * H * k.outBytes;
-          unsigned gx = (W + BX - 1) / BX, gy = (H + BY - 1) / BY;
-          auto run = [&](CUfunction f) {
-            return [&, f]() { check(cuLaunchKernel(f, gx, gy, 1, BX, BY, 1, 0, nullptr, args.data(), nullptr), "launch"); };
-          };
-          check(cudaMemset(outA, 0x5a, outBytes), "memset");
-          auto [nMin, nMed] = bench::timeIt(run(orig), runs);
-          check(cudaMemcpy(outB, outA, outBytes, cudaMemcpyDeviceToDevice), "copy");  // the reference
-          std::printf("| `%s` | %d x %d | %ux%u | %.4f (%.4f) |", k.name, W, H, BX, BY, nMin, nMed);
-          float cMin = 0, hMin = 0;
-          if (haveClone) {
-            check(cudaMemset(outA, 0x5a, outBytes), "memset");
-            auto [a, b] = bench::timeIt(run(clone), runs);
-            cMin = a;
-            bool same = sameBytes(outA, outB, outBytes);
-            failed += !same;
-            std::printf(" %.4f (%.4f)%s |", a, b, same ? "" : " DIFFERS");
-          } else {
-            std::printf(" no clone |");
-          }
-          if (k.hand && BX == 32 && BY == 32) {
-            check(cudaMemset(outA, 0x5a, outBytes), "memset");
-            auto [a, b] = bench::timeIt([&]() { k.hand(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32), dim3(32, 8)); }, runs);
-            hMin = a;
-            bool same = sameBytes(outA, outB, outBytes);
-            failed += !same;
-            std::printf(" %.4f (%.4f)%s |", a, b, same ? "" : " DIFFERS");
-          } else {
-            std::printf(" |");
-          }
-          auto ratio = [](float a, float b) { return a > 0 && b > 0 ? std::to_string(a / b).substr(0, 5) + "x" : std::string(); };
-          std::printf(" %s | %s | %s |\n", ratio(nMin, cMin).c_str(), ratio(nMin, hMin).c_str(), ratio(hMin, cMin).c_str());
+          Row r{k.name, std::to_string(W) + " x " + std::to_string(H), (W + BX - 1) / BX, (H + BY - 1) / BY, 1, BX, BY,
+                {}, size_t(W) * H * k.outBytes, {}};
+          if (k.extra == 2) r.args = {&in, &in2, &outA, &w, &h};
+          else r.args = {&in, &outA, &w, &h};
+          if (k.extra == 1) r.args.push_back(&scale);
+          if (k.hand)
+            r.hand = [&]() { k.hand(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32), dim3(32, 8)); };
+          failed += measureRow(mod, one, r, outA, outB);
         }
+    // NCHW <-> NHWC, N = 16 images (blockIdx.z), C = 64 and 256 channels,
+    // 56 x 56 and 224 x 224 planes; the hand kernel: one tiled transpose
+    // per image (C x HW rows into HW x C, or the reverse).
+    for (const char *kernel : {"nchw_to_nhwc", "nhwc_to_nchw"})
+      for (int C : {64, 256})
+        for (int P : {56, 224})
+          for (auto shape : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
+            if (quick) continue;
+            const unsigned BX = shape.first, BY = shape.second, N = 16;
+            int c = C, hw = P * P;
+            const bool toNhwc = kernel[1] == 'c';  // x along the plane, y along the channels
+            const int W = toNhwc ? hw : C, H = toNhwc ? C : hw;
+            Row r{kernel, "N16 C" + std::to_string(C) + " " + std::to_string(P) + "x" + std::to_string(P),
+                  (W + BX - 1) / BX, (H + BY - 1) / BY, N, BX, BY, {&in, &outA, &c, &hw},
+                  size_t(N) * C * hw * 4, {}};
+            r.hand = [&]() { launchHand<float>(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32, N), dim3(32, 8)); };
+            failed += measureRow(mod, one, r, outA, outB);
+          }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;
   } catch (const std::exception &e) {

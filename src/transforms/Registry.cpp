@@ -94,6 +94,16 @@ std::vector<OptionDecl> rowwalkOptions() {
   };
 }
 
+std::vector<OptionDecl> transposeOptions() {
+  return {
+      {{"transpose-elements", "transpose", Type::List, "E[,E...]", "4,1", {"1", "4"}, 0, 0,
+        "the clones per block shape, in order of preference: 4, the tiled clone (a 32 x 32 tile, 32 x 8 threads, "
+        "four logical threads each, launch changed); 1, one logical thread per thread (the same launch)"},
+       "4,1",
+       [](PassOptions &o, const OptionValue &v) { o.transpose.elements = v.list; }},
+  };
+}
+
 }  // namespace
 
 const std::vector<Registered> &registry() {
@@ -144,11 +154,12 @@ const std::vector<Registered> &registry() {
       {{"transpose",
         "a transpose (a load unit-stride along one thread index, the store along the other, per-element work "
         "between them) staged through a shared-memory tile: each block loads the tile coalesced, bar.sync, "
-        "then stores it coalesced with %tid.x and %tid.y exchanged; a 'transpose' clone per block shape "
-        "(32 x 32, 16 x 16, 32 x 8, 8 x 32) with the same launch (exact)",
+        "then stores it coalesced with %tid.x and %tid.y exchanged; per block shape (32 x 32, 16 x 16, 32 x 8, "
+        "8 x 32) a 'transpose-tiled' clone (a 32 x 32 tile per block of 32 x 8 threads, four logical threads each) "
+        "and a 'transpose' clone with the same launch (exact)",
         {}},
        runTranspose,
-       {}},
+       transposeOptions()},
   };
   return r;
 }

@@ -3,8 +3,9 @@
 // What: a kernel of 2-D blocks whose global load is unit-stride along one
 // thread index and whose global store is unit-stride along the other (the
 // naive transpose `out[x*H + y] = in[y*W + x]`, a 90-degree rotation, the
-// same with per-element work: a scale, a type conversion, `A^T + B`) gets a
-// clone, with the same launch, in which each block runs its threads twice:
+// same with per-element work: a scale, a type conversion, `A^T + B`) gets
+// clones (per block shape, a tiled one, below, and this one-element one,
+// with the same launch) in which each block runs its threads twice:
 //   phase 1 - each thread runs the kernel as the logical thread for which
 //             the load is coalesced (consecutive hardware %tid.x on
 //             consecutive addresses), up to the load, and puts the loaded
@@ -29,7 +30,7 @@
 // load) touches 32 sectors per warp request; both sides are coalesced in
 // the clone. Issue 30 measured the hand-written tiled kernel at 3.16x on an
 // H200 (8192 x 8192 float); the clone ran 1.9-3.9x there (H200, 2026-11-28,
-// scripts/bench-transpose.sh), and 0.96-1.26x at 256 x 256, so small
+// scripts/bench/transpose.sh), and 0.96-1.26x at 256 x 256, so small
 // transposes (under the floor, minLaunchThreads = 2^20) run the original.
 // Algorithm: the affine analysis gives each global access's byte stride
 // along %tid.x and %tid.y. The store's unit-stride index (+-w bytes) is
@@ -58,33 +59,33 @@
 // reading the element it writes: out += in^T), guarded accesses,
 // elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
 // 16-byte element); kernels coalesce cloned are skipped without a remark.
-// Not done: other block shapes (they run the original), several elements
-// per thread, permutes whose channels loop inside a thread, wider words for
-// 1- and 2-byte elements. (NCHW -> NHWC with one element per thread, the
-// image in %ctaid.z, is the same pattern and is handled.)
+// Several elements per thread: before each shape's one-element clone (the
+// option transpose-elements, default 4,1), a tiled clone runs each 32 x 32
+// tile of logical threads with 32 x 8 threads, four each, as the
+// hand-written tiled kernel does (TransposeTiled.cpp, its launch changed).
+// Kernels reading another special register (%laneid, %clock...) are
+// refused: a logical thread would see the hardware thread's value.
+// Not done: other block shapes (they run the original), permutes whose
+// channels loop inside a thread, wider words for 1- and 2-byte elements.
+// (NCHW <-> NHWC with one element per thread, the image in %ctaid.z, is the
+// same pattern and is handled.)
 #include <algorithm>
 #include <set>
 
-#include "CloneUtil.h"
 #include "Pass.h"
+#include "Transpose.h"
 
 namespace ptxopt::transforms {
 
 using analysis::AccessInfo;
 using ir::Operand;
+using namespace transpose;
 
 namespace {
 
 using namespace clone;
 
-constexpr uint32_t kMinLaunchThreads = 1u << 20;  // 256 x 256 ran 0.96-1.26x: see the opening comment
 /// The block shapes a clone is made for (bx x by threads: the tile).
-struct Shape {
-  unsigned bx, by;
-  std::string suffix() const {
-    return bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
-  }
-};
 constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
 
 /// Logical (lx, ly) of the thread with linear index t = ty*bx + tx in a
@@ -112,17 +113,7 @@ unsigned bankConflicts(const Shape &s, unsigned pitch, unsigned w, bool exchange
   return worst;
 }
 
-/// The row pitch of the tile, in elements: the one of bx .. bx+32 with the
-/// fewest bank conflicts over both phases (the smallest on a tie): 33 for
-/// 32 x 32, 18 for 16 x 16, 36 for 32 x 8 with 4-byte elements.
-unsigned tilePitch(const Shape &s, unsigned w) {
-  unsigned best = s.bx, bestCost = UINT32_MAX;
-  for (unsigned pitch = s.bx; pitch <= s.bx + 32; ++pitch) {
-    unsigned cost = bankConflicts(s, pitch, w, false) + bankConflicts(s, pitch, w, true);
-    if (cost < bestCost) best = pitch, bestCost = cost;
-  }
-  return best;
-}
+
 
 /// Byte stride of `a` along `var` (0 when absent); nullopt when symbolic.
 std::optional<int64_t> strideAlong(const AccessInfo &a, const std::string &var) {
@@ -163,14 +154,105 @@ bool pureOpcode(std::string_view b) {
   return kPure.count(b) != 0;
 }
 
-struct Plan {
-  uint32_t load = 0, store = 0;  // instruction indices
-  bool storeOnY = false;         // phase 2's fastest logical index is %tid.y (the load side is the identity)
-  int loadParam = -1, storeParam = -1;
-  unsigned bytes = 0;
-  std::string type;  // ".f32", ".v4.f32"
-  unsigned sectorsBefore = 0;
-};
+}  // namespace
+
+namespace transpose {
+
+using namespace clone;
+
+namespace {
+
+/// Dead code of phase 1: like removeDeadCode, but plain loads go too (the
+/// tile's load stays: its value is stored to the tile).
+void removeDeadPhase1(ir::Block &b) {
+  auto &body = b.body;
+  std::map<std::string_view, size_t> reads;
+  for (const auto &s : body)
+    if (s->kind == ir::Stmt::Kind::Instruction)
+      for (auto u : analysis::defUse(static_cast<const ir::Instruction &>(*s)).uses) ++reads[u];
+  std::vector<bool> gone(body.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = body.size(); i-- > 0;) {
+      if (gone[i] || body[i]->kind != ir::Stmt::Kind::Instruction) continue;
+      const auto &in = static_cast<const ir::Instruction &>(*body[i]);
+      bool load = (in.base() == "ld" || in.base() == "ldu") && plainMemoryOp(in);
+      if (!(pureOpcode(in.base()) || load) || in.operands.empty() || in.operands[0].kind != Operand::Kind::Register)
+        continue;
+      auto du = analysis::defUse(in);
+      if (du.defs.size() != 1 || reads[du.defs[0]] != 0) continue;
+      if (std::find(du.uses.begin(), du.uses.end(), du.defs[0]) != du.uses.end()) continue;
+      for (auto u : du.uses) --reads[u];
+      gone[i] = true;
+      changed = true;
+    }
+  }
+  std::vector<std::unique_ptr<ir::Stmt>> kept;
+  for (size_t i = 0; i < body.size(); ++i)
+    if (!gone[i]) kept.push_back(std::move(body[i]));
+  body = std::move(kept);
+}
+
+}  // namespace
+
+size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
+  for (size_t i = 0; i < b.body.size(); ++i)
+    if (b.body[i]->kind == ir::Stmt::Kind::Instruction && n-- == 0) return i;
+  return b.body.size();
+}
+
+std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<Operand> ops,
+                                           std::string_view guard, bool negated) {
+  auto in = std::make_unique<ir::Instruction>();
+  in->opcode = m.intern(opcode);
+  in->operands = std::move(ops);
+  in->guard = guard;
+  in->guardNegated = negated;
+  in->edited = true;
+  return in;
+}
+
+/// The row pitch of the tile, in elements: the one of bx .. bx+32 with the
+/// fewest bank conflicts over both phases (the smallest on a tie): 33 for
+/// 32 x 32, 18 for 16 x 16, 36 for 32 x 8 with 4-byte elements.
+unsigned tilePitch(const Shape &s, unsigned w) {
+  unsigned best = s.bx, bestCost = UINT32_MAX;
+  for (unsigned pitch = s.bx; pitch <= s.bx + 32; ++pitch) {
+    unsigned cost = bankConflicts(s, pitch, w, false) + bankConflicts(s, pitch, w, true);
+    if (cost < bestCost) best = pitch, bestCost = cost;
+  }
+  return best;
+}
+
+std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Function &k, const Plan &p,
+                                                  const std::map<std::string, std::string> &names,
+                                                  const std::string &addr, const std::string &end,
+                                                  const std::string &labelSuffix) {
+  auto p1 = ir::cloneFunction(k, std::string(k.name) + "_phase1", labelSuffix, m);
+  replaceSpecialReads(*p1->body, names, m);
+  auto &b1 = p1->body->body;
+  size_t ldAt = stmtOfInstr(*p1->body, p.load), stAt = stmtOfInstr(*p1->body, p.store);
+  const Operand value = static_cast<ir::Instruction &>(*b1[ldAt]).operands[0];
+  b1.erase(b1.begin() + static_cast<long>(stAt));  // after the load: indices before it unchanged
+  for (auto &s : b1) {
+    if (s->kind != ir::Stmt::Kind::Instruction) continue;
+    auto &in = static_cast<ir::Instruction &>(*s);
+    if (analysis::flowOf(in) == analysis::Flow::Return)
+      s = makeInstr(m, "bra", {Operand::sym(m.intern(end))}, in.guard, in.guardNegated);
+  }
+  Emitter e{m, {}};
+  b1.insert(b1.begin() + static_cast<long>(ldAt) + 1,
+            makeInstr(m, "st.shared" + p.type, {e.op("[" + addr + "]"), value}));
+  b1.insert(b1.begin() + static_cast<long>(ldAt) + 2, makeInstr(m, "bra.uni", {Operand::sym(m.intern(end))}));
+  removeDeadPhase1(*p1->body);
+  std::vector<std::unique_ptr<ir::Stmt>> out;
+  for (size_t i = prologueAt(*p1->body); i < b1.size(); ++i) out.push_back(std::move(b1[i]));
+  return out;
+}
+
+}  // namespace transpose
+
+namespace {
 
 /// Whether a branch's condition may depend on memory (a load other than
 /// ld.param, an atomic): then a logical thread might take another path in
@@ -206,6 +288,11 @@ bool branchReadsMemory(analysis::FunctionAnalyses &fa, uint32_t br, std::string 
   return false;
 }
 
+/// The special registers the clones rename (or that stay the same in them).
+const std::set<std::string_view> kIndexRegisters = {"%tid.x",   "%tid.y",    "%tid.z",    "%ntid.x",
+                                                    "%ntid.y",  "%ntid.z",   "%ctaid.x",  "%ctaid.y",
+                                                    "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+
 /// The checks on the kernel's instructions: what the clone may copy twice.
 std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa) {
   for (const auto &st : k.body->body)
@@ -229,7 +316,11 @@ std::optional<std::string> checkInstructions(const ir::Function &k, analysis::Fu
       if (branchReadsMemory(fa, i, what)) return "a branch depends on memory (" + what + ")";
     }
     for (auto u : analysis::defUse(in).uses) {
-      if (types.type(u).empty()) continue;  // a special register
+      if (types.type(u).empty()) {  // a special register: the logical thread's indices are renamed, no other
+        if (!kIndexRegisters.count(u))
+          return "it reads " + std::string(u) + " (a special register the clones do not rename)";
+        continue;
+      }
       fa.defs().defsAt(i, u, defs);
       if (!defs.empty() && defs.back() == analysis::ReachingDefs::kEntry)
         return std::string(u) + " may be read before it is written";
@@ -318,55 +409,6 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
   return p;
 }
 
-/// Dead code of phase 1: like removeDeadCode, but plain loads go too (the
-/// tile's load stays: its value is stored to the tile).
-void removeDeadPhase1(ir::Block &b) {
-  auto &body = b.body;
-  std::map<std::string_view, size_t> reads;
-  for (const auto &s : body)
-    if (s->kind == ir::Stmt::Kind::Instruction)
-      for (auto u : analysis::defUse(static_cast<const ir::Instruction &>(*s)).uses) ++reads[u];
-  std::vector<bool> gone(body.size(), false);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = body.size(); i-- > 0;) {
-      if (gone[i] || body[i]->kind != ir::Stmt::Kind::Instruction) continue;
-      const auto &in = static_cast<const ir::Instruction &>(*body[i]);
-      bool load = (in.base() == "ld" || in.base() == "ldu") && plainMemoryOp(in);
-      if (!(pureOpcode(in.base()) || load) || in.operands.empty() || in.operands[0].kind != Operand::Kind::Register)
-        continue;
-      auto du = analysis::defUse(in);
-      if (du.defs.size() != 1 || reads[du.defs[0]] != 0) continue;
-      if (std::find(du.uses.begin(), du.uses.end(), du.defs[0]) != du.uses.end()) continue;
-      for (auto u : du.uses) --reads[u];
-      gone[i] = true;
-      changed = true;
-    }
-  }
-  std::vector<std::unique_ptr<ir::Stmt>> kept;
-  for (size_t i = 0; i < body.size(); ++i)
-    if (!gone[i]) kept.push_back(std::move(body[i]));
-  body = std::move(kept);
-}
-
-/// Index in `b.body` of the n-th instruction (no nested scopes).
-size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
-  for (size_t i = 0; i < b.body.size(); ++i)
-    if (b.body[i]->kind == ir::Stmt::Kind::Instruction && n-- == 0) return i;
-  return b.body.size();
-}
-
-std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<Operand> ops,
-                                           std::string_view guard = {}, bool negated = false) {
-  auto in = std::make_unique<ir::Instruction>();
-  in->opcode = m.intern(opcode);
-  in->operands = std::move(ops);
-  in->guard = guard;
-  in->guardNegated = negated;
-  in->edited = true;
-  return in;
-}
-
 /// The clone for bx x by blocks.
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const Plan &p, const Shape &sh,
                                          const std::string &name) {
@@ -397,28 +439,14 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   const std::string pitch = std::to_string(pitchElems), w = std::to_string(p.bytes);
 
   // ---- phase 1
-  auto p1 = ir::cloneFunction(k, name + "_phase1", "_tp1", m);
-  replaceSpecialReads(*p1->body, {{"%tid.x", l1x}, {"%tid.y", l1y}}, m);
-  auto &b1 = p1->body->body;
-  size_t ldAt = stmtOfInstr(*p1->body, p.load), stAt = stmtOfInstr(*p1->body, p.store);
-  const Operand value = static_cast<ir::Instruction &>(*b1[ldAt]).operands[0];
-  b1.erase(b1.begin() + static_cast<long>(stAt));  // after the load: indices before it unchanged
-  for (auto &s : b1) {
-    if (s->kind != ir::Stmt::Kind::Instruction) continue;
-    auto &in = static_cast<ir::Instruction &>(*s);
-    if (analysis::flowOf(in) == analysis::Flow::Return)
-      s = makeInstr(m, "bra", {Operand::sym(m.intern(end))}, in.guard, in.guardNegated);
-  }
-  b1.insert(b1.begin() + static_cast<long>(ldAt) + 1,
-            makeInstr(m, "st.shared" + p.type, {e.op("[" + a1 + "]"), value}));
-  b1.insert(b1.begin() + static_cast<long>(ldAt) + 2, makeInstr(m, "bra.uni", {Operand::sym(m.intern(end))}));
-  removeDeadPhase1(*p1->body);
+  auto phase1 = phase1Copy(m, k, p, {{"%tid.x", l1x}, {"%tid.y", l1y}}, a1, end, "_tp1");
 
   // ---- phase 2: the kernel, the load from the tile
   auto clone = ir::cloneFunction(k, name, "_tp", m);
   replaceSpecialReads(*clone->body, {{"%tid.x", l2x}, {"%tid.y", l2y}}, m);
   auto &b2 = clone->body->body;
   size_t ld2 = stmtOfInstr(*clone->body, p.load);
+  const Operand value = static_cast<ir::Instruction &>(*b2[ld2]).operands[0];
   b2[ld2] = makeInstr(m, "ld.shared" + p.type, {value, e.op("[" + a2 + "]")});
 
   // ---- prologue: the tile addresses of both mappings
@@ -430,7 +458,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   std::vector<std::unique_ptr<ir::Stmt>> pre;
   pre.push_back(e.decl(".b32", e.prefix + "r", e.r32));
   for (auto &st : e.out) pre.push_back(std::move(st));
-  for (size_t i = prologueAt(*p1->body); i < b1.size(); ++i) pre.push_back(std::move(b1[i]));
+  for (auto &st : phase1) pre.push_back(std::move(st));
   e.out.clear();
   e.label(end);
   e.ins("bar.sync", {"0"});
@@ -503,18 +531,32 @@ void runTranspose(PassContext &ctx) {
       continue;
     }
     int pos = m.itemIndex(k);
-    std::string kept;
+    std::string kept, tiledWhy = k->params ? "" : "it has no parameter list";
+    bool tiled = false;
     for (const Shape &sh : kShapes) {
-      std::string name = std::string(k->name) + "__ptxopt_transpose" + sh.suffix();
-      if (ctx.addClone(*k, buildClone(m, *k, *plan, sh, name), makeVariant(name, *plan, sh), pos))
-        kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
+      bool any = false;
+      for (unsigned elems : ctx.options.transpose.elements) {
+        if (elems == 4 && tiledWhy.empty()) {
+          std::string name = std::string(k->name) + "__ptxopt_tiled" + sh.suffix();
+          bool added = ctx.addClone(*k, buildTiledClone(m, *k, *plan, sh, name), makeTiledVariant(name, *plan, sh), pos);
+          any |= added;
+          tiled |= added;
+        } else if (elems == 1 && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
+          std::string name = std::string(k->name) + "__ptxopt_transpose" + sh.suffix();
+          any |= ctx.addClone(*k, buildClone(m, *k, *plan, sh, name), makeVariant(name, *plan, sh), pos);
+        }
+      }
+      if (any) kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
     }
+    if (!tiledWhy.empty() && std::count(ctx.options.transpose.elements.begin(), ctx.options.transpose.elements.end(), 4u))
+      ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, atStmt), "no tiled clone (four elements per thread): " + tiledWhy);
     if (kept.empty()) continue;
     ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, atStmt),
                "staged through a shared-memory tile: the load is unit-stride along " +
                    std::string(plan->storeOnY ? "%tid.x" : "%tid.y") + ", the store along " +
                    (plan->storeOnY ? "%tid.y" : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
                    " sectors per warp request on the strided side before); clones for blocks of " + kept +
+                   (tiled ? " (tiled: 32 x 32 tiles, 32 x 8 threads, four elements each)" : "") +
                    ", launches of 2^20 threads or more");
     ctx.count("kernels-transformed");
   }

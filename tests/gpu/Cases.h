@@ -98,5 +98,7 @@ void addTri(std::vector<Case> &cs);
 void addRowWalkGuards(std::vector<Case> &cs);
 /// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).
 void addRowWalkShort(std::vector<Case> &cs);
+/// transpose: transposes, rotations, permutes (CasesTranspose.cpp).
+void addTranspose(std::vector<Case> &cs);
 
 }  // namespace gpudiff

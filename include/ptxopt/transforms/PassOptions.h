@@ -35,12 +35,17 @@ struct RowWalkOptions {
   bool asyncCopy = false;       // rowwalk-staged-copy=async
 };
 
+struct TransposeOptions {
+  std::vector<unsigned> elements;  // transpose-elements: logical threads per hardware thread of its clones, in order
+};
+
 /// What the passes read (PassContext::options). A default-constructed one
 /// holds no defaults: defaultPassOptions() does (the registry's).
 struct PassOptions {
   GroupOptions group;
   PackOptions pack;
   RowWalkOptions rowwalk;
+  TransposeOptions transpose;
 };
 
 /// One pass option as the registry declares it.

@@ -126,3 +126,34 @@ extern "C" __global__ void transpose_accumulate(const float *in, float *out, int
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < W && y < H) out[x * H + y] += in[y * W + x];
 }
+// NHWC -> NCHW: the channels in x (the load coalesced along them), the
+// plane in y (the store unit-stride along it), image n = blockIdx.z.
+extern "C" __global__ void nhwc_to_nchw(const float *in, float *out, int C, int HW) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  int hw = blockIdx.y * blockDim.y + threadIdx.y;
+  size_t n = blockIdx.z;
+  if (hw < HW && c < C) out[n * C * HW + c * HW + hw] = in[n * C * HW + hw * C + c];
+}
+// It reads %laneid: the clones would see another thread's lane; refused.
+extern "C" __global__ void transpose_laneid(const float *in, float *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (x < W && y < H) out[x * H + y] = in[y * W + x] + float(lane);
+}
+// It reads %clock (a special register the clones do not rename): refused.
+extern "C" __global__ void transpose_clock(const float *in, float *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + y] = in[y * W + x] + float(clock() & 1);
+}
+// It reads %nsmid, a special register the clones do not rename (only the
+// thread and block indices and extents are): refused.
+extern "C" __global__ void transpose_nsmid(const float *in, float *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  if (x < W && y < H) out[x * H + y] = in[y * W + x] + float(n);
+}

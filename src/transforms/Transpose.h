@@ -1,0 +1,64 @@
+// The transpose pass's shared pieces (Transpose.cpp: the analysis, the
+// one-element clone and the driver; TransposeTiled.cpp: the clone with four
+// elements per thread). Code in the .cpp files.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CloneUtil.h"
+
+namespace ptxopt::transforms::transpose {
+
+/// The clones' launch floor (manifest minLaunchThreads): the one-element
+/// clones ran 0.96-1.26x at 256 x 256 (Transpose.cpp's opening comment).
+inline constexpr uint32_t kMinLaunchThreads = 1u << 20;
+
+/// A block shape a clone is made for (bx x by threads).
+struct Shape {
+  unsigned bx, by;
+  std::string suffix() const {
+    return bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
+  }
+};
+
+/// What the analysis found: the tiled load and the store.
+struct Plan {
+  uint32_t load = 0, store = 0;  // instruction indices
+  bool storeOnY = false;         // phase 2's fastest logical index is %tid.y (the load side is the identity)
+  int loadParam = -1, storeParam = -1;
+  unsigned bytes = 0;
+  std::string type;  // ".f32", ".v4.f32"
+  unsigned sectorsBefore = 0;
+};
+
+/// The row pitch, in elements, of a tile of `s` (bx x by) for w-byte
+/// elements accessed by rows in one phase and by columns in the other.
+unsigned tilePitch(const Shape &s, unsigned w);
+
+/// Phase 1 of one logical thread: a copy of `k`'s body (after its
+/// declarations) with the special registers renamed by `names`, up to the
+/// tiled load, whose value goes to the tile at `[addr]`; every return and the
+/// end of the load branch to `end`; the store and dead code (loads included)
+/// removed. `labelSuffix` keeps the copy's labels apart.
+std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Function &k, const Plan &p,
+                                                  const std::map<std::string, std::string> &names,
+                                                  const std::string &addr, const std::string &end,
+                                                  const std::string &labelSuffix);
+
+/// `opcode ops` guarded by `guard` (negated when `negated`), marked edited.
+std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<ir::Operand> ops,
+                                           std::string_view guard = {}, bool negated = false);
+/// Index in `b.body` of the n-th instruction (no nested scopes).
+size_t stmtOfInstr(const ir::Block &b, uint32_t n);
+
+/// The clone that runs each 32 x 32 tile of logical threads (bx x by
+/// blocks of the original, 32/bx x 32/by of them) with 32 x 8 threads, four
+/// logical threads each (TransposeTiled.cpp), and its manifest variant.
+std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function &k, const Plan &p, const Shape &sh,
+                                              const std::string &name);
+Variant makeTiledVariant(const std::string &name, const Plan &p, const Shape &sh);
+
+}  // namespace ptxopt::transforms::transpose

@@ -1,0 +1,139 @@
+// gpu-diff cases of the transpose pass (docs/PASSES.md, "transpose"; issue
+// 30): transposes, rotations, NCHW <-> NHWC permutes and fused per-element
+// work staged through a shared tile, every output compared bit for bit with
+// the original's. The kernels: tests/lit/transpose/Inputs/transpose.cu.
+//
+// Every element size (1, 2, 4, 8, 16 bytes), 16 x 16, 32 x 32, 32 x 8 and
+// 8 x 32 blocks (the clones: by default the tiled clone runs, 32 x 8
+// threads per 32 x 32 tile; with transpose-elements=1 the one-element
+// clone), 16 x 8 (no clone: the original), sizes that are not multiples of
+// the tile (1000 x 3000, 8191 x 8193: grids that do not divide by 32/bx,
+// so the tiled clone's last blocks hold logical blocks past the grid), and
+// 256 x 256 (under the clones' launch floor of 2^20 threads: the original).
+#include <array>
+#include <tuple>
+
+#include "Cases.h"
+
+namespace gpudiff {
+
+namespace {
+
+std::string shapeSuffix(unsigned bx, unsigned by) {
+  return bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
+}
+
+bool cloneShape(unsigned bx, unsigned by) {
+  return (bx == by && (bx == 16 || bx == 32)) || (bx == 32 && by == 8) || (bx == 8 && by == 32);
+}
+
+/// What runs: the tiled clone (or with `elements1`, the one-element one) for
+/// the clones' shapes at 2^20 threads or more, else the original.
+std::string expected(const std::string &kernel, unsigned bx, unsigned by, uint64_t threads, bool elements1) {
+  if (!cloneShape(bx, by) || threads < (uint64_t(1) << 20)) return "original";
+  return "=" + kernel + (elements1 ? "__ptxopt_transpose" : "__ptxopt_tiled") + shapeSuffix(bx, by);
+}
+
+Case tr(const std::string &kernel, Elem in, Elem out, unsigned W, unsigned H, unsigned bx, unsigned by, int extra,
+        bool elements1 = false) {
+  std::vector<Arg> args{gpudiff::in(in, size_t(W) * H)};
+  if (extra == 2) args.push_back(gpudiff::in(out, size_t(W) * H));  // B of A^T + B
+  args.push_back(gpudiff::out(out, size_t(W) * H));
+  args.push_back(i32(int32_t(W)));
+  args.push_back(i32(int32_t(H)));
+  if (extra == 1) args.push_back(f32(1.7f));  // the scale
+  Case c = makeCase("transpose: " + kernel + " " + std::to_string(W) + "x" + std::to_string(H) + " b" +
+                        std::to_string(bx) + "x" + std::to_string(by) + (elements1 ? " elements=1" : ""),
+                    "transpose", kernel, args, {(W + bx - 1) / bx, (H + by - 1) / by, 1}, {bx, by, 1});
+  const uint64_t threads = uint64_t(c.grid[0]) * c.grid[1] * bx * by;
+  c.expect = expected(kernel, bx, by, threads, elements1);
+  if (elements1) c.passes = "-O2;transpose-elements=1";
+  c.big = uint64_t(W) * H * elemSize(out) > (uint64_t(1) << 26);
+  return c;
+}
+
+/// NCHW -> NHWC (x along the plane, y along the channels) or back (x along
+/// the channels), N images in grid.z.
+Case permute(const std::string &kernel, unsigned N, unsigned C, unsigned P, unsigned b) {
+  const unsigned HW = P * P;
+  const bool toNhwc = kernel == "nchw_to_nhwc";
+  const unsigned W = toNhwc ? HW : C, H = toNhwc ? C : HW;
+  Case c = makeCase("transpose: " + kernel + " N" + std::to_string(N) + " C" + std::to_string(C) + " " +
+                        std::to_string(P) + "x" + std::to_string(P) + " b" + std::to_string(b) + "x" + std::to_string(b),
+                    "transpose", kernel,
+                    {in(Elem::F32, size_t(N) * C * HW), out(Elem::F32, size_t(N) * C * HW), i32(int32_t(C)),
+                     i32(int32_t(HW))},
+                    {(W + b - 1) / b, (H + b - 1) / b, N}, {b, b, 1});
+  c.expect = expected(kernel, b, b, uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * b * b, false);
+  c.big = uint64_t(N) * C * HW * 4 > (uint64_t(1) << 26);
+  return c;
+}
+
+}  // namespace
+
+void addTranspose(std::vector<Case> &cs) {
+  const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
+                                                 {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
+                                                 {"transpose_i8", Elem::I8}};
+  const std::array<unsigned, 2> sizes[] = {{1000, 3000}, {8191, 8193}, {256, 256}, {2048, 2048}};
+  for (auto [kernel, e] : naive)
+    for (auto [W, H] : sizes)
+      for (unsigned b : {16u, 32u}) cs.push_back(tr(kernel, e, e, W, H, b, b, 0));
+  // 32 x 8 and 8 x 32 blocks (their own clones), and 16 x 8 (none: the original).
+  for (auto [kernel, e] : naive)
+    for (auto [bx, by] : {std::pair{32u, 8u}, std::pair{8u, 32u}, std::pair{16u, 8u}}) {
+      cs.push_back(tr(kernel, e, e, 1000, 3000, bx, by, 0));
+      cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
+    }
+  // The one-element clones (transpose-elements=1): every element size and shape at the edges.
+  for (auto [kernel, e] : naive)
+    for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}, std::pair{8u, 32u}})
+      cs.push_back(tr(kernel, e, e, 1000, 3000, bx, by, 0, true));
+  cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, 1920, 1080, 32, 8, 0));
+  cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 1000, 3000, 32, 8, 0));
+  cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 1000, 3000, 8, 32, 0));
+  cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 8191, 8193, 8, 32, 0, true));
+  for (auto [W, H] : sizes)
+    for (unsigned b : {16u, 32u}) {
+      cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, W, H, b, b, 0));
+      cs.push_back(tr("transpose_scale_f32", Elem::F32, Elem::F32, W, H, b, b, 1));
+      // coalesce's swap improves these two, so -O2 keeps its clones: the
+      // transpose pass alone.
+      const std::tuple<const char *, Elem, int> fused[] = {{"transpose_add_f32", Elem::F32, 2},
+                                                            {"transpose_u8_f32", Elem::I8, 1}};
+      for (auto [kernel, in, extra] : fused) {
+        cs.push_back(tr(kernel, in, Elem::F32, W, H, b, b, extra));
+        cs.back().passes = "transpose";
+      }
+      cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, W, H, b, b, 0));
+      cs.push_back(tr("rotate90_u32", Elem::I32, Elem::I32, W, H, b, b, 0));
+    }
+  // uchar4 (one u32), float4 (16-byte elements: 4 floats each), 64-bit indices.
+  for (unsigned b : {16u, 32u}) {
+    cs.push_back(tr("rotate90_rgba", Elem::I32, Elem::I32, 1920, 1080, b, b, 0));
+    for (bool e1 : {false, true}) {
+      Case f4 = tr("transpose_f4", Elem::F32, Elem::F32, 1000, 3000, b, b, 0, e1);
+      f4.args[0].count *= 4;
+      f4.args[1].count *= 4;
+      cs.push_back(f4);
+    }
+    Case wide = tr("transpose_f32_size_t", Elem::F32, Elem::F32, 1000, 3000, b, b, 0);
+    wide.args[2] = i64(1000);
+    wide.args[3] = i64(3000);
+    cs.push_back(wide);
+  }
+  // NCHW <-> NHWC, N = 16 images (%ctaid.z): C = 64, 256 and 3 (under the
+  // floor), 56 x 56 planes; C = 64 at 224 x 224 (big).
+  for (const char *kernel : {"nchw_to_nhwc", "nhwc_to_nchw"})
+    for (unsigned b : {16u, 32u}) {
+      for (unsigned C : {64u, 256u, 3u}) cs.push_back(permute(kernel, 16, C, 56, b));
+      cs.push_back(permute(kernel, 16, 64, 224, b));
+    }
+  // A lookalike (threads read their neighbours): no clone, the original runs.
+  // (The in-place lookalike races in the original itself: lit only.)
+  Case neighbours = tr("transpose_neighbours", Elem::F32, Elem::F32, 1000, 3000, 16, 16, 0);
+  neighbours.expect = "original";
+  cs.push_back(neighbours);
+}
+
+}  // namespace gpudiff

@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""A small PTX interpreter for the transpose pass's clones (tests/lit/transpose/emu.test).
+
+It runs a kernel of a PTX file on the CPU, block by block, every thread of a
+block up to each bar.sync in turn, with global memory in Python byte arrays
+and a shared array per block, and prints a digest of the output buffer. It
+knows the instructions nvcc 13 emits for the transposes of
+tests/lit/transpose/Inputs/transpose.cu and those the transpose pass adds:
+integer arithmetic, setp/or.pred, cvt between integers and u16 -> f32,
+mul/add.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
+bar.sync, ret. Anything else is an error (exit 2), so a clone that used an
+unknown instruction cannot pass silently.
+
+  transpose_emu.py FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z --args SPEC...
+      [--extra V ...]
+
+An argument SPEC: in:<bytes>:<seed> (a buffer filled with pseudo-random bytes;
+floats kept finite), out:<bytes> (a buffer of 0x5a bytes, the one
+printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
+(the tiled clone's original grid.x/.y). Prints "out <sha256> written <n>"
+per out buffer (n: its bytes that are no longer 0x5a).
+"""
+import hashlib
+import random
+import re
+import struct
+import sys
+
+
+def fail(msg):
+    print("transpose_emu: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def split_ops(text):
+    ops, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            ops.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        ops.append(cur.strip())
+    return ops
+
+
+def parse_kernel(text, name):
+    m = re.search(r"\.entry\s+" + re.escape(name) + r"\s*\((.*?)\)\s*\{", text, re.S)
+    if not m:
+        fail("no kernel " + name)
+    params = re.findall(r"\.param\s+\.(\w+)\s+(\w+)", m.group(1))
+    body, depth, i = "", 1, m.end()
+    while depth:
+        ch = text[i]
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth:
+            body += ch
+        i += 1
+    body = re.sub(r"//[^\n]*", "", body)
+    shared, instrs, labels = {}, [], {}
+    size = 0
+    for stmt in body.replace("\n", " ").split(";"):
+        stmt = stmt.strip()
+        while True:
+            lm = re.match(r"^([$\w]+):\s*(.*)$", stmt)
+            if not lm:
+                break
+            labels[lm.group(1)] = len(instrs)
+            stmt = lm.group(2).strip()
+        if not stmt or stmt in ("{", "}"):
+            continue
+        if stmt.startswith(".shared"):
+            sm = re.match(r"\.shared\s+\.align\s+(\d+)\s+\.b8\s+(\w+)\[(\d+)\]", stmt)
+            align = int(sm.group(1))
+            size = (size + align - 1) // align * align
+            shared[sm.group(2)] = size
+            size += int(sm.group(3))
+            continue
+        if stmt.startswith(".reg") or stmt.startswith(".local"):
+            continue
+        guard = None
+        gm = re.match(r"^@(!?)(%\w+)\s+(.*)$", stmt)
+        if gm:
+            guard = (gm.group(1) == "!", gm.group(2))
+            stmt = gm.group(3)
+        parts = stmt.split(None, 1)
+        instrs.append((guard, parts[0], split_ops(parts[1]) if len(parts) > 1 else []))
+    return params, instrs, labels, shared, size
+
+
+def bits_of(t):
+    """Bits of a type modifier: .u8 8, .s32 32, .f64 64, .pred 0."""
+    m = re.match(r"^\.[subf](8|16|32|64)$", t)
+    return int(m.group(1)) if m else 0
+
+
+def f32(bits):
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+def from_f32(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def signed(v, bits):
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+class Memory:
+    def __init__(self):
+        self.bufs = []  # (base, bytearray)
+
+    def alloc(self, data):
+        base = 0x100000000 * (len(self.bufs) + 1)
+        self.bufs.append((base, data))
+        return base
+
+    def find(self, addr, n):
+        for base, data in self.bufs:
+            if base <= addr and addr + n <= base + len(data):
+                return data, addr - base
+        fail("global access out of bounds at 0x%x" % addr)
+
+
+def run(ptx, kernel, grid, block, args, extra):
+    params, instrs, labels, shared_syms, shared_size = parse_kernel(ptx, kernel)
+    values = list(args) + list(extra)
+    if len(values) != len(params):
+        fail("%s has %d parameters, %d given" % (kernel, len(params), len(values)))
+    pvals = {name: v for (t, name), v in zip(params, values)}
+    mem = MEM
+
+    def run_thread(ctaid, tid, smem):
+        regs = {}
+        special = {"%tid.x": tid[0], "%tid.y": tid[1], "%tid.z": tid[2], "%ntid.x": block[0], "%ntid.y": block[1],
+                   "%ntid.z": block[2], "%ctaid.x": ctaid[0], "%ctaid.y": ctaid[1], "%ctaid.z": ctaid[2],
+                   "%nctaid.x": grid[0], "%nctaid.y": grid[1], "%nctaid.z": grid[2]}
+
+        def val(o):
+            if o in special:
+                return special[o]
+            if o.startswith("%"):
+                if o not in regs:
+                    fail("%s read before written" % o)
+                return regs[o]
+            if o in shared_syms:
+                return shared_syms[o]
+            if re.match(r"^0[fF][0-9a-fA-F]{8}$", o):
+                return int(o[2:], 16)
+            try:
+                return int(o, 0)
+            except ValueError:
+                fail("operand " + o)
+
+        def addr(o):
+            inner = o[1:-1].strip()
+            m = re.match(r"^([%\w]+)\s*([+-]\s*\d+)?$", inner)
+            off = int(m.group(2).replace(" ", "")) if m.group(2) else 0
+            if m.group(1) in pvals:
+                return ("param", m.group(1))
+            return ("addr", val(m.group(1)) + off)
+
+        def mem_at(space, a, n):
+            if space == "shared":
+                if a < 0 or a + n > len(smem):
+                    fail("shared access out of bounds at %d" % a)
+                return smem, a
+            return mem.find(a, n)
+
+        pc = 0
+        while pc < len(instrs):
+            guard, op, ops = instrs[pc]
+            pc += 1
+            if guard:
+                if guard[1] not in regs:
+                    fail(guard[1] + " read before written")
+                if bool(regs[guard[1]]) == guard[0]:  # negated and true, or plain and false
+                    continue
+            p = op.split(".")
+            base, t = p[0], "." + p[-1]
+            if base in ("bra",):
+                pc = labels[ops[0]]
+                continue
+            if base == "ret":
+                return
+            if base == "bar":
+                yield
+                continue
+            if base in ("ld", "st"):
+                space = "param" if "param" in p else "shared" if "shared" in p else "global"
+                vec = 4 if "v4" in p else 2 if "v2" in p else 1
+                w = bits_of(t) // 8
+                a = addr(ops[1] if base == "ld" else ops[0])
+                if a[0] == "param":
+                    regs[ops[0]] = pvals[a[1]] & ((1 << (w * 8)) - 1)
+                    continue
+                data, off = mem_at(space, a[1], w * vec)
+                names = [x.strip() for x in (ops[0] if base == "ld" else ops[1]).strip("{}").split(",")]
+                for i, r in enumerate(names):
+                    if base == "ld":
+                        regs[r] = int.from_bytes(data[off + i * w:off + (i + 1) * w], "little")
+                    else:
+                        data[off + i * w:off + (i + 1) * w] = (val(r) & ((1 << (w * 8)) - 1)).to_bytes(w, "little")
+                continue
+            d, srcs = ops[0], [val(o) for o in ops[1:]]
+            n = bits_of(t)
+            mask = (1 << n) - 1 if n else 0
+            if base == "mov" or base == "cvta":
+                regs[d] = srcs[0]
+            elif base == "setp":
+                cmp = p[1]
+                a, b = srcs
+                if t[1] == "s":
+                    a, b = signed(a, n), signed(b, n)
+                elif t[1] == "u":
+                    a, b = a & mask, b & mask
+                else:
+                    fail(op)
+                regs[d] = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp]
+            elif base in ("or", "and") and t == ".pred":
+                regs[d] = (srcs[0] or srcs[1]) if base == "or" else (srcs[0] and srcs[1])
+            elif base in ("and", "or", "xor"):
+                regs[d] = {"and": srcs[0] & srcs[1], "or": srcs[0] | srcs[1], "xor": srcs[0] ^ srcs[1]}[base] & mask
+            elif base == "not":
+                regs[d] = ~srcs[0] & mask
+            elif base == "shr":
+                regs[d] = (signed(srcs[0], n) >> srcs[1] if t[1] == "s" else (srcs[0] & mask) >> srcs[1]) & mask
+            elif base == "shl":
+                regs[d] = (srcs[0] << srcs[1]) & mask
+            elif base in ("add", "sub") and t != ".f32":
+                regs[d] = (srcs[0] + srcs[1] if base == "add" else srcs[0] - srcs[1]) & mask
+            elif base in ("mul", "mad") and t == ".f32":
+                fail(op + " (fma contraction not modelled)") if base == "mad" else None
+                regs[d] = from_f32(f32(srcs[0]) * f32(srcs[1]))
+            elif base == "add" and t == ".f32":
+                regs[d] = from_f32(f32(srcs[0]) + f32(srcs[1]))
+            elif base in ("mul", "mad"):
+                a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
+                if "wide" in p:
+                    r, rmask = a * b, (1 << (2 * n)) - 1
+                else:
+                    r, rmask = a * b, mask
+                if base == "mad":
+                    r += srcs[2]
+                regs[d] = r & rmask
+            elif base == "cvt":
+                dt, st = "." + p[-2], t
+                sn = bits_of(st)
+                v = signed(srcs[0], sn) if st[1] == "s" else srcs[0] & ((1 << sn) - 1)
+                if dt == ".f32":
+                    regs[d] = from_f32(float(v))
+                else:
+                    regs[d] = v & ((1 << bits_of(dt)) - 1)
+            else:
+                fail("unknown instruction " + op)
+
+    out_threads = 0
+    for cz in range(grid[2]):
+        for cy in range(grid[1]):
+            for cx in range(grid[0]):
+                smem = bytearray(shared_size)
+                threads = [run_thread((cx, cy, cz), (tx, ty, tz), smem) for tz in range(block[2])
+                           for ty in range(block[1]) for tx in range(block[0])]
+                while threads:
+                    alive = []
+                    for th in threads:
+                        try:
+                            next(th)
+                            alive.append(th)
+                        except StopIteration:
+                            pass
+                    if alive and len(alive) != len(threads):
+                        fail("a barrier not reached by every thread of block (%d,%d,%d)" % (cx, cy, cz))
+                    threads = alive
+                    out_threads += 1
+    return out_threads
+
+
+MEM = Memory()
+
+
+def main():
+    argv = sys.argv[1:]
+    if len(argv) < 2:
+        fail("usage: transpose_emu.py FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z --args SPEC... [--extra V...]")
+    ptx = open(argv[0]).read()
+    kernel = argv[1]
+    grid = block = None
+    args, extra, outs, mode = [], [], [], None
+    for a in argv[2:]:
+        if a in ("--grid", "--block", "--args", "--extra"):
+            mode = a
+            continue
+        if mode == "--grid":
+            grid = [int(x) for x in a.split(",")]
+        elif mode == "--block":
+            block = [int(x) for x in a.split(",")]
+        elif mode == "--extra":
+            extra.append(int(a))
+        elif mode == "--args":
+            kind, _, rest = a.partition(":")
+            if kind == "in":
+                n, seed = (int(x) for x in rest.split(":"))
+                rng = random.Random(seed)
+                data = bytearray(n)
+                for i in range(0, n - 3, 4):  # finite floats in [1, 2), any bytes for the rest
+                    data[i:i + 4] = struct.pack("<f", 1.0 + rng.randrange(1000000) / 1e6)
+                args.append(MEM.alloc(data))
+            elif kind == "out":
+                data = bytearray(b"\x5a" * int(rest))
+                outs.append(data)
+                args.append(MEM.alloc(data))
+            elif kind in ("i32", "i64"):
+                args.append(int(rest) & ((1 << (32 if kind == "i32" else 64)) - 1))
+            elif kind == "f32":
+                args.append(from_f32(float(rest)))
+            else:
+                fail("argument " + a)
+    run(ptx, kernel, grid, block, args, extra)
+    for o in outs:
+        print("out %s written %d" % (hashlib.sha256(o).hexdigest(), sum(b != 0x5A for b in o)))
+
+
+if __name__ == "__main__":
+    main()
