@@ -26,8 +26,14 @@
 // one-element clone at 16 x 16: 128-byte rows of floats on both sides
 // whatever the original block, four loads in flight per thread, a quarter
 // of the blocks and barriers.
-// Algorithm: the prologue reads %tid.x/.y and %ctaid.x/.y once; per copy,
-// the logical indices are a few shifts, masks and a mad, then the copy of
+// Algorithm: the prologue reads %tid.x/.y and %ctaid.x/.y once; the
+// logical indices split without per-copy masks and shifts (the tile
+// coordinate along one axis is %tid.x, the same for the four copies, along
+// the other %tid.y + 8j with %tid.y below 8: logicalThread), each value
+// emitted once and shared by the copies that use it, so the copies' own
+// index arithmetic differs by constants (issue 30: 1- and 2-byte elements
+// ran 0.75-0.86 of the hand kernel with 16 x 16 and 32 x 8 blocks and
+// matched it with 32 x 32, where no split is needed); then the copy of
 // the body (labels renamed per copy) with the special registers renamed;
 // phase 1 copies are phase1Copy's (Transpose.cpp), except that each keeps
 // its element in registers of its own and sets a flag, and the four tile
@@ -67,6 +73,7 @@ struct Tiled {
   std::string ntx, nty, gx, gy;  // bx, by, the original grid.x/.y (when passed)
   std::string base;
   unsigned pitch, w;
+  std::map<std::string, std::string> memo;  // once(): an instruction's text -> its register
 };
 
 /// One logical thread: the renaming of the special registers, its tile
@@ -77,36 +84,74 @@ struct Logical {
   std::string addr, past;
 };
 
-/// Emits the indices of element j under the identity or the exchange.
+/// `op ops` into a register of its own, once per clone (`pred`: a
+/// predicate): the per-thread values that several logical threads share are
+/// emitted at their first use, on the straight-line spine of the clone
+/// (every copy ends at a label that falls through to the next copy's
+/// indices), so the first use dominates the later ones.
+std::string once(Tiled &c, const std::string &op, const std::vector<std::string> &ops, bool pred = false) {
+  std::string key = op;
+  for (const auto &o : ops) key += " " + o;
+  std::string &r = c.memo[key];
+  if (r.empty()) {
+    std::vector<std::string> all{r = pred ? c.e.regp() : c.e.reg32()};
+    all.insert(all.end(), ops.begin(), ops.end());
+    c.e.ins(op, all);
+  }
+  return r;
+}
+
+/// `a + imm` (a itself when imm is 0), once per clone.
+std::string plus(Tiled &c, const std::string &a, unsigned imm) {
+  return imm ? once(c, "add.u32", {a, std::to_string(imm)}) : a;
+}
+
+/// Emits the indices of element j under the identity or the exchange. The
+/// tile coordinate along one axis is the hardware %tid.x (below 32: the
+/// same for the four elements), along the other %tid.y + 8j (%tid.y below
+/// 8), so the logical indices split without per-element masks and shifts:
+/// along %tid.x, (tid, block) = (tx & (b-1), cta * s + (tx >> log2 b)),
+/// computed once; along %tid.y + 8j with b = 8 or 16, (ty + 8 (j mod b/8),
+/// cta * s + j div b/8), a register and a constant offset shared by the
+/// copies (ptxas folds the copies' index arithmetic into one base and
+/// constant offsets). The values are those of the plain split.
 Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
-  Emitter &e = c.e;
-  std::string row = c.ty;
-  if (j) e.ins("add.u32", {row = e.reg32(), c.ty, std::to_string(kRows * j)});
-  const std::string X = exchanged ? row : c.tx, Y = exchanged ? c.tx : row;
   Logical l;
   l.names = {{"%ntid.x", c.ntx}, {"%ntid.y", c.nty}};
-  auto axis = [&](const std::string &T, unsigned b, unsigned s, const std::string &cta, const std::string &grid,
-                  const char *dim) {
-    std::string t = T, lc = cta;
-    if (s > 1) {
-      e.ins("and.b32", {t = e.reg32(), T, std::to_string(b - 1)});
-      std::string q = e.reg32();
-      e.ins("shr.u32", {q, T, std::to_string(std::countr_zero(b))});
-      e.ins("mad.lo.u32", {lc = e.reg32(), cta, std::to_string(s), q});
-      std::string p = e.regp();
-      e.ins("setp.ge.u32", {p, lc, grid});
-      if (!l.past.empty()) e.ins("or.pred", {p, p, l.past});
-      l.past = p;
+  // Along hardware index `hw` plus `off` (0 along %tid.x, 8j along %tid.y).
+  auto axis = [&](const std::string &hw, unsigned off, unsigned b, unsigned s, const std::string &cta,
+                  const std::string &grid, const char *dim) {
+    std::string t, lc = cta;
+    if (s == 1) {
+      t = plus(c, hw, off);
+    } else {
+      const std::string lg = std::to_string(std::countr_zero(b)), mask = std::to_string(b - 1);
+      if (off == 0 && hw == c.tx) {
+        t = once(c, "and.b32", {hw, mask});
+        lc = once(c, "mad.lo.u32", {cta, std::to_string(s), once(c, "shr.u32", {hw, lg})});
+      } else if (b >= kRows) {  // hw is %tid.y, below 8
+        t = plus(c, hw, off % b);
+        lc = plus(c, once(c, "mul.lo.u32", {cta, std::to_string(s)}), off / b);
+      } else {  // b below 8 (no shape the pass makes today): the plain split of ty + 8j
+        const std::string row = plus(c, hw, off);
+        t = once(c, "and.b32", {row, mask});
+        lc = once(c, "mad.lo.u32", {cta, std::to_string(s), once(c, "shr.u32", {row, lg})});
+      }
+      const std::string p = once(c, "setp.ge.u32", {lc, grid}, true);
+      l.past = l.past.empty() ? p : once(c, "or.pred", {l.past, p}, true);
       l.names[std::string("%nctaid.") + dim] = grid;
     }
     l.names[std::string("%tid.") + dim] = t;
     l.names[std::string("%ctaid.") + dim] = lc;
   };
-  axis(X, c.sh.bx, c.sx, c.cx, c.gx, "x");
-  axis(Y, c.sh.by, c.sy, c.cy, c.gy, "y");
-  l.addr = e.reg32();
-  e.ins("mad.lo.u32", {l.addr, Y, std::to_string(c.pitch), X});
-  e.ins("mad.lo.u32", {l.addr, l.addr, std::to_string(c.w), c.base});
+  const unsigned off = kRows * j;
+  axis(exchanged ? c.ty : c.tx, exchanged ? off : 0, c.sh.bx, c.sx, c.cx, c.gx, "x");
+  axis(exchanged ? c.tx : c.ty, exchanged ? 0 : off, c.sh.by, c.sy, c.cy, c.gy, "y");
+  // The tile element [Y][X]: one base per mapping, plus 8j rows or columns.
+  const std::string X = exchanged ? c.ty : c.tx, Y = exchanged ? c.tx : c.ty;
+  const std::string a0 = once(c, "mad.lo.u32", {once(c, "mad.lo.u32", {Y, std::to_string(c.pitch), X}),
+                                                std::to_string(c.w), c.base});
+  l.addr = plus(c, a0, off * (exchanged ? 1 : c.pitch) * c.w);
   return l;
 }
 
@@ -197,7 +242,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   Emitter e{m, {}};
   e.prefix = "%ptxopt_tt";
   Tiled c{e, sh, kTile / sh.bx, kTile / sh.by, e.reg32(), e.reg32(), e.reg32(), e.reg32(), e.reg32(), e.reg32(),
-          "", "", e.reg32(), tilePitch(Shape{kTile, kTile}, p.bytes), p.bytes};
+          "", "", e.reg32(), tilePitch(Shape{kTile, kTile}, p.bytes), p.bytes, {}};
   const std::string tile = "__ptxopt_tile_" + name;
   e.ins("mov.u32", {c.tx, "%tid.x"});
   e.ins("mov.u32", {c.ty, "%tid.y"});

@@ -85,6 +85,11 @@ void addTranspose(std::vector<Case> &cs) {
       cs.push_back(tr(kernel, e, e, 1000, 3000, bx, by, 0));
       cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
     }
+  // 1- and 2-byte elements at 1920 x 1080 (the benchmark's size; the tiled
+  // clones' index split along %tid.y + 8j for 16 x 16 and 32 x 8 blocks).
+  for (auto [kernel, e] : {std::pair{"transpose_i8", Elem::I8}, std::pair{"transpose_i16", Elem::I16}})
+    for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 8u}, std::pair{8u, 32u}})
+      cs.push_back(tr(kernel, e, e, 1920, 1080, bx, by, 0));
   // The one-element clones (transpose-elements=1): every element size and shape at the edges.
   for (auto [kernel, e] : naive)
     for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}, std::pair{8u, 32u}})
