@@ -312,8 +312,10 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   const std::string ok = e.regp(), all = e.regp(), NT = e.reg64();
   std::string nt32, NTmax = NT;  // per lane (RowWalkTri.cpp): each lane's tiles, the warp's
   if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
+  // Per lane there is no lane 0's T to agree with: ok stays NT < 2^32 (a
+  // setp.eq here read T0, never written on that path, and overwrote it).
   if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
-  else e.ins("setp.eq.u64", {ok, T0, T});
+  else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
   std::vector<std::string> rowStart;  // each row's piece of the iteration
   for (size_t r = 0; r < sp.rows.size(); ++r) {
     if (!sp.wide[r].base.empty()) {

@@ -49,7 +49,8 @@
 // Guards: a warp runs the original loop when its lanes are not all in the
 // loop, a row is not 16-byte aligned, or an NT does not fit in 32 bits (the
 // butterfly is 32-bit); when no lane has a full tile it runs the original
-// loop too.
+// loop too. There is no check that T equals lane 0's (RowWalkStaged.cpp
+// leaves the uniform form's comparison out: its T0 is not shuffled here).
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {
