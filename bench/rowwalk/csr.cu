@@ -1,5 +1,5 @@
-// Scalar CSR sparse matrix-vector products (issue 29, item 5; docs/BENCHMARKS.md,
-// "CSR"): the rowwalk pass's lanes clones (the "vector CSR" kernel, option
+// Scalar CSR sparse matrix-vector products (issue 29, item 5; docs/PASSES.md,
+// "Rows with loaded bounds"): the rowwalk pass's lanes clones (the "vector CSR" kernel, option
 // rowwalk-csr) of tests/lit/rowwalk/Inputs/csr.cu against the originals;
 // targets: >= 3x for 32-256 non-zeros per row (integers exact, floats with
 // --reassociate), and the rows of 1-8 that say whether any lane count is
