@@ -36,6 +36,11 @@
 #   And rows of 8- and 16-bit elements summed into ints (issue 29, item 4):
 #   tests/lit/rowwalk/Inputs/rowwalk-short.cu and its -O2 output (staged and
 #   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x).
+#   And scalar CSR sparse matrix-vector products (issue 29, item 5):
+#   tests/lit/rowwalk/Inputs/csr.cu, ptx-opt --passes=rowwalk --rowwalk-csr
+#   --reassociate --rowwalk-lanes=G for G in 32 8 4, measured by
+#   bench/rowwalk/csr.cu at 65536 rows of 1-256 non-zeros (target >= 3x at
+#   32-256; rows of 1-8 say which G, if any, is never slower), the last table.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when an exact clone's output differs.
 set -euo pipefail
@@ -69,6 +74,10 @@ prepare() {
   "$PTXOPT" -O2 "$PTXDIR/guards.ptx" -o "$PTXDIR/guards-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk-short.cu -o "$PTXDIR/rowwalk-short.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk-short.ptx" -o "$PTXDIR/rowwalk-short-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/csr.cu -o "$PTXDIR/csr.ptx"
+  for g in 32 8 4; do
+    "$PTXOPT" --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-lanes="$g" "$PTXDIR/csr.ptx" -o "$PTXDIR/csr-lanes$g.opt.ptx"
+  done
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -114,6 +123,12 @@ run() {
     [ $rc != 0 ] || rc=$src
     # Rows of 8- and 16-bit elements (index32.cu --short), appended.
     { echo; "$PTXDIR/index32-bench" --short "$PTXDIR/rowwalk-short.ptx" "$PTXDIR/rowwalk-short-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+    # Scalar CSR SpMV (bench/rowwalk/csr.cu), appended last.
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/csr.cu -o "$PTXDIR/csr-bench" -lcuda
+    { echo; "$PTXDIR/csr-bench" "$PTXDIR/csr.ptx" 32="$PTXDIR/csr-lanes32.opt.ptx" 8="$PTXDIR/csr-lanes8.opt.ptx" \
+        4="$PTXDIR/csr-lanes4.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi

@@ -86,6 +86,11 @@ std::vector<OptionDecl> rowwalkOptions() {
         "(docs/PASSES.md); 0: no lanes clone"},
        "32,8,4",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.lanes = v.list; }},
+      flag("rowwalk", "rowwalk-csr",
+           "also give the lanes clone (one clone, the largest lane count of rowwalk-lanes) to loops whose rows "
+           "start and end at loaded values (scalar CSR sparse matrix-vector products: `for (j = rowptr[i]; j < "
+           "rowptr[i+1]; j++)`); no launch condition can tell their row lengths, and short rows run slower",
+           [](PassOptions &o, const OptionValue &v) { o.rowwalk.csr = v.flag; }),
       {{"rowwalk-staged-copy", "rowwalk", Type::Enum, "plain|async", "plain", {"plain", "async"}, 0, 0,
         "how the staged clone copies rows into shared memory: async (cp.async, sm_80+) or plain (ld.global.v4 "
         "into registers, st.shared.v4; any target; measured faster)"},

@@ -98,6 +98,11 @@
 //    lanes clone. Early exits, stores, row loads under a guard and loop
 //    nests refuse (but for triangular outer loops: RowWalkTri.cpp).
 //    Details: RowWalkGuards.cpp.
+// 5. Rows with loaded bounds (scalar CSR SpMV, `for (j = rowptr[i]; j <
+//    rowptr[i+1]; j++)`): the lanes clone (the "vector CSR" kernel) only
+//    with the pass option rowwalk-csr, one clone of the largest G: no launch
+//    condition can tell the row lengths, and short rows run slower split.
+//    Without it, a remark says so. Details: RowWalkCsr.cpp.
 // Not done yet: early exits; lanes clones of loops of several blocks.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
@@ -106,6 +111,7 @@
 // (step 3), RowWalkIndex.cpp (step 3's rows through 32-bit indices),
 // RowWalkTri.cpp (step 3's per-lane trip counts),
 // RowWalkShort.cpp (step 3's rows of 8- and 16-bit elements),
+// RowWalkCsr.cpp (step 5: rows with loaded bounds),
 // RowWalkClone.cpp (building the clones), RowWalk.h (their shared
 // structures).
 #include "RowWalk.h"
@@ -429,6 +435,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     plan.lanes.clear();
     ctx_.remark(Remark::Kind::Missed, k_, "", "no lanes clone: " + lanesWhy);
   }
+  plan.csr = keepDataRows(plan);  // RowWalkCsr.cpp
   if (!plan.lanes.empty()) {
     // Memory: outside the split loops, all 32 lanes see memory as the one
     // logical thread would: the clone puts bar.warp.sync (memory ordering
@@ -564,7 +571,10 @@ void runRowWalk(PassContext &ctx) {
       // integer parameters the trip counts are computed from, per G below.
       std::vector<const LanePlan *> lps;
       for (const auto &lp : plan.lanes) lps.push_back(&lp);
-      const std::vector<uint32_t> rowParams = integerTripParams(*k, lps);
+      // CSR rows (RowWalkCsr.cpp): their lengths are in memory, no condition.
+      const std::vector<uint32_t> rowParams = plan.csr ? std::vector<uint32_t>{} : integerTripParams(*k, lps);
+      auto counts = laneCounts(ctx);
+      if (plan.csr && counts.size() > 1) counts.resize(1);  // no condition could choose among them
       std::sort(v.alignedParams.begin(), v.alignedParams.end(),
                 [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
       std::string aconds;
@@ -574,7 +584,7 @@ void runRowWalk(PassContext &ctx) {
       for (const auto &c : v.alignedParams)
         aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
                   std::to_string(c.bytes) + " == 0";
-      for (const auto &[G, minRow] : laneCounts(ctx)) {
+      for (const auto &[G, minRow] : counts) {
         const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
         Variant g = v;
         for (uint32_t p : rowParams) g.minParams.push_back({p, minRow});

@@ -102,9 +102,10 @@ struct LanePlan {
   std::string bound;      // register or immediate
   std::string boundOffset;  // the test compares iv + boundOffset with bound (empty: iv itself)
   bool after = true;      // the test reads the iv after its update
-  bool lessThan = false;  // the test is `iv < bound` (signed, 32-bit; staged per-lane only: RowWalkTri.cpp)
+  bool lessThan = false;  // the test is `iv < bound` (signed, 32-bit; staged per-lane: RowWalkTri.cpp; CSR lanes: RowWalkCsr.cpp)
   size_t setpAt = 0;
   std::set<int> tripParams;  // integer parameters the trip count is computed from
+  bool dataRows = false;     // rows that start and end at loaded values (CSR; RowWalkCsr.cpp)
   // Load runs merged into one 16-byte load: first load's body index -> loads.
   std::vector<std::vector<size_t>> runs;
   std::vector<Variant::AlignedParam> aligned;  // the runs' launch conditions
@@ -171,6 +172,7 @@ struct KernelPlan {
   std::set<std::pair<uint32_t, uint32_t>> lanesDisjoint;  // the split loops' own
   std::vector<Variant::AlignedParam> aligned;
   bool reassoc = false;
+  bool csr = false;  // the split loops' rows have loaded bounds (RowWalkCsr.cpp): one lanes clone, no row condition
   std::vector<StagedPlan> staged;  // the staged clone's loops (empty: none)
 };
 
@@ -223,6 +225,13 @@ private:
   /// A loop with a thread-varying trip count whose rows the access analysis
   /// cannot see: stage its unknown loads through induction variables (RowWalkTri.cpp).
   bool unknownRows(const LoopBlock &L, const std::set<size_t> &removed);
+  /// A loop whose trip count varies per thread and whose rows start at a
+  /// loaded value (scalar CSR: `for (j = rowptr[i]; j < rowptr[i+1]; j++)`):
+  /// the lanes clone's rows (RowWalkCsr.cpp).
+  bool dataRows(const LoopBlock &L, const std::set<size_t> &removed);
+  /// Drops lanes plans of CSR loops unless the option rowwalk-csr is on,
+  /// saying why (RowWalkCsr.cpp); true when the kept plans are CSR loops.
+  bool keepDataRows(KernelPlan &plan);
   /// The staged clone's `@p bra` latch with p = (iv < bound), in a loop whose
   /// trip count is thread-varying (RowWalkTri.cpp).
   bool lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated);
@@ -348,6 +357,9 @@ std::string emitLaneTiles(Emitter &e, const std::string &T, const std::string &N
                           const std::string &ok);
 /// T of an `iv < bound` latch (LanePlan::lessThan), and ok &= no 32-bit wrap.
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
+/// The lanes clone's T of an `iv < bound` latch (CSR loops, RowWalkCsr.cpp):
+/// emitTripCountLess, and a trap where the original's 32-bit counter would wrap.
+std::string emitTripCountCsr(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
 void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
                     const std::string &ok);
 /// The warp's largest NT (64 bits); branches to `header` when it is 0.

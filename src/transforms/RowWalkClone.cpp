@@ -187,7 +187,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
         v0[j] = iv.bits == 64 ? e.reg64() : e.reg32();
         e.ins(iv.bits == 64 ? "mov.b64" : "mov.b32", {v0[j], iv.reg});
       }
-      const std::string T = emitTripCount(e, lp, v0);
+      const std::string T = lp.lessThan ? emitTripCountCsr(e, lp, v0) : emitTripCount(e, lp, v0);
       // Lanes 1..G-1 start accumulators at the identity.
       std::string notLane0 = e.regp();
       e.ins("setp.ne.u32", {notLane0, lane, "0"});

@@ -148,7 +148,9 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     for (const auto &s : a.strides) unit |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 32;
     if (a.verdict == AccessInfo::Verdict::Uncoalesced && unit) uncoalesced = true;
   }
-  if (!uncoalesced && !(staged && unknownRows(L, removed))) {  // RowWalkTri.cpp
+  // Rows that start at loaded values (CSR), which the access analysis calls unknown: RowWalkCsr.cpp.
+  lp.dataRows = !uncoalesced && !staged && dataRows(L, removed);
+  if (!uncoalesced && !lp.dataRows && !(staged && unknownRows(L, removed))) {  // RowWalkTri.cpp
     why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
     return false;
   }
@@ -318,7 +320,7 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   const Instruction &sp = *instr(lp.setpAt);
   auto smods = sp.modifiers();
   bool ne = smods.size() == 2 && ((smods[0] == ".ne" && !br.guardNegated) || (smods[0] == ".eq" && br.guardNegated));
-  const bool lt = !ne && staged && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp
+  const bool lt = !ne && (staged || lp.dataRows) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
   if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !(ne || lt)) {
     why = "the loop's exit test is not 'iv != bound' (" + std::string(sp.opcode) + ")";
     return false;

@@ -25,6 +25,10 @@ struct Arg {
   float f = 0;
   int alias = -1;  // a buffer that is argument `alias`'s (plus offset): overlapping pointers
   unsigned zeroOneIn = 0;  // In: each element 0 with probability 1/zeroOneIn (skip-zero loops); 0: none
+  // In, 32-bit elements, CSR (RowWalkCsr.cpp): csrMax > 0: row pointers
+  // (count = rows + 1) from 0, each row csrMin..csrMax elements (0 about one
+  // row in zeroOneIn); csrMod > 0: random values below csrMod (column indices).
+  unsigned csrMin = 0, csrMax = 0, csrMod = 0;
 };
 
 inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }
@@ -39,6 +43,18 @@ inline Arg i32(int32_t v) { return {Arg::Kind::I32, Elem::I32, 0, 0, v, 0}; }
 inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
 /// A 64-bit integer parameter (`long`; the value fits 32 bits here).
 inline Arg i64(int32_t v) { return {Arg::Kind::I64, Elem::I64, 0, 0, v, 0}; }
+/// CSR row pointers of `rows` rows of lo..hi elements (a row of 0 about one in `zeroOneIn`; 0: none).
+inline Arg rowPtrs(size_t rows, unsigned lo, unsigned hi, unsigned zeroOneIn = 0) {
+  Arg a = in(Elem::I32, rows + 1);
+  a.csrMin = lo, a.csrMax = hi, a.zeroOneIn = zeroOneIn;
+  return a;
+}
+/// Random 32-bit indices below `mod` (CSR column indices).
+inline Arg indices(size_t n, unsigned mod) {
+  Arg a = in(Elem::I32, n);
+  a.csrMod = mod;
+  return a;
+}
 /// An input whose pointer is argument `of`'s plus `offset` bytes (no buffer of its own).
 inline Arg aliasOf(int of, Elem e, uint32_t offset = 0) { return {Arg::Kind::In, e, 0, offset, 0, 0, of}; }
 
@@ -98,6 +114,8 @@ void addTri(std::vector<Case> &cs);
 void addRowWalkGuards(std::vector<Case> &cs);
 /// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).
 void addRowWalkShort(std::vector<Case> &cs);
+/// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
+void addCsr(std::vector<Case> &cs);
 /// transpose: transposes, rotations, permutes (CasesTranspose.cpp).
 void addTranspose(std::vector<Case> &cs);
 

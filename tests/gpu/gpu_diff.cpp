@@ -189,6 +189,16 @@ struct Args {
     pointerValues[i] = reinterpret_cast<uint64_t>(base[i]) + a.offset;
     params[i] = &pointerValues[i];
     if (a.kind == Arg::Kind::In) init[i] = randomData(a.elem, a.count, rng);
+    if (a.kind == Arg::Kind::In && (a.csrMax || a.csrMod)) {  // CSR row pointers, column indices
+      uint32_t at = 0;
+      for (size_t e = 0; e < a.count; ++e) {
+        uint32_t v = a.csrMod ? uint32_t(rng() % a.csrMod) : at;
+        if (a.csrMax && e + 1 < a.count)
+          at += (a.zeroOneIn && rng() % a.zeroOneIn == 0) ? 0 : a.csrMin + uint32_t(rng() % (a.csrMax - a.csrMin + 1));
+        std::memcpy(&init[i][e * 4], &v, 4);
+      }
+      return;
+    }
     if (a.kind == Arg::Kind::In && a.zeroOneIn)
       for (size_t e = 0; e < a.count; ++e)
         if (rng() % a.zeroOneIn == 0) std::memset(&init[i][e * elemSize(a.elem)], 0, elemSize(a.elem));

@@ -33,6 +33,7 @@ struct RowWalkOptions {
   unsigned tile = 0;            // rowwalk-tile: bytes of a row per tile; 0: the pass's default
   std::vector<unsigned> lanes;  // rowwalk-lanes: lane counts of the lanes clones
   bool asyncCopy = false;       // rowwalk-staged-copy=async
+  bool csr = false;             // rowwalk-csr: lanes clones of loops over rows with loaded bounds
 };
 
 struct TransposeOptions {

@@ -1,0 +1,83 @@
+// gpu-diff cases of the rowwalk pass's lanes clone of scalar CSR sparse
+// matrix-vector products (issue 29, item 5; RowWalkCsr.cpp): the kernels of
+// tests/lit/rowwalk/Inputs/csr.cu (rowptr, col, val, x, y, n), every clone
+// compared bit for bit with the original (integers), floats reassociated
+// against a float64 reference with the recursive-sum bound.
+//
+// Edges: random sparsity (row lengths drawn from lo..hi), rows of 0
+// non-zeros (about one in 8 rows), rows of 1-8 (the remainder loop alone or
+// with one unrolled iteration), 32-256, n not a multiple of 32 or of the
+// block; x of 4096 elements (columns random below 4096). -O2 without the
+// option rowwalk-csr must run the original.
+#include "Cases.h"
+
+#include <cmath>
+
+namespace gpudiff {
+
+namespace {
+/// |y - ref| <= len * 2^-23 * sum |val*x| per row (the original meets it too).
+Approx csrApprox(unsigned n) {
+  return [n](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
+    const uint32_t *rp = reinterpret_cast<const uint32_t *>(inputs[0].data());
+    const uint32_t *col = reinterpret_cast<const uint32_t *>(inputs[1].data());
+    const float *val = reinterpret_cast<const float *>(inputs[2].data());
+    const float *x = reinterpret_cast<const float *>(inputs[3].data());
+    const float *y = reinterpret_cast<const float *>(outputs.data());
+    for (size_t i = 0; i < n; ++i) {
+      double ref = 0, mag = 0;
+      for (uint32_t j = rp[i]; j < rp[i + 1]; ++j) {
+        ref += double(val[j]) * double(x[col[j]]);
+        mag += std::fabs(double(val[j]) * double(x[col[j]]));
+      }
+      double bound = double(rp[i + 1] - rp[i] + 1) * std::ldexp(1.0, -23) * mag;
+      if (!(std::fabs(double(y[i]) - ref) <= bound))
+        return "row " + std::to_string(i) + ": " + std::to_string(y[i]) + " vs " + std::to_string(ref) + " (bound " +
+               std::to_string(bound) + ")";
+    }
+    return std::string();
+  };
+}
+}  // namespace
+
+void addCsr(std::vector<Case> &cs) {
+  constexpr unsigned kCols = 4096;
+  auto csr = [&](const std::string &what, const std::string &kernel, unsigned n, unsigned lo, unsigned hi,
+                 unsigned zeros, bool floating, const std::string &passes, const std::string &expect) {
+    const Elem e = floating ? Elem::F32 : Elem::I32;
+    const size_t nnz = std::max<size_t>(1, size_t(n) * hi);
+    const unsigned blocks = kernel == "csr_i32_noguard" ? n / 256 : (n + 255) / 256;
+    Case c = makeCase("csr: " + what + " " + kernel + " " + std::to_string(n) + " rows of " + std::to_string(lo) +
+                          "-" + std::to_string(hi),
+                      "csr", kernel,
+                      {rowPtrs(n, lo, hi, zeros), indices(nnz, kCols), in(e, nnz), in(e, kCols), out(e, n),
+                       i32(int32_t(n))},
+                      {blocks, 1, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = nnz >= (size_t(1) << 22);
+    if (floating) c.approx = csrApprox(n);
+    return c;
+  };
+  const std::string on = "rowwalk;rowwalk-csr", onF = "rowwalk;rowwalk-csr;reassociate";
+  for (const char *k : {"csr_i32", "csr_u32"}) {
+    const std::string K = k;
+    cs.push_back(csr("-O2 (no rowwalk-csr)", K, 4001, 32, 256, 0, false, "", "original"));
+    for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
+                                    {65536, 128, 128, 0}, {1000, 1, 8, 8}, {777, 0, 3, 0}, {5000, 0, 40, 4}})
+      cs.push_back(csr("lanes", K, n, lo, hi, zeros, false, on, "=" + K + "__ptxopt_lanes"));
+  }
+  // No guard: n a multiple of the block.
+  cs.push_back(csr("lanes", "csr_i32_noguard", 4096, 1, 64, 8, false, on, "=csr_i32_noguard__ptxopt_lanes"));
+  // 8 lanes (rowwalk-lanes=8: the only clone), rows of 1-8.
+  cs.push_back(csr("8 lanes", "csr_i32", 1000, 1, 8, 8, false, on + ";rowwalk-lanes=8", "=csr_i32__ptxopt_lanes8"));
+  // Floats without reassociate: no lanes clone even with rowwalk-csr.
+  cs.push_back(csr("no reassociate", "csr_f32", 4001, 32, 256, 0, true, on, "original"));
+  for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
+                                  {1000, 1, 8, 8}, {5000, 0, 40, 4}})
+    cs.push_back(csr("lanes, reassociated", "csr_f32", n, lo, hi, zeros, true, onF, "=csr_f32__ptxopt_lanes"));
+  // Unsigned indices in a float sum: nvcc's `iv < bound` latch is unsigned (refused), the original runs.
+  cs.push_back(csr("refused (setp.lt.u32)", "csr_f32_u32", 4001, 32, 256, 8, true, onF, "original"));
+}
+
+}  // namespace gpudiff
