@@ -18,6 +18,7 @@
 #
 # Exit 0 pass, 1 fail, 77 skipped (a tool missing: the message names it).
 set -uo pipefail
+unset CCACHE_DISABLE  # the ccache case needs a working ccache whatever the caller set
 CASE=${1:?usage: buildtools-tests.sh <case>}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)

@@ -42,6 +42,8 @@ UNIT=--ptxopt-no-clone-images
 # imageLoadPays): the launch and images cases check that with
 # `env -u CUDA_MODULE_LOADING`.
 export CUDA_MODULE_LOADING=EAGER
+# The ccache cases need a working ccache whatever the caller set.
+unset CCACHE_DISABLE
 
 if ! command -v nvcc >/dev/null; then
   echo "skipped: nvcc not found (CUDA_HOME=$CUDA_HOME)"
