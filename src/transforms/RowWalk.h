@@ -219,6 +219,22 @@ private:
   /// (induction variables, trip count; any other loop-carried value, no
   /// stores).
   bool planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged = false);
+  /// planLanes's steps (RowWalkLanes.cpp).
+  struct BlockDefUse {
+    std::map<std::string, std::vector<size_t>> defs, uses;  // in the loop's order
+    std::set<std::string> readFirst;                        // read before written in the loop
+  };
+  bool lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &removed, uint16_t counter, LanePlan &lp,
+                       std::string &why, bool staged);
+  bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
+  bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
+                        std::set<std::string> &links);
+  bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
+  bool liveOutsOk(const LoopBlock &L, const KernelPlan &plan, const std::set<size_t> &removed, BlockDefUse &du,
+                  const LanePlan &lp, std::string &why, bool staged);
+  bool planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
+  void planTripParams(const LoopBlock &L, LanePlan &lp);
+  void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
   /// Sets sp.perLane when L's trip count is not warp-uniform (RowWalkTri.cpp).
   bool planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why);

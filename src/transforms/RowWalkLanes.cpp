@@ -111,33 +111,11 @@ bool Planner::movableRun(const std::vector<size_t> &run, const std::set<size_t> 
   return true;
 }
 
-bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged) {
-  auto &aff = fa_.affine();
-  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
-  cs.loop = L.id;
-  const uint16_t counter = aff.symbolId(cs);
-  std::set<size_t> removed;  // stores step 1 removes
-  for (const auto &[hs, acc] : plan.accList)
-    if (hs == L.hs) {
-      if (!acc.loads.empty() && !staged) {
-        why = "the loop reloads an accumulator kept in memory (the regacc clone keeps it in a register)";
-        return false;
-      }
-      removed.insert(acc.stores.begin(), acc.stores.end());
-    }
-  // Order of defs and uses in the block.
-  std::map<std::string, std::vector<size_t>> defs, uses;
-  std::set<std::string> readFirst;  // read before written in the block
-  for (size_t i = L.hs + 1; i <= L.ls; ++i) {
-    const Instruction *in = instr(i);
-    if (!in || removed.count(i)) continue;
-    auto du = analysis::defUse(*in);
-    for (auto u : du.uses) {
-      uses[std::string(u)].push_back(i);
-      if (!defs.count(std::string(u))) readFirst.insert(std::string(u));
-    }
-    for (auto d : du.defs) defs[std::string(d)].push_back(i);
-  }
+/// The loop's accesses allow the split: one is uncoalesced along %tid.x and
+/// unit-stride along the loop (or the rows are CSR or staged unknown ones),
+/// stores advance with the loop, nothing is local.
+bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &removed, uint16_t counter, LanePlan &lp,
+                              std::string &why, bool staged) {
   bool uncoalesced = false;
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
@@ -176,102 +154,118 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
       return false;
     }
   }
-  lp.loop = L;
+  return true;
+}
+
+/// Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant
+/// (in a loop of several blocks, in a block that runs every iteration).
+/// Appends it to lp.ivs when r is one.
+bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp) {
+  auto &defs = du.defs;
+  const auto &ds = defs[r];
+  if (ds.size() != 1 || L.guarded.count(ds[0])) return false;
+  const Instruction &in = *instr(ds[0]);
+  std::string b(in.base());
+  auto mods = in.modifiers();
+  if (!((b == "add" || b == "sub") && in.guard.empty() && in.operands.size() == 3 && mods.size() == 1 &&
+        (mods[0] == ".s32" || mods[0] == ".u32" || mods[0] == ".s64" || mods[0] == ".u64")))
+    return false;
+  const Operand *other = nullptr;
+  if (in.operands[1].text == r && in.operands[1].isReg()) other = &in.operands[2];
+  else if (b == "add" && in.operands[2].isReg() && in.operands[2].text == r) other = &in.operands[1];
+  if (!other || (other->isReg() && defs.count(std::string(other->text)))) return false;
+  IV iv;
+  iv.reg = r;
+  iv.update = ds[0];
+  iv.bits = mods[0].ends_with("64") ? 64 : 32;
+  if (other->intValue()) {
+    iv.step = *other->intValue() * (b == "sub" ? -1 : 1);
+  } else if (other->isReg()) {
+    iv.immStep = false;
+    iv.stepReg = std::string(other->text);
+    iv.negated = b == "sub";
+  } else {
+    return false;
+  }
+  lp.ivs.push_back(iv);
+  return true;
+}
+
+/// Accumulator chain: r -> d1 -> ... -> r, each link read once, by the next;
+/// fills acc and the links (d1, ...) when r is one.
+bool Planner::accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
+                               std::set<std::string> &links) {
+  auto &defs = du.defs;
   const auto &rd = fa_.defs();
   auto inLoop = [&](uint32_t ci) {
     auto it = stmtOf_.find(ci);
     return it != stmtOf_.end() && it->second > L.hs && it->second <= L.ls;
   };
+  acc.reg = r;
+  std::string cur = r;
+  size_t pos = L.hs;
+  bool ok = true, closed = false;
+  std::string combine;
+  while (ok && !closed) {
+    std::vector<size_t> readers;
+    for (size_t u : du.uses[cur])
+      if (u > pos) readers.push_back(u);
+    // The value a link holds must be read only by the next link (before it is redefined).
+    size_t nextDef = SIZE_MAX;
+    for (size_t d : defs[cur])
+      if (d > pos) nextDef = std::min(nextDef, d);
+    std::vector<size_t> live;
+    for (size_t u : readers)
+      if (u <= nextDef) live.push_back(u);
+    if (live.size() != 1) {
+      ok = false;
+      break;
+    }
+    const Instruction &in = *instr(live[0]);
+    Acc step;
+    if (!reductionOf(in, cur, step) || (!combine.empty() && step.combine != combine)) {
+      ok = false;
+      break;
+    }
+    combine = step.combine;
+    acc.bits = step.bits;
+    acc.identity = step.identity;
+    acc.floating = step.floating;
+    pos = live[0];
+    cur = std::string(in.operands[0].text);
+    if (cur == r) {
+      closed = true;
+      if (defs[r].size() != 1 || defs[r][0] != pos) ok = false;
+    } else {
+      if (!links.insert(cur).second || defs[cur].size() != 1) ok = false;
+      // The link is read nowhere outside the loop.
+      for (uint32_t u : rd.usesOf(instrOf_[pos], cur))
+        if (!inLoop(u)) ok = false;
+    }
+  }
+  acc.combine = combine;
+  return ok && closed;
+}
+
+/// Every register read before written in the loop: invariant, an
+/// induction variable or (not staged) an accumulator.
+bool Planner::planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged) {
   std::set<std::string> carriedOk;
-  for (const std::string &r : readFirst) {
-    if (!defs.count(r)) continue;  // invariant
-    const auto &ds = defs[r];
-    // Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant
-    // (in a loop of several blocks, in a block that runs every iteration).
-    if (ds.size() == 1 && !L.guarded.count(ds[0])) {
-      const Instruction &in = *instr(ds[0]);
-      std::string b(in.base());
-      auto mods = in.modifiers();
-      if ((b == "add" || b == "sub") && in.guard.empty() && in.operands.size() == 3 && mods.size() == 1 &&
-          (mods[0] == ".s32" || mods[0] == ".u32" || mods[0] == ".s64" || mods[0] == ".u64")) {
-        const Operand *other = nullptr;
-        if (in.operands[1].text == r && in.operands[1].isReg()) other = &in.operands[2];
-        else if (b == "add" && in.operands[2].isReg() && in.operands[2].text == r) other = &in.operands[1];
-        if (other && !(other->isReg() && defs.count(std::string(other->text)))) {
-          IV iv;
-          iv.reg = r;
-          iv.update = ds[0];
-          iv.bits = mods[0].ends_with("64") ? 64 : 32;
-          if (other->intValue()) {
-            iv.step = *other->intValue() * (b == "sub" ? -1 : 1);
-          } else if (other->isReg()) {
-            iv.immStep = false;
-            iv.stepReg = std::string(other->text);
-            iv.negated = b == "sub";
-          } else {
-            other = nullptr;
-          }
-          if (other) {
-            lp.ivs.push_back(iv);
-            carriedOk.insert(r);
-            continue;
-          }
-        }
-      }
+  for (const std::string &r : du.readFirst) {
+    if (!du.defs.count(r)) continue;  // invariant
+    if (inductionVariable(L, r, du, lp)) {
+      carriedOk.insert(r);
+      continue;
     }
     if (staged) continue;  // the staged clone runs the body as it is
-    // Accumulator chain: r -> d1 -> ... -> r, each link read once, by the next.
     Acc acc;
-    acc.reg = r;
-    std::string cur = r;
-    size_t pos = L.hs;
-    bool ok = true, closed = false;
-    std::string combine;
     std::set<std::string> links;
-    while (ok && !closed) {
-      std::vector<size_t> readers;
-      for (size_t u : uses[cur])
-        if (u > pos) readers.push_back(u);
-      // The value a link holds must be read only by the next link (before it is redefined).
-      size_t nextDef = SIZE_MAX;
-      for (size_t d : defs[cur])
-        if (d > pos) nextDef = std::min(nextDef, d);
-      std::vector<size_t> live;
-      for (size_t u : readers)
-        if (u <= nextDef) live.push_back(u);
-      if (live.size() != 1) {
-        ok = false;
-        break;
-      }
-      const Instruction &in = *instr(live[0]);
-      Acc step;
-      if (!reductionOf(in, cur, step) || (!combine.empty() && step.combine != combine)) {
-        ok = false;
-        break;
-      }
-      combine = step.combine;
-      acc.bits = step.bits;
-      acc.identity = step.identity;
-      acc.floating = step.floating;
-      pos = live[0];
-      cur = std::string(in.operands[0].text);
-      if (cur == r) {
-        closed = true;
-        if (defs[r].size() != 1 || defs[r][0] != pos) ok = false;
-      } else {
-        if (!links.insert(cur).second || defs[cur].size() != 1) ok = false;
-        // The link is read nowhere outside the loop.
-        for (uint32_t u : rd.usesOf(instrOf_[pos], cur))
-          if (!inLoop(u)) ok = false;
-      }
-    }
-    if (!ok || !closed) {
+    if (!accumulatorChain(L, r, du, acc, links)) {
       why = "loop-carried register " + r + " is neither an induction variable nor an accumulator";
       return false;
     }
-    acc.combine = combine;
     if (acc.floating && !ctx_.options.rowwalk.reassociate) {
-      why = "floating-point accumulator " + r + " (" + combine +
+      why = "floating-point accumulator " + r + " (" + acc.combine +
             "): splitting the loop reassociates it (allowed with --reassociate)";
       return false;
     }
@@ -279,6 +273,18 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     for (const auto &x : links) carriedOk.insert(x);
     carriedOk.insert(r);
   }
+  return true;
+}
+
+/// No other value defined in the loop is read after it, and a store step 1
+/// moves after the loop stores a value the same on all lanes there.
+bool Planner::liveOutsOk(const LoopBlock &L, const KernelPlan &plan, const std::set<size_t> &removed,
+                         BlockDefUse &du, const LanePlan &lp, std::string &why, bool staged) {
+  const auto &rd = fa_.defs();
+  auto inLoop = [&](uint32_t ci) {
+    auto it = stmtOf_.find(ci);
+    return it != stmtOf_.end() && it->second > L.hs && it->second <= L.ls;
+  };
   // No other value defined in the loop is read after it.
   for (size_t i = L.hs + 1; i <= L.ls && !staged; ++i) {
     const Instruction *in = instr(i);
@@ -302,14 +308,20 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
   for (const auto &[hs, acc] : plan.accList) {
     if (hs != L.hs || staged) continue;
     const Operand &v = instr(acc.last)->operands[1];
-    bool same = !v.isReg() || !defs.count(std::string(v.text));
+    bool same = !v.isReg() || !du.defs.count(std::string(v.text));
     for (const auto &a : lp.accs) same |= v.isReg() && a.reg == v.text;
     if (!same) {
       why = "the accumulator in memory is given a value that is not a reduction (" + std::string(v.text) + ")";
       return false;
     }
   }
-  // The latch: @p bra header, p = (iv != bound).
+  return true;
+}
+
+/// The latch: @p bra header, p = (iv != bound) (or iv < bound: staged and
+/// CSR rows); sets lp's tested induction variable and bound.
+bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged) {
+  auto &defs = du.defs;
   const Instruction &br = *instr(L.ls);
   std::string p(br.guard);
   if (!defs.count(p) || defs[p].size() != 1) {
@@ -374,21 +386,26 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
     }
     lp.lessThan = true;
   }
-  {
-    // Where the trip count comes from (the lanes clone asks for long rows).
-    const uint32_t first = instrOf_.at(lp.ivs[lp.tested].update);
-    uint32_t entry = first;
-    for (size_t i = L.hs + 1; i <= L.ls; ++i)
-      if (instr(i)) {
-        entry = instrOf_.at(i);
-        break;
-      }
-    paramsFeeding(entry, lp.ivs[lp.tested].reg, L, lp.tripParams, 0);
-    for (const std::string &r : {lp.bound, lp.boundOffset})
-      if (!r.empty() && r[0] == '%') paramsFeeding(lp.setpAt ? instrOf_.at(lp.setpAt) : entry, r, L, lp.tripParams, 0);
-  }
-  if (staged) return true;
-  // Runs of 16 bytes loaded by one iteration: one vector load.
+  return true;
+}
+
+/// Where the trip count comes from (the lanes clone asks for long rows).
+void Planner::planTripParams(const LoopBlock &L, LanePlan &lp) {
+  const uint32_t first = instrOf_.at(lp.ivs[lp.tested].update);
+  uint32_t entry = first;
+  for (size_t i = L.hs + 1; i <= L.ls; ++i)
+    if (instr(i)) {
+      entry = instrOf_.at(i);
+      break;
+    }
+  paramsFeeding(entry, lp.ivs[lp.tested].reg, L, lp.tripParams, 0);
+  for (const std::string &r : {lp.bound, lp.boundOffset})
+    if (!r.empty() && r[0] == '%') paramsFeeding(lp.setpAt ? instrOf_.at(lp.setpAt) : entry, r, L, lp.tripParams, 0);
+}
+
+/// Runs of 16 bytes loaded by one iteration: one vector load.
+void Planner::planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp) {
+  auto &aff = fa_.affine();
   std::map<std::pair<std::string, std::string>, std::map<int64_t, size_t>> groups;
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     const Instruction *in = instr(i);
@@ -428,6 +445,42 @@ bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp
       if (it == byOff.end()) break;
     }
   }
+}
+
+bool Planner::planLanes(const LoopBlock &L, const KernelPlan &plan, LanePlan &lp, std::string &why, bool staged) {
+  auto &aff = fa_.affine();
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = aff.symbolId(cs);
+  std::set<size_t> removed;  // stores step 1 removes
+  for (const auto &[hs, acc] : plan.accList)
+    if (hs == L.hs) {
+      if (!acc.loads.empty() && !staged) {
+        why = "the loop reloads an accumulator kept in memory (the regacc clone keeps it in a register)";
+        return false;
+      }
+      removed.insert(acc.stores.begin(), acc.stores.end());
+    }
+  // Order of defs and uses in the block.
+  BlockDefUse du;
+  for (size_t i = L.hs + 1; i <= L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in || removed.count(i)) continue;
+    auto inDu = analysis::defUse(*in);
+    for (auto u : inDu.uses) {
+      du.uses[std::string(u)].push_back(i);
+      if (!du.defs.count(std::string(u))) du.readFirst.insert(std::string(u));
+    }
+    for (auto d : inDu.defs) du.defs[std::string(d)].push_back(i);
+  }
+  if (!lanesAccessesOk(L, removed, counter, lp, why, staged)) return false;
+  lp.loop = L;
+  if (!planCarried(L, du, lp, why, staged)) return false;
+  if (!liveOutsOk(L, plan, removed, du, lp, why, staged)) return false;
+  if (!planLatch(L, du, lp, why, staged)) return false;
+  planTripParams(L, lp);
+  if (staged) return true;
+  planVectorLoads(L, removed, lp);
   return true;
 }
 
