@@ -272,121 +272,182 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   return true;
 }
 
-void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
-                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop) {
-  const LanePlan &lp = sp.lp;
-  const LoopBlock &L = lp.loop;
-  const std::string tag = std::to_string(L.hs);
-  const std::string header(static_cast<const ir::Label &>(*cb[L.hs]).name);
-  const std::string tileLabel = "$L__ptxopt_st_tile" + tag, exitLabel = "$L__ptxopt_st_exit" + tag;
-  const unsigned ipt = sp.tileBytes / unsigned(sp.step), pieces = sp.tileBytes / 16, rowsPerCopy = kLanes / pieces;
-  const unsigned stageBytes = sp.stageSize(), ring = stageBytes * sp.stages;
-  auto out = [&](StmtMap &where, size_t at) {
-    for (auto &st : e.out) where[at].push_back(std::move(st));
-    e.out.clear();
-  };
-  // The checks: the whole warp here, one trip count, aligned rows, a tile.
-  const std::string am = e.reg32(), pdiv = e.regp();
-  e.ins("activemask.b32", {am});
-  e.ins("setp.ne.u32", {pdiv, am, "0xFFFFFFFF"});
-  e.ins("bra", {header}, pdiv);
-  std::vector<std::string> v0;
-  for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
-  const std::string T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
-  const std::string tlo = e.reg32(), thi = e.reg32(), t0lo = e.reg32(), t0hi = e.reg32(), T0 = e.reg64();
-  auto movVec = [&](const std::string &dst, const std::vector<std::string> &src, bool unpack) {
+namespace {
+
+/// emitStaged's steps and the registers they share.
+struct StagedEmit {
+  ir::Module &m;
+  std::vector<std::unique_ptr<Stmt>> &cb;
+  Emitter &e;
+  const StagedPlan &sp;
+  StmtMap &before, &after;
+  const std::set<size_t> &drop;
+  const LanePlan &lp;
+  const LoopBlock &L;
+  std::string tag, header;
+  unsigned ipt, pieces, rowsPerCopy, stageBytes, ring;
+  std::string T, NT, NTmax, nt32;             // trip count, tiles (per lane: each lane's, the warp's)
+  std::string rsub, dst0, own;                // the copies' row, destination, the lane's own row
+  std::vector<std::vector<std::string>> src;  // copy sources, per row and piece
+  std::vector<std::string> ntk;               // per lane: the tiles of each copy's row
+  std::map<size_t, const StagedPlan::RowLoad *> rowLoad;
+  std::map<size_t, const std::vector<size_t> *> runAt;
+  std::set<size_t> inRun;
+  std::set<std::string> labels;
+  unsigned copies = 0;
+  std::string issued, t;
+
+  StagedEmit(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
+             StmtMap &before, StmtMap &after, const std::set<size_t> &drop)
+      : m(m), cb(cb), e(e), sp(sp), before(before), after(after), drop(drop), lp(sp.lp), L(lp.loop) {
+    tag = std::to_string(L.hs);
+    header = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
+    ipt = sp.tileBytes / unsigned(sp.step);
+    pieces = sp.tileBytes / 16;
+    rowsPerCopy = kLanes / pieces;
+    stageBytes = sp.stageSize();
+    ring = stageBytes * sp.stages;
+  }
+
+  void movVec(const std::string &dst, const std::vector<std::string> &from, bool unpack) {
     auto mv = std::make_unique<Instruction>();
     mv->opcode = m.intern("mov.b64");
     Operand vec{Operand::Kind::Vector, "", {}};
-    for (const auto &s : src) vec.elems.push_back(e.op(s));
+    for (const auto &s : from) vec.elems.push_back(e.op(s));
     mv->operands = unpack ? std::vector<Operand>{vec, e.op(dst)} : std::vector<Operand>{e.op(dst), vec};
     mv->edited = true;
     e.out.push_back(std::move(mv));
-  };
-  if (!sp.perLane) {
-    movVec(T, {tlo, thi}, true);
-    e.ins("shfl.sync.idx.b32", {t0lo, tlo, "0", "31", "-1"});
-    e.ins("shfl.sync.idx.b32", {t0hi, thi, "0", "31", "-1"});
-    movVec(T0, {t0lo, t0hi}, false);
   }
-  const std::string ok = e.regp(), all = e.regp(), NT = e.reg64();
-  std::string nt32, NTmax = NT;  // per lane (RowWalkTri.cpp): each lane's tiles, the warp's
-  if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
-  // Per lane there is no lane 0's T to agree with: ok stays NT < 2^32 (a
-  // setp.eq here read T0, never written on that path, and overwrote it).
-  if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
-  else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
-  std::vector<std::string> rowStart;  // each row's piece of the iteration
-  for (size_t r = 0; r < sp.rows.size(); ++r) {
-    if (!sp.wide[r].base.empty()) {
-      rowStart.push_back(emitWideStart(e, sp.wide[r], sp.rowOff[r], T, ok));
-    } else {
-      rowStart.push_back(sp.rows[r]);
+
+  /// The checks: the whole warp here, one trip count, aligned rows, a tile.
+  /// Returns each row's piece of the iteration.
+  std::vector<std::string> checks() {
+    const std::string am = e.reg32(), pdiv = e.regp();
+    e.ins("activemask.b32", {am});
+    e.ins("setp.ne.u32", {pdiv, am, "0xFFFFFFFF"});
+    e.ins("bra", {header}, pdiv);
+    std::vector<std::string> v0;
+    for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
+    T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
+    const std::string tlo = e.reg32(), thi = e.reg32(), t0lo = e.reg32(), t0hi = e.reg32(), T0 = e.reg64();
+    if (!sp.perLane) {
+      movVec(T, {tlo, thi}, true);
+      e.ins("shfl.sync.idx.b32", {t0lo, tlo, "0", "31", "-1"});
+      e.ins("shfl.sync.idx.b32", {t0hi, thi, "0", "31", "-1"});
+      movVec(T0, {t0lo, t0hi}, false);
     }
-    if (sp.wide[r].base.empty() && sp.rowOff[r]) {
-      rowStart.back() = e.reg64();
-      e.ins("add.s64", {rowStart.back(), sp.rows[r], std::to_string(sp.rowOff[r])});
+    const std::string ok = e.regp(), all = e.regp();
+    NT = e.reg64();
+    NTmax = NT;
+    if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
+    // Per lane there is no lane 0's T to agree with: ok stays NT < 2^32 (a
+    // setp.eq here read T0, never written on that path, and overwrote it).
+    if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
+    else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
+    std::vector<std::string> rowStart;  // each row's piece of the iteration
+    for (size_t r = 0; r < sp.rows.size(); ++r) {
+      if (!sp.wide[r].base.empty()) {
+        rowStart.push_back(emitWideStart(e, sp.wide[r], sp.rowOff[r], T, ok));
+      } else {
+        rowStart.push_back(sp.rows[r]);
+      }
+      if (sp.wide[r].base.empty() && sp.rowOff[r]) {
+        rowStart.back() = e.reg64();
+        e.ins("add.s64", {rowStart.back(), sp.rows[r], std::to_string(sp.rowOff[r])});
+      }
+      const std::string a = e.reg64();
+      e.ins("and.b64", {a, rowStart.back(), "15"});
+      e.ins("setp.eq.and.u64", {ok, a, "0", ok});
     }
-    const std::string a = e.reg64();
-    e.ins("and.b64", {a, rowStart.back(), "15"});
-    e.ins("setp.eq.and.u64", {ok, a, "0", ok});
-  }
-  if (!sp.perLane) {
-    e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
-    e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
-  }
-  e.ins("vote.sync.all.pred", {all, ok, "-1"});
-  e.ins("bra", {header}, "!" + all);
-  if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
-  // Copy sources: lane l copies piece l % pieces of rows k*rowsPerCopy + l / pieces.
-  const std::string lane = e.reg32(), rsub = e.reg32(), c16 = e.reg32(), c16w = e.reg64(), buf = e.reg32(),
-                    dst0 = e.reg32(), own = e.reg32();
-  e.ins("bar.warp.sync", {"-1"});  // the lanes' stores before the loop are seen by the copies
-  e.ins("mov.u32", {lane, "%laneid"});
-  e.ins("shr.u32", {rsub, lane, std::to_string(log2u(pieces))});
-  e.ins("and.b32", {c16, lane, std::to_string(pieces - 1)});
-  e.ins("shl.b32", {c16, c16, "4"});
-  e.ins("cvt.u64.u32", {c16w, c16});
-  e.ins("mov.u32", {buf, buffer});
-  e.ins("mad.lo.u32", {dst0, rsub, std::to_string(sp.rowPitch()), buf});
-  e.ins("add.u32", {dst0, dst0, c16});
-  e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
-  std::vector<std::vector<std::string>> src(sp.rows.size());
-  for (size_t r = 0; r < sp.rows.size(); ++r) {
-    const std::string lo = e.reg32(), hi = e.reg32();
-    movVec(rowStart[r], {lo, hi}, true);
-    for (unsigned k = 0; k < pieces; ++k) {
-      const std::string from = e.reg32(), slo = e.reg32(), shi = e.reg32(), s = e.reg64();
-      e.ins("add.u32", {from, rsub, std::to_string(k * rowsPerCopy)});
-      e.ins("shfl.sync.idx.b32", {slo, lo, from, "31", "-1"});
-      e.ins("shfl.sync.idx.b32", {shi, hi, from, "31", "-1"});
-      movVec(s, {slo, shi}, false);
-      e.ins("add.s64", {s, s, c16w});
-      src[r].push_back(s);
+    if (!sp.perLane) {
+      e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
+      e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
     }
+    e.ins("vote.sync.all.pred", {all, ok, "-1"});
+    e.ins("bra", {header}, "!" + all);
+    if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
+    return rowStart;
   }
-  std::vector<std::string> ntk;  // per lane: the tiles of each copy's row
-  if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces, rowsPerCopy);
-  // IPT copies of the body whose row loads read the lane's row of the
-  // stage at `rp`.
-  std::map<size_t, const StagedPlan::RowLoad *> rowLoad;
-  for (const auto &l : sp.loads) rowLoad[l.stmt] = &l;
-  std::map<size_t, const std::vector<size_t> *> runAt;
-  std::set<size_t> inRun;
-  for (const auto &run : sp.runs) {
-    runAt[*std::min_element(run.begin(), run.end())] = &run;
-    inRun.insert(run.begin(), run.end());
+
+  /// Copy sources: lane l copies piece l % pieces of rows k*rowsPerCopy + l / pieces.
+  void copySources(const std::vector<std::string> &rowStart, const std::string &buffer) {
+    const std::string lane = e.reg32();
+    rsub = e.reg32();
+    const std::string c16 = e.reg32(), c16w = e.reg64(), buf = e.reg32();
+    dst0 = e.reg32();
+    own = e.reg32();
+    e.ins("bar.warp.sync", {"-1"});  // the lanes' stores before the loop are seen by the copies
+    e.ins("mov.u32", {lane, "%laneid"});
+    e.ins("shr.u32", {rsub, lane, std::to_string(log2u(pieces))});
+    e.ins("and.b32", {c16, lane, std::to_string(pieces - 1)});
+    e.ins("shl.b32", {c16, c16, "4"});
+    e.ins("cvt.u64.u32", {c16w, c16});
+    e.ins("mov.u32", {buf, buffer});
+    e.ins("mad.lo.u32", {dst0, rsub, std::to_string(sp.rowPitch()), buf});
+    e.ins("add.u32", {dst0, dst0, c16});
+    e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
+    src.assign(sp.rows.size(), {});
+    for (size_t r = 0; r < sp.rows.size(); ++r) {
+      const std::string lo = e.reg32(), hi = e.reg32();
+      movVec(rowStart[r], {lo, hi}, true);
+      for (unsigned k = 0; k < pieces; ++k) {
+        const std::string from = e.reg32(), slo = e.reg32(), shi = e.reg32(), s = e.reg64();
+        e.ins("add.u32", {from, rsub, std::to_string(k * rowsPerCopy)});
+        e.ins("shfl.sync.idx.b32", {slo, lo, from, "31", "-1"});
+        e.ins("shfl.sync.idx.b32", {shi, hi, from, "31", "-1"});
+        movVec(s, {slo, shi}, false);
+        e.ins("add.s64", {s, s, c16w});
+        src[r].push_back(s);
+      }
+    }
+    if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces, rowsPerCopy);
   }
-  auto copyOf = [&](const Stmt &s) {
+
+  /// What body() needs: the row loads, the runs, a multi-block loop's labels.
+  void indexBody() {
+    for (const auto &l : sp.loads) rowLoad[l.stmt] = &l;
+    for (const auto &run : sp.runs) {
+      runAt[*std::min_element(run.begin(), run.end())] = &run;
+      inRun.insert(run.begin(), run.end());
+    }
+    // A loop of several blocks: each copy of the body has its own labels.
+    labels = L.multi ? innerLabels(cb, L) : std::set<std::string>{};
+  }
+
+  void copyOf(const Stmt &s) {
     auto c = s.clone();
     c->span = {};
     c->edited = true;
     e.out.push_back(std::move(c));
-  };
-  // A loop of several blocks: each copy of the body has its own labels.
-  const std::set<std::string> labels = L.multi ? innerLabels(cb, L) : std::set<std::string>{};
-  unsigned copies = 0;
-  auto body = [&](const std::string &rp) {
+  }
+
+  /// A row load of copy `it` of the body, from the lane's row of the stage
+  /// at `rp` (a vector load for a run's first load; nothing for the rest).
+  /// False: none, the rest of statement i's copy is skipped.
+  bool rowLoadCopy(size_t i, const Instruction &in, const StagedPlan::RowLoad &rl, unsigned it,
+                   const std::string &rp) {
+    if (inRun.count(i) && !runAt.count(i)) return false;  // loaded with its run
+    const auto *run = runAt.count(i) ? runAt[i] : nullptr;
+    const std::string type = typeModifier(in);
+    auto ld = std::make_unique<Instruction>();
+    ld->opcode = m.intern("ld.shared" + (run ? ".v" + std::to_string(run->size()) : std::string()) + type);
+    if (run) {
+      Operand vec{Operand::Kind::Vector, "", {}};
+      for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);
+      ld->operands.push_back(vec);
+    } else {
+      ld->operands.push_back(in.operands[0]);
+    }
+    const int64_t at = int64_t(rl.row) * sp.tileSize() + int64_t(it) * sp.step + rl.off;
+    ld->operands.push_back(addressOf(e, rp, at));
+    ld->edited = true;
+    e.out.push_back(std::move(ld));
+    return true;
+  }
+
+  /// IPT copies of the body whose row loads read the lane's row of the
+  /// stage at `rp`.
+  void body(const std::string &rp) {
     ++copies;
     for (unsigned it = 0; it < ipt; ++it)
       for (size_t i = L.hs + 1; i < L.ls; ++i) {
@@ -400,22 +461,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
         if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
           const Instruction &in = static_cast<const Instruction &>(*cb[i]);
           if (auto rl = rowLoad.find(i); rl != rowLoad.end()) {
-            if (inRun.count(i) && !runAt.count(i)) continue;  // loaded with its run
-            const auto *run = runAt.count(i) ? runAt[i] : nullptr;
-            const std::string type = typeModifier(in);
-            auto ld = std::make_unique<Instruction>();
-            ld->opcode = m.intern("ld.shared" + (run ? ".v" + std::to_string(run->size()) : std::string()) + type);
-            if (run) {
-              Operand vec{Operand::Kind::Vector, "", {}};
-              for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);
-              ld->operands.push_back(vec);
-            } else {
-              ld->operands.push_back(in.operands[0]);
-            }
-            const int64_t at = int64_t(rl->second->row) * sp.tileSize() + int64_t(it) * sp.step + rl->second->off;
-            ld->operands.push_back(addressOf(e, rp, at));
-            ld->edited = true;
-            e.out.push_back(std::move(ld));
+            if (!rowLoadCopy(i, in, *rl->second, it, rp)) continue;
           } else {
             copyOf(in);
             if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
@@ -424,16 +470,15 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
         if (auto a = after.find(i); a != after.end() && i != L.ls)
           for (const auto &st : a->second) copyOf(*st);
       }
-  };
-  const std::string issued = e.reg64(), t = e.reg64();
-  e.ins("mov.u64", {issued, "0"});
-  if (sp.regTiles) {
-    // Plain copies: K = regTiles register slots, each a tile's pieces
-    // (4 registers per 16-byte piece). The loop over tiles is unrolled K
-    // times (slots are registers: no indexing), each step j for tile t:
-    // store slot j (tile t) into stage t % 2, load tile t+K into slot j,
-    // bar.warp.sync, the body from stage t % 2. Stage t % 2 was last read
-    // by tile t-2, before tile t-1's bar.warp.sync: no second barrier.
+  }
+
+  /// Plain copies: K = regTiles register slots, each a tile's pieces
+  /// (4 registers per 16-byte piece). The loop over tiles is unrolled K
+  /// times (slots are registers: no indexing), each step j for tile t:
+  /// store slot j (tile t) into stage t % 2, load tile t+K into slot j,
+  /// bar.warp.sync, the body from stage t % 2. Stage t % 2 was last read
+  /// by tile t-2, before tile t-1's bar.warp.sync: no second barrier.
+  void plainTiles(const std::string &tileLabel) {
     const unsigned K = sp.regTiles;
     const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag;
     e.ins("mov.u64", {t, "0"});
@@ -491,7 +536,10 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
       else e.ins("bra", {tileLabel}, more);
     }
     if (K > 1) e.label(doneLabel);
-  } else {
+  }
+
+  /// Asynchronous copies (cp.async) into a ring of sp.stages stages.
+  void asyncTiles(const std::string &tileLabel) {
     const std::string wofs = e.reg32(), rofs = e.reg32();
     e.ins("mov.u32", {wofs, "0"});
     e.ins("mov.u32", {rofs, "0"});
@@ -534,12 +582,30 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     e.ins("bra", {tileLabel}, more);
     e.ins("cp.async.wait_all", {});
   }
+};
+
+}  // namespace
+
+void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
+                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop) {
+  StagedEmit se(m, cb, e, sp, before, after, drop);
+  const LoopBlock &L = se.L;
+  const std::string tileLabel = "$L__ptxopt_st_tile" + se.tag, exitLabel = "$L__ptxopt_st_exit" + se.tag;
+  const std::vector<std::string> rowStart = se.checks();
+  se.copySources(rowStart, buffer);
+  se.indexBody();
+  se.issued = e.reg64();
+  se.t = e.reg64();
+  e.ins("mov.u64", {se.issued, "0"});
+  if (sp.regTiles) se.plainTiles(tileLabel);
+  else se.asyncTiles(tileLabel);
   // The remaining iterations in the original loop, if any.
   const std::string done = e.reg64(), rest = e.regp();
-  e.ins("shl.b64", {done, NT, std::to_string(log2u(ipt))});
-  e.ins("setp.eq.u64", {rest, done, T});
+  e.ins("shl.b64", {done, se.NT, std::to_string(log2u(se.ipt))});
+  e.ins("setp.eq.u64", {rest, done, se.T});
   e.ins("bra", {exitLabel}, rest);
-  out(before, L.hs);
+  for (auto &st : e.out) before[L.hs].push_back(std::move(st));
+  e.out.clear();
   e.label(exitLabel);
   auto &list = after[L.ls];
   list.insert(list.begin(), std::move(e.out.front()));
