@@ -20,6 +20,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "../common/driver.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -34,45 +36,15 @@
 
 namespace {
 
-void check(cudaError_t e, const char *what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(CUresult r, const char *what) {
-  if (r != CUDA_SUCCESS) {
-    const char *s = nullptr;
-    cuGetErrorString(r, &s);
-    throw std::runtime_error(std::string(what) + ": " + (s ? s : "?"));
-  }
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using bench::check;
+using bench::readFile;
 
 int runs = 20;
 
 std::pair<float, float> timeIt(CUfunction f, unsigned gx, unsigned bx, void **args) {
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "event");
-  check(cudaEventCreate(&e1), "event");
-  std::vector<float> t;
-  for (int r = 0; r < 3 + runs; ++r) {
-    check(cudaEventRecord(e0), "record");
-    check(cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, 0, nullptr, args, nullptr), "launch");
-    check(cudaEventRecord(e1), "record");
-    check(cudaEventSynchronize(e1), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-    if (r >= 3) t.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  std::sort(t.begin(), t.end());
-  return {t[0], t[t.size() / 2]};
+  const bench::Timing t = bench::timeIt(
+      [&] { check(cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, 0, nullptr, args, nullptr), "launch"); }, runs);
+  return {t.min, t.median};
 }
 
 }  // namespace

@@ -114,10 +114,10 @@ run() {
     src=$?
     [ $rc != 0 ] || rc=$src
     # Triangular row walks (bench/rowwalk/tri.cu), appended.
-    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/tri.cu -o "$PTXDIR/tri-bench" -lcuda
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/tri.cu bench/common/driver.cpp -o "$PTXDIR/tri-bench" -lcuda
     { echo; "$PTXDIR/tri-bench" "$PTXDIR/tri.ptx" "$PTXDIR/tri-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     # Row walks with guards inside the loop (bench/rowwalk/guards.cu), appended.
-    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu -o "$PTXDIR/guards-bench" -lcuda
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu bench/common/driver.cpp -o "$PTXDIR/guards-bench" -lcuda
     { echo; "$PTXDIR/guards-bench" "$PTXDIR/guards.ptx" "$PTXDIR/guards-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
@@ -126,7 +126,7 @@ run() {
     src=$?
     [ $rc != 0 ] || rc=$src
     # Scalar CSR SpMV (bench/rowwalk/csr.cu), appended last.
-    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/csr.cu -o "$PTXDIR/csr-bench" -lcuda
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/csr.cu bench/common/driver.cpp -o "$PTXDIR/csr-bench" -lcuda
     { echo; "$PTXDIR/csr-bench" "$PTXDIR/csr.ptx" 32="$PTXDIR/csr-lanes32.opt.ptx" 8="$PTXDIR/csr-lanes8.opt.ptx" \
         4="$PTXDIR/csr-lanes4.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
