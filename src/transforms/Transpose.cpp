@@ -201,6 +201,15 @@ size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
   return b.body.size();
 }
 
+void declareTile(ir::Module &m, ir::Function &clone, const std::string &name, uint64_t bytes) {
+  auto d = std::make_unique<ir::Decl>();
+  d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
+  d->names.push_back({m.intern(name), std::nullopt, {bytes}});
+  d->edited = true;
+  clone.body->body.insert(clone.body->body.begin(), std::move(d));
+  clone.body->edited = true;
+}
+
 std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<Operand> ops,
                                            std::string_view guard, bool negated) {
   auto in = std::make_unique<ir::Instruction>();
@@ -465,14 +474,10 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   for (auto &st : e.out) pre.push_back(std::move(st));
   b2.insert(b2.begin() + static_cast<long>(prologueAt(*clone->body)), std::make_move_iterator(pre.begin()),
             std::make_move_iterator(pre.end()));
-  auto d = std::make_unique<ir::Decl>();
-  d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
-  d->names.push_back({m.intern(tile), std::nullopt, {uint64_t(sh.by) * pitchElems * p.bytes}});
-  d->edited = true;
-  b2.insert(b2.begin(), std::move(d));
-  clone->body->edited = true;
+  declareTile(m, *clone, tile, uint64_t(sh.by) * pitchElems * p.bytes);
   return clone;
 }
+
 
 Variant makeVariant(const std::string &name, const Plan &p, const Shape &sh) {
   Variant v;

@@ -53,6 +53,9 @@ std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opc
                                            std::string_view guard = {}, bool negated = false);
 /// Index in `b.body` of the n-th instruction (no nested scopes).
 size_t stmtOfInstr(const ir::Block &b, uint32_t n);
+/// `.shared .align 16 .b8 <name>[bytes];` as the first statement of
+/// `clone`'s body (the tile of both clones), the body marked edited.
+void declareTile(ir::Module &m, ir::Function &clone, const std::string &name, uint64_t bytes);
 
 /// The clone that runs each 32 x 32 tile of logical threads (bx x by
 /// blocks of the original, 32/bx x 32/by of them) with 32 x 8 threads, four

@@ -298,12 +298,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   b.push_back(e.decl(".pred", e.prefix + "p", e.pred));
   for (auto &st : valueDecls) b.push_back(std::move(st));
   for (auto &st : code) b.push_back(std::move(st));
-  auto d = std::make_unique<ir::Decl>();
-  d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
-  d->names.push_back({m.intern(tile), std::nullopt, {uint64_t(kTile) * c.pitch * p.bytes}});
-  d->edited = true;
-  b.insert(b.begin(), std::move(d));
-  clone->body->edited = true;
+  declareTile(m, *clone, tile, uint64_t(kTile) * c.pitch * p.bytes);
   return clone;
 }
 
