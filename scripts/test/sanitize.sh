@@ -23,8 +23,13 @@ start=$(date +%s)
 # tests are left out below. With ctest arguments, everything.
 # -O1 -g1 (line tables): what the sanitizers' reports need, at about half
 # the compile time of RelWithDebInfo's -O2 -g on CI's two cores.
+# -no-pie: the sanitized ptx-opt starts in 0.18 s instead of 0.21 (690,000
+# relative relocations of a position-independent executable), and the run
+# starts it about 1,100 times; detect_odr_violation=0 below saves another
+# 0.03 s a start (its globals are checked across shared libraries, and
+# ptx-opt links its own code statically).
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTXOPT_SANITIZE=ON \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_EXE_LINKER_FLAGS=-no-pie >/dev/null
 targets=()
 if ! (($#)); then
   targets=(--target ptx-opt unit-tests lexer-equivalence parser-equivalence)
@@ -35,7 +40,7 @@ if ! (($#)); then
 fi
 cmake --build build-asan -j "$JOBS" "${targets[@]}" 2>&1 | grep -E "error|Error" || true
 echo "[sanitize] built in $(( $(date +%s) - start )) s"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_odr_violation=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 set +e
 if (($#)); then args=("$@"); else args=(-LE 'nvcc|examples|buildtools|docs|python|gpu' -E '^gpu-diff'); fi
 ctest --test-dir build-asan --output-on-failure -j "$JOBS" "${args[@]}"

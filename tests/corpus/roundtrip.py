@@ -10,6 +10,11 @@ For every PTX file given (or found under the given folders):
      numbers). Files whose .target this ptxas does not support skip step 2
      with a visible note.
 
+With --no-cubin (the sanitizer run, scripts/test/sanitize.sh) only ptx-opt's
+own checks run: lossless, fixed point and the -O2 output keeping every
+original line; the ptxas steps, which exercise ptxas and not ptx-opt, are the
+unsanitized run's (scripts/test.sh), and the closing line says so.
+
 Prints one line per failure and a closing 'N passed, N failed, N skipped' line;
 exits 1 if anything failed.
 """
@@ -48,7 +53,7 @@ def check_optimized(ptxopt, ptxas, path, original, tgt, supported):
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag in ("delete", "replace"):
             return f"{path}: -O2 changed original line {i1 + 1}: {a[i1][:100]!r}"
-    if ptxas and tgt in supported and out != original:
+    if ptxas and ptxas != "none" and tgt in supported and out != original:
         extra = ["-c"] if re.search(rb"^\s*\.extern\s+\.func", out, re.M) else []
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "o.ptx"), "wb") as f:
@@ -80,6 +85,8 @@ def check(ptxopt, ptxas, path, supported, optimize=False):
         msg = check_optimized(ptxopt, ptxas, path, original, tgt, supported)
         if msg:
             return "fail", msg
+    if ptxas == "none":
+        return "pass", ""
     if not ptxas or tgt not in supported:
         return "skip", f"{path}: cubin check skipped (ptxas does not support .target {tgt})"
     # Modules that call extern functions assemble only as relocatable code.
@@ -117,6 +124,8 @@ def main():
     ap.add_argument("--ptxas", default="")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--optimize", action="store_true", help="also check the -O2 output")
+    ap.add_argument("--no-cubin", action="store_true",
+                    help="ptx-opt's checks only, no ptxas (the sanitizer run; the unsanitized run has them)")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
     files = []
@@ -130,15 +139,16 @@ def main():
     if not files:
         print("no PTX files found")
         return 1
-    ptxas = args.ptxas or None
-    supported = supported_targets(ptxas)
+    ptxas = "none" if args.no_cubin else (args.ptxas or None)
+    supported = set() if args.no_cubin else supported_targets(ptxas)
     counts = {"pass": 0, "fail": 0, "skip": 0}
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         for status, msg in ex.map(lambda f: check(args.ptx_opt, ptxas, f, supported, args.optimize), files):
             counts[status] += 1
             if msg:
                 print(("FAIL: " if status == "fail" else "note: ") + msg, flush=True)
-    print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
+    print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
+          + (" (ptx-opt's checks only: --no-cubin; ptxas's are the unsanitized run's)" if args.no_cubin else ""))
     return 1 if counts["fail"] else 0
 
 
