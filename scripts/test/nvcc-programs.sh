@@ -13,8 +13,8 @@
 #     the ptx-nvcc build must have launched at least one clone (PTXOPT_LOG=1,
 #     PTXOPT_FIRST_LAUNCH_CLONES=1: a kernel's first launch may run one);
 #     with PTXOPT_DISABLE=1 at run time it must launch none and print the
-#     same results; so must it as users run it (a kernel's first launch the
-#     original).
+#     same results; so must it as users run it (no variable set: clone
+#     images loaded after the first allocation, docs/NVCC.md "Delivery").
 #
 #   PTXOPT_BUILD=build-nvcc OUT=/tmp/p bash scripts/test/nvcc-programs.sh [--build-only] [program...]
 #
@@ -97,8 +97,7 @@ for p in "${PROGS[@]}"; do
   fi
   [ $GPU = 1 ] || continue
   # ptx-nvcc: every launch may run a clone (PTXOPT_FIRST_LAUNCH_CLONES=1: the
-  # decisions below count them); ptx-nvcc-default: a kernel's first launch
-  # runs the original, as users get it
+  # decisions below count them); ptx-nvcc-default: as users get it
   for run in nvcc ptx-nvcc ptx-nvcc-disabled ptx-nvcc-default; do
     bin=$OUT/$p.ptx-nvcc
     [ $run = nvcc ] && bin=$OUT/$p.nvcc
