@@ -8,7 +8,9 @@
 # 1920 x 1080 (scripts/bench/sobel-small.sh), the rowwalk benchmark
 # (scripts/bench/rowwalk.sh), the transpose benchmark (scripts/bench/transpose.sh), the launch hook's cost (scripts/bench/hook.sh,
 # about 45 s), the Python module's GPU test (tests/python/test_gpu.py) and
-# the benchmark family (scripts/bench/family.sh, about 3 minutes).
+# the benchmark family (scripts/bench/family.sh, about 3 minutes) and the
+# whole-program suite (scripts/bench/programs.sh, about 8 minutes: nvcc's
+# build against ptx-nvcc's, each program its own process, EAGER and LAZY).
 #
 #   scripts/gpu-suite.sh [gpu-diff args...]      e.g. --quick, --filter matadd_int
 #
@@ -255,11 +257,26 @@ if [ "${GPU_SUITE_FAMILY:-1}" = 1 ]; then
   grep '^Summary:' "$OUT/family/family.md" 2>/dev/null | tee -a "$SUMMARY"
 fi
 
+# ---- whole programs: nvcc's build against ptx-nvcc's, as processes (issue #27) --------------
+# GPU_SUITE_WHOLE=0 leaves it out (about 4 minutes per loading mode at R=5 on
+# an H200; WHOLE_R and WHOLE_MODES change the rounds and the modes). A
+# program whose output differs from the nvcc build's, or that fails, fails
+# the suite; the speed-ups are in the table (docs/BENCHMARKS.md, "Whole programs").
+whole_rc=0
+if [ "${GPU_SUITE_WHOLE:-1}" = 1 ]; then
+  start=$(date +%s)
+  PTXOPT_BUILD="$ROOT/$BUILD" OUT="$OUT/whole" ARCH="$ARCH" R="${WHOLE_R:-5}" MODES="${WHOLE_MODES:-EAGER LAZY}" \
+    bash scripts/bench/programs.sh >"$OUT/bench-programs.log" 2>&1
+  whole_rc=$?
+  say "whole programs (scripts/bench/programs.sh) exit $whole_rc in $(($(date +%s) - start)) s: $OUT/whole/programs/programs.md"
+  grep -E "^(geomean|targets|- )" "$OUT/whole/programs/programs.md" 2>/dev/null | tee -a "$SUMMARY"
+fi
+
 if [ "$diff_rc" = 0 ] && [ "$jit_rc" = 0 ] && [ "$nvcc_rc" = 0 ] && [ "$programs_rc" = 0 ] && [ "$paper_rc" = 0 ] &&
   [ "$floor_rc" = 0 ] && [ "$sobel_rc" = 0 ] && [ "$dctx_rc" = 0 ] && [ "$rowwalk_rc" = 0 ] && [ "$hook_rc" = 0 ] &&
-  [ "$family_rc" = 0 ] && [ "$python_rc" = 0 ] && [ "$transpose_rc" = 0 ]; then
+  [ "$family_rc" = 0 ] && [ "$python_rc" = 0 ] && [ "$transpose_rc" = 0 ] && [ "$whole_rc" = 0 ]; then
   say "PASS"
   exit 0
 fi
-say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, exact DCT rewrites exit $dctx_rc, rowwalk benchmark exit $rowwalk_rc, transpose benchmark exit $transpose_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc, python module exit $python_rc)"
+say "FAIL (gpu-diff exit $diff_rc, jit example $([ $jit_rc = 0 ] && echo ok || echo failed), ptx-nvcc test exit $nvcc_rc, test programs exit $programs_rc, paper examples exit $paper_rc, launch floor exit $floor_rc, Sobel small launches exit $sobel_rc, exact DCT rewrites exit $dctx_rc, rowwalk benchmark exit $rowwalk_rc, transpose benchmark exit $transpose_rc, hook benchmark exit $hook_rc, benchmark family exit $family_rc, python module exit $python_rc, whole programs exit $whole_rc)"
 exit 1
