@@ -6,6 +6,9 @@
 // the constant row of rowwalk32.cu (`rowsum_u32_c1024`); every clone
 // compared bit for bit with the original on random non-zero inputs.
 //
+// Also sweep shapes the pass took already (a while loop bumping pointers,
+// a batched kernel, alpha/beta, mvt's accumulator in memory, a row norm,
+// the strictly lower triangle).
 // Edges: rows not a multiple of 32 (the last warp runs the original loop),
 // 96-thread blocks, a grid-stride launch whose threads run different
 // numbers of rows (warps partly out of the outer loop run the original
@@ -104,6 +107,60 @@ void addRowWalkSweep(std::vector<Case> &cs) {
   cs.push_back(down(1000, 1003, "=rowsum_down_int__ptxopt_lanes_scalar"));
   cs.push_back(down(1000, 100, "=rowsum_down_int__ptxopt_lanes4"));
   cs.push_back(down(1000, 128, "=rowsum_down_int__ptxopt_lanes8"));
+  // Sweep shapes the pass took before the sweep, checked on the GPU here:
+  // (A, x, y, m, n) kernels at -O2 and rows not a multiple of 32 (forced).
+  auto mv = [&](const std::string &name, const std::string &kernel, unsigned m, unsigned n, const std::string &passes,
+                const std::string &expect) {
+    Case c = makeCase("rowwalk sweep: " + name + " " + std::to_string(m) + "x" + std::to_string(n), "rowwalksweep",
+                      kernel,
+                      {in(Elem::F32, size_t(m) * n), in(Elem::F32, n), out(Elem::F32, m), i32(int32_t(m)),
+                       i32(int32_t(n))},
+                      {(m + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(m) * n >= (size_t(1) << 24);
+    return c;
+  };
+  // A while loop bumping two pointers: both staged as rows, per-lane trip counts.
+  cs.push_back(mv("while, pointers bumped", "mv_while", 4096, 4096, "", "=mv_while__ptxopt_staged"));
+  cs.push_back(mv("while, pointers bumped", "mv_while", 1000, 1004, forced, "=mv_while__ptxopt_staged"));
+  // blockIdx.y picks the matrix (one matrix: the clone's grid.y == 1).
+  cs.push_back(mv("batched, one matrix", "mv_batched", 4096, 4096, "", "=mv_batched__ptxopt_staged_pack"));
+  // alpha * A x + beta * y (y read: it starts at gpu-diff's poison, finite).
+  {
+    Case c = makeCase("rowwalk sweep: gemv alpha/beta 4096x4096", "rowwalksweep", "gemv_ab",
+                      {in(Elem::F32, size_t(4096) * 4096), in(Elem::F32, 4096), out(Elem::F32, 4096), f32(1.5f),
+                       f32(-0.5f), i32(4096), i32(4096)},
+                      {16, 1, 1}, {256, 1, 1});
+    c.expect = "=gemv_ab__ptxopt_staged_pack";
+    c.big = true;
+    cs.push_back(c);
+  }
+  // mvt's x1[i] += A[i][j] * y1[j] in memory (A, x1, y1, n).
+  for (unsigned n : {4096u, 1000u}) {
+    Case c = makeCase("rowwalk sweep: mvt x1 in memory " + std::to_string(n), "rowwalksweep", "mvt_x1",
+                      {in(Elem::F32, size_t(n) * n), out(Elem::F32, n), in(Elem::F32, n), i32(int32_t(n))},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = n == 4096 ? "" : "rowwalk,pack;rowwalk-staged=1";
+    c.expect = "=mvt_x1__ptxopt_staged_pack";
+    c.big = n == 4096;
+    cs.push_back(c);
+  }
+  // A row norm (sqrtf after the loop; A, y, m, n) and the strictly lower
+  // triangle with a division by the diagonal (L, x, y, n).
+  {
+    Case c = makeCase("rowwalk sweep: row norm 4096x4096", "rowwalksweep", "rownorm",
+                      {in(Elem::F32, size_t(4096) * 4096), out(Elem::F32, 4096), i32(4096), i32(4096)}, {16, 1, 1},
+                      {256, 1, 1});
+    c.expect = "=rownorm__ptxopt_staged";
+    c.big = true;
+    cs.push_back(c);
+    c = makeCase("rowwalk sweep: strictly lower triangle 2048", "rowwalksweep", "trmv_lt",
+                 {in(Elem::F32, size_t(2048) * 2048), in(Elem::F32, 2048), out(Elem::F32, 2048), i32(2048)}, {8, 1, 1},
+                 {256, 1, 1});
+    c.expect = "=trmv_lt__ptxopt_staged";
+    cs.push_back(c);
+  }
 }
 
 }  // namespace gpudiff
