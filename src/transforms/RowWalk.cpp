@@ -14,8 +14,9 @@
 // 2. Lanes ('lanes' clone, launch grown 32 times). 32 lanes (one warp) run
 //    one logical thread: lane l takes iterations l, l+32, l+64, ... of each
 //    loop whose accesses are uncoalesced along %tid.x and unit-stride along
-//    the loop counter (the row), so a warp reads 32 consecutive pieces of
-//    one row; a run of four 4-byte (two 8-byte) loads of one iteration
+//    the loop counter (the row; 1 to 32 bytes per iteration, either way:
+//    rows walked downwards split as well), so a warp reads 32 consecutive
+//    pieces of one row; a run of four 4-byte (two 8-byte) loads of one iteration
 //    becomes one 16-byte load where the alignment is provable (parameters
 //    become launch conditions). Loop-carried accumulators start at the
 //    operation's identity on lanes 1..31 and are combined after the loop
@@ -86,7 +87,11 @@
 //    as far as its lane walks it, also through an `iv < bound` latch and
 //    rows the access analysis calls unknown (the upper triangle after nvcc's
 //    peeled remainder), and inside triangular loops of several blocks
-//    (syrk-like; only the staged clone there: RowWalkTri.cpp).
+//    (syrk-like, and grid-stride loops over rows; only the staged clone
+//    there: RowWalkTri.cpp). Rows may step 16-128 bytes per iteration
+//    (nvcc unrolls a constant row length by 16: 64 bytes of floats); a
+//    constant row under kStagedMinRow elements is refused (no launch
+//    condition can keep it out).
 //    Details: RowWalkStaged.cpp. By
 //    default where it was measured faster (9.9x packed at 4096 x 4096 on
 //    the H100 and H200; launches of 2048 threads, rows of 256:
@@ -157,6 +162,10 @@ bool Planner::findLoops(std::string &why) {
     }
     accessAt_[stmtOf_[a.instr]] = &a;
   }
+  // First, whether a loop of several blocks with a thread-varying trip count
+  // holds single-block loops (RowWalkTri.cpp: only the staged clone then).
+  for (const auto &L : fa_.loops().loops())
+    if (L.blocks.size() != 1) skipOuterLoop(L);
   for (const auto &L : fa_.loops().loops()) {
     if (L.blocks.size() != 1 && skipOuterLoop(L)) continue;  // RowWalkTri.cpp
     if (L.blocks.size() != 1) {
@@ -166,6 +175,11 @@ bool Planner::findLoops(std::string &why) {
       continue;
     }
     const auto &b = cfg.blocks()[L.header];
+    // Only the staged clone inside such an outer loop (a grid-stride loop over
+    // rows, a triangle): it changes only the loops it stages, so one of
+    // another shape stays as it is (nvcc's `y[i] = 0` loop for rows of length
+    // 0 in a grid-stride kernel is entered by a branch).
+    if (outerSkipped_ && !singleBlockLoopShape(L, labelAt, branchesTo)) continue;
     if (b.labels.size() != 1 || !labelAt.count(b.labels[0]) || b.last == b.first) {
       why = "a loop header without one label";
       return false;
@@ -196,6 +210,24 @@ bool Planner::findLoops(std::string &why) {
     why = "no loop";
     return false;
   }
+  return true;
+}
+
+bool Planner::singleBlockLoopShape(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
+                                   const std::map<std::string_view, size_t> &branchesTo) {
+  const auto &cfg = fa_.cfg();
+  const auto &b = cfg.blocks()[L.header];
+  if (b.labels.size() != 1 || !labelAt.count(b.labels[0]) || b.last == b.first) return false;
+  const size_t hs = labelAt.at(b.labels[0]), ls = stmtOf_[b.last - 1];
+  const Instruction *br = instr(ls);
+  const auto to = branchesTo.find(b.labels[0]);
+  if (!br || br->base() != "bra" || br->guard.empty() || analysis::branchTarget(*br) != b.labels[0] ||
+      to == branchesTo.end() || to->second != 1)
+    return false;
+  for (size_t i = hs + 1; i < ls; ++i)
+    if (body_[i]->kind == Stmt::Kind::Label || body_[i]->kind == Stmt::Kind::Block ||
+        (instr(i) && cfg.blockOf(instrOf_[i]) != L.header))
+      return false;
   return true;
 }
 

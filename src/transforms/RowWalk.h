@@ -236,6 +236,9 @@ private:
   void planTripParams(const LoopBlock &L, LanePlan &lp);
   void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  bool singleBlockLoopShape(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
+                           const std::map<std::string_view, size_t> &branchesTo);
+  bool constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, std::string &why);
   /// Sets sp.perLane when L's trip count is not warp-uniform (RowWalkTri.cpp).
   bool planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why);
   /// A loop with a thread-varying trip count whose rows the access analysis

@@ -122,8 +122,13 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
     const AccessInfo &a = *accessAt_.at(i);
     bool unit = false;
     // Unit stride along the loop: one iteration's piece of the row follows the last one's
-    // (nvcc unrolls by 4: 16 or 32 bytes per iteration).
-    for (const auto &s : a.strides) unit |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 32;
+    // (nvcc unrolls by 4: 16 or 32 bytes per iteration; by 16 for a constant row length,
+    // `#define N 2048`: 64 bytes, which only the staged clone takes, up to 128). The lanes
+    // clone also takes rows walked downwards (`for (j = n - 1; j >= 0; j--)`): lane l
+    // takes iterations l, l+32, ... whichever way they go; its reductions are exact ones.
+    const int64_t most = staged ? 128 : 32, least = staged ? 1 : -32;
+    for (const auto &s : a.strides)
+      unit |= s.symbol == counter && s.constant && *s.constant != 0 && *s.constant >= least && *s.constant <= most;
     if (a.verdict == AccessInfo::Verdict::Uncoalesced && unit) uncoalesced = true;
   }
   // Rows that start at loaded values (CSR), which the access analysis calls unknown: RowWalkCsr.cpp.

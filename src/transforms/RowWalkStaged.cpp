@@ -69,7 +69,9 @@
 // 8- and 16-bit elements step 4-128 bytes: RowWalkShort.cpp); row
 // loads that are not global, plain, 1, 2, 4 or 8 bytes, before the
 // register's update, and exactly cover each iteration's piece; more than two rows per
-// thread (the shared memory of the tiles).
+// thread (the shared memory of the tiles); a constant trip count (`#define N`,
+// nvcc's loop unrolled by 16) whose row is under kStagedMinRow elements
+// (kMinRow when forced): constant rows get no row-length launch condition.
 // Loops of several blocks (guards inside the loop; RowWalkGuards.cpp): the
 // body copies keep their labels and branches, renamed per copy.
 // Guards: a warp whose lanes are not all in the loop (rows not a multiple of
@@ -118,6 +120,25 @@ bool hasCpAsync(const ir::Module &m) {
         else break;
       return v >= 80;
     }
+  return false;
+}
+
+/// A loop with a constant trip count (a `#define`d or template row length,
+/// which nvcc unrolls by 16: 64 bytes per iteration) gets no row-length
+/// launch condition, so its row length is checked here: at least
+/// kStagedMinRow elements (kMinRow when the staged clone is forced), where
+/// the clone was measured faster.
+bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, std::string &why) {
+  std::optional<int64_t> trip;
+  for (const auto &iv : fa_.affine().inductionVars())
+    if (iv.loop == L.id && iv.tripConstant) trip = iv.tripConstant;
+  if (!trip || sp.loads.empty()) return true;
+  const unsigned bytes = analysis::memAccess(*instr(sp.loads.front().stmt))->bytes();
+  const int64_t elems = *trip * sp.step / int64_t(bytes);
+  const int64_t least = ctx_.options.rowwalk.staged.value_or(false) ? kMinRow : kStagedMinRow;
+  if (elems >= least) return true;
+  why = "the row is a constant " + std::to_string(elems) + " elements, under the " + std::to_string(least) +
+        " the staged clone was measured faster on";
   return false;
 }
 
@@ -244,6 +265,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
     }
   }
+  if (!constantRowLongEnough(L, sp, why)) return false;
   if (unsigned tile = ctx_.options.rowwalk.tile) sp.tileBytes = tile == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
   if (!ctx_.options.rowwalk.asyncCopy) {

@@ -37,9 +37,12 @@
 // what it would, in its order); what it costs is speed when such a "row" is
 // in fact shared by the lanes (x[k] of trmv): its tiles are copied too.
 // Nested in a triangular loop (syrk-like: thread i, for j <= i, a row walk
-// over k): a loop of several blocks whose trip count is thread-varying and
-// that holds single-block loops is left as it is instead of refusing the
-// kernel, and only the staged clone of the inner loops is made (no lanes,
+// over k; a grid-stride loop over rows): a loop of several blocks whose trip
+// count is thread-varying and that holds single-block loops is left as it
+// is instead of refusing the kernel, and so is any single-block loop of a
+// shape the planner does not take (the grid-stride kernel's `y[i] = 0`
+// loop for rows of length 0, entered by a branch: RowWalk.cpp, findLoops),
+// and only the staged clone of the inner loops is made (no lanes,
 // no accumulators in registers: those reason about the whole kernel's
 // loops). Each time the inner loop starts, the staged clone's checks run:
 // warps whose lanes all run it (j <= the warp's smallest i) stage it, the

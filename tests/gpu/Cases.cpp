@@ -1058,6 +1058,7 @@ std::vector<Case> allCases() {
   addTri(cs);
   addRowWalkGuards(cs);
   addRowWalkShort(cs);
+  addRowWalkSweep(cs);
   addCsr(cs);
   addTranspose(cs);
   addReuse(cs);

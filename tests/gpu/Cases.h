@@ -114,6 +114,8 @@ void addTri(std::vector<Case> &cs);
 void addRowWalkGuards(std::vector<Case> &cs);
 /// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).
 void addRowWalkShort(std::vector<Case> &cs);
+/// rowwalk on the shapes of its coverage sweep (CasesRowWalkSweep.cpp).
+void addRowWalkSweep(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
 void addCsr(std::vector<Case> &cs);
 /// transpose: transposes, rotations, permutes (CasesTranspose.cpp).

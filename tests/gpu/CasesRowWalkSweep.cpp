@@ -1,0 +1,166 @@
+// gpu-diff cases of the shapes the rowwalk coverage sweep (issue 29;
+// tests/lit/rowwalk/sweep.test, docs/PASSES.md "Coverage sweep") made the
+// pass take: constant row lengths (`#define`, a template: 64 or 128 bytes
+// per iteration, staged), a grid-stride loop over rows (the inner loop
+// staged inside it), an int row walked downwards (the lanes clones), and
+// the constant row of rowwalk32.cu (`rowsum_u32_c1024`); every clone
+// compared bit for bit with the original on random non-zero inputs.
+//
+// Also sweep shapes the pass took already (a while loop bumping pointers,
+// a batched kernel, alpha/beta, mvt's accumulator in memory, a row norm,
+// the strictly lower triangle).
+// Edges: rows not a multiple of 32 (the last warp runs the original loop),
+// 96-thread blocks, a grid-stride launch whose threads run different
+// numbers of rows (warps partly out of the outer loop run the original
+// inner loop), row lengths that are not a multiple of the tile or of 4
+// (the remainder; the lanes clone without 16-byte loads), and the refused
+// short constant row (the original runs).
+#include "Cases.h"
+
+namespace gpudiff {
+
+namespace {
+/// A kernel (A, x, y, m) over a constant row length: y[i] from row i.
+Case constRows(const std::string &name, const std::string &kernel, unsigned m, unsigned n, unsigned block, Elem e,
+               bool withX, const std::string &passes, const std::string &expect) {
+  std::vector<Arg> args{in(e, size_t(m) * n)};
+  if (withX) args.push_back(in(e, n));
+  args.push_back(out(e, m));
+  args.push_back(i32(int32_t(m)));
+  Case c = makeCase("rowwalk sweep: " + name + " " + std::to_string(m) + "x" + std::to_string(n) + " b" +
+                        std::to_string(block),
+                    "rowwalksweep", kernel, args, {(m + block - 1) / block, 1, 1}, {block, 1, 1});
+  c.passes = passes;
+  c.expect = expect;
+  c.big = size_t(m) * n >= (size_t(1) << 24);
+  return c;
+}
+}  // namespace
+
+void addRowWalkSweep(std::vector<Case> &cs) {
+  const std::string forced = "rowwalk;rowwalk-staged=1";
+  // #define N 2048 (floats: 16 per iteration, 64 bytes), -O2 then the edges.
+  cs.push_back(constRows("#define row", "mv_define", 4096, 2048, 256, Elem::F32, true, "",
+                         "=mv_define__ptxopt_staged_pack"));
+  cs.push_back(constRows("#define row", "mv_define", 4096, 2048, 256, Elem::F32, true, "rowwalk",
+                         "=mv_define__ptxopt_staged"));
+  cs.push_back(constRows("#define row, rows not x32", "mv_define", 1000, 2048, 256, Elem::F32, true, forced,
+                         "=mv_define__ptxopt_staged"));
+  cs.push_back(constRows("#define row, 96-thread blocks", "mv_define", 1000, 2048, 96, Elem::F32, true, forced,
+                         "=mv_define__ptxopt_staged"));
+  // A template constant of 1024, and ints (32 per iteration: 128 bytes).
+  cs.push_back(constRows("template row", "mv_tmpl1024", 8192, 1024, 256, Elem::F32, true, "",
+                         "=mv_tmpl1024__ptxopt_staged_pack"));
+  cs.push_back(constRows("template row, rows not x32", "mv_tmpl1024", 1000, 1024, 256, Elem::F32, true, forced,
+                         "=mv_tmpl1024__ptxopt_staged"));
+  cs.push_back(constRows("#define int row", "rowsum_define_int", 4096, 2048, 256, Elem::I32, false, "",
+                         "=rowsum_define_int__ptxopt_staged"));
+  cs.push_back(constRows("#define int row, rows not x32", "rowsum_define_int", 1000, 2048, 96, Elem::I32, false,
+                         forced, "=rowsum_define_int__ptxopt_staged"));
+  // Refused: a constant row of 192 floats (under the 256 measured).
+  cs.push_back(constRows("short #define row (refused)", "mv_define_short", 4096, 192, 256, Elem::F32, true, "rowwalk",
+                         "original"));
+  // rowwalk32.cu's constant row through an unsigned index (a 64-bit pointer walk after it).
+  {
+    Case c = makeCase("rowwalk sweep: u32 constant row 4096x1024", "rowwalk32", "rowsum_u32_c1024",
+                      {in(Elem::F32, size_t(4096) * 1024), out(Elem::F32, 4096), i32(4096)}, {16, 1, 1}, {256, 1, 1});
+    c.expect = "=rowsum_u32_c1024__ptxopt_staged";
+    c.big = true;
+    cs.push_back(c);
+    c = makeCase("rowwalk sweep: u32 constant row 1000x1024", "rowwalk32", "rowsum_u32_c1024",
+                 {in(Elem::F32, size_t(1000) * 1024), out(Elem::F32, 1000), i32(1000)}, {4, 1, 1}, {256, 1, 1});
+    c.passes = forced;
+    c.expect = "=rowsum_u32_c1024__ptxopt_staged";
+    cs.push_back(c);
+  }
+  // Grid-stride over rows (A, x, y, m, n): 64 blocks of 256 threads over
+  // 20000 rows (each thread 1 or 2 rows: warps partly out of the outer loop),
+  // then a remainder (1004) and a grid with more threads than rows.
+  auto grid = [&](unsigned m, unsigned n, unsigned blocks, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("rowwalk sweep: grid-stride rows " + std::to_string(m) + "x" + std::to_string(n) + " g" +
+                          std::to_string(blocks),
+                      "rowwalksweep", "mv_gridstride",
+                      {in(Elem::F32, size_t(m) * n), in(Elem::F32, n), out(Elem::F32, m), i32(int32_t(m)),
+                       i32(int32_t(n))},
+                      {blocks, 1, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(m) * n >= (size_t(1) << 24);
+    return c;
+  };
+  cs.push_back(grid(20000, 1024, 64, "", "=mv_gridstride__ptxopt_staged_pack"));
+  cs.push_back(grid(20000, 1024, 64, "rowwalk", "=mv_gridstride__ptxopt_staged"));
+  cs.push_back(grid(3000, 1004, 8, forced, "=mv_gridstride__ptxopt_staged"));
+  cs.push_back(grid(1000, 1004, 16, forced, "=mv_gridstride__ptxopt_staged"));
+  // An int row walked downwards (A, y, m, n): the lanes clones, exact.
+  auto down = [&](unsigned m, unsigned n, const std::string &expect) {
+    Case c = makeCase("rowwalk sweep: int row walked downwards " + std::to_string(m) + "x" + std::to_string(n),
+                      "rowwalksweep", "rowsum_down_int",
+                      {in(Elem::I32, size_t(m) * n), out(Elem::I32, m), i32(int32_t(m)), i32(int32_t(n))},
+                      {(m + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = "rowwalk";
+    c.expect = expect;
+    c.big = size_t(m) * n >= (size_t(1) << 24);
+    return c;
+  };
+  cs.push_back(down(4096, 4096, "=rowsum_down_int__ptxopt_lanes"));
+  cs.push_back(down(1000, 1003, "=rowsum_down_int__ptxopt_lanes_scalar"));
+  cs.push_back(down(1000, 100, "=rowsum_down_int__ptxopt_lanes4"));
+  cs.push_back(down(1000, 128, "=rowsum_down_int__ptxopt_lanes8"));
+  // Sweep shapes the pass took before the sweep, checked on the GPU here:
+  // (A, x, y, m, n) kernels at -O2 and rows not a multiple of 32 (forced).
+  auto mv = [&](const std::string &name, const std::string &kernel, unsigned m, unsigned n, const std::string &passes,
+                const std::string &expect) {
+    Case c = makeCase("rowwalk sweep: " + name + " " + std::to_string(m) + "x" + std::to_string(n), "rowwalksweep",
+                      kernel,
+                      {in(Elem::F32, size_t(m) * n), in(Elem::F32, n), out(Elem::F32, m), i32(int32_t(m)),
+                       i32(int32_t(n))},
+                      {(m + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(m) * n >= (size_t(1) << 24);
+    return c;
+  };
+  // A while loop bumping two pointers: both staged as rows, per-lane trip counts.
+  cs.push_back(mv("while, pointers bumped", "mv_while", 4096, 4096, "", "=mv_while__ptxopt_staged"));
+  cs.push_back(mv("while, pointers bumped", "mv_while", 1000, 1004, forced, "=mv_while__ptxopt_staged"));
+  // blockIdx.y picks the matrix (one matrix: the clone's grid.y == 1).
+  cs.push_back(mv("batched, one matrix", "mv_batched", 4096, 4096, "", "=mv_batched__ptxopt_staged_pack"));
+  // alpha * A x + beta * y (y read: it starts at gpu-diff's poison, finite).
+  {
+    Case c = makeCase("rowwalk sweep: gemv alpha/beta 4096x4096", "rowwalksweep", "gemv_ab",
+                      {in(Elem::F32, size_t(4096) * 4096), in(Elem::F32, 4096), out(Elem::F32, 4096), f32(1.5f),
+                       f32(-0.5f), i32(4096), i32(4096)},
+                      {16, 1, 1}, {256, 1, 1});
+    c.expect = "=gemv_ab__ptxopt_staged_pack";
+    c.big = true;
+    cs.push_back(c);
+  }
+  // mvt's x1[i] += A[i][j] * y1[j] in memory (A, x1, y1, n).
+  for (unsigned n : {4096u, 1000u}) {
+    Case c = makeCase("rowwalk sweep: mvt x1 in memory " + std::to_string(n), "rowwalksweep", "mvt_x1",
+                      {in(Elem::F32, size_t(n) * n), out(Elem::F32, n), in(Elem::F32, n), i32(int32_t(n))},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = n == 4096 ? "" : "rowwalk,pack;rowwalk-staged=1";
+    c.expect = "=mvt_x1__ptxopt_staged_pack";
+    c.big = n == 4096;
+    cs.push_back(c);
+  }
+  // A row norm (sqrtf after the loop; A, y, m, n) and the strictly lower
+  // triangle with a division by the diagonal (L, x, y, n).
+  {
+    Case c = makeCase("rowwalk sweep: row norm 4096x4096", "rowwalksweep", "rownorm",
+                      {in(Elem::F32, size_t(4096) * 4096), out(Elem::F32, 4096), i32(4096), i32(4096)}, {16, 1, 1},
+                      {256, 1, 1});
+    c.expect = "=rownorm__ptxopt_staged";
+    c.big = true;
+    cs.push_back(c);
+    c = makeCase("rowwalk sweep: strictly lower triangle 2048", "rowwalksweep", "trmv_lt",
+                 {in(Elem::F32, size_t(2048) * 2048), in(Elem::F32, 2048), out(Elem::F32, 2048), i32(2048)}, {8, 1, 1},
+                 {256, 1, 1});
+    c.expect = "=trmv_lt__ptxopt_staged";
+    cs.push_back(c);
+  }
+}
+
+}  // namespace gpudiff
