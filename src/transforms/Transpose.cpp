@@ -46,13 +46,18 @@
 // the tiled load on every path (dominated by it), through a different pointer
 // parameter (manifest condition disjointParams: they lie in different
 // allocations), so the early load reads what the original reads; no branch
-// depends on memory, so a logical thread takes the same path in both phases
-// and the tile entry phase 2 reads is the one its phase-1 run wrote; every
-// register is written before it is read, so phase 1's values never reach
-// phase 2.
+// before the tiled load depends on memory, so a logical thread takes the
+// same path in both phases up to it and the tile entry phase 2 reads is the
+// one its phase-1 run wrote (a branch the load dominates may test the loaded
+// value, `if (v != 0) out[..] = v`: phase 1 stops at the load, phase 2 tests
+// the same value from the tile); every register is written before it is
+// read, so phase 1's values never reach phase 2. Nested `{ }` scopes without
+// declarations (cuda_fp16.h's inline asm: `{ cvt.rn.f16.f32 %rs1, %f1; }`)
+// are flattened into the copies (cloneBody).
 // Refuses (remark, no clone), for kernels with an uncoalesced global access:
-// communication, calls, loops, nested scopes, instructions other than
-// arithmetic, loads, the one store and branches, accesses the analysis cannot
+// communication, calls, loops, nested scopes with declarations or labels,
+// instructions other than arithmetic, loads, the one store and branches, a
+// branch on memory not after the tiled load, accesses the analysis cannot
 // express, not exactly one store, no load or two loads to tile (threads that
 // read their neighbours), another load not coalesced after the exchange,
 // the tiled load or another load through the stored pointer (in place, or
@@ -201,6 +206,26 @@ size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
   return b.body.size();
 }
 
+std::unique_ptr<ir::Function> cloneBody(const ir::Function &k, const std::string &name,
+                                        const std::string &labelSuffix, ir::Module &m) {
+  auto f = ir::cloneFunction(k, name, labelSuffix, m);
+  auto &body = f->body->body;
+  std::vector<std::unique_ptr<ir::Stmt>> flat;
+  for (auto &s : body) {
+    if (s->kind != ir::Stmt::Kind::Block) {
+      flat.push_back(std::move(s));
+      continue;
+    }
+    for (auto &inner : static_cast<ir::Block &>(*s).body) {  // instructions and directives (scopeWhy)
+      inner->edited = true;
+      flat.push_back(std::move(inner));
+    }
+    f->body->edited = true;
+  }
+  body = std::move(flat);
+  return f;
+}
+
 void declareTile(ir::Module &m, ir::Function &clone, const std::string &name, uint64_t bytes) {
   auto d = std::make_unique<ir::Decl>();
   d->attrs = {m.intern(".shared"), m.intern(".align"), m.intern("16"), m.intern(".b8")};
@@ -237,7 +262,7 @@ std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Funct
                                                   const std::map<std::string, std::string> &names,
                                                   const std::string &addr, const std::string &end,
                                                   const std::string &labelSuffix) {
-  auto p1 = ir::cloneFunction(k, std::string(k.name) + "_phase1", labelSuffix, m);
+  auto p1 = cloneBody(k, std::string(k.name) + "_phase1", labelSuffix, m);
   replaceSpecialReads(*p1->body, names, m);
   auto &b1 = p1->body->body;
   size_t ldAt = stmtOfInstr(*p1->body, p.load), stAt = stmtOfInstr(*p1->body, p.store);
@@ -302,11 +327,39 @@ const std::set<std::string_view> kIndexRegisters = {"%tid.x",   "%tid.y",    "%t
                                                     "%ntid.y",  "%ntid.z",   "%ctaid.x",  "%ctaid.y",
                                                     "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
 
+/// Why a nested `{ }` scope cannot be flattened into the clones (cloneBody),
+/// or nullopt: only instructions and directives (the inline asm of
+/// cuda_fp16.h: `{ cvt.rn.f16.f32 %rs1, %f1; }`); the instructions are
+/// checked with the others (pure arithmetic, checkInstructions).
+std::optional<std::string> scopeWhy(const ir::Block &b) {
+  for (const auto &st : b.body)
+    if (st->kind != ir::Stmt::Kind::Instruction && st->kind != ir::Stmt::Kind::Directive)
+      return std::string("it has a nested scope with ") +
+             (st->kind == ir::Stmt::Kind::Decl ? "declarations" : st->kind == ir::Stmt::Kind::Label ? "labels" : "scopes") +
+             " (only plain instructions, the inline asm of cuda_fp16.h, are copied)";
+  return std::nullopt;
+}
+
+/// A branch whose condition may depend on memory: allowed where the tiled
+/// load dominates it (phase 1 stops at the load; phase 2 reads the same
+/// element from the tile), refused before (runTranspose).
+struct MemoryBranch {
+  uint32_t instr;
+  std::string why;
+};
+
 /// The checks on the kernel's instructions: what the clone may copy twice.
-std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa) {
+/// Branches depending on memory go to `memBranches` (the first one's remark
+/// also replaces any later failure's, as when it was refused here).
+std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa,
+                                             std::vector<MemoryBranch> &memBranches) {
   for (const auto &st : k.body->body)
-    if (st->kind == ir::Stmt::Kind::Block) return "it has nested scopes";
+    if (st->kind == ir::Stmt::Kind::Block)
+      if (auto why = scopeWhy(static_cast<const ir::Block &>(*st))) return why;
   if (!fa.loops().loops().empty()) return "it has loops (not handled)";
+  auto fail = [&](std::string why) -> std::optional<std::string> {
+    return memBranches.empty() ? why : memBranches.front().why;
+  };
   RegTypes types;
   ir::forEachStmt(*k.body, [&](const ir::Stmt &s) {
     if (s.kind == ir::Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(s));
@@ -319,23 +372,29 @@ std::optional<std::string> checkInstructions(const ir::Function &k, analysis::Fu
     auto flow = analysis::flowOf(in);
     bool ok = pureOpcode(b) || flow == analysis::Flow::Branch || flow == analysis::Flow::Return || b == "ld" ||
               b == "ldu" || b == "st";
-    if (!ok) return "it has " + std::string(in.opcode) + " (only arithmetic, loads, one store and branches are copied)";
+    if (!ok) return fail("it has " + std::string(in.opcode) + " (only arithmetic, loads, one store and branches are copied)");
     if (flow == analysis::Flow::Branch && !in.guard.empty()) {
       std::string what;
-      if (branchReadsMemory(fa, i, what)) return "a branch depends on memory (" + what + ")";
+      if (branchReadsMemory(fa, i, what)) memBranches.push_back({i, "a branch depends on memory (" + what + ")"});
     }
     for (auto u : analysis::defUse(in).uses) {
       if (types.type(u).empty()) {  // a special register: the logical thread's indices are renamed, no other
         if (!kIndexRegisters.count(u))
-          return "it reads " + std::string(u) + " (a special register the clones do not rename)";
+          return fail("it reads " + std::string(u) + " (a special register the clones do not rename)");
         continue;
       }
       fa.defs().defsAt(i, u, defs);
       if (!defs.empty() && defs.back() == analysis::ReachingDefs::kEntry)
-        return std::string(u) + " may be read before it is written";
+        return fail(std::string(u) + " may be read before it is written");
     }
   }
   return std::nullopt;
+}
+
+/// Whether instruction `a` runs before `b` on every path to `b` (no loops).
+bool runsBefore(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b) {
+  uint32_t ab = fa.cfg().blockOf(a), bb = fa.cfg().blockOf(b);
+  return ab == bb ? a < b : fa.dom().dominates(ab, bb);
 }
 
 /// Finds the tiled load and the store, or says why not.
@@ -451,7 +510,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   auto phase1 = phase1Copy(m, k, p, {{"%tid.x", l1x}, {"%tid.y", l1y}}, a1, end, "_tp1");
 
   // ---- phase 2: the kernel, the load from the tile
-  auto clone = ir::cloneFunction(k, name, "_tp", m);
+  auto clone = cloneBody(k, name, "_tp", m);
   replaceSpecialReads(*clone->body, {{"%tid.x", l2x}, {"%tid.y", l2y}}, m);
   auto &b2 = clone->body->body;
   size_t ld2 = stmtOfInstr(*clone->body, p.load);
@@ -523,7 +582,8 @@ void runTranspose(PassContext &ctx) {
              c.function == k ? c.stmt : nullptr, "refused-communication");
       continue;
     }
-    if (auto why = checkInstructions(*k, fa)) {
+    std::vector<MemoryBranch> memBranches;
+    if (auto why = checkInstructions(*k, fa, memBranches)) {
       refuse(*why, nullptr, "refused-instructions");
       continue;
     }
@@ -531,6 +591,14 @@ void runTranspose(PassContext &ctx) {
     uint32_t at = 0;
     auto plan = planKernel(*k, fa, why, at);
     const ir::Stmt *atStmt = at < fa.cfg().instructions().size() ? fa.cfg().instructions()[at] : nullptr;
+    // A branch on memory before the tiled load (or no plan): a logical thread
+    // might take another path in phase 2 than in phase 1.
+    auto early = std::find_if(memBranches.begin(), memBranches.end(),
+                              [&](const MemoryBranch &b) { return !plan || !runsBefore(fa, plan->load, b.instr); });
+    if (early != memBranches.end()) {
+      refuse(early->why, nullptr, "refused-instructions");
+      continue;
+    }
     if (!plan) {
       refuse(why, atStmt, "refused-pattern");
       continue;

@@ -48,6 +48,12 @@ std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Funct
                                                   const std::string &addr, const std::string &end,
                                                   const std::string &labelSuffix);
 
+/// A copy of `k` named `name` (labels renamed with `labelSuffix`) whose
+/// nested `{ }` scopes (declaration-free: the inline asm of cuda_fp16.h,
+/// which the pass accepts) are flattened into the body, so that its n-th
+/// top-level instruction is the n-th of the CFG.
+std::unique_ptr<ir::Function> cloneBody(const ir::Function &k, const std::string &name,
+                                        const std::string &labelSuffix, ir::Module &m);
 /// `opcode ops` guarded by `guard` (negated when `negated`), marked edited.
 std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<ir::Operand> ops,
                                            std::string_view guard = {}, bool negated = false);

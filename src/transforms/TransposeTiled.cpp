@@ -161,7 +161,7 @@ std::vector<std::unique_ptr<ir::Stmt>> phase2Copy(ir::Module &m, const ir::Funct
                                                   const Logical &l, const std::string &end,
                                                   const std::string &labelSuffix) {
   Emitter e{m, {}};
-  auto f = ir::cloneFunction(k, std::string(k.name) + "_phase2", labelSuffix, m);
+  auto f = cloneBody(k, std::string(k.name) + "_phase2", labelSuffix, m);
   replaceSpecialReads(*f->body, l.names, m);
   auto &b = f->body->body;
   size_t ld = stmtOfInstr(*f->body, p.load);
