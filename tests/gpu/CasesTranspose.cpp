@@ -12,7 +12,7 @@
 // 256 x 256 (under the clones' launch floor of 2^20 threads: the original).
 // "transpose sweep": kernels of the coverage sweep
 // (tests/lit/transpose/Inputs/sweep.cu, cases/transpose_sweep.cu) at the
-// edges: fp16 conversions, a store on the loaded value, early returns,
+// edges: fp16 conversions, a store on the loaded value, (A + B)^T, early returns,
 // pitches, batches in grid.z, 64-bit sizes, complex conjugates, NCHW -> NHWC.
 #include <array>
 #include <tuple>
@@ -89,7 +89,7 @@ Case sweep(const std::string &kernel, std::vector<Arg> args, unsigned W, unsigne
 
 /// The sweep's shapes the pass handles since it (fp16 conversions' inline
 /// asm scopes, a branch on the loaded value after the load: every clone
-/// shape) and others the sweep found handled, at the edges (1000 x 3000).
+/// shape; two arrays a tile each) and others the sweep found handled, at the edges (1000 x 3000).
 /// Few cases: each loads the sweep's 46 kernels (0.7 s of -O2 in
 /// --expect-only, which CI runs).
 void addSweep(std::vector<Case> &cs) {
@@ -103,6 +103,11 @@ void addSweep(std::vector<Case> &cs) {
   for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{8u, 32u}})
     cs.push_back(sweep("sw_f16_to_f32", {in(Elem::I16, n), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1, bx, by,
                        "transpose"));  // -O2: coalesce's swap
+  // Two arrays, a tile each: (A + B)^T and planar to interleaved complex.
+  for (const char *k : {"sw_sum_t", "sw_planar_c64"})
+    for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 8u}})
+      cs.push_back(sweep(k, {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, k[3] == 'p' ? 2 * n : n), i32(W), i32(H)},
+                         W, H, 1, bx, by));
   for (const char *k : {"sw_early_return", "sw_rot270", "sw_relu_exp", "sw_ldg"})
     cs.push_back(sweep(k, {in(Elem::F32, n), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1, 16, 16));
   cs.push_back(sweep("sw_guard_x_only", {in(Elem::F32, size_t(W) * 2048), out(Elem::F32, size_t(W) * 2048), i32(W),

@@ -190,6 +190,18 @@ extern "C" __global__ void sw_geam(const float *__restrict__ A, const float *__r
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < W && y < H) C[x * H + y] = alpha * A[y * W + x] + beta * B[x * H + y];
 }
+// (A + B)^T: two arrays read at one position, a tile each.
+extern "C" __global__ void sw_sum_t(const float *A, const float *B, float *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + y] = A[y * W + x] + B[y * W + x];
+}
+// Planar real and imaginary parts into a transposed interleaved complex matrix.
+extern "C" __global__ void sw_planar_c64(const float *re, const float *im, float2 *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) out[x * H + y] = make_float2(re[y * W + x], im[y * W + x]);
+}
 // Bytes to normalized floats ((v - mean) * scale).
 extern "C" __global__ void sw_u8_norm(const unsigned char *in, float *out, int W, int H, float mean, float scale) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
