@@ -427,6 +427,17 @@ bool runsBefore(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b) {
   return ab == bb ? a < b : fa.dom().dominates(ab, bb);
 }
 
+/// Static shared memory a block may declare.
+constexpr uint64_t kMaxStaticShared = 48 * 1024;
+
+/// The most shared memory any clone of `p` declares: its tiles, one per
+/// tiled load, in the largest of the shapes' tiles (tilePitch).
+uint64_t tilesBytes(const Plan &p) {
+  uint64_t most = uint64_t(32) * tilePitch(Shape{32, 32}, p.bytes) * p.bytes;  // the tiled clones'
+  for (const Shape &sh : kShapes) most = std::max<uint64_t>(most, uint64_t(sh.by) * tilePitch(sh, p.bytes) * p.bytes);
+  return most * p.loads.size();
+}
+
 /// Among the tiled loads (several: `(A + B)^T`, a tile each), the index of
 /// one that reads the same array as an earlier one (a neighbour, a mirror:
 /// the lookalikes the pass refuses), or of a second one not through a
@@ -533,6 +544,11 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
     p.loads.push_back(l->instr);
     p.loadParams.push_back(baseParam(k, *l));
     if (!checkTiledLoad(fa, p, *l, s, why)) return std::nullopt;
+  }
+  if (uint64_t bytes = tilesBytes(p); bytes > kMaxStaticShared) {
+    why = std::to_string(p.loads.size()) + " tiles of " + std::to_string(p.bytes) + "-byte elements need " +
+          std::to_string(bytes) + " bytes of shared memory (" + std::to_string(kMaxStaticShared) + " at most)";
+    return std::nullopt;
   }
   return p;
 }

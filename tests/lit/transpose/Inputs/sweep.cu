@@ -202,6 +202,16 @@ extern "C" __global__ void sw_planar_c64(const float *re, const float *im, float
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < W && y < H) out[x * H + y] = make_float2(re[y * W + x], im[y * W + x]);
 }
+// Three float4 arrays: three tiles of 16-byte elements would need 50688
+// bytes of shared memory, over the 48 KB a block may declare: refused.
+extern "C" __global__ void sw_sum3_f4(const float4 *A, const float4 *B, const float4 *C, float4 *out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) {
+    float4 a = A[y * W + x], b = B[y * W + x], c = C[y * W + x];
+    out[x * H + y] = make_float4(a.x + b.x + c.x, a.y + b.y + c.y, a.z + b.z + c.z, a.w + b.w + c.w);
+  }
+}
 // Bytes to normalized floats ((v - mean) * scale).
 extern "C" __global__ void sw_u8_norm(const unsigned char *in, float *out, int W, int H, float mean, float scale) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
