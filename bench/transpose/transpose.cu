@@ -22,7 +22,9 @@
 // One markdown table on stdout; exit 1 when an output differs, 77 without a
 // CUDA device.
 //
-//   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--runs N] [--quick]
+//   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] [--runs N] [--quick]
+// --swap: the -O2 module, whose coalesce swap clones of A^T + B and bytes
+// to floats a second table times against the tiled clones (measureSwap).
 // --one: the module whose one-element clones are measured (ptx-opt
 // --transpose-elements=1: the default leaves out the 32 x 32 one, which its
 // tiled clone always precedes); the tiled clones come from the first.
@@ -189,20 +191,77 @@ int measureRow(CUmodule mod, CUmodule one, Row &r, void *out, void *ref) {
   return failed;
 }
 
+/// The fused kernels coalesce's swap takes under -O2 (A^T + B, bytes to
+/// floats): the original, the swap clone `<k>__ptxopt_swap` of the -O2
+/// module (launched as its manifest says: the same grid, blocks of BY x BX)
+/// and the transpose pass's tiled clone, one row per size and block. Says
+/// whether -O2 should prefer the tiled clone (docs/PASSES.md: not measured
+/// before). Returns how many outputs differ from the original's.
+int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void *ref, bool quick) {
+  std::printf("\n| kernel | size | block | naive | -O2 swap | tiled clone | swap x | tiled x | swap ms / tiled ms |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+  int failed = 0;
+  const std::pair<int, int> sizes[] = {{8192, 8192}, {8191, 8193}, {1920, 1080}, {1000, 3000}};
+  for (const char *kernel : {"transpose_add_f32", "transpose_u8_f32"})
+    for (auto [W, H] : sizes)
+      for (auto [BX, BY] : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
+        if (quick && (W != 8192 || BX != 16)) continue;
+        int w = W, h = H;
+        float scale = 1.7f;
+        std::vector<void *> args = kernel[10] == 'a' ? std::vector<void *>{&in, &in2, &out, &w, &h}
+                                                     : std::vector<void *>{&in, &out, &w, &h, &scale};
+        const size_t outBytes = size_t(W) * H * 4;
+        const unsigned gx = (W + BX - 1) / BX, gy = (H + BY - 1) / BY, sx = 32 / BX, sy = 32 / BY;
+        CUfunction orig, swap, tiled;
+        check(cuModuleGetFunction(&orig, mod, kernel), kernel);
+        check(cuModuleGetFunction(&swap, o2, (std::string(kernel) + "__ptxopt_swap").c_str()), "the swap clone");
+        const std::string suffix = BX == BY ? std::to_string(BX) : std::to_string(BX) + "x" + std::to_string(BY);
+        check(cuModuleGetFunction(&tiled, mod, (std::string(kernel) + "__ptxopt_tiled" + suffix).c_str()), "tiled");
+        unsigned gridX = gx, gridY = gy;
+        std::vector<void *> targs = args;
+        if (sx > 1) targs.push_back(&gridX);
+        if (sy > 1) targs.push_back(&gridY);
+        auto launch = [&](CUfunction f, unsigned lx, unsigned ly, unsigned bx, unsigned by, std::vector<void *> &a) {
+          return [=, &a]() { check(cuLaunchKernel(f, lx, ly, 1, bx, by, 1, 0, nullptr, a.data(), nullptr), "launch"); };
+        };
+        check(cudaMemset(out, 0x5a, outBytes), "memset");
+        auto [nMin, nMed] = timeIt(launch(orig, gx, gy, BX, BY, args));
+        check(cudaMemcpy(ref, out, outBytes, cudaMemcpyDeviceToDevice), "copy");
+        std::printf("| `%s` | %d x %d | %ux%u | %.4f (%.4f) |", kernel, W, H, BX, BY, nMin, nMed);
+        float best[2];
+        int i = 0;
+        const std::vector<std::function<void()>> clones = {
+            launch(swap, gx, gy, BY, BX, args), launch(tiled, (gx + sx - 1) / sx, (gy + sy - 1) / sy, 32, 8, targs)};
+        for (const auto &f : clones) {
+          check(cudaMemset(out, 0x5a, outBytes), "memset");
+          auto [a, b] = timeIt(f);
+          best[i++] = a;
+          bool same = sameBytes(out, ref, outBytes);
+          failed += !same;
+          std::printf(" %.4f (%.4f)%s |", a, b, same ? "" : " DIFFERS");
+        }
+        std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(),
+                    ratio(best[0], best[1]).c_str());
+      }
+  return failed;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones)
+  std::string ptx, onePtx, o2Ptx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
     else if (a == "--one" && i + 1 < argc) onePtx = argv[++i];
+    else if (a == "--swap" && i + 1 < argc) o2Ptx = argv[++i];
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
-    std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--runs N] [--quick]\n");
+    std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
+                         "[--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -279,6 +338,11 @@ int main(int argc, char **argv) {
             r.hand = [&]() { launchHand<float>(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32, N), dim3(32, 8)); };
             failed += measureRow(mod, one, r, outA, outB);
           }
+    if (!o2Ptx.empty()) {
+      CUmodule o2;
+      check(cuModuleLoadData(&o2, readFile(o2Ptx).c_str()), o2Ptx.c_str());
+      failed += measureSwap(mod, o2, in, in2, outA, outB, quick);
+    }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;
   } catch (const std::exception &e) {

@@ -22,7 +22,8 @@
 #   one-element clones; -O2 for its remarks) into PTXDIR (default
 #   build/transpose-bench). Under -O2 coalesce's swap takes transpose_add_f32
 #   and transpose_u8_f32 instead (docs/PASSES.md); their rows measure the
-#   transpose pass's clones.
+#   transpose pass's clones, and a second table times -O2's swap clones
+#   against the tiled ones (should -O2 prefer the tiled clone?).
 #   PTXOPT: the ptx-opt binary (default build/ptx-opt).
 # run: writes $OUT/bench-transpose.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when a clone's or a hand kernel's output differs.
@@ -53,7 +54,8 @@ run() {
   args=()
   [ "${QUICK:-0}" = 1 ] && args+=(--quick)
   set +e
-  "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
+  "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
+    --swap "$PTXDIR/transpose.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
   rc=$?
   set -e
   cat "$OUT/bench-transpose.md"

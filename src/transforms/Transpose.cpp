@@ -35,7 +35,10 @@
 // Algorithm: the affine analysis gives each global access's byte stride
 // along %tid.x and %tid.y. The store's unit-stride index (+-w bytes) is
 // phase 2's fastest; the tiled load must be unit-stride along the other one
-// and strided (>= 2x the ideal sectors, or symbolic) along the store's;
+// and strided (>= 2x the ideal sectors, or symbolic) along the store's
+// (several such loads, each from an array of its own and in one basic
+// block, `(A + B)^T`, get a tile each, one after the other in one shared
+// array: each logical thread stages its own elements, nothing is shared);
 // every other global load must be coalesced or uniform under phase 2's
 // mapping. Phase 1 is a copy of the body with %tid.x/%tid.y renamed, the
 // load followed by st.shared and a branch to the barrier, every return a
@@ -44,17 +47,24 @@
 // Legal because: nothing communicates (no shared memory, barriers, atomics,
 // warp operations, fences, calls); no loops; one plain global store, after
 // the tiled load on every path (dominated by it), through a different pointer
-// parameter (manifest condition disjointParams: they lie in different
-// allocations), so the early load reads what the original reads; no branch
-// depends on memory, so a logical thread takes the same path in both phases
-// and the tile entry phase 2 reads is the one its phase-1 run wrote; every
-// register is written before it is read, so phase 1's values never reach
-// phase 2.
+// parameter (manifest condition disjointParams, one pair per tiled array:
+// they lie in different allocations), so the early loads read what the
+// original reads; no branch
+// before the tiled load depends on memory, so a logical thread takes the
+// same path in both phases up to it and the tile entry phase 2 reads is the
+// one its phase-1 run wrote (a branch the load dominates may test the loaded
+// value, `if (v != 0) out[..] = v`: phase 1 stops at the load, phase 2 tests
+// the same value from the tile); every register is written before it is
+// read, so phase 1's values never reach phase 2. Nested `{ }` scopes without
+// declarations (cuda_fp16.h's inline asm: `{ cvt.rn.f16.f32 %rs1, %f1; }`)
+// are flattened into the copies (cloneBody).
 // Refuses (remark, no clone), for kernels with an uncoalesced global access:
-// communication, calls, loops, nested scopes, instructions other than
-// arithmetic, loads, the one store and branches, accesses the analysis cannot
-// express, not exactly one store, no load or two loads to tile (threads that
-// read their neighbours), another load not coalesced after the exchange,
+// communication, calls, loops, nested scopes with declarations or labels,
+// instructions other than arithmetic, loads, the one store and branches, a
+// branch on memory not after the tiled load, accesses the analysis cannot
+// express, not exactly one store, no load or two loads of one array to tile
+// (threads that read their neighbours), another load not coalesced after
+// the exchange,
 // the tiled load or another load through the stored pointer (in place, or
 // reading the element it writes: out += in^T), guarded accesses,
 // elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
@@ -195,10 +205,51 @@ void removeDeadPhase1(ir::Block &b) {
 
 }  // namespace
 
+std::vector<Variant::DisjointParams> disjointPairs(const Plan &p) {
+  std::vector<Variant::DisjointParams> pairs;
+  for (int l : p.loadParams)
+    pairs.push_back({static_cast<uint32_t>(std::min(l, p.storeParam)), static_cast<uint32_t>(std::max(l, p.storeParam))});
+  return pairs;
+}
+
 size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
   for (size_t i = 0; i < b.body.size(); ++i)
     if (b.body[i]->kind == ir::Stmt::Kind::Instruction && n-- == 0) return i;
   return b.body.size();
+}
+
+std::unique_ptr<ir::Function> cloneBody(const ir::Function &k, const std::string &name,
+                                        const std::string &labelSuffix, ir::Module &m) {
+  auto f = ir::cloneFunction(k, name, labelSuffix, m);
+  auto &body = f->body->body;
+  std::vector<std::unique_ptr<ir::Stmt>> flat;
+  for (auto &s : body) {
+    if (s->kind != ir::Stmt::Kind::Block) {
+      flat.push_back(std::move(s));
+      continue;
+    }
+    for (auto &inner : static_cast<ir::Block &>(*s).body) {  // instructions and directives (scopeWhy)
+      inner->edited = true;
+      flat.push_back(std::move(inner));
+    }
+    f->body->edited = true;
+  }
+  body = std::move(flat);
+  return f;
+}
+
+Operand tileAddress(ir::Module &m, const std::string &addr, size_t k, uint64_t tileBytes) {
+  Emitter e{m, {}};
+  if (k == 0) return e.op("[" + addr + "]");
+  return Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {e.op(addr), e.op(std::to_string(k * tileBytes))}}}};
+}
+
+void loadsFromTiles(ir::Module &m, ir::Function &f, const Plan &p, const std::string &addr, uint64_t tileBytes) {
+  for (size_t j = 0; j < p.loads.size(); ++j) {
+    auto &s = f.body->body[stmtOfInstr(*f.body, p.loads[j])];
+    const Operand value = static_cast<ir::Instruction &>(*s).operands[0];
+    s = makeInstr(m, "ld.shared" + p.type, {value, tileAddress(m, addr, j, tileBytes)});
+  }
 }
 
 void declareTile(ir::Module &m, ir::Function &clone, const std::string &name, uint64_t bytes) {
@@ -236,13 +287,14 @@ unsigned tilePitch(const Shape &s, unsigned w) {
 std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Function &k, const Plan &p,
                                                   const std::map<std::string, std::string> &names,
                                                   const std::string &addr, const std::string &end,
-                                                  const std::string &labelSuffix) {
-  auto p1 = ir::cloneFunction(k, std::string(k.name) + "_phase1", labelSuffix, m);
+                                                  const std::string &labelSuffix, uint64_t tileBytes) {
+  auto p1 = cloneBody(k, std::string(k.name) + "_phase1", labelSuffix, m);
   replaceSpecialReads(*p1->body, names, m);
   auto &b1 = p1->body->body;
-  size_t ldAt = stmtOfInstr(*p1->body, p.load), stAt = stmtOfInstr(*p1->body, p.store);
-  const Operand value = static_cast<ir::Instruction &>(*b1[ldAt]).operands[0];
-  b1.erase(b1.begin() + static_cast<long>(stAt));  // after the load: indices before it unchanged
+  const size_t stAt = stmtOfInstr(*p1->body, p.store);
+  std::vector<size_t> ldAt;
+  for (uint32_t l : p.loads) ldAt.push_back(stmtOfInstr(*p1->body, l));
+  b1.erase(b1.begin() + static_cast<long>(stAt));  // after the loads: indices before it unchanged
   for (auto &s : b1) {
     if (s->kind != ir::Stmt::Kind::Instruction) continue;
     auto &in = static_cast<ir::Instruction &>(*s);
@@ -250,9 +302,12 @@ std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Funct
       s = makeInstr(m, "bra", {Operand::sym(m.intern(end))}, in.guard, in.guardNegated);
   }
   Emitter e{m, {}};
-  b1.insert(b1.begin() + static_cast<long>(ldAt) + 1,
-            makeInstr(m, "st.shared" + p.type, {e.op("[" + addr + "]"), value}));
-  b1.insert(b1.begin() + static_cast<long>(ldAt) + 2, makeInstr(m, "bra.uni", {Operand::sym(m.intern(end))}));
+  b1.insert(b1.begin() + static_cast<long>(ldAt.back()) + 1, makeInstr(m, "bra.uni", {Operand::sym(m.intern(end))}));
+  for (size_t j = ldAt.size(); j-- > 0;) {  // the last first: the earlier indices stay
+    const Operand value = static_cast<ir::Instruction &>(*b1[ldAt[j]]).operands[0];
+    b1.insert(b1.begin() + static_cast<long>(ldAt[j]) + 1,
+              makeInstr(m, "st.shared" + p.type, {tileAddress(m, addr, j, tileBytes), value}));
+  }
   removeDeadPhase1(*p1->body);
   std::vector<std::unique_ptr<ir::Stmt>> out;
   for (size_t i = prologueAt(*p1->body); i < b1.size(); ++i) out.push_back(std::move(b1[i]));
@@ -302,11 +357,39 @@ const std::set<std::string_view> kIndexRegisters = {"%tid.x",   "%tid.y",    "%t
                                                     "%ntid.y",  "%ntid.z",   "%ctaid.x",  "%ctaid.y",
                                                     "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
 
+/// Why a nested `{ }` scope cannot be flattened into the clones (cloneBody),
+/// or nullopt: only instructions and directives (the inline asm of
+/// cuda_fp16.h: `{ cvt.rn.f16.f32 %rs1, %f1; }`); the instructions are
+/// checked with the others (pure arithmetic, checkInstructions).
+std::optional<std::string> scopeWhy(const ir::Block &b) {
+  for (const auto &st : b.body)
+    if (st->kind != ir::Stmt::Kind::Instruction && st->kind != ir::Stmt::Kind::Directive)
+      return std::string("it has a nested scope with ") +
+             (st->kind == ir::Stmt::Kind::Decl ? "declarations" : st->kind == ir::Stmt::Kind::Label ? "labels" : "scopes") +
+             " (only plain instructions, the inline asm of cuda_fp16.h, are copied)";
+  return std::nullopt;
+}
+
+/// A branch whose condition may depend on memory: allowed where the tiled
+/// load dominates it (phase 1 stops at the load; phase 2 reads the same
+/// element from the tile), refused before (runTranspose).
+struct MemoryBranch {
+  uint32_t instr;
+  std::string why;
+};
+
 /// The checks on the kernel's instructions: what the clone may copy twice.
-std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa) {
+/// Branches depending on memory go to `memBranches` (the first one's remark
+/// also replaces any later failure's, as when it was refused here).
+std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa,
+                                             std::vector<MemoryBranch> &memBranches) {
   for (const auto &st : k.body->body)
-    if (st->kind == ir::Stmt::Kind::Block) return "it has nested scopes";
+    if (st->kind == ir::Stmt::Kind::Block)
+      if (auto why = scopeWhy(static_cast<const ir::Block &>(*st))) return why;
   if (!fa.loops().loops().empty()) return "it has loops (not handled)";
+  auto fail = [&](std::string why) -> std::optional<std::string> {
+    return memBranches.empty() ? why : memBranches.front().why;
+  };
   RegTypes types;
   ir::forEachStmt(*k.body, [&](const ir::Stmt &s) {
     if (s.kind == ir::Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(s));
@@ -319,23 +402,79 @@ std::optional<std::string> checkInstructions(const ir::Function &k, analysis::Fu
     auto flow = analysis::flowOf(in);
     bool ok = pureOpcode(b) || flow == analysis::Flow::Branch || flow == analysis::Flow::Return || b == "ld" ||
               b == "ldu" || b == "st";
-    if (!ok) return "it has " + std::string(in.opcode) + " (only arithmetic, loads, one store and branches are copied)";
+    if (!ok) return fail("it has " + std::string(in.opcode) + " (only arithmetic, loads, one store and branches are copied)");
     if (flow == analysis::Flow::Branch && !in.guard.empty()) {
       std::string what;
-      if (branchReadsMemory(fa, i, what)) return "a branch depends on memory (" + what + ")";
+      if (branchReadsMemory(fa, i, what)) memBranches.push_back({i, "a branch depends on memory (" + what + ")"});
     }
     for (auto u : analysis::defUse(in).uses) {
       if (types.type(u).empty()) {  // a special register: the logical thread's indices are renamed, no other
         if (!kIndexRegisters.count(u))
-          return "it reads " + std::string(u) + " (a special register the clones do not rename)";
+          return fail("it reads " + std::string(u) + " (a special register the clones do not rename)");
         continue;
       }
       fa.defs().defsAt(i, u, defs);
       if (!defs.empty() && defs.back() == analysis::ReachingDefs::kEntry)
-        return std::string(u) + " may be read before it is written";
+        return fail(std::string(u) + " may be read before it is written");
     }
   }
   return std::nullopt;
+}
+
+/// Whether instruction `a` runs before `b` on every path to `b` (no loops).
+bool runsBefore(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b) {
+  uint32_t ab = fa.cfg().blockOf(a), bb = fa.cfg().blockOf(b);
+  return ab == bb ? a < b : fa.dom().dominates(ab, bb);
+}
+
+/// Static shared memory a block may declare.
+constexpr uint64_t kMaxStaticShared = 48 * 1024;
+
+/// The most shared memory any clone of `p` declares: its tiles, one per
+/// tiled load, in the largest of the shapes' tiles (tilePitch).
+uint64_t tilesBytes(const Plan &p) {
+  uint64_t most = uint64_t(32) * tilePitch(Shape{32, 32}, p.bytes) * p.bytes;  // the tiled clones'
+  for (const Shape &sh : kShapes) most = std::max<uint64_t>(most, uint64_t(sh.by) * tilePitch(sh, p.bytes) * p.bytes);
+  return most * p.loads.size();
+}
+
+/// Among the tiled loads (several: `(A + B)^T`, a tile each), the index of
+/// one that reads the same array as an earlier one (a neighbour, a mirror:
+/// the lookalikes the pass refuses), or of a second one not through a
+/// pointer parameter; nullopt when each reads an array of its own.
+std::optional<size_t> sameArrayTwice(const ir::Function &k, analysis::FunctionAnalyses &fa,
+                                     const std::vector<const AccessInfo *> &tiles) {
+  std::set<int> params;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    int b = baseParam(k, *tiles[i]);
+    if (i > 0 && (b < 0 || fa.cfg().blockOf(tiles[i]->instr) != fa.cfg().blockOf(tiles[0]->instr))) return i;
+    if (!params.insert(b).second) return i;
+  }
+  return std::nullopt;
+}
+
+/// The checks on one tiled load `l` (its element like the first's, plain,
+/// through a pointer other than the stored one, before the store `s` on
+/// every path); false with `why` set when it fails.
+bool checkTiledLoad(analysis::FunctionAnalyses &fa, const Plan &p, const AccessInfo &l, const AccessInfo &s,
+                    std::string &why) {
+  const auto &ins = fa.cfg().instructions();
+  const ir::Instruction &ld = *ins[l.instr], &stI = *ins[s.instr];
+  std::string type = typeModifier(ld);
+  if (l.mem.vector != 1) type = ".v" + std::to_string(l.mem.vector) + type;
+  const int param = baseParam(fa.function(), l);
+  if (p.bytes != 1 && p.bytes != 2 && p.bytes != 4 && p.bytes != 8 && p.bytes != 16)
+    why = "elements of " + std::to_string(p.bytes) + " bytes (1, 2, 4, 8 and 16 are handled)";
+  else if (type != p.type) why = "tiled loads of different types (" + p.type + ", " + type + ")";
+  else if (!ld.guard.empty() || !stI.guard.empty()) why = "a guarded load or store (not handled)";
+  else if (!plainMemoryOp(ld) || !plainMemoryOp(stI)) why = "a volatile or ordered load or store";
+  else if (param < 0 || p.storeParam < 0) why = "the load or the store is not through a pointer parameter";
+  else if (param == p.storeParam) why = "it loads the array it stores (in place)";
+  else {
+    uint32_t lb = fa.cfg().blockOf(l.instr), sb = fa.cfg().blockOf(s.instr);
+    if (l.instr > s.instr || !(lb == sb || fa.dom().dominates(lb, sb))) why = "the store is not after the load on every path";
+  }
+  return why.empty();
 }
 
 /// Finds the tiled load and the store, or says why not.
@@ -369,24 +508,22 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
     return std::nullopt;
   }
   const std::string f2 = p.storeOnY ? "%tid.y" : "%tid.x", f1 = p.storeOnY ? "%tid.x" : "%tid.y";
-  const AccessInfo *tiled = nullptr;
-  for (const auto *l : loads) {
-    if (unitAlong(*l, f1) && stridedAlong(*l, f2)) {
-      if (tiled) {
-        at = l->instr;
-        why = "two loads would need the tile (threads read their neighbours' elements or one element twice)";
-        return std::nullopt;
-      }
-      tiled = l;
-    }
-  }
-  if (!tiled) {
+  std::vector<const AccessInfo *> tiles;
+  for (const auto *l : loads)
+    if (unitAlong(*l, f1) && stridedAlong(*l, f2)) tiles.push_back(l);
+  if (tiles.empty()) {
     why = p.storeOnY ? "no load is unit-stride along %tid.x and strided along %tid.y"
                      : "no load is unit-stride along %tid.y and strided along %tid.x";
     return std::nullopt;
   }
+  if (auto i = sameArrayTwice(k, fa, tiles)) {
+    at = tiles[*i]->instr;
+    why = "two loads would need the tile (threads read their neighbours' elements or one element twice)";
+    return std::nullopt;
+  }
+  const AccessInfo *tiled = tiles.front();
   for (const auto *l : loads) {
-    if (l == tiled) continue;
+    if (std::find(tiles.begin(), tiles.end(), l) != tiles.end()) continue;
     at = l->instr;
     if (!unitAlong(*l, f2) && strideAlong(*l, f2) != 0)
       why = "a load is not coalesced along " + f2 + ", the index the store is unit-stride on";
@@ -394,27 +531,25 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
       why = "it reads the array it stores (the element it writes)";
     if (!why.empty()) return std::nullopt;
   }
-  at = tiled->instr;
   const auto &ins = fa.cfg().instructions();
-  const ir::Instruction &ld = *ins[tiled->instr], &stI = *ins[s.instr];
   p.load = tiled->instr;
   p.bytes = tiled->mem.bytes();
-  p.type = typeModifier(ld);
+  p.type = typeModifier(*ins[tiled->instr]);
+  if (tiled->mem.vector != 1) p.type = ".v" + std::to_string(tiled->mem.vector) + p.type;  // float4: 16-byte elements
   p.loadParam = baseParam(k, *tiled);
   p.storeParam = baseParam(k, s);
   p.sectorsBefore = p.storeOnY ? s.sectors.value_or(32) : tiled->sectors.value_or(32);
-  if (tiled->mem.vector != 1) p.type = ".v" + std::to_string(tiled->mem.vector) + p.type;  // float4: 16-byte elements
-  if (p.bytes != 1 && p.bytes != 2 && p.bytes != 4 && p.bytes != 8 && p.bytes != 16)
-    why = "elements of " + std::to_string(p.bytes) + " bytes (1, 2, 4, 8 and 16 are handled)";
-  else if (!ld.guard.empty() || !stI.guard.empty()) why = "a guarded load or store (not handled)";
-  else if (!plainMemoryOp(ld) || !plainMemoryOp(stI)) why = "a volatile or ordered load or store";
-  else if (p.loadParam < 0 || p.storeParam < 0) why = "the load or the store is not through a pointer parameter";
-  else if (p.loadParam == p.storeParam) why = "it loads the array it stores (in place)";
-  else {
-    uint32_t lb = fa.cfg().blockOf(p.load), sb = fa.cfg().blockOf(p.store);
-    if (p.load > p.store || !(lb == sb || fa.dom().dominates(lb, sb))) why = "the store is not after the load on every path";
+  for (const auto *l : tiles) {
+    at = l->instr;
+    p.loads.push_back(l->instr);
+    p.loadParams.push_back(baseParam(k, *l));
+    if (!checkTiledLoad(fa, p, *l, s, why)) return std::nullopt;
   }
-  if (!why.empty()) return std::nullopt;
+  if (uint64_t bytes = tilesBytes(p); bytes > kMaxStaticShared) {
+    why = std::to_string(p.loads.size()) + " tiles of " + std::to_string(p.bytes) + "-byte elements need " +
+          std::to_string(bytes) + " bytes of shared memory (" + std::to_string(kMaxStaticShared) + " at most)";
+    return std::nullopt;
+  }
   return p;
 }
 
@@ -447,16 +582,16 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   const unsigned pitchElems = tilePitch(sh, p.bytes);
   const std::string pitch = std::to_string(pitchElems), w = std::to_string(p.bytes);
 
-  // ---- phase 1
-  auto phase1 = phase1Copy(m, k, p, {{"%tid.x", l1x}, {"%tid.y", l1y}}, a1, end, "_tp1");
+  const uint64_t tileBytes = uint64_t(sh.by) * pitchElems * p.bytes;
 
-  // ---- phase 2: the kernel, the load from the tile
-  auto clone = ir::cloneFunction(k, name, "_tp", m);
+  // ---- phase 1
+  auto phase1 = phase1Copy(m, k, p, {{"%tid.x", l1x}, {"%tid.y", l1y}}, a1, end, "_tp1", tileBytes);
+
+  // ---- phase 2: the kernel, the loads from the tiles
+  auto clone = cloneBody(k, name, "_tp", m);
   replaceSpecialReads(*clone->body, {{"%tid.x", l2x}, {"%tid.y", l2y}}, m);
   auto &b2 = clone->body->body;
-  size_t ld2 = stmtOfInstr(*clone->body, p.load);
-  const Operand value = static_cast<ir::Instruction &>(*b2[ld2]).operands[0];
-  b2[ld2] = makeInstr(m, "ld.shared" + p.type, {value, e.op("[" + a2 + "]")});
+  loadsFromTiles(m, *clone, p, a2, tileBytes);
 
   // ---- prologue: the tile addresses of both mappings
   e.ins("mov.u32", {base, tile});
@@ -474,7 +609,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   for (auto &st : e.out) pre.push_back(std::move(st));
   b2.insert(b2.begin() + static_cast<long>(prologueAt(*clone->body)), std::make_move_iterator(pre.begin()),
             std::make_move_iterator(pre.end()));
-  declareTile(m, *clone, tile, uint64_t(sh.by) * pitchElems * p.bytes);
+  declareTile(m, *clone, tile, tileBytes * p.loads.size());
   return clone;
 }
 
@@ -488,8 +623,7 @@ Variant makeVariant(const std::string &name, const Plan &p, const Shape &sh) {
   v.blockMax = {sh.bx, sh.by, 1};
   v.allowDynamicShared = false;
   v.minLaunchThreads = kMinLaunchThreads;
-  v.disjointParams.push_back({static_cast<uint32_t>(std::min(p.loadParam, p.storeParam)),
-                              static_cast<uint32_t>(std::max(p.loadParam, p.storeParam))});
+  v.disjointParams = disjointPairs(p);
   return v;
 }
 
@@ -523,7 +657,8 @@ void runTranspose(PassContext &ctx) {
              c.function == k ? c.stmt : nullptr, "refused-communication");
       continue;
     }
-    if (auto why = checkInstructions(*k, fa)) {
+    std::vector<MemoryBranch> memBranches;
+    if (auto why = checkInstructions(*k, fa, memBranches)) {
       refuse(*why, nullptr, "refused-instructions");
       continue;
     }
@@ -531,6 +666,14 @@ void runTranspose(PassContext &ctx) {
     uint32_t at = 0;
     auto plan = planKernel(*k, fa, why, at);
     const ir::Stmt *atStmt = at < fa.cfg().instructions().size() ? fa.cfg().instructions()[at] : nullptr;
+    // A branch on memory before the tiled load (or no plan): a logical thread
+    // might take another path in phase 2 than in phase 1.
+    auto early = std::find_if(memBranches.begin(), memBranches.end(),
+                              [&](const MemoryBranch &b) { return !plan || !runsBefore(fa, plan->loads.back(), b.instr); });
+    if (early != memBranches.end()) {
+      refuse(early->why, nullptr, "refused-instructions");
+      continue;
+    }
     if (!plan) {
       refuse(why, atStmt, "refused-pattern");
       continue;
@@ -557,7 +700,9 @@ void runTranspose(PassContext &ctx) {
       ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, atStmt), "no tiled clone (four elements per thread): " + tiledWhy);
     if (kept.empty()) continue;
     ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, atStmt),
-               "staged through a shared-memory tile: the load is unit-stride along " +
+               (plan->loads.size() == 1 ? std::string("staged through a shared-memory tile: the load is unit-stride along ")
+                                         : "staged through shared-memory tiles: the " + std::to_string(plan->loads.size()) +
+                                               " loads (a tile each) are unit-stride along ") +
                    std::string(plan->storeOnY ? "%tid.x" : "%tid.y") + ", the store along " +
                    (plan->storeOnY ? "%tid.y" : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
                    " sectors per warp request on the strided side before); clones for blocks of " + kept +

@@ -26,7 +26,12 @@ struct Shape {
 
 /// What the analysis found: the tiled load and the store.
 struct Plan {
-  uint32_t load = 0, store = 0;  // instruction indices
+  uint32_t load = 0, store = 0;  // instruction indices (load: the first tiled load)
+  // Every tiled load, in program order (loads[0] == load), each from its own
+  // array (loadParams): `(A + B)^T` stages A and B, a tile each, the k-th at
+  // byte k * (one tile's bytes); one basic block holds them all.
+  std::vector<uint32_t> loads;
+  std::vector<int> loadParams;
   bool storeOnY = false;         // phase 2's fastest logical index is %tid.y (the load side is the identity)
   int loadParam = -1, storeParam = -1;
   unsigned bytes = 0;
@@ -40,14 +45,27 @@ unsigned tilePitch(const Shape &s, unsigned w);
 
 /// Phase 1 of one logical thread: a copy of `k`'s body (after its
 /// declarations) with the special registers renamed by `names`, up to the
-/// tiled load, whose value goes to the tile at `[addr]`; every return and the
-/// end of the load branch to `end`; the store and dead code (loads included)
+/// tiled loads, whose values go to the tiles at `[addr]` (the k-th at
+/// tileAddress); every return and the end of the last load branch to `end`; the store and dead code (loads included)
 /// removed. `labelSuffix` keeps the copy's labels apart.
 std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Function &k, const Plan &p,
                                                   const std::map<std::string, std::string> &names,
                                                   const std::string &addr, const std::string &end,
-                                                  const std::string &labelSuffix);
+                                                  const std::string &labelSuffix, uint64_t tileBytes);
+/// The manifest's disjointParams: each tiled load's array and the stored one.
+std::vector<Variant::DisjointParams> disjointPairs(const Plan &p);
+/// `[addr]`, or `[addr+k*tileBytes]` for the k-th tiled load's tile.
+ir::Operand tileAddress(ir::Module &m, const std::string &addr, size_t k, uint64_t tileBytes);
+/// Replaces each tiled load of `f` (a copy of the kernel, scopes flattened)
+/// by `ld.shared` of its tile element at `addr`.
+void loadsFromTiles(ir::Module &m, ir::Function &f, const Plan &p, const std::string &addr, uint64_t tileBytes);
 
+/// A copy of `k` named `name` (labels renamed with `labelSuffix`) whose
+/// nested `{ }` scopes (declaration-free: the inline asm of cuda_fp16.h,
+/// which the pass accepts) are flattened into the body, so that its n-th
+/// top-level instruction is the n-th of the CFG.
+std::unique_ptr<ir::Function> cloneBody(const ir::Function &k, const std::string &name,
+                                        const std::string &labelSuffix, ir::Module &m);
 /// `opcode ops` guarded by `guard` (negated when `negated`), marked edited.
 std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<ir::Operand> ops,
                                            std::string_view guard = {}, bool negated = false);

@@ -159,14 +159,11 @@ Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
 /// the tile, every return a branch to `end`.
 std::vector<std::unique_ptr<ir::Stmt>> phase2Copy(ir::Module &m, const ir::Function &k, const Plan &p,
                                                   const Logical &l, const std::string &end,
-                                                  const std::string &labelSuffix) {
-  Emitter e{m, {}};
-  auto f = ir::cloneFunction(k, std::string(k.name) + "_phase2", labelSuffix, m);
+                                                  const std::string &labelSuffix, uint64_t tileBytes) {
+  auto f = cloneBody(k, std::string(k.name) + "_phase2", labelSuffix, m);
   replaceSpecialReads(*f->body, l.names, m);
   auto &b = f->body->body;
-  size_t ld = stmtOfInstr(*f->body, p.load);
-  const Operand value = static_cast<ir::Instruction &>(*b[ld]).operands[0];
-  b[ld] = makeInstr(m, "ld.shared" + p.type, {value, e.op("[" + l.addr + "]")});
+  loadsFromTiles(m, *f, p, l.addr, tileBytes);
   std::vector<std::unique_ptr<ir::Stmt>> out;
   for (size_t i = prologueAt(*f->body); i < b.size(); ++i) {
     auto &s = b[i];
@@ -185,23 +182,28 @@ std::vector<std::unique_ptr<ir::Stmt>> phase2Copy(ir::Module &m, const ir::Funct
 /// of a thread are in flight together (with the store right after its
 /// load, each copy would wait for its load). `ok` is 1 when the copy loaded.
 struct Deferred {
-  std::string ok, addr, type;
+  std::string ok;
+  Operand addr;
+  std::string type;
   Operand value;
 };
 
-/// Renames the destination of phase-1 copy `body`'s load to fresh
-/// registers (declared in `decls`) and replaces its st.shared by `ok = 1`.
-Deferred deferTileStore(ir::Module &m, std::vector<std::unique_ptr<ir::Stmt>> &body, const RegTypes &types,
-                        const Plan &p, const std::string &ok, const std::string &addr, const std::string &tag,
-                        std::vector<std::unique_ptr<ir::Stmt>> &decls) {
-  Deferred d{ok, addr, p.type, Operand{}};
+/// Renames the destinations of phase-1 copy `body`'s tiled loads to fresh
+/// registers (declared in `decls`) and replaces their st.shared by `ok = 1`
+/// (the last) or nothing (the others: one basic block holds them all).
+std::vector<Deferred> deferTileStores(ir::Module &m, std::vector<std::unique_ptr<ir::Stmt>> &body,
+                                      const RegTypes &types, const Plan &p, const std::string &ok,
+                                      const std::string &addr, const std::string &tag, uint64_t tileBytes,
+                                      std::vector<std::unique_ptr<ir::Stmt>> &decls) {
+  std::vector<Deferred> out;
+  unsigned n = 0;
   for (size_t i = 1; i < body.size(); ++i) {
     if (body[i]->kind != ir::Stmt::Kind::Instruction) continue;
     auto &st = static_cast<ir::Instruction &>(*body[i]);
     if (!std::string_view(st.opcode).starts_with("st.shared")) continue;
-    auto &ld = static_cast<ir::Instruction &>(*body[i - 1]);  // phase1Copy puts the store right after the load
+    Deferred d{ok, tileAddress(m, addr, out.size(), tileBytes), p.type, Operand{}};
+    auto &ld = static_cast<ir::Instruction &>(*body[i - 1]);  // phase1Copy puts each store right after its load
     std::map<std::string, std::string> fresh;
-    unsigned n = 0;
     analysis::forEachRegister(ld.operands[0], [&](const Operand &r) {
       std::string name = "%ptxopt_ttv" + tag + "_" + std::to_string(n++);
       fresh[std::string(r.text)] = name;
@@ -214,10 +216,14 @@ Deferred deferTileStore(ir::Module &m, std::vector<std::unique_ptr<ir::Stmt>> &b
     renameOperand(ld.operands[0], fresh, m);
     ld.edited = true;
     d.value = ld.operands[0];
-    body[i] = makeInstr(m, "mov.u32", {Operand::reg(m.intern(ok)), Operand::imm(m.intern("1"))});
-    return d;
+    out.push_back(d);
+    if (out.size() == p.loads.size()) {
+      body[i] = makeInstr(m, "mov.u32", {Operand::reg(m.intern(ok)), Operand::imm(m.intern("1"))});
+      return out;
+    }
+    body.erase(body.begin() + static_cast<long>(i--));
   }
-  return d;
+  return out;
 }
 
 /// Appends `.param .u32 <clone>_param_ptxopt_grid_<dim>` to the clone's parameters; returns its name.
@@ -243,6 +249,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   e.prefix = "%ptxopt_tt";
   Tiled c{e, sh, kTile / sh.bx, kTile / sh.by, e.reg32(), e.reg32(), e.reg32(), e.reg32(), e.reg32(), e.reg32(),
           "", "", e.reg32(), tilePitch(Shape{kTile, kTile}, p.bytes), p.bytes, {}};
+  const uint64_t tileBytes = uint64_t(kTile) * c.pitch * p.bytes;
   const std::string tile = "__ptxopt_tile_" + name;
   e.ins("mov.u32", {c.tx, "%tid.x"});
   e.ins("mov.u32", {c.ty, "%tid.y"});
@@ -275,9 +282,10 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});
       if (!l.past.empty()) e.ins("bra", {end}, l.past);
       flush();
-      auto body = phase == 1 ? phase1Copy(m, k, p, l.names, l.addr, end, "_tt" + tag)
-                             : phase2Copy(m, k, p, l, end, "_tt" + tag);
-      if (phase == 1) deferred.push_back(deferTileStore(m, body, types, p, ok, l.addr, tag, valueDecls));
+      auto body = phase == 1 ? phase1Copy(m, k, p, l.names, l.addr, end, "_tt" + tag, tileBytes)
+                             : phase2Copy(m, k, p, l, end, "_tt" + tag, tileBytes);
+      if (phase == 1)
+        for (auto &d : deferTileStores(m, body, types, p, ok, l.addr, tag, tileBytes, valueDecls)) deferred.push_back(d);
       for (auto &st : body) code.push_back(std::move(st));
       e.label(end);
     }
@@ -285,7 +293,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       for (const Deferred &d : deferred) {
         std::string q = e.regp();
         e.ins("setp.ne.u32", {q, d.ok, "0"});
-        e.out.push_back(makeInstr(m, "st.shared" + d.type, {e.op("[" + d.addr + "]"), d.value}, e.m.intern(q)));
+        e.out.push_back(makeInstr(m, "st.shared" + d.type, {d.addr, d.value}, e.m.intern(q)));
       }
       e.ins("bar.sync", {"0"});
     }
@@ -298,7 +306,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   b.push_back(e.decl(".pred", e.prefix + "p", e.pred));
   for (auto &st : valueDecls) b.push_back(std::move(st));
   for (auto &st : code) b.push_back(std::move(st));
-  declareTile(m, *clone, tile, uint64_t(kTile) * c.pitch * p.bytes);
+  declareTile(m, *clone, tile, tileBytes * p.loads.size());
   return clone;
 }
 
@@ -321,8 +329,7 @@ Variant makeTiledVariant(const std::string &name, const Plan &p, const Shape &sh
   v.blockMax = {sh.bx, sh.by, 1};
   v.allowDynamicShared = false;
   v.minLaunchThreads = kMinLaunchThreads;
-  v.disjointParams.push_back({static_cast<uint32_t>(std::min(p.loadParam, p.storeParam)),
-                              static_cast<uint32_t>(std::max(p.loadParam, p.storeParam))});
+  v.disjointParams = disjointPairs(p);
   return v;
 }
 

@@ -10,6 +10,10 @@
 // the tile (1000 x 3000, 8191 x 8193: grids that do not divide by 32/bx,
 // so the tiled clone's last blocks hold logical blocks past the grid), and
 // 256 x 256 (under the clones' launch floor of 2^20 threads: the original).
+// "transpose sweep": kernels of the coverage sweep
+// (tests/lit/transpose/Inputs/sweep.cu, cases/transpose_sweep.cu) at the
+// edges: fp16 conversions, a store on the loaded value, (A + B)^T, early returns,
+// pitches, batches in grid.z, 64-bit sizes, complex conjugates, NCHW -> NHWC.
 #include <array>
 #include <tuple>
 
@@ -69,9 +73,64 @@ Case permute(const std::string &kernel, unsigned N, unsigned C, unsigned P, unsi
   return c;
 }
 
+/// A kernel of the sweep (tests/lit/transpose/Inputs/sweep.cu) over a
+/// W x H matrix (x along W) with bx x by blocks and `z` matrices in grid.z:
+/// the tiled clone runs (`passes`: "" for -O2).
+Case sweep(const std::string &kernel, std::vector<Arg> args, unsigned W, unsigned H, unsigned z, unsigned bx,
+           unsigned by, const std::string &passes = "") {
+  Case c = makeCase("transpose sweep: " + kernel + " " + std::to_string(W) + "x" + std::to_string(H) +
+                        (z > 1 ? "x" + std::to_string(z) : "") + " b" + std::to_string(bx) + "x" + std::to_string(by) +
+                        (passes.empty() ? "" : " " + passes),
+                    "transpose_sweep", kernel, std::move(args), {(W + bx - 1) / bx, (H + by - 1) / by, z}, {bx, by, 1});
+  c.expect = expected(kernel, bx, by, uint64_t(c.grid[0]) * c.grid[1] * z * bx * by, false);
+  c.passes = passes;
+  return c;
+}
+
+/// The sweep's shapes the pass handles since it (fp16 conversions' inline
+/// asm scopes, a branch on the loaded value after the load: every clone
+/// shape; two arrays a tile each) and others the sweep found handled, at the edges (1000 x 3000).
+/// Few cases: each loads the sweep's 49 kernels (0.7 s of -O2 in
+/// --expect-only, which CI runs).
+void addSweep(std::vector<Case> &cs) {
+  const unsigned W = 1000, H = 3000;
+  const size_t n = size_t(W) * H;
+  for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}, std::pair{8u, 32u}}) {
+    cs.push_back(sweep("sw_f32_to_f16", {in(Elem::F32, n), out(Elem::I16, n), i32(W), i32(H)}, W, H, 1, bx, by));
+    cs.push_back(sweep("sw_store_nonzero", {inZeros(Elem::F32, n, 3), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1,
+                       bx, by));
+  }
+  for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{8u, 32u}})
+    cs.push_back(sweep("sw_f16_to_f32", {in(Elem::I16, n), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1, bx, by,
+                       "transpose"));  // -O2: coalesce's swap
+  // Two arrays, a tile each: (A + B)^T and planar to interleaved complex.
+  for (const char *k : {"sw_sum_t", "sw_planar_c64"})
+    for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 8u}})
+      cs.push_back(sweep(k, {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, k[3] == 'p' ? 2 * n : n), i32(W), i32(H)},
+                         W, H, 1, bx, by));
+  for (const char *k : {"sw_early_return", "sw_rot270", "sw_relu_exp", "sw_ldg"})
+    cs.push_back(sweep(k, {in(Elem::F32, n), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1, 16, 16));
+  cs.push_back(sweep("sw_guard_x_only", {in(Elem::F32, size_t(W) * 2048), out(Elem::F32, size_t(W) * 2048), i32(W),
+                                         i32(2048)},
+                     W, 2048, 1, 32, 8));  // H a multiple of the block
+  cs.push_back(sweep("sw_longlong", {in(Elem::F32, n), out(Elem::F32, n), i64(W), i64(H)}, W, H, 1, 16, 16));
+  cs.push_back(sweep("sw_pitch", {in(Elem::F32, size_t(1024) * H), out(Elem::F32, size_t(W) * 3008), i32(W), i32(H),
+                                  i32(1024), i32(3008)},
+                     W, H, 1, 32, 8));
+  cs.push_back(sweep("sw_batch_z", {in(Elem::F32, n), out(Elem::F32, n), i32(500), i32(1500)}, 500, 1500, 4, 16, 16));
+  cs.push_back(sweep("sw_half", {in(Elem::I16, n), out(Elem::I16, n), i32(W), i32(H)}, W, H, 1, 32, 8));
+  cs.push_back(sweep("sw_conj_c64", {in(Elem::F32, 2 * n), out(Elem::F32, 2 * n), i32(W), i32(H)}, W, H, 1, 16, 16));
+  cs.push_back(sweep("sw_conj_c128", {in(Elem::F64, 2 * n), out(Elem::F64, 2 * n), i32(W), i32(H)}, W, H, 1, 32, 8));
+  // NCHW -> NHWC: N = 8 (grid.z), C = 64, 56 x 56.
+  cs.push_back(sweep("sw_nchw_nhwc", {in(Elem::F32, size_t(8) * 64 * 3136), out(Elem::F32, size_t(8) * 64 * 3136),
+                                      i32(64), i32(56), i32(56)},
+                     3136, 64, 8, 16, 16));
+}
+
 }  // namespace
 
 void addTranspose(std::vector<Case> &cs) {
+  addSweep(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};

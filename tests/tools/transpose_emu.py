@@ -6,7 +6,8 @@ block up to each bar.sync in turn, with global memory in Python byte arrays
 and a shared array per block, and prints a digest of the output buffer. It
 knows the instructions nvcc 13 emits for the transposes of
 tests/lit/transpose/Inputs/transpose.cu and those the transpose pass adds:
-integer arithmetic, setp/or.pred, cvt between integers and u16 -> f32,
+integer arithmetic, setp/or.pred (f32 compares), cvt between integers,
+u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
 bar.sync, ret. Anything else is an error (exit 2), so a clone that used an
 unknown instruction cannot pass silently.
@@ -15,7 +16,8 @@ unknown instruction cannot pass silently.
       [--extra V ...]
 
 An argument SPEC: in:<bytes>:<seed> (a buffer filled with pseudo-random bytes;
-floats kept finite), out:<bytes> (a buffer of 0x5a bytes, the one
+floats kept finite), inzeros:<bytes>:<seed> (the same, one float in three
+0), out:<bytes> (a buffer of 0x5a bytes, the one
 printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
 (the tiled clone's original grid.x/.y). Prints "out <sha256> written <n>"
 per out buffer (n: its bytes that are no longer 0x5a).
@@ -66,7 +68,7 @@ def parse_kernel(text, name):
     shared, instrs, labels = {}, [], {}
     size = 0
     for stmt in body.replace("\n", " ").split(";"):
-        stmt = stmt.strip()
+        stmt = stmt.strip().lstrip("{} ")  # nested scopes (cuda_fp16.h's inline asm) declare nothing here
         while True:
             lm = re.match(r"^([$\w]+):\s*(.*)$", stmt)
             if not lm:
@@ -221,6 +223,8 @@ def run(ptx, kernel, grid, block, args, extra):
                     a, b = signed(a, n), signed(b, n)
                 elif t[1] == "u":
                     a, b = a & mask, b & mask
+                elif t == ".f32" and cmp in ("eq", "ne", "lt", "gt", "le", "ge"):  # inputs are never NaN
+                    a, b = f32(a), f32(b)
                 else:
                     fail(op)
                 regs[d] = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp]
@@ -254,7 +258,11 @@ def run(ptx, kernel, grid, block, args, extra):
                 dt, st = "." + p[-2], t
                 sn = bits_of(st)
                 v = signed(srcs[0], sn) if st[1] == "s" else srcs[0] & ((1 << sn) - 1)
-                if dt == ".f32":
+                if dt == ".f16" and st == ".f32" and p[1] == "rn":  # cuda_fp16.h's __float2half
+                    regs[d] = struct.unpack("<H", struct.pack("<e", f32(srcs[0])))[0]
+                elif dt == ".f32" and st == ".f16":
+                    regs[d] = from_f32(struct.unpack("<e", struct.pack("<H", srcs[0] & 0xFFFF))[0])
+                elif dt == ".f32":
                     regs[d] = from_f32(float(v))
                 else:
                     regs[d] = v & ((1 << bits_of(dt)) - 1)
@@ -306,12 +314,13 @@ def main():
             extra.append(int(a))
         elif mode == "--args":
             kind, _, rest = a.partition(":")
-            if kind == "in":
+            if kind in ("in", "inzeros"):
                 n, seed = (int(x) for x in rest.split(":"))
                 rng = random.Random(seed)
                 data = bytearray(n)
-                for i in range(0, n - 3, 4):  # finite floats in [1, 2), any bytes for the rest
-                    data[i:i + 4] = struct.pack("<f", 1.0 + rng.randrange(1000000) / 1e6)
+                for i in range(0, n - 3, 4):  # finite floats in [1, 2) (inzeros: one in three 0), any bytes for the rest
+                    v = 1.0 + rng.randrange(1000000) / 1e6
+                    data[i:i + 4] = struct.pack("<f", 0.0 if kind == "inzeros" and rng.randrange(3) == 0 else v)
                 args.append(MEM.alloc(data))
             elif kind == "out":
                 data = bytearray(b"\x5a" * int(rest))
