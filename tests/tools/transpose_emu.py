@@ -8,7 +8,7 @@ knows the instructions nvcc 13 emits for the transposes of
 tests/lit/transpose/Inputs/transpose.cu and those the transpose pass adds:
 integer arithmetic, setp/or.pred (f32 compares), cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
-mul/add.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
+mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
 bar.sync, ret. Anything else is an error (exit 2), so a clone that used an
 unknown instruction cannot pass silently.
 
@@ -243,8 +243,14 @@ def run(ptx, kernel, grid, block, args, extra):
             elif base in ("mul", "mad") and t == ".f32":
                 fail(op + " (fma contraction not modelled)") if base == "mad" else None
                 regs[d] = from_f32(f32(srcs[0]) * f32(srcs[1]))
-            elif base == "add" and t == ".f32":
-                regs[d] = from_f32(f32(srcs[0]) + f32(srcs[1]))
+            elif base in ("add", "sub") and t == ".f32":
+                regs[d] = from_f32(f32(srcs[0]) + f32(srcs[1]) if base == "add" else f32(srcs[0]) - f32(srcs[1]))
+            elif base == "fma" and t == ".f32" and p[1] == "rn":
+                # In double: the product is exact, the sum rounded twice (to
+                # double, then float), which can differ from a fused multiply-
+                # add in rare cases; the original and its clone run the same
+                # function here, and the digests compare those.
+                regs[d] = from_f32(f32(srcs[0]) * f32(srcs[1]) + f32(srcs[2]))
             elif base in ("mul", "mad"):
                 a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
                 if "wide" in p:
