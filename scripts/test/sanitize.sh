@@ -16,7 +16,7 @@ scripts/setup.sh build >/dev/null  # packages and the CUDA check
 start=$(date +%s)
 # By default only what the default set runs: the CLI, the unit tests (the
 # runtime's included, against the fake driver) and the corpus tools; not
-# gpu-diff (its 634 expectations through the fake driver took over 600 s
+# gpu-diff (its 639 expectations through the fake driver took over 600 s
 # under the sanitizers; they run unsanitized in scripts/test.sh, and the
 # selection code they reach is in the sanitized unit tests), the Python
 # module, the shim library, ptx-nvcc's cicc step or the JIT example, whose

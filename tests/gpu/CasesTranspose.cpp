@@ -100,9 +100,19 @@ void addSweep(std::vector<Case> &cs) {
     cs.push_back(sweep("sw_store_nonzero", {inZeros(Elem::F32, n, 3), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1,
                        bx, by));
   }
-  for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{8u, 32u}})
-    cs.push_back(sweep("sw_f16_to_f32", {in(Elem::I16, n), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1, bx, by,
-                       "transpose"));  // -O2: coalesce's swap
+  // Kernels coalesce's swap improves too: -O2 puts the tiled clones first.
+  for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{8u, 32u}}) {
+    cs.push_back(sweep("sw_f16_to_f32", {in(Elem::I16, n), out(Elem::F32, n), i32(W), i32(H)}, W, H, 1, bx, by));
+    cs.push_back(sweep("sw_u8_norm", {in(Elem::I8, n), out(Elem::F32, n), i32(W), i32(H), f32(0.5f), f32(0.0125f)}, W,
+                       H, 1, bx, by));
+  }
+  for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 8u}})
+    cs.push_back(sweep("sw_geam", {in(Elem::F32, n), in(Elem::F32, n), out(Elem::F32, n), i32(W), i32(H), f32(1.5f),
+                                   f32(-0.25f)},
+                       W, H, 1, bx, by));
+  cs.push_back(sweep("sw_symmetric", {in(Elem::F32, size_t(1500) * 1500), out(Elem::F32, size_t(1500) * 1500),
+                                      i32(1500)},
+                     1500, 1500, 1, 16, 16));
   // Two arrays, a tile each: (A + B)^T and planar to interleaved complex.
   for (const char *k : {"sw_sum_t", "sw_planar_c64"})
     for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{32u, 8u}})
