@@ -70,7 +70,8 @@
 // elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
 // 16-byte element). Kernels coalesce cloned get the tiled clones only, ahead
 // of coalesce's in the manifest (they measured faster than the swap in all
-// 24 fused shapes and sizes timed), without the one-element ones.
+// 24 fused shapes and sizes timed), without the one-element ones, and none
+// for 8 x 32 blocks (not timed against the swap).
 // Several elements per thread: before each shape's one-element clone (the
 // option transpose-elements, default 4,1), a tiled clone runs each 32 x 32
 // tile of logical threads with 32 x 8 threads, four each, as the
@@ -647,8 +648,9 @@ void runTranspose(PassContext &ctx) {
     // Coalesce cloned it (a fused transpose whose other accesses follow the
     // store, `out = A^T + B`, u8 -> float: the swap helps most of them):
     // only the tiled clones are added, preferred over coalesce's (measured
-    // faster in every one of 24 shapes and sizes, 1.15-3.07x,
-    // docs/BENCHMARKS.md), so a launch they do not fit still runs the swap.
+    // faster in every one of 24 shapes and sizes, 1.15-3.07x, in 16 x 16,
+    // 32 x 32 and 32 x 8 blocks: docs/PASSES.md), so a launch they do not
+    // fit still runs the swap.
     const bool afterCoalesce = [&] {
       auto b = ctx.baseOf(*k);
       return b && b->variantCount > 0;
@@ -698,6 +700,9 @@ void runTranspose(PassContext &ctx) {
     bool tiled = false;
     size_t before = 0;  // after coalesce: the tiled variants go first, in shape order
     for (const Shape &sh : kShapes) {
+      // After coalesce, only the block shapes the tiled clone was measured
+      // faster than the swap on (8 x 32 blocks were not timed against it).
+      if (afterCoalesce && sh.bx == 8) continue;
       bool any = false;
       for (unsigned elems : ctx.options.transpose.elements) {
         if (elems == 4 && tiledWhy.empty()) {
