@@ -565,6 +565,48 @@ std::string minText(const Variant &v) {
 }
 }  // namespace
 
+/// The staged clone of a planned kernel (RowWalkStaged.cpp builds it), its
+/// variant and its remark; `conds` says the base variant's conditions.
+void addStagedClone(PassContext &ctx, ir::Function *k, const KernelPlan &plan, const Variant &base,
+                    const std::string &conds, int &at) {
+  ir::Module &m = ctx.module;
+  const std::string kname(k->name);
+  Variant s = stagedVariant(base, kname + "__ptxopt_staged");
+  // Rows of at least kStagedMinRow elements (kMinRow when forced).
+  std::vector<const LanePlan *> lps;
+  for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
+  const bool forced = ctx.options.rowwalk.staged.value_or(false);
+  for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
+  if (!forced) s.minLaunchThreads = kStagedMinLaunch;
+  if (ctx.addClone(*k, buildClone(m, *k, plan, s.name, false, false, true), s, at)) {
+    unsigned bytes = 0;
+    for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
+    const StagedPlan &sp = plan.staged.front();
+    unsigned wide = 0;
+    for (const auto &st : plan.staged)
+      for (const auto &w : st.wide) wide += !w.base.empty() && w.iv64.empty();
+    ctx.remark(Remark::Kind::Applied, *k, "",
+               s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
+                   " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +
+                   " bytes per tile" +
+                   (wide ? ", " + std::to_string(wide) +
+                               " by 32-bit index (each warp checks that no index of the loop wraps, else runs "
+                               "the original loop)"
+                         : std::string()) +
+                   ", " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
+                   (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
+                                : "cp.async") +
+                   ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) + "; exact; " +
+                   std::to_string(plan.accList.size()) +
+                   " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
+                   "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +
+                   (conds.empty() ? "" : ", " + conds) + minText(s) +
+                   (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
+    ctx.count("staged-loops", double(plan.staged.size()));
+  }
+  
+}
+
 void runRowWalk(PassContext &ctx) {
   ir::Module &m = ctx.module;
   for (ir::Function *k : clone::originalKernels(m)) {
@@ -668,41 +710,7 @@ void runRowWalk(PassContext &ctx) {
         }
       }
     }
-    if (!plan.staged.empty()) {
-      Variant s = stagedVariant(base, kname + "__ptxopt_staged");
-      // Rows of at least kStagedMinRow elements (kMinRow when forced).
-      std::vector<const LanePlan *> lps;
-      for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
-      const bool forced = ctx.options.rowwalk.staged.value_or(false);
-      for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
-      if (!forced) s.minLaunchThreads = kStagedMinLaunch;
-      if (ctx.addClone(*k, buildClone(m, *k, plan, s.name, false, false, true), s, at)) {
-        unsigned bytes = 0;
-        for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
-        const StagedPlan &sp = plan.staged.front();
-        unsigned wide = 0;
-        for (const auto &st : plan.staged)
-          for (const auto &w : st.wide) wide += !w.base.empty() && w.iv64.empty();
-        ctx.remark(Remark::Kind::Applied, *k, "",
-                   s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
-                       " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +
-                       " bytes per tile" +
-                       (wide ? ", " + std::to_string(wide) +
-                                   " by 32-bit index (each warp checks that no index of the loop wraps, else runs "
-                                   "the original loop)"
-                             : std::string()) +
-                       ", " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
-                       (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
-                                    : "cp.async") +
-                       ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) + "; exact; " +
-                       std::to_string(plan.accList.size()) +
-                       " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
-                       "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +
-                       (conds.empty() ? "" : ", " + conds) + minText(s) +
-                       (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
-        ctx.count("staged-loops", double(plan.staged.size()));
-      }
-    }
+    if (!plan.staged.empty()) addStagedClone(ctx, k, plan, base, conds, at);
     if (!plan.accList.empty()) {
       Variant r = base;
       r.kind = "regacc";
