@@ -690,10 +690,9 @@ void runTranspose(PassContext &ctx) {
     }
     int pos = m.itemIndex(k);
     std::string kept, tiledWhy = k->params ? "" : "it has no parameter list";
-    if (afterCoalesce && tiledWhy.empty() &&
-        !std::count(ctx.options.transpose.elements.begin(), ctx.options.transpose.elements.end(), 4u))
-      tiledWhy = "coalesce cloned the kernel and transpose-elements has no 4";
-    if (afterCoalesce && !tiledWhy.empty()) {
+    const auto &elements = ctx.options.transpose.elements;
+    const bool wantTiled = std::count(elements.begin(), elements.end(), 4u) > 0;
+    if (afterCoalesce && (!wantTiled || !tiledWhy.empty())) {  // only tiled clones would be added
       ctx.count("skipped-cloned");
       continue;
     }
@@ -704,7 +703,7 @@ void runTranspose(PassContext &ctx) {
       // faster than the swap on (8 x 32 blocks were not timed against it).
       if (afterCoalesce && sh.bx == 8) continue;
       bool any = false;
-      for (unsigned elems : ctx.options.transpose.elements) {
+      for (unsigned elems : elements) {
         if (elems == 4 && tiledWhy.empty()) {
           std::string name = std::string(k->name) + "__ptxopt_tiled" + sh.suffix();
           bool added = ctx.addClone(*k, buildTiledClone(m, *k, *plan, sh, name), makeTiledVariant(name, *plan, sh), pos,
@@ -719,7 +718,7 @@ void runTranspose(PassContext &ctx) {
       }
       if (any) kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
     }
-    if (!tiledWhy.empty() && std::count(ctx.options.transpose.elements.begin(), ctx.options.transpose.elements.end(), 4u))
+    if (!tiledWhy.empty() && wantTiled)
       ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, atStmt), "no tiled clone (four elements per thread): " + tiledWhy);
     if (kept.empty()) continue;
     ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, atStmt),
