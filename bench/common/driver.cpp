@@ -13,6 +13,18 @@ void check(cudaError_t e, const std::string &what) {
   if (e != cudaSuccess) throw std::runtime_error(what + ": " + cudaGetErrorString(e));
 }
 
+void *deviceAlloc(size_t bytes) {
+  void *d = nullptr;
+  check(cudaMalloc(&d, bytes), "malloc");
+  return d;
+}
+
+void *toDevice(const void *host, size_t bytes) {
+  void *d = deviceAlloc(bytes);
+  check(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice), "copy");
+  return d;
+}
+
 void check(CUresult r, const std::string &what) {
   if (r != CUDA_SUCCESS) {
     const char *s = nullptr;

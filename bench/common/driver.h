@@ -18,6 +18,11 @@ namespace bench {
 void check(cudaError_t e, const std::string &what);
 void check(CUresult r, const std::string &what);
 
+/// A device buffer of `bytes` bytes (cudaMalloc; throws on failure).
+void *deviceAlloc(size_t bytes);
+/// A device buffer holding a copy of `bytes` bytes at `host`.
+void *toDevice(const void *host, size_t bytes);
+
 /// The whole file at `path` (throws when it cannot be read).
 std::string readFile(const std::string &path);
 

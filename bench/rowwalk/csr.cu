@@ -37,7 +37,9 @@
 namespace {
 
 using bench::check;
+using bench::deviceAlloc;
 using bench::readFile;
+using bench::toDevice;
 
 int runs = 20;
 
@@ -91,21 +93,14 @@ int main(int argc, char **argv) {
     for (auto &v : hxi) v = int(rng() | 1);
     for (auto &v : hvf) v = real(rng);
     for (auto &v : hxf) v = real(rng);
-    int *rowptr, *col, *vi, *xi, *yi;
-    float *vf, *xf, *yf;
-    check(cudaMalloc(&rowptr, (size_t(n) + 1) * 4), "malloc");
-    check(cudaMalloc(&col, cap * 4), "malloc");
-    check(cudaMalloc(&vi, cap * 4), "malloc");
-    check(cudaMalloc(&vf, cap * 4), "malloc");
-    check(cudaMalloc(&xi, cols * 4), "malloc");
-    check(cudaMalloc(&xf, cols * 4), "malloc");
-    check(cudaMalloc(&yi, size_t(n) * 4), "malloc");
-    check(cudaMalloc(&yf, size_t(n) * 4), "malloc");
-    check(cudaMemcpy(col, hcol.data(), cap * 4, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(vi, hvi.data(), cap * 4, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(vf, hvf.data(), cap * 4, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(xi, hxi.data(), cols * 4, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(xf, hxf.data(), cols * 4, cudaMemcpyHostToDevice), "copy");
+    auto *rowptr = static_cast<int *>(deviceAlloc((size_t(n) + 1) * 4));
+    auto *col = static_cast<int *>(toDevice(hcol.data(), cap * 4));
+    auto *vi = static_cast<int *>(toDevice(hvi.data(), cap * 4));
+    auto *vf = static_cast<float *>(toDevice(hvf.data(), cap * 4));
+    auto *xi = static_cast<int *>(toDevice(hxi.data(), cols * 4));
+    auto *xf = static_cast<float *>(toDevice(hxf.data(), cols * 4));
+    auto *yi = static_cast<int *>(deviceAlloc(size_t(n) * 4));
+    auto *yf = static_cast<float *>(deviceAlloc(size_t(n) * 4));
     cudaDeviceProp p;
     check(cudaGetDeviceProperties(&p, 0), "properties");
     std::printf("CSR SpMV (scalar, one thread per row): %s, %u rows, columns random below %u, 256-thread blocks, "

@@ -35,6 +35,8 @@
 namespace {
 
 using bench::check;
+using bench::deviceAlloc;
+using bench::toDevice;
 
 int runs = 20;
 
@@ -76,17 +78,11 @@ int main(int argc, char **argv) {
     for (auto &v : hx) v = real(rng);
     std::vector<int> hI(elems);
     for (auto &v : hI) v = int(rng());
-    float *A, *B, *x, *y;
-    int *I;
-    check(cudaMalloc(&A, elems * 4), "malloc");
-    check(cudaMalloc(&B, elems * 4), "malloc");
-    check(cudaMalloc(&I, elems * 4), "malloc");
-    check(cudaMalloc(&x, size_t(len) * 4), "malloc");
-    check(cudaMalloc(&y, size_t(n) * 4), "malloc");
-    check(cudaMemcpy(A, hA.data(), elems * 4, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(B, hB.data(), elems * 4, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(I, hI.data(), elems * 4, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(x, hx.data(), size_t(len) * 4, cudaMemcpyHostToDevice), "copy");
+    auto *A = static_cast<float *>(toDevice(hA.data(), elems * 4));
+    auto *B = static_cast<float *>(toDevice(hB.data(), elems * 4));
+    auto *I = static_cast<int *>(toDevice(hI.data(), elems * 4));
+    auto *x = static_cast<float *>(toDevice(hx.data(), size_t(len) * 4));
+    auto *y = static_cast<float *>(deviceAlloc(size_t(n) * 4));
     cudaDeviceProp p;
     check(cudaGetDeviceProperties(&p, 0), "properties");
     std::printf("%s: %s, %u x %u, 256-thread blocks, min (median) of %d runs after 3 "
