@@ -1,22 +1,29 @@
 // Scalar CSR sparse matrix-vector products (issue 29, item 5; docs/PASSES.md,
 // "Rows with loaded bounds"): the rowwalk pass's lanes clones (the "vector CSR" kernel, option
-// rowwalk-csr) of tests/lit/rowwalk/Inputs/csr.cu against the originals;
-// targets: >= 3x for 32-256 non-zeros per row (integers exact, floats with
+// rowwalk-csr) of tests/lit/rowwalk/Inputs/csr.cu against the originals and
+// against a hand-written vector CSR kernel (32 lanes per row, a shuffle
+// reduction: the ceiling of the lanes form on the same matrix); targets:
+// >= 3x for 32-256 non-zeros per row (integers exact, floats with
 // --reassociate), and the rows of 1-8 that say whether any lane count is
 // never slower there (the pass emits the clone only with rowwalk-csr).
 //
-//   csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> ...] [--runs N] [--rows N]
+//   csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]
 //
 // The first module is nvcc's (the originals); each other one is ptx-opt
 // --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-lanes=G's, whose
 // clone `<kernel>__ptxopt_lanes` (G = 32) or `__ptxopt_lanes<G>` is launched
-// with its manifest's launch (grid.x*G blocks of 256). Matrices: --rows rows
-// (default 65536) of exactly k non-zeros for k in 1, 4, 8, 32, 128, 256, and
-// one of random lengths 0..64; columns random below 65536 (x of 65536).
-// Integer outputs compared bit for bit, floats within 1e-5 relative (the
-// sum is reassociated). Times: CUDA events, 3 warm-ups, min (median) of
-// --runs. One markdown table on stdout; exit 1 when an output differs, 77
-// without a CUDA device.
+// with its manifest's launch (grid.x*G blocks of 256). Matrices of k
+// non-zeros in every row for k in 1, 8, 32, 128, 256, and of random lengths
+// 0..64; --nnz N non-zeros in all (default 2^25: 256 MiB of values and
+// column indices, several times any GPU's L2), so N/k rows, at least 65536
+// and at most 2^22 (--rows fixes the row count). Two column patterns: random
+// below 65536 (x of 256 KiB, every row's gathers scattered) and banded (row
+// i's columns in a window of 3k around i: the gathers of a row share cache
+// lines, as in the matrices of meshes and stencils). Integer outputs
+// compared bit for bit, floats within 1e-5 relative (the sum is
+// reassociated). Times: CUDA events, 3 warm-ups, min (median) of --runs
+// (default 10). One markdown table on stdout; exit 1 when an output
+// differs, 77 without a CUDA device.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -28,6 +35,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -41,27 +49,57 @@ using bench::deviceAlloc;
 using bench::readFile;
 using bench::toDevice;
 
-int runs = 20;
+int runs = 10;
 
-std::pair<float, float> timeIt(CUfunction f, unsigned gx, unsigned bx, void **args) {
-  const bench::Timing t = bench::timeIt(
-      [&] { check(cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, 0, nullptr, args, nullptr), "launch"); }, runs);
+std::pair<float, float> timeIt(const std::function<void()> &launch) {
+  const bench::Timing t = bench::timeIt(launch, runs);
   return {t.min, t.median};
+}
+
+/// The hand-written vector CSR kernel (Bell and Garland's "CSR (vector)"):
+/// a warp per row, lane l summing elements l, l + 32, ..., then a shuffle
+/// reduction. What the lanes clone with G = 32 does, written by hand.
+template <typename T, typename I>
+__global__ void handVector(const I *rowptr, const I *col, const T *val, const T *x, T *y, I n) {
+  const unsigned row = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (row >= unsigned(n)) return;
+  T sum = 0;
+  for (I j = rowptr[row] + lane; j < rowptr[row + 1]; j += 32) sum += val[j] * x[col[j]];
+  for (int o = 16; o > 0; o /= 2) sum += __shfl_down_sync(0xffffffffu, sum, o);
+  if (lane == 0) y[row] = sum;
+}
+
+/// Elements of `got` that differ from `want` (floats: beyond 1e-5 relative).
+size_t differing(const std::vector<uint32_t> &got, const std::vector<uint32_t> &want, bool fl) {
+  size_t diff = 0;
+  for (size_t j = 0; j < got.size(); ++j) {
+    if (!fl) {
+      diff += got[j] != want[j];
+      continue;
+    }
+    float a, b;
+    std::memcpy(&a, &got[j], 4);
+    std::memcpy(&b, &want[j], 4);
+    diff += !(std::fabs(a - b) <= 1e-5f * std::fabs(b));
+  }
+  return diff;
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
   std::vector<std::string> files;
-  unsigned n = 65536;
+  unsigned fixedRows = 0;
+  size_t totalNnz = size_t(1) << 25;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--rows" && i + 1 < argc) n = unsigned(std::atoi(argv[++i]));
+    else if (a == "--rows" && i + 1 < argc) fixedRows = unsigned(std::atoi(argv[++i]));
+    else if (a == "--nnz" && i + 1 < argc) totalNnz = size_t(std::atoll(argv[++i]));
     else files.push_back(a);
   }
   if (files.size() < 2) {
-    std::fprintf(stderr, "usage: csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> ...] [--runs N] [--rows N]\n");
+    std::fprintf(stderr, "usage: csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]\n");
     return 2;
   }
   int devices = 0;
@@ -82,83 +120,119 @@ int main(int argc, char **argv) {
       check(cuModuleLoadData(&m, readFile(files[i].substr(eq + 1)).c_str()), files[i].c_str());
       opts.push_back({unsigned(std::atoi(files[i].c_str())), m});
     }
-    const unsigned cols = 65536, maxNnz = 256;
+    const unsigned randomCols = 65536, maxRows = 1u << 22;
+    auto rowsFor = [&](int len) -> unsigned {
+      if (fixedRows) return fixedRows;
+      const size_t perRow = size_t(len > 0 ? len : (1 - len) / 2);
+      return unsigned(std::min<size_t>(maxRows, std::max<size_t>(65536, totalNnz / std::max<size_t>(1, perRow))));
+    };
+    const int lengths[] = {1, 8, 32, 128, 256, -64};
+    size_t cap = 0, maxN = 0;
+    for (int len : lengths) {
+      const size_t n = rowsFor(len);
+      cap = std::max(cap, n * size_t(len > 0 ? len : -len));
+      maxN = std::max(maxN, n);
+    }
     std::mt19937_64 rng(20261129);
     std::uniform_real_distribution<float> real(0.5f, 100.0f);
-    const size_t cap = size_t(n) * maxNnz;
-    std::vector<int> hcol(cap), hvi(cap), hxi(cols);
-    std::vector<float> hvf(cap), hxf(cols);
-    for (auto &v : hcol) v = int(rng() % cols);
+    std::vector<int> hvi(cap), hxi(maxN);
+    std::vector<float> hvf(cap), hxf(maxN);
     for (auto &v : hvi) v = int(rng() | 1);
     for (auto &v : hxi) v = int(rng() | 1);
     for (auto &v : hvf) v = real(rng);
     for (auto &v : hxf) v = real(rng);
-    auto *rowptr = static_cast<int *>(deviceAlloc((size_t(n) + 1) * 4));
-    auto *col = static_cast<int *>(toDevice(hcol.data(), cap * 4));
+    auto *rowptr = static_cast<int *>(deviceAlloc((maxN + 1) * 4));
+    auto *col = static_cast<int *>(deviceAlloc(cap * 4));
     auto *vi = static_cast<int *>(toDevice(hvi.data(), cap * 4));
     auto *vf = static_cast<float *>(toDevice(hvf.data(), cap * 4));
-    auto *xi = static_cast<int *>(toDevice(hxi.data(), cols * 4));
-    auto *xf = static_cast<float *>(toDevice(hxf.data(), cols * 4));
-    auto *yi = static_cast<int *>(deviceAlloc(size_t(n) * 4));
-    auto *yf = static_cast<float *>(deviceAlloc(size_t(n) * 4));
+    auto *xi = static_cast<int *>(toDevice(hxi.data(), maxN * 4));
+    auto *xf = static_cast<float *>(toDevice(hxf.data(), maxN * 4));
+    auto *yi = static_cast<int *>(deviceAlloc(maxN * 4));
+    auto *yf = static_cast<float *>(deviceAlloc(maxN * 4));
     cudaDeviceProp p;
     check(cudaGetDeviceProperties(&p, 0), "properties");
-    std::printf("CSR SpMV (scalar, one thread per row): %s, %u rows, columns random below %u, 256-thread blocks, "
-                "min (median) of %d runs after 3 warm-ups; speed-up of the lanes clone (G lanes per row, "
-                "--rowwalk-csr) over the original (target >= 3x at 32-256 non-zeros per row; floats "
-                "--reassociate)\n\n",
-                p.name, n, cols, runs);
-    std::printf("| kernel | nnz/row | original ms | G | clone ms | speed-up |\n|---|---|---:|---:|---:|---:|\n");
+    std::printf("CSR SpMV (scalar, one thread per row): %s, %zu non-zeros per matrix (rows: that over the row "
+                "length, 65536 to %u), 256-thread blocks, min (median) of %d runs after 3 warm-ups; speed-up of the "
+                "lanes clone (G lanes per row, --rowwalk-csr) and of a hand-written vector CSR kernel (32 lanes "
+                "per row) over the original (target >= 3x at 32-256 non-zeros per row; floats --reassociate)\n\n",
+                p.name, totalNnz, maxRows, runs);
+    std::printf("| kernel | columns | rows | nnz/row | original ms | G | clone ms | speed-up | hand-written vector ms | "
+                "its speed-up |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
     const char *kernels[] = {"csr_i32", "csr_u32", "csr_f32"};
-    for (int len : {1, 4, 8, 32, 128, 256, -64}) {
-      std::vector<int> hrp(size_t(n) + 1, 0);
-      for (unsigned i = 0; i < n; ++i) hrp[i + 1] = hrp[i] + (len > 0 ? len : int(rng() % unsigned(1 - len)));
-      check(cudaMemcpy(rowptr, hrp.data(), hrp.size() * 4, cudaMemcpyHostToDevice), "copy");
-      const std::string lenText = len > 0 ? std::to_string(len) : "0-" + std::to_string(-len);
-      for (const char *kname : kernels) {
-        const bool fl = std::strcmp(kname, "csr_f32") == 0;
-        void *val = fl ? static_cast<void *>(vf) : vi, *x = fl ? static_cast<void *>(xf) : xi,
-             *y = fl ? static_cast<void *>(yf) : yi;
-        std::vector<void *> args = {&rowptr, &col, &val, &x, &y, &n};
-        const unsigned grid = (n + 255) / 256;
-        auto output = [&]() {
-          std::vector<uint32_t> h(n);
-          check(cudaMemcpy(h.data(), y, size_t(n) * 4, cudaMemcpyDeviceToHost), "copy back");
-          return h;
-        };
-        CUfunction fo;
-        check(cuModuleGetFunction(&fo, orig, kname), kname);
-        check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
-        check(cuLaunchKernel(fo, grid, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr), "launch");
-        check(cudaDeviceSynchronize(), kname);
-        const auto want = output();
-        const auto [omin, omed] = timeIt(fo, grid, 256, args.data());
-        for (const auto &[G, m] : opts) {
-          const std::string name = std::string(kname) + "__ptxopt_lanes" + (G == 32 ? "" : std::to_string(G));
-          CUfunction fc;
-          if (cuModuleGetFunction(&fc, m, name.c_str()) != CUDA_SUCCESS) {
-            std::printf("| `%s` | %s | %.4f (%.4f) | %u | (no clone) | - |\n", kname, lenText.c_str(), omin, omed, G);
-            continue;
+    std::vector<int> hcol(cap);
+    for (const char *pattern : {"random", "banded"}) {
+      const bool banded = std::strcmp(pattern, "banded") == 0;
+      for (int len : lengths) {
+        const unsigned n = rowsFor(len);
+        std::vector<int> hrp(size_t(n) + 1, 0);
+        for (unsigned i = 0; i < n; ++i) hrp[i + 1] = hrp[i] + (len > 0 ? len : int(rng() % unsigned(1 - len)));
+        for (unsigned i = 0; i < n; ++i) {
+          const int k = hrp[i + 1] - hrp[i];
+          for (int j = 0; j < k; ++j) {
+            const long c = banded ? long(i) - k + 3 * j / 2 + long(rng() % 2) : long(rng() % randomCols);
+            hcol[size_t(hrp[i]) + size_t(j)] = int((c % long(n) + long(n)) % long(n));
           }
+        }
+        check(cudaMemcpy(rowptr, hrp.data(), hrp.size() * 4, cudaMemcpyHostToDevice), "copy");
+        check(cudaMemcpy(col, hcol.data(), size_t(hrp[n]) * 4, cudaMemcpyHostToDevice), "copy");
+        const std::string lenText = len > 0 ? std::to_string(len) : "0-" + std::to_string(-len);
+        for (const char *kname : kernels) {
+          const bool fl = std::strcmp(kname, "csr_f32") == 0;
+          void *val = fl ? static_cast<void *>(vf) : vi, *x = fl ? static_cast<void *>(xf) : xi,
+               *y = fl ? static_cast<void *>(yf) : yi;
+          std::vector<void *> args = {&rowptr, &col, &val, &x, &y, const_cast<unsigned *>(&n)};
+          const unsigned grid = (n + 255) / 256;
+          auto output = [&]() {
+            std::vector<uint32_t> h(n);
+            check(cudaMemcpy(h.data(), y, size_t(n) * 4, cudaMemcpyDeviceToHost), "copy back");
+            return h;
+          };
+          CUfunction fo;
+          check(cuModuleGetFunction(&fo, orig, kname), kname);
+          auto launchOrig = [&] { check(cuLaunchKernel(fo, grid, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr), "launch"); };
           check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
-          check(cuLaunchKernel(fc, grid * G, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr), "launch");
-          check(cudaDeviceSynchronize(), name.c_str());
-          const auto got = output();
-          size_t diff = 0;
-          for (size_t j = 0; j < got.size(); ++j) {
-            if (!fl) {
-              diff += got[j] != want[j];
+          launchOrig();
+          check(cudaDeviceSynchronize(), kname);
+          const auto want = output();
+          const auto [omin, omed] = timeIt(launchOrig);
+          // the hand-written kernel: same matrix, same check
+          auto launchHand = [&] {
+            const unsigned g = unsigned((size_t(n) * 32 + 255) / 256);
+            if (fl) handVector<float, int><<<g, 256>>>(rowptr, col, vf, xf, yf, int(n));
+            else handVector<int, int><<<g, 256>>>(rowptr, col, vi, xi, yi, int(n));
+            check(cudaGetLastError(), "hand-written launch");
+          };
+          check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
+          launchHand();
+          check(cudaDeviceSynchronize(), "hand-written vector CSR");
+          const size_t handDiff = differing(output(), want, fl);
+          const auto [hmin, hmed] = timeIt(launchHand);
+          char hand[96];
+          std::snprintf(hand, sizeof hand, "%.4f (%.4f) | %.2fx%s", hmin, hmed, omin / hmin,
+                        handDiff ? " **DIFFERENT**" : "");
+          failed |= handDiff != 0;
+          for (const auto &opt : opts) {
+            const unsigned G = opt.first;
+            const CUmodule m = opt.second;
+            const std::string name = std::string(kname) + "__ptxopt_lanes" + (G == 32 ? "" : std::to_string(G));
+            CUfunction fc;
+            if (cuModuleGetFunction(&fc, m, name.c_str()) != CUDA_SUCCESS) {
+              std::printf("| `%s` | %s | %u | %s | %.4f (%.4f) | %u | (no clone) | - | %s |\n", kname, pattern, n,
+                          lenText.c_str(), omin, omed, G, hand);
               continue;
             }
-            float a, b;
-            std::memcpy(&a, &got[j], 4);
-            std::memcpy(&b, &want[j], 4);
-            diff += !(std::fabs(a - b) <= 1e-5f * std::fabs(b));
+            auto launchClone = [&] {
+              check(cuLaunchKernel(fc, grid * G, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr), "launch");
+            };
+            check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
+            launchClone();
+            check(cudaDeviceSynchronize(), name.c_str());
+            const size_t diff = differing(output(), want, fl);
+            const auto [cmin, cmed] = timeIt(launchClone);
+            std::printf("| `%s` | %s | %u | %s | %.4f (%.4f) | %u | %.4f (%.4f) | %.2fx%s | %s |\n", kname, pattern, n,
+                        lenText.c_str(), omin, omed, G, cmin, cmed, omin / cmin, diff ? " **DIFFERENT**" : "", hand);
+            failed |= diff != 0;
           }
-          const auto [cmin, cmed] = timeIt(fc, grid * G, 256, args.data());
-          std::printf("| `%s` | %s | %.4f (%.4f) | %u | %.4f (%.4f) | %.2fx%s |\n", kname, lenText.c_str(), omin, omed,
-                      G, cmin, cmed, omin / cmin, diff ? " **DIFFERENT**" : "");
-          failed |= diff != 0;
         }
       }
     }
