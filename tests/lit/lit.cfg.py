@@ -1,7 +1,8 @@
 # lit configuration for ptx-opt. Substitutions:
 #   ptx-opt, FileCheck, not   the tools
 #   %ptxas-check <file>       ptxas accepts <file> for its .target (skipped
-#                             with a note when ptxas is missing)
+#                             with a note when ptxas is missing, and in the
+#                             sanitizer build: config.ptxas_skip says why)
 #   %python                   the Python interpreter
 import os
 import lit.formats
@@ -16,6 +17,9 @@ config.test_exec_root = os.path.join(config.ptxopt_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.ptxopt_obj_root, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.substitutions.append(("%python", config.python))
-config.substitutions.append(
-    ("%ptxas-check", f"{config.python} {config.ptxopt_src_root}/scripts/test/ptxas-check.py --ptxas '{config.ptxas}'"))
+if getattr(config, "ptxas_skip", ""):
+    config.substitutions.append(("%ptxas-check", f"echo 'ptxas-check: skipped ({config.ptxas_skip})'"))
+else:
+    config.substitutions.append(
+        ("%ptxas-check", f"{config.python} {config.ptxopt_src_root}/scripts/test/ptxas-check.py --ptxas '{config.ptxas}'"))
 config.substitutions.append(("%src", config.ptxopt_src_root))
