@@ -76,7 +76,7 @@ prepare() {
   "$PTXOPT" -O2 "$PTXDIR/rowwalk-short.ptx" -o "$PTXDIR/rowwalk-short-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/csr.cu -o "$PTXDIR/csr.ptx"
   for g in 32 8 4; do
-    "$PTXOPT" --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-lanes="$g" "$PTXDIR/csr.ptx" -o "$PTXDIR/csr-lanes$g.opt.ptx"
+    "$PTXOPT" --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes="$g" "$PTXDIR/csr.ptx" -o "$PTXDIR/csr-lanes$g.opt.ptx"
   done
 }
 

@@ -189,6 +189,14 @@ private:
   /// are entered only at the earliest, and neither leave the kernel, write
   /// memory a load could see, synchronize nor redefine the base register.
   bool forwardRegion(const std::vector<size_t> &stmts);
+  /// Whether block `b` runs in every iteration of its innermost loop (it
+  /// dominates each latch); false outside loops.
+  bool everyIteration(uint32_t b) {
+    const auto l = fa_.loops().loopOf(b);
+    if (!l) return false;
+    const auto &latches = fa_.loops().loops()[*l].latches;
+    return std::all_of(latches.begin(), latches.end(), [&](uint32_t t) { return fa_.dom().dominates(b, t); });
+  }
   /// The loops to unroll; false (with a remark) when nothing is packed.
   bool planLoopsOrSayWhy();
   /// The clone: the runs merged, the loops unrolled.
@@ -257,7 +265,7 @@ void Packer::findRuns(std::vector<Load> &window, bool inPlace, Ok &&ok) {
               firstWhyAt_ = locationOf(ctx_.module, fa_, &leadIn);
             }
           };
-          if (n == 2 && w >= 4 && !fa_.loops().loopOf(fa_.cfg().blockOf(window[start].a->instr))) {
+          if (n == 2 && w >= 4 && !everyIteration(fa_.cfg().blockOf(window[start].a->instr))) {
             // Two 32- or 64-bit loads as one vector outside a loop: the
             // thread's request covers the same sectors either way, so
             // nothing is saved. Rodinia nearest neighbour's struct of two
@@ -266,8 +274,13 @@ void Packer::findRuns(std::vector<Load> &window, bool inPlace, Ok &&ok) {
             // clone costs the program its load and the hook. In a loop the
             // instruction saved each iteration pays: the column walk's
             // t[i], t[i+1] ran 1.18x faster as one 8-byte load (H100,
-            // docs/BENCHMARKS.md "Row walks").
-            fail("two loads of 4 or 8 bytes outside a loop as one vector measured no faster");
+            // docs/BENCHMARKS.md "Row walks"); on a path of the loop that
+            // not every iteration takes it did not: the graph traversal of
+            // bench/programs (bfs.cu: a node's two fields read again after
+            // a store, only for unvisited neighbours) ran 0.81-1.00x in 13
+            // whole-program runs (docs/results/2026-11-2*/programs-*.md).
+            fail("two loads of 4 or 8 bytes as one vector, outside a loop or on a path not every iteration of it "
+                 "takes, measured no faster");
             continue;
           }
           if (!lead.address.known) {

@@ -87,10 +87,17 @@ std::vector<OptionDecl> rowwalkOptions() {
        "32,8,4",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.lanes = v.list; }},
       flag("rowwalk", "rowwalk-csr",
-           "also give the lanes clone (one clone, the largest lane count of rowwalk-lanes) to loops whose rows "
+           "also give the lanes clone (one clone, rowwalk-csr-lanes lanes per row) to loops whose rows "
            "start and end at loaded values (scalar CSR sparse matrix-vector products: `for (j = rowptr[i]; j < "
            "rowptr[i+1]; j++)`); no launch condition can tell their row lengths, and short rows run slower",
            [](PassOptions &o, const OptionValue &v) { o.rowwalk.csr = v.flag; }),
+      // Measured on an H200 (docs/BENCHMARKS.md, "Scalar CSR SpMV"): 8 lanes
+      // were fastest at 32 and 128 non-zeros a row, as fast as 32 at 256,
+      // and lose least on short rows.
+      {{"rowwalk-csr-lanes", "rowwalk", Type::Int, "G", "8", {"4", "8", "16", "32"}, 0, 0,
+        "lanes per row of rowwalk-csr's clone (none when rowwalk-lanes is 0)"},
+       "8",
+       [](PassOptions &o, const OptionValue &v) { o.rowwalk.csrLanes = unsigned(v.integer); }},
       {{"rowwalk-staged-copy", "rowwalk", Type::Enum, "plain|async", "plain", {"plain", "async"}, 0, 0,
         "how the staged clone copies rows into shared memory: async (cp.async, sm_80+) or plain (ld.global.v4 "
         "into registers, st.shared.v4; any target; measured faster)"},

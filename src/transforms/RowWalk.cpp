@@ -105,7 +105,7 @@
 //    Details: RowWalkGuards.cpp.
 // 5. Rows with loaded bounds (scalar CSR SpMV, `for (j = rowptr[i]; j <
 //    rowptr[i+1]; j++)`): the lanes clone (the "vector CSR" kernel) only
-//    with the pass option rowwalk-csr, one clone of the largest G: no launch
+//    with the pass option rowwalk-csr, one clone of rowwalk-csr-lanes G: no launch
 //    condition can tell the row lengths, and short rows run slower split.
 //    Without it, a remark says so. Details: RowWalkCsr.cpp.
 // Not done yet: early exits; lanes clones of loops of several blocks.
@@ -648,7 +648,8 @@ void runRowWalk(PassContext &ctx) {
       // CSR rows (RowWalkCsr.cpp): their lengths are in memory, no condition.
       const std::vector<uint32_t> rowParams = plan.csr ? std::vector<uint32_t>{} : integerTripParams(*k, lps);
       auto counts = laneCounts(ctx);
-      if (plan.csr && counts.size() > 1) counts.resize(1);  // no condition could choose among them
+      // CSR: one clone (no condition could choose among several) of rowwalk-csr-lanes lanes.
+      if (plan.csr && !counts.empty()) counts = {{ctx.options.rowwalk.csrLanes, 0}};
       std::sort(v.alignedParams.begin(), v.alignedParams.end(),
                 [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
       std::string aconds;

@@ -65,17 +65,23 @@ void addCsr(std::vector<Case> &cs) {
     cs.push_back(csr("-O2 (no rowwalk-csr)", K, 4001, 32, 256, 0, false, "", "original"));
     for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
                                     {65536, 128, 128, 0}, {1000, 1, 8, 8}, {777, 0, 3, 0}, {5000, 0, 40, 4}})
-      cs.push_back(csr("lanes", K, n, lo, hi, zeros, false, on, "=" + K + "__ptxopt_lanes"));
+      cs.push_back(csr("lanes", K, n, lo, hi, zeros, false, on, "=" + K + "__ptxopt_lanes8"));
+    // 32 lanes (rowwalk-csr-lanes=32), rows of 32-256 and of 1-8.
+    for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
+                                    {1000, 1, 8, 8}})
+      cs.push_back(csr("32 lanes", K, n, lo, hi, zeros, false, on + ";rowwalk-csr-lanes=32", "=" + K + "__ptxopt_lanes"));
   }
   // No guard: n a multiple of the block.
-  cs.push_back(csr("lanes", "csr_i32_noguard", 4096, 1, 64, 8, false, on, "=csr_i32_noguard__ptxopt_lanes"));
-  // 8 lanes (rowwalk-lanes=8: the only clone), rows of 1-8.
-  cs.push_back(csr("8 lanes", "csr_i32", 1000, 1, 8, 8, false, on + ";rowwalk-lanes=8", "=csr_i32__ptxopt_lanes8"));
+  cs.push_back(csr("lanes", "csr_i32_noguard", 4096, 1, 64, 8, false, on, "=csr_i32_noguard__ptxopt_lanes8"));
+  // 4 lanes (rowwalk-csr-lanes=4), rows of 1-8.
+  cs.push_back(csr("4 lanes", "csr_i32", 1000, 1, 8, 8, false, on + ";rowwalk-csr-lanes=4", "=csr_i32__ptxopt_lanes4"));
   // Floats without reassociate: no lanes clone even with rowwalk-csr.
   cs.push_back(csr("no reassociate", "csr_f32", 4001, 32, 256, 0, true, on, "original"));
   for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
                                   {1000, 1, 8, 8}, {5000, 0, 40, 4}})
-    cs.push_back(csr("lanes, reassociated", "csr_f32", n, lo, hi, zeros, true, onF, "=csr_f32__ptxopt_lanes"));
+    cs.push_back(csr("lanes, reassociated", "csr_f32", n, lo, hi, zeros, true, onF, "=csr_f32__ptxopt_lanes8"));
+  cs.push_back(csr("32 lanes, reassociated", "csr_f32", 4001, 32, 256, 8, true, onF + ";rowwalk-csr-lanes=32",
+                   "=csr_f32__ptxopt_lanes"));
   // Unsigned indices in a float sum: nvcc's `iv < bound` latch is unsigned (refused), the original runs.
   cs.push_back(csr("refused (setp.lt.u32)", "csr_f32_u32", 4001, 32, 256, 8, true, onF, "original"));
 }

@@ -34,6 +34,7 @@ struct RowWalkOptions {
   std::vector<unsigned> lanes;  // rowwalk-lanes: lane counts of the lanes clones
   bool asyncCopy = false;       // rowwalk-staged-copy=async
   bool csr = false;             // rowwalk-csr: lanes clones of loops over rows with loaded bounds
+  unsigned csrLanes = 8;        // rowwalk-csr-lanes: lanes per row of that clone
 };
 
 struct TransposeOptions {
