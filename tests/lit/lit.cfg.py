@@ -18,6 +18,7 @@ config.environment["PATH"] = os.pathsep.join(
     [config.ptxopt_obj_root, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.substitutions.append(("%python", config.python))
 if getattr(config, "ptxas_skip", ""):
+    assert "'" not in config.ptxas_skip, "ptxas_skip goes into a single-quoted echo"
     config.substitutions.append(("%ptxas-check", f"echo 'ptxas-check: skipped ({config.ptxas_skip})'"))
 else:
     config.substitutions.append(
