@@ -10,7 +10,7 @@
 //   csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]
 //
 // The first module is nvcc's (the originals); each other one is ptx-opt
-// --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-lanes=G's, whose
+// --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes=G's, whose
 // clone `<kernel>__ptxopt_lanes` (G = 32) or `__ptxopt_lanes<G>` is launched
 // with its manifest's launch (grid.x*G blocks of 256). Matrices of k
 // non-zeros in every row for k in 1, 8, 32, 128, 256, and of random lengths

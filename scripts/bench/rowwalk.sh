@@ -38,7 +38,7 @@
 #   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x).
 #   And scalar CSR sparse matrix-vector products (issue 29, item 5):
 #   tests/lit/rowwalk/Inputs/csr.cu, ptx-opt --passes=rowwalk --rowwalk-csr
-#   --reassociate --rowwalk-lanes=G for G in 32 8 4, measured by
+#   --reassociate --rowwalk-csr-lanes=G for G in 32 8 4, measured by
 #   bench/rowwalk/csr.cu: 2^25 non-zeros in rows of 1-256, random and banded columns, beside a hand-written vector CSR kernel (target >= 3x at
 #   32-256; rows of 1-8 say which G, if any, is never slower), the last table.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
