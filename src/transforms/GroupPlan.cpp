@@ -172,13 +172,23 @@ bool Planner::refuseCommunication() {
   return true;
 }
 
+namespace {
+/// A slot of `role` for statement `stmt`, the rest as Slot's defaults.
+Slot slotOf(Slot::Role role, size_t stmt) {
+  Slot s;
+  s.role = role;
+  s.stmt = stmt;
+  return s;
+}
+}  // namespace
+
 bool Planner::sortStatements() {
   // Register types, and the shape of the body.
   for (size_t i = 0; i < body_.size(); ++i) {
     const Stmt &s = *body_[i];
     switch (s.kind) {
     case Stmt::Kind::Block:
-      p_.slots.push_back({Slot::Role::Scoped, i});  // checked below, once every declaration is known
+      p_.slots.push_back(slotOf(Slot::Role::Scoped, i));  // checked below, once every declaration is known
       break;
     case Stmt::Kind::Decl: {
       const auto &d = static_cast<const ir::Decl &>(s);
@@ -199,7 +209,7 @@ bool Planner::sortStatements() {
           }
           p_.localNames.insert(std::string(n.name));
         }
-        p_.slots.push_back({Slot::Role::Decl, i});
+        p_.slots.push_back(slotOf(Slot::Role::Decl, i));
         break;
       }
       if (d.space() != ".reg") {
@@ -213,17 +223,17 @@ bool Planner::sortStatements() {
         }
         (n.range ? p_.regs.range[std::string(n.name)] : p_.regs.plain[std::string(n.name)]) = std::string(d.type());
       }
-      p_.slots.push_back({Slot::Role::Decl, i});
+      p_.slots.push_back(slotOf(Slot::Role::Decl, i));
       break;
     }
     case Stmt::Kind::Directive:
-      p_.slots.push_back({Slot::Role::Directive, i});
+      p_.slots.push_back(slotOf(Slot::Role::Directive, i));
       break;
     case Stmt::Kind::Label:
-      p_.slots.push_back({Slot::Role::Exit, i});  // checked below: only before the final ret
+      p_.slots.push_back(slotOf(Slot::Role::Exit, i));  // checked below: only before the final ret
       break;
     case Stmt::Kind::Instruction:
-      p_.slots.push_back({Slot::Role::Instr, i});
+      p_.slots.push_back(slotOf(Slot::Role::Instr, i));
       break;
     }
   }
