@@ -20,7 +20,8 @@ above 1 is faster. Exit 1 when a build failed, a run failed (exit status,
 check=FAIL, no result lines) or any run's hash differs from the nvcc build's
 (the first A run of the mode); 0 otherwise, however slow. The targets of
 issue #27 that a mode misses (geomean 1.5x, matrix-vector 3x, nothing below
-0.97x outside its A band, clones from the first launch, no extra module load
+0.97x outside its A band (below the speed of the slowest nvcc run, A or A2,
+against their median), clones from the first launch, no extra module load
 in the timed region) are listed under each table; they do not change the
 exit status.
 """
@@ -165,8 +166,12 @@ def mode_table(mode, runs, traces, logdir, programs, problems):
                 loads += " **P loads more**"
                 missed.append(f"{prog}: the ptx-nvcc build loads {lp} module(s) in its timed region, nvcc's {la}")
         group = GROUPS.get(prog, "other")
-        if s and s < 0.97 and (not both or s < min(both) / statistics.median(both)):
-            missed.append(f"{prog}: {s:.2f}x, below 0.97x and below its A band")
+        # The band is in times (fastest and slowest nvcc run over their
+        # median); as a speed-up, an nvcc run ranges from median / slowest to
+        # median / fastest, and P/A is below the band under median / slowest.
+        if s and s < 0.97 and (not both or s < statistics.median(both) / max(both)):
+            missed.append(f"{prog}: {s:.2f}x, below 0.97x and below its A band (slowest nvcc run: "
+                          f"{statistics.median(both) / max(both):.2f}x of their median)")
         if s and group == "matvec" and s < 3.0:
             missed.append(f"{prog}: matrix-vector program at {s:.2f}x (target 3x)")
         if cloned:
