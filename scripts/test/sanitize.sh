@@ -10,8 +10,10 @@
 # instead (`scripts/test/sanitize.sh -L nvcc` runs them sanitized: nightly).
 # In this build tree the corpus round trips and lit leave out their ptxas
 # steps, lit its two emulator tests, parser-equivalence 7 of its 10 mutated
-# copies (tests/CMakeLists.txt: PTXOPT_SANITIZE), which check ptxas and
-# Python, not ptx-opt, or ran unsanitized; UBSan runs without its null and
+# copies, corpus-nvcc two files in three (corpus-nvcc-full, label slow, has
+# them: `scripts/test/sanitize.sh -L slow`) (tests/CMakeLists.txt:
+# PTXOPT_SANITIZE), which check ptxas and Python, not ptx-opt, or ran
+# unsanitized; the label slow is left out as in scripts/test.sh; UBSan runs without its null and
 # alignment checks (CMakeLists.txt says why). docs/TESTING.md.
 #
 #   scripts/test/sanitize.sh [ctest args...]
@@ -47,7 +49,7 @@ cmake --build build-asan -j "$JOBS" "${targets[@]}" 2>&1 | grep -E "error|Error"
 echo "[sanitize] built in $(( $(date +%s) - start )) s"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_odr_violation=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 set +e
-if (($#)); then args=("$@"); else args=(-LE 'nvcc|examples|buildtools|docs|python|gpu' -E '^gpu-diff'); fi
+if (($#)); then args=("$@"); else args=(-LE 'nvcc|examples|buildtools|docs|python|gpu|slow' -E '^gpu-diff'); fi
 ctest --test-dir build-asan --output-on-failure -j "$JOBS" "${args[@]}"
 rc=$?
 set -e

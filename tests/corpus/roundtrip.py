@@ -10,6 +10,9 @@ For every PTX file given (or found under the given folders):
      numbers). Files whose .target this ptxas does not support skip step 2
      with a visible note.
 
+With --sample N only every Nth file (of the sorted list) is checked at all
+(the sanitizer run's quick set; the closing line says how many).
+
 With --cubin-every N only every Nth file (of the sorted list) gets step 2's
 cubin comparison (CI's quick run; the -O2 output is still assembled for every
 file); the others count as passed, and the closing line says how many were
@@ -133,6 +136,8 @@ def main():
                     help="ptx-opt's checks only, no ptxas (the sanitizer run; the unsanitized run has them)")
     ap.add_argument("--cubin-every", type=int, default=1, metavar="N",
                     help="the cubin comparison for every Nth file only (default 1: all)")
+    ap.add_argument("--sample", type=int, default=1, metavar="N",
+                    help="check every Nth file only (default 1: all)")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
     files = []
@@ -143,6 +148,8 @@ def main():
         else:
             files.append(p)
     files.sort()
+    found = len(files)
+    files = files[::max(1, args.sample)]
     if not files:
         print("no PTX files found")
         return 1
@@ -159,7 +166,8 @@ def main():
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
           + (" (ptx-opt's checks only: --no-cubin; ptxas's are the unsanitized run's)" if args.no_cubin else "")
           + (f" (cubin comparison for {sum(compared)} of {len(files)} files: --cubin-every {every})"
-             if every > 1 and not args.no_cubin else ""))
+             if every > 1 and not args.no_cubin else "")
+          + (f" ({len(files)} of {found} files, one in {args.sample}: --sample {args.sample})" if args.sample > 1 else ""))
     return 1 if counts["fail"] else 0
 
 
