@@ -236,6 +236,8 @@ private:
   void planTripParams(const LoopBlock &L, LanePlan &lp);
   void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  /// planStaged's last step: the tile size and the tiles in flight (false: they do not fit).
+  bool sizeTiles(StagedPlan &sp, std::string &why) const;
   bool singleBlockLoopShape(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
                            const std::map<std::string_view, size_t> &branchesTo);
   bool constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, std::string &why);

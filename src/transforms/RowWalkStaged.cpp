@@ -266,6 +266,12 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     }
   }
   if (!constantRowLongEnough(L, sp, why)) return false;
+  return sizeTiles(sp, why);
+}
+
+/// The tiles of a planned row walk: bytes of a row per tile, and how many
+/// are in flight (registers for plain copies, shared memory for cp.async).
+bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
   if (unsigned tile = ctx_.options.rowwalk.tile) sp.tileBytes = tile == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
   if (!ctx_.options.rowwalk.asyncCopy) {
