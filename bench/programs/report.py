@@ -86,7 +86,8 @@ def first_launches(path):
                 rest = m.group(2)
                 if rest.startswith("original") or rest.startswith("the original"):
                     # every clone rejected by a size floor ("... fewer than the clone's minimum",
-                    # "... below the minimum"): no clone pays at this size, the original is the choice
+                    # "... below the minimum"): no clone pays at this launch size or block shape (the
+                    # launch threads, the block threads, the row length), the original is the choice
                     reasons = rest.split("; rejected ", 1)[1].split("; ") if "; rejected " in rest else []
                     floors = reasons and all("minimum" in r for r in reasons)
                     first.setdefault(m.group(1), "original-floor" if floors else "original")
@@ -109,7 +110,7 @@ def clone_column(cloned, first):
     if parts:
         text += ": " + ", ".join(parts)
     if floor:
-        text += "; original (no clone pays at this size): " + ", ".join(floor)
+        text += "; original (no clone pays at this launch size or block shape): " + ", ".join(floor)
     if held:
         text += "; original: " + ", ".join(held)
     return text
