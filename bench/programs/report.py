@@ -236,7 +236,9 @@ def clones_table(rdir):
 
 
 def self_test():
-    """Made-up runs: all equal (exit 0, speed-ups as made), then one D run's hash differs (exit 1)."""
+    """Made-up runs: all equal (exit 0, speed-ups as made), then one D run's hash differs (exit 1).
+    Under EAGER, the A band: conv2d's P/A 0.91x is inside it (its slowest nvcc run is 1.2x the
+    median: 0.83x as a speed-up), reduce's 0.91x below it (every nvcc run alike)."""
     import io
     import tempfile
     from contextlib import redirect_stdout
@@ -247,6 +249,9 @@ def self_test():
         for r in range(1, 6):
             for v, ms in (("A", 4.0), ("A2", 4.0 + r * 0.01), ("P", 1.0), ("D", 4.0)):
                 rows.append(f"LAZY\tmv_ax\t{v}\t{r}\t0\t{ms}\t300\tPASS\t00000000deadbeef")
+            for prog, slowest in (("conv2d", 1.2), ("reduce", 1.0)):
+                for v, ms in (("A", slowest if r == 5 else 1.0), ("A2", 1.0), ("P", 1.1), ("D", 1.0)):
+                    rows.insert(1, f"EAGER\t{prog}\t{v}\t{r}\t0\t{ms}\t300\tPASS\t00000000deadbeef")
         with open(os.path.join(d, "logs", "LAZY", "mv_ax.decisions.log"), "w") as f:
             f.write("ptxopt: _Z9mv_kernelPKfS0_Pfi: 1 clone(s): _Z9mv_kernelPKfS0_Pfi__ptxopt_staged (staged)\n"
                     "ptxopt: _Z9mv_kernelPKfS0_Pfi grid=(16,1,1) block=(256,1,1) shared=0 -> "
@@ -265,7 +270,11 @@ def self_test():
             with redirect_stdout(buf):
                 rc = main()
             text = buf.getvalue()
-            want = ["| mv_ax | matvec | 4.000 | 4.00 |", "1/2: mv_kernel (staged); original: k2", "P/A **4.00x**"]
+            want = ["| mv_ax | matvec | 4.000 | 4.00 |", "1/2: mv_kernel (staged); original: k2", "P/A **4.00x**",
+                    "| conv2d | stencil | 1.000 | 0.91 |", "| reduce | no-clone | 1.000 | 0.91 |",
+                    "- reduce: 0.91x, below 0.97x and below its A band (slowest nvcc run: 1.00x of their median)"]
+            if "- conv2d:" in text:
+                failures.append(f"bad={bad}: conv2d listed as below its A band (its slowest nvcc run is 0.83x)")
             want += ["**NO**: D differs x1", "- LAZY mv_ax: D differs x1"] if bad else ["| yes |", "problems: none"]
             failures += [f"bad={bad}: missing {w!r}" for w in want if w not in text]
             if rc != (1 if bad else 0):
