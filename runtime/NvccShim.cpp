@@ -60,6 +60,12 @@
 using namespace ptxopt;
 using namespace ptxopt::rt;
 
+// A program's first launches find the shim cold: its code pages out of the
+// TLB, its lines out of the caches. The functions every first launch runs
+// are marked hot, which GCC and Clang place in .text.hot, together in one
+// or two pages (docs/NVCC.md, "The launch path").
+#define PTXOPT_HOT __attribute__((hot))
+
 namespace {
 
 /// A clone image (--ptxopt-clone-images): one fatbinary with clones
@@ -95,13 +101,15 @@ struct Clone {
 };
 
 struct NvccKernel {
+  // First: what a launch too small for every clone reads (tooSmallForClones),
+  // a cache line of its own before the rest. Fixed at registration.
+  uint64_t minLaunchThreads = 0;  // the smallest of the clones' minLaunchThreads (0: a clone has none)
+  bool logged = false;  // the decisions keep their text (chooseLaunch's): PTXOPT_LOG, or more
+                        // variants than the mask form takes
   std::string name;
   KernelManifest manifest;
   std::vector<Clone> clones;  // parallel to manifest.variants
   std::once_flag clonesRead;  // when logging: every clone read (readAllClones)
-  // The decisions keep their text (chooseLaunch's): PTXOPT_LOG, or more
-  // variants than the mask form takes. Fixed at registration.
-  bool logged = false;
   // The grid and block limits of every GPU CUDA 13 supports (compute
   // capability 7.5 on; the same since 3.0), not read from cudart: a kernel's
   // first launch asks cudart for nothing but the launch, and the queries (8
@@ -129,9 +137,10 @@ struct NvccKernel {
 /// are never freed, like the registry).
 class HandleMap {
 public:
-  HandleMap() { table_.store(newTable(64), std::memory_order_release); }
+  // The first table is the map's own (the registry's page: see registry()).
+  HandleMap() { table_.store(&first_, std::memory_order_release); }
 
-  NvccKernel *find(const void *key) const {
+  PTXOPT_HOT NvccKernel *find(const void *key) const {
     const Table *t = table_.load(std::memory_order_acquire);
     for (size_t i = hashOf(key) & t->mask;; i = (i + 1) & t->mask) {
       const void *k = t->slots[i].key.load(std::memory_order_acquire);
@@ -140,8 +149,11 @@ public:
     }
   }
 
-  /// Under the registry's exclusive lock.
-  void insert(const void *key, NvccKernel *k) {
+  /// Writers take the map's own mutex (a plain one: a kernel's first
+  /// launch adds its handle, and pthread_mutex_lock is code every program
+  /// already ran, unlike the registry's reader-writer lock).
+  PTXOPT_HOT void insert(const void *key, NvccKernel *k) {
+    std::lock_guard<std::mutex> lock(writeMu_);
     Table *t = table_.load(std::memory_order_relaxed);
     if ((count_ + 1) * 2 > t->mask + 1) {
       Table *bigger = newTable((t->mask + 1) * 2);
@@ -161,8 +173,9 @@ private:
   };
   struct Table {
     size_t mask;
-    std::unique_ptr<Slot[]> slots;
+    Slot *slots;
   };
+  static constexpr size_t kFirstSlots = 64;
   static size_t hashOf(const void *p) {
     uint64_t x = reinterpret_cast<uintptr_t>(p);
     x ^= x >> 33;
@@ -170,7 +183,8 @@ private:
     return static_cast<size_t>(x ^ (x >> 33));
   }
   Table *newTable(size_t n) {
-    tables_.push_back(std::make_unique<Table>(Table{n - 1, std::make_unique<Slot[]>(n)}));
+    slots_.push_back(std::make_unique<Slot[]>(n));
+    tables_.push_back(std::make_unique<Table>(Table{n - 1, slots_.back().get()}));
     return tables_.back().get();
   }
   /// True when `key` is new.
@@ -189,14 +203,18 @@ private:
     }
   }
   std::atomic<Table *> table_{nullptr};
-  std::vector<std::unique_ptr<Table>> tables_;
-  size_t count_ = 0;
+  Slot firstSlots_[kFirstSlots];
+  Table first_{kFirstSlots - 1, firstSlots_};
+  std::mutex writeMu_;
+  std::vector<std::unique_ptr<Slot[]>> slots_;  // the larger tables' slots, under writeMu_
+  std::vector<std::unique_ptr<Table>> tables_;  // under writeMu_
+  size_t count_ = 0;                             // under writeMu_
 };
 
 struct Registry {
   std::shared_mutex mu;
   std::unordered_map<const void *, std::shared_ptr<NvccKernel>> byHost;
-  HandleMap byHandle;  // its own reads take no lock; writes under mu
+  HandleMap byHandle;  // reads take no lock; writes its own
   HandleMap byHostAddress;  // byHost for the launch APIs (NvccWrap.cpp), read without a lock
   std::unordered_map<const char *, std::shared_ptr<Manifest>> manifests;  // per translation unit's string
   std::unordered_map<const unsigned long long *, std::shared_ptr<CloneImage>> images;  // by fatbinary
@@ -206,12 +224,15 @@ struct Registry {
 
 // Function-local statics: registration runs from static constructors of the
 // application's objects, in any order relative to this file's.
-Registry &registry() {
-  static Registry *r = new Registry;  // never destroyed: launches may come from atexit handlers
+// The registry holds the handle maps' first tables: one allocation that a
+// kernel's first launch reads cold (PTXOPT_HOT above). Never destroyed:
+// launches may come from atexit handlers.
+PTXOPT_HOT Registry &registry() {
+  static Registry *r = new Registry;
   return *r;
 }
 
-const Config &config() {
+PTXOPT_HOT const Config &config() {
   static const Config c = configFromEnv();
   return c;
 }
@@ -337,28 +358,25 @@ bool imageGate(NvccKernel &k, const LaunchShape &s, void **args) {
   return false;
 }
 
-/// Runs the launch path's choice once for a launch no clone can take, at
-/// registration (start-up, outside any timed region), so that the kernel's
-/// first real launch finds the shim's code and tables paged in: on an H200
-/// a program's first launch through the shim spent about 10 us more between
-/// cudart's kernel lookup and its launch than nvcc's build, with no clone
-/// chosen (bench/programs, module_trace). No cudart call.
-void warmLaunchPath(NvccKernel &k) {
-  const LaunchShape none{{0, 0, 0}, {0, 0, 0}, 0};
-  uint64_t mask = 0;
-  (void)k.masks.find(none, mask);
-  mask = shapeMask(k.manifest, none, k.limits, [](size_t) -> uint32_t { return 0; });
-  void *args[1] = {nullptr};
-  if (mask) (void)chooseVariant(k.manifest, mask, args, allocationLookup());
-  (void)allocationLookup();
-}
-
 /// Whether a launch of `k` may run a clone at all, whichever way it comes
 /// (<<<>>>, the launch APIs): yes, unless its clone image is not loaded yet
 /// (lazy loading): then nothing of it is read (that would load it) until
 /// its load pays (imageGate).
 bool mayRunClone(NvccKernel &k, const LaunchShape &s, void **args) {
   return !k.hasImages || k.imageUsed.load(std::memory_order_acquire) || imageGate(k, s, args);
+}
+
+/// Whether a launch has fewer threads than every clone's minimum
+/// (minLaunchThreads: the size below which the clone did not measure
+/// faster): then no clone's conditions hold and the original runs, decided
+/// by one comparison before anything else of the kernel is read. A small
+/// program's first launches find the shim's tables and code cold (its
+/// caches were filled by the program since start-up): every cache line the
+/// path reads then costs a memory access, several microseconds in all on
+/// an H200's host (docs/NVCC.md, "The launch path"). Not with PTXOPT_LOG
+/// (the decision keeps its text).
+bool tooSmallForClones(const NvccKernel &k, const LaunchShape &s) {
+  return !k.logged && launchThreads(s) < k.minLaunchThreads;
 }
 
 /// With PTXOPT_LOG: every clone of the kernel read at once, so that each
@@ -425,6 +443,26 @@ int chooseForLaunch(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchSha
   return ptxopt::rt::chooseLaunch(k.manifest, s, k.limits, MaxThreadsOf{CloneLimits::of, &limits}, args,
                                   allocationLookup(), eligible && (!k.logged || k.anyUsable), k.masks, k.cache,
                                   k.logged ? &text : nullptr, sel);
+}
+
+/// Runs the launch path once, at registration (start-up, outside any timed
+/// region), for a launch no clone can take (a grid of 0 blocks: no variant's
+/// conditions hold, so cudart is not asked): the same calls a real launch
+/// makes (the handle map, mayRunClone, chooseForLaunch and its shape cache),
+/// so that the kernel's first real launch finds the shim's code paged in and
+/// its library calls bound. On an H200 a small program's first launch through
+/// the shim spent 4 us (7 us with PTXOPT_DISABLE=1) more between cudart's
+/// kernel lookup and its launch than nvcc's build when only part of that
+/// path had run before (module_trace, MODULE_TRACE_ALL=1; docs/NVCC.md).
+void warmLaunchPath(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
+  const LaunchShape none{{0, 0, 0}, {0, 0, 0}, 0};
+  static char notAKernel;
+  (void)registry().byHandle.find(&notAKernel);
+  void *args[1] = {nullptr};
+  Selection sel;
+  const bool eligible = mayRunClone(k, none, args);
+  if (!k.logged) (void)chooseForLaunch(rt, k, none, args, eligible, sel);  // logged: text, cudart reads
+  (void)allocationLookup();
 }
 
 /// The unit's clone images: the hook block's table (version 2), or the
@@ -520,6 +558,7 @@ void *findKernel(const void *func) {
 
 bool chooseLaunch(void *kernel, const LaunchShape &s, void **args, const Dims &cluster, WrapLaunch &out) {
   NvccKernel &k = *static_cast<NvccKernel *>(kernel);
+  if (tooSmallForClones(k, s)) return false;
   const ptxopt_nvcc_cudart &rt = *k.rt;
   const bool eligible = mayRunClone(k, s, args);  // as __ptxopt_nvcc_launch
   int variant = -1;
@@ -577,10 +616,8 @@ void preloadImages() {
 
 void noteHandle(const void *hostFun, cudaKernel_t handle) {
   Registry &r = registry();
-  if (!handle || !r.byHostAddress.find(hostFun)) return;
-  std::unique_lock lock(r.mu);
-  auto it = r.byHost.find(hostFun);
-  if (it != r.byHost.end()) r.byHandle.insert(handle, it->second.get());
+  NvccKernel *k = handle ? r.byHostAddress.find(hostFun) : nullptr;
+  if (k && r.byHandle.find(handle) != k) r.byHandle.insert(handle, k);
 }
 
 void launched(void *kernel, const WrapLaunch &l, cudaError_t e) {
@@ -609,7 +646,14 @@ extern "C" {
 
 void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJson, void **fatCubinHandle,
                             const char *hostFun, const char *deviceName) {
-  if (!rt || rt->version < 1 || !manifestJson || !deviceName || config().disable) return;
+  if (config().disable) {
+    // Every launch still asks the (empty) handle map: made and paged in
+    // now, not at the first launch (warmLaunchPath).
+    static char notAKernel;
+    (void)registry().byHandle.find(&notAKernel);
+    return;
+  }
+  if (!rt || rt->version < 1 || !manifestJson || !deviceName) return;
   Registry &r = registry();
   std::unique_lock lock(r.mu);
   std::shared_ptr<Manifest> &m = r.manifests[manifestJson];
@@ -629,6 +673,8 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   k->name = deviceName;
   k->manifest = *km;
   k->logged = config().log >= 1 || km->variants.size() > kMaskVariants;
+  k->minLaunchThreads = UINT64_MAX;
+  for (const Variant &v : km->variants) k->minLaunchThreads = std::min<uint64_t>(k->minLaunchThreads, v.minLaunchThreads);
   for (size_t i = 0; i < km->variants.size(); ++i) {
     Clone &c = k->clones[i];
     c.name = km->variants[i].name;
@@ -673,23 +719,25 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   if (k->hasImages && (!config().lazyLoading || config().firstLaunchClones)) k->imageUsed = true;
   k->rt = rt;
   r.byHostAddress.insert(hostFun, k.get());
-  warmLaunchPath(*k);
+  warmLaunchPath(*rt, *k);
   r.byHost[hostFun] = std::move(k);
 }
 
-cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t *kernel, const void *hostFun) {
+PTXOPT_HOT cudaError_t __ptxopt_nvcc_get_kernel(const ptxopt_nvcc_cudart *rt, cudaKernel_t *kernel,
+                                                const void *hostFun) {
   cudaError_t e = rt->getKernel(kernel, hostFun);
-  if (e != cudaSuccess || !kernel || config().disable) return e;
+  if (e != cudaSuccess || !kernel) return e;
+  // The registry's maps read without a lock; the handle map takes its own
+  // to add the handle (once per kernel with clones).
   Registry &r = registry();
-  std::unique_lock lock(r.mu);
-  auto it = r.byHost.find(hostFun);
-  if (it != r.byHost.end()) r.byHandle.insert(*kernel, it->second.get());
+  NvccKernel *k = r.byHostAddress.find(hostFun);
+  if (k && r.byHandle.find(*kernel) != k) r.byHandle.insert(*kernel, k);
   return e;
 }
 
 
-cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
-                                 void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream) {
+PTXOPT_HOT cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kernel, dim3 grid, dim3 block,
+                                            void **args, size_t sharedMem, cudaStream_t stream, int perThreadStream) {
   auto launch = perThreadStream ? rt->launchKernelPtsz : rt->launchKernel;
   // With PTXOPT_DISABLE no kernel was registered: nothing is found.
   NvccKernel *k = registry().byHandle.find(kernel);
@@ -702,6 +750,11 @@ cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKernel_t kern
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
+  if (tooSmallForClones(*k, s)) {
+    lastVariantName = k->name.c_str();
+    lastVariantKind = "original";
+    return launch(kernel, grid, block, args, sharedMem, stream);
+  }
   const bool eligible = sharedMem <= 0xffffffffu && mayRunClone(*k, s, args);
   Selection sel;
   const int variant = chooseForLaunch(*rt, *k, s, args, eligible, sel);

@@ -399,8 +399,18 @@ TEST_CASE("nvcc shim: a clone image is registered at start-up, with all its clon
   const ptxopt_nvcc_cudart t2 = imageTable(images, 2);
   setUp();
   const long before = fatbins;
+  auto reads = [] {
+    std::lock_guard<std::mutex> l(fake.mu);
+    long n = fake.getKernel + fake.getDevice + fake.deviceAttribute + fake.launches + fake.errorCalls;
+    for (auto &[name, count] : fake.attributeReads) n += count;
+    return n;
+  };
+  const long readsBefore = reads();
   fRegister(nullptr, &hostC, nullptr, "c", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
   __ptxopt_nvcc_register(&t2, json.c_str(), nullptr, &hostC, "c");
+  // Registration runs the launch path once (warmLaunchPath) for a launch no
+  // clone can take: cudart is asked for nothing but the registrations.
+  CHECK(reads() == readsBefore);
   CHECK(registered("c$inline"));  // in the unit's image
   CHECK(registered("c$img"));     // in their images, registered right away
   CHECK(registered("c$never"));
@@ -551,4 +561,33 @@ TEST_CASE("nvcc shim: late clone images, one block linked in after the compile (
   CHECK(run(64) == "g$a");  // the first launch runs the clone
   CHECK(run(1) == "g$b");
   CHECK(fatbins == before + 1);  // one image for both
+}
+
+TEST_CASE("nvcc shim: a launch smaller than every clone's minimum runs the original without reading the clones",
+          "[nvcc-shim]") {
+  // Kernel "m": `m$big` (at least 5000 threads a launch), then `m$mid`
+  // (at least 1000): below 1000 no clone's conditions hold, decided before
+  // anything of the clones is read; at 1000 and more, as selectVariant.
+  static char hostM;
+  static std::string json = [] {
+    Variant big = variant("m$big"), mid = variant("m$mid");
+    big.minLaunchThreads = 5000;
+    mid.minLaunchThreads = 1000;
+    Manifest m;
+    m.kernels.push_back({"m", {8}, {big, mid}});
+    return toJson(m);
+  }();
+  setUp();
+  fRegister(nullptr, &hostM, nullptr, "m", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&table, json.c_str(), nullptr, &hostM, "m");
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&table, &h, &hostM) == cudaSuccess);
+  const long k0 = fake.getKernel;
+  CHECK(launchGrid(table, h, 999, 1) == "m");
+  CHECK(launchGrid(table, h, 1, 999) == "m");
+  CHECK(std::string(ptxopt_nvcc_last_variant_kind()) == "original");
+  CHECK(fake.getKernel == k0);  // no clone's handle asked for
+  CHECK(launchGrid(table, h, 10, 100) == "m$mid");
+  CHECK(launchGrid(table, h, 50, 100) == "m$big");
+  CHECK(launchGrid(table, h, 1, 999) == "m");
 }

@@ -14,12 +14,22 @@
 //   module_trace: summary modules_loaded=N loads_in_timed_region=N
 //                 api_loads_in_timed_region=N event_records=N
 //
-// (on one line) to the file named by MODULE_TRACE_OUT, else to stderr.
+// (on one line; also timed_region_us and page_faults_in_timed_region, the
+// process's minor and major page faults between the first and the last
+// event record) to the file named by MODULE_TRACE_OUT, else to stderr.
 // "NA" where fewer than two event records were seen. MODULE_TRACE_ALL=1
 // also records the entry and exit of every other driver call (what a
 // launch costs the host, call by call; the callbacks slow every call).
+// MODULE_TRACE_KERNELS=1 also records every kernel's start and end on the
+// GPU (CUPTI activity records, on the same clock as the calls): the lines
+// "kernel start_us=.. end_us=.. name" and, in the summary, gpu_idle_us (the
+// timed region's time with no kernel running: the launches' host cost where
+// it shows) and first_kernel_us (from the first event record to the first
+// kernel's start).
 #include <cupti.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,14 +39,16 @@
 
 namespace {
 
-enum class Kind { ModuleLoaded, ApiLoad, EventRecord, ApiEnter, ApiExit };
+enum class Kind { ModuleLoaded, ApiLoad, EventRecord, ApiEnter, ApiExit, Kernel };
 
 struct Record {
   uint64_t t;
   Kind kind;
   uint32_t moduleId;
   size_t cubinSize;
-  const char *name;  // a CUPTI global constant, or a literal
+  const char *name;  // a CUPTI global constant, or a literal (a kernel's: CUPTI's, kept until exit)
+  uint64_t end = 0;  // a kernel's end
+  long faults = 0;   // an event record's: the process's page faults (minor and major) so far
 };
 
 std::mutex mu;
@@ -80,24 +92,70 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain domain, CUpti_CallbackId c
       return;
     }
     if (cd->callbackSite != CUPTI_API_ENTER) return;
-    add({t, isEventRecord(cbid) ? Kind::EventRecord : Kind::ApiLoad, 0u, size_t(0), cd->functionName});
+    Record r{t, isEventRecord(cbid) ? Kind::EventRecord : Kind::ApiLoad, 0u, size_t(0), cd->functionName};
+    if (r.kind == Kind::EventRecord) {
+      rusage ru{};
+      getrusage(RUSAGE_SELF, &ru);
+      r.faults = ru.ru_minflt + ru.ru_majflt;
+    }
+    add(r);
   }
 }
 
+// CUPTI activity buffers (MODULE_TRACE_KERNELS): kernel records only.
+void CUPTIAPI bufferRequested(uint8_t **buffer, size_t *size, size_t *maxRecords) {
+  constexpr size_t kBytes = 1 << 20;
+  *buffer = static_cast<uint8_t *>(std::aligned_alloc(8, kBytes));
+  *size = *buffer ? kBytes : 0;
+  *maxRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *buffer, size_t, size_t validSize) {
+  CUpti_Activity *a = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, validSize, &a) == CUPTI_SUCCESS)
+    if (a->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || a->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+      const auto *k = reinterpret_cast<const CUpti_ActivityKernel10 *>(a);
+      Record r{k->start, Kind::Kernel, 0u, size_t(0), k->name};
+      r.end = k->end;
+      add(r);
+    }
+  std::free(buffer);
+}
+
+bool kernelsTraced = false;
+
 void report() {
+  if (kernelsTraced) cuptiActivityFlushAll(1);
   std::lock_guard<std::mutex> lock(mu);
   const char *path = std::getenv("MODULE_TRACE_OUT");
   FILE *f = path && *path ? std::fopen(path, "w") : nullptr;
   if (!f) f = stderr;
+  std::stable_sort(records.begin(), records.end(), [](const Record &a, const Record &b) { return a.t < b.t; });
   uint64_t t0 = records.empty() ? 0 : records.front().t, first = 0, last = 0;
   size_t events = 0, loads = 0, inLoads = 0, inApi = 0;
+  long faults = 0;
   for (const Record &r : records)
     if (r.kind == Kind::EventRecord) {
-      if (!events++) first = r.t;
+      if (!events++) {
+        first = r.t;
+        faults = -r.faults;
+      }
       last = r.t;
     }
+  for (const Record &r : records)
+    if (r.kind == Kind::EventRecord && r.t == last) faults += r.faults;
+  uint64_t busyUntil = first, idle = 0, firstKernel = 0;
   for (const Record &r : records) {
     const bool inside = events >= 2 && r.t > first && r.t < last;
+    if (r.kind == Kind::Kernel) {
+      if (events < 2 || r.t < first) continue;
+      std::fprintf(f, "module_trace: t_us=%.3f kernel start_us=%.3f end_us=%.3f %s\n", double(r.t - t0) / 1e3,
+                   double(r.t - first) / 1e3, double(r.end - first) / 1e3, r.name ? r.name : "?");
+      if (!firstKernel) firstKernel = r.t;
+      if (r.t > busyUntil) idle += r.t - busyUntil;
+      busyUntil = std::max(busyUntil, r.end);
+      continue;
+    }
     if (r.kind == Kind::ModuleLoaded) {
       ++loads;
       inLoads += inside;
@@ -118,8 +176,13 @@ void report() {
   else if (events >= 2)
     std::fprintf(f,
                  "module_trace: summary modules_loaded=%zu loads_in_timed_region=%zu api_loads_in_timed_region=%zu "
-                 "event_records=%zu timed_region_us=%.3f\n",
-                 loads, inLoads, inApi, events, double(last - first) / 1e3);
+                 "event_records=%zu timed_region_us=%.3f page_faults_in_timed_region=%ld%s\n",
+                 loads, inLoads, inApi, events, double(last - first) / 1e3, faults,
+                 kernelsTraced && firstKernel
+                     ? (" gpu_idle_us=" + std::to_string(double(idle) / 1e3) +
+                        " first_kernel_us=" + std::to_string(double(firstKernel - first) / 1e3))
+                           .c_str()
+                     : "");
   else
     std::fprintf(f,
                  "module_trace: summary modules_loaded=%zu loads_in_timed_region=NA api_loads_in_timed_region=NA "
@@ -154,6 +217,11 @@ extern "C" int InitializeInjection(void) {
     good = ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback(load)") && good;
   if (const char *all = std::getenv("MODULE_TRACE_ALL"); all && *all == '1')
     good = ok(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API), "cuptiEnableDomain(driver API)") && good;
+  if (const char *k = std::getenv("MODULE_TRACE_KERNELS"); k && *k == '1') {
+    good = ok(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted), "cuptiActivityRegisterCallbacks") &&
+           ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(kernels)") && good;
+    kernelsTraced = true;
+  }
   failed = !good;
   std::atexit(report);
   return 1;
