@@ -4,6 +4,9 @@
 // alignment conditions, unpacking a vector's elements.
 #include "CloneUtil.h"
 
+#include <algorithm>
+#include <functional>
+
 #include <cctype>
 #include <numeric>
 
@@ -24,6 +27,76 @@ void renameRegisters(ir::Block &b, const std::map<std::string, std::string> &nam
     for (auto &o : in.operands) renameOperand(o, names, m);
     in.edited = true;
   });
+}
+
+bool hasScopes(const ir::Function &f) {
+  return f.body && std::any_of(f.body->body.begin(), f.body->body.end(),
+                               [](const auto &st) { return st->kind == ir::Stmt::Kind::Block; });
+}
+
+std::optional<std::string> flattenScopes(ir::Function &f, ir::Module &m) {
+  if (!hasScopes(f)) return std::nullopt;
+  for (const auto &st : f.body->body) {
+    if (st->kind != ir::Stmt::Kind::Block) continue;
+    for (const auto &in : static_cast<const ir::Block &>(*st).body) {
+      switch (in->kind) {
+        case ir::Stmt::Kind::Instruction:
+          if (static_cast<const ir::Instruction &>(*in).base() == "call") return "a nested scope holds a call";
+          break;
+        case ir::Stmt::Kind::Directive:
+          break;
+        case ir::Stmt::Kind::Decl: {
+          const auto &d = static_cast<const ir::Decl &>(*in);
+          if (d.space() != ".reg") return "a nested scope declares " + std::string(d.space()) + " variables";
+          for (const auto &n : d.names)
+            if (n.range || !n.dims.empty()) return "a nested scope declares a register range or array";
+          break;
+        }
+        case ir::Stmt::Kind::Label:
+          return std::string("a nested scope holds a label");
+        case ir::Stmt::Kind::Block:
+          return std::string("a nested scope holds a scope");
+      }
+    }
+  }
+  unsigned fresh = 0;
+  std::vector<std::unique_ptr<ir::Stmt>> flat, decls;  // the scopes' declarations go to the body's top
+  for (auto &st : f.body->body) {
+    if (st->kind != ir::Stmt::Kind::Block) {
+      flat.push_back(std::move(st));
+      continue;
+    }
+    auto &scope = static_cast<ir::Block &>(*st);
+    std::map<std::string, std::string> names;
+    for (auto &in : scope.body)
+      if (in->kind == ir::Stmt::Kind::Decl)
+        for (auto &n : static_cast<ir::Decl &>(*in).names) {
+          const std::string to = "%ptxopt_s" + std::to_string(fresh++);
+          names[std::string(n.name)] = to;
+          n.name = m.intern(to);
+        }
+    for (auto &in : scope.body) {
+      in->edited = true;
+      if (in->kind == ir::Stmt::Kind::Instruction && !names.empty()) {
+        auto &i = static_cast<ir::Instruction &>(*in);
+        // registers, and a name the parser took for a symbol (a plain name declared with .reg)
+        std::function<void(Operand &)> rename = [&](Operand &o) {
+          if (o.kind == Operand::Kind::Register || o.kind == Operand::Kind::Symbol)
+            if (auto it = names.find(std::string(o.text)); it != names.end()) o = Operand::reg(m.intern(it->second));
+          for (auto &e : o.elems) rename(e);
+        };
+        for (auto &o : i.operands) rename(o);
+        if (auto it = names.find(std::string(i.guard)); !i.guard.empty() && it != names.end())
+          i.guard = m.intern(it->second);
+      }
+      (in->kind == ir::Stmt::Kind::Decl ? decls : flat).push_back(std::move(in));
+    }
+  }
+  auto top = std::find_if(flat.begin(), flat.end(), [](const auto &st) { return st->kind != ir::Stmt::Kind::Decl; });
+  flat.insert(top, std::make_move_iterator(decls.begin()), std::make_move_iterator(decls.end()));
+  f.body->body = std::move(flat);
+  f.body->edited = true;
+  return std::nullopt;
 }
 
 Operand Emitter::op(const std::string &t) {

@@ -45,6 +45,20 @@ void renameOperand(Operand &o, const std::map<std::string, std::string> &names, 
 /// Renames the registers found in `names` in every instruction of `b`.
 void renameRegisters(ir::Block &b, const std::map<std::string, std::string> &names, ir::Module &m);
 
+/// Flattens the nested `{ }` scopes of `f`'s body (a copy of a kernel: the
+/// original is never edited) into the body: the inline asm of cuda_fp16.h
+/// and cuda_bf16.h (`{ cvt.f32.f16 %f1, %rs1; }`, `{ .reg .pred p; setp..;
+/// selp..; }`) that the passes planning over a flat body refuse. A scope's
+/// `.reg` declarations get fresh names (%ptxopt_s<N>), declared with the
+/// body's own at its top; the scope's instructions are renamed. Nothing changes and the
+/// reason comes back when a scope holds anything else: a label, a nested
+/// scope, a declaration of another state space or of a register range
+/// (%r<4>), a call (a call sequence's `.param`s are its own). nullopt when
+/// flattened, or when there was no scope.
+std::optional<std::string> flattenScopes(ir::Function &f, ir::Module &m);
+/// Whether `f`'s body has a nested scope.
+bool hasScopes(const ir::Function &f);
+
 /// Small builder of new statements for a clone.
 struct Emitter {
   ir::Module &m;

@@ -71,7 +71,11 @@
 // lanes of their own (kLaneMinRow: measured, rows under 32 run the original).
 // Pipeline: -O2 runs rowwalk before pack, which packs the regacc clone
 // (2.58x on the H100 for tmp in memory, bit-identical; docs/BENCHMARKS.md).
-// Refuses (remark): communication, nested blocks, no single-block loop,
+// Nested { } scopes (cuda_fp16.h's inline asm) are flattened in a copy of
+// the kernel that the pass plans and clones from (clone::flattenScopes);
+// the original keeps them.
+// Refuses (remark): communication, nested scopes with labels, scopes or
+// calls, no single-block loop,
 // latch/exit shapes it does not know, loop-carried values other than the
 // above, floating-point accumulators without `reassociate`, a split loop
 // that loads through the parameter it stores through, unknown bases.
@@ -567,8 +571,8 @@ std::string minText(const Variant &v) {
 
 /// The staged clone of a planned kernel (RowWalkStaged.cpp builds it), its
 /// variant and its remark; `conds` says the base variant's conditions.
-void addStagedClone(PassContext &ctx, ir::Function *k, const KernelPlan &plan, const Variant &base,
-                    const std::string &conds, int &at) {
+void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                    const Variant &base, const std::string &conds, int &at) {
   ir::Module &m = ctx.module;
   const std::string kname(k->name);
   Variant s = stagedVariant(base, kname + "__ptxopt_staged");
@@ -578,7 +582,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const KernelPlan &plan, c
   const bool forced = ctx.options.rowwalk.staged.value_or(false);
   for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
   if (!forced) s.minLaunchThreads = kStagedMinLaunch;
-  if (ctx.addClone(*k, buildClone(m, *k, plan, s.name, false, false, true), s, at)) {
+  if (ctx.addClone(*k, buildClone(m, from, plan, s.name, false, false, true), s, at)) {
     unsigned bytes = 0;
     for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
     const StagedPlan &sp = plan.staged.front();
@@ -611,13 +615,32 @@ void runRowWalk(PassContext &ctx) {
   ir::Module &m = ctx.module;
   for (ir::Function *k : clone::originalKernels(m)) {
     if (!k->body) continue;
+    // A kernel with nested scopes (the inline asm of cuda_fp16.h) is planned
+    // and cloned from a copy with its scopes flattened (the original stays).
+    std::unique_ptr<ir::Function> flat;
+    if (clone::hasScopes(*k)) {
+      flat = ir::cloneFunction(*k, k->name, "", m);
+      if (auto why = clone::flattenScopes(*flat, m)) {
+        ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: " + *why);
+        continue;
+      }
+    }
+    ir::Function &from = flat ? *flat : *k;
+    struct Forget {  // the copy's analyses go with it
+      analysis::AnalysisManager &am;
+      const ir::Function *f;
+      ~Forget() {
+        if (f) am.invalidate(*f);
+      }
+    } forget{ctx.analyses, flat.get()};
     KernelPlan plan;
     std::string why;
     const Stmt *whyAt = nullptr;
-    Planner planner(ctx, *k);
+    Planner planner(ctx, from);
     if (!planner.run(plan, why, whyAt)) {
       if (!why.empty() && why != "no loop")
-        ctx.remark(Remark::Kind::Missed, *k, whyAt ? locationOf(m, ctx.analyses.get(*k), whyAt) : "", "not transformed: " + why);
+        ctx.remark(Remark::Kind::Missed, *k, whyAt ? locationOf(m, ctx.analyses.get(from), whyAt) : "",
+                   "not transformed: " + why);
       continue;
     }
     const std::string kname(k->name);
@@ -676,8 +699,8 @@ void runRowWalk(PassContext &ctx) {
         // (with 8 lanes, rows of 64 in 20-thread blocks ran 0.97x by the
         // block route and rows of 42 with scalar loads 0.89x; H200, gpu-diff).
         const bool full = G == kLanes;
-        bool kept = ctx.addClone(*k, buildClone(m, *k, plan, g.name, true, true, false, G), g, at);
-        if (full) kept |= ctx.addClone(*k, buildClone(m, *k, plan, b.name, true, false, false, G), b, at);
+        bool kept = ctx.addClone(*k, buildClone(m, from, plan, g.name, true, true, false, G), g, at);
+        if (full) kept |= ctx.addClone(*k, buildClone(m, from, plan, b.name, true, false, false, G), b, at);
         if (full && !v.alignedParams.empty()) {
           // For launches whose pointers or row lengths fail the 16-byte
           // conditions: the same clone with scalar loads.
@@ -686,7 +709,7 @@ void runRowWalk(PassContext &ctx) {
           Variant sc = g;
           sc.name = kname + "__ptxopt_lanes" + suffix + "_scalar";
           sc.alignedParams.clear();
-          kept |= ctx.addClone(*k, buildClone(m, *k, scalar, sc.name, true, true, false, G), sc, at);
+          kept |= ctx.addClone(*k, buildClone(m, from, scalar, sc.name, true, true, false, G), sc, at);
         }
         std::string conds = aconds;
         for (const auto &c : g.minParams)
@@ -711,14 +734,14 @@ void runRowWalk(PassContext &ctx) {
         }
       }
     }
-    if (!plan.staged.empty()) addStagedClone(ctx, k, plan, base, conds, at);
+    if (!plan.staged.empty()) addStagedClone(ctx, k, from, plan, base, conds, at);
     if (!plan.accList.empty()) {
       Variant r = base;
       r.kind = "regacc";
       r.name = kname + "__ptxopt_regacc";
       KernelPlan onlyMem;
       onlyMem.accList = plan.accList;
-      if (ctx.addClone(*k, buildClone(m, *k, onlyMem, r.name, false, false), r, at)) {
+      if (ctx.addClone(*k, buildClone(m, from, onlyMem, r.name, false, false), r, at)) {
         ctx.remark(Remark::Kind::Applied, *k, "",
                    r.name + ": " + std::to_string(plan.accList.size()) +
                        " accumulator(s) in memory kept in a register through the loop, stored once after it; "

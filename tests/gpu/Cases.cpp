@@ -17,6 +17,7 @@ size_t elemSize(Elem e) {
     case Elem::F32: return 4;
     case Elem::I64: return 8;
     case Elem::F64: return 8;
+    case Elem::F16: return 2;
   }
   return 1;
 }
@@ -1058,6 +1059,7 @@ std::vector<Case> allCases() {
   addTri(cs);
   addRowWalkGuards(cs);
   addRowWalkShort(cs);
+  addRowWalkScopes(cs);
   addRowWalkSweep(cs);
   addCsr(cs);
   addTranspose(cs);

@@ -12,7 +12,7 @@
 
 namespace gpudiff {
 
-enum class Elem { I8, I16, I32, F32, I64, F64 };  // F64: finite doubles (randomData)
+enum class Elem { I8, I16, I32, F32, I64, F64, F16 };  // F64, F16: finite values (randomData)
 size_t elemSize(Elem e);
 
 struct Arg {
@@ -114,6 +114,7 @@ void addTri(std::vector<Case> &cs);
 void addRowWalkGuards(std::vector<Case> &cs);
 /// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).
 void addRowWalkShort(std::vector<Case> &cs);
+void addRowWalkScopes(std::vector<Case> &cs);
 /// rowwalk on the shapes of its coverage sweep (CasesRowWalkSweep.cpp).
 void addRowWalkSweep(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).

@@ -74,4 +74,50 @@ void addRowWalkShort(std::vector<Case> &cs) {
   cs.push_back(w);
 }
 
+/// Rows of __half and __nv_bfloat16 (tests/lit/rowwalk/Inputs/scopes.cu):
+/// cuda_fp16.h's conversions, adds and comparisons are nested { } scopes,
+/// flattened in the clones (clone::flattenScopes). Inputs: finite halves in
+/// [0.5, 2) (Elem::F16; as bf16 bits, finite numbers too). Edges as for the
+/// short integer rows: rows not a multiple of 32 with a remainder, rows not
+/// 16-byte aligned (1004 halves: every warp runs the original loop), a row
+/// length of 0 (the original).
+void addRowWalkScopes(std::vector<Case> &cs) {
+  const std::string staged = "rowwalk;rowwalk-staged=1;rowwalk-lanes=0";
+  struct K {
+    const char *name;
+    Elem outElem;
+    bool vector;    // gemv: a vector of N halves after the matrix
+    bool threshold;  // a __half threshold after n, N (1.25: 0x3D00)
+    const char *o2;  // the clone -O2 runs at 4096 x 4096
+  };
+  const K kernels[] = {{"rowsum_half_f32", Elem::F32, false, false, "staged"},
+                       {"rowsum_half_h", Elem::I16, false, false, "staged"},
+                       {"rowcount_half_gt", Elem::I32, false, true, "lanes"},
+                       {"gemv_half", Elem::F32, true, false, "staged_pack"},
+                       {"rowsum_bf16_f32", Elem::F32, false, false, "staged"}};
+  for (const K &k : kernels) {
+    auto make = [&](const std::string &what, unsigned n, unsigned N, const std::string &passes,
+                    const std::string &expect) {
+      std::vector<Arg> args = {in(Elem::F16, std::max<size_t>(1, size_t(n) * N))};
+      if (k.vector) args.push_back(in(Elem::F16, std::max<size_t>(1, N)));
+      args.push_back(out(k.outElem, n));
+      args.push_back(i32(int32_t(n)));
+      args.push_back(i32(int32_t(N)));
+      if (k.threshold) args.push_back(i32(0x3D00));
+      Case c = makeCase("scopes: " + what + " " + k.name + " " + std::to_string(n) + "x" + std::to_string(N), "scopes",
+                        k.name, args, {(n + 255) / 256, 1, 1}, {256, 1, 1});
+      c.passes = passes;
+      c.expect = expect;
+      c.big = size_t(n) * N * 2 >= (size_t(1) << 24);
+      cs.push_back(c);
+    };
+    const std::string K = k.name;
+    make("-O2", 4096, 4096, "", "=" + K + "__ptxopt_" + k.o2);
+    make("staged", 4096, 4096, staged, "=" + K + "__ptxopt_staged");
+    make("staged, rows not x32, remainder", 1000, 1008, staged, "=" + K + "__ptxopt_staged");
+    make("staged, rows not 16-byte aligned", 1000, 1004, staged, "=" + K + "__ptxopt_staged");
+    make("staged, row length 0", 256, 0, staged, "original");
+  }
+}
+
 }  // namespace gpudiff

@@ -127,8 +127,9 @@ std::string synthModule(const std::string &ptx, const Case &c) {
 // ------------------------------------------------------------ buffers
 
 /// Random non-zero values of the element type (floats and doubles in
-/// [0.5, 100): finite, so that clone and original are compared bit for bit
-/// with no NaN whose payload an add of two NaNs picks by operand order).
+/// [0.5, 100), halves in [0.5, 2): finite, so that clone and original are
+/// compared bit for bit with no NaN whose payload an add of two NaNs picks
+/// by operand order; a row of 4096 halves sums to under 65504).
 std::vector<unsigned char> randomData(Elem e, size_t count, std::mt19937_64 &rng) {
   std::vector<unsigned char> bytes(count * elemSize(e));
   std::uniform_real_distribution<float> real(0.5f, 100.0f);
@@ -142,6 +143,12 @@ std::vector<unsigned char> randomData(Elem e, size_t count, std::mt19937_64 &rng
     if (e == Elem::F64) {
       double d = real64(rng);
       std::memcpy(&bytes[i * 8], &d, 8);
+      continue;
+    }
+    if (e == Elem::F16) {  // exponent field 14 or 15 (2^-1, 2^0), any mantissa
+      const uint64_t v = rng();
+      const uint16_t h = static_cast<uint16_t>(((14 + (v & 1)) << 10) | ((v >> 1) & 0x3ff));
+      std::memcpy(&bytes[i * 2], &h, 2);
       continue;
     }
     uint64_t v = rng();
