@@ -6,11 +6,16 @@
 //
 //   index32 <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]
 //   index32 --short <rowwalk-short.ptx> <rowwalk-short.O2.ptx> [...]
+//   index32 --half <scopes.ptx> <scopes.O2.ptx> [...]
 //
 // --short (issue 29, item 4): the rows of 8- and 16-bit elements of
 // tests/lit/rowwalk/Inputs/rowwalk-short.cu summed into ints (random
 // bytes), "vs ptr" against rowsum_ptr_<type>'s clone of the same kind; the
 // target is the staged (or lanes) clone at least 5x over the original.
+//
+// --half: the __half and __nv_bfloat16 rows of
+// tests/lit/rowwalk/Inputs/scopes.cu (cuda_fp16.h's inline asm: nested
+// scopes, flattened in the clones), on finite halves in [0.5, 2).
 //
 // The first module is nvcc's (the originals), the second ptx-opt -O2's. Each
 // kernel runs on ROWS x N (default 4096 x 4096) in 256-thread blocks; its
@@ -51,17 +56,18 @@ bench::Timing timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void *
 int main(int argc, char **argv) {
   std::vector<std::string> files;
   unsigned n = 4096, len = 4096;
-  bool shortRows = false;
+  bool shortRows = false, halfRows = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
     else if (a == "--n" && i + 1 < argc) n = unsigned(std::atoi(argv[++i]));
     else if (a == "--len" && i + 1 < argc) len = unsigned(std::atoi(argv[++i]));
     else if (a == "--short") shortRows = true;
+    else if (a == "--half") halfRows = true;
     else files.push_back(a);
   }
   if (files.size() != 2) {
-    std::fprintf(stderr, "usage: index32 [--short] <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]\n");
+    std::fprintf(stderr, "usage: index32 [--short | --half] <rowwalk32.ptx> <rowwalk32.O2.ptx> [--runs N] [--n ROWS] [--len N]\n");
     return 2;
   }
   if (!bench::haveDevice("index32")) return 77;
@@ -82,14 +88,22 @@ int main(int argc, char **argv) {
     auto *B = static_cast<float *>(toDevice(hB.data(), elems * 4));
     auto *I = static_cast<int *>(toDevice(hI.data(), elems * 4));
     auto *x = static_cast<float *>(toDevice(hx.data(), size_t(len) * 4));
+    std::vector<uint16_t> hH(elems), hHx(len);  // finite halves in [0.5, 2): exponent field 14 or 15
+    for (auto &v : hH) v = uint16_t(((14 + (rng() & 1)) << 10) | (rng() & 0x3ff));
+    for (auto &v : hHx) v = uint16_t(((14 + (rng() & 1)) << 10) | (rng() & 0x3ff));
+    auto *H = toDevice(hH.data(), elems * 2);
+    auto *Hx = toDevice(hHx.data(), size_t(len) * 2);
+    uint16_t threshold = 0x3D00;  // 1.25
     auto *y = static_cast<float *>(deviceAlloc(size_t(n) * 4));
     cudaDeviceProp p;
     check(cudaGetDeviceProperties(&p, 0), "properties");
     std::printf("%s: %s, %u x %u, 256-thread blocks, min (median) of %d runs after 3 "
                 "warm-ups; speed-up over the kernel's original; \"vs ptr\": the clone's time over the 64-bit "
                 "pointer form's (%s) clone's of the same kind\n\n",
-                shortRows ? "rows of 8- and 16-bit elements summed into ints" : "row walks by 32-bit index", p.name,
-                n, len, runs, shortRows ? "rowsum_ptr_<type>" : "rowsum_ptr_f32");
+                halfRows    ? "rows of __half and __nv_bfloat16 (cuda_fp16.h's scopes flattened)"
+                : shortRows ? "rows of 8- and 16-bit elements summed into ints"
+                            : "row walks by 32-bit index",
+                p.name, n, len, runs, halfRows ? "none" : shortRows ? "rowsum_ptr_<type>" : "rowsum_ptr_f32");
     std::printf("| kernel | original ms | clone | clone ms | speed-up | vs ptr |\n|---|---:|---|---:|---:|---:|\n");
     float alpha = 1.5f, beta = 1.25f;
     struct K {
@@ -109,6 +123,12 @@ int main(int argc, char **argv) {
             {"rowsum_u32_s8", {&I, &y, &n, &len}},  {"rowsum_ptr_u16", {&I, &y, &n, &len}},
             {"rowsum_u32_u16", {&I, &y, &n, &len}}, {"rowsum_ptr_s16", {&I, &y, &n, &len}},
             {"rowsum_u32_s16", {&I, &y, &n, &len}}, {"rowsum_u32_u8_f32", {&I, &y, &n, &len}}};
+    if (halfRows)
+      ks = {{"rowsum_half_f32", {&H, &y, &n, &len}},
+            {"rowsum_half_h", {&H, &y, &n, &len}},
+            {"rowcount_half_gt", {&H, &y, &n, &len, &threshold}},
+            {"gemv_half", {&H, &Hx, &y, &n, &len}},
+            {"rowsum_bf16_f32", {&H, &y, &n, &len}}};
     const unsigned grid = (n + 255) / 256;
     // The pointer forms' clone times by element type and suffix: the
     // integer kernels against rowsum_ptr_i32, the rest against rowsum_ptr_f32.
@@ -143,7 +163,8 @@ int main(int argc, char **argv) {
         const auto [cmin, cmed] = timeIt(fc, gx, gy, bx, k.args.data());
         std::string vs = "";
         // The element type: the kernel name's last part for --short (u8, s16, ...).
-        const std::string type = shortRows ? std::string(std::strstr(k.name, "u8") ? "u8" : std::strrchr(k.name, '_') + 1) + ":"
+        const std::string type = halfRows    ? std::string(k.name) + ":"
+                                 : shortRows ? std::string(std::strstr(k.name, "u8") ? "u8" : std::strrchr(k.name, '_') + 1) + ":"
                                  : std::strstr(k.name, "_i32") ? "i32:"
                                                                : "f32:";
         if (std::strncmp(k.name, "rowsum_ptr_", 11) == 0) ptrMs.push_back({type + suffix, cmin});

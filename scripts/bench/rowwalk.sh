@@ -35,7 +35,8 @@
 #   guard on x; target >= 4x), appended too.
 #   And rows of 8- and 16-bit elements summed into ints (issue 29, item 4):
 #   tests/lit/rowwalk/Inputs/rowwalk-short.cu and its -O2 output (staged and
-#   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x).
+#   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x);
+#   index32.cu --half: the __half and bf16 rows of tests/lit/rowwalk/Inputs/scopes.cu.
 #   And scalar CSR sparse matrix-vector products (issue 29, item 5):
 #   tests/lit/rowwalk/Inputs/csr.cu, ptx-opt --passes=rowwalk --rowwalk-csr
 #   --reassociate --rowwalk-csr-lanes=G for G in 32 8 4, measured by
@@ -74,6 +75,8 @@ prepare() {
   "$PTXOPT" -O2 "$PTXDIR/guards.ptx" -o "$PTXDIR/guards-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk-short.cu -o "$PTXDIR/rowwalk-short.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk-short.ptx" -o "$PTXDIR/rowwalk-short-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/scopes.cu -o "$PTXDIR/scopes.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/scopes.ptx" -o "$PTXDIR/scopes-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/csr.cu -o "$PTXDIR/csr.ptx"
   for g in 32 8 4; do
     "$PTXOPT" --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes="$g" "$PTXDIR/csr.ptx" -o "$PTXDIR/csr-lanes$g.opt.ptx"
@@ -123,6 +126,10 @@ run() {
     [ $rc != 0 ] || rc=$src
     # Rows of 8- and 16-bit elements (index32.cu --short), appended.
     { echo; "$PTXDIR/index32-bench" --short "$PTXDIR/rowwalk-short.ptx" "$PTXDIR/rowwalk-short-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+    # Rows of __half and bf16 (index32.cu --half: cuda_fp16.h's scopes flattened), appended.
+    { echo; "$PTXDIR/index32-bench" --half "$PTXDIR/scopes.ptx" "$PTXDIR/scopes-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
     # Scalar CSR SpMV (bench/rowwalk/csr.cu), appended last.
