@@ -41,12 +41,13 @@ std::optional<std::string> flattenScopes(ir::Function &f, ir::Module &m) {
     for (const auto &in : static_cast<const ir::Block &>(*st).body) {
       switch (in->kind) {
         case ir::Stmt::Kind::Instruction:
-          if (static_cast<const ir::Instruction &>(*in).base() == "call") return "a nested scope holds a call";
+          if (static_cast<const ir::Instruction &>(*in).base() == "call") return "a nested scope holds a call sequence";
           break;
         case ir::Stmt::Kind::Directive:
           break;
         case ir::Stmt::Kind::Decl: {
           const auto &d = static_cast<const ir::Decl &>(*in);
+          if (d.space() == ".param") return std::string("a nested scope holds a call sequence");
           if (d.space() != ".reg") return "a nested scope declares " + std::string(d.space()) + " variables";
           for (const auto &n : d.names)
             if (n.range || !n.dims.empty()) return "a nested scope declares a register range or array";

@@ -53,7 +53,7 @@ void renameRegisters(ir::Block &b, const std::map<std::string, std::string> &nam
 /// body's own at its top; the scope's instructions are renamed. Nothing changes and the
 /// reason comes back when a scope holds anything else: a label, a nested
 /// scope, a declaration of another state space or of a register range
-/// (%r<4>), a call (a call sequence's `.param`s are its own). nullopt when
+/// (%r<4>), a call sequence (its `.param`s are its own). nullopt when
 /// flattened, or when there was no scope.
 std::optional<std::string> flattenScopes(ir::Function &f, ir::Module &m);
 /// Whether `f`'s body has a nested scope.

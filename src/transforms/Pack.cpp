@@ -59,7 +59,10 @@
 // Clones made by earlier passes are packed too (the pack clone of a swap
 // clone is preferred over it, with the same launch); an original that has
 // clones is left to them.
-// Refuses (remark, for every kernel left alone): nested blocks, and kernels
+// Nested { } scopes (cuda_fp16.h's inline asm) are flattened in a copy of
+// an original that the pass plans and clones from (clone::flattenScopes).
+// Refuses (remark, for every kernel left alone): nested scopes it cannot
+// flatten (labels, scopes, calls), and kernels
 // with no such run or loop (the first run that failed and why, else that
 // there is none). Most kernels of a large module are settled from their
 // text before any analysis (prescan: no two candidate loads share a base
@@ -571,7 +574,7 @@ void Packer::addVariants(std::unique_ptr<ir::Function> clone) {
   for (size_t idx : isClone_ ? known_.indices : std::vector<size_t>{0}) {
     const size_t at0 = idx + inserted;
     v = packed(isClone_ ? ctx_.entry(*original_).variants[at0] : known_.variant);
-    int at = m_.itemIndex(&k_);
+    int at = m_.itemIndex(isClone_ ? &k_ : original_);  // k_ may be a flattened copy of the original
     inserted += ctx_.addClone(*original_, std::make_unique<ir::Function>(*clone), v, at,
                              isClone_ ? std::optional<size_t>(at0) : std::nullopt);
   }
@@ -623,11 +626,30 @@ void packKernel(PassContext &ctx, ir::Function *k) {
     ctx.remark(Remark::Kind::Note, *k, "", "the original is not packed: its clones run instead (pack tries them)");
     return;
   }
-  auto &body = k->body->body;
-  if (std::any_of(body.begin(), body.end(), [](const auto &s) { return s->kind == Stmt::Kind::Block; })) {
-    ctx.remark(Remark::Kind::Missed, *k, "", "not packed: it has a nested { } block");
-    return;
+  // An original with nested scopes (cuda_fp16.h's inline asm) is packed
+  // from a copy with its scopes flattened (the original stays); a clone of
+  // an earlier pass is flat already when that pass flattened it.
+  std::unique_ptr<ir::Function> flat;
+  if (clone::hasScopes(*k)) {
+    if (isClone) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "not packed: it has a nested { } block");
+      return;
+    }
+    flat = ir::cloneFunction(*k, k->name, "", ctx.module);
+    if (auto why = clone::flattenScopes(*flat, ctx.module)) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "not packed: " + *why);
+      return;
+    }
+    k = flat.get();
   }
+  struct Forget {  // the copy's analyses go with it
+    analysis::AnalysisManager &am;
+    const ir::Function *f;
+    ~Forget() {
+      if (f) am.invalidate(*f);
+    }
+  } forget{ctx.analyses, flat.get()};
+  auto &body = k->body->body;
   RegTypes types;
   for (const auto &s : body)
     if (s->kind == Stmt::Kind::Decl && static_cast<const ir::Decl &>(*s).space() == ".reg")

@@ -429,7 +429,7 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
   }
   for (const auto &s : body_) {
     if (s->kind == Stmt::Kind::Block) {
-      why = "it has nested { } blocks";
+      why = kNestedBlocks;
       return false;
     }
     // A callee's loads and stores are not in this kernel's accesses: it
@@ -615,14 +615,28 @@ void runRowWalk(PassContext &ctx) {
   ir::Module &m = ctx.module;
   for (ir::Function *k : clone::originalKernels(m)) {
     if (!k->body) continue;
-    // A kernel with nested scopes (the inline asm of cuda_fp16.h) is planned
-    // and cloned from a copy with its scopes flattened (the original stays).
+    KernelPlan plan;
+    std::string why;
+    const Stmt *whyAt = nullptr;
+    auto planFrom = [&](ir::Function &f) {
+      plan = KernelPlan{};
+      why.clear();
+      whyAt = nullptr;
+      Planner planner(ctx, f);
+      return planner.run(plan, why, whyAt);
+    };
+    bool planned = planFrom(*k);
+    // A kernel refused only for its nested scopes (the inline asm of
+    // cuda_fp16.h) is planned again, and cloned, from a copy with its scopes
+    // flattened (the original stays as it is).
     std::unique_ptr<ir::Function> flat;
-    if (clone::hasScopes(*k)) {
+    if (!planned && why == kNestedBlocks) {
       flat = ir::cloneFunction(*k, k->name, "", m);
-      if (auto why = clone::flattenScopes(*flat, m)) {
-        ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: " + *why);
-        continue;
+      if (auto scopeWhy = clone::flattenScopes(*flat, m)) {
+        flat.reset();
+        why = *scopeWhy;
+      } else {
+        planned = planFrom(*flat);
       }
     }
     ir::Function &from = flat ? *flat : *k;
@@ -633,11 +647,7 @@ void runRowWalk(PassContext &ctx) {
         if (f) am.invalidate(*f);
       }
     } forget{ctx.analyses, flat.get()};
-    KernelPlan plan;
-    std::string why;
-    const Stmt *whyAt = nullptr;
-    Planner planner(ctx, from);
-    if (!planner.run(plan, why, whyAt)) {
+    if (!planned) {
       if (!why.empty() && why != "no loop")
         ctx.remark(Remark::Kind::Missed, *k, whyAt ? locationOf(m, ctx.analyses.get(from), whyAt) : "",
                    "not transformed: " + why);

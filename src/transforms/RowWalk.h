@@ -24,6 +24,9 @@ using ir::Stmt;
 using namespace clone;
 
 inline constexpr unsigned kLanes = 32;
+/// The planner's refusal of a kernel with nested { } scopes (runRowWalk then
+/// plans a copy with them flattened).
+inline constexpr const char *kNestedBlocks = "it has nested { } blocks";
 /// The rows each lane count G of the lanes clones runs for (the pass option
 /// rowwalk-lanes, default 32,8,4: Registry.cpp; RowWalk.cpp's laneCounts): measured on an
 /// H200 (bench/rowwalk/rowwalk.cu --short-rows, int and float row sums of 128 MB in

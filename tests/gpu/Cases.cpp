@@ -599,6 +599,31 @@ void addHalf(std::vector<Case> &cs) {
   cs.push_back(makeCase("half: half_leaky_relu n=5 (slow path)", "half", "half_leaky_relu",
                         {in(Elem::I16, 5), out(Elem::I16, 5), i32(5)}, {2048, 1, 1}, {1024, 1, 1}));
   cs.back().expect = "=half_leaky_relu__ptxopt_group8";
+  // pack on kernels with scopes (cases/packhalf.cu = tests/lit/pack/Inputs/half.cu),
+  // packed from a flattened copy; finite halves. A naive __half matrix
+  // product (A's four halves of an iteration as one 8-byte load: A 8-byte
+  // aligned, n % 4 == 0) and adjacent pairs (one 4-byte load).
+  for (unsigned n : {1024u, 1022u}) {
+    cs.push_back(makeCase("packhalf: hmatmul n=" + std::to_string(n), "packhalf", "hmatmul",
+                          {in(Elem::F16, size_t(n) * n), in(Elem::F16, size_t(n) * n), out(Elem::F32, size_t(n) * n),
+                           i32(int32_t(n))},
+                          {(n + 15) / 16, (n + 15) / 16, 1}, {16, 16, 1}));
+    cs.back().passes = "pack";
+    cs.back().expect = n % 4 == 0 ? "=hmatmul__ptxopt_pack" : "original";
+  }
+  cs.push_back(makeCase("packhalf: hmatmul n=1024, A 2 bytes off alignment", "packhalf", "hmatmul",
+                        {in(Elem::F16, 1024 * 1024, 2), in(Elem::F16, 1024 * 1024), out(Elem::F32, 1024 * 1024), i32(1024)},
+                        {64, 64, 1}, {16, 16, 1}));
+  cs.back().passes = "pack";
+  cs.back().expect = "original";
+  const int pairs = 1 << 22;
+  for (uint32_t off : {0u, 2u}) {
+    cs.push_back(makeCase("packhalf: hpair n=2^22" + std::string(off ? ", 2 bytes off alignment" : ""), "packhalf",
+                          "hpair", {in(Elem::F16, size_t(2) * pairs, off), out(Elem::F32, pairs), i32(pairs)},
+                          {pairs / 256, 1, 1}, {256, 1, 1}));
+    cs.back().passes = "pack";
+    cs.back().expect = off ? "original" : "=hpair__ptxopt_pack";
+  }
 }
 
 
