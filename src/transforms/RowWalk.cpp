@@ -575,7 +575,8 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
                     const Variant &base, const std::string &conds, int &at) {
   ir::Module &m = ctx.module;
   const std::string kname(k->name);
-  Variant s = stagedVariant(base, kname + "__ptxopt_staged");
+  const bool yToZ = stagedMapsYToZ(from);
+  Variant s = stagedVariant(base, kname + "__ptxopt_staged", yToZ);
   // Rows of at least kStagedMinRow elements (kMinRow when forced).
   std::vector<const LanePlan *> lps;
   for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
@@ -603,7 +604,8 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
                    ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) + "; exact; " +
                    std::to_string(plan.accList.size()) +
                    " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
-                   "grid.x, grid.z; block 32); conditions: block.x % 32 == 0, block.y == block.z == grid.y == 1" +
+                   "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
+                   "block.y == block.z == " + (yToZ ? "grid.z" : "grid.y") + " == 1" +
                    (conds.empty() ? "" : ", " + conds) + minText(s) +
                    (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
     ctx.count("staged-loops", double(plan.staged.size()));

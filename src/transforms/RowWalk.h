@@ -363,11 +363,18 @@ std::set<std::string> innerLabels(const std::vector<std::unique_ptr<Stmt>> &cb, 
 /// A copy of a statement of a guarded loop's body for copy `suffix` of the
 /// body: its labels and the branches to them renamed (RowWalkGuards.cpp).
 void renameCopy(ir::Module &m, Stmt &s, const std::set<std::string> &labels, const std::string &suffix);
+/// Whether the staged clone of `k` runs its logical block's y index as the
+/// hardware block's z (k reads %ctaid.y or %nctaid.y and neither z index):
+/// then launches with grid.y > 1 run it too, with grid.z == 1.
+bool stagedMapsYToZ(const ir::Function &k);
 /// The staged clone's launch: one warp per block; logical indices from the
 /// hardware ones, the shared buffer's declaration (RowWalkStaged.cpp).
-void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes);
-/// The staged clone's manifest variant (launch and conditions).
-Variant stagedVariant(const Variant &base, const std::string &name);
+void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes,
+                  bool yToZ);
+/// The staged clone's manifest variant (launch and conditions): grid
+/// (block.x/32, grid.x, grid.z) with grid.y == 1, or with `yToZ`
+/// (stagedMapsYToZ) (block.x/32, grid.x, grid.y) with grid.z == 1.
+Variant stagedVariant(const Variant &base, const std::string &name, bool yToZ);
 /// A row of 8- or 16-bit elements may advance `step` bytes per iteration
 /// (nvcc unrolls by 4: 4 bytes of chars, 8 of shorts): 4 to 128, a power of
 /// two (RowWalkShort.cpp).

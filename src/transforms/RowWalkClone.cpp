@@ -426,7 +426,7 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   if (staged) {
     unsigned bytes = 0;
     for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
-    finishStaged(m, *clone, e, buffer, bytes);
+    finishStaged(m, *clone, e, buffer, bytes, stagedMapsYToZ(k));
     return clone;
   }
   if (!lanes) {

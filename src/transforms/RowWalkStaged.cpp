@@ -83,6 +83,8 @@
 
 #include "RowWalk.h"
 
+#include <functional>
+
 namespace ptxopt::transforms::rowwalk {
 
 namespace {
@@ -640,21 +642,46 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   e.out.clear();
 }
 
-void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes) {
+bool stagedMapsYToZ(const ir::Function &k) {
+  bool y = false, z = false;
+  ir::forEachStmt(*k.body, [&](const ir::Stmt &s) {
+    if (s.kind != ir::Stmt::Kind::Instruction) return;
+    std::function<void(const ir::Operand &)> see = [&](const ir::Operand &o) {
+      if (o.kind == ir::Operand::Kind::Register) {
+        y |= o.text == "%ctaid.y" || o.text == "%nctaid.y";
+        z |= o.text == "%ctaid.z" || o.text == "%nctaid.z";
+      }
+      for (const auto &e : o.elems) see(e);
+    };
+    for (const auto &o : static_cast<const ir::Instruction &>(s).operands) see(o);
+  });
+  return y && !z;
+}
+
+void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::string &buffer, unsigned bytes,
+                  bool yToZ) {
   // One warp per block: hardware block (b, B, z) of 32 threads runs
-  // logical threads 32b..32b+31 of logical block B.
+  // logical threads 32b..32b+31 of logical block B. A kernel that reads
+  // the block's y index and not its z index (`yToZ`, stagedMapsYToZ of the
+  // kernel): its logical block y is the hardware block's z (the launch's
+  // grid.z is 1).
   const std::string lt = e.reg32(), ln = e.reg32(), lc = e.reg32(), lnc = e.reg32(), zero = e.reg32(),
                     one = e.reg32();
-  replaceSpecialReads(*clone.body,
-                      {{"%tid.x", lt}, {"%ntid.x", ln}, {"%ctaid.x", lc}, {"%nctaid.x", lnc}, {"%ctaid.y", zero},
-                       {"%nctaid.y", one}},
-                      m);
+  const std::string ly = yToZ ? e.reg32() : zero, lny = yToZ ? e.reg32() : one;
+  std::map<std::string, std::string> names = {{"%tid.x", lt},    {"%ntid.x", ln},    {"%ctaid.x", lc},
+                                              {"%nctaid.x", lnc}, {"%ctaid.y", ly}, {"%nctaid.y", lny}};
+  if (yToZ) names.insert({{"%ctaid.z", zero}, {"%nctaid.z", one}});
+  replaceSpecialReads(*clone.body, names, m);
   const std::string cta = e.reg32(), ncta = e.reg32(), tid = e.reg32();
   e.ins("mov.u32", {cta, "%ctaid.x"});
   e.ins("mov.u32", {ncta, "%nctaid.x"});
   e.ins("mov.u32", {tid, "%tid.x"});
   e.ins("mov.u32", {lc, "%ctaid.y"});
   e.ins("mov.u32", {lnc, "%nctaid.y"});
+  if (yToZ) {
+    e.ins("mov.u32", {ly, "%ctaid.z"});
+    e.ins("mov.u32", {lny, "%nctaid.z"});
+  }
   e.ins("mad.lo.s32", {lt, cta, std::to_string(kLanes), tid});
   e.ins("shl.b32", {ln, ncta, "5"});
   e.ins("mov.u32", {zero, "0"});
@@ -669,16 +696,16 @@ void finishStaged(ir::Module &m, ir::Function &clone, Emitter &e, const std::str
   dropBlockShapeDirectives(clone);
 }
 
-Variant stagedVariant(const Variant &base, const std::string &name) {
+Variant stagedVariant(const Variant &base, const std::string &name, bool yToZ) {
   Variant v = base;
   v.kind = "staged";
   v.name = name;
   v.grid = {DimSource{DimSource::From::Block, 0, kLanes}, DimSource{DimSource::From::Grid, 0},
-            DimSource{DimSource::From::Grid, 2}};
+            DimSource{DimSource::From::Grid, uint8_t(yToZ ? 1 : 2)}};
   v.block = {DimSource::constant(kLanes), DimSource::constant(1), DimSource::constant(1)};
   v.blockMultiple[0] = kLanes;
   v.blockMax[1] = v.blockMax[2] = 1;
-  v.gridMax[1] = 1;
+  v.gridMax[yToZ ? 2 : 1] = 1;
   v.allowDynamicShared = false;  // the tiles take the static shared memory
   return v;
 }

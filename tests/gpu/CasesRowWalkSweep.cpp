@@ -17,6 +17,8 @@
 // short constant row (the original runs).
 #include "Cases.h"
 
+#include <tuple>
+
 namespace gpudiff {
 
 namespace {
@@ -124,8 +126,36 @@ void addRowWalkSweep(std::vector<Case> &cs) {
   // A while loop bumping two pointers: both staged as rows, per-lane trip counts.
   cs.push_back(mv("while, pointers bumped", "mv_while", 4096, 4096, "", "=mv_while__ptxopt_staged"));
   cs.push_back(mv("while, pointers bumped", "mv_while", 1000, 1004, forced, "=mv_while__ptxopt_staged"));
-  // blockIdx.y picks the matrix (one matrix: the clone's grid.y == 1).
+  // blockIdx.y picks the matrix (one matrix: the clone's grid.z == 1 too).
   cs.push_back(mv("batched, one matrix", "mv_batched", 4096, 4096, "", "=mv_batched__ptxopt_staged_pack"));
+  // Launches with grid.y > 1: the staged clone runs the logical block's y
+  // as its hardware block's z (stagedMapsYToZ). Batched: 8 matrices of
+  // 1024 x 1024 (grid 4 x 8), and 5 of 1000 x 1004 (rows not x32, rows not
+  // 16-byte aligned: every warp runs the original loop).
+  for (auto [m, n, b, passes] : {std::tuple<unsigned, unsigned, unsigned, std::string>{1024, 1024, 8, ""},
+                                 {1000, 1004, 5, forced}}) {
+    Case c = makeCase("rowwalk sweep: batched, " + std::to_string(b) + " matrices " + std::to_string(m) + "x" +
+                          std::to_string(n),
+                      "rowwalksweep", "mv_batched",
+                      {in(Elem::F32, size_t(b) * m * n), in(Elem::F32, size_t(b) * n), out(Elem::F32, size_t(b) * m),
+                       i32(int32_t(m)), i32(int32_t(n))},
+                      {(m + 255) / 256, b, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = passes.empty() ? "=mv_batched__ptxopt_staged_pack" : "=mv_batched__ptxopt_staged";
+    cs.push_back(c);
+  }
+  // The row from blockIdx.y (a grid of 1 x m/256 blocks).
+  for (auto [m, n, passes] : {std::tuple<unsigned, unsigned, std::string>{4096, 4096, ""}, {1000, 1008, forced}}) {
+    Case c = makeCase("rowwalk sweep: row from blockIdx.y " + std::to_string(m) + "x" + std::to_string(n),
+                      "rowwalksweep", "mv_grid2d_blocky",
+                      {in(Elem::F32, size_t(m) * n), in(Elem::F32, n), out(Elem::F32, m), i32(int32_t(m)),
+                       i32(int32_t(n))},
+                      {1, (m + 255) / 256, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = passes.empty() ? "=mv_grid2d_blocky__ptxopt_staged_pack" : "=mv_grid2d_blocky__ptxopt_staged";
+    c.big = size_t(m) * n >= (size_t(1) << 24);
+    cs.push_back(c);
+  }
   // alpha * A x + beta * y (y read: it starts at gpu-diff's poison, finite).
   {
     Case c = makeCase("rowwalk sweep: gemv alpha/beta 4096x4096", "rowwalksweep", "gemv_ab",
