@@ -552,8 +552,7 @@ std::optional<Value> AffineAnalysis::inductionValue(uint32_t at, std::string_vie
     uint32_t init = in0 ? defs[1] : defs[0], upd = in0 ? defs[0] : defs[1];
     const Instruction &u = *cfg_.instructions()[upd];
     if (!u.guard.empty()) return std::nullopt;
-    for (uint32_t latch : L.latches)
-      if (!dom_.dominates(cfg_.blockOf(upd), latch)) return std::nullopt;  // not every iteration
+    if (!runsEveryIteration(L, cfg_.blockOf(upd), dom_)) return std::nullopt;
     Symbol cs{Symbol::Kind::LoopCounter};
     cs.loop = L.id;
     uint16_t counter = symbolId(cs);

@@ -345,6 +345,10 @@ std::string DominatorTree::print(const CFG &cfg) const {
 
 bool Loop::contains(uint32_t b) const { return std::binary_search(blocks.begin(), blocks.end(), b); }
 
+bool runsEveryIteration(const Loop &L, uint32_t b, const DominatorTree &dom) {
+  return std::all_of(L.latches.begin(), L.latches.end(), [&](uint32_t t) { return dom.dominates(b, t); });
+}
+
 LoopInfo::LoopInfo(const CFG &cfg, const DominatorTree &dom) {
   const auto &blocks = cfg.blocks();
   innermost_.assign(blocks.size(), std::nullopt);

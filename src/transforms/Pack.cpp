@@ -196,9 +196,7 @@ private:
   /// dominates each latch); false outside loops.
   bool everyIteration(uint32_t b) {
     const auto l = fa_.loops().loopOf(b);
-    if (!l) return false;
-    const auto &latches = fa_.loops().loops()[*l].latches;
-    return std::all_of(latches.begin(), latches.end(), [&](uint32_t t) { return fa_.dom().dominates(b, t); });
+    return l && analysis::runsEveryIteration(fa_.loops().loops()[*l], b, fa_.dom());
   }
   /// The loops to unroll; false (with a remark) when nothing is packed.
   bool planLoopsOrSayWhy();

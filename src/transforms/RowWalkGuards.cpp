@@ -92,7 +92,7 @@ bool Planner::guardedLoop(const analysis::Loop &L, const std::map<std::string_vi
   }
   const auto &dom = fa_.dom();
   for (size_t i = lb.hs + 1; i < lb.ls; ++i)
-    if (instr(i) && !dom.dominates(cfg.blockOf(instrOf_.at(i)), L.latches[0])) lb.guarded.insert(i);
+    if (instr(i) && !analysis::runsEveryIteration(L, cfg.blockOf(instrOf_.at(i)), dom)) lb.guarded.insert(i);
   lb.where = locationOf(ctx_.module, fa_, body_[lb.hs + 1].get());
   for (size_t i = lb.hs + 1; i <= lb.ls && lb.where.empty(); ++i) lb.where = locationOf(ctx_.module, fa_, body_[i].get());
   why.clear();

@@ -101,6 +101,12 @@ private:
   std::vector<std::optional<uint32_t>> innermost_;
 };
 
+/// Whether every iteration of loop `L` runs block `b`: `b` dominates each of
+/// L's latches (a path some iterations skip does not). pack merges a pair
+/// of loads only there, the affine analysis takes a counter's update only
+/// there, rowwalk's guards call the rest guarded.
+bool runsEveryIteration(const Loop &L, uint32_t b, const DominatorTree &dom);
+
 /// Name for a block in printed output: its first label, or "bb<N>".
 std::string blockName(const CFG &cfg, uint32_t b);
 
