@@ -613,6 +613,96 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   
 }
 
+/// The lanes clones of a planned kernel (RowWalkLanes.cpp builds them):
+/// one per lane count of laneCounts (CSR: one of rowwalk-csr-lanes), with
+/// the block route and the scalar-load form for 32 lanes; their variants
+/// and remark.
+void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                    const Variant &base, int &at) {
+  ir::Module &m = ctx.module;
+  const std::string kname(k->name);
+  unsigned loopsSplit = static_cast<unsigned>(plan.lanes.size()), vec = 0;
+  for (const auto &lp : plan.lanes) vec += static_cast<unsigned>(lp.runs.size());
+  Variant v = base;
+  v.kind = plan.reassoc ? "lanes+reassoc" : "lanes";
+  v.alignedParams = plan.aligned;
+  {
+    std::set<std::pair<uint32_t, uint32_t>> all = plan.disjoint;
+    all.insert(plan.lanesDisjoint.begin(), plan.lanesDisjoint.end());
+    v.disjointParams.clear();
+    for (const auto &[a, b] : all) v.disjointParams.push_back({a, b});
+  }
+  // The row length each lane count needs (kLaneMinRow) goes on the
+  // integer parameters the trip counts are computed from, per G below.
+  std::vector<const LanePlan *> lps;
+  for (const auto &lp : plan.lanes) lps.push_back(&lp);
+  // CSR rows (RowWalkCsr.cpp): their lengths are in memory, no condition.
+  const std::vector<uint32_t> rowParams = plan.csr ? std::vector<uint32_t>{} : integerTripParams(*k, lps);
+  auto counts = laneCounts(ctx);
+  // CSR: one clone (no condition could choose among several) of rowwalk-csr-lanes lanes.
+  if (plan.csr && !counts.empty()) counts = {{ctx.options.rowwalk.csrLanes, 0}};
+  std::sort(v.alignedParams.begin(), v.alignedParams.end(),
+            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+  std::string aconds;
+  for (const auto &d : v.disjointParams)
+    aconds += std::string(aconds.empty() ? "" : ", ") + "params " + std::to_string(d.a) + " and " +
+              std::to_string(d.b) + " in different allocations";
+  for (const auto &c : v.alignedParams)
+    aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
+              std::to_string(c.bytes) + " == 0";
+  for (const auto &[G, minRow] : counts) {
+    const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
+    Variant g = v;
+    for (uint32_t p : rowParams) g.minParams.push_back({p, minRow});
+    g.name = kname + "__ptxopt_lanes" + suffix;
+    g.grid[0].multiply = G;
+    g.blockMultiple[0] = G;
+    Variant b = g;
+    b.name = kname + "__ptxopt_lanes" + suffix + "_blk";
+    b.grid[0].multiply = 1;
+    b.blockMultiple[0] = 1;
+    b.block[0].multiply = G;
+    b.blockMax[0] = kLanes;
+    // Fewer than 32 lanes: the grid route with the 16-byte loads only
+    // (with 8 lanes, rows of 64 in 20-thread blocks ran 0.97x by the
+    // block route and rows of 42 with scalar loads 0.89x; H200, gpu-diff).
+    const bool full = G == kLanes;
+    bool kept = ctx.addClone(*k, buildClone(m, from, plan, g.name, true, true, false, G), g, at);
+    if (full) kept |= ctx.addClone(*k, buildClone(m, from, plan, b.name, true, false, false, G), b, at);
+    if (full && !v.alignedParams.empty()) {
+      // For launches whose pointers or row lengths fail the 16-byte
+      // conditions: the same clone with scalar loads.
+      KernelPlan scalar = plan;
+      for (auto &lp : scalar.lanes) lp.runs.clear();
+      Variant sc = g;
+      sc.name = kname + "__ptxopt_lanes" + suffix + "_scalar";
+      sc.alignedParams.clear();
+      kept |= ctx.addClone(*k, buildClone(m, from, scalar, sc.name, true, true, false, G), sc, at);
+    }
+    std::string conds = aconds;
+    for (const auto &c : g.minParams)
+      conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " >= " +
+               std::to_string(c.value);
+    if (kept) {
+      ctx.remark(Remark::Kind::Applied, *k, "",
+                 g.name + (full ? ", " + b.name : std::string()) + ": " + n + " lanes per logical thread over " +
+                     std::to_string(loopsSplit) + " loop(s), " + std::to_string(vec) + " 16-byte load(s)" +
+                     (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may "
+                                     "differ in the last bits"
+                                   : "; exact") +
+                     "; launch grid.x*" + n + " (block.x % " + n + " == 0)" +
+                     (full ? " or block.x*32 (block.x <= 32)" : "") +
+                     "; conditions: " + (conds.empty() ? "none" : conds) +
+                     (!full || v.alignedParams.empty()
+                          ? ""
+                          : "; " + kname + "__ptxopt_lanes" + suffix +
+                                "_scalar without the 16-byte loads for the other launches"));
+      ctx.count("lanes-loops", loopsSplit);
+      if (plan.reassoc) ctx.count("reassociated");
+    }
+  }
+}
+
 void runRowWalk(PassContext &ctx) {
   ir::Module &m = ctx.module;
   for (ir::Function *k : clone::originalKernels(m)) {
@@ -664,88 +754,7 @@ void runRowWalk(PassContext &ctx) {
       conds += std::string(conds.empty() ? "" : ", ") + "params " + std::to_string(a) + " and " + std::to_string(b) +
                " in different allocations";
     int at = m.itemIndex(k);
-    unsigned loopsSplit = static_cast<unsigned>(plan.lanes.size()), vec = 0;
-    for (const auto &lp : plan.lanes) vec += static_cast<unsigned>(lp.runs.size());
-    if (!plan.lanes.empty()) {
-      Variant v = base;
-      v.kind = plan.reassoc ? "lanes+reassoc" : "lanes";
-      v.alignedParams = plan.aligned;
-      {
-        std::set<std::pair<uint32_t, uint32_t>> all = plan.disjoint;
-        all.insert(plan.lanesDisjoint.begin(), plan.lanesDisjoint.end());
-        v.disjointParams.clear();
-        for (const auto &[a, b] : all) v.disjointParams.push_back({a, b});
-      }
-      // The row length each lane count needs (kLaneMinRow) goes on the
-      // integer parameters the trip counts are computed from, per G below.
-      std::vector<const LanePlan *> lps;
-      for (const auto &lp : plan.lanes) lps.push_back(&lp);
-      // CSR rows (RowWalkCsr.cpp): their lengths are in memory, no condition.
-      const std::vector<uint32_t> rowParams = plan.csr ? std::vector<uint32_t>{} : integerTripParams(*k, lps);
-      auto counts = laneCounts(ctx);
-      // CSR: one clone (no condition could choose among several) of rowwalk-csr-lanes lanes.
-      if (plan.csr && !counts.empty()) counts = {{ctx.options.rowwalk.csrLanes, 0}};
-      std::sort(v.alignedParams.begin(), v.alignedParams.end(),
-                [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
-      std::string aconds;
-      for (const auto &d : v.disjointParams)
-        aconds += std::string(aconds.empty() ? "" : ", ") + "params " + std::to_string(d.a) + " and " +
-                  std::to_string(d.b) + " in different allocations";
-      for (const auto &c : v.alignedParams)
-        aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
-                  std::to_string(c.bytes) + " == 0";
-      for (const auto &[G, minRow] : counts) {
-        const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
-        Variant g = v;
-        for (uint32_t p : rowParams) g.minParams.push_back({p, minRow});
-        g.name = kname + "__ptxopt_lanes" + suffix;
-        g.grid[0].multiply = G;
-        g.blockMultiple[0] = G;
-        Variant b = g;
-        b.name = kname + "__ptxopt_lanes" + suffix + "_blk";
-        b.grid[0].multiply = 1;
-        b.blockMultiple[0] = 1;
-        b.block[0].multiply = G;
-        b.blockMax[0] = kLanes;
-        // Fewer than 32 lanes: the grid route with the 16-byte loads only
-        // (with 8 lanes, rows of 64 in 20-thread blocks ran 0.97x by the
-        // block route and rows of 42 with scalar loads 0.89x; H200, gpu-diff).
-        const bool full = G == kLanes;
-        bool kept = ctx.addClone(*k, buildClone(m, from, plan, g.name, true, true, false, G), g, at);
-        if (full) kept |= ctx.addClone(*k, buildClone(m, from, plan, b.name, true, false, false, G), b, at);
-        if (full && !v.alignedParams.empty()) {
-          // For launches whose pointers or row lengths fail the 16-byte
-          // conditions: the same clone with scalar loads.
-          KernelPlan scalar = plan;
-          for (auto &lp : scalar.lanes) lp.runs.clear();
-          Variant sc = g;
-          sc.name = kname + "__ptxopt_lanes" + suffix + "_scalar";
-          sc.alignedParams.clear();
-          kept |= ctx.addClone(*k, buildClone(m, from, scalar, sc.name, true, true, false, G), sc, at);
-        }
-        std::string conds = aconds;
-        for (const auto &c : g.minParams)
-          conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " >= " +
-                   std::to_string(c.value);
-        if (kept) {
-          ctx.remark(Remark::Kind::Applied, *k, "",
-                     g.name + (full ? ", " + b.name : std::string()) + ": " + n + " lanes per logical thread over " +
-                         std::to_string(loopsSplit) + " loop(s), " + std::to_string(vec) + " 16-byte load(s)" +
-                         (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may "
-                                         "differ in the last bits"
-                                       : "; exact") +
-                         "; launch grid.x*" + n + " (block.x % " + n + " == 0)" +
-                         (full ? " or block.x*32 (block.x <= 32)" : "") +
-                         "; conditions: " + (conds.empty() ? "none" : conds) +
-                         (!full || v.alignedParams.empty()
-                              ? ""
-                              : "; " + kname + "__ptxopt_lanes" + suffix +
-                                    "_scalar without the 16-byte loads for the other launches"));
-          ctx.count("lanes-loops", loopsSplit);
-          if (plan.reassoc) ctx.count("reassociated");
-        }
-      }
-    }
+    if (!plan.lanes.empty()) addLanesClones(ctx, k, from, plan, base, at);
     if (!plan.staged.empty()) addStagedClone(ctx, k, from, plan, base, conds, at);
     if (!plan.accList.empty()) {
       Variant r = base;
