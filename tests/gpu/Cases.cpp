@@ -409,6 +409,30 @@ void addPack(std::vector<Case> &cs) {
                         {in(Elem::I8, 4 * size_t(512) * 256), out(Elem::I32, size_t(512) * 256)}, {512, 1, 1},
                         {256, 1, 1}));
   cs.back().expect = "=quad_6a__ptxopt_swap_pack";
+  // The same above L2 (2^24 threads: 64 MB read), to measure what merging a
+  // thread's 4 or 8 bytes outside a loop saves (docs/PASSES.md, pack): the
+  // pack clones against the originals, and coalesce's clone (at 65536 blocks
+  // the split clone) with and without pack.
+  {
+    const unsigned G = 65536;
+    const size_t N = size_t(G) * b;
+    cs.push_back(makeCase("pack: four bytes per thread, 2^24 threads", "pack", "quad",
+                          {in(Elem::I8, 4 * N), out(Elem::I32, N)}, {G, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "=quad__ptxopt_pack";
+    cs.back().big = true;
+    cs.push_back(makeCase("pack: shorts at an odd offset, 2^24 threads", "pack", "odd",
+                          {in(Elem::I16, 4 * N + 1), out(Elem::I32, N)}, {G, 1, 1}, {b, 1, 1}));
+    cs.back().expect = "=odd__ptxopt_pack";
+    cs.back().big = true;
+    for (const char *passes : {"", "coalesce"}) {
+      cs.push_back(makeCase(std::string("pack: Fig. 6-a, four bytes per thread, 2^24 threads, ") +
+                                (*passes ? "the split clone alone" : "the split clone packed"),
+                            "pack", "quad_6a", {in(Elem::I8, 4 * N), out(Elem::I32, N)}, {G, 1, 1}, {b, 1, 1}));
+      cs.back().passes = passes;
+      cs.back().expect = *passes ? "=quad_6a__ptxopt_split256" : "=quad_6a__ptxopt_split256_pack";
+      cs.back().big = true;
+    }
+  }
   // The DCT with __cosf: the eight pixels of a row as one 8-byte load; a
   // pitch that is not a multiple of 8 runs the original.
   for (int w : {2048, 2052}) {
@@ -617,6 +641,12 @@ void addHalf(std::vector<Case> &cs) {
   cs.back().passes = "pack";
   cs.back().expect = "original";
   const int pairs = 1 << 22;
+  cs.push_back(makeCase("packhalf: hpair n=2^25", "packhalf", "hpair",
+                        {in(Elem::F16, size_t(2) << 25), out(Elem::F32, size_t(1) << 25), i32(1 << 25)},
+                        {(1u << 25) / 256, 1, 1}, {256, 1, 1}));
+  cs.back().passes = "pack";
+  cs.back().expect = "=hpair__ptxopt_pack";
+  cs.back().big = true;
   for (uint32_t off : {0u, 2u}) {
     cs.push_back(makeCase("packhalf: hpair n=2^22" + std::string(off ? ", 2 bytes off alignment" : ""), "packhalf",
                           "hpair", {in(Elem::F16, size_t(2) * pairs, off), out(Elem::F32, pairs), i32(pairs)},
