@@ -116,7 +116,7 @@ bool Planner::movableRun(const std::vector<size_t> &run, const std::set<size_t> 
 /// stores advance with the loop, nothing is local.
 bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &removed, uint16_t counter, LanePlan &lp,
                               std::string &why, bool staged) {
-  bool uncoalesced = false;
+  bool uncoalesced = false, downwards = false;
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
@@ -127,14 +127,17 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
     // clone also takes rows walked downwards (`for (j = n - 1; j >= 0; j--)`): lane l
     // takes iterations l, l+32, ... whichever way they go; its reductions are exact ones.
     const int64_t most = staged ? 128 : 32, least = staged ? 1 : -32;
-    for (const auto &s : a.strides)
+    for (const auto &s : a.strides) {
       unit |= s.symbol == counter && s.constant && *s.constant != 0 && *s.constant >= least && *s.constant <= most;
+      downwards |= s.symbol == counter && s.constant && *s.constant < 0 && *s.constant >= -most;
+    }
     if (a.verdict == AccessInfo::Verdict::Uncoalesced && unit) uncoalesced = true;
   }
   // Rows that start at loaded values (CSR), which the access analysis calls unknown: RowWalkCsr.cpp.
   lp.dataRows = !uncoalesced && !staged && dataRows(L, removed);
   if (!uncoalesced && !lp.dataRows && !(staged && unknownRows(L, removed))) {  // RowWalkTri.cpp
-    why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
+    why = staged && downwards ? "the row is walked downwards (the staged clone's tiles go up the row only)"
+                              : "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
     return false;
   }
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
