@@ -167,10 +167,13 @@ def mode_table(mode, runs, traces, logdir, programs, problems):
                 loads += " **P loads more**"
                 missed.append(f"{prog}: the ptx-nvcc build loads {lp} module(s) in its timed region, nvcc's {la}")
         group = GROUPS.get(prog, "other")
-        # The band is in times (fastest and slowest nvcc run over their
-        # median); as a speed-up, an nvcc run ranges from median / slowest to
-        # median / fastest, and P/A is below the band under median / slowest.
-        if s and s < 0.97 and (not both or s < statistics.median(both) / max(both)):
+        # The band is in times (fastest and slowest nvcc run, A or A2, over
+        # their median): the ptx-nvcc build is below it when its median time
+        # is above the slowest nvcc run's (against the same median, the one
+        # speed-up below the other). Not P/A against that bound: P/A is over
+        # the A runs' median alone, which may sit at the band's fast end
+        # (jacobi1d, H200: A 0.48, A2 0.56, P 0.56 ms, A/A' 0.86x).
+        if s and s < 0.97 and (not both or med["P"] > max(both)):
             missed.append(f"{prog}: {s:.2f}x, below 0.97x and below its A band (slowest nvcc run: "
                           f"{statistics.median(both) / max(both):.2f}x of their median)")
         if s and group == "matvec" and s < 3.0:
@@ -238,7 +241,8 @@ def clones_table(rdir):
 def self_test():
     """Made-up runs: all equal (exit 0, speed-ups as made), then one D run's hash differs (exit 1).
     Under EAGER, the A band: conv2d's P/A 0.91x is inside it (its slowest nvcc run is 1.2x the
-    median: 0.83x as a speed-up), reduce's 0.91x below it (every nvcc run alike)."""
+    median: 0.83x as a speed-up), reduce's 0.91x below it (every nvcc run alike), jacobi1d's
+    0.87x inside it (the A2 runs slower than the A runs, P among them)."""
     import io
     import tempfile
     from contextlib import redirect_stdout
@@ -252,6 +256,8 @@ def self_test():
             for prog, slowest in (("conv2d", 1.2), ("reduce", 1.0)):
                 for v, ms in (("A", slowest if r == 5 else 1.0), ("A2", 1.0), ("P", 1.1), ("D", 1.0)):
                     rows.insert(1, f"EAGER\t{prog}\t{v}\t{r}\t0\t{ms}\t300\tPASS\t00000000deadbeef")
+            for v, ms in (("A", 1.0), ("A2", 1.2), ("P", 1.15), ("D", 1.0)):
+                rows.insert(1, f"EAGER\tjacobi1d\t{v}\t{r}\t0\t{ms}\t300\tPASS\t00000000deadbeef")
         with open(os.path.join(d, "logs", "LAZY", "mv_ax.decisions.log"), "w") as f:
             f.write("ptxopt: _Z9mv_kernelPKfS0_Pfi: 1 clone(s): _Z9mv_kernelPKfS0_Pfi__ptxopt_staged (staged)\n"
                     "ptxopt: _Z9mv_kernelPKfS0_Pfi grid=(16,1,1) block=(256,1,1) shared=0 -> "
@@ -275,6 +281,10 @@ def self_test():
                     "- reduce: 0.91x, below 0.97x and below its A band (slowest nvcc run: 1.00x of their median)"]
             if "- conv2d:" in text:
                 failures.append(f"bad={bad}: conv2d listed as below its A band (its slowest nvcc run is 0.83x)")
+            if "- jacobi1d:" in text:
+                failures.append(f"bad={bad}: jacobi1d listed as below its A band (P runs among the A2 runs)")
+            if "| jacobi1d | stencil | 1.000 | 0.87 |" not in text:
+                failures.append(f"bad={bad}: jacobi1d's row missing")
             want += ["**NO**: D differs x1", "- LAZY mv_ax: D differs x1"] if bad else ["| yes |", "problems: none"]
             failures += [f"bad={bad}: missing {w!r}" for w in want if w not in text]
             if rc != (1 if bad else 0):
