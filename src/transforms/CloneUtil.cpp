@@ -1,7 +1,8 @@
 // Helpers shared by the passes that build clones (declared in CloneUtil.h):
-// renaming, the statement emitter, the checks every clone needs, register
-// types, parameters by name, addresses as base register and offset,
-// alignment conditions, unpacking a vector's elements.
+// renaming, nested scopes flattened (flattenScopes), the statement emitter,
+// the checks every clone needs, register types, parameters by name,
+// addresses as base register and offset, alignment conditions, unpacking a
+// vector's elements.
 #include "CloneUtil.h"
 
 #include <algorithm>

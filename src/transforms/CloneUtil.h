@@ -1,7 +1,7 @@
 // Helpers shared by the passes that build clones of kernels (coalesce,
 // group, pack, rowwalk, reuse): the hardware index positions, a small
 // emitter of new statements, renaming of registers and special-register
-// reads, the checks every clone needs (callees that read indices,
+// reads, flattening nested scopes in a kernel's copy (flattenScopes), the checks every clone needs (callees that read indices,
 // block-shape directives), register types, parameters and alignment
 // conditions. The code is in CloneUtil.cpp; the split clone, dead code and
 // contractions in Coalesce.cpp, DeadCode.cpp and Contraction.cpp.
