@@ -445,6 +445,13 @@ int chooseForLaunch(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchSha
                                   k.logged ? &text : nullptr, sel);
 }
 
+/// The handle map made (at the first registry() call) and one of its
+/// lookups run, at start-up: every launch asks it.
+void warmHandleMap() {
+  static char notAKernel;
+  (void)registry().byHandle.find(&notAKernel);
+}
+
 /// Runs the launch path once, at registration (start-up, outside any timed
 /// region), for a launch no clone can take (a grid of 0 blocks: no variant's
 /// conditions hold, so cudart is not asked): the same calls a real launch
@@ -456,8 +463,7 @@ int chooseForLaunch(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchSha
 /// path had run before (module_trace, MODULE_TRACE_ALL=1; docs/NVCC.md).
 void warmLaunchPath(const ptxopt_nvcc_cudart &rt, NvccKernel &k) {
   const LaunchShape none{{0, 0, 0}, {0, 0, 0}, 0};
-  static char notAKernel;
-  (void)registry().byHandle.find(&notAKernel);
+  warmHandleMap();
   void *args[1] = {nullptr};
   Selection sel;
   const bool eligible = mayRunClone(k, none, args);
@@ -649,8 +655,7 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   if (config().disable) {
     // Every launch still asks the (empty) handle map: made and paged in
     // now, not at the first launch (warmLaunchPath).
-    static char notAKernel;
-    (void)registry().byHandle.find(&notAKernel);
+    warmHandleMap();
     return;
   }
   if (!rt || rt->version < 1 || !manifestJson || !deviceName) return;
@@ -750,14 +755,10 @@ PTXOPT_HOT cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKe
   s.grid = {grid.x, grid.y, grid.z};
   s.block = {block.x, block.y, block.z};
   s.sharedBytes = uint32_t(sharedMem);
-  if (tooSmallForClones(*k, s)) {
-    lastVariantName = k->name.c_str();
-    lastVariantKind = "original";
-    return launch(kernel, grid, block, args, sharedMem, stream);
-  }
-  const bool eligible = sharedMem <= 0xffffffffu && mayRunClone(*k, s, args);
   Selection sel;
-  const int variant = chooseForLaunch(*rt, *k, s, args, eligible, sel);
+  const int variant = tooSmallForClones(*k, s)
+                          ? -1
+                          : chooseForLaunch(*rt, *k, s, args, sharedMem <= 0xffffffffu && mayRunClone(*k, s, args), sel);
   if (variant >= 0) {
     const Clone &c = k->clones[size_t(variant)];
     const Variant &v = k->manifest.variants[size_t(variant)];

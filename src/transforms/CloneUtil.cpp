@@ -101,6 +101,18 @@ std::optional<std::string> flattenScopes(ir::Function &f, ir::Module &m) {
   return std::nullopt;
 }
 
+FlatCopy::~FlatCopy() {
+  if (f_) ctx_.analyses.invalidate(*f_);
+}
+
+std::optional<std::string> FlatCopy::make(const ir::Function &k) {
+  if (f_) ctx_.analyses.invalidate(*f_);
+  f_ = ir::cloneFunction(k, k.name, "", ctx_.module);
+  auto why = flattenScopes(*f_, ctx_.module);
+  if (why) f_.reset();
+  return why;
+}
+
 Operand Emitter::op(const std::string &t) {
   if (t.size() > 2 && t.front() == '[' && t.back() == ']')
     return Operand{Operand::Kind::Address, "", {op(t.substr(1, t.size() - 2))}};

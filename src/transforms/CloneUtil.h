@@ -59,6 +59,24 @@ std::optional<std::string> flattenScopes(ir::Function &f, ir::Module &m);
 /// Whether `f`'s body has a nested scope.
 bool hasScopes(const ir::Function &f);
 
+/// A copy of a kernel with its nested scopes flattened (flattenScopes), for
+/// a pass to plan and clone from (rowwalk, pack); the copy's analyses are
+/// forgotten with it (the analysis manager keys them by address).
+class FlatCopy {
+public:
+  explicit FlatCopy(PassContext &ctx) : ctx_(ctx) {}
+  FlatCopy(const FlatCopy &) = delete;
+  FlatCopy &operator=(const FlatCopy &) = delete;
+  ~FlatCopy();
+  /// Makes the copy of `k`; the reason, and no copy, when a scope cannot be flattened.
+  std::optional<std::string> make(const ir::Function &k);
+  ir::Function *get() const { return f_.get(); }
+
+private:
+  PassContext &ctx_;
+  std::unique_ptr<ir::Function> f_;
+};
+
 /// Small builder of new statements for a clone.
 struct Emitter {
   ir::Module &m;

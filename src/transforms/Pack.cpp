@@ -627,26 +627,18 @@ void packKernel(PassContext &ctx, ir::Function *k) {
   // An original with nested scopes (cuda_fp16.h's inline asm) is packed
   // from a copy with its scopes flattened (the original stays); a clone of
   // an earlier pass is flat already when that pass flattened it.
-  std::unique_ptr<ir::Function> flat;
-  if (clone::hasScopes(*k)) {
+  FlatCopy flat(ctx);
+  if (hasScopes(*k)) {
     if (isClone) {
       ctx.remark(Remark::Kind::Missed, *k, "", "not packed: it has a nested { } block");
       return;
     }
-    flat = ir::cloneFunction(*k, k->name, "", ctx.module);
-    if (auto why = clone::flattenScopes(*flat, ctx.module)) {
+    if (auto why = flat.make(*k)) {
       ctx.remark(Remark::Kind::Missed, *k, "", "not packed: " + *why);
       return;
     }
     k = flat.get();
   }
-  struct Forget {  // the copy's analyses go with it
-    analysis::AnalysisManager &am;
-    const ir::Function *f;
-    ~Forget() {
-      if (f) am.invalidate(*f);
-    }
-  } forget{ctx.analyses, flat.get()};
   auto &body = k->body->body;
   RegTypes types;
   for (const auto &s : body)

@@ -721,24 +721,12 @@ void runRowWalk(PassContext &ctx) {
     // A kernel refused only for its nested scopes (the inline asm of
     // cuda_fp16.h) is planned again, and cloned, from a copy with its scopes
     // flattened (the original stays as it is).
-    std::unique_ptr<ir::Function> flat;
+    clone::FlatCopy flat(ctx);
     if (!planned && why == kNestedBlocks) {
-      flat = ir::cloneFunction(*k, k->name, "", m);
-      if (auto scopeWhy = clone::flattenScopes(*flat, m)) {
-        flat.reset();
-        why = *scopeWhy;
-      } else {
-        planned = planFrom(*flat);
-      }
+      if (auto scopeWhy = flat.make(*k)) why = *scopeWhy;
+      else planned = planFrom(*flat.get());
     }
-    ir::Function &from = flat ? *flat : *k;
-    struct Forget {  // the copy's analyses go with it
-      analysis::AnalysisManager &am;
-      const ir::Function *f;
-      ~Forget() {
-        if (f) am.invalidate(*f);
-      }
-    } forget{ctx.analyses, flat.get()};
+    ir::Function &from = flat.get() ? *flat.get() : *k;
     if (!planned) {
       if (!why.empty() && why != "no loop")
         ctx.remark(Remark::Kind::Missed, *k, whyAt ? locationOf(m, ctx.analyses.get(from), whyAt) : "",

@@ -83,8 +83,6 @@
 
 #include "RowWalk.h"
 
-#include <functional>
-
 namespace ptxopt::transforms::rowwalk {
 
 namespace {
@@ -646,14 +644,11 @@ bool stagedMapsYToZ(const ir::Function &k) {
   bool y = false, z = false;
   ir::forEachStmt(*k.body, [&](const ir::Stmt &s) {
     if (s.kind != ir::Stmt::Kind::Instruction) return;
-    std::function<void(const ir::Operand &)> see = [&](const ir::Operand &o) {
-      if (o.kind == ir::Operand::Kind::Register) {
+    for (const auto &op : static_cast<const ir::Instruction &>(s).operands)
+      analysis::forEachRegister(op, [&](const ir::Operand &o) {
         y |= o.text == "%ctaid.y" || o.text == "%nctaid.y";
         z |= o.text == "%ctaid.z" || o.text == "%nctaid.z";
-      }
-      for (const auto &e : o.elems) see(e);
-    };
-    for (const auto &o : static_cast<const ir::Instruction &>(s).operands) see(o);
+      });
   });
   return y && !z;
 }
