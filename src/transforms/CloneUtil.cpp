@@ -2,7 +2,7 @@
 // renaming, nested scopes flattened (flattenScopes), the statement emitter,
 // the checks every clone needs, register types, parameters by name,
 // addresses as base register and offset, alignment conditions, unpacking a
-// vector's elements, short forward skips predicated (predicateSkips).
+// vector's elements.
 #include "CloneUtil.h"
 
 #include <algorithm>
@@ -233,80 +233,6 @@ bool plainMemoryOp(const ir::Instruction &in) {
         mod == ".cv" || mod == ".sys" || mod == ".gpu" || mod == ".cta" || mod == ".cluster")
       return false;
   return true;
-}
-
-namespace {
-
-/// Instructions that predicateSkips may guard: no control flow, no
-/// communication between threads, no store, no side effect but the
-/// destination (a load under a false guard reads nothing).
-bool predicable(const ir::Instruction &in) {
-  static const std::set<std::string_view> ok = {
-      "ld",   "mov",  "cvt",  "cvta", "add",  "sub",   "mul",  "mad",   "fma",  "div",   "rem",  "min",
-      "max",  "neg",  "abs",  "and",  "or",   "xor",   "not",  "cnot",  "shl",  "shr",   "setp", "selp",
-      "set",  "slct", "rcp",  "sqrt", "rsqrt", "copysign", "testp", "bfe", "bfi", "prmt", "popc", "clz",
-      "brev", "lop3", "mul24", "mad24", "sad"};
-  return in.guard.empty() && ok.count(in.base()) && (in.base() != "ld" || plainMemoryOp(in));
-}
-
-}  // namespace
-
-size_t predicateSkips(std::vector<std::unique_ptr<ir::Stmt>> &s, size_t from, size_t &to, unsigned maxInstrs) {
-  auto instr = [&](size_t i) {
-    return s[i]->kind == ir::Stmt::Kind::Instruction ? static_cast<ir::Instruction *>(s[i].get()) : nullptr;
-  };
-  std::map<std::string_view, unsigned> branchesTo;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (const auto *in = instr(i)) {
-      if (in->base() == "brx") return 0;
-      if (in->base() == "bra") ++branchesTo[analysis::branchTarget(*in)];
-    }
-  // ptxas fuses a contractable mul with an add reading it in one straight
-  // stretch (Contraction.cpp): the skips' removal joins stretches, so no
-  // such mul may be in the range or in the stretches around it.
-  auto cuts = [&](size_t i) {
-    const auto *in = instr(i);
-    return s[i]->kind == ir::Stmt::Kind::Label || s[i]->kind == ir::Stmt::Kind::Block ||
-           (in && analysis::flowOf(*in) != analysis::Flow::Next);
-  };
-  size_t lo = from, hi = to;
-  while (lo > 0 && !cuts(lo - 1)) --lo;
-  while (hi < s.size() && !cuts(hi)) ++hi;
-  for (size_t i = lo; i < hi; ++i)
-    if (const auto *in = instr(i); in && in->base() == "mul" && contractable(*in)) return 0;
-  size_t converted = 0;
-  for (size_t i = from; i < to; ++i) {
-    const ir::Instruction *br = instr(i);
-    if (!br || br->base() != "bra" || br->guard.empty()) continue;
-    const std::string_view target = analysis::branchTarget(*br);
-    size_t end = SIZE_MAX;  // the label
-    unsigned n = 0;
-    for (size_t j = i + 1; j < to; ++j) {
-      if (s[j]->kind == ir::Stmt::Kind::Directive) continue;
-      if (s[j]->kind == ir::Stmt::Kind::Label && static_cast<const ir::Label &>(*s[j]).name == target) end = j;
-      const ir::Instruction *in = instr(j);
-      if (end != SIZE_MAX || !in || !predicable(*in) || ++n > maxInstrs) break;
-      const auto du = analysis::defUse(*in);
-      if (std::find(du.defs.begin(), du.defs.end(), br->guard) != du.defs.end()) break;
-    }
-    if (end == SIZE_MAX || n == 0) continue;
-    const std::string_view guard = br->guard;
-    const bool negated = !br->guardNegated;
-    for (size_t j = i + 1; j < end; ++j)
-      if (auto *in = instr(j)) {
-        in->guard = guard;
-        in->guardNegated = negated;
-        in->edited = true;
-      }
-    const bool dropLabel = branchesTo[target] == 1;
-    if (dropLabel) s.erase(s.begin() + static_cast<long>(end));
-    s.erase(s.begin() + static_cast<long>(i));
-    to -= dropLabel ? 2 : 1;
-    --branchesTo[target];
-    ++converted;
-    --i;  // the first guarded instruction is at i now
-  }
-  return converted;
 }
 
 std::string typeModifier(const ir::Instruction &in) {

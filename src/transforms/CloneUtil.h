@@ -183,23 +183,6 @@ std::pair<std::unique_ptr<ir::Function>, Variant> makeSplitClone(ir::Module &m, 
 /// instruction of `f` reads (repeatedly); returns how many (DeadCode.cpp).
 size_t removeDeadCode(ir::Function &f);
 
-/// Whether ptxas may fuse `in` with a neighbour into an fma: a floating-point
-/// mul, add or sub without a rounding modifier (Contraction.cpp).
-bool contractable(const ir::Instruction &in);
-
-/// If-converts the short forward skips among `s[from, to)`: `@p bra L;` then
-/// at most `maxInstrs` instructions (arithmetic, moves, conversions,
-/// comparisons, loads; no other guard, none writing p) then `L:` becomes
-/// those instructions guarded by `@!p`, the branch gone and L too when
-/// nothing else branches to it. The same instructions run for the same
-/// threads: a load under a false guard reads nothing. Nothing changes when
-/// the range, or the straight code around it, holds a mul that ptxas may
-/// contract (contractable: joining the stretches could let it fuse the mul
-/// with an add the original kept apart from it), or the function an
-/// indirect branch. Returns how many skips were converted; `to` moves back
-/// by the statements removed.
-size_t predicateSkips(std::vector<std::unique_ptr<ir::Stmt>> &s, size_t from, size_t &to, unsigned maxInstrs);
-
 /// After edits that moved statements of `clone`, a copy of `orig` whose
 /// statements `origIndex` maps to their index in orig (new statements
 /// absent): gives `.rn` to the add (or mul) of each product and sum ptxas

@@ -103,12 +103,6 @@ std::vector<OptionDecl> rowwalkOptions() {
         "into registers, st.shared.v4; any target; measured faster)"},
        "plain",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.asyncCopy = v.text == "async"; }},
-      {{"rowwalk-guards", "rowwalk", Type::Enum, "predicate|branch", "predicate", {"predicate", "branch"}, 0, 0,
-        "in the staged clone of a loop with guards inside, a guarded part of at most 8 instructions runs "
-        "predicated (predicate: the copies of the body are straight-line code) or behind its branch (branch: as "
-        "nvcc wrote it); the same instructions run for the same lanes either way"},
-       "predicate",
-       [](PassOptions &o, const OptionValue &v) { o.rowwalk.predicateGuards = v.text == "predicate"; }},
   };
 }
 

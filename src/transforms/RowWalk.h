@@ -53,10 +53,6 @@ inline constexpr bool kStagedByDefault = true;
 /// `rowwalk-staged=1` lifts both (rows of kMinRow).
 inline constexpr uint32_t kStagedMinLaunch = 2048;
 inline constexpr int64_t kStagedMinRow = 256;
-/// rowwalk-guards=predicate: the longest guarded part (instructions) that
-/// the staged clone's copies run predicated (skip-zero's is 2, a branchy
-/// max's 2-4); longer ones keep their branch.
-inline constexpr unsigned kGuardPredicateMax = 8;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].
 struct LoopBlock {
@@ -166,7 +162,6 @@ struct StagedPlan {
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
   bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
-  bool predicateGuards = false;  // a loop of several blocks: short guarded parts predicated (rowwalk-guards)
   unsigned rowPitch() const { return tileBytes + 16; }  // padded: 16-byte reads of 8 lanes hit different banks
   unsigned tileSize() const { return kLanes * rowPitch(); }
   unsigned stageSize() const { return tileSize() * unsigned(rows.size()); }

@@ -273,7 +273,6 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
 /// are in flight (registers for plain copies, shared memory for cp.async).
 bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
   if (unsigned tile = ctx_.options.rowwalk.tile) sp.tileBytes = tile == 128 ? 128 : 256;
-  sp.predicateGuards = sp.lp.loop.multi && ctx_.options.rowwalk.predicateGuards;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
   if (!ctx_.options.rowwalk.asyncCopy) {
     // Plain copies: the loads in flight live in registers, 4 per 16-byte
@@ -478,7 +477,6 @@ struct StagedEmit {
   /// stage at `rp`.
   void body(const std::string &rp) {
     ++copies;
-    const size_t start = e.out.size();
     for (unsigned it = 0; it < ipt; ++it)
       for (size_t i = L.hs + 1; i < L.ls; ++i) {
         const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
@@ -500,14 +498,6 @@ struct StagedEmit {
         if (auto a = after.find(i); a != after.end() && i != L.ls)
           for (const auto &st : a->second) copyOf(*st);
       }
-    // Guards inside the loop (RowWalkGuards.cpp): each short guarded part
-    // becomes predicated instructions, so a copy of the body is one
-    // straight stretch that ptxas schedules as a whole (the loads of
-    // different iterations in flight together).
-    if (sp.predicateGuards) {
-      size_t to = e.out.size();
-      predicateSkips(e.out, start, to, kGuardPredicateMax);
-    }
   }
 
   /// Plain copies: K = regTiles register slots, each a tile's pieces

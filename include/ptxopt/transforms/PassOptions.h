@@ -35,7 +35,6 @@ struct RowWalkOptions {
   bool asyncCopy = false;       // rowwalk-staged-copy=async
   bool csr = false;             // rowwalk-csr: lanes clones of loops over rows with loaded bounds
   unsigned csrLanes = 8;        // rowwalk-csr-lanes: lanes per row of that clone
-  bool predicateGuards = false;  // rowwalk-guards=predicate: short guarded parts of the staged clone's copies predicated
 };
 
 struct TransposeOptions {
