@@ -24,7 +24,8 @@
 # (default: all), R (rounds, default 5), MODES (default "EAGER LAZY"),
 # BUILD_ONLY=1 (build, and the remarks, no runs), REMARKS=1 (also list the
 # clones: a third build with --ptxopt-remarks into logs/remarks; default
-# with BUILD_ONLY only), PTXNVCC_FLAGS (extra
+# with BUILD_ONLY only), PROGRAMS_SRC (the programs' folder, default
+# bench/programs), PTXNVCC_FLAGS (extra
 # ptx-nvcc flags), ARCH (default sm_90), JOBS (parallel builds, default
 # nproc), BUILD_PTXOPT=0 (do not run cmake --build for ptx-opt, ptx-nvcc-cicc
 # and ptxopt_nvcc in PTXOPT_BUILD first), CUDA_HOME, CUPTI_HOME (default $CUDA_HOME/extras/CUPTI, then
@@ -46,6 +47,9 @@ R=${R:-5}
 MODES=${MODES:-EAGER LAZY}
 ARCH=${ARCH:-sm_90}
 SRC=$ROOT/bench/programs
+# The programs' sources: bench/programs, or PROGRAMS_SRC (another folder of
+# programs in the same form, with its own common.h).
+PSRC=$(abspath "${PROGRAMS_SRC:-$SRC}")
 say() { printf '[bench-programs] %s\n' "$*" >&2; }
 
 command -v nvcc >/dev/null || { say "error: nvcc not found (CUDA_HOME=$CUDA_HOME)"; exit 2; }
@@ -68,9 +72,9 @@ if [ -n "${PROGRAMS:-}" ]; then
   read -r -a PROGS <<<"$PROGRAMS"
 else
   PROGS=()
-  for f in "$SRC"/*.cu; do PROGS+=("$(basename "$f" .cu)"); done
+  for f in "$PSRC"/*.cu; do PROGS+=("$(basename "$f" .cu)"); done
 fi
-for p in "${PROGS[@]}"; do [ -e "$SRC/$p.cu" ] || { say "error: no $SRC/$p.cu"; exit 2; }; done
+for p in "${PROGS[@]}"; do [ -e "$PSRC/$p.cu" ] || { say "error: no $PSRC/$p.cu"; exit 2; }; done
 rm -rf "$DIR/bin" "$DIR/logs" "$DIR"/*.tsv "$DIR"/*.md
 mkdir -p "$DIR/bin" "$DIR/logs/build"
 start=$(date +%s)
@@ -83,13 +87,13 @@ build_one() {  # <program> <tool>
     read -r -a extra <<<"${PTXNVCC_FLAGS:-}"
   fi
   t0=$(date +%s%N)
-  "${cc[@]}" -O3 -arch="$ARCH" "${extra[@]}" -o "$DIR/bin/$p.$tool" "$SRC/$p.cu" >"$DIR/logs/build/$p.$tool.log" 2>&1
+  "${cc[@]}" -O3 -arch="$ARCH" "${extra[@]}" -o "$DIR/bin/$p.$tool" "$PSRC/$p.cu" >"$DIR/logs/build/$p.$tool.log" 2>&1
   rc=$?
   t1=$(date +%s%N)
   printf '%s\t%s\t%s\t%.3f\n' "$p" "$tool" "$rc" "$(((t1 - t0) / 1000000))e-3" >"$DIR/logs/build/$p.$tool.tsv"
 }
 export -f build_one
-export DIR ROOT ARCH SRC PTXNVCC_FLAGS
+export DIR ROOT ARCH SRC PSRC PTXNVCC_FLAGS
 say "building ${#PROGS[@]} programs twice, $JOBS at a time (nvcc and ptx-nvcc -O3 -arch=$ARCH${PTXNVCC_FLAGS:+ $PTXNVCC_FLAGS})"
 for p in "${PROGS[@]}"; do printf '%s ptx\n%s nvcc\n' "$p" "$p"; done | xargs -P "$JOBS" -n 2 bash -c 'build_one "$0" "$1"'
 printf 'program\ttool\trc\tseconds\n' >"$DIR/builds.tsv"
@@ -140,7 +144,7 @@ fi
 REMARKS=${REMARKS:-${BUILD_ONLY:-0}}
 [ "$REMARKS" = 1 ] && mkdir -p "$DIR/logs/remarks" && printf '%s\n' "${OK[@]}" | xargs -P "$JOBS" -I{} sh -c \
   '"$0/tools/ptx-nvcc" -O3 -arch="$1" $2 --ptxopt-remarks="$3/logs/remarks/{}.txt" -o "$3/bin/{}.remarks" "$4/{}.cu" >/dev/null 2>&1; rm -f "$3/bin/{}.remarks"' \
-  "$ROOT" "$ARCH" "${PTXNVCC_FLAGS:-}" "$DIR" "$SRC"
+  "$ROOT" "$ARCH" "${PTXNVCC_FLAGS:-}" "$DIR" "$PSRC"
 
 if [ "$REMARKS" = 1 ]; then
   python3 "$SRC/report.py" --clones "$DIR/logs/remarks" >"$DIR/clones.md"

@@ -113,6 +113,124 @@ std::optional<std::string> FlatCopy::make(const ir::Function &k) {
   return why;
 }
 
+void FlatCopy::reset() {
+  if (f_) ctx_.analyses.invalidate(*f_);
+  f_.reset();
+}
+
+bool FlatCopy::makePeeled(const ir::Function &k) {
+  if (f_) ctx_.analyses.invalidate(*f_);
+  f_ = ir::cloneFunction(k, k.name, "", ctx_.module);
+  if ((hasScopes(*f_) && flattenScopes(*f_, ctx_.module)) || peelRotatedLoops(*f_, ctx_.module) == 0) {
+    f_.reset();
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+using StmtList = std::vector<std::unique_ptr<ir::Stmt>>;
+
+const ir::Instruction *asInstr(const StmtList &s, size_t i) {
+  return s[i]->kind == ir::Stmt::Kind::Instruction ? static_cast<const ir::Instruction *>(s[i].get()) : nullptr;
+}
+
+/// The next statement at or after i that is not a directive (.loc).
+size_t skipDirectives(const StmtList &s, size_t i) {
+  while (i < s.size() && s[i]->kind == ir::Stmt::Kind::Directive) ++i;
+  return i;
+}
+
+bool isLabel(const StmtList &s, size_t i, std::string_view name) {
+  return i < s.size() && s[i]->kind == ir::Stmt::Kind::Label && static_cast<const ir::Label &>(*s[i]).name == name;
+}
+
+/// The end of the straight-line run of instructions and directives from i
+/// (the first label, block or instruction that does not fall through).
+size_t straightEnd(const StmtList &s, size_t i) {
+  for (; i < s.size(); ++i) {
+    if (s[i]->kind == ir::Stmt::Kind::Directive) continue;
+    const ir::Instruction *in = asInstr(s, i);
+    if (!in || analysis::flowOf(*in) != analysis::Flow::Next || in->base() == "call") break;
+  }
+  return i;
+}
+
+/// One rotated loop at s[a] = `bra.uni H` (peelRotatedLoops), rewritten in
+/// place; false when the statements there are not one.
+bool peelAt(StmtList &s, size_t a, const std::map<std::string_view, unsigned> &refs, ir::Module &m) {
+  const ir::Instruction *enter = asInstr(s, a);
+  if (!enter || enter->base() != "bra" || !enter->guard.empty()) return false;
+  const std::string_view H = analysis::branchTarget(*enter);
+  const size_t b = skipDirectives(s, a + 1);
+  if (b >= s.size() || s[b]->kind != ir::Stmt::Kind::Label) return false;
+  const std::string_view B = static_cast<const ir::Label &>(*s[b]).name;
+  const size_t h = straightEnd(s, b + 1);
+  if (!isLabel(s, h, H) || h == b + 1) return false;
+  const size_t x1 = straightEnd(s, h + 1);  // the exit branch
+  const ir::Instruction *exit = x1 < s.size() ? asInstr(s, x1) : nullptr;
+  if (!exit || exit->base() != "bra" || exit->guard.empty() || x1 == h + 1) return false;
+  const std::string_view X = analysis::branchTarget(*exit);
+  const size_t x2 = skipDirectives(s, x1 + 1);  // the back edge
+  const ir::Instruction *back = x2 < s.size() ? asInstr(s, x2) : nullptr;
+  if (!back || back->base() != "bra" || !back->guard.empty() || analysis::branchTarget(*back) != B) return false;
+  if (!isLabel(s, skipDirectives(s, x2 + 1), X) || X == B || X == H) return false;
+  if (!refs.count(B) || !refs.count(H) || refs.at(B) != 1 || refs.at(H) != 1) return false;
+  // No contractable add in the loop or the straight code it joins reads a
+  // register that a contractable mul there writes.
+  size_t lo = a;
+  while (lo > 0 && s[lo - 1]->kind != ir::Stmt::Kind::Label && straightEnd(s, lo - 1) != lo - 1) --lo;
+  std::set<std::string_view> products;
+  for (size_t i = lo; i < x2; ++i)
+    if (const ir::Instruction *in = asInstr(s, i); in && in->base() == "mul" && contractable(*in))
+      for (auto d : analysis::defUse(*in).defs) products.insert(d);
+  for (size_t i = lo; i < x2 && !products.empty(); ++i)
+    if (const ir::Instruction *in = asInstr(s, i); in && in->base() != "mul" && contractable(*in))
+      for (auto u : analysis::defUse(*in).uses)
+        if (products.count(u)) return false;
+  // <h> @p bra X;  B: <b> <h> @!p bra B;
+  StmtList out;
+  for (size_t i = h + 1; i < x1; ++i) {
+    auto c = s[i]->clone();
+    c->edited = true;
+    out.push_back(std::move(c));
+  }
+  auto exitCopy = s[x1]->clone();
+  exitCopy->edited = true;
+  out.push_back(std::move(exitCopy));
+  out.push_back(std::move(s[b]));
+  for (size_t i = b + 1; i < h; ++i) out.push_back(std::move(s[i]));
+  for (size_t i = h + 1; i < x1; ++i) out.push_back(std::move(s[i]));
+  auto latch = std::make_unique<ir::Instruction>(*exit);
+  latch->guardNegated = !exit->guardNegated;
+  latch->operands.back() = Operand::sym(m.intern(std::string(B)));
+  latch->span = {};
+  latch->edited = true;
+  out.push_back(std::move(latch));
+  s.erase(s.begin() + static_cast<long>(a), s.begin() + static_cast<long>(x2 + 1));
+  s.insert(s.begin() + static_cast<long>(a), std::make_move_iterator(out.begin()), std::make_move_iterator(out.end()));
+  return true;
+}
+
+}  // namespace
+
+size_t peelRotatedLoops(ir::Function &f, ir::Module &m) {
+  if (!f.body) return 0;
+  auto &s = f.body->body;
+  std::map<std::string_view, unsigned> refs;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (const ir::Instruction *in = asInstr(s, i)) {
+      if (in->base() == "brx") return 0;
+      if (in->base() == "bra") ++refs[analysis::branchTarget(*in)];
+    }
+  size_t n = 0;
+  for (size_t a = 0; a < s.size(); ++a)
+    if (peelAt(s, a, refs, m)) ++n;
+  if (n) f.body->edited = true;
+  return n;
+}
+
 Operand Emitter::op(const std::string &t) {
   if (t.size() > 2 && t.front() == '[' && t.back() == ']')
     return Operand{Operand::Kind::Address, "", {op(t.substr(1, t.size() - 2))}};

@@ -59,6 +59,21 @@ std::optional<std::string> flattenScopes(ir::Function &f, ir::Module &m);
 /// Whether `f`'s body has a nested scope.
 bool hasScopes(const ir::Function &f);
 
+/// Rewrites each rotated loop of `f` (a copy of a kernel) into a peeled
+/// first part and a single-block loop. nvcc lays out a loop whose constant
+/// trip count is not a multiple of its unroll factor (`for (j = 1; j < 2048;
+/// j++)`: 2047 iterations, unrolled by 4) as
+///     bra.uni H;  B: <b>  H: <h>  @p bra X;  bra.uni B;  X:
+/// entered in the middle and left before its back edge: H (B H)*. The
+/// rewrite gives the same sequence as
+///     <h>  @p bra X;  B: <b> <h>  @!p bra B;  X:
+/// when <b> and <h> are straight-line code, B and H are targets of those two
+/// branches only, and no add that ptxas may contract (contractable) in the
+/// loop or the straight code before it reads a register that such a mul
+/// there writes (joining the blocks could let ptxas fuse a pair the
+/// original kept apart). Returns how many loops it rewrote.
+size_t peelRotatedLoops(ir::Function &f, ir::Module &m);
+
 /// A copy of a kernel with its nested scopes flattened (flattenScopes), for
 /// a pass to plan and clone from (rowwalk, pack); the copy's analyses are
 /// forgotten with it (the analysis manager keys them by address).
@@ -70,7 +85,13 @@ public:
   ~FlatCopy();
   /// Makes the copy of `k`; the reason, and no copy, when a scope cannot be flattened.
   std::optional<std::string> make(const ir::Function &k);
+  /// Makes a copy of `k` with its rotated loops peeled (peelRotatedLoops),
+  /// its scopes flattened first when it has any; false, and no copy, when
+  /// it has no rotated loop or a scope cannot be flattened.
+  bool makePeeled(const ir::Function &k);
   ir::Function *get() const { return f_.get(); }
+  /// Drops the copy (and its analyses).
+  void reset();
 
 private:
   PassContext &ctx_;
@@ -182,6 +203,10 @@ std::pair<std::unique_ptr<ir::Function>, Variant> makeSplitClone(ir::Module &m, 
 /// Removes the instructions of `f` without side effects whose destination no
 /// instruction of `f` reads (repeatedly); returns how many (DeadCode.cpp).
 size_t removeDeadCode(ir::Function &f);
+
+/// Whether ptxas may fuse `in` with a neighbour into an fma: a floating-point
+/// mul, add or sub without a rounding modifier (Contraction.cpp).
+bool contractable(const ir::Instruction &in);
 
 /// After edits that moved statements of `clone`, a copy of `orig` whose
 /// statements `origIndex` maps to their index in orig (new statements

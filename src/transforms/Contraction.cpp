@@ -115,6 +115,8 @@ std::vector<std::pair<size_t, size_t>> pairs(const ir::Block &b, const std::vect
 
 }  // namespace
 
+bool contractable(const Instruction &in) { return contractableMul(in) || contractableAdd(in); }
+
 std::optional<std::string> keepContractions(ir::Module &m, const ir::Block &orig, ir::Block &clone,
                                             const std::unordered_map<const ir::Stmt *, size_t> &origIndex) {
   const auto so = stretches(orig), sc = stretches(clone);

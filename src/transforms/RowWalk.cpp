@@ -726,6 +726,18 @@ void runRowWalk(PassContext &ctx) {
       if (auto scopeWhy = flat.make(*k)) why = *scopeWhy;
       else planned = planFrom(*flat.get());
     }
+    // A kernel refused for a loop of several blocks is planned again from a
+    // copy with its rotated loops peeled (a constant trip count that is not
+    // a multiple of nvcc's unroll factor: clone::peelRotatedLoops), when it
+    // has one; the reasons of the first plan stand when that fails too.
+    if (!planned && why == kSeveralBlocks) {
+      const std::string first = why;
+      const Stmt *firstAt = whyAt;
+      if (flat.makePeeled(*k) && !(planned = planFrom(*flat.get()))) {
+        why = first, whyAt = firstAt;
+        flat.reset();
+      }
+    }
     ir::Function &from = flat.get() ? *flat.get() : *k;
     if (!planned) {
       if (!why.empty() && why != "no loop")

@@ -27,6 +27,7 @@ inline constexpr unsigned kLanes = 32;
 /// The planner's refusal of a kernel with nested { } scopes (runRowWalk then
 /// plans a copy with them flattened).
 inline constexpr const char *kNestedBlocks = "it has nested { } blocks";
+inline constexpr const char *kSeveralBlocks = "a loop of several blocks (only single-block loops are handled)";
 /// The rows each lane count G of the lanes clones runs for (the pass option
 /// rowwalk-lanes, default 32,8,4: Registry.cpp; RowWalk.cpp's laneCounts): measured on an
 /// H200 (bench/rowwalk/rowwalk.cu --short-rows, int and float row sums of 128 MB in
@@ -87,6 +88,10 @@ struct IV {
   int64_t step = 0;         // immediate step (negated for sub)
   std::string stepReg;      // register step
   bool negated = false;     // sub with a register step
+  /// Updated through one link (the staged clone only): `add t, r, c2` then
+  /// `add r, t, c1` in the loop, step c1 + c2 (nvcc's counters of rotated
+  /// loops, clone::peelRotatedLoops); `update` is r's add.
+  bool chain = false;
 };
 
 struct Acc {
@@ -229,7 +234,8 @@ private:
   };
   bool lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &removed, uint16_t counter, LanePlan &lp,
                        std::string &why, bool staged);
-  bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
+  bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp, bool chain);
+  bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);
   bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);

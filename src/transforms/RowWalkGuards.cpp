@@ -44,7 +44,7 @@
 namespace ptxopt::transforms::rowwalk {
 
 namespace {
-const char *const kSeveral = "a loop of several blocks (only single-block loops are handled)";
+const char *const kSeveral = kSeveralBlocks;
 }  // namespace
 
 bool Planner::guardedLoop(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,

@@ -166,9 +166,12 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
 }
 
 /// Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant
-/// (in a loop of several blocks, in a block that runs every iteration).
-/// Appends it to lp.ivs when r is one.
-bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp) {
+/// (in a loop of several blocks, in a block that runs every iteration), or
+/// with `chain` (the staged clone) `add t, r, c2` ... `add r, t, c1`, c1
+/// and c2 immediates, t set once in the loop. Appends it to lp.ivs when r
+/// is one.
+bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp,
+                                bool chain) {
   auto &defs = du.defs;
   const auto &ds = defs[r];
   if (ds.size() != 1 || L.guarded.count(ds[0])) return false;
@@ -181,6 +184,7 @@ bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockD
   const Operand *other = nullptr;
   if (in.operands[1].text == r && in.operands[1].isReg()) other = &in.operands[2];
   else if (b == "add" && in.operands[2].isReg() && in.operands[2].text == r) other = &in.operands[1];
+  if (!other && chain && b == "add") return chainInductionVariable(L, r, du, lp);
   if (!other || (other->isReg() && defs.count(std::string(other->text)))) return false;
   IV iv;
   iv.reg = r;
@@ -197,6 +201,40 @@ bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockD
   }
   lp.ivs.push_back(iv);
   return true;
+}
+
+/// inductionVariable's chain: r's add `add r, t, c1` reads t, set once in
+/// the loop before it by `add t, r, c2` of the same type, both unguarded.
+bool Planner::chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp) {
+  auto &defs = du.defs;
+  const size_t at = defs[r][0];
+  const Instruction &in = *instr(at);
+  auto addOf = [&](const Instruction &a, const std::string &from, int64_t &c) {
+    if (a.base() != "add" || !a.guard.empty() || a.operands.size() != 3 || a.opcode != in.opcode) return false;
+    for (int o = 1; o <= 2; ++o)
+      if (a.operands[size_t(o)].isReg() && a.operands[size_t(o)].text == from && a.operands[size_t(3 - o)].intValue()) {
+        c = *a.operands[size_t(3 - o)].intValue();
+        return true;
+      }
+    return false;
+  };
+  for (int o = 1; o <= 2; ++o) {
+    const Operand &t = in.operands[size_t(o)];
+    if (!t.isReg() || !in.operands[size_t(3 - o)].intValue()) continue;
+    const std::string link(t.text);
+    const auto &td = defs[link];
+    int64_t c1 = *in.operands[size_t(3 - o)].intValue(), c2 = 0;
+    if (td.size() != 1 || td[0] >= at || L.guarded.count(td[0]) || !addOf(*instr(td[0]), r, c2)) return false;
+    IV iv;
+    iv.reg = r;
+    iv.update = at;
+    iv.bits = in.opcode.ends_with("64") ? 64 : 32;
+    iv.step = c1 + c2;
+    iv.chain = true;
+    lp.ivs.push_back(iv);
+    return true;
+  }
+  return false;
 }
 
 /// Accumulator chain: r -> d1 -> ... -> r, each link read once, by the next;
@@ -261,7 +299,7 @@ bool Planner::planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std
   std::set<std::string> carriedOk;
   for (const std::string &r : du.readFirst) {
     if (!du.defs.count(r)) continue;  // invariant
-    if (inductionVariable(L, r, du, lp)) {
+    if (inductionVariable(L, r, du, lp, staged)) {
       carriedOk.insert(r);
       continue;
     }

@@ -6,6 +6,9 @@
 // the constant row of rowwalk32.cu (`rowsum_u32_c1024`); every clone
 // compared bit for bit with the original on random non-zero inputs.
 //
+// Rotated loops (constant trip counts not a multiple of nvcc's unroll
+// factor, `for (j = 1; j < 2048; j++)`): addRowWalkRotated.
+//
 // Also sweep shapes the pass took already (a while loop bumping pointers,
 // a batched kernel, alpha/beta, mvt's accumulator in memory, a row norm,
 // the strictly lower triangle).
@@ -37,9 +40,59 @@ Case constRows(const std::string &name, const std::string &kernel, unsigned m, u
   c.big = size_t(m) * n >= (size_t(1) << 24);
   return c;
 }
+/// Rotated loops (tests/lit/rowwalk/Inputs/rotated.cu): the staged clone of
+/// a copy with the loop's first part peeled; every kernel's row length is a
+/// constant, the rows are `m`.
+void addRowWalkRotated(std::vector<Case> &cs) {
+  const std::string forced = "rowwalk;rowwalk-staged=1";
+  auto rows = [&](const std::string &name, const std::string &kernel, std::vector<Arg> args, unsigned m,
+                  unsigned block, const std::string &passes, const std::string &expect) {
+    const bool big = args[0].count >= (size_t(1) << 24);
+    Case c = makeCase("rowwalk rotated: " + name + " " + std::to_string(m) + " rows b" + std::to_string(block),
+                      "rowwalkrotated", kernel, std::move(args), {(m + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = big;
+    return c;
+  };
+  // s = row[0]; j = 1 .. 2047: -O2, rows not x32, 96-thread blocks, A not
+  // 16-byte aligned (every warp runs the original loop).
+  for (auto [m, block, offset, passes] :
+       {std::tuple<unsigned, unsigned, uint32_t, std::string>{4096, 256, 0, ""}, {1000, 256, 0, forced},
+        {1000, 96, 0, forced}, {1000, 256, 4, forced}}) {
+    cs.push_back(rows(std::string("row sum from 1, 2048 floats") + (offset ? ", A + 4 bytes" : ""),
+                      "rowsum_from1_c2048",
+                      {in(Elem::F32, size_t(m) * 2048, offset), out(Elem::F32, m), i32(int32_t(m))}, m, block, passes,
+                      "=rowsum_from1_c2048__ptxopt_staged"));
+  }
+  // Max and argmax: ints (the counter updated through a second register), floats.
+  for (auto [m, passes] : {std::pair<unsigned, std::string>{4096, ""}, {1000, forced}}) {
+    cs.push_back(rows("int max and argmax, 2048", "rowmax_c2048",
+                      {in(Elem::I32, size_t(m) * 2048), out(Elem::I32, m), out(Elem::I32, m), i32(int32_t(m))}, m,
+                      256, passes, "=rowmax_c2048__ptxopt_staged"));
+    cs.push_back(rows("float max and argmax, 4096", "rowmaxf_c4096",
+                      {in(Elem::F32, size_t(m) * 4096), out(Elem::F32, m), out(Elem::I32, m), i32(int32_t(m))}, m,
+                      256, passes, "=rowmaxf_c4096__ptxopt_staged"));
+    cs.push_back(rows("matrix-vector from 1, 2048", "mv_from1_c2048",
+                      {in(Elem::F32, size_t(m) * 2048), in(Elem::F32, 2048), out(Elem::F32, m), i32(int32_t(m))}, m,
+                      256, passes.empty() ? "" : "rowwalk,pack;rowwalk-staged=1", "=mv_from1_c2048__ptxopt_staged_pack"));
+  }
+  // Integers: the lanes clones of the peeled loop (chosen first), and the staged one alone.
+  cs.push_back(rows("int row sum from 1, 1024", "rowsum_from1_int_c1024",
+                    {in(Elem::I32, size_t(4096) * 1024), out(Elem::I32, 4096), i32(4096)}, 4096, 256, "",
+                    "=rowsum_from1_int_c1024__ptxopt_lanes"));
+  cs.push_back(rows("int row sum from 1, 1024, lanes off", "rowsum_from1_int_c1024",
+                    {in(Elem::I32, size_t(1000) * 1024), out(Elem::I32, 1000), i32(1000)}, 1000, 256,
+                    "rowwalk;rowwalk-staged=1;rowwalk-lanes=0", "=rowsum_from1_int_c1024__ptxopt_staged"));
+  // Refused (remark): 2047 floats from j = 0; the original runs.
+  cs.push_back(rows("row sum of 2047 (refused)", "rowsum_c2047",
+                    {in(Elem::F32, size_t(4096) * 2047), out(Elem::F32, 4096), i32(4096)}, 4096, 256, "", "original"));
+}
+
 }  // namespace
 
 void addRowWalkSweep(std::vector<Case> &cs) {
+  addRowWalkRotated(cs);
   const std::string forced = "rowwalk;rowwalk-staged=1";
   // #define N 2048 (floats: 16 per iteration, 64 bytes), -O2 then the edges.
   cs.push_back(constRows("#define row", "mv_define", 4096, 2048, 256, Elem::F32, true, "",

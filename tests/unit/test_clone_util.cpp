@@ -37,3 +37,71 @@ TEST_CASE("clone utilities: parameters by name, base and offset, alignment condi
   CHECK(conds[0] == Variant::AlignedParam{2, 16});
   CHECK(conds[1] == Variant::AlignedParam{0, 16});
 }
+
+namespace {
+
+/// The body of kernel k after peelRotatedLoops, one statement per line; `n`
+/// gets how many loops it rewrote.
+std::string peeled(const std::string &body, size_t &n) {
+  auto m = parseOk(std::string(kHeader) +
+                   ".visible .entry k(.param .u64 a)\n{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n"
+                   "\t.reg .f32 %f<8>;\n\t.reg .b64 %rd<4>;\n" + body + "\tret;\n}\n");
+  ir::Function &k = *m->kernels()[0];
+  n = peelRotatedLoops(k, *m);
+  std::string out;
+  for (const auto &st : k.body->body)
+    if (st->kind != ir::Stmt::Kind::Decl) out += printStmt(*st) + "\n";
+  return out;
+}
+
+// nvcc's rotated loop: entered at H, left before the back edge to B.
+const char *kRotated = "\tmov.u32 %r1, 0;\n\tbra.uni H;\nB:\n\tadd.s32 %r1, %r1, 4;\nH:\n"
+                       "\tadd.s32 %r2, %r2, %r1;\n\tsetp.eq.s32 %p1, %r1, 2044;\n\t@%p1 bra X;\n\tbra.uni B;\nX:\n";
+
+}  // namespace
+
+TEST_CASE("peelRotatedLoops: H (B H)* becomes H, then a single-block loop B H", "[clone]") {
+  size_t n = 0;
+  const std::string out = peeled(kRotated, n);
+  CHECK(n == 1);
+  CHECK(out == "mov.u32 %r1, 0;\n"
+               "add.s32 %r2, %r2, %r1;\nsetp.eq.s32 %p1, %r1, 2044;\n@%p1 bra X;\n"
+               "B:\nadd.s32 %r1, %r1, 4;\nadd.s32 %r2, %r2, %r1;\nsetp.eq.s32 %p1, %r1, 2044;\n@!%p1 bra B;\n"
+               "X:\nret;\n");
+}
+
+TEST_CASE("peelRotatedLoops: what stays as it is", "[clone]") {
+  size_t n = 1;
+  const std::string rotated = kRotated;
+  auto with = [&](const std::string &from, const std::string &to) {
+    std::string s = rotated;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::string kept[] = {
+      // B is also the target of another branch; H is too
+      rotated + "\t@%p2 bra B;\n",
+      rotated + "\t@%p2 bra H;\n",
+      // a branch inside <b>; no back edge (B falls into H only)
+      with("\tadd.s32 %r1, %r1, 4;\n", "\t@%p2 bra X;\n\tadd.s32 %r1, %r1, 4;\n"),
+      with("\tbra.uni B;\n", ""),
+      // the exit is not the label after the back edge
+      with("X:\n", "Y:\nX:\n"),
+      // a contractable mul in <b> whose product a contractable add in <h> reads
+      with("\tsetp.eq", "\tmul.f32 %f1, %f2, %f3;\n\tadd.f32 %f4, %f1, %f5;\n\tsetp.eq"),
+      // ... the mul in <b>, the add in <h>
+      "\tmov.u32 %r1, 0;\n\tbra.uni H;\nB:\n\tadd.s32 %r1, %r1, 4;\n\tmul.f32 %f1, %f2, %f3;\nH:\n"
+      "\tadd.f32 %f4, %f1, %f5;\n\tsetp.eq.s32 %p1, %r1, 2044;\n\t@%p1 bra X;\n\tbra.uni B;\nX:\n",
+  };
+  for (const auto &body : kept) {
+    INFO(body);
+    peeled(body, n);
+    CHECK(n == 0);
+  }
+  // A product nothing contractable reads, or read by an add that rounds
+  // (.rn): peeled.
+  peeled(with("\tsetp.eq", "\tmul.f32 %f1, %f2, %f3;\n\tsetp.eq"), n);
+  CHECK(n == 1);
+  peeled(with("\tsetp.eq", "\tmul.f32 %f1, %f2, %f3;\n\tadd.rn.f32 %f4, %f1, %f5;\n\tsetp.eq"), n);
+  CHECK(n == 1);
+}

@@ -1,0 +1,78 @@
+// Row walks whose constant trip count is not a multiple of nvcc's unroll
+// factor (rotated loops: clone::peelRotatedLoops; tests/lit/rowwalk/rotated.test,
+// gpu-diff's "rowwalk rotated" cases). nvcc 13 -arch=sm_90 -O3 -ptx.
+
+// `s = row[0]; for (j = 1; j < 2048; j++)`: 2047 iterations.
+extern "C" __global__ void rowsum_from1_c2048(const float *A, float *y, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const float *row = A + (size_t)r * 2048;
+  float s = row[0];
+  for (int j = 1; j < 2048; j++) s += row[j];
+  y[r] = s;
+}
+
+// Max and argmax, the first element taken before the loop (ties keep the first).
+extern "C" __global__ void rowmax_c2048(const int *A, int *maxv, int *argmax, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const int *row = A + (size_t)r * 2048;
+  int best = row[0], arg = 0;
+  for (int j = 1; j < 2048; j++) {
+    int v = row[j];
+    if (v > best) {
+      best = v;
+      arg = j;
+    }
+  }
+  maxv[r] = best;
+  argmax[r] = arg;
+}
+
+extern "C" __global__ void rowmaxf_c4096(const float *A, float *maxv, int *argmax, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const float *row = A + (size_t)r * 4096;
+  float best = row[0];
+  int arg = 0;
+  for (int j = 1; j < 4096; j++) {
+    float v = row[j];
+    if (v > best) {
+      best = v;
+      arg = j;
+    }
+  }
+  maxv[r] = best;
+  argmax[r] = arg;
+}
+
+// A matrix-vector product with the first product taken before the loop.
+extern "C" __global__ void mv_from1_c2048(const float *A, const float *x, float *y, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const float *row = A + (size_t)r * 2048;
+  float s = row[0] * x[0];
+  for (int j = 1; j < 2048; j++) s += row[j] * x[j];
+  y[r] = s;
+}
+
+// Integers: the lanes clones are not given the peeled loop (staged only).
+extern "C" __global__ void rowsum_from1_int_c1024(const int *A, int *y, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const int *row = A + (size_t)r * 1024;
+  int s = row[0];
+  for (int j = 1; j < 1024; j++) s += row[j];
+  y[r] = s;
+}
+
+// 2047 iterations from j = 0: the loop reads a register set in the
+// previous iteration's second block (`%rd5 = %rd15 - 8`): refused.
+extern "C" __global__ void rowsum_c2047(const float *A, float *y, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const float *row = A + (size_t)r * 2047;
+  float s = 0;
+  for (int j = 0; j < 2047; j++) s += row[j];
+  y[r] = s;
+}
