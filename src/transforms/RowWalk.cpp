@@ -73,7 +73,12 @@
 // (2.58x on the H100 for tmp in memory, bit-identical; docs/BENCHMARKS.md).
 // Nested { } scopes (cuda_fp16.h's inline asm) are flattened in a copy of
 // the kernel that the pass plans and clones from (clone::flattenScopes);
-// the original keeps them.
+// the original keeps them. So are rotated loops (a constant trip count not
+// a multiple of nvcc's unroll factor: entered in the middle, left before
+// the back edge): the copy peels the loop's first part and makes it one
+// block (clone::peelRotatedLoops) when the kernel was refused for a loop of
+// several blocks; the staged planner reads row loads after the register's
+// update as one step on, and counters updated through one link register.
 // Refuses (remark): communication, nested scopes with labels, scopes or
 // calls, no single-block loop,
 // latch/exit shapes it does not know, loop-carried values other than the
