@@ -157,6 +157,50 @@ size_t straightEnd(const StmtList &s, size_t i) {
   return i;
 }
 
+/// In <b> = s[b0, b1) of a rotated loop, an address `[t+k]` whose t <h> =
+/// s[h0, h1) sets once, `add.s64 t, v, c` (c an immediate), becomes
+/// `[v+(k+c)]` when v is not written after that add in <h> nor in <b> before
+/// the load: <b> runs after <h> (of the peeled copy or of the previous
+/// iteration), so t still holds v + c there (nvcc's `%rd5 = %rd15 - 8` of a
+/// loop from j = 0). The address then names the row register itself.
+void addressesThroughLink(StmtList &s, size_t b0, size_t b1, size_t h0, size_t h1, ir::Module &m) {
+  auto writes = [&](size_t i, std::string_view r) {
+    const ir::Instruction *in = asInstr(s, i);
+    if (!in) return false;
+    const auto du = analysis::defUse(*in);
+    return std::find(du.defs.begin(), du.defs.end(), r) != du.defs.end();
+  };
+  for (size_t i = b0; i < b1; ++i) {
+    auto *in = s[i]->kind == ir::Stmt::Kind::Instruction ? static_cast<ir::Instruction *>(s[i].get()) : nullptr;
+    if (!in || (in->base() != "ld" && in->base() != "st")) continue;
+    for (Operand &op : in->operands) {
+      std::string t;
+      int64_t k = 0;
+      if (!baseAndOffset(op, t, k)) continue;
+      size_t def = SIZE_MAX, defs = 0;
+      for (size_t j = h0; j < h1; ++j)
+        if (writes(j, t)) def = j, ++defs;
+      bool before = false;  // t written in <b> before the load
+      for (size_t j = b0; j < i; ++j) before |= writes(j, t);
+      if (defs != 1 || before) continue;
+      const ir::Instruction &ad = *asInstr(s, def);
+      if (ad.opcode != "add.s64" || !ad.guard.empty() || ad.operands.size() != 3 || !ad.operands[1].isReg() ||
+          !ad.operands[2].intValue())
+        continue;
+      const std::string_view v = ad.operands[1].text;
+      bool moved = false;
+      for (size_t j = def + 1; j < h1; ++j) moved |= writes(j, v);
+      for (size_t j = b0; j < i; ++j) moved |= writes(j, v);
+      if (moved) continue;
+      const int64_t off = k + *ad.operands[2].intValue();
+      Operand sum{Operand::Kind::Sum, off < 0 ? "-" : "+",
+                  {Operand::reg(v), Operand::imm(m.intern(std::to_string(off < 0 ? -off : off)))}};
+      op = Operand{Operand::Kind::Address, "", {off == 0 ? Operand::reg(v) : sum}};
+      in->edited = true;
+    }
+  }
+}
+
 /// One rotated loop at s[a] = `bra.uni H` (peelRotatedLoops), rewritten in
 /// place; false when the statements there are not one.
 bool peelAt(StmtList &s, size_t a, const std::map<std::string_view, unsigned> &refs, ir::Module &m) {
@@ -189,6 +233,7 @@ bool peelAt(StmtList &s, size_t a, const std::map<std::string_view, unsigned> &r
     if (const ir::Instruction *in = asInstr(s, i); in && in->base() != "mul" && contractable(*in))
       for (auto u : analysis::defUse(*in).uses)
         if (products.count(u)) return false;
+  addressesThroughLink(s, b + 1, h, h + 1, x1, m);
   // <h> @p bra X;  B: <b> <h> @!p bra B;
   StmtList out;
   for (size_t i = h + 1; i < x1; ++i) {

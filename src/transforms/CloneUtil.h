@@ -71,7 +71,9 @@ bool hasScopes(const ir::Function &f);
 /// branches only, and no add that ptxas may contract (contractable) in the
 /// loop or the straight code before it reads a register that such a mul
 /// there writes (joining the blocks could let ptxas fuse a pair the
-/// original kept apart). Returns how many loops it rewrote.
+/// original kept apart). An address in <b> through a register that <h>
+/// sets to `v + c` (`add.s64`) is read as `[v+(k+c)]` (its value there, on
+/// both ways into <b>). Returns how many loops it rewrote.
 size_t peelRotatedLoops(ir::Function &f, ir::Module &m);
 
 /// A copy of a kernel with its nested scopes flattened (flattenScopes), for

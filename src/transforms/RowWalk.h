@@ -236,6 +236,7 @@ private:
                        std::string &why, bool staged);
   bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp, bool chain);
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
+  bool rowsCanAlign(const StagedPlan &sp, std::string &why);
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);
   bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);

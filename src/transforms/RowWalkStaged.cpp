@@ -265,8 +265,29 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
     }
   }
-  if (!constantRowLongEnough(L, sp, why)) return false;
+  if (!constantRowLongEnough(L, sp, why) || !rowsCanAlign(sp, why)) return false;
   return sizeTiles(sp, why);
+}
+
+/// A warp copies its rows' tiles only when all 32 start 16-byte aligned
+/// (else it runs the original loop): rows a constant number of bytes apart
+/// along %tid.x that is not a multiple of 16 (a constant row length of 2047
+/// floats) never all are, so such a clone would only add its checks.
+bool Planner::rowsCanAlign(const StagedPlan &sp, std::string &why) {
+  analysis::Symbol tx{analysis::Symbol::Kind::Tid};
+  tx.dim = 0;
+  const uint16_t tid = fa_.affine().symbolId(tx);
+  for (const auto &l : sp.loads) {
+    if (!accessAt_.count(l.stmt)) continue;
+    for (const auto &st : accessAt_.at(l.stmt)->strides)
+      if (st.symbol == tid && st.constant && *st.constant % 16 != 0) {
+        why = "rows " + std::to_string(*st.constant) +
+              " bytes apart (a constant, not a multiple of 16): no warp's 32 rows all start 16-byte aligned, so "
+              "every warp would run the original loop";
+        return false;
+      }
+  }
+  return true;
 }
 
 /// The tiles of a planned row walk: bytes of a row per tile, and how many

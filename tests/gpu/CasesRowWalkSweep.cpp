@@ -84,7 +84,12 @@ void addRowWalkRotated(std::vector<Case> &cs) {
   cs.push_back(rows("int row sum from 1, 1024, lanes off", "rowsum_from1_int_c1024",
                     {in(Elem::I32, size_t(1000) * 1024), out(Elem::I32, 1000), i32(1000)}, 1000, 256,
                     "rowwalk;rowwalk-staged=1;rowwalk-lanes=0", "=rowsum_from1_int_c1024__ptxopt_staged"));
-  // Refused (remark): 2047 floats from j = 0; the original runs.
+  // 2047 of each row of 2048 from j = 0 (a load through a register <h> sets).
+  for (auto [m, passes] : {std::pair<unsigned, std::string>{4096, ""}, {1000, forced}})
+    cs.push_back(rows("2047 of each row of 2048", "rowsum_2047_of_2048",
+                      {in(Elem::F32, size_t(m) * 2048), out(Elem::F32, m), i32(int32_t(m))}, m, 256, passes,
+                      "=rowsum_2047_of_2048__ptxopt_staged"));
+  // Refused (remark): rows of 2047 floats (8188 bytes apart); the original runs.
   cs.push_back(rows("row sum of 2047 (refused)", "rowsum_c2047",
                     {in(Elem::F32, size_t(4096) * 2047), out(Elem::F32, 4096), i32(4096)}, 4096, 256, "", "original"));
 }

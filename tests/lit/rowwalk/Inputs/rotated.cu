@@ -66,8 +66,20 @@ extern "C" __global__ void rowsum_from1_int_c1024(const int *A, int *y, int rows
   y[r] = s;
 }
 
-// 2047 iterations from j = 0: the loop reads a register set in the
-// previous iteration's second block (`%rd5 = %rd15 - 8`): refused.
+// 2047 iterations from j = 0 of rows of 2048: the loop's first block reads
+// the row through `%rd5 = %rd15 - 8`, set in the previous iteration's
+// second block (or the peeled copy of it): read as [%rd15+4].
+extern "C" __global__ void rowsum_2047_of_2048(const float *A, float *y, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const float *row = A + (size_t)r * 2048;
+  float s = 0;
+  for (int j = 0; j < 2047; j++) s += row[j];
+  y[r] = s;
+}
+
+// The same on rows of 2047 (8188 bytes apart): no warp's rows are all
+// 16-byte aligned, so no staged clone.
 extern "C" __global__ void rowsum_c2047(const float *A, float *y, int rows) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= rows) return;
