@@ -172,7 +172,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       return false;
     }
     if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;
-    if (L.multi) ivPlusConstant(L, sp.lp, i, reg, off);
+    ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
     const bool shortLoad = mem->bytes() < 4;  // a row of 8- or 16-bit elements (RowWalkShort.cpp)
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)

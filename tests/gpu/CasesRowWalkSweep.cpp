@@ -94,10 +94,33 @@ void addRowWalkRotated(std::vector<Case> &cs) {
                     {in(Elem::F32, size_t(4096) * 2047), out(Elem::F32, 4096), i32(4096)}, 4096, 256, "", "original"));
 }
 
+/// Row walks through __ldg (tests/lit/rowwalk/Inputs/ldg.cu): each load's
+/// address a register `row + 4k` set in the loop.
+void addRowWalkLdg(std::vector<Case> &cs) {
+  for (auto [m, n, passes] : {std::tuple<unsigned, unsigned, std::string>{4096, 4096, ""},
+                              {1000, 1004, "rowwalk;rowwalk-staged=1"}}) {
+    Case c = makeCase("rowwalk ldg: gemv, size_t indices " + std::to_string(m) + "x" + std::to_string(n), "rowwalkldg",
+                      "gemv_ldg",
+                      {in(Elem::F32, size_t(m) * n), in(Elem::F32, n), out(Elem::F32, m), i64(int32_t(m)),
+                       i64(int32_t(n))},
+                      {(m + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = "=gemv_ldg__ptxopt_staged";
+    cs.push_back(c);
+    c = makeCase("rowwalk ldg: int row sum " + std::to_string(m) + "x" + std::to_string(n), "rowwalkldg",
+                 "rowsum_ldg_int", {in(Elem::I32, size_t(m) * n), out(Elem::I32, m), i32(int32_t(m)), i32(int32_t(n))},
+                 {(m + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = passes.empty() ? "rowwalk;rowwalk-lanes=0" : passes + ";rowwalk-lanes=0";
+    c.expect = "=rowsum_ldg_int__ptxopt_staged";
+    cs.push_back(c);
+  }
+}
+
 }  // namespace
 
 void addRowWalkSweep(std::vector<Case> &cs) {
   addRowWalkRotated(cs);
+  addRowWalkLdg(cs);
   const std::string forced = "rowwalk;rowwalk-staged=1";
   // #define N 2048 (floats: 16 per iteration, 64 bytes), -O2 then the edges.
   cs.push_back(constRows("#define row", "mv_define", 4096, 2048, 256, Elem::F32, true, "",
