@@ -521,6 +521,20 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
+    // No loop staged: again, taking loops nvcc did not unroll (one or two
+    // 4- or 8-byte elements an iteration, an `iv < bound` latch with a
+    // uniform trip count: `#pragma unroll 1`). Only here, so a kernel's
+    // unrolled loop keeps its clone without its small remainder loops.
+    if (plan.staged.empty() && !stagedWhy.empty()) {
+      smallSteps_ = true;
+      for (const auto &L : loops_) {
+        StagedPlan sp;
+        std::string w;
+        if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
+      }
+      smallSteps_ = false;
+      if (!plan.staged.empty()) stagedWhy.clear();
+    }
     if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {
       plan.staged.clear();
       stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";

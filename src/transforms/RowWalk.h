@@ -237,6 +237,9 @@ private:
   bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp, bool chain);
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
   bool rowsCanAlign(const StagedPlan &sp, std::string &why);
+  /// Planner::run's second try of the staged clone: loops nvcc did not
+  /// unroll (stepRefusal, lessThanLatch).
+  bool smallSteps_ = false;
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);
   bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);

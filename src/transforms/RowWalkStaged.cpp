@@ -98,13 +98,18 @@ Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
 /// Why a row of `bytes`-byte elements through `reg` advancing `step` bytes
 /// per iteration is not staged, "" when it may be: 16-128 bytes, a power of
 /// two (4-128 for 8- and 16-bit elements: RowWalkShort.cpp).
-std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg) {
+std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg, bool smallSteps) {
   if (bytes < 4)
     return shortRowStep(step) ? ""
                               : "a row of " + std::to_string(bytes * 8) + "-bit elements through " + reg +
                                     " advancing " + std::to_string(step) +
                                     " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
   if (step > 0 && step % 16 == 0 && step <= 128 && isPow2(step)) return "";
+  // Loops nvcc did not unroll (`#pragma unroll 1`), on the small-step retry
+  // (Planner::run): one or two elements an iteration, 32-64 copies of the
+  // body per tile.
+  if (smallSteps && !wide && (step == int64_t(bytes) || step == 2 * int64_t(bytes)) && step >= 4 && step <= 8)
+    return "";
   return wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
                     " bytes per iteration (not 16, 32, 64 or 128)"
               : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
@@ -191,7 +196,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     } else if (!iv || iv->bits != 64 || !iv->immStep) {
       step = 0;
     }
-    why = stepRefusal(step, mem->bytes(), wide, reg);
+    why = stepRefusal(step, mem->bytes(), wide, reg, smallSteps_);
     if (!why.empty()) return false;
     // After its update the register is one step on: nvcc's rotated loops
     // (clone::peelRotatedLoops) read the first elements of an iteration

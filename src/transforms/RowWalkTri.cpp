@@ -59,7 +59,10 @@
 namespace ptxopt::transforms::rowwalk {
 
 bool Planner::planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why) {
-  sp.perLane = fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
+  // An `iv < bound` latch has its trip count per lane (emitTripCountLess)
+  // even where it is the same for all: the uniform form compares with lane
+  // 0's T from the `iv != bound` count only.
+  sp.perLane = fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread || (smallSteps_ && sp.lp.lessThan);
   if (sp.perLane && ctx_.options.rowwalk.asyncCopy) {
     why = "the trip count differs between lanes (a triangular loop): only the plain copies stage such rows "
           "(rowwalk-staged-copy=async asked for cp.async)";
@@ -105,8 +108,11 @@ bool Planner::unknownRows(const LoopBlock &L, const std::set<size_t> &removed) {
 }
 
 bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated) {
+  // Thread-varying trip counts (triangular loops); uniform ones too on the
+  // small-step retry (Planner::run: loops nvcc did not unroll), in the
+  // per-lane form (planPerLane).
   return !negated && setp.opcode == "setp.lt.s32" &&
-         fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
+         (smallSteps_ || fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread);
 }
 
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {

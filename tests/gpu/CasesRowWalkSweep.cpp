@@ -207,6 +207,11 @@ void addRowWalkSweep(std::vector<Case> &cs) {
   // A while loop bumping two pointers: both staged as rows, per-lane trip counts.
   cs.push_back(mv("while, pointers bumped", "mv_while", 4096, 4096, "", "=mv_while__ptxopt_staged"));
   cs.push_back(mv("while, pointers bumped", "mv_while", 1000, 1004, forced, "=mv_while__ptxopt_staged"));
+  // `#pragma unroll 1` (fifth session): the per-lane staged clone of a loop
+  // of one float an iteration (64 copies a tile); rows not x32, not aligned.
+  cs.push_back(mv("unroll 1", "mv_unroll1", 4096, 4096, "", "=mv_unroll1__ptxopt_staged"));
+  cs.push_back(mv("unroll 1", "mv_unroll1", 1000, 1004, forced, "=mv_unroll1__ptxopt_staged"));
+  cs.push_back(mv("unroll 1", "mv_unroll1", 1000, 1000, forced, "=mv_unroll1__ptxopt_staged"));
   // blockIdx.y picks the matrix (one matrix: the clone's grid.z == 1 too).
   cs.push_back(mv("batched, one matrix", "mv_batched", 4096, 4096, "", "=mv_batched__ptxopt_staged_pack"));
   // Launches with grid.y > 1: the staged clone runs the logical block's y
