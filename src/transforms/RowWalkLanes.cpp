@@ -426,7 +426,8 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   }
   if (lt) {
     const IV &t = lp.ivs[lp.tested];
-    if (t.bits != 32 || t.step <= 0 || !lp.after || !lp.boundOffset.empty()) {
+    const bool pointer = t.bits == 64 && sp.opcode == "setp.lt.u64";  // lessThanLatch's pointer loops
+    if ((t.bits != 32 && !pointer) || t.step <= 0 || !lp.after || !lp.boundOffset.empty()) {
       why = "the loop's exit test 'iv < bound' is not on a 32-bit counter stepping up, read after its update";
       return false;
     }

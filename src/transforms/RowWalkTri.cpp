@@ -111,6 +111,8 @@ bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool ne
   // Thread-varying trip counts (triangular loops); uniform ones too on the
   // small-step retry (Planner::run: loops nvcc did not unroll), in the
   // per-lane form (planPerLane).
+  // A pointer loop (`while (p < end)`, 64-bit, unsigned) on that retry too.
+  if (!negated && smallSteps_ && setp.opcode == "setp.lt.u64") return true;
   return !negated && setp.opcode == "setp.lt.s32" &&
          (smallSteps_ || fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread);
 }
@@ -121,13 +123,20 @@ std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<
   const IV &t = lp.ivs[lp.tested];
   std::string b = lp.bound;
   if (!b.empty() && b[0] != '%') {
-    const std::string r = e.reg32();
-    e.ins("mov.b32", {r, b});
+    const std::string r = t.bits == 64 ? e.reg64() : e.reg32();
+    e.ins(t.bits == 64 ? "mov.b64" : "mov.b32", {r, b});
     b = r;
   }
   const std::string a = e.reg64(), bw = e.reg64(), d = e.reg64(), T = e.reg64();
-  e.ins("cvt.s64.s32", {a, v0[lp.tested]});
-  e.ins("cvt.s64.s32", {bw, b});
+  if (t.bits == 64) {
+    // A pointer against the end pointer (`while (p < end)`): addresses,
+    // below 2^63, so their signed difference is the unsigned one.
+    e.ins("mov.b64", {a, v0[lp.tested]});
+    e.ins("mov.b64", {bw, b});
+  } else {
+    e.ins("cvt.s64.s32", {a, v0[lp.tested]});
+    e.ins("cvt.s64.s32", {bw, b});
+  }
   e.ins("sub.s64", {d, bw, a});
   e.ins("add.s64", {d, d, std::to_string(t.step - 1)});
   e.ins("shr.s64", {d, d, std::to_string(log2u(uint64_t(t.step)))});
@@ -139,6 +148,7 @@ void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::strin
                     const std::string &ok) {
   // The original's counter after its last update, iv0 + T * step, is at most
   // 2^31 - 1: past it the 32-bit counter would wrap and the loop go on.
+  if (lp.ivs[lp.tested].bits == 64) return;  // a pointer: no wrap
   const std::string a = e.reg64(), last = e.reg64();
   e.ins("cvt.s64.s32", {a, v0[lp.tested]});
   e.ins("mad.lo.s64", {last, T, std::to_string(lp.ivs[lp.tested].step), a});

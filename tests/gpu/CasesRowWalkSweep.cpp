@@ -116,11 +116,31 @@ void addRowWalkLdg(std::vector<Case> &cs) {
   }
 }
 
+/// Row walks nvcc does not unroll (tests/lit/rowwalk/Inputs/nounroll.cu):
+/// (A, y, rows, cols); the per-lane staged clone of the second try.
+void addRowWalkNoUnroll(std::vector<Case> &cs) {
+  for (const char *k : {"rowsum_nounroll", "rownorm_while", "rowsum_ne_ptr"})
+    for (auto [m, n, passes] : {std::tuple<unsigned, unsigned, std::string>{4096, 4096, ""},
+                                {1000, 1004, "rowwalk;rowwalk-staged=1"},
+                                {1000, 1000, "rowwalk;rowwalk-staged=1"},
+                                {256, 0, "rowwalk;rowwalk-staged=1"}}) {
+      Case c = makeCase("rowwalk nounroll: " + std::string(k) + " " + std::to_string(m) + "x" + std::to_string(n),
+                        "rowwalknounroll", k,
+                        {in(Elem::F32, std::max<size_t>(1, size_t(m) * n)), out(Elem::F32, m), i32(int32_t(m)),
+                         i32(int32_t(n))},
+                        {(m + 255) / 256, 1, 1}, {256, 1, 1});
+      c.passes = passes;
+      c.expect = n == 0 ? "original" : "=" + std::string(k) + "__ptxopt_staged";
+      cs.push_back(c);
+    }
+}
+
 }  // namespace
 
 void addRowWalkSweep(std::vector<Case> &cs) {
   addRowWalkRotated(cs);
   addRowWalkLdg(cs);
+  addRowWalkNoUnroll(cs);
   const std::string forced = "rowwalk;rowwalk-staged=1";
   // #define N 2048 (floats: 16 per iteration, 64 bytes), -O2 then the edges.
   cs.push_back(constRows("#define row", "mv_define", 4096, 2048, 256, Elem::F32, true, "",
