@@ -79,6 +79,12 @@
 // block (clone::peelRotatedLoops) when the kernel was refused for a loop of
 // several blocks; the staged planner reads row loads after the register's
 // update as one step on, and counters updated through one link register.
+// When no loop of a kernel gets the staged clone, a second try takes loops
+// nvcc did not unroll (`#pragma unroll 1`, `while (p < end)`: one or two
+// 4- or 8-byte elements an iteration, an `iv < bound` latch; per-lane form).
+// Rows a constant number of bytes apart that is not a multiple of 16 get no
+// staged clone (no warp's 32 rows all aligned: every warp would run the
+// original loop).
 // Refuses (remark): communication, nested scopes with labels, scopes or
 // calls, no single-block loop,
 // latch/exit shapes it does not know, loop-carried values other than the
