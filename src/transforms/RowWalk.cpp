@@ -517,37 +517,8 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
     }
   }
   dropAllButStaged(plan);  // RowWalkTri.cpp: inside a triangular outer loop
-  // Step 3: the staged clone, for the loops that walk rows.
-  if (ctx_.options.rowwalk.staged.value_or(kStagedByDefault)) {
-    std::string stagedWhy;
-    for (const auto &L : loops_) {
-      StagedPlan sp;
-      std::string w;
-      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
-      else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
-        stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
-    }
-    // No loop staged: again, taking loops nvcc did not unroll (one or two
-    // 4- or 8-byte elements an iteration, an `iv < bound` latch with a
-    // uniform trip count: `#pragma unroll 1`). Only here, so a kernel's
-    // unrolled loop keeps its clone without its small remainder loops.
-    if (plan.staged.empty() && !stagedWhy.empty()) {
-      smallSteps_ = true;
-      for (const auto &L : loops_) {
-        StagedPlan sp;
-        std::string w;
-        if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
-      }
-      smallSteps_ = false;
-      if (!plan.staged.empty()) stagedWhy.clear();
-    }
-    if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {
-      plan.staged.clear();
-      stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
-    }
-    if (!stagedWhy.empty())
-      ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);
-  }
+  // Step 3: the staged clone, for the loops that walk rows (RowWalkStaged.cpp).
+  if (ctx_.options.rowwalk.staged.value_or(kStagedByDefault)) planStagedLoops(plan);
   if (plan.lanes.empty() && plan.accList.empty() && plan.staged.empty()) {
     why = "";  // the remarks above said why
     return false;

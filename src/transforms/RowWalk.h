@@ -237,6 +237,7 @@ private:
   bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp, bool chain);
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
   bool rowsCanAlign(const StagedPlan &sp, std::string &why);
+  void planStagedLoops(KernelPlan &plan);
   /// Planner::run's second try of the staged clone: loops nvcc did not
   /// unroll (stepRefusal, lessThanLatch).
   bool smallSteps_ = false;

@@ -274,6 +274,40 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   return sizeTiles(sp, why);
 }
 
+/// Step 3 of Planner::run: the staged clone's plan of each loop that walks
+/// rows; when none is planned, a second try with small steps (loops nvcc
+/// did not unroll). Remarks what it leaves out.
+void Planner::planStagedLoops(KernelPlan &plan) {
+  std::string stagedWhy;
+  for (const auto &L : loops_) {
+    StagedPlan sp;
+    std::string w;
+    if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
+    else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
+      stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+  }
+  // No loop staged: again, taking loops nvcc did not unroll (one or two
+  // 4- or 8-byte elements an iteration, an `iv < bound` latch with a
+  // uniform trip count: `#pragma unroll 1`). Only here, so a kernel's
+  // unrolled loop keeps its clone without its small remainder loops.
+  if (plan.staged.empty() && !stagedWhy.empty()) {
+    smallSteps_ = true;
+    for (const auto &L : loops_) {
+      StagedPlan sp;
+      std::string w;
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
+    }
+    smallSteps_ = false;
+    if (!plan.staged.empty()) stagedWhy.clear();
+  }
+  if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {
+    plan.staged.clear();
+    stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
+  }
+  if (!stagedWhy.empty())
+    ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);
+}
+
 /// A warp copies its rows' tiles only when all 32 start 16-byte aligned
 /// (else it runs the original loop): rows a constant number of bytes apart
 /// along %tid.x that is not a multiple of 16 (a constant row length of 2047
