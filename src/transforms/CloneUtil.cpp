@@ -193,8 +193,8 @@ void addressesThroughLink(StmtList &s, size_t b0, size_t b1, size_t h0, size_t h
       for (size_t j = b0; j < i; ++j) moved |= writes(j, v);
       if (moved) continue;
       const int64_t off = k + *ad.operands[2].intValue();
-      Operand sum{Operand::Kind::Sum, off < 0 ? "-" : "+",
-                  {Operand::reg(v), Operand::imm(m.intern(std::to_string(off < 0 ? -off : off)))}};
+      // `[v+-4]` as nvcc writes it: ptxas takes no `[v-4]`.
+      Operand sum{Operand::Kind::Sum, "+", {Operand::reg(v), Operand::imm(m.intern(std::to_string(off)))}};
       op = Operand{Operand::Kind::Address, "", {off == 0 ? Operand::reg(v) : sum}};
       in->edited = true;
     }

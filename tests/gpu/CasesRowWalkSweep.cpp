@@ -89,6 +89,12 @@ void addRowWalkRotated(std::vector<Case> &cs) {
     cs.push_back(rows("2047 of each row of 2048", "rowsum_2047_of_2048",
                       {in(Elem::F32, size_t(m) * 2048), out(Elem::F32, m), i32(int32_t(m))}, m, 256, passes,
                       "=rowsum_2047_of_2048__ptxopt_staged"));
+  // Two rows of 1001 of each 1024 (links `row - 4`).
+  for (auto [m, passes] : {std::pair<unsigned, std::string>{4096, ""}, {1000, forced}})
+    cs.push_back(rows("two rows of 1001 of 1024", "dot_rows_c1001",
+                      {in(Elem::F32, size_t(m) * 1024), in(Elem::F32, size_t(m) * 1024), out(Elem::F32, m),
+                       i32(int32_t(m))},
+                      m, 256, passes, "=dot_rows_c1001__ptxopt_staged"));
   // Refused (remark): rows of 2047 floats (8188 bytes apart); the original runs.
   cs.push_back(rows("row sum of 2047 (refused)", "rowsum_c2047",
                     {in(Elem::F32, size_t(4096) * 2047), out(Elem::F32, 4096), i32(4096)}, 4096, 256, "", "original"));
