@@ -141,9 +141,43 @@ void addRowWalkNoUnroll(std::vector<Case> &cs) {
     }
 }
 
+/// Probes of rotated and remainder-shaped rows (cases/rowwalkprobe.cu):
+/// every element type, starts 0-3, counts not a multiple of 4; -O2, 4096
+/// rows (a clone where the rows can align), bit for bit.
+void addRowWalkProbe(std::vector<Case> &cs) {
+  struct T {
+    const char *tn;
+    Elem in, out;
+  };
+  for (const T &t : {T{"f32", Elem::F32, Elem::F32}, T{"f64", Elem::F64, Elem::F64}, T{"i32", Elem::I32, Elem::I32},
+                     T{"i16", Elem::I16, Elem::I32}, T{"u8", Elem::I8, Elem::I32}})
+    for (auto [shape, pitch] : {std::pair<const char *, unsigned>{"from1_2048", 2048}, {"2047_of_2048", 2048},
+                                {"from3_1023", 1024}, {"from2_1022", 1024}}) {
+      const std::string k = std::string("probe_") + t.tn + "_" + shape;
+      Case c = makeCase("rowwalk probe: " + k, "rowwalkprobe", k,
+                        {in(t.in, size_t(4096) * pitch), out(t.out, 4096), i32(4096)}, {16, 1, 1}, {256, 1, 1});
+      c.expect = "clone";
+      cs.push_back(c);
+      if (t.in == Elem::F32 || t.in == Elem::F64) continue;
+      // Integers run their lanes clones first: their staged clones alone too.
+      c.name += ", staged";
+      c.passes = "rowwalk;rowwalk-lanes=0";
+      c.expect = "=" + k + "__ptxopt_staged";
+      cs.push_back(c);
+    }
+  for (auto [k, e, n] : {std::tuple<const char *, Elem, unsigned>{"probe_f32_1023_of_1023", Elem::F32, 1023},
+                         {"probe_i32_2047_of_2047", Elem::I32, 2047}}) {
+    Case c = makeCase(std::string("rowwalk probe: ") + k, "rowwalkprobe", k,
+                      {in(e, size_t(4096) * n), out(e, 4096), i32(4096)}, {16, 1, 1}, {256, 1, 1});
+    c.expect = "";  // no staged clone (rows never all aligned); ints: the lanes clones
+    cs.push_back(c);
+  }
+}
+
 }  // namespace
 
 void addRowWalkSweep(std::vector<Case> &cs) {
+  addRowWalkProbe(cs);
   addRowWalkRotated(cs);
   addRowWalkLdg(cs);
   addRowWalkNoUnroll(cs);
