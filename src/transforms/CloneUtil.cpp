@@ -105,9 +105,13 @@ FlatCopy::~FlatCopy() {
   if (f_) ctx_.analyses.invalidate(*f_);
 }
 
-std::optional<std::string> FlatCopy::make(const ir::Function &k) {
+void FlatCopy::copy(const ir::Function &k) {
   if (f_) ctx_.analyses.invalidate(*f_);
   f_ = ir::cloneFunction(k, k.name, "", ctx_.module);
+}
+
+std::optional<std::string> FlatCopy::make(const ir::Function &k) {
+  copy(k);
   auto why = flattenScopes(*f_, ctx_.module);
   if (why) f_.reset();
   return why;
@@ -119,8 +123,7 @@ void FlatCopy::reset() {
 }
 
 bool FlatCopy::makePeeled(const ir::Function &k) {
-  if (f_) ctx_.analyses.invalidate(*f_);
-  f_ = ir::cloneFunction(k, k.name, "", ctx_.module);
+  copy(k);
   if ((hasScopes(*f_) && flattenScopes(*f_, ctx_.module)) || peelRotatedLoops(*f_, ctx_.module) == 0) {
     f_.reset();
     return false;
@@ -171,8 +174,9 @@ void addressesThroughLink(StmtList &s, size_t b0, size_t b1, size_t h0, size_t h
     return std::find(du.defs.begin(), du.defs.end(), r) != du.defs.end();
   };
   for (size_t i = b0; i < b1; ++i) {
-    auto *in = s[i]->kind == ir::Stmt::Kind::Instruction ? static_cast<ir::Instruction *>(s[i].get()) : nullptr;
-    if (!in || (in->base() != "ld" && in->base() != "st")) continue;
+    if (!asInstr(s, i)) continue;
+    auto *in = static_cast<ir::Instruction *>(s[i].get());
+    if (in->base() != "ld" && in->base() != "st") continue;
     for (Operand &op : in->operands) {
       std::string t;
       int64_t k = 0;
@@ -192,10 +196,7 @@ void addressesThroughLink(StmtList &s, size_t b0, size_t b1, size_t h0, size_t h
       for (size_t j = def + 1; j < h1; ++j) moved |= writes(j, v);
       for (size_t j = b0; j < i; ++j) moved |= writes(j, v);
       if (moved) continue;
-      const int64_t off = k + *ad.operands[2].intValue();
-      // `[v+-4]` as nvcc writes it: ptxas takes no `[v-4]`.
-      Operand sum{Operand::Kind::Sum, "+", {Operand::reg(v), Operand::imm(m.intern(std::to_string(off)))}};
-      op = Operand{Operand::Kind::Address, "", {off == 0 ? Operand::reg(v) : sum}};
+      op = addressOf(m, v, k + *ad.operands[2].intValue());
       in->edited = true;
     }
   }
@@ -227,10 +228,10 @@ bool peelAt(StmtList &s, size_t a, const std::map<std::string_view, unsigned> &r
   while (lo > 0 && s[lo - 1]->kind != ir::Stmt::Kind::Label && straightEnd(s, lo - 1) != lo - 1) --lo;
   std::set<std::string_view> products;
   for (size_t i = lo; i < x2; ++i)
-    if (const ir::Instruction *in = asInstr(s, i); in && in->base() == "mul" && contractable(*in))
+    if (const ir::Instruction *in = asInstr(s, i); in && contractableMul(*in))
       for (auto d : analysis::defUse(*in).defs) products.insert(d);
   for (size_t i = lo; i < x2 && !products.empty(); ++i)
-    if (const ir::Instruction *in = asInstr(s, i); in && in->base() != "mul" && contractable(*in))
+    if (const ir::Instruction *in = asInstr(s, i); in && contractableAdd(*in))
       for (auto u : analysis::defUse(*in).uses)
         if (products.count(u)) return false;
   addressesThroughLink(s, b + 1, h, h + 1, x1, m);
@@ -439,6 +440,12 @@ int paramIndex(const ir::Function &f, std::string_view name) {
     for (const auto &n : (*f.params)[i].names)
       if (n.name == name) return static_cast<int>(i);
   return -1;
+}
+
+Operand addressOf(ir::Module &m, std::string_view reg, int64_t off) {
+  Operand r = Operand::reg(m.intern(std::string(reg)));
+  if (!off) return Operand{Operand::Kind::Address, "", {r}};
+  return Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {r, Operand::imm(m.intern(std::to_string(off)))}}}};
 }
 
 bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off) {

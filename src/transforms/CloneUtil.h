@@ -68,9 +68,9 @@ bool hasScopes(const ir::Function &f);
 /// rewrite gives the same sequence as
 ///     <h>  @p bra X;  B: <b> <h>  @!p bra B;  X:
 /// when <b> and <h> are straight-line code, B and H are targets of those two
-/// branches only, and no add that ptxas may contract (contractable) in the
+/// branches only, and no add that ptxas may contract (contractableAdd) in the
 /// loop or the straight code before it reads a register that such a mul
-/// there writes (joining the blocks could let ptxas fuse a pair the
+/// there writes (contractableMul; joining the blocks could let ptxas fuse a pair the
 /// original kept apart). An address in <b> through a register that <h>
 /// sets to `v + c` (`add.s64`) is read as `[v+(k+c)]` (its value there, on
 /// both ways into <b>). Returns how many loops it rewrote.
@@ -96,6 +96,7 @@ public:
   void reset();
 
 private:
+  void copy(const ir::Function &k);  // f_ = a copy of k, the old copy's analyses forgotten
   PassContext &ctx_;
   std::unique_ptr<ir::Function> f_;
 };
@@ -167,6 +168,10 @@ std::vector<ir::Function *> originalKernels(ir::Module &m);
 /// Index of the parameter of `f` named `name`, or -1.
 int paramIndex(const ir::Function &f, std::string_view name);
 
+/// The address `[reg+off]` (`[reg]` for 0; a negative offset as nvcc writes
+/// it, `[reg+-4]`: ptxas takes no `[reg-4]`).
+Operand addressOf(ir::Module &m, std::string_view reg, int64_t off);
+
 /// Base register and offset of `[reg]` / `[reg+imm]` / `[reg-imm]`.
 bool baseAndOffset(const Operand &addr, std::string &reg, int64_t &off);
 
@@ -207,8 +212,10 @@ std::pair<std::unique_ptr<ir::Function>, Variant> makeSplitClone(ir::Module &m, 
 size_t removeDeadCode(ir::Function &f);
 
 /// Whether ptxas may fuse `in` with a neighbour into an fma: a floating-point
-/// mul, add or sub without a rounding modifier (Contraction.cpp).
-bool contractable(const ir::Instruction &in);
+/// mul (contractableMul) or add or sub (contractableAdd) without a rounding
+/// modifier (Contraction.cpp).
+bool contractableMul(const ir::Instruction &in);
+bool contractableAdd(const ir::Instruction &in);
 
 /// After edits that moved statements of `clone`, a copy of `orig` whose
 /// statements `origIndex` maps to their index in orig (new statements

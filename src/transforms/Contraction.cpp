@@ -44,10 +44,6 @@ bool floatType(const Instruction &in) {
   });
 }
 
-bool contractableMul(const Instruction &in) { return in.base() == "mul" && floatType(in) && !hasRounding(in); }
-bool contractableAdd(const Instruction &in) {
-  return (in.base() == "add" || in.base() == "sub") && floatType(in) && !hasRounding(in);
-}
 
 /// Stretch number of each top-level statement of `b` (see the overview).
 std::vector<int> stretches(const ir::Block &b) {
@@ -115,7 +111,10 @@ std::vector<std::pair<size_t, size_t>> pairs(const ir::Block &b, const std::vect
 
 }  // namespace
 
-bool contractable(const Instruction &in) { return contractableMul(in) || contractableAdd(in); }
+bool contractableMul(const Instruction &in) { return in.base() == "mul" && floatType(in) && !hasRounding(in); }
+bool contractableAdd(const Instruction &in) {
+  return (in.base() == "add" || in.base() == "sub") && floatType(in) && !hasRounding(in);
+}
 
 std::optional<std::string> keepContractions(ir::Module &m, const ir::Block &orig, ir::Block &clone,
                                             const std::unordered_map<const ir::Stmt *, size_t> &origIndex) {

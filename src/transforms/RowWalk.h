@@ -88,10 +88,9 @@ struct IV {
   int64_t step = 0;         // immediate step (negated for sub)
   std::string stepReg;      // register step
   bool negated = false;     // sub with a register step
-  /// Updated through one link (the staged clone only): `add t, r, c2` then
-  /// `add r, t, c1` in the loop, step c1 + c2 (nvcc's counters of rotated
-  /// loops, clone::peelRotatedLoops); `update` is r's add.
-  bool chain = false;
+  // (A counter updated through one link register, `add t, r, c2` then `add
+  // r, t, c1`, is an IV of step c1 + c2 for the staged clone only, `update`
+  // its add: Planner::chainInductionVariable.)
 };
 
 struct Acc {
@@ -238,8 +237,8 @@ private:
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
   bool rowsCanAlign(const StagedPlan &sp, std::string &why);
   void planStagedLoops(KernelPlan &plan);
-  /// Planner::run's second try of the staged clone: loops nvcc did not
-  /// unroll (stepRefusal, lessThanLatch).
+  /// planStagedLoops' second try of the staged clone: loops nvcc did not
+  /// unroll (stepRefusal, lessThanLatch, planPerLane).
   bool smallSteps_ = false;
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);

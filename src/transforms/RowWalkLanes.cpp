@@ -230,7 +230,6 @@ bool Planner::chainInductionVariable(const LoopBlock &L, const std::string &r, B
     iv.update = at;
     iv.bits = in.opcode.ends_with("64") ? 64 : 32;
     iv.step = c1 + c2;
-    iv.chain = true;
     lp.ivs.push_back(iv);
     return true;
   }

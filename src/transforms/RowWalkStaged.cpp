@@ -90,11 +90,6 @@ namespace {
 /// at most (with rowwalk-stages).
 constexpr unsigned kPlainRegs = 128, kPlainMaxRegs = 192;
 /// `[reg+off]`.
-Operand addressOf(Emitter &e, const std::string &reg, int64_t off) {
-  Operand r = e.op(reg);
-  if (!off) return Operand{Operand::Kind::Address, "", {r}};
-  return Operand{Operand::Kind::Address, "", {Operand{Operand::Kind::Sum, "+", {r, e.op(std::to_string(off))}}}};
-}
 /// Why a row of `bytes`-byte elements through `reg` advancing `step` bytes
 /// per iteration is not staged, "" when it may be: 16-128 bytes, a power of
 /// two (4-128 for 8- and 16-bit elements: RowWalkShort.cpp).
@@ -106,7 +101,7 @@ std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::stri
                                     " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
   if (step > 0 && step % 16 == 0 && step <= 128 && isPow2(step)) return "";
   // Loops nvcc did not unroll (`#pragma unroll 1`), on the small-step retry
-  // (Planner::run): one or two elements an iteration, 32-64 copies of the
+  // (planStagedLoops): one or two elements an iteration, 32-64 copies of the
   // body per tile.
   if (smallSteps && !wide && (step == int64_t(bytes) || step == 2 * int64_t(bytes)) && step >= 4 && step <= 8)
     return "";
@@ -278,25 +273,24 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
 /// rows; when none is planned, a second try with small steps (loops nvcc
 /// did not unroll). Remarks what it leaves out.
 void Planner::planStagedLoops(KernelPlan &plan) {
-  std::string stagedWhy;
-  for (const auto &L : loops_) {
-    StagedPlan sp;
-    std::string w;
-    if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
-    else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
-      stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
-  }
+  std::string stagedWhy;  // the first refusal of a loop that walks a row
+  auto planAll = [&] {
+    for (const auto &L : loops_) {
+      StagedPlan sp;
+      std::string w;
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
+      else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
+        stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+    }
+  };
+  planAll();
   // No loop staged: again, taking loops nvcc did not unroll (one or two
   // 4- or 8-byte elements an iteration, an `iv < bound` latch with a
   // uniform trip count: `#pragma unroll 1`). Only here, so a kernel's
   // unrolled loop keeps its clone without its small remainder loops.
   if (plan.staged.empty() && !stagedWhy.empty()) {
     smallSteps_ = true;
-    for (const auto &L : loops_) {
-      StagedPlan sp;
-      std::string w;
-      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
-    }
+    planAll();
     smallSteps_ = false;
     if (!plan.staged.empty()) stagedWhy.clear();
   }
@@ -527,7 +521,7 @@ struct StagedEmit {
       ld->operands.push_back(in.operands[0]);
     }
     const int64_t at = int64_t(rl.row) * sp.tileSize() + int64_t(it) * sp.step + rl.off;
-    ld->operands.push_back(addressOf(e, rp, at));
+    ld->operands.push_back(addressOf(e.m, rp, at));
     ld->edited = true;
     e.out.push_back(std::move(ld));
     return true;
@@ -603,7 +597,7 @@ struct StagedEmit {
           const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
           e.ins("st.shared.v4.b32", {});
           auto &st = static_cast<Instruction &>(*e.out.back());
-          st.operands = {addressOf(e, d, at), vecOf(slot[j][r * pieces + k])};
+          st.operands = {addressOf(e.m, d, at), vecOf(slot[j][r * pieces + k])};
         }
       load(j);
       e.ins("bar.warp.sync", {"-1"});  // every lane's stores of tile t are seen by all; tile t-1 is read
@@ -647,7 +641,7 @@ struct StagedEmit {
           const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
           e.ins("cp.async.cg.shared.global", {"[" + src[r][k] + "]", "16"}, p);
           auto &cp = static_cast<Instruction &>(*e.out.back());
-          cp.operands.insert(cp.operands.begin(), addressOf(e, d, at));
+          cp.operands.insert(cp.operands.begin(), addressOf(e.m, d, at));
           e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
         }
       e.ins("cp.async.commit_group", {});

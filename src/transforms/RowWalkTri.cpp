@@ -108,13 +108,13 @@ bool Planner::unknownRows(const LoopBlock &L, const std::set<size_t> &removed) {
 }
 
 bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated) {
-  // Thread-varying trip counts (triangular loops); uniform ones too on the
-  // small-step retry (Planner::run: loops nvcc did not unroll), in the
-  // per-lane form (planPerLane).
-  // A pointer loop (`while (p < end)`, 64-bit, unsigned) on that retry too.
-  if (!negated && smallSteps_ && setp.opcode == "setp.lt.u64") return true;
-  return !negated && setp.opcode == "setp.lt.s32" &&
-         (smallSteps_ || fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread);
+  // A 32-bit counter with a thread-varying trip count (triangular loops);
+  // on the small-step second try (planStagedLoops: loops nvcc did not
+  // unroll) any such counter, and a pointer (`while (p < end)`, setp.lt.u64),
+  // in the per-lane form (planPerLane).
+  if (negated) return false;
+  if (smallSteps_) return setp.opcode == "setp.lt.s32" || setp.opcode == "setp.lt.u64";
+  return setp.opcode == "setp.lt.s32" && fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
 }
 
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {
