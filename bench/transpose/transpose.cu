@@ -22,7 +22,12 @@
 // One markdown table on stdout; exit 1 when an output differs, 77 without a
 // CUDA device.
 //
-//   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] [--runs N] [--quick]
+//   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>]
+//             [--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--runs N] [--quick]
+// --unrolled: the -O2 module of tests/lit/transpose/Inputs/unrolled.cu (the
+// CUDA samples' naive transpose, four load-store pairs per thread): a third
+// table of its one-element clones against the hand kernels (measureUnrolled;
+// --unrolled-only: that table alone).
 // --swap: the -O2 module, whose coalesce swap clones of A^T + B and bytes
 // to floats a second table times against the tiled clones (measureSwap).
 // --one: the module whose one-element clones are measured (ptx-opt
@@ -246,22 +251,70 @@ int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void 
   return failed;
 }
 
+/// The CUDA samples' naive transpose and its variants
+/// (tests/lit/transpose/Inputs/unrolled.cu: 32 x 8 threads per 32 x 32
+/// tile, four load-store pairs each): the original, its one-element clone
+/// `<k>__ptxopt_transpose32x8` (the same launch) and the hand kernel of
+/// the element type, one row per kernel and size. 1024 x 1024 and
+/// 2048 x 2048 (2^18 and 2^20 threads) say where the clones' launch floor
+/// should be. Returns how many outputs differ from the original's.
+int measureUnrolled(CUmodule mod, void *in, void *in2, void *out, void *ref, bool quick) {
+  std::printf("\n| kernel | size | block | naive | clone | tiled clone | hand-tiled | clone x | tiled x | hand x | "
+              "hand ms / tiled ms |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  struct U {
+    const char *name;
+    unsigned bytes;
+    int form;  // 0: (out, in, W, H) samples; 1: (out, in) blog; 2: (in, out, W, H); 3: + scale; 4: (a, b, out, W, H)
+    void (*hand)(const void *, void *, int, int, dim3, dim3);
+  };
+  const U kernels[] = {{"un_samples_f32", 4, 0, launchHand<float>}, {"un_blog_f32", 4, 1, launchHand<float>},
+                       {"un_loop_f64", 8, 2, launchHand<double>},   {"un_loop_u16", 2, 2, launchHand<short>},
+                       {"un_loop_u8", 1, 2, launchHand<char>},      {"un_guard_f32", 4, 2, launchHand<float>},
+                       {"un_scale_f32", 4, 3, nullptr},             {"un_sum_t", 4, 4, nullptr}};
+  const std::pair<int, int> sizes[] = {{8192, 8192}, {8191, 8193}, {2048, 2048}, {1024, 1024}, {512, 512}};
+  int failed = 0;
+  for (const U &k : kernels)
+    for (auto [W, H] : sizes) {
+      const bool guarded = k.form >= 3 || std::string(k.name) == "un_guard_f32";
+      if ((W % 32 || H % 32) && !guarded) continue;  // the unguarded kernels need multiples of the tile
+      if (k.form == 1 && W != H) continue;
+      if (quick && W != 8192) continue;
+      int w = W, h = H;
+      float scale = 1.7f;
+      Row r{k.name, std::to_string(W) + " x " + std::to_string(H), unsigned(W + 31) / 32, unsigned(H + 31) / 32, 1, 32, 8,
+            {}, size_t(W) * H * k.bytes, {}};
+      switch (k.form) {
+        case 0: r.args = {&out, &in, &w, &h}; break;
+        case 1: r.args = {&out, &in}; break;
+        case 4: r.args = {&in, &in2, &out, &w, &h}; break;
+        default: r.args = {&in, &out, &w, &h};
+      }
+      if (k.form == 3) r.args.push_back(&scale);
+      if (k.hand) r.hand = [&k, in, out, w, h]() { k.hand(in, out, w, h, dim3((w + 31) / 32, (h + 31) / 32), dim3(32, 8)); };
+      failed += measureRow(mod, mod, r, out, ref);
+    }
+  return failed;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx, o2Ptx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's
-  bool quick = false;
+  std::string ptx, onePtx, o2Ptx, unPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
+  bool quick = false, unrolledOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
     else if (a == "--one" && i + 1 < argc) onePtx = argv[++i];
     else if (a == "--swap" && i + 1 < argc) o2Ptx = argv[++i];
+    else if (a == "--unrolled" && i + 1 < argc) unPtx = argv[++i];
+    else if (a == "--unrolled-only") unrolledOnly = true;
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -303,7 +356,7 @@ int main(int argc, char **argv) {
       check(cudaMemcpy(in2, bytes.data(), bytes.size(), cudaMemcpyHostToDevice), "copy");
     }
     int failed = 0;
-    for (const Kernel &k : kKernels)
+    for (const Kernel &k : unrolledOnly ? std::vector<Kernel>{} : std::vector<Kernel>(std::begin(kKernels), std::end(kKernels)))
       for (auto size : sizes)
         for (auto shape : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
           const int W = size.first, H = size.second;
@@ -327,7 +380,7 @@ int main(int argc, char **argv) {
       for (int C : {64, 256})
         for (int P : {56, 224})
           for (auto shape : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
-            if (quick) continue;
+            if (quick || unrolledOnly) continue;
             const unsigned BX = shape.first, BY = shape.second, N = 16;
             int c = C, hw = P * P;
             const bool toNhwc = kernel[1] == 'c';  // x along the plane, y along the channels
@@ -338,10 +391,15 @@ int main(int argc, char **argv) {
             r.hand = [&]() { launchHand<float>(in, outA, W, H, dim3((W + 31) / 32, (H + 31) / 32, N), dim3(32, 8)); };
             failed += measureRow(mod, one, r, outA, outB);
           }
-    if (!o2Ptx.empty()) {
+    if (!o2Ptx.empty() && !unrolledOnly) {
       CUmodule o2;
       check(cuModuleLoadData(&o2, readFile(o2Ptx).c_str()), o2Ptx.c_str());
       failed += measureSwap(mod, o2, in, in2, outA, outB, quick);
+    }
+    if (!unPtx.empty()) {
+      CUmodule un;
+      check(cuModuleLoadData(&un, readFile(unPtx).c_str()), unPtx.c_str());
+      failed += measureUnrolled(un, in, in2, outA, outB, quick);
     }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;

@@ -11,7 +11,10 @@
 # for the plain transposes of every element size and the permutes) in one
 # run, printed as a markdown table (size, type, naive ms, clone ms, tiled
 # ms, hand-tiled ms, speed-ups, hand ms / tiled ms). Every output is
-# compared bit for bit with the original's.
+# compared bit for bit with the original's. A third table: the CUDA samples'
+# naive transpose (tests/lit/transpose/Inputs/unrolled.cu: 32 x 8 threads,
+# four load-store pairs each) and its variants, -O2's one-element clones
+# against the hand kernels (UNROLLED_ONLY=1: that table alone).
 #
 #   scripts/bench/transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
 #   scripts/bench/transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
@@ -45,6 +48,9 @@ prepare() {
   "$PTXOPT" --passes=transpose "$PTXDIR/transpose.ptx" -o "$PTXDIR/transpose.opt.ptx"
   # The one-element clones (the default leaves out the 32 x 32 one: its tiled clone always runs first).
   "$PTXOPT" --passes=transpose --transpose-elements=1 "$PTXDIR/transpose.ptx" -o "$PTXDIR/transpose.opt1.ptx"
+  # The CUDA samples' naive transpose (four load-store pairs per thread), -O2.
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/unrolled.cu -o "$PTXDIR/unrolled.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/unrolled.ptx" -o "$PTXDIR/unrolled.O2.ptx"
 }
 
 run() {
@@ -53,9 +59,10 @@ run() {
   nvcc -O3 -arch="$ARCH" -std=c++17 bench/transpose/transpose.cu bench/common/driver.cpp -o "$PTXDIR/transpose-bench" -lcuda
   args=()
   [ "${QUICK:-0}" = 1 ] && args+=(--quick)
+  [ "${UNROLLED_ONLY:-0}" = 1 ] && args+=(--unrolled-only)
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
-    --swap "$PTXDIR/transpose.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
+    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
   rc=$?
   set -e
   cat "$OUT/bench-transpose.md"

@@ -294,10 +294,10 @@ std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Funct
   auto p1 = cloneBody(k, std::string(k.name) + "_phase1", labelSuffix, m);
   replaceSpecialReads(*p1->body, names, m);
   auto &b1 = p1->body->body;
-  const size_t stAt = stmtOfInstr(*p1->body, p.store);
+  std::set<const ir::Stmt *> stores;  // removed below, after the insertions by index
+  for (uint32_t st : p.stores) stores.insert(b1[stmtOfInstr(*p1->body, st)].get());
   std::vector<size_t> ldAt;
   for (uint32_t l : p.loads) ldAt.push_back(stmtOfInstr(*p1->body, l));
-  b1.erase(b1.begin() + static_cast<long>(stAt));  // after the loads: indices before it unchanged
   for (auto &s : b1) {
     if (s->kind != ir::Stmt::Kind::Instruction) continue;
     auto &in = static_cast<ir::Instruction &>(*s);
@@ -311,6 +311,7 @@ std::vector<std::unique_ptr<ir::Stmt>> phase1Copy(ir::Module &m, const ir::Funct
     b1.insert(b1.begin() + static_cast<long>(ldAt[j]) + 1,
               makeInstr(m, "st.shared" + p.type, {tileAddress(m, addr, j, tileBytes), value}));
   }
+  std::erase_if(b1, [&](const std::unique_ptr<ir::Stmt> &st) { return stores.count(st.get()) != 0; });
   removeDeadPhase1(*p1->body);
   std::vector<std::unique_ptr<ir::Stmt>> out;
   for (size_t i = prologueAt(*p1->body); i < b1.size(); ++i) out.push_back(std::move(b1[i]));
@@ -473,11 +474,38 @@ bool checkTiledLoad(analysis::FunctionAnalyses &fa, const Plan &p, const AccessI
   else if (!plainMemoryOp(ld) || !plainMemoryOp(stI)) why = "a volatile or ordered load or store";
   else if (param < 0 || p.storeParam < 0) why = "the load or the store is not through a pointer parameter";
   else if (param == p.storeParam) why = "it loads the array it stores (in place)";
-  else {
+  else if (p.stores.size() == 1) {  // several: the loads and stores interleave, phase 1 drops every store
     uint32_t lb = fa.cfg().blockOf(l.instr), sb = fa.cfg().blockOf(s.instr);
     if (l.instr > s.instr || !(lb == sb || fa.dom().dominates(lb, sb))) why = "the store is not after the load on every path";
   }
   return why.empty();
+}
+
+/// Why the stores of a kernel with several (`onY`: the first is unit-stride
+/// along %tid.y and strided along %tid.x) do not make one transpose with
+/// the tiled loads `tiles`, or nullopt: each store through the first's pointer,
+/// unit-stride along the same index and strided along the other (a loop of
+/// load-store pairs nvcc unrolled: `for (j = 0; j < 32; j += 8) out[x*H +
+/// y+j] = in[(y+j)*W + x]`), and one tiled load per store and array read.
+std::optional<std::string> severalStoresWhy(const ir::Function &k, const std::vector<const AccessInfo *> &stores,
+                                            const std::vector<const AccessInfo *> &tiles, bool onY) {
+  const std::string f2 = onY ? "%tid.y" : "%tid.x", f1 = onY ? "%tid.x" : "%tid.y";
+  const int param = baseParam(k, *stores[0]);
+  if (!onY && !unitAlong(*stores[0], "%tid.x")) return std::string("the first is unit-stride along neither %tid.x nor %tid.y");
+  for (const AccessInfo *t : stores) {
+    if (!unitAlong(*t, f2) || (onY && !stridedAlong(*t, f1)))
+      return "a store is not unit-stride along " + f2 + (onY ? " and strided along " + f1 : "");
+    if (param < 0 || baseParam(k, *t) != param) return std::string("the stores are not through one pointer parameter");
+  }
+  // As many tiled loads per store as arrays they read (`(A + B)^T`: two);
+  // two per store from one array would be threads reading their neighbours.
+  std::set<int> arrays;
+  for (const AccessInfo *l : tiles) arrays.insert(baseParam(k, *l));
+  if (tiles.empty() || tiles.size() != stores.size() * arrays.size() || arrays.count(-1))
+    return std::to_string(tiles.size()) + " loads unit-stride along " + f1 + " and strided along " + f2 + " from " +
+           std::to_string(arrays.size()) + (arrays.size() == 1 ? " array for " : " arrays for ") + std::to_string(stores.size()) +
+           " stores (one per store and array; more would be threads reading their neighbours' elements)";
+  return std::nullopt;
 }
 
 /// Finds the tiled load and the store, or says why not.
@@ -497,29 +525,40 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
     }
     (a.mem.kind == analysis::MemAccess::Kind::Store ? stores : loads).push_back(&a);
   }
-  if (stores.size() != 1) {
-    why = std::to_string(stores.size()) + " global stores (one is handled)";
+  if (stores.empty()) {
+    why = "0 global stores (one is handled)";
     return std::nullopt;
   }
   const AccessInfo &s = *stores[0];
   at = s.instr;
   Plan p;
   p.store = s.instr;
-  if (unitAlong(s, "%tid.y") && stridedAlong(s, "%tid.x")) p.storeOnY = true;
-  else if (!unitAlong(s, "%tid.x")) {
-    why = "the store is unit-stride along neither %tid.x nor %tid.y";
-    return std::nullopt;
-  }
-  const std::string f2 = p.storeOnY ? "%tid.y" : "%tid.x", f1 = p.storeOnY ? "%tid.x" : "%tid.y";
+  const bool onY = unitAlong(s, "%tid.y") && stridedAlong(s, "%tid.x");
+  const std::string f2 = onY ? "%tid.y" : "%tid.x", f1 = onY ? "%tid.x" : "%tid.y";
   std::vector<const AccessInfo *> tiles;
   for (const auto *l : loads)
     if (unitAlong(*l, f1) && stridedAlong(*l, f2)) tiles.push_back(l);
+  if (stores.size() > 1)
+    if (auto bad = severalStoresWhy(k, stores, tiles, onY)) {
+      why = std::to_string(stores.size()) + " global stores (one is handled, or several through one pointer along "
+            "one index, a tiled load each per array read: " + *bad + ")";
+      return std::nullopt;
+    }
+  p.storeOnY = onY;
+  if (!onY && !unitAlong(s, "%tid.x")) {
+    why = "the store is unit-stride along neither %tid.x nor %tid.y";
+    return std::nullopt;
+  }
+  for (const auto *t : stores) p.stores.push_back(t->instr);
   if (tiles.empty()) {
     why = p.storeOnY ? "no load is unit-stride along %tid.x and strided along %tid.y"
                      : "no load is unit-stride along %tid.y and strided along %tid.x";
     return std::nullopt;
   }
-  if (auto i = sameArrayTwice(k, fa, tiles)) {
+  // Several stores, a tiled load each: the loads of one thread may read one
+  // array (the rows y, y+8, ... of the samples' kernel); each has a tile of
+  // its own, so nothing is shared between them.
+  if (auto i = p.stores.size() > 1 ? std::nullopt : sameArrayTwice(k, fa, tiles)) {
     at = tiles[*i]->instr;
     why = "two loads would need the tile (threads read their neighbours' elements or one element twice)";
     return std::nullopt;
@@ -548,6 +587,10 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
     p.loadParams.push_back(baseParam(k, *l));
     if (!checkTiledLoad(fa, p, *l, s, why)) return std::nullopt;
   }
+  std::vector<int> once;  // disjointPairs: each array once (several stores: one array may be read by all)
+  for (int l : p.loadParams)
+    if (std::find(once.begin(), once.end(), l) == once.end()) once.push_back(l);
+  p.loadParams = std::move(once);
   if (uint64_t bytes = tilesBytes(p); bytes > kMaxStaticShared) {
     why = std::to_string(p.loads.size()) + " tiles of " + std::to_string(p.bytes) + "-byte elements need " +
           std::to_string(bytes) + " bytes of shared memory (" + std::to_string(kMaxStaticShared) + " at most)";
@@ -625,7 +668,7 @@ Variant makeVariant(const std::string &name, const Plan &p, const Shape &sh) {
   v.blockMin = {sh.bx, sh.by, 1};
   v.blockMax = {sh.bx, sh.by, 1};
   v.allowDynamicShared = false;
-  v.minLaunchThreads = kMinLaunchThreads;
+  v.minLaunchThreads = p.stores.size() > 1 ? kMinLaunchThreadsSeveral : kMinLaunchThreads;
   v.disjointParams = disjointPairs(p);
   return v;
 }
@@ -690,9 +733,13 @@ void runTranspose(PassContext &ctx) {
     }
     int pos = m.itemIndex(k);
     std::string kept, tiledWhy = k->params ? "" : "it has no parameter list";
+    // Several stores (an unrolled loop of load-store pairs): each thread
+    // handles several elements already, as the tiled clone's do; the
+    // one-element clones are the whole transform (not a miss).
+    const bool tiledOk = tiledWhy.empty() && plan->stores.size() == 1;
     const auto &elements = ctx.options.transpose.elements;
     const bool wantTiled = std::count(elements.begin(), elements.end(), 4u) > 0;
-    if (afterCoalesce && (!wantTiled || !tiledWhy.empty())) {  // only tiled clones would be added
+    if (afterCoalesce && (!wantTiled || !tiledOk)) {  // only tiled clones would be added
       ctx.count("skipped-cloned");
       continue;
     }
@@ -704,7 +751,7 @@ void runTranspose(PassContext &ctx) {
       if (afterCoalesce && sh.bx == 8) continue;
       bool any = false;
       for (unsigned elems : elements) {
-        if (elems == 4 && tiledWhy.empty()) {
+        if (elems == 4 && tiledOk) {
           std::string name = std::string(k->name) + "__ptxopt_tiled" + sh.suffix();
           bool added = ctx.addClone(*k, buildTiledClone(m, *k, *plan, sh, name), makeTiledVariant(name, *plan, sh), pos,
                                     afterCoalesce ? std::optional<size_t>(before) : std::nullopt);
@@ -725,11 +772,12 @@ void runTranspose(PassContext &ctx) {
                (plan->loads.size() == 1 ? std::string("staged through a shared-memory tile: the load is unit-stride along ")
                                          : "staged through shared-memory tiles: the " + std::to_string(plan->loads.size()) +
                                                " loads (a tile each) are unit-stride along ") +
-                   std::string(plan->storeOnY ? "%tid.x" : "%tid.y") + ", the store along " +
+                   std::string(plan->storeOnY ? "%tid.x" : "%tid.y") +
+                   (plan->stores.size() == 1 ? ", the store along " : ", the " + std::to_string(plan->stores.size()) + " stores along ") +
                    (plan->storeOnY ? "%tid.y" : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
                    " sectors per warp request on the strided side before); clones for blocks of " + kept +
                    (tiled ? " (tiled: 32 x 32 tiles, 32 x 8 threads, four elements each)" : "") +
-                   ", launches of 2^20 threads or more" +
+                   (plan->stores.size() > 1 ? ", launches of 2^16 threads or more" : ", launches of 2^20 threads or more") +
                    (afterCoalesce ? "; preferred over coalesce's clones, which run where these do not fit" : ""));
     ctx.count("kernels-transformed");
   }

@@ -15,6 +15,11 @@ namespace ptxopt::transforms::transpose {
 /// The clones' launch floor (manifest minLaunchThreads): the one-element
 /// clones ran 0.96-1.26x at 256 x 256 (Transpose.cpp's opening comment).
 inline constexpr uint32_t kMinLaunchThreads = 1u << 20;
+/// The floor of the clones of kernels with several stores (four elements a
+/// thread, as the hand-written kernel): H200, 2026-11-29, the CUDA samples'
+/// naive transpose and its variants in 32 x 8 blocks ran 1.50-1.84x at
+/// 512 x 512 (2^16 threads) and 2.8-3.4x at 1024 x 1024 (docs/BENCHMARKS.md).
+inline constexpr uint32_t kMinLaunchThreadsSeveral = 1u << 16;
 
 /// A block shape a clone is made for (bx x by threads).
 struct Shape {
@@ -26,7 +31,13 @@ struct Shape {
 
 /// What the analysis found: the tiled load and the store.
 struct Plan {
-  uint32_t load = 0, store = 0;  // instruction indices (load: the first tiled load)
+  uint32_t load = 0, store = 0;  // instruction indices (load: the first tiled load; store: the first store)
+  // Every store, in program order (stores[0] == store), all through one
+  // pointer and unit-stride along the same index: several where nvcc
+  // unrolled a loop of load-store pairs (the CUDA samples' naive transpose,
+  // `for (j = 0; j < 32; j += 8) out[x*H + y+j] = in[(y+j)*W + x]`), one
+  // tiled load per store then (same array allowed), one-element clones only.
+  std::vector<uint32_t> stores;
   // Every tiled load, in program order (loads[0] == load), each from its own
   // array (loadParams): `(A + B)^T` stages A and B, a tile each, the k-th at
   // byte k * (one tile's bytes); one basic block holds them all.

@@ -141,10 +141,76 @@ void addSweep(std::vector<Case> &cs) {
                      3136, 64, 8, 16, 16));
 }
 
+/// A kernel of tests/lit/transpose/Inputs/unrolled.cu (the CUDA samples'
+/// naive transpose: 32 x 32 tiles of 32 x 8 threads, four load-store pairs
+/// each) over a W x H matrix, blocks of bx x by (grid: 32 x 32 tiles).
+Case unrolled(const std::string &kernel, std::vector<Arg> args, unsigned W, unsigned H, unsigned bx = 32,
+              unsigned by = 8) {
+  Case c = makeCase("transpose unrolled: " + kernel + " " + std::to_string(W) + "x" + std::to_string(H) + " b" +
+                        std::to_string(bx) + "x" + std::to_string(by),
+                    "transpose_unrolled", kernel, std::move(args), {(W + 31) / 32, (H + 31) / 32, 1}, {bx, by, 1});
+  const uint64_t threads = uint64_t(c.grid[0]) * c.grid[1] * bx * by;
+  c.expect = threads < (uint64_t(1) << 16) ? "original" : expected(kernel, bx, by, uint64_t(1) << 20, true);
+  return c;
+}
+
+/// The samples' and blog's naive transposes, every element size, the
+/// guarded forms at sizes that are not multiples of the tile, per-element
+/// work, the gather form, (A + B)^T; 1024 x 1024 (2^18 threads: over the
+/// clones' floor of 2^16), 256 x 256 (2^14: under it, the original), 16 x 4
+/// blocks (no clone shape); the lookalikes run the original.
+void addUnrolled(std::vector<Case> &cs) {
+  auto mat = [](Elem e, unsigned W, unsigned H) { return std::pair{in(e, size_t(W) * H), out(e, size_t(W) * H)}; };
+  for (auto [W, H] : {std::pair{4096u, 4096u}, std::pair{2048u, 6144u}, std::pair{1024u, 1024u}, std::pair{256u, 256u}}) {
+    auto [i, o] = mat(Elem::F32, W, H);
+    cs.push_back(unrolled("un_samples_f32", {o, i, i32(W), i32(H)}, W, H));
+    cs.push_back(unrolled("un_loop_f32", {i, o, i32(W), i32(H)}, W, H));
+  }
+  {
+    auto [i, o] = mat(Elem::F32, 4096, 4096);
+    cs.push_back(unrolled("un_blog_f32", {o, i}, 4096, 4096));
+  }
+  for (auto [kernel, e] : {std::pair{"un_loop_f64", Elem::F64}, std::pair{"un_loop_u16", Elem::I16},
+                           std::pair{"un_loop_u8", Elem::I8}}) {
+    auto [i, o] = mat(e, 4096, 2048);
+    cs.push_back(unrolled(kernel, {i, o, i32(4096), i32(2048)}, 4096, 2048));
+  }
+  for (auto [W, H] : {std::pair{4000u, 3001u}, std::pair{8191u, 1025u}, std::pair{1000u, 1000u}}) {
+    auto [i, o] = mat(Elem::F32, W, H);
+    cs.push_back(unrolled("un_guard_f32", {i, o, i32(W), i32(H)}, W, H));
+    cs.push_back(unrolled("un_scale_f32", {i, o, i32(W), i32(H), f32(1.7f)}, W, H));
+    cs.push_back(unrolled("un_f32_to_f16", {i, out(Elem::I16, size_t(W) * H), i32(W), i32(H)}, W, H));
+    cs.push_back(unrolled("un_sum_t", {i, in(Elem::F32, size_t(W) * H), o, i32(W), i32(H)}, W, H));
+    auto [d, od] = mat(Elem::F64, W, H);
+    cs.push_back(unrolled("un_guard_x_f64", {d, od, i32(W), i32(H)}, W, H));
+    // The gather form: x along H.
+    Case g = unrolled("un_gather_f32", {i, o, i32(W), i32(H)}, H, W);
+    cs.push_back(g);
+  }
+  // The guarded kernel in the other clone shapes (threads overlap, writing equal values).
+  for (auto [bx, by] : {std::pair{16u, 16u}, std::pair{8u, 32u}, std::pair{32u, 32u}}) {
+    auto [i, o] = mat(Elem::F32, 4000, 3001);
+    cs.push_back(unrolled("un_guard_f32", {i, o, i32(4000), i32(3001)}, 4000, 3001, bx, by));
+  }
+  {
+    auto [i, o] = mat(Elem::F32, 4000, 3001);
+    Case t = makeCase("transpose unrolled: un_tile16_f32 4000x3001 b16x4", "transpose_unrolled", "un_tile16_f32",
+                      {i, o, i32(4000), i32(3001)}, {250, 188, 1}, {16, 4, 1});
+    t.expect = "original";
+    cs.push_back(t);
+    for (const char *k : {"un_neighbours", "un_mixed"}) {
+      Case l = unrolled(k, {i, out(Elem::F32, size_t(2) * 4000 * 3001), i32(4000), i32(3001)}, 4000, 3001);
+      l.expect = "original";
+      cs.push_back(l);
+    }
+  }
+}
+
 }  // namespace
 
 void addTranspose(std::vector<Case> &cs) {
   addSweep(cs);
+  addUnrolled(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};
