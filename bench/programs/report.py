@@ -226,9 +226,21 @@ def clones_table(rdir):
                 if r.get("kind") != "applied":
                     continue
                 msg = r.get("message", "")
-                m = re.match(r"\S+__ptxopt_(\w+): ", msg)  # "<kernel>__ptxopt_<kind>: ..."
+                # "<kernel>__ptxopt_<kind>: ..." or several ("<k>__ptxopt_lanes, <k>__ptxopt_lanes_blk: ...")
+                m = re.match(r"(\S+__ptxopt_\w+(?:, \S+__ptxopt_\w+)*): ", msg)
+                kinds = [x.split("__ptxopt_", 1)[1] for x in m.group(1).split(", ")] if m else []
                 c = re.search(r"clones: ([\w, ]+)$", msg)   # coalesce: "...; clones: swap, remap"
-                for kind in ([m.group(1)] if m else []) + ([x.strip() for x in c.group(1).split(",")] if c else []):
+                kinds += [x.strip() for x in c.group(1).split(",")] if c else []
+                # transpose: "...; clones for blocks of 32 x 32, 16 x 8 (tiled: ...)" (the tiled
+                # clones, when named, and the one-element ones of each shape)
+                t = re.search(r"clones for blocks of ((?:\d+ x \d+(?:, )?)+)( \(tiled)?", msg)
+                if t:
+                    shapes = [x.replace(" ", "") for x in t.group(1).rstrip(", ").split(", ")]
+                    shapes = [a if a == b else f"{a}x{b}" for a, b in (x.split("x") for x in shapes)]
+                    kinds += [f"tiled{x}" for x in shapes] if t.group(2) else []
+                    # (with a tiled 32 x 32 clone, no one-element one: it would never run)
+                    kinds += [f"transpose{x}" for x in shapes if not (t.group(2) and x == "32")]
+                for kind in kinds:
                     if kind and kind not in clones.setdefault(k, []):
                         clones[k].append(kind)
         prog = name[:-4]
