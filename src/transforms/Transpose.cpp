@@ -44,9 +44,18 @@
 // load followed by st.shared and a branch to the barrier, every return a
 // branch to the barrier, the store removed, then dead code (global loads
 // included) removed; phase 2 is a copy with the other renaming.
+// Several stores (the CUDA samples' naive transpose: 32 x 8 threads, a
+// loop over the rows y, y+8, y+16, y+24 that nvcc unrolls into four
+// load-store pairs): taken when all go through one pointer, unit-stride
+// along the same index, with one tiled load per store and array read;
+// each load gets a tile of its own, phase 1 drops every store (the arrays
+// are disjoint, so their order against the loads does not matter), phase
+// 2 runs the thread's stores in order. One-element clones only (a thread
+// handles several elements already), floor 2^16 threads (measured).
 // Legal because: nothing communicates (no shared memory, barriers, atomics,
 // warp operations, fences, calls); no loops; one plain global store, after
-// the tiled load on every path (dominated by it), through a different pointer
+// the tiled load on every path (dominated by it; with several stores, the
+// tiles hold every load phase 2 reads), through a different pointer
 // parameter (manifest condition disjointParams, one pair per tiled array:
 // they lie in different allocations), so the early loads read what the
 // original reads; no branch
@@ -62,7 +71,8 @@
 // communication, calls, loops, nested scopes with declarations or labels,
 // instructions other than arithmetic, loads, the one store and branches, a
 // branch on memory not after the tiled load, accesses the analysis cannot
-// express, not exactly one store, no load or two loads of one array to tile
+// express, no store or several that are not the unrolled pairs above, no
+// load or two loads of one array to tile
 // (threads that read their neighbours), another load not coalesced after
 // the exchange,
 // the tiled load or another load through the stored pointer (in place, or
