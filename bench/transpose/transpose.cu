@@ -23,7 +23,10 @@
 // CUDA device.
 //
 //   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>]
-//             [--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--runs N] [--quick]
+//             [--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>]
+//             [--runs N] [--quick]
+// --blockaxis: the -O2 module of tests/lit/transpose/Inputs/blockaxis.cu (1-D
+// blocks, the other axis a block index): a fourth table (measureBlockAxis).
 // --unrolled: the -O2 module of tests/lit/transpose/Inputs/unrolled.cu (the
 // CUDA samples' naive transpose, four load-store pairs per thread): a third
 // table of its one-element clones against the hand kernels (measureUnrolled;
@@ -297,10 +300,83 @@ int measureUnrolled(CUmodule mod, void *in, void *in2, void *out, void *ref, boo
   return failed;
 }
 
+/// 1-D blocks whose grid walks the other axis
+/// (tests/lit/transpose/Inputs/blockaxis.cu): a transpose with one block
+/// row per matrix row, NCHW -> NHWC with the channel in blockIdx.y (and in
+/// blockIdx.z, bytes), the gather form back; the original (256-thread
+/// blocks), its tiled clone `<k>__ptxopt_tiled256x1` launched as its
+/// manifest says (grid.x * 8, ceil(grid.<d> / 32), the original extent
+/// appended) and the hand kernel (per image for the permutes). Returns how
+/// many outputs differ from the original's.
+int measureBlockAxis(CUmodule mod, void *in, void *out, void *ref, bool quick) {
+  std::printf("\n| kernel | size | naive | tiled clone | hand-tiled | tiled x | hand x | hand ms / tiled ms |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  struct B {
+    const char *name;
+    unsigned bytes;
+    bool z;  // the block index is blockIdx.z (the image in blockIdx.y)
+    int W, H, N;  // rows: W x H; permutes: W = HW (the plane), H = C, N images
+  };
+  const B rows[] = {{"ba_rows_f32", 4, false, 8192, 8192, 1},          {"ba_rows_f32", 4, false, 8191, 8193, 1},
+                    {"ba_rows_scale_f64", 8, false, 8192, 4096, 1},    {"ba_nchw_nhwc_f32", 4, false, 3136, 64, 16},
+                    {"ba_nchw_nhwc_f32", 4, false, 3136, 256, 16},     {"ba_nchw_nhwc_f32", 4, false, 50176, 64, 16},
+                    {"ba_nchw_nhwc_f32", 4, false, 50176, 32, 16},     {"ba_nhwc_nchw_gather_f32", 4, false, 3136, 64, 16},
+                    {"ba_nhwc_nchw_gather_f32", 4, false, 50176, 64, 16}, {"ba_nchw_nhwc_z_u8", 1, true, 50176, 64, 16}};
+  int failed = 0;
+  for (const B &b : rows) {
+    if (quick && b.W != 8192) continue;
+    const bool perm = b.name[3] == 'n';
+    const unsigned BX = 256, gx = (b.W + BX - 1) / BX, gy = b.z ? b.N : b.H, gz = b.z ? b.H : b.N;
+    int w = b.W, h = b.H;
+    float scale = 1.5f;
+    std::vector<void *> args{&in, &out};
+    if (perm) args.insert(args.end(), {&h, &w});  // (C, HW)
+    else args.insert(args.end(), {&w, &h});
+    if (b.bytes == 8) args.push_back(&scale);
+    unsigned extent = b.H;  // the block index's original extent
+    std::vector<void *> targs = args;
+    targs.push_back(&extent);
+    const size_t bytes = size_t(b.W) * b.H * b.N * b.bytes;
+    CUfunction orig, tiled;
+    check(cuModuleGetFunction(&orig, mod, b.name), b.name);
+    check(cuModuleGetFunction(&tiled, mod, (std::string(b.name) + "__ptxopt_tiled256x1").c_str()), "tiled");
+    auto launch = [](CUfunction f, unsigned x, unsigned y, unsigned z, unsigned bx, unsigned by, std::vector<void *> &a) {
+      return [=, &a]() { check(cuLaunchKernel(f, x, y, z, bx, by, 1, 0, nullptr, a.data(), nullptr), "launch"); };
+    };
+    check(cudaMemset(out, 0x5a, bytes), "memset");
+    auto [nMin, nMed] = timeIt(launch(orig, gx, gy, gz, BX, 1, args));
+    check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
+    std::string size = perm ? "N" + std::to_string(b.N) + " C" + std::to_string(b.H) + " HW " + std::to_string(b.W)
+                            : std::to_string(b.W) + " x " + std::to_string(b.H);
+    std::printf("| `%s` | %s | %.4f (%.4f) |", b.name, size.c_str(), nMin, nMed);
+    float best[2] = {0, 0};
+    std::vector<std::function<void()>> runs{
+        launch(tiled, gx * 8, b.z ? gy : (gy + 31) / 32, b.z ? (gz + 31) / 32 : gz, 32, 8, targs)};
+    // The hand kernel: the same transpose of a W x H (per image) matrix,
+    // where the layouts agree (float; the gather form transposes H x W).
+    const bool gather = b.name[3] == 'n' && b.name[4] == 'h';
+    if (b.bytes == 4 && !gather)
+      runs.push_back([=]() { launchHand<float>(in, out, b.W, b.H, dim3((b.W + 31) / 32, (b.H + 31) / 32, b.N), dim3(32, 8)); });
+    if (b.bytes == 4 && gather)
+      runs.push_back([=]() { launchHand<float>(in, out, b.H, b.W, dim3((b.H + 31) / 32, (b.W + 31) / 32, b.N), dim3(32, 8)); });
+    for (size_t i = 0; i < runs.size(); ++i) {
+      check(cudaMemset(out, 0x5a, bytes), "memset");
+      auto [a, m] = timeIt(runs[i]);
+      best[i] = a;
+      bool same = sameBytes(out, ref, bytes);
+      failed += !same;
+      std::printf(" %.4f (%.4f)%s |", a, m, same ? "" : " DIFFERS");
+    }
+    if (runs.size() == 1) std::printf(" |");
+    std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
+  }
+  return failed;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx, o2Ptx, unPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
+  std::string ptx, onePtx, o2Ptx, unPtx, baPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
   bool quick = false, unrolledOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -309,12 +385,13 @@ int main(int argc, char **argv) {
     else if (a == "--swap" && i + 1 < argc) o2Ptx = argv[++i];
     else if (a == "--unrolled" && i + 1 < argc) unPtx = argv[++i];
     else if (a == "--unrolled-only") unrolledOnly = true;
+    else if (a == "--blockaxis" && i + 1 < argc) baPtx = argv[++i];
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -400,6 +477,11 @@ int main(int argc, char **argv) {
       CUmodule un;
       check(cuModuleLoadData(&un, readFile(unPtx).c_str()), unPtx.c_str());
       failed += measureUnrolled(un, in, in2, outA, outB, quick);
+    }
+    if (!baPtx.empty()) {
+      CUmodule ba;
+      check(cuModuleLoadData(&ba, readFile(baPtx).c_str()), baPtx.c_str());
+      failed += measureBlockAxis(ba, in, outA, outB, quick);
     }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;

@@ -14,7 +14,10 @@
 # compared bit for bit with the original's. A third table: the CUDA samples'
 # naive transpose (tests/lit/transpose/Inputs/unrolled.cu: 32 x 8 threads,
 # four load-store pairs each) and its variants, -O2's one-element clones
-# against the hand kernels (UNROLLED_ONLY=1: that table alone).
+# against the hand kernels (UNROLLED_ONLY=1: that table and the fourth alone).
+# A fourth: 1-D blocks whose grid walks the other axis (Inputs/blockaxis.cu:
+# a block row per matrix row, NCHW -> NHWC with the channel in blockIdx.y),
+# the tiled clone for 256-thread blocks against the naive and hand kernels.
 #
 #   scripts/bench/transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
 #   scripts/bench/transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
@@ -51,6 +54,9 @@ prepare() {
   # The CUDA samples' naive transpose (four load-store pairs per thread), -O2.
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/unrolled.cu -o "$PTXDIR/unrolled.ptx"
   "$PTXOPT" -O2 "$PTXDIR/unrolled.ptx" -o "$PTXDIR/unrolled.O2.ptx"
+  # 1-D blocks whose grid walks the other axis (a block index), -O2.
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/blockaxis.cu -o "$PTXDIR/blockaxis.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/blockaxis.ptx" -o "$PTXDIR/blockaxis.O2.ptx"
 }
 
 run() {
@@ -62,7 +68,7 @@ run() {
   [ "${UNROLLED_ONLY:-0}" = 1 ] && args+=(--unrolled-only)
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
-    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
+    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
   rc=$?
   set -e
   cat "$OUT/bench-transpose.md"

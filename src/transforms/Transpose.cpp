@@ -518,6 +518,29 @@ std::optional<std::string> severalStoresWhy(const ir::Function &k, const std::ve
   return std::nullopt;
 }
 
+/// 1-D blocks whose grid walks the other axis (NCHW -> NHWC with the
+/// channel in blockIdx.y or blockIdx.z): with `storeSide`, the one store
+/// unit-stride along %ctaid.y (or .z) and strided along %tid.x, the tiled
+/// loads unit-stride along %tid.x and strided along that index; without,
+/// the reverse (the gather form: the store along %tid.x). Neither may move
+/// along %tid.y. The block index, with `tiles` set; nullopt when none fits.
+std::optional<std::string> blockIndexExchange(const std::vector<const AccessInfo *> &stores,
+                                              const std::vector<const AccessInfo *> &loads, bool storeSide,
+                                              std::vector<const AccessInfo *> &tiles) {
+  if (stores.size() != 1 || strideAlong(*stores[0], "%tid.y") != 0) return std::nullopt;
+  const AccessInfo &s = *stores[0];
+  for (const char *b : {"%ctaid.y", "%ctaid.z"}) {
+    const std::string along = storeSide ? b : "%tid.x", across = storeSide ? "%tid.x" : b;
+    if (!unitAlong(s, along) || (storeSide && !stridedAlong(s, across))) continue;
+    tiles.clear();
+    for (const auto *l : loads)
+      if (unitAlong(*l, across) && stridedAlong(*l, along) && strideAlong(*l, "%tid.y") == 0) tiles.push_back(l);
+    if (!tiles.empty()) return std::string(b);
+  }
+  tiles.clear();
+  return std::nullopt;
+}
+
 /// Finds the tiled load and the store, or says why not.
 std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why,
                                uint32_t &at) {
@@ -544,7 +567,7 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
   Plan p;
   p.store = s.instr;
   const bool onY = unitAlong(s, "%tid.y") && stridedAlong(s, "%tid.x");
-  const std::string f2 = onY ? "%tid.y" : "%tid.x", f1 = onY ? "%tid.x" : "%tid.y";
+  std::string f2 = onY ? "%tid.y" : "%tid.x", f1 = onY ? "%tid.x" : "%tid.y";
   std::vector<const AccessInfo *> tiles;
   for (const auto *l : loads)
     if (unitAlong(*l, f1) && stridedAlong(*l, f2)) tiles.push_back(l);
@@ -556,8 +579,19 @@ std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses
     }
   p.storeOnY = onY;
   if (!onY && !unitAlong(s, "%tid.x")) {
-    why = "the store is unit-stride along neither %tid.x nor %tid.y";
-    return std::nullopt;
+    if (auto b = blockIndexExchange(stores, loads, true, tiles)) {
+      p.index2 = *b;  // the store along a block index: NCHW -> NHWC with the channel in blockIdx.y
+      p.storeOnY = true;
+      f2 = *b, f1 = "%tid.x";
+    } else {
+      why = "the store is unit-stride along neither %tid.x nor %tid.y";
+      return std::nullopt;
+    }
+  } else if (!onY && tiles.empty()) {
+    if (auto b = blockIndexExchange(stores, loads, false, tiles)) {
+      p.index2 = *b;  // the gather form: the load along a block index
+      f1 = *b;
+    }
   }
   for (const auto *t : stores) p.stores.push_back(t->instr);
   if (tiles.empty()) {
@@ -755,7 +789,16 @@ void runTranspose(PassContext &ctx) {
     }
     bool tiled = false;
     size_t before = 0;  // after coalesce: the tiled variants go first, in shape order
-    for (const Shape &sh : kShapes) {
+    // The block shapes: 2-D ones, or with a block index for the second
+    // axis 1-D blocks (tiled clones only: the one-element clone exchanges
+    // thread indices within a block).
+    std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+    const bool blockAxis = plan->index2 != "%tid.y";
+    if (blockAxis) {
+      shapes.clear();
+      for (unsigned bx : kBlockAxisSizes) shapes.push_back(Shape{bx, 1});
+    }
+    for (const Shape &sh : shapes) {
       // After coalesce, only the block shapes the tiled clone was measured
       // faster than the swap on (8 x 32 blocks were not timed against it).
       if (afterCoalesce && sh.bx == 8) continue;
@@ -768,7 +811,7 @@ void runTranspose(PassContext &ctx) {
           before += added;
           any |= added;
           tiled |= added;
-        } else if (elems == 1 && !afterCoalesce && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
+        } else if (elems == 1 && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
           std::string name = std::string(k->name) + "__ptxopt_transpose" + sh.suffix();
           any |= ctx.addClone(*k, buildClone(m, *k, *plan, sh, name), makeVariant(name, *plan, sh), pos);
         }
@@ -782,11 +825,12 @@ void runTranspose(PassContext &ctx) {
                (plan->loads.size() == 1 ? std::string("staged through a shared-memory tile: the load is unit-stride along ")
                                          : "staged through shared-memory tiles: the " + std::to_string(plan->loads.size()) +
                                                " loads (a tile each) are unit-stride along ") +
-                   std::string(plan->storeOnY ? "%tid.x" : "%tid.y") +
+                   std::string(plan->storeOnY ? "%tid.x" : plan->index2) +
                    (plan->stores.size() == 1 ? ", the store along " : ", the " + std::to_string(plan->stores.size()) + " stores along ") +
-                   (plan->storeOnY ? "%tid.y" : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
+                   (plan->storeOnY ? plan->index2 : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
                    " sectors per warp request on the strided side before); clones for blocks of " + kept +
                    (tiled ? " (tiled: 32 x 32 tiles, 32 x 8 threads, four elements each)" : "") +
+                   (blockAxis ? " and at least 32 blocks along " + plan->index2 : "") +
                    (plan->stores.size() > 1 ? ", launches of 2^16 threads or more" : ", launches of 2^20 threads or more") +
                    (afterCoalesce ? "; preferred over coalesce's clones, which run where these do not fit" : ""));
     ctx.count("kernels-transformed");

@@ -21,6 +21,9 @@ inline constexpr uint32_t kMinLaunchThreads = 1u << 20;
 /// 512 x 512 (2^16 threads) and 2.8-3.4x at 1024 x 1024 (docs/BENCHMARKS.md).
 inline constexpr uint32_t kMinLaunchThreadsSeveral = 1u << 16;
 
+/// The 1-D block sizes the block-index clones are made for (Plan::index2).
+inline constexpr unsigned kBlockAxisSizes[] = {128, 256, 512};
+
 /// A block shape a clone is made for (bx x by threads).
 struct Shape {
   unsigned bx, by;
@@ -43,7 +46,12 @@ struct Plan {
   // byte k * (one tile's bytes); one basic block holds them all.
   std::vector<uint32_t> loads;
   std::vector<int> loadParams;
-  bool storeOnY = false;         // phase 2's fastest logical index is %tid.y (the load side is the identity)
+  bool storeOnY = false;         // phase 2's fastest logical index is the second (the load side is the identity)
+  // The second index of the exchange: "%tid.y" (2-D blocks), or a block
+  // index, "%ctaid.y" or "%ctaid.z", for 1-D blocks whose grid walks the
+  // other axis (NCHW -> NHWC with the channel in blockIdx.y): tiled clones
+  // only, per block size (kBlockAxisSizes), each tile 32 values of it.
+  std::string index2 = "%tid.y";
   int loadParam = -1, storeParam = -1;
   unsigned bytes = 0;
   std::string type;  // ".f32", ".v4.f32"

@@ -68,7 +68,8 @@ constexpr unsigned kTile = 32, kRows = 8, kElems = kTile / kRows;  // a 32 x 32 
 struct Tiled {
   Emitter &e;
   const Shape &sh;
-  unsigned sx, sy;              // original blocks per tile along x and y
+  unsigned sx, sy;              // original blocks per tile along x and y (sx 1 when bx > 32: bx/32 tiles a block)
+  std::string dim2;             // "y", or the block index's dimension (Plan::index2: "y" or "z")
   std::string tx, ty, cx, cy;   // hardware %tid.x/.y, %ctaid.x/.y
   std::string ntx, nty, gx, gy;  // bx, by, the original grid.x/.y (when passed)
   std::string base;
@@ -120,9 +121,15 @@ Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
   l.names = {{"%ntid.x", c.ntx}, {"%ntid.y", c.nty}};
   // Along hardware index `hw` plus `off` (0 along %tid.x, 8j along %tid.y).
   auto axis = [&](const std::string &hw, unsigned off, unsigned b, unsigned s, const std::string &cta,
-                  const std::string &grid, const char *dim) {
+                  const std::string &grid, const std::string &dim, const std::string &ctaDim) {
     std::string t, lc = cta;
-    if (s == 1) {
+    if (b > kTile) {  // 1-D blocks of b threads: b/32 tiles a block, %nctaid.x b/32 times the original's
+      const unsigned q = b / kTile;
+      const std::string within = once(c, "shl.b32", {once(c, "and.b32", {cta, std::to_string(q - 1)}), "5"});
+      t = once(c, "add.u32", {within, plus(c, hw, off)});
+      lc = once(c, "shr.u32", {cta, std::to_string(std::countr_zero(q))});
+      l.names["%nctaid.x"] = once(c, "shr.u32", {once(c, "mov.u32", {"%nctaid.x"}), std::to_string(std::countr_zero(q))});
+    } else if (s == 1) {
       t = plus(c, hw, off);
     } else {
       const std::string lg = std::to_string(std::countr_zero(b)), mask = std::to_string(b - 1);
@@ -139,14 +146,14 @@ Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
       }
       const std::string p = once(c, "setp.ge.u32", {lc, grid}, true);
       l.past = l.past.empty() ? p : once(c, "or.pred", {l.past, p}, true);
-      l.names[std::string("%nctaid.") + dim] = grid;
+      l.names["%nctaid." + ctaDim] = grid;
     }
-    l.names[std::string("%tid.") + dim] = t;
-    l.names[std::string("%ctaid.") + dim] = lc;
+    l.names["%tid." + dim] = t;
+    l.names["%ctaid." + ctaDim] = lc;
   };
   const unsigned off = kRows * j;
-  axis(exchanged ? c.ty : c.tx, exchanged ? off : 0, c.sh.bx, c.sx, c.cx, c.gx, "x");
-  axis(exchanged ? c.tx : c.ty, exchanged ? 0 : off, c.sh.by, c.sy, c.cy, c.gy, "y");
+  axis(exchanged ? c.ty : c.tx, exchanged ? off : 0, c.sh.bx, c.sx, c.cx, c.gx, "x", "x");
+  axis(exchanged ? c.tx : c.ty, exchanged ? 0 : off, c.sh.by, c.sy, c.cy, c.gy, "y", c.dim2);
   // The tile element [Y][X]: one base per mapping, plus 8j rows or columns.
   const std::string X = exchanged ? c.ty : c.tx, Y = exchanged ? c.tx : c.ty;
   const std::string a0 = once(c, "mad.lo.u32", {once(c, "mad.lo.u32", {Y, std::to_string(c.pitch), X}),
@@ -247,18 +254,19 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   dropBlockShapeDirectives(*clone);
   Emitter e{m, {}};
   e.prefix = "%ptxopt_tt";
-  Tiled c{e, sh, kTile / sh.bx, kTile / sh.by, e.reg32(), e.reg32(), e.reg32(), e.reg32(), e.reg32(), e.reg32(),
-          "", "", e.reg32(), tilePitch(Shape{kTile, kTile}, p.bytes), p.bytes, {}};
+  const std::string dim2 = p.index2 == "%ctaid.z" ? "z" : "y";
+  Tiled c{e, sh, sh.bx > kTile ? 1 : kTile / sh.bx, kTile / sh.by, dim2, e.reg32(), e.reg32(), e.reg32(), e.reg32(),
+          e.reg32(), e.reg32(), "", "", e.reg32(), tilePitch(Shape{kTile, kTile}, p.bytes), p.bytes, {}};
   const uint64_t tileBytes = uint64_t(kTile) * c.pitch * p.bytes;
   const std::string tile = "__ptxopt_tile_" + name;
   e.ins("mov.u32", {c.tx, "%tid.x"});
   e.ins("mov.u32", {c.ty, "%tid.y"});
   e.ins("mov.u32", {c.cx, "%ctaid.x"});
-  e.ins("mov.u32", {c.cy, "%ctaid.y"});
+  e.ins("mov.u32", {c.cy, "%ctaid." + dim2});
   e.ins("mov.u32", {c.ntx, std::to_string(sh.bx)});
   e.ins("mov.u32", {c.nty, std::to_string(sh.by)});
   if (c.sx > 1) e.ins("ld.param.u32", {c.gx = e.reg32(), "[" + addGridParam(m, *clone, "x") + "]"});
-  if (c.sy > 1) e.ins("ld.param.u32", {c.gy = e.reg32(), "[" + addGridParam(m, *clone, "y") + "]"});
+  if (c.sy > 1) e.ins("ld.param.u32", {c.gy = e.reg32(), "[" + addGridParam(m, *clone, dim2.c_str()) + "]"});
   e.ins("mov.u32", {c.base, tile});
   std::vector<std::unique_ptr<ir::Stmt>> code, valueDecls;
   std::vector<Deferred> deferred;
@@ -315,14 +323,21 @@ Variant makeTiledVariant(const std::string &name, const Plan &p, const Shape &sh
   v.name = name;
   v.pass = "transpose";
   v.kind = "transpose-tiled";
-  const unsigned sx = kTile / sh.bx, sy = kTile / sh.by;
+  const unsigned sx = sh.bx > kTile ? 1 : kTile / sh.bx, sy = kTile / sh.by;
+  const uint8_t d2 = p.index2 == "%ctaid.z" ? 2 : 1;  // the grid dimension of the tile's second axis
+  if (sh.bx > kTile) v.grid[0] = DimSource{DimSource::From::Grid, 0, 1, 0, false, sh.bx / kTile};
   if (sx > 1) {
     v.grid[0] = DimSource{DimSource::From::Grid, 0, sx, 0, true};
     v.extraArgs.push_back(DimSource{DimSource::From::Grid, 0});
   }
   if (sy > 1) {
-    v.grid[1] = DimSource{DimSource::From::Grid, 1, sy, 0, true};
-    v.extraArgs.push_back(DimSource{DimSource::From::Grid, 1});
+    v.grid[d2] = DimSource{DimSource::From::Grid, d2, sy, 0, true};
+    v.extraArgs.push_back(DimSource{DimSource::From::Grid, d2});
+  }
+  if (p.index2 != "%tid.y") {
+    // 1-D blocks; the tile's second axis only pays with 32 of its values
+    // (a launch over fewer would leave most of each tile's lanes idle).
+    v.gridMin[d2] = kTile;
   }
   v.block = {DimSource::constant(kTile), DimSource::constant(kRows), DimSource::constant(1)};
   v.blockMin = {sh.bx, sh.by, 1};

@@ -206,11 +206,61 @@ void addUnrolled(std::vector<Case> &cs) {
   }
 }
 
+/// A kernel of tests/lit/transpose/Inputs/blockaxis.cu (1-D blocks of b
+/// threads, the other axis a block index): x over `X` (grid.x), the block
+/// index over `Y` (grid.y, or grid.z with `z`), `N` in the remaining grid
+/// dimension. What runs: the tiled clone for 128-, 256- and 512-thread
+/// blocks, at least 32 blocks along the index and 2^20 threads, else the original.
+Case blockAxis(const std::string &kernel, std::vector<Arg> args, unsigned X, unsigned Y, unsigned N, unsigned b,
+               bool z = false) {
+  const unsigned gx = (X + b - 1) / b;
+  Case c = makeCase("transpose blockaxis: " + kernel + " " + std::to_string(X) + "x" + std::to_string(Y) +
+                        (N > 1 ? "x" + std::to_string(N) : "") + " b" + std::to_string(b),
+                    "transpose_blockaxis", kernel, std::move(args), {gx, z ? N : Y, z ? Y : N}, {b, 1, 1});
+  const uint64_t threads = uint64_t(gx) * b * Y * N;
+  const bool fits = (b == 128 || b == 256 || b == 512) && Y >= 32 && threads >= (uint64_t(1) << 20);
+  c.expect = fits ? "=" + kernel + "__ptxopt_tiled" + std::to_string(b) + "x1" : "original";
+  return c;
+}
+
+/// A transpose with one block row per matrix row, NCHW -> NHWC with the
+/// channel in blockIdx.y and (bytes) in blockIdx.z, the gather form back,
+/// a scale of doubles; sizes that are not multiples of the tile or the
+/// block; C = 3 and 16 (under 32 blocks along the index: the original),
+/// 64-thread blocks (no clone), a small launch (under 2^20 threads).
+void addBlockAxis(std::vector<Case> &cs) {
+  auto mat = [](size_t n) { return std::pair{in(Elem::F32, n), out(Elem::F32, n)}; };
+  for (auto [W, H] : {std::pair{4096u, 4096u}, std::pair{1000u, 3001u}, std::pair{8191u, 33u}})
+    for (unsigned b : {128u, 256u, 512u}) {
+      auto [i, o] = mat(size_t(W) * H);
+      cs.push_back(blockAxis("ba_rows_f32", {i, o, i32(W), i32(H)}, W, H, 1, b));
+    }
+  {
+    auto [i, o] = mat(size_t(4096) * 4096);
+    cs.push_back(blockAxis("ba_rows_f32", {i, o, i32(4096), i32(4096)}, 4096, 4096, 1, 64));  // no 64-thread clone
+    cs.push_back(blockAxis("ba_rows_f32", {i, o, i32(256), i32(256)}, 256, 256, 1, 256));     // 2^16 threads
+    cs.push_back(blockAxis("ba_rows_scale_f64", {in(Elem::F64, size_t(3000) * 1001), out(Elem::F64, size_t(3000) * 1001),
+                                                  i32(3000), i32(1001), f32(1.5f)},
+                           3000, 1001, 1, 256));
+  }
+  for (unsigned C : {64u, 3u, 16u, 256u})
+    for (unsigned P : {56u, 100u}) {
+      const unsigned HW = P * P, N = 16;
+      auto [i, o] = mat(size_t(N) * C * HW);
+      cs.push_back(blockAxis("ba_nchw_nhwc_f32", {i, o, i32(C), i32(HW)}, HW, C, N, 256));
+      cs.push_back(blockAxis("ba_nhwc_nchw_gather_f32", {i, o, i32(C), i32(HW)}, HW, C, N, 128));
+      cs.push_back(blockAxis("ba_nchw_nhwc_z_u8", {in(Elem::I8, size_t(N) * C * HW), out(Elem::I8, size_t(N) * C * HW),
+                                                   i32(C), i32(HW)},
+                             HW, C, N, 512, true));
+    }
+}
+
 }  // namespace
 
 void addTranspose(std::vector<Case> &cs) {
   addSweep(cs);
   addUnrolled(cs);
+  addBlockAxis(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};
