@@ -88,6 +88,13 @@
 // hand-written tiled kernel does (TransposeTiled.cpp, its launch changed).
 // Kernels reading another special register (%laneid, %clock...) are
 // refused: a logical thread would see the hardware thread's value.
+// A block index for the second axis: 1-D blocks whose grid walks the
+// other axis (one block row per matrix row; NCHW -> NHWC with the channel
+// in blockIdx.y or .z) have no thread index to exchange; when the store is
+// unit-stride along %ctaid.y (.z) and strided along %tid.x and the tiled
+// load the reverse (or the gather form), blockIndexExchange sets
+// Plan::index2 and the tiled clones (TransposeTiled.cpp) take 32 values of
+// that index a tile, one clone per block size of kBlockAxisSizes.
 // Not done: other block shapes (they run the original), permutes whose
 // channels loop inside a thread, wider words for 1- and 2-byte elements.
 // (NCHW <-> NHWC with one element per thread, the image in %ctaid.z, is the

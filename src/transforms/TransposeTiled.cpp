@@ -48,6 +48,12 @@
 // and logical blocks at or past it are skipped in both phases. Conditions:
 // the one-element clone's (block (bx, by, 1), no dynamic shared memory,
 // the tiled and the stored array disjoint, 2^20 threads or more).
+// A block index for the second axis (Plan::index2 %ctaid.y or %ctaid.z, 1-D
+// blocks of bx = 128, 256 or 512 threads, by = 1): along x each original
+// block is bx/32 tiles (grid.x * bx/32; logical tid.x = ((ctaid.x &
+// (bx/32-1)) << 5) + X, ctaid.x = ctaid.x >> log2(bx/32)), along the other
+// axis 32 original blocks a tile (the index's grid dimension divided by 32
+// rounding up, its extent passed; %tid.y 0); at least 32 blocks along it.
 // Kernels that read another special register (%laneid, %warpid, %clock...:
 // they would see the hardware thread, not the logical one) are refused
 // before (Transpose.cpp), for both clones.
