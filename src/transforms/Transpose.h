@@ -1,6 +1,6 @@
-// The transpose pass's shared pieces (Transpose.cpp: the analysis, the
-// one-element clone and the driver; TransposeTiled.cpp: the clone with four
-// elements per thread). Code in the .cpp files.
+// The transpose pass's shared pieces (TransposePlan.cpp: the analysis;
+// Transpose.cpp: the one-element clone and the driver; TransposeTiled.cpp:
+// the clone with four elements per thread). Code in the .cpp files.
 #pragma once
 
 #include <map>
@@ -32,6 +32,9 @@ struct Shape {
   }
 };
 
+/// The 2-D block shapes a clone is made for (bx x by threads: the tile).
+inline constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
+
 /// What the analysis found: the tiled load and the store.
 struct Plan {
   uint32_t load = 0, store = 0;  // instruction indices (load: the first tiled load; store: the first store)
@@ -57,6 +60,33 @@ struct Plan {
   std::string type;  // ".f32", ".v4.f32"
   unsigned sectorsBefore = 0;
 };
+
+// ---- the analysis (TransposePlan.cpp)
+
+/// A branch whose condition may depend on memory: allowed where the tiled
+/// load dominates it (phase 1 stops at the load; phase 2 reads the same
+/// element from the tile), refused before (runTranspose).
+struct MemoryBranch {
+  uint32_t instr;
+  std::string why;
+};
+
+/// Instructions allowed besides memory accesses and branches: no side effects.
+bool pureOpcode(std::string_view b);
+/// The checks on the kernel's instructions: what the clone may copy twice;
+/// why not, or nullopt. Branches depending on memory go to `memBranches`
+/// (the first one's remark also replaces any later failure's).
+std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa,
+                                             std::vector<MemoryBranch> &memBranches);
+/// Whether instruction `a` runs before `b` on every path to `b` (no loops).
+bool runsBefore(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b);
+/// The tiled loads and the store(s), or nullopt with `why` (and `at`, the
+/// instruction the remark points at) set.
+std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why, uint32_t &at);
+/// Whether the kernel has an uncoalesced global access (else no remark).
+bool hasUncoalesced(analysis::FunctionAnalyses &fa);
+
+// ---- the clones' shared pieces (Transpose.cpp)
 
 /// The row pitch, in elements, of a tile of `s` (bx x by) for w-byte
 /// elements accessed by rows in one phase and by columns in the other.
