@@ -173,17 +173,17 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     }
     if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;
     ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
-    const bool shortLoad = mem->bytes() < 4;  // a row of 8- or 16-bit elements (RowWalkShort.cpp)
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)
       if (v.reg == reg) iv = &v;
     StagedPlan::Wide w;
     int64_t step = iv ? iv->step : 0, c = 0;
     std::string key = reg;
-    // base + a 64-bit index: only for rows of bytes and shorts (nvcc's form
-    // for them; wider rows keep their measured forms).
-    const bool wide = !iv && (wideAddress(L, sp.lp, i, reg, w, c, key) ||
-                              (shortLoad && offsetAddress(L, sp.lp, i, reg, w, key)));
+    // base + a 64-bit index: nvcc's form for rows of bytes and shorts, and
+    // for two rows at one index (`A[i*n + j] * B[i*n + j]`, gesummv with
+    // `int` indices: the induction variable runs over the matrix's base,
+    // the row's offset `4*i*n` is added in the loop).
+    const bool wide = !iv && (wideAddress(L, sp.lp, i, reg, w, c, key) || offsetAddress(L, sp.lp, i, reg, w, key));
     if (wide) {
       // A 32-bit index: base + scale * ext(x), x advancing elemStep.
       step = w.elemStep * w.scale;

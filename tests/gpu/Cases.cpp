@@ -766,11 +766,19 @@ void addRowWalk(std::vector<Case> &cs) {
     c.expect = "original";
     cs.push_back(c);
   }
-  // gesummv: two accumulators in memory, reloaded in every iteration by nvcc.
+  // gesummv: two accumulators in memory, reloaded in every iteration by nvcc;
+  // two rows at one `int` index: the staged clone (its accumulators in
+  // registers) since 2026-11-29, the regacc clone under its 2048-thread floor.
   cs.push_back(makeCase("rowwalk: gesummv 2000", "rowwalk", "gesummv",
                         {i32(2000), f32(1.5f), f32(1.2f), in(Elem::F32, 2000 * 2000), in(Elem::F32, 2000 * 2000),
                          in(Elem::F32, 2000), out(Elem::F32, 2000), out(Elem::F32, 2000)},
                         {8, 1, 1}, {256, 1, 1}));
+  cs.back().passes = "rowwalk";
+  cs.back().expect = "=gesummv__ptxopt_staged";
+  cs.push_back(makeCase("rowwalk: gesummv 2000, 125 blocks of 16", "rowwalk", "gesummv",
+                        {i32(2000), f32(1.5f), f32(1.2f), in(Elem::F32, 2000 * 2000), in(Elem::F32, 2000 * 2000),
+                         in(Elem::F32, 2000), out(Elem::F32, 2000), out(Elem::F32, 2000)},
+                        {125, 1, 1}, {16, 1, 1}));
   cs.back().passes = "rowwalk";
   cs.back().expect = "=gesummv__ptxopt_regacc";
   // Step 2, exact: integer reductions.

@@ -174,9 +174,66 @@ void addRowWalkProbe(std::vector<Case> &cs) {
   }
 }
 
+/// Two rows walked at one index (tests/lit/rowwalk/Inputs/tworows.cu:
+/// nvcc's induction variable runs over each matrix's base, the row's offset
+/// added in the loop): gesummv with `int` indices and with PolyBench's
+/// accumulators in memory, two rows' dot product (float, int, double with
+/// `unsigned` indices), one row through a separate offset; -O2's choice,
+/// rows not a multiple of 32, row lengths not a multiple of the tile, a
+/// matrix not 16-byte aligned (every warp runs the original loop).
+void addRowWalkTwoRows(std::vector<Case> &cs) {
+  auto mk = [&](const std::string &name, const std::string &kernel, std::vector<Arg> args, unsigned m, unsigned block,
+                const std::string &expect) {
+    const bool big = args[0].count >= (size_t(1) << 24);
+    Case c = makeCase("rowwalk tworows: " + name + " " + std::to_string(m) + " rows b" + std::to_string(block),
+                      "rowwalktworows", kernel, std::move(args), {(m + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.expect = expect;
+    c.big = big;
+    return c;
+  };
+  for (auto [n, block] : {std::pair{4096u, 256u}, std::pair{2000u, 128u}, std::pair{4099u, 256u}}) {
+    const size_t nn = size_t(n) * n;
+    // gesummv: the -O2 clones in the order the runtime tries them: staged+pack needs x 16-byte aligned and n % 4 == 0.
+    const std::string sg = "=tr_gesummv__ptxopt_staged_pack";  // (pack's condition: x 16-byte aligned)
+    cs.push_back(mk("gesummv n" + std::to_string(n), "tr_gesummv",
+                    {in(Elem::F32, nn), in(Elem::F32, nn), in(Elem::F32, n), out(Elem::F32, n), f32(1.5f), f32(1.2f),
+                     i32(int32_t(n))},
+                    n, block, sg));
+    const std::string sd = "=tr_dot_rows__ptxopt_staged";  // (no vector to pack)
+    cs.push_back(mk("dot rows n" + std::to_string(n), "tr_dot_rows",
+                    {in(Elem::F32, nn), in(Elem::F32, nn), out(Elem::F32, n), i32(int32_t(n)), i32(int32_t(n))}, n,
+                    block, sd));
+    cs.push_back(mk("int diff rows n" + std::to_string(n), "tr_diff_int",
+                    {in(Elem::I32, nn), in(Elem::I32, nn), out(Elem::I32, n), i32(int32_t(n)), i32(int32_t(n))}, n,
+                    block, "clone"));
+    cs.push_back(mk("double dot rows n" + std::to_string(n), "tr_dot_f64",
+                    {in(Elem::F64, nn), in(Elem::F64, nn), out(Elem::F64, n), i32(int32_t(n)), i32(int32_t(n))}, n,
+                    block, "clone"));
+    cs.push_back(mk("one row by offset n" + std::to_string(n), "tr_one_row",
+                    {in(Elem::F32, nn), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n)), i32(int32_t(n))}, n,
+                    block, "clone"));
+  }
+  // PolyBench's gesummv (N = 4096, accumulators in memory; tmp and y read and written).
+  cs.push_back(mk("gesummv PolyBench N4096", "tr_gesummv_pb",
+                  {in(Elem::F32, size_t(4096) * 4096), in(Elem::F32, size_t(4096) * 4096), in(Elem::F32, 4096),
+                   in(Elem::F32, 4096), in(Elem::F32, 4096)},
+                  4096, 256, "clone"));
+  // A matrix not 16-byte aligned: the clone's alignment condition fails, the original runs.
+  cs.push_back(mk("dot rows, A + 4 bytes", "tr_dot_rows",
+                  {in(Elem::F32, size_t(1024) * 1024, 4), in(Elem::F32, size_t(1024) * 1024), out(Elem::F32, 1024),
+                   i32(1024), i32(1024)},
+                  1024, 256, "original"));
+  // Rows not a multiple of 32 (the last warp runs the original loop), 96-thread blocks.
+  cs.push_back(mk("dot rows 4001x1024", "tr_dot_rows",
+                  {in(Elem::F32, size_t(4001) * 1024), in(Elem::F32, size_t(4001) * 1024), out(Elem::F32, 4001),
+                   i32(1024), i32(4001)},
+                  4001, 96, "=tr_dot_rows__ptxopt_staged"));
+}
+
 }  // namespace
 
 void addRowWalkSweep(std::vector<Case> &cs) {
+  addRowWalkTwoRows(cs);
   addRowWalkProbe(cs);
   addRowWalkRotated(cs);
   addRowWalkLdg(cs);
