@@ -579,6 +579,15 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   const bool forced = ctx.options.rowwalk.staged.value_or(false);
   for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
   if (!forced) s.minLaunchThreads = kStagedMinLaunch;
+  // Rows that can start 16-byte aligned (rowsCanAlign): else every warp
+  // would run the original loop, slower than the original kernel.
+  for (const auto &sp : plan.staged)
+    for (const auto &c : sp.aligned) requireAligned(s.alignedParams, c);
+  std::sort(s.alignedParams.begin(), s.alignedParams.end(),
+            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+  std::string alignText;
+  for (const auto &c : s.alignedParams)
+    alignText += ", param " + std::to_string(c.index) + " % " + std::to_string(c.bytes) + " == 0";
   if (ctx.addClone(*k, buildClone(m, from, plan, s.name, false, false, true), s, at)) {
     unsigned bytes = 0;
     for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
@@ -602,7 +611,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
                    " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                    "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
                    "block.y == block.z == " + (yToZ ? "grid.z" : "grid.y") + " == 1" +
-                   (conds.empty() ? "" : ", " + conds) + minText(s) +
+                   (conds.empty() ? "" : ", " + conds) + alignText + minText(s) +
                    (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
     ctx.count("staged-loops", double(plan.staged.size()));
   }

@@ -159,6 +159,11 @@ struct StagedPlan {
     int64_t off;   // byte offset in the iteration's piece of the row (from rowOff)
   };
   std::vector<RowLoad> loads;
+  // Launch conditions under which the rows can start 16-byte aligned (a
+  // pointer's alignment, a row length that is a multiple of 16 bytes):
+  // without them every warp would fall back to the original loop, slower
+  // than the original kernel (rowsCanAlign).
+  std::vector<Variant::AlignedParam> aligned;
   // Runs of row loads read as one 16-byte shared load (body indexes, by offset).
   std::vector<std::vector<size_t>> runs;
   int64_t step = 16;      // S: bytes of a row per iteration
@@ -235,7 +240,7 @@ private:
                        std::string &why, bool staged);
   bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp, bool chain);
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
-  bool rowsCanAlign(const StagedPlan &sp, std::string &why);
+  bool rowsCanAlign(StagedPlan &sp, std::string &why);
   void planStagedLoops(KernelPlan &plan);
   /// planStagedLoops' second try of the staged clone: loops nvcc did not
   /// unroll (stepRefusal, lessThanLatch, planPerLane).

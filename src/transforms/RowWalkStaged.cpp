@@ -303,10 +303,22 @@ void Planner::planStagedLoops(KernelPlan &plan) {
 }
 
 /// A warp copies its rows' tiles only when all 32 start 16-byte aligned
-/// (else it runs the original loop): rows a constant number of bytes apart
-/// along %tid.x that is not a multiple of 16 (a constant row length of 2047
-/// floats) never all are, so such a clone would only add its checks.
-bool Planner::rowsCanAlign(const StagedPlan &sp, std::string &why) {
+/// (else it runs the original loop, in one-warp blocks with the tiles'
+/// shared memory: slower than the original kernel, 0.60-0.91x on an H200
+/// with rows of 4099 floats). Rows a constant number of bytes apart along
+/// %tid.x that is not a multiple of 16 (a constant row length of 2047
+/// floats) never all are: refused. Otherwise the first load of each row,
+/// at the loop's first iteration (its counter 0), says under which launch
+/// conditions its start is a multiple of 16 for every thread
+/// (vectorAlignment), kept in `sp.aligned`: a runtime row length a
+/// multiple of 16 bytes (the terms that differ between threads: without
+/// it no warp's rows all align) and, where the address's constant part is
+/// a multiple of 16, the base pointer 16-byte aligned. (Where it is not,
+/// the loop's first iteration may still start aligned: nvcc's rotated loops
+/// peel the first elements, and the clone checks the row registers
+/// themselves; no base condition then.) An address it cannot tell about
+/// adds none.
+bool Planner::rowsCanAlign(StagedPlan &sp, std::string &why) {
   analysis::Symbol tx{analysis::Symbol::Kind::Tid};
   tx.dim = 0;
   const uint16_t tid = fa_.affine().symbolId(tx);
@@ -319,6 +331,34 @@ bool Planner::rowsCanAlign(const StagedPlan &sp, std::string &why) {
               "every warp would run the original loop";
         return false;
       }
+  }
+  sp.aligned.clear();
+  for (const auto &l : sp.loads) {
+    if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first load: the start of its piece
+    const AccessInfo &a = *accessAt_.at(l.stmt);
+    if (!a.address.known) continue;
+    std::vector<Variant::AlignedParam> conds;
+    int64_t mis = 0;
+    // The loop's first iteration: its counters' terms are 0.
+    auto first = [](const analysis::Symbol &s) -> int64_t { return s.kind == analysis::Symbol::Kind::LoopCounter ? 0 : 1; };
+    if (!vectorAlignment(a.address.poly, fa_.affine(), k_, 16, first, conds, mis)) continue;
+    if (mis != 0) {  // only the terms that differ between threads
+      analysis::Poly varying;
+      for (const auto &[mono, coeff] : a.address.poly.terms()) {
+        bool index = false;
+        for (uint16_t id : mono) {
+          auto kind = fa_.affine().symbols()[id].kind;
+          index |= kind == analysis::Symbol::Kind::Tid || kind == analysis::Symbol::Kind::Ctaid;
+        }
+        if (!index) continue;
+        analysis::Poly t = analysis::Poly::constant(coeff);
+        for (uint16_t id : mono) analysis::Poly::mul(t, analysis::Poly::symbol(id), t);
+        analysis::Poly::add(varying, t, varying);
+      }
+      conds.clear();
+      if (!vectorAlignment(varying, fa_.affine(), k_, 16, first, conds, mis)) continue;
+    }
+    for (const auto &c : conds) requireAligned(sp.aligned, c);
   }
   return true;
 }
