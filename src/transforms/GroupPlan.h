@@ -117,11 +117,13 @@ constexpr uint32_t kMergedHeavyMinThreads = 1u << 22;
 /// 160^3 (4.1M threads, its 16 MB inside the H100's L2) and 1.26-1.27x at
 /// 512^3 (134M threads); the 7-point one (2 misaligned) 1.23x at 160^3, the
 /// Sobel filter (6) from 2^21 (docs/results/2026-11-25/family-h100-2026-11-25-suite1.md).
-/// Such clones ask for 2^24 threads (plain and merged), the smallest power of
-/// two at or above the L2-resident sizes they lost on; sizes between 4M and
-/// 134M threads are not measured.
+/// Such clones asked for 2^24 threads until a held-out 27-point 3-D
+/// convolution (bench/programs/heldout4/h4_conv3d.cu, 256^3: 2^24 threads,
+/// 18 misaligned) ran its merged clone at 0.89x of nvcc's program (H200,
+/// 2026-11-29, docs/BENCHMARKS.md "Held-out programs, fourth batch"); now
+/// 2^27, the size measured faster (512^3).
 constexpr unsigned kManyMisaligned = 8;
-constexpr uint32_t kManyMisalignedMinThreads = 1u << 24;
+constexpr uint32_t kManyMisalignedMinThreads = 1u << 27;
 
 /// A grid-stride loop is grouped only when its body has a unit-stride access
 /// for every kGridStrideInstrsPerAccess instructions or fewer (see planGroup:

@@ -316,8 +316,9 @@ void Planner::planStagedLoops(KernelPlan &plan) {
 /// a multiple of 16, the base pointer 16-byte aligned. (Where it is not,
 /// the loop's first iteration may still start aligned: nvcc's rotated loops
 /// peel the first elements, and the clone checks the row registers
-/// themselves; no base condition then.) An address it cannot tell about
-/// adds none.
+/// themselves; no base condition then.) Rows whose distance apart no
+/// launch condition can check (`w[j*(n+1) + k]`: aligned only when n % 4 ==
+/// 3) are refused: when in doubt, the original runs.
 bool Planner::rowsCanAlign(StagedPlan &sp, std::string &why) {
   analysis::Symbol tx{analysis::Symbol::Kind::Tid};
   tx.dim = 0;
@@ -337,27 +338,33 @@ bool Planner::rowsCanAlign(StagedPlan &sp, std::string &why) {
     if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first load: the start of its piece
     const AccessInfo &a = *accessAt_.at(l.stmt);
     if (!a.address.known) continue;
-    std::vector<Variant::AlignedParam> conds;
-    int64_t mis = 0;
     // The loop's first iteration: its counters' terms are 0.
     auto first = [](const analysis::Symbol &s) -> int64_t { return s.kind == analysis::Symbol::Kind::LoopCounter ? 0 : 1; };
-    if (!vectorAlignment(a.address.poly, fa_.affine(), k_, 16, first, conds, mis)) continue;
-    if (mis != 0) {  // only the terms that differ between threads
-      analysis::Poly varying;
-      for (const auto &[mono, coeff] : a.address.poly.terms()) {
-        bool index = false;
-        for (uint16_t id : mono) {
-          auto kind = fa_.affine().symbols()[id].kind;
-          index |= kind == analysis::Symbol::Kind::Tid || kind == analysis::Symbol::Kind::Ctaid;
-        }
-        if (!index) continue;
-        analysis::Poly t = analysis::Poly::constant(coeff);
-        for (uint16_t id : mono) analysis::Poly::mul(t, analysis::Poly::symbol(id), t);
-        analysis::Poly::add(varying, t, varying);
+    // The terms that differ between threads: the rows' distance apart.
+    analysis::Poly varying;
+    for (const auto &[mono, coeff] : a.address.poly.terms()) {
+      bool index = false;
+      for (uint16_t id : mono) {
+        auto kind = fa_.affine().symbols()[id].kind;
+        index |= kind == analysis::Symbol::Kind::Tid || kind == analysis::Symbol::Kind::Ctaid;
       }
-      conds.clear();
-      if (!vectorAlignment(varying, fa_.affine(), k_, 16, first, conds, mis)) continue;
+      if (!index) continue;
+      analysis::Poly t = analysis::Poly::constant(coeff);
+      for (uint16_t id : mono) analysis::Poly::mul(t, analysis::Poly::symbol(id), t);
+      analysis::Poly::add(varying, t, varying);
     }
+    std::vector<Variant::AlignedParam> conds;
+    int64_t mis = 0;
+    std::string term;
+    if (!vectorAlignment(varying, fa_.affine(), k_, 16, first, conds, mis, &term)) {
+      // `w[j*(n+1) + k]`: rows 4*(n+1) bytes apart align only when n % 4
+      // == 3, which no launch condition says: when in doubt, the original.
+      why = "the rows' alignment cannot be checked at launch (" + term +
+            "): where they do not align, every warp would run the original loop, slower than the original";
+      return false;
+    }
+    std::vector<Variant::AlignedParam> full;
+    if (vectorAlignment(a.address.poly, fa_.affine(), k_, 16, first, full, mis) && mis == 0) conds = full;
     for (const auto &c : conds) requireAligned(sp.aligned, c);
   }
   return true;
