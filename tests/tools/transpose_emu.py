@@ -232,6 +232,8 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = (srcs[0] or srcs[1]) if base == "or" else (srcs[0] and srcs[1])
             elif base in ("and", "or", "xor"):
                 regs[d] = {"and": srcs[0] & srcs[1], "or": srcs[0] | srcs[1], "xor": srcs[0] ^ srcs[1]}[base] & mask
+            elif base == "not" and t == ".pred":  # a predicate's width is 0: ~x & mask would always be false
+                regs[d] = not srcs[0]
             elif base == "not":
                 regs[d] = ~srcs[0] & mask
             elif base == "shr":
