@@ -192,39 +192,6 @@ private:
   /// are entered only at the earliest, and neither leave the kernel, write
   /// memory a load could see, synchronize nor redefine the base register.
   bool forwardRegion(const std::vector<size_t> &stmts);
-  /// Drops the runs found since `from` of 4-byte words every thread reads
-  /// alike (`x[k..k+3]` of a row walk) where their block also holds an
-  /// uncoalesced global load (a thread's own row) that no run merges: the
-  /// loop waits on those loads, and the merge measured slower there. The
-  /// held-out backprop's layerforward_row (rows of 4097 floats: the rows'
-  /// loads stay scalar) ran 0.95x of nvcc's program with it, 0.99x without
-  /// (H200, 2026-11-29, docs/BENCHMARKS.md "Held-out programs, fourth
-  /// batch"). Where the rows' loads merge too (gemv's pack clone), or come
-  /// from shared memory (the staged clone), the run stays.
-  void dropUniformBesideRows(size_t from) {
-    std::set<uint32_t> merged;
-    for (const Run &r : runs_)
-      for (size_t l : r.loads) merged.insert(all_[l].a->instr);
-    for (size_t i = runs_.size(); i-- > from;) {
-      const Load &lead = all_[runs_[i].loads.front()];
-      if (lead.w != 4 || !lead.a->address.known || threadVarying(lead.a->address.poly, aff_)) continue;
-      const uint32_t b = fa_.cfg().blockOf(lead.a->instr);
-      bool rows = false;
-      for (const auto &a : fa_.accesses())
-        rows |= a.verdict == AccessInfo::Verdict::Uncoalesced && a.mem.kind == analysis::MemAccess::Kind::Load &&
-                (a.mem.space == ".global" || a.mem.space.empty()) && fa_.cfg().blockOf(a.instr) == b &&
-                !merged.count(a.instr);
-      if (!rows) continue;
-      if (firstWhy_.empty()) {
-        const Instruction &in = static_cast<const Instruction &>(*body_[lead.stmt]);
-        firstWhy_ = std::to_string(runs_[i].loads.size()) + " loads of 4 bytes from " + lead.reg + " (" +
-                    std::string(in.opcode) + ") would merge, but every thread reads them alike, beside an "
-                    "uncoalesced load of its own in the same block: measured slower (the held-out backprop, 0.95x)";
-        firstWhyAt_ = locationOf(ctx_.module, fa_, &in);
-      }
-      runs_.erase(runs_.begin() + static_cast<long>(i));
-    }
-  }
   /// Whether block `b` runs in every iteration of its innermost loop (it
   /// dominates each latch); false outside loops.
   bool everyIteration(uint32_t b) {
@@ -397,9 +364,7 @@ bool Packer::eligible(size_t i, const Instruction &in, Load &l) const {
 void Packer::scanWindows() {
   std::vector<Load> window;
   auto flush = [&] {
-    const size_t before = runs_.size();
     findRuns(window, false, [&](const std::vector<size_t> &stmts) { return movable(stmts); });
-    dropUniformBesideRows(before);
     window.clear();
   };
   for (size_t i = 0; i < body_.size(); ++i) {
