@@ -66,7 +66,11 @@
 // a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes, nor
 // base + scale * a widened 32-bit index advancing as much (RowWalkIndex.cpp:
 // then each warp also checks that no index of the loop wraps; rows of
-// 8- and 16-bit elements step 4-128 bytes: RowWalkShort.cpp); row
+// 8- and 16-bit elements step 4-128 bytes: RowWalkShort.cpp), nor an
+// offset plus a 64-bit induction variable (two rows at one index,
+// `A[i*n + j] * B[i*n + j]`: offsetAddress); rows whose alignment no
+// launch condition can check (rowsCanAlign; the others' conditions go on
+// the variant: the base pointer, the row length a multiple of 16 bytes); row
 // loads that are not global, plain, 1, 2, 4 or 8 bytes, before the
 // register's update, and exactly cover each iteration's piece; more than two rows per
 // thread (the shared memory of the tiles); a constant trip count (`#define N`,
