@@ -6,7 +6,8 @@ block up to each bar.sync in turn, with global memory in Python byte arrays
 and a shared array per block, and prints a digest of the output buffer. It
 knows the instructions nvcc 13 emits for the transposes of
 tests/lit/transpose/Inputs/transpose.cu and those the transpose pass adds:
-integer arithmetic, setp/or.pred (f32 compares), cvt between integers,
+integer arithmetic, setp/or.pred/not.pred (f32 compares, the unordered forms
+too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
 bar.sync, ret. Anything else is an error (exit 2), so a clone that used an
@@ -23,6 +24,7 @@ printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
 per out buffer (n: its bytes that are no longer 0x5a).
 """
 import hashlib
+import math
 import random
 import re
 import struct
@@ -223,11 +225,11 @@ def run(ptx, kernel, grid, block, args, extra):
                     a, b = signed(a, n), signed(b, n)
                 elif t[1] == "u":
                     a, b = a & mask, b & mask
-                elif t == ".f32" and cmp in ("eq", "ne", "lt", "gt", "le", "ge"):  # inputs are never NaN
-                    a, b = f32(a), f32(b)
+                elif t == ".f32" and cmp[:2] in ("eq", "ne", "lt", "gt", "le", "ge") and cmp[2:] in ("", "u"):
+                    a, b = f32(a), f32(b)  # inputs are never NaN: the unordered forms (leu ...) are the ordered ones
                 else:
                     fail(op)
-                regs[d] = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp]
+                regs[d] = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp[:2]]
             elif base in ("or", "and") and t == ".pred":
                 regs[d] = (srcs[0] or srcs[1]) if base == "or" else (srcs[0] and srcs[1])
             elif base in ("and", "or", "xor"):
@@ -262,12 +264,22 @@ def run(ptx, kernel, grid, block, args, extra):
                 if base == "mad":
                     r += srcs[2]
                 regs[d] = r & rmask
+            elif base in ("max", "min") and t == ".f32":  # inputs are never NaN; max(-0, +0) is +0
+                a, b = f32(srcs[0]), f32(srcs[1])
+                if a == b == 0.0:  # +0 and -0: max gives +0 if either is, min -0 if either is
+                    pos = [math.copysign(1, x) > 0 for x in (a, b)]
+                    regs[d] = from_f32(0.0 if (any(pos) if base == "max" else all(pos)) else -0.0)
+                else:
+                    regs[d] = from_f32(max(a, b) if base == "max" else min(a, b))
             elif base == "cvt":
                 dt, st = "." + p[-2], t
                 sn = bits_of(st)
                 v = signed(srcs[0], sn) if st[1] == "s" else srcs[0] & ((1 << sn) - 1)
                 if dt == ".f16" and st == ".f32" and p[1] == "rn":  # cuda_fp16.h's __float2half
-                    regs[d] = struct.unpack("<H", struct.pack("<e", f32(srcs[0])))[0]
+                    try:
+                        regs[d] = struct.unpack("<H", struct.pack("<e", f32(srcs[0])))[0]
+                    except OverflowError:  # rounds past the largest half: infinity, as the GPU gives
+                        regs[d] = 0xFC00 if f32(srcs[0]) < 0 else 0x7C00
                 elif dt == ".f32" and st == ".f16":
                     regs[d] = from_f32(struct.unpack("<e", struct.pack("<H", srcs[0] & 0xFFFF))[0])
                 elif dt == ".f32":
