@@ -150,6 +150,13 @@ struct Row {
 
 std::string ratio(float a, float b) { return a > 0 && b > 0 ? std::to_string(a / b).substr(0, 5) + "x" : std::string(); }
 
+/// A launch of `f` on gx x gy x gz blocks of bx x by threads with `args`
+/// (which must outlive it), checked.
+std::function<void()> launcher(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                               void **args) {
+  return [=]() { check(cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, nullptr, args, nullptr), "launch"); };
+}
+
 /// Times the original, the one-element clone `<k>__ptxopt_transpose<shape>`,
 /// the tiled clone `<k>__ptxopt_tiled<shape>` (launched as its manifest
 /// says: ceil(grid.x / (32/BX)) x ceil(grid.y / (32/BY)) x grid.z blocks of
@@ -160,9 +167,6 @@ int measureRow(CUmodule mod, CUmodule one, Row &r, void *out, void *ref) {
   CUfunction orig;
   check(cuModuleGetFunction(&orig, mod, r.kernel.c_str()), r.kernel.c_str());
   const std::string suffix = r.BX == r.BY ? std::to_string(r.BX) : std::to_string(r.BX) + "x" + std::to_string(r.BY);
-  auto launcher = [](CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, void **args) {
-    return [=]() { check(cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, nullptr, args, nullptr), "launch"); };
-  };
   int failed = 0;
   auto timeChecked = [&](const std::function<void()> &launch, float &best) {
     check(cudaMemset(out, 0x5a, r.outBytes), "memset");
@@ -229,17 +233,15 @@ int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void 
         std::vector<void *> targs = args;
         if (sx > 1) targs.push_back(&gridX);
         if (sy > 1) targs.push_back(&gridY);
-        auto launch = [&](CUfunction f, unsigned lx, unsigned ly, unsigned bx, unsigned by, std::vector<void *> &a) {
-          return [=, &a]() { check(cuLaunchKernel(f, lx, ly, 1, bx, by, 1, 0, nullptr, a.data(), nullptr), "launch"); };
-        };
         check(cudaMemset(out, 0x5a, outBytes), "memset");
-        auto [nMin, nMed] = timeIt(launch(orig, gx, gy, BX, BY, args));
+        auto [nMin, nMed] = timeIt(launcher(orig, gx, gy, 1, BX, BY, args.data()));
         check(cudaMemcpy(ref, out, outBytes, cudaMemcpyDeviceToDevice), "copy");
         std::printf("| `%s` | %d x %d | %ux%u | %.4f (%.4f) |", kernel, W, H, BX, BY, nMin, nMed);
         float best[2];
         int i = 0;
         const std::vector<std::function<void()>> clones = {
-            launch(swap, gx, gy, BY, BX, args), launch(tiled, (gx + sx - 1) / sx, (gy + sy - 1) / sy, 32, 8, targs)};
+            launcher(swap, gx, gy, 1, BY, BX, args.data()),
+            launcher(tiled, (gx + sx - 1) / sx, (gy + sy - 1) / sy, 1, 32, 8, targs.data())};
         for (const auto &f : clones) {
           check(cudaMemset(out, 0x5a, outBytes), "memset");
           auto [a, b] = timeIt(f);
@@ -340,18 +342,15 @@ int measureBlockAxis(CUmodule mod, void *in, void *out, void *ref, bool quick) {
     CUfunction orig, tiled;
     check(cuModuleGetFunction(&orig, mod, b.name), b.name);
     check(cuModuleGetFunction(&tiled, mod, (std::string(b.name) + "__ptxopt_tiled256x1").c_str()), "tiled");
-    auto launch = [](CUfunction f, unsigned x, unsigned y, unsigned z, unsigned bx, unsigned by, std::vector<void *> &a) {
-      return [=, &a]() { check(cuLaunchKernel(f, x, y, z, bx, by, 1, 0, nullptr, a.data(), nullptr), "launch"); };
-    };
     check(cudaMemset(out, 0x5a, bytes), "memset");
-    auto [nMin, nMed] = timeIt(launch(orig, gx, gy, gz, BX, 1, args));
+    auto [nMin, nMed] = timeIt(launcher(orig, gx, gy, gz, BX, 1, args.data()));
     check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
     std::string size = perm ? "N" + std::to_string(b.N) + " C" + std::to_string(b.H) + " HW " + std::to_string(b.W)
                             : std::to_string(b.W) + " x " + std::to_string(b.H);
     std::printf("| `%s` | %s | %.4f (%.4f) |", b.name, size.c_str(), nMin, nMed);
     float best[2] = {0, 0};
     std::vector<std::function<void()>> runs{
-        launch(tiled, gx * 8, b.z ? gy : (gy + 31) / 32, b.z ? (gz + 31) / 32 : gz, 32, 8, targs)};
+        launcher(tiled, gx * 8, b.z ? gy : (gy + 31) / 32, b.z ? (gz + 31) / 32 : gz, 32, 8, targs.data())};
     // The hand kernel: the same transpose of a W x H (per image) matrix,
     // where the layouts agree (float; the gather form transposes H x W).
     const bool gather = b.name[3] == 'n' && b.name[4] == 'h';

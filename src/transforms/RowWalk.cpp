@@ -558,6 +558,18 @@ std::vector<uint32_t> integerTripParams(const ir::Function &k, const std::vector
   return out;
 }
 
+/// Sorts `v`'s alignment conditions by parameter; their remark text,
+/// "param 0 % 16 == 0, param 3 % 4 == 0" ("" when none).
+std::string sortAligned(Variant &v) {
+  std::sort(v.alignedParams.begin(), v.alignedParams.end(),
+            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+  std::string t;
+  for (const auto &c : v.alignedParams)
+    t += std::string(t.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " + std::to_string(c.bytes) +
+         " == 0";
+  return t;
+}
+
 std::string minText(const Variant &v) {
   std::string t;
   for (const auto &c : v.minParams) t += ", param " + std::to_string(c.index) + " >= " + std::to_string(c.value);
@@ -583,11 +595,8 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   // would run the original loop, slower than the original kernel.
   for (const auto &sp : plan.staged)
     for (const auto &c : sp.aligned) requireAligned(s.alignedParams, c);
-  std::sort(s.alignedParams.begin(), s.alignedParams.end(),
-            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
-  std::string alignText;
-  for (const auto &c : s.alignedParams)
-    alignText += ", param " + std::to_string(c.index) + " % " + std::to_string(c.bytes) + " == 0";
+  std::string alignText = sortAligned(s);
+  if (!alignText.empty()) alignText = ", " + alignText;
   if (ctx.addClone(*k, buildClone(m, from, plan, s.name, false, false, true), s, at)) {
     unsigned bytes = 0;
     for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
@@ -646,15 +655,12 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
   auto counts = laneCounts(ctx);
   // CSR: one clone (no condition could choose among several) of rowwalk-csr-lanes lanes.
   if (plan.csr && !counts.empty()) counts = {{ctx.options.rowwalk.csrLanes, 0}};
-  std::sort(v.alignedParams.begin(), v.alignedParams.end(),
-            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+  const std::string alignText = sortAligned(v);
   std::string aconds;
   for (const auto &d : v.disjointParams)
     aconds += std::string(aconds.empty() ? "" : ", ") + "params " + std::to_string(d.a) + " and " +
               std::to_string(d.b) + " in different allocations";
-  for (const auto &c : v.alignedParams)
-    aconds += std::string(aconds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " +
-              std::to_string(c.bytes) + " == 0";
+  if (!alignText.empty()) aconds += std::string(aconds.empty() ? "" : ", ") + alignText;
   for (const auto &[G, minRow] : counts) {
     const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
     Variant g = v;

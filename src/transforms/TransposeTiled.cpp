@@ -70,6 +70,12 @@ namespace {
 
 constexpr unsigned kTile = 32, kRows = 8, kElems = kTile / kRows;  // a 32 x 32 tile, 32 x 8 threads, 4 each
 
+/// Original blocks per 32 x 32 tile along x and y: 32 / bx and 32 / by,
+/// 1 along x for 1-D blocks of more than 32 threads (bx / 32 tiles a block).
+std::pair<unsigned, unsigned> blocksPerTile(const Shape &sh) {
+  return {sh.bx > kTile ? 1 : kTile / sh.bx, kTile / sh.by};
+}
+
 /// The builder's state: the hardware indices, the extents, the tile.
 struct Tiled {
   Emitter &e;
@@ -261,7 +267,8 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   Emitter e{m, {}};
   e.prefix = "%ptxopt_tt";
   const std::string dim2 = p.index2 == "%ctaid.z" ? "z" : "y";
-  Tiled c{e, sh, sh.bx > kTile ? 1 : kTile / sh.bx, kTile / sh.by, dim2, e.reg32(), e.reg32(), e.reg32(), e.reg32(),
+  const auto [sx, sy] = blocksPerTile(sh);
+  Tiled c{e, sh, sx, sy, dim2, e.reg32(), e.reg32(), e.reg32(), e.reg32(),
           e.reg32(), e.reg32(), "", "", e.reg32(), tilePitch(Shape{kTile, kTile}, p.bytes), p.bytes, {}};
   const uint64_t tileBytes = uint64_t(kTile) * c.pitch * p.bytes;
   const std::string tile = "__ptxopt_tile_" + name;
@@ -329,7 +336,7 @@ Variant makeTiledVariant(const std::string &name, const Plan &p, const Shape &sh
   v.name = name;
   v.pass = "transpose";
   v.kind = "transpose-tiled";
-  const unsigned sx = sh.bx > kTile ? 1 : kTile / sh.bx, sy = kTile / sh.by;
+  const auto [sx, sy] = blocksPerTile(sh);
   const uint8_t d2 = p.index2 == "%ctaid.z" ? 2 : 1;  // the grid dimension of the tile's second axis
   if (sh.bx > kTile) v.grid[0] = DimSource{DimSource::From::Grid, 0, 1, 0, false, sh.bx / kTile};
   if (sx > 1) {
