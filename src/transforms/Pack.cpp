@@ -70,7 +70,9 @@
 // with the remark the full scan would give. Four bytes whose address has no %tid term (every thread
 // of the block reads the same word: one broadcast per warp load either way)
 // are not merged into one 4-byte word unless pack-uniform-bytes is set:
-// tile_sum measured 0.93x so. A term of an address with several parameters is aligned
+// tile_sum measured 0.93x so. Nor are 16 bytes with no %tid term in a loop
+// beside a scalar global load of the thread's own that does not merge
+// (x[k..k+3] beside a column walk: 0.90x) unless pack-uniform-vectors is set. A term of an address with several parameters is aligned
 // when one of them is (a runtime condition, reusing one already asked).
 // Not done yet: stores.
 // Files: PackLoops.cpp (the loops: which qualify, the unrolled rewrite, and
@@ -192,6 +194,49 @@ private:
   /// are entered only at the earliest, and neither leave the kernel, write
   /// memory a load could see, synchronize nor redefine the base register.
   bool forwardRegion(const std::vector<size_t> &stmts);
+  /// Drops the runs found since `from` that merge 16 bytes every thread
+  /// reads alike (`l1[k..k+3]`: no %tid term) inside a loop whose block
+  /// also holds a scalar global load of the thread's own (a %tid term: its
+  /// row or column) that no run merges. The loop waits on those loads; holding the four vectors'
+  /// registers, ptxas issued fewer of them ahead (the SASS of nvcc's
+  /// column walk unrolled 16 times: 6 column loads in flight at the first
+  /// FFMA, 16 in the original), and the clone ran 0.90-0.91x at 32 to 256
+  /// blocks, 1.03x at 1024 (H200, gpu-diff "pack column"; the held-out
+  /// backprop's layerforward_col, 0.95x of nvcc's program). Where the
+  /// block's other loads merge too (gemv's pack clone) or read shared
+  /// memory or vectors (the staged clones' x[k..k+3] beside their tile
+  /// loads), the run stays.
+  void dropUniformBesideLoads(size_t from) {
+    if (ctx_.options.pack.uniformVectors) return;
+    std::set<uint32_t> merged;
+    for (const Run &r : runs_)
+      for (size_t l : r.loads) merged.insert(all_[l].a->instr);
+    for (size_t i = runs_.size(); i-- > from;) {
+      const Load &lead = all_[runs_[i].loads.front()];
+      if (runs_[i].bytes != 16 || !lead.a->address.known || threadVarying(lead.a->address.poly, aff_)) continue;
+      const uint32_t b = fa_.cfg().blockOf(lead.a->instr);
+      if (!fa_.loops().loopOf(b)) continue;
+      bool others = false;  // a scalar global load of the thread's own that stays
+      for (const auto &a : fa_.accesses()) {
+        if (a.mem.kind != analysis::MemAccess::Kind::Load || (a.mem.space != ".global" && !a.mem.space.empty()) ||
+            fa_.cfg().blockOf(a.instr) != b || merged.count(a.instr) || !a.address.known ||
+            !threadVarying(a.address.poly, aff_))
+          continue;
+        const std::string_view op = fa_.cfg().instructions()[a.instr]->opcode;
+        others |= op.find(".v2") == std::string_view::npos && op.find(".v4") == std::string_view::npos;
+      }
+      if (!others) continue;
+      if (firstWhy_.empty()) {
+        const Instruction &in = static_cast<const Instruction &>(*body_[lead.stmt]);
+        firstWhy_ = std::to_string(runs_[i].loads.size()) + " loads from " + lead.reg + " (" + std::string(in.opcode) +
+                    ") would merge into 16 bytes every thread reads alike, in a loop beside a thread's own "
+                    "scalar loads that do not merge: measured 0.90x (a column walk beside x[k..k+3], gpu-diff \"pack column\"); "
+                    "--pack-uniform-vectors merges them";
+        firstWhyAt_ = locationOf(ctx_.module, fa_, &in);
+      }
+      runs_.erase(runs_.begin() + static_cast<long>(i));
+    }
+  }
   /// Whether block `b` runs in every iteration of its innermost loop (it
   /// dominates each latch); false outside loops.
   bool everyIteration(uint32_t b) {
@@ -364,7 +409,9 @@ bool Packer::eligible(size_t i, const Instruction &in, Load &l) const {
 void Packer::scanWindows() {
   std::vector<Load> window;
   auto flush = [&] {
+    const size_t before = runs_.size();
     findRuns(window, false, [&](const std::vector<size_t> &stmts) { return movable(stmts); });
+    dropUniformBesideLoads(before);
     window.clear();
   };
   for (size_t i = 0; i < body_.size(); ++i) {

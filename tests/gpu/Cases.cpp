@@ -1113,6 +1113,7 @@ std::vector<Case> allCases() {
   addImage(cs);
   addHalf(cs);
   addPack(cs);
+  addPackColumn(cs);
   addParamSizes(cs);
   addUnroll(cs);
   addIfElse(cs);

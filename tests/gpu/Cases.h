@@ -119,6 +119,8 @@ void addRowWalkScopes(std::vector<Case> &cs);
 void addRowWalkSweep(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
 void addCsr(std::vector<Case> &cs);
+/// pack on column walks beside a vector every thread reads alike (CasesPackColumn.cpp).
+void addPackColumn(std::vector<Case> &cs);
 /// transpose: transposes, rotations, permutes (CasesTranspose.cpp).
 void addTranspose(std::vector<Case> &cs);
 

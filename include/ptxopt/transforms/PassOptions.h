@@ -24,6 +24,7 @@ struct GroupOptions {
 struct PackOptions {
   bool acrossBlocks = false;  // pack-across-blocks
   bool uniformBytes = false;  // pack-uniform-bytes
+  bool uniformVectors = false;  // pack-uniform-vectors
 };
 
 struct RowWalkOptions {
