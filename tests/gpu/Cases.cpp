@@ -1114,6 +1114,7 @@ std::vector<Case> allCases() {
   addHalf(cs);
   addPack(cs);
   addPackColumn(cs);
+  addGroupGathers(cs);
   addParamSizes(cs);
   addUnroll(cs);
   addIfElse(cs);

@@ -29,6 +29,9 @@ struct Arg {
   // (count = rows + 1) from 0, each row csrMin..csrMax elements (0 about one
   // row in zeroOneIn); csrMod > 0: random values below csrMod (column indices).
   unsigned csrMin = 0, csrMax = 0, csrMod = 0;
+  // In, 32-bit elements: element e holds min(e + 1, count - 1) (srad's
+  // neighbour indices iS[i], jE[j]).
+  bool nextIndex = false;
 };
 
 inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }
@@ -53,6 +56,12 @@ inline Arg rowPtrs(size_t rows, unsigned lo, unsigned hi, unsigned zeroOneIn = 0
 inline Arg indices(size_t n, unsigned mod) {
   Arg a = in(Elem::I32, n);
   a.csrMod = mod;
+  return a;
+}
+/// Indices of the next element, clamped: e -> min(e + 1, n - 1).
+inline Arg nextIndices(size_t n) {
+  Arg a = in(Elem::I32, n);
+  a.nextIndex = true;
   return a;
 }
 /// An input whose pointer is argument `of`'s plus `offset` bytes (no buffer of its own).
@@ -119,6 +128,8 @@ void addRowWalkScopes(std::vector<Case> &cs);
 void addRowWalkSweep(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
 void addCsr(std::vector<Case> &cs);
+/// group's clone merged along y on kernels with gathers (CasesGroupGathers.cpp).
+void addGroupGathers(std::vector<Case> &cs);
 /// pack on column walks beside a vector every thread reads alike (CasesPackColumn.cpp).
 void addPackColumn(std::vector<Case> &cs);
 /// transpose: transposes, rotations, permutes (CasesTranspose.cpp).

@@ -207,6 +207,13 @@ struct Args {
       }
       return;
     }
+    if (a.kind == Arg::Kind::In && a.nextIndex) {
+      for (size_t e = 0; e < a.count; ++e) {
+        const uint32_t v = uint32_t(std::min(e + 1, a.count - 1));
+        std::memcpy(&init[i][e * 4], &v, 4);
+      }
+      return;
+    }
     if (a.kind == Arg::Kind::In && a.zeroOneIn)
       for (size_t e = 0; e < a.count; ++e)
         if (rng() % a.zeroOneIn == 0) std::memset(&init[i][e * elemSize(a.elem)], 0, elemSize(a.elem));
