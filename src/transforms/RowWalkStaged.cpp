@@ -71,7 +71,10 @@
 // `A[i*n + j] * B[i*n + j]`: offsetAddress); rows whose alignment no
 // launch condition can check (rowsCanAlign; the others' conditions go on
 // the variant: the base pointer, the row length a multiple of 16 bytes); row
-// loads that are not global, plain, 1, 2, 4 or 8 bytes, before the
+// loads that are not global, plain, 1, 2, 4 or 8 bytes or a vector of 8 or
+// 16 bytes of 4- or 8-byte elements (float4, float2, double2 rows a program
+// vectorized itself: each is a piece of its own, read from the tile as the
+// same vector), before the
 // register's update, and exactly cover each iteration's piece; more than two rows per
 // thread (the shared memory of the tiles); a constant trip count (`#define N`,
 // nvcc's loop unrolled by 16) whose row is under kStagedMinRow elements
@@ -167,12 +170,17 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     std::string reg;
     int64_t off = 0;
     auto mem = analysis::memAccess(in);
-    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || mem->vector != 1 ||
-        (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8) || !in.guard.empty() ||
-        !plainMemoryOp(in) || in.operands.size() != 2 || !in.operands[0].isReg() ||
+    // A vector of 4- or 8-byte elements, 8 or 16 bytes (float4 rows a
+    // program vectorized itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`),
+    // is one piece of the row, read from the tile as the same vector.
+    const bool vec = mem && mem->vector > 1 && mem->elemBytes >= 4 && (mem->bytes() == 8 || mem->bytes() == 16) &&
+                     in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
+        (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
+        !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
         !baseAndOffset(in.operands[1], reg, off)) {
       why = "a load along the row (" + std::string(in.opcode) +
-            ") is not a plain 1-, 2-, 4- or 8-byte global load of [reg+offset]";
+            ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 8 or 16";
       return false;
     }
     if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;
@@ -264,6 +272,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
           run.push_back(i);
           std::string t = typeModifier(*instr(i));
           same &= type.empty() || t == type;
+          same &= analysis::memAccess(*instr(i))->vector == 1;  // a vector load is a piece of its own
           type = t;
         }
       if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
@@ -563,7 +572,10 @@ struct StagedEmit {
     const auto *run = runAt.count(i) ? runAt[i] : nullptr;
     const std::string type = typeModifier(in);
     auto ld = std::make_unique<Instruction>();
-    ld->opcode = m.intern("ld.shared" + (run ? ".v" + std::to_string(run->size()) : std::string()) + type);
+    const unsigned vector = analysis::memAccess(in)->vector;  // a vector row load: the same vector from the tile
+    ld->opcode = m.intern("ld.shared" +
+                          (run ? ".v" + std::to_string(run->size()) : vector > 1 ? ".v" + std::to_string(vector) : "") +
+                          type);
     if (run) {
       Operand vec{Operand::Kind::Vector, "", {}};
       for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);

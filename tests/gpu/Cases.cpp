@@ -1128,6 +1128,7 @@ std::vector<Case> allCases() {
   addRowWalkShort(cs);
   addRowWalkScopes(cs);
   addRowWalkSweep(cs);
+  addRowWalkVec(cs);
   addCsr(cs);
   addTranspose(cs);
   addReuse(cs);

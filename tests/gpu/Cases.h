@@ -126,6 +126,8 @@ void addRowWalkShort(std::vector<Case> &cs);
 void addRowWalkScopes(std::vector<Case> &cs);
 /// rowwalk on the shapes of its coverage sweep (CasesRowWalkSweep.cpp).
 void addRowWalkSweep(std::vector<Case> &cs);
+/// rowwalk on rows read as float4, float2, double2 (CasesRowWalkVec.cpp).
+void addRowWalkVec(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
 void addCsr(std::vector<Case> &cs);
 /// group's clone merged along y on kernels with gathers (CasesGroupGathers.cpp).
