@@ -26,6 +26,8 @@
 // index could wrap runs the original loop. The check is per thread and
 // exact (the start may already have wrapped, `r * N mod 2^32`, as in the
 // original), so no launch condition is needed.
+// Rows read as 16-byte vectors (float4, double2 by `unsigned` index) scale
+// by 16 (RowWalkStaged.cpp: a vector is a piece of the row of its own).
 // Refuses (falls back to the 64-bit message): any other address form, an
 // index read after its induction variable's update, a base or offset
 // written in the loop; a row advancing other than 16-128 bytes (4-128 for
@@ -190,13 +192,15 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
     if (!mul.guard.empty() || mul.operands.size() != 3 || !mul.operands[1].isReg() || !mul.operands[2].intValue())
       continue;
     const int64_t k = *mul.operands[2].intValue();
-    // Elements of 1-8 bytes (8: see the opening comment on the H200 run of 2026-11-28).
-    if ((mul.opcode == "mul.wide.u32" || mul.opcode == "mul.wide.s32") && isPow2(k) && k <= 8) {
+    // Elements of 1-8 bytes (8: see the opening comment on the H200 run of
+    // 2026-11-28), and 16 for rows read as 16-byte vectors (float4, double2).
+    const int64_t widest = analysis::memAccess(*instr(load))->bytes() == 16 ? 16 : 8;
+    if ((mul.opcode == "mul.wide.u32" || mul.opcode == "mul.wide.s32") && isPow2(k) && k <= widest) {
       // t = mul.wide x, scale
       m = md;
       w.sgn = mul.opcode == "mul.wide.s32";
       w.scale = unsigned(k);
-    } else if (mul.opcode == "shl.b64" && k >= 0 && k <= 3) {
+    } else if (mul.opcode == "shl.b64" && k >= 0 && (int64_t(1) << std::min<int64_t>(k, 5)) <= widest) {
       // t = shl.b64 u, k; u = cvt.u64.u32 / cvt.s64.s32 x, or u = e +/- delta with e that cvt.
       size_t ud = onlyDefInLoop(L, mul.operands[1].text);
       if (ud == SIZE_MAX || ud > md) continue;

@@ -1,7 +1,7 @@
 // gpu-diff cases of rowwalk's staged clone on rows a program vectorized
 // itself (issue 29; tests/lit/rowwalk/Inputs/vec.cu): float4, float2 and
-// double2 pieces of each thread's row, every clone compared bit for bit with
-// the original.
+// double2 pieces of each thread's row (float4 also by an `unsigned` index),
+// every clone compared bit for bit with the original.
 //
 // Edges: rows not a multiple of 32 and a row length not a multiple of the
 // tile (forced with rowwalk-staged=1: launches under the staged clone's 2048
@@ -38,6 +38,8 @@ void addRowWalkVec(std::vector<Case> &cs) {
   cs.push_back(rows("rowsum_f2", Elem::F32, 2, 1000, 1002, 0, forced, "=rowsum_f2__ptxopt_staged"));
   cs.push_back(rows("rowsum_f2", Elem::F32, 2, 1000, 1001, 0, forced, "original"));  // rows 8 bytes off 16
   cs.push_back(rows("rowsum_f2", Elem::F32, 2, 4096, 2048, 8, "", "original"));      // base 8 bytes off 16
+  cs.push_back(rows("rowsum_f4_u32", Elem::F32, 4, 4096, 1024, 0, "", "=rowsum_f4_u32__ptxopt_staged"));
+  cs.push_back(rows("rowsum_f4_u32", Elem::F32, 4, 1000, 1001, 0, forced, "=rowsum_f4_u32__ptxopt_staged"));
   cs.push_back(rows("rowsum_d2", Elem::F64, 2, 4096, 1024, 0, "", "=rowsum_d2__ptxopt_staged"));
   cs.push_back(rows("rowsum_d2", Elem::F64, 2, 1000, 1001, 0, forced, "=rowsum_d2__ptxopt_staged"));
   // gemv_f4(A, x, y, n, m): m floats a row, x of m floats.

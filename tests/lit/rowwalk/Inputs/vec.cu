@@ -61,3 +61,21 @@ extern "C" __global__ void rowsum_d2(const double2 *A, double *y, int n, int m2)
     y[i] = s;
   }
 }
+
+// float4 pieces by an `unsigned` index: nvcc recomputes and widens the
+// index each iteration (`mul.wide.u32 t, x, 16`), the staged clone checks
+// per warp that no index of the loop wraps (RowWalkIndex.cpp).
+extern "C" __global__ void rowsum_f4_u32(const float4 *A, float *y, unsigned n, unsigned m4) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.f;
+    for (unsigned j = 0; j < m4; j++) {
+      float4 v = A[i * m4 + j];
+      s += v.x;
+      s += v.y;
+      s += v.z;
+      s += v.w;
+    }
+    y[i] = s;
+  }
+}
