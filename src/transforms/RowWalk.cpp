@@ -329,15 +329,19 @@ std::string Planner::baseOf(const AccessInfo &a) {
   return "param(" + std::string((*k_.params)[size_t(p)].names[0].name) + ")";
 }
 
-bool Planner::addDisjoint(const ir::Function &f, const AccessInfo &a0, const AccessInfo &b0, KernelPlan &plan,
-                          std::set<std::pair<uint32_t, uint32_t>> *into) {
+bool Planner::disjointBases(const ir::Function &f, const AccessInfo &a0, const AccessInfo &b0,
+                            std::set<std::pair<uint32_t, uint32_t>> &into) {
   std::string ab = baseOf(a0), bb = baseOf(b0);
   if (ab.starts_with("&") && bb.starts_with("&")) return ab != bb;  // two module globals
   int pa = paramOfBase(f, ab), pb = paramOfBase(f, bb);
   if (pa < 0 || pb < 0 || pa == pb) return false;
-  (into ? *into : plan.disjoint)
-      .insert({static_cast<uint32_t>(std::min(pa, pb)), static_cast<uint32_t>(std::max(pa, pb))});
+  into.insert({static_cast<uint32_t>(std::min(pa, pb)), static_cast<uint32_t>(std::max(pa, pb))});
   return true;
+}
+
+bool Planner::addDisjoint(const ir::Function &f, const AccessInfo &a0, const AccessInfo &b0, KernelPlan &plan,
+                          std::set<std::pair<uint32_t, uint32_t>> *into) {
+  return disjointBases(f, a0, b0, into ? *into : plan.disjoint);
 }
 
 /// Step 1 for loop L: stores to one loop-invariant address.
@@ -597,6 +601,16 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
     for (const auto &c : sp.aligned) requireAligned(s.alignedParams, c);
   std::string alignText = sortAligned(s);
   if (!alignText.empty()) alignText = ", " + alignText;
+  // The loops' stores reach none of the rows read ahead (planStaged).
+  std::string storeText;
+  for (const auto &sp : plan.staged)
+    for (const auto &[a, b] : sp.disjoint)
+      if (std::find(s.disjointParams.begin(), s.disjointParams.end(), Variant::DisjointParams{a, b}) ==
+          s.disjointParams.end()) {
+        s.disjointParams.push_back({a, b});
+        storeText += ", params " + std::to_string(a) + " and " + std::to_string(b) +
+                     " in different allocations (the loop's stores, its rows)";
+      }
   if (ctx.addClone(*k, buildClone(m, from, plan, s.name, false, false, true), s, at)) {
     unsigned bytes = 0;
     for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
@@ -620,7 +634,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
                    " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                    "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
                    "block.y == block.z == " + (yToZ ? "grid.z" : "grid.y") + " == 1" +
-                   (conds.empty() ? "" : ", " + conds) + alignText + minText(s) +
+                   (conds.empty() ? "" : ", " + conds) + storeText + alignText + minText(s) +
                    (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
     ctx.count("staged-loops", double(plan.staged.size()));
   }

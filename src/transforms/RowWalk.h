@@ -116,6 +116,10 @@ struct LanePlan {
   // Load runs merged into one 16-byte load: first load's body index -> loads.
   std::vector<std::vector<size_t>> runs;
   std::vector<Variant::AlignedParam> aligned;  // the runs' launch conditions
+  // The staged clone only: the loop's global stores (body indexes), which
+  // must not reach its rows (they are read tiles ahead): planStaged asks
+  // that each goes through another allocation than every row's.
+  std::vector<size_t> stores;
 };
 
 /// The staged clone's plan for one loop (RowWalkStaged.cpp): the rows the
@@ -164,6 +168,10 @@ struct StagedPlan {
   // without them every warp would fall back to the original loop, slower
   // than the original kernel (rowsCanAlign).
   std::vector<Variant::AlignedParam> aligned;
+  // Pairs of pointer parameters (a store's, a row's) whose arguments must
+  // lie in different allocations: the loop's stores reach no row
+  // (manifest disjointParams).
+  std::set<std::pair<uint32_t, uint32_t>> disjoint;
   // Runs of row loads read as one 16-byte shared load (body indexes, by offset).
   std::vector<std::vector<size_t>> runs;
   int64_t step = 16;      // S: bytes of a row per iteration
@@ -326,6 +334,11 @@ private:
                  unsigned r, std::string &why) const;
   bool addDisjoint(const ir::Function &f, const AccessInfo &a, const AccessInfo &b, KernelPlan &plan,
                    std::set<std::pair<uint32_t, uint32_t>> *into = nullptr);
+  /// Whether `a` and `b` reach different allocations: two module globals,
+  /// or two pointer parameters (their pair added to `into`, a launch
+  /// condition); false for one parameter or a base it cannot trace.
+  bool disjointBases(const ir::Function &f, const AccessInfo &a, const AccessInfo &b,
+                     std::set<std::pair<uint32_t, uint32_t>> &into);
   /// The base of access `a`: its affine base, else the pointer parameter
   /// its address register is derived from by additions and moves (a
   /// pointer's provenance: C's arithmetic stays inside the allocation).

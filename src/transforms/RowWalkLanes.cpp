@@ -145,9 +145,23 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
     const AccessInfo &a = *accessAt_.at(i);
     const Instruction &in = *instr(i);
     if (a.mem.kind != analysis::MemAccess::Kind::Load && staged) {
-      // The staged copies read rows up to `stages` tiles ahead.
-      why = "the loop writes memory (" + std::string(in.opcode) + "): the tiles are read ahead of it";
-      return false;
+      // The staged copies read rows up to `stages` tiles ahead: a global
+      // store must reach another allocation than every row's (planStaged
+      // asks it of its parameters; Rodinia kmeans' invert_mapping,
+      // `out[p + np*i] = in[p*nf + i]`); anything else refuses.
+      if (a.mem.kind != analysis::MemAccess::Kind::Store || (a.mem.space != ".global" && !a.mem.space.empty())) {
+        why = "the loop writes memory (" + std::string(in.opcode) + "): the tiles are read ahead of it";
+        return false;
+      }
+      if (a.verdict != AccessInfo::Verdict::Coalesced) {
+        // Stores along a row (in place, or into a row of another array)
+        // stay as slow as they were: not measured, so not taken.
+        why = "the loop writes memory (" + std::string(in.opcode) +
+              ") not coalesced along %tid.x (a row of its own: only coalesced stores were measured)";
+        return false;
+      }
+      lp.stores.push_back(i);
+      continue;
     }
     if (a.mem.kind == analysis::MemAccess::Kind::Store) {
       bool moves = false;

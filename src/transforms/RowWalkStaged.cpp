@@ -60,9 +60,14 @@
 // here (not profiled): the loads of a tile go straight to registers with
 // their 16 pieces per lane in flight, while cp.async stages through L1
 // (.cg bypasses it only for the data) with an async-group wait per tile.
+// Stores in the loop: the tiles are read ahead, so each global store must
+// be coalesced along %tid.x and reach another allocation than every row
+// (disjointParams on the two pointer parameters; RowWalkLanes.cpp collects
+// them, planStaged pairs them with the rows): kmeans' invert_mapping,
+// permutes with the channels looped in the thread.
 // Refuses (remark): rowwalk-staged-copy=async on a target below sm_80; a
 // loop that writes
-// memory (its tiles are read ahead); a row walked by a register that is not
+// memory other than such stores (its tiles are read ahead); a row walked by a register that is not
 // a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes, nor
 // base + scale * a widened 32-bit index advancing as much (RowWalkIndex.cpp:
 // then each warp also checks that no index of the loop wraps; rows of
@@ -278,6 +283,17 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
     }
   }
+  // The loop's stores go through other allocations than its rows (which
+  // the copies read tiles ahead): a launch condition per pair of pointer
+  // parameters; a store the analysis cannot keep apart refuses.
+  for (size_t st : sp.lp.stores)
+    for (const auto &l : sp.loads)
+      if (!disjointBases(k_, *accessAt_.at(st), *accessAt_.at(l.stmt), sp.disjoint)) {
+        why = "the loop writes memory (" + std::string(instr(st)->opcode) +
+              ") through a pointer that may reach its rows (the same parameter, or a base the analysis cannot "
+              "trace): the tiles are read ahead of it";
+        return false;
+      }
   if (!constantRowLongEnough(L, sp, why) || !rowsCanAlign(sp, why)) return false;
   return sizeTiles(sp, why);
 }

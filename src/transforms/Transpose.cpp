@@ -96,8 +96,10 @@
 // load the reverse (or the gather form), blockIndexExchange sets
 // Plan::index2 and the tiled clones (TransposeTiled.cpp) take 32 values of
 // that index a tile, one clone per block size of kBlockAxisSizes.
-// Not done: other block shapes (they run the original), permutes whose
-// channels loop inside a thread, wider words for 1- and 2-byte elements.
+// Not done: other block shapes (they run the original), wider words for
+// 1- and 2-byte elements. (Permutes whose channels loop inside a thread,
+// `for (c < C) out[c*HW + p] = in[p*C + c]`, are row walks with a store:
+// rowwalk's staged clone, docs/PASSES.md "Loops that also store".)
 // (NCHW <-> NHWC with one element per thread, the image in %ctaid.z, is the
 // same pattern and is handled.)
 #include <algorithm>

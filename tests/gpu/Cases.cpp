@@ -1129,6 +1129,7 @@ std::vector<Case> allCases() {
   addRowWalkScopes(cs);
   addRowWalkSweep(cs);
   addRowWalkVec(cs);
+  addRowWalkStores(cs);
   addCsr(cs);
   addTranspose(cs);
   addReuse(cs);
