@@ -1,0 +1,345 @@
+// rowwalk, step 3's planning: which loops get the staged clone, their rows,
+// the rows' loads and runs, the stores they must be kept apart from, the
+// alignment conditions and the tiles' size. The clone itself, and the
+// whole algorithm with what it refuses: RowWalkStaged.cpp; overview:
+// RowWalk.cpp.
+#include <cctype>
+
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+namespace {
+/// Registers per lane for the plain copies' tiles in flight: by default, and
+/// at most (with rowwalk-stages).
+constexpr unsigned kPlainRegs = 128, kPlainMaxRegs = 192;
+/// `[reg+off]`.
+/// Why a row of `bytes`-byte elements through `reg` advancing `step` bytes
+/// per iteration is not staged, "" when it may be: 16-128 bytes, a power of
+/// two (4-128 for 8- and 16-bit elements: RowWalkShort.cpp).
+std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg, bool smallSteps) {
+  if (bytes < 4)
+    return shortRowStep(step) ? ""
+                              : "a row of " + std::to_string(bytes * 8) + "-bit elements through " + reg +
+                                    " advancing " + std::to_string(step) +
+                                    " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
+  if (step > 0 && step % 16 == 0 && step <= 128 && isPow2(step)) return "";
+  // Loops nvcc did not unroll (`#pragma unroll 1`), on the small-step retry
+  // (planStagedLoops): one or two elements an iteration, 32-64 copies of the
+  // body per tile.
+  if (smallSteps && !wide && (step == int64_t(bytes) || step == 2 * int64_t(bytes)) && step >= 4 && step <= 8)
+    return "";
+  return wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
+                    " bytes per iteration (not 16, 32, 64 or 128)"
+              : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
+}
+}  // namespace
+
+bool hasCpAsync(const ir::Module &m) {
+  for (auto t : m.target())
+    if (t.starts_with("sm_")) {
+      int v = 0;
+      for (char c : t.substr(3))
+        if (std::isdigit(static_cast<unsigned char>(c))) v = v * 10 + (c - '0');
+        else break;
+      return v >= 80;
+    }
+  return false;
+}
+
+/// A loop with a constant trip count (a `#define`d or template row length,
+/// which nvcc unrolls by 16: 64 bytes per iteration) gets no row-length
+/// launch condition, so its row length is checked here: at least
+/// kStagedMinRow elements (kMinRow when the staged clone is forced), where
+/// the clone was measured faster.
+bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, std::string &why) {
+  std::optional<int64_t> trip;
+  for (const auto &iv : fa_.affine().inductionVars())
+    if (iv.loop == L.id && iv.tripConstant) trip = iv.tripConstant;
+  if (!trip || sp.loads.empty()) return true;
+  const unsigned bytes = analysis::memAccess(*instr(sp.loads.front().stmt))->bytes();
+  const int64_t elems = *trip * sp.step / int64_t(bytes);
+  const int64_t least = ctx_.options.rowwalk.staged.value_or(false) ? kMinRow : kStagedMinRow;
+  if (elems >= least) return true;
+  why = "the row is a constant " + std::to_string(elems) + " elements, under the " + std::to_string(least) +
+        " the staged clone was measured faster on";
+  return false;
+}
+
+bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why) {
+  if (!planLanes(L, plan, sp.lp, why, true)) return false;
+  std::set<size_t> removed;
+  for (const auto &[hs, acc] : plan.accList)
+    if (hs == L.hs) removed.insert(acc.stores.begin(), acc.stores.end());
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = fa_.affine().symbolId(cs);
+  std::map<std::string, std::map<int64_t, size_t>> byRow;  // row register -> offset -> load
+  const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
+  for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    if (removed.count(i) || !accessAt_.count(i)) continue;
+    const AccessInfo &a = *accessAt_.at(i);
+    bool walks = false;
+    for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && *s.constant > 0;
+    if (unknown && a.verdict == AccessInfo::Verdict::Unknown) walks = true;
+    else if (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks) continue;
+    const Instruction &in = *instr(i);
+    std::string reg;
+    int64_t off = 0;
+    auto mem = analysis::memAccess(in);
+    // A vector of 4- or 8-byte elements, 8 or 16 bytes (float4 rows a
+    // program vectorized itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`),
+    // is one piece of the row, read from the tile as the same vector.
+    const bool vec = mem && mem->vector > 1 && mem->elemBytes >= 4 && (mem->bytes() == 8 || mem->bytes() == 16) &&
+                     in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
+    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
+        (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
+        !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
+        !baseAndOffset(in.operands[1], reg, off)) {
+      why = "a load along the row (" + std::string(in.opcode) +
+            ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 8 or 16";
+      return false;
+    }
+    if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;
+    ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
+    const IV *iv = nullptr;
+    for (const auto &v : sp.lp.ivs)
+      if (v.reg == reg) iv = &v;
+    StagedPlan::Wide w;
+    int64_t step = iv ? iv->step : 0, c = 0;
+    std::string key = reg;
+    // base + a 64-bit index: nvcc's form for rows of bytes and shorts, and
+    // for two rows at one index (`A[i*n + j] * B[i*n + j]`, gesummv with
+    // `int` indices: the induction variable runs over the matrix's base,
+    // the row's offset `4*i*n` is added in the loop).
+    const bool wide = !iv && (wideAddress(L, sp.lp, i, reg, w, c, key) || offsetAddress(L, sp.lp, i, reg, w, key));
+    if (wide) {
+      // A 32-bit index: base + scale * ext(x), x advancing elemStep.
+      step = w.elemStep * w.scale;
+      off += c * w.scale;
+    } else if (!iv || iv->bits != 64 || !iv->immStep) {
+      step = 0;
+    }
+    why = stepRefusal(step, mem->bytes(), wide, reg, smallSteps_);
+    if (!why.empty()) return false;
+    // After its update the register is one step on: nvcc's rotated loops
+    // (clone::peelRotatedLoops) read the first elements of an iteration
+    // before the update and the rest after it.
+    if (iv && iv->update < i) off += iv->step;
+    if (sp.rows.empty()) sp.step = step;
+    if (step != sp.step) {
+      why = "rows advancing by different steps";
+      return false;
+    }
+    if (auto at = std::find(sp.rows.begin(), sp.rows.end(), key); at == sp.rows.end()) {
+      sp.rows.push_back(key);
+      w.cmin = w.cmax = c;
+      sp.wide.push_back(w);
+    } else {
+      auto &known = sp.wide[size_t(at - sp.rows.begin())];
+      known.cmin = std::min(known.cmin, c);
+      known.cmax = std::max(known.cmax, c);
+    }
+    if (!byRow[key].emplace(off, i).second) {
+      why = "two loads of one row at the same offset";
+      return false;
+    }
+  }
+  if (sp.rows.empty()) {
+    why = "no load walks a row through an induction variable";
+    return false;
+  }
+  if (sp.rows.size() > 2) {
+    why = "more than two rows per thread (the tiles' shared memory)";
+    return false;
+  }
+  for (unsigned r = 0; r < sp.rows.size(); ++r) {
+    // The loads of an iteration cover its S bytes of the row exactly: the
+    // copies then read no byte the thread would not.
+    // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
+    const int64_t first = byRow[sp.rows[r]].begin()->first;
+    sp.rowOff.push_back(first);
+    int64_t next = first;
+    for (const auto &[off, i] : byRow[sp.rows[r]]) {
+      if (off != next) {
+        why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
+              " bytes exactly";
+        return false;
+      }
+      next += analysis::memAccess(*instr(i))->bytes();
+      sp.loads.push_back({i, r, off - first});
+    }
+    if (next != first + sp.step) {
+      why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
+            " bytes exactly";
+      return false;
+    }
+    std::string shortWhy;
+    if (!shortRuns(byRow[sp.rows[r]], removed, sp, r, shortWhy)) {
+      why = shortWhy;
+      return false;
+    }
+    // 16-byte runs of one type: one shared load each (rows of 4- and 8-byte elements).
+    for (int64_t q = first; q < first + sp.step && !sp.shortRow[r]; q += 16) {
+      std::vector<size_t> run;
+      std::string type;
+      bool same = true;
+      for (const auto &[off, i] : byRow[sp.rows[r]])
+        if (off >= q && off < q + 16) {
+          run.push_back(i);
+          std::string t = typeModifier(*instr(i));
+          same &= type.empty() || t == type;
+          same &= analysis::memAccess(*instr(i))->vector == 1;  // a vector load is a piece of its own
+          type = t;
+        }
+      if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
+    }
+  }
+  // The loop's stores go through other allocations than its rows (which
+  // the copies read tiles ahead): a launch condition per pair of pointer
+  // parameters; a store the analysis cannot keep apart refuses.
+  for (size_t st : sp.lp.stores)
+    for (const auto &l : sp.loads)
+      if (!disjointBases(k_, *accessAt_.at(st), *accessAt_.at(l.stmt), sp.disjoint)) {
+        why = "the loop writes memory (" + std::string(instr(st)->opcode) +
+              ") through a pointer that may reach its rows (the same parameter, or a base the analysis cannot "
+              "trace): the tiles are read ahead of it";
+        return false;
+      }
+  if (!constantRowLongEnough(L, sp, why) || !rowsCanAlign(sp, why)) return false;
+  return sizeTiles(sp, why);
+}
+
+/// Step 3 of Planner::run: the staged clone's plan of each loop that walks
+/// rows; when none is planned, a second try with small steps (loops nvcc
+/// did not unroll). Remarks what it leaves out.
+void Planner::planStagedLoops(KernelPlan &plan) {
+  std::string stagedWhy;  // the first refusal of a loop that walks a row
+  auto planAll = [&] {
+    for (const auto &L : loops_) {
+      StagedPlan sp;
+      std::string w;
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
+      else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
+        stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+    }
+  };
+  planAll();
+  // No loop staged: again, taking loops nvcc did not unroll (one or two
+  // 4- or 8-byte elements an iteration, an `iv < bound` latch with a
+  // uniform trip count: `#pragma unroll 1`). Only here, so a kernel's
+  // unrolled loop keeps its clone without its small remainder loops.
+  if (plan.staged.empty() && !stagedWhy.empty()) {
+    smallSteps_ = true;
+    planAll();
+    smallSteps_ = false;
+    if (!plan.staged.empty()) stagedWhy.clear();
+  }
+  if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {
+    plan.staged.clear();
+    stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
+  }
+  if (!stagedWhy.empty())
+    ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);
+}
+
+/// A warp copies its rows' tiles only when all 32 start 16-byte aligned
+/// (else it runs the original loop, in one-warp blocks with the tiles'
+/// shared memory: slower than the original kernel, 0.60-0.91x on an H200
+/// with rows of 4099 floats). Rows a constant number of bytes apart along
+/// %tid.x that is not a multiple of 16 (a constant row length of 2047
+/// floats) never all are: refused. Otherwise the first load of each row,
+/// at the loop's first iteration (its counter 0), says under which launch
+/// conditions its start is a multiple of 16 for every thread
+/// (vectorAlignment), kept in `sp.aligned`: a runtime row length a
+/// multiple of 16 bytes (the terms that differ between threads: without
+/// it no warp's rows all align) and, where the address's constant part is
+/// a multiple of 16, the base pointer 16-byte aligned. (Where it is not,
+/// the loop's first iteration may still start aligned: nvcc's rotated loops
+/// peel the first elements, and the clone checks the row registers
+/// themselves; no base condition then.) Rows whose distance apart no
+/// launch condition can check (`w[j*(n+1) + k]`: aligned only when n % 4 ==
+/// 3) are refused: when in doubt, the original runs.
+bool Planner::rowsCanAlign(StagedPlan &sp, std::string &why) {
+  analysis::Symbol tx{analysis::Symbol::Kind::Tid};
+  tx.dim = 0;
+  const uint16_t tid = fa_.affine().symbolId(tx);
+  for (const auto &l : sp.loads) {
+    if (!accessAt_.count(l.stmt)) continue;
+    for (const auto &st : accessAt_.at(l.stmt)->strides)
+      if (st.symbol == tid && st.constant && *st.constant % 16 != 0) {
+        why = "rows " + std::to_string(*st.constant) +
+              " bytes apart (a constant, not a multiple of 16): no warp's 32 rows all start 16-byte aligned, so "
+              "every warp would run the original loop";
+        return false;
+      }
+  }
+  sp.aligned.clear();
+  for (const auto &l : sp.loads) {
+    if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first load: the start of its piece
+    const AccessInfo &a = *accessAt_.at(l.stmt);
+    if (!a.address.known) continue;
+    // The loop's first iteration: its counters' terms are 0.
+    auto first = [](const analysis::Symbol &s) -> int64_t { return s.kind == analysis::Symbol::Kind::LoopCounter ? 0 : 1; };
+    // The terms that differ between threads: the rows' distance apart.
+    analysis::Poly varying;
+    for (const auto &[mono, coeff] : a.address.poly.terms()) {
+      bool index = false;
+      for (uint16_t id : mono) {
+        auto kind = fa_.affine().symbols()[id].kind;
+        index |= kind == analysis::Symbol::Kind::Tid || kind == analysis::Symbol::Kind::Ctaid;
+      }
+      if (!index) continue;
+      analysis::Poly t = analysis::Poly::constant(coeff);
+      for (uint16_t id : mono) analysis::Poly::mul(t, analysis::Poly::symbol(id), t);
+      analysis::Poly::add(varying, t, varying);
+    }
+    std::vector<Variant::AlignedParam> conds;
+    int64_t mis = 0;
+    std::string term;
+    if (!vectorAlignment(varying, fa_.affine(), k_, 16, first, conds, mis, &term)) {
+      // `w[j*(n+1) + k]`: rows 4*(n+1) bytes apart align only when n % 4
+      // == 3, which no launch condition says: when in doubt, the original.
+      why = "the rows' alignment cannot be checked at launch (" + term +
+            "): where they do not align, every warp would run the original loop, slower than the original";
+      return false;
+    }
+    std::vector<Variant::AlignedParam> full;
+    if (vectorAlignment(a.address.poly, fa_.affine(), k_, 16, first, full, mis) && mis == 0) conds = full;
+    for (const auto &c : conds) requireAligned(sp.aligned, c);
+  }
+  return true;
+}
+
+/// The tiles of a planned row walk: bytes of a row per tile, and how many
+/// are in flight (registers for plain copies, shared memory for cp.async).
+bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
+  if (unsigned tile = ctx_.options.rowwalk.tile) sp.tileBytes = tile == 128 ? 128 : 256;
+  sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
+  if (!ctx_.options.rowwalk.asyncCopy) {
+    // Plain copies: the loads in flight live in registers, 4 per 16-byte
+    // piece: a tile takes rows x tileBytes / 4 of them per lane (64 for
+    // one 256-byte row). 128 of them by default (2 tiles of 256 bytes, 4
+    // of 128), at most 192 with rowwalk-stages (ptxas allows 255 per
+    // thread; the body needs its own), at least one tile.
+    const unsigned perTile = unsigned(sp.rows.size()) * sp.tileBytes / 4;
+    sp.regTiles = std::max(1u, kPlainRegs / perTile);
+    if (unsigned stages = ctx_.options.rowwalk.stages)
+      sp.regTiles = std::max(1u, std::min<unsigned>(stages, kPlainMaxRegs / perTile));
+    sp.stages = 2;  // the shared ring: one stage written while the other is read
+    return true;
+  }
+  // Static shared memory: at most 48 KB per block.
+  sp.stages = 48 * 1024 / sp.stageSize();
+  if (unsigned stages = ctx_.options.rowwalk.stages)
+    sp.stages = std::min<unsigned>(sp.stages, std::max(2u, stages));
+  else
+    sp.stages = std::min(sp.stages, 8u);
+  if (sp.stages < 2) {
+    why = "two tiles in flight do not fit in 48 KB of shared memory";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ptxopt::transforms::rowwalk
