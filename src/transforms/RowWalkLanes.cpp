@@ -153,6 +153,11 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
         why = "the loop writes memory (" + std::string(in.opcode) + "): the tiles are read ahead of it";
         return false;
       }
+      if (a.verdict == AccessInfo::Verdict::Unknown) {
+        why = "the loop writes memory (" + std::string(in.opcode) + ") at an address the analysis cannot express (" +
+              a.reason + "): the tiles are read ahead of it";
+        return false;
+      }
       if (a.verdict != AccessInfo::Verdict::Coalesced) {
         // Stores along a row (in place, or into a row of another array)
         // stay as slow as they were: not measured, so not taken.

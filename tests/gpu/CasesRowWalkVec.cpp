@@ -40,6 +40,8 @@ void addRowWalkVec(std::vector<Case> &cs) {
   cs.push_back(rows("rowsum_f2", Elem::F32, 2, 4096, 2048, 8, "", "original"));      // base 8 bytes off 16
   cs.push_back(rows("rowsum_f4_u32", Elem::F32, 4, 4096, 1024, 0, "", "=rowsum_f4_u32__ptxopt_staged"));
   cs.push_back(rows("rowsum_f4_u32", Elem::F32, 4, 1000, 1001, 0, forced, "=rowsum_f4_u32__ptxopt_staged"));
+  cs.push_back(rows("rowmax_f4", Elem::F32, 4, 4096, 1024, 0, "", "=rowmax_f4__ptxopt_staged"));
+  cs.push_back(rows("rowmax_f4", Elem::F32, 4, 1000, 1001, 0, forced, "=rowmax_f4__ptxopt_staged"));
   cs.push_back(rows("rowsum_d2", Elem::F64, 2, 4096, 1024, 0, "", "=rowsum_d2__ptxopt_staged"));
   cs.push_back(rows("rowsum_d2", Elem::F64, 2, 1000, 1001, 0, forced, "=rowsum_d2__ptxopt_staged"));
   // gemv_f4(A, x, y, n, m): m floats a row, x of m floats.

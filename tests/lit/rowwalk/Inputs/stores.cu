@@ -50,3 +50,13 @@ extern "C" __global__ void store_same_array(float *A, int n, int m) {
     for (int j = 0; j < m; j++) A[(size_t)n * m + (size_t)j * n + i] = A[(size_t)i * m + j];
   }
 }
+
+// Refused: the store's pointer is a sum of two 64-bit parameters (`(char *)out
+// + delta`): either could be the pointer, so no launch condition can keep it
+// apart from the rows (a probe found the integer paired with the rows).
+extern "C" __global__ void store_out_plus_delta(const float *A, float *out, long long delta, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float *o = (float *)((char *)out + delta);
+  if (i < n)
+    for (int j = 0; j < m; j++) o[(size_t)j * n + i] = A[(size_t)i * m + j];
+}

@@ -79,3 +79,19 @@ extern "C" __global__ void rowsum_f4_u32(const float4 *A, float *y, unsigned n, 
     y[i] = s;
   }
 }
+
+// float4 pieces at `(size_t)i * m4 + j` with an `int` j: nvcc forms the
+// address as base + ((i*m4 + ext(j)) << 4) each iteration (the 64-bit
+// offset form of a 32-bit index); a max written as a compare and select.
+extern "C" __global__ void rowmax_f4(const float4 *A, float *y, int n, int m4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = -1e30f;
+    for (int j = 0; j < m4; j++) {
+      float4 v = A[(size_t)i * m4 + j];
+      if (v.x > s) s = v.x;
+      if (v.w > s) s = v.w;
+    }
+    y[i] = s;
+  }
+}
