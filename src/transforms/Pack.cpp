@@ -72,7 +72,8 @@
 // are not merged into one 4-byte word unless pack-uniform-bytes is set:
 // tile_sum measured 0.93x so. Nor are 16 bytes with no %tid term in a loop
 // beside a scalar global load of the thread's own that does not merge
-// (x[k..k+3] beside a column walk: 0.90x) unless pack-uniform-vectors is set. A term of an address with several parameters is aligned
+// (x[k..k+3] beside a column walk: 0.90x) unless pack-uniform-vectors is
+// set. A term of an address with several parameters is aligned
 // when one of them is (a runtime condition, reusing one already asked).
 // Not done yet: stores.
 // Files: PackLoops.cpp (the loops: which qualify, the unrolled rewrite, and
@@ -197,10 +198,11 @@ private:
   /// Drops the runs found since `from` that merge 16 bytes every thread
   /// reads alike (`l1[k..k+3]`: no %tid term) inside a loop whose block
   /// also holds a scalar global load of the thread's own (a %tid term: its
-  /// row or column) that no run merges. The loop waits on those loads; holding the four vectors'
-  /// registers, ptxas issued fewer of them ahead (the SASS of nvcc's
-  /// column walk unrolled 16 times: 6 column loads in flight at the first
-  /// FFMA, 16 in the original), and the clone ran 0.90-0.91x at 32 to 256
+  /// row or column) that no run merges. The loop waits on those loads;
+  /// holding the four vectors' registers, ptxas issued fewer of them ahead
+  /// (the SASS of nvcc's column walk unrolled 16 times: 6 column loads in
+  /// flight at the first FFMA, 16 in the original), and the clone ran
+  /// 0.90-0.91x at 32 to 256
   /// blocks, 1.03x at 1024 (H200, gpu-diff "pack column"; the held-out
   /// backprop's layerforward_col, 0.95x of nvcc's program). Where the
   /// block's other loads merge too (gemv's pack clone) or read shared
@@ -230,8 +232,8 @@ private:
         const Instruction &in = static_cast<const Instruction &>(*body_[lead.stmt]);
         firstWhy_ = std::to_string(runs_[i].loads.size()) + " loads from " + lead.reg + " (" + std::string(in.opcode) +
                     ") would merge into 16 bytes every thread reads alike, in a loop beside a thread's own "
-                    "scalar loads that do not merge: measured 0.90x (a column walk beside x[k..k+3], gpu-diff \"pack column\"); "
-                    "--pack-uniform-vectors merges them";
+                    "scalar loads that do not merge: measured 0.90x (a column walk beside x[k..k+3], gpu-diff "
+                    "\"pack column\"); --pack-uniform-vectors merges them";
         firstWhyAt_ = locationOf(ctx_.module, fa_, &in);
       }
       runs_.erase(runs_.begin() + static_cast<long>(i));
