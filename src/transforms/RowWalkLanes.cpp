@@ -165,6 +165,14 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
               ") not coalesced along %tid.x (a row of its own: only coalesced stores were measured)";
         return false;
       }
+      if (L.multi || !in.guard.empty()) {
+        // Measured and run on the GPU: unpredicated stores in single-block
+        // loops (gpu-diff "rowwalk stores"); the rest waits for that.
+        why = "the loop writes memory (" + std::string(in.opcode) + ") " +
+              (L.multi ? "in a loop of several blocks" : "under a predicate") +
+              " (stores were measured in single-block loops, unpredicated, only)";
+        return false;
+      }
       lp.stores.push_back(i);
       continue;
     }

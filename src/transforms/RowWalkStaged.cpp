@@ -64,7 +64,9 @@
 // be coalesced along %tid.x and reach another allocation than every row
 // (disjointParams on the two pointer parameters; RowWalkLanes.cpp collects
 // them, planStaged pairs them with the rows): kmeans' invert_mapping,
-// permutes with the channels looped in the thread.
+// permutes with the channels looped in the thread. Only unpredicated
+// stores in single-block loops with a warp-uniform trip count (what the
+// GPU ran); others refuse.
 // Refuses (remark): rowwalk-staged-copy=async on a target below sm_80; a
 // loop that writes
 // memory other than such stores (its tiles are read ahead); a row walked by a register that is not

@@ -219,7 +219,15 @@ void Planner::planStagedLoops(KernelPlan &plan) {
     for (const auto &L : loops_) {
       StagedPlan sp;
       std::string w;
-      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w)) plan.staged.push_back(std::move(sp));
+      // Stores beside per-lane trip counts (triangular loops) were not run
+      // on the GPU: refused until they are (stores: planStaged).
+      auto perLaneStores = [&] {
+        if (!sp.perLane || sp.lp.stores.empty()) return false;
+        w = "the loop writes memory (" + std::string(instr(sp.lp.stores.front())->opcode) +
+            ") and its trip count differs between lanes (stores were measured with uniform trip counts only)";
+        return true;
+      };
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w) && !perLaneStores()) plan.staged.push_back(std::move(sp));
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }

@@ -60,3 +60,28 @@ extern "C" __global__ void store_out_plus_delta(const float *A, float *out, long
   if (i < n)
     for (int j = 0; j < m; j++) o[(size_t)j * n + i] = A[(size_t)i * m + j];
 }
+
+// Refused for now: a store under a guard (a loop of several blocks, or a
+// predicated store) and a store beside per-lane trip counts (a triangular
+// loop): only unpredicated stores in single-block loops with one trip count
+// a warp were run on the GPU.
+extern "C" __global__ void store_under_guard(const float *A, float *out, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    for (int j = 0; j < m; j++) {
+      float a = A[(size_t)i * m + j];
+      if (a > 0.f) out[(size_t)j * n + i] = a;
+    }
+  }
+}
+
+extern "C" __global__ void tri_store(const float *A, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.f;
+    for (int j = 0; j <= i; j++) {
+      s += A[(size_t)i * n + j];
+      out[(size_t)j * n + i] = s;
+    }
+  }
+}
