@@ -112,7 +112,16 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     // for two rows at one index (`A[i*n + j] * B[i*n + j]`, gesummv with
     // `int` indices: the induction variable runs over the matrix's base,
     // the row's offset `4*i*n` is added in the loop).
-    const bool wide = !iv && (wideAddress(L, sp.lp, i, reg, w, c, key) || offsetAddress(L, sp.lp, i, reg, w, key));
+    const bool wideIndex = !iv && wideAddress(L, sp.lp, i, reg, w, c, key);
+    const bool wide = wideIndex || (!iv && offsetAddress(L, sp.lp, i, reg, w, key));
+    if (vec && (L.multi || (wide && !wideIndex))) {
+      // Vector rows were run on the GPU through a 64-bit induction variable
+      // or a 32-bit index, in single-block loops (gpu-diff "rowwalk vec").
+      why = "a row read as vectors (" + std::string(in.opcode) + ") " +
+            (L.multi ? "in a loop of several blocks" : "through a base plus a 64-bit offset") +
+            " (vector rows were measured in single-block loops, by pointer or 32-bit index, only)";
+      return false;
+    }
     if (wide) {
       // A 32-bit index: base + scale * ext(x), x advancing elemStep.
       step = w.elemStep * w.scale;
@@ -221,11 +230,22 @@ void Planner::planStagedLoops(KernelPlan &plan) {
       std::string w;
       // Stores beside per-lane trip counts (triangular loops) were not run
       // on the GPU: refused until they are (stores: planStaged).
+      // So were vector rows (rowwalk vec: uniform trip counts only).
       auto perLaneStores = [&] {
-        if (!sp.perLane || sp.lp.stores.empty()) return false;
-        w = "the loop writes memory (" + std::string(instr(sp.lp.stores.front())->opcode) +
-            ") and its trip count differs between lanes (stores were measured with uniform trip counts only)";
-        return true;
+        if (!sp.perLane) return false;
+        if (!sp.lp.stores.empty()) {
+          w = "the loop writes memory (" + std::string(instr(sp.lp.stores.front())->opcode) +
+              ") and its trip count differs between lanes (stores were measured with uniform trip counts only)";
+          return true;
+        }
+        for (const auto &l : sp.loads)
+          if (analysis::memAccess(*instr(l.stmt))->vector > 1) {
+            w = "a row read as vectors (" + std::string(instr(l.stmt)->opcode) +
+                ") and a trip count that differs between lanes (vector rows were measured with uniform trip "
+                "counts only)";
+            return true;
+          }
+        return false;
       };
       if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w) && !perLaneStores()) plan.staged.push_back(std::move(sp));
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())

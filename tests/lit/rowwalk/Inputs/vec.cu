@@ -95,3 +95,18 @@ extern "C" __global__ void rowmax_f4(const float4 *A, float *y, int n, int m4) {
     y[i] = s;
   }
 }
+
+// Refused for now: float4 rows of a triangular loop (per-lane trip counts):
+// vector rows were run on the GPU with one trip count a warp only.
+extern "C" __global__ void tri_f4(const float4 *A, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.f;
+    for (int j = 0; j <= i; j++) {
+      float4 v = A[(size_t)i * n + j];
+      s += v.x;
+      s += v.w;
+    }
+    y[i] = s;
+  }
+}
