@@ -145,14 +145,17 @@ PointerSized pointerSizedParams(const CFG &cfg) {
 
 /// The base of a known address (a.base, a.baseAlign): a parameter pointer or
 /// global address with coefficient 1 (a 64-bit parameter first: `in +
-/// (y+1)*w` has the lone term `w` too).
+/// (y+1)*w` has the lone term `w` too). Two such terms that could each be
+/// the pointer (64-bit parameters or globals: `(char *)out + delta` with a
+/// 64-bit `delta`) give no base: the passes pair bases for their
+/// disjointness conditions, and the wrong one would pair the integer.
 void findBase(AccessInfo &a, AffineAnalysis &aff, const PointerSized &pointerSized, const DeclAligns &declAlign) {
   const Poly &p = a.address.poly;
   const auto &syms = aff.symbols();
   // The first such term of the lowest rank: 0 a parameter not known to be
   // 32-bit, 1 a global, 2 a 32-bit parameter.
   uint16_t baseSym = 0;
-  int baseRank = 3;
+  int baseRank = 3, pointerLike = 0;
   for (const auto &[mono, c] : p.terms()) {
     if (mono.size() != 1 || c != 1) continue;
     const Symbol &s = syms[mono[0]];
@@ -162,7 +165,12 @@ void findBase(AccessInfo &a, AffineAnalysis &aff, const PointerSized &pointerSiz
       auto it = pointerSized.find(s.name);
       rank = it != pointerSized.end() && !it->second ? 2 : 0;
     }
+    pointerLike += rank < 2;
     if (rank < baseRank) baseSym = mono[0], baseRank = rank;
+  }
+  if (pointerLike > 1) {
+    a.baseAlign = "unknown (two terms that could be the pointer)";
+    return;
   }
   if (baseRank < 3) {
     a.base = aff.symbolName(baseSym);
@@ -293,7 +301,7 @@ std::vector<AccessInfo> analyzeAccesses(const ir::Module &m, const CFG &cfg, Aff
       continue;
     }
     findBase(a, aff, pointerSized, declAlign);
-    if (a.base.empty()) a.baseAlign = "unknown (no base symbol)";
+    if (a.base.empty() && a.baseAlign.empty()) a.baseAlign = "unknown (no base symbol)";
     a.offsetAlign = gcdOfCoefficients(a.address.poly, true, aff.symbols());
     if (a.address.signedWiden) a.notes.push_back("32-bit signed index widened to 64 bits: assumes no signed overflow");
     if (a.address.unsignedWiden)

@@ -318,25 +318,7 @@ void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &
 }
 
 std::string Planner::baseOf(const AccessInfo &a) {
-  if (!a.base.empty()) {
-    // The affine base is the first term of coefficient 1 of a 64-bit
-    // parameter (or a global); with two such terms (`(char *)out + delta`,
-    // delta a 64-bit integer parameter) either could be the pointer: no
-    // base, so no disjointness condition can rest on it (a probe found
-    // `params 0 and 2` paired the rows with the integer).
-    const auto &syms = fa_.affine().symbols();
-    int candidates = 0;
-    for (const auto &[mono, c] : a.address.poly.terms()) {
-      if (mono.size() != 1 || c != 1) continue;
-      const analysis::Symbol &sym = syms[mono[0]];
-      if (sym.kind == analysis::Symbol::Kind::Global) ++candidates;
-      else if (sym.kind == analysis::Symbol::Kind::Param) {
-        const int i = k_.params ? paramIndex(k_, sym.name) : -1;
-        candidates += i < 0 || (*k_.params)[size_t(i)].type().ends_with("64");
-      }
-    }
-    return candidates > 1 ? "" : a.base;
-  }
+  if (!a.base.empty()) return a.base;  // none where two terms could be the pointer (findBase)
   const Instruction &in = *fa_.cfg().instructions()[a.instr];
   auto mem = analysis::memAccess(in);
   std::string reg;
