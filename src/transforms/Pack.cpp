@@ -198,11 +198,9 @@ private:
   /// Drops the runs found since `from` that merge 16 bytes every thread
   /// reads alike (`l1[k..k+3]`: no %tid term) inside a loop whose block
   /// also holds a scalar global load of the thread's own (a %tid term: its
-  /// row or column) that no run merges. The loop waits on those loads;
-  /// holding the four vectors' registers, ptxas issued fewer of them ahead
-  /// (the SASS of nvcc's column walk unrolled 16 times: 6 column loads in
-  /// flight at the first FFMA, 16 in the original), and the clone ran
-  /// 0.90-0.91x at 32 to 256
+  /// row or column) that no run merges. The loop waits on those loads,
+  /// and the merge saves only load instructions of words one request
+  /// serves the warp already; the clone ran 0.90-0.91x at 32 to 256
   /// blocks, 1.03x at 1024 (H200, gpu-diff "pack column"; the held-out
   /// backprop's layerforward_col, 0.95x of nvcc's program). Where the
   /// block's other loads merge too (gemv's pack clone) or read shared
