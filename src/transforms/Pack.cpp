@@ -217,14 +217,10 @@ private:
       const uint32_t b = fa_.cfg().blockOf(lead.a->instr);
       if (!fa_.loops().loopOf(b)) continue;
       bool others = false;  // a scalar global load of the thread's own that stays
-      for (const auto &a : fa_.accesses()) {
-        if (a.mem.kind != analysis::MemAccess::Kind::Load || (a.mem.space != ".global" && !a.mem.space.empty()) ||
-            fa_.cfg().blockOf(a.instr) != b || merged.count(a.instr) || !a.address.known ||
-            !threadVarying(a.address.poly, aff_))
-          continue;
-        const std::string_view op = fa_.cfg().instructions()[a.instr]->opcode;
-        others |= op.find(".v2") == std::string_view::npos && op.find(".v4") == std::string_view::npos;
-      }
+      for (const auto &a : fa_.accesses())
+        others |= a.mem.kind == analysis::MemAccess::Kind::Load && a.mem.vector == 1 &&
+                  (a.mem.space == ".global" || a.mem.space.empty()) && fa_.cfg().blockOf(a.instr) == b &&
+                  !merged.count(a.instr) && a.address.known && threadVarying(a.address.poly, aff_);
       if (!others) continue;
       if (firstWhy_.empty()) {
         const Instruction &in = static_cast<const Instruction &>(*body_[lead.stmt]);

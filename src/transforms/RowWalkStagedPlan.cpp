@@ -231,7 +231,7 @@ void Planner::planStagedLoops(KernelPlan &plan) {
       // Stores beside per-lane trip counts (triangular loops) were not run
       // on the GPU: refused until they are (stores: planStaged).
       // So were vector rows (rowwalk vec: uniform trip counts only).
-      auto perLaneStores = [&] {
+      auto perLaneUnmeasured = [&] {
         if (!sp.perLane) return false;
         if (!sp.lp.stores.empty()) {
           w = "the loop writes memory (" + std::string(instr(sp.lp.stores.front())->opcode) +
@@ -247,7 +247,7 @@ void Planner::planStagedLoops(KernelPlan &plan) {
           }
         return false;
       };
-      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w) && !perLaneStores()) plan.staged.push_back(std::move(sp));
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w) && !perLaneUnmeasured()) plan.staged.push_back(std::move(sp));
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
