@@ -107,6 +107,12 @@ std::vector<OptionDecl> rowwalkOptions() {
         "into registers, st.shared.v4; any target; measured faster)"},
        "plain",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.asyncCopy = v.text == "async"; }},
+      {{"rowwalk-staged-unaligned", "rowwalk", Type::Enum, "0|1", "1", {"0", "1"}, 0, 0,
+        "also the staged clone for rows that do not start 16-byte aligned (a row length that is no multiple of "
+        "16 bytes: each lane reads its row at its offset in the tile; plain copies, uniform trip counts, rows of "
+        "4- and 8-byte elements); 0: those launches run the other clones or the original"},
+       "1",
+       [](PassOptions &o, const OptionValue &v) { o.rowwalk.unaligned = v.text == "1"; }},
   };
 }
 

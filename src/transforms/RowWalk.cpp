@@ -82,9 +82,8 @@
 // When no loop of a kernel gets the staged clone, a second try takes loops
 // nvcc did not unroll (`#pragma unroll 1`, `while (p < end)`: one or two
 // 4- or 8-byte elements an iteration, an `iv < bound` latch; per-lane form).
-// Rows a constant number of bytes apart that is not a multiple of 16 get no
-// staged clone (no warp's 32 rows all aligned: every warp would run the
-// original loop).
+// Rows a constant number of bytes apart that is not a multiple of 16 (no
+// warp's 32 rows all aligned) get the unaligned staged clone only.
 // Refuses (remark): communication, nested scopes with labels, scopes or
 // calls, no single-block loop,
 // latch/exit shapes it does not know, loop-carried values other than the
@@ -93,9 +92,14 @@
 // 3. Staged ('staged' clone, one warp per block, exact): each warp copies
 //    tiles of its 32 rows into shared memory with 16-byte copies (plain loads
 //    and shared stores; cp.async with rowwalk-staged-copy=async), several
-//    in flight, and each lane reads its own row in order; warps whose lanes
-//    are not all in the loop, or differ in trip count, or whose rows are
-//    unaligned run the original loop. Rows of 8- and 16-bit elements
+//    in flight, and each lane reads its own row in order; a warp whose
+//    lanes are not all in the loop (rows not a multiple of 32) copies each
+//    lane's own row alone (the solo form); warps whose lanes differ in trip
+//    count, or whose rows are unaligned, run the original loop. A second
+//    clone, `_unaligned`, takes launches whose rows do not start 16-byte
+//    aligned (a row length that is no multiple of 16 bytes): the tiles are
+//    copied from the boundary below each row, one piece more, and each lane
+//    reads its row at its offset. Rows of 8- and 16-bit elements
 //    (nvcc's 4 or 8 bytes per iteration) read 4 elements of the tile at a
 //    time (RowWalkShort.cpp). A loop whose trip count is not warp-uniform
 //    (triangular: `k <= i`) gets the per-lane form instead: each row staged
@@ -581,14 +585,14 @@ std::string minText(const Variant &v) {
 }
 }  // namespace
 
-/// The staged clone of a planned kernel (RowWalkStaged.cpp builds it), its
-/// variant and its remark; `conds` says the base variant's conditions.
-void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                    const Variant &base, const std::string &conds, int &at) {
+/// One staged clone (RowWalkStaged.cpp builds it), its variant and its
+/// remark; `conds` says the base variant's conditions.
+static void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                      const Variant &base, const std::string &conds, bool unaligned, int &at) {
   ir::Module &m = ctx.module;
   const std::string kname(k->name);
   const bool yToZ = stagedMapsYToZ(from);
-  Variant s = stagedVariant(base, kname + "__ptxopt_staged", yToZ);
+  Variant s = stagedVariant(base, kname + (unaligned ? "__ptxopt_staged_unaligned" : "__ptxopt_staged"), yToZ);
   // Rows of at least kStagedMinRow elements (kMinRow when forced).
   std::vector<const LanePlan *> lps;
   for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
@@ -626,19 +630,68 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
                                " by 32-bit index (each warp checks that no index of the loop wraps, else runs "
                                "the original loop)"
                          : std::string()) +
+                   (unaligned ? ", rows at any offset from a 16-byte boundary (copied from the boundary below "
+                                "their start, one 16-byte piece more; each lane reads its row at its offset, no "
+                                "16-byte reads)"
+                              : "") +
                    ", " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
                    (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
                                 : "cp.async") +
-                   ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) + "; exact; " +
+                   ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) +
+                   (sp.regTiles && !sp.perLane ? ", a warp not all in the loop copies each lane's own row" : "") +
+                   "; exact; " +
                    std::to_string(plan.accList.size()) +
                    " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                    "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
                    "block.y == block.z == " + (yToZ ? "grid.z" : "grid.y") + " == 1" +
                    (conds.empty() ? "" : ", " + conds) + storeText + alignText + minText(s) +
                    (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
-    ctx.count("staged-loops", double(plan.staged.size()));
+    ctx.count(unaligned ? "staged-unaligned-loops" : "staged-loops", double(plan.staged.size()));
   }
-  
+}
+
+/// The staged clone of a planned kernel (RowWalkStaged.cpp builds it), its
+/// variant and its remark; `conds` says the base variant's conditions.
+/// Two clones: `_staged` for rows that start 16-byte aligned (under its
+/// alignment conditions), then `_staged_unaligned` for the other launches
+/// (rowwalk-staged-unaligned; rows no condition aligns get it alone).
+void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                    const Variant &base, const std::string &conds, int &at) {
+  // The unaligned clone where a row length's alignment is a condition or
+  // none can align the rows; not beside lanes clones (their scalar form
+  // takes the launches whose rows do not align, and comes first).
+  bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && plan.lanes.empty();
+  for (const auto &sp : plan.staged) {
+    alignable &= sp.alignable;
+    needUnaligned |= !sp.alignable || sp.lengthCond;
+    unalignedOk &= sp.unalignedWhy.empty();
+  }
+  if (alignable)
+    addStagedVariant(ctx, k, from, plan, base, conds, false, at);
+  else
+    ctx.remark(Remark::Kind::Missed, *k, "",
+               std::string(unalignedOk ? "no aligned staged clone: " : "no staged clone: ") +
+                   std::find_if(plan.staged.begin(), plan.staged.end(), [](const StagedPlan &sp) {
+                     return !sp.alignable;
+                   })->alignWhy +
+                   (unalignedOk ? "; the unaligned clone takes them" : "; the lanes clones take the rows at any alignment"));
+  if (needUnaligned && !unalignedOk && plan.lanes.empty() && ctx.options.rowwalk.unaligned)
+    for (const auto &sp : plan.staged)
+      if (!sp.unalignedWhy.empty()) {
+        ctx.remark(Remark::Kind::Missed, *k, "",
+                   "no unaligned staged clone (launches whose rows do not start 16-byte aligned run the "
+                   "original): " + sp.unalignedWhy);
+        break;
+      }
+  if (needUnaligned && unalignedOk) {
+    KernelPlan u = plan;
+    for (auto &sp : u.staged) {
+      sp.unaligned = true;
+      sp.runs.clear();
+      sp.aligned.clear();
+    }
+    addStagedVariant(ctx, k, from, u, base, conds, true, at);
+  }
 }
 
 /// The lanes clones of a planned kernel (RowWalkLanes.cpp builds them):

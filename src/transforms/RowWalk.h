@@ -179,6 +179,19 @@ struct StagedPlan {
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
   bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
+  /// Rows that need not start 16-byte aligned (the `_unaligned` clone,
+  /// RowWalkStaged.cpp): each row's tile is copied from the 16-byte
+  /// boundary at or below its start, one piece more, and each lane reads
+  /// its row at its start's offset in the tile (no 16-byte runs).
+  bool unaligned = false;
+  /// False: no launch condition can make the rows start 16-byte aligned
+  /// (rowsCanAlign, its reason in alignWhy): only the unaligned clone.
+  bool alignable = true;
+  std::string alignWhy;
+  bool lengthCond = false;  // a row length's alignment is a launch condition (`aligned`)
+  /// Why the unaligned clone cannot take this loop ("" when it can;
+  /// Planner::unalignedRefusal).
+  std::string unalignedWhy;
   unsigned rowPitch() const { return tileBytes + 16; }  // padded: 16-byte reads of 8 lanes hit different banks
   unsigned tileSize() const { return kLanes * rowPitch(); }
   unsigned stageSize() const { return tileSize() * unsigned(rows.size()); }
@@ -248,7 +261,8 @@ private:
                        std::string &why, bool staged);
   bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp, bool chain);
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
-  bool rowsCanAlign(StagedPlan &sp, std::string &why);
+  void rowsCanAlign(StagedPlan &sp);
+  std::string unalignedRefusal(const StagedPlan &sp) const;
   void planStagedLoops(KernelPlan &plan);
   /// planStagedLoops' second try of the staged clone: loops nvcc did not
   /// unroll (stepRefusal, lessThanLatch, planPerLane).

@@ -88,9 +88,30 @@
 // (kMinRow when forced): constant rows get no row-length launch condition.
 // Loops of several blocks (guards inside the loop; RowWalkGuards.cpp): the
 // body copies keep their labels and branches, renamed per copy.
-// Guards: a warp whose lanes are not all in the loop (rows not a multiple of
-// 32, `if (i < n)`), or whose trip counts or alignments differ, runs the
-// original loop: the clone is never wrong, only not faster for that warp.
+// Guards: a warp whose trip counts or alignments differ runs the original
+// loop: the clone is never wrong, only not faster for that warp.
+// The solo form (plain copies, uniform trip counts): a warp whose lanes are
+// not all in the loop (rows not a multiple of 32, `if (i < n)`: the last
+// warp of a launch) cannot shuffle or copy for its missing lanes, so each of
+// its lanes checks its own trip count and row and copies its own row's
+// pieces into its own row of the tile, one tile in flight, no shuffles, no
+// warp barriers (a lane reads only what it stored), then the same body
+// copies. The original loop it replaced is latency bound in one warp (one
+// load of 4 bytes of a lane's row in flight per iteration): at 4100 x 4100
+// floats that warp alone ran longer than the whole original kernel (the
+// clone 0.94x, H200); with the solo form 5.29x (docs/BENCHMARKS.md).
+// Rows not 16-byte aligned (sp.unaligned: the `_unaligned` clone; a row
+// length no multiple of 16 bytes, `w[j*(n+1) + k]`, a base off 16): each
+// row's tile is copied from the 16-byte boundary at or below its start,
+// 16 + 1 pieces (the 17th into the row's 16 bytes of padding, by the lane
+// whose row it is, only when its offset is not 0, so no copy reads a
+// 16-byte block that holds no byte of the row); each lane reads its row at
+// its offset (`off`: the start's low 4 bits) with the loads' own widths, no
+// 16-byte runs (their alignment differs between lanes). Rows of 4- and
+// 8-byte scalars, plain copies, uniform trip counts (unalignedRefusal).
+// 4.0-6.5x on an H200 where the aligned clone gives 4.9-14.5x: the original
+// is faster on such rows too (its 32 rows do not fall into the same L1
+// sets).
 // Loops whose trip count is not warp-uniform (triangular) take the per-lane
 // form instead of the trip-count guard: RowWalkTri.cpp.
 // Planning (which loops, rows, stores, conditions, tile sizes):
@@ -118,12 +139,20 @@ struct StagedEmit {
   std::string rsub, dst0, own;                // the copies' row, destination, the lane's own row
   std::vector<std::vector<std::string>> src;  // copy sources, per row and piece
   std::vector<std::string> ntk;               // per lane: the tiles of each copy's row
+  // Unaligned rows (sp.unaligned), per row: the lane's own row's offset from
+  // the 16-byte boundary below its start (32-bit), the source of its extra
+  // piece (the boundary + the tile), whether it has one (offset != 0).
+  std::vector<std::string> off, src17, has17;
   std::map<size_t, const StagedPlan::RowLoad *> rowLoad;
   std::map<size_t, const std::vector<size_t> *> runAt;
   std::set<size_t> inRun;
   std::set<std::string> labels;
   unsigned copies = 0;
   std::string issued, t;
+  // The solo form (soloChecks, soloSources): a warp whose lanes are not all
+  // here (rows not a multiple of 32) copies each lane's own row alone.
+  bool solo = false;
+  std::string soloLabel;  // where a partial warp goes ("": to the original loop)
 
   StagedEmit(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
              StmtMap &before, StmtMap &after, const std::set<size_t> &drop)
@@ -153,7 +182,7 @@ struct StagedEmit {
     const std::string am = e.reg32(), pdiv = e.regp();
     e.ins("activemask.b32", {am});
     e.ins("setp.ne.u32", {pdiv, am, "0xFFFFFFFF"});
-    e.ins("bra", {header}, pdiv);
+    e.ins("bra", {soloLabel.empty() ? header : soloLabel}, pdiv);
     std::vector<std::string> v0;
     for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
     T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
@@ -172,7 +201,25 @@ struct StagedEmit {
     // setp.eq here read T0, never written on that path, and overwrote it).
     if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
     else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
+    std::vector<std::string> rowStart = rowStarts(ok);
+    if (!sp.perLane) {
+      e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
+      e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
+    }
+    e.ins("vote.sync.all.pred", {all, ok, "-1"});
+    e.ins("bra", {header}, "!" + all);
+    if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
+    return rowStart;
+  }
+
+  /// Each row's start of the iteration's piece (the 32-bit index forms add
+  /// their no-wrap checks to `ok`); aligned rows: `ok` also asks that each
+  /// is 16-byte aligned; unaligned rows: the boundary below it, its offset
+  /// in `off` and whether it has an extra piece in `has17`.
+  std::vector<std::string> rowStarts(const std::string &ok) {
     std::vector<std::string> rowStart;  // each row's piece of the iteration
+    off.clear();
+    has17.clear();
     for (size_t r = 0; r < sp.rows.size(); ++r) {
       if (!sp.wide[r].base.empty()) {
         rowStart.push_back(emitWideStart(e, sp.wide[r], sp.rowOff[r], T, ok));
@@ -185,16 +232,62 @@ struct StagedEmit {
       }
       const std::string a = e.reg64();
       e.ins("and.b64", {a, rowStart.back(), "15"});
-      e.ins("setp.eq.and.u64", {ok, a, "0", ok});
+      if (sp.unaligned) {
+        // Copied from the boundary below; the lane reads at its offset.
+        const std::string down = e.reg64(), o = e.reg32(), more = e.regp();
+        e.ins("and.b64", {down, rowStart.back(), "0xFFFFFFFFFFFFFFF0"});
+        e.ins("cvt.u32.u64", {o, a});
+        e.ins("setp.ne.u32", {more, o, "0"});
+        rowStart.back() = down;
+        off.push_back(o);
+        has17.push_back(more);
+      } else {
+        e.ins("setp.eq.and.u64", {ok, a, "0", ok});
+      }
     }
-    if (!sp.perLane) {
-      e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
-      e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
-    }
-    e.ins("vote.sync.all.pred", {all, ok, "-1"});
-    e.ins("bra", {header}, "!" + all);
-    if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
     return rowStart;
+  }
+
+  /// The solo form's checks, per lane (no other lane is asked): its trip
+  /// count, its rows (aligned, or where they start), a tile; else the
+  /// original loop. Returns each row's piece of the iteration.
+  std::vector<std::string> soloChecks() {
+    e.label(soloLabel);
+    std::vector<std::string> v0;
+    for (const IV &iv : lp.ivs) v0.push_back(iv.reg);
+    T = emitTripCount(e, lp, v0);
+    const std::string ok = e.regp();
+    NT = e.reg64();
+    NTmax = NT;
+    e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
+    e.ins("setp.ne.u64", {ok, NT, "0"});
+    std::vector<std::string> rowStart = rowStarts(ok);
+    e.ins("bra", {header}, "!" + ok);
+    return rowStart;
+  }
+
+  /// The solo form's copy sources: lane l copies the pieces of its own rows
+  /// into its own row of the tile (each load touches other lanes' rows'
+  /// lines no more than the original: no shuffles, no warp barriers).
+  void soloSources(const std::vector<std::string> &rowStart, const std::string &buffer) {
+    const std::string lane = e.reg32(), buf = e.reg32();
+    own = e.reg32();
+    e.ins("mov.u32", {lane, "%laneid"});
+    e.ins("mov.u32", {buf, buffer});
+    e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
+    dst0 = own;
+    src.assign(sp.rows.size(), {});
+    src17.clear();
+    for (size_t r = 0; r < sp.rows.size(); ++r) {
+      for (unsigned k = 0; k < pieces; ++k) {
+        src[r].push_back(e.reg64());
+        e.ins("add.s64", {src[r].back(), rowStart[r], std::to_string(16 * k)});
+      }
+      if (sp.unaligned) {
+        src17.push_back(e.reg64());
+        e.ins("add.s64", {src17.back(), rowStart[r], std::to_string(sp.tileBytes)});
+      }
+    }
   }
 
   /// Copy sources: lane l copies piece l % pieces of rows k*rowsPerCopy + l / pieces.
@@ -229,6 +322,11 @@ struct StagedEmit {
       }
     }
     if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces, rowsPerCopy);
+    // Unaligned rows: each lane copies its own row's extra piece.
+    for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
+      src17.push_back(e.reg64());
+      e.ins("add.s64", {src17.back(), rowStart[r], std::to_string(sp.tileBytes)});
+    }
   }
 
   /// What body() needs: the row loads, the runs, a multi-block loop's labels.
@@ -253,7 +351,7 @@ struct StagedEmit {
   /// at `rp` (a vector load for a run's first load; nothing for the rest).
   /// False: none, the rest of statement i's copy is skipped.
   bool rowLoadCopy(size_t i, const Instruction &in, const StagedPlan::RowLoad &rl, unsigned it,
-                   const std::string &rp) {
+                   const std::vector<std::string> &rp) {
     if (inRun.count(i) && !runAt.count(i)) return false;  // loaded with its run
     const auto *run = runAt.count(i) ? runAt[i] : nullptr;
     const std::string type = typeModifier(in);
@@ -270,16 +368,21 @@ struct StagedEmit {
       ld->operands.push_back(in.operands[0]);
     }
     const int64_t at = int64_t(rl.row) * sp.tileSize() + int64_t(it) * sp.step + rl.off;
-    ld->operands.push_back(addressOf(e.m, rp, at));
+    ld->operands.push_back(addressOf(e.m, rp[rl.row], at));
     ld->edited = true;
     e.out.push_back(std::move(ld));
     return true;
   }
 
   /// IPT copies of the body whose row loads read the lane's row of the
-  /// stage at `rp`.
-  void body(const std::string &rp) {
+  /// stage at `stage` (unaligned rows: each at its offset).
+  void body(const std::string &stage) {
     ++copies;
+    std::vector<std::string> rp(sp.rows.size(), stage);
+    for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
+      rp[r] = e.reg32();
+      e.ins("add.u32", {rp[r], stage, off[r]});
+    }
     for (unsigned it = 0; it < ipt; ++it)
       for (size_t i = L.hs + 1; i < L.ls; ++i) {
         const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
@@ -310,13 +413,22 @@ struct StagedEmit {
   /// bar.warp.sync, the body from stage t % 2. Stage t % 2 was last read
   /// by tile t-2, before tile t-1's bar.warp.sync: no second barrier.
   void plainTiles(const std::string &tileLabel) {
-    const unsigned K = sp.regTiles;
-    const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag;
+    const unsigned K = solo ? 1 : sp.regTiles;  // solo: one tile in flight (a warp's tail)
+    const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag + (solo ? "_solo" : "");
+    // Where piece k of a copy lands from dst0 (solo: the lane's own row).
+    auto pieceAt = [&](unsigned k) { return solo ? 16 * k : k * rowsPerCopy * sp.rowPitch(); };
     e.ins("mov.u64", {t, "0"});
     e.ins("mov.u32", {sofs, "0"});
     std::vector<std::vector<std::vector<std::string>>> slot(K);  // slot, row * pieces + piece, 4 registers
     for (auto &sl : slot)
       for (size_t n = 0; n < sp.rows.size() * pieces; ++n) sl.push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
+    // Unaligned rows: each row's extra piece, per slot (0 where it has none).
+    std::vector<std::vector<std::vector<std::string>>> slot17(K);
+    for (auto &sl : slot17)
+      for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
+        sl.push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
+        for (const auto &x : sl.back()) e.ins("mov.b32", {x, "0"});
+      }
     auto vecOf = [&](const std::vector<std::string> &r) {
       Operand vec{Operand::Kind::Vector, "", {}};
       for (const auto &x : r) vec.elems.push_back(e.op(x));
@@ -334,6 +446,14 @@ struct StagedEmit {
           ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
           e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
         }
+      for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
+        const std::string q = e.regp();
+        e.ins("and.pred", {q, p, has17[r]});
+        e.ins("ld.global.v4.b32", {"[" + src17[r] + "]"}, q);
+        auto &ld = static_cast<Instruction &>(*e.out.back());
+        ld.operands.insert(ld.operands.begin(), vecOf(slot17[j][r]));
+        e.ins("add.s64", {src17[r], src17[r], std::to_string(sp.tileBytes)});
+      }
       e.ins("add.u64", {issued, issued, "1"});
     };
     for (unsigned j = 0; j < K; ++j) load(j);
@@ -343,14 +463,22 @@ struct StagedEmit {
       e.ins("add.u32", {d, dst0, sofs});
       for (size_t r = 0; r < sp.rows.size(); ++r)
         for (unsigned k = 0; k < pieces; ++k) {
-          const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
+          const unsigned at = unsigned(r) * sp.tileSize() + pieceAt(k);
           e.ins("st.shared.v4.b32", {});
           auto &st = static_cast<Instruction &>(*e.out.back());
           st.operands = {addressOf(e.m, d, at), vecOf(slot[j][r * pieces + k])};
         }
+      if (sp.unaligned) e.ins("add.u32", {rp, own, sofs});
+      for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {  // the lane's row's extra piece
+        e.ins("st.shared.v4.b32", {});
+        auto &st = static_cast<Instruction &>(*e.out.back());
+        st.operands = {addressOf(e.m, rp, unsigned(r) * sp.tileSize() + sp.tileBytes), vecOf(slot17[j][r])};
+      }
       load(j);
-      e.ins("bar.warp.sync", {"-1"});  // every lane's stores of tile t are seen by all; tile t-1 is read
-      e.ins("add.u32", {rp, own, sofs});
+      // Every lane's stores of tile t are seen by all; tile t-1 is read (solo:
+      // each lane reads only what it stored).
+      if (!solo) e.ins("bar.warp.sync", {"-1"});
+      if (!sp.unaligned) e.ins("add.u32", {rp, own, sofs});
       const std::string mine = "$L__ptxopt_st_own" + tag + "_" + std::to_string(j);
       if (sp.perLane) {
         const std::string past = e.regp();  // this lane's row has no tile t
@@ -422,19 +550,34 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   StagedEmit se(m, cb, e, sp, before, after, drop);
   const LoopBlock &L = se.L;
   const std::string tileLabel = "$L__ptxopt_st_tile" + se.tag, exitLabel = "$L__ptxopt_st_exit" + se.tag;
-  const std::vector<std::string> rowStart = se.checks();
-  se.copySources(rowStart, buffer);
-  se.indexBody();
-  se.issued = e.reg64();
-  se.t = e.reg64();
-  e.ins("mov.u64", {se.issued, "0"});
-  if (sp.regTiles) se.plainTiles(tileLabel);
-  else se.asyncTiles(tileLabel);
+  // A warp whose lanes are not all here takes the solo form (plain copies,
+  // one trip count a warp); else the original loop.
+  const bool soloForm = sp.regTiles && !sp.perLane;
+  if (soloForm) se.soloLabel = "$L__ptxopt_st_solo" + se.tag;
   // The remaining iterations in the original loop, if any.
-  const std::string done = e.reg64(), rest = e.regp();
-  e.ins("shl.b64", {done, se.NT, std::to_string(log2u(se.ipt))});
-  e.ins("setp.eq.u64", {rest, done, se.T});
-  e.ins("bra", {exitLabel}, rest);
+  auto remainder = [&] {
+    const std::string done = e.reg64(), rest = e.regp();
+    e.ins("shl.b64", {done, se.NT, std::to_string(log2u(se.ipt))});
+    e.ins("setp.eq.u64", {rest, done, se.T});
+    e.ins("bra", {exitLabel}, rest);
+  };
+  auto tiles = [&](const std::string &label) {
+    se.indexBody();
+    se.issued = e.reg64();
+    se.t = e.reg64();
+    e.ins("mov.u64", {se.issued, "0"});
+    if (sp.regTiles) se.plainTiles(label);
+    else se.asyncTiles(label);
+    remainder();
+  };
+  se.copySources(se.checks(), buffer);
+  tiles(tileLabel);
+  if (soloForm) {
+    e.ins("bra", {se.header});
+    se.solo = true;
+    se.soloSources(se.soloChecks(), buffer);
+    tiles(tileLabel + "_solo");
+  }
   for (auto &st : e.out) before[L.hs].push_back(std::move(st));
   e.out.clear();
   e.label(exitLabel);

@@ -215,7 +215,8 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
               "trace): the tiles are read ahead of it";
         return false;
       }
-  if (!constantRowLongEnough(L, sp, why) || !rowsCanAlign(sp, why)) return false;
+  if (!constantRowLongEnough(L, sp, why)) return false;
+  rowsCanAlign(sp);
   return sizeTiles(sp, why);
 }
 
@@ -247,7 +248,16 @@ void Planner::planStagedLoops(KernelPlan &plan) {
           }
         return false;
       };
-      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w) && !perLaneUnmeasured()) plan.staged.push_back(std::move(sp));
+      // Rows no launch condition aligns: the unaligned clone only, or none.
+      auto unalignedOnly = [&] {
+        sp.unalignedWhy = unalignedRefusal(sp);
+        if (sp.alignable || (ctx_.options.rowwalk.unaligned && sp.unalignedWhy.empty())) return true;
+        w = sp.alignWhy + (ctx_.options.rowwalk.unaligned ? "; the unaligned clone refuses: " + sp.unalignedWhy
+                                                          : std::string(" (rowwalk-staged-unaligned=0)"));
+        return false;
+      };
+      if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w) && !perLaneUnmeasured() && unalignedOnly())
+        plan.staged.push_back(std::move(sp));
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
     }
@@ -271,12 +281,14 @@ void Planner::planStagedLoops(KernelPlan &plan) {
     ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);
 }
 
-/// A warp copies its rows' tiles only when all 32 start 16-byte aligned
-/// (else it runs the original loop, in one-warp blocks with the tiles'
-/// shared memory: slower than the original kernel, 0.60-0.91x on an H200
-/// with rows of 4099 floats). Rows a constant number of bytes apart along
+/// A warp of the staged clone copies its rows' tiles only when all 32
+/// start 16-byte aligned (else it runs the original loop, in one-warp
+/// blocks with the tiles' shared memory: slower than the original kernel,
+/// 0.60-0.91x on an H200 with rows of 4099 floats); the unaligned clone
+/// takes the other launches. Rows a constant number of bytes apart along
 /// %tid.x that is not a multiple of 16 (a constant row length of 2047
-/// floats) never all are: refused. Otherwise the first load of each row,
+/// floats) never all are: not alignable (the unaligned clone only).
+/// Otherwise the first load of each row,
 /// at the loop's first iteration (its counter 0), says under which launch
 /// conditions its start is a multiple of 16 for every thread
 /// (vectorAlignment), kept in `sp.aligned`: a runtime row length a
@@ -287,22 +299,25 @@ void Planner::planStagedLoops(KernelPlan &plan) {
 /// peel the first elements, and the clone checks the row registers
 /// themselves; no base condition then.) Rows whose distance apart no
 /// launch condition can check (`w[j*(n+1) + k]`: aligned only when n % 4 ==
-/// 3) are refused: when in doubt, the original runs.
-bool Planner::rowsCanAlign(StagedPlan &sp, std::string &why) {
+/// 3) are not alignable either: when in doubt, not the aligned clone.
+void Planner::rowsCanAlign(StagedPlan &sp) {
+  sp.aligned.clear();
+  auto notAlignable = [&](std::string w) {
+    sp.alignable = false;
+    sp.alignWhy = std::move(w);
+    sp.aligned.clear();
+  };
   analysis::Symbol tx{analysis::Symbol::Kind::Tid};
   tx.dim = 0;
   const uint16_t tid = fa_.affine().symbolId(tx);
   for (const auto &l : sp.loads) {
     if (!accessAt_.count(l.stmt)) continue;
     for (const auto &st : accessAt_.at(l.stmt)->strides)
-      if (st.symbol == tid && st.constant && *st.constant % 16 != 0) {
-        why = "rows " + std::to_string(*st.constant) +
-              " bytes apart (a constant, not a multiple of 16): no warp's 32 rows all start 16-byte aligned, so "
-              "every warp would run the original loop";
-        return false;
-      }
+      if (st.symbol == tid && st.constant && *st.constant % 16 != 0)
+        return notAlignable("rows " + std::to_string(*st.constant) +
+                            " bytes apart (a constant, not a multiple of 16): no warp's 32 rows all start 16-byte "
+                            "aligned, so every warp would run the original loop");
   }
-  sp.aligned.clear();
   for (const auto &l : sp.loads) {
     if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first load: the start of its piece
     const AccessInfo &a = *accessAt_.at(l.stmt);
@@ -328,15 +343,30 @@ bool Planner::rowsCanAlign(StagedPlan &sp, std::string &why) {
     if (!vectorAlignment(varying, fa_.affine(), k_, 16, first, conds, mis, &term)) {
       // `w[j*(n+1) + k]`: rows 4*(n+1) bytes apart align only when n % 4
       // == 3, which no launch condition says: when in doubt, the original.
-      why = "the rows' alignment cannot be checked at launch (" + term +
-            "): where they do not align, every warp would run the original loop, slower than the original";
-      return false;
+      return notAlignable("the rows' alignment cannot be checked at launch (" + term +
+                          "): where they do not align, every warp would run the original loop, slower than the "
+                          "original");
     }
+    sp.lengthCond |= !conds.empty();  // a row length's condition: the unaligned clone for the others
     std::vector<Variant::AlignedParam> full;
     if (vectorAlignment(a.address.poly, fa_.affine(), k_, 16, first, full, mis) && mis == 0) conds = full;
     for (const auto &c : conds) requireAligned(sp.aligned, c);
   }
-  return true;
+}
+
+/// Why the unaligned clone (rows at any offset from a 16-byte boundary,
+/// RowWalkStaged.cpp) cannot take a planned loop, "" when it can: it has
+/// plain copies only, one trip count a warp, rows of 4- and 8-byte
+/// scalars (the forms the GPU ran).
+std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
+  if (ctx_.options.rowwalk.asyncCopy) return "it has plain copies only (rowwalk-staged-copy=async)";
+  if (sp.perLane) return "its trip count differs between lanes";
+  for (size_t r = 0; r < sp.rows.size(); ++r)
+    if (sp.shortRow[r]) return "a row of 8- or 16-bit elements";
+  for (const auto &l : sp.loads)
+    if (analysis::memAccess(*instr(l.stmt))->vector > 1)
+      return "a row read as vectors (" + std::string(instr(l.stmt)->opcode) + ")";
+  return "";
 }
 
 /// The tiles of a planned row walk: bytes of a row per tile, and how many

@@ -690,9 +690,9 @@ void addRowWalk(std::vector<Case> &cs) {
   // memory), exact: remainders (1004 = 31 tiles of 32 + 12), rows not a
   // multiple of 32 (the last warp's guard fails on some lanes: it runs the
   // original loop), blocks of 96, rows not 16-byte aligned (1003: the
-  // launch condition on the row length fails since 2026-11-29, the regacc
-  // clone runs; before, every warp ran the original loop inside the staged
-  // clone, slower), a loop-carried value that is no reduction.
+  // aligned clone's row-length condition fails, the `_unaligned` clone runs
+  // since 2026-11-29's second session: CasesRowWalkUnaligned.cpp), a
+  // loop-carried value that is no reduction.
   cs.push_back(rows("tmp in memory, staged", "rowsum_mem", 4096, 4096, 256, Elem::F32, true, "rowwalk",
                     "=rowsum_mem__ptxopt_staged", true));
   cs.push_back(rows("tmp in memory, staged and packed", "rowsum_mem", 4096, 4096, 256, Elem::F32, true,
@@ -702,7 +702,7 @@ void addRowWalk(std::vector<Case> &cs) {
   cs.push_back(rows("tmp in memory, staged, 96-thread blocks", "rowsum_mem", 1000, 1004, 96, Elem::F32, true,
                     "rowwalk,pack;rowwalk-staged=1", "=rowsum_mem__ptxopt_staged_pack", false));
   cs.push_back(rows("tmp in memory, staged, rows not 16-byte aligned", "rowsum_mem", 1000, 1003, 256, Elem::F32, true,
-                    "rowwalk;rowwalk-staged=1", "=rowsum_mem__ptxopt_regacc", false));
+                    "rowwalk;rowwalk-staged=1", "=rowsum_mem__ptxopt_staged_unaligned", false));
   cs.push_back(rows("__restrict__, staged", "rowsum_restrict", 2000, 2000, 128, Elem::F32, true, "rowwalk,pack;rowwalk-staged=1",
                     "=rowsum_restrict__ptxopt_staged_pack", false));
   cs.push_back(rows("Horner hash, staged", "rowhash", 1000, 1004, 256, Elem::I32, false, "rowwalk;rowwalk-staged=1",
@@ -1129,6 +1129,7 @@ std::vector<Case> allCases() {
   addRowWalkScopes(cs);
   addRowWalkSweep(cs);
   addRowWalkVec(cs);
+  addRowWalkUnaligned(cs);
   addRowWalkStores(cs);
   addCsr(cs);
   addTranspose(cs);

@@ -128,6 +128,8 @@ void addRowWalkScopes(std::vector<Case> &cs);
 void addRowWalkSweep(std::vector<Case> &cs);
 /// rowwalk on rows read as float4, float2, double2 (CasesRowWalkVec.cpp).
 void addRowWalkVec(std::vector<Case> &cs);
+/// rowwalk on rows that do not start 16-byte aligned (CasesRowWalkUnaligned.cpp).
+void addRowWalkUnaligned(std::vector<Case> &cs);
 /// rowwalk on loops that also store (CasesRowWalkStores.cpp).
 void addRowWalkStores(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).

@@ -43,9 +43,9 @@ void addRowWalk32(std::vector<Case> &cs) {
                     "=rowsum_u32_f32__ptxopt_staged"));
   cs.push_back(rows("u32 float row sum, 96-thread blocks", "rowsum_u32_f32", 1000, 1004, 96, Elem::F32, forced,
                     "=rowsum_u32_f32__ptxopt_staged"));
-  // (rows not 16-byte aligned: the staged clone's row-length condition fails, the original runs)
+  // (rows not 16-byte aligned: the aligned clone's row-length condition fails, the unaligned clone runs)
   cs.push_back(rows("u32 float row sum, rows not 16-byte aligned", "rowsum_u32_f32", 1000, 1003, 256, Elem::F32, forced,
-                    "original"));
+                    "=rowsum_u32_f32__ptxopt_staged_unaligned"));
   cs.push_back(rows("u32 float row sum, row length 0", "rowsum_u32_f32", 256, 0, 256, Elem::F32, forced, "original"));
   cs.push_back(rows("u32 float row sum, row length 1", "rowsum_u32_f32", 256, 1, 256, Elem::F32, forced, "original"));
   // int index over an unsigned counter (mul.wide.s32, loads at +4, +8, +12).

@@ -95,9 +95,11 @@ void addRowWalkRotated(std::vector<Case> &cs) {
                       {in(Elem::F32, size_t(m) * 1024), in(Elem::F32, size_t(m) * 1024), out(Elem::F32, m),
                        i32(int32_t(m))},
                       m, 256, passes, "=dot_rows_c1001__ptxopt_staged"));
-  // Refused (remark): rows of 2047 floats (8188 bytes apart); the original runs.
-  cs.push_back(rows("row sum of 2047 (refused)", "rowsum_c2047",
-                    {in(Elem::F32, size_t(4096) * 2047), out(Elem::F32, 4096), i32(4096)}, 4096, 256, "", "original"));
+  // Rows of 2047 floats (8188 bytes apart: no warp's rows align): the
+  // unaligned clone only (refused with a remark before it).
+  cs.push_back(rows("row sum of 2047", "rowsum_c2047",
+                    {in(Elem::F32, size_t(4096) * 2047), out(Elem::F32, 4096), i32(4096)}, 4096, 256, "",
+                    "=rowsum_c2047__ptxopt_staged_unaligned"));
 }
 
 /// Row walks through __ldg (tests/lit/rowwalk/Inputs/ldg.cu): each load's
@@ -195,25 +197,25 @@ void addRowWalkTwoRows(std::vector<Case> &cs) {
     const size_t nn = size_t(n) * n;
     // gesummv: the -O2 clones in the order the runtime tries them: staged+pack needs x 16-byte aligned and n % 4 == 0.
     const std::string sg = "=tr_gesummv__ptxopt_staged_pack";  // (pack's condition: x 16-byte aligned)
-    // n = 4099: rows not 16-byte aligned, the row-length condition fails: the original.
+    // n = 4099: rows not 16-byte aligned, the row-length condition fails: the unaligned clone.
     const bool odd = n % 4 != 0;
     cs.push_back(mk("gesummv n" + std::to_string(n), "tr_gesummv",
                     {in(Elem::F32, nn), in(Elem::F32, nn), in(Elem::F32, n), out(Elem::F32, n), f32(1.5f), f32(1.2f),
                      i32(int32_t(n))},
-                    n, block, odd ? "original" : sg));
+                    n, block, odd ? "=tr_gesummv__ptxopt_staged_unaligned_pack" : sg));
     const std::string sd = "=tr_dot_rows__ptxopt_staged";  // (no vector to pack)
     cs.push_back(mk("dot rows n" + std::to_string(n), "tr_dot_rows",
                     {in(Elem::F32, nn), in(Elem::F32, nn), out(Elem::F32, n), i32(int32_t(n)), i32(int32_t(n))}, n,
-                    block, odd ? "original" : sd));
+                    block, odd ? "=tr_dot_rows__ptxopt_staged_unaligned" : sd));
     cs.push_back(mk("int diff rows n" + std::to_string(n), "tr_diff_int",
                     {in(Elem::I32, nn), in(Elem::I32, nn), out(Elem::I32, n), i32(int32_t(n)), i32(int32_t(n))}, n,
                     block, "clone"));
     cs.push_back(mk("double dot rows n" + std::to_string(n), "tr_dot_f64",
                     {in(Elem::F64, nn), in(Elem::F64, nn), out(Elem::F64, n), i32(int32_t(n)), i32(int32_t(n))}, n,
-                    block, odd ? "original" : "clone"));
+                    block, odd ? "=tr_dot_f64__ptxopt_staged_unaligned" : "clone"));
     cs.push_back(mk("one row by offset n" + std::to_string(n), "tr_one_row",
                     {in(Elem::F32, nn), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n)), i32(int32_t(n))}, n,
-                    block, odd ? "original" : "clone"));
+                    block, odd ? "=tr_one_row__ptxopt_staged_unaligned_pack" : "clone"));
   }
   // PolyBench's gesummv (N = 4096, accumulators in memory; tmp and y read and written).
   cs.push_back(mk("gesummv PolyBench N4096", "tr_gesummv_pb",

@@ -5,7 +5,7 @@
 //
 // Edges: rows not a multiple of 32 (the last warp runs the original loop),
 // n = 1 (one lane: the original), rows not 16-byte aligned (n % 4 != 0:
-// the staged clone's row-length condition fails, the original runs),
+// the staged clone's row-length condition fails: syrk's unaligned clone),
 // blocks of 96 threads, rows whose
 // lengths end inside a tile (every lane's own remainder in the original
 // loop), the first warp (rows 0..31: rows shorter than a tile, some lanes
@@ -91,7 +91,7 @@ void addTri(std::vector<Case> &cs) {
   cs.push_back(syrk(2048, 256, 256, "", "=syrk_lower_f32__ptxopt_staged_pack"));
   cs.push_back(syrk(300, 256, 256, forced, "=syrk_lower_f32__ptxopt_staged"));
   cs.push_back(syrk(300, 260, 96, forced, "=syrk_lower_f32__ptxopt_staged"));
-  cs.push_back(syrk(300, 258, 256, forced, "original"));  // rows unaligned: the row-length condition fails
+  cs.push_back(syrk(300, 258, 256, forced, "=syrk_lower_f32__ptxopt_staged_unaligned"));  // rows unaligned
   cs.push_back(syrk(300, 0, 256, forced, "original"));                         // m = 0: the zero-fill path
 }
 

@@ -36,6 +36,7 @@ struct RowWalkOptions {
   bool asyncCopy = false;       // rowwalk-staged-copy=async
   bool csr = false;             // rowwalk-csr: lanes clones of loops over rows with loaded bounds
   unsigned csrLanes = 8;        // rowwalk-csr-lanes: lanes per row of that clone
+  bool unaligned = true;        // rowwalk-staged-unaligned: the staged clone for rows not 16-byte aligned
 };
 
 struct TransposeOptions {
