@@ -255,12 +255,13 @@ struct StagedEmit {
     e.label(soloLabel);
     std::vector<std::string> v0;
     for (const IV &iv : lp.ivs) v0.push_back(iv.reg);
-    T = emitTripCount(e, lp, v0);
+    T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
     const std::string ok = e.regp();
     NT = e.reg64();
     NTmax = NT;
     e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
     e.ins("setp.ne.u64", {ok, NT, "0"});
+    if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
     std::vector<std::string> rowStart = rowStarts(ok);
     e.ins("bra", {header}, "!" + ok);
     return rowStart;
@@ -414,6 +415,9 @@ struct StagedEmit {
   /// by tile t-2, before tile t-1's bar.warp.sync: no second barrier.
   void plainTiles(const std::string &tileLabel) {
     const unsigned K = solo ? 1 : sp.regTiles;  // solo: one tile in flight (a warp's tail)
+    // Per-lane trip counts: the warp's copies serve each lane's rows as far
+    // as they go; solo, each lane's own loop runs its own tiles only.
+    const bool perLane = sp.perLane && !solo;
     const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag + (solo ? "_solo" : "");
     // Where piece k of a copy lands from dst0 (solo: the lane's own row).
     auto pieceAt = [&](unsigned k) { return solo ? 16 * k : k * rowsPerCopy * sp.rowPitch(); };
@@ -438,10 +442,10 @@ struct StagedEmit {
       const std::string p = e.regp();
       e.ins("setp.lt.u64", {p, issued, NT});
       std::vector<std::string> pk;
-      if (sp.perLane) pk = emitPiecePreds(e, issued, ntk);
+      if (perLane) pk = emitPiecePreds(e, issued, ntk);
       for (size_t r = 0; r < sp.rows.size(); ++r)
         for (unsigned k = 0; k < pieces; ++k) {
-          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, sp.perLane ? pk[k] : p);
+          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, perLane ? pk[k] : p);
           auto &ld = static_cast<Instruction &>(*e.out.back());
           ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
           e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
@@ -480,13 +484,13 @@ struct StagedEmit {
       if (!solo) e.ins("bar.warp.sync", {"-1"});
       if (!sp.unaligned) e.ins("add.u32", {rp, own, sofs});
       const std::string mine = "$L__ptxopt_st_own" + tag + "_" + std::to_string(j);
-      if (sp.perLane) {
+      if (perLane) {
         const std::string past = e.regp();  // this lane's row has no tile t
         e.ins("setp.ge.u64", {past, t, NT});
         e.ins("bra", {mine}, past);
       }
       body(rp);
-      if (sp.perLane) e.label(mine);
+      if (perLane) e.label(mine);
       e.ins("xor.b32", {sofs, sofs, std::to_string(stageBytes)});
       const std::string more = e.regp();
       e.ins("add.u64", {t, t, "1"});
@@ -550,9 +554,9 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   StagedEmit se(m, cb, e, sp, before, after, drop);
   const LoopBlock &L = se.L;
   const std::string tileLabel = "$L__ptxopt_st_tile" + se.tag, exitLabel = "$L__ptxopt_st_exit" + se.tag;
-  // A warp whose lanes are not all here takes the solo form (plain copies,
-  // one trip count a warp); else the original loop.
-  const bool soloForm = sp.regTiles && !sp.perLane;
+  // A warp whose lanes are not all here takes the solo form (plain copies);
+  // else the original loop.
+  const bool soloForm = sp.regTiles != 0;
   if (soloForm) se.soloLabel = "$L__ptxopt_st_solo" + se.tag;
   // The remaining iterations in the original loop, if any.
   auto remainder = [&] {

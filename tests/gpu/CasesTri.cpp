@@ -38,19 +38,21 @@ void addTri(std::vector<Case> &cs) {
     c.big = size_t(n) * n >= (size_t(1) << 24);
     return c;
   };
-  // Lower-triangular float trmv: the per-lane staged clone by default (-O2).
-  cs.push_back(trmv("trmv_lower_f32", 4096, 256, Elem::F32, "", "=trmv_lower_f32__ptxopt_staged"));
+  // Lower-triangular float trmv: the per-lane staged clone by default (-O2);
+  // pack merges x's loads in its solo form (a warp not all in the loop), so
+  // the staged+pack clone comes first (its other paths are the staged one's).
+  cs.push_back(trmv("trmv_lower_f32", 4096, 256, Elem::F32, "", "=trmv_lower_f32__ptxopt_staged_pack"));
   cs.push_back(trmv("trmv_lower_f32", 2048, 256, Elem::F32, "rowwalk", "=trmv_lower_f32__ptxopt_staged"));
   // The benchmark's size with the default passes: every warp but the first
   // stages (each lane to its own NT), then its own remainder.
-  cs.push_back(trmv("trmv_lower_f32", 4096, 256, Elem::F32, "", "=trmv_lower_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_f32", 4096, 256, Elem::F32, "", "=trmv_lower_f32__ptxopt_staged_pack"));
   cs.push_back(trmv("trmv_lower_f32", 1000, 256, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
   cs.push_back(trmv("trmv_lower_f32", 1000, 96, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
   cs.push_back(trmv("trmv_lower_f32", 1003, 256, Elem::F32, forced, "original"));
   cs.push_back(trmv("trmv_lower_f32", 1, 32, Elem::F32, forced, "original"));
   cs.push_back(trmv("trmv_lower_f32", 40, 32, Elem::F32, forced, "=trmv_lower_f32__ptxopt_staged"));
   // The int index form (a 64-bit pointer walk).
-  cs.push_back(trmv("trmv_lower_s32idx_f32", 2048, 256, Elem::F32, "", "=trmv_lower_s32idx_f32__ptxopt_staged"));
+  cs.push_back(trmv("trmv_lower_s32idx_f32", 2048, 256, Elem::F32, "", "=trmv_lower_s32idx_f32__ptxopt_staged_pack"));
   cs.push_back(trmv("trmv_lower_s32idx_f32", 1000, 256, Elem::F32, forced, "=trmv_lower_s32idx_f32__ptxopt_staged"));
   // Integers: the lanes clone first (exact); the staged clone with the lanes off.
   cs.push_back(trmv("trmv_lower_i32", 4096, 256, Elem::I32, "", "=trmv_lower_i32__ptxopt_lanes"));
@@ -75,6 +77,11 @@ void addTri(std::vector<Case> &cs) {
   // (no staged clone: rows from the diagonal, 4*(n+1) bytes apart, no launch condition says they align)
   cs.push_back(trmv("trmv_upper_i32", 1000, 256, Elem::I32, stagedOnly, "original"));
   cs.push_back(trmv("trmv_upper_i32", 4096, 256, Elem::I32, "", ""));
+  // n = 4100: rows aligned, not a multiple of 32: the launch's last warp
+  // (and syrk's warps whose lanes leave the outer loop) take the solo form.
+  cs.push_back(trmv("trmv_lower_f32", 4100, 256, Elem::F32, "", "=trmv_lower_f32__ptxopt_staged_pack"));
+  cs.push_back(trmv("trmv_upper_f32", 4100, 256, Elem::F32, "", "=trmv_upper_f32__ptxopt_staged"));
+  cs.push_back(trisum("trisum_f32", 4100, 256, Elem::F32, "", "=trisum_f32__ptxopt_staged"));
   // syrk-like: the inner row walk (m per row) staged inside the triangular
   // loop over j; warps whose lanes are not all still in it run the original.
   auto syrk = [](unsigned n, unsigned m, unsigned block, const std::string &passes, const std::string &expect) {
@@ -89,6 +96,7 @@ void addTri(std::vector<Case> &cs) {
     return c;
   };
   cs.push_back(syrk(2048, 256, 256, "", "=syrk_lower_f32__ptxopt_staged_pack"));
+  cs.push_back(syrk(2052, 256, 256, "", "=syrk_lower_f32__ptxopt_staged_pack"));
   cs.push_back(syrk(300, 256, 256, forced, "=syrk_lower_f32__ptxopt_staged"));
   cs.push_back(syrk(300, 260, 96, forced, "=syrk_lower_f32__ptxopt_staged"));
   cs.push_back(syrk(300, 258, 256, forced, "=syrk_lower_f32__ptxopt_staged_unaligned"));  // rows unaligned
