@@ -392,10 +392,13 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, c
     if (!(mask & 1)) continue;
     const Variant &v = k.variants[i];
     if (!alignmentHolds(v, k.paramSizes, params)) continue;
-    // Argument conditions of rowwalk clones, as finishSelection (no text).
-    if (!v.disjointParams.empty() && !disjointHolds(v, k.paramSizes, params, lookup)) continue;
+    // Argument conditions of rowwalk clones, as finishSelection (no text);
+    // the row lengths before the allocations (two driver calls a pointer
+    // pair: a launch under a clone's row floor, kmeans' 34 features, read
+    // them for each such clone: h3_kmeans 0.91x with a second one).
     if (!v.minParams.empty() && !minParamsHold(v, k.paramSizes, params)) continue;
     if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
+    if (!v.disjointParams.empty() && !disjointHolds(v, k.paramSizes, params, lookup)) continue;
     return static_cast<int>(i);
   }
   return -1;
