@@ -90,9 +90,10 @@
 // body copies keep their labels and branches, renamed per copy.
 // Guards: a warp whose trip counts or alignments differ runs the original
 // loop: the clone is never wrong, only not faster for that warp.
-// The solo form (plain copies, uniform trip counts): a warp whose lanes are
-// not all in the loop (rows not a multiple of 32, `if (i < n)`: the last
-// warp of a launch) cannot shuffle or copy for its missing lanes, so each of
+// The solo form (plain copies; also per-lane trip counts): a warp whose
+// lanes are not all in the loop (rows not a multiple of 32, `if (i < n)`:
+// the last warp of a launch; syrk's warps whose lanes leave the outer loop)
+// cannot shuffle or copy for its missing lanes, so each of
 // its lanes checks its own trip count and row and copies its own row's
 // pieces into its own row of the tile, one tile in flight, no shuffles, no
 // warp barriers (a lane reads only what it stored), then the same body
