@@ -445,4 +445,14 @@ std::string perLaneRemark(const KernelPlan &plan);
 /// issued < NT of each copy's row.
 std::vector<std::string> emitPiecePreds(Emitter &e, const std::string &issued, const std::vector<std::string> &ntk);
 
+// The clones as variants, with their conditions and remarks (RowWalkVariants.cpp).
+/// The staged clones of a planned kernel: `_staged` (rows that start 16-byte
+/// aligned) and `_staged_unaligned`; `conds` says the base variant's conditions.
+void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                    const Variant &base, const std::string &conds, int &at);
+/// The lanes clones of a planned kernel (one per lane count, the block
+/// route and the scalar-load form for 32 lanes).
+void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                    const Variant &base, int &at);
+
 }  // namespace ptxopt::transforms::rowwalk

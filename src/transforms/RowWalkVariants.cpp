@@ -1,0 +1,253 @@
+// rowwalk's clones as variants: the staged clones (`_staged`, then
+// `_unaligned` for launches whose rows do not start 16-byte aligned) and the
+// lanes clones, each with its launch conditions and its remark. What the
+// clones are: RowWalk.cpp (overview), RowWalkStaged.cpp, RowWalkLanes.cpp.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+namespace {
+/// The lanes clones to build: (lanes per logical thread, rows of at least
+/// this many elements), larger G first, so that a launch takes the first
+/// whose rows are long enough. The option rowwalk-lanes lists the lane
+/// counts (4, 8, 16, 32; its default is the registry's, Registry.cpp); the
+/// row minimum of each comes from kLaneMinRow (measured, docs/BENCHMARKS.md).
+std::vector<std::pair<unsigned, int64_t>> laneCounts(const PassContext &ctx) {
+  const std::set<unsigned, std::greater<>> gs(ctx.options.rowwalk.lanes.begin(), ctx.options.rowwalk.lanes.end());
+  std::vector<std::pair<unsigned, int64_t>> out;
+  for (unsigned g : gs)
+    for (const auto &[lg, rows] : kLaneMinRow)
+      if (lg == g) out.push_back({g, rows});
+  return out;
+}
+
+/// The 32- and 64-bit integer parameters the loops' trip counts are
+/// computed from (traced by planLanes), each once, in increasing order: the
+/// row-length launch conditions go on them.
+std::vector<uint32_t> integerTripParams(const ir::Function &k, const std::vector<const LanePlan *> &lps) {
+  std::set<int> trip;
+  for (const LanePlan *lp : lps) trip.insert(lp->tripParams.begin(), lp->tripParams.end());
+  std::vector<uint32_t> out;
+  for (int p : trip)
+    if (auto t = (*k.params)[size_t(p)].type(); t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64"))
+      out.push_back(uint32_t(p));
+  return out;
+}
+
+/// Sorts `v`'s alignment conditions by parameter; their remark text,
+/// "param 0 % 16 == 0, param 3 % 4 == 0" ("" when none).
+std::string sortAligned(Variant &v) {
+  std::sort(v.alignedParams.begin(), v.alignedParams.end(),
+            [](const Variant::AlignedParam &a, const Variant::AlignedParam &b) { return a.index < b.index; });
+  std::string t;
+  for (const auto &c : v.alignedParams)
+    t += std::string(t.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " % " + std::to_string(c.bytes) +
+         " == 0";
+  return t;
+}
+
+std::string minText(const Variant &v) {
+  std::string t;
+  for (const auto &c : v.minParams) t += ", param " + std::to_string(c.index) + " >= " + std::to_string(c.value);
+  return t;
+}
+
+/// One staged clone (RowWalkStaged.cpp builds it), its variant and its
+/// remark; `conds` says the base variant's conditions.
+void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                      const Variant &base, const std::string &conds, bool unaligned, int &at) {
+  ir::Module &m = ctx.module;
+  const std::string kname(k->name);
+  const bool yToZ = stagedMapsYToZ(from);
+  Variant s = stagedVariant(base, kname + (unaligned ? "__ptxopt_staged_unaligned" : "__ptxopt_staged"), yToZ);
+  // Rows of at least kStagedMinRow elements (kMinRow when forced).
+  std::vector<const LanePlan *> lps;
+  for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
+  const bool forced = ctx.options.rowwalk.staged.value_or(false);
+  for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
+  if (!forced) s.minLaunchThreads = kStagedMinLaunch;
+  // Rows that can start 16-byte aligned (rowsCanAlign): else every warp
+  // would run the original loop, slower than the original kernel.
+  for (const auto &sp : plan.staged)
+    for (const auto &c : sp.aligned) requireAligned(s.alignedParams, c);
+  std::string alignText = sortAligned(s);
+  if (!alignText.empty()) alignText = ", " + alignText;
+  // The loops' stores reach none of the rows read ahead (planStaged).
+  std::string storeText;
+  for (const auto &sp : plan.staged)
+    for (const auto &[a, b] : sp.disjoint)
+      if (std::find(s.disjointParams.begin(), s.disjointParams.end(), Variant::DisjointParams{a, b}) ==
+          s.disjointParams.end()) {
+        s.disjointParams.push_back({a, b});
+        storeText += ", params " + std::to_string(a) + " and " + std::to_string(b) +
+                     " in different allocations (the loop's stores, its rows)";
+      }
+  if (ctx.addClone(*k, buildClone(m, from, plan, s.name, false, false, true), s, at)) {
+    unsigned bytes = 0;
+    for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
+    const StagedPlan &sp = plan.staged.front();
+    unsigned wide = 0;
+    for (const auto &st : plan.staged)
+      for (const auto &w : st.wide) wide += !w.base.empty() && w.iv64.empty();
+    ctx.remark(Remark::Kind::Applied, *k, "",
+               s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
+                   " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +
+                   " bytes per tile" +
+                   (wide ? ", " + std::to_string(wide) +
+                               " by 32-bit index (each warp checks that no index of the loop wraps, else runs "
+                               "the original loop)"
+                         : std::string()) +
+                   (unaligned ? ", rows at any offset from a 16-byte boundary (copied from the boundary below "
+                                "their start, one 16-byte piece more; each lane reads its row at its offset, no "
+                                "16-byte reads)"
+                              : "") +
+                   ", " + std::to_string(sp.regTiles ? sp.regTiles : sp.stages) + " tiles in flight (" +
+                   (sp.regTiles ? "plain copies: ld.global.v4 into registers, st.shared.v4"
+                                : "cp.async") +
+                   ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) +
+                   (sp.regTiles && !sp.perLane ? ", a warp not all in the loop copies each lane's own row" : "") +
+                   "; exact; " +
+                   std::to_string(plan.accList.size()) +
+                   " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
+                   "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
+                   "block.y == block.z == " + (yToZ ? "grid.z" : "grid.y") + " == 1" +
+                   (conds.empty() ? "" : ", " + conds) + storeText + alignText + minText(s) +
+                   (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
+    ctx.count(unaligned ? "staged-unaligned-loops" : "staged-loops", double(plan.staged.size()));
+  }
+}
+
+}  // namespace
+
+/// The staged clone of a planned kernel (RowWalkStaged.cpp builds it), its
+/// variant and its remark; `conds` says the base variant's conditions.
+/// Two clones: `_staged` for rows that start 16-byte aligned (under its
+/// alignment conditions), then `_staged_unaligned` for the other launches
+/// (rowwalk-staged-unaligned; rows no condition aligns get it alone).
+void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                    const Variant &base, const std::string &conds, int &at) {
+  // The unaligned clone where a row length's alignment is a condition or
+  // none can align the rows; not beside lanes clones (their scalar form
+  // takes the launches whose rows do not align, and comes first).
+  bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && plan.lanes.empty();
+  for (const auto &sp : plan.staged) {
+    alignable &= sp.alignable;
+    needUnaligned |= !sp.alignable || sp.lengthCond;
+    unalignedOk &= sp.unalignedWhy.empty();
+  }
+  if (alignable)
+    addStagedVariant(ctx, k, from, plan, base, conds, false, at);
+  else
+    ctx.remark(Remark::Kind::Missed, *k, "",
+               std::string(unalignedOk ? "no aligned staged clone: " : "no staged clone: ") +
+                   std::find_if(plan.staged.begin(), plan.staged.end(), [](const StagedPlan &sp) {
+                     return !sp.alignable;
+                   })->alignWhy +
+                   (unalignedOk ? "; the unaligned clone takes them" : "; the lanes clones take the rows at any alignment"));
+  if (needUnaligned && !unalignedOk && plan.lanes.empty() && ctx.options.rowwalk.unaligned)
+    for (const auto &sp : plan.staged)
+      if (!sp.unalignedWhy.empty()) {
+        ctx.remark(Remark::Kind::Missed, *k, "",
+                   "no unaligned staged clone (launches whose rows do not start 16-byte aligned run the "
+                   "original): " + sp.unalignedWhy);
+        break;
+      }
+  if (needUnaligned && unalignedOk) {
+    KernelPlan u = plan;
+    for (auto &sp : u.staged) {
+      sp.unaligned = true;
+      sp.runs.clear();
+      sp.aligned.clear();
+    }
+    addStagedVariant(ctx, k, from, u, base, conds, true, at);
+  }
+}
+
+/// The lanes clones of a planned kernel (RowWalkLanes.cpp builds them):
+/// one per lane count of laneCounts (CSR: one of rowwalk-csr-lanes), with
+/// the block route and the scalar-load form for 32 lanes; their variants
+/// and remark.
+void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                    const Variant &base, int &at) {
+  ir::Module &m = ctx.module;
+  const std::string kname(k->name);
+  unsigned loopsSplit = static_cast<unsigned>(plan.lanes.size()), vec = 0;
+  for (const auto &lp : plan.lanes) vec += static_cast<unsigned>(lp.runs.size());
+  Variant v = base;
+  v.kind = plan.reassoc ? "lanes+reassoc" : "lanes";
+  v.alignedParams = plan.aligned;
+  {
+    std::set<std::pair<uint32_t, uint32_t>> all = plan.disjoint;
+    all.insert(plan.lanesDisjoint.begin(), plan.lanesDisjoint.end());
+    v.disjointParams.clear();
+    for (const auto &[a, b] : all) v.disjointParams.push_back({a, b});
+  }
+  // The row length each lane count needs (kLaneMinRow) goes on the
+  // integer parameters the trip counts are computed from, per G below.
+  std::vector<const LanePlan *> lps;
+  for (const auto &lp : plan.lanes) lps.push_back(&lp);
+  // CSR rows (RowWalkCsr.cpp): their lengths are in memory, no condition.
+  const std::vector<uint32_t> rowParams = plan.csr ? std::vector<uint32_t>{} : integerTripParams(*k, lps);
+  auto counts = laneCounts(ctx);
+  // CSR: one clone (no condition could choose among several) of rowwalk-csr-lanes lanes.
+  if (plan.csr && !counts.empty()) counts = {{ctx.options.rowwalk.csrLanes, 0}};
+  const std::string alignText = sortAligned(v);
+  std::string aconds;
+  for (const auto &d : v.disjointParams)
+    aconds += std::string(aconds.empty() ? "" : ", ") + "params " + std::to_string(d.a) + " and " +
+              std::to_string(d.b) + " in different allocations";
+  if (!alignText.empty()) aconds += std::string(aconds.empty() ? "" : ", ") + alignText;
+  for (const auto &[G, minRow] : counts) {
+    const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
+    Variant g = v;
+    for (uint32_t p : rowParams) g.minParams.push_back({p, minRow});
+    g.name = kname + "__ptxopt_lanes" + suffix;
+    g.grid[0].multiply = G;
+    g.blockMultiple[0] = G;
+    Variant b = g;
+    b.name = kname + "__ptxopt_lanes" + suffix + "_blk";
+    b.grid[0].multiply = 1;
+    b.blockMultiple[0] = 1;
+    b.block[0].multiply = G;
+    b.blockMax[0] = kLanes;
+    // Fewer than 32 lanes: the grid route with the 16-byte loads only
+    // (with 8 lanes, rows of 64 in 20-thread blocks ran 0.97x by the
+    // block route and rows of 42 with scalar loads 0.89x; H200, gpu-diff).
+    const bool full = G == kLanes;
+    bool kept = ctx.addClone(*k, buildClone(m, from, plan, g.name, true, true, false, G), g, at);
+    if (full) kept |= ctx.addClone(*k, buildClone(m, from, plan, b.name, true, false, false, G), b, at);
+    if (full && !v.alignedParams.empty()) {
+      // For launches whose pointers or row lengths fail the 16-byte
+      // conditions: the same clone with scalar loads.
+      KernelPlan scalar = plan;
+      for (auto &lp : scalar.lanes) lp.runs.clear();
+      Variant sc = g;
+      sc.name = kname + "__ptxopt_lanes" + suffix + "_scalar";
+      sc.alignedParams.clear();
+      kept |= ctx.addClone(*k, buildClone(m, from, scalar, sc.name, true, true, false, G), sc, at);
+    }
+    std::string conds = aconds;
+    for (const auto &c : g.minParams)
+      conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " >= " +
+               std::to_string(c.value);
+    if (kept) {
+      ctx.remark(Remark::Kind::Applied, *k, "",
+                 g.name + (full ? ", " + b.name : std::string()) + ": " + n + " lanes per logical thread over " +
+                     std::to_string(loopsSplit) + " loop(s), " + std::to_string(vec) + " 16-byte load(s)" +
+                     (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may "
+                                     "differ in the last bits"
+                                   : "; exact") +
+                     "; launch grid.x*" + n + " (block.x % " + n + " == 0)" +
+                     (full ? " or block.x*32 (block.x <= 32)" : "") +
+                     "; conditions: " + (conds.empty() ? "none" : conds) +
+                     (!full || v.alignedParams.empty()
+                          ? ""
+                          : "; " + kname + "__ptxopt_lanes" + suffix +
+                                "_scalar without the 16-byte loads for the other launches"));
+      ctx.count("lanes-loops", loopsSplit);
+      if (plan.reassoc) ctx.count("reassociated");
+    }
+  }
+}
+
+}  // namespace ptxopt::transforms::rowwalk
