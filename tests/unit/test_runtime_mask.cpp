@@ -288,3 +288,35 @@ TEST_CASE("mask cache: many threads storing and finding", "[runtime]") {
   CHECK(wrong == 0);
   CHECK(hits > 0);
 }
+
+TEST_CASE("choose: a row floor is checked before the allocations (no driver call for a launch under it)",
+          "[runtime]") {
+  // rowwalk's staged clones of kmeans' invert_mapping: the stores' pointer
+  // and the rows' in different allocations, rows of at least 256 elements.
+  // A launch with 34 features fails the floor: the allocation lookup (two
+  // driver calls in the shim) is never asked.
+  Variant staged;
+  staged.name = "k$staged";
+  staged.disjointParams = {{1, 0}};
+  staged.minParams = {{3, 256}};
+  KernelManifest k{"k", {8, 8, 4, 4}, {staged}};
+  uint64_t in = 0x7f0000000000, out = 0x7f0000100000;
+  int32_t np = 65536, nf = 34;
+  void *args[4] = {&in, &out, &np, &nf};
+  int lookups = 0;
+  AllocationLookup lookup = [&](uint64_t ptr, uint64_t &base, uint64_t &size) {
+    ++lookups;
+    size = uint64_t(1) << 20;
+    base = ptr & ~(size - 1);
+    return true;
+  };
+  CHECK(chooseVariant(k, 0b1, args, &lookup) == -1);
+  CHECK(lookups == 0);
+  // Above the floor: the allocations decide (two lookups), and the clone runs.
+  nf = 256;
+  CHECK(chooseVariant(k, 0b1, args, &lookup) == 0);
+  CHECK(lookups == 2);
+  // The same allocation: the original.
+  out = in + 64;
+  CHECK(chooseVariant(k, 0b1, args, &lookup) == -1);
+}
