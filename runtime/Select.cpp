@@ -371,12 +371,13 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
     const Variant &v = k.variants[i];
     std::string reason = i < d.reasons.size() ? d.reasons[i] : "not decided for this shape";
     if (reason.empty()) reason = checkAlignment(v, k.paramSizes, params);
-    if (reason.empty() && !v.disjointParams.empty()) reason = checkDisjoint(v, k.paramSizes, params, lookup);
+    // The row floor before the allocations (driver calls), as chooseVariant.
     if (reason.empty() && !v.minParams.empty()) reason = checkMinParams(v, k.paramSizes, params);
     // Extra arguments are appended to the original's argument array: it
     // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
     if (reason.empty() && !v.extraArgs.empty() && !params)
       reason = "it takes " + std::to_string(v.extraArgs.size()) + " extra argument(s) and the launch passed no argument array";
+    if (reason.empty() && !v.disjointParams.empty()) reason = checkDisjoint(v, k.paramSizes, params, lookup);
     if (reason.empty()) {
       sel.variant = static_cast<int>(i);
       sel.launch = transformLaunch(v, s);
@@ -394,8 +395,8 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, c
     if (!alignmentHolds(v, k.paramSizes, params)) continue;
     // Argument conditions of rowwalk clones, as finishSelection (no text);
     // the row lengths before the allocations (two driver calls a pointer
-    // pair: a launch under a clone's row floor, kmeans' 34 features, read
-    // them for each such clone: h3_kmeans 0.91x with a second one).
+    // pair, which a launch under a clone's row floor, kmeans' 34 features,
+    // need not make; not what cost h3_kmeans its 5%: docs/BENCHMARKS.md).
     if (!v.minParams.empty() && !minParamsHold(v, k.paramSizes, params)) continue;
     if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
     if (!v.disjointParams.empty() && !disjointHolds(v, k.paramSizes, params, lookup)) continue;
