@@ -285,10 +285,7 @@ struct StagedEmit {
         src[r].push_back(e.reg64());
         e.ins("add.s64", {src[r].back(), rowStart[r], std::to_string(16 * k)});
       }
-      if (sp.unaligned) {
-        src17.push_back(e.reg64());
-        e.ins("add.s64", {src17.back(), rowStart[r], std::to_string(sp.tileBytes)});
-      }
+      if (sp.unaligned) extraPieceSource(rowStart[r]);
     }
   }
 
@@ -325,10 +322,14 @@ struct StagedEmit {
     }
     if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces, rowsPerCopy);
     // Unaligned rows: each lane copies its own row's extra piece.
-    for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
-      src17.push_back(e.reg64());
-      e.ins("add.s64", {src17.back(), rowStart[r], std::to_string(sp.tileBytes)});
-    }
+    for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) extraPieceSource(rowStart[r]);
+  }
+
+  /// Unaligned rows: the source of the lane's own row's 17th piece (the
+  /// boundary below the row's start + the tile), appended to src17.
+  void extraPieceSource(const std::string &down) {
+    src17.push_back(e.reg64());
+    e.ins("add.s64", {src17.back(), down, std::to_string(sp.tileBytes)});
   }
 
   /// What body() needs: the row loads, the runs, a multi-block loop's labels.
