@@ -415,18 +415,27 @@ const AllocationLookup *allocationLookup() {
 }
 
 /// A clone's thread limit for chooseLaunch (0: not usable): for a launch of
-/// at most kAnyKernelThreads threads a block, its handle only; else read
-/// from cudart when a shape first needs it. So a kernel's first launch under
-/// lazy loading loads the clone it runs, not every clone whose shape
-/// conditions hold (on an H200 each is a function load in the program's run).
+/// at most kAnyKernelThreads threads a block, nothing is read (any kernel
+/// takes that many; a clone found unusable before answers 0), and the
+/// handle of the clone the launch chooses is read by `confirm`; else the
+/// limit is read from cudart when a shape first needs it. So a kernel's
+/// first launch under lazy loading loads the clone it runs, not every clone
+/// whose shape conditions hold (on an H200 each is a function load in the
+/// program's run), and a launch whose per-launch conditions reject every
+/// variant (kmeans' invert_mapping, rows under the floor) asks cudart
+/// nothing.
 struct CloneLimits {
   const ptxopt_nvcc_cudart &rt;
   NvccKernel &k;
   static uint32_t of(const void *self, size_t i, uint32_t threads) {
     auto &c = *static_cast<const CloneLimits *>(self);
-    if (threads <= kAnyKernelThreads && c.k.clones[i].state.load(std::memory_order_acquire) != 1)
-      return resolveClone(c.rt, c.k, i, false) ? kAnyKernelThreads : 0;
+    const int state = c.k.clones[i].state.load(std::memory_order_acquire);
+    if (threads <= kAnyKernelThreads && state != 1) return state == 2 ? 0 : kAnyKernelThreads;
     return resolveClone(c.rt, c.k, i) ? c.k.clones[i].maxThreads : 0;
+  }
+  static bool confirm(const void *self, size_t i) {
+    auto &c = *static_cast<const CloneLimits *>(self);
+    return resolveClone(c.rt, c.k, i, false);
   }
 };
 
@@ -440,7 +449,7 @@ int chooseForLaunch(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchSha
   if (k.logged && eligible) std::call_once(k.clonesRead, [&] { readAllClones(rt, k); });
   static const ChoiceText text{config().log, 5, logLine};  // the shim's settings are the process's
   const CloneLimits limits{rt, k};
-  return ptxopt::rt::chooseLaunch(k.manifest, s, k.limits, MaxThreadsOf{CloneLimits::of, &limits}, args,
+  return ptxopt::rt::chooseLaunch(k.manifest, s, k.limits, MaxThreadsOf{CloneLimits::of, &limits, CloneLimits::confirm}, args,
                                   allocationLookup(), eligible && (!k.logged || k.anyUsable), k.masks, k.cache,
                                   k.logged ? &text : nullptr, sel);
 }

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <new>
 #include <map>
+#include <set>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -59,6 +60,8 @@ struct Fake {
   std::map<const void *, std::string> names;  // host address -> device name
   std::map<std::string, uint32_t> maxThreads;  // clone name -> maxThreadsPerBlock (default 1024)
   std::map<std::string, int> attributeReads;   // cudaFuncGetAttributes per name
+  std::map<std::string, int> handleReads;      // cudaGetKernel per name
+  std::set<std::string> unusable;              // names cudaGetKernel fails for
   std::atomic<long> getKernel{0}, getDevice{0}, deviceAttribute{0}, launches{0}, errorCalls{0};
 } fake;
 
@@ -77,6 +80,8 @@ cudaError_t fGetKernel(cudaKernel_t *k, const void *host) {
   std::lock_guard<std::mutex> l(fake.mu);
   auto it = fake.names.find(host);
   if (it == fake.names.end()) return cudaErrorInvalidDeviceFunction;
+  ++fake.handleReads[it->second];
+  if (fake.unusable.count(it->second)) return cudaErrorInvalidDeviceFunction;
   *k = reinterpret_cast<cudaKernel_t>(const_cast<std::string *>(&it->second));
   return cudaSuccess;
 }
@@ -590,4 +595,85 @@ TEST_CASE("nvcc shim: a launch smaller than every clone's minimum runs the origi
   CHECK(launchGrid(table, h, 10, 100) == "m$mid");
   CHECK(launchGrid(table, h, 50, 100) == "m$big");
   CHECK(launchGrid(table, h, 1, 999) == "m");
+}
+
+TEST_CASE("nvcc shim: only the chosen clone's handle is read; one cudart cannot launch gives way to the next",
+          "[nvcc-shim]") {
+  // Kernel "f": `f$rows` (param 0 at least 100), `f$half` (at least 50;
+  // cudart fails to find it), then `f$plain`. A launch whose row floor
+  // rejects both row clones reads no handle of them (kmeans'
+  // invert_mapping: rows of 34 features, every first launch paid a
+  // cudaGetKernel per clone); a chosen clone cudart cannot give a handle
+  // for is dropped once and the next variant runs.
+  static char hostF;
+  static std::string json = [] {
+    Variant rows = variant("f$rows"), half = variant("f$half");
+    rows.minParams = {{0, 100}};
+    half.minParams = {{0, 50}};
+    Manifest m;
+    m.kernels.push_back({"f", {4}, {rows, half, variant("f$plain")}});
+    return toJson(m);
+  }();
+  setUp();
+  {
+    std::lock_guard<std::mutex> l(fake.mu);
+    fake.unusable.insert("f$half");
+  }
+  fRegister(nullptr, &hostF, nullptr, "f", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&table, json.c_str(), nullptr, &hostF, "f");
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&table, &h, &hostF) == cudaSuccess);
+  auto reads = [](const char *name) {
+    std::lock_guard<std::mutex> l(fake.mu);
+    return fake.handleReads[name];
+  };
+  int32_t n = 60;
+  void *args[1] = {&n};
+  auto run = [&](int32_t rows) {
+    n = rows;
+    return __ptxopt_nvcc_launch(&table, h, dim3(64), dim3(128), args, 0, nullptr, 0) == cudaSuccess
+               ? std::string(ptxopt_nvcc_last_variant())
+               : std::string("<failed>");
+  };
+  CHECK(run(200) == "f$rows");
+  CHECK(reads("f$rows") == 1);
+  CHECK(reads("f$half") == 0);
+  CHECK(reads("f$plain") == 0);
+  CHECK(run(60) == "f$plain");  // f$half chosen, not usable: the next
+  CHECK(reads("f$half") == 1);
+  CHECK(reads("f$plain") == 1);
+  CHECK(run(60) == "f$plain");  // the same shape again: no second try
+  CHECK(run(20) == "f$plain");
+  CHECK(run(200) == "f$rows");
+  CHECK(reads("f$rows") == 1);
+  CHECK(reads("f$half") == 1);
+  CHECK(reads("f$plain") == 1);
+}
+
+TEST_CASE("nvcc shim: a launch every row clone's floor rejects reads no clone", "[nvcc-shim]") {
+  static char hostG;
+  static std::string json = [] {
+    Variant rows = variant("g2$rows"), lanes = variant("g2$lanes");
+    rows.minParams = {{0, 100}};
+    lanes.minParams = {{0, 64}};
+    Manifest m;
+    m.kernels.push_back({"g2", {4}, {rows, lanes}});
+    return toJson(m);
+  }();
+  setUp();
+  fRegister(nullptr, &hostG, nullptr, "g2", 0, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __ptxopt_nvcc_register(&table, json.c_str(), nullptr, &hostG, "g2");
+  cudaKernel_t h = nullptr;
+  REQUIRE(__ptxopt_nvcc_get_kernel(&table, &h, &hostG) == cudaSuccess);
+  const long k0 = fake.getKernel;
+  int32_t n = 34;
+  void *args[1] = {&n};
+  for (uint32_t block : {64u, 128u, 256u})
+    CHECK(__ptxopt_nvcc_launch(&table, h, dim3(1000), dim3(block), args, 0, nullptr, 0) == cudaSuccess);
+  CHECK(std::string(ptxopt_nvcc_last_variant()) == "g2");
+  CHECK(fake.getKernel == k0);
+  n = 64;
+  CHECK(__ptxopt_nvcc_launch(&table, h, dim3(1000), dim3(128), args, 0, nullptr, 0) == cudaSuccess);
+  CHECK(std::string(ptxopt_nvcc_last_variant()) == "g2$lanes");
+  CHECK(fake.getKernel == k0 + 1);
 }

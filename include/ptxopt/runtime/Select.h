@@ -297,6 +297,13 @@ private:
 struct MaxThreadsOf {
   uint32_t (*fn)(const void *ctx, size_t variant, uint32_t threads);
   const void *ctx;
+  /// Whether the variant chooseVariant picked can be launched (nullptr:
+  /// always): a caller whose `fn` answered for a clone it had not read yet
+  /// (a small block: any kernel takes it) reads it here, once a launch
+  /// chooses it, and not for every variant whose shape conditions hold (a
+  /// launch those variants' per-launch conditions reject would read them
+  /// all for nothing; each read is a cudart call).
+  bool (*confirm)(const void *ctx, size_t variant) = nullptr;
   /// `threads`: the transformed block's (shapeMask); the default asks for
   /// the clone's own limit.
   uint32_t operator()(size_t i, uint32_t threads = 0xffffffffu) const { return fn(ctx, i, threads); }
@@ -338,6 +345,13 @@ inline int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const Dev
     masks.store(s, mask);
   }
   sel.variant = mask ? chooseVariant(k, mask, params, lookup) : -1;
+  // A chosen clone that cannot be launched is dropped for good (confirm
+  // fails once per clone): the shape's mask again, without it.
+  while (sel.variant >= 0 && maxThreadsOf.confirm && !maxThreadsOf.confirm(maxThreadsOf.ctx, size_t(sel.variant))) {
+    mask = shapeMask(k, s, dev, maxThreadsOf);
+    masks.store(s, mask);
+    sel.variant = mask ? chooseVariant(k, mask, params, lookup) : -1;
+  }
   if (sel.variant >= 0) sel.launch = transformLaunch(k.variants[size_t(sel.variant)], s);
   return sel.variant;
 }
