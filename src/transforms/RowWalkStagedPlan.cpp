@@ -87,17 +87,18 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     std::string reg;
     int64_t off = 0;
     auto mem = analysis::memAccess(in);
-    // A vector of 4- or 8-byte elements, 8 or 16 bytes (float4 rows a
-    // program vectorized itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`),
-    // is one piece of the row, read from the tile as the same vector.
-    const bool vec = mem && mem->vector > 1 && mem->elemBytes >= 4 && (mem->bytes() == 8 || mem->bytes() == 16) &&
+    // A vector of 4, 8 or 16 bytes (float4 rows a program vectorized
+    // itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`; uchar4 and
+    // short4 pixels) is one piece of the row, read from the tile as the
+    // same vector.
+    const bool vec = mem && mem->vector > 1 && (mem->bytes() == 4 || mem->bytes() == 8 || mem->bytes() == 16) &&
                      in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
     if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
         (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
         !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
         !baseAndOffset(in.operands[1], reg, off)) {
       why = "a load along the row (" + std::string(in.opcode) +
-            ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 8 or 16";
+            ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 4, 8 or 16";
       return false;
     }
     if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;

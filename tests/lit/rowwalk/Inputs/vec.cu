@@ -110,3 +110,44 @@ extern "C" __global__ void tri_f4(const float4 *A, float *y, int n) {
     y[i] = s;
   }
 }
+
+// Pixels of 4 bytes and 4 shorts (uchar4, short4: ld.global.v4.u8 and
+// .v4.u16, 4- and 8-byte pieces; refused until 2026-11-29, "a vector of 8
+// or 16" only): a row's weighted mean of uchar4 pixels into a float (no
+// lanes clone: that would reassociate the float sum), and integer sums of
+// uchar4 and short4 rows (lanes clones too).
+extern "C" __global__ void rowgray_c4(const uchar4 *A, float *y, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.f;
+    for (int j = 0; j < m; j++) {
+      uchar4 p = A[(size_t)i * m + j];
+      s += 0.299f * p.x + 0.587f * p.y + 0.114f * p.z;
+    }
+    y[i] = s;
+  }
+}
+
+extern "C" __global__ void rowsum_c4(const uchar4 *A, int *y, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = 0;
+    for (int j = 0; j < m; j++) {
+      uchar4 p = A[(size_t)i * m + j];
+      s += p.x + p.y + p.z + p.w;
+    }
+    y[i] = s;
+  }
+}
+
+extern "C" __global__ void rowsum_s4(const short4 *A, int *y, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = 0;
+    for (int j = 0; j < m; j++) {
+      short4 p = A[(size_t)i * m + j];
+      s += p.x - p.y + p.z - p.w;
+    }
+    y[i] = s;
+  }
+}
