@@ -27,6 +27,8 @@
 //             [--runs N] [--quick]
 // --blockaxis: the -O2 module of tests/lit/transpose/Inputs/blockaxis.cu (1-D
 // blocks, the other axis a block index): a fourth table (measureBlockAxis).
+// --flat: the -O2 module of tests/lit/transpose/Inputs/flat.cu (1-D launches
+// indexing with / and %): a fifth table (measureFlat); --flat-only: that alone.
 // --unrolled: the -O2 module of tests/lit/transpose/Inputs/unrolled.cu (the
 // CUDA samples' naive transpose, four load-store pairs per thread): a third
 // table of its one-element clones against the hand kernels (measureUnrolled;
@@ -372,11 +374,75 @@ int measureBlockAxis(CUmodule mod, void *in, void *out, void *ref, bool quick) {
   return failed;
 }
 
+/// 1-D launches that index with `/` and `%` (tests/lit/transpose/Inputs/flat.cu,
+/// the flat form): the original (256-thread blocks over the W x H elements),
+/// its clone `<k>__ptxopt_tiledflat` launched as its manifest says
+/// (ceil(grid.x / 4) blocks of 32 x 8, the original grid.x and block.x
+/// appended) and the hand kernel of the same element type (the 2-D tiled
+/// transpose, where the layouts agree). Returns how many outputs differ
+/// from the original's.
+int measureFlat(CUmodule mod, void *in, void *out, void *ref, bool quick) {
+  std::printf("\n| kernel (1-D, / and %%) | size | naive | flat clone | hand-tiled | clone x | hand x | hand ms / clone ms |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  struct F {
+    const char *name;
+    unsigned inBytes, outBytes;
+    int W, H;
+    void (*hand)(const void *, void *, int, int, dim3, dim3);
+    bool scale;
+  };
+  const F rows[] = {{"flat_f32", 4, 4, 8192, 8192, launchHand<float>, false},
+                    {"flat_f32", 4, 4, 8191, 8193, launchHand<float>, false},
+                    {"flat_f32", 4, 4, 1920, 1080, launchHand<float>, false},
+                    {"flat_u8", 1, 1, 8192, 8192, launchHand<char>, false},
+                    {"flat_u16", 2, 2, 8192, 8192, launchHand<short>, false},
+                    {"flat_f64", 8, 8, 8192, 4096, launchHand<double>, false},
+                    {"flat_gather", 4, 4, 8192, 8192, nullptr, false},
+                    {"flat_scale", 4, 4, 8192, 8192, nullptr, true},
+                    {"flat_rot90_u8_f32", 1, 4, 8192, 8192, nullptr, false}};
+  int failed = 0;
+  for (const F &f : rows) {
+    if (quick && (f.W != 8192 || std::string(f.name) != "flat_f32")) continue;
+    unsigned B = 256;
+    unsigned g = unsigned((size_t(f.W) * f.H + B - 1) / B);
+    int w = f.W, h = f.H;
+    float scale = 1.5f;
+    std::vector<void *> args{&in, &out, &w, &h};
+    if (f.scale) args.push_back(&scale);
+    std::vector<void *> targs = args;
+    targs.push_back(&g);
+    targs.push_back(&B);
+    const size_t bytes = size_t(f.W) * f.H * f.outBytes;
+    CUfunction orig, clone;
+    check(cuModuleGetFunction(&orig, mod, f.name), f.name);
+    check(cuModuleGetFunction(&clone, mod, (std::string(f.name) + "__ptxopt_tiledflat").c_str()), "flat clone");
+    check(cudaMemset(out, 0x5a, bytes), "memset");
+    auto [nMin, nMed] = timeIt(launcher(orig, g, 1, 1, B, 1, args.data()));
+    check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
+    std::printf("| `%s` | %d x %d | %.4f (%.4f) |", f.name, f.W, f.H, nMin, nMed);
+    std::vector<std::function<void()>> runs{launcher(clone, (g + 3) / 4, 1, 1, 32, 8, targs.data())};
+    if (f.hand)
+      runs.push_back([=]() { f.hand(in, out, f.W, f.H, dim3((f.W + 31) / 32, (f.H + 31) / 32), dim3(32, 8)); });
+    float best[2] = {0, 0};
+    for (size_t i = 0; i < runs.size(); ++i) {
+      check(cudaMemset(out, 0x5a, bytes), "memset");
+      auto [a, m] = timeIt(runs[i]);
+      best[i] = a;
+      bool same = sameBytes(out, ref, bytes);
+      failed += !same;
+      std::printf(" %.4f (%.4f)%s |", a, m, same ? "" : " DIFFERS");
+    }
+    if (runs.size() == 1) std::printf(" |");
+    std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
+  }
+  return failed;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx, o2Ptx, unPtx, baPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
-  bool quick = false, unrolledOnly = false;
+  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
+  bool quick = false, unrolledOnly = false, flatOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
@@ -385,12 +451,14 @@ int main(int argc, char **argv) {
     else if (a == "--unrolled" && i + 1 < argc) unPtx = argv[++i];
     else if (a == "--unrolled-only") unrolledOnly = true;
     else if (a == "--blockaxis" && i + 1 < argc) baPtx = argv[++i];
+    else if (a == "--flat" && i + 1 < argc) flatPtx = argv[++i];
+    else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -472,15 +540,20 @@ int main(int argc, char **argv) {
       check(cuModuleLoadData(&o2, readFile(o2Ptx).c_str()), o2Ptx.c_str());
       failed += measureSwap(mod, o2, in, in2, outA, outB, quick);
     }
-    if (!unPtx.empty()) {
+    if (!unPtx.empty() && !flatOnly) {
       CUmodule un;
       check(cuModuleLoadData(&un, readFile(unPtx).c_str()), unPtx.c_str());
       failed += measureUnrolled(un, in, in2, outA, outB, quick);
     }
-    if (!baPtx.empty()) {
+    if (!baPtx.empty() && !flatOnly) {
       CUmodule ba;
       check(cuModuleLoadData(&ba, readFile(baPtx).c_str()), baPtx.c_str());
       failed += measureBlockAxis(ba, in, outA, outB, quick);
+    }
+    if (!flatPtx.empty()) {
+      CUmodule fl;
+      check(cuModuleLoadData(&fl, readFile(flatPtx).c_str()), flatPtx.c_str());
+      failed += measureFlat(fl, in, outA, outB, quick);
     }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;

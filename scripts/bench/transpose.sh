@@ -18,6 +18,8 @@
 # A fourth: 1-D blocks whose grid walks the other axis (Inputs/blockaxis.cu:
 # a block row per matrix row, NCHW -> NHWC with the channel in blockIdx.y),
 # the tiled clone for 256-thread blocks against the naive and hand kernels.
+# A fifth: 1-D launches indexing with / and % (Inputs/flat.cu), the flat
+# clone against the naive and hand kernels (FLAT_ONLY=1: that table alone).
 #
 #   scripts/bench/transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
 #   scripts/bench/transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
@@ -57,6 +59,9 @@ prepare() {
   # 1-D blocks whose grid walks the other axis (a block index), -O2.
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/blockaxis.cu -o "$PTXDIR/blockaxis.ptx"
   "$PTXOPT" -O2 "$PTXDIR/blockaxis.ptx" -o "$PTXDIR/blockaxis.O2.ptx"
+  # 1-D launches indexing with / and % (the flat form), -O2.
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/flat.cu -o "$PTXDIR/flat.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/flat.ptx" -o "$PTXDIR/flat.O2.ptx"
 }
 
 run() {
@@ -66,9 +71,10 @@ run() {
   args=()
   [ "${QUICK:-0}" = 1 ] && args+=(--quick)
   [ "${UNROLLED_ONLY:-0}" = 1 ] && args+=(--unrolled-only)
+  [ "${FLAT_ONLY:-0}" = 1 ] && args+=(--flat-only)
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
-    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
+    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
   rc=$?
   set -e
   cat "$OUT/bench-transpose.md"

@@ -373,12 +373,90 @@ Variant makeVariant(const std::string &name, const Plan &p, const Shape &sh) {
 
 }  // namespace
 
+namespace {
+
+/// A kernel in the flat form (TransposeFlat.cpp): the checks and the plan
+/// on its 2-D form, then the tiled clone with a variant per block size.
+void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses &fa, const FlatForm &flat) {
+  ir::Module &m = ctx.module;
+  const ir::Stmt *at = fa.cfg().instructions()[flat.mad];
+  const std::string what = "a 1-D launch indexing with / and % (" + flat.index + " by " + flat.widthParamName + ")";
+  auto refuse = [&](const std::string &why) {
+    ctx.remark(Remark::Kind::Missed, k, locationOf(m, fa, at), "not transformed: " + what + ": " + why);
+    ctx.count("refused-flat");
+  };
+  if (auto b = ctx.baseOf(k); b && b->variantCount > 0) return;  // an earlier pass cloned it
+  auto g = flatAs2D(m, k, flat);
+  analysis::FunctionAnalyses ga(m, *g);
+  if (const auto &comm = ga.communication(); !comm.empty()) {
+    refuse("threads communicate (" + std::string(analysis::kindName(comm.front().kind)) + ": " + comm.front().what + ")");
+    return;
+  }
+  if (!hasUncoalesced(ga)) return;  // coalesced as it is (a broadcast `b[i % w]`, a stencil): no remark
+  std::vector<MemoryBranch> memBranches;
+  if (auto why = checkInstructions(*g, ga, memBranches)) {
+    refuse(*why);
+    return;
+  }
+  std::string why;
+  uint32_t planAt = 0;
+  auto plan = planKernel(*g, ga, why, planAt);
+  for (const auto &b : memBranches)
+    if (!plan || !runsBefore(ga, plan->loads.back(), b.instr)) {
+      refuse(b.why);
+      return;
+    }
+  if (!plan) {
+    refuse(why);
+    return;
+  }
+  if (plan->stores.size() != 1) {
+    refuse(std::to_string(plan->stores.size()) + " stores (the flat form's clone takes one)");
+    return;
+  }
+  const auto &elements = ctx.options.transpose.elements;
+  if (std::count(elements.begin(), elements.end(), 4u) == 0) {
+    refuse("its clone is the tiled one (transpose-elements has no 4)");
+    return;
+  }
+  const std::string name = std::string(k.name) + "__ptxopt_tiledflat";
+  int pos = m.itemIndex(&k);
+  std::string kept;
+  for (unsigned b : kFlatBlocks)
+    if (ctx.addClone(k, buildTiledClone(m, *g, *plan, Shape{32, 32}, name, &flat), makeFlatVariant(name, *plan, flat, b),
+                     pos))
+      kept += (kept.empty() ? "" : ", ") + std::to_string(b);
+  if (kept.empty()) return;
+  ctx.remark(Remark::Kind::Applied, k, locationOf(m, fa, at),
+             what + ", written as a 2-D transpose (" + flat.index + " = Q*" + flat.widthParamName +
+                 " + R; its division Q, its remainder R): the load is unit-stride along " +
+                 (plan->storeOnY ? "R" : "Q") + ", the store along " + (plan->storeOnY ? "Q" : "R") +
+                 "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
+                 "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + flat.widthParamName +
+                 " >= 1, launches of 2^20 threads or more and under 2^31");
+  ctx.count("kernels-transformed");
+  ctx.count("kernels-flat");
+}
+
+}  // namespace
+
 void runTranspose(PassContext &ctx) {
   ir::Module &m = ctx.module;
   for (ir::Function *k : clone::originalKernels(m)) {
     ctx.count("kernels");
     auto &fa = ctx.analyses.get(*k);
-    if (!k->body || !hasUncoalesced(fa)) continue;
+    if (!k->body) continue;
+    std::string flatWhy;
+    if (auto flat = findFlatForm(*k, fa, flatWhy)) {
+      runFlat(ctx, *k, fa, *flat);
+      continue;
+    }
+    if (!flatWhy.empty()) {
+      ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: a 1-D launch indexing with / and %: " + flatWhy);
+      ctx.count("refused-flat");
+      continue;
+    }
+    if (!hasUncoalesced(fa)) continue;
     // Coalesce cloned it (a fused transpose whose other accesses follow the
     // store, `out = A^T + B`, u8 -> float: the swap helps most of them):
     // only the tiled clones are added, preferred over coalesce's (measured

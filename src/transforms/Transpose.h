@@ -124,11 +124,38 @@ size_t stmtOfInstr(const ir::Block &b, uint32_t n);
 /// `clone`'s body (the tile of both clones), the body marked edited.
 void declareTile(ir::Module &m, ir::Function &clone, const std::string &name, uint64_t bytes);
 
+// ---- 1-D launches indexing with `/` and `%` (TransposeFlat.cpp)
+
+/// The 1-D block sizes the flat form's clone has variants for.
+inline constexpr unsigned kFlatBlocks[] = {64, 128, 256, 512, 1024};
+
+/// A kernel whose thread splits its flat index i = %ctaid.x * %ntid.x +
+/// %tid.x by a parameter w with div and rem (the instructions, by CFG index).
+struct FlatForm {
+  uint32_t mad = 0;                  // mad.lo i, %ctaid.x, %ntid.x, %tid.x
+  std::vector<uint32_t> divs, rems;  // div / rem i, w
+  std::string index, width;          // the registers i and w
+  int widthParam = -1;               // w's parameter
+  std::string widthParamName;
+};
+
+/// The flat form of `k`, or nullopt: with `why` empty when `k` does not
+/// divide a flat index (no remark), else why the form does not fit.
+std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why);
+/// `k` as a 2-D kernel (not emitted): R = %ctaid.x * %ntid.x + %tid.x, Q =
+/// %ctaid.y * %ntid.y + %tid.y, i = Q * w + R, each div i, w Q and each rem
+/// i, w R.
+std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f);
+/// The variant of the flat clone `name` for 1-D blocks of `block` threads.
+Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &f, unsigned block);
+
 /// The clone that runs each 32 x 32 tile of logical threads (bx x by
 /// blocks of the original, 32/bx x 32/by of them) with 32 x 8 threads, four
 /// logical threads each (TransposeTiled.cpp), and its manifest variant.
+/// With `flat`: `k` is flatAs2D's kernel, `sh` 32 x 32, and the clone's
+/// blocks loop over the tiles (TransposeFlat.cpp).
 std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function &k, const Plan &p, const Shape &sh,
-                                              const std::string &name);
+                                              const std::string &name, const FlatForm *flat = nullptr);
 Variant makeTiledVariant(const std::string &name, const Plan &p, const Shape &sh);
 
 }  // namespace ptxopt::transforms::transpose

@@ -245,9 +245,10 @@ std::vector<Deferred> deferTileStores(ir::Module &m, std::vector<std::unique_ptr
   return out;
 }
 
-/// Appends `.param .u32 <clone>_param_ptxopt_grid_<dim>` to the clone's parameters; returns its name.
-std::string addGridParam(ir::Module &m, ir::Function &f, const char *dim) {
-  std::string name = std::string(f.name) + "_param_ptxopt_grid_" + dim;
+/// Appends `.param .u32 <clone>_param_ptxopt_<what>` (grid_x, block_x...)
+/// to the clone's parameters; returns its name.
+std::string addExtraParam(ir::Module &m, ir::Function &f, const std::string &what) {
+  std::string name = std::string(f.name) + "_param_ptxopt_" + what;
   ir::Decl d;
   d.attrs = {m.intern(".param"), m.intern(".u32")};
   d.names.push_back({m.intern(name), {}, {}});
@@ -258,10 +259,66 @@ std::string addGridParam(ir::Module &m, ir::Function &f, const char *dim) {
   return name;
 }
 
+/// The flat form's tile loop (TransposeFlat.cpp): w, the original launch's
+/// thread count T, the tiles, and the loop's registers.
+struct FlatLoop {
+  std::string w, t64, tilesX, tiles, tile, step;
+  std::string loop = "$L__ptxopt_ttflat_loop", exit = "$L__ptxopt_ttflat_exit";
+};
+
+/// The prologue of the flat clone: w (its parameter), T = grid.x * block.x
+/// of the original launch (extra parameters), tilesX = ceil(w / 32), the
+/// rows of logical threads ceil(T / w) and the tiles; then the loop's head:
+/// tile t from %ctaid.x by %nctaid.x, logical block (t % tilesX, t / tilesX)
+/// in c.cx, c.cy.
+FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatForm &flat) {
+  Emitter &e = c.e;
+  FlatLoop l;
+  const std::string gx = e.reg32(), bx = e.reg32(), t = e.reg32(), rows = e.reg32();
+  e.ins("ld.param.u32", {l.w = e.reg32(), "[" + flat.widthParamName + "]"});
+  e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
+  e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
+  e.ins("mul.lo.u32", {t, gx, bx});
+  e.ins("cvt.u64.u32", {l.t64 = e.reg64(), t});
+  const std::string wUp = e.reg32(), tm1 = e.reg32(), rowsUp = e.reg32(), tilesY = e.reg32();
+  e.ins("add.u32", {wUp, l.w, std::to_string(kTile - 1)});
+  e.ins("shr.u32", {l.tilesX = e.reg32(), wUp, "5"});
+  e.ins("sub.u32", {tm1, t, "1"});
+  e.ins("div.u32", {rows, tm1, l.w});
+  e.ins("add.u32", {rowsUp, rows, std::to_string(kTile)});  // (rows + 1) + 31
+  e.ins("shr.u32", {tilesY, rowsUp, "5"});
+  e.ins("mul.lo.u32", {l.tiles = e.reg32(), l.tilesX, tilesY});
+  e.ins("mov.u32", {l.step = e.reg32(), "%nctaid.x"});
+  e.ins("mov.u32", {l.tile = e.reg32(), "%ctaid.x"});
+  e.label(l.loop);
+  const std::string done = e.regp();
+  e.ins("setp.ge.u32", {done, l.tile, l.tiles});
+  e.ins("bra", {l.exit}, done);
+  e.ins("rem.u32", {c.cx, l.tile, l.tilesX});
+  e.ins("div.u32", {c.cy, l.tile, l.tilesX});
+  return l;
+}
+
+/// Whether logical thread `l` of the flat clone is past the original
+/// launch: R = cx*32 + X >= w, or Q*w + R >= T (Q = cy*32 + Y): its
+/// predicate.
+std::string flatPast(Tiled &c, const FlatLoop &fl, const Logical &l) {
+  Emitter &e = c.e;
+  const std::string r = once(c, "mad.lo.u32", {c.cx, std::to_string(kTile), l.names.at("%tid.x")});
+  const std::string q = once(c, "mad.lo.u32", {c.cy, std::to_string(kTile), l.names.at("%tid.y")});
+  const std::string wide = e.reg64(), r64 = e.reg64(), i = e.reg64(), pi = e.regp(), past = e.regp();
+  e.ins("mul.wide.u32", {wide, q, fl.w});
+  e.ins("cvt.u64.u32", {r64, r});
+  e.ins("add.u64", {i, wide, r64});
+  e.ins("setp.ge.u64", {pi, i, fl.t64});
+  e.ins("or.pred", {past, pi, once(c, "setp.ge.u32", {r, fl.w}, true)});
+  return past;
+}
+
 }  // namespace
 
 std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function &k, const Plan &p, const Shape &sh,
-                                              const std::string &name) {
+                                              const std::string &name, const FlatForm *flat) {
   auto clone = ir::cloneFunction(k, name, "_tt", m);
   dropBlockShapeDirectives(*clone);
   Emitter e{m, {}};
@@ -274,13 +331,16 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   const std::string tile = "__ptxopt_tile_" + name;
   e.ins("mov.u32", {c.tx, "%tid.x"});
   e.ins("mov.u32", {c.ty, "%tid.y"});
-  e.ins("mov.u32", {c.cx, "%ctaid.x"});
-  e.ins("mov.u32", {c.cy, "%ctaid." + dim2});
+  if (!flat) {
+    e.ins("mov.u32", {c.cx, "%ctaid.x"});
+    e.ins("mov.u32", {c.cy, "%ctaid." + dim2});
+  }
   e.ins("mov.u32", {c.ntx, std::to_string(sh.bx)});
   e.ins("mov.u32", {c.nty, std::to_string(sh.by)});
-  if (c.sx > 1) e.ins("ld.param.u32", {c.gx = e.reg32(), "[" + addGridParam(m, *clone, "x") + "]"});
-  if (c.sy > 1) e.ins("ld.param.u32", {c.gy = e.reg32(), "[" + addGridParam(m, *clone, dim2.c_str()) + "]"});
+  if (c.sx > 1) e.ins("ld.param.u32", {c.gx = e.reg32(), "[" + addExtraParam(m, *clone, "grid_x") + "]"});
+  if (c.sy > 1) e.ins("ld.param.u32", {c.gy = e.reg32(), "[" + addExtraParam(m, *clone, "grid_" + dim2) + "]"});
   e.ins("mov.u32", {c.base, tile});
+  const FlatLoop fl = flat ? flatPrologue(c, m, *clone, *flat) : FlatLoop{};
   std::vector<std::unique_ptr<ir::Stmt>> code, valueDecls;
   std::vector<Deferred> deferred;
   RegTypes types;
@@ -299,6 +359,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       const std::string tag = std::to_string(phase) + "_" + std::to_string(j);
       const std::string end = "$L__ptxopt_tt" + tag + "_end";
       Logical l = logicalThread(c, j, exchanged);
+      if (flat) l.past = flatPast(c, fl, l);
       std::string ok;
       if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});
       if (!l.past.empty()) e.ins("bra", {end}, l.past);
@@ -319,11 +380,18 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       e.ins("bar.sync", {"0"});
     }
   }
+  if (flat) {  // the next tile, once every thread is done with this one
+    e.ins("bar.sync", {"0"});
+    e.ins("add.u32", {fl.tile, fl.tile, fl.step});
+    e.ins("bra.uni", {fl.loop});
+    e.label(fl.exit);
+  }
   e.ins("ret", {});
   flush();
   auto &b = clone->body->body;
   b.erase(b.begin() + static_cast<long>(prologueAt(*clone->body)), b.end());
   b.push_back(e.decl(".b32", e.prefix + "r", e.r32));
+  if (e.r64) b.push_back(e.decl(".b64", e.prefix + "rd", e.r64));
   b.push_back(e.decl(".pred", e.prefix + "p", e.pred));
   for (auto &st : valueDecls) b.push_back(std::move(st));
   for (auto &st : code) b.push_back(std::move(st));

@@ -255,12 +255,68 @@ void addBlockAxis(std::vector<Case> &cs) {
     }
 }
 
+/// A kernel of tests/lit/transpose/Inputs/flat.cu (a 1-D launch of b-thread
+/// blocks over the W x H elements, the index split by W): the flat clone
+/// for 64-1024-thread blocks (powers of two) and 2^20 threads, else the
+/// original; `clone` false: the original (a lookalike).
+Case flat(const std::string &kernel, std::vector<Arg> args, unsigned W, unsigned H, unsigned b, bool clone = true) {
+  const uint64_t n = uint64_t(W) * H;
+  const unsigned g = unsigned((n + b - 1) / b);
+  Case c = makeCase("transpose flat: " + kernel + " " + std::to_string(W) + "x" + std::to_string(H) + " b" +
+                        std::to_string(b),
+                    "transpose_flat", kernel, std::move(args), {g, 1, 1}, {b, 1, 1});
+  const bool fits = clone && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 && uint64_t(g) * b >= (uint64_t(1) << 20);
+  c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+  c.big = n >= (uint64_t(1) << 24);
+  return c;
+}
+
+/// The flat form at square, odd and unaligned sizes, every element size
+/// and block size, the gather form, fused work, a bound of its own; no
+/// variant for 96-thread blocks, the original under 2^20 threads and for
+/// the lookalikes (two splits, in place).
+void addFlat(std::vector<Case> &cs) {
+  auto mat = [](Elem e, unsigned W, unsigned H) {
+    const size_t n = size_t(W) * H;
+    return std::vector<Arg>{in(e, n), out(e, n), i32(int32_t(W)), i32(int32_t(H))};
+  };
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {8191u, 8193u, 128u}, {1920u, 1080u, 1024u},
+                         {1000u, 3000u, 64u}, {4000u, 3001u, 512u}, {4096u, 4096u, 96u}, {256u, 256u, 256u}})
+    cs.push_back(flat("flat_f32", mat(Elem::F32, W, H), W, H, b));
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {1000u, 3000u, 512u}, {8191u, 8193u, 256u}}) {
+    cs.push_back(flat("flat_u8", mat(Elem::I8, W, H), W, H, b));
+    cs.push_back(flat("flat_u16", mat(Elem::I16, W, H), W, H, b));
+  }
+  for (auto [W, H, b] : {std::tuple{4096u, 4096u, 256u}, {1000u, 3000u, 128u}})
+    cs.push_back(flat("flat_f64", mat(Elem::F64, W, H), W, H, b));
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {1000u, 3000u, 256u}, {8191u, 8193u, 1024u}})
+    cs.push_back(flat("flat_gather", mat(Elem::F32, W, H), W, H, b));
+  {
+    const unsigned W = 4000, H = 3001;
+    auto a = mat(Elem::F32, W, H);
+    a.push_back(i32(int32_t(W * H - 5)));  // the last five elements stay unwritten
+    cs.push_back(flat("flat_total", a, W, H, 256));
+    auto s = mat(Elem::F32, 8191, 8193);
+    s.push_back(f32(1.5f));
+    cs.push_back(flat("flat_scale", s, 8191, 8193, 256));
+    const size_t n = size_t(1920) * 1080;
+    cs.push_back(flat("flat_rot90_u8_f32", {in(Elem::I8, n), out(Elem::F32, n), i32(1920), i32(1080)}, 1920, 1080, 256));
+    cs.push_back(flat("flat_inplace", {in(Elem::F32, size_t(2048) * 2048), i32(2048), i32(2048)}, 2048, 2048, 256, false));
+    const unsigned C = 64, HW = 56 * 56, N = 16;
+    cs.push_back(flat("flat_nchw_nhwc",
+                      {in(Elem::F32, size_t(N) * C * HW), out(Elem::F32, size_t(N) * C * HW), i32(C), i32(HW),
+                       i32(int32_t(N * C * HW))},
+                      HW, N * C, 256, false));
+  }
+}
+
 }  // namespace
 
 void addTranspose(std::vector<Case> &cs) {
   addSweep(cs);
   addUnrolled(cs);
   addBlockAxis(cs);
+  addFlat(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};

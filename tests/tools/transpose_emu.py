@@ -6,7 +6,7 @@ block up to each bar.sync in turn, with global memory in Python byte arrays
 and a shared array per block, and prints a digest of the output buffer. It
 knows the instructions nvcc 13 emits for the transposes of
 tests/lit/transpose/Inputs/transpose.cu and those the transpose pass adds:
-integer arithmetic, setp/or.pred/not.pred (f32 compares, the unordered forms
+integer arithmetic (div and rem of .s32/.u32 too), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
@@ -264,6 +264,12 @@ def run(ptx, kernel, grid, block, args, extra):
                 if base == "mad":
                     r += srcs[2]
                 regs[d] = r & rmask
+            elif base in ("div", "rem") and t[1] in "su":  # truncating, as PTX's integer div/rem
+                a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
+                if b == 0:
+                    fail(op + " by 0")
+                q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+                regs[d] = (q if base == "div" else a - q * b) & mask
             elif base in ("max", "min") and t == ".f32":  # inputs are never NaN; max(-0, +0) is +0
                 a, b = f32(srcs[0]), f32(srcs[1])
                 if a == b == 0.0:  # +0 and -0: max gives +0 if either is, min -0 if either is

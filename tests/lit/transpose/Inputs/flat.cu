@@ -1,0 +1,112 @@
+// 1-D launches that index with `/` and `%` (the flat form, issue 30;
+// src/transforms/TransposeFlat.cpp): one thread per element over a flat
+// range, the position split by a width parameter. tests/lit/transpose/
+// flat.test checks the clones, flat-emu.test runs them on the CPU, gpu-diff's
+// "transpose flat" cases on the GPU (tests/gpu/cases/transpose_flat.cu).
+// Compiled with: nvcc -arch=sm_90 -O3 -ptx flat.cu -o flat.ptx
+#include <cuda_fp16.h>
+
+// The naive transpose of a W x H matrix: in is H rows of W, out W rows of H.
+extern "C" __global__ void flat_f32(const float *in, float *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[x * H + y] = in[i];
+  }
+}
+
+// Element types: bytes, 16-bit (unsigned arithmetic: div.u32), doubles.
+extern "C" __global__ void flat_u8(const unsigned char *in, unsigned char *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[x * H + y] = in[i];
+  }
+}
+
+extern "C" __global__ void flat_u16(const unsigned short *in, unsigned short *out, unsigned W, unsigned H) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    unsigned x = i % W, y = i / W;
+    out[x * H + y] = in[i];
+  }
+}
+
+extern "C" __global__ void flat_f64(const double *in, double *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[x * H + y] = in[i];
+  }
+}
+
+// The bound as its own parameter, the split written before the test.
+extern "C" __global__ void flat_total(const float *in, float *out, int W, int H, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = i / W, x = i - y * W;
+  if (i >= total) return;
+  out[(size_t)x * H + y] = in[i];
+}
+
+// The gather form: the store coalesced, the load strided.
+extern "C" __global__ void flat_gather(const float *in, float *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[i] = in[x * H + y];
+  }
+}
+
+// Per-element work and a 90-degree rotation of bytes to floats.
+extern "C" __global__ void flat_scale(const float *in, float *out, int W, int H, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[x * H + y] = s * in[i] + 1.0f;
+  }
+}
+
+extern "C" __global__ void flat_rot90_u8_f32(const unsigned char *in, float *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[x * H + (H - 1 - y)] = in[i] * (1.0f / 255.0f);
+  }
+}
+
+// Lookalikes. Two splits of the index (a flat NCHW -> NHWC permute): refused
+// with a remark.
+extern "C" __global__ void flat_nchw_nhwc(const float *in, float *out, int C, int HW, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) {
+    int hw = i % HW;
+    int c = (i / HW) % C;
+    int n = i / (HW * C);
+    out[(n * HW + hw) * C + c] = in[i];
+  }
+}
+
+// Coalesced already (a broadcast of a row): no clone, no remark.
+extern "C" __global__ void flat_broadcast(const float *a, const float *b, float *out, int W, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a[i] + b[i % W];
+}
+
+// In place (one pointer): refused.
+extern "C" __global__ void flat_inplace(float *a, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    a[x * H + y] = a[i] * 2.0f;
+  }
+}
+
+// The block size used in the index as well: not the flat form (its %ntid.x
+// is read twice), left alone.
+extern "C" __global__ void flat_ntid_twice(const float *in, float *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[x * H + y] = in[i] + blockDim.x;
+  }
+}
