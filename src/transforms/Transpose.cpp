@@ -96,6 +96,9 @@
 // load the reverse (or the gather form), blockIndexExchange sets
 // Plan::index2 and the tiled clones (TransposeTiled.cpp) take 32 values of
 // that index a tile, one clone per block size of kBlockAxisSizes.
+// 1-D launches that split the flat index with `/` and `%` by a parameter
+// (the flat form, TransposeFlat.cpp): checked and planned as the 2-D
+// kernel they are (runFlat), the tiled clone's blocks looping over tiles.
 // Not done: other block shapes (they run the original), wider words for
 // 1- and 2-byte elements. (Permutes whose channels loop inside a thread,
 // `for (c < C) out[c*HW + p] = in[p*C + c]`, are row walks with a store:
