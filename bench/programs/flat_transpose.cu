@@ -2,7 +2,9 @@
 // position split by the width (`x = i % W, y = i / W; out[x*H + y] =
 // in[i]`), 1-D blocks of 256: (1) a float matrix, W x H = 8192 x 6000
 // (188 MB each way), launched twice; (2) an 8-bit image, 8191 x 8193 (64 MB,
-// neither side a multiple of 32), launched twice. Timed: all 4 launches.
+// neither side a multiple of 32), launched twice; (3) a flat NCHW -> NHWC
+// permute (`hw = i % HW, c = (i / HW) % C, n = i / (HW * C)`), N = 16,
+// C = 64, 112 x 112 (51 MB), launched twice. Timed: all 6 launches.
 // Checked exactly. (The transpose pass's flat form, docs/PASSES.md.)
 #include "common.h"
 
@@ -22,10 +24,25 @@ __global__ void transposeFlatBytes(const unsigned char *in, unsigned char *out, 
   }
 }
 
+__global__ void nchwToNhwcFlat(const float *in, float *out, int C, int HW, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) {
+    int hw = i % HW;
+    int c = (i / HW) % C;
+    int n = i / (HW * C);
+    out[(n * HW + hw) * C + c] = in[i];
+  }
+}
+
 int main(int argc, char **argv) {
   const int W = argInt(argc, argv, 1, 8192), H = argInt(argc, argv, 2, 6000);
   const int Wb = argInt(argc, argv, 3, 8191), Hb = argInt(argc, argv, 4, 8193);
-  const size_t n = size_t(W) * H, nb = size_t(Wb) * Hb;
+  const int N = argInt(argc, argv, 5, 16), C = argInt(argc, argv, 6, 64), HW = argInt(argc, argv, 7, 112 * 112);
+  const size_t n = size_t(W) * H, nb = size_t(Wb) * Hb, np = size_t(N) * C * HW;
+  std::vector<float> p(np);
+  fillFloats(p, 4103);
+  float *dp = toDevice(p), *dpt;
+  CHECK(cudaMalloc(&dpt, np * sizeof(float)));
   std::vector<float> a(n);
   fillFloats(a, 4101);
   std::vector<unsigned char> b(nb);
@@ -46,7 +63,17 @@ int main(int argc, char **argv) {
     transposeFlatBytes<<<blocksFor(long(nb), threads), threads>>>(db, dbt, Wb, Hb);
     CHECK_LAUNCH();
   }
+  for (int r = 0; r < 2; r++) {
+    nchwToNhwcFlat<<<blocksFor(long(np), threads), threads>>>(dp, dpt, C, HW, int(np));
+    CHECK_LAUNCH();
+  }
   float ms = t.stop();
+  std::vector<float> pt = fromDevice(dpt, np);
+  size_t bad3 = 0;
+  for (size_t img = 0; img < size_t(N); img++)
+    for (size_t c = 0; c < size_t(C); c++)
+      for (size_t q = 0; q < size_t(HW); q++) bad3 += !(pt[(img * HW + q) * C + c] == p[(img * C + c) * HW + q]);
+  if (bad3) std::fprintf(stderr, "nchwToNhwcFlat: %zu of %zu differ\n", bad3, np);
   std::vector<float> at = fromDevice(dat, n);
   std::vector<unsigned char> bt = fromDevice(dbt, nb);
   size_t bad = 0, bad2 = 0;
@@ -60,5 +87,7 @@ int main(int argc, char **argv) {
   CHECK(cudaFree(dat));
   CHECK(cudaFree(db));
   CHECK(cudaFree(dbt));
-  return finish(ms, bad == 0 && bad2 == 0);
+  CHECK(cudaFree(dp));
+  CHECK(cudaFree(dpt));
+  return finish(ms, bad == 0 && bad2 == 0 && bad3 == 0);
 }

@@ -399,8 +399,52 @@ int measureFlat(CUmodule mod, void *in, void *out, void *ref, bool quick) {
                     {"flat_f64", 8, 8, 8192, 4096, launchHand<double>, false},
                     {"flat_gather", 4, 4, 8192, 8192, nullptr, false},
                     {"flat_scale", 4, 4, 8192, 8192, nullptr, true},
-                    {"flat_rot90_u8_f32", 1, 4, 8192, 8192, nullptr, false}};
+                    {"flat_rot90_u8_f32", 1, 4, 8192, 8192, nullptr, false},
+                    {"flat_f32", 4, 4, 1000000, 3, nullptr, false}};  // 3 rows: the clone's plain path
   int failed = 0;
+  // Flat permutes (two splits of the index): (in, out, C, HW, total), N
+  // images; the hand kernel transposes each image (blockIdx.z).
+  struct P {
+    const char *name;
+    int N, C, HW;
+    bool back;  // NHWC -> NCHW over the NHWC order
+  };
+  const P perms[] = {{"flat_nchw_nhwc", 16, 64, 56 * 56, false},   {"flat_nchw_nhwc", 16, 256, 56 * 56, false},
+                     {"flat_nchw_nhwc", 16, 64, 224 * 224, false}, {"flat_nchw_nhwc", 16, 256, 224 * 224, false},
+                     {"flat_nchw_nhwc", 16, 3, 224 * 224, false},  {"flat_nhwc_nchw", 16, 64, 56 * 56, true},
+                     {"flat_nhwc_nchw", 16, 64, 224 * 224, true}};
+  for (const P &q : perms) {
+    if (quick) continue;
+    unsigned B = 256;
+    int c = q.C, hw = q.HW, total = q.N * q.C * q.HW;
+    unsigned g = unsigned((size_t(total) + B - 1) / B);
+    std::vector<void *> args{&in, &out, &c, &hw, &total};
+    std::vector<void *> targs = args;
+    targs.push_back(&g);
+    targs.push_back(&B);
+    const size_t bytes = size_t(total) * 4;
+    CUfunction orig, clone;
+    check(cuModuleGetFunction(&orig, mod, q.name), q.name);
+    check(cuModuleGetFunction(&clone, mod, (std::string(q.name) + "__ptxopt_tiledflat").c_str()), "flat clone");
+    check(cudaMemset(out, 0x5a, bytes), "memset");
+    auto [nMin, nMed] = timeIt(launcher(orig, g, 1, 1, B, 1, args.data()));
+    check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
+    std::printf("| `%s` | N%d C%d HW %d | %.4f (%.4f) |", q.name, q.N, q.C, q.HW, nMin, nMed);
+    const int W = q.back ? q.C : q.HW, H = q.back ? q.HW : q.C, N = q.N;
+    std::vector<std::function<void()>> runs{
+        launcher(clone, (g + 3) / 4, 1, 1, 32, 8, targs.data()),
+        [=]() { launchHand<float>(in, out, W, H, dim3((W + 31) / 32, (H + 31) / 32, N), dim3(32, 8)); }};
+    float best[2] = {0, 0};
+    for (size_t i = 0; i < runs.size(); ++i) {
+      check(cudaMemset(out, 0x5a, bytes), "memset");
+      auto [a, m] = timeIt(runs[i]);
+      best[i] = a;
+      bool same = sameBytes(out, ref, bytes);
+      failed += !same;
+      std::printf(" %.4f (%.4f)%s |", a, m, same ? "" : " DIFFERS");
+    }
+    std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
+  }
   for (const F &f : rows) {
     if (quick && (f.W != 8192 || std::string(f.name) != "flat_f32")) continue;
     unsigned B = 256;

@@ -380,7 +380,8 @@ namespace {
 
 /// A kernel in the flat form (TransposeFlat.cpp): the checks and the plan
 /// on its 2-D form, then the tiled clone with a variant per block size.
-void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses &fa, const FlatForm &flat) {
+void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm flat) {
+  flat.original = &k;
   ir::Module &m = ctx.module;
   const ir::Stmt *at = fa.cfg().instructions()[flat.mad];
   const std::string what = "a 1-D launch indexing with / and % (" + flat.index + " by " + flat.widthParamName + ")";
@@ -430,13 +431,21 @@ void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses
                      pos))
       kept += (kept.empty() ? "" : ", ") + std::to_string(b);
   if (kept.empty()) return;
+  const std::string mid = flat.twoSplits() ? "M" : "Q";
   ctx.remark(Remark::Kind::Applied, k, locationOf(m, fa, at),
-             what + ", written as a 2-D transpose (" + flat.index + " = Q*" + flat.widthParamName +
-                 " + R; its division Q, its remainder R): the load is unit-stride along " +
-                 (plan->storeOnY ? "R" : "Q") + ", the store along " + (plan->storeOnY ? "Q" : "R") +
+             what +
+                 (flat.twoSplits()
+                      ? ", written as a batched 2-D transpose (" + flat.index + " = (B*" + flat.width2ParamName + " + M)*" +
+                            flat.widthParamName + " + R; R its remainder by " + flat.widthParamName + ", M the quotient's by " +
+                            flat.width2ParamName + ", B the batch)"
+                      : ", written as a 2-D transpose (" + flat.index + " = Q*" + flat.widthParamName +
+                            " + R; its division Q, its remainder R)") +
+                 ": the load is unit-stride along " + (plan->storeOnY ? "R" : mid) + ", the store along " +
+                 (plan->storeOnY ? mid : "R") +
                  "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
                  "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + flat.widthParamName +
-                 " >= 1, launches of 2^20 threads or more and under 2^31");
+                 " >= 1" + (flat.twoSplits() ? ", " + flat.width2ParamName + " >= 1" : "") +
+                 ", launches of 2^20 threads or more and under 2^31");
   ctx.count("kernels-transformed");
   ctx.count("kernels-flat");
 }

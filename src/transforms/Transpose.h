@@ -137,6 +137,14 @@ struct FlatForm {
   std::string index, width;          // the registers i and w
   int widthParam = -1;               // w's parameter
   std::string widthParamName;
+  // A second split (a flat permute: i / w, then (i / w) % w2 and
+  // (i / w) / w2 or i / (w * w2)): w2, and the instructions giving the
+  // middle index ((i / w) % w2) and the batch.
+  std::string width2, width2ParamName;
+  int width2Param = -1;
+  std::vector<uint32_t> toMiddle, toBatch;
+  bool twoSplits() const { return !width2.empty(); }
+  const ir::Function *original = nullptr;  // the kernel (its code runs as it is where tiles do not pay)
 };
 
 /// The flat form of `k`, or nullopt: with `why` empty when `k` does not
@@ -144,7 +152,8 @@ struct FlatForm {
 std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why);
 /// `k` as a 2-D kernel (not emitted): R = %ctaid.x * %ntid.x + %tid.x, Q =
 /// %ctaid.y * %ntid.y + %tid.y, i = Q * w + R, each div i, w Q and each rem
-/// i, w R.
+/// i, w R; with two splits M = %ctaid.y * %ntid.y + %tid.y, the batch B =
+/// %ctaid.z, Q = B * w2 + M.
 std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f);
 /// The variant of the flat clone `name` for 1-D blocks of `block` threads.
 Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &f, unsigned block);

@@ -39,6 +39,7 @@
 // flat NCHW -> NHWC permute, leaves an address the analysis cannot
 // follow); the form itself not found is no remark (the kernel is not flat).
 #include <algorithm>
+#include <set>
 
 #include "Pass.h"
 #include "Transpose.h"
@@ -112,80 +113,148 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   for (const char *s : {"%tid.x", "%ntid.x", "%ctaid.x"})
     if (defs[regOf[s]] != 1 || uses[regOf[s]] != 1) return std::nullopt;
   if (defs[f.index] != 1) return std::nullopt;
+  // A register loaded once from a parameter before the mad, in its block:
+  // the parameter's index and name, or -1.
+  auto paramOf = [&](const std::string &reg, std::string &name) {
+    if (defs[reg] != 1) return -1;
+    for (uint32_t i = 0; i < f.mad; ++i) {
+      const ir::Instruction &in = *ins[i];
+      auto mem = analysis::memAccess(in);
+      if (!mem || mem->space != ".param" || mem->kind != analysis::MemAccess::Kind::Load || in.operands.size() != 2 ||
+          !in.operands[0].isReg() || in.operands[0].text != reg || mem->bytes() != 4 || !in.guard.empty())
+        continue;
+      const Operand &a = in.operands[1];
+      if (a.kind != Operand::Kind::Address || a.elems.size() != 1 || !a.elems[0].isSym()) return -1;
+      if (fa.cfg().blockOf(i) != fa.cfg().blockOf(f.mad)) return -1;
+      name = std::string(a.elems[0].text);
+      return paramIndex(k, a.elems[0].text);
+    }
+    return -1;
+  };
+  // The divisions and remainders of i, and of its quotient.
+  struct DivRem {
+    uint32_t at;
+    bool div;
+    std::string dst, src, by;
+  };
+  std::vector<DivRem> all;
   for (uint32_t i = 0; i < ins.size(); ++i) {
     const ir::Instruction &in = *ins[i];
-    if (!isDivRem(in) || in.operands.size() != 3 || !in.operands[1].isReg() || in.operands[1].text != f.index) continue;
-    if (!in.guard.empty() || !in.operands[0].isReg() || !in.operands[2].isReg()) {
+    if (!isDivRem(in) || in.operands.size() != 3 || !in.operands[1].isReg()) continue;
+    if (in.operands[1].text == f.index && (!in.guard.empty() || !in.operands[0].isReg() || !in.operands[2].isReg())) {
       why = "the flat index is divided by a constant or under a guard (" + std::string(in.opcode) + ")";
       return std::nullopt;
     }
-    if (f.width.empty()) f.width = std::string(in.operands[2].text);
-    if (in.operands[2].text != f.width) {
-      why = "the flat index is divided by two values (" + f.width + ", " + std::string(in.operands[2].text) +
-            "; one split, i / w and i % w, is handled: a flat NCHW -> NHWC permute splits it twice)";
+    if (in.guard.empty() && in.operands[0].isReg() && in.operands[2].isReg())
+      all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text),
+                     std::string(in.operands[2].text)});
+  }
+  std::set<std::string> byI;
+  for (const auto &d : all)
+    if (d.src == f.index) byI.insert(d.by);
+  if (byI.empty()) return std::nullopt;  // no division of the flat index: not the flat form
+  // w: a parameter; with a second divisor of i, that one is w * w2 (the
+  // batch of a permute, `i / (HW * C)`), w2 a parameter too.
+  std::string prod;
+  for (const auto &w : byI) {
+    std::string name;
+    if (f.width.empty() && paramOf(w, name) >= 0) {
+      f.width = w;
+      f.widthParam = paramOf(w, f.widthParamName);
+    }
+  }
+  if (f.width.empty()) {
+    why = "the divisor " + *byI.begin() + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
+    return std::nullopt;
+  }
+  if (byI.size() > 2) {
+    why = "the flat index is divided by " + std::to_string(byI.size()) + " values (i / w, i % w and i / (w * w2) are handled)";
+    return std::nullopt;
+  }
+  if (byI.size() == 2) {
+    prod = *byI.begin() == f.width ? *std::next(byI.begin()) : *byI.begin();
+    // prod = w * w2 (mul.lo, either order), written once.
+    for (uint32_t i = 0; i < ins.size(); ++i) {
+      const ir::Instruction &in = *ins[i];
+      if (in.operands.size() != 3 || !in.operands[0].isReg() || in.operands[0].text != prod) continue;
+      if ((in.opcode == "mul.lo.s32" || in.opcode == "mul.lo.u32") && in.guard.empty() && defs[prod] == 1 &&
+          in.operands[1].isReg() && in.operands[2].isReg()) {
+        if (in.operands[1].text == f.width) f.width2 = std::string(in.operands[2].text);
+        else if (in.operands[2].text == f.width) f.width2 = std::string(in.operands[1].text);
+      }
+    }
+    if (f.width2.empty() || (f.width2Param = paramOf(f.width2, f.width2ParamName)) < 0) {
+      why = "the flat index is divided by " + f.width + " and by " + prod +
+            ", which is not " + f.width + " times another parameter";
       return std::nullopt;
     }
-    (in.base() == "div" ? f.divs : f.rems).push_back(i);
   }
-  if (f.width.empty()) return std::nullopt;  // no division of the flat index: not the flat form
-  if (defs[f.width] != 1) {
-    why = "the divisor " + f.width + " is written more than once";
-    return std::nullopt;
+  std::set<std::string> quotients;  // i / w
+  for (const auto &d : all)
+    if (d.src == f.index && d.by == f.width && d.div) quotients.insert(d.dst);
+  for (const auto &d : all) {
+    if (d.src == f.index) {
+      if (d.by == f.width) (d.div ? f.divs : f.rems).push_back(d.at);
+      else if (d.div) f.toBatch.push_back(d.at);
+      else {
+        why = "the flat index's remainder by " + prod + " (not handled)";
+        return std::nullopt;
+      }
+    } else if (quotients.count(d.src)) {
+      // (i / w) / w2 and (i / w) % w2: the batch and the middle index.
+      if (f.width2.empty() && (f.width2Param = paramOf(d.by, f.width2ParamName)) >= 0) f.width2 = d.by;
+      if (d.by != f.width2) {
+        why = "the quotient " + d.src + " is divided by " + d.by + " (a parameter w2 is handled)";
+        return std::nullopt;
+      }
+      (d.div ? f.toBatch : f.toMiddle).push_back(d.at);
+    }
   }
-  // w: loaded once from a parameter, before the mad, in the same block.
-  for (uint32_t i = 0; i < f.mad; ++i) {
-    const ir::Instruction &in = *ins[i];
-    auto mem = analysis::memAccess(in);
-    if (!mem || mem->space != ".param" || mem->kind != analysis::MemAccess::Kind::Load || in.operands.size() != 2 ||
-        !in.operands[0].isReg() || in.operands[0].text != f.width || mem->bytes() != 4 || !in.guard.empty())
-      continue;
-    const Operand &a = in.operands[1];
-    if (a.kind != Operand::Kind::Address || a.elems.size() != 1 || !a.elems[0].isSym()) return std::nullopt;
-    if (fa.cfg().blockOf(i) != fa.cfg().blockOf(f.mad)) return std::nullopt;
-    f.widthParam = paramIndex(k, a.elems[0].text);
-    f.widthParamName = std::string(a.elems[0].text);
-  }
-  if (f.widthParam < 0) {
-    why = "the divisor " + f.width + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
-    return std::nullopt;
-  }
+  if (f.widthParam < 0) return std::nullopt;
   return f;
 }
 
 std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
-  const std::string q = "%ptxopt_f2r3", r = "%ptxopt_f2r4";
+  auto reg = [&](int n) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n))); };
+  // f2r0..2: %ctaid.y, %ntid.y, %tid.y; f2r3: Q; f2r4: R; two splits: f2r5
+  // the middle index M, f2r6 the batch B (%ctaid.z).
+  const int q = 3, r = 4, mid = 5, batch = 6;
+  std::map<uint32_t, int> becomes;  // instruction -> the register it copies
+  for (uint32_t n : f.divs) becomes[n] = q;
+  for (uint32_t n : f.rems) becomes[n] = r;
+  for (uint32_t n : f.toMiddle) becomes[n] = mid;
+  for (uint32_t n : f.toBatch) becomes[n] = batch;
+  becomes[f.mad] = -1;
   // Back to front, so that the earlier instructions' statement indices hold.
-  std::vector<uint32_t> edits = f.divs;
-  edits.insert(edits.end(), f.rems.begin(), f.rems.end());
-  edits.push_back(f.mad);
-  std::sort(edits.rbegin(), edits.rend());
-  for (uint32_t n : edits) {
-    const size_t at = stmtOfInstr(*g->body, n);
+  for (auto it = becomes.rbegin(); it != becomes.rend(); ++it) {
+    const size_t at = stmtOfInstr(*g->body, it->first);
     auto &in = static_cast<ir::Instruction &>(*b[at]);
-    if (n != f.mad) {
-      const bool div = in.base() == "div";
-      b[at] = makeInstr(m, "mov.b32", {in.operands[0], Operand::reg(m.intern(div ? q : r))});
+    if (it->second >= 0) {
+      b[at] = makeInstr(m, "mov.b32", {in.operands[0], reg(it->second)});
       continue;
     }
     const std::string op(in.opcode);
+    const Operand w = Operand::reg(m.intern(f.width));
     std::vector<std::unique_ptr<ir::Stmt>> seq;
-    seq.push_back(makeInstr(m, "mov.u32", {Operand::reg(m.intern("%ptxopt_f2r0")), Operand::reg(m.intern("%ctaid.y"))}));
-    seq.push_back(makeInstr(m, "mov.u32", {Operand::reg(m.intern("%ptxopt_f2r1")), Operand::reg(m.intern("%ntid.y"))}));
-    seq.push_back(makeInstr(m, "mov.u32", {Operand::reg(m.intern("%ptxopt_f2r2")), Operand::reg(m.intern("%tid.y"))}));
-    seq.push_back(makeInstr(m, op,
-                            {Operand::reg(m.intern(q)), Operand::reg(m.intern("%ptxopt_f2r0")),
-                             Operand::reg(m.intern("%ptxopt_f2r1")), Operand::reg(m.intern("%ptxopt_f2r2"))}));
-    seq.push_back(makeInstr(m, op, {Operand::reg(m.intern(r)), in.operands[1], in.operands[2], in.operands[3]}));
-    seq.push_back(makeInstr(m, op,
-                            {in.operands[0], Operand::reg(m.intern(q)), Operand::reg(m.intern(f.width)),
-                             Operand::reg(m.intern(r))}));
+    seq.push_back(makeInstr(m, "mov.u32", {reg(0), Operand::reg(m.intern("%ctaid.y"))}));
+    seq.push_back(makeInstr(m, "mov.u32", {reg(1), Operand::reg(m.intern("%ntid.y"))}));
+    seq.push_back(makeInstr(m, "mov.u32", {reg(2), Operand::reg(m.intern("%tid.y"))}));
+    if (f.twoSplits()) {
+      seq.push_back(makeInstr(m, op, {reg(mid), reg(0), reg(1), reg(2)}));
+      seq.push_back(makeInstr(m, "mov.u32", {reg(batch), Operand::reg(m.intern("%ctaid.z"))}));
+      seq.push_back(makeInstr(m, op, {reg(q), reg(batch), Operand::reg(m.intern(f.width2)), reg(mid)}));
+    } else {
+      seq.push_back(makeInstr(m, op, {reg(q), reg(0), reg(1), reg(2)}));
+    }
+    seq.push_back(makeInstr(m, op, {reg(r), in.operands[1], in.operands[2], in.operands[3]}));
+    seq.push_back(makeInstr(m, op, {in.operands[0], reg(q), w, reg(r)}));
     b.erase(b.begin() + static_cast<long>(at));
     b.insert(b.begin() + static_cast<long>(at), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
   }
   Emitter e{m, {}};
-  b.insert(b.begin() + static_cast<long>(prologueAt(*g->body)), e.decl(".b32", "%ptxopt_f2r", 5));
+  b.insert(b.begin() + static_cast<long>(prologueAt(*g->body)), e.decl(".b32", "%ptxopt_f2r", 7));
   g->edited = true;
   g->body->edited = true;
   return g;
@@ -206,6 +275,7 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   v.blockMax = {block, 1, 1};
   v.gridMax = {0, 1, 1};
   v.minParams = {{uint32_t(f.widthParam), 1}};
+  if (f.twoSplits()) v.minParams.push_back({uint32_t(f.width2Param), 1});
   v.maxLaunchThreads = 0x7fffffffu;  // the flat index is a non-negative int
   v.minLaunchThreads = kMinLaunchThreads;
   v.allowDynamicShared = false;

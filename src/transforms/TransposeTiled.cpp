@@ -262,7 +262,9 @@ std::string addExtraParam(ir::Module &m, ir::Function &f, const std::string &wha
 /// The flat form's tile loop (TransposeFlat.cpp): w, the original launch's
 /// thread count T, the tiles, and the loop's registers.
 struct FlatLoop {
-  std::string w, t64, tilesX, tiles, tile, step;
+  std::string w, t, t64, tilesX, tiles, tile, step;
+  std::string w2, tilesY, cz;  // two splits: w2, its tiles, the batch
+  std::string plain = "$L__ptxopt_ttflat_plain";
   std::string loop = "$L__ptxopt_ttflat_loop", exit = "$L__ptxopt_ttflat_exit";
 };
 
@@ -278,16 +280,39 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   e.ins("ld.param.u32", {l.w = e.reg32(), "[" + flat.widthParamName + "]"});
   e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
   e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
-  e.ins("mul.lo.u32", {t, gx, bx});
+  e.ins("mul.lo.u32", {l.t = t, gx, bx});
   e.ins("cvt.u64.u32", {l.t64 = e.reg64(), t});
-  const std::string wUp = e.reg32(), tm1 = e.reg32(), rowsUp = e.reg32(), tilesY = e.reg32();
+  const std::string wUp = e.reg32(), tm1 = e.reg32(), rowsUp = e.reg32();
   e.ins("add.u32", {wUp, l.w, std::to_string(kTile - 1)});
   e.ins("shr.u32", {l.tilesX = e.reg32(), wUp, "5"});
-  e.ins("sub.u32", {tm1, t, "1"});
-  e.ins("div.u32", {rows, tm1, l.w});
-  e.ins("add.u32", {rowsUp, rows, std::to_string(kTile)});  // (rows + 1) + 31
-  e.ins("shr.u32", {tilesY, rowsUp, "5"});
-  e.ins("mul.lo.u32", {l.tiles = e.reg32(), l.tilesX, tilesY});
+  if (!flat.twoSplits()) {  // rows = ceil(T / w) of logical threads, 32 a tile
+    e.ins("sub.u32", {tm1, t, "1"});
+    e.ins("div.u32", {rows, tm1, l.w});
+    e.ins("add.u32", {rowsUp, rows, std::to_string(kTile)});  // (rows + 1) + 31
+    e.ins("shr.u32", {l.tilesY = e.reg32(), rowsUp, "5"});
+    e.ins("mul.lo.u32", {l.tiles = e.reg32(), l.tilesX, l.tilesY});
+  } else {  // ceil(w2 / 32) tiles a batch, ceil(T / (w * w2)) batches
+    const std::string w2Up = e.reg32(), plane = e.reg64(), tm164 = e.reg64(), b64 = e.reg64(), batches = e.reg32(),
+                      perBatch = e.reg32();
+    e.ins("ld.param.u32", {l.w2 = e.reg32(), "[" + flat.width2ParamName + "]"});
+    e.ins("add.u32", {w2Up, l.w2, std::to_string(kTile - 1)});
+    e.ins("shr.u32", {l.tilesY = e.reg32(), w2Up, "5"});
+    e.ins("mul.wide.u32", {plane, l.w, l.w2});
+    e.ins("sub.u64", {tm164, l.t64, "1"});
+    e.ins("div.u64", {b64, tm164, plane});
+    e.ins("cvt.u32.u64", {batches, b64});
+    e.ins("add.u32", {batches, batches, "1"});
+    e.ins("mul.lo.u32", {perBatch, l.tilesX, l.tilesY});
+    e.ins("mul.lo.u32", {l.tiles = e.reg32(), perBatch, batches});
+  }
+  // Tiles with fewer than 32 rows or columns of logical threads (w, the
+  // rows, or w2 under 32) would leave most of their lanes idle: then the
+  // clone runs the original's code on its flat indices instead (flatPlain).
+  const std::string thin = e.regp(), thin2 = e.regp();
+  e.ins("setp.lt.u32", {thin, l.w, std::to_string(kTile)});
+  e.ins("setp.lt.u32", {thin2, flat.twoSplits() ? l.w2 : rows, flat.twoSplits() ? std::to_string(kTile) : std::to_string(kTile - 1)});
+  e.ins("or.pred", {thin, thin, thin2});
+  e.ins("bra", {l.plain}, thin);
   e.ins("mov.u32", {l.step = e.reg32(), "%nctaid.x"});
   e.ins("mov.u32", {l.tile = e.reg32(), "%ctaid.x"});
   e.label(l.loop);
@@ -295,23 +320,73 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   e.ins("setp.ge.u32", {done, l.tile, l.tiles});
   e.ins("bra", {l.exit}, done);
   e.ins("rem.u32", {c.cx, l.tile, l.tilesX});
-  e.ins("div.u32", {c.cy, l.tile, l.tilesX});
+  if (!flat.twoSplits()) {
+    e.ins("div.u32", {c.cy, l.tile, l.tilesX});
+  } else {
+    const std::string rest = e.reg32();
+    e.ins("div.u32", {rest, l.tile, l.tilesX});
+    e.ins("rem.u32", {c.cy, rest, l.tilesY});
+    e.ins("div.u32", {l.cz = e.reg32(), rest, l.tilesY});
+  }
   return l;
 }
 
+/// The flat clone's other path (thin tiles): each block runs the original's
+/// code on 1024 consecutive flat indices, i = %ctaid.x * 1024 + 256 j +
+/// (%tid.y * 32 + %tid.x), j = 0..3, those under T (the launch's grid
+/// covers T: ceil(grid.x * b / 1024) blocks), %ctaid.x and %ntid.x renamed
+/// to 0 and %tid.x to i, so the original's mad gives i.
+void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat,
+               std::vector<std::unique_ptr<ir::Stmt>> &code) {
+  Emitter &e = c.e;
+  e.label(fl.plain);
+  const std::string zero = e.reg32(), lin = e.reg32(), base = e.reg32(), cta = e.reg32();
+  e.ins("mov.u32", {zero, "0"});
+  e.ins("mad.lo.u32", {lin, c.ty, std::to_string(kTile), c.tx});
+  e.ins("mov.u32", {cta, "%ctaid.x"});
+  e.ins("mad.lo.u32", {base, cta, "1024", lin});
+  for (unsigned j = 0; j < kElems; ++j) {
+    const std::string i = e.reg32(), past = e.regp(), end = "$L__ptxopt_ttplain" + std::to_string(j) + "_end";
+    e.ins("add.u32", {i, base, std::to_string(256 * j)});
+    e.ins("setp.ge.u32", {past, i, fl.t});
+    e.ins("bra", {end}, past);
+    for (auto &st : e.out) code.push_back(std::move(st));
+    e.out.clear();
+    auto f = cloneBody(*flat.original, std::string(flat.original->name) + "_plain", "_ttplain" + std::to_string(j), m);
+    replaceSpecialReads(*f->body, {{"%ctaid.x", zero}, {"%ntid.x", zero}, {"%tid.x", i}}, m);
+    auto &b = f->body->body;
+    for (size_t n = prologueAt(*f->body); n < b.size(); ++n) {
+      auto &st = b[n];
+      if (st->kind == ir::Stmt::Kind::Instruction) {
+        auto &in = static_cast<ir::Instruction &>(*st);
+        if (analysis::flowOf(in) == analysis::Flow::Return)
+          st = makeInstr(m, "bra", {Operand::sym(m.intern(end))}, in.guard, in.guardNegated);
+      }
+      code.push_back(std::move(st));
+    }
+    e.label(end);
+  }
+  e.ins("ret", {});
+}
+
 /// Whether logical thread `l` of the flat clone is past the original
-/// launch: R = cx*32 + X >= w, or Q*w + R >= T (Q = cy*32 + Y): its
-/// predicate.
+/// launch: R = cx*32 + X >= w, or Q*w + R >= T (Q = cy*32 + Y; with two
+/// splits M = cy*32 + Y >= w2, or Q = cz*w2 + M): its predicate.
 std::string flatPast(Tiled &c, const FlatLoop &fl, const Logical &l) {
   Emitter &e = c.e;
   const std::string r = once(c, "mad.lo.u32", {c.cx, std::to_string(kTile), l.names.at("%tid.x")});
-  const std::string q = once(c, "mad.lo.u32", {c.cy, std::to_string(kTile), l.names.at("%tid.y")});
+  std::string q = once(c, "mad.lo.u32", {c.cy, std::to_string(kTile), l.names.at("%tid.y")});
+  std::string outside = once(c, "setp.ge.u32", {r, fl.w}, true);
+  if (!fl.w2.empty()) {
+    outside = once(c, "or.pred", {outside, once(c, "setp.ge.u32", {q, fl.w2}, true)}, true);
+    q = once(c, "mad.lo.u32", {fl.cz, fl.w2, q});
+  }
   const std::string wide = e.reg64(), r64 = e.reg64(), i = e.reg64(), pi = e.regp(), past = e.regp();
   e.ins("mul.wide.u32", {wide, q, fl.w});
   e.ins("cvt.u64.u32", {r64, r});
   e.ins("add.u64", {i, wide, r64});
   e.ins("setp.ge.u64", {pi, i, fl.t64});
-  e.ins("or.pred", {past, pi, once(c, "setp.ge.u32", {r, fl.w}, true)});
+  e.ins("or.pred", {past, pi, outside});
   return past;
 }
 
@@ -359,7 +434,10 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       const std::string tag = std::to_string(phase) + "_" + std::to_string(j);
       const std::string end = "$L__ptxopt_tt" + tag + "_end";
       Logical l = logicalThread(c, j, exchanged);
-      if (flat) l.past = flatPast(c, fl, l);
+      if (flat) {
+        l.past = flatPast(c, fl, l);
+        if (flat->twoSplits()) l.names["%ctaid.z"] = fl.cz;
+      }
       std::string ok;
       if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});
       if (!l.past.empty()) e.ins("bra", {end}, l.past);
@@ -387,6 +465,10 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
     e.label(fl.exit);
   }
   e.ins("ret", {});
+  if (flat) {
+    flush();
+    flatPlain(c, m, fl, *flat, code);
+  }
   flush();
   auto &b = clone->body->body;
   b.erase(b.begin() + static_cast<long>(prologueAt(*clone->body)), b.end());

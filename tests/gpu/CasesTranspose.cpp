@@ -302,12 +302,31 @@ void addFlat(std::vector<Case> &cs) {
     const size_t n = size_t(1920) * 1080;
     cs.push_back(flat("flat_rot90_u8_f32", {in(Elem::I8, n), out(Elem::F32, n), i32(1920), i32(1080)}, 1920, 1080, 256));
     cs.push_back(flat("flat_inplace", {in(Elem::F32, size_t(2048) * 2048), i32(2048), i32(2048)}, 2048, 2048, 256, false));
-    const unsigned C = 64, HW = 56 * 56, N = 16;
-    cs.push_back(flat("flat_nchw_nhwc",
-                      {in(Elem::F32, size_t(N) * C * HW), out(Elem::F32, size_t(N) * C * HW), i32(C), i32(HW),
-                       i32(int32_t(N * C * HW))},
-                      HW, N * C, 256, false));
+    // Thin: 3 rows (fewer than 32: the clone runs the original's code on
+    // its flat indices), and 8 columns.
+    cs.push_back(flat("flat_f32", mat(Elem::F32, 1000000, 3), 1000000, 3, 256));
+    cs.push_back(flat("flat_f32", mat(Elem::F32, 8, 400000), 8, 400000, 256));
   }
+  // Flat permutes (two splits): NCHW -> NHWC and back, N = 16, C = 64 and
+  // 256 (and 3: thin), 56 x 56 and 224 x 224 planes; bytes.
+  auto permute = [&](const std::string &kernel, Elem e, unsigned N, unsigned C, unsigned HW, unsigned b) {
+    const size_t n = size_t(N) * C * HW;
+    const bool nhwc = kernel == "flat_nhwc_nchw";  // (C, HW) in the other order of the split
+    Case c = flat(kernel, {in(e, n), out(e, n), i32(int32_t(C)), i32(int32_t(HW)), i32(int32_t(n))}, nhwc ? C : HW,
+                  unsigned(n / (nhwc ? C : HW)), b);
+    c.name = "transpose flat: " + kernel + " N" + std::to_string(N) + " C" + std::to_string(C) + " HW" +
+             std::to_string(HW) + " b" + std::to_string(b);
+    return c;
+  };
+  cs.push_back(permute("flat_nchw_nhwc", Elem::F32, 16, 64, 56 * 56, 256));
+  cs.push_back(permute("flat_nchw_nhwc", Elem::F32, 16, 256, 56 * 56, 256));
+  cs.push_back(permute("flat_nchw_nhwc", Elem::F32, 16, 64, 224 * 224, 512));
+  cs.push_back(permute("flat_nchw_nhwc", Elem::F32, 16, 3, 224 * 224, 256));
+  cs.push_back(permute("flat_nchw_nhwc", Elem::F32, 16, 37, 50 * 50, 128));
+  cs.push_back(permute("flat_nhwc_nchw", Elem::F32, 16, 64, 56 * 56, 256));
+  cs.push_back(permute("flat_nhwc_nchw", Elem::F32, 16, 64, 224 * 224, 256));
+  cs.push_back(permute("flat_nchw_nhwc_u8", Elem::I8, 16, 64, 224 * 224, 256));
+  cs.push_back(permute("flat_nchw_nhwc_u8", Elem::I8, 16, 256, 56 * 56, 1024));
 }
 
 }  // namespace

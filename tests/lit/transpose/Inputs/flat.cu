@@ -74,8 +74,8 @@ extern "C" __global__ void flat_rot90_u8_f32(const unsigned char *in, float *out
   }
 }
 
-// Lookalikes. Two splits of the index (a flat NCHW -> NHWC permute): refused
-// with a remark.
+// Two splits of the index (a flat NCHW -> NHWC permute: the plane, the
+// channel, the image), written as a batched 2-D transpose.
 extern "C" __global__ void flat_nchw_nhwc(const float *in, float *out, int C, int HW, int total) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < total) {
@@ -83,6 +83,37 @@ extern "C" __global__ void flat_nchw_nhwc(const float *in, float *out, int C, in
     int c = (i / HW) % C;
     int n = i / (HW * C);
     out[(n * HW + hw) * C + c] = in[i];
+  }
+}
+
+// The way back over the NHWC order, the image as (i / C) / HW; and bytes.
+extern "C" __global__ void flat_nhwc_nchw(const float *in, float *out, int C, int HW, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) {
+    int c = i % C;
+    int q = i / C;
+    int hw = q % HW, n = q / HW;
+    out[(n * C + c) * HW + hw] = in[i];
+  }
+}
+
+extern "C" __global__ void flat_nchw_nhwc_u8(const unsigned char *in, unsigned char *out, int C, int HW, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) {
+    int hw = i % HW;
+    int c = (i / HW) % C;
+    int n = i / (HW * C);
+    out[(n * HW + hw) * C + c] = in[i];
+  }
+}
+
+// Lookalikes. The index split by a product of parameters alone: refused with
+// a remark.
+extern "C" __global__ void flat_product(const float *in, float *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % (W * 2), y = i / (W * 2);
+    out[x * H + y] = in[i];
   }
 }
 
