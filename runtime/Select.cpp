@@ -302,24 +302,46 @@ bool disjointFails(const Variant &v, const std::vector<uint32_t> &paramSizes, vo
   return false;
 }
 
+/// Argument `index` as a signed 4- or 8-byte integer; false (with the
+/// reason, when `why` is given) when it cannot be read.
+bool intArgument(const std::vector<uint32_t> &paramSizes, void *const *params, uint32_t index, int64_t &value,
+                 std::string *why) {
+  if (index >= paramSizes.size())
+    return !failed(why, [&] { return "param " + std::to_string(index) + " is not in the manifest"; });
+  if (!params || !params[index]) return !failed(why, [&] { return "param " + std::to_string(index) + " was not given"; });
+  const uint32_t n = paramSizes[index];
+  if (n == 4) {
+    int32_t x;
+    std::memcpy(&x, params[index], 4);
+    value = x;
+  } else if (n == 8) {
+    std::memcpy(&value, params[index], 8);
+  } else {
+    return !failed(why, [&] { return "param " + std::to_string(index) + " is not a 4- or 8-byte integer"; });
+  }
+  return true;
+}
+
+/// The threadsPerParam conditions; text only when `why` is given.
+bool threadsPerParamFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                         uint64_t threads, std::string *why) {
+  for (const auto &tp : v.threadsPerParam) {
+    int64_t value = 0;
+    if (!intArgument(paramSizes, params, tp.index, value, why)) return true;
+    if (value > 0 && threads < uint64_t(value) * tp.times)
+      return failed(why, [&] {
+        return "the launch's " + std::to_string(threads) + " threads are fewer than " + std::to_string(tp.times) +
+               " times param " + std::to_string(tp.index) + " (" + std::to_string(value) + ")";
+      });
+  }
+  return false;
+}
+
 /// The minParams conditions; text only when `why` is given.
 bool minParamsFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params, std::string *why) {
   for (const auto &mp : v.minParams) {
-    if (mp.index >= paramSizes.size())
-      return failed(why, [&] { return "param " + std::to_string(mp.index) + " is not in the manifest"; });
-    if (!params || !params[mp.index])
-      return failed(why, [&] { return "param " + std::to_string(mp.index) + " was not given"; });
     int64_t value = 0;
-    const uint32_t n = paramSizes[mp.index];
-    if (n == 4) {
-      int32_t x;
-      std::memcpy(&x, params[mp.index], 4);
-      value = x;
-    } else if (n == 8) {
-      std::memcpy(&value, params[mp.index], 8);
-    } else {
-      return failed(why, [&] { return "param " + std::to_string(mp.index) + " is not a 4- or 8-byte integer"; });
-    }
+    if (!intArgument(paramSizes, params, mp.index, value, why)) return true;
     if (value < mp.value)
       return failed(why, [&] {
         return "param " + std::to_string(mp.index) + " (" + std::to_string(value) +
@@ -353,6 +375,13 @@ bool minParamsHold(const Variant &v, const std::vector<uint32_t> &paramSizes, vo
   return !minParamsFail(v, paramSizes, params, nullptr);
 }
 
+std::string checkThreadsPerParam(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                                 uint64_t threads) {
+  std::string why;
+  threadsPerParamFail(v, paramSizes, params, threads, &why);
+  return why;
+}
+
 ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
                           const std::vector<uint32_t> &variantMaxThreads) {
   ShapeDecision d;
@@ -373,6 +402,8 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
     if (reason.empty()) reason = checkAlignment(v, k.paramSizes, params);
     // The row floor before the allocations (driver calls), as chooseVariant.
     if (reason.empty() && !v.minParams.empty()) reason = checkMinParams(v, k.paramSizes, params);
+    if (reason.empty() && !v.threadsPerParam.empty())
+      reason = checkThreadsPerParam(v, k.paramSizes, params, launchThreads(s));
     // Extra arguments are appended to the original's argument array: it
     // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
     if (reason.empty() && !v.extraArgs.empty() && !params)
@@ -388,7 +419,8 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
   return sel;
 }
 
-int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, const AllocationLookup *lookup) {
+int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, const AllocationLookup *lookup,
+                  uint64_t threads) {
   for (size_t i = 0; mask != 0 && i < k.variants.size(); ++i, mask >>= 1) {
     if (!(mask & 1)) continue;
     const Variant &v = k.variants[i];
@@ -398,6 +430,7 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, c
     // pair, which a launch under a clone's row floor, kmeans' 34 features,
     // need not make; not what cost h3_kmeans its 5%: docs/BENCHMARKS.md).
     if (!v.minParams.empty() && !minParamsHold(v, k.paramSizes, params)) continue;
+    if (!v.threadsPerParam.empty() && threadsPerParamFail(v, k.paramSizes, params, threads, nullptr)) continue;
     if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
     if (!v.disjointParams.empty() && !disjointHolds(v, k.paramSizes, params, lookup)) continue;
     return static_cast<int>(i);

@@ -99,6 +99,16 @@ struct Variant {
     bool operator==(const MinParam &) const = default;
   };
   std::vector<MinParam> minParams;
+  // The launch has at least `times` threads per unit of argument `index`
+  // (launch threads >= times * value; a value of 0 or less holds). The
+  // transpose pass's flat clone asks for 32 rows of w (threads >= 32 * w):
+  // thinner launches leave most of each tile idle.
+  struct ThreadsPerParam {
+    uint32_t index;
+    uint32_t times;
+    bool operator==(const ThreadsPerParam &) const = default;
+  };
+  std::vector<ThreadsPerParam> threadsPerParam;
   // Values of the ORIGINAL launch the clone takes as extra .u32 parameters,
   // after the original's own, in this order (e.g. grid.x for a clone that
   // merges blocks and must know the original grid). Empty for most clones.

@@ -70,6 +70,11 @@ Json variantJson(const Variant &v) {
     for (const auto &p : v.minParams) mins.push_back(Json{{"index", p.index}, {"value", p.value}});
     j["minParams"] = std::move(mins);
   }
+  if (!v.threadsPerParam.empty()) {
+    Json per = Json::array();
+    for (const auto &p : v.threadsPerParam) per.push_back(Json{{"index", p.index}, {"times", p.times}});
+    j["threadsPerParam"] = std::move(per);
+  }
   return j;
 }
 
@@ -243,7 +248,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
              {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minLaunchThreads", "minBlockThreads", "extraArgs",
-              "disjointParams", "minParams"});
+              "disjointParams", "minParams", "threadsPerParam"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -300,6 +305,18 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
         fail(p + ".index", "parameter " + std::to_string(m.index) + " does not exist (the kernel has " +
                                std::to_string(numParams) + ")");
       v.minParams.push_back(m);
+    }
+  }
+  if (j.contains("threadsPerParam")) {
+    const Json &per = getArray(j["threadsPerParam"], path + ".threadsPerParam");
+    for (size_t i = 0; i < per.size(); ++i) {
+      std::string p = path + ".threadsPerParam[" + std::to_string(i) + "]";
+      expectKeys(per[i], p, {"index", "times"});
+      Variant::ThreadsPerParam t{getU32(per[i]["index"], p + ".index"), getU32(per[i]["times"], p + ".times")};
+      if (t.index >= numParams)
+        fail(p + ".index", "parameter " + std::to_string(t.index) + " does not exist (the kernel has " +
+                               std::to_string(numParams) + ")");
+      v.threadsPerParam.push_back(t);
     }
   }
   return v;

@@ -185,6 +185,11 @@ bool implies(const Variant &later, const Variant &earlier) {
     for (const auto &q : a.minParams) covered |= q.index == p.index && q.value >= p.value;
     if (!covered) return false;
   }
+  for (const auto &p : b.threadsPerParam) {
+    bool covered = false;
+    for (const auto &q : a.threadsPerParam) covered |= q.index == p.index && q.times >= p.times;
+    if (!covered) return false;
+  }
   return true;
 }
 

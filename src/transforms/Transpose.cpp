@@ -444,7 +444,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses
                  (plan->storeOnY ? mid : "R") +
                  "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
                  "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + flat.widthParamName +
-                 " >= 1" + (flat.twoSplits() ? ", " + flat.width2ParamName + " >= 1" : "") +
+                 " >= 32" + (flat.twoSplits() ? ", " + flat.width2ParamName + " >= 32" : ", 32 rows of it or more") +
                  ", launches of 2^20 threads or more and under 2^31");
   ctx.count("kernels-transformed");
   ctx.count("kernels-flat");

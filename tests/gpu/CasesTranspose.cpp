@@ -265,7 +265,8 @@ Case flat(const std::string &kernel, std::vector<Arg> args, unsigned W, unsigned
   Case c = makeCase("transpose flat: " + kernel + " " + std::to_string(W) + "x" + std::to_string(H) + " b" +
                         std::to_string(b),
                     "transpose_flat", kernel, std::move(args), {g, 1, 1}, {b, 1, 1});
-  const bool fits = clone && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 && uint64_t(g) * b >= (uint64_t(1) << 20);
+  const bool fits = clone && W >= 32 && uint64_t(g) * b >= uint64_t(32) * W && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 &&
+                    uint64_t(g) * b >= (uint64_t(1) << 20);
   c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
   c.big = n >= (uint64_t(1) << 24);
   return c;
@@ -303,7 +304,7 @@ void addFlat(std::vector<Case> &cs) {
     cs.push_back(flat("flat_rot90_u8_f32", {in(Elem::I8, n), out(Elem::F32, n), i32(1920), i32(1080)}, 1920, 1080, 256));
     cs.push_back(flat("flat_inplace", {in(Elem::F32, size_t(2048) * 2048), i32(2048), i32(2048)}, 2048, 2048, 256, false));
     // Thin: 3 rows (fewer than 32: the clone runs the original's code on
-    // its flat indices), and 8 columns.
+    // its flat indices), and 8 columns (under the clone's 32: the original).
     cs.push_back(flat("flat_f32", mat(Elem::F32, 1000000, 3), 1000000, 3, 256));
     cs.push_back(flat("flat_f32", mat(Elem::F32, 8, 400000), 8, 400000, 256));
   }
@@ -313,7 +314,7 @@ void addFlat(std::vector<Case> &cs) {
     const size_t n = size_t(N) * C * HW;
     const bool nhwc = kernel == "flat_nhwc_nchw";  // (C, HW) in the other order of the split
     Case c = flat(kernel, {in(e, n), out(e, n), i32(int32_t(C)), i32(int32_t(HW)), i32(int32_t(n))}, nhwc ? C : HW,
-                  unsigned(n / (nhwc ? C : HW)), b);
+                  unsigned(n / (nhwc ? C : HW)), b, C >= 32 && HW >= 32);  // C = 3: under 32 channels, the original
     c.name = "transpose flat: " + kernel + " N" + std::to_string(N) + " C" + std::to_string(C) + " HW" +
              std::to_string(HW) + " b" + std::to_string(b);
     return c;

@@ -340,3 +340,21 @@ TEST_CASE("manifest: minimum parameter values", "[manifest]") {
   expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":0}])",
                     "manifest.variants[0].minParams[0]: missing field 'value'");
 }
+
+TEST_CASE("manifest: threads per parameter value", "[manifest]") {
+  Variant v = remap();
+  v.threadsPerParam = {{2, 32}};
+  KernelManifest k{"k", {8, 4, 4}, {v}};
+  std::string json = toJson(k);
+  CHECK(json.find(R"("threadsPerParam":[{"index":2,"times":32}])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(KernelManifest{"k", {8}, {remap()}}).find("threadsPerParam") == std::string::npos);
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"threadsPerParam":[{"index":3,"times":32}])",
+                    "manifest.variants[0].threadsPerParam[0].index: parameter 3 does not exist");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"threadsPerParam":[{"index":0}])",
+                    "manifest.variants[0].threadsPerParam[0]: missing field 'times'");
+}

@@ -1115,3 +1115,27 @@ TEST_CASE("select: minimum parameter values (the rowwalk clones' row length)", "
   rows8 = 100;
   CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
 }
+
+TEST_CASE("select: threads per parameter value (the flat transpose's 32 rows)", "[runtime]") {
+  Variant v = remap("k__ptxopt_tiledflat");
+  v.threadsPerParam = {{1, 32}};
+  KernelManifest k{"k", {8, 4}, {v}};
+  uint64_t a = 0x7f0000000000;
+  int32_t w = 1000;
+  void *p[2] = {&a, &w};
+  // 128 blocks of 256: 32768 threads, 32 rows of 1000 and more.
+  const LaunchShape s = shape({128, 1, 1}, {256, 1, 1});
+  CHECK(selectVariant(k, s, kH200, {1024}, p).variant == 0);
+  CHECK(chooseVariant(k, 0b1, p, nullptr, launchThreads(s)) == 0);
+  w = 1025;  // 32 * 1025 = 32800 > 32768
+  Selection thin = selectVariant(k, s, kH200, {1024}, p);
+  CHECK(thin.variant == -1);
+  CHECK(reason0(thin) == "the launch's 32768 threads are fewer than 32 times param 1 (1025)");
+  CHECK(chooseVariant(k, 0b1, p, nullptr, launchThreads(s)) == -1);
+  // An unknown launch (0 threads) fails; a value of 0 or less holds.
+  w = 1000;
+  CHECK(chooseVariant(k, 0b1, p, nullptr) == -1);
+  w = -3;
+  CHECK(chooseVariant(k, 0b1, p, nullptr, launchThreads(s)) == 0);
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, nullptr)) == "param 1 was not given");
+}

@@ -132,6 +132,10 @@ bool disjointHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, vo
 std::string checkMinParams(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
 /// checkMinParams(...).empty(), building no text.
 bool minParamsHold(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
+/// The first `v.threadsPerParam` entry the launch's `threads` fall short
+/// of, or "" (0 threads: the launch is not known, every entry fails).
+std::string checkThreadsPerParam(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                                 uint64_t threads);
 
 /// The shape-dependent part of a decision: per variant, the first failed
 /// shape condition ("" when the shape conditions hold).
@@ -172,7 +176,8 @@ constexpr uint32_t kAnyKernelThreads = 256;
 /// Whether variant `v` has conditions checked on every launch (aligned
 /// pointer parameters, extra arguments that need the argument array).
 inline bool perLaunchConditions(const Variant &v) {
-  return !v.alignedParams.empty() || !v.extraArgs.empty() || !v.disjointParams.empty() || !v.minParams.empty();
+  return !v.alignedParams.empty() || !v.extraArgs.empty() || !v.disjointParams.empty() || !v.minParams.empty() ||
+         !v.threadsPerParam.empty();
 }
 
 /// The shape-dependent part of the decision as a bit mask: bit i is set when
@@ -209,9 +214,11 @@ uint64_t shapeMask(const KernelManifest &k, const LaunchShape &s, const DeviceLi
 }
 
 /// finishSelection's choice without the text: the first variant in `mask`
-/// whose per-launch conditions hold for `params`; -1 for the original.
+/// whose per-launch conditions hold for `params` and a launch of `threads`
+/// threads (0: not known; threadsPerParam conditions then fail); -1 for
+/// the original.
 int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params,
-                  const AllocationLookup *lookup = nullptr);
+                  const AllocationLookup *lookup = nullptr, uint64_t threads = 0);
 
 /// One log line: "<kernel> grid=(..) block=(..) shared=N -> <variant> (<kind>)
 /// grid=(..) block=(..); rejected: <name>: <reason>; ...".
@@ -344,13 +351,13 @@ inline int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const Dev
     mask = shapeMask(k, s, dev, maxThreadsOf);
     masks.store(s, mask);
   }
-  sel.variant = mask ? chooseVariant(k, mask, params, lookup) : -1;
+  sel.variant = mask ? chooseVariant(k, mask, params, lookup, launchThreads(s)) : -1;
   // A chosen clone that cannot be launched is dropped for good (confirm
   // fails once per clone): the shape's mask again, without it.
   while (sel.variant >= 0 && maxThreadsOf.confirm && !maxThreadsOf.confirm(maxThreadsOf.ctx, size_t(sel.variant))) {
     mask = shapeMask(k, s, dev, maxThreadsOf);
     masks.store(s, mask);
-    sel.variant = mask ? chooseVariant(k, mask, params, lookup) : -1;
+    sel.variant = mask ? chooseVariant(k, mask, params, lookup, launchThreads(s)) : -1;
   }
   if (sel.variant >= 0) sel.launch = transformLaunch(k.variants[size_t(sel.variant)], s);
   return sel.variant;
