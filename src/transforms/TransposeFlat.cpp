@@ -70,18 +70,19 @@ bool isDivRem(const ir::Instruction &in) {
   return (b == "div" || b == "rem") && (in.opcode.ends_with(".s32") || in.opcode.ends_with(".u32"));
 }
 
-}  // namespace
-
-std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why) {
-  why.clear();
-  if (!k.params || !k.body) return std::nullopt;
+/// The flat index: %ctaid.x, %ntid.x and %tid.x each read once (a mov),
+/// into the one `mad.lo i` of the three, and no other special register
+/// read; sets f.mad and f.index and counts each register's writes in
+/// `defs`. False when the kernel does not have that form.
+bool flatIndex(const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm &f,
+               std::map<std::string_view, int> &defs) {
   RegTypes types;
   ir::forEachStmt(*k.body, [&](const ir::Stmt &s) {
     if (s.kind == ir::Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(s));
   });
   const auto &ins = fa.cfg().instructions();
   std::map<std::string_view, std::string_view> regOf;  // special register -> the register its mov writes
-  std::map<std::string_view, int> defs, uses;
+  std::map<std::string_view, int> uses;
   for (uint32_t i = 0; i < ins.size(); ++i) {
     const ir::Instruction &in = *ins[i];
     auto du = analysis::defUse(in);
@@ -91,14 +92,13 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
         ++uses[u];
         continue;
       }
-      if (u != "%tid.x" && u != "%ntid.x" && u != "%ctaid.x") return std::nullopt;  // another index: not flat
+      if (u != "%tid.x" && u != "%ntid.x" && u != "%ctaid.x") return false;  // another index: not flat
       auto mv = specialMov(in);
-      if (!mv || regOf.count(u)) return std::nullopt;
+      if (!mv || regOf.count(u)) return false;
       regOf[u] = mv->first;
     }
   }
-  if (regOf.size() != 3) return std::nullopt;
-  FlatForm f;
+  if (regOf.size() != 3) return false;
   const ir::Instruction *mad = nullptr;
   for (uint32_t i = 0; i < ins.size() && !mad; ++i) {
     const ir::Instruction &in = *ins[i];
@@ -114,11 +114,22 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       f.index = std::string(o[0].text);
     }
   }
-  if (!mad) return std::nullopt;
+  if (!mad) return false;
   // The three index registers feed the mad alone; i is written once.
   for (const char *s : {"%tid.x", "%ntid.x", "%ctaid.x"})
-    if (defs[regOf[s]] != 1 || uses[regOf[s]] != 1) return std::nullopt;
-  if (defs[f.index] != 1) return std::nullopt;
+    if (defs[regOf[s]] != 1 || uses[regOf[s]] != 1) return false;
+  return defs[f.index] == 1;
+}
+
+}  // namespace
+
+std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why) {
+  why.clear();
+  if (!k.params || !k.body) return std::nullopt;
+  FlatForm f;
+  std::map<std::string_view, int> defs;
+  if (!flatIndex(k, fa, f, defs)) return std::nullopt;
+  const auto &ins = fa.cfg().instructions();
   // A register loaded once from a parameter before the mad, in its block:
   // the parameter's index and name, or -1.
   auto paramOf = [&](const std::string &reg, std::string &name) {
