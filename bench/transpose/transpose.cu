@@ -304,6 +304,22 @@ int measureUnrolled(CUmodule mod, void *in, void *in2, void *out, void *ref, boo
   return failed;
 }
 
+/// Times each of `runs` (min and median), compares the `bytes` of `out`
+/// with `ref` after it, prints " min (median)[ DIFFERS] |" for it and keeps
+/// its min in best[i]; returns how many outputs differ.
+int timeAll(const std::vector<std::function<void()>> &runs, void *out, void *ref, size_t bytes, float *best) {
+  int failed = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    check(cudaMemset(out, 0x5a, bytes), "memset");
+    auto [a, m] = timeIt(runs[i]);
+    best[i] = a;
+    bool same = sameBytes(out, ref, bytes);
+    failed += !same;
+    std::printf(" %.4f (%.4f)%s |", a, m, same ? "" : " DIFFERS");
+  }
+  return failed;
+}
+
 /// 1-D blocks whose grid walks the other axis
 /// (tests/lit/transpose/Inputs/blockaxis.cu): a transpose with one block
 /// row per matrix row, NCHW -> NHWC with the channel in blockIdx.y (and in
@@ -360,14 +376,7 @@ int measureBlockAxis(CUmodule mod, void *in, void *out, void *ref, bool quick) {
       runs.push_back([=]() { launchHand<float>(in, out, b.W, b.H, dim3((b.W + 31) / 32, (b.H + 31) / 32, b.N), dim3(32, 8)); });
     if (b.bytes == 4 && gather)
       runs.push_back([=]() { launchHand<float>(in, out, b.H, b.W, dim3((b.H + 31) / 32, (b.W + 31) / 32, b.N), dim3(32, 8)); });
-    for (size_t i = 0; i < runs.size(); ++i) {
-      check(cudaMemset(out, 0x5a, bytes), "memset");
-      auto [a, m] = timeIt(runs[i]);
-      best[i] = a;
-      bool same = sameBytes(out, ref, bytes);
-      failed += !same;
-      std::printf(" %.4f (%.4f)%s |", a, m, same ? "" : " DIFFERS");
-    }
+    failed += timeAll(runs, out, ref, bytes, best);
     if (runs.size() == 1) std::printf(" |");
     std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
   }
@@ -435,14 +444,7 @@ int measureFlat(CUmodule mod, void *in, void *out, void *ref, bool quick) {
         launcher(clone, (g + 3) / 4, 1, 1, 32, 8, targs.data()),
         [=]() { launchHand<float>(in, out, W, H, dim3((W + 31) / 32, (H + 31) / 32, N), dim3(32, 8)); }};
     float best[2] = {0, 0};
-    for (size_t i = 0; i < runs.size(); ++i) {
-      check(cudaMemset(out, 0x5a, bytes), "memset");
-      auto [a, m] = timeIt(runs[i]);
-      best[i] = a;
-      bool same = sameBytes(out, ref, bytes);
-      failed += !same;
-      std::printf(" %.4f (%.4f)%s |", a, m, same ? "" : " DIFFERS");
-    }
+    failed += timeAll(runs, out, ref, bytes, best);
     std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
   }
   for (const F &f : rows) {
@@ -468,14 +470,7 @@ int measureFlat(CUmodule mod, void *in, void *out, void *ref, bool quick) {
     if (f.hand)
       runs.push_back([=]() { f.hand(in, out, f.W, f.H, dim3((f.W + 31) / 32, (f.H + 31) / 32), dim3(32, 8)); });
     float best[2] = {0, 0};
-    for (size_t i = 0; i < runs.size(); ++i) {
-      check(cudaMemset(out, 0x5a, bytes), "memset");
-      auto [a, m] = timeIt(runs[i]);
-      best[i] = a;
-      bool same = sameBytes(out, ref, bytes);
-      failed += !same;
-      std::printf(" %.4f (%.4f)%s |", a, m, same ? "" : " DIFFERS");
-    }
+    failed += timeAll(runs, out, ref, bytes, best);
     if (runs.size() == 1) std::printf(" |");
     std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
   }
