@@ -328,6 +328,22 @@ void addFlat(std::vector<Case> &cs) {
   cs.push_back(permute("flat_nhwc_nchw", Elem::F32, 16, 64, 224 * 224, 256));
   cs.push_back(permute("flat_nchw_nhwc_u8", Elem::I8, 16, 64, 224 * 224, 256));
   cs.push_back(permute("flat_nchw_nhwc_u8", Elem::I8, 16, 256, 56 * 56, 1024));
+  // The forms users write (Inputs/flat.cu's last kernels).
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {1000u, 3000u, 128u}}) {
+    cs.push_back(flat("flat_early", mat(Elem::F32, W, H), W, H, b));
+    cs.push_back(flat("flat_sizet", mat(Elem::F32, W, H), W, H, b));
+    cs.push_back(flat("flat_half", mat(Elem::F16, W, H), W, H, b));
+    const size_t n = size_t(W) * H;
+    cs.push_back(flat("flat_scalecol", {in(Elem::F32, n), in(Elem::F32, W), out(Elem::F32, n), i32(int32_t(W)), i32(int32_t(H))}, W, H, b));
+    cs.push_back(flat("flat_rowbias", {in(Elem::F32, n), in(Elem::F32, H), out(Elem::F32, n), i32(int32_t(W)), i32(int32_t(H))}, W, H, b));
+  }
+  {
+    const unsigned W = 1000, H = 300, B = 11;  // the batch: an image of W x H, B of them
+    const size_t n = size_t(W) * H * B;
+    Case c = flat("flat_batch3", {in(Elem::F32, n), out(Elem::F32, n), i32(W), i32(H), i32(B)}, W, H * B, 256, true);
+    c.name = "transpose flat: flat_batch3 1000x300x11 b256";
+    cs.push_back(c);
+  }
 }
 
 }  // namespace

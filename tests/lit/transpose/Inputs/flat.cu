@@ -141,3 +141,49 @@ extern "C" __global__ void flat_ntid_twice(const float *in, float *out, int W, i
     out[x * H + y] = in[i] + blockDim.x;
   }
 }
+
+// The forms users write (added after the first GPU runs): the split before
+// an early return, a column scale and a row bias read through the split
+// indices, unsigned indices widened to size_t, halves, and a 3-D batch
+// (`i % W`, `(i / W) % H`, `i / (W * H)` with a batch bound).
+extern "C" __global__ void flat_early(const float *__restrict__ in, float *__restrict__ out, int W, int H) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i >= W * H) return;
+  int y = i / W, x = i % W;
+  out[x * H + y] = in[i];
+}
+
+extern "C" __global__ void flat_scalecol(const float *in, const float *scale, float *out, int W, int H) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x;
+  if (i < W * H) {
+    int y = i / W, x = i - y * W;
+    out[x * H + y] = in[i] * scale[x];
+  }
+}
+
+extern "C" __global__ void flat_rowbias(const float *in, const float *bias, float *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    int x = i % W, y = i / W;
+    out[x * H + y] = in[i] + bias[y];
+  }
+}
+
+extern "C" __global__ void flat_sizet(const float *in, float *out, unsigned W, unsigned H) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) {
+    size_t x = i % W, y = i / W;
+    out[x * H + y] = in[i];
+  }
+}
+
+extern "C" __global__ void flat_half(const __half *in, __half *out, int W, int H) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W * H) out[(i % W) * H + i / W] = in[i];
+}
+
+extern "C" __global__ void flat_batch3(const float *in, float *out, int W, int H, int B) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int x = i % W, y = (i / W) % H, b = i / (W * H);
+  if (b < B) out[(b * W + x) * H + y] = in[i];
+}
