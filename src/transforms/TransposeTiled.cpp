@@ -54,6 +54,14 @@
 // (bx/32-1)) << 5) + X, ctaid.x = ctaid.x >> log2(bx/32)), along the other
 // axis 32 original blocks a tile (the index's grid dimension divided by 32
 // rounding up, its extent passed; %tid.y 0); at least 32 blocks along it.
+// The flat form (TransposeFlat.cpp; `flat` given): the kernel is the 2-D
+// form of a 1-D launch that splits its index with / and %, the shape 32 x
+// 32; the clone's blocks loop over the tiles (flatPrologue: tile t at
+// logical block (t % tilesX, t / tilesX), or with two splits (t % tilesX,
+// (t / tilesX) % tilesY, batch (t / tilesX) / tilesY)), each logical thread
+// skipped past w, w2 or the launch's threads (flatPast), a bar.sync between
+// tiles; where the rows or columns are fewer than 32 the blocks run the
+// original kernel's code on 1024 flat indices each instead (flatPlain).
 // Kernels that read another special register (%laneid, %warpid, %clock...:
 // they would see the hardware thread, not the logical one) are refused
 // before (Transpose.cpp), for both clones.
