@@ -378,6 +378,47 @@ Variant makeVariant(const std::string &name, const Plan &p, const Shape &sh) {
 
 namespace {
 
+/// Why a kernel is not staged: the remark's text, the statement it points
+/// at (or null) and the statistic it counts.
+struct Refusal {
+  std::string why;
+  const ir::Stmt *at = nullptr;
+  const char *stat = "";
+};
+
+/// The pass's checks on kernel `k` (an original, or the flat form's 2-D
+/// kernel) and its plan: no communication, instructions the clones may copy
+/// twice, the tiled loads and the store, no branch on memory before the
+/// tiled loads. The plan (r.at: the statement its remark points at), or
+/// nullopt with `r` set.
+std::optional<Plan> checkedPlan(const ir::Function &k, analysis::FunctionAnalyses &fa, Refusal &r) {
+  if (const auto &comm = fa.communication(); !comm.empty()) {
+    const auto &c = comm.front();
+    r = {"threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what + ")",
+         c.function == &k ? c.stmt : nullptr, "refused-communication"};
+    return std::nullopt;
+  }
+  std::vector<MemoryBranch> memBranches;
+  if (auto why = checkInstructions(k, fa, memBranches)) {
+    r = {*why, nullptr, "refused-instructions"};
+    return std::nullopt;
+  }
+  std::string why;
+  uint32_t at = 0;
+  auto plan = planKernel(k, fa, why, at);
+  // A branch on memory before the tiled load (or no plan): a logical thread
+  // might take another path in phase 2 than in phase 1.
+  auto early = std::find_if(memBranches.begin(), memBranches.end(),
+                            [&](const MemoryBranch &b) { return !plan || !runsBefore(fa, plan->loads.back(), b.instr); });
+  if (early != memBranches.end()) {
+    r = {early->why, nullptr, "refused-instructions"};
+    return std::nullopt;
+  }
+  // The statement planKernel stopped at: its refusal's, or (a plan) the one the applied remark points at.
+  r = {plan ? "" : why, at < fa.cfg().instructions().size() ? fa.cfg().instructions()[at] : nullptr, "refused-pattern"};
+  return plan;
+}
+
 /// A kernel in the flat form (TransposeFlat.cpp): the checks and the plan
 /// on its 2-D form, then the tiled clone with a variant per block size.
 void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm flat) {
@@ -392,26 +433,11 @@ void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses
   if (auto b = ctx.baseOf(k); b && b->variantCount > 0) return;  // an earlier pass cloned it
   auto g = flatAs2D(m, k, flat);
   analysis::FunctionAnalyses ga(m, *g);
-  if (const auto &comm = ga.communication(); !comm.empty()) {
-    refuse("threads communicate (" + std::string(analysis::kindName(comm.front().kind)) + ": " + comm.front().what + ")");
-    return;
-  }
   if (!hasUncoalesced(ga)) return;  // coalesced as it is (a broadcast `b[i % w]`, a stencil): no remark
-  std::vector<MemoryBranch> memBranches;
-  if (auto why = checkInstructions(*g, ga, memBranches)) {
-    refuse(*why);
-    return;
-  }
-  std::string why;
-  uint32_t planAt = 0;
-  auto plan = planKernel(*g, ga, why, planAt);
-  for (const auto &b : memBranches)
-    if (!plan || !runsBefore(ga, plan->loads.back(), b.instr)) {
-      refuse(b.why);
-      return;
-    }
-  if (!plan) {
-    refuse(why);
+  Refusal r;
+  auto plan = checkedPlan(*g, ga, r);
+  if (!plan) {  // the remark points at the original's index (the 2-D kernel's statements are not the user's)
+    refuse(r.why);
     return;
   }
   if (plan->stores.size() != 1) {
@@ -484,34 +510,13 @@ void runTranspose(PassContext &ctx) {
       if (!afterCoalesce) ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, at), "not transformed: " + why);
       ctx.count(afterCoalesce ? "skipped-cloned" : stat);
     };
-    const auto &comm = fa.communication();
-    if (!comm.empty()) {
-      const auto &c = comm.front();
-      refuse("threads communicate (" + std::string(analysis::kindName(c.kind)) + ": " + c.what + ")",
-             c.function == k ? c.stmt : nullptr, "refused-communication");
-      continue;
-    }
-    std::vector<MemoryBranch> memBranches;
-    if (auto why = checkInstructions(*k, fa, memBranches)) {
-      refuse(*why, nullptr, "refused-instructions");
-      continue;
-    }
-    std::string why;
-    uint32_t at = 0;
-    auto plan = planKernel(*k, fa, why, at);
-    const ir::Stmt *atStmt = at < fa.cfg().instructions().size() ? fa.cfg().instructions()[at] : nullptr;
-    // A branch on memory before the tiled load (or no plan): a logical thread
-    // might take another path in phase 2 than in phase 1.
-    auto early = std::find_if(memBranches.begin(), memBranches.end(),
-                              [&](const MemoryBranch &b) { return !plan || !runsBefore(fa, plan->loads.back(), b.instr); });
-    if (early != memBranches.end()) {
-      refuse(early->why, nullptr, "refused-instructions");
-      continue;
-    }
+    Refusal r;
+    auto plan = checkedPlan(*k, fa, r);
     if (!plan) {
-      refuse(why, atStmt, "refused-pattern");
+      refuse(r.why, r.at, r.stat);
       continue;
     }
+    const ir::Stmt *atStmt = r.at;
     int pos = m.itemIndex(k);
     std::string kept, tiledWhy = k->params ? "" : "it has no parameter list";
     // Several stores (an unrolled loop of load-store pairs): each thread
