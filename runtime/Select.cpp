@@ -328,7 +328,9 @@ bool threadsPerParamFail(const Variant &v, const std::vector<uint32_t> &paramSiz
   for (const auto &tp : v.threadsPerParam) {
     int64_t value = 0;
     if (!intArgument(paramSizes, params, tp.index, value, why)) return true;
-    if (value > 0 && threads < uint64_t(value) * tp.times)
+    // threads < times * value, without the product (an 8-byte argument times
+    // 32 could wrap): value > threads / times.
+    if (value > 0 && tp.times > 0 && uint64_t(value) > threads / tp.times)
       return failed(why, [&] {
         return "the launch's " + std::to_string(threads) + " threads are fewer than " + std::to_string(tp.times) +
                " times param " + std::to_string(tp.index) + " (" + std::to_string(value) + ")";
@@ -425,10 +427,10 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, c
     if (!(mask & 1)) continue;
     const Variant &v = k.variants[i];
     if (!alignmentHolds(v, k.paramSizes, params)) continue;
-    // Argument conditions of rowwalk clones, as finishSelection (no text);
-    // the row lengths before the allocations (two driver calls a pointer
+    // Argument conditions, as finishSelection (no text): the row lengths
+    // and thread counts before the allocations (two driver calls a pointer
     // pair, which a launch under a clone's row floor, kmeans' 34 features,
-    // need not make; not what cost h3_kmeans its 5%: docs/BENCHMARKS.md).
+    // need not make).
     if (!v.minParams.empty() && !minParamsHold(v, k.paramSizes, params)) continue;
     if (!v.threadsPerParam.empty() && threadsPerParamFail(v, k.paramSizes, params, threads, nullptr)) continue;
     if (!v.extraArgs.empty() && !params) continue;  // as finishSelection

@@ -173,13 +173,8 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   // w: a parameter; with a second divisor of i, that one is w * w2 (the
   // batch of a permute, `i / (HW * C)`), w2 a parameter too.
   std::string prod;
-  for (const auto &w : byI) {
-    std::string name;
-    if (f.width.empty() && paramOf(w, name) >= 0) {
-      f.width = w;
-      f.widthParam = paramOf(w, f.widthParamName);
-    }
-  }
+  for (const auto &w : byI)
+    if (f.width.empty() && (f.widthParam = paramOf(w, f.widthParamName)) >= 0) f.width = w;
   if (f.width.empty()) {
     why = "the divisor " + *byI.begin() + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
     return std::nullopt;

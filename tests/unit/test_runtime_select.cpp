@@ -1138,4 +1138,10 @@ TEST_CASE("select: threads per parameter value (the flat transpose's 32 rows)", 
   w = -3;
   CHECK(chooseVariant(k, 0b1, p, nullptr, launchThreads(s)) == 0);
   CHECK(reason0(selectVariant(k, s, kH200, {1024}, nullptr)) == "param 1 was not given");
+  // An 8-byte argument whose product with `times` would wrap still fails.
+  KernelManifest k8{"k", {8, 8}, {v}};
+  int64_t huge = int64_t(1) << 59;  // 32 * 2^59 = 2^64: 0 if multiplied
+  void *p8[2] = {&a, &huge};
+  CHECK(chooseVariant(k8, 0b1, p8, nullptr, launchThreads(s)) == -1);
+  CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
 }
