@@ -66,6 +66,7 @@
 // they would see the hardware thread, not the logical one) are refused
 // before (Transpose.cpp), for both clones.
 #include <bit>
+#include <functional>
 
 #include "Transpose.h"
 
@@ -182,15 +183,17 @@ Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
   return l;
 }
 
-/// Phase 2 of one logical thread: the whole body renamed, the load from
-/// the tile, every return a branch to `end`.
-std::vector<std::unique_ptr<ir::Stmt>> phase2Copy(ir::Module &m, const ir::Function &k, const Plan &p,
-                                                  const Logical &l, const std::string &end,
-                                                  const std::string &labelSuffix, uint64_t tileBytes) {
-  auto f = cloneBody(k, std::string(k.name) + "_phase2", labelSuffix, m);
-  replaceSpecialReads(*f->body, l.names, m);
+/// The body of `k` after its declarations, copied (labels suffixed with
+/// `labelSuffix`), the special registers renamed by `names`, `edit` applied
+/// to the copy, every return a branch to `end`.
+std::vector<std::unique_ptr<ir::Stmt>> renamedBody(ir::Module &m, const ir::Function &k,
+                                                   const std::map<std::string, std::string> &names,
+                                                   const std::string &end, const std::string &labelSuffix,
+                                                   const std::function<void(ir::Function &)> &edit = {}) {
+  auto f = cloneBody(k, std::string(k.name) + "_copy", labelSuffix, m);
+  replaceSpecialReads(*f->body, names, m);
+  if (edit) edit(*f);
   auto &b = f->body->body;
-  loadsFromTiles(m, *f, p, l.addr, tileBytes);
   std::vector<std::unique_ptr<ir::Stmt>> out;
   for (size_t i = prologueAt(*f->body); i < b.size(); ++i) {
     auto &s = b[i];
@@ -202,6 +205,15 @@ std::vector<std::unique_ptr<ir::Stmt>> phase2Copy(ir::Module &m, const ir::Funct
     out.push_back(std::move(s));
   }
   return out;
+}
+
+/// Phase 2 of one logical thread: the whole body renamed, the load from
+/// the tile, every return a branch to `end`.
+std::vector<std::unique_ptr<ir::Stmt>> phase2Copy(ir::Module &m, const ir::Function &k, const Plan &p,
+                                                  const Logical &l, const std::string &end,
+                                                  const std::string &labelSuffix, uint64_t tileBytes) {
+  return renamedBody(m, k, l.names, end, labelSuffix,
+                     [&](ir::Function &f) { loadsFromTiles(m, f, p, l.addr, tileBytes); });
 }
 
 /// Phase 1's copies keep their loaded elements in registers of their own
@@ -360,18 +372,9 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
     e.ins("bra", {end}, past);
     for (auto &st : e.out) code.push_back(std::move(st));
     e.out.clear();
-    auto f = cloneBody(*flat.original, std::string(flat.original->name) + "_plain", "_ttplain" + std::to_string(j), m);
-    replaceSpecialReads(*f->body, {{"%ctaid.x", zero}, {"%ntid.x", zero}, {"%tid.x", i}}, m);
-    auto &b = f->body->body;
-    for (size_t n = prologueAt(*f->body); n < b.size(); ++n) {
-      auto &st = b[n];
-      if (st->kind == ir::Stmt::Kind::Instruction) {
-        auto &in = static_cast<ir::Instruction &>(*st);
-        if (analysis::flowOf(in) == analysis::Flow::Return)
-          st = makeInstr(m, "bra", {Operand::sym(m.intern(end))}, in.guard, in.guardNegated);
-      }
+    for (auto &st : renamedBody(m, *flat.original, {{"%ctaid.x", zero}, {"%ntid.x", zero}, {"%tid.x", i}}, end,
+                                "_ttplain" + std::to_string(j)))
       code.push_back(std::move(st));
-    }
     e.label(end);
   }
   e.ins("ret", {});
