@@ -341,7 +341,7 @@ const AllocationLookup *allocationLookup();
 
 bool imageGate(NvccKernel &k, const LaunchShape &s, void **args) {
   const uint64_t mask = shapeMask(k.manifest, s, k.limits, [](size_t) -> uint32_t { return 0xffffffffu; });
-  const int v = mask ? chooseVariant(k.manifest, mask, args, allocationLookup(), launchThreads(s)) : -1;
+  const int v = mask ? chooseVariant(k.manifest, mask, args, allocationLookup(), &s) : -1;
   if (v < 0) return false;
   const Variant &variant = k.manifest.variants[size_t(v)];
   const bool firstWait = k.savedPs.load(std::memory_order_relaxed) == 0;
@@ -560,7 +560,7 @@ int selectFastCluster(const ptxopt_nvcc_cudart &rt, NvccKernel &k, const LaunchS
     mask |= uint64_t(1) << i;
     if (!perLaunchConditions(v)) break;
   }
-  return mask ? chooseVariant(k.manifest, mask, args, allocationLookup(), launchThreads(s)) : -1;
+  return mask ? chooseVariant(k.manifest, mask, args, allocationLookup(), &s) : -1;
 }
 
 }  // namespace

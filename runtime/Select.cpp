@@ -384,6 +384,44 @@ std::string checkThreadsPerParam(const Variant &v, const std::vector<uint32_t> &
   return why;
 }
 
+/// The gridStrideOnce conditions; text only when `why` is given.
+bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                        const LaunchShape *s, std::string *why) {
+  for (const auto &g : v.gridStrideOnce) {
+    const char axis = char('x' + g.dim);
+    if (!s || g.dim > 2) return failed(why, [&] { return std::string("the launch's shape is not known"); });
+    const uint64_t threads = uint64_t(s->grid[g.dim]) * s->block[g.dim];
+    if (threads >= (uint64_t(1) << 30))
+      return failed(why, [&] {
+        return "the launch's " + std::to_string(threads) + " threads along " + axis +
+               " are 2^30 or more (a grid-stride index could wrap)";
+      });
+    // The product of the arguments, stopped once past `threads` (no wrap).
+    uint64_t product = 1;
+    std::string names;
+    for (uint32_t index : g.params) {
+      int64_t value = 0;
+      if (!intArgument(paramSizes, params, index, value, why)) return true;
+      names += (names.empty() ? "param " : " * param ") + std::to_string(index) + " (" + std::to_string(value) + ")";
+      if (value < 0) return failed(why, [&] { return names + " is negative"; });
+      if (product <= threads) product = uint64_t(value) > threads ? threads + 1 : product * uint64_t(value);
+    }
+    if (product > threads)
+      return failed(why, [&] {
+        return "the launch's " + std::to_string(threads) + " threads along " + axis + " are fewer than " + names +
+               ": its grid-stride loop would run more than once";
+      });
+  }
+  return false;
+}
+
+std::string checkGridStrideOnce(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                                const LaunchShape &s) {
+  std::string why;
+  gridStrideOnceFail(v, paramSizes, params, &s, &why);
+  return why;
+}
+
 ShapeDecision decideShape(const KernelManifest &k, const LaunchShape &s, const DeviceLimits &dev,
                           const std::vector<uint32_t> &variantMaxThreads) {
   ShapeDecision d;
@@ -406,6 +444,7 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
     if (reason.empty() && !v.minParams.empty()) reason = checkMinParams(v, k.paramSizes, params);
     if (reason.empty() && !v.threadsPerParam.empty())
       reason = checkThreadsPerParam(v, k.paramSizes, params, launchThreads(s));
+    if (reason.empty() && !v.gridStrideOnce.empty()) reason = checkGridStrideOnce(v, k.paramSizes, params, s);
     // Extra arguments are appended to the original's argument array: it
     // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
     if (reason.empty() && !v.extraArgs.empty() && !params)
@@ -422,7 +461,8 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
 }
 
 int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, const AllocationLookup *lookup,
-                  uint64_t threads) {
+                  const LaunchShape *shape) {
+  const uint64_t threads = shape ? launchThreads(*shape) : 0;
   for (size_t i = 0; mask != 0 && i < k.variants.size(); ++i, mask >>= 1) {
     if (!(mask & 1)) continue;
     const Variant &v = k.variants[i];
@@ -433,6 +473,7 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, c
     // need not make).
     if (!v.minParams.empty() && !minParamsHold(v, k.paramSizes, params)) continue;
     if (!v.threadsPerParam.empty() && threadsPerParamFail(v, k.paramSizes, params, threads, nullptr)) continue;
+    if (!v.gridStrideOnce.empty() && gridStrideOnceFail(v, k.paramSizes, params, shape, nullptr)) continue;
     if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
     if (!v.disjointParams.empty() && !disjointHolds(v, k.paramSizes, params, lookup)) continue;
     return static_cast<int>(i);

@@ -109,6 +109,20 @@ struct Variant {
     bool operator==(const ThreadsPerParam &) const = default;
   };
   std::vector<ThreadsPerParam> threadsPerParam;
+  // Each thread's grid-stride loop along grid dimension `dim` runs at most
+  // once: the launch's threads along it (grid.dim * block.dim) number at
+  // least the product of the arguments `params` (each a non-negative
+  // integer; a negative one fails) and fewer than 2^30, so that a thread's
+  // index plus the loop's stride neither wraps in 32 bits nor stays under
+  // the bound. The transpose pass runs a kernel written as a grid-stride
+  // loop (`for (i = ...; i < n; i += blockDim.x * gridDim.x)`) as the
+  // kernel of one element per thread it then is.
+  struct GridStrideOnce {
+    uint32_t dim;
+    std::vector<uint32_t> params;
+    bool operator==(const GridStrideOnce &) const = default;
+  };
+  std::vector<GridStrideOnce> gridStrideOnce;
   // Values of the ORIGINAL launch the clone takes as extra .u32 parameters,
   // after the original's own, in this order (e.g. grid.x for a clone that
   // merges blocks and must know the original grid). Empty for most clones.

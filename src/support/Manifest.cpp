@@ -75,6 +75,11 @@ Json variantJson(const Variant &v) {
     for (const auto &p : v.threadsPerParam) per.push_back(Json{{"index", p.index}, {"times", p.times}});
     j["threadsPerParam"] = std::move(per);
   }
+  if (!v.gridStrideOnce.empty()) {
+    Json once = Json::array();
+    for (const auto &g : v.gridStrideOnce) once.push_back(Json{{"dim", g.dim}, {"params", g.params}});
+    j["gridStrideOnce"] = std::move(once);
+  }
   return j;
 }
 
@@ -248,7 +253,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
              {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minLaunchThreads", "minBlockThreads", "extraArgs",
-              "disjointParams", "minParams", "threadsPerParam"});
+              "disjointParams", "minParams", "threadsPerParam", "gridStrideOnce"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -317,6 +322,26 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
         fail(p + ".index", "parameter " + std::to_string(t.index) + " does not exist (the kernel has " +
                                std::to_string(numParams) + ")");
       v.threadsPerParam.push_back(t);
+    }
+  }
+  if (j.contains("gridStrideOnce")) {
+    const Json &once = getArray(j["gridStrideOnce"], path + ".gridStrideOnce");
+    for (size_t i = 0; i < once.size(); ++i) {
+      std::string p = path + ".gridStrideOnce[" + std::to_string(i) + "]";
+      expectKeys(once[i], p, {"dim", "params"});
+      Variant::GridStrideOnce g{getU32(once[i]["dim"], p + ".dim"), {}};
+      if (g.dim > 2) fail(p + ".dim", "must be 0, 1 or 2 (x, y, z)");
+      const Json &ps = getArray(once[i]["params"], p + ".params");
+      if (ps.empty()) fail(p + ".params", "must name at least one parameter");
+      for (size_t n = 0; n < ps.size(); ++n) {
+        uint32_t index = getU32(ps[n], p + ".params[" + std::to_string(n) + "]");
+        if (index >= numParams)
+          fail(p + ".params[" + std::to_string(n) + "]", "parameter " + std::to_string(index) +
+                                                              " does not exist (the kernel has " +
+                                                              std::to_string(numParams) + ")");
+        g.params.push_back(index);
+      }
+      v.gridStrideOnce.push_back(std::move(g));
     }
   }
   return v;

@@ -190,6 +190,8 @@ bool implies(const Variant &later, const Variant &earlier) {
     for (const auto &q : a.threadsPerParam) covered |= q.index == p.index && q.times >= p.times;
     if (!covered) return false;
   }
+  for (const auto &g : b.gridStrideOnce)
+    if (std::find(a.gridStrideOnce.begin(), a.gridStrideOnce.end(), g) == a.gridStrideOnce.end()) return false;
   return true;
 }
 

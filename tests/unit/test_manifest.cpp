@@ -358,3 +358,26 @@ TEST_CASE("manifest: threads per parameter value", "[manifest]") {
   expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"threadsPerParam":[{"index":0}])",
                     "manifest.variants[0].threadsPerParam[0]: missing field 'times'");
 }
+
+TEST_CASE("manifest: grid-stride loops run once", "[manifest]") {
+  Variant v = remap();
+  v.gridStrideOnce = {{0, {2}}, {1, {1, 2}}};
+  KernelManifest k{"k", {8, 4, 4}, {v}};
+  std::string json = toJson(k);
+  CHECK(json.find(R"("gridStrideOnce":[{"dim":0,"params":[2]},{"dim":1,"params":[1,2]}])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(KernelManifest{"k", {8}, {remap()}}).find("gridStrideOnce") == std::string::npos);
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[3]}])",
+                    "manifest.variants[0].gridStrideOnce[0].params[0]: parameter 3 does not exist");
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":3,"params":[0]}])",
+                    "manifest.variants[0].gridStrideOnce[0].dim: must be 0, 1 or 2");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[]}])",
+                    "manifest.variants[0].gridStrideOnce[0].params: must name at least one parameter");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"gridStrideOnce":[{"params":[0]}])",
+                    "manifest.variants[0].gridStrideOnce[0]: missing field 'dim'");
+}

@@ -84,6 +84,13 @@ TEST_CASE("prune drops a repeated variant and one shadowed by weaker conditions"
   CHECK(prune({rows, free}) == std::vector<std::string>{"s", "s"});
   CHECK(prune({rowsHigher, rows}) == std::vector<std::string>{"s", "s"});
   CHECK(prune({rows, rowsHigher}) == std::vector<std::string>{"s"});
+  // A grid-stride loop run once: a launch failing it must reach the later
+  // variant; the same condition again is a shadow.
+  Variant once = named("s");
+  once.gridStrideOnce = {{0, {2}}};
+  CHECK(prune({once, free}) == std::vector<std::string>{"s", "s"});
+  CHECK(prune({once, once}) == std::vector<std::string>{"s"});
+  CHECK(prune({free, once}) == std::vector<std::string>{"s"});
   // A different clone is never taken for a shadow (its own limits may differ).
   Variant x = named("x");
   x.gridMultiple = {1024, 1, 1};

@@ -55,6 +55,10 @@ Variant randomVariant(std::mt19937 &rng, size_t params, int n) {
   // argument at least a value.
   if (often() && params >= 2) v.disjointParams.push_back({0, 1});
   if (often() && params >= 3) v.minParams.push_back({2, int64_t(pick(12))});
+  // The transpose pass's thread-count conditions on argument 2 (7 in the
+  // launches below): threads per unit of it, a grid-stride loop run once.
+  if (often() && params >= 3) v.threadsPerParam.push_back({2, 1u + pick(4096)});
+  if (often() && params >= 3) v.gridStrideOnce.push_back({uint32_t(rng() % 3), {2}});
   return v;
 }
 
@@ -78,7 +82,7 @@ TEST_CASE("mask: the same choice as the decision with reasons, random manifests 
     size_t n = 1 + rng() % 6;
     std::vector<uint32_t> maxThreads;
     for (size_t i = 0; i < n; ++i) {
-      k.variants.push_back(randomVariant(rng, 2, int(i)));
+      k.variants.push_back(randomVariant(rng, 3, int(i)));  // params 0, 1 pointers, 2 an int (7)
       static const uint32_t limits[] = {0, 128, 256, 512, 1024, 1024};  // 0: a clone cudart could not read
       maxThreads.push_back(limits[rng() % 6]);
     }
@@ -103,7 +107,7 @@ TEST_CASE("mask: the same choice as the decision with reasons, random manifests 
         return true;
       };
       const AllocationLookup *lk = rng() % 5 ? &lookup : nullptr;
-      int fast = chooseVariant(k, mask, params, lk);
+      int fast = chooseVariant(k, mask, params, lk, &s);
       Selection slow = selectVariant(k, s, dev, maxThreads, params, lk);
       INFO("manifest " << m << " launch " << l << ": " << shapeText(s) << " mask " << mask);
       REQUIRE(fast == slow.variant);

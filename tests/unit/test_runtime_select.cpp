@@ -1116,6 +1116,55 @@ TEST_CASE("select: minimum parameter values (the rowwalk clones' row length)", "
   CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
 }
 
+TEST_CASE("select: a grid-stride loop runs once (gridStrideOnce)", "[runtime]") {
+  Variant v = remap("k__ptxopt_tiledflat");
+  v.gridStrideOnce = {{0, {1}}};
+  KernelManifest k{"k", {8, 4, 4}, {v}};
+  uint64_t a = 0x7f0000000000;
+  int32_t n = 32768, h = 64;
+  void *p[3] = {&a, &n, &h};
+  // 128 blocks of 256 along x: 32768 threads, one per element.
+  const LaunchShape s = shape({128, 1, 1}, {256, 1, 1});
+  CHECK(selectVariant(k, s, kH200, {1024}, p).variant == 0);
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == 0);
+  n = 32769;  // a thread would loop twice
+  Selection twice = selectVariant(k, s, kH200, {1024}, p);
+  CHECK(twice.variant == -1);
+  CHECK(reason0(twice) ==
+        "the launch's 32768 threads along x are fewer than param 1 (32769): its grid-stride loop would run more than once");
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == -1);
+  // Zero holds (no iteration); a negative bound fails, as does an unknown launch.
+  n = 0;
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == 0);
+  n = -1;
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == -1);
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, p)) == "param 1 (-1) is negative");
+  n = 100;
+  CHECK(chooseVariant(k, 0b1, p, nullptr) == -1);
+  // 2^30 threads along x or more: i + the stride could wrap in 32 bits.
+  const LaunchShape big = shape({1u << 22, 1, 1}, {256, 1, 1});
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &big) == -1);
+  CHECK(reason0(selectVariant(k, big, kH200, {1024}, p)) ==
+        "the launch's 1073741824 threads along x are 2^30 or more (a grid-stride index could wrap)");
+  // A product of two arguments, along y: grid.y * block.y = 4 * 16 = 64 threads.
+  v.gridStrideOnce = {{1, {1, 2}}};
+  KernelManifest k2{"k", {8, 4, 4}, {v}};
+  const LaunchShape s2 = shape({1, 4, 1}, {1, 16, 1});
+  n = 1;
+  h = 64;
+  CHECK(chooseVariant(k2, 0b1, p, nullptr, &s2) == 0);
+  n = 2;  // 128 > 64
+  CHECK(chooseVariant(k2, 0b1, p, nullptr, &s2) == -1);
+  CHECK(reason0(selectVariant(k2, s2, kH200, {1024}, p)) ==
+        "the launch's 64 threads along y are fewer than param 1 (2) * param 2 (64): its grid-stride loop would run more than "
+        "once");
+  // A product that would wrap 64 bits still fails.
+  KernelManifest k8{"k", {8, 8, 8}, {v}};
+  int64_t huge = int64_t(1) << 40, huge2 = int64_t(1) << 40;
+  void *p8[3] = {&a, &huge, &huge2};
+  CHECK(chooseVariant(k8, 0b1, p8, nullptr, &s2) == -1);
+}
+
 TEST_CASE("select: threads per parameter value (the flat transpose's 32 rows)", "[runtime]") {
   Variant v = remap("k__ptxopt_tiledflat");
   v.threadsPerParam = {{1, 32}};
@@ -1126,22 +1175,22 @@ TEST_CASE("select: threads per parameter value (the flat transpose's 32 rows)", 
   // 128 blocks of 256: 32768 threads, 32 rows of 1000 and more.
   const LaunchShape s = shape({128, 1, 1}, {256, 1, 1});
   CHECK(selectVariant(k, s, kH200, {1024}, p).variant == 0);
-  CHECK(chooseVariant(k, 0b1, p, nullptr, launchThreads(s)) == 0);
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == 0);
   w = 1025;  // 32 * 1025 = 32800 > 32768
   Selection thin = selectVariant(k, s, kH200, {1024}, p);
   CHECK(thin.variant == -1);
   CHECK(reason0(thin) == "the launch's 32768 threads are fewer than 32 times param 1 (1025)");
-  CHECK(chooseVariant(k, 0b1, p, nullptr, launchThreads(s)) == -1);
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == -1);
   // An unknown launch (0 threads) fails; a value of 0 or less holds.
   w = 1000;
   CHECK(chooseVariant(k, 0b1, p, nullptr) == -1);
   w = -3;
-  CHECK(chooseVariant(k, 0b1, p, nullptr, launchThreads(s)) == 0);
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == 0);
   CHECK(reason0(selectVariant(k, s, kH200, {1024}, nullptr)) == "param 1 was not given");
   // An 8-byte argument whose product with `times` would wrap still fails.
   KernelManifest k8{"k", {8, 8}, {v}};
   int64_t huge = int64_t(1) << 59;  // 32 * 2^59 = 2^64: 0 if multiplied
   void *p8[2] = {&a, &huge};
-  CHECK(chooseVariant(k8, 0b1, p8, nullptr, launchThreads(s)) == -1);
+  CHECK(chooseVariant(k8, 0b1, p8, nullptr, &s) == -1);
   CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
 }

@@ -136,6 +136,11 @@ bool minParamsHold(const Variant &v, const std::vector<uint32_t> &paramSizes, vo
 /// of, or "" (0 threads: the launch is not known, every entry fails).
 std::string checkThreadsPerParam(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
                                  uint64_t threads);
+/// The first `v.gridStrideOnce` entry launch `s` fails (its threads along
+/// the dimension fewer than the product of the arguments, or 2^30 or more;
+/// an argument negative or unreadable), or "".
+std::string checkGridStrideOnce(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                                const LaunchShape &s);
 
 /// The shape-dependent part of a decision: per variant, the first failed
 /// shape condition ("" when the shape conditions hold).
@@ -177,7 +182,7 @@ constexpr uint32_t kAnyKernelThreads = 256;
 /// pointer parameters, extra arguments that need the argument array).
 inline bool perLaunchConditions(const Variant &v) {
   return !v.alignedParams.empty() || !v.extraArgs.empty() || !v.disjointParams.empty() || !v.minParams.empty() ||
-         !v.threadsPerParam.empty();
+         !v.threadsPerParam.empty() || !v.gridStrideOnce.empty();
 }
 
 /// The shape-dependent part of the decision as a bit mask: bit i is set when
@@ -214,11 +219,11 @@ uint64_t shapeMask(const KernelManifest &k, const LaunchShape &s, const DeviceLi
 }
 
 /// finishSelection's choice without the text: the first variant in `mask`
-/// whose per-launch conditions hold for `params` and a launch of `threads`
-/// threads (0: not known; threadsPerParam conditions then fail); -1 for
-/// the original.
+/// whose per-launch conditions hold for `params` and launch `shape` (null:
+/// not known; threadsPerParam and gridStrideOnce conditions then fail); -1
+/// for the original.
 int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params,
-                  const AllocationLookup *lookup = nullptr, uint64_t threads = 0);
+                  const AllocationLookup *lookup = nullptr, const LaunchShape *shape = nullptr);
 
 /// One log line: "<kernel> grid=(..) block=(..) shared=N -> <variant> (<kind>)
 /// grid=(..) block=(..); rejected: <name>: <reason>; ...".
@@ -351,13 +356,13 @@ inline int chooseLaunch(const KernelManifest &k, const LaunchShape &s, const Dev
     mask = shapeMask(k, s, dev, maxThreadsOf);
     masks.store(s, mask);
   }
-  sel.variant = mask ? chooseVariant(k, mask, params, lookup, launchThreads(s)) : -1;
+  sel.variant = mask ? chooseVariant(k, mask, params, lookup, &s) : -1;
   // A chosen clone that cannot be launched is dropped for good (confirm
   // fails once per clone): the shape's mask again, without it.
   while (sel.variant >= 0 && maxThreadsOf.confirm && !maxThreadsOf.confirm(maxThreadsOf.ctx, size_t(sel.variant))) {
     mask = shapeMask(k, s, dev, maxThreadsOf);
     masks.store(s, mask);
-    sel.variant = mask ? chooseVariant(k, mask, params, lookup, launchThreads(s)) : -1;
+    sel.variant = mask ? chooseVariant(k, mask, params, lookup, &s) : -1;
   }
   if (sel.variant >= 0) sel.launch = transformLaunch(k.variants[size_t(sel.variant)], s);
   return sel.variant;
