@@ -28,7 +28,10 @@
 // --blockaxis: the -O2 module of tests/lit/transpose/Inputs/blockaxis.cu (1-D
 // blocks, the other axis a block index): a fourth table (measureBlockAxis).
 // --flat: the -O2 module of tests/lit/transpose/Inputs/flat.cu (1-D launches
-// indexing with / and %): a fifth table (measureFlat); --flat-only: that alone.
+// indexing with / and %): a fifth table (measureFlat); --flat-only: that
+// (and the sixth) alone. --gridstride: the -O2 module of
+// tests/lit/transpose/Inputs/gridstride.cu (grid-stride loops): a sixth
+// table (measureGridStride).
 // --unrolled: the -O2 module of tests/lit/transpose/Inputs/unrolled.cu (the
 // CUDA samples' naive transpose, four load-store pairs per thread): a third
 // table of its one-element clones against the hand kernels (measureUnrolled;
@@ -477,10 +480,78 @@ int measureFlat(CUmodule mod, void *in, void *out, void *ref, bool quick) {
   return failed;
 }
 
+/// Kernels written as grid-stride loops (tests/lit/transpose/Inputs/gridstride.cu),
+/// launched with a thread per element: the flat ones (blocks of 256) against
+/// their flat clone (as measureFlat), the nested 2-D ones (16 x 16 and 32 x 8
+/// blocks) against their tiled clones, each beside the hand kernel of its
+/// element type. Returns how many outputs differ from the original's.
+int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) {
+  std::printf("\n| kernel (grid-stride loop) | size | naive | clone | hand-tiled | clone x | hand x | hand ms / clone ms |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  struct G {
+    const char *name;
+    unsigned bytes;
+    int W, H;
+    void (*hand)(const void *, void *, int, int, dim3, dim3);
+    int n;            // the count argument: -1 none (gs_wh), 0 W * H
+    unsigned bx, by;  // 2-D blocks (the nested loops); bx = 0: 1-D blocks of 256
+  };
+  const G rows[] = {{"gs_f32", 4, 8192, 8192, launchHand<float>, 0, 0, 0},
+                    {"gs_f32", 4, 8191, 8193, launchHand<float>, 0, 0, 0},
+                    {"gs_wh", 4, 8192, 8192, launchHand<float>, -1, 0, 0},
+                    {"gs_u8", 1, 8192, 8192, launchHand<char>, 0, 0, 0},
+                    {"gs_u16", 2, 8192, 8192, launchHand<short>, 0, 0, 0},
+                    {"gs_f64", 8, 8192, 4096, launchHand<double>, 0, 0, 0},
+                    {"gs_2d", 4, 8192, 8192, launchHand<float>, -1, 16, 16},
+                    {"gs_2d", 4, 8192, 8192, launchHand<float>, -1, 32, 8},
+                    {"gs_2d_u8", 1, 8192, 8192, launchHand<char>, -1, 16, 16}};
+  int failed = 0;
+  for (const G &r : rows) {
+    if (quick && (r.W != 8192 || std::string(r.name) != "gs_f32")) continue;
+    int w = r.W, h = r.H, n = r.W * r.H;
+    std::vector<void *> args{&in, &out, &w, &h};
+    if (r.n == 0) args.push_back(&n);
+    const size_t bytes = size_t(r.W) * r.H * r.bytes;
+    CUfunction orig, clone;
+    check(cuModuleGetFunction(&orig, mod, r.name), r.name);
+    unsigned B = 256, g = unsigned((size_t(n) + B - 1) / B), gx = 0, gy = 0;
+    std::vector<void *> targs = args;
+    std::function<void()> naive, tiled;
+    if (r.bx == 0) {
+      targs.push_back(&g);
+      targs.push_back(&B);
+      check(cuModuleGetFunction(&clone, mod, (std::string(r.name) + "__ptxopt_tiledflat").c_str()), "flat clone");
+      naive = launcher(orig, g, 1, 1, B, 1, args.data());
+      tiled = launcher(clone, (g + 3) / 4, 1, 1, 32, 8, targs.data());
+    } else {
+      gx = (r.W + r.bx - 1) / r.bx;
+      gy = (r.H + r.by - 1) / r.by;
+      const unsigned sx = 32 / r.bx, sy = 32 / r.by;  // original blocks per tile
+      if (sx > 1) targs.push_back(&gx);
+      if (sy > 1) targs.push_back(&gy);
+      const std::string suffix = r.bx == r.by ? std::to_string(r.bx) : std::to_string(r.bx) + "x" + std::to_string(r.by);
+      check(cuModuleGetFunction(&clone, mod, (std::string(r.name) + "__ptxopt_tiled" + suffix).c_str()), "tiled clone");
+      naive = launcher(orig, gx, gy, 1, r.bx, r.by, args.data());
+      tiled = launcher(clone, (gx + sx - 1) / sx, (gy + sy - 1) / sy, 1, 32, 8, targs.data());
+    }
+    check(cudaMemset(out, 0x5a, bytes), "memset");
+    auto [nMin, nMed] = timeIt(naive);
+    check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
+    std::printf("| `%s`%s | %d x %d | %.4f (%.4f) |", r.name,
+                r.bx ? (" " + std::to_string(r.bx) + " x " + std::to_string(r.by)).c_str() : "", r.W, r.H, nMin, nMed);
+    std::vector<std::function<void()>> runs{tiled,
+                                            [=]() { r.hand(in, out, r.W, r.H, dim3((r.W + 31) / 32, (r.H + 31) / 32), dim3(32, 8)); }};
+    float best[2] = {0, 0};
+    failed += timeAll(runs, out, ref, bytes, best);
+    std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
+  }
+  return failed;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
+  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
   bool quick = false, unrolledOnly = false, flatOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -491,13 +562,14 @@ int main(int argc, char **argv) {
     else if (a == "--unrolled-only") unrolledOnly = true;
     else if (a == "--blockaxis" && i + 1 < argc) baPtx = argv[++i];
     else if (a == "--flat" && i + 1 < argc) flatPtx = argv[++i];
+    else if (a == "--gridstride" && i + 1 < argc) gsPtx = argv[++i];
     else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -593,6 +665,11 @@ int main(int argc, char **argv) {
       CUmodule fl;
       check(cuModuleLoadData(&fl, readFile(flatPtx).c_str()), flatPtx.c_str());
       failed += measureFlat(fl, in, outA, outB, quick);
+    }
+    if (!gsPtx.empty()) {
+      CUmodule gs;
+      check(cuModuleLoadData(&gs, readFile(gsPtx).c_str()), gsPtx.c_str());
+      failed += measureGridStride(gs, in, outA, outB, quick);
     }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;

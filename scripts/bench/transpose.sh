@@ -19,7 +19,10 @@
 # a block row per matrix row, NCHW -> NHWC with the channel in blockIdx.y),
 # the tiled clone for 256-thread blocks against the naive and hand kernels.
 # A fifth: 1-D launches indexing with / and % (Inputs/flat.cu), the flat
-# clone against the naive and hand kernels (FLAT_ONLY=1: that table alone).
+# clone against the naive and hand kernels; a sixth: kernels written as
+# grid-stride loops (Inputs/gridstride.cu) launched with a thread per
+# element, against their clones and the hand kernels (FLAT_ONLY=1: those
+# two tables alone).
 #
 #   scripts/bench/transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
 #   scripts/bench/transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
@@ -62,6 +65,9 @@ prepare() {
   # 1-D launches indexing with / and % (the flat form), -O2.
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/flat.cu -o "$PTXDIR/flat.ptx"
   "$PTXOPT" -O2 "$PTXDIR/flat.ptx" -o "$PTXDIR/flat.O2.ptx"
+  # Grid-stride loops, -O2.
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/gridstride.cu -o "$PTXDIR/gridstride.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/gridstride.ptx" -o "$PTXDIR/gridstride.O2.ptx"
 }
 
 run() {
@@ -74,7 +80,7 @@ run() {
   [ "${FLAT_ONLY:-0}" = 1 ] && args+=(--flat-only)
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
-    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
+    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" --gridstride "$PTXDIR/gridstride.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
   rc=$?
   set -e
   cat "$OUT/bench-transpose.md"

@@ -419,10 +419,30 @@ std::optional<Plan> checkedPlan(const ir::Function &k, analysis::FunctionAnalyse
   return plan;
 }
 
+/// `v` with the grid-stride conditions `once`.
+Variant withOnce(Variant v, const std::vector<Variant::GridStrideOnce> &once) {
+  v.gridStrideOnce = once;
+  return v;
+}
+
+/// The remark's words for grid-stride launch conditions (none: "").
+std::string onceText(const std::vector<Variant::GridStrideOnce> &once) {
+  if (once.empty()) return "";
+  std::string axes;
+  for (const auto &c : once) axes += (axes.empty() ? "" : " and ") + std::string(1, char('x' + c.dim));
+  return "; a grid-stride loop: run once per thread, where the launch has a thread per element along " + axes +
+         " (fewer than 2^30)";
+}
+
 /// A kernel in the flat form (TransposeFlat.cpp): the checks and the plan
 /// on its 2-D form, then the tiled clone with a variant per block size.
-void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm flat) {
-  flat.original = &k;
+/// `k` is the kernel the clones are named after and remarked on; `code`,
+/// analysed by `fa`, the one they are made from: `k`, or `k` without its
+/// grid-stride loops (TransposeGridStride.cpp), whose launch conditions
+/// `once` every variant takes.
+void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, analysis::FunctionAnalyses &fa,
+             FlatForm flat, const std::vector<Variant::GridStrideOnce> &once) {
+  flat.original = &code;
   ir::Module &m = ctx.module;
   const ir::Stmt *at = fa.cfg().instructions()[flat.mad];
   const std::string what = "a 1-D launch indexing with / and % (" + flat.index + " by " + flat.widthParamName + ")";
@@ -431,7 +451,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses
     ctx.count("refused-flat");
   };
   if (auto b = ctx.baseOf(k); b && b->variantCount > 0) return;  // an earlier pass cloned it
-  auto g = flatAs2D(m, k, flat);
+  auto g = flatAs2D(m, code, flat);
   analysis::FunctionAnalyses ga(m, *g);
   if (!hasUncoalesced(ga)) return;  // coalesced as it is (a broadcast `b[i % w]`, a stencil): no remark
   Refusal r;
@@ -452,10 +472,12 @@ void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses
   const std::string name = std::string(k.name) + "__ptxopt_tiledflat";
   int pos = m.itemIndex(&k);
   std::string kept;
-  for (unsigned b : kFlatBlocks)
-    if (ctx.addClone(k, buildTiledClone(m, *g, *plan, Shape{32, 32}, name, &flat), makeFlatVariant(name, *plan, flat, b),
-                     pos))
+  for (unsigned b : kFlatBlocks) {
+    Variant v = makeFlatVariant(name, *plan, flat, b);
+    v.gridStrideOnce = once;
+    if (ctx.addClone(k, buildTiledClone(m, *g, *plan, Shape{32, 32}, name, &flat), v, pos))
       kept += (kept.empty() ? "" : ", ") + std::to_string(b);
+  }
   if (kept.empty()) return;
   const std::string mid = flat.twoSplits() ? "M" : "Q";
   ctx.remark(Remark::Kind::Applied, k, locationOf(m, fa, at),
@@ -471,30 +493,30 @@ void runFlat(PassContext &ctx, const ir::Function &k, analysis::FunctionAnalyses
                  "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
                  "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + flat.widthParamName +
                  " >= 32" + (flat.twoSplits() ? ", " + flat.width2ParamName + " >= 32" : ", 32 rows of it or more") +
-                 ", launches of 2^20 threads or more and under 2^31");
+                 ", launches of 2^20 threads or more and under 2^31" + onceText(once));
   ctx.count("kernels-transformed");
   ctx.count("kernels-flat");
 }
 
-}  // namespace
-
-void runTranspose(PassContext &ctx) {
+/// One kernel: `k` the original (clones named after it, remarks on it),
+/// `code` what the clones are made from (`k`, or `k` without its grid-stride
+/// loops, whose conditions `once` each variant takes), `fa` its analyses.
+void runKernel(PassContext &ctx, const ir::Function &k0, const ir::Function &code, analysis::FunctionAnalyses &fa,
+               const std::vector<Variant::GridStrideOnce> &once) {
   ir::Module &m = ctx.module;
-  for (ir::Function *k : clone::originalKernels(m)) {
-    ctx.count("kernels");
-    auto &fa = ctx.analyses.get(*k);
-    if (!k->body) continue;
+  const ir::Function *k = &k0;
+  {
     std::string flatWhy;
-    if (auto flat = findFlatForm(*k, fa, flatWhy)) {
-      runFlat(ctx, *k, fa, *flat);
-      continue;
+    if (auto flat = findFlatForm(code, fa, flatWhy)) {
+      runFlat(ctx, *k, code, fa, *flat, once);
+      return;
     }
     if (!flatWhy.empty()) {
       ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: a 1-D launch indexing with / and %: " + flatWhy);
       ctx.count("refused-flat");
-      continue;
+      return;
     }
-    if (!hasUncoalesced(fa)) continue;
+    if (!hasUncoalesced(fa)) return;
     // Coalesce cloned it (a fused transpose whose other accesses follow the
     // store, `out = A^T + B`, u8 -> float: the swap helps most of them):
     // only the tiled clones are added, preferred over coalesce's (measured
@@ -511,10 +533,10 @@ void runTranspose(PassContext &ctx) {
       ctx.count(afterCoalesce ? "skipped-cloned" : stat);
     };
     Refusal r;
-    auto plan = checkedPlan(*k, fa, r);
+    auto plan = checkedPlan(code, fa, r);
     if (!plan) {
       refuse(r.why, r.at, r.stat);
-      continue;
+      return;
     }
     const ir::Stmt *atStmt = r.at;
     int pos = m.itemIndex(k);
@@ -527,7 +549,7 @@ void runTranspose(PassContext &ctx) {
     const bool wantTiled = std::count(elements.begin(), elements.end(), 4u) > 0;
     if (afterCoalesce && (!wantTiled || !tiledOk)) {  // only tiled clones would be added
       ctx.count("skipped-cloned");
-      continue;
+      return;
     }
     bool tiled = false;
     size_t before = 0;  // after coalesce: the tiled variants go first, in shape order
@@ -548,21 +570,21 @@ void runTranspose(PassContext &ctx) {
       for (unsigned elems : elements) {
         if (elems == 4 && tiledOk) {
           std::string name = std::string(k->name) + "__ptxopt_tiled" + sh.suffix();
-          bool added = ctx.addClone(*k, buildTiledClone(m, *k, *plan, sh, name), makeTiledVariant(name, *plan, sh), pos,
+          bool added = ctx.addClone(*k, buildTiledClone(m, code, *plan, sh, name), withOnce(makeTiledVariant(name, *plan, sh), once), pos,
                                     afterCoalesce ? std::optional<size_t>(before) : std::nullopt);
           before += added;
           any |= added;
           tiled |= added;
         } else if (elems == 1 && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
           std::string name = std::string(k->name) + "__ptxopt_transpose" + sh.suffix();
-          any |= ctx.addClone(*k, buildClone(m, *k, *plan, sh, name), makeVariant(name, *plan, sh), pos);
+          any |= ctx.addClone(*k, buildClone(m, code, *plan, sh, name), withOnce(makeVariant(name, *plan, sh), once), pos);
         }
       }
       if (any) kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
     }
     if (!tiledWhy.empty() && wantTiled)
       ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, atStmt), "no tiled clone (four elements per thread): " + tiledWhy);
-    if (kept.empty()) continue;
+    if (kept.empty()) return;
     ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, atStmt),
                (plan->loads.size() == 1 ? std::string("staged through a shared-memory tile: the load is unit-stride along ")
                                          : "staged through shared-memory tiles: the " + std::to_string(plan->loads.size()) +
@@ -574,8 +596,44 @@ void runTranspose(PassContext &ctx) {
                    (tiled ? " (tiled: 32 x 32 tiles, 32 x 8 threads, four elements each)" : "") +
                    (blockAxis ? " and at least 32 blocks along " + plan->index2 : "") +
                    (plan->stores.size() > 1 ? ", launches of 2^16 threads or more" : ", launches of 2^20 threads or more") +
-                   (afterCoalesce ? "; preferred over coalesce's clones, which run where these do not fit" : ""));
+                   (afterCoalesce ? "; preferred over coalesce's clones, which run where these do not fit" : "") +
+                   onceText(once));
     ctx.count("kernels-transformed");
+  }
+}
+
+}  // namespace
+
+void runTranspose(PassContext &ctx) {
+  ir::Module &m = ctx.module;
+  for (ir::Function *k : clone::originalKernels(m)) {
+    ctx.count("kernels");
+    auto &fa = ctx.analyses.get(*k);
+    if (!k->body) continue;
+    std::string loopWhy;
+    if (auto gs = unloopGridStride(m, *k, fa, loopWhy)) {
+      analysis::FunctionAnalyses ga(m, *gs->kernel);
+      runKernel(ctx, *k, *gs->kernel, ga, gs->conds);
+      ctx.count("kernels-gridstride");
+      continue;
+    }
+    if (!loopWhy.empty()) {  // a grid-stride kernel the pass does not take (the loops would refuse it anyway)
+      // A remark where the pass would have had something to take: an
+      // uncoalesced access, or a division (the flat form's index).
+      const auto &ins = fa.cfg().instructions();
+      const bool divides = std::any_of(ins.begin(), ins.end(), [](const ir::Instruction *in) {
+        return in->base() == "div" || in->base() == "rem";
+      });
+      if (!divides && !hasUncoalesced(fa)) continue;
+      const bool cloned = [&] {
+        auto b = ctx.baseOf(*k);
+        return b && b->variantCount > 0;
+      }();
+      if (!cloned) ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: it has loops (a grid-stride loop is taken; here " + loopWhy + ")");
+      ctx.count("refused-gridstride");
+      continue;
+    }
+    runKernel(ctx, *k, *k, fa, {});
   }
 }
 

@@ -158,6 +158,21 @@ std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, con
 /// The variant of the flat clone `name` for 1-D blocks of `block` threads.
 Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &f, unsigned block);
 
+// ---- kernels written as grid-stride loops (TransposeGridStride.cpp)
+
+/// A grid-stride kernel as the kernel of one element per thread it is
+/// where each thread's loop runs at most once (not emitted), and the
+/// launch conditions saying so, one per loop.
+struct GridStride {
+  std::unique_ptr<ir::Function> kernel;
+  std::vector<Variant::GridStrideOnce> conds;
+};
+/// `k` without its grid-stride loops, or nullopt: with `why` empty when
+/// `k` has no loop or reads no %nctaid (not a grid-stride kernel), else why
+/// its loops are not grid-stride loops the pass takes.
+std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k, analysis::FunctionAnalyses &fa,
+                                           std::string &why);
+
 /// The clone that runs each 32 x 32 tile of logical threads (bx x by
 /// blocks of the original, 32/bx x 32/by of them) with 32 x 8 threads, four
 /// logical threads each (TransposeTiled.cpp), and its manifest variant.

@@ -346,6 +346,105 @@ void addFlat(std::vector<Case> &cs) {
   }
 }
 
+/// A flat grid-stride kernel of tests/lit/transpose/Inputs/gridstride.cu
+/// launched with `g` blocks of b threads over n elements: the flat clone
+/// where each thread's loop runs once (g * b >= n, the manifest's
+/// gridStrideOnce) and the flat form's own conditions hold, else the
+/// original (fewer threads: each loops several times).
+Case gridStride(const std::string &kernel, std::vector<Arg> args, unsigned W, uint64_t n, unsigned g, unsigned b) {
+  Case c = makeCase("transpose gridstride: " + kernel + " n" + std::to_string(n) + " w" + std::to_string(W) + " " +
+                        std::to_string(g) + "x" + std::to_string(b),
+                    "transpose_gridstride", kernel, std::move(args), {g, 1, 1}, {b, 1, 1});
+  const uint64_t t = uint64_t(g) * b;
+  const bool fits = t >= n && t < (uint64_t(1) << 30) && W >= 32 && t >= uint64_t(32) * W && b >= 64 && b <= 1024 &&
+                    (b & (b - 1)) == 0 && t >= (uint64_t(1) << 20);
+  c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+  c.big = n >= (uint64_t(1) << 24);
+  return c;
+}
+
+/// Grid-stride kernels (Caffe's CUDA_KERNEL_LOOP form and nested loops over
+/// a matrix) launched with a thread per element (the clones), with a grid
+/// of a few blocks per SM (each thread loops: the original), and the
+/// lookalikes (the original).
+void addGridStride(std::vector<Case> &cs) {
+  auto mat = [](Elem e, unsigned W, unsigned H, bool withN) {
+    const size_t n = size_t(W) * H;
+    std::vector<Arg> a{in(e, n), out(e, n), i32(int32_t(W)), i32(int32_t(H))};
+    if (withN) a.push_back(i32(int32_t(n)));
+    return a;
+  };
+  auto cover = [](uint64_t n, unsigned b) { return unsigned((n + b - 1) / b); };
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {8191u, 8193u, 512u}, {1920u, 1080u, 1024u}, {1000u, 3000u, 128u}}) {
+    const uint64_t n = uint64_t(W) * H;
+    cs.push_back(gridStride("gs_f32", mat(Elem::F32, W, H, true), W, n, cover(n, b), b));
+    cs.push_back(gridStride("gs_wh", mat(Elem::F32, W, H, false), W, n, cover(n, b), b));
+  }
+  // A grid of 4 blocks per SM (132 SMs) and one of half the elements: the loops run several times.
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 4096, 4096, true), 4096, 4096u * 4096, 528, 256));
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 4096, 4096, true), 4096, 4096u * 4096, cover(4096u * 4096, 512) / 2, 256));
+  cs.push_back(gridStride("gs_wh", mat(Elem::F32, 4096, 4096, false), 4096, 4096u * 4096, 8192, 256));
+  // More threads than elements (a rounded-up grid), a count below W * H, a small matrix (under 2^20 threads).
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 3000, 1000, true), 3000, 3000u * 1000, 4096, 1024));
+  {
+    auto a = mat(Elem::F32, 4000, 3001, false);
+    const uint64_t n = 4000u * 3001 - 5;  // the last five elements stay unwritten
+    a.insert(a.begin(), i32(int32_t(n)));
+    a.push_back(f32(1.7f));
+    cs.push_back(gridStride("gs_scale", a, 4000, n, cover(n, 256), 256));
+  }
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 256, 256, true), 256, 65536, 256, 256));
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {8191u, 8193u, 1024u}}) {
+    const uint64_t n = uint64_t(W) * H;
+    cs.push_back(gridStride("gs_u8", mat(Elem::I8, W, H, true), W, n, cover(n, b), b));
+    cs.push_back(gridStride("gs_u16", mat(Elem::I16, W, H, true), W, n, cover(n, b), b));
+  }
+  cs.push_back(gridStride("gs_f64", mat(Elem::F64, 4096, 4096, true), 4096, 4096u * 4096, cover(4096u * 4096, 256), 256));
+  // NCHW -> NHWC, N = 16 (W is HW; C >= 32 is the second split's floor).
+  for (auto [C, P, b] : {std::tuple{64u, 56u, 256u}, {256u, 56u, 512u}, {64u, 224u, 256u}, {3u, 224u, 256u}}) {
+    const uint64_t n = uint64_t(16) * C * P * P;
+    Case c = gridStride("gs_nchw_nhwc",
+                        {in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(C)), i32(int32_t(P * P)), i32(int32_t(n))},
+                        P * P, n, cover(n, b), b);
+    if (C < 32) c.expect = "original";
+    c.name += " C" + std::to_string(C);
+    cs.push_back(c);
+  }
+  // Nested loops over the matrix, 2-D blocks: a thread per element (the
+  // tiled clones), and a grid of 16 x 256 blocks (2^20 threads or more,
+  // each thread looping along x: the original).
+  for (auto [W, H, bx, by] : {std::tuple{8192u, 8192u, 16u, 16u}, {8191u, 8193u, 32u, 8u}, {1920u, 1080u, 32u, 32u}}) {
+    for (auto [kernel, e] : {std::pair{"gs_2d", Elem::F32}, std::pair{"gs_2d_u8", Elem::I8}}) {
+      Case c = makeCase("transpose gridstride: " + std::string(kernel) + " " + std::to_string(W) + "x" + std::to_string(H) +
+                            " b" + std::to_string(bx) + "x" + std::to_string(by),
+                        "transpose_gridstride", kernel, mat(e, W, H, false), {(W + bx - 1) / bx, (H + by - 1) / by, 1},
+                        {bx, by, 1});
+      c.expect = expected(kernel, bx, by, uint64_t(c.grid[0]) * c.grid[1] * bx * by, false);
+      c.big = uint64_t(W) * H >= (uint64_t(1) << 24);
+      cs.push_back(c);
+      Case few = makeCase("transpose gridstride: " + std::string(kernel) + " " + std::to_string(W) + "x" +
+                              std::to_string(H) + " grid 16x256 b" + std::to_string(bx) + "x" + std::to_string(by),
+                          "transpose_gridstride", kernel, mat(e, W, H, false), {16, 256, 1}, {bx, by, 1});
+      few.expect = "original";
+      cs.push_back(few);
+    }
+  }
+  // Lookalikes: a carried sum, a step of two grids, a computed bound.
+  {
+    const unsigned W = 2048;
+    const uint64_t n = uint64_t(W) * W;
+    Case sum = gridStride("gs_sum", {in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(W)), i32(int32_t(n))}, W, n,
+                          cover(n, 256), 256);
+    sum.expect = "original";
+    cs.push_back(sum);
+    for (const char *k : {"gs_step2", "gs_nm1"}) {
+      Case c = gridStride(k, mat(Elem::F32, W, W, true), W, n, cover(n, 256), 256);
+      c.expect = "original";
+      cs.push_back(c);
+    }
+  }
+}
+
 }  // namespace
 
 void addTranspose(std::vector<Case> &cs) {
@@ -353,6 +452,7 @@ void addTranspose(std::vector<Case> &cs) {
   addUnrolled(cs);
   addBlockAxis(cs);
   addFlat(cs);
+  addGridStride(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};
