@@ -99,6 +99,9 @@
 // 1-D launches that split the flat index with `/` and `%` by a parameter
 // (the flat form, TransposeFlat.cpp): checked and planned as the 2-D
 // kernel they are (runFlat), the tiled clone's blocks looping over tiles.
+// Kernels written as grid-stride loops (TransposeGridStride.cpp): the
+// copy with each loop run once goes through the same (runKernel), every
+// variant asking the launch to run each loop once (gridStrideOnce).
 // Not done: other block shapes (they run the original), wider words for
 // 1- and 2-byte elements. (Permutes whose channels loop inside a thread,
 // `for (c < C) out[c*HW + p] = in[p*C + c]`, are row walks with a store:

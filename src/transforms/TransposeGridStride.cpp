@@ -107,6 +107,127 @@ std::vector<uint32_t> boundParams(const ir::Function &k, const KernelFacts &f, s
   return {uint32_t(p1), uint32_t(p2)};
 }
 
+/// A loop's latch read as `add v, v, stride; setp.lt pred, v, bound; @pred
+/// bra header` (or `setp.gt pred, bound, v`): `at` the add's index.
+struct Latch {
+  uint32_t at = 0;
+  std::string_view v, stride, bound, pred;
+  std::string type;  // the comparison's ".s32" / ".u32"
+  uint32_t exit = UINT32_MAX;  // the block after the latch
+};
+
+std::optional<Latch> readLatch(const KernelFacts &f, const analysis::Loop &L) {
+  const auto &ins = f.cfg.instructions();
+  const auto &blocks = f.cfg.blocks();
+  if (L.latches.size() != 1) return std::nullopt;
+  const analysis::BasicBlock &latch = blocks[L.latches[0]];
+  if (latch.last < latch.first + 3) return std::nullopt;
+  Latch l;
+  l.at = latch.last - 3;
+  const ir::Instruction &add = *ins[l.at], &cmp = *ins[l.at + 1], &br = *ins[l.at + 2];
+  const auto &headLabels = blocks[L.header].labels;
+  if (!is32(add, "add") || !add.guard.empty() || add.operands.size() != 3 || !add.operands[0].isReg() ||
+      !is32(cmp, "setp") || !cmp.guard.empty() || cmp.operands.size() != 3 || !cmp.operands[0].isReg() ||
+      !(cmp.opcode.starts_with("setp.lt.") || cmp.opcode.starts_with("setp.gt.")) || br.base() != "bra" ||
+      br.guardNegated || br.guard != cmp.operands[0].text || br.operands.size() != 1 || !br.operands[0].isSym() ||
+      std::find(headLabels.begin(), headLabels.end(), br.operands[0].text) == headLabels.end())
+    return std::nullopt;
+  l.v = add.operands[0].text;
+  const bool lt = cmp.opcode.starts_with("setp.lt.");
+  const Operand &cv = cmp.operands[lt ? 1 : 2], &cb = cmp.operands[lt ? 2 : 1];
+  const Operand &stride = isReg(add.operands[1], l.v) ? add.operands[2] : add.operands[1];
+  if (!isReg(cv, l.v) || !(isReg(add.operands[1], l.v) || isReg(add.operands[2], l.v)) || !stride.isReg() ||
+      !cb.isReg())
+    return std::nullopt;
+  l.stride = stride.text;
+  l.bound = cb.text;
+  l.pred = cmp.operands[0].text;
+  l.type = std::string(cmp.opcode.substr(cmp.opcode.size() - 4));
+  for (uint32_t sb : latch.succs)
+    if (sb != L.header) l.exit = sb;
+  return l;
+}
+
+/// The grid dimension ("x", "y", "z") whose blockDim * gridDim the step
+/// is (`mul.lo` of the two movs), or "".
+std::string strideDim(const KernelFacts &f, std::string_view stride) {
+  const ir::Instruction *s = onlyDef(f, stride);
+  if (!s || !s->guard.empty() || !(s->opcode == "mul.lo.s32" || s->opcode == "mul.lo.u32") || s->operands.size() != 3 ||
+      !s->operands[1].isReg() || !s->operands[2].isReg())
+    return "";
+  for (const char *d : {"x", "y", "z"})
+    for (int o = 1; o <= 2; ++o)
+      if (movOf(f, s->operands[o].text, std::string("%nctaid.") + d) && f.special.count(s->operands[3 - o].text) &&
+          f.special.at(s->operands[3 - o].text) == std::string("%ntid.") + d)
+        return d;
+  return "";
+}
+
+/// The register the loop's index starts from: v's definition outside the
+/// loop is `mad.lo %ctaid.d, %ntid.d, %tid.d` (v itself) or a mov of such
+/// a register (an inner loop starting again); nullopt otherwise.
+std::optional<std::string_view> indexStart(const KernelFacts &f, const analysis::Loop &L, const Latch &l,
+                                           const std::string &dim) {
+  const auto &ins = f.cfg.instructions();
+  auto dv = f.defs.find(l.v);
+  if (dv == f.defs.end() || dv->second.size() != 2 || std::count(dv->second.begin(), dv->second.end(), l.at) != 1)
+    return std::nullopt;
+  const uint32_t startAt = dv->second[0] == l.at ? dv->second[1] : dv->second[0];
+  if (L.contains(f.cfg.blockOf(startAt))) return std::nullopt;
+  const ir::Instruction *start = ins[startAt];
+  std::string_view index = l.v;
+  if (start->base() == "mov" && start->guard.empty() && start->operands.size() == 2 && start->operands[1].isReg()) {
+    index = start->operands[1].text;
+    start = onlyDef(f, index);
+  }
+  if (!start || !start->guard.empty() || !(start->opcode == "mad.lo.s32" || start->opcode == "mad.lo.u32") ||
+      start->operands.size() != 4)
+    return std::nullopt;
+  const auto &o = start->operands;
+  auto sp = [&](const Operand &op, const std::string &name) {
+    return op.isReg() && f.special.count(op.text) && f.special.at(op.text) == name;
+  };
+  const std::string c = "%ctaid." + dim, n = "%ntid." + dim, t = "%tid." + dim;
+  if (((sp(o[1], c) && sp(o[2], n)) || (sp(o[1], n) && sp(o[2], c))) && sp(o[3], t)) return index;
+  return std::nullopt;
+}
+
+/// Why a register other than v is carried around the loop (written inside
+/// and outside it), or the bound is written in it; "" when neither.
+std::string carriedWhy(const KernelFacts &f, const analysis::Loop &L, const Latch &l) {
+  for (const auto &[r, ds] : f.defs) {
+    bool in = false, out = false;
+    for (uint32_t d : ds) (L.contains(f.cfg.blockOf(d)) ? in : out) = true;
+    if (r == l.bound && in) return "a loop whose bound " + std::string(r) + " changes in it";
+    if (in && out && r != l.v)
+      return "a loop that carries " + std::string(r) + " from one iteration to the next";
+  }
+  return "";
+}
+
+/// The guard before the loop: `setp.ge q, start, bound` (or `setp.le q,
+/// bound, start`; start v or the index it copies) and `@q bra` to the block
+/// after the latch, in a block outside the loop dominating its header.
+/// -1: none; 1: it reads v; 0: it reads the index.
+int guardBefore(const KernelFacts &f, const analysis::Loop &L, const analysis::DominatorTree &dom, const Latch &l,
+                std::string_view index) {
+  const auto &ins = f.cfg.instructions();
+  if (l.exit == UINT32_MAX) return -1;
+  const auto &labels = f.cfg.blocks()[l.exit].labels;
+  for (uint32_t i = 1; i < ins.size(); ++i) {
+    const ir::Instruction &g = *ins[i], &c = *ins[i - 1];
+    if (g.base() != "bra" || g.guard.empty() || g.guardNegated || g.operands.size() != 1 || !g.operands[0].isSym() ||
+        L.contains(f.cfg.blockOf(i)) || !dom.dominates(f.cfg.blockOf(i), L.header) ||
+        std::find(labels.begin(), labels.end(), g.operands[0].text) == labels.end())
+      continue;
+    if (!c.guard.empty() || c.operands.size() != 3 || !isReg(c.operands[0], g.guard)) continue;
+    const bool ge = c.opcode == "setp.ge" + l.type, le = c.opcode == "setp.le" + l.type;
+    const Operand &a = c.operands[ge ? 1 : 2], &b = c.operands[ge ? 2 : 1];
+    if ((ge || le) && (isReg(a, l.v) || isReg(a, index)) && isReg(b, l.bound)) return isReg(a, l.v) ? 1 : 0;
+  }
+  return -1;
+}
+
 /// One loop checked as a grid-stride loop: the instructions to drop and
 /// its launch condition, or `why` set.
 struct Unlooped {
@@ -119,141 +240,42 @@ struct Unlooped {
 /// does not take; one before, a loop of another kind).
 std::optional<Unlooped> gridStrideLoop(const ir::Function &k, const KernelFacts &f, const analysis::Loop &L,
                                        const analysis::DominatorTree &dom, std::string &why, bool &recognized) {
-  const auto &ins = f.cfg.instructions();
-  const auto &blocks = f.cfg.blocks();
-  if (L.latches.size() != 1) {
-    why = "a loop with " + std::to_string(L.latches.size()) + " back edges";
+  auto l = readLatch(f, L);
+  const std::string dim = l ? strideDim(f, l->stride) : "";
+  const auto index = l && !dim.empty() ? indexStart(f, L, *l, dim) : std::nullopt;
+  if (!index) {
+    why = "not a grid-stride loop";
     return std::nullopt;
   }
-  const analysis::BasicBlock &latch = blocks[L.latches[0]];
-  if (latch.last < latch.first + 3) {
-    why = "a loop whose latch is not `add i, i, stride; setp.lt i, n; bra`";
-    return std::nullopt;
-  }
-  const uint32_t at = latch.last - 3;
-  const ir::Instruction &add = *ins[at], &cmp = *ins[at + 1], &br = *ins[at + 2];
-  const bool shapeOk = is32(add, "add") && add.guard.empty() && add.operands.size() == 3 && add.operands[0].isReg() &&
-                       is32(cmp, "setp") && cmp.guard.empty() && cmp.operands.size() == 3 && br.base() == "bra" &&
-                       !br.guardNegated && cmp.operands[0].isReg() && br.guard == cmp.operands[0].text &&
-                       (cmp.opcode.starts_with("setp.lt.") || cmp.opcode.starts_with("setp.gt."));
-  const auto &headLabels = blocks[L.header].labels;
-  if (!shapeOk || br.operands.size() != 1 || !br.operands[0].isSym() ||
-      std::find(headLabels.begin(), headLabels.end(), br.operands[0].text) == headLabels.end()) {
-    why = "a loop whose latch is not `add i, i, stride; setp.lt i, n; bra`";
-    return std::nullopt;
-  }
-  const std::string_view v = add.operands[0].text;
-  const bool lt = cmp.opcode.starts_with("setp.lt.");
-  const Operand &cv = cmp.operands[lt ? 1 : 2], &cb = cmp.operands[lt ? 2 : 1];
-  const Operand &stride = isReg(add.operands[1], v) ? add.operands[2] : add.operands[1];
-  if (!isReg(cv, v) || !(isReg(add.operands[1], v) || isReg(add.operands[2], v)) || !stride.isReg() || !cb.isReg()) {
-    why = "a loop whose latch is not `add i, i, stride; setp.lt i, n; bra`";
-    return std::nullopt;
-  }
-  const std::string type(cmp.opcode.substr(cmp.opcode.size() - 4));  // ".s32" / ".u32"
-  // The stride: %ntid.d * %nctaid.d.
-  const ir::Instruction *s = onlyDef(f, stride.text);
-  std::string dim;
-  if (s && s->guard.empty() && (s->opcode == "mul.lo.s32" || s->opcode == "mul.lo.u32") && s->operands.size() == 3 &&
-      s->operands[1].isReg() && s->operands[2].isReg())
-    for (const char *d : {"x", "y", "z"})
-      for (int o = 1; o <= 2; ++o)
-        if (movOf(f, s->operands[o].text, std::string("%nctaid.") + d) &&
-            f.special.count(s->operands[3 - o].text) && f.special.at(s->operands[3 - o].text) == std::string("%ntid.") + d)
-          dim = d;
-  if (dim.empty()) {
-    why = "a loop whose step " + std::string(stride.text) + " is not blockDim * gridDim";
-    return std::nullopt;
-  }
-  // v: the index (mad of %ctaid.d, %ntid.d, %tid.d) and the latch's add,
-  // or a mov of the index (an inner loop starting again) and the add.
-  auto dv = f.defs.find(v);
-  if (dv == f.defs.end() || dv->second.size() != 2 || std::count(dv->second.begin(), dv->second.end(), at) != 1) {
-    why = "a loop whose index " + std::string(v) + " is written elsewhere";
-    return std::nullopt;
-  }
-  const uint32_t startAt = dv->second[0] == at ? dv->second[1] : dv->second[0];
-  const ir::Instruction *start = ins[startAt];
-  std::string_view index = v;  // the register holding the index: v, or what the mov copies
-  if (start->base() == "mov" && start->guard.empty() && start->operands.size() == 2 && start->operands[1].isReg()) {
-    index = start->operands[1].text;
-    start = onlyDef(f, index);
-  }
-  auto isIndex = [&](const ir::Instruction *m) {
-    if (!m || !m->guard.empty() || !(m->opcode == "mad.lo.s32" || m->opcode == "mad.lo.u32") || m->operands.size() != 4)
-      return false;
-    const auto &o = m->operands;
-    auto sp = [&](const Operand &op, const std::string &name) {
-      return op.isReg() && f.special.count(op.text) && f.special.at(op.text) == name;
-    };
-    const std::string c = "%ctaid." + dim, n = "%ntid." + dim, t = "%tid." + dim;
-    return ((sp(o[1], c) && sp(o[2], n)) || (sp(o[1], n) && sp(o[2], c))) && sp(o[3], t);
-  };
-  if (!isIndex(start) || L.contains(f.cfg.blockOf(startAt))) {
-    why = "a loop whose index " + std::string(v) + " does not start at blockIdx." + dim + " * blockDim." + dim +
-          " + threadIdx." + dim;
-    return std::nullopt;
-  }
-  // A grid-stride loop: from here on, why it is not taken is news.
-  recognized = true;
-  // No other value carried around the loop; B not written in it.
-  for (const auto &[r, ds] : f.defs) {
-    bool in = false, out = false;
-    for (uint32_t d : ds) (L.contains(f.cfg.blockOf(d)) ? in : out) = true;
-    if (r == cb.text && in) {
-      why = "a loop whose bound " + std::string(r) + " changes in it";
-      return std::nullopt;
-    }
-    if (in && out && r != v) {
-      why = "a loop that carries " + std::string(r) + " from one iteration to the next";
-      return std::nullopt;
-    }
-  }
-  // The guard before the loop: setp.ge start, B (or setp.le B, start) and
-  // a branch past the latch.
-  uint32_t exitBlock = UINT32_MAX;
-  for (uint32_t sb : latch.succs)
-    if (sb != L.header) exitBlock = sb;
-  bool guarded = false, guardReadsV = false;
-  for (uint32_t i = 0; i < ins.size() && !guarded && exitBlock != UINT32_MAX; ++i) {
-    const ir::Instruction &g = *ins[i];
-    if (g.base() != "bra" || g.guard.empty() || g.guardNegated || g.operands.size() != 1 || !g.operands[0].isSym() ||
-        L.contains(f.cfg.blockOf(i)) || !dom.dominates(f.cfg.blockOf(i), L.header))
-      continue;
-    const auto &labels = blocks[exitBlock].labels;
-    if (std::find(labels.begin(), labels.end(), g.operands[0].text) == labels.end() || i == 0) continue;
-    const ir::Instruction &c = *ins[i - 1];
-    if (c.guard.empty() && c.operands.size() == 3 && isReg(c.operands[0], g.guard)) {
-      const bool ge = c.opcode == "setp.ge" + type, le = c.opcode == "setp.le" + type;
-      const Operand &a = c.operands[ge ? 1 : 2], &b = c.operands[ge ? 2 : 1];
-      guarded = (ge || le) && (isReg(a, v) || isReg(a, index)) && isReg(b, cb.text);
-      guardReadsV = guarded && isReg(a, v);
-    }
-  }
-  if (!guarded) {
-    why = "a loop not guarded by " + std::string(v) + " < " + std::string(cb.text) + " before its first iteration";
+  recognized = true;  // from here on, why the pass does not take it is news
+  if (why = carriedWhy(f, L, *l); !why.empty()) return std::nullopt;
+  const int guard = guardBefore(f, L, dom, *l, *index);
+  if (guard < 0) {
+    why = "a loop not guarded by " + std::string(l->v) + " < " + std::string(l->bound) + " before its first iteration";
     return std::nullopt;
   }
   Unlooped u;
   u.cond.dim = uint32_t(dim[0] - 'x');
-  u.cond.params = boundParams(k, f, cb.text);
+  u.cond.params = boundParams(k, f, l->bound);
   if (u.cond.params.empty()) {
-    why = "a loop whose bound " + std::string(cb.text) + " is not a parameter or a product of two";
+    why = "a loop whose bound " + std::string(l->bound) + " is not a parameter or a product of two";
     return std::nullopt;
   }
   // What the loop leaves behind must not be read after it: i past the
   // last iteration, the latch's predicate (false there).
+  const auto &ins = f.cfg.instructions();
   int outside = 0;
   for (uint32_t i = 0; i < ins.size(); ++i)
     if (!L.contains(f.cfg.blockOf(i)))
-      for (auto r : analysis::defUse(*ins[i]).uses) outside += r == v;
-  if (outside > (guardReadsV ? 1 : 0) || f.uses.at(cmp.operands[0].text) != 1) {
+      for (auto r : analysis::defUse(*ins[i]).uses) outside += r == l->v;
+  if (outside > guard || f.uses.at(l->pred) != 1) {
     why = "a loop whose index or condition is read after it";
     return std::nullopt;
   }
-  u.drop = {at, at + 1, at + 2};
+  u.drop = {l->at, l->at + 1, l->at + 2};
   // The step and its %nctaid.d mov, where the latch was their only reader.
-  if (f.uses.at(stride.text) == 1) {
+  if (f.uses.at(l->stride) == 1) {
+    const ir::Instruction *s = onlyDef(f, l->stride);
     u.drop.push_back(f.cfg.indexOf(s));
     for (int o = 1; o <= 2; ++o)
       if (auto sp = f.special.find(s->operands[o].text);
