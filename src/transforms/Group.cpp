@@ -407,9 +407,9 @@ bool Grouper::planClone() {
   if (!ok) {
     ctx_.count("refused");
     if (!isClone_ && known_->variantCount) {
-      // coalesce made clones: the original is not unit-stride along
-      // %tid.x by construction; the clones are tried next.
-      ctx_.remark(Remark::Kind::Note, *original_, "", "the original is not grouped (" + plan_.why + "); its coalesce clones are tried");
+      // an earlier pass made clones (coalesce: the original is not unit-stride along
+      // %tid.x by construction); the clones are tried next.
+      ctx_.remark(Remark::Kind::Note, *original_, "", "the original is not grouped (" + plan_.why + "); its clones are tried");
       return false;
     }
     ctx_.remark(Remark::Kind::Missed, *original_,
