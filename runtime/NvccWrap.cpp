@@ -6,7 +6,13 @@
 // or updated by hand (cudaGraphAddKernelNode, cudaGraphKernelNodeSetParams,
 // cudaGraphExecKernelNodeSetParams) run a kernel's clone where its
 // conditions hold, as a <<<>>> launch of the same shape would;
-// cudaGetKernel records its handle (cudaLaunchKernelEx takes one).
+// cudaGetKernel records its handle (cudaLaunchKernelEx takes one);
+// cudaGraphKernelNodeGetParams gives back, for a node whose parameters a
+// wrapper gave a clone, the function, grid and block the caller set (the
+// arguments are the node's: the original's first, any extra after them), so
+// that a program reading a node's parameters, changing an argument and
+// setting them again gets its kernel's choice made again for the new ones
+// (with the clone's, the node would run the clone unchecked).
 //
 // How: ptx-nvcc's links pass GNU ld `--wrap=<function>` for each of them, so
 // the program's calls come here as __wrap_<function>; the real cudart
@@ -34,6 +40,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_map>
 
 #include "NvccWrap.h"
 
@@ -52,6 +60,7 @@ PTXOPT_REAL(cudaError_t, cudaGraphAddKernelNode,
 PTXOPT_REAL(cudaError_t, cudaGraphKernelNodeSetParams, (cudaGraphNode_t, const cudaKernelNodeParams *))
 PTXOPT_REAL(cudaError_t, cudaGraphExecKernelNodeSetParams,
             (cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams *))
+PTXOPT_REAL(cudaError_t, cudaGraphKernelNodeGetParams, (cudaGraphNode_t, cudaKernelNodeParams *))
 #undef PTXOPT_REAL
 
 namespace {
@@ -148,11 +157,33 @@ cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, co
   return real(config, func, args);
 }
 
+/// The caller's function and launch of each graph node whose parameters a
+/// wrapper replaced with a clone's (cudaGraphKernelNodeGetParams gives them
+/// back), while the node holds that clone.
+struct NodeOriginal {
+  const void *clone, *func;
+  dim3 cloneGrid, cloneBlock, grid, block;
+};
+std::mutex nodeMutex;
+std::unordered_map<cudaGraphNode_t, NodeOriginal> nodeOriginals;
+
+/// Records what node `n` holds now: the clone launch `c` for the caller's
+/// `p`, or (c null) the caller's own parameters.
+void noteNode(cudaGraphNode_t n, const cudaKernelNodeParams *c, const cudaKernelNodeParams *p) {
+  std::lock_guard<std::mutex> lock(nodeMutex);
+  if (c) nodeOriginals[n] = NodeOriginal{c->func, p->func, c->gridDim, c->blockDim, p->gridDim, p->blockDim};
+  else nodeOriginals.erase(n);
+}
+
+bool sameDim(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
 /// A graph kernel node's parameters: the clone's where its conditions hold
 /// for them (checked now: cudart copies the argument values into the node).
-/// `set` makes the call with the given parameters.
+/// `set` makes the call with the given parameters; `node`, where given, is
+/// the graph node it sets (read after the call: cudaGraphAddKernelNode
+/// writes it), whose caller's parameters GetParams gives back.
 template <class Set>
-cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set) {
+cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraphNode_t *node) {
   void *k = p && !p->extra ? findKernel(p->func) : nullptr;
   WrapLaunch l;
   if (k && p->sharedMemBytes <= 0xffffffffu &&
@@ -164,10 +195,15 @@ cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set) {
     c.kernelParams = l.args;
     cudaError_t e = set(&c);
     launched(k, l, e);
-    if (e == cudaSuccess) return e;
+    if (e == cudaSuccess) {
+      if (node) noteNode(*node, &c, p);
+      return e;
+    }
   }
   if (k) ranOriginal(k);
-  return set(p);
+  cudaError_t e = set(p);
+  if (node && e == cudaSuccess) noteNode(*node, nullptr, p);
+  return e;
 }
 
 }  // namespace
@@ -202,22 +238,42 @@ cudaError_t __wrap_cudaGetKernel(cudaKernel_t *kernel, const void *func) {
 cudaError_t __wrap_cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                           size_t ndeps, const cudaKernelNodeParams *p) {
   if (!__real_cudaGraphAddKernelNode) return cudaErrorNotSupported;
-  return nodeParams(p, [&](const cudaKernelNodeParams *q) {
-    return __real_cudaGraphAddKernelNode(node, graph, deps, ndeps, q);
-  });
+  return nodeParams(
+      p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphAddKernelNode(node, graph, deps, ndeps, q); },
+      node);
 }
 
 cudaError_t __wrap_cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p) {
   if (!__real_cudaGraphKernelNodeSetParams) return cudaErrorNotSupported;
-  return nodeParams(p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphKernelNodeSetParams(node, q); });
+  return nodeParams(
+      p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphKernelNodeSetParams(node, q); }, &node);
 }
 
 cudaError_t __wrap_cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                     const cudaKernelNodeParams *p) {
   if (!__real_cudaGraphExecKernelNodeSetParams) return cudaErrorNotSupported;
-  return nodeParams(p, [&](const cudaKernelNodeParams *q) {
-    return __real_cudaGraphExecKernelNodeSetParams(exec, node, q);
-  });
+  // (The instantiated graph's node: the graph's own node, which GetParams
+  // reads, keeps its parameters.)
+  return nodeParams(
+      p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphExecKernelNodeSetParams(exec, node, q); },
+      nullptr);
+}
+
+cudaError_t __wrap_cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams *p) {
+  if (!__real_cudaGraphKernelNodeGetParams) return cudaErrorNotSupported;
+  cudaError_t e = __real_cudaGraphKernelNodeGetParams(node, p);
+  if (e != cudaSuccess || !p) return e;
+  std::lock_guard<std::mutex> lock(nodeMutex);
+  auto it = nodeOriginals.find(node);
+  // (Only while the node holds that clone launch: a handle cudart gave
+  // again to another node, a node a capture made, are left as they are.)
+  if (it != nodeOriginals.end() && it->second.clone == p->func && sameDim(it->second.cloneGrid, p->gridDim) &&
+      sameDim(it->second.cloneBlock, p->blockDim)) {
+    p->func = const_cast<void *>(it->second.func);
+    p->gridDim = it->second.grid;
+    p->blockDim = it->second.block;
+  }
+  return e;
 }
 
 }  // extern "C"

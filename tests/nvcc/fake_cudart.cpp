@@ -123,13 +123,27 @@ cudaError_t cudaGetKernel(cudaKernel_t *k, const void *f) {
   *k = reinterpret_cast<cudaKernel_t>(fn);
   return cudaSuccess;
 }
+// A graph node holds the parameters last set on it (GetParams returns them,
+// as cudart does: the function and launch the node holds).
+struct FakeNode {
+  cudaKernelNodeParams p;
+};
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t, const cudaGraphNode_t *, size_t,
                                    const cudaKernelNodeParams *p) {
-  *n = nullptr;
-  return apiLaunch("cudaGraphAddKernelNode", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->extra ? " extra" : "");
+  cudaError_t e =
+      apiLaunch("cudaGraphAddKernelNode", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->extra ? " extra" : "");
+  *n = e == cudaSuccess ? reinterpret_cast<cudaGraphNode_t>(new FakeNode{*p}) : nullptr;
+  return e;
 }
-cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const cudaKernelNodeParams *p) {
-  return apiLaunch("cudaGraphKernelNodeSetParams", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, "");
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n, const cudaKernelNodeParams *p) {
+  cudaError_t e = apiLaunch("cudaGraphKernelNodeSetParams", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, "");
+  if (e == cudaSuccess && n) reinterpret_cast<FakeNode *>(n)->p = *p;
+  return e;
+}
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, cudaKernelNodeParams *p) {
+  if (!n || !p) return lastError = cudaErrorInvalidValue;
+  *p = reinterpret_cast<FakeNode *>(n)->p;
+  return cudaSuccess;
 }
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams *p) {
   return apiLaunch("cudaGraphExecKernelNodeSetParams", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, "");

@@ -99,6 +99,20 @@ int main() {
   np.gridDim = dim3(65536);
   np.blockDim = dim3(1024);
   cudaGraphExecKernelNodeSetParams(nullptr, node, &np);
+  // Read back, the node holds the caller's kernel and launch (2000 x 1000:
+  // the exec node's update leaves the graph's node as it was), so setting
+  // them again with another launch makes the choice again.
+  say("cudaGraphKernelNodeGetParams: the caller's");
+  cudaKernelNodeParams got;
+  std::memset(&got, 0, sizeof got);
+  cudaGraphKernelNodeGetParams(node, &got);
+  std::printf("fake-cudart: cudaGraphKernelNodeGetParams returned %s grid=(%u,%u,%u) block=(%u,%u,%u)\n",
+              got.func == (void *)matadd_int ? "matadd_int" : "another function", got.gridDim.x, got.gridDim.y,
+              got.gridDim.z, got.blockDim.x, got.blockDim.y, got.blockDim.z);
+  say("GetParams, then SetParams at 512x256");
+  got.gridDim = dim3(512);
+  got.blockDim = dim3(256);
+  cudaGraphKernelNodeSetParams(node, &got);
   say("graph node with extra: original");
   void *extra[] = {nullptr};
   np.kernelParams = nullptr;

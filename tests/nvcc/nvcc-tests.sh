@@ -308,6 +308,8 @@ cudaLaunchKernelEx with a cudaKernel_t => cudaLaunchKernelExC $SWAP grid=(256,1,
 cudaGraphAddKernelNode 512x256 => cudaGraphAddKernelNode $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 cudaGraphKernelNodeSetParams 2000x1000 => cudaGraphKernelNodeSetParams ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
 cudaGraphExecKernelNodeSetParams 65536x1024 => cudaGraphExecKernelNodeSetParams ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
+cudaGraphKernelNodeGetParams: the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
+GetParams, then SetParams at 512x256 => cudaGraphKernelNodeSetParams $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 graph node with extra: original => cudaGraphAddKernelNode $O grid=(512,1,1) block=(256,1,1) shared=0 extra
 WANT
   for layout in --ptxopt-no-clone-images --ptxopt-clone-images; do
@@ -323,7 +325,7 @@ WANT
   check "the link wraps the launch APIs" grep -Eq ' [tT] __wrap_cudaLaunchKernelExC$' <(nm $P)
   PTXOPT_DISABLE=1 $P >dis.log 2>&1
   check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
-  check "...all 16 calls made" test "$(cases dis.log | wc -l)" = 16
+  check "...all 18 calls made" test "$(cases dis.log | wc -l)" = 18
   FAKE_CUDART_FAIL_LAUNCH=swap $P >ref.log 2>&1
   check "a refused clone call: the original follows" \
     grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel $O grid=(512,1,1)" <(cases ref.log)

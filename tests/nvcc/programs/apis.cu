@@ -8,7 +8,9 @@
 // Besides the result lines, `variant <path> <name>` lines say which kernel
 // ran where the program can tell (a ptx-nvcc build answers
 // ptxopt_nvcc_last_variant; nvcc's prints "-"), and `graph <name> node
-// <function>` the kernel a graph's node holds (cudaFuncGetName).
+// <function>` the kernel cudaGraphKernelNodeGetParams gives for a graph's
+// node (cudaFuncGetName): the clone in the captured graph; the caller's
+// kernel in the one built by hand, whose wrappers give back the caller's.
 // FLAGS: -O3 -std=c++17
 // VARIANT: cudaLaunchKernel(C) __ptxopt_
 // VARIANT: cudaLaunchKernel<T> __ptxopt_
