@@ -4,7 +4,8 @@
 // and cudaLaunchKernelEx templates of cuda_runtime.h call), their _ptsz
 // forms (-default-stream per-thread), and the kernel nodes of graphs added
 // or updated by hand (cudaGraphAddKernelNode, cudaGraphKernelNodeSetParams,
-// cudaGraphExecKernelNodeSetParams) run a kernel's clone where its
+// cudaGraphExecKernelNodeSetParams, and the generic cudaGraphAddNode,
+// cudaGraphNodeSetParams, cudaGraphExecNodeSetParams of a kernel node) run a kernel's clone where its
 // conditions hold, as a <<<>>> launch of the same shape would;
 // cudaGetKernel records its handle (cudaLaunchKernelEx takes one);
 // cudaGraphKernelNodeGetParams gives back, for a node whose parameters a
@@ -61,6 +62,11 @@ PTXOPT_REAL(cudaError_t, cudaGraphKernelNodeSetParams, (cudaGraphNode_t, const c
 PTXOPT_REAL(cudaError_t, cudaGraphExecKernelNodeSetParams,
             (cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams *))
 PTXOPT_REAL(cudaError_t, cudaGraphKernelNodeGetParams, (cudaGraphNode_t, cudaKernelNodeParams *))
+PTXOPT_REAL(cudaError_t, cudaGraphAddNode,
+            (cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t,
+             cudaGraphNodeParams *))
+PTXOPT_REAL(cudaError_t, cudaGraphNodeSetParams, (cudaGraphNode_t, cudaGraphNodeParams *))
+PTXOPT_REAL(cudaError_t, cudaGraphExecNodeSetParams, (cudaGraphExec_t, cudaGraphNode_t, cudaGraphNodeParams *))
 #undef PTXOPT_REAL
 
 namespace {
@@ -206,6 +212,34 @@ cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraph
   return e;
 }
 
+/// The generic node calls (cudaGraphAddNode, cudaGraphNodeSetParams,
+/// cudaGraphExecNodeSetParams): a kernel node's parameters (V2, the same
+/// fields) go through nodeParams; `set` makes the call with a copy of `p`
+/// whose kernel parameters are the ones given. Other node types pass.
+template <class Set>
+cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraphNode_t *node) {
+  if (!p || p->type != cudaGraphNodeTypeKernel) return set(p);
+  const cudaKernelNodeParamsV2 &k = p->kernel;
+  cudaKernelNodeParams v1{};
+  v1.func = k.func;
+  v1.gridDim = k.gridDim;
+  v1.blockDim = k.blockDim;
+  v1.sharedMemBytes = k.sharedMemBytes;
+  v1.kernelParams = k.kernelParams;
+  v1.extra = k.extra;
+  return nodeParams(
+      &v1,
+      [&](const cudaKernelNodeParams *q) {
+        cudaGraphNodeParams c = *p;
+        c.kernel.func = q->func;
+        c.kernel.gridDim = q->gridDim;
+        c.kernel.blockDim = q->blockDim;
+        c.kernel.kernelParams = q->kernelParams;
+        return set(&c);
+      },
+      node);
+}
+
 }  // namespace
 
 extern "C" {
@@ -257,6 +291,24 @@ cudaError_t __wrap_cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGr
   return nodeParams(
       p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphExecKernelNodeSetParams(exec, node, q); },
       nullptr);
+}
+
+cudaError_t __wrap_cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                    const cudaGraphEdgeData *edges, size_t ndeps, cudaGraphNodeParams *p) {
+  if (!__real_cudaGraphAddNode) return cudaErrorNotSupported;
+  return genericNodeParams(
+      p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphAddNode(node, graph, deps, edges, ndeps, q); }, node);
+}
+
+cudaError_t __wrap_cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNodeParams *p) {
+  if (!__real_cudaGraphNodeSetParams) return cudaErrorNotSupported;
+  return genericNodeParams(p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphNodeSetParams(node, q); }, &node);
+}
+
+cudaError_t __wrap_cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeParams *p) {
+  if (!__real_cudaGraphExecNodeSetParams) return cudaErrorNotSupported;
+  return genericNodeParams(
+      p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphExecNodeSetParams(exec, node, q); }, nullptr);
 }
 
 cudaError_t __wrap_cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams *p) {

@@ -72,7 +72,7 @@ HOOK_SYMBOL = "__ptxopt_nvcc_launch"
 # first, under lazy loading, the clone images are loaded, outside the run.
 WRAPPED = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz", "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz",
            "cudaGetKernel", "cudaGraphAddKernelNode", "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams",
-           "cudaGraphKernelNodeGetParams",
+           "cudaGraphKernelNodeGetParams", "cudaGraphAddNode", "cudaGraphNodeSetParams", "cudaGraphExecNodeSetParams",
            "cudaMalloc", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D", "cudaMallocHost", "cudaHostAlloc",
            "cudaFree")
 

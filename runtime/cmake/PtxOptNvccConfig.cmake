@@ -40,7 +40,7 @@ if(NOT TARGET ptxopt::nvcc)
   set(_ptxopt_wrap)
   foreach(f cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz cudaGetKernel
             cudaGraphAddKernelNode cudaGraphKernelNodeSetParams cudaGraphExecKernelNodeSetParams
-            cudaGraphKernelNodeGetParams
+            cudaGraphKernelNodeGetParams cudaGraphAddNode cudaGraphNodeSetParams cudaGraphExecNodeSetParams
             # the allocation calls (runtime/NvccPreload.cpp)
             cudaMalloc cudaMallocManaged cudaMallocPitch cudaMalloc3D cudaMallocHost cudaHostAlloc cudaFree)
     list(APPEND _ptxopt_wrap "LINKER:--wrap=${f}")

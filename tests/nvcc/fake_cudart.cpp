@@ -140,6 +140,37 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n, const cudaKernelNode
   if (e == cudaSuccess && n) reinterpret_cast<FakeNode *>(n)->p = *p;
   return e;
 }
+// The generic node calls: a kernel node as above, any other type printed.
+cudaError_t genericNode(const char *api, cudaGraphNode_t *n, const cudaGraphNodeParams *p) {
+  if (p->type != cudaGraphNodeTypeKernel) {
+    std::printf("fake-cudart: %s type=%d\n", api, int(p->type));
+    return cudaSuccess;
+  }
+  const cudaKernelNodeParamsV2 &k = p->kernel;
+  cudaError_t e = apiLaunch(api, k.func, k.gridDim, k.blockDim, k.sharedMemBytes, "");
+  if (e == cudaSuccess && n) {
+    cudaKernelNodeParams v1{};
+    v1.func = k.func;
+    v1.gridDim = k.gridDim;
+    v1.blockDim = k.blockDim;
+    v1.sharedMemBytes = k.sharedMemBytes;
+    v1.kernelParams = k.kernelParams;
+    if (*n) reinterpret_cast<FakeNode *>(*n)->p = v1;
+    else *n = reinterpret_cast<cudaGraphNode_t>(new FakeNode{v1});
+  }
+  return e;
+}
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *n, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *,
+                             size_t, cudaGraphNodeParams *p) {
+  *n = nullptr;
+  return genericNode("cudaGraphAddNode", n, p);
+}
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t n, cudaGraphNodeParams *p) {
+  return genericNode("cudaGraphNodeSetParams", &n, p);
+}
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, cudaGraphNodeParams *p) {
+  return genericNode("cudaGraphExecNodeSetParams", nullptr, p);
+}
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, cudaKernelNodeParams *p) {
   if (!n || !p) return lastError = cudaErrorInvalidValue;
   *p = reinterpret_cast<FakeNode *>(n)->p;

@@ -113,6 +113,35 @@ int main() {
   got.gridDim = dim3(512);
   got.blockDim = dim3(256);
   cudaGraphKernelNodeSetParams(node, &got);
+  // The generic node calls (a kernel node: as above; another type passes).
+  cudaGraphNodeParams gp = {};  // (its union has dim3 members: no default constructor)
+  gp.type = cudaGraphNodeTypeKernel;
+  gp.kernel.func = (void *)matadd_int;
+  gp.kernel.gridDim = dim3(512);
+  gp.kernel.blockDim = dim3(256);
+  gp.kernel.kernelParams = args;
+  cudaGraphNode_t gnode = nullptr;
+  say("cudaGraphAddNode (a kernel) 512x256");
+  cudaGraphAddNode(&gnode, nullptr, nullptr, nullptr, 0, &gp);
+  say("cudaGraphNodeSetParams 2000x1000");
+  gp.kernel.gridDim = dim3(2000);
+  gp.kernel.blockDim = dim3(1000);
+  cudaGraphNodeSetParams(gnode, &gp);
+  say("cudaGraphKernelNodeGetParams of that node: the caller's");
+  std::memset(&got, 0, sizeof got);
+  cudaGraphKernelNodeGetParams(gnode, &got);
+  std::printf("fake-cudart: cudaGraphKernelNodeGetParams returned %s grid=(%u,%u,%u) block=(%u,%u,%u)\n",
+              got.func == (void *)matadd_int ? "matadd_int" : "another function", got.gridDim.x, got.gridDim.y,
+              got.gridDim.z, got.blockDim.x, got.blockDim.y, got.blockDim.z);
+  say("cudaGraphExecNodeSetParams 65536x1024");
+  gp.kernel.gridDim = dim3(65536);
+  gp.kernel.blockDim = dim3(1024);
+  cudaGraphExecNodeSetParams(nullptr, gnode, &gp);
+  say("cudaGraphAddNode of another type: passed through");
+  cudaGraphNodeParams ep = {};
+  ep.type = cudaGraphNodeTypeEmpty;
+  cudaGraphNode_t enode = nullptr;
+  cudaGraphAddNode(&enode, nullptr, nullptr, nullptr, 0, &ep);
   say("graph node with extra: original");
   void *extra[] = {nullptr};
   np.kernelParams = nullptr;

@@ -292,6 +292,7 @@ launch-apis)
   # one line per case: "<case> => <the call's line>"
   cases() { awk '/^case /{c=substr($0,6); next} /^fake-cudart: [a-zA-Z_]+ /{$1=""; print c " =>" $0}' "$1"; }
   O=_Z10matadd_intPKiS0_Pi
+  EMPTY=5  # cudaGraphNodeTypeEmpty (driver_types.h)
   cat >want.txt <<WANT
 C cudaLaunchKernel 512x256 => cudaLaunchKernel $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 template cudaLaunchKernel 65536x1024 => cudaLaunchKernel ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
@@ -310,6 +311,11 @@ cudaGraphKernelNodeSetParams 2000x1000 => cudaGraphKernelNodeSetParams ${O}__ptx
 cudaGraphExecKernelNodeSetParams 65536x1024 => cudaGraphExecKernelNodeSetParams ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
 cudaGraphKernelNodeGetParams: the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
 GetParams, then SetParams at 512x256 => cudaGraphKernelNodeSetParams $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+cudaGraphAddNode (a kernel) 512x256 => cudaGraphAddNode $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+cudaGraphNodeSetParams 2000x1000 => cudaGraphNodeSetParams ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
+cudaGraphKernelNodeGetParams of that node: the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
+cudaGraphExecNodeSetParams 65536x1024 => cudaGraphExecNodeSetParams ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
+cudaGraphAddNode of another type: passed through => cudaGraphAddNode type=$EMPTY
 graph node with extra: original => cudaGraphAddKernelNode $O grid=(512,1,1) block=(256,1,1) shared=0 extra
 WANT
   for layout in --ptxopt-no-clone-images --ptxopt-clone-images; do
@@ -325,7 +331,7 @@ WANT
   check "the link wraps the launch APIs" grep -Eq ' [tT] __wrap_cudaLaunchKernelExC$' <(nm $P)
   PTXOPT_DISABLE=1 $P >dis.log 2>&1
   check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
-  check "...all 18 calls made" test "$(cases dis.log | wc -l)" = 18
+  check "...all 23 calls made" test "$(cases dis.log | wc -l)" = 23
   FAKE_CUDART_FAIL_LAUNCH=swap $P >ref.log 2>&1
   check "a refused clone call: the original follows" \
     grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel $O grid=(512,1,1)" <(cases ref.log)

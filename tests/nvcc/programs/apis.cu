@@ -4,7 +4,9 @@
 // programmatic stream serialization, a cluster dimension, cooperative),
 // cudaLaunchCooperativeKernel, a graph captured from <<<>>> launches and
 // replayed, and a graph built by hand from kernel nodes whose parameters are
-// set again (cudaGraphKernelNodeSetParams, cudaGraphExecKernelNodeSetParams).
+// set again (cudaGraphKernelNodeSetParams, cudaGraphExecKernelNodeSetParams),
+// and the same through the generic node calls (cudaGraphAddNode,
+// cudaGraphNodeSetParams, cudaGraphExecNodeSetParams).
 // Besides the result lines, `variant <path> <name>` lines say which kernel
 // ran where the program can tell (a ptx-nvcc build answers
 // ptxopt_nvcc_last_variant; nvcc's prints "-"), and `graph <name> node
@@ -23,6 +25,9 @@
 // VARIANT: cudaGraphAddKernelNode __ptxopt_
 // VARIANT: cudaGraphKernelNodeSetParams __ptxopt_
 // VARIANT: cudaGraphExecKernelNodeSetParams __ptxopt_
+// VARIANT: cudaGraphAddNode __ptxopt_
+// VARIANT: cudaGraphNodeSetParams __ptxopt_
+// VARIANT: cudaGraphExecNodeSetParams __ptxopt_
 #include "common.h"
 
 extern "C" const char *ptxopt_nvcc_last_variant(void) __attribute__((weak));
@@ -201,6 +206,40 @@ int main() {
     CHECK(cudaStreamSynchronize(s));
     b.check("colCopy graph exec node (set params)", d3);
     report("colCopy graph node first output untouched n=524288", fromDevice(d1, b.n), std::vector<int>(b.n, 0));
+    CHECK(cudaGraphExecDestroy(e));
+    CHECK(cudaGraphDestroy(g));
+  }
+  {  // the generic node calls: cudaGraphAddNode, cudaGraphNodeSetParams, cudaGraphExecNodeSetParams
+    int *d1 = b.out(), *d2 = b.out(), *d3 = b.out();
+    cudaGraph_t g;
+    CHECK(cudaGraphCreate(&g, 0));
+    void *args[] = {&b.din, &d1};
+    cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeKernel;
+    p.kernel.func = (void *)colCopy;
+    p.kernel.gridDim = dim3(b.grid);
+    p.kernel.blockDim = dim3(b.block);
+    p.kernel.kernelParams = args;
+    cudaGraphNode_t node;
+    CHECK(cudaGraphAddNode(&node, g, nullptr, nullptr, 0, &p));
+    variant("cudaGraphAddNode");
+    args[1] = &d2;
+    CHECK(cudaGraphNodeSetParams(node, &p));
+    variant("cudaGraphNodeSetParams");
+    printNodes("generic", g);
+    cudaGraphExec_t e;
+    CHECK(cudaGraphInstantiate(&e, g, 0));
+    CHECK(cudaGraphLaunch(e, s));
+    CHECK(cudaStreamSynchronize(s));
+    b.check("colCopy generic graph node (set params)", d2);
+    args[1] = &d3;
+    CHECK(cudaGraphExecNodeSetParams(e, node, &p));
+    variant("cudaGraphExecNodeSetParams");
+    CHECK(cudaGraphLaunch(e, s));
+    CHECK(cudaStreamSynchronize(s));
+    b.check("colCopy generic graph exec node (set params)", d3);
+    report("colCopy generic graph node first output untouched n=524288", fromDevice(d1, b.n),
+           std::vector<int>(b.n, 0));
     CHECK(cudaGraphExecDestroy(e));
     CHECK(cudaGraphDestroy(g));
   }
