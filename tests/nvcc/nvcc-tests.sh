@@ -329,6 +329,12 @@ WANT
   check "the same with PTXOPT_LOG=1 (the logged path)" cmp want.txt <(cases log.log)
   check "...a decision line names the cluster" grep -q "^ptxopt: $O grid=(768,1,1) .* cluster=(3,1,1)" log.log
   check "the link wraps the launch APIs" grep -Eq ' [tT] __wrap_cudaLaunchKernelExC$' <(nm $P)
+  # ptx-nvcc's --wrap list and the CMake package's (runtime/cmake) name the
+  # same functions, and the shim defines a wrapper for each.
+  wrapped_py() { python3 -c "import sys; sys.path.insert(0, '$ROOT/tools'); import ptx_nvcc; print('\n'.join(sorted(ptx_nvcc.WRAPPED)))"; }
+  wrapped_cmake() { sed -n '/foreach(f cudaLaunchKernel/,/list(APPEND _ptxopt_wrap/p' "$ROOT/runtime/cmake/PtxOptNvccConfig.cmake" | sed 's/#.*//' | grep -o 'cuda[A-Za-z0-9_]*' | sort; }
+  check "ptx-nvcc and the CMake package wrap the same functions" cmp <(wrapped_py) <(wrapped_cmake)
+  check "...each has its wrapper in the program" test "$(wrapped_py | while read -r f; do nm $P | grep -c " [tT] __wrap_$f\$"; done | grep -c '^1$')" = "$(wrapped_py | wc -l)"
   PTXOPT_DISABLE=1 $P >dis.log 2>&1
   check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
   check "...all 23 calls made" test "$(cases dis.log | wc -l)" = 23
