@@ -18,18 +18,23 @@
 // v's other definition the index `mad.lo %ctaid.d, %ntid.d, %tid.d` or a mov
 // of it (the inner loop's restart), a guard `setp.ge start, B; @q bra exit`
 // before the loop to the block after the latch, no register but v written
-// both inside and outside the loop (no other value carried), and B loop
-// invariant: a parameter, or a product of two. The copy without each
-// latch's add, setp and bra (and without S and its %nctaid.d mov) runs
+// both inside and outside the loop (no other value carried), neither v
+// after the loop nor the latch's predicate read, and B loop invariant: a
+// parameter, or a product of two. The copy without each latch's add, setp
+// and bra (and without S and its %nctaid.d mov where only the latch read
+// them) runs
 // exactly one iteration of each loop: what the loops compute where the
 // start plus S is at least B (each loop runs once) and does not wrap, which
 // the variant's manifest condition gridStrideOnce asks of the launch (its
 // threads along d at least B, fewer than 2^30). The pass's checks run on
 // the copy, and its clones are made from it.
-// Refuses: loops of any other shape (the pass's "it has loops", with why
-// the loop is not a grid-stride one where it reads %nctaid); a bound that
-// is not a parameter or a product of two ("... is not a parameter or a
-// product of two": a launch condition needs the argument). Launches whose
+// Refuses: a loop whose latch, step or start is not a grid-stride loop's
+// is a loop of another kind (the pass's usual "it has loops"); a
+// grid-stride loop that carries another value, is not guarded, leaves its
+// index or condition read after it, or whose bound is not a parameter or a
+// product of two (a launch condition needs the argument), with a remark
+// saying which (runTranspose: only in kernels that divide or have an
+// uncoalesced access). Launches whose
 // loops would run more than once (a grid of a few blocks per SM) run the
 // original: the clones of one element per thread cover only their launch.
 #include <algorithm>
