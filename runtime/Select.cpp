@@ -384,12 +384,13 @@ std::string checkThreadsPerParam(const Variant &v, const std::vector<uint32_t> &
   return why;
 }
 
-/// The gridStrideOnce conditions; text only when `why` is given.
+/// The gridStrideOnce conditions; text only when `why` is given (the
+/// launch path's calls build none).
 bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
                         const LaunchShape *s, std::string *why) {
   for (const auto &g : v.gridStrideOnce) {
-    const char axis = char('x' + g.dim);
     if (!s || g.dim > 2) return failed(why, [&] { return std::string("the launch's shape is not known"); });
+    const std::string axis(1, char('x' + g.dim));
     const uint64_t threads = uint64_t(s->grid[g.dim]) * s->block[g.dim];
     if (threads >= (uint64_t(1) << 30))
       return failed(why, [&] {
@@ -398,18 +399,27 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
       });
     // The product of the arguments, stopped once past `threads` (no wrap).
     uint64_t product = 1;
-    std::string names;
-    for (uint32_t index : g.params) {
+    // "param 1 (2) * param 2 (64)", the first `upTo` arguments read again:
+    // text only on failure.
+    auto names = [&](size_t upTo) {
+      std::string t;
+      for (size_t i = 0; i < upTo; ++i) {
+        int64_t value = 0;
+        intArgument(paramSizes, params, g.params[i], value, nullptr);
+        t += (i ? " * param " : "param ") + std::to_string(g.params[i]) + " (" + std::to_string(value) + ")";
+      }
+      return t;
+    };
+    for (size_t i = 0; i < g.params.size(); ++i) {
       int64_t value = 0;
-      if (!intArgument(paramSizes, params, index, value, why)) return true;
-      names += (names.empty() ? "param " : " * param ") + std::to_string(index) + " (" + std::to_string(value) + ")";
-      if (value < 0) return failed(why, [&] { return names + " is negative"; });
+      if (!intArgument(paramSizes, params, g.params[i], value, why)) return true;
+      if (value < 0) return failed(why, [&] { return names(i + 1) + " is negative"; });
       if (product <= threads) product = uint64_t(value) > threads ? threads + 1 : product * uint64_t(value);
     }
     if (product > threads)
       return failed(why, [&] {
-        return "the launch's " + std::to_string(threads) + " threads along " + axis + " are fewer than " + names +
-               ": its grid-stride loop would run more than once";
+        return "the launch's " + std::to_string(threads) + " threads along " + axis + " are fewer than " +
+               names(g.params.size()) + ": its grid-stride loop would run more than once";
       });
   }
   return false;
