@@ -422,6 +422,12 @@ std::optional<Plan> checkedPlan(const ir::Function &k, analysis::FunctionAnalyse
   return plan;
 }
 
+/// Whether an earlier pass (coalesce) made clones of kernel `k`.
+bool clonedBefore(PassContext &ctx, const ir::Function &k) {
+  auto b = ctx.baseOf(k);
+  return b && b->variantCount > 0;
+}
+
 /// `v` with the grid-stride conditions `once`.
 Variant withOnce(Variant v, const std::vector<Variant::GridStrideOnce> &once) {
   v.gridStrideOnce = once;
@@ -453,7 +459,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
     ctx.remark(Remark::Kind::Missed, k, locationOf(m, fa, at), "not transformed: " + what + ": " + why);
     ctx.count("refused-flat");
   };
-  if (auto b = ctx.baseOf(k); b && b->variantCount > 0) return;  // an earlier pass cloned it
+  if (clonedBefore(ctx, k)) return;  // an earlier pass cloned it
   auto g = flatAs2D(m, code, flat);
   analysis::FunctionAnalyses ga(m, *g);
   if (!hasUncoalesced(ga)) return;  // coalesced as it is (a broadcast `b[i % w]`, a stencil): no remark
@@ -504,105 +510,100 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
 /// One kernel: `k` the original (clones named after it, remarks on it),
 /// `code` what the clones are made from (`k`, or `k` without its grid-stride
 /// loops, whose conditions `once` each variant takes), `fa` its analyses.
-void runKernel(PassContext &ctx, const ir::Function &k0, const ir::Function &code, analysis::FunctionAnalyses &fa,
+void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code, analysis::FunctionAnalyses &fa,
                const std::vector<Variant::GridStrideOnce> &once) {
   ir::Module &m = ctx.module;
-  const ir::Function *k = &k0;
-  {
-    std::string flatWhy;
-    if (auto flat = findFlatForm(code, fa, flatWhy)) {
-      runFlat(ctx, *k, code, fa, *flat, once);
-      return;
-    }
-    if (!flatWhy.empty()) {
-      ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: a 1-D launch indexing with / and %: " + flatWhy);
-      ctx.count("refused-flat");
-      return;
-    }
-    if (!hasUncoalesced(fa)) return;
-    // Coalesce cloned it (a fused transpose whose other accesses follow the
-    // store, `out = A^T + B`, u8 -> float: the swap helps most of them):
-    // only the tiled clones are added, preferred over coalesce's (measured
-    // faster in every one of 24 shapes and sizes, 1.15-3.07x, in 16 x 16,
-    // 32 x 32 and 32 x 8 blocks: docs/PASSES.md), so a launch they do not
-    // fit still runs the swap.
-    const bool afterCoalesce = [&] {
-      auto b = ctx.baseOf(*k);
-      return b && b->variantCount > 0;
-    }();
-    // (Where coalesce cloned the kernel, a refusal is no news: counted only.)
-    auto refuse = [&](const std::string &why, const ir::Stmt *at, const char *stat) {
-      if (!afterCoalesce) ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, at), "not transformed: " + why);
-      ctx.count(afterCoalesce ? "skipped-cloned" : stat);
-    };
-    Refusal r;
-    auto plan = checkedPlan(code, fa, r);
-    if (!plan) {
-      refuse(r.why, r.at, r.stat);
-      return;
-    }
-    const ir::Stmt *atStmt = r.at;
-    int pos = m.itemIndex(k);
-    std::string kept, tiledWhy = k->params ? "" : "it has no parameter list";
-    // Several stores (an unrolled loop of load-store pairs): each thread
-    // handles several elements already, as the tiled clone's do; the
-    // one-element clones are the whole transform (not a miss).
-    const bool tiledOk = tiledWhy.empty() && plan->stores.size() == 1;
-    const auto &elements = ctx.options.transpose.elements;
-    const bool wantTiled = std::count(elements.begin(), elements.end(), 4u) > 0;
-    if (afterCoalesce && (!wantTiled || !tiledOk)) {  // only tiled clones would be added
-      ctx.count("skipped-cloned");
-      return;
-    }
-    bool tiled = false;
-    size_t before = 0;  // after coalesce: the tiled variants go first, in shape order
-    // The block shapes: 2-D ones, or with a block index for the second
-    // axis 1-D blocks (tiled clones only: the one-element clone exchanges
-    // thread indices within a block).
-    std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
-    const bool blockAxis = plan->index2 != "%tid.y";
-    if (blockAxis) {
-      shapes.clear();
-      for (unsigned bx : kBlockAxisSizes) shapes.push_back(Shape{bx, 1});
-    }
-    for (const Shape &sh : shapes) {
-      // After coalesce, only the block shapes the tiled clone was measured
-      // faster than the swap on (8 x 32 blocks were not timed against it).
-      if (afterCoalesce && sh.bx == 8) continue;
-      bool any = false;
-      for (unsigned elems : elements) {
-        if (elems == 4 && tiledOk) {
-          std::string name = std::string(k->name) + "__ptxopt_tiled" + sh.suffix();
-          bool added = ctx.addClone(*k, buildTiledClone(m, code, *plan, sh, name), withOnce(makeTiledVariant(name, *plan, sh), once), pos,
-                                    afterCoalesce ? std::optional<size_t>(before) : std::nullopt);
-          before += added;
-          any |= added;
-          tiled |= added;
-        } else if (elems == 1 && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
-          std::string name = std::string(k->name) + "__ptxopt_transpose" + sh.suffix();
-          any |= ctx.addClone(*k, buildClone(m, code, *plan, sh, name), withOnce(makeVariant(name, *plan, sh), once), pos);
-        }
-      }
-      if (any) kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
-    }
-    if (!tiledWhy.empty() && wantTiled)
-      ctx.remark(Remark::Kind::Missed, *k, locationOf(m, fa, atStmt), "no tiled clone (four elements per thread): " + tiledWhy);
-    if (kept.empty()) return;
-    ctx.remark(Remark::Kind::Applied, *k, locationOf(m, fa, atStmt),
-               (plan->loads.size() == 1 ? std::string("staged through a shared-memory tile: the load is unit-stride along ")
-                                         : "staged through shared-memory tiles: the " + std::to_string(plan->loads.size()) +
-                                               " loads (a tile each) are unit-stride along ") +
-                   std::string(plan->storeOnY ? "%tid.x" : plan->index2) +
-                   (plan->stores.size() == 1 ? ", the store along " : ", the " + std::to_string(plan->stores.size()) + " stores along ") +
-                   (plan->storeOnY ? plan->index2 : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
-                   " sectors per warp request on the strided side before); clones for blocks of " + kept +
-                   (tiled ? " (tiled: 32 x 32 tiles, 32 x 8 threads, four elements each)" : "") +
-                   (blockAxis ? " and at least 32 blocks along " + plan->index2 : "") +
-                   (plan->stores.size() > 1 ? ", launches of 2^16 threads or more" : ", launches of 2^20 threads or more") +
-                   (afterCoalesce ? "; preferred over coalesce's clones, which run where these do not fit" : "") +
-                   onceText(once));
-    ctx.count("kernels-transformed");
+  std::string flatWhy;
+  if (auto flat = findFlatForm(code, fa, flatWhy)) {
+    runFlat(ctx, k, code, fa, *flat, once);
+    return;
   }
+  if (!flatWhy.empty()) {
+    ctx.remark(Remark::Kind::Missed, k, "", "not transformed: a 1-D launch indexing with / and %: " + flatWhy);
+    ctx.count("refused-flat");
+    return;
+  }
+  if (!hasUncoalesced(fa)) return;
+  // Coalesce cloned it (a fused transpose whose other accesses follow the
+  // store, `out = A^T + B`, u8 -> float: the swap helps most of them):
+  // only the tiled clones are added, preferred over coalesce's (measured
+  // faster in every one of 24 shapes and sizes, 1.15-3.07x, in 16 x 16,
+  // 32 x 32 and 32 x 8 blocks: docs/PASSES.md), so a launch they do not
+  // fit still runs the swap.
+  const bool afterCoalesce = clonedBefore(ctx, k);
+  // (Where coalesce cloned the kernel, a refusal is no news: counted only.)
+  auto refuse = [&](const std::string &why, const ir::Stmt *at, const char *stat) {
+    if (!afterCoalesce) ctx.remark(Remark::Kind::Missed, k, locationOf(m, fa, at), "not transformed: " + why);
+    ctx.count(afterCoalesce ? "skipped-cloned" : stat);
+  };
+  Refusal r;
+  auto plan = checkedPlan(code, fa, r);
+  if (!plan) {
+    refuse(r.why, r.at, r.stat);
+    return;
+  }
+  const ir::Stmt *atStmt = r.at;
+  int pos = m.itemIndex(&k);
+  std::string kept, tiledWhy = k.params ? "" : "it has no parameter list";
+  // Several stores (an unrolled loop of load-store pairs): each thread
+  // handles several elements already, as the tiled clone's do; the
+  // one-element clones are the whole transform (not a miss).
+  const bool tiledOk = tiledWhy.empty() && plan->stores.size() == 1;
+  const auto &elements = ctx.options.transpose.elements;
+  const bool wantTiled = std::count(elements.begin(), elements.end(), 4u) > 0;
+  if (afterCoalesce && (!wantTiled || !tiledOk)) {  // only tiled clones would be added
+    ctx.count("skipped-cloned");
+    return;
+  }
+  bool tiled = false;
+  size_t before = 0;  // after coalesce: the tiled variants go first, in shape order
+  // The block shapes: 2-D ones, or with a block index for the second
+  // axis 1-D blocks (tiled clones only: the one-element clone exchanges
+  // thread indices within a block).
+  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  const bool blockAxis = plan->index2 != "%tid.y";
+  if (blockAxis) {
+    shapes.clear();
+    for (unsigned bx : kBlockAxisSizes) shapes.push_back(Shape{bx, 1});
+  }
+  for (const Shape &sh : shapes) {
+    // After coalesce, only the block shapes the tiled clone was measured
+    // faster than the swap on (8 x 32 blocks were not timed against it).
+    if (afterCoalesce && sh.bx == 8) continue;
+    bool any = false;
+    for (unsigned elems : elements) {
+      if (elems == 4 && tiledOk) {
+        std::string name = std::string(k.name) + "__ptxopt_tiled" + sh.suffix();
+        bool added = ctx.addClone(k, buildTiledClone(m, code, *plan, sh, name),
+                                  withOnce(makeTiledVariant(name, *plan, sh), once), pos,
+                                  afterCoalesce ? std::optional<size_t>(before) : std::nullopt);
+        before += added;
+        any |= added;
+        tiled |= added;
+      } else if (elems == 1 && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
+        std::string name = std::string(k.name) + "__ptxopt_transpose" + sh.suffix();
+        any |= ctx.addClone(k, buildClone(m, code, *plan, sh, name), withOnce(makeVariant(name, *plan, sh), once), pos);
+      }
+    }
+    if (any) kept += (kept.empty() ? "" : ", ") + std::to_string(sh.bx) + " x " + std::to_string(sh.by);
+  }
+  if (!tiledWhy.empty() && wantTiled)
+    ctx.remark(Remark::Kind::Missed, k, locationOf(m, fa, atStmt), "no tiled clone (four elements per thread): " + tiledWhy);
+  if (kept.empty()) return;
+  ctx.remark(Remark::Kind::Applied, k, locationOf(m, fa, atStmt),
+             (plan->loads.size() == 1 ? std::string("staged through a shared-memory tile: the load is unit-stride along ")
+                                       : "staged through shared-memory tiles: the " + std::to_string(plan->loads.size()) +
+                                             " loads (a tile each) are unit-stride along ") +
+                 std::string(plan->storeOnY ? "%tid.x" : plan->index2) +
+                 (plan->stores.size() == 1 ? ", the store along " : ", the " + std::to_string(plan->stores.size()) + " stores along ") +
+                 (plan->storeOnY ? plan->index2 : "%tid.x") + " (" + std::to_string(plan->sectorsBefore) +
+                 " sectors per warp request on the strided side before); clones for blocks of " + kept +
+                 (tiled ? " (tiled: 32 x 32 tiles, 32 x 8 threads, four elements each)" : "") +
+                 (blockAxis ? " and at least 32 blocks along " + plan->index2 : "") +
+                 (plan->stores.size() > 1 ? ", launches of 2^16 threads or more" : ", launches of 2^20 threads or more") +
+                 (afterCoalesce ? "; preferred over coalesce's clones, which run where these do not fit" : "") +
+                 onceText(once));
+  ctx.count("kernels-transformed");
 }
 
 }  // namespace
@@ -628,11 +629,7 @@ void runTranspose(PassContext &ctx) {
         return in->base() == "div" || in->base() == "rem";
       });
       if (!divides && !hasUncoalesced(fa)) continue;
-      const bool cloned = [&] {
-        auto b = ctx.baseOf(*k);
-        return b && b->variantCount > 0;
-      }();
-      if (!cloned) ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: it has loops (a grid-stride loop is taken; here " + loopWhy + ")");
+      if (!clonedBefore(ctx, *k)) ctx.remark(Remark::Kind::Missed, *k, "", "not transformed: it has loops (a grid-stride loop is taken; here " + loopWhy + ")");
       ctx.count("refused-gridstride");
       continue;
     }

@@ -147,6 +147,9 @@ struct FlatForm {
   const ir::Function *original = nullptr;  // the kernel (its code runs as it is where tiles do not pay)
 };
 
+/// (dst, src) of an unguarded `mov dst, src` of registers (src a special
+/// register such as %tid.x where the callers look for one), or nullopt.
+std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir::Instruction &in);
 /// The flat form of `k`, or nullopt: with `why` empty when `k` does not
 /// divide a flat index (no remark), else why the form does not fit.
 std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why);

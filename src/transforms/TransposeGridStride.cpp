@@ -38,7 +38,6 @@
 // loops would run more than once (a grid of a few blocks per SM) run the
 // original: the clones of one element per thread cover only their launch.
 #include <algorithm>
-#include <set>
 
 #include "Pass.h"
 #include "Transpose.h"
@@ -65,11 +64,9 @@ KernelFacts readFacts(analysis::FunctionAnalyses &fa) {
     auto du = analysis::defUse(in);
     for (auto d : du.defs) f.defs[d].push_back(i);
     for (auto u : du.uses) ++f.uses[u];
-    if (in.base() == "mov" && in.guard.empty() && in.operands.size() == 2 && in.operands[0].isReg() &&
-        in.operands[1].isReg() && in.operands[1].text.starts_with("%") &&
-        (in.operands[1].text.starts_with("%ctaid.") || in.operands[1].text.starts_with("%ntid.") ||
-         in.operands[1].text.starts_with("%tid.") || in.operands[1].text.starts_with("%nctaid.")))
-      f.special[in.operands[0].text] = in.operands[1].text;
+    if (auto mv = specialMov(in))
+      for (std::string_view sreg : {"%ctaid.", "%ntid.", "%tid.", "%nctaid."})
+        if (mv->second.starts_with(sreg)) f.special[mv->first] = mv->second;
   }
   return f;
 }
