@@ -236,12 +236,19 @@ bool getBool(const Json &j, const std::string &path) {
   return j.get<bool>();
 }
 
+/// A parameter index at `path`: the value there, failing unless it names
+/// one of the kernel's `numParams` parameters.
+uint32_t getParamIndex(const Json &j, const std::string &path, size_t numParams) {
+  uint32_t index = getU32(j, path);
+  if (index >= numParams)
+    fail(path, "parameter " + std::to_string(index) + " does not exist (the kernel has " + std::to_string(numParams) +
+                   ")");
+  return index;
+}
+
 Variant::AlignedParam parseAligned(const Json &j, const std::string &path, size_t numParams) {
   expectKeys(j, path, {"index", "bytes"});
-  Variant::AlignedParam p{getU32(j["index"], path + ".index"), getU32(j["bytes"], path + ".bytes")};
-  if (p.index >= numParams)
-    fail(path + ".index", "parameter " + std::to_string(p.index) + " does not exist (the kernel has " +
-                              std::to_string(numParams) + ")");
+  Variant::AlignedParam p{getParamIndex(j["index"], path + ".index", numParams), getU32(j["bytes"], path + ".bytes")};
   if (p.bytes == 0 || (p.bytes & (p.bytes - 1)) != 0)
     fail(path + ".bytes", "must be a power of two, got " + std::to_string(p.bytes));
   return p;
@@ -303,12 +310,9 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
     for (size_t i = 0; i < mins.size(); ++i) {
       std::string p = path + ".minParams[" + std::to_string(i) + "]";
       expectKeys(mins[i], p, {"index", "value"});
-      Variant::MinParam m{getU32(mins[i]["index"], p + ".index"), 0};
+      Variant::MinParam m{getParamIndex(mins[i]["index"], p + ".index", numParams), 0};
       if (!mins[i]["value"].is_number_integer()) fail(p + ".value", std::string("expected an integer, got ") + typeName(mins[i]["value"]));
       m.value = mins[i]["value"].get<int64_t>();
-      if (m.index >= numParams)
-        fail(p + ".index", "parameter " + std::to_string(m.index) + " does not exist (the kernel has " +
-                               std::to_string(numParams) + ")");
       v.minParams.push_back(m);
     }
   }
@@ -317,10 +321,8 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
     for (size_t i = 0; i < per.size(); ++i) {
       std::string p = path + ".threadsPerParam[" + std::to_string(i) + "]";
       expectKeys(per[i], p, {"index", "times"});
-      Variant::ThreadsPerParam t{getU32(per[i]["index"], p + ".index"), getU32(per[i]["times"], p + ".times")};
-      if (t.index >= numParams)
-        fail(p + ".index", "parameter " + std::to_string(t.index) + " does not exist (the kernel has " +
-                               std::to_string(numParams) + ")");
+      Variant::ThreadsPerParam t{getParamIndex(per[i]["index"], p + ".index", numParams),
+                                 getU32(per[i]["times"], p + ".times")};
       v.threadsPerParam.push_back(t);
     }
   }
@@ -333,14 +335,8 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
       if (g.dim > 2) fail(p + ".dim", "must be 0, 1 or 2 (x, y, z)");
       const Json &ps = getArray(once[i]["params"], p + ".params");
       if (ps.empty()) fail(p + ".params", "must name at least one parameter");
-      for (size_t n = 0; n < ps.size(); ++n) {
-        uint32_t index = getU32(ps[n], p + ".params[" + std::to_string(n) + "]");
-        if (index >= numParams)
-          fail(p + ".params[" + std::to_string(n) + "]", "parameter " + std::to_string(index) +
-                                                              " does not exist (the kernel has " +
-                                                              std::to_string(numParams) + ")");
-        g.params.push_back(index);
-      }
+      for (size_t n = 0; n < ps.size(); ++n)
+        g.params.push_back(getParamIndex(ps[n], p + ".params[" + std::to_string(n) + "]", numParams));
       v.gridStrideOnce.push_back(std::move(g));
     }
   }

@@ -20,6 +20,13 @@ static cudaLaunchConfig_t config(unsigned grid, unsigned block, cudaLaunchAttrib
 
 static void say(const char *what) { std::printf("case %s\n", what); }
 
+// What cudaGraphKernelNodeGetParams gave, as a line of the fake's form.
+static void printGot(const cudaKernelNodeParams &got) {
+  std::printf("fake-cudart: cudaGraphKernelNodeGetParams returned %s grid=(%u,%u,%u) block=(%u,%u,%u)\n",
+              got.func == (void *)matadd_int ? "matadd_int" : "another function", got.gridDim.x, got.gridDim.y,
+              got.gridDim.z, got.blockDim.x, got.blockDim.y, got.blockDim.z);
+}
+
 int main() {
   void *d = nullptr;  // an allocation first, as programs make (the shim wraps it: NvccPreload.cpp)
   (void)cudaMalloc(&d, 16);
@@ -106,9 +113,7 @@ int main() {
   cudaKernelNodeParams got;
   std::memset(&got, 0, sizeof got);
   cudaGraphKernelNodeGetParams(node, &got);
-  std::printf("fake-cudart: cudaGraphKernelNodeGetParams returned %s grid=(%u,%u,%u) block=(%u,%u,%u)\n",
-              got.func == (void *)matadd_int ? "matadd_int" : "another function", got.gridDim.x, got.gridDim.y,
-              got.gridDim.z, got.blockDim.x, got.blockDim.y, got.blockDim.z);
+  printGot(got);
   say("GetParams, then SetParams at 512x256");
   got.gridDim = dim3(512);
   got.blockDim = dim3(256);
@@ -130,9 +135,7 @@ int main() {
   say("cudaGraphKernelNodeGetParams of that node: the caller's");
   std::memset(&got, 0, sizeof got);
   cudaGraphKernelNodeGetParams(gnode, &got);
-  std::printf("fake-cudart: cudaGraphKernelNodeGetParams returned %s grid=(%u,%u,%u) block=(%u,%u,%u)\n",
-              got.func == (void *)matadd_int ? "matadd_int" : "another function", got.gridDim.x, got.gridDim.y,
-              got.gridDim.z, got.blockDim.x, got.blockDim.y, got.blockDim.z);
+  printGot(got);
   say("cudaGraphExecNodeSetParams 65536x1024");
   gp.kernel.gridDim = dim3(65536);
   gp.kernel.blockDim = dim3(1024);
