@@ -296,16 +296,19 @@ struct FlatLoop {
 FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatForm &flat) {
   Emitter &e = c.e;
   FlatLoop l;
-  const std::string gx = e.reg32(), bx = e.reg32(), t = e.reg32(), rows = e.reg32();
+  const std::string gx = e.reg32(), bx = e.reg32(), t = e.reg32();
+  std::string rows;  // one split: ceil(T / w) - 1
   e.ins("ld.param.u32", {l.w = e.reg32(), "[" + flat.widthParamName + "]"});
   e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
   e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
   e.ins("mul.lo.u32", {l.t = t, gx, bx});
   e.ins("cvt.u64.u32", {l.t64 = e.reg64(), t});
-  const std::string wUp = e.reg32(), tm1 = e.reg32(), rowsUp = e.reg32();
+  const std::string wUp = e.reg32();
   e.ins("add.u32", {wUp, l.w, std::to_string(kTile - 1)});
   e.ins("shr.u32", {l.tilesX = e.reg32(), wUp, "5"});
   if (!flat.twoSplits()) {  // rows = ceil(T / w) of logical threads, 32 a tile
+    const std::string tm1 = e.reg32(), rowsUp = e.reg32();
+    rows = e.reg32();
     e.ins("sub.u32", {tm1, t, "1"});
     e.ins("div.u32", {rows, tm1, l.w});
     e.ins("add.u32", {rowsUp, rows, std::to_string(kTile)});  // (rows + 1) + 31
