@@ -37,7 +37,7 @@ GROUPS = {
     "gemm_512": "matmul", "matmul_1024": "matmul", "matmul_2048": "matmul", "2mm": "matmul", "syrk": "matmul",
     "jacobi1d": "stencil", "jacobi2d": "stencil", "conv2d": "stencil", "stencil3d": "stencil", "fdtd2d": "stencil",
     "gaussian": "lu", "bfs": "graph", "small_matadd": "small", "small_stencil": "small", "small_scale": "small",
-    "matmul_tiled": "no-clone", "reduce": "no-clone", "image8": "image", "colmajor_add": "uncoalesced", "flat_transpose": "uncoalesced",
+    "matmul_tiled": "no-clone", "reduce": "no-clone", "image8": "image", "colmajor_add": "uncoalesced", "flat_transpose": "uncoalesced", "nchw_permute": "uncoalesced",
 }
 TIMED = ("A", "A2", "P", "D")
 

@@ -480,6 +480,60 @@ int measureFlat(CUmodule mod, void *in, void *out, void *ref, bool quick) {
   return failed;
 }
 
+/// Flat permutes that split the index three times (tests/lit/transpose/
+/// Inputs/split3.cu: NCHW <-> NHWC with H and W split apart), -O2: the
+/// original (256-thread blocks), its flat clone launched as its manifest
+/// says, and the hand kernel transposing each image (HW x C, or C x HW for
+/// NHWC -> NCHW). Returns how many outputs differ from the original's.
+int measureSplit3(CUmodule mod, void *in, void *out, void *ref, bool quick) {
+  std::printf("\n| kernel (three splits) | size | naive | flat clone | hand-tiled | clone x | hand x | hand ms / clone ms |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  struct S {
+    const char *name;
+    int N, C, H, W;
+  };
+  const S rows[] = {{"s3_nchw_nhwc", 16, 64, 56, 56},    {"s3_nchw_nhwc", 16, 256, 56, 56},
+                    {"s3_nchw_nhwc", 16, 64, 224, 224},  {"s3_nchw_nhwc", 16, 256, 224, 224},
+                    {"s3_nchw_nhwc", 16, 37, 50, 50},    {"s3_nhwc_gather", 16, 64, 56, 56},
+                    {"s3_nhwc_gather", 16, 64, 224, 224}, {"s3_nhwc_nchw", 16, 64, 56, 56},
+                    {"s3_nhwc_nchw", 16, 64, 224, 224},  {"s3_chain", 16, 64, 56, 56},
+                    {"s3_chain", 16, 256, 224, 224},     {"s3_u8", 16, 64, 224, 224},
+                    {"s3_u8", 16, 256, 56, 56}};
+  int failed = 0;
+  for (const S &r : rows) {
+    if (quick && (r.C != 64 || r.H != 56)) continue;
+    const std::string name = r.name;
+    const bool u8 = name == "s3_u8", back = name == "s3_nhwc_nchw";
+    unsigned B = 256;
+    int n = r.N, c = r.C, h = r.H, w = r.W, total = r.N * r.C * r.H * r.W;
+    unsigned g = unsigned((size_t(total) + B - 1) / B);
+    std::vector<void *> args{&in, &out};
+    if (u8) args.insert(args.end(), {&c, &h, &w, &total});
+    else args.insert(args.end(), {&n, &c, &h, &w});
+    std::vector<void *> targs = args;
+    targs.push_back(&g);
+    targs.push_back(&B);
+    const size_t bytes = size_t(total) * (u8 ? 1 : 4);
+    CUfunction orig, clone;
+    check(cuModuleGetFunction(&orig, mod, r.name), r.name);
+    check(cuModuleGetFunction(&clone, mod, (name + "__ptxopt_tiledflat").c_str()), "flat clone");
+    check(cudaMemset(out, 0x5a, bytes), "memset");
+    auto [nMin, nMed] = timeIt(launcher(orig, g, 1, 1, B, 1, args.data()));
+    check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
+    std::printf("| `%s` | N%d C%d %d x %d | %.4f (%.4f) |", r.name, r.N, r.C, r.H, r.W, nMin, nMed);
+    const int HW = r.H * r.W, TW = back ? r.C : HW, TH = back ? HW : r.C, N = r.N;
+    std::vector<std::function<void()>> runs{launcher(clone, (g + 3) / 4, 1, 1, 32, 8, targs.data())};
+    if (u8)
+      runs.push_back([=]() { launchHand<char>(in, out, TW, TH, dim3((TW + 31) / 32, (TH + 31) / 32, N), dim3(32, 8)); });
+    else
+      runs.push_back([=]() { launchHand<float>(in, out, TW, TH, dim3((TW + 31) / 32, (TH + 31) / 32, N), dim3(32, 8)); });
+    float best[2] = {0, 0};
+    failed += timeAll(runs, out, ref, bytes, best);
+    std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
+  }
+  return failed;
+}
+
 /// Kernels written as grid-stride loops (tests/lit/transpose/Inputs/gridstride.cu),
 /// launched with a thread per element: the flat ones (blocks of 256) against
 /// their flat clone (as measureFlat), the nested 2-D ones (16 x 16 and 32 x 8
@@ -551,7 +605,7 @@ int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) 
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
+  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
   bool quick = false, unrolledOnly = false, flatOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -563,13 +617,14 @@ int main(int argc, char **argv) {
     else if (a == "--blockaxis" && i + 1 < argc) baPtx = argv[++i];
     else if (a == "--flat" && i + 1 < argc) flatPtx = argv[++i];
     else if (a == "--gridstride" && i + 1 < argc) gsPtx = argv[++i];
+    else if (a == "--split3" && i + 1 < argc) s3Ptx = argv[++i];
     else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -670,6 +725,11 @@ int main(int argc, char **argv) {
       CUmodule gs;
       check(cuModuleLoadData(&gs, readFile(gsPtx).c_str()), gsPtx.c_str());
       failed += measureGridStride(gs, in, outA, outB, quick);
+    }
+    if (!s3Ptx.empty()) {
+      CUmodule s3;
+      check(cuModuleLoadData(&s3, readFile(s3Ptx).c_str()), s3Ptx.c_str());
+      failed += measureSplit3(s3, in, outA, outB, quick);
     }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;

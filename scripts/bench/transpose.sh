@@ -21,8 +21,10 @@
 # A fifth: 1-D launches indexing with / and % (Inputs/flat.cu), the flat
 # clone against the naive and hand kernels; a sixth: kernels written as
 # grid-stride loops (Inputs/gridstride.cu) launched with a thread per
-# element, against their clones and the hand kernels (FLAT_ONLY=1: those
-# two tables alone).
+# element, against their clones and the hand kernels; a seventh: flat
+# permutes that split the index three times (Inputs/split3.cu: NCHW <-> NHWC
+# with H and W apart) against their flat clones and the hand kernels
+# (FLAT_ONLY=1: those three tables alone).
 #
 #   scripts/bench/transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
 #   scripts/bench/transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
@@ -68,6 +70,9 @@ prepare() {
   # Grid-stride loops, -O2.
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/gridstride.cu -o "$PTXDIR/gridstride.ptx"
   "$PTXOPT" -O2 "$PTXDIR/gridstride.ptx" -o "$PTXDIR/gridstride.O2.ptx"
+  # Flat permutes split three times, -O2.
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/split3.cu -o "$PTXDIR/split3.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/split3.ptx" -o "$PTXDIR/split3.O2.ptx"
 }
 
 run() {
@@ -80,7 +85,7 @@ run() {
   [ "${FLAT_ONLY:-0}" = 1 ] && args+=(--flat-only)
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
-    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" --gridstride "$PTXDIR/gridstride.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
+    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" --gridstride "$PTXDIR/gridstride.O2.ptx" --split3 "$PTXDIR/split3.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
   rc=$?
   set -e
   cat "$OUT/bench-transpose.md"

@@ -15,6 +15,9 @@ namespace ptxopt::transforms::transpose {
 /// The clones' launch floor (manifest minLaunchThreads): the one-element
 /// clones ran 0.96-1.26x at 256 x 256 (Transpose.cpp's opening comment).
 inline constexpr uint32_t kMinLaunchThreads = 1u << 20;
+/// The floor of a three-split flat permute whose load is along the tile's
+/// second axis (a gather: NHWC written in order from NCHW; runFlat says why).
+inline constexpr uint32_t kMinLaunchThreadsGather3 = 1u << 22;
 /// The floor of the clones of kernels with several stores (four elements a
 /// thread, as the hand-written kernel): H200, 2026-11-29, the CUDA samples'
 /// naive transpose and its variants in 32 x 8 blocks ran 1.50-1.84x at
@@ -144,6 +147,30 @@ struct FlatForm {
   int width2Param = -1;
   std::vector<uint32_t> toMiddle, toBatch;
   bool twoSplits() const { return !width2.empty(); }
+  // Three splits (NCHW <-> NHWC with H and W split apart: i % W, (i / W) %
+  // H, (i / (W*H)) % C, i / (W*H*C), or a chain of quotients): i's digits
+  // d0..d3 by the radices W0 = w, W1, W2 (`radix`, their registers). The
+  // tile's second axis is digit `partner` (1 or 2; its radix is w2 above),
+  // the other digit under d3 (radix wLo) and d3 the batch. `digitOf`: each
+  // div / rem of i or of a quotient, by instruction: {a, b} the digits a..b-1
+  // (a remainder), {k, -1} the quotient i / (W0 * .. * W(k-1)). Set with
+  // partner 2 by findFlatForm; runFlat tries both.
+  std::string radix[3], radixParamName[3];
+  int radixParam[3] = {-1, -1, -1};
+  std::string widthLoParamName;
+  int widthLoParam = -1, partner = 0;
+  std::map<uint32_t, std::pair<int, int>> digitOf;
+  bool threeSplits() const { return partner != 0; }
+  /// Three splits: the tile's second axis on digit `p` (1 or 2): w2 its
+  /// radix, wLo the other's.
+  void setPartner(int p) {
+    partner = p;
+    width2 = radix[p];
+    width2Param = radixParam[p];
+    width2ParamName = radixParamName[p];
+    widthLoParam = radixParam[3 - p];
+    widthLoParamName = radixParamName[3 - p];
+  }
   const ir::Function *original = nullptr;  // the kernel (its code runs as it is where tiles do not pay)
 };
 

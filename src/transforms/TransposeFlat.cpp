@@ -45,6 +45,8 @@
 // flat NCHW -> NHWC permute, leaves an address the analysis cannot
 // follow); the form itself not found is no remark (the kernel is not flat).
 #include <algorithm>
+#include <functional>
+#include <iterator>
 #include <set>
 
 #include "Pass.h"
@@ -120,6 +122,98 @@ bool flatIndex(const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm &
   return defs[f.index] == 1;
 }
 
+/// An unguarded `div` or `rem` of registers (by CFG index).
+struct DivRem {
+  uint32_t at;
+  bool div;
+  std::string dst, src, by;
+};
+
+using ParamOf = std::function<int(const std::string &, std::string &)>;
+using Radices = std::vector<std::string>;  // a product of radix registers, sorted (a multiset)
+
+/// The radices whose product register `reg` is (a parameter loaded before
+/// the index, or mul.lo of two such products), into `out`; false if not.
+bool productOf(const std::vector<const ir::Instruction *> &ins, const std::map<std::string_view, int> &defs,
+               const ParamOf &paramOf, const std::string &reg, Radices &out, int depth = 0) {
+  auto d = defs.find(reg);
+  if (depth > 3 || d == defs.end() || d->second != 1) return false;
+  std::string name;
+  if (paramOf(reg, name) >= 0) {
+    out.push_back(reg);
+    return true;
+  }
+  for (const ir::Instruction *in : ins) {
+    if (in->operands.size() != 3 || !in->operands[0].isReg() || in->operands[0].text != reg) continue;
+    return (in->opcode == "mul.lo.s32" || in->opcode == "mul.lo.u32") && in->guard.empty() && in->operands[1].isReg() &&
+           in->operands[2].isReg() &&
+           productOf(ins, defs, paramOf, std::string(in->operands[1].text), out, depth + 1) &&
+           productOf(ins, defs, paramOf, std::string(in->operands[2].text), out, depth + 1);
+  }
+  return false;
+}
+
+/// The three-split form (FlatForm::digitOf): every division or remainder
+/// of i, or of a quotient of it (i / P, a register written once), by a
+/// product of parameters; the products divided out before and after each
+/// must be the prefixes W0, W0*W1, W0*W1*W2 of one order of three radices.
+/// 1: found (f's radices and digitOf set, partner 2); 0: not this form (at
+/// most two radices, or no such order: the one- and two-split code
+/// decides); -1: refused, `why` set.
+int findThreeSplits(const std::vector<const ir::Instruction *> &ins, const std::vector<DivRem> &all,
+                    const std::map<std::string_view, int> &defs, const ParamOf &paramOf, FlatForm &f, std::string &why) {
+  std::map<std::string, Radices> quot{{f.index, {}}};  // register -> the radices i was divided by
+  struct Step {
+    uint32_t at;
+    bool div;
+    Radices before, after;
+  };
+  std::vector<Step> steps;
+  for (const DivRem &d : all) {
+    auto q = quot.find(d.src);
+    if (q == quot.end()) continue;
+    Radices by;
+    if (!productOf(ins, defs, paramOf, d.by, by)) return 0;
+    Radices after = q->second;
+    after.insert(after.end(), by.begin(), by.end());
+    std::sort(after.begin(), after.end());
+    steps.push_back({d.at, d.div, q->second, after});
+    auto w = defs.find(d.dst);
+    if (d.div && w != defs.end() && w->second == 1) quot[d.dst] = after;
+  }
+  // The prefixes, by size: each one radix more than the one before.
+  std::map<size_t, Radices> prefix;
+  for (const Step &s : steps)
+    for (const Radices *r : {&s.before, &s.after})
+      if (!r->empty()) {
+        auto [it, fresh] = prefix.emplace(r->size(), *r);
+        if (!fresh && it->second != *r) return 0;
+      }
+  if (prefix.empty() || prefix.rbegin()->first != 3) {
+    if (!prefix.empty() && prefix.rbegin()->first > 3) {
+      why = "the flat index is split by " + std::to_string(prefix.rbegin()->first) + " radices (up to three are handled)";
+      return -1;
+    }
+    return 0;
+  }
+  if (prefix.size() != 3) return 0;
+  for (size_t n = 1; n <= 3; ++n) {
+    const Radices &lo = n == 1 ? Radices{} : prefix[n - 1], &hi = prefix[n];
+    Radices rest;
+    std::set_difference(hi.begin(), hi.end(), lo.begin(), lo.end(), std::back_inserter(rest));
+    if (rest.size() != 1) return 0;
+    f.radix[n - 1] = rest[0];
+    f.radixParam[n - 1] = paramOf(rest[0], f.radixParamName[n - 1]);
+  }
+  for (const Step &s : steps)
+    f.digitOf[s.at] = s.div ? std::make_pair(int(s.after.size()), -1) : std::make_pair(int(s.before.size()), int(s.after.size()));
+  f.width = f.radix[0];
+  f.widthParam = f.radixParam[0];
+  f.widthParamName = f.radixParamName[0];
+  f.setPartner(2);
+  return 1;
+}
+
 }  // namespace
 
 std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why) {
@@ -148,11 +242,6 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     return -1;
   };
   // The divisions and remainders of i, and of its quotient.
-  struct DivRem {
-    uint32_t at;
-    bool div;
-    std::string dst, src, by;
-  };
   std::vector<DivRem> all;
   for (uint32_t i = 0; i < ins.size(); ++i) {
     const ir::Instruction &in = *ins[i];
@@ -165,6 +254,8 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text),
                      std::string(in.operands[2].text)});
   }
+  if (int three = findThreeSplits(ins, all, defs, paramOf, f, why); three != 0)
+    return three > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
   std::set<std::string> byI;
   for (const auto &d : all)
     if (d.src == f.index) byI.insert(d.by);
@@ -225,7 +316,76 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   return f;
 }
 
+namespace {
+
+/// flatAs2D of the three-split form: at the index's mad, R = %ctaid.x *
+/// %ntid.x + %tid.x (digit 0), M = %ctaid.y * %ntid.y + %tid.y (the
+/// partner digit), the other digit under d3 %ctaid.z and d3 %nctaid.z (two
+/// block-uniform values the affine analysis keeps as symbols; the tiled
+/// clone renames both), Q2 = d3 * W2 + d2, Q1 = Q2 * W1 + d1, i = Q1 * W0 +
+/// d0; each division a copy of its quotient, each remainder its digits.
+std::unique_ptr<ir::Function> threeSplitsAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
+  auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
+  auto &b = g->body->body;
+  int next = 0;
+  auto reg = [&](int n) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n))); };
+  auto fresh = [&] { return reg(next++); };
+  const Operand sy = fresh(), ny = fresh(), ty = fresh(), mid = fresh(), r = fresh(), lo = fresh(), hi = fresh(),
+                q2 = fresh(), q1 = fresh();
+  Operand d[4] = {r, f.partner == 1 ? mid : lo, f.partner == 2 ? mid : lo, hi};
+  const Operand q[4] = {Operand{}, q1, q2, hi};
+  Operand w[3];
+  for (int n = 0; n < 3; ++n) w[n] = Operand::reg(m.intern(f.radix[n]));
+  auto at = f.digitOf;
+  at[f.mad] = {-1, -1};
+  // Back to front, so that the earlier instructions' statement indices hold.
+  for (auto it = at.rbegin(); it != at.rend(); ++it) {
+    const size_t pos = stmtOfInstr(*g->body, it->first);
+    auto &in = static_cast<ir::Instruction &>(*b[pos]);
+    const Operand dst = in.operands[0];
+    const std::string mad = it->first == f.mad ? std::string(in.opcode) : "mad.lo" + std::string(in.opcode.substr(in.opcode.size() - 4));
+    std::vector<std::unique_ptr<ir::Stmt>> seq;
+    auto special = [&](const Operand &to, const char *sreg) {
+      seq.push_back(makeInstr(m, "mov.u32", {to, Operand::reg(m.intern(sreg))}));
+    };
+    const auto [from, to] = it->second;
+    if (it->first == f.mad) {
+      special(sy, "%ctaid.y");
+      special(ny, "%ntid.y");
+      special(ty, "%tid.y");
+      seq.push_back(makeInstr(m, mad, {mid, sy, ny, ty}));
+      special(lo, "%ctaid.z");
+      special(hi, "%nctaid.z");
+      seq.push_back(makeInstr(m, mad, {r, in.operands[1], in.operands[2], in.operands[3]}));
+      seq.push_back(makeInstr(m, mad, {q2, hi, w[2], d[2]}));
+      seq.push_back(makeInstr(m, mad, {q1, q2, w[1], d[1]}));
+      seq.push_back(makeInstr(m, mad, {dst, q1, w[0], d[0]}));
+    } else if (to < 0) {  // i / (W0 * .. * W(from-1))
+      seq.push_back(makeInstr(m, "mov.b32", {dst, q[from]}));
+    } else if (to - from == 1) {  // one digit
+      seq.push_back(makeInstr(m, "mov.b32", {dst, d[from]}));
+    } else {  // digits from..to-1: d(to-1) * W(to-2) + d(to-2) ...
+      Operand v = d[to - 1];
+      for (int j = to - 2; j >= from; --j) {
+        const Operand t = j == from ? dst : fresh();
+        seq.push_back(makeInstr(m, mad, {t, v, w[j], d[j]}));
+        v = t;
+      }
+    }
+    b.erase(b.begin() + static_cast<long>(pos));
+    b.insert(b.begin() + static_cast<long>(pos), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
+  }
+  Emitter e{m, {}};
+  b.insert(b.begin() + static_cast<long>(prologueAt(*g->body)), e.decl(".b32", "%ptxopt_f2r", unsigned(next)));
+  g->edited = true;
+  g->body->edited = true;
+  return g;
+}
+
+}  // namespace
+
 std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
+  if (f.threeSplits()) return threeSplitsAs2D(m, k, f);
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
   auto reg = [&](int n) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n))); };
@@ -291,6 +451,9 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   // clone ran the original's code on its flat indices, 0.93x).
   v.minParams = {{uint32_t(f.widthParam), 32}};
   if (f.twoSplits()) v.minParams.push_back({uint32_t(f.width2Param), 32});
+  // Three splits: the batch's lower digit's radix at least 1 (the
+  // original divides by it; 0 is not a launch the clone reproduces).
+  if (f.threeSplits()) v.minParams.push_back({uint32_t(f.widthLoParam), 1});
   else v.threadsPerParam = {{uint32_t(f.widthParam), 32}};
   v.maxLaunchThreads = 0x7fffffffu;  // the flat index is a non-negative int
   v.minLaunchThreads = kMinLaunchThreads;

@@ -284,6 +284,8 @@ std::string addExtraParam(ir::Module &m, ir::Function &f, const std::string &wha
 struct FlatLoop {
   std::string w, t, t64, tilesX, tiles, tile, step;
   std::string w2, tilesY, cz;  // two splits: w2, its tiles, the batch
+  std::string wLo, lo, hi;      // three splits: the batch's lower radix, its digits
+  std::string wide;             // two or three splits: the plane's size is 2^31 or more
   std::string plain = "$L__ptxopt_ttflat_plain";
   std::string loop = "$L__ptxopt_ttflat_loop", exit = "$L__ptxopt_ttflat_exit";
 };
@@ -321,10 +323,21 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
     e.ins("add.u32", {w2Up, l.w2, std::to_string(kTile - 1)});
     e.ins("shr.u32", {l.tilesY = e.reg32(), w2Up, "5"});
     e.ins("mul.wide.u32", {plane, l.w, l.w2});
+    if (flat.threeSplits()) {
+      const std::string lo64 = e.reg64();
+      e.ins("ld.param.u32", {l.wLo = e.reg32(), "[" + flat.widthLoParamName + "]"});
+      e.ins("cvt.u64.u32", {lo64, l.wLo});
+      e.ins("mul.lo.u64", {plane, plane, lo64});
+    }
+    // The original's 32-bit products of the radices wrap (or turn
+    // negative) from 2^31: its quotients are then not the digits the tiles
+    // walk, and the clone runs its code on the flat indices (flatPlain).
+    e.ins("setp.gt.u64", {l.wide = e.regp(), plane, "2147483647"});
     e.ins("sub.u64", {tm164, l.t64, "1"});
     e.ins("div.u64", {b64, tm164, plane});
     e.ins("cvt.u32.u64", {batches, b64});
     e.ins("add.u32", {batches, batches, "1"});
+    if (flat.threeSplits()) e.ins("mul.lo.u32", {batches, batches, l.wLo});
     e.ins("mul.lo.u32", {perBatch, l.tilesX, l.tilesY});
     e.ins("mul.lo.u32", {l.tiles = e.reg32(), perBatch, batches});
   }
@@ -335,6 +348,7 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   e.ins("setp.lt.u32", {thin, l.w, std::to_string(kTile)});
   e.ins("setp.lt.u32", {thin2, flat.twoSplits() ? l.w2 : rows, flat.twoSplits() ? std::to_string(kTile) : std::to_string(kTile - 1)});
   e.ins("or.pred", {thin, thin, thin2});
+  if (!l.wide.empty()) e.ins("or.pred", {thin, thin, l.wide});
   e.ins("bra", {l.plain}, thin);
   e.ins("mov.u32", {l.step = e.reg32(), "%nctaid.x"});
   e.ins("mov.u32", {l.tile = e.reg32(), "%ctaid.x"});
@@ -350,6 +364,10 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
     e.ins("div.u32", {rest, l.tile, l.tilesX});
     e.ins("rem.u32", {c.cy, rest, l.tilesY});
     e.ins("div.u32", {l.cz = e.reg32(), rest, l.tilesY});
+    if (flat.threeSplits()) {
+      e.ins("rem.u32", {l.lo = e.reg32(), l.cz, l.wLo});
+      e.ins("div.u32", {l.hi = e.reg32(), l.cz, l.wLo});
+    }
   }
   return l;
 }
@@ -385,15 +403,18 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
 
 /// Whether logical thread `l` of the flat clone is past the original
 /// launch: R = cx*32 + X >= w, or Q*w + R >= T (Q = cy*32 + Y; with two
-/// splits M = cy*32 + Y >= w2, or Q = cz*w2 + M): its predicate.
-std::string flatPast(Tiled &c, const FlatLoop &fl, const Logical &l) {
+/// splits M = cy*32 + Y >= w2, or Q = cz*w2 + M; with three, partner 2, Q
+/// = (hi*w2 + M)*wLo + lo, partner 1 as two splits, cz = hi*wLo + lo): its
+/// predicate.
+std::string flatPast(Tiled &c, const FlatLoop &fl, const Logical &l, int partner) {
   Emitter &e = c.e;
   const std::string r = once(c, "mad.lo.u32", {c.cx, std::to_string(kTile), l.names.at("%tid.x")});
   std::string q = once(c, "mad.lo.u32", {c.cy, std::to_string(kTile), l.names.at("%tid.y")});
   std::string outside = once(c, "setp.ge.u32", {r, fl.w}, true);
   if (!fl.w2.empty()) {
     outside = once(c, "or.pred", {outside, once(c, "setp.ge.u32", {q, fl.w2}, true)}, true);
-    q = once(c, "mad.lo.u32", {fl.cz, fl.w2, q});
+    if (partner == 2) q = once(c, "mad.lo.u32", {once(c, "mad.lo.u32", {fl.hi, fl.w2, q}), fl.wLo, fl.lo});
+    else q = once(c, "mad.lo.u32", {fl.cz, fl.w2, q});
   }
   const std::string wide = e.reg64(), r64 = e.reg64(), i = e.reg64(), pi = e.regp(), past = e.regp();
   e.ins("mul.wide.u32", {wide, q, fl.w});
@@ -449,8 +470,13 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       const std::string end = "$L__ptxopt_tt" + tag + "_end";
       Logical l = logicalThread(c, j, exchanged);
       if (flat) {
-        l.past = flatPast(c, fl, l);
-        if (flat->twoSplits()) l.names["%ctaid.z"] = fl.cz;
+        l.past = flatPast(c, fl, l, flat->partner);
+        if (flat->threeSplits()) {
+          l.names["%ctaid.z"] = fl.lo;
+          l.names["%nctaid.z"] = fl.hi;
+        } else if (flat->twoSplits()) {
+          l.names["%ctaid.z"] = fl.cz;
+        }
       }
       std::string ok;
       if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});

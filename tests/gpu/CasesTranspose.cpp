@@ -445,6 +445,57 @@ void addGridStride(std::vector<Case> &cs) {
   }
 }
 
+/// Flat permutes split three times (tests/lit/transpose/Inputs/split3.cu):
+/// NCHW -> NHWC read in order and as a chain of quotients, NHWC written in
+/// order, NHWC -> NCHW; N = 16, C = 64 and 256, 56 x 56 and 224 x 224
+/// planes, bytes, one parameter for H and W; the flat clone where digit 0's
+/// radix and the tile's second axis are 32 or more (the middle radix at
+/// least 1), 64-1024-thread blocks and 2^20 threads (2^22 for the gather
+/// form); else the original (3 channels, 28 x 28 planes, four splits).
+void addSplit3(std::vector<Case> &cs) {
+  auto split3 = [&](const std::string &kernel, Elem e, unsigned N, unsigned C, unsigned H, unsigned W, unsigned b) {
+    const uint64_t n = uint64_t(N) * C * H * W;
+    const unsigned g = unsigned((n + b - 1) / b);
+    std::vector<Arg> a{in(e, n), out(e, n)};
+    unsigned r0 = W, axis = C;  // digit 0's radix and the tile's second axis'
+    if (kernel == "s3_nhwc_gather" || kernel == "s3_nhwc_nchw") r0 = C, axis = W;
+    if (kernel == "s3_u8") {
+      for (unsigned v : {C, H, W, unsigned(n - 3)}) a.push_back(i32(int32_t(v)));  // the last three stay unwritten
+    } else if (kernel == "s3_square") {
+      for (unsigned v : {C, W, unsigned(n)}) a.push_back(i32(int32_t(v)));
+      a.push_back(f32(1.25f));
+    } else if (kernel == "s3_four") {
+      for (unsigned v : {C, 4u, H, W, unsigned(n)}) a.push_back(i32(int32_t(v)));  // D = 4 of the N
+    } else {
+      for (unsigned v : {N, C, H, W}) a.push_back(i32(int32_t(v)));
+    }
+    Case c = makeCase("transpose split3: " + kernel + " N" + std::to_string(N) + " C" + std::to_string(C) + " " +
+                          std::to_string(H) + "x" + std::to_string(W) + " b" + std::to_string(b),
+                      "transpose_split3", kernel, std::move(a), {g, 1, 1}, {b, 1, 1});
+    const uint64_t t = uint64_t(g) * b;
+    const bool gather = kernel == "s3_nhwc_gather";  // the load along the tile's second axis: from 2^22 threads
+    const bool fits = kernel != "s3_four" && r0 >= 32 && axis >= 32 && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 &&
+                      t >= (uint64_t(1) << (gather ? 22 : 20)) && t < (uint64_t(1) << 31);
+    c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+    c.big = n >= (uint64_t(1) << 24);
+    return c;
+  };
+  for (const char *k : {"s3_nchw_nhwc", "s3_nhwc_gather", "s3_nhwc_nchw", "s3_chain"}) {
+    cs.push_back(split3(k, Elem::F32, 16, 64, 56, 56, 256));
+    cs.push_back(split3(k, Elem::F32, 16, 64, 224, 224, 512));
+    cs.push_back(split3(k, Elem::F32, 16, 37, 50, 50, 128));  // edges: 37 channels, 50-wide rows
+    cs.push_back(split3(k, Elem::F32, 16, 64, 32, 32, 1024));  // 2^20 threads: the smallest launch the clone takes
+  }
+  cs.push_back(split3("s3_nchw_nhwc", Elem::F32, 16, 256, 56, 56, 256));
+  cs.push_back(split3("s3_nhwc_gather", Elem::F32, 16, 256, 56, 56, 256));
+  cs.push_back(split3("s3_nchw_nhwc", Elem::F32, 16, 3, 224, 224, 256));  // 3 channels: the original
+  cs.push_back(split3("s3_nchw_nhwc", Elem::F32, 8, 512, 28, 28, 256));   // 28-wide rows: the original
+  cs.push_back(split3("s3_u8", Elem::I8, 16, 64, 224, 224, 256));
+  cs.push_back(split3("s3_u8", Elem::I8, 16, 256, 56, 56, 1024));
+  cs.push_back(split3("s3_square", Elem::F32, 16, 64, 56, 56, 256));
+  cs.push_back(split3("s3_four", Elem::F32, 4, 64, 28, 28, 256));
+}
+
 }  // namespace
 
 void addTranspose(std::vector<Case> &cs) {
@@ -453,6 +504,7 @@ void addTranspose(std::vector<Case> &cs) {
   addBlockAxis(cs);
   addFlat(cs);
   addGridStride(cs);
+  addSplit3(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};
