@@ -96,8 +96,8 @@
 // load the reverse (or the gather form), blockIndexExchange sets
 // Plan::index2 and the tiled clones (TransposeTiled.cpp) take 32 values of
 // that index a tile, one clone per block size of kBlockAxisSizes.
-// 1-D launches that split the flat index with `/` and `%` by a parameter
-// (the flat form, TransposeFlat.cpp): checked and planned as the 2-D
+// 1-D launches that split the flat index with `/` and `%` by parameters (one,
+// two or three splits: the flat form, TransposeFlat.cpp): checked and planned as the 2-D
 // kernel they are (runFlat), the tiled clone's blocks looping over tiles.
 // Kernels written as grid-stride loops (TransposeGridStride.cpp): the
 // copy with each loop run once goes through the same (runKernel), every
