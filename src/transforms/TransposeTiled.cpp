@@ -96,7 +96,6 @@ struct Tiled {
   std::string base;
   unsigned pitch, w;
   std::map<std::string, std::string> memo;  // once(): an instruction's text -> its register
-  unsigned skips = 0;                        // the flat clone's skip tests jumped over (labels)
 };
 
 /// One logical thread: the renaming of the special registers, its tile
@@ -287,7 +286,6 @@ struct FlatLoop {
   std::string w2, tilesY, cz;  // two splits: w2, its tiles, the batch
   std::string wLo, lo, hi;      // three splits: the batch's lower radix, its digits
   std::string wide;             // two or three splits: the plane's size is 2^31 or more
-  std::string interior;         // the tile's logical threads are all in the launch (no skip test)
   std::string plain = "$L__ptxopt_ttflat_plain";
   std::string loop = "$L__ptxopt_ttflat_loop", exit = "$L__ptxopt_ttflat_exit";
 };
@@ -371,32 +369,6 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
       e.ins("div.u32", {l.hi = e.reg32(), l.cz, l.wLo});
     }
   }
-  // Interior: the tile's last column and row inside w (and w2), and its
-  // largest flat index (the last row's last column: i grows with R and
-  // with M in a tile) under T: then no logical thread of it is past the
-  // launch, and flatPast's test is jumped over.
-  const std::string rEnd = e.reg32(), qLast = e.reg32(), rLast = e.reg32(), wide = e.reg64(), r64 = e.reg64(),
-                    iMax = e.reg64(), inT = e.regp();
-  e.ins("mad.lo.u32", {rEnd, c.cx, std::to_string(kTile), std::to_string(kTile)});
-  e.ins("setp.le.u32", {l.interior = e.regp(), rEnd, l.w});
-  e.ins("mad.lo.u32", {qLast, c.cy, std::to_string(kTile), std::to_string(kTile - 1)});
-  if (flat.twoSplits()) {
-    const std::string inY = e.regp();
-    e.ins("setp.lt.u32", {inY, qLast, l.w2});
-    e.ins("and.pred", {l.interior, l.interior, inY});
-    if (flat.partner == 2) {
-      e.ins("mad.lo.u32", {qLast, l.hi, l.w2, qLast});
-      e.ins("mad.lo.u32", {qLast, qLast, l.wLo, l.lo});
-    } else {
-      e.ins("mad.lo.u32", {qLast, l.cz, l.w2, qLast});
-    }
-  }
-  e.ins("add.u32", {rLast, rEnd, "-1"});
-  e.ins("mul.wide.u32", {wide, qLast, l.w});
-  e.ins("cvt.u64.u32", {r64, rLast});
-  e.ins("add.u64", {iMax, wide, r64});
-  e.ins("setp.lt.u64", {inT, iMax, l.t64});
-  e.ins("and.pred", {l.interior, l.interior, inT});
   return l;
 }
 
@@ -429,12 +401,12 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
   e.ins("ret", {});
 }
 
-/// flatPast's test: whether logical thread `l` of the flat clone is past the original
+/// Whether logical thread `l` of the flat clone is past the original
 /// launch: R = cx*32 + X >= w, or Q*w + R >= T (Q = cy*32 + Y; with two
 /// splits M = cy*32 + Y >= w2, or Q = cz*w2 + M; with three, partner 2, Q
 /// = (hi*w2 + M)*wLo + lo, partner 1 as two splits, cz = hi*wLo + lo): its
 /// predicate.
-std::string flatPastTest(Tiled &c, const FlatLoop &fl, const Logical &l, int partner) {
+std::string flatPast(Tiled &c, const FlatLoop &fl, const Logical &l, int partner) {
   Emitter &e = c.e;
   const std::string r = once(c, "mad.lo.u32", {c.cx, std::to_string(kTile), l.names.at("%tid.x")});
   std::string q = once(c, "mad.lo.u32", {c.cy, std::to_string(kTile), l.names.at("%tid.y")});
@@ -450,24 +422,6 @@ std::string flatPastTest(Tiled &c, const FlatLoop &fl, const Logical &l, int par
   e.ins("add.u64", {i, wide, r64});
   e.ins("setp.ge.u64", {pi, i, fl.t64});
   e.ins("or.pred", {past, pi, outside});
-  return past;
-}
-
-/// Whether logical thread `l` of the flat clone is past the original
-/// launch (its predicate): false in an interior tile, else flatPastTest.
-std::string flatPast(Tiled &c, const FlatLoop &fl, const Logical &l, int partner) {
-  Emitter &e = c.e;
-  // In an interior tile (most of them) the test is jumped over: the clone
-  // is issue-bound, and the test is a third of a logical thread's
-  // instructions. What it computes stays out of once()'s memo (the jump
-  // skips it).
-  const std::string past = e.regp(), skip = "$L__ptxopt_ttin" + std::to_string(c.skips++);
-  e.ins("mov.pred", {past, "0"});
-  e.ins("bra", {skip}, fl.interior);
-  const auto memo = c.memo;
-  e.ins("mov.pred", {past, flatPastTest(c, fl, l, partner)});
-  c.memo = memo;
-  e.label(skip);
   return past;
 }
 
