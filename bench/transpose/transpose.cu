@@ -481,7 +481,8 @@ int measureFlat(CUmodule mod, void *in, void *out, void *ref, bool quick) {
 }
 
 /// Flat permutes that split the index three times (tests/lit/transpose/
-/// Inputs/split3.cu: NCHW <-> NHWC with H and W split apart), -O2: the
+/// Inputs/split3.cu: NCHW <-> NHWC with H and W split apart; and the plane
+/// H*W as one radix, a product of parameters), -O2: the
 /// original (256-thread blocks), its flat clone launched as its manifest
 /// says, and the hand kernel transposing each image (HW x C, or C x HW for
 /// NHWC -> NCHW). Returns how many outputs differ from the original's.
@@ -498,17 +499,19 @@ int measureSplit3(CUmodule mod, void *in, void *out, void *ref, bool quick) {
                     {"s3_nhwc_gather", 16, 64, 224, 224}, {"s3_nhwc_nchw", 16, 64, 56, 56},
                     {"s3_nhwc_nchw", 16, 64, 224, 224},  {"s3_chain", 16, 64, 56, 56},
                     {"s3_chain", 16, 256, 224, 224},     {"s3_u8", 16, 64, 224, 224},
-                    {"s3_u8", 16, 256, 56, 56}};
+                    {"s3_u8", 16, 256, 56, 56},          {"s3_hw", 16, 64, 56, 56},
+                    {"s3_hw", 16, 256, 224, 224},        {"s3_hw_back", 16, 64, 56, 56}};
   int failed = 0;
   for (const S &r : rows) {
     if (quick && (r.C != 64 || r.H != 56)) continue;
     const std::string name = r.name;
-    const bool u8 = name == "s3_u8", back = name == "s3_nhwc_nchw";
+    const bool u8 = name == "s3_u8", back = name == "s3_nhwc_nchw" || name == "s3_hw_back";
+    const bool product = name == "s3_hw" || name == "s3_hw_back";  // (in, out, C, H, W, total): H*W one radix
     unsigned B = 256;
     int n = r.N, c = r.C, h = r.H, w = r.W, total = r.N * r.C * r.H * r.W;
     unsigned g = unsigned((size_t(total) + B - 1) / B);
     std::vector<void *> args{&in, &out};
-    if (u8) args.insert(args.end(), {&c, &h, &w, &total});
+    if (u8 || product) args.insert(args.end(), {&c, &h, &w, &total});
     else args.insert(args.end(), {&n, &c, &h, &w});
     std::vector<void *> targs = args;
     targs.push_back(&g);

@@ -443,6 +443,20 @@ std::string onceText(const std::vector<Variant::GridStrideOnce> &once) {
          " (fewer than 2^30)";
 }
 
+/// The remark's words for the flat clone's conditions on its radices.
+std::string limits(const FlatForm &flat) {
+  auto atLeast = [](const Radix &r, int most) {
+    if (r.params.size() == 1) return r.names[0] + " >= " + std::to_string(most);
+    std::string t;
+    for (const auto &n : r.names) t += (t.empty() ? "" : ", ") + n;
+    return t + " >= " + (most == 1 ? "1" : r.params.size() == 2 ? "6" : "4");
+  };
+  std::string t = atLeast(flat.w, 32);
+  t += flat.twoSplits() ? ", " + atLeast(flat.w2, 32) : ", 32 rows of it or more";
+  if (flat.threeSplits()) t += ", " + atLeast(flat.wLo, 1);
+  return t;
+}
+
 /// A kernel in the flat form (TransposeFlat.cpp): the checks and the plan
 /// on its 2-D form, then the tiled clone with a variant per block size.
 /// `k` is the kernel the clones are named after and remarked on; `code`,
@@ -454,7 +468,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   flat.original = &code;
   ir::Module &m = ctx.module;
   const ir::Stmt *at = fa.cfg().instructions()[flat.mad];
-  const std::string what = "a 1-D launch indexing with / and % (" + flat.index + " by " + flat.widthParamName + ")";
+  const std::string what = "a 1-D launch indexing with / and % (" + flat.index + " by " + flat.w.text() + ")";
   auto refuse = [&](const std::string &why) {
     ctx.remark(Remark::Kind::Missed, k, locationOf(m, fa, at), "not transformed: " + what + ": " + why);
     ctx.count("refused-flat");
@@ -507,13 +521,16 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   }
   if (kept.empty()) return;
   const std::string mid = flat.twoSplits() ? "M" : "Q";
-  const std::string *rx = flat.radixParamName;
+  auto rx = [&](int j) { return flat.radix[j].params.size() > 1 ? "(" + flat.radix[j].text() + ")" : flat.radix[j].text(); };
   ctx.remark(Remark::Kind::Applied, k, locationOf(m, fa, at),
              what +
                  (flat.threeSplits()
-                      ? ", written as a batched 2-D transpose (" + flat.index + " = ((D3*" + rx[2] + " + D2)*" + rx[1] +
-                            " + D1)*" + rx[0] + " + R; M = D" + std::to_string(flat.partner) + ", the batch D" +
+                      ? ", written as a batched 2-D transpose (" + flat.index + " = ((D3*" + rx(2) + " + D2)*" + rx(1) +
+                            " + D1)*" + rx(0) + " + R; M = D" + std::to_string(flat.partner) + ", the batch D" +
                             std::to_string(3 - flat.partner) + " and D3)"
+                  : flat.radices == 2
+                      ? ", written as a batched 2-D transpose (" + flat.index + " = (B*" + rx(1) + " + M)*" + rx(0) +
+                            " + R; R its remainder by " + rx(0) + ", M the quotient's by " + rx(1) + ", B the batch)"
                   : flat.twoSplits()
                       ? ", written as a batched 2-D transpose (" + flat.index + " = (B*" + flat.width2ParamName + " + M)*" +
                             flat.widthParamName + " + R; R its remainder by " + flat.widthParamName + ", M the quotient's by " +
@@ -523,9 +540,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
                  ": the load is unit-stride along " + (plan->storeOnY ? "R" : mid) + ", the store along " +
                  (plan->storeOnY ? mid : "R") +
                  "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
-                 "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + flat.widthParamName +
-                 " >= 32" + (flat.twoSplits() ? ", " + flat.width2ParamName + " >= 32" : ", 32 rows of it or more") +
-                 (flat.threeSplits() ? ", " + flat.widthLoParamName + " >= 1" : "") +
+                 "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + limits(flat) +
                  ", launches of " + (flat.threeSplits() && !plan->storeOnY ? "2^22" : "2^20") +
                  " threads or more and under 2^31" + onceText(once));
   ctx.count("kernels-transformed");

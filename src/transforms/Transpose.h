@@ -132,6 +132,17 @@ void declareTile(ir::Module &m, ir::Function &clone, const std::string &name, ui
 /// The 1-D block sizes the flat form's clone has variants for.
 inline constexpr unsigned kFlatBlocks[] = {64, 128, 256, 512, 1024};
 
+/// A radix of the flat form: a parameter, or (the digits form) a product
+/// of parameters (`i % (H*W)`): each factor's register (loaded from the
+/// parameter before the index), parameter index and name.
+struct Radix {
+  std::vector<std::string> regs, names;
+  std::vector<int> params;
+  bool empty() const { return names.empty(); }
+  /// The factors' names joined by '*'.
+  std::string text() const;
+};
+
 /// A kernel whose thread splits its flat index i = %ctaid.x * %ntid.x +
 /// %tid.x by a parameter w with div and rem (the instructions, by CFG index).
 struct FlatForm {
@@ -146,30 +157,30 @@ struct FlatForm {
   std::string width2, width2ParamName;
   int width2Param = -1;
   std::vector<uint32_t> toMiddle, toBatch;
-  bool twoSplits() const { return !width2.empty(); }
-  // Three splits (NCHW <-> NHWC with H and W split apart: i % W, (i / W) %
-  // H, (i / (W*H)) % C, i / (W*H*C), or a chain of quotients): i's digits
-  // d0..d3 by the radices W0 = w, W1, W2 (`radix`, their registers). The
-  // tile's second axis is digit `partner` (1 or 2; its radix is w2 above),
-  // the other digit under d3 (radix wLo) and d3 the batch. `digitOf`: each
-  // div / rem of i or of a quotient, by instruction: {a, b} the digits a..b-1
-  // (a remainder), {k, -1} the quotient i / (W0 * .. * W(k-1)). Set with
-  // partner 2 by findFlatForm; runFlat tries both.
-  std::string radix[3], radixParamName[3];
-  int radixParam[3] = {-1, -1, -1};
-  std::string widthLoParamName;
-  int widthLoParam = -1, partner = 0;
+  // The digits form (findDigits): i = ((d3*W2 + d2)*W1 + d1)*W0 + d0 for
+  // three radices (NCHW <-> NHWC with H and W split apart: i % W, (i / W) %
+  // H, (i / (W*H)) % C, i / (W*H*C), or a chain of quotients), or i = d2*W1*W0
+  // + d1*W0 + d0 for two where one is a product of parameters (`i % (H*W)`,
+  // `(i / (H*W)) % C`). The tile's second axis is digit `partner` (1 or 2),
+  // with three radices the other digit under the top one (radix wLo) and the
+  // top one the batch. `digitOf`: each div / rem of i or of a quotient, by
+  // instruction: {a, b} the digits a..b-1 (a remainder), {k, -1} the
+  // quotient i / (W0 * .. * W(k-1)). findFlatForm sets partner 2 (three
+  // radices; runFlat tries 2, then 1) or 1.
+  Radix radix[3];
+  int radices = 0, partner = 0;
   std::map<uint32_t, std::pair<int, int>> digitOf;
-  bool threeSplits() const { return partner != 0; }
-  /// Three splits: the tile's second axis on digit `p` (1 or 2): w2 its
-  /// radix, wLo the other's.
+  // The radices as the clone uses them: w (digit 0's), w2 (the tile's
+  // second axis'), wLo (three radices: the batch's lower digit's); every
+  // form sets w (and w2 with two splits).
+  Radix w, w2, wLo;
+  bool twoSplits() const { return !w2.empty(); }
+  bool threeSplits() const { return radices == 3; }
+  /// The digits form: the tile's second axis on digit `p`.
   void setPartner(int p) {
     partner = p;
-    width2 = radix[p];
-    width2Param = radixParam[p];
-    width2ParamName = radixParamName[p];
-    widthLoParam = radixParam[3 - p];
-    widthLoParamName = radixParamName[3 - p];
+    w2 = radix[p];
+    wLo = radices == 3 ? radix[3 - p] : Radix{};
   }
   const ir::Function *original = nullptr;  // the kernel (its code runs as it is where tiles do not pay)
 };

@@ -65,6 +65,12 @@ namespace ptxopt::transforms::transpose {
 using ir::Operand;
 using namespace clone;
 
+std::string Radix::text() const {
+  std::string t;
+  for (const auto &n : names) t += (t.empty() ? "" : "*") + n;
+  return t;
+}
+
 std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir::Instruction &in) {
   if (in.base() != "mov" || in.operands.size() != 2 || !in.guard.empty() || !in.operands[0].isReg() ||
       !in.operands[1].isReg())
@@ -161,15 +167,16 @@ bool productOf(const std::vector<const ir::Instruction *> &ins, const std::map<s
   return false;
 }
 
-/// The three-split form (FlatForm::digitOf): every division or remainder
-/// of i, or of a quotient of it (i / P, a register written once), by a
-/// product of parameters; the products divided out before and after each
-/// must be the prefixes W0, W0*W1, W0*W1*W2 of one order of three radices.
-/// 1: found (f's radices and digitOf set, partner 2); 0: not this form (at
-/// most two radices, or no such order: the one- and two-split code
-/// decides); -1: refused, `why` set.
-int findThreeSplits(const std::vector<const ir::Instruction *> &ins, const std::vector<DivRem> &all,
-                    const std::map<std::string_view, int> &defs, const ParamOf &paramOf, FlatForm &f, std::string &why) {
+/// The digits form (FlatForm::digitOf): every division or remainder of i,
+/// or of a quotient of it (i / P, a register written once), by a product of
+/// parameters; the products divided out before and after each must be the
+/// prefixes W0, W0*W1, ... of one order of radices, each radix a parameter
+/// or a product of them. 1: found (f's radices and digitOf set; partner 2
+/// with three radices, 1 with two); 0: not this form (at most two radices,
+/// each one parameter: the one- and two-split code decides; one radix; no
+/// such order); -1: refused, `why` set.
+int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vector<DivRem> &all,
+               const std::map<std::string_view, int> &defs, const ParamOf &paramOf, FlatForm &f, std::string &why) {
   std::map<std::string, Radices> quot{{f.index, {}}};  // register -> the radices i was divided by
   struct Step {
     uint32_t at;
@@ -189,7 +196,7 @@ int findThreeSplits(const std::vector<const ir::Instruction *> &ins, const std::
     auto w = defs.find(d.dst);
     if (d.div && w != defs.end() && w->second == 1) quot[d.dst] = after;
   }
-  // The prefixes, by size: each one radix more than the one before.
+  // The prefixes, by size, each one including the one before.
   std::map<size_t, Radices> prefix;
   for (const Step &s : steps)
     for (const Radices *r : {&s.before, &s.after})
@@ -197,28 +204,38 @@ int findThreeSplits(const std::vector<const ir::Instruction *> &ins, const std::
         auto [it, fresh] = prefix.emplace(r->size(), *r);
         if (!fresh && it->second != *r) return 0;
       }
-  if (prefix.empty() || prefix.rbegin()->first != 3) {
-    if (!prefix.empty() && prefix.rbegin()->first > 3) {
-      why = "the flat index is split by " + std::to_string(prefix.rbegin()->first) + " radices (up to three are handled)";
-      return -1;
-    }
-    return 0;
-  }
-  if (prefix.size() != 3) return 0;
-  for (size_t n = 1; n <= 3; ++n) {
-    const Radices &lo = n == 1 ? Radices{} : prefix[n - 1], &hi = prefix[n];
+  std::vector<Radix> radices;
+  std::map<size_t, int> level{{0, 0}};  // prefix size -> the number of radices under it
+  const Radices none;
+  const Radices *lo = &none;
+  for (const auto &[size, hi] : prefix) {
+    if (!std::includes(hi.begin(), hi.end(), lo->begin(), lo->end())) return 0;
     Radices rest;
-    std::set_difference(hi.begin(), hi.end(), lo.begin(), lo.end(), std::back_inserter(rest));
-    if (rest.size() != 1) return 0;
-    f.radix[n - 1] = rest[0];
-    f.radixParam[n - 1] = paramOf(rest[0], f.radixParamName[n - 1]);
+    std::set_difference(hi.begin(), hi.end(), lo->begin(), lo->end(), std::back_inserter(rest));
+    Radix r;
+    for (const std::string &reg : rest) {
+      r.regs.push_back(reg);
+      r.names.emplace_back();
+      r.params.push_back(paramOf(reg, r.names.back()));
+    }
+    radices.push_back(std::move(r));
+    level[size] = int(radices.size());
+    lo = &hi;
   }
-  for (const Step &s : steps)
-    f.digitOf[s.at] = s.div ? std::make_pair(int(s.after.size()), -1) : std::make_pair(int(s.before.size()), int(s.after.size()));
-  f.width = f.radix[0];
-  f.widthParam = f.radixParam[0];
-  f.widthParamName = f.radixParamName[0];
-  f.setPartner(2);
+  const bool product = std::any_of(radices.begin(), radices.end(), [](const Radix &r) { return r.regs.size() > 1; });
+  if (radices.size() > 3) {
+    why = "the flat index is split by " + std::to_string(radices.size()) + " radices (up to three are handled)";
+    return -1;
+  }
+  if (radices.size() < 2 || (radices.size() == 2 && !product)) return 0;
+  for (size_t n = 0; n < radices.size(); ++n) f.radix[n] = radices[n];
+  f.radices = int(radices.size());
+  for (const Step &s : steps) {
+    const int before = level.at(s.before.size()), after = level.at(s.after.size());
+    f.digitOf[s.at] = s.div ? std::make_pair(after, -1) : std::make_pair(before, after);
+  }
+  f.w = f.radix[0];
+  f.setPartner(f.radices == 3 ? 2 : 1);
   return 1;
 }
 
@@ -262,8 +279,8 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text),
                      std::string(in.operands[2].text)});
   }
-  if (int three = findThreeSplits(ins, all, defs, paramOf, f, why); three != 0)
-    return three > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
+  if (int digits = findDigits(ins, all, defs, paramOf, f, why); digits != 0)
+    return digits > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
   std::set<std::string> byI;
   for (const auto &d : all)
     if (d.src == f.index) byI.insert(d.by);
@@ -321,29 +338,40 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     }
   }
   if (f.widthParam < 0) return std::nullopt;
+  f.w = Radix{{f.width}, {f.widthParamName}, {f.widthParam}};
+  if (!f.width2.empty()) f.w2 = Radix{{f.width2}, {f.width2ParamName}, {f.width2Param}};
   return f;
 }
 
 namespace {
 
-/// flatAs2D of the three-split form: at the index's mad, R = %ctaid.x *
-/// %ntid.x + %tid.x (digit 0), M = %ctaid.y * %ntid.y + %tid.y (the
-/// partner digit), the other digit under d3 %ctaid.z and d3 %nctaid.z (two
-/// block-uniform values the affine analysis keeps as symbols; the tiled
-/// clone renames both), Q2 = d3 * W2 + d2, Q1 = Q2 * W1 + d1, i = Q1 * W0 +
-/// d0; each division a copy of its quotient, each remainder its digits.
-std::unique_ptr<ir::Function> threeSplitsAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
+/// flatAs2D of the digits form: at the index's mad, R = %ctaid.x * %ntid.x
+/// + %tid.x (digit 0), M = %ctaid.y * %ntid.y + %tid.y (the partner digit);
+/// with three radices the other digit under d3 on %ctaid.z and d3 on
+/// %nctaid.z (values the same for a block that the affine analysis keeps
+/// as symbols; the tiled clone renames both), with two the top digit d2 on
+/// %ctaid.z (the batch, as for two splits); a product radix computed there
+/// (mul.lo of its factors); then each quotient from the top, Q(k) =
+/// Q(k+1) * W(k) + d(k), and i = Q1 * W0 + d0; each division a copy of its
+/// quotient, each remainder its digits.
+std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
+  const int n = f.radices;
   int next = 0;
-  auto reg = [&](int n) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n))); };
+  auto reg = [&](int i) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(i))); };
   auto fresh = [&] { return reg(next++); };
-  const Operand sy = fresh(), ny = fresh(), ty = fresh(), mid = fresh(), r = fresh(), lo = fresh(), hi = fresh(),
-                q2 = fresh(), q1 = fresh();
-  Operand d[4] = {r, f.partner == 1 ? mid : lo, f.partner == 2 ? mid : lo, hi};
-  const Operand q[4] = {Operand{}, q1, q2, hi};
-  Operand w[3];
-  for (int n = 0; n < 3; ++n) w[n] = Operand::reg(m.intern(f.radix[n]));
+  const Operand sy = fresh(), ny = fresh(), ty = fresh(), mid = fresh(), r = fresh(), lo = fresh(), top = fresh();
+  Operand d[4] = {r, mid, top, top};
+  if (n == 3) {
+    d[1] = f.partner == 1 ? mid : lo;
+    d[2] = f.partner == 2 ? mid : lo;
+  }
+  Operand q[4], w[3];
+  q[n] = top;
+  for (int i = n - 1; i >= 1; --i) q[i] = fresh();
+  for (int j = 0; j < n; ++j)  // a parameter's register, or one for the product of its factors
+    w[j] = f.radix[j].regs.size() == 1 ? Operand::reg(m.intern(f.radix[j].regs[0])) : fresh();
   auto at = f.digitOf;
   at[f.mad] = {-1, -1};
   // Back to front, so that the earlier instructions' statement indices hold.
@@ -351,23 +379,29 @@ std::unique_ptr<ir::Function> threeSplitsAs2D(ir::Module &m, const ir::Function 
     const size_t pos = stmtOfInstr(*g->body, it->first);
     auto &in = static_cast<ir::Instruction &>(*b[pos]);
     const Operand dst = in.operands[0];
-    const std::string mad = it->first == f.mad ? std::string(in.opcode) : "mad.lo" + std::string(in.opcode.substr(in.opcode.size() - 4));
+    const std::string type(in.opcode.substr(in.opcode.size() - 4));  // .s32 or .u32
+    const std::string mad = it->first == f.mad ? std::string(in.opcode) : "mad.lo" + type;
     std::vector<std::unique_ptr<ir::Stmt>> seq;
     auto special = [&](const Operand &to, const char *sreg) {
       seq.push_back(makeInstr(m, "mov.u32", {to, Operand::reg(m.intern(sreg))}));
     };
     const auto [from, to] = it->second;
     if (it->first == f.mad) {
+      for (int j = 0; j < n; ++j) {  // the product radices
+        const Radix &x = f.radix[j];
+        for (size_t h = 1; h < x.regs.size(); ++h)
+          seq.push_back(makeInstr(m, "mul.lo" + type,
+                                  {w[j], h == 1 ? Operand::reg(m.intern(x.regs[0])) : w[j], Operand::reg(m.intern(x.regs[h]))}));
+      }
       special(sy, "%ctaid.y");
       special(ny, "%ntid.y");
       special(ty, "%tid.y");
       seq.push_back(makeInstr(m, mad, {mid, sy, ny, ty}));
-      special(lo, "%ctaid.z");
-      special(hi, "%nctaid.z");
+      if (n == 3) special(lo, "%ctaid.z");
+      special(top, n == 3 ? "%nctaid.z" : "%ctaid.z");
       seq.push_back(makeInstr(m, mad, {r, in.operands[1], in.operands[2], in.operands[3]}));
-      seq.push_back(makeInstr(m, mad, {q2, hi, w[2], d[2]}));
-      seq.push_back(makeInstr(m, mad, {q1, q2, w[1], d[1]}));
-      seq.push_back(makeInstr(m, mad, {dst, q1, w[0], d[0]}));
+      for (int i = n - 1; i >= 1; --i) seq.push_back(makeInstr(m, mad, {q[i], q[i + 1], w[i], d[i]}));
+      seq.push_back(makeInstr(m, mad, {dst, q[1], w[0], d[0]}));
     } else if (to < 0) {  // i / (W0 * .. * W(from-1))
       seq.push_back(makeInstr(m, "mov.b32", {dst, q[from]}));
     } else if (to - from == 1) {  // one digit
@@ -393,7 +427,7 @@ std::unique_ptr<ir::Function> threeSplitsAs2D(ir::Module &m, const ir::Function 
 }  // namespace
 
 std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
-  if (f.threeSplits()) return threeSplitsAs2D(m, k, f);
+  if (f.radices) return digitsAs2D(m, k, f);
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
   auto reg = [&](int n) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n))); };
@@ -456,13 +490,19 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   // w (and w2) at least 32, and (one split) at least 32 rows of w: a tile
   // of fewer columns, channels or rows leaves most of its lanes idle (H200,
   // v52: N16 C3 224 x 224 0.83x, 8 x 400000 0.83x; 1000000 x 3, where the
-  // clone ran the original's code on its flat indices, 0.93x).
-  v.minParams = {{uint32_t(f.widthParam), 32}};
-  if (f.twoSplits()) v.minParams.push_back({uint32_t(f.width2Param), 32});
-  // Three splits: the batch's lower digit's radix at least 1 (the
-  // original divides by it; 0 is not a launch the clone reproduces).
-  if (f.threeSplits()) v.minParams.push_back({uint32_t(f.widthLoParam), 1});
-  else v.threadsPerParam = {{uint32_t(f.widthParam), 32}};
+  // clone ran the original's code on its flat indices, 0.93x). A product
+  // radix: each factor at least 6 (two: 36), 4 (three: 64), so that the
+  // product is 32 or more. Three radices: the batch's lower digit's radix
+  // at least 1 (the original divides by it; 0 is not a launch the clone
+  // reproduces).
+  auto atLeast = [&](const Radix &r, int64_t most) {
+    const int64_t each = most == 1 ? 1 : r.params.size() == 1 ? most : r.params.size() == 2 ? 6 : 4;
+    for (int p : r.params) v.minParams.push_back({uint32_t(p), each});
+  };
+  atLeast(f.w, 32);
+  if (f.twoSplits()) atLeast(f.w2, 32);
+  if (f.threeSplits()) atLeast(f.wLo, 1);
+  if (!f.twoSplits()) v.threadsPerParam = {{uint32_t(f.widthParam), 32}};
   v.maxLaunchThreads = 0x7fffffffu;  // the flat index is a non-negative int
   v.minLaunchThreads = kMinLaunchThreads;
   v.allowDynamicShared = false;

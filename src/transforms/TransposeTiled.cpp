@@ -290,6 +290,19 @@ struct FlatLoop {
   std::string loop = "$L__ptxopt_ttflat_loop", exit = "$L__ptxopt_ttflat_exit";
 };
 
+/// A radix of the flat form into a register of its own: its parameter,
+/// or the 32-bit product of its factors (as the original computes it).
+std::string loadRadix(Emitter &e, const Radix &r) {
+  const std::string v = e.reg32();
+  e.ins("ld.param.u32", {v, "[" + r.names[0] + "]"});
+  for (size_t h = 1; h < r.names.size(); ++h) {
+    const std::string t = e.reg32();
+    e.ins("ld.param.u32", {t, "[" + r.names[h] + "]"});
+    e.ins("mul.lo.u32", {v, v, t});
+  }
+  return v;
+}
+
 /// The prologue of the flat clone: w (its parameter), T = grid.x * block.x
 /// of the original launch (extra parameters), tilesX = ceil(w / 32), the
 /// rows of logical threads ceil(T / w) and the tiles; then the loop's head:
@@ -300,7 +313,7 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   FlatLoop l;
   const std::string gx = e.reg32(), bx = e.reg32(), t = e.reg32();
   std::string rows;  // one split: ceil(T / w) - 1
-  e.ins("ld.param.u32", {l.w = e.reg32(), "[" + flat.widthParamName + "]"});
+  l.w = loadRadix(e, flat.w);
   e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
   e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
   e.ins("mul.lo.u32", {l.t = t, gx, bx});
@@ -319,13 +332,13 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   } else {  // ceil(w2 / 32) tiles a batch, ceil(T / (w * w2)) batches
     const std::string w2Up = e.reg32(), plane = e.reg64(), tm164 = e.reg64(), b64 = e.reg64(), batches = e.reg32(),
                       perBatch = e.reg32();
-    e.ins("ld.param.u32", {l.w2 = e.reg32(), "[" + flat.width2ParamName + "]"});
+    l.w2 = loadRadix(e, flat.w2);
     e.ins("add.u32", {w2Up, l.w2, std::to_string(kTile - 1)});
     e.ins("shr.u32", {l.tilesY = e.reg32(), w2Up, "5"});
     e.ins("mul.wide.u32", {plane, l.w, l.w2});
     if (flat.threeSplits()) {
       const std::string lo64 = e.reg64();
-      e.ins("ld.param.u32", {l.wLo = e.reg32(), "[" + flat.widthLoParamName + "]"});
+      l.wLo = loadRadix(e, flat.wLo);
       e.ins("cvt.u64.u32", {lo64, l.wLo});
       e.ins("mul.lo.u64", {plane, plane, lo64});
     }

@@ -451,7 +451,8 @@ void addGridStride(std::vector<Case> &cs) {
 /// planes, bytes, one parameter for H and W; the flat clone where digit 0's
 /// radix and the tile's second axis are 32 or more (the middle radix at
 /// least 1), 64-1024-thread blocks and 2^20 threads (2^22 for the gather
-/// form); else the original (3 channels, 28 x 28 planes, four splits).
+/// form; a product radix: each factor at least 6 of two, 4 of three); else
+/// the original (3 channels, 28 x 28 planes, 4 x 4 planes, four splits).
 void addSplit3(std::vector<Case> &cs) {
   auto split3 = [&](const std::string &kernel, Elem e, unsigned N, unsigned C, unsigned H, unsigned W, unsigned b) {
     const uint64_t n = uint64_t(N) * C * H * W;
@@ -459,11 +460,23 @@ void addSplit3(std::vector<Case> &cs) {
     std::vector<Arg> a{in(e, n), out(e, n)};
     unsigned r0 = W, axis = C;  // digit 0's radix and the tile's second axis'
     if (kernel == "s3_nhwc_gather" || kernel == "s3_nhwc_nchw") r0 = C, axis = W;
+    // A product radix: each factor at least 6 (H*W) or 4 (D*H*W).
+    bool factors = true;
+    if (kernel == "s3_hw" || kernel == "s3_hw_back") {
+      factors = H >= 6 && W >= 6;
+      (kernel == "s3_hw" ? r0 : axis) = H * W;
+      (kernel == "s3_hw" ? axis : r0) = C;
+    }
+    if (kernel == "s3_dhw") factors = H >= 4 && W >= 4, r0 = 4 * H * W, axis = C;
     if (kernel == "s3_u8") {
       for (unsigned v : {C, H, W, unsigned(n - 3)}) a.push_back(i32(int32_t(v)));  // the last three stay unwritten
     } else if (kernel == "s3_square") {
       for (unsigned v : {C, W, unsigned(n)}) a.push_back(i32(int32_t(v)));
       a.push_back(f32(1.25f));
+    } else if (kernel == "s3_hw" || kernel == "s3_hw_back") {
+      for (unsigned v : {C, H, W, unsigned(n)}) a.push_back(i32(int32_t(v)));
+    } else if (kernel == "s3_dhw") {
+      for (unsigned v : {C, 4u, H, W, unsigned(n)}) a.push_back(i32(int32_t(v)));  // D = 4: N / 4 volumes of 4 x H x W
     } else if (kernel == "s3_four") {
       for (unsigned v : {C, 4u, H, W, unsigned(n)}) a.push_back(i32(int32_t(v)));  // D = 4 of the N
     } else {
@@ -474,7 +487,7 @@ void addSplit3(std::vector<Case> &cs) {
                       "transpose_split3", kernel, std::move(a), {g, 1, 1}, {b, 1, 1});
     const uint64_t t = uint64_t(g) * b;
     const bool gather = kernel == "s3_nhwc_gather";  // the load along the tile's second axis: from 2^22 threads
-    const bool fits = kernel != "s3_four" && r0 >= 32 && axis >= 32 && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 &&
+    const bool fits = kernel != "s3_four" && factors && r0 >= 32 && axis >= 32 && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 &&
                       t >= (uint64_t(1) << (gather ? 22 : 20)) && t < (uint64_t(1) << 31);
     c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
     c.big = n >= (uint64_t(1) << 24);
@@ -494,6 +507,14 @@ void addSplit3(std::vector<Case> &cs) {
   cs.push_back(split3("s3_u8", Elem::I8, 16, 256, 56, 56, 1024));
   cs.push_back(split3("s3_square", Elem::F32, 16, 64, 56, 56, 256));
   cs.push_back(split3("s3_four", Elem::F32, 4, 64, 28, 28, 256));
+  // A product of parameters as a radix (H*W, D*H*W; N counts the volumes).
+  cs.push_back(split3("s3_hw", Elem::F32, 16, 64, 56, 56, 256));
+  cs.push_back(split3("s3_hw", Elem::F32, 16, 256, 224, 224, 512));
+  cs.push_back(split3("s3_hw", Elem::F32, 16, 37, 50, 50, 128));
+  cs.push_back(split3("s3_hw", Elem::F32, 64, 64, 4, 4, 256));  // 4 x 4 planes: the original
+  cs.push_back(split3("s3_hw_back", Elem::F32, 16, 64, 56, 56, 256));
+  cs.push_back(split3("s3_hw_back", Elem::F32, 16, 64, 224, 224, 256));
+  cs.push_back(split3("s3_dhw", Elem::F32, 64, 64, 28, 28, 256));  // 16 volumes of 4 x 28 x 28
 }
 
 }  // namespace

@@ -77,6 +77,33 @@ extern "C" __global__ void s3_square(const float *in, float *out, int C, int S, 
   }
 }
 
+// A radix that is a product of parameters (the plane H*W computed in the
+// kernel, not split): NCHW -> NHWC and back, two radices, H*W and C.
+extern "C" __global__ void s3_hw(const float *in, float *out, int C, int H, int W, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) {
+    int hw = i % (H * W), c = (i / (H * W)) % C, n = i / (H * W * C);
+    out[(n * H * W + hw) * C + c] = in[i];
+  }
+}
+
+extern "C" __global__ void s3_hw_back(const float *in, float *out, int C, int H, int W, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) {
+    int c = i % C, hw = (i / C) % (H * W), n = i / (C * H * W);
+    out[(n * C + c) * (H * W) + hw] = in[i];
+  }
+}
+
+// NCDHW -> NDHWC over the volume D*H*W (a product of three).
+extern "C" __global__ void s3_dhw(const float *in, float *out, int C, int D, int H, int W, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) {
+    int s = i % (D * H * W), c = (i / (D * H * W)) % C, n = i / (D * H * W * C);
+    out[(n * D * H * W + s) * C + c] = in[i];
+  }
+}
+
 // Four splits (NCDHW -> NDHWC): refused with a remark.
 extern "C" __global__ void s3_four(const float *in, float *out, int C, int D, int H, int W, int total) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
