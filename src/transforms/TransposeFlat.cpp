@@ -37,19 +37,23 @@
 // stored array disjoint, 2^20 threads or more.
 // Two splits (a flat permute: i % HW, (i / HW) % C, i / (HW*C)): the 2-D
 // form is batched, B = %ctaid.z, Q = B * w2 + M; the tiles per image.
-// Three splits (NCHW <-> NHWC with H and W apart, or a chain of quotients;
-// findThreeSplits): i = ((d3*W2 + d2)*W1 + d1)*W0 + d0, every div / rem
-// of i or of a quotient a copy of a quotient or of digits; d0 on R, the
-// digit under the other side's unit stride on M (runFlat tries d2, then
-// d1), the other two on %ctaid.z and %nctaid.z (renamed by the clone to
-// the batch's digits); conditions W0, Wp >= 32, W_lo >= 1. The clone runs
-// the original's code on the flat indices where the radices' product is
-// 2^31 or more (the original's 32-bit products wrap; two splits too).
+// The digits form (findDigits, digitsAs2D): three radices (NCHW <-> NHWC
+// with H and W apart, or a chain of quotients), or two where one is a
+// product of parameters (the plane kept whole: i % (H*W)); i = ((d3*W2 +
+// d2)*W1 + d1)*W0 + d0, every div / rem of i or of a quotient a copy of a
+// quotient or of digits; d0 on R, the digit under the other side's unit
+// stride on M (runFlat tries d2, then d1), with three radices the other
+// two on %ctaid.z and %nctaid.z (renamed by the clone to the batch's
+// digits), with two the top one on %ctaid.z; conditions W0, Wp >= 32 (a
+// product's factors >= 6 or 4), W_lo >= 1. The clone runs the original's
+// code on the flat indices where the radices' product is 2^31 or more (the
+// original's 32-bit products wrap; two splits too).
 // Fewer than 32 rows of logical threads (T / w; the runtime does not
 // launch the clone there): the clone runs the original's code on 1024 flat
 // indices a block (flatPlain).
 // Refuses (remark "a 1-D launch indexing with / and %: ..."): four
-// radices, a divisor that is not a parameter or a product of them, and
+// radices, a divisor that is not a parameter or a product of them (one
+// radix a product: `i % (W*2)`, `i % (H*W)` alone), and
 // whatever the 2-D kernel's checks refuse; the form itself not found is no
 // remark (the kernel is not flat).
 #include <algorithm>
