@@ -67,6 +67,10 @@ PTXOPT_REAL(cudaError_t, cudaGraphAddNode,
              cudaGraphNodeParams *))
 PTXOPT_REAL(cudaError_t, cudaGraphNodeSetParams, (cudaGraphNode_t, cudaGraphNodeParams *))
 PTXOPT_REAL(cudaError_t, cudaGraphExecNodeSetParams, (cudaGraphExec_t, cudaGraphNode_t, cudaGraphNodeParams *))
+PTXOPT_REAL(cudaError_t, cudaGraphKernelNodeSetAttribute,
+            (cudaGraphNode_t, cudaKernelNodeAttrID, const cudaKernelNodeAttrValue *))
+PTXOPT_REAL(cudaError_t, cudaGraphDestroyNode, (cudaGraphNode_t))
+PTXOPT_REAL(cudaError_t, cudaGraphDestroy, (cudaGraph_t))
 #undef PTXOPT_REAL
 
 namespace {
@@ -166,22 +170,42 @@ cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, co
 /// The caller's function and launch of each graph node whose parameters a
 /// wrapper replaced with a clone's (cudaGraphKernelNodeGetParams gives them
 /// back), while the node holds that clone.
+/// (The entry goes with its node: cudaGraphDestroyNode, cudaGraphDestroy of
+/// the graph a wrapper added it to; a handle cudart gives again later must
+/// not find a stale entry.)
 struct NodeOriginal {
   const void *clone, *func;
   dim3 cloneGrid, cloneBlock, grid, block;
+  cudaGraph_t graph;  // where known (the node was added through a wrapper)
 };
 std::mutex nodeMutex;
 std::unordered_map<cudaGraphNode_t, NodeOriginal> nodeOriginals;
 
-/// Records what node `n` holds now: the clone launch `c` for the caller's
-/// `p`, or (c null) the caller's own parameters.
-void noteNode(cudaGraphNode_t n, const cudaKernelNodeParams *c, const cudaKernelNodeParams *p) {
+/// Records what node `n` (of `graph`, null where not known) holds now: the
+/// clone launch `c` for the caller's `p`, or (c null) the caller's own
+/// parameters.
+void noteNode(cudaGraphNode_t n, const cudaKernelNodeParams *c, const cudaKernelNodeParams *p, cudaGraph_t graph) {
   std::lock_guard<std::mutex> lock(nodeMutex);
-  if (c) nodeOriginals[n] = NodeOriginal{c->func, p->func, c->gridDim, c->blockDim, p->gridDim, p->blockDim};
-  else nodeOriginals.erase(n);
+  if (!c) {
+    nodeOriginals.erase(n);
+    return;
+  }
+  auto it = nodeOriginals.find(n);
+  if (!graph && it != nodeOriginals.end()) graph = it->second.graph;
+  nodeOriginals[n] = NodeOriginal{c->func, p->func, c->gridDim, c->blockDim, p->gridDim, p->blockDim, graph};
 }
 
 bool sameDim(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/// Node `n`'s entry while the node still holds that clone launch (`p`: its
+/// parameters as cudart gives them), or null. Under nodeMutex.
+const NodeOriginal *heldClone(cudaGraphNode_t n, const cudaKernelNodeParams &p) {
+  auto it = nodeOriginals.find(n);
+  if (it == nodeOriginals.end() || it->second.clone != p.func || !sameDim(it->second.cloneGrid, p.gridDim) ||
+      !sameDim(it->second.cloneBlock, p.blockDim))
+    return nullptr;
+  return &it->second;
+}
 
 /// A graph kernel node's parameters: the clone's where its conditions hold
 /// for them (checked now: cudart copies the argument values into the node).
@@ -189,7 +213,8 @@ bool sameDim(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 /// the graph node it sets (read after the call: cudaGraphAddKernelNode
 /// writes it), whose caller's parameters GetParams gives back.
 template <class Set>
-cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraphNode_t *node) {
+cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraphNode_t *node,
+                       cudaGraph_t graph = nullptr) {
   void *k = p && !p->extra ? findKernel(p->func) : nullptr;
   WrapLaunch l;
   if (k && p->sharedMemBytes <= 0xffffffffu &&
@@ -202,13 +227,13 @@ cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraph
     cudaError_t e = set(&c);
     launched(k, l, e);
     if (e == cudaSuccess) {
-      if (node) noteNode(*node, &c, p);
+      if (node) noteNode(*node, &c, p, graph);
       return e;
     }
   }
   if (k) ranOriginal(k);
   cudaError_t e = set(p);
-  if (node && e == cudaSuccess) noteNode(*node, nullptr, p);
+  if (node && e == cudaSuccess) noteNode(*node, nullptr, p, graph);
   return e;
 }
 
@@ -217,7 +242,8 @@ cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraph
 /// fields) go through nodeParams; `set` makes the call with a copy of `p`
 /// whose kernel parameters are the ones given. Other node types pass.
 template <class Set>
-cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraphNode_t *node) {
+cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraphNode_t *node,
+                              cudaGraph_t graph = nullptr) {
   if (!p || p->type != cudaGraphNodeTypeKernel) return set(p);
   const cudaKernelNodeParamsV2 &k = p->kernel;
   cudaKernelNodeParams v1{};
@@ -237,7 +263,7 @@ cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraph
         c.kernel.kernelParams = q->kernelParams;
         return set(&c);
       },
-      node);
+      node, graph);
 }
 
 }  // namespace
@@ -274,7 +300,7 @@ cudaError_t __wrap_cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t gra
   if (!__real_cudaGraphAddKernelNode) return cudaErrorNotSupported;
   return nodeParams(
       p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphAddKernelNode(node, graph, deps, ndeps, q); },
-      node);
+      node, graph);
 }
 
 cudaError_t __wrap_cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p) {
@@ -297,7 +323,8 @@ cudaError_t __wrap_cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t graph, co
                                     const cudaGraphEdgeData *edges, size_t ndeps, cudaGraphNodeParams *p) {
   if (!__real_cudaGraphAddNode) return cudaErrorNotSupported;
   return genericNodeParams(
-      p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphAddNode(node, graph, deps, edges, ndeps, q); }, node);
+      p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphAddNode(node, graph, deps, edges, ndeps, q); }, node,
+      graph);
 }
 
 cudaError_t __wrap_cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNodeParams *p) {
@@ -316,16 +343,62 @@ cudaError_t __wrap_cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernel
   cudaError_t e = __real_cudaGraphKernelNodeGetParams(node, p);
   if (e != cudaSuccess || !p) return e;
   std::lock_guard<std::mutex> lock(nodeMutex);
-  auto it = nodeOriginals.find(node);
-  // (Only while the node holds that clone launch: a handle cudart gave
-  // again to another node, a node a capture made, are left as they are.)
-  if (it != nodeOriginals.end() && it->second.clone == p->func && sameDim(it->second.cloneGrid, p->gridDim) &&
-      sameDim(it->second.cloneBlock, p->blockDim)) {
-    p->func = const_cast<void *>(it->second.func);
-    p->gridDim = it->second.grid;
-    p->blockDim = it->second.block;
+  // (Only while the node holds that clone launch: a node a capture made is
+  // left as it is.)
+  if (const NodeOriginal *o = heldClone(node, *p)) {
+    p->func = const_cast<void *>(o->func);
+    p->gridDim = o->grid;
+    p->blockDim = o->block;
   }
   return e;
+}
+
+/// An attribute set on a node that holds a clone: where the clone cannot
+/// honour it (cooperative, a cluster dimension, a device-updatable node,
+/// one the wrappers do not know: attributesAllow, as for the launch APIs),
+/// the node gets the caller's launch back first (its function, grid and
+/// block; the arguments the node holds, the original's first), then the
+/// attribute. Priority, access policy, programmatic serialization... keep
+/// the clone.
+cudaError_t __wrap_cudaGraphKernelNodeSetAttribute(cudaGraphNode_t node, cudaKernelNodeAttrID attr,
+                                                   const cudaKernelNodeAttrValue *value) {
+  if (!__real_cudaGraphKernelNodeSetAttribute) return cudaErrorNotSupported;
+  cudaLaunchAttribute a{};
+  a.id = attr;
+  if (value) a.val = *value;
+  Dims cluster;
+  const bool keeps = value && attributesAllow(&a, 1, cluster) && cluster == Dims{1, 1, 1};
+  cudaKernelNodeParams p{};
+  if (!keeps && __real_cudaGraphKernelNodeGetParams && __real_cudaGraphKernelNodeSetParams &&
+      __real_cudaGraphKernelNodeGetParams(node, &p) == cudaSuccess) {
+    std::lock_guard<std::mutex> lock(nodeMutex);
+    if (const NodeOriginal *o = heldClone(node, p)) {
+      cudaKernelNodeParams q = p;
+      q.func = const_cast<void *>(o->func);
+      q.gridDim = o->grid;
+      q.blockDim = o->block;
+      if (__real_cudaGraphKernelNodeSetParams(node, &q) == cudaSuccess) nodeOriginals.erase(node);
+    }
+  }
+  return __real_cudaGraphKernelNodeSetAttribute(node, attr, value);
+}
+
+cudaError_t __wrap_cudaGraphDestroyNode(cudaGraphNode_t node) {
+  if (!__real_cudaGraphDestroyNode) return cudaErrorNotSupported;
+  {
+    std::lock_guard<std::mutex> lock(nodeMutex);
+    nodeOriginals.erase(node);
+  }
+  return __real_cudaGraphDestroyNode(node);
+}
+
+cudaError_t __wrap_cudaGraphDestroy(cudaGraph_t graph) {
+  if (!__real_cudaGraphDestroy) return cudaErrorNotSupported;
+  {
+    std::lock_guard<std::mutex> lock(nodeMutex);
+    std::erase_if(nodeOriginals, [&](const auto &n) { return n.second.graph == graph; });
+  }
+  return __real_cudaGraphDestroy(graph);
 }
 
 }  // extern "C"

@@ -73,6 +73,7 @@ HOOK_SYMBOL = "__ptxopt_nvcc_launch"
 WRAPPED = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz", "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz",
            "cudaGetKernel", "cudaGraphAddKernelNode", "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams",
            "cudaGraphKernelNodeGetParams", "cudaGraphAddNode", "cudaGraphNodeSetParams", "cudaGraphExecNodeSetParams",
+           "cudaGraphKernelNodeSetAttribute", "cudaGraphDestroyNode", "cudaGraphDestroy",
            "cudaMalloc", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D", "cudaMallocHost", "cudaHostAlloc",
            "cudaFree")
 

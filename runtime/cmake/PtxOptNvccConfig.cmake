@@ -41,6 +41,7 @@ if(NOT TARGET ptxopt::nvcc)
   foreach(f cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz cudaGetKernel
             cudaGraphAddKernelNode cudaGraphKernelNodeSetParams cudaGraphExecKernelNodeSetParams
             cudaGraphKernelNodeGetParams cudaGraphAddNode cudaGraphNodeSetParams cudaGraphExecNodeSetParams
+            cudaGraphKernelNodeSetAttribute cudaGraphDestroyNode cudaGraphDestroy
             # the allocation calls (runtime/NvccPreload.cpp)
             cudaMalloc cudaMallocManaged cudaMallocPitch cudaMalloc3D cudaMallocHost cudaHostAlloc cudaFree)
     list(APPEND _ptxopt_wrap "LINKER:--wrap=${f}")

@@ -176,6 +176,18 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, cudaKernelNodeParams
   *p = reinterpret_cast<FakeNode *>(n)->p;
   return cudaSuccess;
 }
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t, cudaKernelNodeAttrID attr, const cudaKernelNodeAttrValue *) {
+  std::printf("fake-cudart: cudaGraphKernelNodeSetAttribute id=%d\n", int(attr));
+  return cudaSuccess;
+}
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t) {
+  std::printf("fake-cudart: cudaGraphDestroyNode node\n");
+  return cudaSuccess;
+}
+cudaError_t cudaGraphDestroy(cudaGraph_t) {
+  std::printf("fake-cudart: cudaGraphDestroy graph\n");
+  return cudaSuccess;
+}
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams *p) {
   return apiLaunch("cudaGraphExecKernelNodeSetParams", p->func, p->gridDim, p->blockDim, p->sharedMemBytes, "");
 }

@@ -118,6 +118,21 @@ int main() {
   got.gridDim = dim3(512);
   got.blockDim = dim3(256);
   cudaGraphKernelNodeSetParams(node, &got);
+  // An attribute on a node that holds a clone: the clone keeps a priority;
+  // for a cooperative launch the node gets the caller's launch back first.
+  say("cudaGraphKernelNodeSetAttribute priority: the clone stays");
+  cudaKernelNodeAttrValue av;
+  std::memset(&av, 0, sizeof av);
+  av.priority = 1;
+  cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributePriority, &av);
+  say("cudaGraphKernelNodeSetAttribute cooperative: the caller's launch first");
+  std::memset(&av, 0, sizeof av);
+  av.cooperative = 1;
+  cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributeCooperative, &av);
+  say("cudaGraphKernelNodeGetParams after it: the node's own");
+  std::memset(&got, 0, sizeof got);
+  cudaGraphKernelNodeGetParams(node, &got);
+  printGot(got);
   // The generic node calls (a kernel node: as above; another type passes).
   cudaGraphNodeParams gp = {};  // (its union has dim3 members: no default constructor)
   gp.type = cudaGraphNodeTypeKernel;
@@ -152,6 +167,9 @@ int main() {
   np.gridDim = dim3(512);
   np.blockDim = dim3(256);
   cudaGraphAddKernelNode(&node, nullptr, nullptr, 0, &np);
+  say("cudaGraphDestroyNode, cudaGraphDestroy: passed through");
+  cudaGraphDestroyNode(gnode);
+  cudaGraphDestroy(nullptr);
   std::printf("done\n");
   return 0;
 }

@@ -311,12 +311,18 @@ cudaGraphKernelNodeSetParams 2000x1000 => cudaGraphKernelNodeSetParams ${O}__ptx
 cudaGraphExecKernelNodeSetParams 65536x1024 => cudaGraphExecKernelNodeSetParams ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
 cudaGraphKernelNodeGetParams: the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
 GetParams, then SetParams at 512x256 => cudaGraphKernelNodeSetParams $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+cudaGraphKernelNodeSetAttribute priority: the clone stays => cudaGraphKernelNodeSetAttribute id=8
+cudaGraphKernelNodeSetAttribute cooperative: the caller's launch first => cudaGraphKernelNodeSetParams $O grid=(512,1,1) block=(256,1,1) shared=0
+cudaGraphKernelNodeSetAttribute cooperative: the caller's launch first => cudaGraphKernelNodeSetAttribute id=2
+cudaGraphKernelNodeGetParams after it: the node's own => cudaGraphKernelNodeGetParams returned matadd_int grid=(512,1,1) block=(256,1,1)
 cudaGraphAddNode (a kernel) 512x256 => cudaGraphAddNode $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 cudaGraphNodeSetParams 2000x1000 => cudaGraphNodeSetParams ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
 cudaGraphKernelNodeGetParams of that node: the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
 cudaGraphExecNodeSetParams 65536x1024 => cudaGraphExecNodeSetParams ${O}__ptxopt_split256 grid=(256,1024,1) block=(256,1,1) shared=0
 cudaGraphAddNode of another type: passed through => cudaGraphAddNode type=$EMPTY
 graph node with extra: original => cudaGraphAddKernelNode $O grid=(512,1,1) block=(256,1,1) shared=0 extra
+cudaGraphDestroyNode, cudaGraphDestroy: passed through => cudaGraphDestroyNode node
+cudaGraphDestroyNode, cudaGraphDestroy: passed through => cudaGraphDestroy graph
 WANT
   for layout in --ptxopt-no-clone-images --ptxopt-clone-images; do
     check "build ($layout)" api_build "prog$layout" "$layout"
@@ -337,7 +343,7 @@ WANT
   check "...each has its wrapper in the program" test "$(wrapped_py | while read -r f; do nm $P | grep -c " [tT] __wrap_$f\$"; done | grep -c '^1$')" = "$(wrapped_py | wc -l)"
   PTXOPT_DISABLE=1 $P >dis.log 2>&1
   check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
-  check "...all 23 calls made" test "$(cases dis.log | wc -l)" = 23
+  check "...all 28 calls made" test "$(cases dis.log | wc -l)" = 28
   FAKE_CUDART_FAIL_LAUNCH=swap $P >ref.log 2>&1
   check "a refused clone call: the original follows" \
     grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel $O grid=(512,1,1)" <(cases ref.log)
