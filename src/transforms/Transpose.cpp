@@ -511,11 +511,12 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   for (unsigned b : kFlatBlocks) {
     Variant v = makeFlatVariant(name, *plan, flat, b);
     v.gridStrideOnce = once;
-    // Three splits gathered (the load along M: NHWC written in order from
-    // NCHW): the naive kernel's strided loads hit L1 and L2, and the clone
-    // ran 0.84x at N16 C37 50 x 50 (1.5M threads), 1.17x at C64 56 x 56
-    // (3.2M), 1.46-1.61x from 12.8M (H200, v64): from 2^22 threads only.
-    if (flat.threeSplits() && !plan->storeOnY) v.minLaunchThreads = kMinLaunchThreadsGather3;
+    // A batched permute gathered (the load along M: NHWC written in order
+    // from NCHW, two or three splits): the naive kernel's strided loads hit
+    // L1 and L2, and the three-split clone ran 0.84x at N16 C37 50 x 50
+    // (1.5M threads), 1.17x at C64 56 x 56 (3.2M), 1.46-1.61x from 12.8M
+    // (H200, v64): from 2^22 threads only.
+    if (flat.twoSplits() && !plan->storeOnY) v.minLaunchThreads = kMinLaunchThreadsBatchedGather;
     if (ctx.addClone(k, buildTiledClone(m, *g, *plan, Shape{32, 32}, name, &flat), v, pos))
       kept += (kept.empty() ? "" : ", ") + std::to_string(b);
   }
@@ -541,7 +542,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
                  (plan->storeOnY ? mid : "R") +
                  "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
                  "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + limits(flat) +
-                 ", launches of " + (flat.threeSplits() && !plan->storeOnY ? "2^22" : "2^20") +
+                 ", launches of " + (flat.twoSplits() && !plan->storeOnY ? "2^22" : "2^20") +
                  " threads or more and under 2^31" + onceText(once));
   ctx.count("kernels-transformed");
   ctx.count("kernels-flat");

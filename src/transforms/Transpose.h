@@ -15,9 +15,10 @@ namespace ptxopt::transforms::transpose {
 /// The clones' launch floor (manifest minLaunchThreads): the one-element
 /// clones ran 0.96-1.26x at 256 x 256 (Transpose.cpp's opening comment).
 inline constexpr uint32_t kMinLaunchThreads = 1u << 20;
-/// The floor of a three-split flat permute whose load is along the tile's
-/// second axis (a gather: NHWC written in order from NCHW; runFlat says why).
-inline constexpr uint32_t kMinLaunchThreadsGather3 = 1u << 22;
+/// The floor of a batched flat permute (two or three splits) whose load is
+/// along the tile's second axis (a gather: NHWC written in order from NCHW;
+/// runFlat says why).
+inline constexpr uint32_t kMinLaunchThreadsBatchedGather = 1u << 22;
 /// The floor of the clones of kernels with several stores (four elements a
 /// thread, as the hand-written kernel): H200, 2026-11-29, the CUDA samples'
 /// naive transpose and its variants in 32 x 8 blocks ran 1.50-1.84x at

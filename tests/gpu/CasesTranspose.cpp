@@ -460,6 +460,7 @@ void addSplit3(std::vector<Case> &cs) {
     std::vector<Arg> a{in(e, n), out(e, n)};
     unsigned r0 = W, axis = C;  // digit 0's radix and the tile's second axis'
     if (kernel == "s3_nhwc_gather" || kernel == "s3_nhwc_nchw") r0 = C, axis = W;
+    if (kernel == "s2_nhwc_gather") r0 = C, axis = H * W;
     // A product radix: each factor at least 6 (H*W) or 4 (D*H*W).
     bool factors = true;
     if (kernel == "s3_hw" || kernel == "s3_hw_back") {
@@ -477,6 +478,8 @@ void addSplit3(std::vector<Case> &cs) {
       for (unsigned v : {C, H, W, unsigned(n)}) a.push_back(i32(int32_t(v)));
     } else if (kernel == "s3_dhw") {
       for (unsigned v : {C, 4u, H, W, unsigned(n)}) a.push_back(i32(int32_t(v)));  // D = 4: N / 4 volumes of 4 x H x W
+    } else if (kernel == "s2_nhwc_gather") {
+      for (unsigned v : {C, H * W, unsigned(n)}) a.push_back(i32(int32_t(v)));
     } else if (kernel == "s3_four") {
       for (unsigned v : {C, 4u, H, W, unsigned(n)}) a.push_back(i32(int32_t(v)));  // D = 4 of the N
     } else {
@@ -486,7 +489,7 @@ void addSplit3(std::vector<Case> &cs) {
                           std::to_string(H) + "x" + std::to_string(W) + " b" + std::to_string(b),
                       "transpose_split3", kernel, std::move(a), {g, 1, 1}, {b, 1, 1});
     const uint64_t t = uint64_t(g) * b;
-    const bool gather = kernel == "s3_nhwc_gather";  // the load along the tile's second axis: from 2^22 threads
+    const bool gather = kernel == "s3_nhwc_gather" || kernel == "s2_nhwc_gather";  // the load along M: from 2^22 threads
     const bool fits = kernel != "s3_four" && factors && r0 >= 32 && axis >= 32 && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 &&
                       t >= (uint64_t(1) << (gather ? 22 : 20)) && t < (uint64_t(1) << 31);
     c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
@@ -515,6 +518,10 @@ void addSplit3(std::vector<Case> &cs) {
   cs.push_back(split3("s3_hw_back", Elem::F32, 16, 64, 56, 56, 256));
   cs.push_back(split3("s3_hw_back", Elem::F32, 16, 64, 224, 224, 256));
   cs.push_back(split3("s3_dhw", Elem::F32, 64, 64, 28, 28, 256));  // 16 volumes of 4 x 28 x 28
+  // Two splits gathered (HW one parameter): the batched gather's floor.
+  cs.push_back(split3("s2_nhwc_gather", Elem::F32, 16, 64, 56, 56, 256));
+  cs.push_back(split3("s2_nhwc_gather", Elem::F32, 16, 256, 56, 56, 256));
+  cs.push_back(split3("s2_nhwc_gather", Elem::F32, 16, 64, 224, 224, 512));
 }
 
 }  // namespace
