@@ -114,6 +114,13 @@ extern "C" __global__ void s2_nhwc_gather(const float *in, float *out, int C, in
   }
 }
 
+// Two orders at once (i % W and i / H: no order of radices makes both
+// prefixes): not the digits form; refused by the two-split code.
+extern "C" __global__ void s3_mixed(const float *in, float *out, int H, int W, int total) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < total) out[(i % W) * H + i / H] = in[i];
+}
+
 // Four splits (NCDHW -> NDHWC): refused with a remark.
 extern "C" __global__ void s3_four(const float *in, float *out, int C, int D, int H, int W, int total) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
