@@ -207,6 +207,16 @@ const NodeOriginal *heldClone(cudaGraphNode_t n, const cudaKernelNodeParams &p) 
   return &it->second;
 }
 
+/// A node's parameters `p`, which hold the clone of `o`, with the caller's
+/// function, grid and block (the arguments stay the node's: the
+/// original's first).
+cudaKernelNodeParams callerParams(cudaKernelNodeParams p, const NodeOriginal &o) {
+  p.func = const_cast<void *>(o.func);
+  p.gridDim = o.grid;
+  p.blockDim = o.block;
+  return p;
+}
+
 /// A graph kernel node's parameters: the clone's where its conditions hold
 /// for them (checked now: cudart copies the argument values into the node).
 /// `set` makes the call with the given parameters; `node`, where given, is
@@ -345,11 +355,7 @@ cudaError_t __wrap_cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernel
   std::lock_guard<std::mutex> lock(nodeMutex);
   // (Only while the node holds that clone launch: a node a capture made is
   // left as it is.)
-  if (const NodeOriginal *o = heldClone(node, *p)) {
-    p->func = const_cast<void *>(o->func);
-    p->gridDim = o->grid;
-    p->blockDim = o->block;
-  }
+  if (const NodeOriginal *o = heldClone(node, *p)) *p = callerParams(*p, *o);
   return e;
 }
 
@@ -373,10 +379,7 @@ cudaError_t __wrap_cudaGraphKernelNodeSetAttribute(cudaGraphNode_t node, cudaKer
       __real_cudaGraphKernelNodeGetParams(node, &p) == cudaSuccess) {
     std::lock_guard<std::mutex> lock(nodeMutex);
     if (const NodeOriginal *o = heldClone(node, p)) {
-      cudaKernelNodeParams q = p;
-      q.func = const_cast<void *>(o->func);
-      q.gridDim = o->grid;
-      q.blockDim = o->block;
+      const cudaKernelNodeParams q = callerParams(p, *o);
       if (__real_cudaGraphKernelNodeSetParams(node, &q) == cudaSuccess) nodeOriginals.erase(node);
     }
   }

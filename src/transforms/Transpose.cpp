@@ -522,21 +522,18 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   }
   if (kept.empty()) return;
   const std::string mid = flat.twoSplits() ? "M" : "Q";
-  auto rx = [&](int j) { return flat.radix[j].params.size() > 1 ? "(" + flat.radix[j].text() + ")" : flat.radix[j].text(); };
+  auto rx = [](const Radix &r) { return r.params.size() > 1 ? "(" + r.text() + ")" : r.text(); };
   ctx.remark(Remark::Kind::Applied, k, locationOf(m, fa, at),
              what +
                  (flat.threeSplits()
-                      ? ", written as a batched 2-D transpose (" + flat.index + " = ((D3*" + rx(2) + " + D2)*" + rx(1) +
-                            " + D1)*" + rx(0) + " + R; M = D" + std::to_string(flat.partner) + ", the batch D" +
-                            std::to_string(3 - flat.partner) + " and D3)"
-                  : flat.radices == 2
-                      ? ", written as a batched 2-D transpose (" + flat.index + " = (B*" + rx(1) + " + M)*" + rx(0) +
-                            " + R; R its remainder by " + rx(0) + ", M the quotient's by " + rx(1) + ", B the batch)"
+                      ? ", written as a batched 2-D transpose (" + flat.index + " = ((D3*" + rx(flat.radix[2]) + " + D2)*" +
+                            rx(flat.radix[1]) + " + D1)*" + rx(flat.radix[0]) + " + R; M = D" +
+                            std::to_string(flat.partner) + ", the batch D" + std::to_string(3 - flat.partner) + " and D3)"
                   : flat.twoSplits()
-                      ? ", written as a batched 2-D transpose (" + flat.index + " = (B*" + flat.width2ParamName + " + M)*" +
-                            flat.widthParamName + " + R; R its remainder by " + flat.widthParamName + ", M the quotient's by " +
-                            flat.width2ParamName + ", B the batch)"
-                      : ", written as a 2-D transpose (" + flat.index + " = Q*" + flat.widthParamName +
+                      ? ", written as a batched 2-D transpose (" + flat.index + " = (B*" + rx(flat.w2) + " + M)*" +
+                            rx(flat.w) + " + R; R its remainder by " + rx(flat.w) + ", M the quotient's by " + rx(flat.w2) +
+                            ", B the batch)"
+                      : ", written as a 2-D transpose (" + flat.index + " = Q*" + rx(flat.w) +
                             " + R; its division Q, its remainder R)") +
                  ": the load is unit-stride along " + (plan->storeOnY ? "R" : mid) + ", the store along " +
                  (plan->storeOnY ? mid : "R") +

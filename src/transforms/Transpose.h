@@ -149,14 +149,10 @@ struct Radix {
 struct FlatForm {
   uint32_t mad = 0;                  // mad.lo i, %ctaid.x, %ntid.x, %tid.x
   std::vector<uint32_t> divs, rems;  // div / rem i, w
-  std::string index, width;          // the registers i and w
-  int widthParam = -1;               // w's parameter
-  std::string widthParamName;
+  std::string index;                 // the register i
   // A second split (a flat permute: i / w, then (i / w) % w2 and
-  // (i / w) / w2 or i / (w * w2)): w2, and the instructions giving the
-  // middle index ((i / w) % w2) and the batch.
-  std::string width2, width2ParamName;
-  int width2Param = -1;
+  // (i / w) / w2 or i / (w * w2)): the instructions giving the middle
+  // index ((i / w) % w2) and the batch (w and w2: below).
   std::vector<uint32_t> toMiddle, toBatch;
   // The digits form (findDigits): i = ((d3*W2 + d2)*W1 + d1)*W0 + d0 for
   // three radices (NCHW <-> NHWC with H and W split apart: i % W, (i / W) %

@@ -289,12 +289,14 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   for (const auto &d : all)
     if (d.src == f.index) byI.insert(d.by);
   if (byI.empty()) return std::nullopt;  // no division of the flat index: not the flat form
+  std::string width, widthName, width2, width2Name;  // w and w2: their registers and parameters
+  int widthParam = -1, width2Param = -1;
   // w: a parameter; with a second divisor of i, that one is w * w2 (the
   // batch of a permute, `i / (HW * C)`), w2 a parameter too.
   std::string prod;
   for (const auto &w : byI)
-    if (f.width.empty() && (f.widthParam = paramOf(w, f.widthParamName)) >= 0) f.width = w;
-  if (f.width.empty()) {
+    if (width.empty() && (widthParam = paramOf(w, widthName)) >= 0) width = w;
+  if (width.empty()) {
     why = "the divisor " + *byI.begin() + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
     return std::nullopt;
   }
@@ -303,29 +305,29 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     return std::nullopt;
   }
   if (byI.size() == 2) {
-    prod = *byI.begin() == f.width ? *std::next(byI.begin()) : *byI.begin();
+    prod = *byI.begin() == width ? *std::next(byI.begin()) : *byI.begin();
     // prod = w * w2 (mul.lo, either order), written once.
     for (uint32_t i = 0; i < ins.size(); ++i) {
       const ir::Instruction &in = *ins[i];
       if (in.operands.size() != 3 || !in.operands[0].isReg() || in.operands[0].text != prod) continue;
       if ((in.opcode == "mul.lo.s32" || in.opcode == "mul.lo.u32") && in.guard.empty() && defs[prod] == 1 &&
           in.operands[1].isReg() && in.operands[2].isReg()) {
-        if (in.operands[1].text == f.width) f.width2 = std::string(in.operands[2].text);
-        else if (in.operands[2].text == f.width) f.width2 = std::string(in.operands[1].text);
+        if (in.operands[1].text == width) width2 = std::string(in.operands[2].text);
+        else if (in.operands[2].text == width) width2 = std::string(in.operands[1].text);
       }
     }
-    if (f.width2.empty() || (f.width2Param = paramOf(f.width2, f.width2ParamName)) < 0) {
-      why = "the flat index is divided by " + f.width + " and by " + prod +
-            ", which is not " + f.width + " times another parameter";
+    if (width2.empty() || (width2Param = paramOf(width2, width2Name)) < 0) {
+      why = "the flat index is divided by " + width + " and by " + prod +
+            ", which is not " + width + " times another parameter";
       return std::nullopt;
     }
   }
   std::set<std::string> quotients;  // i / w
   for (const auto &d : all)
-    if (d.src == f.index && d.by == f.width && d.div) quotients.insert(d.dst);
+    if (d.src == f.index && d.by == width && d.div) quotients.insert(d.dst);
   for (const auto &d : all) {
     if (d.src == f.index) {
-      if (d.by == f.width) (d.div ? f.divs : f.rems).push_back(d.at);
+      if (d.by == width) (d.div ? f.divs : f.rems).push_back(d.at);
       else if (d.div) f.toBatch.push_back(d.at);
       else {
         why = "the flat index's remainder by " + prod + " (not handled)";
@@ -333,17 +335,17 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       }
     } else if (quotients.count(d.src)) {
       // (i / w) / w2 and (i / w) % w2: the batch and the middle index.
-      if (f.width2.empty() && (f.width2Param = paramOf(d.by, f.width2ParamName)) >= 0) f.width2 = d.by;
-      if (d.by != f.width2) {
+      if (width2.empty() && (width2Param = paramOf(d.by, width2Name)) >= 0) width2 = d.by;
+      if (d.by != width2) {
         why = "the quotient " + d.src + " is divided by " + d.by + " (a parameter w2 is handled)";
         return std::nullopt;
       }
       (d.div ? f.toBatch : f.toMiddle).push_back(d.at);
     }
   }
-  if (f.widthParam < 0) return std::nullopt;
-  f.w = Radix{{f.width}, {f.widthParamName}, {f.widthParam}};
-  if (!f.width2.empty()) f.w2 = Radix{{f.width2}, {f.width2ParamName}, {f.width2Param}};
+  if (widthParam < 0) return std::nullopt;
+  f.w = Radix{{width}, {widthName}, {widthParam}};
+  if (!width2.empty()) f.w2 = Radix{{width2}, {width2Name}, {width2Param}};
   return f;
 }
 
@@ -453,7 +455,7 @@ std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, con
       continue;
     }
     const std::string op(in.opcode);
-    const Operand w = Operand::reg(m.intern(f.width));
+    const Operand w = Operand::reg(m.intern(f.w.regs[0]));
     std::vector<std::unique_ptr<ir::Stmt>> seq;
     seq.push_back(makeInstr(m, "mov.u32", {reg(0), Operand::reg(m.intern("%ctaid.y"))}));
     seq.push_back(makeInstr(m, "mov.u32", {reg(1), Operand::reg(m.intern("%ntid.y"))}));
@@ -461,7 +463,7 @@ std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, con
     if (f.twoSplits()) {
       seq.push_back(makeInstr(m, op, {reg(mid), reg(0), reg(1), reg(2)}));
       seq.push_back(makeInstr(m, "mov.u32", {reg(batch), Operand::reg(m.intern("%ctaid.z"))}));
-      seq.push_back(makeInstr(m, op, {reg(q), reg(batch), Operand::reg(m.intern(f.width2)), reg(mid)}));
+      seq.push_back(makeInstr(m, op, {reg(q), reg(batch), Operand::reg(m.intern(f.w2.regs[0])), reg(mid)}));
     } else {
       seq.push_back(makeInstr(m, op, {reg(q), reg(0), reg(1), reg(2)}));
     }
@@ -506,7 +508,7 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   atLeast(f.w, 32);
   if (f.twoSplits()) atLeast(f.w2, 32);
   if (f.threeSplits()) atLeast(f.wLo, 1);
-  if (!f.twoSplits()) v.threadsPerParam = {{uint32_t(f.widthParam), 32}};
+  if (!f.twoSplits()) v.threadsPerParam = {{uint32_t(f.w.params[0]), 32}};
   v.maxLaunchThreads = 0x7fffffffu;  // the flat index is a non-negative int
   v.minLaunchThreads = kMinLaunchThreads;
   v.allowDynamicShared = false;
