@@ -445,11 +445,10 @@ std::string onceText(const std::vector<Variant::GridStrideOnce> &once) {
 
 /// The remark's words for the flat clone's conditions on its radices.
 std::string limits(const FlatForm &flat) {
-  auto atLeast = [](const Radix &r, int most) {
-    if (r.params.size() == 1) return r.names[0] + " >= " + std::to_string(most);
+  auto atLeast = [](const Radix &r, uint32_t most) {
     std::string t;
     for (const auto &n : r.names) t += (t.empty() ? "" : ", ") + n;
-    return t + " >= " + (most == 1 ? "1" : r.params.size() == 2 ? "6" : "4");
+    return t + " >= " + std::to_string(factorFloor(r, most));
   };
   std::string t = atLeast(flat.w, 32);
   t += flat.twoSplits() ? ", " + atLeast(flat.w2, 32) : ", 32 rows of it or more";
@@ -511,12 +510,6 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   for (unsigned b : kFlatBlocks) {
     Variant v = makeFlatVariant(name, *plan, flat, b);
     v.gridStrideOnce = once;
-    // A batched permute gathered (the load along M: NHWC written in order
-    // from NCHW, two or three splits): the naive kernel's strided loads hit
-    // L1 and L2, and the three-split clone ran 0.84x at N16 C37 50 x 50
-    // (1.5M threads), 1.17x at C64 56 x 56 (3.2M), 1.46-1.61x from 12.8M
-    // (H200, v64): from 2^22 threads only.
-    if (flat.twoSplits() && !plan->storeOnY) v.minLaunchThreads = kMinLaunchThreadsBatchedGather;
     if (ctx.addClone(k, buildTiledClone(m, *g, *plan, Shape{32, 32}, name, &flat), v, pos))
       kept += (kept.empty() ? "" : ", ") + std::to_string(b);
   }
@@ -539,7 +532,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
                  (plan->storeOnY ? mid : "R") +
                  "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
                  "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + limits(flat) +
-                 ", launches of " + (flat.twoSplits() && !plan->storeOnY ? "2^22" : "2^20") +
+                 ", launches of " + (flat.twoSplits() && !plan->storeOnY ? "2^22" : "2^20") +  // makeFlatVariant's floor
                  " threads or more and under 2^31" + onceText(once));
   ctx.count("kernels-transformed");
   ctx.count("kernels-flat");

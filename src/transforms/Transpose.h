@@ -17,7 +17,7 @@ namespace ptxopt::transforms::transpose {
 inline constexpr uint32_t kMinLaunchThreads = 1u << 20;
 /// The floor of a batched flat permute (two or three splits) whose load is
 /// along the tile's second axis (a gather: NHWC written in order from NCHW;
-/// runFlat says why).
+/// makeFlatVariant says why).
 inline constexpr uint32_t kMinLaunchThreadsBatchedGather = 1u << 22;
 /// The floor of the clones of kernels with several stores (four elements a
 /// thread, as the hand-written kernel): H200, 2026-11-29, the CUDA samples'
@@ -143,6 +143,11 @@ struct Radix {
   /// The factors' names joined by '*'.
   std::string text() const;
 };
+
+/// The least value the flat clone's conditions ask of each factor of `r`
+/// for the radix to be at least `most` (32, or 1): `most` for a parameter,
+/// 6 for each of two factors, 4 for each of three.
+uint32_t factorFloor(const Radix &r, uint32_t most);
 
 /// A kernel whose thread splits its flat index i = %ctaid.x * %ntid.x +
 /// %tid.x by a parameter w with div and rem (the instructions, by CFG index).
