@@ -118,7 +118,8 @@ ptxopt_status ptxopt_launch(ptxopt_kernel k, unsigned gridX, unsigned gridY, uns
                k->cache, withText ? &text : nullptr, sel, &entry);
   if (sel.variant < 0) return launchVariant(*k, -1, sel.launch, stream, params);
   VariantArgs buf;
-  void **cloneParams = variantArgs(k->manifest, k->manifest.variants[size_t(sel.variant)], s, params, buf);
+  void **cloneParams = variantArgs(k->manifest, k->manifest.variants[size_t(sel.variant)], s, params, buf,
+                                   &k->module->allocationLookup);
   if (cfg.autotune) return tunedLaunch(*k, *entry, sel, s, stream, params, cloneParams);
   return launchVariant(*k, sel.variant, sel.launch, stream, cloneParams);
 }

@@ -591,7 +591,7 @@ bool chooseLaunch(void *kernel, const LaunchShape &s, void **args, const Dims &c
   out.variant = variant;
   out.func = k.clones[size_t(variant)].hostAddress.get();
   out.shape = transformLaunch(v, s);
-  out.args = variantArgs(k.manifest, v, s, args, out.buf);
+  out.args = variantArgs(k.manifest, v, s, args, out.buf, allocationLookup());
   out.before = rt.peekAtLastError();
   return true;
 }
@@ -773,7 +773,7 @@ PTXOPT_HOT cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKe
     const Variant &v = k->manifest.variants[size_t(variant)];
     const LaunchShape &t = sel.launch;
     VariantArgs buf;
-    void **cloneArgs = variantArgs(k->manifest, v, s, args, buf);
+    void **cloneArgs = variantArgs(k->manifest, v, s, args, buf, allocationLookup());
     cudaError_t before = rt->peekAtLastError();
     cudaError_t e = launch(c.handle, dim3(t.grid[0], t.grid[1], t.grid[2]), dim3(t.block[0], t.block[1], t.block[2]),
                            cloneArgs, sharedMem, stream);

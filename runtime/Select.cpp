@@ -166,35 +166,76 @@ uint32_t transformedDim(const DimSource &src, const LaunchShape &s) {
 }
 }  // namespace
 
+namespace {
+/// The end (base + size) of the allocation holding pointer argument
+/// `index`'s value; false (with the reason, when `why` is given) when the
+/// argument is missing, not 8 bytes, or in no allocation the driver knows.
+bool allocationEnd(const std::vector<uint32_t> &paramSizes, void *const *params, uint32_t index,
+                   const AllocationLookup *lookup, uint64_t &end, std::string *why) {
+  if (index >= paramSizes.size() || paramSizes[index] != 8)
+    return !failed(why, [&] { return "param " + std::to_string(index) + " is not an 8-byte pointer in the manifest"; });
+  if (!params || !params[index]) return !failed(why, [&] { return "param " + std::to_string(index) + " was not given"; });
+  uint64_t value = 0, base = 0, size = 0;
+  std::memcpy(&value, params[index], 8);
+  if (!lookup || !*lookup)
+    return !failed(why, [&] { return "param " + std::to_string(index) + ": no allocation lookup to find its end"; });
+  if (!(*lookup)(value, base, size))
+    return !failed(why, [&] {
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%" PRIx64, value);
+      return "param " + std::to_string(index) + " (" + hex + ") is in no known allocation";
+    });
+  end = base + size;
+  return true;
+}
+
+/// The end of the allocation of each of v.allocEnds' arguments into `ends`;
+/// 0 where it cannot be found (the selection checked that it can: a clone
+/// given 0 runs its original loop in every warp, RowWalkStaged.cpp).
+void allocationEnds(const KernelManifest &k, const Variant &v, void **params, const AllocationLookup *lookup,
+                    uint64_t *ends) {
+  for (size_t i = 0; i < v.allocEnds.size(); ++i)
+    if (!allocationEnd(k.paramSizes, params, v.allocEnds[i], lookup, ends[i], nullptr)) ends[i] = 0;
+}
+}  // namespace
+
 void **variantParams(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
-                     ExtraParams &buf) {
-  if (v.extraArgs.empty()) return params;
+                     ExtraParams &buf, const AllocationLookup *lookup) {
+  if (v.extraArgs.empty() && v.allocEnds.empty()) return params;
   const size_t n = k.paramSizes.size();
   buf.pointers.assign(params, params + n);
   buf.values.resize(v.extraArgs.size());
+  buf.ends.resize(v.allocEnds.size());
   for (size_t i = 0; i < v.extraArgs.size(); ++i) {
     buf.values[i] = sourceValue(v.extraArgs[i], s);
     buf.pointers.push_back(&buf.values[i]);
   }
+  allocationEnds(k, v, params, lookup, buf.ends.data());
+  for (auto &end : buf.ends) buf.pointers.push_back(&end);
   return buf.pointers.data();
 }
 
 void **variantParamsInline(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
-                           void **pointers, uint32_t *values) {
-  if (v.extraArgs.empty()) return params;
-  const size_t n = k.paramSizes.size();
-  if (n + v.extraArgs.size() > kInlineParams || v.extraArgs.size() > kInlineExtra) return nullptr;
+                           void **pointers, uint32_t *values, uint64_t *ends, const AllocationLookup *lookup) {
+  if (v.extraArgs.empty() && v.allocEnds.empty()) return params;
+  const size_t n = k.paramSizes.size(), x = v.extraArgs.size();
+  if (n + x + v.allocEnds.size() > kInlineParams || x > kInlineExtra || v.allocEnds.size() > kInlineEnds)
+    return nullptr;
   std::copy(params, params + n, pointers);
-  for (size_t i = 0; i < v.extraArgs.size(); ++i) {
+  for (size_t i = 0; i < x; ++i) {
     values[i] = sourceValue(v.extraArgs[i], s);
     pointers[n + i] = &values[i];
   }
+  allocationEnds(k, v, params, lookup, ends);
+  for (size_t i = 0; i < v.allocEnds.size(); ++i) pointers[n + x + i] = &ends[i];
   return pointers;
 }
 
-void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params, VariantArgs &buf) {
-  if (void **inline_ = variantParamsInline(k, v, s, params, buf.pointers, buf.values)) return inline_;
-  return variantParams(k, v, s, params, buf.extra);
+void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params, VariantArgs &buf,
+                   const AllocationLookup *lookup) {
+  if (void **inline_ = variantParamsInline(k, v, s, params, buf.pointers, buf.values, buf.ends, lookup))
+    return inline_;
+  return variantParams(k, v, s, params, buf.extra, lookup);
 }
 
 LaunchShape transformLaunch(const Variant &v, const LaunchShape &s) {
@@ -298,6 +339,16 @@ bool disjointFails(const Variant &v, const std::vector<uint32_t> &paramSizes, vo
         });
     if (base[0] < base[1] + size[1] && base[1] < base[0] + size[0])
       return failed(why, [&] { return pair() + " point into the same allocation (they may overlap)"; });
+  }
+  return false;
+}
+
+/// The allocEnds conditions; text only when `why` is given.
+bool allocEndsFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                   const AllocationLookup *lookup, std::string *why) {
+  for (uint32_t index : v.allocEnds) {
+    uint64_t end = 0;
+    if (!allocationEnd(paramSizes, params, index, lookup, end, why)) return true;
   }
   return false;
 }
@@ -459,7 +510,11 @@ Selection finishSelection(const KernelManifest &k, const ShapeDecision &d, const
     // must be there (not a packed CU_LAUNCH_PARAM_BUFFER).
     if (reason.empty() && !v.extraArgs.empty() && !params)
       reason = "it takes " + std::to_string(v.extraArgs.size()) + " extra argument(s) and the launch passed no argument array";
+    if (reason.empty() && !v.allocEnds.empty() && !params)
+      reason = "it takes the end of " + std::to_string(v.allocEnds.size()) +
+               " argument(s)' allocation and the launch passed no argument array";
     if (reason.empty() && !v.disjointParams.empty()) reason = checkDisjoint(v, k.paramSizes, params, lookup);
+    if (reason.empty() && !v.allocEnds.empty()) allocEndsFail(v, k.paramSizes, params, lookup, &reason);
     if (reason.empty()) {
       sel.variant = static_cast<int>(i);
       sel.launch = transformLaunch(v, s);
@@ -484,8 +539,9 @@ int chooseVariant(const KernelManifest &k, uint64_t mask, void *const *params, c
     if (!v.minParams.empty() && !minParamsHold(v, k.paramSizes, params)) continue;
     if (!v.threadsPerParam.empty() && threadsPerParamFail(v, k.paramSizes, params, threads, nullptr)) continue;
     if (!v.gridStrideOnce.empty() && gridStrideOnceFail(v, k.paramSizes, params, shape, nullptr)) continue;
-    if (!v.extraArgs.empty() && !params) continue;  // as finishSelection
+    if ((!v.extraArgs.empty() || !v.allocEnds.empty()) && !params) continue;  // as finishSelection
     if (!v.disjointParams.empty() && !disjointHolds(v, k.paramSizes, params, lookup)) continue;
+    if (!v.allocEnds.empty() && allocEndsFail(v, k.paramSizes, params, lookup, nullptr)) continue;
     return static_cast<int>(i);
   }
   return -1;

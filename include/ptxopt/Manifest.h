@@ -127,6 +127,15 @@ struct Variant {
   // after the original's own, in this order (e.g. grid.x for a clone that
   // merges blocks and must know the original grid). Empty for most clones.
   std::vector<DimSource> extraArgs;
+  // Pointer arguments whose allocation's end the clone takes: after the
+  // extraArgs, one .u64 parameter per entry, the end (base + size, from the
+  // driver's cuMemGetAddressRange) of the allocation holding argument
+  // `index`'s value. Condition: each such value lies in an allocation the
+  // driver knows. The rowwalk pass's staged clone of loops with early exits
+  // asks for its rows' base pointer: the tiles read a row ahead of where the
+  // loop may leave it, so each warp first checks that its rows end inside
+  // that allocation (else it runs the original loop).
+  std::vector<uint32_t> allocEnds;
   bool operator==(const Variant &) const = default;
   bool identityLaunch() const;
 };

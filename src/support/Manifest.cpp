@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string_view>
 
@@ -60,6 +61,7 @@ Json variantJson(const Variant &v) {
     for (const auto &a : v.extraArgs) extra.push_back(dimSourceText(a));
     j["extraArgs"] = std::move(extra);
   }
+  if (!v.allocEnds.empty()) j["allocEnds"] = v.allocEnds;
   if (!v.disjointParams.empty()) {
     Json pairs = Json::array();
     for (const auto &p : v.disjointParams) pairs.push_back(Json::array({p.a, p.b}));
@@ -260,7 +262,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   expectKeys(j, path, {"name", "pass", "kind", "grid", "block", "gridMultiple", "blockMultiple", "blockMin",
                        "alignedParams", "allowDynamicShared"},
              {"gridMin", "gridMax", "blockMax", "maxLaunchThreads", "minLaunchThreads", "minBlockThreads", "extraArgs",
-              "disjointParams", "minParams", "threadsPerParam", "gridStrideOnce"});
+              "disjointParams", "minParams", "threadsPerParam", "gridStrideOnce", "allocEnds"});
   Variant v;
   v.name = getString(j["name"], path + ".name");
   if (v.name.empty()) fail(path + ".name", "must not be empty");
@@ -289,6 +291,16 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
       if (a.from == DimSource::From::Const || a.divide != 1 || a.roundUp || a.multiply != 1)
         fail(p, "an extra argument names one value of the launch, \"grid.<x|y|z>\" or \"block.<x|y|z>\"");
       v.extraArgs.push_back(a);
+    }
+  }
+  if (j.contains("allocEnds")) {
+    const Json &ends = getArray(j["allocEnds"], path + ".allocEnds");
+    for (size_t i = 0; i < ends.size(); ++i) {
+      const std::string p = path + ".allocEnds[" + std::to_string(i) + "]";
+      const uint32_t x = getParamIndex(ends[i], p, numParams);
+      if (std::find(v.allocEnds.begin(), v.allocEnds.end(), x) != v.allocEnds.end())
+        fail(p, "parameter " + std::to_string(x) + " is named twice");
+      v.allocEnds.push_back(x);
     }
   }
   if (j.contains("disjointParams")) {

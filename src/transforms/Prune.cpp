@@ -158,7 +158,9 @@ std::string gridContradiction(const Variant &v, const BlockBounds &bb) {
 /// and both launch the same clone the same way.
 bool implies(const Variant &later, const Variant &earlier) {
   const Variant &a = later, &b = earlier;
-  if (a.name != b.name || a.grid != b.grid || a.block != b.block || a.extraArgs != b.extraArgs) return false;
+  if (a.name != b.name || a.grid != b.grid || a.block != b.block || a.extraArgs != b.extraArgs ||
+      a.allocEnds != b.allocEnds)
+    return false;
   if (a.allowDynamicShared && !b.allowDynamicShared) return false;
   auto bounded = [](uint32_t weak, uint32_t strong) { return weak == 0 || (strong != 0 && strong <= weak); };
   for (int d = 0; d < 3; ++d) {

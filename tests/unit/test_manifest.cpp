@@ -286,6 +286,23 @@ TEST_CASE("manifest: bad ceil() and extra arguments", "[manifest]") {
                     "manifest.variants[0].extraArgs: expected an array");
 }
 
+TEST_CASE("manifest: allocation ends", "[manifest]") {
+  Variant v = remap();
+  v.allocEnds = {1};
+  KernelManifest k{"k", {4, 8}, {v}};
+  std::string json = toJson(k);
+  CHECK(json.find(R"("allocEnds":[1])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  CHECK(toJson(KernelManifest{"k", {8}, {remap()}}).find("allocEnds") == std::string::npos);
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"allocEnds":[9])",
+                    "manifest.variants[0].allocEnds[0]");
+  expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"allocEnds":[0,0])",
+                    "manifest.variants[0].allocEnds[1]: parameter 0 is named twice");
+}
+
 TEST_CASE("manifest: multiplied dimensions and disjoint parameters", "[manifest]") {
   Variant v = remap();
   v.name = "k__ptxopt_lanes";

@@ -190,7 +190,8 @@ TEST_CASE("mask: extra arguments without the heap", "[runtime]") {
   void *args[2] = {&a, &b};
   void *pointers[kInlineParams];
   uint32_t values[kInlineExtra];
-  void **p = variantParamsInline(k, v, s, args, pointers, values);
+  uint64_t ends[kInlineEnds];
+  void **p = variantParamsInline(k, v, s, args, pointers, values, ends);
   ExtraParams buf;
   void **q = variantParams(k, v, s, args, buf);
   REQUIRE(p == pointers);
@@ -200,9 +201,59 @@ TEST_CASE("mask: extra arguments without the heap", "[runtime]") {
   // Without extra arguments the launch's own array; too many: nullptr (the
   // caller falls back to variantParams).
   KernelManifest plain{"k", {8, 8}, {Variant{}}};
-  CHECK(variantParamsInline(plain, plain.variants[0], s, args, pointers, values) == args);
+  CHECK(variantParamsInline(plain, plain.variants[0], s, args, pointers, values, ends) == args);
   k.paramSizes.assign(kInlineParams, 8);
-  CHECK(variantParamsInline(k, v, s, args, pointers, values) == nullptr);
+  CHECK(variantParamsInline(k, v, s, args, pointers, values, ends) == nullptr);
+}
+
+TEST_CASE("mask: allocation ends, a condition and .u64 arguments after the extra ones", "[runtime]") {
+  Variant v;
+  v.name = "k$staged";
+  v.extraArgs = {DimSource{DimSource::From::Grid, 0, 1, 0, false}};
+  v.allocEnds = {1};
+  KernelManifest k{"k", {4, 8}, {v}};
+  LaunchShape s{{64, 1, 1}, {256, 1, 1}, 0};
+  int32_t n = 7;
+  uint64_t ptr = 0x10040;
+  void *args[2] = {&n, &ptr};
+  // One allocation, [0x10000, 0x10000 + 0x1000).
+  int calls = 0;
+  AllocationLookup lookup = [&](uint64_t p, uint64_t &base, uint64_t &size) {
+    ++calls;
+    if (p < 0x10000 || p >= 0x11000) return false;
+    base = 0x10000;
+    size = 0x1000;
+    return true;
+  };
+  CHECK(perLaunchConditions(v));
+  CHECK(chooseVariant(k, 1, args, &lookup, &s) == 0);
+  Selection sel = finishSelection(k, ShapeDecision{{""}}, s, args, &lookup);
+  CHECK(sel.variant == 0);
+  VariantArgs buf;
+  void **p = variantArgs(k, v, s, args, buf, &lookup);
+  CHECK(p[0] == args[0]);
+  CHECK(p[1] == args[1]);
+  CHECK(*static_cast<uint32_t *>(p[2]) == 64);
+  CHECK(*static_cast<uint64_t *>(p[3]) == 0x11000);
+  ExtraParams heap;
+  void **q = variantParams(k, v, s, args, heap, &lookup);
+  CHECK(*static_cast<uint64_t *>(q[3]) == 0x11000);
+  // A pointer in no allocation: the condition fails, with its reason; the
+  // arguments (were a caller to build them anyway) carry 0, which the clone
+  // reads as "no row fits".
+  ptr = 0x20000;
+  CHECK(chooseVariant(k, 1, args, &lookup, &s) == -1);
+  sel = finishSelection(k, ShapeDecision{{""}}, s, args, &lookup);
+  CHECK(sel.variant == -1);
+  REQUIRE(sel.rejected.size() == 1);
+  CHECK(sel.rejected[0] == "k$staged: param 1 (0x20000) is in no known allocation");
+  p = variantArgs(k, v, s, args, buf, &lookup);
+  CHECK(*static_cast<uint64_t *>(p[3]) == 0);
+  // No lookup, no argument array: the condition fails.
+  ptr = 0x10040;
+  CHECK(chooseVariant(k, 1, args, nullptr, &s) == -1);
+  CHECK(chooseVariant(k, 1, nullptr, &lookup, &s) == -1);
+  CHECK(calls > 0);
 }
 
 TEST_CASE("mask: variantArgs, the launch path's arguments: inline where they fit, else on the heap", "[runtime]") {

@@ -62,31 +62,43 @@ std::string shapeText(const LaunchShape &s);
 /// ceil() source), likewise block.
 LaunchShape transformLaunch(const Variant &v, const LaunchShape &s);
 
+/// The allocation holding device address `ptr`: its base and size in bytes
+/// (cuMemGetAddressRange); false when the address is in no allocation the
+/// driver knows.
+using AllocationLookup = std::function<bool(uint64_t ptr, uint64_t &base, uint64_t &size)>;
+
 /// The arguments of a launch of variant `v` for the original launch `s`:
-/// `params` itself, or, for a variant with extra arguments (v.extraArgs),
-/// the original's k.paramSizes.size() argument pointers followed by one per
-/// extra .u32 value, all held in `buf` (which must outlive the launch call).
+/// `params` itself, or, for a variant with extra arguments (v.extraArgs,
+/// v.allocEnds), the original's k.paramSizes.size() argument pointers
+/// followed by one per extra .u32 value, then one per allocation end (.u64,
+/// from `lookup`; 0 where it finds none), all held in `buf` (which must
+/// outlive the launch call).
 struct ExtraParams {
   std::vector<void *> pointers;
   std::vector<uint32_t> values;
+  std::vector<uint64_t> ends;
 };
 void **variantParams(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
-                     ExtraParams &buf);
+                     ExtraParams &buf, const AllocationLookup *lookup = nullptr);
 /// The same without the heap, for the launch path: `pointers` has room for
-/// kInlineParams, `values` for kInlineExtra; nullptr when they are too small.
-constexpr size_t kInlineParams = 64, kInlineExtra = 8;
+/// kInlineParams, `values` for kInlineExtra, `ends` for kInlineEnds; nullptr
+/// when they are too small.
+constexpr size_t kInlineParams = 64, kInlineExtra = 8, kInlineEnds = 4;
 void **variantParamsInline(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params,
-                           void **pointers, uint32_t *values);
+                           void **pointers, uint32_t *values, uint64_t *ends,
+                           const AllocationLookup *lookup = nullptr);
 /// Room for a clone launch's arguments on the caller's stack (variantArgs).
 struct VariantArgs {
   void *pointers[kInlineParams];
   uint32_t values[kInlineExtra];
-  ExtraParams extra;  // only past kInlineParams / kInlineExtra
+  uint64_t ends[kInlineEnds];
+  ExtraParams extra;  // only past kInlineParams / kInlineExtra / kInlineEnds
 };
 /// The launch path's form, shared by ptxopt_launch and the ptx-nvcc shim:
 /// variantParamsInline into `buf`, else variantParams into `buf.extra`.
 /// The result lives as long as `buf`.
-void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params, VariantArgs &buf);
+void **variantArgs(const KernelManifest &k, const Variant &v, const LaunchShape &s, void **params, VariantArgs &buf,
+                   const AllocationLookup *lookup = nullptr);
 
 /// Threads per block of `s`.
 inline uint64_t blockThreads(const LaunchShape &s) { return uint64_t(s.block[0]) * s.block[1] * s.block[2]; }
@@ -112,11 +124,6 @@ bool shapeHolds(const Variant &v, const LaunchShape &s, const DeviceLimits &dev,
 std::string checkAlignment(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
 /// checkAlignment(...).empty(), building no text.
 bool alignmentHolds(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params);
-
-/// The allocation holding device address `ptr`: its base and size in bytes
-/// (cuMemGetAddressRange); false when the address is in no allocation the
-/// driver knows.
-using AllocationLookup = std::function<bool(uint64_t ptr, uint64_t &base, uint64_t &size)>;
 
 /// The first pair of `v.disjointParams` whose argument values do not lie in
 /// two different known allocations, or "". Without `lookup` (null) every
@@ -181,7 +188,8 @@ constexpr uint32_t kAnyKernelThreads = 256;
 /// Whether variant `v` has conditions checked on every launch (aligned
 /// pointer parameters, extra arguments that need the argument array).
 inline bool perLaunchConditions(const Variant &v) {
-  return !v.alignedParams.empty() || !v.extraArgs.empty() || !v.disjointParams.empty() || !v.minParams.empty() ||
+  return !v.alignedParams.empty() || !v.extraArgs.empty() || !v.allocEnds.empty() || !v.disjointParams.empty() ||
+         !v.minParams.empty() ||
          !v.threadsPerParam.empty() || !v.gridStrideOnce.empty();
 }
 
