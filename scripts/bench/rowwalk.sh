@@ -33,6 +33,11 @@
 #   -ptx of tests/lit/rowwalk/Inputs/guards.cu and its -O2 output, measured
 #   by bench/rowwalk/guards.cu at 4096 x 4096 (skip-zero, branchy max, a
 #   guard on x; target >= 4x), appended too.
+#   And row walks with early exits (issue 29, item 3): nvcc -O3 -ptx of
+#   tests/lit/rowwalk/Inputs/exits.cu and its -O2 output, measured by
+#   bench/rowwalk/exits.cu at 4096 x 4096 (sums up to a zero, a search, two
+#   exits; zeros about one element in K = none, 16384, 2048, 256, 16),
+#   appended too. EXITS_ONLY=1: prepare and run only this table.
 #   And rows of 8- and 16-bit elements summed into ints (issue 29, item 4):
 #   tests/lit/rowwalk/Inputs/rowwalk-short.cu and its -O2 output (staged and
 #   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x);
@@ -52,8 +57,19 @@ OUT=${OUT:-$ROOT/build-gpu/out}
 LANES=${LANES:-"32 16 8 4"}  # the lanes clones of the short-rows table (--rowwalk-lanes)
 step=${1:-all}
 
+# The early-exit table alone (EXITS_ONLY=1).
+exits_table() {
+  nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/exits.cu bench/common/driver.cpp -o "$PTXDIR/exits-bench" -lcuda
+  "$PTXDIR/exits-bench" "$PTXDIR/exits.ptx" "$PTXDIR/exits-O2.opt.ptx"
+}
+
 prepare() {
   mkdir -p "$PTXDIR"
+  if [ "${EXITS_ONLY:-0}" = 1 ]; then
+    nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/exits.cu -o "$PTXDIR/exits.ptx"
+    "$PTXOPT" -O2 "$PTXDIR/exits.ptx" -o "$PTXDIR/exits-O2.opt.ptx"
+    return
+  fi
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk.cu -o "$PTXDIR/rowwalk.ptx"
   "$PTXOPT" --passes=rowwalk "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-pack.opt.ptx"
@@ -73,6 +89,8 @@ prepare() {
   "$PTXOPT" -O2 "$PTXDIR/tri.ptx" -o "$PTXDIR/tri-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/guards.cu -o "$PTXDIR/guards.ptx"
   "$PTXOPT" -O2 "$PTXDIR/guards.ptx" -o "$PTXDIR/guards-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/exits.cu -o "$PTXDIR/exits.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/exits.ptx" -o "$PTXDIR/exits-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk-short.cu -o "$PTXDIR/rowwalk-short.ptx"
   "$PTXOPT" -O2 "$PTXDIR/rowwalk-short.ptx" -o "$PTXDIR/rowwalk-short-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/scopes.cu -o "$PTXDIR/scopes.ptx"
@@ -92,8 +110,17 @@ print([k for k in m["kernels"] if k["kernel"]=="rowsum_mem"][0]["variants"][0]["
 }
 
 run() {
-  [ -e "$PTXDIR/rowwalk.opt.ptx" ] || { echo "[rowwalk] error: run 'prepare' first" >&2; exit 2; }
   mkdir -p "$OUT"
+  if [ "${EXITS_ONLY:-0}" = 1 ]; then
+    set +e
+    exits_table >"$OUT/bench-rowwalk-exits.md"
+    rc=$?
+    set -e
+    if [ $rc = 77 ]; then echo "[rowwalk] SKIPPED: no CUDA device (nothing measured)"; exit 77; fi
+    cat "$OUT/bench-rowwalk-exits.md"
+    exit $rc
+  fi
+  [ -e "$PTXDIR/rowwalk.opt.ptx" ] || { echo "[rowwalk] error: run 'prepare' first" >&2; exit 2; }
   nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/rowwalk.cu bench/common/driver.cpp -o "$PTXDIR/rowwalk-bench" -lcuda
   set +e
   "$PTXDIR/rowwalk-bench" "$PTXDIR/rowwalk.opt.ptx" "$PTXDIR/rowwalk-pack.opt.ptx" \
@@ -122,6 +149,10 @@ run() {
     # Row walks with guards inside the loop (bench/rowwalk/guards.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu bench/common/driver.cpp -o "$PTXDIR/guards-bench" -lcuda
     { echo; "$PTXDIR/guards-bench" "$PTXDIR/guards.ptx" "$PTXDIR/guards-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    src=$?
+    [ $rc != 0 ] || rc=$src
+    # Row walks with early exits (bench/rowwalk/exits.cu), appended.
+    { echo; exits_table; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
     # Rows of 8- and 16-bit elements (index32.cu --short), appended.

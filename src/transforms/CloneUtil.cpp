@@ -434,6 +434,18 @@ std::vector<ir::Function *> originalKernels(ir::Module &m) {
   return kernels;
 }
 
+std::string addExtraParam(ir::Module &m, ir::Function &f, const std::string &what, const char *type) {
+  std::string name = std::string(f.name) + "_param_ptxopt_" + what;
+  ir::Decl d;
+  d.attrs = {m.intern(".param"), m.intern(type)};
+  d.names.push_back({m.intern(name), {}, {}});
+  d.semicolon = false;
+  d.edited = true;
+  f.params->push_back(std::move(d));
+  f.edited = true;
+  return name;
+}
+
 int paramIndex(const ir::Function &f, std::string_view name) {
   if (!f.params) return -1;
   for (size_t i = 0; i < f.params->size(); ++i)

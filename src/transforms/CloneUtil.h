@@ -167,6 +167,10 @@ std::vector<ir::Function *> originalKernels(ir::Module &m);
 
 /// Index of the parameter of `f` named `name`, or -1.
 int paramIndex(const ir::Function &f, std::string_view name);
+/// Appends `.param <type> <f>_param_ptxopt_<what>` to f's parameters (the
+/// values a variant's extraArgs and allocEnds add after the original's own;
+/// type ".u32" or ".u64"); returns its name.
+std::string addExtraParam(ir::Module &m, ir::Function &f, const std::string &what, const char *type = ".u32");
 
 /// The address `[reg+off]` (`[reg]` for 0; a negative offset as nvcc writes
 /// it, `[reg+-4]`: ptxas takes no `[reg-4]`).

@@ -67,6 +67,11 @@ struct LoopBlock {
   /// that do not run in every iteration (they do not dominate the latch).
   bool multi = false;
   std::set<size_t> guarded;
+  /// Early exits (RowWalkGuards.cpp): the body indexes of the branches that
+  /// leave the loop before its latch (`break`, `return`), in order; only the
+  /// staged clone's per-lane form takes them, each warp first checking that
+  /// its rows' tiles stay inside the rows' allocation (Variant::allocEnds).
+  std::vector<size_t> exits;
 };
 
 /// An accumulator kept in memory (step 1).
@@ -179,6 +184,12 @@ struct StagedPlan {
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
   bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
+  /// A loop with early exits (lp.loop.exits; RowWalkGuards.cpp): parallel to
+  /// rows, the pointer parameter each row's base comes from; each warp
+  /// checks that its rows' tiles end at or before the end of that
+  /// parameter's allocation (Variant::allocEnds), else it runs the original
+  /// loop.
+  std::vector<uint32_t> allocParams;
   /// Rows that need not start 16-byte aligned (the `_unaligned` clone,
   /// RowWalkStaged.cpp): each row's tile is copied from the 16-byte
   /// boundary at or below its start, one piece more, and each lane reads
@@ -267,6 +278,14 @@ private:
   /// planStagedLoops' second try of the staged clone: loops nvcc did not
   /// unroll (stepRefusal, lessThanLatch, planPerLane).
   bool smallSteps_ = false;
+  /// runGuarded's small-step try of loops with early exits: rows through a
+  /// 32-bit index stepping 4 or 8 bytes too (nvcc keeps `int j` loops with a
+  /// `break` rolled).
+  bool smallWide_ = false;
+  /// A planned loop with early exits (RowWalkGuards.cpp): the per-lane form,
+  /// each row's base a pointer parameter (its allocation's end a launch
+  /// argument); false with the reason otherwise.
+  bool planExits(const LoopBlock &L, StagedPlan &sp, std::string &why);
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);
   bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
@@ -393,8 +412,22 @@ std::string emitTripCount(Emitter &e, const LanePlan &lp, const std::vector<std:
 /// The staged clone's edits of `cb` (the clone's body, indexes of the
 /// original) for loop `sp`, after step 1's: code before its header and the
 /// exit label after its latch (RowWalkStaged.cpp).
+/// A pointer parameter whose allocation's end the staged clone of a loop
+/// with early exits takes (Variant::allocEnds): the parameter's name and
+/// the extra .u64 parameter holding the end.
+/// The pointer parameters whose allocation's end the staged clone of
+/// `plan` takes, in order (its loops with early exits' rows).
+inline std::vector<uint32_t> stagedAllocEnds(const KernelPlan &plan) {
+  std::set<uint32_t> ps;
+  for (const auto &sp : plan.staged) ps.insert(sp.allocParams.begin(), sp.allocParams.end());
+  return {ps.begin(), ps.end()};
+}
+struct AllocEnd {
+  std::string param, end;
+};
 void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
-                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop);
+                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop,
+                const std::map<uint32_t, AllocEnd> &ends);
 /// A 32-bit-index row's start at the loop's entry, and the check that no
 /// index of the loop wraps ANDed into `ok` (T: the trip count;
 /// RowWalkIndex.cpp).

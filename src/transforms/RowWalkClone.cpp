@@ -406,8 +406,15 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
   std::set<size_t> drop;
   moveAccumulatorStores(m, cb, e, plan, before, after, drop);
   const std::string buffer = "__ptxopt_stage_" + name;
+  // Loops with early exits: the end of each row's allocation, an extra
+  // parameter per base parameter, in its index order (stagedAllocEnds).
+  std::map<uint32_t, AllocEnd> ends;
   if (staged)
-    for (const auto &sp : plan.staged) emitStaged(m, cb, e, sp, buffer, before, after, drop);
+    for (uint32_t p : stagedAllocEnds(plan))
+      ends[p] = {std::string((*clone->params)[p].names[0].name),
+                 addExtraParam(m, *clone, "allocend_" + std::to_string(p), ".u64")};
+  if (staged)
+    for (const auto &sp : plan.staged) emitStaged(m, cb, e, sp, buffer, before, after, drop, ends);
   LaneRegs lr;
   if (lanes) {
     if (G < kLanes) lr.mask = e.reg32();

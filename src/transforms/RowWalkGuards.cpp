@@ -79,17 +79,28 @@ bool Planner::guardedLoop(const analysis::Loop &L, const std::map<std::string_vi
     seen.insert(b);
   }
   if (seen.size() != L.blocks.size()) return false;
-  // Left only through the latch.
+  // Left through the latch, or by branches out of it (early exits).
   for (uint32_t b : L.blocks) {
-    const auto &succs = cfg.blocks()[b].succs;
-    bool leaves = succs.empty();
-    for (uint32_t s : succs) leaves |= !L.contains(s) && b != L.latches[0];
-    if (leaves) {
-      why = "a loop of several blocks that it leaves before its latch (an early exit: the staged tiles would read "
-            "the row past it)";
+    const auto &blk = cfg.blocks()[b];
+    bool leaves = false;
+    for (uint32_t s : blk.succs) leaves |= !L.contains(s) && b != L.latches[0];
+    if (!leaves) {
+      if (blk.succs.empty()) {  // ret, exit, trap inside the loop
+        why = "a loop of several blocks that ends the thread inside it (ret or exit before its latch)";
+        return false;
+      }
+      continue;
+    }
+    const size_t at = stmtOf_.at(blk.last - 1);
+    const Instruction *x = instr(at);
+    const auto to = x && x->base() == "bra" ? labelAt.find(analysis::branchTarget(*x)) : labelAt.end();
+    if (to == labelAt.end() || (to->second > lb.hs && to->second <= lb.ls)) {
+      why = "a loop of several blocks left before its latch other than by a branch out of it";
       return false;
     }
+    lb.exits.push_back(at);
   }
+  std::sort(lb.exits.begin(), lb.exits.end());
   const auto &dom = fa_.dom();
   for (size_t i = lb.hs + 1; i < lb.ls; ++i)
     if (instr(i) && !analysis::runsEveryIteration(L, cfg.blockOf(instrOf_.at(i)), dom)) lb.guarded.insert(i);
@@ -154,18 +165,32 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
   }
   std::string stagedWhy, multiWhy;
   bool multiStaged = false, multiWalks = false;  // multiWhy is about a loop that walks a row
-  for (const auto &L : loops_) {
-    StagedPlan sp;
-    std::string w;
-    if (planStaged(L, plan, sp, w)) {
-      multiStaged |= L.multi;
-      plan.staged.push_back(std::move(sp));
-      continue;
+  auto planAll = [&](bool exitsOnly) {
+    for (const auto &L : loops_) {
+      if (exitsOnly && L.exits.empty()) continue;
+      StagedPlan sp;
+      std::string w;
+      if (planStaged(L, plan, sp, w) && (L.exits.empty() || planExits(L, sp, w))) {
+        multiStaged |= L.multi;
+        plan.staged.push_back(std::move(sp));
+        continue;
+      }
+      const std::string text = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+      const bool walks = !w.starts_with("no access of the loop is uncoalesced");
+      if (L.multi && (multiWhy.empty() || (walks && !multiWalks) || exitsOnly)) multiWhy = text, multiWalks = walks;
+      else if (!L.multi && stagedWhy.empty() && walks) stagedWhy = text;
     }
-    const std::string text = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
-    const bool walks = !w.starts_with("no access of the loop is uncoalesced");
-    if (L.multi && (multiWhy.empty() || (walks && !multiWalks))) multiWhy = text, multiWalks = walks;
-    else if (!L.multi && stagedWhy.empty() && walks) stagedWhy = text;
+  };
+  planAll(false);
+  // Loops with early exits nvcc kept rolled (one element an iteration,
+  // `j < n`, often through a 32-bit index): a second try with small steps,
+  // for them only (the guarded loops without exits were measured unrolled).
+  if (!multiStaged && std::any_of(loops_.begin(), loops_.end(), [](const LoopBlock &L) { return !L.exits.empty(); })) {
+    plan.staged.clear();
+    smallSteps_ = smallWide_ = true;
+    planAll(true);
+    smallSteps_ = smallWide_ = false;
+    if (multiStaged) stagedWhy.clear(), multiWalks = false;
   }
   if (multiStaged && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {
     multiStaged = false;
@@ -178,6 +203,35 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
   }
   if (multiWalks || !stagedWhy.empty())
     ctx_.remark(Remark::Kind::Missed, k_, "", "staged clone without " + (multiWalks ? multiWhy : stagedWhy));
+  return true;
+}
+
+bool Planner::planExits(const LoopBlock &L, StagedPlan &sp, std::string &why) {
+  // The tiles read each row ahead of the loop, past where it may leave it:
+  // only where each warp can check at run time that they stay inside the
+  // row's allocation (the end of its base parameter's, a launch argument).
+  if (ctx_.options.rowwalk.asyncCopy) {
+    why = "an early exit: only the plain copies stage such loops (rowwalk-staged-copy=async asked for cp.async)";
+    return false;
+  }
+  sp.perLane = true;  // each lane leaves at its own iteration
+  sp.allocParams.assign(sp.rows.size(), UINT32_MAX);
+  for (const auto &l : sp.loads) {
+    const int p = accessAt_.count(l.stmt) ? paramOfBase(k_, baseOf(*accessAt_.at(l.stmt))) : -1;
+    if (p < 0 || (sp.allocParams[l.row] != UINT32_MAX && sp.allocParams[l.row] != uint32_t(p))) {
+      why = "an early exit, and a row whose base is not one pointer parameter (the tiles read the row past the "
+            "exit; the end of its allocation cannot be asked at launch)";
+      return false;
+    }
+    sp.allocParams[l.row] = uint32_t(p);
+  }
+  for (uint32_t p : sp.allocParams)
+    if (p == UINT32_MAX) {
+      why = "an early exit, and a row with no load the analysis places";
+      return false;
+    }
+  sp.unalignedWhy = "an early exit (the unaligned clone has one trip count a warp)";
+  (void)L;
   return true;
 }
 

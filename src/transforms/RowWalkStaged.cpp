@@ -154,10 +154,19 @@ struct StagedEmit {
   // here (rows not a multiple of 32) copies each lane's own row alone.
   bool solo = false;
   std::string soloLabel;  // where a partial warp goes ("": to the original loop)
+  // Early exits (L.exits; RowWalkGuards.cpp): each row's allocation (its
+  // base parameter's name and the extra parameter holding its end), which
+  // exit a lane of the warp form took (`sel`, 0xFFFFFFFF: none), where the
+  // body's exits go ("": their own targets, the solo form) and those targets.
+  const std::map<uint32_t, AllocEnd> &ends;
+  std::string sel, quitPrefix;
+  std::vector<std::string> exitTargets;
 
   StagedEmit(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
-             StmtMap &before, StmtMap &after, const std::set<size_t> &drop)
-      : m(m), cb(cb), e(e), sp(sp), before(before), after(after), drop(drop), lp(sp.lp), L(lp.loop) {
+             StmtMap &before, StmtMap &after, const std::set<size_t> &drop, const std::map<uint32_t, AllocEnd> &ends)
+      : m(m), cb(cb), e(e), sp(sp), before(before), after(after), drop(drop), lp(sp.lp), L(lp.loop), ends(ends) {
+    for (size_t x : L.exits)
+      exitTargets.push_back(std::string(analysis::branchTarget(static_cast<const Instruction &>(*cb[x]))));
     tag = std::to_string(L.hs);
     header = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
     ipt = sp.tileBytes / unsigned(sp.step);
@@ -203,6 +212,7 @@ struct StagedEmit {
     if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
     else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
     std::vector<std::string> rowStart = rowStarts(ok);
+    allocChecks(rowStart, ok);
     if (!sp.perLane) {
       e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
       e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
@@ -249,6 +259,28 @@ struct StagedEmit {
     return rowStart;
   }
 
+  /// A loop with early exits: each row's tiles, NT of them from its start,
+  /// lie in its base parameter's allocation (from the pointer's value to
+  /// the allocation's end, a launch argument: 0 when the runtime found
+  /// none), ANDed into `ok`. The tiles read the row past where the loop may
+  /// leave it; past the allocation they could fault.
+  void allocChecks(const std::vector<std::string> &rowStart, const std::string &ok) {
+    if (L.exits.empty()) return;
+    const std::string bytes = e.reg64();
+    e.ins("shl.b64", {bytes, NT, std::to_string(log2u(sp.tileBytes))});
+    for (size_t r = 0; r < sp.rows.size(); ++r) {
+      const AllocEnd &a = ends.at(sp.allocParams[r]);
+      const std::string base = e.reg64(), end = e.reg64(), last = e.reg64();
+      e.ins("ld.param.u64", {base, "[" + a.param + "]"});
+      e.ins("cvta.to.global.u64", {base, base});
+      e.ins("ld.param.u64", {end, "[" + a.end + "]"});
+      e.ins("cvta.to.global.u64", {end, end});
+      e.ins("add.s64", {last, rowStart[r], bytes});
+      e.ins("setp.ge.and.u64", {ok, rowStart[r], base, ok});
+      e.ins("setp.le.and.u64", {ok, last, end, ok});
+    }
+  }
+
   /// The solo form's checks, per lane (no other lane is asked): its trip
   /// count, its rows (aligned, or where they start), a tile; else the
   /// original loop. Returns each row's piece of the iteration.
@@ -264,6 +296,7 @@ struct StagedEmit {
     e.ins("setp.ne.u64", {ok, NT, "0"});
     if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
     std::vector<std::string> rowStart = rowStarts(ok);
+    allocChecks(rowStart, ok);
     e.ins("bra", {header}, "!" + ok);
     return rowStart;
   }
@@ -402,6 +435,9 @@ struct StagedEmit {
           } else {
             copyOf(in);
             if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
+            if (auto x = std::find(L.exits.begin(), L.exits.end(), i); x != L.exits.end() && !quitPrefix.empty())
+              static_cast<Instruction &>(*e.out.back()).operands.back().text =
+                  m.intern(quitPrefix + std::to_string(x - L.exits.begin()));
           }
         }
         if (auto a = after.find(i); a != after.end() && i != L.ls)
@@ -491,12 +527,33 @@ struct StagedEmit {
         e.ins("setp.ge.u64", {past, t, NT});
         e.ins("bra", {mine}, past);
       }
+      const bool quits = perLane && !L.exits.empty();  // the warp form of a loop with early exits
+      if (quits) quitPrefix = "$L__ptxopt_st_quit" + tag + "_" + std::to_string(j) + "_";
       body(rp);
+      if (quits) {
+        // A lane that leaves the loop: which exit, no more tiles of its own;
+        // it goes on copying for the others until the warp is done.
+        e.ins("bra", {mine});
+        for (size_t x = 0; x < L.exits.size(); ++x) {
+          e.label(quitPrefix + std::to_string(x));
+          e.ins("mov.u32", {sel, std::to_string(x)});
+          e.ins("mov.u64", {NT, "0"});
+          e.ins("bra", {mine});
+        }
+        quitPrefix.clear();
+      }
       if (perLane) e.label(mine);
       e.ins("xor.b32", {sofs, sofs, std::to_string(stageBytes)});
       const std::string more = e.regp();
       e.ins("add.u64", {t, t, "1"});
-      e.ins("setp.lt.u64", {more, t, NTmax});
+      if (quits) {
+        // Until no lane has a tile left (the lanes that left have none).
+        const std::string own = e.regp();
+        e.ins("setp.lt.u64", {own, t, NT});
+        e.ins("vote.sync.any.pred", {more, own, "-1"});
+      } else {
+        e.ins("setp.lt.u64", {more, t, NTmax});
+      }
       if (j + 1 < K) e.ins("bra", {doneLabel}, "!" + more);
       else e.ins("bra", {tileLabel}, more);
     }
@@ -552,8 +609,9 @@ struct StagedEmit {
 }  // namespace
 
 void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
-                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop) {
-  StagedEmit se(m, cb, e, sp, before, after, drop);
+                const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop,
+                const std::map<uint32_t, AllocEnd> &ends) {
+  StagedEmit se(m, cb, e, sp, before, after, drop, ends);
   const LoopBlock &L = se.L;
   const std::string tileLabel = "$L__ptxopt_st_tile" + se.tag, exitLabel = "$L__ptxopt_st_exit" + se.tag;
   // A warp whose lanes are not all here takes the solo form (plain copies);
@@ -562,6 +620,12 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   if (soloForm) se.soloLabel = "$L__ptxopt_st_solo" + se.tag;
   // The remaining iterations in the original loop, if any.
   auto remainder = [&] {
+    // Lanes of the warp form that left the loop: to their exit's target.
+    for (size_t x = 0; !se.solo && !L.exits.empty() && x < L.exits.size(); ++x) {
+      const std::string q = e.regp();
+      e.ins("setp.eq.u32", {q, se.sel, std::to_string(x)});
+      e.ins("bra", {se.exitTargets[x]}, q);
+    }
     const std::string done = e.reg64(), rest = e.regp();
     e.ins("shl.b64", {done, se.NT, std::to_string(log2u(se.ipt))});
     e.ins("setp.eq.u64", {rest, done, se.T});
@@ -572,6 +636,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     se.issued = e.reg64();
     se.t = e.reg64();
     e.ins("mov.u64", {se.issued, "0"});
+    if (!se.solo && !L.exits.empty()) e.ins("mov.u32", {se.sel = e.reg32(), "0xFFFFFFFF"});
     if (sp.regTiles) se.plainTiles(label);
     else se.asyncTiles(label);
     remainder();

@@ -17,7 +17,8 @@ constexpr unsigned kPlainRegs = 128, kPlainMaxRegs = 192;
 /// Why a row of `bytes`-byte elements through `reg` advancing `step` bytes
 /// per iteration is not staged, "" when it may be: 16-128 bytes, a power of
 /// two (4-128 for 8- and 16-bit elements: RowWalkShort.cpp).
-std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg, bool smallSteps) {
+std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg, bool smallSteps,
+                        bool smallWide) {
   if (bytes < 4)
     return shortRowStep(step) ? ""
                               : "a row of " + std::to_string(bytes * 8) + "-bit elements through " + reg +
@@ -27,7 +28,8 @@ std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::stri
   // Loops nvcc did not unroll (`#pragma unroll 1`), on the small-step retry
   // (planStagedLoops): one or two elements an iteration, 32-64 copies of the
   // body per tile.
-  if (smallSteps && !wide && (step == int64_t(bytes) || step == 2 * int64_t(bytes)) && step >= 4 && step <= 8)
+  if (smallSteps && (!wide || smallWide) && (step == int64_t(bytes) || step == 2 * int64_t(bytes)) && step >= 4 &&
+      step <= 8)
     return "";
   return wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
                     " bytes per iteration (not 16, 32, 64 or 128)"
@@ -130,7 +132,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     } else if (!iv || iv->bits != 64 || !iv->immStep) {
       step = 0;
     }
-    why = stepRefusal(step, mem->bytes(), wide, reg, smallSteps_);
+    why = stepRefusal(step, mem->bytes(), wide, reg, smallSteps_, smallWide_);
     if (!why.empty()) return false;
     // After its update the register is one step on: nvcc's rotated loops
     // (clone::peelRotatedLoops) read the first elements of an iteration

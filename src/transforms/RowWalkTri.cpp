@@ -192,7 +192,12 @@ void Planner::dropAllButStaged(KernelPlan &plan) {
 
 std::string perLaneRemark(const KernelPlan &plan) {
   for (const auto &sp : plan.staged)
-    if (sp.perLane) return ", per-lane trip counts (each lane stages and reads its row as far as it walks it)";
+    if (!sp.lp.loop.exits.empty())
+      return ", early exits (each lane stages and reads its row until it leaves the loop; the warp copies until "
+             "every lane has left or finished; a warp whose rows' tiles do not lie in their allocation runs the "
+             "original loop)";
+    else if (sp.perLane)
+      return ", per-lane trip counts (each lane stages and reads its row as far as it walks it)";
   return "";
 }
 

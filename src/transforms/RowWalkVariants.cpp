@@ -82,6 +82,11 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
         storeText += ", params " + std::to_string(a) + " and " + std::to_string(b) +
                      " in different allocations (the loop's stores, its rows)";
       }
+  // Loops with early exits: each warp checks its rows against their
+  // allocations' ends, launch arguments (RowWalkGuards.cpp).
+  s.allocEnds = stagedAllocEnds(plan);
+  std::string endText;
+  for (uint32_t p : s.allocEnds) endText += ", param " + std::to_string(p) + " in a known allocation";
   if (ctx.addClone(*k, buildClone(m, from, plan, s.name, false, false, true), s, at)) {
     unsigned bytes = 0;
     for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
@@ -111,7 +116,7 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
                    " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                    "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
                    "block.y == block.z == " + (yToZ ? "grid.z" : "grid.y") + " == 1" +
-                   (conds.empty() ? "" : ", " + conds) + storeText + alignText + minText(s) +
+                   (conds.empty() ? "" : ", " + conds) + storeText + endText + alignText + minText(s) +
                    (s.minLaunchThreads ? ", at least " + std::to_string(s.minLaunchThreads) + " threads" : ""));
     ctx.count(unaligned ? "staged-unaligned-loops" : "staged-loops", double(plan.staged.size()));
   }

@@ -265,20 +265,6 @@ std::vector<Deferred> deferTileStores(ir::Module &m, std::vector<std::unique_ptr
   return out;
 }
 
-/// Appends `.param .u32 <clone>_param_ptxopt_<what>` (grid_x, block_x...)
-/// to the clone's parameters; returns its name.
-std::string addExtraParam(ir::Module &m, ir::Function &f, const std::string &what) {
-  std::string name = std::string(f.name) + "_param_ptxopt_" + what;
-  ir::Decl d;
-  d.attrs = {m.intern(".param"), m.intern(".u32")};
-  d.names.push_back({m.intern(name), {}, {}});
-  d.semicolon = false;
-  d.edited = true;
-  f.params->push_back(std::move(d));
-  f.edited = true;
-  return name;
-}
-
 /// The flat form's tile loop (TransposeFlat.cpp): w, the original launch's
 /// thread count T, the tiles, and the loop's registers.
 struct FlatLoop {

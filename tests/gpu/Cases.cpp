@@ -1125,6 +1125,7 @@ std::vector<Case> allCases() {
   addRowWalk32(cs);
   addTri(cs);
   addRowWalkGuards(cs);
+  addRowWalkExits(cs);
   addRowWalkShort(cs);
   addRowWalkScopes(cs);
   addRowWalkSweep(cs);
