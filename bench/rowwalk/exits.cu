@@ -13,7 +13,8 @@
 // arguments the end of the rows' allocation, cuMemGetAddressRange, as the
 // runtime passes it). The rows hold random values in [0.5, 100) with a zero
 // (the sentinel the loops stop at; the search's key) about one element in
-// K: K = 0 (none: every row walked to its end), 16384, 2048, 256, 16. Every
+// K: K = 0 (none: every row walked to its end), 16384, 2048, 256, 64, 16, 4, 2, 1 (every row ends at its first
+// element). Every
 // clone's output is compared bit for bit with the original's. Times: CUDA
 // events, 3 warm-ups, min (median) of --runs. One markdown table on stdout;
 // exit 1 when a clone differs, 77 without a CUDA device.
@@ -97,7 +98,7 @@ int main(int argc, char **argv) {
     std::vector<float> hA(elems);
     std::vector<int> hI(elems);
     const unsigned grid = (n + 255) / 256;
-    for (unsigned K : {0u, 16384u, 2048u, 256u, 16u}) {
+    for (unsigned K : {0u, 16384u, 2048u, 256u, 64u, 16u, 4u, 2u, 1u}) {
       for (size_t j = 0; j < elems; ++j) {
         const bool zero = K && rng() % K == 0;
         hA[j] = zero ? 0.0f : real(rng);

@@ -53,6 +53,14 @@ inline constexpr bool kStagedByDefault = true;
 /// 2.4-2.6x; H200); not measured under 256. docs/BENCHMARKS.md.
 /// `rowwalk-staged=1` lifts both (rows of kMinRow).
 inline constexpr uint32_t kStagedMinLaunch = 2048;
+/// Loops with early exits (RowWalkStaged.cpp, peel): each lane first walks
+/// this many bytes of its row the original's way (32 floats), and its warp
+/// stages the rest only when at least kExitMinLanes of its lanes are still
+/// in the loop. Without the peel, rows that end in their first elements ran
+/// 0.14-0.54x at 262144 x 256 on an H200 (the tiles read 512 bytes of rows
+/// the original left after a few; docs/BENCHMARKS.md).
+inline constexpr unsigned kPeelBytes = 128;
+inline constexpr unsigned kExitMinLanes = 16;
 inline constexpr int64_t kStagedMinRow = 256;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].

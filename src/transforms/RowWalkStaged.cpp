@@ -161,6 +161,10 @@ struct StagedEmit {
   const std::map<uint32_t, AllocEnd> &ends;
   std::string sel, quitPrefix;
   std::vector<std::string> exitTargets;
+  // ... and whether the lane left in the peel (`done`), the dispatch every
+  // fallback goes through (`header` is it: to the lane's exit, to the
+  // loop's end, or into the original loop).
+  std::string done, loopHeader;
 
   StagedEmit(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
              StmtMap &before, StmtMap &after, const std::set<size_t> &drop, const std::map<uint32_t, AllocEnd> &ends)
@@ -168,7 +172,8 @@ struct StagedEmit {
     for (size_t x : L.exits)
       exitTargets.push_back(std::string(analysis::branchTarget(static_cast<const Instruction &>(*cb[x]))));
     tag = std::to_string(L.hs);
-    header = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
+    header = loopHeader = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
+    if (!L.exits.empty()) header = "$L__ptxopt_st_disp" + tag;
     ipt = sp.tileBytes / unsigned(sp.step);
     pieces = sp.tileBytes / 16;
     rowsPerCopy = kLanes / pieces;
@@ -207,6 +212,10 @@ struct StagedEmit {
     NT = e.reg64();
     NTmax = NT;
     if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
+    if (!done.empty()) {  // a lane that left in the peel has no tiles
+      e.ins("mov.u64", {NT, "0"}, done);
+      e.ins("mov.u32", {nt32, "0"}, done);
+    }
     // Per lane there is no lane 0's T to agree with: ok stays NT < 2^32 (a
     // setp.eq here read T0, never written on that path, and overwrote it).
     if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
@@ -217,6 +226,7 @@ struct StagedEmit {
       e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
       e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
     }
+    if (!done.empty()) e.ins("or.pred", {ok, ok, done});
     e.ins("vote.sync.all.pred", {all, ok, "-1"});
     e.ins("bra", {header}, "!" + all);
     if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
@@ -286,6 +296,7 @@ struct StagedEmit {
   /// original loop. Returns each row's piece of the iteration.
   std::vector<std::string> soloChecks() {
     e.label(soloLabel);
+    if (!done.empty()) e.ins("bra", {header}, done);
     std::vector<std::string> v0;
     for (const IV &iv : lp.ivs) v0.push_back(iv.reg);
     T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
@@ -412,14 +423,14 @@ struct StagedEmit {
 
   /// IPT copies of the body whose row loads read the lane's row of the
   /// stage at `stage` (unaligned rows: each at its offset).
-  void body(const std::string &stage) {
+  void body(const std::string &stage, unsigned count = 0, bool peel = false) {
     ++copies;
     std::vector<std::string> rp(sp.rows.size(), stage);
     for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
       rp[r] = e.reg32();
       e.ins("add.u32", {rp[r], stage, off[r]});
     }
-    for (unsigned it = 0; it < ipt; ++it)
+    for (unsigned it = 0; it < (count ? count : ipt); ++it)
       for (size_t i = L.hs + 1; i < L.ls; ++i) {
         const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
         if (auto b = before.find(i); b != before.end())
@@ -430,7 +441,7 @@ struct StagedEmit {
         }
         if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
           const Instruction &in = static_cast<const Instruction &>(*cb[i]);
-          if (auto rl = rowLoad.find(i); rl != rowLoad.end()) {
+          if (auto rl = rowLoad.find(i); rl != rowLoad.end() && !peel) {
             if (!rowLoadCopy(i, in, *rl->second, it, rp)) continue;
           } else {
             copyOf(in);
@@ -443,6 +454,59 @@ struct StagedEmit {
         if (auto a = after.find(i); a != after.end() && i != L.ls)
           for (const auto &st : a->second) copyOf(*st);
       }
+  }
+
+  /// Loops with early exits, before the tiles: kPeelBytes of each row in
+  /// the original's way (copies of the body reading global memory, the
+  /// latch's test after each), so rows that end early cost what they cost
+  /// in the original. A lane that leaves (an exit: `sel` = its index; the
+  /// loop's end: `sel` = the number of exits) waits for the others at the
+  /// end. The warp stages the rest only when at least kExitMinLanes lanes
+  /// are still in the loop; else every lane goes to the dispatch (those
+  /// still in it into the original loop).
+  void peel() {
+    const unsigned count = std::max(1u, kPeelBytes / unsigned(sp.step));
+    const std::string quit = "$L__ptxopt_st_pq" + tag + "_", normal = "$L__ptxopt_st_pn" + tag,
+                      end = "$L__ptxopt_st_pe" + tag;
+    const Instruction &latch = static_cast<const Instruction &>(*cb[L.ls]);
+    const std::string again = std::string(latch.guard);
+    const std::string leave = again.starts_with("!") ? again.substr(1) : "!" + again;
+    for (unsigned c = 0; c < count; ++c) {
+      quitPrefix = quit;
+      body(std::string(), 1, true);
+      quitPrefix.clear();
+      e.ins("bra", {normal}, leave);
+    }
+    e.ins("bra", {end});
+    for (size_t x = 0; x < L.exits.size(); ++x) {
+      e.label(quit + std::to_string(x));
+      e.ins("mov.u32", {sel, std::to_string(x)});
+      e.ins("bra", {end});
+    }
+    e.label(normal);
+    e.ins("mov.u32", {sel, std::to_string(L.exits.size())});
+    e.label(end);
+    done = e.regp();
+    const std::string live = e.regp(), am = e.reg32(), in = e.reg32(), n = e.reg32(), few = e.regp();
+    e.ins("setp.ne.u32", {done, sel, "0xFFFFFFFF"});
+    e.ins("setp.eq.u32", {live, sel, "0xFFFFFFFF"});
+    e.ins("activemask.b32", {am});
+    e.ins("vote.sync.ballot.b32", {in, live, am});
+    e.ins("popc.b32", {n, in});
+    e.ins("setp.lt.u32", {few, n, std::to_string(kExitMinLanes)});
+    e.ins("bra", {header}, few);
+  }
+
+  /// The dispatch of a loop with early exits (`header`), where every
+  /// fallback goes: a lane that left through exit k to its target, one that
+  /// reached the loop's end to `exitLabel`, the others into the original loop.
+  void dispatch(const std::string &exitLabel) {
+    e.label(header);
+    for (size_t x = 0; x <= L.exits.size(); ++x) {
+      const std::string q = e.regp();
+      e.ins("setp.eq.u32", {q, sel, std::to_string(x)});
+      e.ins("bra", {x < L.exits.size() ? exitTargets[x] : exitLabel}, q);
+    }
   }
 
   /// Plain copies: K = regTiles register slots, each a tile's pieces
@@ -620,11 +684,11 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
   if (soloForm) se.soloLabel = "$L__ptxopt_st_solo" + se.tag;
   // The remaining iterations in the original loop, if any.
   auto remainder = [&] {
-    // Lanes of the warp form that left the loop: to their exit's target.
-    for (size_t x = 0; !se.solo && !L.exits.empty() && x < L.exits.size(); ++x) {
+    // Lanes that left the loop (an exit in the warp form's tiles): to the dispatch.
+    if (!se.solo && !L.exits.empty()) {
       const std::string q = e.regp();
-      e.ins("setp.eq.u32", {q, se.sel, std::to_string(x)});
-      e.ins("bra", {se.exitTargets[x]}, q);
+      e.ins("setp.ne.u32", {q, se.sel, "0xFFFFFFFF"});
+      e.ins("bra", {se.header}, q);
     }
     const std::string done = e.reg64(), rest = e.regp();
     e.ins("shl.b64", {done, se.NT, std::to_string(log2u(se.ipt))});
@@ -636,11 +700,14 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     se.issued = e.reg64();
     se.t = e.reg64();
     e.ins("mov.u64", {se.issued, "0"});
-    if (!se.solo && !L.exits.empty()) e.ins("mov.u32", {se.sel = e.reg32(), "0xFFFFFFFF"});
     if (sp.regTiles) se.plainTiles(label);
     else se.asyncTiles(label);
     remainder();
   };
+  if (!L.exits.empty()) {  // no exit taken yet; the peel
+    e.ins("mov.u32", {se.sel = e.reg32(), "0xFFFFFFFF"});
+    se.peel();
+  }
   se.copySources(se.checks(), buffer);
   tiles(tileLabel);
   if (soloForm) {
@@ -649,6 +716,7 @@ void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &
     se.soloSources(se.soloChecks(), buffer);
     tiles(tileLabel + "_solo");
   }
+  if (!L.exits.empty()) se.dispatch(exitLabel);
   for (auto &st : e.out) before[L.hs].push_back(std::move(st));
   e.out.clear();
   e.label(exitLabel);
