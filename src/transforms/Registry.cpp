@@ -95,6 +95,14 @@ std::vector<OptionDecl> rowwalkOptions() {
            "start and end at loaded values (scalar CSR sparse matrix-vector products: `for (j = rowptr[i]; j < "
            "rowptr[i+1]; j++)`); no launch condition can tell their row lengths, and short rows run slower",
            [](PassOptions &o, const OptionValue &v) { o.rowwalk.csr = v.flag; }),
+      // Measured on an H200 (docs/BENCHMARKS.md, "Row walks with early exits"):
+      // 2.4-7.7x where rows run past 2048 elements, 0.47-0.72x where most end
+      // in their first 64 (262144 rows of 256).
+      flag("rowwalk", "rowwalk-exits",
+           "also give the staged clone to row walks that leave the loop early (`break`, `return`: a sum up to a "
+           "sentinel, a search); where the rows run long it is several times faster, where most end in their first "
+           "64 elements slower, and no launch condition can tell which",
+           [](PassOptions &o, const OptionValue &v) { o.rowwalk.exits = v.flag; }),
       // Measured on an H200 (docs/BENCHMARKS.md, "Scalar CSR SpMV"): 8 lanes
       // were fastest at 32 and 128 non-zeros a row, as fast as 32 at 256,
       // and lose least on short rows.

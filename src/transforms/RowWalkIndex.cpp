@@ -270,7 +270,11 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
     reader = xd;
   }
   if (reader > iv->update) return false;  // the index reads the iteration's value of iv
-  entryValue(L, iv->reg, roots, c, 0);
+  // The counter's value where the staged code starts: its definition
+  // before the loop, or, in a loop with early exits, the register itself
+  // (the peel has walked it on: RowWalkStaged.cpp).
+  if (L.exits.empty()) entryValue(L, iv->reg, roots, c, 0);
+  else roots.push_back(iv->reg);
   std::sort(roots.begin(), roots.end());
   w.roots = roots;
   w.elemStep = iv->step;

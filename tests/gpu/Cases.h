@@ -32,6 +32,9 @@ struct Arg {
   // In, 32-bit elements: element e holds min(e + 1, count - 1) (srad's
   // neighbour indices iS[i], jE[j]).
   bool nextIndex = false;
+  // In: the last element 0 (a sentinel a loop with an early exit stops at
+  // before the buffer's end).
+  bool lastZero = false;
 };
 
 inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }

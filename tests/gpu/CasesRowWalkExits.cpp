@@ -33,15 +33,17 @@ void addRowWalkExits(std::vector<Case> &cs) {
     c.big = size_t(n) * m >= (size_t(1) << 24);
     return c;
   };
-  const std::string forced = "rowwalk;rowwalk-staged=1";
+  // The clone is behind the pass option rowwalk-exits (off by default:
+  // rows that end early run slower); -O2 with it, or forced.
+  const std::string forced = "rowwalk;rowwalk-staged=1;rowwalk-exits", o2 = "-O2;rowwalk-exits";
   // Sum to a zero, float: -O2 at 4096 x 4096 (the staged clone by default),
   // zeros rare (most rows walk far), common (most leave in their first
   // tile), none (no lane leaves), then the edges.
-  cs.push_back(rows("zero-terminated float", "exit_zero_f32", 4096, 4096, 256, Elem::F32, 3000, "",
+  cs.push_back(rows("zero-terminated float", "exit_zero_f32", 4096, 4096, 256, Elem::F32, 3000, o2,
                     "=exit_zero_f32__ptxopt_staged"));
-  cs.push_back(rows("zero-terminated float, many zeros", "exit_zero_f32", 4096, 4096, 256, Elem::F32, 16, "",
+  cs.push_back(rows("zero-terminated float, many zeros", "exit_zero_f32", 4096, 4096, 256, Elem::F32, 16, o2,
                     "=exit_zero_f32__ptxopt_staged"));
-  cs.push_back(rows("zero-terminated float, no zeros", "exit_zero_f32", 2048, 2048, 256, Elem::F32, 0, "",
+  cs.push_back(rows("zero-terminated float, no zeros", "exit_zero_f32", 2048, 2048, 256, Elem::F32, 0, o2,
                     "=exit_zero_f32__ptxopt_staged"));
   cs.push_back(rows("zero-terminated float, rows not x32, remainder", "exit_zero_f32", 1000, 1004, 256, Elem::F32,
                     700, forced, "=exit_zero_f32__ptxopt_staged"));
@@ -51,29 +53,37 @@ void addRowWalkExits(std::vector<Case> &cs) {
                     700, forced, "original"));
   cs.push_back(rows("zero-terminated float, row length 1", "exit_zero_f32", 256, 1, 256, Elem::F32, 3, forced,
                     "original"));
-  // The rows' buffer 2048 elements short of n x m (one zero in 8: every
-  // row stops long before): the last warp's tiles would pass the
-  // allocation's end, so it runs the original loop; the others stage.
-  cs.push_back(rows("zero-terminated float, buffer short of the last rows", "exit_zero_f32", 4096, 4096, 256,
-                    Elem::F32, 8, "", "=exit_zero_f32__ptxopt_staged", {}, 2048));
-  cs.push_back(rows("zero-terminated float, buffer short of the last rows", "exit_zero_f32", 1000, 1004, 256,
-                    Elem::F32, 8, forced, "=exit_zero_f32__ptxopt_staged", {}, 600));
+  // The rows' buffer short of n x m, its last element 0 (the last row
+  // stops there; the rows before run long, zeros one in 3000): the last
+  // warp's tiles would pass the allocation's end, so it runs the original
+  // loop; the others stage.
+  auto shortBuffer = [&](unsigned n, unsigned m, size_t by, const std::string &passes) {
+    Case c = rows("zero-terminated float, buffer short of the last row", "exit_zero_f32", n, m, 256, Elem::F32, 3000,
+                  passes, "=exit_zero_f32__ptxopt_staged", {}, by);
+    c.args[0].lastZero = true;
+    return c;
+  };
+  cs.push_back(shortBuffer(4096, 4096, 2048, o2));
+  cs.push_back(shortBuffer(1000, 1024, 600, forced));
   // 32-bit int index arithmetic.
-  cs.push_back(rows("zero-terminated int", "exit_zero_i32", 4096, 4096, 256, Elem::I32, 2000, "",
+  cs.push_back(rows("zero-terminated int", "exit_zero_i32", 4096, 4096, 256, Elem::I32, 2000, o2,
                     "=exit_zero_i32__ptxopt_staged"));
   cs.push_back(rows("zero-terminated int, rows not x32, remainder", "exit_zero_i32", 1000, 1004, 256, Elem::I32, 300,
                     forced, "=exit_zero_i32__ptxopt_staged"));
   // A search (another exit target than the loop's end).
-  cs.push_back(rows("find first", "find_first_i32", 4096, 4096, 256, Elem::I32, 4000, "",
+  cs.push_back(rows("find first", "find_first_i32", 4096, 4096, 256, Elem::I32, 4000, o2,
                     "=find_first_i32__ptxopt_staged", {i32(0)}));
   cs.push_back(rows("find first, rows not x32, remainder", "find_first_i32", 1000, 1004, 256, Elem::I32, 500, forced,
                     "=find_first_i32__ptxopt_staged", {i32(0)}));
   // Two exits, one a return with a store of its own (values over 99.9:
   // about one in a thousand).
-  cs.push_back(rows("two exits", "exit_two_f32", 4096, 4096, 256, Elem::F32, 5000, "", "=exit_two_f32__ptxopt_staged",
+  cs.push_back(rows("two exits", "exit_two_f32", 4096, 4096, 256, Elem::F32, 5000, o2, "=exit_two_f32__ptxopt_staged",
                     {f32(99.9f)}));
   cs.push_back(rows("two exits, rows not x32, remainder", "exit_two_f32", 1000, 1004, 256, Elem::F32, 500, forced,
                     "=exit_two_f32__ptxopt_staged", {f32(99.9f)}));
+  // Without the option: the original runs.
+  cs.push_back(rows("zero-terminated float, -O2 (no rowwalk-exits)", "exit_zero_f32", 4096, 4096, 256, Elem::F32, 3000,
+                    "", "original"));
   // Refused: the original runs.
   {
     Case c = makeCase("rowwalk exits: size_t counter (refused)", "rowwalkexits", "exit_sizet_f32",

@@ -94,11 +94,11 @@ void addRowWalkGuards(std::vector<Case> &cs) {
     cs.push_back(c);
   }
   // An early exit never taken (no element is negative): the staged clone
-  // with early exits (CasesRowWalkExits.cpp has the exits taken).
+  // with early exits (rowwalk-exits; CasesRowWalkExits.cpp has the exits taken).
   {
     Case c = makeCase("rowwalk guards: early exit, never taken", "rowwalkguards", "earlyexit_f32",
                       {in(Elem::F32, 1000 * 1004), out(Elem::F32, 1000), i32(1000), i32(1004)}, {4, 1, 1}, {256, 1, 1});
-    c.passes = forced;
+    c.passes = forced + ";rowwalk-exits";
     c.expect = "=earlyexit_f32__ptxopt_staged";
     cs.push_back(c);
   }

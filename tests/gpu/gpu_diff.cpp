@@ -214,6 +214,8 @@ struct Args {
       }
       return;
     }
+    if (a.kind == Arg::Kind::In && a.lastZero && a.count)  // a sentinel at the buffer's end
+      std::memset(&init[i][(a.count - 1) * elemSize(a.elem)], 0, elemSize(a.elem));
     if (a.kind == Arg::Kind::In && a.zeroOneIn)
       for (size_t e = 0; e < a.count; ++e)
         if (rng() % a.zeroOneIn == 0) std::memset(&init[i][e * elemSize(a.elem)], 0, elemSize(a.elem));
