@@ -55,7 +55,8 @@ inline constexpr bool kStagedByDefault = true;
 inline constexpr uint32_t kStagedMinLaunch = 2048;
 /// Loops with early exits (RowWalkStaged.cpp, peel): each lane first walks
 /// this many bytes of its row the original's way (32 floats), and its warp
-/// stages the rest only when at least kExitMinLanes of its lanes are still
+/// stages the rest only when at least kExitMinLanes of its 32 lanes (in
+/// proportion, of a warp not all active) are still
 /// in the loop. Without the peel, rows that end in their first elements ran
 /// 0.14-0.54x at 262144 x 256 on an H200 (the tiles read 512 bytes of rows
 /// the original left after a few; docs/BENCHMARKS.md).

@@ -461,9 +461,10 @@ struct StagedEmit {
   /// latch's test after each), so rows that end early cost what they cost
   /// in the original. A lane that leaves (an exit: `sel` = its index; the
   /// loop's end: `sel` = the number of exits) waits for the others at the
-  /// end. The warp stages the rest only when at least kExitMinLanes lanes
-  /// are still in the loop; else every lane goes to the dispatch (those
-  /// still in it into the original loop).
+  /// end. The warp stages the rest only when at least kExitMinLanes of 32
+  /// (of its active lanes: as many in proportion) are still in the loop;
+  /// else every lane goes to the dispatch (those still in it into the
+  /// original loop).
   void peel() {
     const unsigned count = std::max(1u, kPeelBytes / unsigned(sp.step));
     const std::string quit = "$L__ptxopt_st_pq" + tag + "_", normal = "$L__ptxopt_st_pn" + tag,
@@ -487,13 +488,18 @@ struct StagedEmit {
     e.ins("mov.u32", {sel, std::to_string(L.exits.size())});
     e.label(end);
     done = e.regp();
-    const std::string live = e.regp(), am = e.reg32(), in = e.reg32(), n = e.reg32(), few = e.regp();
+    // At least half of the warp's active lanes (a warp not all in the loop,
+    // the last one of a launch, goes on to the solo form by the same rule).
+    const std::string live = e.regp(), am = e.reg32(), in = e.reg32(), n = e.reg32(), a = e.reg32(),
+                      few = e.regp();
     e.ins("setp.ne.u32", {done, sel, "0xFFFFFFFF"});
     e.ins("setp.eq.u32", {live, sel, "0xFFFFFFFF"});
     e.ins("activemask.b32", {am});
     e.ins("vote.sync.ballot.b32", {in, live, am});
     e.ins("popc.b32", {n, in});
-    e.ins("setp.lt.u32", {few, n, std::to_string(kExitMinLanes)});
+    e.ins("popc.b32", {a, am});
+    e.ins("mul.lo.u32", {n, n, std::to_string(kLanes / kExitMinLanes)});
+    e.ins("setp.lt.u32", {few, n, a});
     e.ins("bra", {header}, few);
   }
 
