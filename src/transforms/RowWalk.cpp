@@ -119,15 +119,20 @@
 //    a loop of several blocks left only through its latch, its row loaded
 //    in every iteration, gets the staged clone with its control flow kept
 //    (each body copy its own labels), exact; such kernels get no regacc or
-//    lanes clone. Early exits, stores, row loads under a guard and loop
-//    nests refuse (but for triangular outer loops: RowWalkTri.cpp).
-//    Details: RowWalkGuards.cpp.
+//    lanes clone. Early exits (`break`, `return`) only with the pass option
+//    rowwalk-exits: each lane walks its row's first 128 bytes the
+//    original's way, the warp stages the rest when half its lanes are still
+//    in the loop, each checking its rows against their allocation's end (a
+//    launch argument, manifest allocEnds); off by default (rows that end
+//    early ran 0.49-0.73x in large launches). Stores, row loads under a
+//    guard and loop nests refuse (but for triangular outer loops:
+//    RowWalkTri.cpp). Details: RowWalkGuards.cpp.
 // 5. Rows with loaded bounds (scalar CSR SpMV, `for (j = rowptr[i]; j <
 //    rowptr[i+1]; j++)`): the lanes clone (the "vector CSR" kernel) only
 //    with the pass option rowwalk-csr, one clone of rowwalk-csr-lanes G: no launch
 //    condition can tell the row lengths, and short rows run slower split.
 //    Without it, a remark says so. Details: RowWalkCsr.cpp.
-// Not done yet: early exits; lanes clones of loops of several blocks.
+// Not done yet: early exits by default; lanes clones of loops of several blocks.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
 // RowWalkGuards.cpp (step 4: loops of several blocks),

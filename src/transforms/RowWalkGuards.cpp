@@ -31,10 +31,18 @@
 // in the loop only by statements that do: then the loop reads each
 // iteration's whole piece of the row (the loads cover it exactly,
 // RowWalkStaged.cpp), and the tiles read no element the loop does not.
-// Refuses (remark): a loop of several blocks that it leaves before its latch
-// (an early exit, `break`, `return`: the tiles read the row ahead of the
-// loop, past where it may stop, possibly past the end of the allocation), a
-// loop nested in it, a loop that is not one range of statements or whose
+// Early exits (`break`, `return`: branches out of the loop before its
+// latch), with the pass option rowwalk-exits only (planExits): the tiles
+// read the row ahead of where a lane may leave it, so each row's base must
+// be a pointer parameter whose allocation's end the clone takes as a launch
+// argument (Variant::allocEnds) and checks per warp; the per-lane form with
+// a peel of kPeelBytes first and a dispatch to each exit's target
+// (RowWalkStaged.cpp). Off by default: where most rows end in their first
+// elements the clone ran 0.49-0.73x (262144 x 256, H200), and no launch
+// condition sees the data.
+// Refuses (remark): an early exit without rowwalk-exits, or whose row base
+// is not a pointer parameter; a `ret`/`exit` inside the loop; a loop nested
+// in it, a loop that is not one range of statements or whose
 // header is entered by a branch; a load along the row under a guard or an
 // address computed under one; any store in the loop (the tiles are read
 // ahead of it; planLanes), and whatever the staged clone refuses for

@@ -115,6 +115,14 @@
 // sets).
 // Loops whose trip count is not warp-uniform (triangular) take the per-lane
 // form instead of the trip-count guard: RowWalkTri.cpp.
+// Loops with early exits (rowwalk-exits; RowWalkGuards.cpp): the per-lane
+// form after a peel (peel: each lane's first kPeelBytes the original's way,
+// the tiles only for warps with half their active lanes still in the loop),
+// the rows checked against their allocation's end (allocChecks), each exit
+// of the tiles' body copies to a stub (which exit, no tiles left) and the
+// warp's copies until no lane has a tile left; every fallback goes through
+// the dispatch (each lane to its exit's target, the loop's end, or the
+// original loop).
 // Planning (which loops, rows, stores, conditions, tile sizes):
 // RowWalkStagedPlan.cpp; the clone's emission: this file.
 
