@@ -138,7 +138,8 @@
 // RowWalkGuards.cpp (step 4: loops of several blocks),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3's emission: the aligned and unaligned forms, the solo form),
-// RowWalkStagedPlan.cpp (step 3's planning),
+// RowWalkStagedPlan.cpp (step 3's planning), RowWalkStagedLaunch.cpp (step 3's
+// launch: one warp per block),
 // RowWalkIndex.cpp (step 3's rows through 32-bit indices),
 // RowWalkTri.cpp (step 3's per-lane trip counts),
 // RowWalkShort.cpp (step 3's rows of 8- and 16-bit elements),
