@@ -126,6 +126,7 @@ struct NvccKernel {
   std::atomic<bool> imageUsed{false};  // with hasImages: a clone of it was chosen (its image is loaded)
   std::atomic<uint64_t> savedPs{0};    // with hasImages: estimated savings of the launches that ran the original
   const ptxopt_nvcc_cudart *rt = nullptr;  // the hook block's table (for the launch APIs, NvccWrap.cpp)
+  const void *hostFun = nullptr;           // its host address (a captured node's function: noteCapture)
   explicit NvccKernel(size_t variants) : clones(variants) {}
 };
 
@@ -732,6 +733,7 @@ void __ptxopt_nvcc_register(const ptxopt_nvcc_cudart *rt, const char *manifestJs
   // for the gate's uncached check (launch-bound programs felt it).
   if (k->hasImages && (!config().lazyLoading || config().firstLaunchClones)) k->imageUsed = true;
   k->rt = rt;
+  k->hostFun = hostFun;
   r.byHostAddress.insert(hostFun, k.get());
   warmLaunchPath(*rt, *k);
   r.byHost[hostFun] = std::move(k);
@@ -780,6 +782,7 @@ PTXOPT_HOT cudaError_t __ptxopt_nvcc_launch(const ptxopt_nvcc_cudart *rt, cudaKe
     if (e == cudaSuccess) {
       lastVariantName = c.name.c_str();
       lastVariantKind = v.kind.c_str();
+      nvccwrap::noteCapture(perThreadStream && !stream ? cudaStreamPerThread : stream, k->hostFun, grid, block);
       return e;
     }
     // The clone was refused at launch (nothing ran): run the original.

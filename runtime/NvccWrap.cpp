@@ -13,7 +13,10 @@
 // arguments are the node's: the original's first, any extra after them), so
 // that a program reading a node's parameters, changing an argument and
 // setting them again gets its kernel's choice made again for the new ones
-// (with the clone's, the node would run the clone unchecked).
+// (with the clone's, the node would run the clone unchecked); so does a
+// node a stream capture made of a clone launch (the capture calls are
+// wrapped to count the captures in flight; while one is, each clone launch,
+// here or by <<<>>> in NvccShim.cpp, notes the node it made: noteCapture).
 //
 // How: ptx-nvcc's links pass GNU ld `--wrap=<function>` for each of them, so
 // the program's calls come here as __wrap_<function>; the real cudart
@@ -41,6 +44,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
@@ -71,7 +75,19 @@ PTXOPT_REAL(cudaError_t, cudaGraphKernelNodeSetAttribute,
             (cudaGraphNode_t, cudaKernelNodeAttrID, const cudaKernelNodeAttrValue *))
 PTXOPT_REAL(cudaError_t, cudaGraphDestroyNode, (cudaGraphNode_t))
 PTXOPT_REAL(cudaError_t, cudaGraphDestroy, (cudaGraph_t))
+PTXOPT_REAL(cudaError_t, cudaStreamBeginCapture, (cudaStream_t, cudaStreamCaptureMode))
+PTXOPT_REAL(cudaError_t, cudaStreamBeginCapture_ptsz, (cudaStream_t, cudaStreamCaptureMode))
+PTXOPT_REAL(cudaError_t, cudaStreamBeginCaptureToGraph,
+            (cudaStream_t, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t,
+             cudaStreamCaptureMode))
+PTXOPT_REAL(cudaError_t, cudaStreamBeginCaptureToGraph_ptsz,
+            (cudaStream_t, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t,
+             cudaStreamCaptureMode))
+PTXOPT_REAL(cudaError_t, cudaStreamEndCapture, (cudaStream_t, cudaGraph_t *))
+PTXOPT_REAL(cudaError_t, cudaStreamEndCapture_ptsz, (cudaStream_t, cudaGraph_t *))
 #undef PTXOPT_REAL
+// Not wrapped, called where present (a program that captures links them).
+#pragma weak cudaStreamGetCaptureInfo
 
 namespace {
 
@@ -134,7 +150,7 @@ using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cuda
 using LaunchExFn = cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **);
 
 cudaError_t launchKernel(LaunchFn real, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
-                         cudaStream_t stream) {
+                         cudaStream_t stream, bool ptsz) {
   if (!real) return cudaErrorNotSupported;  // no --wrap: never called
   void *k = findKernel(func);
   if (!k) return real(func, grid, block, args, shared, stream);
@@ -142,13 +158,17 @@ cudaError_t launchKernel(LaunchFn real, const void *func, dim3 grid, dim3 block,
   if (shared <= 0xffffffffu && chooseLaunch(k, shapeOf(grid, block, shared), args, {1, 1, 1}, l)) {
     cudaError_t e = real(l.func, dimOf(l.shape.grid), dimOf(l.shape.block), l.args, shared, stream);
     launched(k, l, e);
-    if (e == cudaSuccess) return e;
+    if (e == cudaSuccess) {
+      noteCapture(ptsz && !stream ? cudaStreamPerThread : stream, func, grid, block);
+      return e;
+    }
   }
   ranOriginal(k);
   return real(func, grid, block, args, shared, stream);
 }
 
-cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, const void *func, void **args) {
+cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, const void *func, void **args,
+                           bool ptsz) {
   if (!real) return cudaErrorNotSupported;
   void *k = config ? findKernel(func) : nullptr;
   if (!k) return real(config, func, args);
@@ -161,7 +181,11 @@ cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, co
     c.blockDim = dimOf(l.shape.block);
     cudaError_t e = real(&c, l.func, l.args);
     launched(k, l, e);
-    if (e == cudaSuccess) return e;
+    if (e == cudaSuccess) {
+      noteCapture(ptsz && !config->stream ? cudaStreamPerThread : config->stream, func, config->gridDim,
+                  config->blockDim);
+      return e;
+    }
   }
   ranOriginal(k);
   return real(config, func, args);
@@ -276,26 +300,102 @@ cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraph
       node, graph);
 }
 
+/// Stream captures begun and not yet ended (through the wrappers): while
+/// there is none, a clone launch asks cudart nothing more.
+std::atomic<int> capturesActive{0};
+
 }  // namespace
+
+namespace ptxopt::rt::nvccwrap {
+
+void noteCapture(cudaStream_t stream, const void *func, dim3 grid, dim3 block) {
+  if (capturesActive.load(std::memory_order_relaxed) <= 0 || !&cudaStreamGetCaptureInfo ||
+      !__real_cudaGraphKernelNodeGetParams)
+    return;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+  const cudaGraphNode_t *deps = nullptr;
+  size_t n = 0;
+  // The capture's last node: the one this launch made.
+  if (cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph, &deps, nullptr, &n) != cudaSuccess ||
+      status != cudaStreamCaptureStatusActive || n != 1 || !deps)
+    return;
+  cudaKernelNodeParams held{};
+  if (__real_cudaGraphKernelNodeGetParams(deps[0], &held) != cudaSuccess) return;
+  cudaKernelNodeParams caller = held;
+  caller.func = const_cast<void *>(func);
+  caller.gridDim = grid;
+  caller.blockDim = block;
+  noteNode(deps[0], &held, &caller, graph);
+}
+
+}  // namespace ptxopt::rt::nvccwrap
 
 extern "C" {
 
+/// Stream captures: counted, so that a clone launch while one is active
+/// notes its node (noteCapture); nothing else changes.
+cudaError_t __wrap_cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  if (!__real_cudaStreamBeginCapture) return cudaErrorNotSupported;
+  cudaError_t e = __real_cudaStreamBeginCapture(stream, mode);
+  if (e == cudaSuccess) capturesActive.fetch_add(1);
+  return e;
+}
+
+cudaError_t __wrap_cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  if (!__real_cudaStreamBeginCapture_ptsz) return cudaErrorNotSupported;
+  cudaError_t e = __real_cudaStreamBeginCapture_ptsz(stream, mode);
+  if (e == cudaSuccess) capturesActive.fetch_add(1);
+  return e;
+}
+
+cudaError_t __wrap_cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                                 const cudaGraphEdgeData *edges, size_t n,
+                                                 cudaStreamCaptureMode mode) {
+  if (!__real_cudaStreamBeginCaptureToGraph) return cudaErrorNotSupported;
+  cudaError_t e = __real_cudaStreamBeginCaptureToGraph(stream, graph, deps, edges, n, mode);
+  if (e == cudaSuccess) capturesActive.fetch_add(1);
+  return e;
+}
+
+cudaError_t __wrap_cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                                      const cudaGraphNode_t *deps, const cudaGraphEdgeData *edges,
+                                                      size_t n, cudaStreamCaptureMode mode) {
+  if (!__real_cudaStreamBeginCaptureToGraph_ptsz) return cudaErrorNotSupported;
+  cudaError_t e = __real_cudaStreamBeginCaptureToGraph_ptsz(stream, graph, deps, edges, n, mode);
+  if (e == cudaSuccess) capturesActive.fetch_add(1);
+  return e;
+}
+
+cudaError_t __wrap_cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
+  if (!__real_cudaStreamEndCapture) return cudaErrorNotSupported;
+  // A capture ends here even when the call fails (an invalidated capture).
+  if (capturesActive.load() > 0) capturesActive.fetch_sub(1);
+  return __real_cudaStreamEndCapture(stream, graph);
+}
+
+cudaError_t __wrap_cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *graph) {
+  if (!__real_cudaStreamEndCapture_ptsz) return cudaErrorNotSupported;
+  if (capturesActive.load() > 0) capturesActive.fetch_sub(1);
+  return __real_cudaStreamEndCapture_ptsz(stream, graph);
+}
+
 cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                                     cudaStream_t stream) {
-  return launchKernel(__real_cudaLaunchKernel, func, grid, block, args, shared, stream);
+  return launchKernel(__real_cudaLaunchKernel, func, grid, block, args, shared, stream, false);
 }
 
 cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                                          cudaStream_t stream) {
-  return launchKernel(__real_cudaLaunchKernel_ptsz, func, grid, block, args, shared, stream);
+  return launchKernel(__real_cudaLaunchKernel_ptsz, func, grid, block, args, shared, stream, true);
 }
 
 cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
-  return launchKernelEx(__real_cudaLaunchKernelExC, config, func, args);
+  return launchKernelEx(__real_cudaLaunchKernelExC, config, func, args, false);
 }
 
 cudaError_t __wrap_cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args) {
-  return launchKernelEx(__real_cudaLaunchKernelExC_ptsz, config, func, args);
+  return launchKernelEx(__real_cudaLaunchKernelExC_ptsz, config, func, args, true);
 }
 
 cudaError_t __wrap_cudaGetKernel(cudaKernel_t *kernel, const void *func) {
@@ -353,8 +453,8 @@ cudaError_t __wrap_cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernel
   cudaError_t e = __real_cudaGraphKernelNodeGetParams(node, p);
   if (e != cudaSuccess || !p) return e;
   std::lock_guard<std::mutex> lock(nodeMutex);
-  // (Only while the node holds that clone launch: a node a capture made is
-  // left as it is.)
+  // (Only while the node holds that clone launch: a node a capture made
+  // holds what noteCapture noted, a node set since holds its own.)
   if (const NodeOriginal *o = heldClone(node, *p)) *p = callerParams(*p, *o);
   return e;
 }

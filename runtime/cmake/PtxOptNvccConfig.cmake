@@ -42,6 +42,8 @@ if(NOT TARGET ptxopt::nvcc)
             cudaGraphAddKernelNode cudaGraphKernelNodeSetParams cudaGraphExecKernelNodeSetParams
             cudaGraphKernelNodeGetParams cudaGraphAddNode cudaGraphNodeSetParams cudaGraphExecNodeSetParams
             cudaGraphKernelNodeSetAttribute cudaGraphDestroyNode cudaGraphDestroy
+            cudaStreamBeginCapture cudaStreamBeginCapture_ptsz cudaStreamBeginCaptureToGraph
+            cudaStreamBeginCaptureToGraph_ptsz cudaStreamEndCapture cudaStreamEndCapture_ptsz
             # the allocation calls (runtime/NvccPreload.cpp)
             cudaMalloc cudaMallocManaged cudaMallocPitch cudaMalloc3D cudaMallocHost cudaHostAlloc cudaFree)
     list(APPEND _ptxopt_wrap "LINKER:--wrap=${f}")

@@ -52,6 +52,23 @@ Fn *byHost(const void *h) {
     if (f->host == h) return f;
   return nullptr;
 }
+// A stream capture (cudaStreamBeginCapture .. cudaStreamEndCapture): each
+// launch meanwhile also becomes a node, the capture's last
+// (cudaStreamGetCaptureInfo gives it).
+struct CapturedNode {
+  cudaKernelNodeParams p;
+};
+bool capturing = false;
+CapturedNode *lastCaptured = nullptr;
+void captured(const void *func, dim3 g, dim3 b) {
+  if (!capturing) return;
+  cudaKernelNodeParams p;
+  std::memset(&p, 0, sizeof p);
+  p.func = const_cast<void *>(func);
+  p.gridDim = g;
+  p.blockDim = b;
+  lastCaptured = new CapturedNode{p};
+}
 cudaError_t fakeLaunch(cudaKernel_t k, dim3 g, dim3 b, size_t shared, bool ptsz) {
   Fn *f = reinterpret_cast<Fn *>(k);
   if (!f) return lastError = cudaErrorInvalidResourceHandle;
@@ -61,6 +78,7 @@ cudaError_t fakeLaunch(cudaKernel_t k, dim3 g, dim3 b, size_t shared, bool ptsz)
   }
   std::printf("fake-cudart: launch %s grid=(%u,%u,%u) block=(%u,%u,%u) shared=%zu%s\n", f->name.c_str(), g.x, g.y,
               g.z, b.x, b.y, b.z, shared, ptsz ? " ptsz" : "");
+  captured(k, g, b);
   return cudaSuccess;
 }
 Fn *byFunc(const void *func) {  // a host address or a cudaKernel_t (an Fn*)
@@ -78,6 +96,7 @@ cudaError_t apiLaunch(const char *api, const void *func, dim3 g, dim3 b, size_t 
   }
   std::printf("fake-cudart: %s %s grid=(%u,%u,%u) block=(%u,%u,%u) shared=%zu%s\n", api, f->name.c_str(), g.x, g.y, g.z,
               b.x, b.y, b.z, shared, more.c_str());
+  if (std::strncmp(api, "cudaLaunch", 10) == 0) captured(func, g, b);
   return cudaSuccess;
 }
 std::string attrsText(const cudaLaunchConfig_t *c) {
@@ -173,7 +192,32 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, cudaGra
 }
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, cudaKernelNodeParams *p) {
   if (!n || !p) return lastError = cudaErrorInvalidValue;
-  *p = reinterpret_cast<FakeNode *>(n)->p;
+  *p = reinterpret_cast<FakeNode *>(n)->p;  // (a CapturedNode has the same layout)
+  return cudaSuccess;
+}
+cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) {
+  std::printf("fake-cudart: cudaStreamBeginCapture\n");
+  capturing = true;
+  lastCaptured = nullptr;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *g) {
+  std::printf("fake-cudart: cudaStreamEndCapture\n");
+  capturing = false;
+  if (g) *g = nullptr;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t, cudaStreamCaptureStatus *status, unsigned long long *id,
+                                     cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
+                                     size_t *n) {
+  static cudaGraphNode_t last;
+  last = reinterpret_cast<cudaGraphNode_t>(lastCaptured);
+  if (status) *status = capturing ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (id) *id = 1;
+  if (graph) *graph = nullptr;
+  if (deps) *deps = lastCaptured ? &last : nullptr;
+  if (edges) *edges = nullptr;
+  if (n) *n = lastCaptured ? 1 : 0;
   return cudaSuccess;
 }
 cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t, cudaKernelNodeAttrID attr, const cudaKernelNodeAttrValue *) {

@@ -160,6 +160,30 @@ int main() {
   ep.type = cudaGraphNodeTypeEmpty;
   cudaGraphNode_t enode = nullptr;
   cudaGraphAddNode(&enode, nullptr, nullptr, nullptr, 0, &ep);
+  // A stream capture: the launches' nodes hold the clones, and read back
+  // as the caller's kernel and launch (noteCapture, NvccWrap.cpp).
+  cudaStream_t cs = reinterpret_cast<cudaStream_t>(0x1234);
+  cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal);
+  auto lastNode = [&]() -> cudaGraphNode_t {
+    cudaStreamCaptureStatus st;
+    const cudaGraphNode_t *deps = nullptr;
+    size_t nd = 0;
+    cudaStreamGetCaptureInfo(cs, &st, nullptr, nullptr, &deps, nullptr, &nd);
+    return nd == 1 ? deps[0] : nullptr;
+  };
+  say("capture: cudaLaunchKernel 512x256");
+  cudaLaunchKernel((const void *)matadd_int, dim3(512), dim3(256), args, 0, cs);
+  cudaGraphNode_t c1 = lastNode();
+  say("capture: <<<>>> 2000x1000");
+  matadd_int<<<2000, 1000, 0, cs>>>(p, p, p);
+  cudaGraphNode_t c2 = lastNode();
+  cudaGraph_t cg = nullptr;
+  cudaStreamEndCapture(cs, &cg);
+  say("captured nodes read back as the caller's");
+  for (cudaGraphNode_t cn : {c1, c2}) {
+    std::memset(&got, 0, sizeof got);
+    if (cn && cudaGraphKernelNodeGetParams(cn, &got) == cudaSuccess) printGot(got);
+  }
   say("graph node with extra: original");
   void *extra[] = {nullptr};
   np.kernelParams = nullptr;

@@ -11,8 +11,9 @@
 // ran where the program can tell (a ptx-nvcc build answers
 // ptxopt_nvcc_last_variant; nvcc's prints "-"), and `graph <name> node
 // <function>` the kernel cudaGraphKernelNodeGetParams gives for a graph's
-// node (cudaFuncGetName): the clone in the captured graph; the caller's
-// kernel in the one built by hand, whose wrappers give back the caller's.
+// node (cudaFuncGetName): the caller's kernel, whose clone the node holds
+// (the wrappers give the caller's back: for a captured node since the
+// twelfth session, before that the clone), in every graph.
 // FLAGS: -O3 -std=c++17
 // VARIANT: cudaLaunchKernel(C) __ptxopt_
 // VARIANT: cudaLaunchKernel<T> __ptxopt_
@@ -22,6 +23,7 @@
 // VARIANT: cudaLaunchKernelExC(cluster=2) __ptxopt_
 // VARIANT: cudaLaunchKernelExC(cooperative) ^_Z7colCopyPKiPi$
 // VARIANT: capture<<<>>> __ptxopt_
+// VARIANT: capture, GetParams, cudaGraphExecKernelNodeSetParams __ptxopt_
 // VARIANT: cudaGraphAddKernelNode __ptxopt_
 // VARIANT: cudaGraphKernelNodeSetParams __ptxopt_
 // VARIANT: cudaGraphExecKernelNodeSetParams __ptxopt_
@@ -161,7 +163,7 @@ int main() {
     small.check("colCopy cudaLaunchCooperativeKernel", d2);
   }
   {  // stream capture of <<<>>>: the graph replays the variant chosen at capture
-    int *d = b.out();
+    int *d = b.out(), *d2 = b.out();
     cudaGraph_t g;
     cudaGraphExec_t e;
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
@@ -174,6 +176,24 @@ int main() {
     CHECK(cudaGraphLaunch(e, s));
     CHECK(cudaStreamSynchronize(s));
     b.check("colCopy captured graph x2", d);
+    // The captured node read back (the caller's kernel and launch, as in
+    // nvcc's build), its output argument changed, set again: the graph
+    // runs the kernel's choice for the new arguments.
+    size_t n = 0;
+    CHECK(cudaGraphGetNodes(g, nullptr, &n));
+    std::vector<cudaGraphNode_t> nodes(n);
+    CHECK(cudaGraphGetNodes(g, nodes.data(), &n));
+    cudaKernelNodeParams p = {};
+    CHECK(cudaGraphKernelNodeGetParams(nodes.at(0), &p));
+    report("colCopy captured node reads back as <<<>>> set it (grid, block)",
+           std::vector<int>{int(p.gridDim.x), int(p.blockDim.x)}, std::vector<int>{int(b.grid), int(b.block)});
+    void *args[] = {&b.din, &d2};
+    p.kernelParams = args;
+    CHECK(cudaGraphExecKernelNodeSetParams(e, nodes.at(0), &p));
+    variant("capture, GetParams, cudaGraphExecKernelNodeSetParams");
+    CHECK(cudaGraphLaunch(e, s));
+    CHECK(cudaStreamSynchronize(s));
+    b.check("colCopy captured graph, node set again", d2);
     CHECK(cudaGraphExecDestroy(e));
     CHECK(cudaGraphDestroy(g));
   }
