@@ -23,7 +23,7 @@
 // VARIANT: cudaLaunchKernelExC(cluster=2) __ptxopt_
 // VARIANT: cudaLaunchKernelExC(cooperative) ^_Z7colCopyPKiPi$
 // VARIANT: capture<<<>>> __ptxopt_
-// VARIANT: capture, GetParams, cudaGraphExecKernelNodeSetParams __ptxopt_
+// VARIANT: capture+GetParams+cudaGraphExecKernelNodeSetParams __ptxopt_
 // VARIANT: cudaGraphAddKernelNode __ptxopt_
 // VARIANT: cudaGraphKernelNodeSetParams __ptxopt_
 // VARIANT: cudaGraphExecKernelNodeSetParams __ptxopt_
@@ -190,7 +190,7 @@ int main() {
     void *args[] = {&b.din, &d2};
     p.kernelParams = args;
     CHECK(cudaGraphExecKernelNodeSetParams(e, nodes.at(0), &p));
-    variant("capture, GetParams, cudaGraphExecKernelNodeSetParams");
+    variant("capture+GetParams+cudaGraphExecKernelNodeSetParams");
     CHECK(cudaGraphLaunch(e, s));
     CHECK(cudaStreamSynchronize(s));
     b.check("colCopy captured graph, node set again", d2);
