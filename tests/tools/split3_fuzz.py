@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Random launches of the transpose pass's digits-form kernels (tests/lit/transpose/Inputs/split3.cu)
-against their flat clones on the PTX interpreter (transpose_emu.py): sizes with edges (channels and
+against their flat clones on the PTX interpreter (ptx_emu.py): sizes with edges (channels and
 widths not multiples of 32, thin ones under 32), bounds below the element count, grids past it, block
 sizes 64-256; each pair's digests must be equal.
 
@@ -10,7 +10,7 @@ Prints one line per launch and `bad N` last (tests/lit/transpose/split3-fuzz-emu
 import random, subprocess, sys
 random.seed(int(sys.argv[2]))
 import os
-PTX=sys.argv[1]; E=[sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'transpose_emu.py'), PTX]
+PTX=sys.argv[1]; E=[sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptx_emu.py'), PTX]
 def run(k, grid, block, args, extra=None):
     cmd=E+[k,'--grid',f'{grid},1,1','--block',f'{block[0]},{block[1]},1','--args']+args
     if extra: cmd+=['--extra']+[str(x) for x in extra]

@@ -1,11 +1,21 @@
 #!/usr/bin/env python3
-"""A small PTX interpreter for the transpose pass's clones (tests/lit/transpose/emu.test).
+"""A small PTX interpreter for the transpose and rowwalk passes' clones
+(tests/lit/transpose/*-emu.test, tests/lit/rowwalk/*-emu.test).
 
 It runs a kernel of a PTX file on the CPU, block by block, every thread of a
 block up to each bar.sync in turn, with global memory in Python byte arrays
-and a shared array per block, and prints a digest of the output buffer. It
-knows the instructions nvcc 13 emits for the transposes of
-tests/lit/transpose/Inputs/transpose.cu and those the transpose pass adds:
+and a shared array per block, and prints a digest of the output buffer.
+Warp-synchronous instructions (activemask, vote.sync all/any/ballot,
+shfl.sync idx/bfly over the whole warp, bar.warp.sync; %laneid) make a
+thread wait until every lane its member mask names waits at the same
+instruction (activemask: the lanes waiting there); a mask naming a lane that
+has ended or waits elsewhere with nothing able to move is an error, so a
+clone whose warps diverge at those points cannot pass silently. It knows the
+instructions nvcc 13 emits for the transposes of
+tests/lit/transpose/Inputs/transpose.cu and the row walks of
+tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
+rowwalk pass's staged clone's (popc, integer max/min, b64 packs {lo, hi},
+setp with .and/.or, neg.f32):
 integer arithmetic (div and rem of .s32/.u32 too), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
@@ -13,14 +23,16 @@ mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), b
 bar.sync, ret. Anything else is an error (exit 2), so a clone that used an
 unknown instruction cannot pass silently.
 
-  transpose_emu.py FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z --args SPEC...
-      [--extra V ...]
+  ptx_emu.py FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z --args SPEC...
+      [--extra V ...] [--extra-end N ...]
 
 An argument SPEC: in:<bytes>:<seed> (a buffer filled with pseudo-random bytes;
 floats kept finite), inzeros:<bytes>:<seed> (the same, one float in three
-0), out:<bytes> (a buffer of 0x5a bytes, the one
+0), inzero:<bytes>:<seed>:<k> (integers 1..1000, one in k 0: sentinels),
+out:<bytes> (a buffer of 0x5a bytes, the one
 printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
-(the tiled clone's original grid.x/.y). Prints "out <sha256> written <n>"
+(the tiled clone's original grid.x/.y); --extra-end N appends a .u64, the
+end of argument N's buffer (the runtime's allocEnds). Prints "out <sha256> written <n>"
 per out buffer (n: its bytes that are no longer 0x5a).
 """
 import hashlib
@@ -32,7 +44,7 @@ import sys
 
 
 def fail(msg):
-    print("transpose_emu: " + msg, file=sys.stderr)
+    print("ptx_emu: " + msg, file=sys.stderr)
     sys.exit(2)
 
 
@@ -99,8 +111,8 @@ def parse_kernel(text, name):
 
 
 def bits_of(t):
-    """Bits of a type modifier: .u8 8, .s32 32, .f64 64, .pred 0."""
-    m = re.match(r"^\.[subf](8|16|32|64)$", t)
+    """Bits of a type modifier: .u8 8, .s32 32, .b64 64, .f64 64, .pred 0."""
+    m = re.match(r"^\.[subfb](8|16|32|64)$", t)
     return int(m.group(1)) if m else 0
 
 
@@ -145,7 +157,8 @@ def run(ptx, kernel, grid, block, args, extra):
         regs = {}
         special = {"%tid.x": tid[0], "%tid.y": tid[1], "%tid.z": tid[2], "%ntid.x": block[0], "%ntid.y": block[1],
                    "%ntid.z": block[2], "%ctaid.x": ctaid[0], "%ctaid.y": ctaid[1], "%ctaid.z": ctaid[2],
-                   "%nctaid.x": grid[0], "%nctaid.y": grid[1], "%nctaid.z": grid[2]}
+                   "%nctaid.x": grid[0], "%nctaid.y": grid[1], "%nctaid.z": grid[2],
+                   "%laneid": (tid[0] + block[0] * (tid[1] + block[1] * tid[2])) % 32}
 
         def val(o):
             if o in special:
@@ -194,8 +207,22 @@ def run(ptx, kernel, grid, block, args, extra):
                 continue
             if base == "ret":
                 return
+            if base == "bar" and p[1] == "warp":
+                yield ("warp", pc, "barwarp", val(ops[0]) & 0xFFFFFFFF)
+                continue
             if base == "bar":
-                yield
+                yield ("bar",)
+                continue
+            if base == "activemask":
+                regs[ops[0]] = yield ("warp", pc, "activemask", None)
+                continue
+            if base == "vote":  # vote.sync.{all,any}.pred d, p, m; vote.sync.ballot.b32 d, p, m
+                regs[ops[0]] = yield ("warp", pc, "vote", (p[2], bool(val(ops[1])), val(ops[2]) & 0xFFFFFFFF))
+                continue
+            if base == "shfl":  # shfl.sync.{idx,bfly}.b32 d, a, b, c, m (c = 31: the whole warp)
+                if val(ops[3]) != 31:
+                    fail(op + ": only c = 31 (the whole warp) is modelled")
+                regs[ops[0]] = yield ("warp", pc, "shfl", (p[2], val(ops[1]), val(ops[2]), val(ops[4]) & 0xFFFFFFFF))
                 continue
             if base in ("ld", "st"):
                 space = "param" if "param" in p else "shared" if "shared" in p else "global"
@@ -211,7 +238,19 @@ def run(ptx, kernel, grid, block, args, extra):
                     if base == "ld":
                         regs[r] = int.from_bytes(data[off + i * w:off + (i + 1) * w], "little")
                     else:
-                        data[off + i * w:off + (i + 1) * w] = (val(r) & ((1 << (w * 8)) - 1)).to_bytes(w, "little")
+                        # A shared store of a register never written (the staged clone's plain copies store
+                        # every slot, loaded only where its row has a tile): garbage no lane reads; 0 here.
+                        v = 0 if space == "shared" and r.startswith("%") and r not in regs else val(r)
+                        data[off + i * w:off + (i + 1) * w] = (v & ((1 << (w * 8)) - 1)).to_bytes(w, "little")
+                continue
+            if base == "mov" and t == ".b64" and (ops[0].startswith("{") or ops[1].startswith("{")):
+                if ops[0].startswith("{"):  # unpack: {lo, hi} = x
+                    lo, hi = [x.strip() for x in ops[0].strip("{}").split(",")]
+                    v = val(ops[1])
+                    regs[lo], regs[hi] = v & 0xFFFFFFFF, (v >> 32) & 0xFFFFFFFF
+                else:
+                    lo, hi = [val(x.strip()) for x in ops[1].strip("{}").split(",")]
+                    regs[ops[0]] = (lo & 0xFFFFFFFF) | ((hi & 0xFFFFFFFF) << 32)
                 continue
             d, srcs = ops[0], [val(o) for o in ops[1:]]
             n = bits_of(t)
@@ -220,7 +259,8 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = srcs[0]
             elif base == "setp":
                 cmp = p[1]
-                a, b = srcs
+                a, b = srcs[0], srcs[1]
+                boolop = p[2] if len(p) > 3 and p[2] in ("and", "or") else None
                 if t[1] == "s":
                     a, b = signed(a, n), signed(b, n)
                 elif t[1] == "u":
@@ -229,11 +269,21 @@ def run(ptx, kernel, grid, block, args, extra):
                     a, b = f32(a), f32(b)  # inputs are never NaN: the unordered forms (leu ...) are the ordered ones
                 else:
                     fail(op)
-                regs[d] = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp[:2]]
+                r = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp[:2]]
+                if boolop:
+                    r = (r and bool(srcs[2])) if boolop == "and" else (r or bool(srcs[2]))
+                regs[d] = r
             elif base in ("or", "and") and t == ".pred":
                 regs[d] = (srcs[0] or srcs[1]) if base == "or" else (srcs[0] and srcs[1])
             elif base in ("and", "or", "xor"):
                 regs[d] = {"and": srcs[0] & srcs[1], "or": srcs[0] | srcs[1], "xor": srcs[0] ^ srcs[1]}[base] & mask
+            elif base == "popc":
+                regs[d] = bin(srcs[0] & mask).count("1")
+            elif base in ("max", "min") and t[1] in "su":
+                a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
+                regs[d] = (max(a, b) if base == "max" else min(a, b)) & mask
+            elif base == "neg" and t == ".f32":
+                regs[d] = srcs[0] ^ 0x80000000
             elif base == "not" and t == ".pred":  # a predicate's width is 0: ~x & mask would always be false
                 regs[d] = not srcs[0]
             elif base == "not":
@@ -295,6 +345,57 @@ def run(ptx, kernel, grid, block, args, extra):
             else:
                 fail("unknown instruction " + op)
 
+    def warp_step(block_threads, state, results):
+        """Runs the warp instructions that can run (every member waiting at
+        it); False when none can."""
+        moved = False
+        by_warp = {}
+        for i, st in enumerate(state):
+            if st and st[0] == "warp":
+                by_warp.setdefault(i // 32, []).append(i)
+        for w, lanes in by_warp.items():
+            at = {}
+            for i in lanes:
+                at.setdefault(state[i][1], []).append(i)
+            for pc_at, group in at.items():
+                kind = state[group[0]][2]
+                present = {i % 32 for i in group}
+                if kind == "activemask":
+                    m = sum(1 << l for l in present)
+                    for i in group:
+                        results[i], state[i] = m, None
+                    moved = True
+                    continue
+                masks = {}
+                for i in group:
+                    m = state[i][3] if kind == "barwarp" else state[i][3][-1]
+                    masks.setdefault(m, []).append(i)
+                for m, members in masks.items():
+                    need = {l for l in range(32) if m >> l & 1}
+                    if not need <= {i % 32 for i in members}:
+                        continue  # a member is not here (yet)
+                    byl = {i % 32: i for i in members}
+                    for i in members:
+                        if kind == "barwarp":
+                            results[i] = None
+                        elif kind == "vote":
+                            mode = state[i][3][0]
+                            preds = [state[byl[l]][3][1] for l in sorted(need)]
+                            results[i] = (all(preds) if mode == "all" else any(preds) if mode == "any"
+                                          else sum(1 << l for l in sorted(need) if state[byl[l]][3][1]))
+                        elif kind == "shfl":
+                            mode, _, b, _ = state[i][3]
+                            src = (b & 31) if mode == "idx" else ((i % 32) ^ (b & 31)) if mode == "bfly" else None
+                            if src is None:
+                                fail("shfl mode " + mode)
+                            if src not in need:
+                                fail("shfl from lane %d outside its member mask" % src)
+                            results[i] = state[byl[src]][3][1]
+                    for i in members:
+                        state[i] = None
+                    moved = True
+        return moved
+
     out_threads = 0
     for cz in range(grid[2]):
         for cy in range(grid[1]):
@@ -302,18 +403,32 @@ def run(ptx, kernel, grid, block, args, extra):
                 smem = bytearray(shared_size)
                 threads = [run_thread((cx, cy, cz), (tx, ty, tz), smem) for tz in range(block[2])
                            for ty in range(block[1]) for tx in range(block[0])]
-                while threads:
-                    alive = []
-                    for th in threads:
+                # state[i]: None (runnable), ("bar",), ("warp", pc, kind, payload), or "done"
+                state = [None] * len(threads)
+                results = [None] * len(threads)
+                started = [False] * len(threads)
+                while True:
+                    for i, th in enumerate(threads):
+                        if state[i] is not None:
+                            continue
                         try:
-                            next(th)
-                            alive.append(th)
+                            state[i] = th.send(results[i]) if started[i] else next(th)
+                            started[i] = True
                         except StopIteration:
-                            pass
-                    if alive and len(alive) != len(threads):
-                        fail("a barrier not reached by every thread of block (%d,%d,%d)" % (cx, cy, cz))
-                    threads = alive
-                    out_threads += 1
+                            state[i] = "done"
+                        results[i] = None
+                    if all(st == "done" for st in state):
+                        break
+                    if warp_step(threads, state, results):
+                        continue
+                    waiting = [st for st in state if st != "done"]
+                    if all(st[0] == "bar" for st in waiting):
+                        if len(waiting) != len(threads):
+                            fail("a barrier not reached by every thread of block (%d,%d,%d)" % (cx, cy, cz))
+                        state = [None] * len(threads)
+                        out_threads += 1
+                        continue
+                    fail("warp deadlock in block (%d,%d,%d): %s" % (cx, cy, cz, sorted({(st[1], st[2]) for st in waiting if st[0] == "warp"})))
     return out_threads
 
 
@@ -323,13 +438,13 @@ MEM = Memory()
 def main():
     argv = sys.argv[1:]
     if len(argv) < 2:
-        fail("usage: transpose_emu.py FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z --args SPEC... [--extra V...]")
+        fail("usage: ptx_emu.py FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z --args SPEC... [--extra V...]")
     ptx = open(argv[0]).read()
     kernel = argv[1]
     grid = block = None
     args, extra, outs, mode = [], [], [], None
     for a in argv[2:]:
-        if a in ("--grid", "--block", "--args", "--extra"):
+        if a in ("--grid", "--block", "--args", "--extra", "--extra-end"):
             mode = a
             continue
         if mode == "--grid":
@@ -338,6 +453,11 @@ def main():
             block = [int(x) for x in a.split(",")]
         elif mode == "--extra":
             extra.append(int(a))
+        elif mode == "--extra-end":  # the end of argument N's buffer, as the runtime's allocEnds
+            base = args[int(a)]
+            for b, data in MEM.bufs:
+                if b == base:
+                    extra.append(b + len(data))
         elif mode == "--args":
             kind, _, rest = a.partition(":")
             if kind in ("in", "inzeros"):
@@ -347,6 +467,13 @@ def main():
                 for i in range(0, n - 3, 4):  # finite floats in [1, 2) (inzeros: one in three 0), any bytes for the rest
                     v = 1.0 + rng.randrange(1000000) / 1e6
                     data[i:i + 4] = struct.pack("<f", 0.0 if kind == "inzeros" and rng.randrange(3) == 0 else v)
+                args.append(MEM.alloc(data))
+            elif kind == "inzero":
+                n, seed, k = (int(x) for x in rest.split(":"))
+                rng = random.Random(seed)
+                data = bytearray(n)
+                for i in range(0, n - 3, 4):  # integers 1..1000 (also finite floats: denormals), one in k 0
+                    data[i:i + 4] = struct.pack("<I", 0 if rng.randrange(k) == 0 else 1 + rng.randrange(1000))
                 args.append(MEM.alloc(data))
             elif kind == "out":
                 data = bytearray(b"\x5a" * int(rest))
