@@ -98,7 +98,7 @@ def parse_kernel(text, name):
             shared[sm.group(2)] = size
             size += int(sm.group(3))
             continue
-        if stmt.startswith(".reg") or stmt.startswith(".local"):
+        if stmt.startswith(".reg") or stmt.startswith(".local") or stmt.startswith(".pragma"):
             continue
         guard = None
         gm = re.match(r"^@(!?)(%\w+)\s+(.*)$", stmt)
@@ -178,8 +178,10 @@ def run(ptx, kernel, grid, block, args, extra):
 
         def addr(o):
             inner = o[1:-1].strip()
-            m = re.match(r"^([%\w]+)\s*([+-]\s*\d+)?$", inner)
-            off = int(m.group(2).replace(" ", "")) if m.group(2) else 0
+            m = re.match(r"^([%\w]+)\s*(\+\s*-?\s*\d+|-\s*\d+)?$", inner)  # [r], [r+8], [r-8], [r+-8]
+            if not m:
+                fail("address " + o)
+            off = int(m.group(2).replace(" ", "").replace("+", "")) if m.group(2) else 0
             if m.group(1) in pvals:
                 return ("param", m.group(1))
             return ("addr", val(m.group(1)) + off)
