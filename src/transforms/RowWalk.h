@@ -294,7 +294,7 @@ private:
   /// A planned loop with early exits (RowWalkGuards.cpp): the per-lane form,
   /// each row's base a pointer parameter (its allocation's end a launch
   /// argument); false with the reason otherwise.
-  bool planExits(const LoopBlock &L, StagedPlan &sp, std::string &why);
+  bool planExits(StagedPlan &sp, std::string &why);
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);
   bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);

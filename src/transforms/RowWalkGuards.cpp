@@ -178,7 +178,7 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
       if (exitsOnly && L.exits.empty()) continue;
       StagedPlan sp;
       std::string w;
-      if (planStaged(L, plan, sp, w) && (L.exits.empty() || planExits(L, sp, w))) {
+      if (planStaged(L, plan, sp, w) && (L.exits.empty() || planExits(sp, w))) {
         multiStaged |= L.multi;
         plan.staged.push_back(std::move(sp));
         continue;
@@ -214,7 +214,7 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
   return true;
 }
 
-bool Planner::planExits(const LoopBlock &L, StagedPlan &sp, std::string &why) {
+bool Planner::planExits(StagedPlan &sp, std::string &why) {
   // The tiles read each row ahead of the loop, past where it may leave it:
   // only where each warp can check at run time that they stay inside the
   // row's allocation (the end of its base parameter's, a launch argument).
@@ -245,7 +245,6 @@ bool Planner::planExits(const LoopBlock &L, StagedPlan &sp, std::string &why) {
       return false;
     }
   sp.unalignedWhy = "an early exit (the unaligned clone has one trip count a warp)";
-  (void)L;
   return true;
 }
 

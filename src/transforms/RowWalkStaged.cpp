@@ -172,7 +172,7 @@ struct StagedEmit {
   // ... and whether the lane left in the peel (`done`), the dispatch every
   // fallback goes through (`header` is it: to the lane's exit, to the
   // loop's end, or into the original loop).
-  std::string done, loopHeader;
+  std::string done;
 
   StagedEmit(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
              StmtMap &before, StmtMap &after, const std::set<size_t> &drop, const std::map<uint32_t, AllocEnd> &ends)
@@ -180,7 +180,7 @@ struct StagedEmit {
     for (size_t x : L.exits)
       exitTargets.push_back(std::string(analysis::branchTarget(static_cast<const Instruction &>(*cb[x]))));
     tag = std::to_string(L.hs);
-    header = loopHeader = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
+    header = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
     if (!L.exits.empty()) header = "$L__ptxopt_st_disp" + tag;
     ipt = sp.tileBytes / unsigned(sp.step);
     pieces = sp.tileBytes / 16;
