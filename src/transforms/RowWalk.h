@@ -304,6 +304,10 @@ private:
   void planTripParams(const LoopBlock &L, LanePlan &lp);
   void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
+  /// planStaged's second step: each row's loads cover its piece of an
+  /// iteration exactly; the loads, short-element rows and 16-byte runs.
+  bool rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
+                 const std::set<size_t> &removed, std::string &why);
   /// planStaged's last step: the tile size and the tiles in flight (false: they do not fit).
   bool sizeTiles(StagedPlan &sp, std::string &why) const;
   bool singleBlockLoopShape(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,

@@ -68,6 +68,58 @@ bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, st
   return false;
 }
 
+/// planStaged's second step: each row's loads cover each iteration's S
+/// bytes exactly (the copies then read no byte the thread would not), in
+/// sp.loads by offset from the piece's start (sp.rowOff); rows of 8- and
+/// 16-bit elements (shortRuns); 16-byte runs of one type, one shared load
+/// each (sp.runs).
+bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
+                        const std::set<size_t> &removed, std::string &why) {
+  for (unsigned r = 0; r < sp.rows.size(); ++r) {
+    // The loads of an iteration cover its S bytes of the row exactly: the
+    // copies then read no byte the thread would not.
+    // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
+    const int64_t first = byRow[sp.rows[r]].begin()->first;
+    sp.rowOff.push_back(first);
+    int64_t next = first;
+    for (const auto &[off, i] : byRow[sp.rows[r]]) {
+      if (off != next) {
+        why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
+              " bytes exactly";
+        return false;
+      }
+      next += analysis::memAccess(*instr(i))->bytes();
+      sp.loads.push_back({i, r, off - first});
+    }
+    if (next != first + sp.step) {
+      why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
+            " bytes exactly";
+      return false;
+    }
+    std::string shortWhy;
+    if (!shortRuns(byRow[sp.rows[r]], removed, sp, r, shortWhy)) {
+      why = shortWhy;
+      return false;
+    }
+    // 16-byte runs of one type: one shared load each (rows of 4- and 8-byte elements).
+    for (int64_t q = first; q < first + sp.step && !sp.shortRow[r]; q += 16) {
+      std::vector<size_t> run;
+      std::string type;
+      bool same = true;
+      for (const auto &[off, i] : byRow[sp.rows[r]])
+        if (off >= q && off < q + 16) {
+          run.push_back(i);
+          std::string t = typeModifier(*instr(i));
+          same &= type.empty() || t == type;
+          same &= analysis::memAccess(*instr(i))->vector == 1;  // a vector load is a piece of its own
+          type = t;
+        }
+      if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
+    }
+  }
+  return true;
+}
+
 bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why) {
   if (!planLanes(L, plan, sp.lp, why, true)) return false;
   std::set<size_t> removed;
@@ -165,48 +217,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     why = "more than two rows per thread (the tiles' shared memory)";
     return false;
   }
-  for (unsigned r = 0; r < sp.rows.size(); ++r) {
-    // The loads of an iteration cover its S bytes of the row exactly: the
-    // copies then read no byte the thread would not.
-    // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
-    const int64_t first = byRow[sp.rows[r]].begin()->first;
-    sp.rowOff.push_back(first);
-    int64_t next = first;
-    for (const auto &[off, i] : byRow[sp.rows[r]]) {
-      if (off != next) {
-        why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
-              " bytes exactly";
-        return false;
-      }
-      next += analysis::memAccess(*instr(i))->bytes();
-      sp.loads.push_back({i, r, off - first});
-    }
-    if (next != first + sp.step) {
-      why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
-            " bytes exactly";
-      return false;
-    }
-    std::string shortWhy;
-    if (!shortRuns(byRow[sp.rows[r]], removed, sp, r, shortWhy)) {
-      why = shortWhy;
-      return false;
-    }
-    // 16-byte runs of one type: one shared load each (rows of 4- and 8-byte elements).
-    for (int64_t q = first; q < first + sp.step && !sp.shortRow[r]; q += 16) {
-      std::vector<size_t> run;
-      std::string type;
-      bool same = true;
-      for (const auto &[off, i] : byRow[sp.rows[r]])
-        if (off >= q && off < q + 16) {
-          run.push_back(i);
-          std::string t = typeModifier(*instr(i));
-          same &= type.empty() || t == type;
-          same &= analysis::memAccess(*instr(i))->vector == 1;  // a vector load is a piece of its own
-          type = t;
-        }
-      if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
-    }
-  }
+  if (!rowPieces(sp, byRow, removed, why)) return false;
   // The loop's stores go through other allocations than its rows (which
   // the copies read tiles ahead): a launch condition per pair of pointer
   // parameters; a store the analysis cannot keep apart refuses.
