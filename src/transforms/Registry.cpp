@@ -96,7 +96,7 @@ std::vector<OptionDecl> rowwalkOptions() {
            "rowptr[i+1]; j++)`); no launch condition can tell their row lengths, and short rows run slower",
            [](PassOptions &o, const OptionValue &v) { o.rowwalk.csr = v.flag; }),
       // Measured on an H200 (docs/BENCHMARKS.md, "Row walks with early exits"):
-      // 2.4-7.7x where rows run past 2048 elements, 0.47-0.72x where most end
+      // 1.9-7.7x where rows run past 2048 elements, 0.49-0.73x where most end
       // in their first 64 (262144 rows of 256).
       flag("rowwalk", "rowwalk-exits",
            "also give the staged clone to row walks that leave the loop early (`break`, `return`: a sum up to a "

@@ -220,7 +220,7 @@ bool Planner::planExits(StagedPlan &sp, std::string &why) {
   // row's allocation (the end of its base parameter's, a launch argument).
   if (!ctx_.options.rowwalk.exits) {
     why = "an early exit: where rows end in their first elements the staged clone runs slower than the original "
-          "(0.47-0.72x at 262144 x 256), where they run long 2.4-7.7x faster, and no launch condition can tell "
+          "(0.49-0.73x at 262144 x 256), where they run long 1.9-7.7x faster, and no launch condition can tell "
           "which: only with rowwalk-exits (ptx-opt --rowwalk-exits)";
     return false;
   }
