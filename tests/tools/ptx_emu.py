@@ -28,7 +28,8 @@ unknown instruction cannot pass silently.
 
 An argument SPEC: in:<bytes>:<seed> (a buffer filled with pseudo-random bytes;
 floats kept finite), inzeros:<bytes>:<seed> (the same, one float in three
-0), inzero:<bytes>:<seed>:<k> (integers 1..1000, one in k 0: sentinels),
+0), inzero:<bytes>:<seed>:<k>[:last0] (integers 1..1000, one in k 0: sentinels;
+last0: the last element 0 too),
 out:<bytes> (a buffer of 0x5a bytes, the one
 printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
 (the tiled clone's original grid.x/.y); --extra-end N appends a .u64, the
@@ -471,11 +472,14 @@ def main():
                     data[i:i + 4] = struct.pack("<f", 0.0 if kind == "inzeros" and rng.randrange(3) == 0 else v)
                 args.append(MEM.alloc(data))
             elif kind == "inzero":
-                n, seed, k = (int(x) for x in rest.split(":"))
+                fields = rest.split(":")
+                n, seed, k = (int(x) for x in fields[:3])
                 rng = random.Random(seed)
                 data = bytearray(n)
                 for i in range(0, n - 3, 4):  # integers 1..1000 (also finite floats: denormals), one in k 0
                     data[i:i + 4] = struct.pack("<I", 0 if rng.randrange(k) == 0 else 1 + rng.randrange(1000))
+                if fields[3:] == ["last0"] and n >= 4:  # a sentinel as the buffer's last element
+                    data[n - 4 - n % 4:n - n % 4] = b"\0\0\0\0"
                 args.append(MEM.alloc(data))
             elif kind == "out":
                 data = bytearray(b"\x5a" * int(rest))
