@@ -34,14 +34,16 @@
 namespace {
 
 using bench::check;
-using bench::readFile;
 
 int runs = 20;
 
-std::pair<float, float> timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **args) {
-  const bench::Timing t = bench::timeIt(
-      [&] { check(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr), "launch"); }, runs);
-  return {t.min, t.median};
+/// Min and median of `runs` launches of `f` (grid gx x gy, block bx).
+bench::Timing timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned bx, const std::vector<void *> &args) {
+  bench::Launch l;
+  l.f = f;
+  l.grid[0] = gx, l.grid[1] = gy, l.block[0] = bx;
+  l.params = args;
+  return bench::timeIt([&] { l.run(); }, runs);
 }
 
 }  // namespace
@@ -60,22 +62,13 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: exits <exits.ptx> <exits.O2.ptx> [--runs N] [--n ROWS] [--len N]\n");
     return 2;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "exits: no CUDA device\n");
-    return 77;
-  }
+  if (!bench::haveDevice("exits")) return 77;
   bool failed = false;
   try {
-    check(cudaFree(nullptr), "context");
-    CUmodule orig, opt;
-    check(cuModuleLoadData(&orig, readFile(files[0]).c_str()), files[0].c_str());
-    check(cuModuleLoadData(&opt, readFile(files[1]).c_str()), files[1].c_str());
+    bench::initContext();
+    CUmodule orig = bench::loadModule(files[0]), opt = bench::loadModule(files[1]);
     const size_t elems = size_t(n) * len;
-    void *A = nullptr, *I = nullptr, *y = nullptr;
-    check(cudaMalloc(&A, elems * 4), "malloc");
-    check(cudaMalloc(&I, elems * 4), "malloc");
-    check(cudaMalloc(&y, size_t(n) * 4), "malloc");
+    void *A = bench::deviceAlloc(elems * 4), *I = bench::deviceAlloc(elems * 4), *y = bench::deviceAlloc(size_t(n) * 4);
     // The end of the rows' allocations (what the runtime passes the clone).
     auto endOf = [](void *p) {
       CUdeviceptr base = 0;
@@ -117,19 +110,20 @@ int main(int argc, char **argv) {
           {"find_first_i32", {&I, &y, &n, &len, &key}, &endI},
           {"exit_two_f32", {&A, &y, &n, &len, &limit}, &endA},
       };
+      // One launch on a poisoned output, its output read back.
+      auto outputOf = [&](CUfunction f, unsigned gx, unsigned gy, unsigned bx, std::vector<void *> &args) {
+        check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
+        check(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args.data(), nullptr), "launch");
+        check(cudaDeviceSynchronize(), "launch");
+        std::vector<uint32_t> h(n);
+        check(cudaMemcpy(h.data(), y, size_t(n) * 4, cudaMemcpyDeviceToHost), "copy back");
+        return h;
+      };
       for (auto &k : ks) {
-        auto output = [&]() {
-          std::vector<uint32_t> h(n);
-          check(cudaMemcpy(h.data(), y, size_t(n) * 4, cudaMemcpyDeviceToHost), "copy back");
-          return h;
-        };
         CUfunction fo, fc;
         check(cuModuleGetFunction(&fo, orig, k.name), k.name);
-        check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
-        check(cuLaunchKernel(fo, grid, 1, 1, 256, 1, 1, 0, nullptr, k.args.data(), nullptr), "launch");
-        check(cudaDeviceSynchronize(), k.name);
-        const auto want = output();
-        const auto [omin, omed] = timeIt(fo, grid, 1, 256, k.args.data());
+        const auto want = outputOf(fo, grid, 1, 256, k.args);
+        const auto [omin, omed] = timeIt(fo, grid, 1, 256, k.args);
         const std::string name = std::string(k.name) + "__ptxopt_staged";
         const std::string kText = K ? std::to_string(K) : std::string("none");
         if (cuModuleGetFunction(&fc, opt, name.c_str()) != CUDA_SUCCESS) {
@@ -139,13 +133,10 @@ int main(int argc, char **argv) {
         std::vector<void *> cargs = k.args;
         cargs.push_back(k.end);
         const unsigned gx = 256 / 32, gy = grid, bx = 32;
-        check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
-        check(cuLaunchKernel(fc, gx, gy, 1, bx, 1, 1, 0, nullptr, cargs.data(), nullptr), "launch");
-        check(cudaDeviceSynchronize(), name.c_str());
-        const auto got = output();
+        const auto got = outputOf(fc, gx, gy, bx, cargs);
         size_t diff = 0;
         for (size_t j = 0; j < got.size(); ++j) diff += got[j] != want[j];
-        const auto [cmin, cmed] = timeIt(fc, gx, gy, bx, cargs.data());
+        const auto [cmin, cmed] = timeIt(fc, gx, gy, bx, cargs);
         std::printf("| `%s` | %s | %.4f (%.4f) | %.4f (%.4f) | %.2fx%s |\n", k.name, kText.c_str(), omin, omed, cmin,
                     cmed, omin / cmin, diff ? " **DIFFERENT**" : "");
         failed |= diff != 0;
