@@ -176,14 +176,7 @@ std::optional<std::string> mergeBlocks(ir::Module &m, ir::Function &g, unsigned 
   const std::string axis = dim == 0 ? "x" : "y";
   if (auto refused = mergeRefusal(g)) return refused;
   // The original grid.x (or .y), after the original's parameters.
-  const std::string gridParam = std::string(g.name) + "_param_ptxopt_grid_" + axis;
-  ir::Decl d;
-  d.attrs = {m.intern(".param"), m.intern(".u32")};
-  d.names.push_back({m.intern(gridParam), {}, {}});
-  d.semicolon = false;
-  d.edited = true;
-  g.params->push_back(std::move(d));
-  g.edited = true;
+  const std::string gridParam = addExtraParam(m, g, "grid_" + axis);
   Emitter e{m, {}};
   e.prefix = "%ptxopt_m";
   std::string t = e.reg32(), n = e.reg32(), c = e.reg32(), ln = e.reg32(), q = e.reg32(), qn = e.reg32(),
