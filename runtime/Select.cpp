@@ -167,6 +167,13 @@ uint32_t transformedDim(const DimSource &src, const LaunchShape &s) {
 }  // namespace
 
 namespace {
+/// "param <index> (0x...) is in no known allocation".
+std::string notInAllocation(uint32_t index, uint64_t value) {
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%" PRIx64, value);
+  return "param " + std::to_string(index) + " (" + hex + ") is in no known allocation";
+}
+
 /// The end (base + size) of the allocation holding pointer argument
 /// `index`'s value; false (with the reason, when `why` is given) when the
 /// argument is missing, not 8 bytes, or in no allocation the driver knows.
@@ -180,11 +187,7 @@ bool allocationEnd(const std::vector<uint32_t> &paramSizes, void *const *params,
   if (!lookup || !*lookup)
     return !failed(why, [&] { return "param " + std::to_string(index) + ": no allocation lookup to find its end"; });
   if (!(*lookup)(value, base, size))
-    return !failed(why, [&] {
-      char hex[32];
-      std::snprintf(hex, sizeof hex, "0x%" PRIx64, value);
-      return "param " + std::to_string(index) + " (" + hex + ") is in no known allocation";
-    });
+    return !failed(why, [&] { return notInAllocation(index, value); });
   end = base + size;
   return true;
 }
@@ -332,11 +335,7 @@ bool disjointFails(const Variant &v, const std::vector<uint32_t> &paramSizes, vo
       return failed(why, [&] { return pair() + ": no allocation lookup to tell whether they overlap"; });
     for (int i = 0; i < 2; ++i)
       if (!(*lookup)(value[i], base[i], size[i]))
-        return failed(why, [&] {
-          char hex[32];
-          std::snprintf(hex, sizeof hex, "0x%" PRIx64, value[i]);
-          return "param " + std::to_string(idx[i]) + " (" + hex + ") is in no known allocation";
-        });
+        return failed(why, [&] { return notInAllocation(idx[i], value[i]); });
     if (base[0] < base[1] + size[1] && base[1] < base[0] + size[0])
       return failed(why, [&] { return pair() + " point into the same allocation (they may overlap)"; });
   }
