@@ -52,14 +52,16 @@ Fn *byHost(const void *h) {
     if (f->host == h) return f;
   return nullptr;
 }
+// A graph node holds the parameters last set on it (GetParams returns them,
+// as cudart does: the function and launch the node holds).
+struct FakeNode {
+  cudaKernelNodeParams p;
+};
 // A stream capture (cudaStreamBeginCapture .. cudaStreamEndCapture): each
 // launch meanwhile also becomes a node, the capture's last
 // (cudaStreamGetCaptureInfo gives it).
-struct CapturedNode {
-  cudaKernelNodeParams p;
-};
 bool capturing = false;
-CapturedNode *lastCaptured = nullptr;
+FakeNode *lastCaptured = nullptr;
 void captured(const void *func, dim3 g, dim3 b) {
   if (!capturing) return;
   cudaKernelNodeParams p;
@@ -67,7 +69,7 @@ void captured(const void *func, dim3 g, dim3 b) {
   p.func = const_cast<void *>(func);
   p.gridDim = g;
   p.blockDim = b;
-  lastCaptured = new CapturedNode{p};
+  lastCaptured = new FakeNode{p};
 }
 cudaError_t fakeLaunch(cudaKernel_t k, dim3 g, dim3 b, size_t shared, bool ptsz) {
   Fn *f = reinterpret_cast<Fn *>(k);
@@ -142,11 +144,6 @@ cudaError_t cudaGetKernel(cudaKernel_t *k, const void *f) {
   *k = reinterpret_cast<cudaKernel_t>(fn);
   return cudaSuccess;
 }
-// A graph node holds the parameters last set on it (GetParams returns them,
-// as cudart does: the function and launch the node holds).
-struct FakeNode {
-  cudaKernelNodeParams p;
-};
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t, const cudaGraphNode_t *, size_t,
                                    const cudaKernelNodeParams *p) {
   cudaError_t e =
@@ -192,7 +189,7 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, cudaGra
 }
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, cudaKernelNodeParams *p) {
   if (!n || !p) return lastError = cudaErrorInvalidValue;
-  *p = reinterpret_cast<FakeNode *>(n)->p;  // (a CapturedNode has the same layout)
+  *p = reinterpret_cast<FakeNode *>(n)->p;
   return cudaSuccess;
 }
 cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) {
