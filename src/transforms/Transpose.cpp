@@ -461,10 +461,12 @@ std::string limits(const FlatForm &flat) {
 /// `k` is the kernel the clones are named after and remarked on; `code`,
 /// analysed by `fa`, the one they are made from: `k`, or `k` without its
 /// grid-stride loops (TransposeGridStride.cpp), whose launch conditions
-/// `once` every variant takes.
+/// `once` every variant takes, or either with its 64-bit divisions' fast
+/// paths folded (TransposeWide.cpp); `original` the code the clone's thin
+/// tiles run (`code` but for the folding).
 void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, analysis::FunctionAnalyses &fa,
-             FlatForm flat, const std::vector<Variant::GridStrideOnce> &once) {
-  flat.original = &code;
+             FlatForm flat, const std::vector<Variant::GridStrideOnce> &once, const ir::Function &original) {
+  flat.original = &original;
   ir::Module &m = ctx.module;
   const ir::Stmt *at = fa.cfg().instructions()[flat.mad];
   const std::string what = "a 1-D launch indexing with / and % (" + flat.index + " by " + flat.w.text() + ")";
@@ -545,8 +547,26 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
                const std::vector<Variant::GridStrideOnce> &once) {
   ir::Module &m = ctx.module;
   std::string flatWhy;
-  if (auto flat = findFlatForm(code, fa, flatWhy)) {
-    runFlat(ctx, k, code, fa, *flat, once);
+  auto flat = findFlatForm(code, fa, flatWhy);
+  if (flat && !flat->wide) {
+    runFlat(ctx, k, code, fa, *flat, once, code);
+    return;
+  }
+  // A 64-bit index (or a refusal): where nvcc divided through its fast
+  // paths, the form is looked for again on the copy with them folded.
+  if (flat || !flatWhy.empty())
+    if (auto folded = foldDivFastPaths(m, code)) {
+      analysis::FunctionAnalyses ffa(m, *folded);
+      std::string why;
+      if (auto f = findFlatForm(*folded, ffa, why)) {
+        runFlat(ctx, k, *folded, ffa, *f, once, code);
+        return;
+      }
+      flat.reset();
+      flatWhy = why;
+    }
+  if (flat) {
+    runFlat(ctx, k, code, fa, *flat, once, code);
     return;
   }
   if (!flatWhy.empty()) {

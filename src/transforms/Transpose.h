@@ -139,6 +139,12 @@ inline constexpr unsigned kFlatBlocks[] = {64, 128, 256, 512, 1024};
 struct Radix {
   std::vector<std::string> regs, names;
   std::vector<int> params;
+  // A 64-bit index (FlatForm::wide): per factor, "" where its register holds
+  // it in 64 bits (an 8-byte parameter), else the cvt that widens the 4-byte
+  // parameter's register ("cvt.s64.s32", "cvt.u64.u32"); and the
+  // parameter's bytes (4 or 8).
+  std::vector<std::string> ext;
+  std::vector<unsigned> bytes;
   bool empty() const { return names.empty(); }
   /// The factors' names joined by '*'.
   std::string text() const;
@@ -152,7 +158,11 @@ uint32_t factorFloor(const Radix &r, uint32_t most);
 /// A kernel whose thread splits its flat index i = %ctaid.x * %ntid.x +
 /// %tid.x by a parameter w with div and rem (the instructions, by CFG index).
 struct FlatForm {
-  uint32_t mad = 0;                  // mad.lo i, %ctaid.x, %ntid.x, %tid.x
+  uint32_t mad = 0;                  // mad.lo i, %ctaid.x, %ntid.x, %tid.x (wide: the add.s64)
+  // A 64-bit index (TransposeWide.cpp): i = mul.wide.u32 %ctaid.x, %ntid.x
+  // + cvt.u64.u32 %tid.x, its divisions and remainders 64-bit, the radices
+  // 8-byte parameters or 4-byte ones widened.
+  bool wide = false;
   std::vector<uint32_t> divs, rems;  // div / rem i, w
   std::string index;                 // the register i
   // A second split (a flat permute: i / w, then (i / w) % w2 and
@@ -193,6 +203,10 @@ std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir
 /// The flat form of `k`, or nullopt: with `why` empty when `k` does not
 /// divide a flat index (no remark), else why the form does not fit.
 std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why);
+/// A copy of `k` (not emitted) with each of nvcc's 64-bit division fast
+/// paths folded into its 64-bit division (TransposeWide.cpp), or null when
+/// `k` has none.
+std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function &k);
 /// `k` as a 2-D kernel (not emitted): R = %ctaid.x * %ntid.x + %tid.x, Q =
 /// %ctaid.y * %ntid.y + %tid.y, i = Q * w + R, each div i, w Q and each rem
 /// i, w R; with two splits M = %ctaid.y * %ntid.y + %tid.y, the batch B =

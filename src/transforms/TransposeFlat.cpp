@@ -91,7 +91,8 @@ namespace {
 
 bool isDivRem(const ir::Instruction &in) {
   auto b = in.base();
-  return (b == "div" || b == "rem") && (in.opcode.ends_with(".s32") || in.opcode.ends_with(".u32"));
+  return (b == "div" || b == "rem") && (in.opcode.ends_with(".s32") || in.opcode.ends_with(".u32") ||
+                                        in.opcode.ends_with(".s64") || in.opcode.ends_with(".u64"));
 }
 
 /// The flat index: %ctaid.x, %ntid.x and %tid.x each read once (a mov),
@@ -138,8 +139,41 @@ bool flatIndex(const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm &
       f.index = std::string(o[0].text);
     }
   }
+  if (!mad) {  // 64-bit: mul.wide.u32 A, %ctaid.x, %ntid.x; cvt.u64.u32 B, %tid.x; add.s64 i, A, B
+    std::map<std::string_view, uint32_t> defAt;
+    for (uint32_t i = 0; i < ins.size(); ++i)
+      for (auto d : analysis::defUse(*ins[i]).defs) defAt[d] = i;
+    auto defOf = [&](const Operand &o) -> const ir::Instruction * {
+      auto it = o.isReg() ? defAt.find(o.text) : defAt.end();
+      return it == defAt.end() || defs[o.text] != 1 || uses[o.text] != 1 ? nullptr : ins[it->second];
+    };
+    auto isWideMul = [&](const ir::Instruction *in) {
+      if (!in || in->opcode != "mul.wide.u32" || !in->guard.empty() || in->operands.size() != 3) return false;
+      const auto &o = in->operands;
+      auto is = [&](const Operand &op, const char *sreg) { return op.isReg() && op.text == regOf[sreg]; };
+      return (is(o[1], "%ctaid.x") && is(o[2], "%ntid.x")) || (is(o[1], "%ntid.x") && is(o[2], "%ctaid.x"));
+    };
+    auto isTid = [&](const ir::Instruction *in) {
+      return in && in->opcode == "cvt.u64.u32" && in->guard.empty() && in->operands.size() == 2 &&
+             in->operands[1].isReg() && in->operands[1].text == regOf["%tid.x"];
+    };
+    for (uint32_t i = 0; i < ins.size() && !mad; ++i) {
+      const ir::Instruction &in = *ins[i];
+      if ((in.opcode != "add.s64" && in.opcode != "add.u64") || !in.guard.empty() || in.operands.size() != 3 ||
+          !in.operands[0].isReg())
+        continue;
+      const ir::Instruction *x = defOf(in.operands[1]), *y = defOf(in.operands[2]);
+      if ((isWideMul(x) && isTid(y)) || (isWideMul(y) && isTid(x))) {
+        mad = &in;
+        f.mad = i;
+        f.wide = true;
+        f.index = std::string(in.operands[0].text);
+      }
+    }
+  }
   if (!mad) return false;
-  // The three index registers feed the mad alone; i is written once.
+  // The three index registers feed the mad (wide: the mul.wide and the cvt)
+  // alone; i is written once.
   for (const char *s : {"%tid.x", "%ntid.x", "%ctaid.x"})
     if (defs[regOf[s]] != 1 || uses[regOf[s]] != 1) return false;
   return defs[f.index] == 1;
@@ -155,23 +189,49 @@ struct DivRem {
 using ParamOf = std::function<int(const std::string &, std::string &)>;
 using Radices = std::vector<std::string>;  // a product of radix registers, sorted (a multiset)
 
+/// A 64-bit index's radices (FlatForm::wide): a 4-byte parameter's
+/// register widened by a cvt (`cvt.s64.s32 %rd2, %r2`) or by the mul.wide
+/// of a product (`mul.wide.s32 %rd14, %r2, %r1`) stands for its parameter
+/// as the 32-bit register (canon), the widening kept (widen).
+struct Wide {
+  bool on = false;
+  std::map<std::string, std::string> canonOf;  // the cvt's register -> the 4-byte one
+  std::map<std::string, std::string> widen;    // the 4-byte register -> the cvt widening it
+  std::string canon(const std::string &reg) const {
+    auto it = canonOf.find(reg);
+    return it == canonOf.end() ? reg : it->second;
+  }
+};
+
 /// The radices whose product register `reg` is (a parameter loaded before
-/// the index, or mul.lo of two such products), into `out`; false if not.
+/// the index, or mul.lo of two such products; wide: mul.lo.s64 of them or
+/// mul.wide of two 4-byte parameters), into `out`; false if not.
 bool productOf(const std::vector<const ir::Instruction *> &ins, const std::map<std::string_view, int> &defs,
-               const ParamOf &paramOf, const std::string &reg, Radices &out, int depth = 0) {
+               const ParamOf &paramOf, Wide &wide, const std::string &reg, Radices &out, int depth = 0) {
   auto d = defs.find(reg);
   if (depth > 3 || d == defs.end() || d->second != 1) return false;
   std::string name;
-  if (paramOf(reg, name) >= 0) {
-    out.push_back(reg);
+  if (const std::string c = wide.canon(reg); paramOf(c, name) >= 0) {
+    out.push_back(c);
     return true;
   }
   for (const ir::Instruction *in : ins) {
     if (in->operands.size() != 3 || !in->operands[0].isReg() || in->operands[0].text != reg) continue;
-    return (in->opcode == "mul.lo.s32" || in->opcode == "mul.lo.u32") && in->guard.empty() && in->operands[1].isReg() &&
-           in->operands[2].isReg() &&
-           productOf(ins, defs, paramOf, std::string(in->operands[1].text), out, depth + 1) &&
-           productOf(ins, defs, paramOf, std::string(in->operands[2].text), out, depth + 1);
+    if (!in->guard.empty() || !in->operands[1].isReg() || !in->operands[2].isReg()) return false;
+    const std::string x(in->operands[1].text), y(in->operands[2].text);
+    if (wide.on && (in->opcode == "mul.wide.s32" || in->opcode == "mul.wide.u32")) {
+      if (paramOf(x, name) < 0 || paramOf(y, name) < 0) return false;
+      const std::string cvt = in->opcode == "mul.wide.s32" ? "cvt.s64.s32" : "cvt.u64.u32";
+      wide.widen.emplace(x, cvt);
+      wide.widen.emplace(y, cvt);
+      out.push_back(x);
+      out.push_back(y);
+      return true;
+    }
+    const bool mul = wide.on ? in->opcode == "mul.lo.s64" || in->opcode == "mul.lo.u64"
+                             : in->opcode == "mul.lo.s32" || in->opcode == "mul.lo.u32";
+    return mul && productOf(ins, defs, paramOf, wide, x, out, depth + 1) &&
+           productOf(ins, defs, paramOf, wide, y, out, depth + 1);
   }
   return false;
 }
@@ -185,7 +245,8 @@ bool productOf(const std::vector<const ir::Instruction *> &ins, const std::map<s
 /// each one parameter: the one- and two-split code decides; one radix; no
 /// such order); -1: refused, `why` set.
 int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vector<DivRem> &all,
-               const std::map<std::string_view, int> &defs, const ParamOf &paramOf, FlatForm &f, std::string &why) {
+               const std::map<std::string_view, int> &defs, const ParamOf &paramOf, Wide &wide,
+               const std::function<Radix(const Radices &)> &radixOf, FlatForm &f, std::string &why) {
   std::map<std::string, Radices> quot{{f.index, {}}};  // register -> the radices i was divided by
   struct Step {
     uint32_t at;
@@ -197,7 +258,7 @@ int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vecto
     auto q = quot.find(d.src);
     if (q == quot.end()) continue;
     Radices by;
-    if (!productOf(ins, defs, paramOf, d.by, by)) return 0;
+    if (!productOf(ins, defs, paramOf, wide, d.by, by)) return 0;
     Radices after = q->second;
     after.insert(after.end(), by.begin(), by.end());
     std::sort(after.begin(), after.end());
@@ -221,13 +282,7 @@ int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vecto
     if (!std::includes(hi.begin(), hi.end(), lo->begin(), lo->end())) return 0;
     Radices rest;
     std::set_difference(hi.begin(), hi.end(), lo->begin(), lo->end(), std::back_inserter(rest));
-    Radix r;
-    for (const std::string &reg : rest) {
-      r.regs.push_back(reg);
-      r.names.emplace_back();
-      r.params.push_back(paramOf(reg, r.names.back()));
-    }
-    radices.push_back(std::move(r));
+    radices.push_back(radixOf(rest));
     level[size] = int(radices.size());
     lo = &hi;
   }
@@ -257,25 +312,56 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   std::map<std::string_view, int> defs;
   if (!flatIndex(k, fa, f, defs)) return std::nullopt;
   const auto &ins = fa.cfg().instructions();
-  // A register loaded once from a parameter before the mad, in its block:
-  // the parameter's index and name, or -1.
+  Wide wide;
+  wide.on = f.wide;
+  std::map<std::string, unsigned> bytesOf;  // a parameter's register -> the parameter's bytes
+  // A register loaded once from a parameter before the mad, in its block
+  // (4 bytes; wide: 4 or 8): the parameter's index and name, or -1.
   auto paramOf = [&](const std::string &reg, std::string &name) {
-    if (defs[reg] != 1) return -1;
+    auto d = defs.find(reg);
+    if (d == defs.end() || d->second != 1) return -1;
     for (uint32_t i = 0; i < f.mad; ++i) {
       const ir::Instruction &in = *ins[i];
       auto mem = analysis::memAccess(in);
       if (!mem || mem->space != ".param" || mem->kind != analysis::MemAccess::Kind::Load || in.operands.size() != 2 ||
-          !in.operands[0].isReg() || in.operands[0].text != reg || mem->bytes() != 4 || !in.guard.empty())
+          !in.operands[0].isReg() || in.operands[0].text != reg || !in.guard.empty() ||
+          (mem->bytes() != 4 && !(f.wide && mem->bytes() == 8)))
         continue;
       const Operand &a = in.operands[1];
       if (a.kind != Operand::Kind::Address || a.elems.size() != 1 || !a.elems[0].isSym()) return -1;
       if (fa.cfg().blockOf(i) != fa.cfg().blockOf(f.mad)) return -1;
       name = std::string(a.elems[0].text);
+      bytesOf[reg] = mem->bytes();
       return paramIndex(k, a.elems[0].text);
     }
     return -1;
   };
-  // The divisions and remainders of i, and of its quotient.
+  if (f.wide)  // 4-byte parameters widened by a cvt (the widening recorded)
+    for (const ir::Instruction *in : ins) {
+      const std::string op(in->opcode);
+      if ((op == "cvt.s64.s32" || op == "cvt.u64.u32") && in->guard.empty() && in->operands.size() == 2 &&
+          in->operands[0].isReg() && in->operands[1].isReg() && defs[in->operands[0].text] == 1) {
+        std::string name, src(in->operands[1].text);
+        if (paramOf(src, name) < 0 || bytesOf[src] != 4) continue;
+        wide.canonOf[std::string(in->operands[0].text)] = src;
+        wide.widen.emplace(src, op);
+      }
+    }
+  // A radix of the given factors' registers (each a parameter's, canonical).
+  auto radixOf = [&](const Radices &regs) {
+    Radix r;
+    for (const std::string &reg : regs) {
+      r.regs.push_back(reg);
+      r.names.emplace_back();
+      r.params.push_back(paramOf(reg, r.names.back()));
+      r.bytes.push_back(bytesOf[reg]);
+      auto w = wide.widen.find(reg);
+      r.ext.push_back(!f.wide || bytesOf[reg] == 8 ? "" : w != wide.widen.end() ? w->second : "cvt.s64.s32");
+    }
+    return r;
+  };
+  // The divisions and remainders of i, and of its quotient (the divisor a
+  // widened parameter's register: that parameter's, wide.canon).
   std::vector<DivRem> all;
   for (uint32_t i = 0; i < ins.size(); ++i) {
     const ir::Instruction &in = *ins[i];
@@ -286,9 +372,9 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     }
     if (in.guard.empty() && in.operands[0].isReg() && in.operands[2].isReg())
       all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text),
-                     std::string(in.operands[2].text)});
+                     wide.canon(std::string(in.operands[2].text))});
   }
-  if (int digits = findDigits(ins, all, defs, paramOf, f, why); digits != 0)
+  if (int digits = findDigits(ins, all, defs, paramOf, wide, radixOf, f, why); digits != 0)
     return digits > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
   std::set<std::string> byI;
   for (const auto &d : all)
@@ -311,15 +397,11 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   }
   if (byI.size() == 2) {
     prod = *byI.begin() == width ? *std::next(byI.begin()) : *byI.begin();
-    // prod = w * w2 (mul.lo, either order), written once.
-    for (uint32_t i = 0; i < ins.size(); ++i) {
-      const ir::Instruction &in = *ins[i];
-      if (in.operands.size() != 3 || !in.operands[0].isReg() || in.operands[0].text != prod) continue;
-      if ((in.opcode == "mul.lo.s32" || in.opcode == "mul.lo.u32") && in.guard.empty() && defs[prod] == 1 &&
-          in.operands[1].isReg() && in.operands[2].isReg()) {
-        if (in.operands[1].text == width) width2 = std::string(in.operands[2].text);
-        else if (in.operands[2].text == width) width2 = std::string(in.operands[1].text);
-      }
+    // prod = w * w2 (mul.lo, either order; wide: mul.lo.s64 or mul.wide), written once.
+    Radices factors;
+    if (productOf(ins, defs, paramOf, wide, prod, factors) && factors.size() == 2) {
+      if (factors[0] == width) width2 = factors[1];
+      else if (factors[1] == width) width2 = factors[0];
     }
     if (width2.empty() || (width2Param = paramOf(width2, width2Name)) < 0) {
       why = "the flat index is divided by " + width + " and by " + prod +
@@ -349,12 +431,84 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     }
   }
   if (widthParam < 0) return std::nullopt;
-  f.w = Radix{{width}, {widthName}, {widthParam}};
-  if (!width2.empty()) f.w2 = Radix{{width2}, {width2Name}, {width2Param}};
+  f.w = radixOf({width});
+  if (!width2.empty()) f.w2 = radixOf({width2});
   return f;
 }
 
 namespace {
+
+/// The registers and the index arithmetic of flatAs2D's kernels: values in
+/// the index's width (%ptxopt_f2r, or %ptxopt_f2d of 64 bits when wide) and
+/// the special registers' 32-bit copies.
+struct Values2D {
+  ir::Module &m;
+  bool wide;
+  int n32 = 0, n64 = 0;
+  Operand r32() { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n32++))); }
+  Operand r64() { return Operand::reg(m.intern("%ptxopt_f2d" + std::to_string(n64++))); }
+  Operand val() { return wide ? r64() : r32(); }
+  std::string mov() const { return wide ? "mov.b64" : "mov.b32"; }
+  /// `to` = the special register `sreg` (widened when wide).
+  void special(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const char *sreg) {
+    if (!wide) {
+      seq.push_back(makeInstr(m, "mov.u32", {to, Operand::reg(m.intern(sreg))}));
+      return;
+    }
+    const Operand t = r32();
+    seq.push_back(makeInstr(m, "mov.u32", {t, Operand::reg(m.intern(sreg))}));
+    seq.push_back(makeInstr(m, "cvt.u64.u32", {to, t}));
+  }
+  /// `to` = %ctaid.y * %ntid.y + %tid.y (into sy, ny, ty first), as the
+  /// kernel computes its own index: `mad` (32 bits), or mul.wide.u32,
+  /// cvt.u64.u32 and add.s64.
+  void index(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const Operand &sy, const Operand &ny,
+             const Operand &ty, const std::string &mad) {
+    seq.push_back(makeInstr(m, "mov.u32", {sy, Operand::reg(m.intern("%ctaid.y"))}));
+    seq.push_back(makeInstr(m, "mov.u32", {ny, Operand::reg(m.intern("%ntid.y"))}));
+    seq.push_back(makeInstr(m, "mov.u32", {ty, Operand::reg(m.intern("%tid.y"))}));
+    if (!wide) {
+      seq.push_back(makeInstr(m, mad, {to, sy, ny, ty}));
+      return;
+    }
+    const Operand a = r64(), c = r64();
+    seq.push_back(makeInstr(m, "mul.wide.u32", {a, sy, ny}));
+    seq.push_back(makeInstr(m, "cvt.u64.u32", {c, ty}));
+    seq.push_back(makeInstr(m, "add.s64", {to, a, c}));
+  }
+  /// R = the kernel's own index instruction `in` (its mad, or wide its add)
+  /// written to `r`.
+  void rest(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &r, const ir::Instruction &in) {
+    std::vector<Operand> ops{r};
+    ops.insert(ops.end(), in.operands.begin() + 1, in.operands.end());
+    seq.push_back(makeInstr(m, std::string(in.opcode), std::move(ops)));
+  }
+  /// A radix into `w` where it is not a register of the kernel's own: its
+  /// factors widened (x.ext) and multiplied (mul.lo of `type`).
+  void radix(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Radix &x, const Operand &w, const std::string &type) {
+    if (x.regs.size() == 1 && x.ext[0].empty()) return;
+    std::vector<Operand> fac;
+    for (size_t h = 0; h < x.regs.size(); ++h) {
+      Operand f = Operand::reg(m.intern(x.regs[h]));
+      if (!x.ext[h].empty()) {
+        const Operand t = x.regs.size() == 1 ? w : r64();
+        seq.push_back(makeInstr(m, x.ext[h], {t, f}));
+        f = t;
+      }
+      fac.push_back(f);
+    }
+    for (size_t h = 1; h < fac.size(); ++h)
+      seq.push_back(makeInstr(m, "mul.lo" + type, {w, h == 1 ? fac[0] : w, fac[h]}));
+  }
+  void declare(ir::Function &g) {
+    Emitter e{m, {}};
+    auto &b = g.body->body;
+    b.insert(b.begin() + static_cast<long>(prologueAt(*g.body)), e.decl(".b32", "%ptxopt_f2r", unsigned(n32)));
+    if (n64) b.insert(b.begin() + static_cast<long>(prologueAt(*g.body)), e.decl(".b64", "%ptxopt_f2d", unsigned(n64)));
+    g.edited = true;
+    g.body->edited = true;
+  }
+};
 
 /// flatAs2D of the digits form: at the index's mad, R = %ctaid.x * %ntid.x
 /// + %tid.x (digit 0), M = %ctaid.y * %ntid.y + %tid.y (the partner digit);
@@ -369,10 +523,8 @@ std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, c
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
   const int n = f.radices;
-  int next = 0;
-  auto reg = [&](int i) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(i))); };
-  auto fresh = [&] { return reg(next++); };
-  const Operand sy = fresh(), ny = fresh(), ty = fresh(), mid = fresh(), r = fresh(), lo = fresh(), top = fresh();
+  Values2D v{m, f.wide};
+  const Operand sy = v.r32(), ny = v.r32(), ty = v.r32(), mid = v.val(), r = v.val(), lo = v.val(), top = v.val();
   Operand d[4] = {r, mid, top, top};
   if (n == 3) {
     d[1] = f.partner == 1 ? mid : lo;
@@ -380,9 +532,10 @@ std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, c
   }
   Operand q[4], w[3];
   q[n] = top;
-  for (int i = n - 1; i >= 1; --i) q[i] = fresh();
-  for (int j = 0; j < n; ++j)  // a parameter's register, or one for the product of its factors
-    w[j] = f.radix[j].regs.size() == 1 ? Operand::reg(m.intern(f.radix[j].regs[0])) : fresh();
+  for (int i = n - 1; i >= 1; --i) q[i] = v.val();
+  for (int j = 0; j < n; ++j)  // a parameter's register, or one for the product of its factors (or its widening)
+    w[j] = f.radix[j].regs.size() == 1 && f.radix[j].ext[0].empty() ? Operand::reg(m.intern(f.radix[j].regs[0]))
+                                                                      : v.val();
   auto at = f.digitOf;
   at[f.mad] = {-1, -1};
   // Back to front, so that the earlier instructions' statement indices hold.
@@ -390,48 +543,34 @@ std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, c
     const size_t pos = stmtOfInstr(*g->body, it->first);
     auto &in = static_cast<ir::Instruction &>(*b[pos]);
     const Operand dst = in.operands[0];
-    const std::string type(in.opcode.substr(in.opcode.size() - 4));  // .s32 or .u32
-    const std::string mad = it->first == f.mad ? std::string(in.opcode) : "mad.lo" + type;
+    const std::string type(in.opcode.substr(in.opcode.size() - 4));  // .s32 or .u32 (wide: .s64 or .u64)
+    const std::string mad = it->first == f.mad && !f.wide ? std::string(in.opcode) : "mad.lo" + type;
     std::vector<std::unique_ptr<ir::Stmt>> seq;
-    auto special = [&](const Operand &to, const char *sreg) {
-      seq.push_back(makeInstr(m, "mov.u32", {to, Operand::reg(m.intern(sreg))}));
-    };
     const auto [from, to] = it->second;
     if (it->first == f.mad) {
-      for (int j = 0; j < n; ++j) {  // the product radices
-        const Radix &x = f.radix[j];
-        for (size_t h = 1; h < x.regs.size(); ++h)
-          seq.push_back(makeInstr(m, "mul.lo" + type,
-                                  {w[j], h == 1 ? Operand::reg(m.intern(x.regs[0])) : w[j], Operand::reg(m.intern(x.regs[h]))}));
-      }
-      special(sy, "%ctaid.y");
-      special(ny, "%ntid.y");
-      special(ty, "%tid.y");
-      seq.push_back(makeInstr(m, mad, {mid, sy, ny, ty}));
-      if (n == 3) special(lo, "%ctaid.z");
-      special(top, n == 3 ? "%nctaid.z" : "%ctaid.z");
-      seq.push_back(makeInstr(m, mad, {r, in.operands[1], in.operands[2], in.operands[3]}));
+      for (int j = 0; j < n; ++j) v.radix(seq, f.radix[j], w[j], type);
+      v.index(seq, mid, sy, ny, ty, mad);
+      if (n == 3) v.special(seq, lo, "%ctaid.z");
+      v.special(seq, top, n == 3 ? "%nctaid.z" : "%ctaid.z");
+      v.rest(seq, r, in);
       for (int i = n - 1; i >= 1; --i) seq.push_back(makeInstr(m, mad, {q[i], q[i + 1], w[i], d[i]}));
       seq.push_back(makeInstr(m, mad, {dst, q[1], w[0], d[0]}));
     } else if (to < 0) {  // i / (W0 * .. * W(from-1))
-      seq.push_back(makeInstr(m, "mov.b32", {dst, q[from]}));
+      seq.push_back(makeInstr(m, v.mov(), {dst, q[from]}));
     } else if (to - from == 1) {  // one digit
-      seq.push_back(makeInstr(m, "mov.b32", {dst, d[from]}));
+      seq.push_back(makeInstr(m, v.mov(), {dst, d[from]}));
     } else {  // digits from..to-1: d(to-1) * W(to-2) + d(to-2) ...
-      Operand v = d[to - 1];
+      Operand x = d[to - 1];
       for (int j = to - 2; j >= from; --j) {
-        const Operand t = j == from ? dst : fresh();
-        seq.push_back(makeInstr(m, mad, {t, v, w[j], d[j]}));
-        v = t;
+        const Operand t = j == from ? dst : v.val();
+        seq.push_back(makeInstr(m, mad, {t, x, w[j], d[j]}));
+        x = t;
       }
     }
     b.erase(b.begin() + static_cast<long>(pos));
     b.insert(b.begin() + static_cast<long>(pos), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
   }
-  Emitter e{m, {}};
-  b.insert(b.begin() + static_cast<long>(prologueAt(*g->body)), e.decl(".b32", "%ptxopt_f2r", unsigned(next)));
-  g->edited = true;
-  g->body->edited = true;
+  v.declare(*g);
   return g;
 }
 
@@ -441,46 +580,45 @@ std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, con
   if (f.radices) return digitsAs2D(m, k, f);
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
-  auto reg = [&](int n) { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n))); };
-  // f2r0..2: %ctaid.y, %ntid.y, %tid.y; f2r3: Q; f2r4: R; two splits: f2r5
-  // the middle index M, f2r6 the batch B (%ctaid.z).
-  const int q = 3, r = 4, mid = 5, batch = 6;
-  std::map<uint32_t, int> becomes;  // instruction -> the register it copies
+  Values2D v{m, f.wide};
+  // %ctaid.y, %ntid.y, %tid.y; Q, R; two splits: the middle index M, the
+  // batch B (%ctaid.z); w and w2 as the index's width.
+  const Operand sy = v.r32(), ny = v.r32(), ty = v.r32(), q = v.val(), r = v.val(), mid = v.val(), batch = v.val();
+  auto widthOf = [&](const Radix &x) {
+    return x.ext[0].empty() ? Operand::reg(m.intern(x.regs[0])) : v.val();
+  };
+  const Operand w = widthOf(f.w), w2 = f.twoSplits() ? widthOf(f.w2) : Operand{};
+  std::map<uint32_t, Operand> becomes;  // instruction -> the register it copies
   for (uint32_t n : f.divs) becomes[n] = q;
   for (uint32_t n : f.rems) becomes[n] = r;
   for (uint32_t n : f.toMiddle) becomes[n] = mid;
   for (uint32_t n : f.toBatch) becomes[n] = batch;
-  becomes[f.mad] = -1;
+  becomes[f.mad] = Operand{};
   // Back to front, so that the earlier instructions' statement indices hold.
   for (auto it = becomes.rbegin(); it != becomes.rend(); ++it) {
     const size_t at = stmtOfInstr(*g->body, it->first);
     auto &in = static_cast<ir::Instruction &>(*b[at]);
-    if (it->second >= 0) {
-      b[at] = makeInstr(m, "mov.b32", {in.operands[0], reg(it->second)});
+    if (it->first != f.mad) {
+      b[at] = makeInstr(m, v.mov(), {in.operands[0], it->second});
       continue;
     }
-    const std::string op(in.opcode);
-    const Operand w = Operand::reg(m.intern(f.w.regs[0]));
+    const std::string op = f.wide ? "mad.lo.s64" : std::string(in.opcode);
     std::vector<std::unique_ptr<ir::Stmt>> seq;
-    seq.push_back(makeInstr(m, "mov.u32", {reg(0), Operand::reg(m.intern("%ctaid.y"))}));
-    seq.push_back(makeInstr(m, "mov.u32", {reg(1), Operand::reg(m.intern("%ntid.y"))}));
-    seq.push_back(makeInstr(m, "mov.u32", {reg(2), Operand::reg(m.intern("%tid.y"))}));
+    v.radix(seq, f.w, w, ".s64");
     if (f.twoSplits()) {
-      seq.push_back(makeInstr(m, op, {reg(mid), reg(0), reg(1), reg(2)}));
-      seq.push_back(makeInstr(m, "mov.u32", {reg(batch), Operand::reg(m.intern("%ctaid.z"))}));
-      seq.push_back(makeInstr(m, op, {reg(q), reg(batch), Operand::reg(m.intern(f.w2.regs[0])), reg(mid)}));
+      v.radix(seq, f.w2, w2, ".s64");
+      v.index(seq, mid, sy, ny, ty, op);
+      v.special(seq, batch, "%ctaid.z");
+      seq.push_back(makeInstr(m, op, {q, batch, w2, mid}));
     } else {
-      seq.push_back(makeInstr(m, op, {reg(q), reg(0), reg(1), reg(2)}));
+      v.index(seq, q, sy, ny, ty, op);
     }
-    seq.push_back(makeInstr(m, op, {reg(r), in.operands[1], in.operands[2], in.operands[3]}));
-    seq.push_back(makeInstr(m, op, {in.operands[0], reg(q), w, reg(r)}));
+    v.rest(seq, r, in);
+    seq.push_back(makeInstr(m, op, {in.operands[0], q, w, r}));
     b.erase(b.begin() + static_cast<long>(at));
     b.insert(b.begin() + static_cast<long>(at), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
   }
-  Emitter e{m, {}};
-  b.insert(b.begin() + static_cast<long>(prologueAt(*g->body)), e.decl(".b32", "%ptxopt_f2r", 7));
-  g->edited = true;
-  g->body->edited = true;
+  v.declare(*g);
   return g;
 }
 

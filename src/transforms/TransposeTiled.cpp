@@ -278,14 +278,43 @@ struct FlatLoop {
 
 /// A radix of the flat form into a register of its own: its parameter,
 /// or the 32-bit product of its factors (as the original computes it).
-std::string loadRadix(Emitter &e, const Radix &r) {
+/// A 64-bit index (FlatForm::wide): the factors and their product in 64
+/// bits, as the original computes them, each value past 2^31 - 1 a
+/// predicate in `over` (the clone then runs the original's code: its
+/// tiles count in 32 bits), the radix its low half.
+std::string loadRadix(Emitter &e, const Radix &r, bool wide, std::vector<std::string> &over) {
   const std::string v = e.reg32();
-  e.ins("ld.param.u32", {v, "[" + r.names[0] + "]"});
-  for (size_t h = 1; h < r.names.size(); ++h) {
-    const std::string t = e.reg32();
-    e.ins("ld.param.u32", {t, "[" + r.names[h] + "]"});
-    e.ins("mul.lo.u32", {v, v, t});
+  if (!wide) {
+    e.ins("ld.param.u32", {v, "[" + r.names[0] + "]"});
+    for (size_t h = 1; h < r.names.size(); ++h) {
+      const std::string t = e.reg32();
+      e.ins("ld.param.u32", {t, "[" + r.names[h] + "]"});
+      e.ins("mul.lo.u32", {v, v, t});
+    }
+    return v;
   }
+  auto tooBig = [&](const std::string &x) {
+    e.ins("setp.gt.u64", {over.emplace_back(e.regp()), x, "2147483647"});
+  };
+  std::string product;
+  for (size_t h = 0; h < r.names.size(); ++h) {
+    const std::string x = e.reg64();
+    if (r.bytes[h] == 8) {
+      e.ins("ld.param.u64", {x, "[" + r.names[h] + "]"});
+    } else {
+      const std::string t = e.reg32();
+      e.ins("ld.param.u32", {t, "[" + r.names[h] + "]"});
+      e.ins(r.ext[h].empty() ? "cvt.s64.s32" : r.ext[h], {x, t});
+    }
+    tooBig(x);
+    if (h == 0) {
+      product = x;
+      continue;
+    }
+    e.ins("mul.lo.u64", {product, product, x});  // both under 2^31 where it matters: no wrap
+    tooBig(product);
+  }
+  e.ins("cvt.u32.u64", {v, product});
   return v;
 }
 
@@ -299,7 +328,8 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   FlatLoop l;
   const std::string gx = e.reg32(), bx = e.reg32(), t = e.reg32();
   std::string rows;  // one split: ceil(T / w) - 1
-  l.w = loadRadix(e, flat.w);
+  std::vector<std::string> over;  // a 64-bit radix past 2^31 - 1
+  l.w = loadRadix(e, flat.w, flat.wide, over);
   e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
   e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
   e.ins("mul.lo.u32", {l.t = t, gx, bx});
@@ -318,13 +348,13 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   } else {  // ceil(w2 / 32) tiles a batch, ceil(T / (w * w2)) batches
     const std::string w2Up = e.reg32(), plane = e.reg64(), tm164 = e.reg64(), b64 = e.reg64(), batches = e.reg32(),
                       perBatch = e.reg32();
-    l.w2 = loadRadix(e, flat.w2);
+    l.w2 = loadRadix(e, flat.w2, flat.wide, over);
     e.ins("add.u32", {w2Up, l.w2, std::to_string(kTile - 1)});
     e.ins("shr.u32", {l.tilesY = e.reg32(), w2Up, "5"});
     e.ins("mul.wide.u32", {plane, l.w, l.w2});
     if (flat.threeSplits()) {
       const std::string lo64 = e.reg64();
-      l.wLo = loadRadix(e, flat.wLo);
+      l.wLo = loadRadix(e, flat.wLo, flat.wide, over);
       e.ins("cvt.u64.u32", {lo64, l.wLo});
       e.ins("mul.lo.u64", {plane, plane, lo64});
     }
@@ -348,6 +378,7 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   e.ins("setp.lt.u32", {thin2, flat.twoSplits() ? l.w2 : rows, flat.twoSplits() ? std::to_string(kTile) : std::to_string(kTile - 1)});
   e.ins("or.pred", {thin, thin, thin2});
   if (!l.wide.empty()) e.ins("or.pred", {thin, thin, l.wide});
+  for (const std::string &p : over) e.ins("or.pred", {thin, thin, p});
   e.ins("bra", {l.plain}, thin);
   e.ins("mov.u32", {l.step = e.reg32(), "%nctaid.x"});
   e.ins("mov.u32", {l.tile = e.reg32(), "%ctaid.x"});

@@ -21,7 +21,7 @@ struct Arg {
   Elem elem = Elem::I32;
   size_t count = 0;     // elements (buffers)
   uint32_t offset = 0;  // bytes added to the device pointer: misalignment on purpose
-  int32_t i = 0;
+  int64_t i = 0;  // I32, I64 (an I32 argument's value fits 32 bits)
   float f = 0;
   int alias = -1;  // a buffer that is argument `alias`'s (plus offset): overlapping pointers
   unsigned zeroOneIn = 0;  // In: each element 0 with probability 1/zeroOneIn (skip-zero loops); 0: none
@@ -47,8 +47,8 @@ inline Arg inZeros(Elem e, size_t n, unsigned oneIn) {
 inline Arg out(Elem e, size_t n) { return {Arg::Kind::Out, e, n, 0, 0, 0}; }
 inline Arg i32(int32_t v) { return {Arg::Kind::I32, Elem::I32, 0, 0, v, 0}; }
 inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
-/// A 64-bit integer parameter (`long`; the value fits 32 bits here).
-inline Arg i64(int32_t v) { return {Arg::Kind::I64, Elem::I64, 0, 0, v, 0}; }
+/// A 64-bit integer parameter (`long`, `size_t`, `int64_t`).
+inline Arg i64(int64_t v) { return {Arg::Kind::I64, Elem::I64, 0, 0, v, 0}; }
 /// CSR row pointers of `rows` rows of lo..hi elements (a row of 0 about one in `zeroOneIn`; 0: none).
 inline Arg rowPtrs(size_t rows, unsigned lo, unsigned hi, unsigned zeroOneIn = 0) {
   Arg a = in(Elem::I32, rows + 1);

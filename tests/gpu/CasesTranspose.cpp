@@ -524,6 +524,83 @@ void addSplit3(std::vector<Case> &cs) {
   cs.push_back(split3("s2_nhwc_gather", Elem::F32, 16, 64, 224, 224, 512));
 }
 
+/// A 64-bit flat index (tests/lit/transpose/Inputs/wide.cu; nvcc's 64-bit
+/// division fast paths folded, TransposeWide.cpp): size_t and int64_t
+/// transposes, int sizes widened, bytes, doubles gathered, a rotation,
+/// NCHW <-> NHWC split two and three times; the flat clone's conditions as
+/// addFlat's and addSplit3's; a radix of 2^32 + 40 (the clone chosen, its
+/// code the kernel's own: the low half would tile it wrong).
+void addWide(std::vector<Case> &cs) {
+  auto wide = [&](const std::string &kernel, std::vector<Arg> a, uint64_t n, unsigned r0, unsigned axis, bool oneSplit,
+                  unsigned b, const std::string &shape) {
+    const unsigned g = unsigned((n + b - 1) / b);
+    const uint64_t t = uint64_t(g) * b;
+    Case c = makeCase("transpose wide: " + kernel + " " + shape + " b" + std::to_string(b), "transpose_wide", kernel,
+                      std::move(a), {g, 1, 1}, {b, 1, 1});
+    const bool fits = r0 >= 32 && axis >= (oneSplit ? 1u : 32u) && (!oneSplit || t >= uint64_t(32) * r0) && b >= 64 &&
+                      b <= 1024 && (b & (b - 1)) == 0 && t >= (uint64_t(1) << 20) && t < (uint64_t(1) << 31);
+    c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+    c.big = n >= (uint64_t(1) << 24);
+    return c;
+  };
+  auto mat = [&](const std::string &kernel, Elem e, unsigned W, unsigned H, unsigned b, bool ints = false) {
+    const uint64_t n = uint64_t(W) * H;
+    std::vector<Arg> a{in(e, n), out(e, n)};
+    if (ints) a.push_back(i32(int32_t(H))), a.push_back(i32(int32_t(W)));
+    else a.push_back(i64(H)), a.push_back(i64(W));
+    return wide(kernel, std::move(a), n, W, H, true, b, std::to_string(W) + "x" + std::to_string(H));
+  };
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {8191u, 8193u, 1024u}, {1000u, 3000u, 128u}, {256u, 256u, 256u}})
+    cs.push_back(mat("wide_sizet", Elem::F32, W, H, b));
+  for (auto [W, H, b] : {std::tuple{4096u, 4096u, 512u}, {1000u, 3000u, 64u}})
+    cs.push_back(mat("wide_int_params", Elem::F32, W, H, b, true));
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {1920u, 1080u, 256u}})
+    cs.push_back(mat("wide_u8", Elem::I8, W, H, b));
+  for (auto [W, H, b] : {std::tuple{4096u, 4096u, 256u}, {1000u, 3000u, 128u}})
+    cs.push_back(mat("wide_gather_f64", Elem::F64, W, H, b));
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {1920u, 1080u, 512u}})
+    cs.push_back(mat("wide_rot90", Elem::I32, W, H, b));
+  cs.push_back(mat("wide_sizet", Elem::F32, 8, 400000, 256));  // 8 columns: the original
+  // NCHW -> NHWC split three times (int64_t sizes, and int sizes).
+  auto split3 = [&](const std::string &kernel, unsigned N, unsigned C, unsigned P, unsigned b) {
+    const uint64_t n = uint64_t(N) * C * P * P;
+    std::vector<Arg> a{in(Elem::F32, n), out(Elem::F32, n)};
+    for (unsigned v : {N, C, P, P}) a.push_back(kernel == "wide_nchw_int" ? i32(int32_t(v)) : i64(v));
+    return wide(kernel, std::move(a), n, P, C, false, b,
+                "N" + std::to_string(N) + " C" + std::to_string(C) + " " + std::to_string(P) + "x" + std::to_string(P));
+  };
+  for (const char *k : {"wide_nchw_nhwc", "wide_nchw_int"}) {
+    cs.push_back(split3(k, 16, 64, 56, 256));
+    cs.push_back(split3(k, 16, 256, 56, 512));
+    cs.push_back(split3(k, 16, 37, 50, 128));
+    cs.push_back(split3(k, 16, 3, 224, 256));  // 3 channels: the original
+  }
+  cs.push_back(split3("wide_nchw_nhwc", 16, 64, 224, 256));
+  // Two splits (the plane one parameter), both ways, a bound of its own.
+  auto split2 = [&](const std::string &kernel, unsigned N, unsigned C, unsigned HW, unsigned b) {
+    const uint64_t n = uint64_t(N) * C * HW;
+    const bool back = kernel == "wide_nhwc_nchw";
+    std::vector<Arg> a{in(Elem::F32, n), out(Elem::F32, n), i64(C), i64(HW), i64(int64_t(n) - (back ? 0 : 3))};
+    return wide(kernel, std::move(a), n, back ? C : HW, back ? HW : C, false, b,
+                "N" + std::to_string(N) + " C" + std::to_string(C) + " HW" + std::to_string(HW));
+  };
+  cs.push_back(split2("wide_nchw_hw", 16, 64, 56 * 56, 256));
+  cs.push_back(split2("wide_nchw_hw", 16, 256, 224 * 224, 512));
+  cs.push_back(split2("wide_nhwc_nchw", 16, 64, 56 * 56, 256));
+  cs.push_back(split2("wide_nhwc_nchw", 16, 37, 50 * 50, 128));
+  {
+    // HW = 2^32 + 40 and C = 40: the conditions hold (both >= 32), the clone
+    // runs, finds the radix past 2^31 - 1 and runs the kernel's code: each
+    // of the 2^20 threads writes out[i * 40].
+    const uint64_t n = uint64_t(1) << 20;
+    std::vector<Arg> a{in(Elem::F32, n), out(Elem::F32, n * 40), i64(40), i64((int64_t(1) << 32) + 40), i64(int64_t(n))};
+    Case c = makeCase("transpose wide: wide_nchw_hw C40 HW2^32+40 b256", "transpose_wide", "wide_nchw_hw", std::move(a),
+                      {unsigned(n / 256), 1, 1}, {256, 1, 1});
+    c.expect = "=wide_nchw_hw__ptxopt_tiledflat";
+    cs.push_back(c);
+  }
+}
+
 }  // namespace
 
 void addTranspose(std::vector<Case> &cs) {
@@ -533,6 +610,7 @@ void addTranspose(std::vector<Case> &cs) {
   addFlat(cs);
   addGridStride(cs);
   addSplit3(cs);
+  addWide(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};
