@@ -540,6 +540,18 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   ctx.count("kernels-flat");
 }
 
+/// Whether `fa`'s kernel may be a grid-stride loop with a 64-bit counter
+/// (unloopCounted): loops, a %nctaid read and a 64-bit division.
+bool countedCandidate(analysis::FunctionAnalyses &fa) {
+  if (fa.loops().loops().empty()) return false;
+  bool nctaid = false, div64 = false;
+  for (const ir::Instruction *in : fa.cfg().instructions()) {
+    if (auto mv = specialMov(*in); mv && mv->second.starts_with("%nctaid.")) nctaid = true;
+    if (in->base() == "div" && in->opcode.ends_with("64")) div64 = true;
+  }
+  return nctaid && div64;
+}
+
 /// One kernel: `k` the original (clones named after it, remarks on it),
 /// `code` what the clones are made from (`k`, or `k` without its grid-stride
 /// loops, whose conditions `once` each variant takes), `fa` its analyses.
@@ -666,7 +678,13 @@ void runTranspose(PassContext &ctx) {
     auto &fa = ctx.analyses.get(*k);
     if (!k->body) continue;
     std::string loopWhy;
-    if (auto gs = unloopGridStride(m, *k, fa, loopWhy)) {
+    auto gs = unloopGridStride(m, *k, fa, loopWhy);
+    if (!gs && countedCandidate(fa)) {  // a 64-bit counter: a counted loop
+      std::string countedWhy;
+      if ((gs = unloopCounted(m, *k, countedWhy))) loopWhy.clear();
+      else if (!countedWhy.empty()) loopWhy = countedWhy;
+    }
+    if (gs) {
       analysis::FunctionAnalyses ga(m, *gs->kernel);
       runKernel(ctx, *k, *gs->kernel, ga, gs->conds);
       ctx.count("kernels-gridstride");

@@ -229,6 +229,11 @@ struct GridStride {
 /// its loops are not grid-stride loops the pass takes.
 std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k, analysis::FunctionAnalyses &fa,
                                            std::string &why);
+/// The same for a grid-stride loop with a 64-bit counter, which nvcc
+/// compiles with a computed trip count and a loop unrolled four times
+/// (TransposeGridStrideCounted.cpp): the copy's straight-line code of one
+/// iteration, or nullopt (`why` set where the loop was recognised).
+std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, std::string &why);
 
 /// The clone that runs each 32 x 32 tile of logical threads (bx x by
 /// blocks of the original, 32/bx x 32/by of them) with 32 x 8 threads, four

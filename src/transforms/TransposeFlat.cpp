@@ -176,7 +176,23 @@ bool flatIndex(const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm &
   // alone; i is written once.
   for (const char *s : {"%tid.x", "%ntid.x", "%ctaid.x"})
     if (defs[regOf[s]] != 1 || uses[regOf[s]] != 1) return false;
-  return defs[f.index] == 1;
+  if (defs[f.index] != 1) return false;
+  // A 32-bit index read once, by a widening cvt (`int64_t i = blockIdx.x *
+  // blockDim.x + threadIdx.x`, the product unsigned 32-bit): the cvt's
+  // register is the index, 64 bits wide.
+  if (!f.wide && uses[f.index] == 1)
+    for (uint32_t i = f.mad + 1; i < ins.size(); ++i) {
+      const ir::Instruction &in = *ins[i];
+      if ((in.opcode == "cvt.u64.u32" || in.opcode == "cvt.s64.s32") && in.guard.empty() && in.operands.size() == 2 &&
+          in.operands[1].isReg() && in.operands[1].text == f.index && in.operands[0].isReg() &&
+          defs[in.operands[0].text] == 1) {
+        f.mad = i;
+        f.index = std::string(in.operands[0].text);
+        f.wide = true;
+        break;
+      }
+    }
+  return true;
 }
 
 /// An unguarded `div` or `rem` of registers (by CFG index).
@@ -543,7 +559,8 @@ std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, c
     const size_t pos = stmtOfInstr(*g->body, it->first);
     auto &in = static_cast<ir::Instruction &>(*b[pos]);
     const Operand dst = in.operands[0];
-    const std::string type(in.opcode.substr(in.opcode.size() - 4));  // .s32 or .u32 (wide: .s64 or .u64)
+    // .s32 or .u32 (wide: .s64 or .u64; the index's own instruction may be a cvt)
+    const std::string type = f.wide && it->first == f.mad ? ".s64" : std::string(in.opcode.substr(in.opcode.size() - 4));
     const std::string mad = it->first == f.mad && !f.wide ? std::string(in.opcode) : "mad.lo" + type;
     std::vector<std::unique_ptr<ir::Stmt>> seq;
     const auto [from, to] = it->second;

@@ -61,15 +61,22 @@ struct Diamond {
 /// "a/b", "a%b", "a-(a/b)*b"; "" for anything else.
 struct Values {
   std::string a, b;
+  // A register written once by `cvt.u32.u64` of one written once, outside
+  // the blocks (nvcc hoists a loop-invariant divisor's narrowing out of a
+  // loop): the register it narrows.
+  const std::map<std::string, std::string> *hoisted = nullptr;
   std::map<std::string, std::string> expr;  // register -> expression
   std::set<std::string> written;
 
-  std::string of(const Operand &o) const {
+  std::string of(const Operand &o, bool narrow = false) const {
     if (!o.isReg()) return "";
     const std::string r(o.text);
     if (auto it = expr.find(r); it != expr.end()) return it->second;
     if (r == a) return "a";
     if (r == b) return "b";
+    if (auto h = narrow && hoisted ? hoisted->find(r) : std::map<std::string, std::string>::const_iterator{};
+        narrow && hoisted && h != hoisted->end())
+      return h->second == a ? "a" : h->second == b ? "b" : "";
     return "";
   }
   /// Interprets one instruction of the fast (`narrow`) or the slow block;
@@ -88,7 +95,7 @@ struct Values {
     }
     if (narrow && op == "cvt.u64.u32") return set(of(in.operands[1]));
     if (in.operands.size() != 3) return false;
-    const std::string x = of(in.operands[1]), y = of(in.operands[2]);
+    const std::string x = of(in.operands[1], narrow), y = of(in.operands[2], narrow);
     const bool div = narrow ? op == "div.u32" : op == "div.u64" || op == "div.s64";
     const bool rem = narrow ? op == "rem.u32" : op == "rem.u64" || op == "rem.s64";
     const bool mul = narrow ? op == "mul.lo.s32" || op == "mul.lo.u32" : op == "mul.lo.s64" || op == "mul.lo.u64";
@@ -103,29 +110,35 @@ struct Values {
 /// The diamond whose branch is statement `at`, checked (file comment), or
 /// nullopt.
 std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b, size_t at,
-                                 const std::map<std::string, int> &uses) {
+                                 const std::map<std::string, int> &uses,
+                                 const std::map<std::string, std::string> &hoisted,
+                                 const std::set<std::string> &zext) {
   const ir::Instruction *bra = instr(*b[at]);
   if (!bra || bra->base() != "bra" || bra->guard.empty() || bra->operands.size() != 1) return std::nullopt;
   // The test: or.b64 t, a, b; and.b64 u, t, -4294967296; setp.{eq,ne}.s64 p, u, 0
-  // (the three right before the branch).
-  if (at < 3) return std::nullopt;
-  const ir::Instruction *setp = instr(*b[at - 1]), *andI = instr(*b[at - 2]), *orI = instr(*b[at - 3]);
-  if (!setp || !andI || !orI || !setp->guard.empty() || !andI->guard.empty() || !orI->guard.empty()) return std::nullopt;
+  // (the three right before the branch), or without the or where the
+  // divisor b is known to fit 32 bits (a cvt.u64.u32: the test is a's).
+  if (at < 2) return std::nullopt;
+  const ir::Instruction *setp = instr(*b[at - 1]), *andI = instr(*b[at - 2]);
+  if (!setp || !andI || !setp->guard.empty() || !andI->guard.empty()) return std::nullopt;
   const bool eq = setp->opcode == "setp.eq.s64" || setp->opcode == "setp.eq.u64" || setp->opcode == "setp.eq.b64";
   const bool ne = setp->opcode == "setp.ne.s64" || setp->opcode == "setp.ne.u64" || setp->opcode == "setp.ne.b64";
   if ((!eq && !ne) || setp->operands.size() != 3 || regText(*setp, 0) != bra->guard || setp->operands[2].text != "0" ||
       andI->opcode != "and.b64" || andI->operands.size() != 3 || regText(*andI, 0) != regText(*setp, 1) ||
+      !regOp(*andI, 1) ||
       (andI->operands[2].text != "-4294967296" && andI->operands[2].text != "0xFFFFFFFF00000000" &&
-       andI->operands[2].text != "0xffffffff00000000") ||
-      orI->opcode != "or.b64" || orI->operands.size() != 3 || regText(*orI, 0) != regText(*andI, 1) ||
-      !regOp(*orI, 1) || !regOp(*orI, 2))
+       andI->operands[2].text != "0xffffffff00000000"))
     return std::nullopt;
+  const ir::Instruction *orI = at >= 3 ? instr(*b[at - 3]) : nullptr;
+  const bool withOr = orI && orI->guard.empty() && orI->opcode == "or.b64" && orI->operands.size() == 3 &&
+                      regText(*orI, 0) == regText(*andI, 1) && regOp(*orI, 1) && regOp(*orI, 2);
   // The test's temporaries are read by the test alone.
   auto usedOnce = [&](const std::string &r) {
     auto it = uses.find(r);
     return it != uses.end() && it->second == 1;
   };
-  if (!usedOnce(regText(*orI, 0)) || !usedOnce(regText(*andI, 0)) || !usedOnce(regText(*setp, 0))) return std::nullopt;
+  if ((withOr && !usedOnce(regText(*orI, 0))) || !usedOnce(regText(*andI, 0)) || !usedOnce(regText(*setp, 0)))
+    return std::nullopt;
   const bool takenFast = eq != bra->guardNegated;
   // [bra L] A... bra.uni J [L:] B... [J:]
   const std::string target(bra->operands[0].text);
@@ -144,14 +157,14 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   while (i < b.size() && instr(*b[i]) && instr(*b[i])->base() != "bra") ++i;
   if (i >= b.size() || b[i]->kind != ir::Stmt::Kind::Label || static_cast<const ir::Label &>(*b[i]).name != join)
     return std::nullopt;
-  Diamond d{at - 3, at - 2, at - 1, at, 0, 0, 0, 0, std::string::npos};
+  Diamond d{withOr ? at - 3 : std::string::npos, at - 2, at - 1, at, 0, 0, 0, 0, std::string::npos};
   if (takenFast) d.fastFrom = bFrom, d.fastTo = i, d.slowFrom = aFrom, d.slowTo = aTo, d.slowBra = aBra;
   else d.fastFrom = aFrom, d.fastTo = aTo, d.slowFrom = bFrom, d.slowTo = i;
   // The blocks' values, a the dividend: the test's first operand, or its
   // second (or is commutative).
   Values fast, slow;
   auto evaluate = [&](const std::string &a, const std::string &bb) {
-    fast = Values{a, bb, {}, {}};
+    fast = Values{a, bb, &hoisted, {}, {}};
     slow = fast;
     for (size_t j = d.fastFrom; j < d.fastTo; ++j)
       if (!fast.step(*instr(*b[j]), true)) return false;
@@ -159,8 +172,18 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
       if (!slow.step(*instr(*b[j]), false)) return false;
     return true;
   };
-  if (!evaluate(regText(*orI, 1), regText(*orI, 2)) && !evaluate(regText(*orI, 2), regText(*orI, 1)))
-    return std::nullopt;
+  if (withOr) {
+    if (!evaluate(regText(*orI, 1), regText(*orI, 2)) && !evaluate(regText(*orI, 2), regText(*orI, 1)))
+      return std::nullopt;
+  } else {  // the divisor: the slow block's, zero-extended from 32 bits
+    const std::string a = regText(*andI, 1);
+    std::string by;
+    for (size_t j = d.slowFrom; j < d.slowTo && by.empty(); ++j) {
+      const ir::Instruction &in = *instr(*b[j]);
+      if ((in.base() == "div" || in.base() == "rem") && regText(in, 1) == a) by = regText(in, 2);
+    }
+    if (by.empty() || !zext.count(by) || !evaluate(a, by)) return std::nullopt;
+  }
   // Uses of each register inside [from, to).
   auto usesIn = [&](const std::string &r, size_t from, size_t to) {
     int n = 0;
@@ -191,17 +214,32 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
   if (!k.body) return nullptr;
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_fold", "_fd", m);
   auto &b = g->body->body;
-  std::map<std::string, int> uses;
+  std::map<std::string, int> uses, defs;
+  for (const auto &s : b)
+    if (const ir::Instruction *in = instr(*s)) {
+      const auto du = analysis::defUse(*in);
+      for (auto u : du.uses) ++uses[std::string(u)];
+      for (auto d : du.defs) ++defs[std::string(d)];
+    }
+  std::map<std::string, std::string> hoisted;
+  std::set<std::string> zext;  // written once, by cvt.u64.u32: under 2^32
   for (const auto &s : b)
     if (const ir::Instruction *in = instr(*s))
-      for (auto u : analysis::defUse(*in).uses) ++uses[std::string(u)];
+      if (in->opcode == "cvt.u64.u32" && in->guard.empty() && regOp(*in, 0) && defs[regText(*in, 0)] == 1)
+        zext.insert(regText(*in, 0));
+  for (const auto &s : b)
+    if (const ir::Instruction *in = instr(*s))
+      if (in->opcode == "cvt.u32.u64" && in->guard.empty() && regOp(*in, 0) && regOp(*in, 1) &&
+          defs[regText(*in, 0)] == 1 && defs[regText(*in, 1)] == 1)
+        hoisted[regText(*in, 0)] = regText(*in, 1);
   std::vector<Diamond> found;
   for (size_t at = 0; at < b.size(); ++at)
-    if (auto d = diamondAt(b, at, uses)) found.push_back(*d);
+    if (auto d = diamondAt(b, at, uses, hoisted, zext)) found.push_back(*d);
   if (found.empty()) return nullptr;
   std::vector<bool> drop(b.size(), false);
   for (const Diamond &d : found) {
-    for (size_t j : {d.orAt, d.andAt, d.setpAt, d.braAt}) drop[j] = true;
+    for (size_t j : {d.orAt, d.andAt, d.setpAt, d.braAt})
+      if (j != std::string::npos) drop[j] = true;
     for (size_t j = d.fastFrom; j < d.fastTo; ++j) drop[j] = true;
     if (d.slowBra != std::string::npos) drop[d.slowBra] = true;
     else if (d.fastTo < b.size() && instr(*b[d.fastTo])) drop[d.fastTo] = true;  // the fast block's bra.uni

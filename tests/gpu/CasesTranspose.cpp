@@ -603,6 +603,54 @@ void addWide(std::vector<Case> &cs) {
 
 }  // namespace
 
+/// Grid-stride loops with a 64-bit counter (tests/lit/transpose/Inputs/counted.cu;
+/// traced, TransposeGridStrideCounted.cpp): PyTorch's CUDA_KERNEL_LOOP over
+/// a transpose and NCHW -> NHWC, an int64_t index, a size_t loop over bytes
+/// with a bound of its own, a carried sum; the flat clone launched with a
+/// thread per element (gridStrideOnce), the original for grids of a few
+/// blocks per SM (each thread loops) and for a stride of two grids.
+void addCounted(std::vector<Case> &cs) {
+  auto counted = [&](const std::string &kernel, std::vector<Arg> a, uint64_t n, unsigned r0, unsigned axis,
+                     bool oneSplit, unsigned g, unsigned b, const std::string &shape) {
+    const uint64_t t = uint64_t(g) * b;
+    Case c = makeCase("transpose counted: " + kernel + " " + shape + " grid " + std::to_string(g) + " b" + std::to_string(b),
+                      "transpose_counted", kernel, std::move(a), {g, 1, 1}, {b, 1, 1});
+    const bool fits = kernel != "ct_step2" && t >= n && t < (uint64_t(1) << 30) && r0 >= 32 &&
+                      axis >= (oneSplit ? 1u : 32u) && (!oneSplit || t >= uint64_t(32) * r0) && b >= 64 && b <= 1024 &&
+                      (b & (b - 1)) == 0 && t >= (uint64_t(1) << 20);
+    c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+    c.big = n >= (uint64_t(1) << 24);
+    return c;
+  };
+  auto cover = [](uint64_t n, unsigned b) { return unsigned((n + b - 1) / b); };
+  auto mat = [&](const std::string &kernel, Elem e, unsigned W, unsigned H, unsigned b, unsigned g = 0) {
+    const uint64_t n = uint64_t(W) * H;
+    std::vector<Arg> a{in(e, n), out(e, n)};
+    if (kernel == "ct_transpose64" || kernel == "ct_step2") a.push_back(i64(H)), a.push_back(i64(W));
+    else a.push_back(i32(int32_t(H))), a.push_back(i32(int32_t(W)));
+    return counted(kernel, std::move(a), n, W, H, true, g ? g : cover(n, b), b, std::to_string(W) + "x" + std::to_string(H));
+  };
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {8191u, 8193u, 1024u}, {1000u, 3000u, 128u}, {256u, 256u, 256u}})
+    cs.push_back(mat("ct_transpose", Elem::F32, W, H, b));
+  cs.push_back(mat("ct_transpose", Elem::F32, 4096, 4096, 256, 528));  // 4 blocks an SM: each thread loops, the original
+  cs.push_back(mat("ct_transpose64", Elem::F32, 4096, 4096, 512));
+  cs.push_back(mat("ct_transpose64", Elem::F32, 1000, 3000, 64));
+  cs.push_back(mat("ct_sum", Elem::F32, 2048, 2048, 256));
+  cs.push_back(mat("ct_step2", Elem::F32, 2048, 2048, 256));
+  for (auto [C, P, b] : {std::tuple{64u, 56u, 256u}, {256u, 56u, 512u}, {37u, 50u, 128u}, {3u, 224u, 256u}}) {
+    const uint64_t n = uint64_t(16) * C * P * P;
+    std::vector<Arg> a{in(Elem::F32, n), out(Elem::F32, n)};
+    for (unsigned v : {16u, C, P, P}) a.push_back(i32(int32_t(v)));
+    cs.push_back(counted("ct_nchw_nhwc", std::move(a), n, P, C, false, cover(n, b), b,
+                         "N16 C" + std::to_string(C) + " " + std::to_string(P) + "x" + std::to_string(P)));
+  }
+  for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {1920u, 1080u, 512u}}) {
+    const uint64_t n = uint64_t(W) * H;
+    cs.push_back(counted("ct_loop_u8", {in(Elem::I8, n), out(Elem::I8, n), i64(H), i64(W), i64(int64_t(n) - 5)}, n - 5, W,
+                         H, true, cover(n, b), b, std::to_string(W) + "x" + std::to_string(H)));
+  }
+}
+
 void addTranspose(std::vector<Case> &cs) {
   addSweep(cs);
   addUnrolled(cs);
@@ -611,6 +659,7 @@ void addTranspose(std::vector<Case> &cs) {
   addGridStride(cs);
   addSplit3(cs);
   addWide(cs);
+  addCounted(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},
                                                  {"transpose_i8", Elem::I8}};
