@@ -163,6 +163,10 @@ struct FlatForm {
   // + cvt.u64.u32 %tid.x, its divisions and remainders 64-bit, the radices
   // 8-byte parameters or 4-byte ones widened.
   bool wide = false;
+  // Wide, the index written mul.wide.u32 + cvt.u64.u32 + add.s64: the
+  // registers of %ctaid.x, %ntid.x and %tid.x (the 2-D form computes R from
+  // them in 32 bits, zero-extended: it is under 2^31 where tiles run).
+  std::string sreg[3];
   std::vector<uint32_t> divs, rems;  // div / rem i, w
   std::string index;                 // the register i
   // A second split (a flat permute: i / w, then (i / w) % w2 and

@@ -168,6 +168,8 @@ bool flatIndex(const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm &
         f.mad = i;
         f.wide = true;
         f.index = std::string(in.operands[0].text);
+        f.sreg[0] = std::string(regOf["%ctaid.x"]), f.sreg[1] = std::string(regOf["%ntid.x"]);
+        f.sreg[2] = std::string(regOf["%tid.x"]);
       }
     }
   }
@@ -456,18 +458,21 @@ namespace {
 
 /// The registers and the index arithmetic of flatAs2D's kernels: values in
 /// the index's width (%ptxopt_f2r, or %ptxopt_f2d of 64 bits when wide) and
-/// the special registers' 32-bit copies.
+/// the special registers' 32-bit copies. Wide, every value the form adds
+/// (Q, M, R, the radices) is a 32-bit one zero-extended: where the clone's
+/// tiles run each is under 2^31 (the launch's threads, the radices: the
+/// clone's prologue checks them), and ptxas then multiplies 32-bit halves.
 struct Values2D {
   ir::Module &m;
-  bool wide;
+  const FlatForm &f;
   int n32 = 0, n64 = 0;
   Operand r32() { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n32++))); }
   Operand r64() { return Operand::reg(m.intern("%ptxopt_f2d" + std::to_string(n64++))); }
-  Operand val() { return wide ? r64() : r32(); }
-  std::string mov() const { return wide ? "mov.b64" : "mov.b32"; }
+  Operand val() { return f.wide ? r64() : r32(); }
+  std::string mov() const { return f.wide ? "mov.b64" : "mov.b32"; }
   /// `to` = the special register `sreg` (widened when wide).
   void special(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const char *sreg) {
-    if (!wide) {
+    if (!f.wide) {
       seq.push_back(makeInstr(m, "mov.u32", {to, Operand::reg(m.intern(sreg))}));
       return;
     }
@@ -475,43 +480,63 @@ struct Values2D {
     seq.push_back(makeInstr(m, "mov.u32", {t, Operand::reg(m.intern(sreg))}));
     seq.push_back(makeInstr(m, "cvt.u64.u32", {to, t}));
   }
-  /// `to` = %ctaid.y * %ntid.y + %tid.y (into sy, ny, ty first), as the
-  /// kernel computes its own index: `mad` (32 bits), or mul.wide.u32,
-  /// cvt.u64.u32 and add.s64.
+  /// `to` = a * b + c (32-bit registers; wide: in 32 bits, zero-extended).
+  void mad(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const Operand &a, const Operand &b,
+           const Operand &c, const std::string &op) {
+    if (!f.wide) {
+      seq.push_back(makeInstr(m, op, {to, a, b, c}));
+      return;
+    }
+    const Operand t = r32();
+    seq.push_back(makeInstr(m, "mad.lo.u32", {t, a, b, c}));
+    seq.push_back(makeInstr(m, "cvt.u64.u32", {to, t}));
+  }
+  /// `to` = %ctaid.y * %ntid.y + %tid.y (into sy, ny, ty first).
   void index(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const Operand &sy, const Operand &ny,
-             const Operand &ty, const std::string &mad) {
+             const Operand &ty, const std::string &op) {
     seq.push_back(makeInstr(m, "mov.u32", {sy, Operand::reg(m.intern("%ctaid.y"))}));
     seq.push_back(makeInstr(m, "mov.u32", {ny, Operand::reg(m.intern("%ntid.y"))}));
     seq.push_back(makeInstr(m, "mov.u32", {ty, Operand::reg(m.intern("%tid.y"))}));
-    if (!wide) {
-      seq.push_back(makeInstr(m, mad, {to, sy, ny, ty}));
+    mad(seq, to, sy, ny, ty, op);
+  }
+  /// R = the kernel's own index written to `r`: its mad (32 bits); wide,
+  /// from the special registers' copies, or the widening cvt of a 32-bit
+  /// index as an unsigned one.
+  void rest(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &r, const ir::Instruction &in) {
+    if (f.wide && !f.sreg[0].empty()) {
+      mad(seq, r, Operand::reg(m.intern(f.sreg[0])), Operand::reg(m.intern(f.sreg[1])),
+          Operand::reg(m.intern(f.sreg[2])), "");
       return;
     }
-    const Operand a = r64(), c = r64();
-    seq.push_back(makeInstr(m, "mul.wide.u32", {a, sy, ny}));
-    seq.push_back(makeInstr(m, "cvt.u64.u32", {c, ty}));
-    seq.push_back(makeInstr(m, "add.s64", {to, a, c}));
-  }
-  /// R = the kernel's own index instruction `in` (its mad, or wide its add)
-  /// written to `r`.
-  void rest(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &r, const ir::Instruction &in) {
     std::vector<Operand> ops{r};
     ops.insert(ops.end(), in.operands.begin() + 1, in.operands.end());
-    seq.push_back(makeInstr(m, std::string(in.opcode), std::move(ops)));
+    const std::string op(in.opcode);
+    seq.push_back(makeInstr(m, f.wide && op == "cvt.s64.s32" ? "cvt.u64.u32" : op, std::move(ops)));
   }
   /// A radix into `w` where it is not a register of the kernel's own: its
-  /// factors widened (x.ext) and multiplied (mul.lo of `type`).
+  /// factors (wide: each a 32-bit value zero-extended) multiplied (mul.lo
+  /// of `type`).
   void radix(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Radix &x, const Operand &w, const std::string &type) {
-    if (x.regs.size() == 1 && x.ext[0].empty()) return;
+    if (!f.wide && x.regs.size() == 1 && x.ext[0].empty()) return;
     std::vector<Operand> fac;
     for (size_t h = 0; h < x.regs.size(); ++h) {
-      Operand f = Operand::reg(m.intern(x.regs[h]));
-      if (!x.ext[h].empty()) {
+      Operand v = Operand::reg(m.intern(x.regs[h]));
+      if (f.wide) {
+        if (x.bytes[h] == 8) {
+          const Operand t = r32();
+          Operand at{Operand::Kind::Address, {}, {Operand::sym(m.intern(x.names[h]))}};
+          seq.push_back(makeInstr(m, "ld.param.u32", {t, at}));
+          v = t;
+        }
         const Operand t = x.regs.size() == 1 ? w : r64();
-        seq.push_back(makeInstr(m, x.ext[h], {t, f}));
-        f = t;
+        seq.push_back(makeInstr(m, "cvt.u64.u32", {t, v}));
+        v = t;
+      } else if (!x.ext[h].empty()) {
+        const Operand t = x.regs.size() == 1 ? w : r64();
+        seq.push_back(makeInstr(m, x.ext[h], {t, v}));
+        v = t;
       }
-      fac.push_back(f);
+      fac.push_back(v);
     }
     for (size_t h = 1; h < fac.size(); ++h)
       seq.push_back(makeInstr(m, "mul.lo" + type, {w, h == 1 ? fac[0] : w, fac[h]}));
@@ -539,7 +564,7 @@ std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, c
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
   const int n = f.radices;
-  Values2D v{m, f.wide};
+  Values2D v{m, f};
   const Operand sy = v.r32(), ny = v.r32(), ty = v.r32(), mid = v.val(), r = v.val(), lo = v.val(), top = v.val();
   Operand d[4] = {r, mid, top, top};
   if (n == 3) {
@@ -550,8 +575,9 @@ std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, c
   q[n] = top;
   for (int i = n - 1; i >= 1; --i) q[i] = v.val();
   for (int j = 0; j < n; ++j)  // a parameter's register, or one for the product of its factors (or its widening)
-    w[j] = f.radix[j].regs.size() == 1 && f.radix[j].ext[0].empty() ? Operand::reg(m.intern(f.radix[j].regs[0]))
-                                                                      : v.val();
+    w[j] = !f.wide && f.radix[j].regs.size() == 1 && f.radix[j].ext[0].empty()
+               ? Operand::reg(m.intern(f.radix[j].regs[0]))
+               : v.val();
   auto at = f.digitOf;
   at[f.mad] = {-1, -1};
   // Back to front, so that the earlier instructions' statement indices hold.
@@ -597,12 +623,12 @@ std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, con
   if (f.radices) return digitsAs2D(m, k, f);
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
   auto &b = g->body->body;
-  Values2D v{m, f.wide};
+  Values2D v{m, f};
   // %ctaid.y, %ntid.y, %tid.y; Q, R; two splits: the middle index M, the
   // batch B (%ctaid.z); w and w2 as the index's width.
   const Operand sy = v.r32(), ny = v.r32(), ty = v.r32(), q = v.val(), r = v.val(), mid = v.val(), batch = v.val();
   auto widthOf = [&](const Radix &x) {
-    return x.ext[0].empty() ? Operand::reg(m.intern(x.regs[0])) : v.val();
+    return !f.wide && x.ext[0].empty() ? Operand::reg(m.intern(x.regs[0])) : v.val();
   };
   const Operand w = widthOf(f.w), w2 = f.twoSplits() ? widthOf(f.w2) : Operand{};
   std::map<uint32_t, Operand> becomes;  // instruction -> the register it copies

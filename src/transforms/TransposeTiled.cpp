@@ -402,6 +402,52 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   return l;
 }
 
+/// A 64-bit flat index: in the tiles' code (the prologue has checked every
+/// radix under 2^31), each 8-byte radix parameter the kernel's code loads
+/// is masked to its low 31 bits and each 4-byte one is widened unsigned
+/// (its cvt.s64.s32, or its ld.param.s32 into a 64-bit register):
+/// the same values there, which ptxas then knows fit 32 bits (its 64-bit
+/// products of them become 32-bit ones). The prologue (the clone's own
+/// registers: its checks) and the thin tiles' path, which runs the kernel
+/// itself for any radices, are not touched.
+void narrowRadices(ir::Module &m, const FlatForm &flat, std::vector<std::unique_ptr<ir::Stmt>> &code) {
+  std::set<std::string_view> eight, four;
+  for (const Radix *r : {&flat.w, &flat.w2, &flat.wLo})
+    for (size_t h = 0; h < r->names.size(); ++h) (r->bytes[h] == 8 ? eight : four).insert(r->names[h]);
+  std::set<std::string_view> loaded4;  // registers loaded from a 4-byte radix parameter
+  for (size_t j = 0; j < code.size(); ++j) {
+    if (code[j]->kind != ir::Stmt::Kind::Instruction) continue;
+    auto &in = static_cast<ir::Instruction &>(*code[j]);
+    const auto defs = analysis::defUse(in).defs;
+    // The kernel's own code only (the prologue's loads of the radices, in
+    // registers of the clone's, are what checks them).
+    if (!in.guard.empty() || in.operands.size() != 2 || !in.operands[0].isReg() ||
+        in.operands[0].text.starts_with("%ptxopt_")) {
+      for (auto d : defs) loaded4.erase(d);
+      continue;
+    }
+    const Operand &a = in.operands[1];
+    const bool param = in.opcode.starts_with("ld.param.") && a.kind == Operand::Kind::Address && a.elems.size() == 1 &&
+                       a.elems[0].isSym();
+    if (param && eight.count(a.elems[0].text) && in.opcode.ends_with("64")) {
+      code.insert(code.begin() + long(j) + 1, makeInstr(m, "and.b64", {in.operands[0], in.operands[0], Operand::imm(m.intern("2147483647"))}));
+      ++j;
+    } else if (param && four.count(a.elems[0].text)) {
+      loaded4.insert(in.operands[0].text);
+      if (in.opcode == "ld.param.s32") {  // nvcc's load straight into a 64-bit register, sign-extending
+        in.opcode = m.intern("ld.param.u32");
+        in.edited = true;
+      }
+    } else {
+      if (in.opcode == "cvt.s64.s32" && a.isReg() && loaded4.count(a.text)) {
+        in.opcode = m.intern("cvt.u64.u32");
+        in.edited = true;
+      }
+      for (auto d : defs) loaded4.erase(d);
+    }
+  }
+}
+
 /// The flat clone's other path (thin tiles): each block runs the original's
 /// code on 1024 consecutive flat indices, i = %ctaid.x * 1024 + 256 j +
 /// (%tid.y * 32 + %tid.x), j = 0..3, those under T (the launch's grid
@@ -537,6 +583,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   e.ins("ret", {});
   if (flat) {
     flush();
+    if (flat->wide) narrowRadices(m, *flat, code);
     flatPlain(c, m, fl, *flat, code);
   }
   flush();

@@ -12,7 +12,9 @@
 // libraries that index with int64_t is the same naive permute).
 // Algorithm: foldDivFastPaths copies the kernel (not emitted) with each
 // such diamond folded into its 64-bit path: the conditional branch, the
-// fast block and the test's or / and / setp removed. The fast block's
+// fast block and the test's or / and / setp removed, and the slow block's
+// remainder `a - (a / b) * b` written `rem a, b` (the same value; the flat
+// form then reads it as a remainder of the index: a copy of R). The fast block's
 // results equal the slow one's wherever it runs (both operands below 2^32,
 // unsigned or non-negative: the 32-bit quotient, remainder and a - (a/b)*b
 // are exact), so the copy computes what the kernel computes for every
@@ -55,6 +57,10 @@ std::string regText(const ir::Instruction &in, size_t k) { return regOp(in, k) ?
 struct Diamond {
   size_t orAt, andAt, setpAt, braAt;
   size_t fastFrom, fastTo, slowFrom, slowTo, slowBra;
+  // The slow block's `sub r, a, (a / b) * b` (nvcc's remainder): written
+  // as `rem r, a, b` (the division's signedness) in the copy.
+  std::vector<size_t> remAt;
+  std::string a, b, rem;
 };
 
 /// Values of the blocks as expressions over the operands "a" and "b":
@@ -157,7 +163,7 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   while (i < b.size() && instr(*b[i]) && instr(*b[i])->base() != "bra") ++i;
   if (i >= b.size() || b[i]->kind != ir::Stmt::Kind::Label || static_cast<const ir::Label &>(*b[i]).name != join)
     return std::nullopt;
-  Diamond d{withOr ? at - 3 : std::string::npos, at - 2, at - 1, at, 0, 0, 0, 0, std::string::npos};
+  Diamond d{withOr ? at - 3 : std::string::npos, at - 2, at - 1, at, 0, 0, 0, 0, std::string::npos, {}, {}, {}, {}};
   if (takenFast) d.fastFrom = bFrom, d.fastTo = i, d.slowFrom = aFrom, d.slowTo = aTo, d.slowBra = aBra;
   else d.fastFrom = aFrom, d.fastTo = aTo, d.slowFrom = bFrom, d.slowTo = i;
   // The blocks' values, a the dividend: the test's first operand, or its
@@ -205,6 +211,13 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   }
   for (const auto &r : slow.written)
     if (!fast.written.count(r) && total(r) != usesIn(r, d.slowFrom, d.slowTo)) return std::nullopt;
+  d.a = slow.a, d.b = slow.b;
+  for (size_t j = d.slowFrom; j < d.slowTo; ++j) {
+    const ir::Instruction &in = *instr(*b[j]);
+    if (in.base() == "div") d.rem = in.opcode.ends_with(".s64") ? "rem.s64" : "rem.u64";
+    if (in.base() == "sub" && slow.expr[regText(in, 0)] == "a-(a/b)*b") d.remAt.push_back(j);
+  }
+  if (d.rem.empty()) d.remAt.clear();
   return d;
 }
 
@@ -243,6 +256,10 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
     for (size_t j = d.fastFrom; j < d.fastTo; ++j) drop[j] = true;
     if (d.slowBra != std::string::npos) drop[d.slowBra] = true;
     else if (d.fastTo < b.size() && instr(*b[d.fastTo])) drop[d.fastTo] = true;  // the fast block's bra.uni
+    for (size_t j : d.remAt) {
+      const Operand dst = instr(*b[j])->operands[0];
+      b[j] = makeInstr(m, d.rem, {dst, Operand::reg(m.intern(d.a)), Operand::reg(m.intern(d.b))});
+    }
   }
   std::vector<std::unique_ptr<ir::Stmt>> kept;
   for (size_t j = 0; j < b.size(); ++j)
