@@ -538,19 +538,23 @@ int measureSplit3(CUmodule mod, void *in, void *out, void *ref, bool quick) {
 }
 
 /// A 64-bit flat index (tests/lit/transpose/Inputs/wide.cu: size_t and
-/// int64_t indices divided through nvcc's 64-bit division fast paths), -O2:
+/// int64_t indices divided through nvcc's 64-bit division fast paths), and
+/// with `counted`, grid-stride loops with a 64-bit counter (Inputs/counted.cu:
+/// PyTorch's CUDA_KERNEL_LOOP, a size_t loop; launched with a thread per
+/// element, the traced clone), -O2:
 /// the original (256-thread blocks), its flat clone launched as its
 /// manifest says, and the hand kernel (per image for the permutes; none for
 /// the rotation). Returns how many outputs differ from the original's.
-int measureWide(CUmodule mod, void *in, void *out, void *ref, bool quick) {
+int measureWide(CUmodule mod, CUmodule counted, void *in, void *out, void *ref, bool quick) {
   std::printf("\n| kernel (64-bit index) | size | naive | flat clone | hand-tiled | clone x | hand x | hand ms / clone ms |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
-  enum Form { HW64, HW32, NCHW64, NCHW32, CHW, BACK, GATHER, ROT };
+  enum Form { HW64, HW32, NCHW64, NCHW32, CHW, BACK, GATHER, ROT, LOOPU8 };
   struct R {
     const char *name;
     unsigned bytes;
     Form form;
     int N, C, H, W;  // one split: H x W (N = C = 1); two: N, C, H*W; three: N, C, H, W
+    bool traced = false;  // Inputs/counted.cu's (a grid-stride loop with a 64-bit counter)
   };
   const R rows[] = {{"wide_sizet", 4, HW64, 1, 1, 8192, 8192},          {"wide_sizet", 4, HW64, 1, 1, 8193, 8191},
                     {"wide_int_params", 4, HW32, 1, 1, 8192, 8192},     {"wide_u8", 1, HW64, 1, 1, 8192, 8192},
@@ -558,17 +562,22 @@ int measureWide(CUmodule mod, void *in, void *out, void *ref, bool quick) {
                     {"wide_nchw_nhwc", 4, NCHW64, 16, 64, 56, 56},      {"wide_nchw_nhwc", 4, NCHW64, 16, 256, 224, 224},
                     {"wide_nchw_int", 4, NCHW32, 16, 64, 56, 56},       {"wide_nchw_int", 4, NCHW32, 16, 256, 224, 224},
                     {"wide_nchw_hw", 4, CHW, 16, 64, 1, 56 * 56},       {"wide_nchw_hw", 4, CHW, 16, 256, 1, 224 * 224},
-                    {"wide_nhwc_nchw", 4, BACK, 16, 64, 1, 56 * 56},    {"wide_nhwc_nchw", 4, BACK, 16, 256, 1, 224 * 224}};
+                    {"wide_nhwc_nchw", 4, BACK, 16, 64, 1, 56 * 56},    {"wide_nhwc_nchw", 4, BACK, 16, 256, 1, 224 * 224},
+                    {"ct_transpose", 4, HW32, 1, 1, 8192, 8192, true},  {"ct_transpose64", 4, HW64, 1, 1, 8192, 8192, true},
+                    {"ct_nchw_nhwc", 4, NCHW32, 16, 64, 56, 56, true},  {"ct_nchw_nhwc", 4, NCHW32, 16, 256, 224, 224, true},
+                    {"ct_loop_u8", 1, LOOPU8, 1, 1, 8192, 8192, true}};
   int failed = 0;
   for (const R &r : rows) {
     if (quick && r.W != 8192 && r.C != 64) continue;
+    if (r.traced && !counted) continue;
+    CUmodule from = r.traced ? counted : mod;
     const int64_t total = int64_t(r.N) * r.C * r.H * r.W;
     unsigned B = 256;
     unsigned g = unsigned((total + B - 1) / B);
     int64_t v64[4];
     int v32[4];
     std::vector<void *> args{&in, &out};
-    const bool ints = r.form == HW32 || r.form == NCHW32;
+    const bool ints = r.form == HW32 || r.form == NCHW32;  // ct_transpose64: int64_t (HW64)
     auto push = [&](std::initializer_list<int64_t> vs) {
       size_t k = 0;
       for (int64_t v : vs) {
@@ -580,6 +589,7 @@ int measureWide(CUmodule mod, void *in, void *out, void *ref, bool quick) {
     int TW = r.W, TH = r.H, N = 1;  // the hand kernel's matrix (per image)
     switch (r.form) {
     case HW64: case HW32: case ROT: push({r.H, r.W}); break;
+    case LOOPU8: push({r.H, r.W, total}); break;
     case GATHER: push({r.H, r.W}), TW = r.H, TH = r.W; break;
     case NCHW64: case NCHW32: push({r.N, r.C, r.H, r.W}), TW = r.H * r.W, TH = r.C, N = r.N; break;
     case CHW: push({r.C, int64_t(r.H) * r.W, total}), TW = r.H * r.W, TH = r.C, N = r.N; break;
@@ -590,13 +600,15 @@ int measureWide(CUmodule mod, void *in, void *out, void *ref, bool quick) {
     targs.push_back(&B);
     const size_t bytes = size_t(total) * r.bytes;
     CUfunction orig, clone;
-    check(cuModuleGetFunction(&orig, mod, r.name), r.name);
-    check(cuModuleGetFunction(&clone, mod, (std::string(r.name) + "__ptxopt_tiledflat").c_str()), "flat clone");
+    check(cuModuleGetFunction(&orig, from, r.name), r.name);
+    check(cuModuleGetFunction(&clone, from, (std::string(r.name) + "__ptxopt_tiledflat").c_str()), "flat clone");
     check(cudaMemset(out, 0x5a, bytes), "memset");
     auto [nMin, nMed] = timeIt(launcher(orig, g, 1, 1, B, 1, args.data()));
     check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
     if (r.form == NCHW64 || r.form == NCHW32)
       std::printf("| `%s` | N%d C%d %d x %d | %.4f (%.4f) |", r.name, r.N, r.C, r.H, r.W, nMin, nMed);
+    else if (r.form == LOOPU8)
+      std::printf("| `%s` | %d x %d, size_t loop | %.4f (%.4f) |", r.name, r.W, r.H, nMin, nMed);
     else if (r.form == CHW || r.form == BACK)
       std::printf("| `%s` | N%d C%d HW %d | %.4f (%.4f) |", r.name, r.N, r.C, r.W, nMin, nMed);
     else
@@ -687,7 +699,7 @@ int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) 
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
+  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx, countedPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
   bool quick = false, unrolledOnly = false, flatOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -701,13 +713,14 @@ int main(int argc, char **argv) {
     else if (a == "--gridstride" && i + 1 < argc) gsPtx = argv[++i];
     else if (a == "--split3" && i + 1 < argc) s3Ptx = argv[++i];
     else if (a == "--wide" && i + 1 < argc) widePtx = argv[++i];
+    else if (a == "--counted" && i + 1 < argc) countedPtx = argv[++i];
     else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx>] [--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -815,9 +828,10 @@ int main(int argc, char **argv) {
       failed += measureSplit3(s3, in, outA, outB, quick);
     }
     if (!widePtx.empty()) {
-      CUmodule wd;
+      CUmodule wd, ct = nullptr;
       check(cuModuleLoadData(&wd, readFile(widePtx).c_str()), widePtx.c_str());
-      failed += measureWide(wd, in, outA, outB, quick);
+      if (!countedPtx.empty()) check(cuModuleLoadData(&ct, readFile(countedPtx).c_str()), countedPtx.c_str());
+      failed += measureWide(wd, ct, in, outA, outB, quick);
     }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;
