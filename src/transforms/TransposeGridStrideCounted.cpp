@@ -337,6 +337,44 @@ void readThroughCvts(ir::Module &m, std::vector<std::unique_ptr<ir::Stmt>> &trac
   }
 }
 
+/// A setp as the trace ran it: the values it compared and its truth where
+/// decided then.
+struct Pred {
+  const ir::Instruction *setp;
+  std::optional<Poly> x, y;
+  std::optional<bool> truth;
+};
+
+/// The guard, the first branch the trace cannot decide: `setp.ge i, n` (or
+/// `setp.le n, i`) with i the thread's index and n a product of the
+/// kernel's parameters; sets sh.n and its factors. False, with `why` where
+/// the bound is the reason, otherwise.
+bool takeGuard(const ir::Function &k, const Pred &p, bool negated, const std::vector<Poly> &assumed, Shapes &sh,
+               std::string &why) {
+  const bool ge = p.setp->opcode.starts_with("setp.ge."), le = p.setp->opcode.starts_with("setp.le.");
+  if (negated || (!ge && !le)) return false;
+  const std::optional<Poly> &x = ge ? p.x : p.y, &n = ge ? p.y : p.x;
+  if (!x || *x != sh.i0) return false;
+  const char *notProduct = "a grid-stride loop with a 64-bit counter whose bound is not a product of parameters";
+  if (!n || n->size() != 1 || n->begin()->second != 1 || n->begin()->first.empty()) {
+    why = notProduct;
+    return false;
+  }
+  for (const auto &f : n->begin()->first)
+    if (paramIndex(k, f) < 0) {
+      why = notProduct;
+      return false;
+    }
+  sh.n = *n;
+  sh.factors = n->begin()->first;
+  for (const Poly &q : assumed)  // products of parameters widened before it: part of the bound
+    if (!std::includes(sh.factors.begin(), sh.factors.end(), q.begin()->first.begin(), q.begin()->first.end())) {
+      why = "a grid-stride loop with a 64-bit counter: a product of parameters widened that is not part of the bound";
+      return false;
+    }
+  return true;
+}
+
 }  // namespace
 
 std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, std::string &why) {
@@ -350,14 +388,7 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
   Shapes sh;
   std::vector<Poly> assumed;              // widened products of parameters before the guard
   std::map<std::string, Poly> val;        // register -> its value
-  // predicate -> what its setp compared (values as the setp ran) and its
-  // truth where decided then
-  struct Pred {
-    const ir::Instruction *setp;
-    std::optional<Poly> x, y;
-    std::optional<bool> truth;
-  };
-  std::map<std::string, Pred> preds;
+  std::map<std::string, Pred> preds;  // predicate -> its setp as the trace ran it
   std::vector<std::unique_ptr<ir::Stmt>> trace;
   const std::string exitLabel = "$L__ptxopt_gsexit";
   std::set<size_t> seen;
@@ -387,29 +418,9 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
       if (!in->guard.empty() && !guard) {
         const bool exits = in->base() == "ret" || (in->operands.size() == 1 && returns(b, labels, std::string(in->operands[0].text)));
         if (!exits) return refuse("a branch the trace cannot decide");
-        if (!sh.n) {  // the guard: i >= n (or n <= i), n a product of parameters
+        if (!sh.n) {  // the guard
           auto p = preds.find(std::string(in->guard));
-          if (p == preds.end() || in->guardNegated) return std::nullopt;
-          const ir::Instruction &setp = *p->second.setp;
-          const bool ge = setp.opcode.starts_with("setp.ge."), le = setp.opcode.starts_with("setp.le.");
-          if (!ge && !le) return std::nullopt;
-          const std::optional<Poly> &x = ge ? p->second.x : p->second.y, &nv = ge ? p->second.y : p->second.x;
-          if (!x || *x != sh.i0) return std::nullopt;
-          if (!nv || nv->size() != 1 || nv->begin()->second != 1 || nv->begin()->first.empty()) {
-            why = "a grid-stride loop with a 64-bit counter whose bound is not a product of parameters";
-            return std::nullopt;
-          }
-          const auto n = std::make_pair(0, *nv);
-          for (const auto &f : n.second.begin()->first)
-            if (paramIndex(k, f) < 0) {
-              why = "a grid-stride loop with a 64-bit counter whose bound is not a product of parameters";
-              return std::nullopt;
-            }
-          sh.n = n.second;
-          sh.factors = n.second.begin()->first;
-          for (const Poly &p : assumed)
-            if (!std::includes(sh.factors.begin(), sh.factors.end(), p.begin()->first.begin(), p.begin()->first.end()))
-              return refuse("a product of parameters widened that is not part of the bound");
+          if (p == preds.end() || !takeGuard(k, p->second, in->guardNegated, assumed, sh, why)) return std::nullopt;
         }
         auto copy = std::unique_ptr<ir::Instruction>(static_cast<ir::Instruction *>(in->clone().release()));
         copy->opcode = m.intern("bra");
