@@ -163,6 +163,16 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   while (i < b.size() && instr(*b[i]) && instr(*b[i])->base() != "bra") ++i;
   if (i >= b.size() || b[i]->kind != ir::Stmt::Kind::Label || static_cast<const ir::Label &>(*b[i]).name != join)
     return std::nullopt;
+  // The fast block, taken by the branch: no other branch lands on it (its
+  // label stays, and would lead straight to the join once it is gone).
+  if (takenFast) {
+    int landings = 0;
+    for (const auto &st : b)
+      if (const ir::Instruction *x = instr(*st); x && x->base() == "bra" && x->operands.size() == 1 &&
+                                                 x->operands[0].text == target)
+        ++landings;
+    if (landings != 1) return std::nullopt;
+  }
   Diamond d{withOr ? at - 3 : std::string::npos, at - 2, at - 1, at, 0, 0, 0, 0, std::string::npos, {}, {}, {}, {}};
   if (takenFast) d.fastFrom = bFrom, d.fastTo = i, d.slowFrom = aFrom, d.slowTo = aTo, d.slowBra = aBra;
   else d.fastFrom = aFrom, d.fastTo = aTo, d.slowFrom = bFrom, d.slowTo = i;
