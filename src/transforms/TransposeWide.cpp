@@ -122,8 +122,8 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   const ir::Instruction *bra = instr(*b[at]);
   if (!bra || bra->base() != "bra" || bra->guard.empty() || bra->operands.size() != 1) return std::nullopt;
   // The test: or.b64 t, a, b; and.b64 u, t, -4294967296; setp.{eq,ne}.s64 p, u, 0
-  // (the three right before the branch), or without the or where the
-  // divisor b is known to fit 32 bits (a cvt.u64.u32: the test is a's).
+  // (the three right before the branch), or without the or where one of
+  // the two is known to fit 32 bits (a cvt.u64.u32: the test is the other's).
   if (at < 2) return std::nullopt;
   const ir::Instruction *setp = instr(*b[at - 1]), *andI = instr(*b[at - 2]);
   if (!setp || !andI || !setp->guard.empty() || !andI->guard.empty()) return std::nullopt;
@@ -191,14 +191,15 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   if (withOr) {
     if (!evaluate(regText(*orI, 1), regText(*orI, 2)) && !evaluate(regText(*orI, 2), regText(*orI, 1)))
       return std::nullopt;
-  } else {  // the divisor: the slow block's, zero-extended from 32 bits
-    const std::string a = regText(*andI, 1);
-    std::string by;
-    for (size_t j = d.slowFrom; j < d.slowTo && by.empty(); ++j) {
+  } else {  // the test's one operand is the dividend or the divisor, the other zero-extended from 32 bits
+    const std::string tested = regText(*andI, 1);
+    std::string x, y;
+    for (size_t j = d.slowFrom; j < d.slowTo && x.empty(); ++j) {
       const ir::Instruction &in = *instr(*b[j]);
-      if ((in.base() == "div" || in.base() == "rem") && regText(in, 1) == a) by = regText(in, 2);
+      if (in.base() == "div" || in.base() == "rem") x = regText(in, 1), y = regText(in, 2);
     }
-    if (by.empty() || !zext.count(by) || !evaluate(a, by)) return std::nullopt;
+    if (x.empty() || y.empty() || (x == tested ? !zext.count(y) : y != tested || !zext.count(x)) || !evaluate(x, y))
+      return std::nullopt;
   }
   // Uses of each register inside [from, to).
   auto usesIn = [&](const std::string &r, size_t from, size_t to) {

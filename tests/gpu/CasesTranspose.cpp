@@ -561,6 +561,10 @@ void addWide(std::vector<Case> &cs) {
   for (auto [W, H, b] : {std::tuple{8192u, 8192u, 256u}, {1920u, 1080u, 512u}})
     cs.push_back(mat("wide_rot90", Elem::I32, W, H, b));
   cs.push_back(mat("wide_sizet", Elem::F32, 8, 400000, 256));  // 8 columns: the original
+  for (const char *k : {"wide_u32_index", "wide_int_index"}) {  // a 32-bit index over size_t sizes
+    cs.push_back(mat(k, Elem::F32, 8192, 8192, 256));
+    cs.push_back(mat(k, Elem::F32, 1000, 3000, 128));
+  }
   // NCHW -> NHWC split three times (int64_t sizes, and int sizes).
   auto split3 = [&](const std::string &kernel, unsigned N, unsigned C, unsigned P, unsigned b) {
     const uint64_t n = uint64_t(N) * C * P * P;

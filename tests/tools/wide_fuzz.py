@@ -20,7 +20,7 @@ def run(k, grid, block, args, extra=None):
     return r.stdout.strip() or ('ERR ' + r.stderr[-300:])
 KERNELS = {
     'wide': ['wide_sizet', 'wide_int_params', 'wide_u8', 'wide_gather_f64', 'wide_rot90', 'wide_nchw_nhwc',
-             'wide_nchw_int', 'wide_nchw_hw', 'wide_nhwc_nchw'],
+             'wide_nchw_int', 'wide_nchw_hw', 'wide_nhwc_nchw', 'wide_u32_index', 'wide_int_index'],
     'counted': ['ct_transpose', 'ct_nchw_nhwc', 'ct_transpose64', 'ct_loop_u8', 'ct_sum'],
 }[FAMILY]
 ESZ = {'wide_u8': 1, 'ct_loop_u8': 1, 'wide_gather_f64': 8}

@@ -87,6 +87,17 @@ extern "C" __global__ void wide_nhwc_nchw(const float *__restrict__ in, float *_
   out[(n * C + c) * HW + hw] = in[i];
 }
 
+// A 32-bit index over size_t sizes: unsigned (nvcc's fast path then tests
+// the divisor alone: the index is known to fit) and int.
+extern "C" __global__ void wide_u32_index(const float *__restrict__ in, float *__restrict__ out, size_t H, size_t W) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < H * W) out[(i % W) * H + i / W] = in[i];
+}
+extern "C" __global__ void wide_int_index(const float *__restrict__ in, float *__restrict__ out, size_t H, size_t W) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < H * W) out[(i % W) * H + i / W] = in[i];
+}
+
 // Lookalikes, refused: in place (reads the array it writes), and a copy
 // whose store follows the load (coalesced: no clone, no remark).
 extern "C" __global__ void wide_inplace(float *a, size_t H, size_t W) {
