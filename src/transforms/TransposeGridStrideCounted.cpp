@@ -163,18 +163,20 @@ std::optional<Poly> immediate(const Operand &x) {
   }
 }
 
+/// An operand's value given the values known (`val`), or nullopt.
+std::optional<Poly> valueOf(const Operand &x, const std::map<std::string, Poly> &val) {
+  if (x.kind == Operand::Kind::Immediate) return immediate(x);
+  if (auto it = x.isReg() ? val.find(std::string(x.text)) : val.end(); it != val.end()) return it->second;
+  return std::nullopt;
+}
+
 /// The value of instruction `in`'s destination given the values known
 /// (`val`), or nullopt.
 std::optional<Poly> evaluate(const ir::Instruction &in, const std::map<std::string, Poly> &val, const Shapes &sh,
                              std::vector<Poly> &assumed) {
   const std::string op(in.opcode);
   const auto &o = in.operands;
-  auto operand = [&](const Operand &x) -> std::optional<Poly> {
-    if (x.kind == Operand::Kind::Immediate) return immediate(x);
-    if (!x.isReg()) return std::nullopt;
-    if (auto it = val.find(std::string(x.text)); it != val.end()) return it->second;
-    return std::nullopt;
-  };
+  auto operand = [&](const Operand &x) { return valueOf(x, val); };
   auto widened = [&](const std::optional<Poly> &x) -> std::optional<Poly> {
     if (!x || !sh.widens(*x)) return std::nullopt;
     if (!sh.n && x->size() == 1 && !x->begin()->first.empty() && !x->begin()->first[0].starts_with("%"))
@@ -233,11 +235,7 @@ std::optional<Poly> evaluate(const ir::Instruction &in, const std::map<std::stri
 std::optional<bool> decide(const ir::Instruction &in, const std::map<std::string, Poly> &val, const Shapes &sh) {
   const std::string op(in.opcode);
   if (in.base() != "setp" || in.operands.size() != 3 || !in.guard.empty()) return std::nullopt;
-  auto operand = [&](const Operand &x) -> std::optional<Poly> {
-    if (x.kind == Operand::Kind::Immediate) return immediate(x);
-    if (auto it = x.isReg() ? val.find(std::string(x.text)) : val.end(); it != val.end()) return it->second;
-    return std::nullopt;
-  };
+  auto operand = [&](const Operand &x) { return valueOf(x, val); };
   auto x = operand(in.operands[1]), y = operand(in.operands[2]);
   if (!x || !y) return std::nullopt;
   const unsigned bits = op.ends_with("64") ? 64 : op.ends_with("32") ? 32 : 0;
@@ -451,12 +449,7 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
     std::optional<Poly> v = copy->guard.empty() && du.defs.size() == 1 ? evaluate(*copy, val, sh, assumed) : std::nullopt;
     std::optional<Pred> pr;
     if (copy->base() == "setp" && copy->guard.empty() && du.defs.size() == 1 && copy->operands.size() == 3) {
-      auto value = [&](const Operand &x) -> std::optional<Poly> {
-        if (x.kind == Operand::Kind::Immediate) return immediate(x);
-        auto it = x.isReg() ? val.find(std::string(x.text)) : val.end();
-        return it == val.end() ? std::nullopt : std::optional<Poly>(it->second);
-      };
-      pr = Pred{in, value(copy->operands[1]), value(copy->operands[2]), decide(*copy, val, sh)};
+      pr = Pred{in, valueOf(copy->operands[1], val), valueOf(copy->operands[2], val), decide(*copy, val, sh)};
     }
     for (auto d : du.defs) {
       val.erase(std::string(d));
