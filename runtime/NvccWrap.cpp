@@ -16,7 +16,10 @@
 // (with the clone's, the node would run the clone unchecked); so does a
 // node a stream capture made of a clone launch (the capture calls are
 // wrapped to count the captures in flight; while one is, each clone launch,
-// here or by <<<>>> in NvccShim.cpp, notes the node it made: noteCapture).
+// here or by <<<>>> in NvccShim.cpp, notes the node it made: noteCapture;
+// while none is, a clone launch on a stream other than the legacy default
+// one asks cudaStreamIsCapturing, for captures begun where --wrap does not
+// reach: a shared library's own capture code).
 //
 // How: ptx-nvcc's links pass GNU ld `--wrap=<function>` for each of them, so
 // the program's calls come here as __wrap_<function>; the real cudart
@@ -88,6 +91,7 @@ PTXOPT_REAL(cudaError_t, cudaStreamEndCapture_ptsz, (cudaStream_t, cudaGraph_t *
 #undef PTXOPT_REAL
 // Not wrapped, called where present (a program that captures links them).
 #pragma weak cudaStreamGetCaptureInfo
+#pragma weak cudaStreamIsCapturing
 
 namespace {
 
@@ -309,10 +313,15 @@ std::atomic<int> capturesActive{0};
 namespace ptxopt::rt::nvccwrap {
 
 void noteCapture(cudaStream_t stream, const void *func, dim3 grid, dim3 block) {
-  if (capturesActive.load(std::memory_order_relaxed) <= 0 || !&cudaStreamGetCaptureInfo ||
-      !__real_cudaGraphKernelNodeGetParams)
-    return;
+  if (!&cudaStreamGetCaptureInfo || !__real_cudaGraphKernelNodeGetParams) return;
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  // No capture begun through the wrappers: one begun elsewhere (a shared
+  // library's own capture code, which --wrap does not reach) is asked of
+  // cudart, on streams that can capture (not the legacy default stream).
+  if (capturesActive.load(std::memory_order_relaxed) <= 0 &&
+      (!stream || stream == cudaStreamLegacy || !&cudaStreamIsCapturing ||
+       cudaStreamIsCapturing(stream, &status) != cudaSuccess || status != cudaStreamCaptureStatusActive))
+    return;
   cudaGraph_t graph = nullptr;
   const cudaGraphNode_t *deps = nullptr;
   size_t n = 0;

@@ -27,6 +27,12 @@ static void printGot(const cudaKernelNodeParams &got) {
               got.gridDim.z, got.blockDim.x, got.blockDim.y, got.blockDim.z);
 }
 
+// The real capture calls, past ptx-nvcc's --wrap (a capture begun where the
+// wrappers do not reach); weak: a link without the wrappers (or with the
+// per-thread ones) has none, and the plain calls then stand for them.
+extern "C" cudaError_t __real_cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) __attribute__((weak));
+extern "C" cudaError_t __real_cudaStreamEndCapture(cudaStream_t, cudaGraph_t *) __attribute__((weak));
+
 int main() {
   void *d = nullptr;  // an allocation first, as programs make (the shim wraps it: NvccPreload.cpp)
   (void)cudaMalloc(&d, 16);
@@ -184,6 +190,19 @@ int main() {
     std::memset(&got, 0, sizeof got);
     if (cn && cudaGraphKernelNodeGetParams(cn, &got) == cudaSuccess) printGot(got);
   }
+  // A capture begun where the wrappers do not reach (a shared library's own
+  // capture code; here the real functions, called past --wrap): the clone
+  // launch asks cudaStreamIsCapturing, and its node reads back the same.
+  if (&__real_cudaStreamBeginCapture) __real_cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal);
+  else cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal);
+  say("unwrapped capture: <<<>>> 2000x1000");
+  matadd_int<<<2000, 1000, 0, cs>>>(p, p, p);
+  cudaGraphNode_t c3 = lastNode();
+  if (&__real_cudaStreamEndCapture) __real_cudaStreamEndCapture(cs, &cg);
+  else cudaStreamEndCapture(cs, &cg);
+  say("unwrapped capture: read back as the caller's");
+  std::memset(&got, 0, sizeof got);
+  if (c3 && cudaGraphKernelNodeGetParams(c3, &got) == cudaSuccess) printGot(got);
   say("graph node with extra: original");
   void *extra[] = {nullptr};
   np.kernelParams = nullptr;

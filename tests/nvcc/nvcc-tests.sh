@@ -324,6 +324,8 @@ capture: cudaLaunchKernel 512x256 => cudaLaunchKernel $SWAP grid=(256,1,1) block
 capture: <<<>>> 2000x1000 => launch ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
 captured nodes read back as the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(512,1,1) block=(256,1,1)
 captured nodes read back as the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
+unwrapped capture: <<<>>> 2000x1000 => launch ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
+unwrapped capture: read back as the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
 graph node with extra: original => cudaGraphAddKernelNode $O grid=(512,1,1) block=(256,1,1) shared=0 extra
 cudaGraphDestroyNode, cudaGraphDestroy: passed through => cudaGraphDestroyNode node
 cudaGraphDestroyNode, cudaGraphDestroy: passed through => cudaGraphDestroy graph
@@ -347,7 +349,7 @@ WANT
   check "...each has its wrapper in the program" test "$(wrapped_py | while read -r f; do nm $P | grep -c " [tT] __wrap_$f\$"; done | grep -c '^1$')" = "$(wrapped_py | wc -l)"
   PTXOPT_DISABLE=1 $P >dis.log 2>&1
   check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
-  check "...all 32 calls made" test "$(cases dis.log | wc -l)" = 32
+  check "...all 34 calls made" test "$(cases dis.log | wc -l)" = 34
   FAKE_CUDART_FAIL_LAUNCH=swap $P >ref.log 2>&1
   check "a refused clone call: the original follows" \
     grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel $O grid=(512,1,1)" <(cases ref.log)
