@@ -281,18 +281,23 @@ bool returns(const std::vector<std::unique_ptr<ir::Stmt>> &b, const std::map<std
   return false;
 }
 
-/// Removes what the straight-line `trace` computes and nothing reads.
+/// Removes what the straight-line `trace` computes and nothing reads (pure
+/// arithmetic and plain loads; anything else stays).
 void sweep(std::vector<std::unique_ptr<ir::Stmt>> &trace) {
   std::set<std::string> live;
   std::vector<bool> keep(trace.size(), true);
   for (size_t j = trace.size(); j-- > 0;) {
     const auto &in = static_cast<const ir::Instruction &>(*trace[j]);
     const auto du = analysis::defUse(in);
-    const std::string_view base = in.base();
-    const bool effect = base == "st" || base == "bra" || base == "ret" || base == "atom" || base == "red" ||
-                        base == "bar" || base == "call" || base == "membar" || base == "fence" ||
-                        (base == "ld" && in.opcode.find(".volatile") != std::string_view::npos);
-    if (!effect && !du.defs.empty() &&
+    // Removable: pure arithmetic (not the carry chain's) and plain loads.
+    const std::string_view base = in.base(), op = in.opcode;
+    const bool plainLoad = base == "ld" && op.find(".volatile") == std::string_view::npos &&
+                           op.find(".acquire") == std::string_view::npos && op.find(".relaxed") == std::string_view::npos &&
+                           op.find(".mmio") == std::string_view::npos;
+    const bool pure = (pureOpcode(base) && op.find(".cc") == std::string_view::npos && base != "addc" &&
+                       base != "subc" && base != "madc") ||
+                      plainLoad;
+    if (pure && !du.defs.empty() &&
         std::none_of(du.defs.begin(), du.defs.end(), [&](auto d) { return live.count(std::string(d)) > 0; })) {
       keep[j] = false;
       continue;
