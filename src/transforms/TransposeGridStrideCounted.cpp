@@ -128,14 +128,15 @@ struct Shapes {
   bool fits(const Poly &p, unsigned bits, bool isSigned) const {
     if (p.empty() || (p.size() == 1 && p.begin()->first.empty())) {
       const int64_t k = p.empty() ? 0 : p.begin()->second;
-      return bits == 64 || (isSigned ? k >= INT32_MIN && k <= INT32_MAX : k >= 0 && k <= int64_t(UINT32_MAX));
+      if (!isSigned && k < 0) return false;  // an unsigned compare reads it as 2^bits + k
+      return bits == 64 || (isSigned ? k >= INT32_MIN && k <= INT32_MAX : k <= int64_t(UINT32_MAX));
     }
     auto s = split(p);
     if (!s) return false;
     auto [a, b, c, k] = *s;
     const int64_t reach = (std::abs(a) + std::abs(b) + std::abs(c)) * ((int64_t(1) << 30) - 1) + std::abs(k);
-    if (bits == 64) return true;
     if (!isSigned && !nonNegative(p)) return false;
+    if (bits == 64) return true;
     return reach <= (isSigned ? int64_t(INT32_MAX) : int64_t(UINT32_MAX));
   }
   /// Whether a widening keeps `p` (a 32-bit value known to lie in [0, 2^30)).
@@ -154,13 +155,20 @@ struct Shapes {
   }
 };
 
-/// An immediate operand's value, or nullopt.
+/// An integer immediate's value (a float literal, 0f3F800000, is none), or
+/// nullopt.
 std::optional<Poly> immediate(const Operand &x) {
-  try {
-    return constant(std::stoll(std::string(x.text), nullptr, 0));
-  } catch (...) {
-    return std::nullopt;
-  }
+  auto v = x.intValue();
+  return v ? std::optional<Poly>(constant(*v)) : std::nullopt;
+}
+
+/// Whether the opcode's type (its last modifier) is an integer or bit type:
+/// only those values are followed (float arithmetic and compares are not
+/// ring operations).
+bool integerType(std::string_view op) {
+  const auto dot = op.rfind('.');
+  return dot != std::string_view::npos && dot + 2 < op.size() &&
+         (op[dot + 1] == 's' || op[dot + 1] == 'u' || op[dot + 1] == 'b');
 }
 
 /// An operand's value given the values known (`val`), or nullopt.
@@ -176,6 +184,7 @@ std::optional<Poly> evaluate(const ir::Instruction &in, const std::map<std::stri
                              std::vector<Poly> &assumed) {
   const std::string op(in.opcode);
   const auto &o = in.operands;
+  if (!integerType(op)) return std::nullopt;
   auto operand = [&](const Operand &x) { return valueOf(x, val); };
   auto widened = [&](const std::optional<Poly> &x) -> std::optional<Poly> {
     if (!x || !sh.widens(*x)) return std::nullopt;
@@ -234,18 +243,14 @@ std::optional<Poly> evaluate(const ir::Instruction &in, const std::map<std::stri
 /// The truth of a setp given the values known, or nullopt.
 std::optional<bool> decide(const ir::Instruction &in, const std::map<std::string, Poly> &val, const Shapes &sh) {
   const std::string op(in.opcode);
-  if (in.base() != "setp" || in.operands.size() != 3 || !in.guard.empty()) return std::nullopt;
-  auto operand = [&](const Operand &x) { return valueOf(x, val); };
-  auto x = operand(in.operands[1]), y = operand(in.operands[2]);
+  if (in.base() != "setp" || in.operands.size() != 3 || !in.guard.empty() || !integerType(op)) return std::nullopt;
+  auto x = valueOf(in.operands[1], val), y = valueOf(in.operands[2], val);
   if (!x || !y) return std::nullopt;
   const unsigned bits = op.ends_with("64") ? 64 : op.ends_with("32") ? 32 : 0;
   const bool isSigned = op.find(".s") != std::string::npos;
-  if (!bits || !sh.fits(*x, bits, isSigned) || !sh.fits(*y, bits, isSigned)) {
-    // Two constants compare as they are.
-    if (!(x->size() <= 1 && y->size() <= 1 && (x->empty() || x->begin()->first.empty()) &&
-          (y->empty() || y->begin()->first.empty())))
-      return std::nullopt;
-  }
+  // Each value as the machine compares it: within the type's range (a
+  // constant too: a ring value past it would compare otherwise).
+  if (!bits || !sh.fits(*x, bits, isSigned) || !sh.fits(*y, bits, isSigned)) return std::nullopt;
   const Poly d = add(*x, *y, -1);  // x - y
   const bool ge = sh.nonNegative(d) || (d.empty() || (d.size() == 1 && d.begin()->first.empty() && d.begin()->second >= 0));
   const bool lt = sh.nonNegative(add(add(*y, *x, -1), constant(-1))) ||

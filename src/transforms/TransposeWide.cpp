@@ -129,11 +129,10 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   if (!setp || !andI || !setp->guard.empty() || !andI->guard.empty()) return std::nullopt;
   const bool eq = setp->opcode == "setp.eq.s64" || setp->opcode == "setp.eq.u64" || setp->opcode == "setp.eq.b64";
   const bool ne = setp->opcode == "setp.ne.s64" || setp->opcode == "setp.ne.u64" || setp->opcode == "setp.ne.b64";
-  if ((!eq && !ne) || setp->operands.size() != 3 || regText(*setp, 0) != bra->guard || setp->operands[2].text != "0" ||
-      andI->opcode != "and.b64" || andI->operands.size() != 3 || regText(*andI, 0) != regText(*setp, 1) ||
-      !regOp(*andI, 1) ||
-      (andI->operands[2].text != "-4294967296" && andI->operands[2].text != "0xFFFFFFFF00000000" &&
-       andI->operands[2].text != "0xffffffff00000000"))
+  if ((!eq && !ne) || setp->operands.size() != 3 || regText(*setp, 0) != bra->guard ||
+      setp->operands[2].intValue() != 0 || andI->opcode != "and.b64" || andI->operands.size() != 3 ||
+      regText(*andI, 0) != regText(*setp, 1) || !regOp(*andI, 1) ||
+      andI->operands[2].intValue() != int64_t(0xffffffff00000000ull))  // the high half
     return std::nullopt;
   const ir::Instruction *orI = at >= 3 ? instr(*b[at - 3]) : nullptr;
   const bool withOr = orI && orI->guard.empty() && orI->opcode == "or.b64" && orI->operands.size() == 3 &&

@@ -92,3 +92,34 @@ TEST_CASE("a size_t loop's latch is decided; a stride of two grids is not", "[tr
   CHECK_FALSE(transpose::unloopCounted(*m, kernelNamed(*m, "ct_step2"), why));
   CHECK(why == "a grid-stride loop with a 64-bit counter: a branch the trace cannot decide");
 }
+
+TEST_CASE("the trace decides integer compares only, as the machine reads them", "[transpose][counted]") {
+  // ct_transpose with a branch after the guard on two float constants (2.0
+  // > 1.0, taken at run time) and one on an unsigned compare of -1 (0xff..ff
+  // < 5, not taken): neither may be decided from integer values (a float
+  // literal is no integer; -1 unsigned is 2^64 - 1), so the trace refuses.
+  std::ifstream in(std::string(PTXOPT_SOURCE_DIR) + "/tests/lit/transpose/Inputs/counted.ptx");
+  std::stringstream all;
+  all << in.rdbuf();
+  const std::string text = all.str();
+  const size_t from = text.find(".visible .entry ct_transpose(");
+  REQUIRE(from != std::string::npos);
+  const std::string kernel = text.substr(from, text.find("\n}\n", from) + 3 - from);
+  auto edited = [&](const std::string &branch) {
+    std::string k = kernel;
+    const std::string guard = "@%p1 bra \t$L__BB0_9;";
+    REQUIRE(k.find(guard) != std::string::npos);
+    k.replace(k.find(guard), guard.size(), guard + "\n" + branch + "\n\t@%ptest bra \t$L__BB0_8;");
+    k.replace(k.find(".reg .pred \t%p<7>;"), 18, ".reg .pred \t%p<7>;\n\t.reg .pred %ptest;\n\t.reg .f32 %ftest;\n\t.reg .b64 %rdtest;");
+    return std::string(kHeader) + k;
+  };
+  for (const std::string branch :
+       {std::string("\tmov.f32 %ftest, 0f40000000;\n\tsetp.gt.f32 %ptest, %ftest, 0f3F800000;"),
+        std::string("\tmov.u64 %rdtest, -1;\n\tsetp.lt.u64 %ptest, %rdtest, 5;")}) {
+    INFO(branch);
+    auto m = parseOk(edited(branch));
+    std::string why;
+    CHECK_FALSE(transpose::unloopCounted(*m, kernelNamed(*m, "ct_transpose"), why));
+    CHECK(why == "a grid-stride loop with a 64-bit counter: a branch the trace cannot decide");
+  }
+}
