@@ -305,8 +305,21 @@ cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraph
 }
 
 /// Stream captures begun and not yet ended (through the wrappers): while
-/// there is none, a clone launch asks cudart nothing more.
+/// there is none, a clone launch asks cudart only on streams that can
+/// capture (noteCapture).
 std::atomic<int> capturesActive{0};
+
+/// A capture call's result, counting the capture where it began.
+cudaError_t began(cudaError_t e) {
+  if (e == cudaSuccess) capturesActive.fetch_add(1);
+  return e;
+}
+
+/// A capture ends at cudaStreamEndCapture even when the call fails (an
+/// invalidated capture).
+void ended() {
+  if (capturesActive.load() > 0) capturesActive.fetch_sub(1);
+}
 
 }  // namespace
 
@@ -346,46 +359,37 @@ extern "C" {
 /// notes its node (noteCapture); nothing else changes.
 cudaError_t __wrap_cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
   if (!__real_cudaStreamBeginCapture) return cudaErrorNotSupported;
-  cudaError_t e = __real_cudaStreamBeginCapture(stream, mode);
-  if (e == cudaSuccess) capturesActive.fetch_add(1);
-  return e;
+  return began(__real_cudaStreamBeginCapture(stream, mode));
 }
 
 cudaError_t __wrap_cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
   if (!__real_cudaStreamBeginCapture_ptsz) return cudaErrorNotSupported;
-  cudaError_t e = __real_cudaStreamBeginCapture_ptsz(stream, mode);
-  if (e == cudaSuccess) capturesActive.fetch_add(1);
-  return e;
+  return began(__real_cudaStreamBeginCapture_ptsz(stream, mode));
 }
 
 cudaError_t __wrap_cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                                  const cudaGraphEdgeData *edges, size_t n,
                                                  cudaStreamCaptureMode mode) {
   if (!__real_cudaStreamBeginCaptureToGraph) return cudaErrorNotSupported;
-  cudaError_t e = __real_cudaStreamBeginCaptureToGraph(stream, graph, deps, edges, n, mode);
-  if (e == cudaSuccess) capturesActive.fetch_add(1);
-  return e;
+  return began(__real_cudaStreamBeginCaptureToGraph(stream, graph, deps, edges, n, mode));
 }
 
 cudaError_t __wrap_cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
                                                       const cudaGraphNode_t *deps, const cudaGraphEdgeData *edges,
                                                       size_t n, cudaStreamCaptureMode mode) {
   if (!__real_cudaStreamBeginCaptureToGraph_ptsz) return cudaErrorNotSupported;
-  cudaError_t e = __real_cudaStreamBeginCaptureToGraph_ptsz(stream, graph, deps, edges, n, mode);
-  if (e == cudaSuccess) capturesActive.fetch_add(1);
-  return e;
+  return began(__real_cudaStreamBeginCaptureToGraph_ptsz(stream, graph, deps, edges, n, mode));
 }
 
 cudaError_t __wrap_cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
   if (!__real_cudaStreamEndCapture) return cudaErrorNotSupported;
-  // A capture ends here even when the call fails (an invalidated capture).
-  if (capturesActive.load() > 0) capturesActive.fetch_sub(1);
+  ended();
   return __real_cudaStreamEndCapture(stream, graph);
 }
 
 cudaError_t __wrap_cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *graph) {
   if (!__real_cudaStreamEndCapture_ptsz) return cudaErrorNotSupported;
-  if (capturesActive.load() > 0) capturesActive.fetch_sub(1);
+  ended();
   return __real_cudaStreamEndCapture_ptsz(stream, graph);
 }
 

@@ -51,10 +51,13 @@ void preloadImages();
 
 /// After a clone launch that succeeded on `stream` for the caller's `func`,
 /// `grid`, `block`: while a stream capture is active (cudaStreamBeginCapture
-/// and the like, wrapped), the graph node the launch made there (the
-/// capture's last node) is noted as holding a clone, so that
-/// cudaGraphKernelNodeGetParams gives the caller's function, grid and block
-/// back, as for nodes a wrapper set. A relaxed atomic load otherwise.
+/// and the like, wrapped; or, with none of those in flight, one
+/// cudaStreamIsCapturing reports on a stream other than the legacy default
+/// one), the graph node the launch made there (the capture's last node) is
+/// noted as holding a clone, so that cudaGraphKernelNodeGetParams gives the
+/// caller's function, grid and block back, as for nodes a wrapper set. On
+/// the legacy default stream outside a wrapped capture: a relaxed atomic
+/// load.
 void noteCapture(cudaStream_t stream, const void *func, dim3 grid, dim3 block);
 
 }  // namespace ptxopt::rt::nvccwrap
