@@ -201,6 +201,11 @@ struct FlatForm {
   const ir::Function *original = nullptr;  // the kernel (its code runs as it is where tiles do not pay)
 };
 
+/// The statement as an instruction, or null (a label, a declaration...).
+const ir::Instruction *asInstruction(const ir::Stmt &s);
+/// Operand k of `in` when it is a register: its name; else "".
+std::string regAt(const ir::Instruction &in, size_t k);
+
 /// (dst, src) of an unguarded `mov dst, src` of registers (src a special
 /// register such as %tid.x where the callers look for one), or nullopt.
 std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir::Instruction &in);

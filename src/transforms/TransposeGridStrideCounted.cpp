@@ -52,12 +52,6 @@ using ir::Operand;
 
 namespace {
 
-const ir::Instruction *instr(const ir::Stmt &s) {
-  return s.kind == ir::Stmt::Kind::Instruction ? static_cast<const ir::Instruction *>(&s) : nullptr;
-}
-std::string regText(const ir::Instruction &in, size_t k) {
-  return in.operands.size() > k && in.operands[k].isReg() ? std::string(in.operands[k].text) : "";
-}
 
 /// A polynomial over symbols (special registers, parameter names) with
 /// integer coefficients: monomial (a sorted multiset of symbols) ->
@@ -280,7 +274,7 @@ bool returns(const std::vector<std::unique_ptr<ir::Stmt>> &b, const std::map<std
   if (it == labels.end()) return false;
   for (size_t j = it->second; j < b.size(); ++j) {
     if (b[j]->kind == ir::Stmt::Kind::Label) continue;
-    const ir::Instruction *in = instr(*b[j]);
+    const ir::Instruction *in = asInstruction(*b[j]);
     return in && in->base() == "ret" && in->guard.empty();
   }
   return false;
@@ -328,9 +322,9 @@ void readThroughCvts(ir::Module &m, std::vector<std::unique_ptr<ir::Stmt>> &trac
   std::map<std::string, std::string> same;
   for (const auto &[r, in] : def) {
     if (writes[r] != 1 || in->opcode != "cvt.u32.u64" || !in->guard.empty()) continue;
-    const std::string y = regText(*in, 1);
+    const std::string y = regAt(*in, 1);
     if (y.empty() || writes[y] != 1 || def[y]->opcode != "cvt.u64.u32" || !def[y]->guard.empty()) continue;
-    const std::string z = regText(*def[y], 1);
+    const std::string z = regAt(*def[y], 1);
     if (!z.empty() && writes[z] == 1) same[r] = z;
   }
   for (auto &st : trace) {
@@ -413,7 +407,7 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
       ++pc;
       continue;
     }
-    const ir::Instruction *in = instr(st);
+    const ir::Instruction *in = asInstruction(st);
     if (!in) {
       ++pc;
       continue;

@@ -42,14 +42,17 @@ namespace ptxopt::transforms::transpose {
 
 using ir::Operand;
 
-namespace {
-
-const ir::Instruction *instr(const ir::Stmt &s) {
+const ir::Instruction *asInstruction(const ir::Stmt &s) {
   return s.kind == ir::Stmt::Kind::Instruction ? static_cast<const ir::Instruction *>(&s) : nullptr;
 }
 
+std::string regAt(const ir::Instruction &in, size_t k) {
+  return in.operands.size() > k && in.operands[k].isReg() ? std::string(in.operands[k].text) : "";
+}
+
+namespace {
+
 bool regOp(const ir::Instruction &in, size_t k) { return in.operands.size() > k && in.operands[k].isReg(); }
-std::string regText(const ir::Instruction &in, size_t k) { return regOp(in, k) ? std::string(in.operands[k].text) : ""; }
 
 /// One diamond: statement indices of the test's three instructions, the
 /// branch, the two blocks' instructions [from, to) and the slow block's
@@ -89,7 +92,7 @@ struct Values {
   /// false for an instruction the fold does not allow there.
   bool step(const ir::Instruction &in, bool narrow) {
     if (!in.guard.empty() || !regOp(in, 0)) return false;
-    const std::string dst = regText(in, 0), op(in.opcode);
+    const std::string dst = regAt(in, 0), op(in.opcode);
     written.insert(dst);
     auto set = [&](std::string e) {
       expr[dst] = std::move(e);
@@ -119,39 +122,39 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
                                  const std::map<std::string, int> &uses,
                                  const std::map<std::string, std::string> &hoisted,
                                  const std::set<std::string> &zext) {
-  const ir::Instruction *bra = instr(*b[at]);
+  const ir::Instruction *bra = asInstruction(*b[at]);
   if (!bra || bra->base() != "bra" || bra->guard.empty() || bra->operands.size() != 1) return std::nullopt;
   // The test: or.b64 t, a, b; and.b64 u, t, -4294967296; setp.{eq,ne}.s64 p, u, 0
   // (the three right before the branch), or without the or where one of
   // the two is known to fit 32 bits (a cvt.u64.u32: the test is the other's).
   if (at < 2) return std::nullopt;
-  const ir::Instruction *setp = instr(*b[at - 1]), *andI = instr(*b[at - 2]);
+  const ir::Instruction *setp = asInstruction(*b[at - 1]), *andI = asInstruction(*b[at - 2]);
   if (!setp || !andI || !setp->guard.empty() || !andI->guard.empty()) return std::nullopt;
   const bool eq = setp->opcode == "setp.eq.s64" || setp->opcode == "setp.eq.u64" || setp->opcode == "setp.eq.b64";
   const bool ne = setp->opcode == "setp.ne.s64" || setp->opcode == "setp.ne.u64" || setp->opcode == "setp.ne.b64";
-  if ((!eq && !ne) || setp->operands.size() != 3 || regText(*setp, 0) != bra->guard ||
+  if ((!eq && !ne) || setp->operands.size() != 3 || regAt(*setp, 0) != bra->guard ||
       setp->operands[2].intValue() != 0 || andI->opcode != "and.b64" || andI->operands.size() != 3 ||
-      regText(*andI, 0) != regText(*setp, 1) || !regOp(*andI, 1) ||
+      regAt(*andI, 0) != regAt(*setp, 1) || !regOp(*andI, 1) ||
       andI->operands[2].intValue() != int64_t(0xffffffff00000000ull))  // the high half
     return std::nullopt;
-  const ir::Instruction *orI = at >= 3 ? instr(*b[at - 3]) : nullptr;
+  const ir::Instruction *orI = at >= 3 ? asInstruction(*b[at - 3]) : nullptr;
   const bool withOr = orI && orI->guard.empty() && orI->opcode == "or.b64" && orI->operands.size() == 3 &&
-                      regText(*orI, 0) == regText(*andI, 1) && regOp(*orI, 1) && regOp(*orI, 2);
+                      regAt(*orI, 0) == regAt(*andI, 1) && regOp(*orI, 1) && regOp(*orI, 2);
   // The test's temporaries are read by the test alone.
   auto usedOnce = [&](const std::string &r) {
     auto it = uses.find(r);
     return it != uses.end() && it->second == 1;
   };
-  if ((withOr && !usedOnce(regText(*orI, 0))) || !usedOnce(regText(*andI, 0)) || !usedOnce(regText(*setp, 0)))
+  if ((withOr && !usedOnce(regAt(*orI, 0))) || !usedOnce(regAt(*andI, 0)) || !usedOnce(regAt(*setp, 0)))
     return std::nullopt;
   const bool takenFast = eq != bra->guardNegated;
   // [bra L] A... bra.uni J [L:] B... [J:]
   const std::string target(bra->operands[0].text);
   size_t i = at + 1;
   const size_t aFrom = i;
-  while (i < b.size() && instr(*b[i]) && instr(*b[i])->base() != "bra") ++i;
+  while (i < b.size() && asInstruction(*b[i]) && asInstruction(*b[i])->base() != "bra") ++i;
   if (i >= b.size()) return std::nullopt;
-  const ir::Instruction *close = instr(*b[i]);
+  const ir::Instruction *close = asInstruction(*b[i]);
   if (!close || !close->guard.empty() || close->operands.size() != 1 || !close->operands[0].isSym()) return std::nullopt;
   const size_t aTo = i, aBra = i;
   const std::string join(close->operands[0].text);
@@ -159,7 +162,7 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   if (i >= b.size() || b[i]->kind != ir::Stmt::Kind::Label || static_cast<const ir::Label &>(*b[i]).name != target)
     return std::nullopt;
   const size_t bFrom = ++i;
-  while (i < b.size() && instr(*b[i]) && instr(*b[i])->base() != "bra") ++i;
+  while (i < b.size() && asInstruction(*b[i]) && asInstruction(*b[i])->base() != "bra") ++i;
   if (i >= b.size() || b[i]->kind != ir::Stmt::Kind::Label || static_cast<const ir::Label &>(*b[i]).name != join)
     return std::nullopt;
   // The fast block, taken by the branch: no other branch lands on it (its
@@ -167,7 +170,7 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   if (takenFast) {
     int landings = 0;
     for (const auto &st : b)
-      if (const ir::Instruction *x = instr(*st); x && x->base() == "bra" && x->operands.size() == 1 &&
+      if (const ir::Instruction *x = asInstruction(*st); x && x->base() == "bra" && x->operands.size() == 1 &&
                                                  x->operands[0].text == target)
         ++landings;
     if (landings != 1) return std::nullopt;
@@ -182,20 +185,20 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
     fast = Values{a, bb, &hoisted, {}, {}};
     slow = fast;
     for (size_t j = d.fastFrom; j < d.fastTo; ++j)
-      if (!fast.step(*instr(*b[j]), true)) return false;
+      if (!fast.step(*asInstruction(*b[j]), true)) return false;
     for (size_t j = d.slowFrom; j < d.slowTo; ++j)
-      if (!slow.step(*instr(*b[j]), false)) return false;
+      if (!slow.step(*asInstruction(*b[j]), false)) return false;
     return true;
   };
   if (withOr) {
-    if (!evaluate(regText(*orI, 1), regText(*orI, 2)) && !evaluate(regText(*orI, 2), regText(*orI, 1)))
+    if (!evaluate(regAt(*orI, 1), regAt(*orI, 2)) && !evaluate(regAt(*orI, 2), regAt(*orI, 1)))
       return std::nullopt;
   } else {  // the test's one operand is the dividend or the divisor, the other zero-extended from 32 bits
-    const std::string tested = regText(*andI, 1);
+    const std::string tested = regAt(*andI, 1);
     std::string x, y;
     for (size_t j = d.slowFrom; j < d.slowTo && x.empty(); ++j) {
-      const ir::Instruction &in = *instr(*b[j]);
-      if (in.base() == "div" || in.base() == "rem") x = regText(in, 1), y = regText(in, 2);
+      const ir::Instruction &in = *asInstruction(*b[j]);
+      if (in.base() == "div" || in.base() == "rem") x = regAt(in, 1), y = regAt(in, 2);
     }
     if (x.empty() || y.empty() || (x == tested ? !zext.count(y) : y != tested || !zext.count(x)) || !evaluate(x, y))
       return std::nullopt;
@@ -204,7 +207,7 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
   auto usesIn = [&](const std::string &r, size_t from, size_t to) {
     int n = 0;
     for (size_t j = from; j < to; ++j)
-      for (auto u : analysis::defUse(*instr(*b[j])).uses) n += u == r;
+      for (auto u : analysis::defUse(*asInstruction(*b[j])).uses) n += u == r;
     return n;
   };
   auto total = [&](const std::string &r) {
@@ -223,9 +226,9 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
     if (!fast.written.count(r) && total(r) != usesIn(r, d.slowFrom, d.slowTo)) return std::nullopt;
   d.a = slow.a, d.b = slow.b;
   for (size_t j = d.slowFrom; j < d.slowTo; ++j) {
-    const ir::Instruction &in = *instr(*b[j]);
+    const ir::Instruction &in = *asInstruction(*b[j]);
     if (in.base() == "div") d.rem = in.opcode.ends_with(".s64") ? "rem.s64" : "rem.u64";
-    if (in.base() == "sub" && slow.expr[regText(in, 0)] == "a-(a/b)*b") d.remAt.push_back(j);
+    if (in.base() == "sub" && slow.expr[regAt(in, 0)] == "a-(a/b)*b") d.remAt.push_back(j);
   }
   if (d.rem.empty()) d.remAt.clear();
   return d;
@@ -239,7 +242,7 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
   auto &b = g->body->body;
   std::map<std::string, int> uses, defs;
   for (const auto &s : b)
-    if (const ir::Instruction *in = instr(*s)) {
+    if (const ir::Instruction *in = asInstruction(*s)) {
       const auto du = analysis::defUse(*in);
       for (auto u : du.uses) ++uses[std::string(u)];
       for (auto d : du.defs) ++defs[std::string(d)];
@@ -247,14 +250,14 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
   std::map<std::string, std::string> hoisted;
   std::set<std::string> zext;  // written once, by cvt.u64.u32: under 2^32
   for (const auto &s : b)
-    if (const ir::Instruction *in = instr(*s))
-      if (in->opcode == "cvt.u64.u32" && in->guard.empty() && regOp(*in, 0) && defs[regText(*in, 0)] == 1)
-        zext.insert(regText(*in, 0));
+    if (const ir::Instruction *in = asInstruction(*s))
+      if (in->opcode == "cvt.u64.u32" && in->guard.empty() && regOp(*in, 0) && defs[regAt(*in, 0)] == 1)
+        zext.insert(regAt(*in, 0));
   for (const auto &s : b)
-    if (const ir::Instruction *in = instr(*s))
+    if (const ir::Instruction *in = asInstruction(*s))
       if (in->opcode == "cvt.u32.u64" && in->guard.empty() && regOp(*in, 0) && regOp(*in, 1) &&
-          defs[regText(*in, 0)] == 1 && defs[regText(*in, 1)] == 1)
-        hoisted[regText(*in, 0)] = regText(*in, 1);
+          defs[regAt(*in, 0)] == 1 && defs[regAt(*in, 1)] == 1)
+        hoisted[regAt(*in, 0)] = regAt(*in, 1);
   std::vector<Diamond> found;
   for (size_t at = 0; at < b.size(); ++at)
     if (auto d = diamondAt(b, at, uses, hoisted, zext)) found.push_back(*d);
@@ -265,9 +268,9 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
       if (j != std::string::npos) drop[j] = true;
     for (size_t j = d.fastFrom; j < d.fastTo; ++j) drop[j] = true;
     if (d.slowBra != std::string::npos) drop[d.slowBra] = true;
-    else if (d.fastTo < b.size() && instr(*b[d.fastTo])) drop[d.fastTo] = true;  // the fast block's bra.uni
+    else if (d.fastTo < b.size() && asInstruction(*b[d.fastTo])) drop[d.fastTo] = true;  // the fast block's bra.uni
     for (size_t j : d.remAt) {
-      const Operand dst = instr(*b[j])->operands[0];
+      const Operand dst = asInstruction(*b[j])->operands[0];
       b[j] = makeInstr(m, d.rem, {dst, Operand::reg(m.intern(d.a)), Operand::reg(m.intern(d.b))});
     }
   }

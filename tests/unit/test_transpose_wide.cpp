@@ -113,7 +113,7 @@ TEST_CASE("the trace decides integer compares only, as the machine reads them", 
     k.replace(k.find(".reg .pred \t%p<7>;"), 18, ".reg .pred \t%p<7>;\n\t.reg .pred %ptest;\n\t.reg .f32 %ftest;\n\t.reg .b64 %rdtest;");
     return std::string(kHeader) + k;
   };
-  for (const std::string branch :
+  for (const std::string &branch :
        {std::string("\tmov.f32 %ftest, 0f40000000;\n\tsetp.gt.f32 %ptest, %ftest, 0f3F800000;"),
         std::string("\tmov.u64 %rdtest, -1;\n\tsetp.lt.u64 %ptest, %rdtest, 5;")}) {
     INFO(branch);
