@@ -163,6 +163,12 @@ int main(int argc, char **argv) {
   same("same_clones", [&] { matadd_int<<<8, 32>>>(a, b, c); });
   same("same_clones_big", [&] { matadd_int<<<512, 256>>>(a, b, c); });
   same("same_plain", [&] { count_blocks<<<8, 32>>>(counter); });
+  // On a stream of the program's own: the shim asks cudaStreamIsCapturing
+  // per clone launch there (a capture begun where --wrap does not reach).
+  cudaStream_t stream;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  same("same_clones_stream", [&] { matadd_int<<<8, 32, 0, stream>>>(a, b, c); });
+  same("same_plain_stream", [&] { count_blocks<<<8, 32, 0, stream>>>(counter); });
 
   // What one cudaPeekAtLastError costs (the shim makes one per clone launch).
   {
@@ -175,6 +181,19 @@ int main(int argc, char **argv) {
     Stats s = stats(v);
     std::printf("peek %.4f %.4f\n", s.min, s.median);
   }
+  // What one cudaStreamIsCapturing on that stream costs.
+  {
+    std::vector<double> v;
+    cudaStreamCaptureStatus st;
+    for (int r = 0; r < reps; ++r) {
+      auto t = Clock::now();
+      for (int i = 0; i < 100000; ++i) (void)cudaStreamIsCapturing(stream, &st);
+      v.push_back(usSince(t) / 100000);
+    }
+    Stats s = stats(v);
+    std::printf("capturing %.4f %.4f\n", s.min, s.median);
+  }
+  cudaStreamDestroy(stream);
   check(cudaGetLastError(), "the launches");
   cudaFree(a);
   cudaFree(b);

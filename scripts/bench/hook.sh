@@ -152,15 +152,20 @@ rows = [  # (key, description, kind): kind "first" = one value per process, "per
     ("same_clones", "same shape `<<<8,32>>>`, kernel with clones, per launch (us)", "per"),
     ("same_clones_big", "same shape `<<<512,256>>>`, kernel with clones, per launch (us)", "per"),
     ("same_plain", "same shape `<<<8,32>>>`, kernel without clones, per launch (us)", "per"),
+    ("same_clones_stream", "same shape `<<<8,32,0,stream>>>` (a created stream), with clones, per launch (us)", "per"),
+    ("same_plain_stream", "same shape `<<<8,32,0,stream>>>`, without clones, per launch (us)", "per"),
     ("submit_same_clones", "...host submit only, `<<<8,32>>>` with clones, per launch (us)", "per"),
     ("submit_same_clones_big", "...host submit only, `<<<512,256>>>` with clones, per launch (us)", "per"),
     ("submit_same_plain", "...host submit only, without clones, per launch (us)", "per"),
     ("host_same_clones", "...host only (batches of 100, queue never full), `<<<8,32>>>` with clones (us)", "per"),
     ("host_same_clones_big", "...host only, `<<<512,256>>>` with clones (us)", "per"),
     ("host_same_plain", "...host only, without clones (us)", "per"),
+    ("host_same_clones_stream", "...host only, `<<<8,32,0,stream>>>` with clones (us)", "per"),
+    ("host_same_plain_stream", "...host only, `<<<8,32,0,stream>>>` without clones (us)", "per"),
     ("shapes_first", "4096 distinct shapes, first time, per launch (us)", "once"),
     ("shapes_again", "the same 4096 shapes again, per launch (us)", "per"),
     ("peek", "one `cudaPeekAtLastError` (us)", "per"),
+    ("capturing", "one `cudaStreamIsCapturing` on a created stream (us)", "per"),
 ]
 def cell(n, key, kind):
     vals = [r[key] for r in data[n] if key in r]
@@ -174,7 +179,7 @@ def cell(n, key, kind):
         return statistics.median(xs), "%.2f / %.2f" % (min(xs), statistics.median(xs))
     mins = [v[-2] for v in vals]
     meds = [v[-1] for v in vals]
-    fmt = "%.3f / %.3f" if key != "peek" else "%.4f / %.4f"
+    fmt = "%.3f / %.3f" if key not in ("peek", "capturing") else "%.4f / %.4f"
     return statistics.median(meds), fmt % (min(mins), statistics.median(meds))
 out = []
 out.append(open(os.path.join(raw, "about.txt")).read().strip() + "; cells: min / median")
@@ -193,7 +198,7 @@ for key, desc, kind in rows:
         cells.append(text)
     ds = []
     for d in deltas:
-        ok = meds.get("nvcc") is not None and meds.get(d) is not None and key != "peek"
+        ok = meds.get("nvcc") is not None and meds.get(d) is not None and key not in ("peek", "capturing")
         ds.append("%+.2f" % (meds[d] - meds["nvcc"]) if ok else "-")
     out.append("| %s | %s | %s |" % (desc, " | ".join(cells), " | ".join(ds)))
 out.append("")

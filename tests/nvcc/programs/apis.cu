@@ -24,6 +24,7 @@
 // VARIANT: cudaLaunchKernelExC(cooperative) ^_Z7colCopyPKiPi$
 // VARIANT: capture<<<>>> __ptxopt_
 // VARIANT: capture+GetParams+cudaGraphExecKernelNodeSetParams __ptxopt_
+// VARIANT: capture(unwrapped)<<<>>> __ptxopt_
 // VARIANT: cudaGraphAddKernelNode __ptxopt_
 // VARIANT: cudaGraphKernelNodeSetParams __ptxopt_
 // VARIANT: cudaGraphExecKernelNodeSetParams __ptxopt_
@@ -33,6 +34,9 @@
 #include "common.h"
 
 extern "C" const char *ptxopt_nvcc_last_variant(void) __attribute__((weak));
+// cudart's own cudaStreamBeginCapture past ptx-nvcc's --wrap (what a shared
+// library's capture code calls); absent from nvcc's build (weak: null).
+extern "C" cudaError_t __real_cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) __attribute__((weak));
 
 __global__ void colCopy(const int *in, int *out) {
   int i = threadIdx.x * gridDim.x + blockIdx.x;
@@ -194,6 +198,40 @@ int main() {
     CHECK(cudaGraphLaunch(e, s));
     CHECK(cudaStreamSynchronize(s));
     b.check("colCopy captured graph, node set again", d2);
+    CHECK(cudaGraphExecDestroy(e));
+    CHECK(cudaGraphDestroy(g));
+  }
+  {  // a capture begun where the wrappers do not reach: the shim asks cudart
+     // whether the stream captures; the node reads back as nvcc's build's
+    int *d = b.out(), *d2 = b.out();
+    cudaGraph_t g;
+    cudaGraphExec_t e;
+    if (&__real_cudaStreamBeginCapture)
+      CHECK(__real_cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    else
+      CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    colCopy<<<b.grid, b.block, 0, s>>>(b.din, d);
+    variant("capture(unwrapped)<<<>>>");
+    CHECK(cudaStreamEndCapture(s, &g));
+    printNodes("captured(unwrapped)", g);
+    CHECK(cudaGraphInstantiate(&e, g, 0));
+    CHECK(cudaGraphLaunch(e, s));
+    CHECK(cudaStreamSynchronize(s));
+    b.check("colCopy unwrapped captured graph", d);
+    size_t n = 0;
+    CHECK(cudaGraphGetNodes(g, nullptr, &n));
+    std::vector<cudaGraphNode_t> nodes(n);
+    CHECK(cudaGraphGetNodes(g, nodes.data(), &n));
+    cudaKernelNodeParams p = {};
+    CHECK(cudaGraphKernelNodeGetParams(nodes.at(0), &p));
+    report("colCopy unwrapped captured node reads back as <<<>>> set it (grid, block)",
+           std::vector<int>{int(p.gridDim.x), int(p.blockDim.x)}, std::vector<int>{int(b.grid), int(b.block)});
+    void *args[] = {&b.din, &d2};
+    p.kernelParams = args;
+    CHECK(cudaGraphExecKernelNodeSetParams(e, nodes.at(0), &p));
+    CHECK(cudaGraphLaunch(e, s));
+    CHECK(cudaStreamSynchronize(s));
+    b.check("colCopy unwrapped captured graph, node set again", d2);
     CHECK(cudaGraphExecDestroy(e));
     CHECK(cudaGraphDestroy(g));
   }
