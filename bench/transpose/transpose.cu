@@ -537,6 +537,38 @@ int measureSplit3(CUmodule mod, void *in, void *out, void *ref, bool quick) {
   return failed;
 }
 
+/// One row of the flat clones' tables: kernel `name` of `mod` (launched
+/// with `args`, g blocks of B threads) and its flat clone (launched as its
+/// manifest says: the original grid.x and block.x appended), beside the hand
+/// kernel of `elem`-byte elements on N images of TH rows of TW (none when
+/// `hand` is false: a rotation); `label` the row's first cells. Returns
+/// how many outputs differ from the original's.
+int flatRow(CUmodule mod, const char *name, const std::string &label, std::vector<void *> args, unsigned g, unsigned B,
+            size_t bytes, unsigned elem, bool hand, int TW, int TH, int N, void *in, void *out, void *ref) {
+  std::vector<void *> targs = args;
+  targs.push_back(&g);
+  targs.push_back(&B);
+  CUfunction orig, clone;
+  check(cuModuleGetFunction(&orig, mod, name), name);
+  check(cuModuleGetFunction(&clone, mod, (std::string(name) + "__ptxopt_tiledflat").c_str()), "flat clone");
+  check(cudaMemset(out, 0x5a, bytes), "memset");
+  auto [nMin, nMed] = timeIt(launcher(orig, g, 1, 1, B, 1, args.data()));
+  check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
+  std::printf("| `%s` | %s | %.4f (%.4f) |", name, label.c_str(), nMin, nMed);
+  std::vector<std::function<void()>> runs{launcher(clone, (g + 3) / 4, 1, 1, 32, 8, targs.data())};
+  const dim3 hg((TW + 31) / 32, (TH + 31) / 32, N), hb(32, 8);
+  if (hand) {
+    if (elem == 1) runs.push_back([=]() { launchHand<char>(in, out, TW, TH, hg, hb); });
+    else if (elem == 8) runs.push_back([=]() { launchHand<double>(in, out, TW, TH, hg, hb); });
+    else runs.push_back([=]() { launchHand<float>(in, out, TW, TH, hg, hb); });
+  }
+  float best[2] = {0, 0};
+  const int failed = timeAll(runs, out, ref, bytes, best);
+  if (!hand) std::printf(" - | %s | - | - |\n", ratio(nMin, best[0]).c_str());
+  else std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
+  return failed;
+}
+
 /// A 64-bit flat index (tests/lit/transpose/Inputs/wide.cu: size_t and
 /// int64_t indices divided through nvcc's 64-bit division fast paths), and
 /// with `counted`, grid-stride loops with a 64-bit counter (Inputs/counted.cu:
@@ -595,35 +627,54 @@ int measureWide(CUmodule mod, CUmodule counted, void *in, void *out, void *ref, 
     case CHW: push({r.C, int64_t(r.H) * r.W, total}), TW = r.H * r.W, TH = r.C, N = r.N; break;
     case BACK: push({r.C, int64_t(r.H) * r.W, total}), TW = r.C, TH = r.H * r.W, N = r.N; break;
     }
-    std::vector<void *> targs = args;
-    targs.push_back(&g);
-    targs.push_back(&B);
-    const size_t bytes = size_t(total) * r.bytes;
-    CUfunction orig, clone;
-    check(cuModuleGetFunction(&orig, from, r.name), r.name);
-    check(cuModuleGetFunction(&clone, from, (std::string(r.name) + "__ptxopt_tiledflat").c_str()), "flat clone");
-    check(cudaMemset(out, 0x5a, bytes), "memset");
-    auto [nMin, nMed] = timeIt(launcher(orig, g, 1, 1, B, 1, args.data()));
-    check(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice), "copy");
-    if (r.form == NCHW64 || r.form == NCHW32)
-      std::printf("| `%s` | N%d C%d %d x %d | %.4f (%.4f) |", r.name, r.N, r.C, r.H, r.W, nMin, nMed);
-    else if (r.form == LOOPU8)
-      std::printf("| `%s` | %d x %d, size_t loop | %.4f (%.4f) |", r.name, r.W, r.H, nMin, nMed);
-    else if (r.form == CHW || r.form == BACK)
-      std::printf("| `%s` | N%d C%d HW %d | %.4f (%.4f) |", r.name, r.N, r.C, r.W, nMin, nMed);
-    else
-      std::printf("| `%s` | %d x %d | %.4f (%.4f) |", r.name, r.W, r.H, nMin, nMed);
-    std::vector<std::function<void()>> runs{launcher(clone, (g + 3) / 4, 1, 1, 32, 8, targs.data())};
-    const dim3 hg((TW + 31) / 32, (TH + 31) / 32, N), hb(32, 8);
-    if (r.form != ROT) {
-      if (r.bytes == 1) runs.push_back([=]() { launchHand<char>(in, out, TW, TH, hg, hb); });
-      else if (r.bytes == 8) runs.push_back([=]() { launchHand<double>(in, out, TW, TH, hg, hb); });
-      else runs.push_back([=]() { launchHand<float>(in, out, TW, TH, hg, hb); });
-    }
-    float best[2] = {0, 0};
-    failed += timeAll(runs, out, ref, bytes, best);
-    if (r.form == ROT) std::printf(" - | %s | - | - |\n", ratio(nMin, best[0]).c_str());
-    else std::printf(" %s | %s | %s |\n", ratio(nMin, best[0]).c_str(), ratio(nMin, best[1]).c_str(), ratio(best[1], best[0]).c_str());
+    char label[96];
+    if (r.form == NCHW64 || r.form == NCHW32) std::snprintf(label, sizeof label, "N%d C%d %d x %d", r.N, r.C, r.H, r.W);
+    else if (r.form == LOOPU8) std::snprintf(label, sizeof label, "%d x %d, size_t loop", r.W, r.H);
+    else if (r.form == CHW || r.form == BACK) std::snprintf(label, sizeof label, "N%d C%d HW %d", r.N, r.C, r.W);
+    else std::snprintf(label, sizeof label, "%d x %d", r.W, r.H);
+    failed += flatRow(from, r.name, label, args, g, B, size_t(total) * r.bytes, r.bytes, r.form != ROT, TW, TH, N, in, out, ref);
+  }
+  return failed;
+}
+
+/// Compile-time sizes (tests/gpu/cases/transpose_const.cu: the sizes
+/// `#define`s and template arguments, divided by nvcc with shifts, masks
+/// and magic multiplications; the kernels take no size argument), -O2: the
+/// original (256-thread blocks), its flat clone launched as its manifest
+/// says, and the hand kernel (per image for the permutes; none for the
+/// rotation). Returns how many outputs differ from the original's.
+int measureConst(CUmodule mod, void *in, void *out, void *ref, bool quick) {
+  std::printf("\n| kernel (compile-time sizes) | size | naive | flat clone | hand-tiled | clone x | hand x | hand ms / clone ms |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  struct R {
+    const char *name;
+    unsigned bytes;
+    int N, C, TW, TH;  // the hand kernel's matrix per image (rows of TW), N images of C planes... N*C*TW*TH elements
+    bool rot = false;
+    const char *shape;
+  };
+  const R rows[] = {{"gc_int_8192", 4, 1, 1, 8192, 8192, false, "8192 x 8192, int, #define"},
+                    {"gc_uint_8192", 4, 1, 1, 8192, 8192, false, "8192 x 8192, unsigned"},
+                    {"gc_sizet_8192", 4, 1, 1, 8192, 8192, false, "8192 x 8192, size_t"},
+                    {"gc_int_odd", 4, 1, 1, 8191, 8193, false, "8191 x 8193, int"},
+                    {"gc_uint_odd", 4, 1, 1, 8191, 8193, false, "8191 x 8193, unsigned (33-bit multiplier)"},
+                    {"gc_tmpl_f32", 4, 1, 1, 6000, 4096, false, "6000 x 4096, template"},
+                    {"gc_int_1080", 4, 1, 1, 1920, 1080, false, "1920 x 1080"},
+                    {"gc_u8_8192", 1, 1, 1, 8192, 8192, false, "8192 x 8192 bytes"},
+                    {"gc_f64_4096", 8, 1, 1, 4096, 4096, false, "4096 x 4096 doubles"},
+                    {"gc_rot90_1920", 4, 1, 1, 1920, 1080, true, "1920 x 1080 RGBA, rotated"},
+                    {"gc_nchw_c64", 4, 16, 1, 56 * 56, 64, false, "N16 C64 56 x 56 (HW one constant)"},
+                    {"gc_nchw_c256", 4, 16, 1, 56 * 56, 256, false, "N16 C256 56 x 56"},
+                    {"gc_nchw3_c64", 4, 16, 1, 56 * 56, 64, false, "N16 C64 56 x 56 (H, W apart)"},
+                    {"gc_nhwc_c64", 4, 16, 1, 64, 56 * 56, false, "N16 C64 56 x 56, back"}};
+  int failed = 0;
+  for (const R &r : rows) {
+    if (quick && r.TW != 8192) continue;
+    const int64_t total = int64_t(r.N) * r.TW * r.TH;
+    unsigned B = 256;
+    unsigned g = unsigned((total + B - 1) / B);
+    failed += flatRow(mod, r.name, r.shape, {&in, &out}, g, B, size_t(total) * r.bytes, r.bytes, !r.rot, r.TW, r.TH, r.N,
+                      in, out, ref);
   }
   return failed;
 }
@@ -699,7 +750,7 @@ int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) 
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx, countedPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
+  std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx, countedPtx, constPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
   bool quick = false, unrolledOnly = false, flatOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -714,13 +765,14 @@ int main(int argc, char **argv) {
     else if (a == "--split3" && i + 1 < argc) s3Ptx = argv[++i];
     else if (a == "--wide" && i + 1 < argc) widePtx = argv[++i];
     else if (a == "--counted" && i + 1 < argc) countedPtx = argv[++i];
+    else if (a == "--const" && i + 1 < argc) constPtx = argv[++i];
     else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--const <const.O2.ptx>] [--runs N] [--quick]\n");
     return 2;
   }
   int devices = 0;
@@ -832,6 +884,11 @@ int main(int argc, char **argv) {
       check(cuModuleLoadData(&wd, readFile(widePtx).c_str()), widePtx.c_str());
       if (!countedPtx.empty()) check(cuModuleLoadData(&ct, readFile(countedPtx).c_str()), countedPtx.c_str());
       failed += measureWide(wd, ct, in, outA, outB, quick);
+    }
+    if (!constPtx.empty()) {
+      CUmodule cm;
+      check(cuModuleLoadData(&cm, readFile(constPtx).c_str()), constPtx.c_str());
+      failed += measureConst(cm, in, outA, outB, quick);
     }
     std::printf("\n%d outputs differ\n", failed);
     return failed ? 1 : 0;

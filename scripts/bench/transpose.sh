@@ -26,7 +26,10 @@
 # with H and W apart) against their flat clones and the hand kernels;
 # an eighth: the same forms with a 64-bit index (Inputs/wide.cu: size_t and
 # int64_t, nvcc's division fast paths) and grid-stride loops with a 64-bit
-# counter (Inputs/counted.cu) (FLAT_ONLY=1: those four tables alone).
+# counter (Inputs/counted.cu); a ninth: compile-time sizes (tests/gpu/cases/
+# transpose_const.cu: #define and template sizes, which nvcc divides by
+# with shifts and magic multiplications) (FLAT_ONLY=1: those five tables
+# alone).
 #
 #   scripts/bench/transpose.sh prepare   # ptx-opt the kernels (build machine or GPU machine)
 #   scripts/bench/transpose.sh run       # GPU machine: build bench/transpose/transpose.cu, run, table
@@ -81,6 +84,9 @@ prepare() {
   # Grid-stride loops with a 64-bit counter (PyTorch's CUDA_KERNEL_LOOP), -O2.
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/transpose/Inputs/counted.cu -o "$PTXDIR/counted.ptx"
   "$PTXOPT" -O2 "$PTXDIR/counted.ptx" -o "$PTXDIR/counted.O2.ptx"
+  # Compile-time sizes (nvcc's divisions by constants), -O2.
+  nvcc -arch="$ARCH" -O3 -ptx tests/gpu/cases/transpose_const.cu -o "$PTXDIR/const.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/const.ptx" -o "$PTXDIR/const.O2.ptx"
 }
 
 run() {
@@ -93,7 +99,7 @@ run() {
   [ "${FLAT_ONLY:-0}" = 1 ] && args+=(--flat-only)
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
-    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" --gridstride "$PTXDIR/gridstride.O2.ptx" --split3 "$PTXDIR/split3.O2.ptx" --wide "$PTXDIR/wide.O2.ptx" --counted "$PTXDIR/counted.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
+    --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" --gridstride "$PTXDIR/gridstride.O2.ptx" --split3 "$PTXDIR/split3.O2.ptx" --wide "$PTXDIR/wide.O2.ptx" --counted "$PTXDIR/counted.O2.ptx" --const "$PTXDIR/const.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
   rc=$?
   set -e
   cat "$OUT/bench-transpose.md"

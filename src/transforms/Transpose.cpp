@@ -489,7 +489,15 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
     if (!hasUncoalesced(ga)) continue;  // coalesced as it is (a broadcast `b[i % w]`, a stencil): no remark
     uncoalesced = true;
     Refusal why;
-    if ((plan = checkedPlan(*g, ga, why))) break;
+    if ((plan = checkedPlan(*g, ga, why))) {
+      // A compile-time radix is checked here, as the conditions check a parameter.
+      for (auto [x, most] : {std::pair{&flat.w, 32u}, {&flat.w2, 32u}, {&flat.wLo, 1u}})
+        if (x->constant && *x->constant < most && why.why.empty())
+          why.why = "the radix " + x->names[0] + " is under " + std::to_string(most) +
+                    " (a tile of fewer columns or channels leaves most of its lanes idle)";
+      if (why.why.empty()) break;
+      plan.reset();
+    }
     if (r.why.empty()) r = why;
   }
   if (!uncoalesced) return;
@@ -576,6 +584,18 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
       }
       flat.reset();
       flatWhy = why;
+    }
+  // Compile-time radices: nvcc's shifts, masks and multiplications by
+  // constants written as the divisions they are, on a copy (a kernel
+  // without loops: a loop's unrolled remainder `n & 3` is no radix, and the
+  // flat form's checks refuse loops anyway).
+  if (!flat && flatWhy.empty() && fa.loops().loops().empty())
+    if (auto folded = foldConstDivisions(m, code, flatIndexOf(code, fa))) {
+      analysis::FunctionAnalyses ffa(m, *folded);
+      if ((flat = findFlatForm(*folded, ffa, flatWhy))) {
+        runFlat(ctx, k, *folded, ffa, *flat, once, code);
+        return;
+      }
     }
   if (flat) {
     runFlat(ctx, k, code, fa, *flat, once, code);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -135,10 +136,13 @@ inline constexpr unsigned kFlatBlocks[] = {64, 128, 256, 512, 1024};
 
 /// A radix of the flat form: a parameter, or (the digits form) a product
 /// of parameters (`i % (H*W)`): each factor's register (loaded from the
-/// parameter before the index), parameter index and name.
+/// parameter before the index), parameter index and name; or a
+/// compile-time constant (TransposeConstDiv.cpp), one factor: its register
+/// "#<value>", its name the value, its parameter index -1.
 struct Radix {
   std::vector<std::string> regs, names;
   std::vector<int> params;
+  std::optional<uint64_t> constant;
   // A 64-bit index (FlatForm::wide): per factor, "" where its register holds
   // it in 64 bits (an 8-byte parameter), else the cvt that widens the 4-byte
   // parameter's register ("cvt.s64.s32", "cvt.u64.u32"); and the
@@ -212,6 +216,20 @@ std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir
 /// The flat form of `k`, or nullopt: with `why` empty when `k` does not
 /// divide a flat index (no remark), else why the form does not fit.
 std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why);
+/// The flat index register of `k` (i = %ctaid.x * %ntid.x + %tid.x, as
+/// findFlatForm finds it), or "" where `k` has none.
+std::string flatIndexOf(const ir::Function &k, analysis::FunctionAnalyses &fa);
+/// The divisor d of nvcc's division by a constant as a multiplication:
+/// floor(x * m / 2^s) == x / d for every unsigned x of `bits` (32 or 64)
+/// bits (m of up to bits + 1 bits: nvcc's form that adds x back); or, signed, floor(x * m / 2^s) + (x < 0) == x / d (toward zero)
+/// for every signed x (`negative`: the multiplier is -m, the sign bit x >
+/// 0's, and the quotient x / -d); 0 where no d >= 2 makes it hold.
+uint64_t unsignedDivisor(unsigned __int128 m, unsigned s, unsigned bits);
+uint64_t signedDivisor(unsigned __int128 m, unsigned s, unsigned bits, bool negative = false);
+/// A copy of `k` (not emitted) with nvcc's divisions of the flat index
+/// `index` (and of what it folds from it) by constants written as div and
+/// rem by immediates (TransposeConstDiv.cpp), or null where there is none.
+std::unique_ptr<ir::Function> foldConstDivisions(ir::Module &m, const ir::Function &k, const std::string &index);
 /// A copy of `k` (not emitted) with each of nvcc's 64-bit division fast
 /// paths folded into its 64-bit division (TransposeWide.cpp), or null when
 /// `k` has none.

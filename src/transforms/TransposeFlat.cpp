@@ -60,6 +60,7 @@
 #include <functional>
 #include <iterator>
 #include <set>
+#include <tuple>
 
 #include "Pass.h"
 #include "Transpose.h"
@@ -226,6 +227,10 @@ struct Wide {
 /// mul.wide of two 4-byte parameters), into `out`; false if not.
 bool productOf(const std::vector<const ir::Instruction *> &ins, const std::map<std::string_view, int> &defs,
                const ParamOf &paramOf, Wide &wide, const std::string &reg, Radices &out, int depth = 0) {
+  if (depth == 0 && reg.starts_with('#')) {  // a constant divisor (TransposeConstDiv.cpp)
+    out.push_back(reg);
+    return true;
+  }
   auto d = defs.find(reg);
   if (depth > 3 || d == defs.end() || d->second != 1) return false;
   std::string name;
@@ -254,6 +259,32 @@ bool productOf(const std::vector<const ir::Instruction *> &ins, const std::map<s
   return false;
 }
 
+/// A product of radices: parameters' registers (sorted, a multiset) times
+/// a constant (the compile-time radices, TransposeConstDiv.cpp), ordered
+/// so that a prefix comes before every product that includes it.
+struct Prefix {
+  Radices regs;
+  uint64_t c = 1;  // 0: past 2^63 (no radix the clone takes)
+  bool empty() const { return regs.empty() && c == 1; }
+  Prefix times(const Radices &by) const {
+    Prefix p = *this;
+    for (const std::string &r : by) {
+      if (!r.starts_with('#')) {
+        p.regs.push_back(r);
+        continue;
+      }
+      const uint64_t v = std::stoull(r.substr(1));
+      p.c = v && p.c <= (uint64_t(1) << 62) / v ? p.c * v : 0;
+    }
+    std::sort(p.regs.begin(), p.regs.end());
+    return p;
+  }
+  bool operator<(const Prefix &o) const {
+    const size_t n = regs.size(), on = o.regs.size();
+    return std::tie(n, c, regs) < std::tie(on, o.c, o.regs);
+  }
+};
+
 /// The digits form (FlatForm::digitOf): every division or remainder of i,
 /// or of a quotient of it (i / P, a register written once), by a product of
 /// parameters; the products divided out before and after each must be the
@@ -265,11 +296,11 @@ bool productOf(const std::vector<const ir::Instruction *> &ins, const std::map<s
 int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vector<DivRem> &all,
                const std::map<std::string_view, int> &defs, const ParamOf &paramOf, Wide &wide,
                const std::function<Radix(const Radices &)> &radixOf, FlatForm &f, std::string &why) {
-  std::map<std::string, Radices> quot{{f.index, {}}};  // register -> the radices i was divided by
+  std::map<std::string, Prefix> quot{{f.index, {}}};  // register -> the radices i was divided by
   struct Step {
     uint32_t at;
     bool div;
-    Radices before, after;
+    Prefix before, after;
   };
   std::vector<Step> steps;
   for (const DivRem &d : all) {
@@ -277,32 +308,32 @@ int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vecto
     if (q == quot.end()) continue;
     Radices by;
     if (!productOf(ins, defs, paramOf, wide, d.by, by)) return 0;
-    Radices after = q->second;
-    after.insert(after.end(), by.begin(), by.end());
-    std::sort(after.begin(), after.end());
+    const Prefix after = q->second.times(by);
+    if (!after.c) return 0;
     steps.push_back({d.at, d.div, q->second, after});
     auto w = defs.find(d.dst);
     if (d.div && w != defs.end() && w->second == 1) quot[d.dst] = after;
   }
-  // The prefixes, by size, each one including the one before.
-  std::map<size_t, Radices> prefix;
+  // The prefixes, least first, each one including the one before.
+  std::set<Prefix> prefix;
   for (const Step &s : steps)
-    for (const Radices *r : {&s.before, &s.after})
-      if (!r->empty()) {
-        auto [it, fresh] = prefix.emplace(r->size(), *r);
-        if (!fresh && it->second != *r) return 0;
-      }
+    for (const Prefix *r : {&s.before, &s.after})
+      if (!r->empty()) prefix.insert(*r);
   std::vector<Radix> radices;
-  std::map<size_t, int> level{{0, 0}};  // prefix size -> the number of radices under it
-  const Radices none;
-  const Radices *lo = &none;
-  for (const auto &[size, hi] : prefix) {
-    if (!std::includes(hi.begin(), hi.end(), lo->begin(), lo->end())) return 0;
+  std::map<Prefix, int> level{{Prefix{}, 0}};  // prefix -> the number of radices under it
+  Prefix lo;
+  for (const Prefix &hi : prefix) {
+    if (!std::includes(hi.regs.begin(), hi.regs.end(), lo.regs.begin(), lo.regs.end()) || hi.c % lo.c != 0) return 0;
     Radices rest;
-    std::set_difference(hi.begin(), hi.end(), lo->begin(), lo->end(), std::back_inserter(rest));
+    std::set_difference(hi.regs.begin(), hi.regs.end(), lo.regs.begin(), lo.regs.end(), std::back_inserter(rest));
+    if (hi.c != lo.c && !rest.empty()) {
+      why = "a radix multiplies parameters by the constant " + std::to_string(hi.c / lo.c) + " (not handled)";
+      return -1;
+    }
+    if (hi.c != lo.c) rest = {"#" + std::to_string(hi.c / lo.c)};
     radices.push_back(radixOf(rest));
-    level[size] = int(radices.size());
-    lo = &hi;
+    level[hi] = int(radices.size());
+    lo = hi;
   }
   const bool product = std::any_of(radices.begin(), radices.end(), [](const Radix &r) { return r.regs.size() > 1; });
   if (radices.size() > 3) {
@@ -313,7 +344,7 @@ int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vecto
   for (size_t n = 0; n < radices.size(); ++n) f.radix[n] = radices[n];
   f.radices = int(radices.size());
   for (const Step &s : steps) {
-    const int before = level.at(s.before.size()), after = level.at(s.after.size());
+    const int before = level.at(s.before), after = level.at(s.after);
     f.digitOf[s.at] = s.div ? std::make_pair(after, -1) : std::make_pair(before, after);
   }
   f.w = f.radix[0];
@@ -322,6 +353,12 @@ int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vecto
 }
 
 }  // namespace
+
+std::string flatIndexOf(const ir::Function &k, analysis::FunctionAnalyses &fa) {
+  FlatForm f;
+  std::map<std::string_view, int> defs;
+  return k.params && k.body && flatIndex(k, fa, f, defs) ? f.index : "";
+}
 
 std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why) {
   why.clear();
@@ -368,6 +405,15 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   // A radix of the given factors' registers (each a parameter's, canonical).
   auto radixOf = [&](const Radices &regs) {
     Radix r;
+    if (regs.size() == 1 && regs[0].starts_with('#')) {  // a constant (one factor: findDigits folds them)
+      r.constant = std::stoull(regs[0].substr(1));
+      r.regs = regs;
+      r.names = {regs[0].substr(1)};
+      r.params = {-1};
+      r.bytes = {f.wide ? 8u : 4u};
+      r.ext = {""};
+      return r;
+    }
     for (const std::string &reg : regs) {
       r.regs.push_back(reg);
       r.names.emplace_back();
@@ -381,16 +427,24 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   // The divisions and remainders of i, and of its quotient (the divisor a
   // widened parameter's register: that parameter's, wide.canon).
   std::vector<DivRem> all;
+  // A divisor that is an immediate (a compile-time size, as foldConstDivisions
+  // writes nvcc's shifts and multiplications) is "#<value>".
+  auto divisor = [&](const Operand &o) -> std::string {
+    if (o.isReg()) return wide.canon(std::string(o.text));
+    auto v = o.intValue();
+    return v && *v >= 2 && *v <= 0x7fffffff ? "#" + std::to_string(*v) : "";  // the clone's radices are under 2^31
+  };
   for (uint32_t i = 0; i < ins.size(); ++i) {
     const ir::Instruction &in = *ins[i];
     if (!isDivRem(in) || in.operands.size() != 3 || !in.operands[1].isReg()) continue;
-    if (in.operands[1].text == f.index && (!in.guard.empty() || !in.operands[0].isReg() || !in.operands[2].isReg())) {
-      why = "the flat index is divided by a constant or under a guard (" + std::string(in.opcode) + ")";
+    const std::string by = divisor(in.operands[2]);
+    if (in.operands[1].text == f.index && (!in.guard.empty() || !in.operands[0].isReg() || by.empty())) {
+      why = "the flat index is divided under a guard or by " + std::string(in.operands[2].text) + " (" +
+            std::string(in.opcode) + ")";
       return std::nullopt;
     }
-    if (in.guard.empty() && in.operands[0].isReg() && in.operands[2].isReg())
-      all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text),
-                     wide.canon(std::string(in.operands[2].text))});
+    if (in.guard.empty() && in.operands[0].isReg() && !by.empty())
+      all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text), by});
   }
   if (int digits = findDigits(ins, all, defs, paramOf, wide, radixOf, f, why); digits != 0)
     return digits > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
@@ -403,8 +457,12 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   // w: a parameter; with a second divisor of i, that one is w * w2 (the
   // batch of a permute, `i / (HW * C)`), w2 a parameter too.
   std::string prod;
+  auto constOf = [](const std::string &r) -> uint64_t { return r.starts_with('#') ? std::stoull(r.substr(1)) : 0; };
   for (const auto &w : byI)
     if (width.empty() && (widthParam = paramOf(w, widthName)) >= 0) width = w;
+  if (width.empty())  // constants: the least (i / w, i / (w * w2))
+    for (const auto &w : byI)
+      if (constOf(w) && (width.empty() || constOf(w) < constOf(width))) width = w;
   if (width.empty()) {
     why = "the divisor " + *byI.begin() + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
     return std::nullopt;
@@ -417,11 +475,14 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     prod = *byI.begin() == width ? *std::next(byI.begin()) : *byI.begin();
     // prod = w * w2 (mul.lo, either order; wide: mul.lo.s64 or mul.wide), written once.
     Radices factors;
-    if (productOf(ins, defs, paramOf, wide, prod, factors) && factors.size() == 2) {
+    if (constOf(width) && constOf(prod)) {
+      if (constOf(prod) % constOf(width) == 0 && constOf(prod) / constOf(width) >= 2)
+        width2 = "#" + std::to_string(constOf(prod) / constOf(width));
+    } else if (productOf(ins, defs, paramOf, wide, prod, factors) && factors.size() == 2) {
       if (factors[0] == width) width2 = factors[1];
       else if (factors[1] == width) width2 = factors[0];
     }
-    if (width2.empty() || (width2Param = paramOf(width2, width2Name)) < 0) {
+    if (width2.empty() || (!constOf(width2) && (width2Param = paramOf(width2, width2Name)) < 0)) {
       why = "the flat index is divided by " + width + " and by " + prod +
             ", which is not " + width + " times another parameter";
       return std::nullopt;
@@ -440,7 +501,7 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       }
     } else if (quotients.count(d.src)) {
       // (i / w) / w2 and (i / w) % w2: the batch and the middle index.
-      if (width2.empty() && (width2Param = paramOf(d.by, width2Name)) >= 0) width2 = d.by;
+      if (width2.empty() && (constOf(d.by) || (width2Param = paramOf(d.by, width2Name)) >= 0)) width2 = d.by;
       if (d.by != width2) {
         why = "the quotient " + d.src + " is divided by " + d.by + " (a parameter w2 is handled)";
         return std::nullopt;
@@ -448,7 +509,7 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       (d.div ? f.toBatch : f.toMiddle).push_back(d.at);
     }
   }
-  if (widthParam < 0) return std::nullopt;
+  if (widthParam < 0 && !constOf(width)) return std::nullopt;
   f.w = radixOf({width});
   if (!width2.empty()) f.w2 = radixOf({width2});
   return f;
@@ -517,7 +578,7 @@ struct Values2D {
   /// factors (wide: each a 32-bit value zero-extended) multiplied (mul.lo
   /// of `type`).
   void radix(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Radix &x, const Operand &w, const std::string &type) {
-    if (!f.wide && x.regs.size() == 1 && x.ext[0].empty()) return;
+    if (x.constant || (!f.wide && x.regs.size() == 1 && x.ext[0].empty())) return;
     std::vector<Operand> fac;
     for (size_t h = 0; h < x.regs.size(); ++h) {
       Operand v = Operand::reg(m.intern(x.regs[h]));
@@ -574,8 +635,9 @@ std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, c
   Operand q[4], w[3];
   q[n] = top;
   for (int i = n - 1; i >= 1; --i) q[i] = v.val();
-  for (int j = 0; j < n; ++j)  // a parameter's register, or one for the product of its factors (or its widening)
-    w[j] = !f.wide && f.radix[j].regs.size() == 1 && f.radix[j].ext[0].empty()
+  for (int j = 0; j < n; ++j)  // a constant, a parameter's register, or one for the product of its factors (or its widening)
+    w[j] = f.radix[j].constant ? Operand::imm(m.intern(f.radix[j].names[0]))
+           : !f.wide && f.radix[j].regs.size() == 1 && f.radix[j].ext[0].empty()
                ? Operand::reg(m.intern(f.radix[j].regs[0]))
                : v.val();
   auto at = f.digitOf;
@@ -628,7 +690,9 @@ std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, con
   // batch B (%ctaid.z); w and w2 as the index's width.
   const Operand sy = v.r32(), ny = v.r32(), ty = v.r32(), q = v.val(), r = v.val(), mid = v.val(), batch = v.val();
   auto widthOf = [&](const Radix &x) {
-    return !f.wide && x.ext[0].empty() ? Operand::reg(m.intern(x.regs[0])) : v.val();
+    return x.constant                     ? Operand::imm(m.intern(x.names[0]))
+           : !f.wide && x.ext[0].empty() ? Operand::reg(m.intern(x.regs[0]))
+                                         : v.val();
   };
   const Operand w = widthOf(f.w), w2 = f.twoSplits() ? widthOf(f.w2) : Operand{};
   std::map<uint32_t, Operand> becomes;  // instruction -> the register it copies
@@ -687,13 +751,15 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   // product is 32 or more. Three radices: the batch's lower digit's radix
   // at least 1 (the original divides by it; 0 is not a launch the clone
   // reproduces).
+  // (A constant radix: runFlat checked it.)
   auto atLeast = [&](const Radix &r, uint32_t most) {
-    for (int p : r.params) v.minParams.push_back({uint32_t(p), factorFloor(r, most)});
+    for (int p : r.params)
+      if (p >= 0) v.minParams.push_back({uint32_t(p), factorFloor(r, most)});
   };
   atLeast(f.w, 32);
   if (f.twoSplits()) atLeast(f.w2, 32);
   if (f.threeSplits()) atLeast(f.wLo, 1);
-  if (!f.twoSplits()) v.threadsPerParam = {{uint32_t(f.w.params[0]), 32}};
+  if (!f.twoSplits() && !f.w.constant) v.threadsPerParam = {{uint32_t(f.w.params[0]), 32}};
   v.maxLaunchThreads = 0x7fffffffu;  // the flat index is a non-negative int
   // A batched permute gathered (the load along M: NHWC written in order
   // from NCHW, two or three splits): the naive kernel's strided loads hit
@@ -701,6 +767,8 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   // (1.5M threads), 1.17x at C64 56 x 56 (3.2M), 1.46-1.61x from 12.8M
   // (H200, v64): from 2^22 threads only.
   v.minLaunchThreads = f.twoSplits() && !p.storeOnY ? kMinLaunchThreadsBatchedGather : kMinLaunchThreads;
+  if (!f.twoSplits() && f.w.constant)  // 32 rows of a constant w
+    v.minLaunchThreads = uint32_t(std::max<uint64_t>(v.minLaunchThreads, std::min<uint64_t>(32 * *f.w.constant, 0x7fffffffu)));
   v.allowDynamicShared = false;
   v.disjointParams = disjointPairs(p);
   return v;

@@ -284,6 +284,10 @@ struct FlatLoop {
 /// tiles count in 32 bits), the radix its low half.
 std::string loadRadix(Emitter &e, const Radix &r, bool wide, std::vector<std::string> &over) {
   const std::string v = e.reg32();
+  if (r.constant) {  // a compile-time radix (under 2^31: findFlatForm)
+    e.ins("mov.u32", {v, r.names[0]});
+    return v;
+  }
   if (!wide) {
     e.ins("ld.param.u32", {v, "[" + r.names[0] + "]"});
     for (size_t h = 1; h < r.names.size(); ++h) {
@@ -413,7 +417,8 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
 void narrowRadices(ir::Module &m, const FlatForm &flat, std::vector<std::unique_ptr<ir::Stmt>> &code) {
   std::set<std::string_view> eight, four;
   for (const Radix *r : {&flat.w, &flat.w2, &flat.wLo})
-    for (size_t h = 0; h < r->names.size(); ++h) (r->bytes[h] == 8 ? eight : four).insert(r->names[h]);
+    for (size_t h = 0; h < r->names.size(); ++h)
+      if (!r->constant) (r->bytes[h] == 8 ? eight : four).insert(r->names[h]);
   std::set<std::string_view> loaded4;  // registers loaded from a 4-byte radix parameter
   for (size_t j = 0; j < code.size(); ++j) {
     if (code[j]->kind != ir::Stmt::Kind::Instruction) continue;

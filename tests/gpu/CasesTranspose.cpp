@@ -605,6 +605,59 @@ void addWide(std::vector<Case> &cs) {
   }
 }
 
+/// Compile-time sizes (tests/gpu/cases/transpose_const.cu, the lit inputs of
+/// Inputs/constdiv.cu beside the same shapes at full size; nvcc's divisions
+/// by constants folded, TransposeConstDiv.cpp): int, unsigned and size_t
+/// indices by powers of two and by other constants (the 33-bit multiplier's
+/// form at 8191), bytes, doubles, a rotation, a template's sizes, NCHW ->
+/// NHWC split two and three times and back; the clone where the launch has
+/// 2^20 threads or more (32 rows of a constant width: every shape here), 1-D
+/// blocks of 64 to 1024 threads; 256 x 256 (65536 threads), 3 channels and
+/// blocks of 32 the original; the lit kernels at their own small sizes the
+/// original (under 2^20 threads).
+void addConst(std::vector<Case> &cs) {
+  auto one = [&](const std::string &kernel, Elem e, uint64_t n, unsigned b, bool clone, const std::string &shape,
+                 unsigned extraBlocks = 0) {
+    const unsigned g = unsigned((n + b - 1) / b) + extraBlocks;
+    const uint64_t t = uint64_t(g) * b;
+    Case c = makeCase("transpose const: " + kernel + " " + shape + " b" + std::to_string(b) +
+                          (extraBlocks ? " +" + std::to_string(extraBlocks) + " blocks" : ""),
+                      "transpose_const", kernel, {in(e, n), out(e, n)}, {g, 1, 1}, {b, 1, 1});
+    const bool fits = clone && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 && t >= (uint64_t(1) << 20) &&
+                      t < (uint64_t(1) << 31);
+    c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+    c.big = n >= (uint64_t(1) << 24);
+    return c;
+  };
+  auto mat = [&](const char *k, Elem e, unsigned W, unsigned H, unsigned b, bool clone = true) {
+    return one(k, e, uint64_t(W) * H, b, clone, std::to_string(W) + "x" + std::to_string(H));
+  };
+  cs.push_back(mat("gc_int_8192", Elem::F32, 8192, 8192, 256));
+  cs.push_back(mat("gc_uint_8192", Elem::F32, 8192, 8192, 512));
+  cs.push_back(mat("gc_sizet_8192", Elem::F32, 8192, 8192, 1024));
+  cs.push_back(mat("gc_int_odd", Elem::F32, 8191, 8193, 128));
+  cs.push_back(mat("gc_uint_odd", Elem::F32, 8191, 8193, 256));
+  cs.push_back(mat("gc_int_3000", Elem::F32, 1000, 3000, 64));
+  cs.push_back(mat("gc_int_1080", Elem::F32, 1920, 1080, 256));
+  cs.push_back(mat("gc_int_256", Elem::F32, 256, 256, 256));  // 65536 threads: the original
+  cs.push_back(mat("gc_int_1080", Elem::F32, 1920, 1080, 32));  // blocks of 32: the original
+  cs.push_back(mat("gc_u8_8192", Elem::I8, 8192, 8192, 256));
+  cs.push_back(mat("gc_f64_4096", Elem::F64, 4096, 4096, 256));
+  cs.push_back(mat("gc_rot90_1920", Elem::I32, 1920, 1080, 512));
+  cs.push_back(mat("gc_tmpl_f32", Elem::F32, 6000, 4096, 256));
+  cs.push_back(one("gc_int_1080", Elem::F32, uint64_t(1920) * 1080, 256, true, "1920x1080", 3));  // a grid past the matrix
+  const uint64_t plane = 56 * 56;
+  cs.push_back(one("gc_nchw_c64", Elem::F32, 16 * 64 * plane, 256, true, "N16 C64 56x56"));
+  cs.push_back(one("gc_nchw_c256", Elem::F32, 16 * 256 * plane, 512, true, "N16 C256 56x56"));
+  cs.push_back(one("gc_nchw_c3", Elem::F32, 16 * 3 * 224 * 224, 256, false, "N16 C3 224x224"));  // 3 channels: refused
+  cs.push_back(one("gc_nchw3_c64", Elem::F32, 16 * 64 * plane, 256, true, "N16 C64 56x56 (H, W apart)"));
+  cs.push_back(one("gc_nhwc_c64", Elem::F32, 16 * 64 * plane, 128, true, "N16 C64 56x56 (back)"));
+  // The lit kernels at their own sizes (37 x 40 and the like): under 2^20
+  // threads, the original (the emulator tests run their clones).
+  cs.push_back(mat("cd_int_magic", Elem::F32, 40, 37, 64, false));
+  cs.push_back(mat("cd_int_pow2", Elem::F32, 64, 37, 128, false));
+}
+
 }  // namespace
 
 /// Grid-stride loops with a 64-bit counter (tests/lit/transpose/Inputs/counted.cu;
@@ -663,6 +716,7 @@ void addTranspose(std::vector<Case> &cs) {
   addGridStride(cs);
   addSplit3(cs);
   addWide(cs);
+  addConst(cs);
   addCounted(cs);
   const std::pair<const char *, Elem> naive[] = {{"transpose_f32", Elem::F32}, {"transpose_f64", Elem::I64},
                                                  {"transpose_i32", Elem::I32}, {"transpose_i16", Elem::I16},

@@ -16,7 +16,7 @@ tests/lit/transpose/Inputs/transpose.cu and the row walks of
 tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
 rowwalk pass's staged clone's (popc, integer max/min, b64 packs {lo, hi},
 setp with .and/.or, neg.f32):
-integer arithmetic (div and rem of .s32/.u32 too), setp/or.pred/not.pred (f32 compares, the unordered forms
+integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
@@ -287,6 +287,8 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = (max(a, b) if base == "max" else min(a, b)) & mask
             elif base == "neg" and t == ".f32":
                 regs[d] = srcs[0] ^ 0x80000000
+            elif base == "neg" and t[1] == "s":
+                regs[d] = -srcs[0] & mask
             elif base == "not" and t == ".pred":  # a predicate's width is 0: ~x & mask would always be false
                 regs[d] = not srcs[0]
             elif base == "not":
@@ -312,6 +314,8 @@ def run(ptx, kernel, grid, block, args, extra):
                 a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
                 if "wide" in p:
                     r, rmask = a * b, (1 << (2 * n)) - 1
+                elif "hi" in p:  # the high half of the 2n-bit product (arithmetic shift: floor)
+                    r, rmask = (a * b) >> n, mask
                 else:
                     r, rmask = a * b, mask
                 if base == "mad":

@@ -1,0 +1,451 @@
+// transpose, compile-time radices: nvcc's divisions by constants.
+//
+// What: a flat transpose or permute whose sizes are compile-time constants
+// (`#define W 8192`, template arguments: `i / W`, `i % W`, `(i / HW) % C`)
+// is the flat form of TransposeFlat.cpp with constant radices, but nvcc
+// never writes those divisions as `div`: by a power of two it shifts and
+// masks (`shr`, `and`; for a signed index with a rounding bias, `shr.s32
+// x, 31; shr.u32; add; shr.s32`, its remainder `x - (c & -2^k)`), by any
+// other constant it multiplies by a magic number and shifts (`mul.wide.u32`
+// + `shr.u64` + `cvt`, `mul.hi.u32` + `shr`, or for a signed index
+// `mul.hi.s32` + `shr.s32` + its sign bit added). None of these is a
+// division to the flat form ("shr.s32 is not exact" to the affine
+// analysis), so such kernels ran the original silently.
+// Why it pays: the same tiles as the flat form with parameters.
+// Algorithm: foldConstDivisions copies the kernel (not emitted) and, from
+// the flat index onwards (the index, then every quotient and remainder
+// folded from it), rewrites each idiom into the division it computes:
+// `div.u32 q, x, d`, `rem.s32 r, x, 2^k`... The magic numbers are not
+// trusted: d is recovered from the multiplier m and the total shift s as
+// ceil(2^s / m) and the identity proved for every x of the width
+// (unsigned, Granlund and Montgomery: 2^s <= m*d <= 2^s + 2^(s-N); signed,
+// with the sign bit added: 2^s < m*d <= 2^s + 2^(s-N+1)); a multiplier
+// that holds only on a range nvcc knew is left. A mask is read as a
+// remainder where it is 2^k - 1, (2^k - 1) << s after a shl by s, or the
+// biased -2^k on the bits the remainder's uses read (nvcc trims the mask
+// to the bits a later shl keeps). Every intermediate register must be
+// read by the idiom alone; the rewritten instructions then compute the
+// same values as the kernel's, for every input. The flat form is looked
+// for on the copy (Transpose.cpp, runKernel), its radices constants
+// (Radix::constant).
+// Refuses: nothing here; an idiom that does not check out is left as it
+// is, and the kernel stays without the flat form.
+#include <map>
+#include <set>
+
+#include "Pass.h"
+#include "Transpose.h"
+
+namespace ptxopt::transforms::transpose {
+
+using ir::Operand;
+
+using u128 = unsigned __int128;
+
+/// d where floor(x * m / 2^s) == x / d for every unsigned x of `bits`
+/// bits (d >= 2; m of up to bits + 1 bits, nvcc's add form), else 0.
+uint64_t unsignedDivisor(u128 m, unsigned s, unsigned bits) {
+  if (m == 0 || m >> (bits + 1) || s < bits || s > 126) return 0;
+  const u128 two = u128(1) << s, d = (two + m - 1) / m;
+  if (d < 2 || d >> bits) return 0;
+  const u128 e = m * d - two;
+  return e <= (u128(1) << (s - bits)) ? uint64_t(d) : 0;
+}
+
+/// d where floor(x * m / 2^s) + (x < 0) == x / d (rounded toward zero) for
+/// every signed x of `bits` bits (m > 0, d >= 2), else 0. `negative`: the
+/// multiplier is -m, and floor(x * -m / 2^s) + (x > 0) == x / -d.
+/// (m*d = 2^s + e: the error x*e / (d*2^s) of a positive x is under 1/d
+/// for e <= 2^(s-bits+1), that of a negative one at most 1/d and above 0
+/// for 0 < e; negated, the two swap: e < 2^(s-bits+1).)
+uint64_t signedDivisor(u128 m, unsigned s, unsigned bits, bool negative) {
+  if (m == 0 || m >> bits || s < bits || s > 126) return 0;
+  const u128 two = u128(1) << s, d = (two + m - 1) / m;
+  if (d < 2 || d >> (bits - 1)) return 0;
+  const u128 e = m * d - two, bound = u128(1) << (s - bits + 1);
+  return e > 0 && (negative ? e < bound : e <= bound) ? uint64_t(d) : 0;
+}
+
+namespace {
+
+/// The kernel's top-level statements with their registers' writes and
+/// reads, and what the fold drops and rewrites.
+struct Folder {
+  ir::Module &m;
+  std::vector<std::unique_ptr<ir::Stmt>> &b;
+  std::map<std::string, int> defs;
+  std::map<std::string, std::vector<size_t>> useAt;  // register -> statements reading it (once per operand)
+  std::map<std::string, size_t> defAt;               // register written once -> its statement
+  std::vector<bool> drop;
+  std::set<std::string> index;  // the flat index and what was folded from it
+  bool changed = false;
+
+  Folder(ir::Module &mod, std::vector<std::unique_ptr<ir::Stmt>> &body) : m(mod), b(body), drop(body.size()) {
+    for (size_t j = 0; j < b.size(); ++j)
+      if (const ir::Instruction *in = asInstruction(*b[j])) {
+        const auto du = analysis::defUse(*in);
+        for (auto u : du.uses) useAt[std::string(u)].push_back(j);
+        for (auto d : du.defs) {
+          ++defs[std::string(d)];
+          defAt[std::string(d)] = j;
+        }
+      }
+  }
+  const ir::Instruction *at(size_t j) const { return asInstruction(*b[j]); }
+  /// The one unguarded instruction reading `reg`, where `reg` is written
+  /// once and read once.
+  const ir::Instruction *soleUser(const std::string &reg, size_t &where) const {
+    auto d = defs.find(reg);
+    auto u = useAt.find(reg);
+    if (d == defs.end() || d->second != 1 || u == useAt.end() || u->second.size() != 1) return nullptr;
+    where = u->second[0];
+    const ir::Instruction *in = at(where);
+    return in && in->guard.empty() ? in : nullptr;
+  }
+  /// Every instruction reading `reg` (written once), unguarded; false where
+  /// one is not.
+  bool users(const std::string &reg, std::vector<size_t> &out) const {
+    auto d = defs.find(reg);
+    auto u = useAt.find(reg);
+    if (d == defs.end() || d->second != 1 || u == useAt.end()) return false;
+    out = u->second;
+    std::set<size_t> seen;
+    for (size_t j : out) {
+      const ir::Instruction *in = at(j);
+      if (!in || !in->guard.empty() || !seen.insert(j).second) return false;  // read twice by one instruction
+    }
+    return true;
+  }
+  static std::optional<uint64_t> imm(const ir::Instruction &in, size_t k) {
+    if (in.operands.size() <= k) return std::nullopt;
+    auto v = in.operands[k].intValue();
+    return v ? std::optional<uint64_t>(uint64_t(*v)) : std::nullopt;
+  }
+  static bool is(const ir::Instruction &in, const char *opcode, size_t ops) {
+    return in.opcode == opcode && in.guard.empty() && in.operands.size() == ops && in.operands[0].isReg();
+  }
+  static bool reads(const ir::Instruction &in, size_t k, const std::string &reg) {
+    return in.operands.size() > k && in.operands[k].isReg() && in.operands[k].text == reg;
+  }
+  /// Statement j becomes `opcode dst, x, d` (dst its own destination).
+  void rewrite(size_t j, const std::string &opcode, const std::string &x, uint64_t d) {
+    const Operand dst = at(j)->operands[0];
+    b[j] = makeInstr(m, opcode, {dst, Operand::reg(m.intern(x)), Operand::imm(m.intern(std::to_string(d)))});
+    index.insert(std::string(dst.text));
+    changed = true;
+  }
+
+  // ---- the idioms, each at the instruction reading x (a member of index)
+
+  /// mul.wide.u32 t, x, m; shr.u64 t2, t, s; cvt.u32.u64 q, t2 -> div.u32 q, x, d
+  /// mul.hi.u32 t, x, m; shr.u32 q, t, s -> div.u32 (mul.hi.u64 + shr.u64: div.u64)
+  /// A multiplier of 33 bits (m + 2^32), t = x * m >> 32 as either: sub v,
+  /// x, t; shr.u32 w, v, 1; add u, w, t (floor((x + t) / 2)); shr.u32 q, u, s.
+  bool magicUnsigned(size_t j, const ir::Instruction &in, const std::string &x) {
+    const bool wide = in.opcode == "mul.wide.u32", hi32 = in.opcode == "mul.hi.u32", hi64 = in.opcode == "mul.hi.u64";
+    if (!(wide || hi32 || hi64) || !in.guard.empty() || in.operands.size() != 3 || !reads(in, 1, x)) return false;
+    auto mul = imm(in, 2);
+    if (!mul) return false;
+    const unsigned bits = hi64 ? 64 : 32;
+    const std::string ty = hi64 ? "64" : "32";
+    u128 mag = bits == 32 ? uint64_t(uint32_t(*mul)) : *mul;
+    std::vector<size_t> dropped{j};
+    // t = floor(x * m / 2^shift) in a register of x's width, the statements making it.
+    std::string t = regAt(in, 0);
+    unsigned shift = bits;
+    if (wide) {
+      size_t s1, s2;
+      const ir::Instruction *shr = soleUser(t, s1);
+      if (!shr || !is(*shr, "shr.u64", 3) || !reads(*shr, 1, t)) return false;
+      auto s = imm(*shr, 2);
+      const ir::Instruction *cvt = soleUser(regAt(*shr, 0), s2);
+      if (!s || *s >= 64 || !cvt || !is(*cvt, "cvt.u32.u64", 2) || !reads(*cvt, 1, regAt(*shr, 0))) return false;
+      shift = unsigned(*s);
+      dropped.push_back(s1);
+      if (uint64_t d = unsignedDivisor(mag, shift, bits)) {  // q = t
+        for (size_t k : dropped) drop[k] = true;
+        rewrite(s2, "div.u32", x, d);
+        return true;
+      }
+      if (shift != 32) return false;
+      dropped.push_back(s2);
+      t = regAt(*cvt, 0);
+    } else if (size_t s1; const ir::Instruction *shr = soleUser(t, s1)) {  // q = t >> s
+      auto s = imm(*shr, 2);
+      if (!is(*shr, ("shr.u" + ty).c_str(), 3) || !reads(*shr, 1, t) || !s || *s >= bits) return false;
+      const uint64_t d = unsignedDivisor(mag, bits + unsigned(*s), bits);
+      if (!d) return false;
+      drop[j] = true;
+      rewrite(s1, "div.u" + ty, x, d);
+      return true;
+    }
+    // The 33-bit multiplier's form.
+    std::vector<size_t> tu;
+    if (!users(t, tu) || tu.size() != 2) return false;
+    size_t subAt = tu[0], addAt = tu[1];
+    if (!is(*at(subAt), ("sub.s" + ty).c_str(), 3) && !is(*at(subAt), ("sub.u" + ty).c_str(), 3)) std::swap(subAt, addAt);
+    const ir::Instruction &sub = *at(subAt), &add = *at(addAt);
+    if ((!is(sub, ("sub.s" + ty).c_str(), 3) && !is(sub, ("sub.u" + ty).c_str(), 3)) || !reads(sub, 1, x) ||
+        !reads(sub, 2, t))
+      return false;
+    size_t halfAt, addUse;
+    const ir::Instruction *half = soleUser(regAt(sub, 0), halfAt);
+    if (!half || !is(*half, ("shr.u" + ty).c_str(), 3) || !reads(*half, 1, regAt(sub, 0)) || imm(*half, 2) != 1 ||
+        !soleUser(regAt(*half, 0), addUse) || addUse != addAt)
+      return false;
+    if ((!is(add, ("add.s" + ty).c_str(), 3) && !is(add, ("add.u" + ty).c_str(), 3)) ||
+        !((reads(add, 1, regAt(*half, 0)) && reads(add, 2, t)) || (reads(add, 2, regAt(*half, 0)) && reads(add, 1, t))))
+      return false;
+    size_t qAt;
+    const ir::Instruction *shr = soleUser(regAt(add, 0), qAt);
+    auto s = shr ? imm(*shr, 2) : std::nullopt;
+    if (!shr || !is(*shr, ("shr.u" + ty).c_str(), 3) || !reads(*shr, 1, regAt(add, 0)) || !s || *s >= bits) return false;
+    const uint64_t d = unsignedDivisor(mag + (u128(1) << bits), bits + 1 + unsigned(*s), bits);
+    if (!d) return false;
+    for (size_t k : dropped) drop[k] = true;
+    drop[subAt] = drop[halfAt] = drop[addAt] = true;
+    rewrite(qAt, "div.u" + ty, x, d);
+    return true;
+  }
+
+  /// mul.hi.s32 t, x, m; shr.u32 g, t, 31; and per quotient shr.s32 h, t, s;
+  /// add.s32 q, h, g -> div.s32 q, x, d (64 bits alike). A multiplier of
+  /// 2^31 or more is nvcc's `add.s32 t2, t, x` after the mul.hi (t2 =
+  /// floor(x * (m + 2^32) / 2^32)); a negative one without it divides by
+  /// -d (`36 - i / 40` as i / -40 + 36), and so does a positive one with
+  /// `sub.s32 t2, t, x`: div.s32 h, x, d; neg.s32 q, h.
+  bool magicSigned(size_t j, const ir::Instruction &in, const std::string &x) {
+    const bool b64 = in.opcode == "mul.hi.s64";
+    if ((in.opcode != "mul.hi.s32" && !b64) || !in.guard.empty() || in.operands.size() != 3 || !reads(in, 1, x))
+      return false;
+    auto mul = imm(in, 2);
+    const unsigned bits = b64 ? 64 : 32;
+    if (!mul) return false;
+    const std::string ty = b64 ? "64" : "32";
+    const int64_t ms = b64 ? int64_t(*mul) : int64_t(int32_t(uint32_t(*mul)));
+    std::string t = regAt(in, 0);
+    std::vector<size_t> dropped{j};
+    u128 mag = ms > 0 ? u128(uint64_t(ms)) : u128(uint64_t(-(ms + 1))) + 1;  // |m|
+    bool negative = ms < 0;
+    size_t addAt;
+    const ir::Instruction *a = soleUser(t, addAt);
+    if (a && negative && is(*a, ("add.s" + ty).c_str(), 3) &&
+        ((reads(*a, 1, t) && reads(*a, 2, x)) || (reads(*a, 2, t) && reads(*a, 1, x)))) {
+      mag = (u128(1) << bits) - mag;  // m + 2^bits
+      negative = false;
+      t = regAt(*a, 0);
+      dropped.push_back(addAt);
+    } else if (a && !negative && is(*a, ("sub.s" + ty).c_str(), 3) && reads(*a, 1, t) && reads(*a, 2, x)) {
+      mag = (u128(1) << bits) - mag;  // -(m - 2^bits): a negative divisor
+      negative = true;
+      t = regAt(*a, 0);
+      dropped.push_back(addAt);
+    }
+    if (ms == 0) return false;
+    std::vector<size_t> tu;
+    if (!users(t, tu)) return false;
+    // The sign bit g = t >> (bits-1), logical.
+    std::string g;
+    size_t gAt = 0;
+    for (size_t u : tu) {
+      const ir::Instruction &v = *at(u);
+      if (is(v, ("shr.u" + ty).c_str(), 3) && reads(v, 1, t) && imm(v, 2) == bits - 1) {
+        if (!g.empty()) return false;
+        g = regAt(v, 0);
+        gAt = u;
+      }
+    }
+    std::vector<size_t> gu;
+    if (g.empty() || !users(g, gu)) return false;
+    dropped.push_back(gAt);
+    // Each add q = h + g (h = t >> s, arithmetic, read by that add alone; or t itself).
+    struct Quot {
+      size_t add, shr;  // shr: npos where the add reads t
+      uint64_t d;
+    };
+    std::vector<Quot> qs;
+    std::set<size_t> seen{gAt};
+    for (size_t u : gu) {
+      const ir::Instruction &a = *at(u);
+      if (!is(a, ("add.s" + ty).c_str(), 3) || !a.operands[1].isReg() || !a.operands[2].isReg()) return false;
+      const std::string h = regAt(a, 1) == g ? regAt(a, 2) : regAt(a, 1);
+      if (h == g) return false;
+      uint64_t s = 0;
+      size_t hAt = std::string::npos, hu;
+      if (h != t) {
+        auto d = defAt.find(h);
+        const ir::Instruction *sh = d == defAt.end() ? nullptr : at(d->second);
+        if (!sh || !is(*sh, ("shr.s" + ty).c_str(), 3) || !reads(*sh, 1, t) || !soleUser(h, hu) || hu != u) return false;
+        auto sv = imm(*sh, 2);
+        if (!sv || *sv >= bits) return false;
+        s = *sv;
+        hAt = d->second;
+        seen.insert(hAt);
+      } else if (negative) {
+        return false;  // -x / d needs a register for x / d: the shift's
+      }
+      const uint64_t d = signedDivisor(mag, unsigned(s) + bits, bits, negative);
+      if (!d) return false;
+      qs.push_back({u, hAt, d});
+    }
+    // t read by the sign bit and the quotients' shifts (or adds) only.
+    for (const Quot &q : qs)
+      if (q.shr == std::string::npos) seen.insert(q.add);
+    for (size_t u : tu)
+      if (!seen.count(u)) return false;
+    if (qs.empty()) return false;
+    for (size_t k : dropped) drop[k] = true;
+    for (const Quot &q : qs) {
+      if (!negative) {
+        if (q.shr != std::string::npos) drop[q.shr] = true;
+        rewrite(q.add, "div.s" + ty, x, q.d);
+        continue;
+      }
+      const Operand h = at(q.shr)->operands[0], dst = at(q.add)->operands[0];
+      rewrite(q.shr, "div.s" + ty, x, q.d);
+      b[q.add] = makeInstr(m, "neg.s" + ty, {dst, h});
+      index.erase(std::string(h.text));  // -q: not a quotient the flat form reads
+    }
+    return true;
+  }
+
+  /// The bits of `reg`'s value its readers use: where every one is a shl
+  /// by an immediate, the low (bits - least shift) ones; else all.
+  uint64_t demanded(const std::string &reg, unsigned bits) const {
+    const uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    std::vector<size_t> us;
+    if (!users(reg, us)) return all;
+    uint64_t least = bits;
+    for (size_t u : us) {
+      const ir::Instruction &v = *at(u);
+      auto s = imm(v, 2);
+      if (!v.opcode.starts_with("shl.b") || v.operands.size() != 3 || !reads(v, 1, reg) || !s || *s >= bits) return all;
+      least = std::min<uint64_t>(least, *s);
+    }
+    const unsigned keep = bits - unsigned(least);
+    return keep >= 64 ? all : (uint64_t(1) << keep) - 1;
+  }
+
+  /// shr.s32 a, x, 31; shr.u32 b, a, 32-k; add.s32 c, x, b; then each
+  /// shr.s32 q, c, k -> div.s32 q, x, 2^k, and each and.b32 y, c, -2^k;
+  /// sub.s32 r, x, y -> rem.s32 r, x, 2^k (64 bits alike).
+  bool powerSigned(size_t j, const ir::Instruction &in, const std::string &x) {
+    const bool b64 = in.opcode == "shr.s64";
+    if ((in.opcode != "shr.s32" && !b64) || !in.guard.empty() || in.operands.size() != 3 || !reads(in, 1, x)) return false;
+    const unsigned bits = b64 ? 64 : 32;
+    const std::string ty = b64 ? "64" : "32";
+    if (imm(in, 2) != bits - 1) return false;
+    size_t bAt, cAt;
+    const ir::Instruction *sb = soleUser(regAt(in, 0), bAt);
+    if (!sb || !is(*sb, ("shr.u" + ty).c_str(), 3) || !reads(*sb, 1, regAt(in, 0))) return false;
+    auto bs = imm(*sb, 2);
+    if (!bs || *bs == 0 || *bs >= bits) return false;
+    const unsigned k = bits - unsigned(*bs);
+    const ir::Instruction *add = soleUser(regAt(*sb, 0), cAt);
+    if (!add || !is(*add, ("add.s" + ty).c_str(), 3) || !add->operands[1].isReg() || !add->operands[2].isReg())
+      return false;
+    const std::string bias = regAt(*sb, 0), c = regAt(*add, 0);
+    if (!((regAt(*add, 1) == x && regAt(*add, 2) == bias) || (regAt(*add, 2) == x && regAt(*add, 1) == bias)))
+      return false;
+    std::vector<size_t> cu;
+    if (!users(c, cu) || cu.empty()) return false;
+    const uint64_t all = b64 ? ~uint64_t(0) : 0xffffffffull, low = (uint64_t(1) << k) - 1;
+    std::vector<std::pair<size_t, size_t>> rems;  // (the and, the sub)
+    std::vector<size_t> divs;
+    for (size_t u : cu) {
+      const ir::Instruction &v = *at(u);
+      if (is(v, ("shr.s" + ty).c_str(), 3) && reads(v, 1, c) && imm(v, 2) == k) {
+        divs.push_back(u);
+        continue;
+      }
+      size_t sAt;
+      auto mask = imm(v, 2);
+      if (!is(v, ("and.b" + ty).c_str(), 3) || !reads(v, 1, c) || !mask) return false;
+      const ir::Instruction *sub = soleUser(regAt(v, 0), sAt);
+      if (!sub || !is(*sub, ("sub.s" + ty).c_str(), 3) || !reads(*sub, 1, x) || !reads(*sub, 2, regAt(v, 0)))
+        return false;
+      if (((*mask ^ (all & ~low)) & demanded(regAt(*sub, 0), bits) & all) != 0) return false;
+      rems.push_back({u, sAt});
+    }
+    drop[j] = drop[bAt] = drop[cAt] = true;
+    for (size_t u : divs) rewrite(u, "div.s" + ty, x, uint64_t(1) << k);
+    for (auto [andAt, subAt] : rems) {
+      drop[andAt] = true;
+      rewrite(subAt, "rem.s" + ty, x, uint64_t(1) << k);
+    }
+    return true;
+  }
+
+  /// shr.u32 q, x, k -> div.u32 q, x, 2^k; and.b32 r, x, 2^k - 1 -> rem.u32
+  /// r, x, 2^k; shl.b32 t, x, s; and.b32 r, t, (2^k - 1) << s -> rem.u32 t,
+  /// x, 2^k; shl.b32 r, t, s (64 bits alike).
+  bool powerUnsigned(size_t j, const ir::Instruction &in, const std::string &x) {
+    if (!in.guard.empty() || in.operands.size() != 3 || !reads(in, 1, x) || !in.operands[0].isReg()) return false;
+    const bool b64 = in.opcode.ends_with("64");
+    const unsigned bits = b64 ? 64 : 32;
+    const std::string ty = b64 ? "64" : "32";
+    auto v = imm(in, 2);
+    if (!v) return false;
+    const uint64_t all = b64 ? ~uint64_t(0) : 0xffffffffull, val = *v & all;
+    if (in.opcode == "shr.u" + ty) {
+      if (val == 0 || val >= bits) return false;
+      rewrite(j, "div.u" + ty, x, uint64_t(1) << val);
+      return true;
+    }
+    auto lowMask = [&](uint64_t mask) -> unsigned {  // k where mask == 2^k - 1 (0 < k < bits), else 0
+      if (mask == 0 || (mask & (mask + 1)) != 0) return 0;
+      const unsigned k = unsigned(std::popcount(mask));
+      return k < bits ? k : 0;
+    };
+    if (in.opcode == "and.b" + ty) {
+      if (const unsigned k = lowMask(val)) {
+        rewrite(j, "rem.u" + ty, x, uint64_t(1) << k);
+        return true;
+      }
+      return false;
+    }
+    if (in.opcode != "shl.b" + ty || val == 0 || val >= bits) return false;
+    size_t aAt;
+    const ir::Instruction *a = soleUser(regAt(in, 0), aAt);
+    auto mask = a ? imm(*a, 2) : std::nullopt;
+    if (!a || !is(*a, ("and.b" + ty).c_str(), 3) || !reads(*a, 1, regAt(in, 0)) || !mask) return false;
+    const unsigned k = lowMask((*mask & all) >> val);
+    if (!k || (((uint64_t(1) << k) - 1) << val & all) != (*mask & all)) return false;
+    const Operand t = in.operands[0], r = a->operands[0];
+    b[j] = makeInstr(m, "rem.u" + ty, {t, Operand::reg(m.intern(x)), Operand::imm(m.intern(std::to_string(uint64_t(1) << k)))});
+    b[aAt] = makeInstr(m, "shl.b" + ty, {r, t, Operand::imm(m.intern(std::to_string(val)))});
+    changed = true;
+    return true;
+  }
+
+  void run(const std::string &flatIndex) {
+    index.insert(flatIndex);
+    for (size_t j = 0; j < b.size(); ++j) {
+      const ir::Instruction *in = at(j);
+      if (drop[j] || !in || in->operands.size() != 3 || !in->operands[1].isReg()) continue;
+      const std::string x(in->operands[1].text);
+      if (!index.count(x)) continue;
+      magicUnsigned(j, *in, x) || magicSigned(j, *in, x) || powerSigned(j, *in, x) || powerUnsigned(j, *in, x);
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ir::Function> foldConstDivisions(ir::Module &m, const ir::Function &k, const std::string &flatIndex) {
+  if (!k.body || flatIndex.empty()) return nullptr;
+  auto g = cloneBody(k, std::string(k.name) + "__ptxopt_constdiv", "_cd", m);
+  auto &b = g->body->body;
+  Folder f(m, b);
+  f.run(flatIndex);
+  if (!f.changed) return nullptr;
+  std::vector<std::unique_ptr<ir::Stmt>> kept;
+  for (size_t j = 0; j < b.size(); ++j)
+    if (!f.drop[j]) kept.push_back(std::move(b[j]));
+  b = std::move(kept);
+  g->edited = true;
+  g->body->edited = true;
+  return g;
+}
+
+}  // namespace ptxopt::transforms::transpose
