@@ -658,6 +658,7 @@ int measureConst(CUmodule mod, void *in, void *out, void *ref, bool quick) {
                     {"gc_sizet_8192", 4, 1, 1, 8192, 8192, false, "8192 x 8192, size_t"},
                     {"gc_int_odd", 4, 1, 1, 8191, 8193, false, "8191 x 8193, int"},
                     {"gc_uint_odd", 4, 1, 1, 8191, 8193, false, "8191 x 8193, unsigned (33-bit multiplier)"},
+                    {"gc_sizet_odd", 4, 1, 1, 8191, 8193, false, "8191 x 8193, size_t (narrowed)"},
                     {"gc_tmpl_f32", 4, 1, 1, 6000, 4096, false, "6000 x 4096, template"},
                     {"gc_int_1080", 4, 1, 1, 1920, 1080, false, "1920 x 1080"},
                     {"gc_u8_8192", 1, 1, 1, 8192, 8192, false, "8192 x 8192 bytes"},
@@ -665,6 +666,7 @@ int measureConst(CUmodule mod, void *in, void *out, void *ref, bool quick) {
                     {"gc_rot90_1920", 4, 1, 1, 1920, 1080, true, "1920 x 1080 RGBA, rotated"},
                     {"gc_nchw_c64", 4, 16, 1, 56 * 56, 64, false, "N16 C64 56 x 56 (HW one constant)"},
                     {"gc_nchw_c256", 4, 16, 1, 56 * 56, 256, false, "N16 C256 56 x 56"},
+                    {"gc_nchw_sizet", 4, 16, 1, 56 * 56, 64, false, "N16 C64 56 x 56, size_t (narrowed)"},
                     {"gc_nchw3_c64", 4, 16, 1, 56 * 56, 64, false, "N16 C64 56 x 56 (H, W apart)"},
                     {"gc_nhwc_c64", 4, 16, 1, 64, 56 * 56, false, "N16 C64 56 x 56, back"}};
   int failed = 0;

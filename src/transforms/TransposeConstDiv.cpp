@@ -25,11 +25,19 @@
 // biased -2^k on the bits the remainder's uses read (nvcc trims the mask
 // to the bits a later shl keeps). Every intermediate register must be
 // read by the idiom alone; the rewritten instructions then compute the
-// same values as the kernel's, for every input. The flat form is looked
-// for on the copy (Transpose.cpp, runKernel), its radices constants
-// (Radix::constant).
+// same values as the kernel's, for every input. One rewrite holds where
+// the clones run rather than for every input: a `size_t` index that a
+// constant bound keeps under 2^32 nvcc narrows (`cvt.u32.u64 n, i`) before
+// multiplying, and the quotient of n is written as the 64-bit index's
+// (`div.u64 t, i, d`, its 32-bit copies narrowed from it): n equals i
+// wherever the launch has fewer than 2^32 threads, and every flat clone's
+// conditions ask fewer than 2^31. An `or` of a product by 2^k and a
+// remainder by at most 2^k (nvcc's last digit of a permute) is an `add`.
+// The flat form is looked for on the copy (Transpose.cpp, runKernel), its
+// radices constants (Radix::constant).
 // Refuses: nothing here; an idiom that does not check out is left as it
 // is, and the kernel stays without the flat form.
+#include <bit>
 #include <map>
 #include <set>
 
@@ -78,6 +86,10 @@ struct Folder {
   std::map<std::string, size_t> defAt;               // register written once -> its statement
   std::vector<bool> drop;
   std::set<std::string> index;  // the flat index and what was folded from it
+  // A 32-bit register that is the low half of a 64-bit member of index
+  // (`cvt.u32.u64 n, i`, or a quotient's): n -> i. Equal to it where the
+  // flat clones run (fewer than 2^31 threads, the conditions of every one).
+  std::map<std::string, std::string> narrow;
   bool changed = false;
 
   Folder(ir::Module &mod, std::vector<std::unique_ptr<ir::Stmt>> &body) : m(mod), b(body), drop(body.size()) {
@@ -153,6 +165,7 @@ struct Folder {
     // t = floor(x * m / 2^shift) in a register of x's width, the statements making it.
     std::string t = regAt(in, 0);
     unsigned shift = bits;
+    if (wide && narrow.count(x) && narrowed(j, t, mag, narrow.at(x))) return true;
     if (wide) {
       size_t s1, s2;
       const ir::Instruction *shr = soleUser(t, s1);
@@ -204,8 +217,88 @@ struct Folder {
     if (!d) return false;
     for (size_t k : dropped) drop[k] = true;
     drop[subAt] = drop[halfAt] = drop[addAt] = true;
+    if (wide && narrow.count(x)) {  // the 64-bit index's quotient in the mul.wide's register, narrowed
+      const Operand t64 = in.operands[0], q = at(qAt)->operands[0];
+      b[j] = makeInstr(m, "div.u64", {t64, Operand::reg(m.intern(narrow.at(x))), Operand::imm(m.intern(std::to_string(d)))});
+      b[qAt] = makeInstr(m, "cvt.u32.u64", {q, t64});
+      drop[j] = false;
+      index.insert(std::string(t64.text));
+      index.insert(std::string(q.text));
+      narrow[std::string(q.text)] = std::string(t64.text);
+      changed = true;
+      return true;
+    }
     rewrite(qAt, "div.u" + ty, x, d);
     return true;
+  }
+
+  /// x the low half of the 64-bit index i (narrow): mul.wide.u32 t, x, m
+  /// read by shr.u64 t2, t, s alone, each t2 (read by anything: its cvt
+  /// to 32 bits, 64-bit digits) -> div.u64 t2, i, d. nvcc narrows a
+  /// `size_t` index a constant bound keeps under 2^32 before its magic
+  /// multiplications.
+  bool narrowed(size_t j, const std::string &t, u128 mag, const std::string &wideIndex) {
+    std::vector<size_t> tu;
+    if (!users(t, tu) || tu.empty()) return false;
+    std::vector<std::pair<size_t, uint64_t>> quots;
+    for (size_t u : tu) {
+      const ir::Instruction &v = *at(u);
+      auto s = imm(v, 2);
+      if (!is(v, "shr.u64", 3) || !reads(v, 1, t) || !s || *s >= 64) return false;
+      const uint64_t d = unsignedDivisor(mag, unsigned(*s), 32);
+      if (!d) return false;
+      quots.push_back({u, d});
+    }
+    drop[j] = true;
+    for (auto [u, d] : quots) {
+      const std::string t2 = regAt(*at(u), 0);
+      rewrite(u, "div.u64", wideIndex, d);
+      // Its 32-bit copies (cvt.u32.u64) are low halves of it.
+      if (std::vector<size_t> cu; users(t2, cu))
+        for (size_t c : cu)
+          if (is(*at(c), "cvt.u32.u64", 2) && reads(*at(c), 1, t2)) {
+            index.insert(regAt(*at(c), 0));
+            narrow[regAt(*at(c), 0)] = t2;
+          }
+    }
+    return true;
+  }
+
+  /// `or d, a, b` where a's low k bits are zero (a product by 2^k: shl,
+  /// mul.lo or mul.wide by an immediate multiple of it) and b is a
+  /// remainder by a power of two up to 2^k: the bits do not overlap, so it
+  /// is `add d, a, b` (nvcc writes the last digit of a permute's index so).
+  void disjointOrs() {
+    auto zeros = [&](const std::string &r) -> unsigned {  // known low zero bits of r's one definition
+      auto d = defAt.find(r);
+      if (d == defAt.end() || defs[r] != 1 || drop[d->second]) return 0;
+      const ir::Instruction *in = at(d->second);
+      auto v = in ? imm(*in, 2) : std::nullopt;
+      if (!in || !v || *v == 0 || in->operands.size() != 3) return 0;
+      if (in->opcode.starts_with("shl.b")) return unsigned(*v);
+      if (in->opcode.starts_with("mul.lo.") || in->opcode.starts_with("mul.wide.")) return unsigned(std::countr_zero(*v));
+      return 0;
+    };
+    auto below = [&](const std::string &r) -> unsigned {  // k where r < 2^k is known (a rem.u by 2^k)
+      auto d = defAt.find(r);
+      if (d == defAt.end() || defs[r] != 1 || drop[d->second]) return 64;
+      const ir::Instruction *in = at(d->second);
+      auto v = in ? imm(*in, 2) : std::nullopt;
+      if (!in || !v || !in->opcode.starts_with("rem.u") || std::popcount(*v) != 1) return 64;
+      return unsigned(std::countr_zero(*v));
+    };
+    for (size_t j = 0; j < b.size(); ++j) {
+      const ir::Instruction *in = at(j);
+      if (drop[j] || !in || !in->guard.empty() || !in->opcode.starts_with("or.b") || in->operands.size() != 3 ||
+          !in->operands[1].isReg() || !in->operands[2].isReg())
+        continue;
+      const std::string a = regAt(*in, 1), c = regAt(*in, 2);
+      if (below(c) <= zeros(a) || below(a) <= zeros(c)) {
+        const Operand d = in->operands[0], x = in->operands[1], y = in->operands[2];
+        b[j] = makeInstr(m, "add.s" + std::string(in->opcode.substr(4)), {d, x, y});
+        changed = true;
+      }
+    }
   }
 
   /// mul.hi.s32 t, x, m; shr.u32 g, t, 31; and per quotient shr.s32 h, t, s;
@@ -422,11 +515,18 @@ struct Folder {
     index.insert(flatIndex);
     for (size_t j = 0; j < b.size(); ++j) {
       const ir::Instruction *in = at(j);
-      if (drop[j] || !in || in->operands.size() != 3 || !in->operands[1].isReg()) continue;
+      if (drop[j] || !in) continue;
+      if (is(*in, "cvt.u32.u64", 2) && reads(*in, 1, flatIndex) && defs[regAt(*in, 0)] == 1) {
+        index.insert(regAt(*in, 0));
+        narrow[regAt(*in, 0)] = flatIndex;
+        continue;
+      }
+      if (in->operands.size() != 3 || !in->operands[1].isReg()) continue;
       const std::string x(in->operands[1].text);
       if (!index.count(x)) continue;
       magicUnsigned(j, *in, x) || magicSigned(j, *in, x) || powerSigned(j, *in, x) || powerUnsigned(j, *in, x);
     }
+    if (changed) disjointOrs();
   }
 };
 

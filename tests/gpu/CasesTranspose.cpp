@@ -609,7 +609,7 @@ void addWide(std::vector<Case> &cs) {
 /// Inputs/constdiv.cu beside the same shapes at full size; nvcc's divisions
 /// by constants folded, TransposeConstDiv.cpp): int, unsigned and size_t
 /// indices by powers of two and by other constants (the 33-bit multiplier's
-/// form at 8191), bytes, doubles, a rotation, a template's sizes, NCHW ->
+/// form at 8191; a size_t index nvcc narrows under its bound), bytes, doubles, a rotation, a template's sizes, NCHW ->
 /// NHWC split two and three times and back; the clone where the launch has
 /// 2^20 threads or more (32 rows of a constant width: every shape here), 1-D
 /// blocks of 64 to 1024 threads; 256 x 256 (65536 threads), 3 channels and
@@ -637,6 +637,7 @@ void addConst(std::vector<Case> &cs) {
   cs.push_back(mat("gc_sizet_8192", Elem::F32, 8192, 8192, 1024));
   cs.push_back(mat("gc_int_odd", Elem::F32, 8191, 8193, 128));
   cs.push_back(mat("gc_uint_odd", Elem::F32, 8191, 8193, 256));
+  cs.push_back(mat("gc_sizet_odd", Elem::F32, 8191, 8193, 512));
   cs.push_back(mat("gc_int_3000", Elem::F32, 1000, 3000, 64));
   cs.push_back(mat("gc_int_1080", Elem::F32, 1920, 1080, 256));
   cs.push_back(mat("gc_int_256", Elem::F32, 256, 256, 256));  // 65536 threads: the original
@@ -650,6 +651,7 @@ void addConst(std::vector<Case> &cs) {
   cs.push_back(one("gc_nchw_c64", Elem::F32, 16 * 64 * plane, 256, true, "N16 C64 56x56"));
   cs.push_back(one("gc_nchw_c256", Elem::F32, 16 * 256 * plane, 512, true, "N16 C256 56x56"));
   cs.push_back(one("gc_nchw_c3", Elem::F32, 16 * 3 * 224 * 224, 256, false, "N16 C3 224x224"));  // 3 channels: refused
+  cs.push_back(one("gc_nchw_sizet", Elem::F32, 16 * 64 * plane, 256, true, "N16 C64 56x56 (size_t)"));
   cs.push_back(one("gc_nchw3_c64", Elem::F32, 16 * 64 * plane, 256, true, "N16 C64 56x56 (H, W apart)"));
   cs.push_back(one("gc_nhwc_c64", Elem::F32, 16 * 64 * plane, 128, true, "N16 C64 56x56 (back)"));
   // The lit kernels at their own sizes (37 x 40 and the like): under 2^20

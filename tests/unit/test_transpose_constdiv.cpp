@@ -133,7 +133,7 @@ TEST_CASE("a magic multiplier's divisor holds for every x of the width", "[trans
 TEST_CASE("nvcc's divisions by constants fold into div and rem", "[transpose][constdiv]") {
   auto m = parseOk(inputText());
   for (const char *name : {"cd_int_pow2", "cd_uint_pow2", "cd_sizet_pow2", "cd_int64_pow2", "cd_int_magic", "cd_uint_bound",
-                           "cd_rot90", "cd_nchw", "cd_nchw3", "cd_nhwc", "cd_uint37", "cd_rot_sub"}) {
+                           "cd_rot90", "cd_nchw", "cd_nchw3", "cd_nhwc", "cd_uint37", "cd_rot_sub", "cd_sizet_narrow", "cd_nchw_sizet"}) {
     INFO(name);
     ir::Function &k = kernelNamed(*m, name);
     analysis::FunctionAnalyses fa(*m, k);

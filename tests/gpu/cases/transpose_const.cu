@@ -11,6 +11,7 @@ KERNEL(gc_uint_8192, unsigned, 8192, 8192)
 KERNEL(gc_sizet_8192, size_t, 8192, 8192)
 KERNEL(gc_int_odd, int, 8193, 8191)
 KERNEL(gc_uint_odd, unsigned, 8193, 8191)
+KERNEL(gc_sizet_odd, size_t, 8193, 8191)  // narrowed to 32 bits under the bound, then multiplied
 KERNEL(gc_int_3000, int, 3000, 1000)
 KERNEL(gc_int_1080, int, 1080, 1920)
 KERNEL(gc_int_256, int, 256, 256)
@@ -55,6 +56,13 @@ extern "C" __global__ void gc_tmpl_f32(const float *__restrict__ in, float *__re
 NCHW(gc_nchw_c64, 16, 64, 56 * 56)
 NCHW(gc_nchw_c256, 16, 256, 56 * 56)
 NCHW(gc_nchw_c3, 16, 3, 224 * 224)
+extern "C" __global__ void gc_nchw_sizet(const float *__restrict__ in, float *__restrict__ out) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;  // narrowed; the channel's digit in 64 bits
+  if (i < (size_t)16 * 64 * 3136) {
+    size_t p = i % 3136, c = (i / 3136) % 64, n = i / (3136 * 64);
+    out[(n * 3136 + p) * 64 + c] = in[i];
+  }
+}
 extern "C" __global__ void gc_nchw3_c64(const float *__restrict__ in, float *__restrict__ out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < 16 * 64 * 56 * 56) {

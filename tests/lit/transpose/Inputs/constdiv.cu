@@ -27,11 +27,22 @@ KERNEL(cd_int64_pow2, int64_t, 37, 64)
 // (mul.wide.u32 + shr.u64 + cvt).
 KERNEL(cd_int_magic, int, 37, 40)
 KERNEL(cd_uint_magic, unsigned, 37, 40)
-// Under 2^16 elements nvcc divides an unsigned index in 16 bits, and a
-// size_t one in 32 (not taken: the division is not of the index; the
-// clones' launch floor is 2^20 threads anyway); with a runtime bound, the
-// 32-bit magic numbers.
+// Under 2^16 elements nvcc divides an unsigned or size_t index in 16 bits
+// (not taken: the division is not of the index; the clones' launch floor
+// is 2^20 threads anyway); with a runtime bound, the 32-bit magic numbers.
 KERNEL(cd_sizet_magic, size_t, 37, 40)
+// A size_t index under a constant bound below 2^32 (2000 rows of 40; the
+// tests launch the first 37): nvcc narrows it to 32 bits, then multiplies;
+// and a permute whose quotient's digit it takes in 64 bits (`and.b64` of
+// the shifted product, joined by `or.b64`).
+KERNEL(cd_sizet_narrow, size_t, 2000, 40)
+extern "C" __global__ void cd_nchw_sizet(const float *__restrict__ in, float *__restrict__ out) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (i < (size_t)60 * 64 * 40) {
+    size_t p = i % 40, c = (i / 40) % 64, n = i / (40 * 64);
+    out[(n * 40 + p) * 64 + c] = in[i];
+  }
+}
 extern "C" __global__ void cd_uint_bound(const float *__restrict__ in, float *__restrict__ out, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
