@@ -447,16 +447,17 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
         return "the launch's " + std::to_string(threads) + " threads along " + axis +
                " are 2^30 or more (a grid-stride index could wrap)";
       });
-    // The product of the arguments, stopped once past `threads` (no wrap).
-    uint64_t product = 1;
-    // "param 1 (2) * param 2 (64)", the first `upTo` arguments read again:
-    // text only on failure.
+    // The product of the arguments and the constant factor, stopped once
+    // past `threads` (no wrap).
+    uint64_t product = g.times > threads ? threads + 1 : g.times;
+    // "param 1 (2) * param 2 (64)", the first `upTo` arguments read again
+    // (after the constant, where there is one): text only on failure.
     auto names = [&](size_t upTo) {
-      std::string t;
+      std::string t = g.times != 1 ? std::to_string(g.times) : "";
       for (size_t i = 0; i < upTo; ++i) {
         int64_t value = 0;
         intArgument(paramSizes, params, g.params[i], value, nullptr);
-        t += (i ? " * param " : "param ") + std::to_string(g.params[i]) + " (" + std::to_string(value) + ")";
+        t += (t.empty() ? "param " : " * param ") + std::to_string(g.params[i]) + " (" + std::to_string(value) + ")";
       }
       return t;
     };

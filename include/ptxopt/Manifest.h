@@ -120,6 +120,7 @@ struct Variant {
   struct GridStrideOnce {
     uint32_t dim;
     std::vector<uint32_t> params;
+    uint64_t times = 1;  // a constant factor of the bound (a compile-time size; 1: none)
     bool operator==(const GridStrideOnce &) const = default;
   };
   std::vector<GridStrideOnce> gridStrideOnce;

@@ -79,7 +79,11 @@ Json variantJson(const Variant &v) {
   }
   if (!v.gridStrideOnce.empty()) {
     Json once = Json::array();
-    for (const auto &g : v.gridStrideOnce) once.push_back(Json{{"dim", g.dim}, {"params", g.params}});
+    for (const auto &g : v.gridStrideOnce) {
+      Json e{{"dim", g.dim}, {"params", g.params}};
+      if (g.times != 1) e["times"] = g.times;
+      once.push_back(std::move(e));
+    }
     j["gridStrideOnce"] = std::move(once);
   }
   return j;
@@ -342,11 +346,15 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
     const Json &once = getArray(j["gridStrideOnce"], path + ".gridStrideOnce");
     for (size_t i = 0; i < once.size(); ++i) {
       std::string p = path + ".gridStrideOnce[" + std::to_string(i) + "]";
-      expectKeys(once[i], p, {"dim", "params"});
+      expectKeys(once[i], p, {"dim", "params"}, {"times"});
       Variant::GridStrideOnce g{getU32(once[i]["dim"], p + ".dim"), {}};
       if (g.dim > 2) fail(p + ".dim", "must be 0, 1 or 2 (x, y, z)");
+      if (once[i].contains("times")) {
+        g.times = getU32(once[i]["times"], p + ".times");
+        if (g.times < 2) fail(p + ".times", "must be 2 or more (absent means 1)");
+      }
       const Json &ps = getArray(once[i]["params"], p + ".params");
-      if (ps.empty()) fail(p + ".params", "must name at least one parameter");
+      if (ps.empty() && g.times == 1) fail(p + ".params", "must name at least one parameter (or times a constant)");
       for (size_t n = 0; n < ps.size(); ++n)
         g.params.push_back(getParamIndex(ps[n], p + ".params[" + std::to_string(n) + "]", numParams));
       v.gridStrideOnce.push_back(std::move(g));

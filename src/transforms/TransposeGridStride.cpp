@@ -88,9 +88,17 @@ bool movOf(const KernelFacts &f, std::string_view r, const std::string &sreg) {
   return it != f.special.end() && it->second == sreg && onlyDef(f, r);
 }
 
-/// The parameters a loop bound is read from: B loaded from a parameter, or
-/// the product of two (mul.lo of two loaded registers); empty when neither.
-std::vector<uint32_t> boundParams(const ir::Function &k, const KernelFacts &f, std::string_view b) {
+/// The parameters a loop bound is read from, into `c`: B loaded from a
+/// parameter, or the product of two (mul.lo of two loaded registers); or a
+/// compile-time bound (an immediate: c.times); false when none of these.
+bool boundParams(const ir::Function &k, const KernelFacts &f, const Operand &bound, Variant::GridStrideOnce &c) {
+  if (auto v = bound.intValue()) {
+    if (*v < 2 || *v >= (int64_t(1) << 30)) return false;  // the condition's threads are under 2^30
+    c.times = uint64_t(*v);
+    return true;
+  }
+  if (!bound.isReg()) return false;
+  const std::string_view b = bound.text;
   auto param = [&](std::string_view r) -> int {
     const ir::Instruction *d = onlyDef(f, r);
     if (!d || !d->guard.empty() || !(d->opcode == "ld.param.u32" || d->opcode == "ld.param.s32") ||
@@ -99,14 +107,18 @@ std::vector<uint32_t> boundParams(const ir::Function &k, const KernelFacts &f, s
       return -1;
     return clone::paramIndex(k, d->operands[1].elems[0].text);
   };
-  if (int p = param(b); p >= 0) return {uint32_t(p)};
+  if (int p = param(b); p >= 0) {
+    c.params = {uint32_t(p)};
+    return true;
+  }
   const ir::Instruction *d = onlyDef(f, b);
   if (!d || !d->guard.empty() || !(d->opcode == "mul.lo.s32" || d->opcode == "mul.lo.u32") || d->operands.size() != 3 ||
       !d->operands[1].isReg() || !d->operands[2].isReg())
-    return {};
+    return false;
   int p1 = param(d->operands[1].text), p2 = param(d->operands[2].text);
-  if (p1 < 0 || p2 < 0) return {};
-  return {uint32_t(p1), uint32_t(p2)};
+  if (p1 < 0 || p2 < 0) return false;
+  c.params = {uint32_t(p1), uint32_t(p2)};
+  return true;
 }
 
 /// A loop's latch read as `add v, v, stride; setp.lt pred, v, bound; @pred
@@ -114,6 +126,7 @@ std::vector<uint32_t> boundParams(const ir::Function &k, const KernelFacts &f, s
 struct Latch {
   uint32_t at = 0;
   std::string_view v, stride, bound, pred;
+  Operand boundOp;   // the bound: a register, or an immediate (a compile-time size)
   std::string type;  // the comparison's ".s32" / ".u32"
   uint32_t exit = UINT32_MAX;  // the block after the latch
 };
@@ -139,10 +152,11 @@ std::optional<Latch> readLatch(const KernelFacts &f, const analysis::Loop &L) {
   const Operand &cv = cmp.operands[lt ? 1 : 2], &cb = cmp.operands[lt ? 2 : 1];
   const Operand &stride = isReg(add.operands[1], l.v) ? add.operands[2] : add.operands[1];
   if (!isReg(cv, l.v) || !(isReg(add.operands[1], l.v) || isReg(add.operands[2], l.v)) || !stride.isReg() ||
-      !cb.isReg())
+      !(cb.isReg() || cb.intValue()))
     return std::nullopt;
   l.stride = stride.text;
   l.bound = cb.text;
+  l.boundOp = cb;
   l.pred = cmp.operands[0].text;
   l.type = std::string(cmp.opcode.substr(cmp.opcode.size() - 4));
   for (uint32_t sb : latch.succs)
@@ -226,6 +240,12 @@ int guardBefore(const KernelFacts &f, const analysis::Loop &L, const analysis::D
     const bool ge = c.opcode == "setp.ge" + l.type, le = c.opcode == "setp.le" + l.type;
     const Operand &a = c.operands[ge ? 1 : 2], &b = c.operands[ge ? 2 : 1];
     if ((ge || le) && (isReg(a, l.v) || isReg(a, index)) && isReg(b, l.bound)) return isReg(a, l.v) ? 1 : 0;
+    // A compile-time bound N: nvcc tests `v > N - 1` (or `N - 1 < v`).
+    if (auto n = l.boundOp.intValue(); n && *n > 0) {
+      const bool gt = c.opcode == "setp.gt" + l.type, lt = c.opcode == "setp.lt" + l.type;
+      const Operand &x = c.operands[gt ? 1 : 2], &y = c.operands[gt ? 2 : 1];
+      if ((gt || lt) && (isReg(x, l.v) || isReg(x, index)) && y.intValue() == *n - 1) return isReg(x, l.v) ? 1 : 0;
+    }
   }
   return -1;
 }
@@ -258,8 +278,7 @@ std::optional<Unlooped> gridStrideLoop(const ir::Function &k, const KernelFacts 
   }
   Unlooped u;
   u.cond.dim = uint32_t(dim[0] - 'x');
-  u.cond.params = boundParams(k, f, l->bound);
-  if (u.cond.params.empty()) {
+  if (!boundParams(k, f, l->boundOp, u.cond)) {
     why = "a loop whose bound " + std::string(l->bound) + " is not a parameter or a product of two";
     return std::nullopt;
   }

@@ -646,6 +646,16 @@ void addConst(std::vector<Case> &cs) {
   cs.push_back(mat("gc_f64_4096", Elem::F64, 4096, 4096, 256));
   cs.push_back(mat("gc_rot90_1920", Elem::I32, 1920, 1080, 512));
   cs.push_back(mat("gc_tmpl_f32", Elem::F32, 6000, 4096, 256));
+  // A grid-stride loop over a constant range: the clone with a thread per
+  // element, the original with a grid of 528 blocks (each thread loops).
+  cs.push_back(mat("gc_gridstride", Elem::F32, 6000, 4096, 256));
+  {
+    Case c = makeCase("transpose const: gc_gridstride 6000x4096 grid 528 b256", "transpose_const", "gc_gridstride",
+                      {in(Elem::F32, 6000u * 4096u), out(Elem::F32, 6000u * 4096u)}, {528, 1, 1}, {256, 1, 1});
+    c.expect = "original";
+    c.big = true;
+    cs.push_back(c);
+  }
   cs.push_back(one("gc_int_1080", Elem::F32, uint64_t(1920) * 1080, 256, true, "1920x1080", 3));  // a grid past the matrix
   const uint64_t plane = 56 * 56;
   cs.push_back(one("gc_nchw_c64", Elem::F32, 16 * 64 * plane, 256, true, "N16 C64 56x56"));

@@ -397,4 +397,15 @@ TEST_CASE("manifest: grid-stride loops run once", "[manifest]") {
                     "manifest.variants[0].gridStrideOnce[0].params: must name at least one parameter");
   expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"gridStrideOnce":[{"params":[0]}])",
                     "manifest.variants[0].gridStrideOnce[0]: missing field 'dim'");
+  // A compile-time bound: `times`, written only where it is not 1.
+  v.gridStrideOnce = {{0, {}, 8388608}, {1, {2}, 4}};
+  KernelManifest kc{"k", {8, 4, 4}, {v}};
+  json = toJson(kc);
+  CHECK(json.find(R"("gridStrideOnce":[{"dim":0,"params":[],"times":8388608},{"dim":1,"params":[2],"times":4}])") !=
+        std::string::npos);
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == kc);
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[],"times":1}])",
+                    "manifest.variants[0].gridStrideOnce[0].times: must be 2 or more (absent means 1)");
 }

@@ -1163,6 +1163,25 @@ TEST_CASE("select: a grid-stride loop runs once (gridStrideOnce)", "[runtime]") 
   int64_t huge = int64_t(1) << 40, huge2 = int64_t(1) << 40;
   void *p8[3] = {&a, &huge, &huge2};
   CHECK(chooseVariant(k8, 0b1, p8, nullptr, &s2) == -1);
+  // A compile-time bound (times), alone and times an argument.
+  v.gridStrideOnce = {{0, {}, 32768}};
+  KernelManifest kc{"k", {8, 4, 4}, {v}};
+  CHECK(chooseVariant(kc, 0b1, p, nullptr, &s) == 0);  // 32768 threads
+  const LaunchShape fewer = shape({127, 1, 1}, {256, 1, 1});
+  CHECK(chooseVariant(kc, 0b1, p, nullptr, &fewer) == -1);
+  CHECK(reason0(selectVariant(kc, fewer, kH200, {1024}, p)) ==
+        "the launch's 32512 threads along x are fewer than 32768: its grid-stride loop would run more than once");
+  v.gridStrideOnce = {{0, {2}, 512}};
+  KernelManifest kt{"k", {8, 4, 4}, {v}};
+  h = 64;  // 512 * 64 = 32768
+  CHECK(chooseVariant(kt, 0b1, p, nullptr, &s) == 0);
+  h = 65;
+  CHECK(reason0(selectVariant(kt, s, kH200, {1024}, p)) ==
+        "the launch's 32768 threads along x are fewer than 512 * param 2 (65): its grid-stride loop would run more than "
+        "once");
+  v.gridStrideOnce = {{0, {}, uint64_t(1) << 40}};  // past any launch: no wrap in the product
+  KernelManifest kb{"k", {8, 4, 4}, {v}};
+  CHECK(chooseVariant(kb, 0b1, p, nullptr, &s) == -1);
 }
 
 TEST_CASE("select: threads per parameter value (the flat transpose's 32 rows)", "[runtime]") {

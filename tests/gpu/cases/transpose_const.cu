@@ -43,6 +43,14 @@ extern "C" __global__ void gc_tmpl_f32(const float *__restrict__ in, float *__re
   if (i < 4096 * 6000) out[(i % 6000) * 4096 + i / 6000] = in[i];
 }
 
+// A grid-stride loop over a compile-time range.
+extern "C" __global__ void gc_gridstride(const float *__restrict__ in, float *__restrict__ out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 4096 * 6000; i += blockDim.x * gridDim.x) {
+    int r = i / 6000, c = i % 6000;
+    out[c * 4096 + r] = in[i];
+  }
+}
+
 // NCHW -> NHWC, N = 16, C = 64 and 256, 56 x 56 planes (the plane one
 // constant, two splits), and with H and W apart (three radices); back.
 #define NCHW(name, N, C, HW)                                                                    \

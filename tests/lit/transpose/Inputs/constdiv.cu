@@ -116,5 +116,15 @@ extern "C" __global__ void cd_nhwc(const float *__restrict__ in, float *__restri
   }
 }
 
+// A grid-stride loop over a compile-time range (Caffe's CUDA_KERNEL_LOOP
+// with #define sizes): the loop's bound an immediate, the condition a
+// thread per element (gridStrideOnce's `times`).
+extern "C" __global__ void cd_gridstride(const float *__restrict__ in, float *__restrict__ out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 37 * 40; i += blockDim.x * gridDim.x) {
+    int r = i / 40, c = i % 40;
+    out[c * 37 + r] = in[i];
+  }
+}
+
 // Refused: a width under 32 (the tiles would be mostly idle).
 KERNEL(cd_thin, int, 300, 8)
