@@ -660,6 +660,7 @@ int measureConst(CUmodule mod, void *in, void *out, void *ref, bool quick) {
                     {"gc_uint_odd", 4, 1, 1, 8191, 8193, false, "8191 x 8193, unsigned (33-bit multiplier)"},
                     {"gc_sizet_odd", 4, 1, 1, 8191, 8193, false, "8191 x 8193, size_t (narrowed)"},
                     {"gc_tmpl_f32", 4, 1, 1, 6000, 4096, false, "6000 x 4096, template"},
+                    {"gc_gridstride", 4, 1, 1, 6000, 4096, false, "6000 x 4096, grid-stride loop"},
                     {"gc_int_1080", 4, 1, 1, 1920, 1080, false, "1920 x 1080"},
                     {"gc_u8_8192", 1, 1, 1, 8192, 8192, false, "8192 x 8192 bytes"},
                     {"gc_f64_4096", 8, 1, 1, 4096, 4096, false, "4096 x 4096 doubles"},
