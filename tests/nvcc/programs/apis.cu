@@ -96,6 +96,49 @@ static void printNodes(const char *what, cudaGraph_t g) {
   }
 }
 
+/// Stream capture of <<<>>>: the graph replays the variant chosen at
+/// capture; its node read back (the caller's kernel and launch, as in
+/// nvcc's build), its output argument changed and set again runs the
+/// kernel's choice for the new arguments. `unwrapped`: the capture begun
+/// with cudart's own cudaStreamBeginCapture, where the wrappers do not
+/// reach (the shim then asks cudart whether the stream captures).
+static void captured(Buffers &b, cudaStream_t s, bool unwrapped) {
+  const std::string what = unwrapped ? "unwrapped captured" : "captured";
+  int *d = b.out(), *d2 = b.out();
+  cudaGraph_t g;
+  cudaGraphExec_t e;
+  if (unwrapped && &__real_cudaStreamBeginCapture)
+    CHECK(__real_cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  else
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  colCopy<<<b.grid, b.block, 0, s>>>(b.din, d);
+  variant(unwrapped ? "capture(unwrapped)<<<>>>" : "capture<<<>>>");
+  CHECK(cudaStreamEndCapture(s, &g));
+  printNodes(unwrapped ? "captured(unwrapped)" : "captured", g);
+  CHECK(cudaGraphInstantiate(&e, g, 0));
+  CHECK(cudaGraphLaunch(e, s));
+  if (!unwrapped) CHECK(cudaGraphLaunch(e, s));
+  CHECK(cudaStreamSynchronize(s));
+  b.check(unwrapped ? "colCopy unwrapped captured graph" : "colCopy captured graph x2", d);
+  size_t n = 0;
+  CHECK(cudaGraphGetNodes(g, nullptr, &n));
+  std::vector<cudaGraphNode_t> nodes(n);
+  CHECK(cudaGraphGetNodes(g, nodes.data(), &n));
+  cudaKernelNodeParams p = {};
+  CHECK(cudaGraphKernelNodeGetParams(nodes.at(0), &p));
+  report("colCopy " + what + " node reads back as <<<>>> set it (grid, block)",
+         std::vector<int>{int(p.gridDim.x), int(p.blockDim.x)}, std::vector<int>{int(b.grid), int(b.block)});
+  void *args[] = {&b.din, &d2};
+  p.kernelParams = args;
+  CHECK(cudaGraphExecKernelNodeSetParams(e, nodes.at(0), &p));
+  if (!unwrapped) variant("capture+GetParams+cudaGraphExecKernelNodeSetParams");
+  CHECK(cudaGraphLaunch(e, s));
+  CHECK(cudaStreamSynchronize(s));
+  b.check(("colCopy " + what + " graph, node set again").c_str(), d2);
+  CHECK(cudaGraphExecDestroy(e));
+  CHECK(cudaGraphDestroy(g));
+}
+
 int main() {
   int dev = 0, cc = 0, coop = 0;
   CHECK(cudaGetDevice(&dev));
@@ -166,75 +209,8 @@ int main() {
     small.check("colCopy cudaLaunchKernelExC cooperative", d1);
     small.check("colCopy cudaLaunchCooperativeKernel", d2);
   }
-  {  // stream capture of <<<>>>: the graph replays the variant chosen at capture
-    int *d = b.out(), *d2 = b.out();
-    cudaGraph_t g;
-    cudaGraphExec_t e;
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    colCopy<<<b.grid, b.block, 0, s>>>(b.din, d);
-    variant("capture<<<>>>");
-    CHECK(cudaStreamEndCapture(s, &g));
-    printNodes("captured", g);
-    CHECK(cudaGraphInstantiate(&e, g, 0));
-    CHECK(cudaGraphLaunch(e, s));
-    CHECK(cudaGraphLaunch(e, s));
-    CHECK(cudaStreamSynchronize(s));
-    b.check("colCopy captured graph x2", d);
-    // The captured node read back (the caller's kernel and launch, as in
-    // nvcc's build), its output argument changed, set again: the graph
-    // runs the kernel's choice for the new arguments.
-    size_t n = 0;
-    CHECK(cudaGraphGetNodes(g, nullptr, &n));
-    std::vector<cudaGraphNode_t> nodes(n);
-    CHECK(cudaGraphGetNodes(g, nodes.data(), &n));
-    cudaKernelNodeParams p = {};
-    CHECK(cudaGraphKernelNodeGetParams(nodes.at(0), &p));
-    report("colCopy captured node reads back as <<<>>> set it (grid, block)",
-           std::vector<int>{int(p.gridDim.x), int(p.blockDim.x)}, std::vector<int>{int(b.grid), int(b.block)});
-    void *args[] = {&b.din, &d2};
-    p.kernelParams = args;
-    CHECK(cudaGraphExecKernelNodeSetParams(e, nodes.at(0), &p));
-    variant("capture+GetParams+cudaGraphExecKernelNodeSetParams");
-    CHECK(cudaGraphLaunch(e, s));
-    CHECK(cudaStreamSynchronize(s));
-    b.check("colCopy captured graph, node set again", d2);
-    CHECK(cudaGraphExecDestroy(e));
-    CHECK(cudaGraphDestroy(g));
-  }
-  {  // a capture begun where the wrappers do not reach: the shim asks cudart
-     // whether the stream captures; the node reads back as nvcc's build's
-    int *d = b.out(), *d2 = b.out();
-    cudaGraph_t g;
-    cudaGraphExec_t e;
-    if (&__real_cudaStreamBeginCapture)
-      CHECK(__real_cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    else
-      CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    colCopy<<<b.grid, b.block, 0, s>>>(b.din, d);
-    variant("capture(unwrapped)<<<>>>");
-    CHECK(cudaStreamEndCapture(s, &g));
-    printNodes("captured(unwrapped)", g);
-    CHECK(cudaGraphInstantiate(&e, g, 0));
-    CHECK(cudaGraphLaunch(e, s));
-    CHECK(cudaStreamSynchronize(s));
-    b.check("colCopy unwrapped captured graph", d);
-    size_t n = 0;
-    CHECK(cudaGraphGetNodes(g, nullptr, &n));
-    std::vector<cudaGraphNode_t> nodes(n);
-    CHECK(cudaGraphGetNodes(g, nodes.data(), &n));
-    cudaKernelNodeParams p = {};
-    CHECK(cudaGraphKernelNodeGetParams(nodes.at(0), &p));
-    report("colCopy unwrapped captured node reads back as <<<>>> set it (grid, block)",
-           std::vector<int>{int(p.gridDim.x), int(p.blockDim.x)}, std::vector<int>{int(b.grid), int(b.block)});
-    void *args[] = {&b.din, &d2};
-    p.kernelParams = args;
-    CHECK(cudaGraphExecKernelNodeSetParams(e, nodes.at(0), &p));
-    CHECK(cudaGraphLaunch(e, s));
-    CHECK(cudaStreamSynchronize(s));
-    b.check("colCopy unwrapped captured graph, node set again", d2);
-    CHECK(cudaGraphExecDestroy(e));
-    CHECK(cudaGraphDestroy(g));
-  }
+  captured(b, s, false);
+  captured(b, s, true);
   {  // a graph built by hand: add a kernel node, set its parameters, update the instantiated graph
     int *d1 = b.out(), *d2 = b.out(), *d3 = b.out();
     cudaGraph_t g;
