@@ -24,8 +24,11 @@
 // remainder where it is 2^k - 1, (2^k - 1) << s after a shl by s, or the
 // biased -2^k on the bits the remainder's uses read (nvcc trims the mask
 // to the bits a later shl keeps). Every intermediate register must be
-// read by the idiom alone; the rewritten instructions then compute the
-// same values as the kernel's, for every input. One rewrite holds where
+// read by the idiom alone, and each value an idiom divides written once
+// (the division is placed at the idiom's last instruction: it must read
+// the value the first one read); the rewritten instructions then give
+// every reader the same values as the kernel's, for every input (a
+// remainder under a trimmed mask may differ in bits no reader keeps). One rewrite holds where
 // the clones run rather than for every input: a `size_t` index that a
 // constant bound keeps under 2^32 nvcc narrows (`cvt.u32.u64 n, i`) before
 // multiplying, and the quotient of n is written as the 64-bit index's
@@ -104,6 +107,12 @@ struct Folder {
       }
   }
   const ir::Instruction *at(size_t j) const { return asInstruction(*b[j]); }
+  /// Whether `reg` is written once (a division moved to an idiom's last
+  /// instruction reads x there: x must hold the same value all along).
+  bool once(const std::string &reg) const {
+    auto d = defs.find(reg);
+    return d != defs.end() && d->second == 1;
+  }
   /// The one unguarded instruction reading `reg`, where `reg` is written
   /// once and read once.
   const ir::Instruction *soleUser(const std::string &reg, size_t &where) const {
@@ -143,7 +152,7 @@ struct Folder {
   void rewrite(size_t j, const std::string &opcode, const std::string &x, uint64_t d) {
     const Operand dst = at(j)->operands[0];
     b[j] = makeInstr(m, opcode, {dst, Operand::reg(m.intern(x)), Operand::imm(m.intern(std::to_string(d)))});
-    index.insert(std::string(dst.text));
+    if (once(std::string(dst.text))) index.insert(std::string(dst.text));
     changed = true;
   }
 
@@ -222,9 +231,11 @@ struct Folder {
       b[j] = makeInstr(m, "div.u64", {t64, Operand::reg(m.intern(narrow.at(x))), Operand::imm(m.intern(std::to_string(d)))});
       b[qAt] = makeInstr(m, "cvt.u32.u64", {q, t64});
       drop[j] = false;
-      index.insert(std::string(t64.text));
-      index.insert(std::string(q.text));
-      narrow[std::string(q.text)] = std::string(t64.text);
+      if (once(std::string(t64.text)) && once(std::string(q.text))) {
+        index.insert(std::string(t64.text));
+        index.insert(std::string(q.text));
+        narrow[std::string(q.text)] = std::string(t64.text);
+      }
       changed = true;
       return true;
     }
@@ -256,7 +267,7 @@ struct Folder {
       // Its 32-bit copies (cvt.u32.u64) are low halves of it.
       if (std::vector<size_t> cu; users(t2, cu))
         for (size_t c : cu)
-          if (is(*at(c), "cvt.u32.u64", 2) && reads(*at(c), 1, t2)) {
+          if (is(*at(c), "cvt.u32.u64", 2) && reads(*at(c), 1, t2) && once(regAt(*at(c), 0)) && once(t2)) {
             index.insert(regAt(*at(c), 0));
             narrow[regAt(*at(c), 0)] = t2;
           }
@@ -432,7 +443,7 @@ struct Folder {
     const ir::Instruction *sb = soleUser(regAt(in, 0), bAt);
     if (!sb || !is(*sb, ("shr.u" + ty).c_str(), 3) || !reads(*sb, 1, regAt(in, 0))) return false;
     auto bs = imm(*sb, 2);
-    if (!bs || *bs == 0 || *bs >= bits) return false;
+    if (!bs || *bs < 2 || *bs >= bits) return false;  // k = bits - 1 would divide by the type's minimum
     const unsigned k = bits - unsigned(*bs);
     const ir::Instruction *add = soleUser(regAt(*sb, 0), cAt);
     if (!add || !is(*add, ("add.s" + ty).c_str(), 3) || !add->operands[1].isReg() || !add->operands[2].isReg())
@@ -516,14 +527,14 @@ struct Folder {
     for (size_t j = 0; j < b.size(); ++j) {
       const ir::Instruction *in = at(j);
       if (drop[j] || !in) continue;
-      if (is(*in, "cvt.u32.u64", 2) && reads(*in, 1, flatIndex) && defs[regAt(*in, 0)] == 1) {
+      if (is(*in, "cvt.u32.u64", 2) && reads(*in, 1, flatIndex) && once(regAt(*in, 0))) {
         index.insert(regAt(*in, 0));
         narrow[regAt(*in, 0)] = flatIndex;
         continue;
       }
       if (in->operands.size() != 3 || !in->operands[1].isReg()) continue;
       const std::string x(in->operands[1].text);
-      if (!index.count(x)) continue;
+      if (!index.count(x) || !once(x)) continue;
       magicUnsigned(j, *in, x) || magicSigned(j, *in, x) || powerSigned(j, *in, x) || powerUnsigned(j, *in, x);
     }
     if (changed) disjointOrs();

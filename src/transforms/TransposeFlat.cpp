@@ -489,8 +489,8 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     }
   }
   std::set<std::string> quotients;  // i / w
-  for (const auto &d : all)
-    if (d.src == f.index && d.by == width && d.div) quotients.insert(d.dst);
+  for (const auto &d : all)  // written once: a register also written elsewhere is not i / w there
+    if (d.src == f.index && d.by == width && d.div && defs.count(d.dst) && defs.at(d.dst) == 1) quotients.insert(d.dst);
   for (const auto &d : all) {
     if (d.src == f.index) {
       if (d.by == width) (d.div ? f.divs : f.rems).push_back(d.at);

@@ -85,6 +85,11 @@ struct Shapes {
   Poly step = mul(symbol("%ntid.x"), symbol("%nctaid.x"));
   std::optional<Poly> n;
   std::vector<std::string> factors;
+  // A compile-time bound N (the guard compares the index with an
+  // immediate): the trace reads an immediate within 2 of N as the bound's
+  // symbol kBound plus the difference (the same value: the symbol is N),
+  // so that `N - 1 - i` is a value of the form a*i + b*S + c*n + k.
+  std::optional<int64_t> constN;
 
   /// p = a*i + b*S + c*n + k: {a, b, c, k}, or nullopt.
   std::optional<std::array<int64_t, 4>> split(const Poly &p) const {
@@ -149,11 +154,17 @@ struct Shapes {
   }
 };
 
+/// The symbol of a compile-time bound (Shapes::constN): no register or
+/// parameter is named so.
+const char *const kBound = "#N";
+
 /// An integer immediate's value (a float literal, 0f3F800000, is none), or
-/// nullopt.
-std::optional<Poly> immediate(const Operand &x) {
+/// nullopt; within 2 of a compile-time bound N, kBound + (v - N).
+std::optional<Poly> immediate(const Operand &x, std::optional<int64_t> constN) {
   auto v = x.intValue();
-  return v ? std::optional<Poly>(constant(*v)) : std::nullopt;
+  if (!v) return std::nullopt;
+  if (constN && *v >= *constN - 2 && *v <= *constN + 2) return add(symbol(kBound), constant(*v - *constN));
+  return constant(*v);
 }
 
 /// Whether the opcode's type (its last modifier) is an integer or bit type:
@@ -166,8 +177,9 @@ bool integerType(std::string_view op) {
 }
 
 /// An operand's value given the values known (`val`), or nullopt.
-std::optional<Poly> valueOf(const Operand &x, const std::map<std::string, Poly> &val) {
-  if (x.kind == Operand::Kind::Immediate) return immediate(x);
+std::optional<Poly> valueOf(const Operand &x, const std::map<std::string, Poly> &val,
+                            std::optional<int64_t> constN = std::nullopt) {
+  if (x.kind == Operand::Kind::Immediate) return immediate(x, constN);
   if (auto it = x.isReg() ? val.find(std::string(x.text)) : val.end(); it != val.end()) return it->second;
   return std::nullopt;
 }
@@ -179,7 +191,7 @@ std::optional<Poly> evaluate(const ir::Instruction &in, const std::map<std::stri
   const std::string op(in.opcode);
   const auto &o = in.operands;
   if (!integerType(op)) return std::nullopt;
-  auto operand = [&](const Operand &x) { return valueOf(x, val); };
+  auto operand = [&](const Operand &x) { return valueOf(x, val, sh.constN); };
   auto widened = [&](const std::optional<Poly> &x) -> std::optional<Poly> {
     if (!x || !sh.widens(*x)) return std::nullopt;
     if (!sh.n && x->size() == 1 && !x->begin()->first.empty() && !x->begin()->first[0].starts_with("%"))
@@ -238,7 +250,7 @@ std::optional<Poly> evaluate(const ir::Instruction &in, const std::map<std::stri
 std::optional<bool> decide(const ir::Instruction &in, const std::map<std::string, Poly> &val, const Shapes &sh) {
   const std::string op(in.opcode);
   if (in.base() != "setp" || in.operands.size() != 3 || !in.guard.empty() || !integerType(op)) return std::nullopt;
-  auto x = valueOf(in.operands[1], val), y = valueOf(in.operands[2], val);
+  auto x = valueOf(in.operands[1], val, sh.constN), y = valueOf(in.operands[2], val, sh.constN);
   if (!x || !y) return std::nullopt;
   const unsigned bits = op.ends_with("64") ? 64 : op.ends_with("32") ? 32 : 0;
   const bool isSigned = op.find(".s") != std::string::npos;
@@ -347,6 +359,28 @@ struct Pred {
   std::optional<bool> truth;
 };
 
+/// A compile-time bound N: the first conditional branch to a block that
+/// returns is `@p bra` after `setp.gt.{u,s}64 p, r, N - 1` (nvcc's `i >=
+/// N` of a constant range), N from 2 to 2^30 - 1 (the condition's threads
+/// are under 2^30); else nullopt. Only a hint: the guard is still the
+/// trace's to check (takeGuard), and reading an immediate as the bound's
+/// symbol changes no value.
+std::optional<int64_t> constantBound(const std::vector<std::unique_ptr<ir::Stmt>> &b,
+                                     const std::map<std::string, size_t> &labels) {
+  for (size_t j = 1; j < b.size(); ++j) {
+    const ir::Instruction *br = asInstruction(*b[j]), *setp = asInstruction(*b[j - 1]);
+    if (!br || br->base() != "bra" || br->guard.empty()) continue;
+    if (br->guardNegated || br->operands.size() != 1 || !returns(b, labels, std::string(br->operands[0].text)) ||
+        !setp || !setp->guard.empty() || setp->operands.size() != 3 ||
+        !(setp->opcode == "setp.gt.u64" || setp->opcode == "setp.gt.s64") || regAt(*setp, 0) != br->guard)
+      return std::nullopt;
+    auto k = setp->operands[2].intValue();
+    if (!k || *k < 1 || *k >= (int64_t(1) << 30) - 2) return std::nullopt;
+    return *k + 1;
+  }
+  return std::nullopt;
+}
+
 /// The guard, the first branch the trace cannot decide: `setp.ge i, n` (or
 /// `setp.le n, i`) with i the thread's index and n a product of the
 /// kernel's parameters; sets sh.n and its factors. False, with `why` where
@@ -354,8 +388,11 @@ struct Pred {
 bool takeGuard(const ir::Function &k, const Pred &p, bool negated, const std::vector<Poly> &assumed, Shapes &sh,
                std::string &why) {
   const bool ge = p.setp->opcode.starts_with("setp.ge."), le = p.setp->opcode.starts_with("setp.le.");
-  if (negated || (!ge && !le)) return false;
-  const std::optional<Poly> &x = ge ? p.x : p.y, &n = ge ? p.y : p.x;
+  // A compile-time bound: nvcc tests `i > N - 1` (kBound - 1 to the trace).
+  const bool gt = sh.constN && p.setp->opcode.starts_with("setp.gt.");
+  if (negated || (!ge && !le && !gt)) return false;
+  const std::optional<Poly> &x = ge || gt ? p.x : p.y;
+  std::optional<Poly> n = ge ? p.y : le ? p.x : p.y ? std::optional<Poly>(add(*p.y, constant(1))) : std::nullopt;
   if (!x || *x != sh.i0) return false;
   const char *notProduct = "a grid-stride loop with a 64-bit counter whose bound is not a product of parameters";
   if (!n || n->size() != 1 || n->begin()->second != 1 || n->begin()->first.empty()) {
@@ -363,7 +400,7 @@ bool takeGuard(const ir::Function &k, const Pred &p, bool negated, const std::ve
     return false;
   }
   for (const auto &f : n->begin()->first)
-    if (paramIndex(k, f) < 0) {
+    if (paramIndex(k, f) < 0 && f != kBound) {
       why = notProduct;
       return false;
     }
@@ -388,6 +425,7 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
   for (size_t j = 0; j < b.size(); ++j)
     if (b[j]->kind == ir::Stmt::Kind::Label) labels[std::string(static_cast<const ir::Label &>(*b[j]).name)] = j;
   Shapes sh;
+  sh.constN = constantBound(b, labels);
   std::vector<Poly> assumed;              // widened products of parameters before the guard
   std::map<std::string, Poly> val;        // register -> its value
   std::map<std::string, Pred> preds;  // predicate -> its setp as the trace ran it
@@ -453,7 +491,8 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
     std::optional<Poly> v = copy->guard.empty() && du.defs.size() == 1 ? evaluate(*copy, val, sh, assumed) : std::nullopt;
     std::optional<Pred> pr;
     if (copy->base() == "setp" && copy->guard.empty() && du.defs.size() == 1 && copy->operands.size() == 3) {
-      pr = Pred{in, valueOf(copy->operands[1], val), valueOf(copy->operands[2], val), decide(*copy, val, sh)};
+      pr = Pred{in, valueOf(copy->operands[1], val, sh.constN), valueOf(copy->operands[2], val, sh.constN),
+                decide(*copy, val, sh)};
     }
     for (auto d : du.defs) {
       val.erase(std::string(d));
@@ -485,7 +524,9 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
   out.kernel->body->edited = true;
   Variant::GridStrideOnce cond;
   cond.dim = 0;
-  for (const auto &s : sh.factors) cond.params.push_back(uint32_t(paramIndex(k, s)));
+  for (const auto &s : sh.factors)
+    if (s == kBound) cond.times = uint64_t(*sh.constN);
+    else cond.params.push_back(uint32_t(paramIndex(k, s)));
   out.conds.push_back(cond);
   return out;
 }

@@ -648,9 +648,9 @@ void addConst(std::vector<Case> &cs) {
   cs.push_back(mat("gc_tmpl_f32", Elem::F32, 6000, 4096, 256));
   // A grid-stride loop over a constant range: the clone with a thread per
   // element, the original with a grid of 528 blocks (each thread loops).
-  cs.push_back(mat("gc_gridstride", Elem::F32, 6000, 4096, 256));
-  {
-    Case c = makeCase("transpose const: gc_gridstride 6000x4096 grid 528 b256", "transpose_const", "gc_gridstride",
+  for (const char *k : {"gc_gridstride", "gc_gridstride64"}) {  // a 32- and a 64-bit counter
+    cs.push_back(mat(k, Elem::F32, 6000, 4096, 256));
+    Case c = makeCase(std::string("transpose const: ") + k + " 6000x4096 grid 528 b256", "transpose_const", k,
                       {in(Elem::F32, 6000u * 4096u), out(Elem::F32, 6000u * 4096u)}, {528, 1, 1}, {256, 1, 1});
     c.expect = "original";
     c.big = true;

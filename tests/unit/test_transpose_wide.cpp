@@ -2,7 +2,7 @@
 // paths folded (TransposeWide.cpp: nvcc's diamond folded, hand-edited ones
 // that must not be: tests/lit/transpose/Inputs/fold.ptx) and grid-stride
 // loops with a 64-bit counter traced (TransposeGridStrideCounted.cpp:
-// Inputs/counted.ptx).
+// Inputs/counted.ptx; a constant range: Inputs/constdiv.ptx).
 #include <fstream>
 #include <sstream>
 
@@ -122,4 +122,20 @@ TEST_CASE("the trace decides integer compares only, as the machine reads them", 
     CHECK_FALSE(transpose::unloopCounted(*m, kernelNamed(*m, "ct_transpose"), why));
     CHECK(why == "a grid-stride loop with a 64-bit counter: a branch the trace cannot decide");
   }
+}
+
+TEST_CASE("a 64-bit grid-stride loop over a compile-time range is traced, its bound a constant", "[transpose][counted]") {
+  auto m = loadInput("constdiv.ptx");
+  std::string why;
+  auto gs = transpose::unloopCounted(*m, kernelNamed(*m, "cd_gridstride64"), why);
+  REQUIRE(gs);
+  CHECK(why.empty());
+  ir::forEachStmt(*gs->kernel->body, [&](const ir::Stmt &s) {
+    if (s.kind != ir::Stmt::Kind::Instruction) return;
+    const auto &in = static_cast<const ir::Instruction &>(s);
+    if (in.base() == "bra") CHECK(in.operands[0].text == "$L__ptxopt_gsexit");
+  });
+  REQUIRE(gs->conds.size() == 1);
+  CHECK(gs->conds[0].params.empty());
+  CHECK(gs->conds[0].times == 37 * 40);  // i < 1480: nvcc's guard i > 1479
 }

@@ -51,6 +51,13 @@ extern "C" __global__ void gc_gridstride(const float *__restrict__ in, float *__
   }
 }
 
+extern "C" __global__ void gc_gridstride64(const float *__restrict__ in, float *__restrict__ out) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < 4096 * 6000; i += (int64_t)blockDim.x * gridDim.x) {
+    int64_t r = i / 6000, c = i % 6000;
+    out[c * 4096 + r] = in[i];
+  }
+}
+
 // NCHW -> NHWC, N = 16, C = 64 and 256, 56 x 56 planes (the plane one
 // constant, two splits), and with H and W apart (three radices); back.
 #define NCHW(name, N, C, HW)                                                                    \

@@ -126,5 +126,14 @@ extern "C" __global__ void cd_gridstride(const float *__restrict__ in, float *__
   }
 }
 
+// The same with a 64-bit counter (nvcc's computed trip count and a loop
+// unrolled four times: the traced form), its bound an immediate too.
+extern "C" __global__ void cd_gridstride64(const float *__restrict__ in, float *__restrict__ out) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < 37 * 40; i += (int64_t)blockDim.x * gridDim.x) {
+    int64_t r = i / 40, c = i % 40;
+    out[c * 37 + r] = in[i];
+  }
+}
+
 // Refused: a width under 32 (the tiles would be mostly idle).
 KERNEL(cd_thin, int, 300, 8)
