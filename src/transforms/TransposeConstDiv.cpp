@@ -40,9 +40,11 @@
 // radices constants (Radix::constant).
 // Refuses: nothing here; an idiom that does not check out is left as it
 // is, and the kernel stays without the flat form.
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "Pass.h"
 #include "Transpose.h"
@@ -93,6 +95,14 @@ struct Folder {
   // (`cvt.u32.u64 n, i`, or a quotient's): n -> i. Equal to it where the
   // flat clones run (fewer than 2^31 threads, the conditions of every one).
   std::map<std::string, std::string> narrow;
+  // A member of index known to be under 2^k (a shr by the width - k of a
+  // wider value: nvcc's pre-shift before a multiplier that holds for the
+  // narrower range only): register -> k.
+  std::map<std::string, unsigned> under;
+  unsigned widthOf(const std::string &x, unsigned bits) const {
+    auto u = under.find(x);
+    return u == under.end() ? bits : std::min(bits, u->second);
+  }
   bool changed = false;
 
   Folder(ir::Module &mod, std::vector<std::unique_ptr<ir::Stmt>> &body) : m(mod), b(body), drop(body.size()) {
@@ -175,6 +185,7 @@ struct Folder {
     std::string t = regAt(in, 0);
     unsigned shift = bits;
     if (wide && narrow.count(x) && narrowed(j, t, mag, narrow.at(x))) return true;
+    if (wide && shared(j, t, mag, x)) return true;
     if (wide) {
       size_t s1, s2;
       const ir::Instruction *shr = soleUser(t, s1);
@@ -192,13 +203,18 @@ struct Folder {
       if (shift != 32) return false;
       dropped.push_back(s2);
       t = regAt(*cvt, 0);
-    } else if (size_t s1; const ir::Instruction *shr = soleUser(t, s1)) {  // q = t >> s
-      auto s = imm(*shr, 2);
-      if (!is(*shr, ("shr.u" + ty).c_str(), 3) || !reads(*shr, 1, t) || !s || *s >= bits) return false;
-      const uint64_t d = unsignedDivisor(mag, bits + unsigned(*s), bits);
-      if (!d) return false;
+    } else if (std::vector<size_t> su; users(t, su) && !su.empty() && std::all_of(su.begin(), su.end(), [&](size_t u) {
+                 return is(*at(u), ("shr.u" + ty).c_str(), 3) && reads(*at(u), 1, t);
+               })) {  // each q = t >> s (several quotients from one product)
+      std::vector<std::pair<size_t, uint64_t>> quots;
+      for (size_t u : su) {
+        auto s = imm(*at(u), 2);
+        const uint64_t d = s && *s < bits ? unsignedDivisor(mag, bits + unsigned(*s), widthOf(x, bits)) : 0;
+        if (!d) return false;
+        quots.push_back({u, d});
+      }
       drop[j] = true;
-      rewrite(s1, "div.u" + ty, x, d);
+      for (auto [u, d] : quots) rewrite(u, "div.u" + ty, x, d);
       return true;
     }
     // The 33-bit multiplier's form.
@@ -243,6 +259,31 @@ struct Folder {
     return true;
   }
 
+  /// One mul.wide.u32 t, x, m read by several shr.u64 t2, t, s, each t2 by
+  /// its cvt.u32.u64 q alone (a quotient and a quotient's quotient from one
+  /// product): each q -> div.u32 q, x, d.
+  bool shared(size_t j, const std::string &t, u128 mag, const std::string &x) {
+    std::vector<size_t> tu;
+    if (!users(t, tu) || tu.size() < 2) return false;
+    std::vector<std::tuple<size_t, size_t, uint64_t>> quots;  // shr, cvt, d
+    for (size_t u : tu) {
+      const ir::Instruction &v = *at(u);
+      auto s = imm(v, 2);
+      size_t c;
+      const ir::Instruction *cvt = is(v, "shr.u64", 3) && reads(v, 1, t) ? soleUser(regAt(v, 0), c) : nullptr;
+      if (!s || *s >= 64 || !cvt || !is(*cvt, "cvt.u32.u64", 2) || !reads(*cvt, 1, regAt(v, 0))) return false;
+      const uint64_t d = unsignedDivisor(mag, unsigned(*s), 32);
+      if (!d) return false;
+      quots.push_back({u, c, d});
+    }
+    drop[j] = true;
+    for (auto [u, c, d] : quots) {
+      drop[u] = true;
+      rewrite(c, "div.u32", x, d);
+    }
+    return true;
+  }
+
   /// x the low half of the 64-bit index i (narrow): mul.wide.u32 t, x, m
   /// read by shr.u64 t2, t, s alone, each t2 (read by anything: its cvt
   /// to 32 bits, 64-bit digits) -> div.u64 t2, i, d. nvcc narrows a
@@ -278,7 +319,8 @@ struct Folder {
   /// `or d, a, b` where a's low k bits are zero (a product by 2^k: shl,
   /// mul.lo or mul.wide by an immediate multiple of it) and b is a
   /// remainder by a power of two up to 2^k: the bits do not overlap, so it
-  /// is `add d, a, b` (nvcc writes the last digit of a permute's index so).
+  /// is `add d, a, b` (nvcc writes the last digit of a permute's index so);
+  /// and `bfi d, a, b, k, width - k` with such a b: `mad.lo d, a, 2^k, b`.
   void disjointOrs() {
     auto zeros = [&](const std::string &r) -> unsigned {  // known low zero bits of r's one definition
       auto d = defAt.find(r);
@@ -300,6 +342,20 @@ struct Folder {
     };
     for (size_t j = 0; j < b.size(); ++j) {
       const ir::Instruction *in = at(j);
+      // bfi d, a, c, pos, len with pos + len the width and c < 2^pos: a
+      // shifted over c, mad.lo d, a, 2^pos, c (the same bits mod 2^width).
+      if (!drop[j] && in && in->guard.empty() && (in->opcode == "bfi.b32" || in->opcode == "bfi.b64") &&
+          in->operands.size() == 5 && in->operands[1].isReg() && in->operands[2].isReg()) {
+        const unsigned bits = in->opcode == "bfi.b64" ? 64 : 32;
+        auto pos = imm(*in, 3), len = imm(*in, 4);
+        if (pos && len && *pos > 0 && *pos < bits && *pos + *len == bits && below(regAt(*in, 2)) <= *pos) {
+          const Operand d = in->operands[0], a = in->operands[1], c = in->operands[2];
+          b[j] = makeInstr(m, bits == 64 ? "mad.lo.u64" : "mad.lo.u32",
+                           {d, a, Operand::imm(m.intern(std::to_string(uint64_t(1) << *pos))), c});
+          changed = true;
+        }
+        continue;
+      }
       if (drop[j] || !in || !in->guard.empty() || !in->opcode.starts_with("or.b") || in->operands.size() != 3 ||
           !in->operands[1].isReg() || !in->operands[2].isReg())
         continue;
@@ -493,7 +549,9 @@ struct Folder {
     const uint64_t all = b64 ? ~uint64_t(0) : 0xffffffffull, val = *v & all;
     if (in.opcode == "shr.u" + ty) {
       if (val == 0 || val >= bits) return false;
+      const std::string q = regAt(in, 0);
       rewrite(j, "div.u" + ty, x, uint64_t(1) << val);
+      if (once(q)) under[q] = widthOf(x, bits) - unsigned(val);
       return true;
     }
     auto lowMask = [&](uint64_t mask) -> unsigned {  // k where mask == 2^k - 1 (0 < k < bits), else 0
@@ -522,8 +580,37 @@ struct Folder {
     return true;
   }
 
+  /// A 32-bit index widened (`cvt.s64.s32 w, r`: `(long long)i < n`) and
+  /// narrowed back (`cvt.u32.u64 n, w`) before nvcc divides it: n is r,
+  /// for every value, so the copy reads r where it read n, and r is the
+  /// index the idioms divide.
+  void unwiden(const std::string &flatIndex) {
+    auto d = defAt.find(flatIndex);
+    const ir::Instruction *w = d == defAt.end() || !once(flatIndex) ? nullptr : at(d->second);
+    if (!w || !(is(*w, "cvt.s64.s32", 2) || is(*w, "cvt.u64.u32", 2)) || !w->operands[1].isReg() ||
+        !once(regAt(*w, 1)))
+      return;
+    const std::string r = regAt(*w, 1);
+    index.insert(r);
+    for (size_t j = 0; j < b.size(); ++j) {
+      const ir::Instruction *in = at(j);
+      if (!in || !is(*in, "cvt.u32.u64", 2) || !reads(*in, 1, flatIndex) || !once(regAt(*in, 0))) continue;
+      const std::string n = regAt(*in, 0);
+      for (size_t u : useAt[n]) {
+        auto &user = static_cast<ir::Instruction &>(*b[u]);
+        for (size_t o = 1; o < user.operands.size(); ++o)
+          if (user.operands[o].isReg() && user.operands[o].text == n) user.operands[o] = Operand::reg(m.intern(r));
+        user.edited = true;
+        useAt[r].push_back(u);
+      }
+      useAt[n].clear();
+      changed = true;
+    }
+  }
+
   void run(const std::string &flatIndex) {
     index.insert(flatIndex);
+    unwiden(flatIndex);
     for (size_t j = 0; j < b.size(); ++j) {
       const ir::Instruction *in = at(j);
       if (drop[j] || !in) continue;

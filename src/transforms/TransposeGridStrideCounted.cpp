@@ -388,8 +388,10 @@ std::optional<int64_t> constantBound(const std::vector<std::unique_ptr<ir::Stmt>
 bool takeGuard(const ir::Function &k, const Pred &p, bool negated, const std::vector<Poly> &assumed, Shapes &sh,
                std::string &why) {
   const bool ge = p.setp->opcode.starts_with("setp.ge."), le = p.setp->opcode.starts_with("setp.le.");
-  // A compile-time bound: nvcc tests `i > N - 1` (kBound - 1 to the trace).
-  const bool gt = sh.constN && p.setp->opcode.starts_with("setp.gt.");
+  // A compile-time bound: nvcc tests `i > N - 1` (kBound - 1 to the trace;
+  // only that: `i > y` is `i >= y + 1` where y + 1 does not wrap).
+  const bool gt = sh.constN && p.setp->opcode.starts_with("setp.gt.") && p.y &&
+                  *p.y == add(symbol(kBound), constant(-1));
   if (negated || (!ge && !le && !gt)) return false;
   const std::optional<Poly> &x = ge || gt ? p.x : p.y;
   std::optional<Poly> n = ge ? p.y : le ? p.x : p.y ? std::optional<Poly>(add(*p.y, constant(1))) : std::nullopt;
@@ -524,9 +526,16 @@ std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, st
   out.kernel->body->edited = true;
   Variant::GridStrideOnce cond;
   cond.dim = 0;
-  for (const auto &s : sh.factors)
-    if (s == kBound) cond.times = uint64_t(*sh.constN);
-    else cond.params.push_back(uint32_t(paramIndex(k, s)));
+  for (const auto &s : sh.factors) {
+    if (s != kBound) {
+      cond.params.push_back(uint32_t(paramIndex(k, s)));
+      continue;
+    }
+    // N for each time the bound's symbol is a factor (N * N from two
+    // immediates, hand-written): past 2^30 no launch meets the condition.
+    if (cond.times > ((uint64_t(1) << 30) / uint64_t(*sh.constN))) return std::nullopt;
+    cond.times *= uint64_t(*sh.constN);
+  }
   out.conds.push_back(cond);
   return out;
 }

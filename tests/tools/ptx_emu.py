@@ -16,7 +16,7 @@ tests/lit/transpose/Inputs/transpose.cu and the row walks of
 tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
 rowwalk pass's staged clone's (popc, integer max/min, b64 packs {lo, hi},
 setp with .and/.or, neg.f32):
-integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg), setp/or.pred/not.pred (f32 compares, the unordered forms
+integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
@@ -280,6 +280,13 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = (srcs[0] or srcs[1]) if base == "or" else (srcs[0] and srcs[1])
             elif base in ("and", "or", "xor"):
                 regs[d] = {"and": srcs[0] & srcs[1], "or": srcs[0] | srcs[1], "xor": srcs[0] ^ srcs[1]}[base] & mask
+            elif base == "bfi":  # insert a's low len bits into b at pos (PTX: len 0 or pos past the width: b)
+                pos, ln = srcs[2] & 0xFF, srcs[3] & 0xFF
+                if ln == 0 or pos >= n:
+                    regs[d] = srcs[1] & mask
+                else:
+                    fm = ((1 << min(ln, n - pos)) - 1) << pos
+                    regs[d] = ((srcs[1] & ~fm) | ((srcs[0] << pos) & fm)) & mask
             elif base == "popc":
                 regs[d] = bin(srcs[0] & mask).count("1")
             elif base in ("max", "min") and t[1] in "su":
