@@ -56,9 +56,11 @@ using ir::Operand;
 using u128 = unsigned __int128;
 
 /// d where floor(x * m / 2^s) == x / d for every unsigned x of `bits`
-/// bits (d >= 2; m of up to bits + 1 bits, nvcc's add form), else 0.
+/// bits (d >= 2; m of up to 65 bits: nvcc's add form; `bits` may be under
+/// the type's width where x is known to be smaller), else 0. (m*d < 2^s + m:
+/// no overflow.)
 uint64_t unsignedDivisor(u128 m, unsigned s, unsigned bits) {
-  if (m == 0 || m >> (bits + 1) || s < bits || s > 126) return 0;
+  if (m == 0 || m >> 66 || bits == 0 || s < bits || s > 126) return 0;
   const u128 two = u128(1) << s, d = (two + m - 1) / m;
   if (d < 2 || d >> bits) return 0;
   const u128 e = m * d - two;
@@ -158,8 +160,25 @@ struct Folder {
   static bool reads(const ir::Instruction &in, size_t k, const std::string &reg) {
     return in.operands.size() > k && in.operands[k].isReg() && in.operands[k].text == reg;
   }
-  /// Statement j becomes `opcode dst, x, d` (dst its own destination).
-  void rewrite(size_t j, const std::string &opcode, const std::string &x, uint64_t d) {
+  /// A pre-shift: q (a div.u of y by 2^k, from nvcc's shr before a
+  /// multiplier for an even divisor) -> {y, 2^k}.
+  std::map<std::string, std::pair<std::string, uint64_t>> preshift;
+
+  /// Statement j becomes `opcode dst, x, d` (dst its own destination); x /
+  /// d of a pre-shift x = y / 2^k read by the idiom alone is y / (d * 2^k)
+  /// (unsigned: floor(floor(y / a) / b) = floor(y / (a * b))), the shift
+  /// dropped, so the flat form sees the radix and not its factor 2^k.
+  void rewrite(size_t j, const std::string &opcode, std::string x, uint64_t d) {
+    if (auto p = preshift.find(x); p != preshift.end() && opcode.starts_with("div.u")) {
+      std::vector<size_t> xu;
+      auto xd = defAt.find(x);
+      if (users(x, xu) && xu.size() == 1 && xd != defAt.end() && d <= UINT64_MAX / p->second.second &&
+          d * p->second.second < (uint64_t(1) << 31)) {
+        drop[xd->second] = true;
+        d *= p->second.second;
+        x = p->second.first;
+      }
+    }
     const Operand dst = at(j)->operands[0];
     b[j] = makeInstr(m, opcode, {dst, Operand::reg(m.intern(x)), Operand::imm(m.intern(std::to_string(d)))});
     if (once(std::string(dst.text))) index.insert(std::string(dst.text));
@@ -195,7 +214,7 @@ struct Folder {
       if (!s || *s >= 64 || !cvt || !is(*cvt, "cvt.u32.u64", 2) || !reads(*cvt, 1, regAt(*shr, 0))) return false;
       shift = unsigned(*s);
       dropped.push_back(s1);
-      if (uint64_t d = unsignedDivisor(mag, shift, bits)) {  // q = t
+      if (uint64_t d = unsignedDivisor(mag, shift, widthOf(x, bits))) {  // q = t
         for (size_t k : dropped) drop[k] = true;
         rewrite(s2, "div.u32", x, d);
         return true;
@@ -238,7 +257,7 @@ struct Folder {
     const ir::Instruction *shr = soleUser(regAt(add, 0), qAt);
     auto s = shr ? imm(*shr, 2) : std::nullopt;
     if (!shr || !is(*shr, ("shr.u" + ty).c_str(), 3) || !reads(*shr, 1, regAt(add, 0)) || !s || *s >= bits) return false;
-    const uint64_t d = unsignedDivisor(mag + (u128(1) << bits), bits + 1 + unsigned(*s), bits);
+    const uint64_t d = unsignedDivisor(mag + (u128(1) << bits), bits + 1 + unsigned(*s), widthOf(x, bits));
     if (!d) return false;
     for (size_t k : dropped) drop[k] = true;
     drop[subAt] = drop[halfAt] = drop[addAt] = true;
@@ -272,7 +291,7 @@ struct Folder {
       size_t c;
       const ir::Instruction *cvt = is(v, "shr.u64", 3) && reads(v, 1, t) ? soleUser(regAt(v, 0), c) : nullptr;
       if (!s || *s >= 64 || !cvt || !is(*cvt, "cvt.u32.u64", 2) || !reads(*cvt, 1, regAt(v, 0))) return false;
-      const uint64_t d = unsignedDivisor(mag, unsigned(*s), 32);
+      const uint64_t d = unsignedDivisor(mag, unsigned(*s), widthOf(x, 32));
       if (!d) return false;
       quots.push_back({u, c, d});
     }
@@ -551,7 +570,10 @@ struct Folder {
       if (val == 0 || val >= bits) return false;
       const std::string q = regAt(in, 0);
       rewrite(j, "div.u" + ty, x, uint64_t(1) << val);
-      if (once(q)) under[q] = widthOf(x, bits) - unsigned(val);
+      if (once(q)) {
+        under[q] = widthOf(x, bits) - unsigned(val);
+        preshift[q] = {x, uint64_t(1) << val};
+      }
       return true;
     }
     auto lowMask = [&](uint64_t mask) -> unsigned {  // k where mask == 2^k - 1 (0 < k < bits), else 0
@@ -608,8 +630,40 @@ struct Folder {
     }
   }
 
+  /// The flat index's range: `mul.wide.u32 %ctaid.x, %ntid.x` + `%tid.x`
+  /// is under 2^41 (grid.x under 2^31, blocks of at most 1024 threads:
+  /// nvcc's multipliers for it hold for that range only), a 32-bit value
+  /// zero-extended under 2^32.
+  void indexRange(const std::string &flatIndex) {
+    auto d = defAt.find(flatIndex);
+    const ir::Instruction *in = d == defAt.end() || !once(flatIndex) ? nullptr : at(d->second);
+    if (!in) return;
+    if (is(*in, "cvt.u64.u32", 2)) {
+      under[flatIndex] = 32;
+      return;
+    }
+    if (!(is(*in, "add.s64", 3) || is(*in, "add.u64", 3)) || !in->operands[1].isReg() || !in->operands[2].isReg()) return;
+    auto def = [&](const std::string &r) -> const ir::Instruction * {
+      auto e = defAt.find(r);
+      return e == defAt.end() || !once(r) ? nullptr : at(e->second);
+    };
+    auto special = [&](const Operand &o, const char *sreg) {
+      const ir::Instruction *mv = o.isReg() ? def(std::string(o.text)) : nullptr;
+      return mv && mv->opcode.starts_with("mov.") && mv->operands.size() == 2 && mv->operands[1].isReg() &&
+             mv->operands[1].text == sreg;
+    };
+    const ir::Instruction *a = def(regAt(*in, 1)), *c = def(regAt(*in, 2));
+    if (a && a->opcode == "cvt.u64.u32") std::swap(a, c);
+    if (!a || !c || !is(*a, "mul.wide.u32", 3) || !is(*c, "cvt.u64.u32", 2) || !special(c->operands[1], "%tid.x") ||
+        !((special(a->operands[1], "%ctaid.x") && special(a->operands[2], "%ntid.x")) ||
+          (special(a->operands[1], "%ntid.x") && special(a->operands[2], "%ctaid.x"))))
+      return;
+    under[flatIndex] = 41;  // (2^31 - 1) * 1024 + 1023 < 2^41
+  }
+
   void run(const std::string &flatIndex) {
     index.insert(flatIndex);
+    indexRange(flatIndex);
     unwiden(flatIndex);
     for (size_t j = 0; j < b.size(); ++j) {
       const ir::Instruction *in = at(j);
