@@ -572,31 +572,26 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
     runFlat(ctx, k, code, fa, *flat, once, code);
     return;
   }
+  // The form looked for again on a copy of `code` with nvcc's divisions
+  // folded (null: nothing folded): true where it was found there and run,
+  // else flat and flatWhy are the copy's.
+  auto onCopy = [&](std::unique_ptr<ir::Function> folded) {
+    if (!folded) return false;
+    analysis::FunctionAnalyses ffa(m, *folded);
+    if (!(flat = findFlatForm(*folded, ffa, flatWhy))) return false;
+    runFlat(ctx, k, *folded, ffa, *flat, once, code);
+    return true;
+  };
   // A 64-bit index (or a refusal): where nvcc divided through its fast
   // paths, the form is looked for again on the copy with them folded.
-  if (flat || !flatWhy.empty())
-    if (auto folded = foldDivFastPaths(m, code)) {
-      analysis::FunctionAnalyses ffa(m, *folded);
-      std::string why;
-      if (auto f = findFlatForm(*folded, ffa, why)) {
-        runFlat(ctx, k, *folded, ffa, *f, once, code);
-        return;
-      }
-      flat.reset();
-      flatWhy = why;
-    }
+  if ((flat || !flatWhy.empty()) && onCopy(foldDivFastPaths(m, code))) return;
   // Compile-time radices: nvcc's shifts, masks and multiplications by
   // constants written as the divisions they are, on a copy (a kernel
   // without loops: a loop's unrolled remainder `n & 3` is no radix, and the
   // flat form's checks refuse loops anyway).
-  if (!flat && flatWhy.empty() && fa.loops().loops().empty())
-    if (auto folded = foldConstDivisions(m, code, flatIndexOf(code, fa))) {
-      analysis::FunctionAnalyses ffa(m, *folded);
-      if ((flat = findFlatForm(*folded, ffa, flatWhy))) {
-        runFlat(ctx, k, *folded, ffa, *flat, once, code);
-        return;
-      }
-    }
+  if (!flat && flatWhy.empty() && fa.loops().loops().empty() &&
+      onCopy(foldConstDivisions(m, code, flatIndexOf(code, fa))))
+    return;
   if (flat) {
     runFlat(ctx, k, code, fa, *flat, once, code);
     return;

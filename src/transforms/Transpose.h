@@ -209,6 +209,9 @@ struct FlatForm {
 const ir::Instruction *asInstruction(const ir::Stmt &s);
 /// Operand k of `in` when it is a register: its name; else "".
 std::string regAt(const ir::Instruction &in, size_t k);
+/// A fold's copy without its top-level statements marked in `drop`
+/// (TransposeWide.cpp, TransposeConstDiv.cpp), marked edited.
+void keepUndropped(ir::Function &g, const std::vector<bool> &drop);
 
 /// (dst, src) of an unguarded `mov dst, src` of registers (src a special
 /// register such as %tid.x where the callers look for one), or nullopt.

@@ -340,7 +340,7 @@ struct Folder {
   /// remainder by a power of two up to 2^k: the bits do not overlap, so it
   /// is `add d, a, b` (nvcc writes the last digit of a permute's index so);
   /// and `bfi d, a, b, k, width - k` with such a b: `mad.lo d, a, 2^k, b`.
-  void disjointOrs() {
+  void disjointBits() {
     auto zeros = [&](const std::string &r) -> unsigned {  // known low zero bits of r's one definition
       auto d = defAt.find(r);
       if (d == defAt.end() || defs[r] != 1 || drop[d->second]) return 0;
@@ -678,7 +678,7 @@ struct Folder {
       if (!index.count(x) || !once(x)) continue;
       magicUnsigned(j, *in, x) || magicSigned(j, *in, x) || powerSigned(j, *in, x) || powerUnsigned(j, *in, x);
     }
-    if (changed) disjointOrs();
+    if (changed) disjointBits();
   }
 };
 
@@ -691,12 +691,7 @@ std::unique_ptr<ir::Function> foldConstDivisions(ir::Module &m, const ir::Functi
   Folder f(m, b);
   f.run(flatIndex);
   if (!f.changed) return nullptr;
-  std::vector<std::unique_ptr<ir::Stmt>> kept;
-  for (size_t j = 0; j < b.size(); ++j)
-    if (!f.drop[j]) kept.push_back(std::move(b[j]));
-  b = std::move(kept);
-  g->edited = true;
-  g->body->edited = true;
+  keepUndropped(*g, f.drop);
   return g;
 }
 

@@ -206,6 +206,10 @@ struct DivRem {
 };
 
 using ParamOf = std::function<int(const std::string &, std::string &)>;
+
+/// A divisor's key: a register, or "#<value>" for an immediate (a
+/// compile-time size, TransposeConstDiv.cpp): that value, else 0.
+uint64_t constantOf(const std::string &key) { return key.starts_with('#') ? std::stoull(key.substr(1)) : 0; }
 using Radices = std::vector<std::string>;  // a product of radix registers, sorted (a multiset)
 
 /// A 64-bit index's radices (FlatForm::wide): a 4-byte parameter's
@@ -269,11 +273,11 @@ struct Prefix {
   Prefix times(const Radices &by) const {
     Prefix p = *this;
     for (const std::string &r : by) {
-      if (!r.starts_with('#')) {
+      const uint64_t v = constantOf(r);
+      if (!v) {
         p.regs.push_back(r);
         continue;
       }
-      const uint64_t v = std::stoull(r.substr(1));
       p.c = v && p.c <= (uint64_t(1) << 62) / v ? p.c * v : 0;
     }
     std::sort(p.regs.begin(), p.regs.end());
@@ -405,8 +409,8 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   // A radix of the given factors' registers (each a parameter's, canonical).
   auto radixOf = [&](const Radices &regs) {
     Radix r;
-    if (regs.size() == 1 && regs[0].starts_with('#')) {  // a constant (one factor: findDigits folds them)
-      r.constant = std::stoull(regs[0].substr(1));
+    if (regs.size() == 1 && constantOf(regs[0])) {  // a constant (one factor: findDigits folds them)
+      r.constant = constantOf(regs[0]);
       r.regs = regs;
       r.names = {regs[0].substr(1)};
       r.params = {-1};
@@ -457,12 +461,11 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   // w: a parameter; with a second divisor of i, that one is w * w2 (the
   // batch of a permute, `i / (HW * C)`), w2 a parameter too.
   std::string prod;
-  auto constOf = [](const std::string &r) -> uint64_t { return r.starts_with('#') ? std::stoull(r.substr(1)) : 0; };
   for (const auto &w : byI)
     if (width.empty() && (widthParam = paramOf(w, widthName)) >= 0) width = w;
   if (width.empty())  // constants: the least (i / w, i / (w * w2))
     for (const auto &w : byI)
-      if (constOf(w) && (width.empty() || constOf(w) < constOf(width))) width = w;
+      if (constantOf(w) && (width.empty() || constantOf(w) < constantOf(width))) width = w;
   if (width.empty()) {
     why = "the divisor " + *byI.begin() + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
     return std::nullopt;
@@ -475,14 +478,14 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     prod = *byI.begin() == width ? *std::next(byI.begin()) : *byI.begin();
     // prod = w * w2 (mul.lo, either order; wide: mul.lo.s64 or mul.wide), written once.
     Radices factors;
-    if (constOf(width) && constOf(prod)) {
-      if (constOf(prod) % constOf(width) == 0 && constOf(prod) / constOf(width) >= 2)
-        width2 = "#" + std::to_string(constOf(prod) / constOf(width));
+    if (constantOf(width) && constantOf(prod)) {
+      if (constantOf(prod) % constantOf(width) == 0 && constantOf(prod) / constantOf(width) >= 2)
+        width2 = "#" + std::to_string(constantOf(prod) / constantOf(width));
     } else if (productOf(ins, defs, paramOf, wide, prod, factors) && factors.size() == 2) {
       if (factors[0] == width) width2 = factors[1];
       else if (factors[1] == width) width2 = factors[0];
     }
-    if (width2.empty() || (!constOf(width2) && (width2Param = paramOf(width2, width2Name)) < 0)) {
+    if (width2.empty() || (!constantOf(width2) && (width2Param = paramOf(width2, width2Name)) < 0)) {
       why = "the flat index is divided by " + width + " and by " + prod +
             ", which is not " + width + " times another parameter";
       return std::nullopt;
@@ -501,7 +504,7 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       }
     } else if (quotients.count(d.src)) {
       // (i / w) / w2 and (i / w) % w2: the batch and the middle index.
-      if (width2.empty() && (constOf(d.by) || (width2Param = paramOf(d.by, width2Name)) >= 0)) width2 = d.by;
+      if (width2.empty() && (constantOf(d.by) || (width2Param = paramOf(d.by, width2Name)) >= 0)) width2 = d.by;
       if (d.by != width2) {
         why = "the quotient " + d.src + " is divided by " + d.by + " (a parameter w2 is handled)";
         return std::nullopt;
@@ -509,7 +512,7 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       (d.div ? f.toBatch : f.toMiddle).push_back(d.at);
     }
   }
-  if (widthParam < 0 && !constOf(width)) return std::nullopt;
+  if (widthParam < 0 && !constantOf(width)) return std::nullopt;
   f.w = radixOf({width});
   if (!width2.empty()) f.w2 = radixOf({width2});
   return f;

@@ -125,8 +125,8 @@ bool boundParams(const ir::Function &k, const KernelFacts &f, const Operand &bou
 /// bra header` (or `setp.gt pred, bound, v`): `at` the add's index.
 struct Latch {
   uint32_t at = 0;
-  std::string_view v, stride, bound, pred;
-  Operand boundOp;   // the bound: a register, or an immediate (a compile-time size)
+  std::string_view v, stride, pred;
+  Operand bound;     // a register, or an immediate (a compile-time size)
   std::string type;  // the comparison's ".s32" / ".u32"
   uint32_t exit = UINT32_MAX;  // the block after the latch
 };
@@ -155,8 +155,7 @@ std::optional<Latch> readLatch(const KernelFacts &f, const analysis::Loop &L) {
       !(cb.isReg() || cb.intValue()))
     return std::nullopt;
   l.stride = stride.text;
-  l.bound = cb.text;
-  l.boundOp = cb;
+  l.bound = cb;
   l.pred = cmp.operands[0].text;
   l.type = std::string(cmp.opcode.substr(cmp.opcode.size() - 4));
   for (uint32_t sb : latch.succs)
@@ -214,7 +213,7 @@ std::string carriedWhy(const KernelFacts &f, const analysis::Loop &L, const Latc
   for (const auto &[r, ds] : f.defs) {
     bool in = false, out = false;
     for (uint32_t d : ds) (L.contains(f.cfg.blockOf(d)) ? in : out) = true;
-    if (r == l.bound && in) return "a loop whose bound " + std::string(r) + " changes in it";
+    if (r == l.bound.text && in) return "a loop whose bound " + std::string(r) + " changes in it";
     if (in && out && r != l.v)
       return "a loop that carries " + std::string(r) + " from one iteration to the next";
   }
@@ -239,9 +238,9 @@ int guardBefore(const KernelFacts &f, const analysis::Loop &L, const analysis::D
     if (!c.guard.empty() || c.operands.size() != 3 || !isReg(c.operands[0], g.guard)) continue;
     const bool ge = c.opcode == "setp.ge" + l.type, le = c.opcode == "setp.le" + l.type;
     const Operand &a = c.operands[ge ? 1 : 2], &b = c.operands[ge ? 2 : 1];
-    if ((ge || le) && (isReg(a, l.v) || isReg(a, index)) && isReg(b, l.bound)) return isReg(a, l.v) ? 1 : 0;
+    if ((ge || le) && (isReg(a, l.v) || isReg(a, index)) && isReg(b, l.bound.text)) return isReg(a, l.v) ? 1 : 0;
     // A compile-time bound N: nvcc tests `v > N - 1` (or `N - 1 < v`).
-    if (auto n = l.boundOp.intValue(); n && *n > 0) {
+    if (auto n = l.bound.intValue(); n && *n > 0) {
       const bool gt = c.opcode == "setp.gt" + l.type, lt = c.opcode == "setp.lt" + l.type;
       const Operand &x = c.operands[gt ? 1 : 2], &y = c.operands[gt ? 2 : 1];
       if ((gt || lt) && (isReg(x, l.v) || isReg(x, index)) && y.intValue() == *n - 1) return isReg(x, l.v) ? 1 : 0;
@@ -273,13 +272,13 @@ std::optional<Unlooped> gridStrideLoop(const ir::Function &k, const KernelFacts 
   if (why = carriedWhy(f, L, *l); !why.empty()) return std::nullopt;
   const int guard = guardBefore(f, L, dom, *l, *index);
   if (guard < 0) {
-    why = "a loop not guarded by " + std::string(l->v) + " < " + std::string(l->bound) + " before its first iteration";
+    why = "a loop not guarded by " + std::string(l->v) + " < " + std::string(l->bound.text) + " before its first iteration";
     return std::nullopt;
   }
   Unlooped u;
   u.cond.dim = uint32_t(dim[0] - 'x');
-  if (!boundParams(k, f, l->boundOp, u.cond)) {
-    why = "a loop whose bound " + std::string(l->bound) + " is not a parameter or a product of two";
+  if (!boundParams(k, f, l->bound, u.cond)) {
+    why = "a loop whose bound " + std::string(l->bound.text) + " is not a parameter or a product of two";
     return std::nullopt;
   }
   // What the loop leaves behind must not be read after it: i past the

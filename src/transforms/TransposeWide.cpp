@@ -236,6 +236,16 @@ std::optional<Diamond> diamondAt(const std::vector<std::unique_ptr<ir::Stmt>> &b
 
 }  // namespace
 
+void keepUndropped(ir::Function &g, const std::vector<bool> &drop) {
+  auto &b = g.body->body;
+  std::vector<std::unique_ptr<ir::Stmt>> kept;
+  for (size_t j = 0; j < b.size(); ++j)
+    if (!drop[j]) kept.push_back(std::move(b[j]));
+  b = std::move(kept);
+  g.edited = true;
+  g.body->edited = true;
+}
+
 std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function &k) {
   if (!k.body) return nullptr;
   auto g = cloneBody(k, std::string(k.name) + "__ptxopt_fold", "_fd", m);
@@ -274,12 +284,7 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
       b[j] = makeInstr(m, d.rem, {dst, Operand::reg(m.intern(d.a)), Operand::reg(m.intern(d.b))});
     }
   }
-  std::vector<std::unique_ptr<ir::Stmt>> kept;
-  for (size_t j = 0; j < b.size(); ++j)
-    if (!drop[j]) kept.push_back(std::move(b[j]));
-  b = std::move(kept);
-  g->edited = true;
-  g->body->edited = true;
+  keepUndropped(*g, drop);
   return g;
 }
 
