@@ -39,6 +39,16 @@ std::string text(ir::Module &m, const ir::Function &f) {
   return out;
 }
 
+/// One iteration, no loop: every branch of the traced copy is forward, to
+/// its return.
+void checkOneIteration(const ir::Function &f) {
+  ir::forEachStmt(*f.body, [&](const ir::Stmt &s) {
+    if (s.kind != ir::Stmt::Kind::Instruction) return;
+    const auto &in = static_cast<const ir::Instruction &>(s);
+    if (in.base() == "bra") CHECK(in.operands[0].text == "$L__ptxopt_gsexit");
+  });
+}
+
 }  // namespace
 
 TEST_CASE("nvcc's 64-bit division fast path is folded into its 64-bit path", "[transpose][wide]") {
@@ -68,12 +78,7 @@ TEST_CASE("a grid-stride loop with a 64-bit counter is traced to one iteration",
   auto gs = transpose::unloopCounted(*m, kernelNamed(*m, "ct_transpose"), why);
   REQUIRE(gs);
   CHECK(why.empty());
-  // One iteration, no loop: every branch is forward, to the copy's return.
-  ir::forEachStmt(*gs->kernel->body, [&](const ir::Stmt &s) {
-    if (s.kind != ir::Stmt::Kind::Instruction) return;
-    const auto &in = static_cast<const ir::Instruction &>(s);
-    if (in.base() == "bra") CHECK(in.operands[0].text == "$L__ptxopt_gsexit");
-  });
+  checkOneIteration(*gs->kernel);
   const std::string ops = text(*m, *gs->kernel);
   CHECK(ops.find("div.u64") == std::string::npos);  // the trip count: dead
   CHECK(ops.find("div.s32") != std::string::npos);  // the body's own i / W
@@ -130,11 +135,7 @@ TEST_CASE("a 64-bit grid-stride loop over a compile-time range is traced, its bo
   auto gs = transpose::unloopCounted(*m, kernelNamed(*m, "cd_gridstride64"), why);
   REQUIRE(gs);
   CHECK(why.empty());
-  ir::forEachStmt(*gs->kernel->body, [&](const ir::Stmt &s) {
-    if (s.kind != ir::Stmt::Kind::Instruction) return;
-    const auto &in = static_cast<const ir::Instruction &>(s);
-    if (in.base() == "bra") CHECK(in.operands[0].text == "$L__ptxopt_gsexit");
-  });
+  checkOneIteration(*gs->kernel);
   REQUIRE(gs->conds.size() == 1);
   CHECK(gs->conds[0].params.empty());
   CHECK(gs->conds[0].times == 37 * 40);  // i < 1480: nvcc's guard i > 1479
