@@ -7,8 +7,12 @@
 // --reassociate), and the rows of 1-8 that say whether any lane count is
 // never slower there (the pass emits the clone only with rowwalk-csr).
 //
-//   csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]
+//   csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> | RG=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]
 //
+// RG=<opt.ptx>: a module of ptx-opt --passes=rowwalk [--reassociate]
+// --rowwalk-csr-lanes=G, whose rounds clone `<kernel>__ptxopt_csr` (the
+// default CSR clone: each warp votes on its rows' lengths; RowWalkCsrRounds.cpp)
+// runs with the original's launch.
 // The first module is nvcc's (the originals); each other one is ptx-opt
 // --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes=G's, whose
 // clone `<kernel>__ptxopt_lanes` (G = 32) or `__ptxopt_lanes<G>` is launched
@@ -99,7 +103,7 @@ int main(int argc, char **argv) {
     else files.push_back(a);
   }
   if (files.size() < 2) {
-    std::fprintf(stderr, "usage: csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]\n");
+    std::fprintf(stderr, "usage: csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> | RG=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]\n");
     return 2;
   }
   int devices = 0;
@@ -112,13 +116,19 @@ int main(int argc, char **argv) {
     check(cudaFree(nullptr), "context");
     CUmodule orig;
     check(cuModuleLoadData(&orig, readFile(files[0]).c_str()), files[0].c_str());
-    std::vector<std::pair<unsigned, CUmodule>> opts;
+    struct Opt {
+      unsigned G;
+      bool rounds;  // "R<G>=": the rounds clone `__ptxopt_csr`, the original's launch
+      CUmodule m;
+    };
+    std::vector<Opt> opts;
     for (size_t i = 1; i < files.size(); ++i) {
       const size_t eq = files[i].find('=');
-      if (eq == std::string::npos) throw std::runtime_error("expected G=<opt.ptx>: " + files[i]);
+      if (eq == std::string::npos) throw std::runtime_error("expected G=<opt.ptx> or RG=<opt.ptx>: " + files[i]);
       CUmodule m;
       check(cuModuleLoadData(&m, readFile(files[i].substr(eq + 1)).c_str()), files[i].c_str());
-      opts.push_back({unsigned(std::atoi(files[i].c_str())), m});
+      const bool rounds = files[i][0] == 'R';
+      opts.push_back({unsigned(std::atoi(files[i].c_str() + (rounds ? 1 : 0))), rounds, m});
     }
     const unsigned randomCols = 65536, maxRows = 1u << 22;
     auto rowsFor = [&](int len) -> unsigned {
@@ -126,7 +136,7 @@ int main(int argc, char **argv) {
       const size_t perRow = size_t(len > 0 ? len : (1 - len) / 2);
       return unsigned(std::min<size_t>(maxRows, std::max<size_t>(65536, totalNnz / std::max<size_t>(1, perRow))));
     };
-    const int lengths[] = {1, 8, 32, 128, 256, -64};
+    const int lengths[] = {1, 8, 16, 32, 128, 256, -64};
     size_t cap = 0, maxN = 0;
     for (int len : lengths) {
       const size_t n = rowsFor(len);
@@ -153,7 +163,8 @@ int main(int argc, char **argv) {
     check(cudaGetDeviceProperties(&p, 0), "properties");
     std::printf("CSR SpMV (scalar, one thread per row): %s, %zu non-zeros per matrix (rows: that over the row "
                 "length, 65536 to %u), 256-thread blocks, min (median) of %d runs after 3 warm-ups; speed-up of the "
-                "lanes clone (G lanes per row, --rowwalk-csr) and of a hand-written vector CSR kernel (32 lanes "
+                "rounds clone (\"rounds G\", the default: the original's launch, each warp choosing), of the lanes "
+                "clone (G lanes per row, --rowwalk-csr) and of a hand-written vector CSR kernel (32 lanes "
                 "per row) over the original (target >= 3x at 32-256 non-zeros per row; floats --reassociate)\n\n",
                 p.name, totalNnz, maxRows, runs);
     std::printf("| kernel | columns | rows | nnz/row | original ms | G | clone ms | speed-up | hand-written vector ms | "
@@ -212,25 +223,29 @@ int main(int argc, char **argv) {
                         handDiff ? " **DIFFERENT**" : "");
           failed |= handDiff != 0;
           for (const auto &opt : opts) {
-            const unsigned G = opt.first;
-            const CUmodule m = opt.second;
-            const std::string name = std::string(kname) + "__ptxopt_lanes" + (G == 32 ? "" : std::to_string(G));
+            const unsigned G = opt.G;
+            const CUmodule m = opt.m;
+            const std::string name = std::string(kname) + (opt.rounds ? std::string("__ptxopt_csr")
+                                                                      : "__ptxopt_lanes" + (G == 32 ? "" : std::to_string(G)));
+            const std::string gText = (opt.rounds ? "rounds " : "") + std::to_string(G);
             CUfunction fc;
             if (cuModuleGetFunction(&fc, m, name.c_str()) != CUDA_SUCCESS) {
-              std::printf("| `%s` | %s | %u | %s | %.4f (%.4f) | %u | (no clone) | - | %s |\n", kname, pattern, n,
-                          lenText.c_str(), omin, omed, G, hand);
+              std::printf("| `%s` | %s | %u | %s | %.4f (%.4f) | %s | (no clone) | - | %s |\n", kname, pattern, n,
+                          lenText.c_str(), omin, omed, gText.c_str(), hand);
               continue;
             }
             auto launchClone = [&] {
-              check(cuLaunchKernel(fc, grid * G, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr), "launch");
+              check(cuLaunchKernel(fc, opt.rounds ? grid : grid * G, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr),
+                    "launch");
             };
             check(cudaMemset(y, 0xA5, size_t(n) * 4), "memset");
             launchClone();
             check(cudaDeviceSynchronize(), name.c_str());
             const size_t diff = differing(output(), want, fl);
             const auto [cmin, cmed] = timeIt(launchClone);
-            std::printf("| `%s` | %s | %u | %s | %.4f (%.4f) | %u | %.4f (%.4f) | %.2fx%s | %s |\n", kname, pattern, n,
-                        lenText.c_str(), omin, omed, G, cmin, cmed, omin / cmin, diff ? " **DIFFERENT**" : "", hand);
+            std::printf("| `%s` | %s | %u | %s | %.4f (%.4f) | %s | %.4f (%.4f) | %.2fx%s | %s |\n", kname, pattern, n,
+                        lenText.c_str(), omin, omed, gText.c_str(), cmin, cmed, omin / cmin,
+                        diff ? " **DIFFERENT**" : "", hand);
             failed |= diff != 0;
           }
         }

@@ -38,13 +38,18 @@
 #   bench/rowwalk/exits.cu at 4096 x 4096 (sums up to a zero, a search, two
 #   exits; zeros about one element in K = none, 16384, 2048, 256, 16),
 #   appended too. EXITS_ONLY=1: prepare and run only this table.
+#   CSR_ONLY=1 (run): only the CSR table, the rounds clone with 8, 4 and 32
+#   lanes a row and rowwalk-csr's 8-lane clone (CSR_ARGS: more arguments of
+#   bench/rowwalk/csr.cu, e.g. "--runs 5").
 #   And rows of 8- and 16-bit elements summed into ints (issue 29, item 4):
 #   tests/lit/rowwalk/Inputs/rowwalk-short.cu and its -O2 output (staged and
 #   lanes clones), index32.cu --short at 4096 x 4096 (target: >= 5x);
 #   index32.cu --half: the __half and bf16 rows of tests/lit/rowwalk/Inputs/scopes.cu.
 #   And scalar CSR sparse matrix-vector products (issue 29, item 5):
 #   tests/lit/rowwalk/Inputs/csr.cu, ptx-opt --passes=rowwalk --rowwalk-csr
-#   --reassociate --rowwalk-csr-lanes=G for G in 32 8 4, measured by
+#   --reassociate --rowwalk-csr-lanes=G for G in 32 8 4, and the default
+#   rounds clone (--passes=rowwalk --reassociate: RowWalkCsrRounds.cpp, the
+#   original's launch), measured by
 #   bench/rowwalk/csr.cu: 2^25 non-zeros in rows of 1-256, random and banded columns, beside a hand-written vector CSR kernel (target >= 3x at
 #   32-256; rows of 1-8 say which G, if any, is never slower), the last table.
 # run: writes $OUT/bench-rowwalk.md (OUT default build-gpu/out); exit 77
@@ -74,6 +79,15 @@ prepare() {
     "$PTXOPT" -O2 --rowwalk-exits "$PTXDIR/exits.ptx" -o "$PTXDIR/exits-O2.opt.ptx"
     return
   fi
+  [ "${CSR_ONLY:-0}" = 1 ] || prepare_rest
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/csr.cu -o "$PTXDIR/csr.ptx"
+  for g in 32 8 4; do
+    "$PTXOPT" --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes="$g" "$PTXDIR/csr.ptx" -o "$PTXDIR/csr-lanes$g.opt.ptx"
+    "$PTXOPT" --passes=rowwalk --reassociate --rowwalk-csr-lanes="$g" "$PTXDIR/csr.ptx" -o "$PTXDIR/csr-rounds$g.opt.ptx"
+  done
+}
+
+prepare_rest() {
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/rowwalk.cu -o "$PTXDIR/rowwalk.ptx"
   "$PTXOPT" --passes=rowwalk "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk.opt.ptx"
   "$PTXOPT" --passes=rowwalk,pack "$PTXDIR/rowwalk.ptx" -o "$PTXDIR/rowwalk-pack.opt.ptx"
@@ -99,10 +113,6 @@ prepare() {
   "$PTXOPT" -O2 "$PTXDIR/rowwalk-short.ptx" -o "$PTXDIR/rowwalk-short-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/scopes.cu -o "$PTXDIR/scopes.ptx"
   "$PTXOPT" -O2 "$PTXDIR/scopes.ptx" -o "$PTXDIR/scopes-O2.opt.ptx"
-  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/csr.cu -o "$PTXDIR/csr.ptx"
-  for g in 32 8 4; do
-    "$PTXOPT" --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes="$g" "$PTXDIR/csr.ptx" -o "$PTXDIR/csr-lanes$g.opt.ptx"
-  done
 }
 
 # The first variant of -O2's manifest for rowsum_mem (what a default build runs).
@@ -122,6 +132,17 @@ run() {
     set -e
     if [ $rc = 77 ]; then echo "[rowwalk] SKIPPED: no CUDA device (nothing measured)"; exit 77; fi
     cat "$OUT/bench-rowwalk-exits.md"
+    exit $rc
+  fi
+  if [ "${CSR_ONLY:-0}" = 1 ]; then
+    nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/csr.cu bench/common/driver.cpp -o "$PTXDIR/csr-bench" -lcuda
+    set +e
+    "$PTXDIR/csr-bench" "$PTXDIR/csr.ptx" R8="$PTXDIR/csr-rounds8.opt.ptx" R4="$PTXDIR/csr-rounds4.opt.ptx" \
+      R32="$PTXDIR/csr-rounds32.opt.ptx" 8="$PTXDIR/csr-lanes8.opt.ptx" ${CSR_ARGS:-} >"$OUT/bench-rowwalk-csr.md"
+    rc=$?
+    set -e
+    if [ $rc = 77 ]; then echo "[rowwalk] SKIPPED: no CUDA device (nothing measured)"; exit 77; fi
+    cat "$OUT/bench-rowwalk-csr.md"
     exit $rc
   fi
   [ -e "$PTXDIR/rowwalk.opt.ptx" ] || { echo "[rowwalk] error: run 'prepare' first" >&2; exit 2; }
@@ -169,8 +190,8 @@ run() {
     [ $rc != 0 ] || rc=$src
     # Scalar CSR SpMV (bench/rowwalk/csr.cu), appended last.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/csr.cu bench/common/driver.cpp -o "$PTXDIR/csr-bench" -lcuda
-    { echo; "$PTXDIR/csr-bench" "$PTXDIR/csr.ptx" 32="$PTXDIR/csr-lanes32.opt.ptx" 8="$PTXDIR/csr-lanes8.opt.ptx" \
-        4="$PTXDIR/csr-lanes4.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    { echo; "$PTXDIR/csr-bench" "$PTXDIR/csr.ptx" R8="$PTXDIR/csr-rounds8.opt.ptx" 32="$PTXDIR/csr-lanes32.opt.ptx" \
+        8="$PTXDIR/csr-lanes8.opt.ptx" 4="$PTXDIR/csr-lanes4.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     src=$?
     [ $rc != 0 ] || rc=$src
   fi

@@ -107,9 +107,16 @@ std::vector<OptionDecl> rowwalkOptions() {
       // were fastest at 32 and 128 non-zeros a row, as fast as 32 at 256,
       // and lose least on short rows.
       {{"rowwalk-csr-lanes", "rowwalk", Type::Int, "G", "8", {"4", "8", "16", "32"}, 0, 0,
-        "lanes per row of rowwalk-csr's clone (none when rowwalk-lanes is 0)"},
+        "lanes per row of the CSR clones (rowwalk-csr-rounds, rowwalk-csr; none when rowwalk-lanes is 0)"},
        "8",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.csrLanes = unsigned(v.integer); }},
+      // Measured on an H200 (docs/BENCHMARKS.md, "Scalar CSR SpMV").
+      {{"rowwalk-csr-rounds", "rowwalk", Type::Enum, "0|1", "1", {"0", "1"}, 0, 0,
+        "the clone of loops whose rows start and end at loaded values (scalar CSR) that keeps the launch: each "
+        "warp reads its rows' lengths and runs the original code where few are long, else its 32 rows "
+        "rowwalk-csr-lanes lanes at a time (integer sums exact; floating point with --reassociate); 0: none"},
+       "1",
+       [](PassOptions &o, const OptionValue &v) { o.rowwalk.csrRounds = v.text == "1"; }},
       {{"rowwalk-staged-copy", "rowwalk", Type::Enum, "plain|async", "plain", {"plain", "async"}, 0, 0,
         "how the staged clone copies rows into shared memory: async (cp.async, sm_80+) or plain (ld.global.v4 "
         "into registers, st.shared.v4; any target; measured faster)"},

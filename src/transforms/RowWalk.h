@@ -63,6 +63,17 @@ inline constexpr uint32_t kStagedMinLaunch = 2048;
 inline constexpr unsigned kPeelBytes = 128;
 inline constexpr unsigned kExitMinLanes = 16;
 inline constexpr int64_t kStagedMinRow = 256;
+/// CSR's rounds clone (RowWalkCsrRounds.cpp): a lane's row is long when its
+/// main loop (nvcc's, unrolled by 4) runs at least kCsrMinIters times (32
+/// non-zeros); a warp takes the rounds when at least kCsrMinLongLanes of
+/// its 32 rows are long, else it runs the original code. Measured on an
+/// H200: docs/BENCHMARKS.md, "Scalar CSR SpMV".
+inline constexpr int64_t kCsrMinIters = 8;
+inline constexpr unsigned kCsrMinLongLanes = 8;
+/// The rounds clone's launches: at least this many threads (65536 rows of
+/// 128 ran 2.5-2.8x; 1000-5000 rows 0.56-1.0x, latency-bound: a warp's 32
+/// rows one round after another are a longer path than 32 rows at once).
+inline constexpr uint32_t kCsrMinLaunch = 65536;
 
 /// A single-block loop: `header:` at body[hs], its latch branch at body[ls].
 struct LoopBlock {
@@ -411,10 +422,22 @@ private:
 
 /// Builds a clone of `k` named `name`: step 1 always; the lanes clone when
 /// `lanes` (launch route: grid.x*32 when `gridRoute`, else block.x*32); the
-/// staged clone when `staged` (RowWalkClone.cpp).
+/// staged clone when `staged` (RowWalkClone.cpp). `rounds` (with `lanes`):
+/// CSR's clone of the original launch, G lanes per row in rounds after a
+/// warp's vote on its rows' lengths (RowWalkCsrRounds.cpp); null when the
+/// kernel's code before the loop does not allow it.
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
                                          const std::string &name, bool lanes, bool gridRoute, bool staged = false,
-                                         unsigned G = kLanes);
+                                         unsigned G = kLanes, bool rounds = false);
+/// Assembles CSR's rounds clone (RowWalkCsrRounds.cpp) around the lanes body
+/// already in `clone` (its %tid.x read as `lt`): the original's code up to
+/// the loop, the warp's vote, the dispatch back, the rounds. `laneSetup`
+/// computes the lane registers from `hw` (%tid.x). False when the code
+/// before the loop writes memory, loops back into itself from later code,
+/// or the body does not end in `ret` or `bra`.
+bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
+                       const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
+                       std::vector<std::unique_ptr<Stmt>> laneSetup);
 
 using StmtMap = std::map<size_t, std::vector<std::unique_ptr<Stmt>>>;
 

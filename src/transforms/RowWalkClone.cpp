@@ -338,6 +338,23 @@ void spliceEdits(Body &cb, StmtMap &before, StmtMap &after, const std::set<size_
   cb = std::move(out);
 }
 
+/// The lane registers: `hw` (%tid.x), the lane number in the logical
+/// thread, lane 0's predicate and (G < 32) the logical thread's lane mask.
+void emitLaneRegs(Emitter &e, const LaneRegs &lr, const std::string &hw, unsigned G) {
+  e.ins("mov.u32", {hw, "%tid.x"});
+  e.ins("and.b32", {lr.lane, hw, std::to_string(G - 1)});
+  e.ins("cvt.u64.u32", {lr.lane64, lr.lane});
+  e.ins("setp.eq.u32", {lr.lane0, lr.lane, "0"});
+  if (G < kLanes) {
+    // The G lanes of this logical thread: ((1 << G) - 1) << (%laneid & (32 - G)).
+    const std::string hl = e.reg32();
+    e.ins("mov.u32", {hl, "%laneid"});
+    e.ins("and.b32", {hl, hl, std::to_string(kLanes - G)});
+    e.ins("mov.b32", {lr.mask, std::to_string((uint64_t(1) << G) - 1)});
+    e.ins("shl.b32", {lr.mask, lr.mask, hl});
+  }
+}
+
 /// The lanes prologue: logical indices from the hardware ones, the lane
 /// number, lane 0's predicate and (G < 32) the logical thread's lane mask.
 void emitLanesPrologue(ir::Module &m, ir::Function &clone, Emitter &e, const LaneRegs &lr, bool gridRoute,
@@ -356,18 +373,7 @@ void emitLanesPrologue(ir::Module &m, ir::Function &clone, Emitter &e, const Lan
   }
   replaceSpecialReads(*clone.body, names, m);
   const std::string sh = std::to_string(log2u(G));
-  e.ins("mov.u32", {hw, "%tid.x"});
-  e.ins("and.b32", {lr.lane, hw, std::to_string(G - 1)});
-  e.ins("cvt.u64.u32", {lr.lane64, lr.lane});
-  e.ins("setp.eq.u32", {lr.lane0, lr.lane, "0"});
-  if (G < kLanes) {
-    // The G lanes of this logical thread: ((1 << G) - 1) << (%laneid & (32 - G)).
-    const std::string hl = e.reg32();
-    e.ins("mov.u32", {hl, "%laneid"});
-    e.ins("and.b32", {hl, hl, std::to_string(kLanes - G)});
-    e.ins("mov.b32", {lr.mask, std::to_string((uint64_t(1) << G) - 1)});
-    e.ins("shl.b32", {lr.mask, lr.mask, hl});
-  }
+  emitLaneRegs(e, lr, hw, G);
   if (gridRoute) {
     const std::string cta = e.reg32(), nt = e.reg32(), t1 = e.reg32(), t2 = e.reg32(), nc = e.reg32();
     e.ins("mov.u32", {cta, "%ctaid.x"});
@@ -397,7 +403,7 @@ void emitLanesPrologue(ir::Module &m, ir::Function &clone, Emitter &e, const Lan
 /// whole warp (-1).
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
                                          const std::string &name, bool lanes, bool gridRoute, bool staged,
-                                         unsigned G) {
+                                         unsigned G, bool rounds) {
   auto clone = ir::cloneFunction(k, name, staged ? "_rws" : gridRoute ? "_rwg" : lanes ? "_rwb" : "_rwr", m);
   auto &cb = clone->body->body;
   Emitter e{m, {}};
@@ -441,6 +447,18 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
     if (e.r32) cb.insert(cb.begin() + long(decls), e.decl(".b32", e.prefix + "r", e.r32));
     if (e.r64) cb.insert(cb.begin() + long(decls), e.decl(".b64", e.prefix + "rd", e.r64));
     if (e.pred) cb.insert(cb.begin() + long(decls), e.decl(".pred", e.prefix + "p", e.pred));
+    return clone;
+  }
+  if (rounds) {
+    // CSR's same-launch clone (RowWalkCsrRounds.cpp): the lanes body runs
+    // once per round, %tid.x the round's logical thread.
+    const std::string lt = e.reg32(), hw = e.reg32();
+    replaceSpecialReads(*clone->body, {{"%tid.x", lt}}, m);
+    emitLaneRegs(e, lr, hw, G);
+    std::vector<std::unique_ptr<Stmt>> laneSetup = std::move(e.out);
+    e.out.clear();
+    if (!assembleCsrRounds(m, *clone, e, k, plan, G, lt, hw, std::move(laneSetup))) return nullptr;
+    insertPrologue(*clone, e, true);
     return clone;
   }
   emitLanesPrologue(m, *clone, e, lr, gridRoute, G);

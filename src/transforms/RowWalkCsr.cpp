@@ -113,12 +113,11 @@ bool Planner::keepDataRows(KernelPlan &plan) {
   for (const auto &lp : plan.lanes)
     if (lp.dataRows && !csr) csr = &lp;
   if (!csr) return false;
-  if (ctx_.options.rowwalk.csr) return true;
+  if (ctx_.options.rowwalk.csr || ctx_.options.rowwalk.csrRounds) return true;
   ctx_.remark(Remark::Kind::Missed, k_, csr->loop.where,
               "no lanes clone: loop at " + (csr->loop.where.empty() ? csr->loop.header : csr->loop.where) +
-                  " walks rows that start and end at loaded values (CSR); no launch condition can tell their "
-                  "lengths, and rows of 1-8 elements run slower split over lanes: only with rowwalk-csr "
-                  "(ptx-opt --rowwalk-csr)");
+                  " walks rows that start and end at loaded values (CSR); rowwalk-csr-rounds=0 and no "
+                  "rowwalk-csr");
   plan.lanes.clear();
   plan.reassoc = false;
   return false;

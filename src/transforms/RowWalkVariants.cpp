@@ -168,6 +168,57 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   }
 }
 
+namespace {
+/// CSR's rounds clone (RowWalkCsrRounds.cpp), its variant and remark:
+/// the original's launch, whole warps.
+void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                       const Variant &v, int &at) {
+  const unsigned G = ctx.options.rowwalk.csrLanes;
+  // Rows through a 64-bit pointer (an `int` index): with an `unsigned`
+  // index nvcc recomputes each address from the 32-bit index, the split
+  // loop takes 10-12 more registers than the original (42 against 30 on
+  // sm_90), and fewer warps fit an SM where every warp runs the original's
+  // code: rows of 1 ran 0.72x, of 8 0.90x (H200).
+  bool pointerRows = false;
+  for (const auto &lp : plan.lanes)
+    for (const IV &iv : lp.ivs) pointerRows |= iv.bits == 64;
+  if (!pointerRows) {
+    ctx.remark(Remark::Kind::Missed, *k, "",
+               "no CSR clone: the rows are read through a 32-bit index (an unsigned one: each address recomputed "
+               "from it), and the split loop's registers leave fewer warps for the warps that run the original "
+               "code (short rows measured 0.72-0.93x); rowwalk-csr's clone takes them");
+    return;
+  }
+  Variant r = v;
+  r.kind = plan.reassoc ? "csr-lanes+reassoc" : "csr-lanes";
+  r.name = std::string(k->name) + "__ptxopt_csr";
+  r.blockMultiple[0] = kLanes;
+  r.minLaunchThreads = kCsrMinLaunch;
+  auto clone = buildClone(ctx.module, from, plan, r.name, true, false, false, G, true);
+  if (!clone) {
+    ctx.remark(Remark::Kind::Missed, *k, "",
+               "no CSR clone: the code before the row loop writes memory, calls, waits at a barrier or branches "
+               "indirectly, later code branches back into it, or the kernel does not end in ret or bra "
+               "(each warp runs that code first, then runs it again when it splits its rows)");
+    return;
+  }
+  if (!ctx.addClone(*k, std::move(clone), r, at)) return;
+  std::string conds = "block.x % 32 == 0, at least " + std::to_string(kCsrMinLaunch) + " threads";
+  for (const auto &d : r.disjointParams)
+    conds += ", params " + std::to_string(d.a) + " and " + std::to_string(d.b) + " in different allocations";
+  ctx.remark(Remark::Kind::Applied, *k, "",
+             r.name + ": rows with loaded bounds (CSR), the original's launch; each warp counts its rows of " +
+                 std::to_string(kCsrMinIters) + " or more iterations of the loop and, with " +
+                 std::to_string(kCsrMinLongLanes) + " or more, runs its 32 rows " + std::to_string(G) +
+                 " lanes at a time, " + std::to_string(kLanes / G) + " rows a round, else the original code" +
+                 (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may differ "
+                                 "in the last bits"
+                               : "; exact") +
+                 "; conditions: " + conds);
+  ctx.count("csr-loops", double(plan.lanes.size()));
+}
+}  // namespace
+
 /// The lanes clones of a planned kernel (RowWalkLanes.cpp builds them):
 /// one per lane count of laneCounts (CSR: one of rowwalk-csr-lanes), with
 /// the block route and the scalar-load form for 32 lanes; their variants
@@ -194,8 +245,11 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
   // CSR rows (RowWalkCsr.cpp): their lengths are in memory, no condition.
   const std::vector<uint32_t> rowParams = plan.csr ? std::vector<uint32_t>{} : integerTripParams(*k, lps);
   auto counts = laneCounts(ctx);
-  // CSR: one clone (no condition could choose among several) of rowwalk-csr-lanes lanes.
-  if (plan.csr && !counts.empty()) counts = {{ctx.options.rowwalk.csrLanes, 0}};
+  // CSR: with rowwalk-csr one clone (no condition could choose among
+  // several) of rowwalk-csr-lanes lanes; the rounds clone below.
+  const bool csrRounds = plan.csr && !counts.empty() && ctx.options.rowwalk.csrRounds;
+  if (plan.csr && !counts.empty())
+    counts = ctx.options.rowwalk.csr ? decltype(counts){{ctx.options.rowwalk.csrLanes, 0}} : decltype(counts){};
   const std::string alignText = sortAligned(v);
   std::string aconds;
   for (const auto &d : v.disjointParams)
@@ -253,6 +307,8 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
       if (plan.reassoc) ctx.count("reassociated");
     }
   }
+  // After rowwalk-csr's clone (asked for: every launch it can take).
+  if (csrRounds) addCsrRoundsClone(ctx, k, from, plan, v, at);
 }
 
 }  // namespace ptxopt::transforms::rowwalk

@@ -7,8 +7,10 @@
 // Edges: random sparsity (row lengths drawn from lo..hi), rows of 0
 // non-zeros (about one in 8 rows), rows of 1-8 (the remainder loop alone or
 // with one unrolled iteration), 32-256, n not a multiple of 32 or of the
-// block; x of 4096 elements (columns random below 4096). -O2 without the
-// option rowwalk-csr must run the original.
+// block; x of 4096 elements (columns random below 4096). -O2 runs the
+// rounds clone (RowWalkCsrRounds.cpp: the original's launch, each warp
+// choosing between the original code and its rows split), rowwalk-csr the
+// clone of G times the threads.
 #include "Cases.h"
 
 #include <cmath>
@@ -43,16 +45,17 @@ Approx csrApprox(unsigned n) {
 void addCsr(std::vector<Case> &cs) {
   constexpr unsigned kCols = 4096;
   auto csr = [&](const std::string &what, const std::string &kernel, unsigned n, unsigned lo, unsigned hi,
-                 unsigned zeros, bool floating, const std::string &passes, const std::string &expect) {
+                 unsigned zeros, bool floating, const std::string &passes, const std::string &expect,
+                 unsigned block = 256) {
     const Elem e = floating ? Elem::F32 : Elem::I32;
     const size_t nnz = std::max<size_t>(1, size_t(n) * hi);
-    const unsigned blocks = kernel == "csr_i32_noguard" ? n / 256 : (n + 255) / 256;
+    const unsigned blocks = kernel == "csr_i32_noguard" ? n / block : (n + block - 1) / block;
     Case c = makeCase("csr: " + what + " " + kernel + " " + std::to_string(n) + " rows of " + std::to_string(lo) +
-                          "-" + std::to_string(hi),
+                          "-" + std::to_string(hi) + (block == 256 ? "" : ", blocks of " + std::to_string(block)),
                       "csr", kernel,
                       {rowPtrs(n, lo, hi, zeros), indices(nnz, kCols), in(e, nnz), in(e, kCols), out(e, n),
                        i32(int32_t(n))},
-                      {blocks, 1, 1}, {256, 1, 1});
+                      {blocks, 1, 1}, {block, 1, 1});
     c.passes = passes;
     c.expect = expect;
     c.big = nnz >= (size_t(1) << 22);
@@ -62,7 +65,26 @@ void addCsr(std::vector<Case> &cs) {
   const std::string on = "rowwalk;rowwalk-csr", onF = "rowwalk;rowwalk-csr;reassociate";
   for (const char *k : {"csr_i32", "csr_u32"}) {
     const std::string K = k;
-    cs.push_back(csr("-O2 (no rowwalk-csr)", K, 4001, 32, 256, 0, false, "", "original"));
+    // -O2: the rounds clone (RowWalkCsrRounds.cpp), the original's launch,
+    // launches of 65536 threads or more; each warp chooses: rows of 32-256
+    // split, 1-8 and 0-3 the original code, 0-40 and 16-48 some warps each
+    // way (a warp splits with 8 of its 32 rows at 32 non-zeros or more).
+    // Unsigned indices (csr_u32): no rounds clone (registers), the original.
+    const bool rounds = K == "csr_i32";
+    const std::string R = rounds ? "=" + K + "__ptxopt_csr" : "original";
+    for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 8},
+                                    {65536, 128, 128, 0}, {100000, 1, 8, 8}, {70000, 0, 3, 0}, {80000, 0, 40, 4},
+                                    {70000, 16, 48, 0}})
+      cs.push_back(csr("-O2 rounds", K, n, lo, hi, zeros, false, "", R));
+    // Under the launch floor: the original.
+    cs.push_back(csr("-O2, under 65536 threads", K, 4001, 32, 256, 8, false, "", "original"));
+    // Blocks of 96 (3 warps): the clone; of 48 (a warp of 16): the original.
+    cs.push_back(csr("-O2 rounds", K, 70001, 0, 64, 8, false, "", R, 96));
+    cs.push_back(csr("-O2, not whole warps", K, 70001, 0, 64, 8, false, "", "original", 48));
+    // 4 and 32 lanes a row in the rounds (rowwalk-csr-lanes).
+    cs.push_back(csr("rounds, 4 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=4", R));
+    cs.push_back(csr("rounds, 32 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=32", R));
+    cs.push_back(csr("no rounds (rowwalk-csr-rounds=0)", K, 70001, 32, 256, 0, false, "rowwalk;rowwalk-csr-rounds=0", "original"));
     for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
                                     {65536, 128, 128, 0}, {1000, 1, 8, 8}, {777, 0, 3, 0}, {5000, 0, 40, 4}})
       cs.push_back(csr("lanes", K, n, lo, hi, zeros, false, on, "=" + K + "__ptxopt_lanes8"));
@@ -75,6 +97,12 @@ void addCsr(std::vector<Case> &cs) {
   cs.push_back(csr("lanes", "csr_i32_noguard", 4096, 1, 64, 8, false, on, "=csr_i32_noguard__ptxopt_lanes8"));
   // 4 lanes (rowwalk-csr-lanes=4), rows of 1-8.
   cs.push_back(csr("4 lanes", "csr_i32", 1000, 1, 8, 8, false, on + ";rowwalk-csr-lanes=4", "=csr_i32__ptxopt_lanes4"));
+  cs.push_back(csr("-O2 rounds", "csr_i32_noguard", 65536, 0, 64, 8, false, "", "=csr_i32_noguard__ptxopt_csr"));
+  // Floats, --reassociate: the rounds clone; without it the original.
+  for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 8},
+                                  {100000, 1, 8, 8}, {80000, 0, 40, 4}})
+    cs.push_back(csr("rounds, reassociated", "csr_f32", n, lo, hi, zeros, true, "rowwalk;reassociate", "=csr_f32__ptxopt_csr"));
+  cs.push_back(csr("-O2 (no reassociate)", "csr_f32", 70001, 32, 256, 0, true, "", "original"));
   // Floats without reassociate: no lanes clone even with rowwalk-csr.
   cs.push_back(csr("no reassociate", "csr_f32", 4001, 32, 256, 0, true, on, "original"));
   for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},

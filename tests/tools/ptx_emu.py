@@ -14,7 +14,7 @@ clone whose warps diverge at those points cannot pass silently. It knows the
 instructions nvcc 13 emits for the transposes of
 tests/lit/transpose/Inputs/transpose.cu and the row walks of
 tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
-rowwalk pass's staged clone's (popc, integer max/min, b64 packs {lo, hi},
+rowwalk pass's staged clone's (popc, selp, integer max/min, b64 packs {lo, hi},
 setp with .and/.or, neg.f32):
 integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
@@ -30,6 +30,8 @@ An argument SPEC: in:<bytes>:<seed> (a buffer filled with pseudo-random bytes;
 floats kept finite), inzeros:<bytes>:<seed> (the same, one float in three
 0), inzero:<bytes>:<seed>:<k>[:last0] (integers 1..1000, one in k 0: sentinels;
 last0: the last element 0 too),
+rowptr:<seed>:<n>x<lo>-<hi>[,...] (a CSR row pointer of 32-bit offsets from 0:
+n rows of lo..hi elements each, segment after segment),
 out:<bytes> (a buffer of 0x5a bytes, the one
 printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
 (the tiled clone's original grid.x/.y); --extra-end N appends a .u64, the
@@ -289,6 +291,8 @@ def run(ptx, kernel, grid, block, args, extra):
                     regs[d] = ((srcs[1] & ~fm) | ((srcs[0] << pos) & fm)) & mask
             elif base == "popc":
                 regs[d] = bin(srcs[0] & mask).count("1")
+            elif base == "selp":  # selp.t d, a, b, p: p ? a : b
+                regs[d] = (srcs[0] if srcs[2] else srcs[1]) & mask
             elif base in ("max", "min") and t[1] in "su":
                 a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
                 regs[d] = (max(a, b) if base == "max" else min(a, b)) & mask
@@ -492,6 +496,16 @@ def main():
                 if fields[3:] == ["last0"] and n >= 4:  # a sentinel as the buffer's last element
                     data[n - 4 - n % 4:n - n % 4] = b"\0\0\0\0"
                 args.append(MEM.alloc(data))
+            elif kind == "rowptr":  # rowptr:<seed>:<n>x<lo>-<hi>,...: a CSR row pointer, n rows of lo..hi each
+                seed, _, segs = rest.partition(":")
+                rng = random.Random(int(seed))
+                ptrs = [0]
+                for seg in segs.split(","):
+                    n, _, span = seg.partition("x")
+                    lo, _, hi = span.partition("-")
+                    for _ in range(int(n)):
+                        ptrs.append(ptrs[-1] + rng.randint(int(lo), int(hi)))
+                args.append(MEM.alloc(bytearray(struct.pack("<%dI" % len(ptrs), *ptrs))))
             elif kind == "out":
                 data = bytearray(b"\x5a" * int(rest))
                 outs.append(data)

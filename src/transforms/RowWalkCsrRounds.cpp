@@ -1,0 +1,224 @@
+// rowwalk, CSR by default: the rounds clone (`<kernel>__ptxopt_csr`) of a
+// scalar CSR loop (RowWalkCsr.cpp finds it), which runs with the original's
+// launch and lets each warp choose, from its own rows' lengths, between the
+// original code and the "vector CSR" split.
+// What: the clone is three pieces of code in one kernel.
+//   1. The original's code up to the header of its main row loop (the
+//      split loop of the largest step: nvcc's loop unrolled by 4), as it
+//      is, each lane its own row. Every way out of that code (a branch past
+//      the header, `ret`, falling into the header) goes instead to a stub
+//      that records which way it was; the stub of the header computes the
+//      lane's trip count T of that loop (the lanes plan's own count) and
+//      calls the row long when T >= kCsrMinIters.
+//   2. The vote: `vote.sync.ballot` over the whole warp (the launch
+//      condition block.x % 32 == 0 makes every warp whole). With fewer than
+//      kCsrMinLongLanes long rows, each lane goes back the way it recorded
+//      (its registers are where the original left them): the original runs,
+//      at the cost of the stub, the vote and the dispatch.
+//   3. Else the rounds: the lanes clone's body (G lanes per row, a shuffle
+//      reduction after each split loop, stores by the row's lane 0) runs G
+//      times, round s giving lane l the logical thread
+//      (tid & ~31) + s * 32/G + (tid & 31)/G: the warp's own 32 rows, 32/G
+//      at a time, from the start (the code before the loop only loads, so
+//      running it again changes nothing), `ret` going to the next round.
+// Why it pays on the GPU: one thread per row reads a different row per
+// lane, 32 sectors per warp load for rows of 32 or more non-zeros; split
+// over G lanes the loads of a row are consecutive. Where rows are short
+// (1-8 non-zeros) neighbouring rows are adjacent in memory and the
+// original's loads already nearly coalesced: split, each row costs a round
+// (the rowwalk-csr clone of G times the threads ran 0.1-0.7x there), so
+// those warps keep the original code. No launch condition can tell the
+// lengths (they are in memory); the warp reads them itself.
+// Exactness: as the lanes clone (integer sums exact, floating point only
+// with --reassociate, which planLanes asks before a CSR loop gets here).
+// Refuses (no clone, a remark): code before the loop that writes memory,
+// calls, waits at a barrier or branches indirectly, a branch from after the
+// loop's header back before it (an outer loop), a body that does not end
+// in an unconditional `ret` or `bra`.
+// Overview: RowWalk.cpp.
+#include "RowWalk.h"
+
+namespace ptxopt::transforms::rowwalk {
+
+namespace {
+
+using Body = std::vector<std::unique_ptr<Stmt>>;
+
+/// An instruction the code before the loop may run twice (once in the
+/// original's way, once in a round): no memory write, no call, barrier,
+/// indirect branch or exit.
+bool repeatable(const Instruction &in) {
+  static const std::set<std::string, std::less<>> refused{"call", "brx",  "bar",   "barrier", "exit",
+                                                          "cp",   "mbarrier", "fence", "membar", "setmaxnreg"};
+  if (refused.count(in.base())) return false;
+  auto mem = analysis::memAccess(in);
+  return !mem || mem->kind == analysis::MemAccess::Kind::Load || mem->kind == analysis::MemAccess::Kind::Prefetch;
+}
+
+bool isBranch(const Instruction &in) { return in.base() == "bra" && !in.operands.empty() && in.operands[0].isSym(); }
+
+/// The split loop whose trip count the vote reads: the largest step of the
+/// tested induction variable (nvcc's unrolled loop, not its remainder).
+const LanePlan *measuredLoop(const KernelPlan &plan) {
+  const LanePlan *best = nullptr;
+  for (const auto &lp : plan.lanes) {
+    const IV &t = lp.ivs[lp.tested];
+    if (!t.immStep) continue;
+    if (!best || std::llabs(t.step) > std::llabs(best->ivs[best->tested].step)) best = &lp;
+  }
+  return best;
+}
+
+}  // namespace
+
+bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
+                       const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
+                       Body laneSetup) {
+  const LanePlan *lp = measuredLoop(plan);
+  if (!lp || !k.body) return false;
+  const Body &fb = k.body->body;
+  const size_t start = prologueAt(*k.body), header = lp->loop.hs;
+  if (header <= start || header >= fb.size() || fb[header]->kind != Stmt::Kind::Label) return false;
+  std::map<std::string, size_t, std::less<>> labelAt;
+  for (size_t i = start; i < fb.size(); ++i)
+    if (fb[i]->kind == Stmt::Kind::Label) labelAt[std::string(static_cast<const ir::Label &>(*fb[i]).name)] = i;
+  // The ways out of the code before the header: 0 the header, then each
+  // label at or after it, in order of first use; "" is `ret`.
+  std::vector<std::string> ways{std::string(static_cast<const ir::Label &>(*fb[header]).name)};
+  auto wayOf = [&](const std::string &target) {
+    auto it = std::find(ways.begin(), ways.end(), target);
+    if (it != ways.end()) return size_t(it - ways.begin());
+    ways.push_back(target);
+    return ways.size() - 1;
+  };
+  const Instruction *last = nullptr;
+  for (size_t i = start; i < fb.size(); ++i) {
+    if (fb[i]->kind == Stmt::Kind::Block) return false;
+    if (fb[i]->kind != Stmt::Kind::Instruction) continue;
+    const auto &in = static_cast<const Instruction &>(*fb[i]);
+    last = &in;
+    if (in.base() == "bra" && !isBranch(in)) return false;
+    if (i < header) {
+      if (!repeatable(in)) return false;
+      if (isBranch(in)) {
+        auto t = labelAt.find(in.operands[0].text);
+        if (t == labelAt.end()) return false;
+        if (t->second >= header) wayOf(t->first);
+      } else if (in.base() == "ret") {
+        wayOf("");
+      }
+    } else if (isBranch(in)) {
+      // A branch back into the code before the header (an outer loop).
+      auto t = labelAt.find(in.operands[0].text);
+      if (t == labelAt.end() || t->second < header) return false;
+    }
+  }
+  if (!last || !last->guard.empty() || (last->base() != "ret" && last->base() != "bra")) return false;
+
+  const std::string tag = "__ptxopt_o", stub = "$L__ptxopt_csr_way", decide = "$L__ptxopt_csr_decide",
+                    rounds = "$L__ptxopt_csr_rounds", round = "$L__ptxopt_csr_round",
+                    next = "$L__ptxopt_csr_next";
+  auto renamed = [&](std::string_view l) { return m.intern(std::string(l) + tag); };
+  auto stubOf = [&](size_t way) { return stub + std::to_string(way); };
+  // 1. The original's code, its labels renamed; the ways out of the code
+  //    before the header go to their stubs.
+  Body phase1;
+  for (size_t i = start; i < fb.size(); ++i) {
+    if (i == header) {
+      // Falling into the header.
+      e.ins("bra.uni", {stubOf(0)});
+      for (auto &st : e.out) phase1.push_back(std::move(st));
+      e.out.clear();
+    }
+    auto st = fb[i]->clone();
+    st->edited = true;
+    if (st->kind == Stmt::Kind::Label) {
+      auto &l = static_cast<ir::Label &>(*st);
+      l.name = renamed(l.name);
+    } else if (st->kind == Stmt::Kind::Instruction) {
+      auto &in = static_cast<Instruction &>(*st);
+      if (isBranch(in)) {
+        const std::string target(in.operands[0].text);
+        const auto at = labelAt.at(target);
+        in.operands[0] = Operand::sym(i < header && at >= header ? m.intern(stubOf(wayOf(target))) : renamed(target));
+      } else if (i < header && in.base() == "ret") {
+        in.opcode = m.intern("bra");
+        in.operands = {Operand::sym(m.intern(stubOf(wayOf(""))))};
+      }
+    }
+    phase1.push_back(std::move(st));
+  }
+  // The stubs: which way, and (the header's) whether the row is long.
+  const std::string way = e.reg32(), longRow = e.reg32();
+  for (size_t w = 0; w < ways.size(); ++w) {
+    e.label(stubOf(w));
+    e.ins("mov.u32", {way, std::to_string(w)});
+    if (w == 0) {
+      std::vector<std::string> v0;
+      for (const IV &iv : lp->ivs) v0.push_back(iv.reg);
+      const std::string T = lp->lessThan ? emitTripCountLess(e, *lp, v0) : emitTripCount(e, *lp, v0);
+      const std::string q = e.regp();
+      e.ins("setp.ge.u64", {q, T, std::to_string(kCsrMinIters)});
+      e.ins("selp.u32", {longRow, "1", "0", q});
+    } else {
+      e.ins("mov.u32", {longRow, "0"});
+    }
+    e.ins("bra.uni", {decide});
+  }
+  // 2. The vote, and each lane back its way when too few rows are long.
+  e.label(decide);
+  const std::string pl = e.regp(), ballot = e.reg32(), count = e.reg32(), use = e.regp();
+  e.ins("setp.ne.u32", {pl, longRow, "0"});
+  e.ins("vote.sync.ballot.b32", {ballot, pl, "-1"});
+  e.ins("popc.b32", {count, ballot});
+  e.ins("setp.ge.u32", {use, count, std::to_string(kCsrMinLongLanes)});
+  e.ins("bra.uni", {rounds}, use);
+  for (size_t w = 0; w < ways.size(); ++w) {
+    const std::string q = e.regp();
+    const bool lastWay = w + 1 == ways.size();
+    if (!lastWay) e.ins("setp.eq.u32", {q, way, std::to_string(w)});
+    if (ways[w].empty()) e.ins("ret", {}, lastWay ? "" : q);
+    else e.ins("bra", {std::string(renamed(ways[w]))}, lastWay ? "" : q);
+  }
+  // 3. The rounds: the lanes body once per round, round s taking the
+  //    warp's rows s * 32/G .. s * 32/G + 32/G - 1.
+  e.label(rounds);
+  for (auto &st : laneSetup) e.out.push_back(std::move(st));
+  const std::string s = e.reg32(), base = e.reg32(), sub = e.reg32();
+  e.ins("mov.u32", {s, "0"});
+  e.label(round);
+  e.ins("and.b32", {base, hw, "0xFFFFFFE0"});
+  e.ins("and.b32", {sub, hw, "31"});
+  e.ins("shr.u32", {sub, sub, std::to_string(log2u(G))});
+  e.ins("mad.lo.u32", {lt, s, std::to_string(kLanes / G), base});
+  e.ins("add.u32", {lt, lt, sub});
+  Body tail = std::move(e.out);
+  e.out.clear();
+  Body &cb = clone.body->body;
+  const size_t decls = prologueAt(*clone.body);
+  for (size_t i = decls; i < cb.size(); ++i) {
+    if (cb[i]->kind == Stmt::Kind::Instruction) {
+      auto &in = static_cast<Instruction &>(*cb[i]);
+      if (in.base() == "ret") {
+        in.opcode = m.intern("bra");
+        in.operands = {Operand::sym(m.intern(next))};
+        in.edited = true;
+      }
+    }
+    tail.push_back(std::move(cb[i]));
+  }
+  e.label(next);
+  const std::string more = e.regp();
+  e.ins("add.u32", {s, s, "1"});
+  e.ins("setp.lt.u32", {more, s, std::to_string(G)});
+  e.ins("bra.uni", {round}, more);
+  e.ins("ret", {});
+  for (auto &st : e.out) tail.push_back(std::move(st));
+  e.out.clear();
+  cb.resize(decls);
+  for (auto &st : phase1) cb.push_back(std::move(st));
+  for (auto &st : tail) cb.push_back(std::move(st));
+  return true;
+}
+
+}  // namespace ptxopt::transforms::rowwalk
