@@ -128,14 +128,19 @@
 //    guard and loop nests refuse (but for triangular outer loops:
 //    RowWalkTri.cpp). Details: RowWalkGuards.cpp.
 // 5. Rows with loaded bounds (scalar CSR SpMV, `for (j = rowptr[i]; j <
-//    rowptr[i+1]; j++)`): the lanes clone (the "vector CSR" kernel) only
-//    with the pass option rowwalk-csr, one clone of rowwalk-csr-lanes G: no launch
-//    condition can tell the row lengths, and short rows run slower split.
-//    Without it, a remark says so. Details: RowWalkCsr.cpp.
+//    rowptr[i+1]; j++)`): by default the rounds clone (`_csr`, the
+//    original's launch): each warp runs the original's code up to the row
+//    loop, votes on its rows' lengths, and either goes back to the original
+//    code or runs its 32 rows G lanes at a time in rounds (the "vector CSR"
+//    split; rowwalk-csr-lanes G; launches of 65536 threads or more; not for
+//    rows read through an unsigned index: RowWalkCsrRounds.cpp). With the
+//    option rowwalk-csr also the lanes clone of G times the threads (short
+//    rows run slower there). Details: RowWalkCsr.cpp.
 // Not done yet: early exits by default; lanes clones of loops of several blocks.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
-// RowWalkGuards.cpp (step 4: loops of several blocks),
+// RowWalkGuards.cpp (step 4: loops of several blocks), RowWalkCsr.cpp and
+// RowWalkCsrRounds.cpp (step 5: CSR rows),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3's emission: the aligned and unaligned forms, the solo form),
 // RowWalkStagedPlan.cpp (step 3's planning), RowWalkStagedLaunch.cpp (step 3's

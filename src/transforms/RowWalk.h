@@ -435,6 +435,9 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
 /// computes the lane registers from `hw` (%tid.x). False when the code
 /// before the loop writes memory, loops back into itself from later code,
 /// or the body does not end in `ret` or `bra`.
+/// Why `k`'s code before its CSR loop cannot be the rounds clone's first
+/// piece ("" when it can; RowWalkCsrRounds.cpp).
+std::string csrRoundsRefusal(const ir::Function &k, const KernelPlan &plan);
 bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
                        const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
                        std::vector<std::unique_ptr<Stmt>> laneSetup);

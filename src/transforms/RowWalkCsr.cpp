@@ -29,14 +29,16 @@
 // and the clone traps where the original's 32-bit counter would wrap
 // (iv0 + T * step past 2^31 - 1; the source's `int j` overflowing): the one
 // launch it cannot run as the original does.
-// Refuses: without the pass option rowwalk-csr (keepDataRows). No launch
-// condition can tell the row lengths (they are in memory), and with rows of
-// 1-8 non-zeros one row per warp does G times the work of the original
-// (neighbouring rows are contiguous there, so the original's loads are
-// already coalesced): rule 1 (never slower) keeps it off by default; with
-// the option, one clone, G = rowwalk-csr-lanes (default 8, the fastest at
+// By default the lanes body goes into the rounds clone (RowWalkCsrRounds.cpp:
+// the original's launch, each warp choosing from its rows' lengths). The
+// clone of G times the threads only with the pass option rowwalk-csr
+// (keepDataRows): no launch condition can tell the row lengths (they are in
+// memory), and with rows of 1-8 non-zeros one row per G lanes does G times
+// the work of the original (neighbouring rows are contiguous there, so the
+// original's loads are already coalesced): 0.1-0.7x, rule 1; with the
+// option, one clone, G = rowwalk-csr-lanes (default 8, the fastest at
 // 32-128 non-zeros a row on an H200; no condition could choose among
-// several). Loops that store, or whose rows the analysis
+// several), before the rounds clone. Loops that store, or whose rows the analysis
 // sees (the usual plan) are not taken here.
 // Overview: RowWalk.cpp.
 #include "RowWalk.h"

@@ -32,7 +32,9 @@
 // Exactness: as the lanes clone (integer sums exact, floating point only
 // with --reassociate, which planLanes asks before a CSR loop gets here).
 // Refuses (no clone, a remark): code before the loop that writes memory,
-// calls, waits at a barrier or branches indirectly, a branch from after the
+// loads other than plainly (volatile, acquire), calls, waits at a barrier or
+// branches indirectly; a kernel that reads %laneid, %warpid or a lane mask
+// (a round's logical thread sits on another lane); a branch from after the
 // loop's header back before it (an outer loop), a body that does not end
 // in an unconditional `ret` or `bra`.
 // Overview: RowWalk.cpp.
@@ -52,7 +54,17 @@ bool repeatable(const Instruction &in) {
                                                           "cp",   "mbarrier", "fence", "membar", "setmaxnreg"};
   if (refused.count(in.base())) return false;
   auto mem = analysis::memAccess(in);
-  return !mem || mem->kind == analysis::MemAccess::Kind::Load || mem->kind == analysis::MemAccess::Kind::Prefetch;
+  // Plain loads only: a volatile or acquiring load read twice could differ.
+  return !mem || ((mem->kind == analysis::MemAccess::Kind::Load || mem->kind == analysis::MemAccess::Kind::Prefetch) &&
+                  clone::plainMemoryOp(in));
+}
+
+/// Whether `o` reads a register that names a lane or warp of the hardware
+/// (%laneid, %warpid, %lanemask_*): a round's logical thread is another lane's.
+bool readsLaneRegister(const Operand &o) {
+  if (o.isReg() && (o.text.starts_with("%laneid") || o.text.starts_with("%warpid") || o.text.starts_with("%lanemask")))
+    return true;
+  return std::any_of(o.elems.begin(), o.elems.end(), readsLaneRegister);
 }
 
 bool isBranch(const Instruction &in) { return in.base() == "bra" && !in.operands.empty() && in.operands[0].isSym(); }
@@ -69,52 +81,87 @@ const LanePlan *measuredLoop(const KernelPlan &plan) {
   return best;
 }
 
-}  // namespace
-
-bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
-                       const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
-                       Body laneSetup) {
-  const LanePlan *lp = measuredLoop(plan);
-  if (!lp || !k.body) return false;
-  const Body &fb = k.body->body;
-  const size_t start = prologueAt(*k.body), header = lp->loop.hs;
-  if (header <= start || header >= fb.size() || fb[header]->kind != Stmt::Kind::Label) return false;
+/// The code before the measured loop's header and its ways out.
+struct Region {
+  const LanePlan *lp = nullptr;
+  size_t start = 0, header = 0;
   std::map<std::string, size_t, std::less<>> labelAt;
-  for (size_t i = start; i < fb.size(); ++i)
-    if (fb[i]->kind == Stmt::Kind::Label) labelAt[std::string(static_cast<const ir::Label &>(*fb[i]).name)] = i;
   // The ways out of the code before the header: 0 the header, then each
   // label at or after it, in order of first use; "" is `ret`.
-  std::vector<std::string> ways{std::string(static_cast<const ir::Label &>(*fb[header]).name)};
-  auto wayOf = [&](const std::string &target) {
+  std::vector<std::string> ways;
+  size_t wayOf(const std::string &target) {
     auto it = std::find(ways.begin(), ways.end(), target);
     if (it != ways.end()) return size_t(it - ways.begin());
     ways.push_back(target);
     return ways.size() - 1;
-  };
+  }
+};
+
+/// Reads the region of `k` (the plan's kernel); why it cannot be the
+/// rounds clone's first piece, "" when it can.
+std::string readRegion(const ir::Function &k, const KernelPlan &plan, Region &r) {
+  r.lp = measuredLoop(plan);
+  if (!r.lp || !k.body) return "no split loop with an immediate step";
+  const Body &fb = k.body->body;
+  r.start = prologueAt(*k.body);
+  r.header = r.lp->loop.hs;
+  if (r.header <= r.start || r.header >= fb.size() || fb[r.header]->kind != Stmt::Kind::Label)
+    return "the row loop's header is not a label after the declarations";
+  for (size_t i = r.start; i < fb.size(); ++i)
+    if (fb[i]->kind == Stmt::Kind::Label) r.labelAt[std::string(static_cast<const ir::Label &>(*fb[i]).name)] = i;
+  r.ways = {std::string(static_cast<const ir::Label &>(*fb[r.header]).name)};
   const Instruction *last = nullptr;
-  for (size_t i = start; i < fb.size(); ++i) {
-    if (fb[i]->kind == Stmt::Kind::Block) return false;
+  for (size_t i = r.start; i < fb.size(); ++i) {
+    if (fb[i]->kind == Stmt::Kind::Block) return "it has a nested { } scope";
     if (fb[i]->kind != Stmt::Kind::Instruction) continue;
     const auto &in = static_cast<const Instruction &>(*fb[i]);
     last = &in;
-    if (in.base() == "bra" && !isBranch(in)) return false;
-    if (i < header) {
-      if (!repeatable(in)) return false;
+    if (std::any_of(in.operands.begin(), in.operands.end(), readsLaneRegister))
+      return "it reads %laneid, %warpid or a lane mask (" + std::string(in.opcode) +
+             "): a round's row sits on another lane";
+    if (in.base() == "bra" && !isBranch(in)) return "an indirect branch";
+    if (i < r.header) {
+      if (!repeatable(in))
+        return "the code before the row loop " +
+               std::string(analysis::memAccess(in) ? "writes memory or loads other than plainly"
+                                                   : "calls, waits at a barrier or exits") +
+               " (" + std::string(in.opcode) + "): each warp runs it, then again in its rounds";
       if (isBranch(in)) {
-        auto t = labelAt.find(in.operands[0].text);
-        if (t == labelAt.end()) return false;
-        if (t->second >= header) wayOf(t->first);
+        auto t = r.labelAt.find(in.operands[0].text);
+        if (t == r.labelAt.end()) return "a branch to a label outside the body";
+        if (t->second >= r.header) r.wayOf(t->first);
       } else if (in.base() == "ret") {
-        wayOf("");
+        r.wayOf("");
       }
     } else if (isBranch(in)) {
-      // A branch back into the code before the header (an outer loop).
-      auto t = labelAt.find(in.operands[0].text);
-      if (t == labelAt.end() || t->second < header) return false;
+      auto t = r.labelAt.find(in.operands[0].text);
+      if (t == r.labelAt.end() || t->second < r.header)
+        return "a branch back into the code before the row loop (an outer loop)";
     }
   }
-  if (!last || !last->guard.empty() || (last->base() != "ret" && last->base() != "bra")) return false;
+  if (!last || !last->guard.empty() || (last->base() != "ret" && last->base() != "bra"))
+    return "the body does not end in ret or bra";
+  return "";
+}
 
+}  // namespace
+
+std::string csrRoundsRefusal(const ir::Function &k, const KernelPlan &plan) {
+  Region r;
+  return readRegion(k, plan, r);
+}
+
+bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
+                       const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
+                       Body laneSetup) {
+  Region r;
+  if (!readRegion(k, plan, r).empty()) return false;
+  const LanePlan *lp = r.lp;
+  const Body &fb = k.body->body;
+  const size_t start = r.start, header = r.header;
+  auto &labelAt = r.labelAt;
+  auto &ways = r.ways;
+  auto wayOf = [&](const std::string &target) { return r.wayOf(target); };
   const std::string tag = "__ptxopt_o", stub = "$L__ptxopt_csr_way", decide = "$L__ptxopt_csr_decide",
                     rounds = "$L__ptxopt_csr_rounds", round = "$L__ptxopt_csr_round",
                     next = "$L__ptxopt_csr_next";

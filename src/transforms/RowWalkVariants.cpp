@@ -189,19 +189,17 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
                "code (short rows measured 0.72-0.93x); rowwalk-csr's clone takes them");
     return;
   }
+  if (const std::string why = csrRoundsRefusal(from, plan); !why.empty()) {
+    ctx.remark(Remark::Kind::Missed, *k, "", "no CSR clone: " + why);
+    return;
+  }
   Variant r = v;
   r.kind = plan.reassoc ? "csr-lanes+reassoc" : "csr-lanes";
   r.name = std::string(k->name) + "__ptxopt_csr";
   r.blockMultiple[0] = kLanes;
   r.minLaunchThreads = kCsrMinLaunch;
   auto clone = buildClone(ctx.module, from, plan, r.name, true, false, false, G, true);
-  if (!clone) {
-    ctx.remark(Remark::Kind::Missed, *k, "",
-               "no CSR clone: the code before the row loop writes memory, calls, waits at a barrier or branches "
-               "indirectly, later code branches back into it, or the kernel does not end in ret or bra "
-               "(each warp runs that code first, then runs it again when it splits its rows)");
-    return;
-  }
+  if (!clone) return;  // csrRoundsRefusal said why
   if (!ctx.addClone(*k, std::move(clone), r, at)) return;
   std::string conds = "block.x % 32 == 0, at least " + std::to_string(kCsrMinLaunch) + " threads";
   for (const auto &d : r.disjointParams)

@@ -25,7 +25,7 @@ struct Arg {
   float f = 0;
   int alias = -1;  // a buffer that is argument `alias`'s (plus offset): overlapping pointers
   unsigned zeroOneIn = 0;  // In: each element 0 with probability 1/zeroOneIn (skip-zero loops); 0: none
-  // In, 32-bit elements, CSR (RowWalkCsr.cpp): csrMax > 0: row pointers
+  // In, 32-bit elements (row pointers also 64-bit), CSR (RowWalkCsr.cpp): csrMax > 0: row pointers
   // (count = rows + 1) from 0, each row csrMin..csrMax elements (0 about one
   // row in zeroOneIn); csrMod > 0: random values below csrMod (column indices).
   unsigned csrMin = 0, csrMax = 0, csrMod = 0;
@@ -50,8 +50,9 @@ inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
 /// A 64-bit integer parameter (`long`, `size_t`, `int64_t`).
 inline Arg i64(int64_t v) { return {Arg::Kind::I64, Elem::I64, 0, 0, v, 0}; }
 /// CSR row pointers of `rows` rows of lo..hi elements (a row of 0 about one in `zeroOneIn`; 0: none).
-inline Arg rowPtrs(size_t rows, unsigned lo, unsigned hi, unsigned zeroOneIn = 0) {
-  Arg a = in(Elem::I32, rows + 1);
+/// `wide`: 64-bit row pointers (`size_t`).
+inline Arg rowPtrs(size_t rows, unsigned lo, unsigned hi, unsigned zeroOneIn = 0, bool wide = false) {
+  Arg a = in(wide ? Elem::I64 : Elem::I32, rows + 1);
   a.csrMin = lo, a.csrMax = hi, a.zeroOneIn = zeroOneIn;
   return a;
 }

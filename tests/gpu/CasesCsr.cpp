@@ -110,6 +110,43 @@ void addCsr(std::vector<Case> &cs) {
     cs.push_back(csr("lanes, reassociated", "csr_f32", n, lo, hi, zeros, true, onF, "=csr_f32__ptxopt_lanes8"));
   cs.push_back(csr("32 lanes, reassociated", "csr_f32", 4001, 32, 256, 8, true, onF + ";rowwalk-csr-lanes=32",
                    "=csr_f32__ptxopt_lanes"));
+  // Doubles (--reassociate), a size_t row pointer, a row maximum: the
+  // rounds clone's 64-bit shuffles, 64-bit row pointers, another reduction.
+  {
+    const unsigned n = 70001;
+    const size_t nnz = size_t(n) * 96;
+    Case d = makeCase("csr: rounds, reassociated csr_f64 70001 rows of 0-96", "csr", "csr_f64",
+                      {rowPtrs(n, 0, 96, 8), indices(nnz, kCols), in(Elem::F64, nnz), in(Elem::F64, kCols),
+                       out(Elem::F64, n), i32(int32_t(n))},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    d.passes = "rowwalk;reassociate";
+    d.expect = "=csr_f64__ptxopt_csr";
+    d.approx = [n](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
+      const uint32_t *rp = reinterpret_cast<const uint32_t *>(inputs[0].data());
+      const uint32_t *col = reinterpret_cast<const uint32_t *>(inputs[1].data());
+      const double *val = reinterpret_cast<const double *>(inputs[2].data());
+      const double *x = reinterpret_cast<const double *>(inputs[3].data());
+      const double *y = reinterpret_cast<const double *>(outputs.data());
+      for (size_t i = 0; i < n; ++i) {
+        long double ref = 0, mag = 0;
+        for (uint32_t j = rp[i]; j < rp[i + 1]; ++j) {
+          ref += (long double)val[j] * x[col[j]];
+          mag += std::fabs((long double)val[j] * x[col[j]]);
+        }
+        const long double bound = (long double)(rp[i + 1] - rp[i] + 1) * std::ldexp(1.0L, -52) * mag;
+        if (!(std::fabs((long double)y[i] - ref) <= bound)) return "row " + std::to_string(i);
+      }
+      return std::string();
+    };
+    cs.push_back(d);
+    Case z = makeCase("csr: -O2 rounds csr_sizet 70001 rows of 0-96", "csr", "csr_sizet",
+                      {rowPtrs(n, 0, 96, 8, true), indices(nnz, kCols), in(Elem::I32, nnz), in(Elem::I32, kCols),
+                       out(Elem::I32, n), i64(n)},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    z.expect = "=csr_sizet__ptxopt_csr";
+    cs.push_back(z);
+    cs.push_back(csr("-O2 rounds", "csr_max", n, 0, 96, 8, false, "", "=csr_max__ptxopt_csr"));
+  }
   // Unsigned indices in a float sum: nvcc's `iv < bound` latch is unsigned (refused), the original runs.
   cs.push_back(csr("refused (setp.lt.u32)", "csr_f32_u32", 4001, 32, 256, 8, true, onF, "original"));
 }

@@ -43,6 +43,7 @@ constexpr size_t kSlackBytes = 1024;  // poisoned bytes after each buffer: catch
 struct Options {
   std::string casesDir = PTXOPT_GPU_CASES_DIR;
   std::string filter;
+  std::string exclude;  // --exclude: leave out cases whose name contains it
   std::string tablePath;
   std::string dumpDir;  // --dump-synth: write the synthetic modules there and stop (no GPU needed)
   bool expectOnly = false;  // --expect-only: check the variant choices through a fake driver (no GPU)
@@ -199,11 +200,12 @@ struct Args {
     if (a.kind == Arg::Kind::In) init[i] = randomData(a.elem, a.count, rng);
     if (a.kind == Arg::Kind::In && (a.csrMax || a.csrMod)) {  // CSR row pointers, column indices
       uint32_t at = 0;
+      const size_t w = elemSize(a.elem);  // 4, or 8 (`size_t` row pointers)
       for (size_t e = 0; e < a.count; ++e) {
-        uint32_t v = a.csrMod ? uint32_t(rng() % a.csrMod) : at;
+        const uint64_t v = a.csrMod ? uint32_t(rng() % a.csrMod) : at;  // little-endian: the low w bytes
         if (a.csrMax && e + 1 < a.count)
           at += (a.zeroOneIn && rng() % a.zeroOneIn == 0) ? 0 : a.csrMin + uint32_t(rng() % (a.csrMax - a.csrMin + 1));
-        std::memcpy(&init[i][e * 4], &v, 4);
+        std::memcpy(&init[i][e * w], &v, w);
       }
       return;
     }
@@ -461,9 +463,10 @@ void writeTable(const std::vector<Row> &rows, const Options &o) {
 
 void usage() {
   std::puts(
-      "usage: gpu-diff [--cases DIR] [--filter TEXT] [--seed N] [--runs N] [--quick] [--table FILE.md]\n"
+      "usage: gpu-diff [--cases DIR] [--filter TEXT] [--exclude TEXT] [--seed N] [--runs N] [--quick] [--table FILE.md]\n"
       "  --cases   folder with the cases' PTX (default: the build's)\n"
       "  --filter  only cases whose name contains TEXT\n"
+      "  --exclude leave out cases whose name contains TEXT\n"
       "  --quick   leave out the large launches; 5 timed runs\n"
       "  --dump-synth DIR  write the modules with synthetic clones to DIR and exit (no GPU needed)\n"
       "  --expect-only     no GPU: launch each case once through the fake driver named by\n"
@@ -479,6 +482,7 @@ bool parseArgs(int argc, char **argv, Options &o) {
     };
     if (a == "--cases") o.casesDir = value();
     else if (a == "--filter") o.filter = value();
+    else if (a == "--exclude") o.exclude = value();
     else if (a == "--seed") o.seed = std::stoull(value());
     else if (a == "--runs") o.runs = std::max(1, std::stoi(value()));
     else if (a == "--table") o.tablePath = value();
@@ -535,7 +539,9 @@ int expectOnly(const Options &o) {
   int passed = 0, failed = 0;
   std::map<std::string, ptxopt_module> modules;  // file + '\0' + passes -> optimized module
   for (const Case &c : allCases()) {
-    if (c.name.find(o.filter) == std::string::npos || c.expect.empty() || c.autotune) continue;
+    if (c.name.find(o.filter) == std::string::npos || c.expect.empty() || c.autotune ||
+        (!o.exclude.empty() && c.name.find(o.exclude) != std::string::npos))
+      continue;
     std::string problem;
     std::string variant = "-", kind = "-";
     try {
@@ -620,7 +626,9 @@ int main(int argc, char **argv) {
   check(cudaStreamCreate(&s), "cudaStreamCreate");
   std::vector<Row> rows;
   for (const Case &c : allCases()) {
-    if ((o.quick && c.big) || c.name.find(o.filter) == std::string::npos) continue;
+    if ((o.quick && c.big) || c.name.find(o.filter) == std::string::npos ||
+        (!o.exclude.empty() && c.name.find(o.exclude) != std::string::npos))
+      continue;
     Row r;
     try {
       r = runCase(c, o, s);

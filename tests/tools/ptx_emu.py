@@ -31,7 +31,7 @@ floats kept finite), inzeros:<bytes>:<seed> (the same, one float in three
 0), inzero:<bytes>:<seed>:<k>[:last0] (integers 1..1000, one in k 0: sentinels;
 last0: the last element 0 too),
 rowptr:<seed>:<n>x<lo>-<hi>[,...] (a CSR row pointer of 32-bit offsets from 0:
-n rows of lo..hi elements each, segment after segment),
+n rows of lo..hi elements each, segment after segment; rowptr64: 64-bit offsets),
 out:<bytes> (a buffer of 0x5a bytes, the one
 printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
 (the tiled clone's original grid.x/.y); --extra-end N appends a .u64, the
@@ -496,7 +496,7 @@ def main():
                 if fields[3:] == ["last0"] and n >= 4:  # a sentinel as the buffer's last element
                     data[n - 4 - n % 4:n - n % 4] = b"\0\0\0\0"
                 args.append(MEM.alloc(data))
-            elif kind == "rowptr":  # rowptr:<seed>:<n>x<lo>-<hi>,...: a CSR row pointer, n rows of lo..hi each
+            elif kind in ("rowptr", "rowptr64"):  # rowptr:<seed>:<n>x<lo>-<hi>,...: a CSR row pointer, n rows of lo..hi each
                 seed, _, segs = rest.partition(":")
                 rng = random.Random(int(seed))
                 ptrs = [0]
@@ -505,7 +505,7 @@ def main():
                     lo, _, hi = span.partition("-")
                     for _ in range(int(n)):
                         ptrs.append(ptrs[-1] + rng.randint(int(lo), int(hi)))
-                args.append(MEM.alloc(bytearray(struct.pack("<%dI" % len(ptrs), *ptrs))))
+                args.append(MEM.alloc(bytearray(struct.pack("<%d%s" % (len(ptrs), "Q" if kind == "rowptr64" else "I"), *ptrs))))
             elif kind == "out":
                 data = bytearray(b"\x5a" * int(rest))
                 outs.append(data)

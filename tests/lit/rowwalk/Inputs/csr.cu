@@ -41,3 +41,28 @@ extern "C" __global__ void csr_i32_noguard(const int *rowptr, const int *col, co
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   csrRow(i, rowptr, col, val, x, y);
 }
+// Doubles (an `int` index; --reassociate), a `size_t` row pointer with int
+// values, and a row maximum (exact: max is associative): the rounds clone's
+// other accumulator widths and reductions (RowWalkCsrRounds.cpp).
+extern "C" __global__ void csr_f64(const int *rowptr, const int *col, const double *val, const double *x, double *y,
+                                   int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) csrRow(i, rowptr, col, val, x, y);
+}
+extern "C" __global__ void csr_sizet(const size_t *rowptr, const int *col, const int *val, const int *x, int *y,
+                                     size_t n) {
+  size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    int sum = 0;
+    for (size_t j = rowptr[i]; j < rowptr[i + 1]; j++) sum += val[j] * x[col[j]];
+    y[i] = sum;
+  }
+}
+extern "C" __global__ void csr_max(const int *rowptr, const int *col, const int *val, const int *x, int *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int m = 0;
+    for (int j = rowptr[i]; j < rowptr[i + 1]; j++) m = max(m, val[j] ^ x[col[j]]);
+    y[i] = m;
+  }
+}
