@@ -17,8 +17,8 @@
 // --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes=G's, whose
 // clone `<kernel>__ptxopt_lanes` (G = 32) or `__ptxopt_lanes<G>` is launched
 // with its manifest's launch (grid.x*G blocks of 256). Matrices of k
-// non-zeros in every row for k in 1, 8, 32, 128, 256, and of random lengths
-// 0..64; --nnz N non-zeros in all (default 2^25: 256 MiB of values and
+// non-zeros in every row for k in 1, 8, 16, 32, 128, 256, and of random
+// lengths 0..40 and 0..64; --nnz N non-zeros in all (default 2^25: 256 MiB of values and
 // column indices, several times any GPU's L2), so N/k rows, at least 65536
 // and at most 2^22 (--rows fixes the row count). Two column patterns: random
 // below 65536 (x of 256 KiB, every row's gathers scattered) and banded (row
@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
       const size_t perRow = size_t(len > 0 ? len : (1 - len) / 2);
       return unsigned(std::min<size_t>(maxRows, std::max<size_t>(65536, totalNnz / std::max<size_t>(1, perRow))));
     };
-    const int lengths[] = {1, 8, 16, 32, 128, 256, -64};
+    const int lengths[] = {1, 8, 16, 32, 128, 256, -40, -64};
     size_t cap = 0, maxN = 0;
     for (int len : lengths) {
       const size_t n = rowsFor(len);

@@ -7,14 +7,18 @@
 //      split loop of the largest step: nvcc's loop unrolled by 4), as it
 //      is, each lane its own row. Every way out of that code (a branch past
 //      the header, `ret`, falling into the header) goes instead to a stub
-//      that records which way it was; the stub of the header computes the
-//      lane's trip count T of that loop (the lanes plan's own count) and
-//      calls the row long when T >= kCsrMinIters.
-//   2. The vote: `vote.sync.ballot` over the whole warp (the launch
-//      condition block.x % 32 == 0 makes every warp whole). With fewer than
-//      kCsrMinLongLanes long rows, each lane goes back the way it recorded
-//      (its registers are where the original left them): the original runs,
-//      at the cost of the stub, the vote and the dispatch.
+//      that records which way it was; the stub of the header takes the
+//      lane's trip count T of that loop (the lanes plan's own count; 0 for
+//      the other ways).
+//   2. The vote: the warp's T summed over its 32 lanes (a shfl butterfly;
+//      the launch condition block.x % 32 == 0 makes every warp whole).
+//      Under 32 * kCsrMinIters (a mean row under 32 non-zeros), each lane
+//      goes back the way it recorded (its registers are where the original
+//      left them): the original runs, at the cost of the stub, the sum and
+//      the dispatch. A mean, not a count of long rows: a warp with a few
+//      very long rows among short ones (power-law matrices) gains the most
+//      from splitting them, and a count of 8 rows of 32+ sent warps of
+//      mixed rows of 0-40 to the rounds at 0.70x (H200).
 //   3. Else the rounds: the lanes clone's body (G lanes per row, a shuffle
 //      reduction after each split loop, stores by the row's lane 0) runs G
 //      times, round s giving lane l the logical thread
@@ -196,7 +200,7 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
     phase1.push_back(std::move(st));
   }
   // The stubs: which way, and (the header's) whether the row is long.
-  const std::string way = e.reg32(), longRow = e.reg32();
+  const std::string way = e.reg32(), iters = e.reg32();
   for (size_t w = 0; w < ways.size(); ++w) {
     e.label(stubOf(w));
     e.ins("mov.u32", {way, std::to_string(w)});
@@ -205,20 +209,26 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
       for (const IV &iv : lp->ivs) v0.push_back(iv.reg);
       const std::string T = lp->lessThan ? emitTripCountLess(e, *lp, v0) : emitTripCount(e, *lp, v0);
       const std::string q = e.regp();
-      e.ins("setp.ge.u64", {q, T, std::to_string(kCsrMinIters)});
-      e.ins("selp.u32", {longRow, "1", "0", q});
+      // Capped so that 32 of them add up in 32 bits.
+      e.ins("min.u64", {T, T, "65535"});
+      e.ins("cvt.u32.u64", {iters, T});
     } else {
-      e.ins("mov.u32", {longRow, "0"});
+      e.ins("mov.u32", {iters, "0"});
     }
     e.ins("bra.uni", {decide});
   }
-  // 2. The vote, and each lane back its way when too few rows are long.
+  // 2. The vote, and each lane back its way when the rows are short.
   e.label(decide);
-  const std::string pl = e.regp(), ballot = e.reg32(), count = e.reg32(), use = e.regp();
-  e.ins("setp.ne.u32", {pl, longRow, "0"});
-  e.ins("vote.sync.ballot.b32", {ballot, pl, "-1"});
-  e.ins("popc.b32", {count, ballot});
-  e.ins("setp.ge.u32", {use, count, std::to_string(kCsrMinLongLanes)});
+  // The warp's iterations of the loop, summed over its 32 lanes (a
+  // butterfly: every lane holds the sum, so every lane decides alike).
+  const std::string sum = e.reg32(), use = e.regp();
+  e.ins("mov.u32", {sum, iters});
+  for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
+    const std::string t = e.reg32();
+    e.ins("shfl.sync.bfly.b32", {t, sum, std::to_string(off), "31", "-1"});
+    e.ins("add.u32", {sum, sum, t});
+  }
+  e.ins("setp.ge.u32", {use, sum, std::to_string(kLanes * kCsrMinIters)});
   e.ins("bra.uni", {rounds}, use);
   for (size_t w = 0; w < ways.size(); ++w) {
     const std::string q = e.regp();
