@@ -221,7 +221,12 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
   e.label(decide);
   // The warp's iterations of the loop, summed over its 32 lanes (a
   // butterfly: every lane holds the sum, so every lane decides alike).
-  const std::string sum = e.reg32(), use = e.regp();
+  // Warps none of whose lanes reached the loop (rows of 0-3) skip the sum.
+  const std::string sum = e.reg32(), use = e.regp(), some = e.regp(), any = e.regp();
+  const std::string dispatch = "$L__ptxopt_csr_dispatch";
+  e.ins("setp.ne.u32", {some, iters, "0"});
+  e.ins("vote.sync.any.pred", {any, some, "-1"});
+  e.ins("bra.uni", {dispatch}, "!" + any);
   e.ins("mov.u32", {sum, iters});
   for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
     const std::string t = e.reg32();
@@ -230,6 +235,7 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
   }
   e.ins("setp.ge.u32", {use, sum, std::to_string(kLanes * kCsrMinIters)});
   e.ins("bra.uni", {rounds}, use);
+  e.label(dispatch);
   for (size_t w = 0; w < ways.size(); ++w) {
     const std::string q = e.regp();
     const bool lastWay = w + 1 == ways.size();
