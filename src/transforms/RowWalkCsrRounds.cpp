@@ -10,15 +10,19 @@
 //      that records which way it was; the stub of the header takes the
 //      lane's trip count T of that loop (the lanes plan's own count; 0 for
 //      the other ways).
-//   2. The vote: the warp's T summed over its 32 lanes (a shfl butterfly;
-//      the launch condition block.x % 32 == 0 makes every warp whole).
-//      Under 32 * kCsrMinIters (a mean row under 32 non-zeros), each lane
-//      goes back the way it recorded (its registers are where the original
-//      left them): the original runs, at the cost of the stub, the sum and
-//      the dispatch. A mean, not a count of long rows: a warp with a few
-//      very long rows among short ones (power-law matrices) gains the most
-//      from splitting them, and a count of 8 rows of 32+ sent warps of
-//      mixed rows of 0-40 to the rounds at 0.70x (H200).
+//   2. The vote (the launch condition block.x % 32 == 0 makes every warp
+//      whole): the rounds when every lane's T is kCsrMinIters or more (all
+//      32 rows of 32 non-zeros or more) or their sum (a shfl butterfly)
+//      reaches 32 * kCsrMeanIters (a mean row of 64: a few very long rows
+//      among short ones, as in power-law matrices, gain the most from
+//      splitting). Else each lane goes back the way it recorded (its
+//      registers are where the original left them): the original runs, at
+//      the cost of the stub, the votes and the dispatch. Measured on an
+//      H200: a count of 8 rows of 32+ sent warps of rows of 0-40 to the
+//      rounds at 0.70x, a mean of 32 those of 0-64 and 16-48 at 0.68-0.85x
+//      (their remainder loops and unequal rows make each round a longer
+//      path than the original's walk, whose short neighbouring rows the L1
+//      serves); every row at 32 or more ran 1.3-3.7x.
 //   3. Else the rounds: the lanes clone's body (G lanes per row, a shuffle
 //      reduction after each split loop, stores by the row's lane 0) runs G
 //      times, round s giving lane l the logical thread
@@ -233,7 +237,12 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
     e.ins("shfl.sync.bfly.b32", {t, sum, std::to_string(off), "31", "-1"});
     e.ins("add.u32", {sum, sum, t});
   }
-  e.ins("setp.ge.u32", {use, sum, std::to_string(kLanes * kCsrMinIters)});
+  // Every row long, or a mean row of kCsrMeanIters.
+  const std::string longRow = e.regp(), allLong = e.regp(), meanLong = e.regp();
+  e.ins("setp.ge.u32", {longRow, iters, std::to_string(kCsrMinIters)});
+  e.ins("vote.sync.all.pred", {allLong, longRow, "-1"});
+  e.ins("setp.ge.u32", {meanLong, sum, std::to_string(kLanes * kCsrMeanIters)});
+  e.ins("or.pred", {use, allLong, meanLong});
   e.ins("bra.uni", {rounds}, use);
   e.label(dispatch);
   for (size_t w = 0; w < ways.size(); ++w) {

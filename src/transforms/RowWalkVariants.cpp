@@ -205,9 +205,10 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   for (const auto &d : r.disjointParams)
     conds += ", params " + std::to_string(d.a) + " and " + std::to_string(d.b) + " in different allocations";
   ctx.remark(Remark::Kind::Applied, *k, "",
-             r.name + ": rows with loaded bounds (CSR), the original's launch; each warp sums its rows' iterations "
-                 "of the loop and, at a mean of " + std::to_string(kCsrMinIters) + " or more (" +
-                 std::to_string(4 * kCsrMinIters) + " elements at nvcc's unroll of 4), runs its 32 rows " +
+             r.name + ": rows with loaded bounds (CSR), the original's launch; each warp counts its rows' iterations "
+                 "of the loop and, when each is " + std::to_string(kCsrMinIters) + " or more or their mean " +
+                 std::to_string(kCsrMeanIters) + " or more (rows of " + std::to_string(4 * kCsrMinIters) +
+                 ", a mean of " + std::to_string(4 * kCsrMeanIters) + " at nvcc's unroll of 4), runs its 32 rows " +
                  std::to_string(G) + " lanes at a time, " + std::to_string(kLanes / G) +
                  " rows a round, else the original code" +
                  (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may differ "

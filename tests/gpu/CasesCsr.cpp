@@ -67,8 +67,8 @@ void addCsr(std::vector<Case> &cs) {
     const std::string K = k;
     // -O2: the rounds clone (RowWalkCsrRounds.cpp), the original's launch,
     // launches of 65536 threads or more; each warp chooses: rows of 32-256
-    // split, 1-8 and 0-3 the original code, 0-40 and 16-48 some warps each
-    // way (a warp splits with 8 of its 32 rows at 32 non-zeros or more).
+    // and 0-300 split (every row of 32 or more; a mean of 64 or more), 1-8,
+    // 0-3, 0-40 and 16-48 the original code.
     // Unsigned indices (csr_u32): no rounds clone (registers), the original.
     const bool rounds = K == "csr_i32";
     const std::string R = rounds ? "=" + K + "__ptxopt_csr" : "original";
@@ -76,6 +76,8 @@ void addCsr(std::vector<Case> &cs) {
                                     {65536, 128, 128, 0}, {100000, 1, 8, 8}, {70000, 0, 3, 0}, {80000, 0, 40, 4},
                                     {70000, 16, 48, 0}})
       cs.push_back(csr("-O2 rounds", K, n, lo, hi, zeros, false, "", R));
+    // Rows of 0-300: not every row long, a mean past 64 (the vote's second way).
+    cs.push_back(csr("-O2 rounds", K, 70001, 0, 300, 8, false, "", R));
     // Under the launch floor: the original.
     cs.push_back(csr("-O2, under 65536 threads", K, 4001, 32, 256, 8, false, "", "original"));
     // Blocks of 96 (3 warps): the clone; of 48 (a warp of 16): the original.
