@@ -15,7 +15,8 @@
 //      32 rows of 32 non-zeros or more) or their sum (a shfl butterfly)
 //      reaches 32 * kCsrMeanIters (a mean row of 64: a few very long rows
 //      among short ones, as in power-law matrices, gain the most from
-//      splitting). Else each lane goes back the way it recorded (its
+//      splitting); a warp none of whose rows is long goes back at once
+//      (one vote). Else each lane goes back the way it recorded (its
 //      registers are where the original left them): the original runs, at
 //      the cost of the stub, the votes and the dispatch. Measured on an
 //      H200: a count of 8 rows of 32+ sent warps of rows of 0-40 to the
@@ -225,11 +226,12 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
   e.label(decide);
   // The warp's iterations of the loop, summed over its 32 lanes (a
   // butterfly: every lane holds the sum, so every lane decides alike).
-  // Warps none of whose lanes reached the loop (rows of 0-3) skip the sum.
-  const std::string sum = e.reg32(), use = e.regp(), some = e.regp(), any = e.regp();
+  // Warps none of whose rows is long (both ways below need one) go back
+  // at once: the short rows' path is one setp, one vote and the dispatch.
+  const std::string sum = e.reg32(), use = e.regp(), longRow = e.regp(), any = e.regp();
   const std::string dispatch = "$L__ptxopt_csr_dispatch";
-  e.ins("setp.ne.u32", {some, iters, "0"});
-  e.ins("vote.sync.any.pred", {any, some, "-1"});
+  e.ins("setp.ge.u32", {longRow, iters, std::to_string(kCsrMinIters)});
+  e.ins("vote.sync.any.pred", {any, longRow, "-1"});
   e.ins("bra.uni", {dispatch}, "!" + any);
   e.ins("mov.u32", {sum, iters});
   for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
@@ -238,8 +240,7 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
     e.ins("add.u32", {sum, sum, t});
   }
   // Every row long, or a mean row of kCsrMeanIters.
-  const std::string longRow = e.regp(), allLong = e.regp(), meanLong = e.regp();
-  e.ins("setp.ge.u32", {longRow, iters, std::to_string(kCsrMinIters)});
+  const std::string allLong = e.regp(), meanLong = e.regp();
   e.ins("vote.sync.all.pred", {allLong, longRow, "-1"});
   e.ins("setp.ge.u32", {meanLong, sum, std::to_string(kLanes * kCsrMeanIters)});
   e.ins("or.pred", {use, allLong, meanLong});
