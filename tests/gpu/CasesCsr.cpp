@@ -18,24 +18,28 @@
 namespace gpudiff {
 
 namespace {
-/// |y - ref| <= len * 2^-23 * sum |val*x| per row (the original meets it too).
+/// |y - ref| <= (len + 1) * eps * sum |val*x| per row, eps 2^-23 for float
+/// and 2^-52 for double (the original meets it too); ref in long double.
+template <typename T>
 Approx csrApprox(unsigned n) {
   return [n](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
+    using L = long double;
     const uint32_t *rp = reinterpret_cast<const uint32_t *>(inputs[0].data());
     const uint32_t *col = reinterpret_cast<const uint32_t *>(inputs[1].data());
-    const float *val = reinterpret_cast<const float *>(inputs[2].data());
-    const float *x = reinterpret_cast<const float *>(inputs[3].data());
-    const float *y = reinterpret_cast<const float *>(outputs.data());
+    const T *val = reinterpret_cast<const T *>(inputs[2].data());
+    const T *x = reinterpret_cast<const T *>(inputs[3].data());
+    const T *y = reinterpret_cast<const T *>(outputs.data());
+    const L eps = std::ldexp(L(1), sizeof(T) == 4 ? -23 : -52);
     for (size_t i = 0; i < n; ++i) {
-      double ref = 0, mag = 0;
+      L ref = 0, mag = 0;
       for (uint32_t j = rp[i]; j < rp[i + 1]; ++j) {
-        ref += double(val[j]) * double(x[col[j]]);
-        mag += std::fabs(double(val[j]) * double(x[col[j]]));
+        ref += L(val[j]) * L(x[col[j]]);
+        mag += std::fabs(L(val[j]) * L(x[col[j]]));
       }
-      double bound = double(rp[i + 1] - rp[i] + 1) * std::ldexp(1.0, -23) * mag;
-      if (!(std::fabs(double(y[i]) - ref) <= bound))
-        return "row " + std::to_string(i) + ": " + std::to_string(y[i]) + " vs " + std::to_string(ref) + " (bound " +
-               std::to_string(bound) + ")";
+      const L bound = L(rp[i + 1] - rp[i] + 1) * eps * mag;
+      if (!(std::fabs(L(y[i]) - ref) <= bound))
+        return "row " + std::to_string(i) + ": " + std::to_string(double(y[i])) + " vs " +
+               std::to_string(double(ref)) + " (bound " + std::to_string(double(bound)) + ")";
     }
     return std::string();
   };
@@ -59,7 +63,7 @@ void addCsr(std::vector<Case> &cs) {
     c.passes = passes;
     c.expect = expect;
     c.big = nnz >= (size_t(1) << 22);
-    if (floating) c.approx = csrApprox(n);
+    if (floating) c.approx = csrApprox<float>(n);
     return c;
   };
   const std::string on = "rowwalk;rowwalk-csr", onF = "rowwalk;rowwalk-csr;reassociate";
@@ -123,23 +127,7 @@ void addCsr(std::vector<Case> &cs) {
                       {(n + 255) / 256, 1, 1}, {256, 1, 1});
     d.passes = "rowwalk;reassociate";
     d.expect = "=csr_f64__ptxopt_csr";
-    d.approx = [n](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
-      const uint32_t *rp = reinterpret_cast<const uint32_t *>(inputs[0].data());
-      const uint32_t *col = reinterpret_cast<const uint32_t *>(inputs[1].data());
-      const double *val = reinterpret_cast<const double *>(inputs[2].data());
-      const double *x = reinterpret_cast<const double *>(inputs[3].data());
-      const double *y = reinterpret_cast<const double *>(outputs.data());
-      for (size_t i = 0; i < n; ++i) {
-        long double ref = 0, mag = 0;
-        for (uint32_t j = rp[i]; j < rp[i + 1]; ++j) {
-          ref += (long double)val[j] * x[col[j]];
-          mag += std::fabs((long double)val[j] * x[col[j]]);
-        }
-        const long double bound = (long double)(rp[i + 1] - rp[i] + 1) * std::ldexp(1.0L, -52) * mag;
-        if (!(std::fabs((long double)y[i] - ref) <= bound)) return "row " + std::to_string(i);
-      }
-      return std::string();
-    };
+    d.approx = csrApprox<double>(n);
     cs.push_back(d);
     Case z = makeCase("csr: -O2 rounds csr_sizet 70001 rows of 0-96", "csr", "csr_sizet",
                       {rowPtrs(n, 0, 96, 8, true), indices(nnz, kCols), in(Elem::I32, nnz), in(Elem::I32, kCols),
