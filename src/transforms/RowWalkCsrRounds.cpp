@@ -160,79 +160,81 @@ std::string csrRoundsRefusal(const ir::Function &k, const KernelPlan &plan) {
   return readRegion(k, plan, r);
 }
 
-bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
-                       const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
-                       Body laneSetup) {
-  Region r;
-  if (!readRegion(k, plan, r).empty()) return false;
-  const LanePlan *lp = r.lp;
+namespace {
+
+// The clone's own labels.
+constexpr const char *kTag = "__ptxopt_o";  // the original's labels, renamed
+const std::string kStub = "$L__ptxopt_csr_way", kDecide = "$L__ptxopt_csr_decide",
+                  kDispatch = "$L__ptxopt_csr_dispatch", kRounds = "$L__ptxopt_csr_rounds",
+                  kRound = "$L__ptxopt_csr_round", kNext = "$L__ptxopt_csr_next";
+
+std::string stubOf(size_t way) { return kStub + std::to_string(way); }
+
+std::string_view renamed(ir::Module &m, std::string_view label) { return m.intern(std::string(label) + kTag); }
+
+/// 1. The original's code, its labels renamed; the ways out of the code
+/// before the header go to their stubs.
+Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, Region &r) {
   const Body &fb = k.body->body;
-  const size_t start = r.start, header = r.header;
-  auto &labelAt = r.labelAt;
-  auto &ways = r.ways;
-  auto wayOf = [&](const std::string &target) { return r.wayOf(target); };
-  const std::string tag = "__ptxopt_o", stub = "$L__ptxopt_csr_way", decide = "$L__ptxopt_csr_decide",
-                    rounds = "$L__ptxopt_csr_rounds", round = "$L__ptxopt_csr_round",
-                    next = "$L__ptxopt_csr_next";
-  auto renamed = [&](std::string_view l) { return m.intern(std::string(l) + tag); };
-  auto stubOf = [&](size_t way) { return stub + std::to_string(way); };
-  // 1. The original's code, its labels renamed; the ways out of the code
-  //    before the header go to their stubs.
-  Body phase1;
-  for (size_t i = start; i < fb.size(); ++i) {
-    if (i == header) {
-      // Falling into the header.
+  Body out;
+  for (size_t i = r.start; i < fb.size(); ++i) {
+    if (i == r.header) {  // falling into the header
       e.ins("bra.uni", {stubOf(0)});
-      for (auto &st : e.out) phase1.push_back(std::move(st));
+      for (auto &st : e.out) out.push_back(std::move(st));
       e.out.clear();
     }
     auto st = fb[i]->clone();
     st->edited = true;
     if (st->kind == Stmt::Kind::Label) {
       auto &l = static_cast<ir::Label &>(*st);
-      l.name = renamed(l.name);
+      l.name = renamed(m, l.name);
     } else if (st->kind == Stmt::Kind::Instruction) {
       auto &in = static_cast<Instruction &>(*st);
       if (isBranch(in)) {
         const std::string target(in.operands[0].text);
-        const auto at = labelAt.at(target);
-        in.operands[0] = Operand::sym(i < header && at >= header ? m.intern(stubOf(wayOf(target))) : renamed(target));
-      } else if (i < header && in.base() == "ret") {
+        const bool out = i < r.header && r.labelAt.at(target) >= r.header;
+        in.operands[0] = Operand::sym(out ? m.intern(stubOf(r.wayOf(target))) : renamed(m, target));
+      } else if (i < r.header && in.base() == "ret") {
         in.opcode = m.intern("bra");
-        in.operands = {Operand::sym(m.intern(stubOf(wayOf(""))))};
+        in.operands = {Operand::sym(m.intern(stubOf(r.wayOf(""))))};
       }
     }
-    phase1.push_back(std::move(st));
+    out.push_back(std::move(st));
   }
-  // The stubs: which way, and (the header's) whether the row is long.
-  const std::string way = e.reg32(), iters = e.reg32();
-  for (size_t w = 0; w < ways.size(); ++w) {
+  return out;
+}
+
+/// The stubs: which way (`way`) and the lane's iterations of the measured
+/// loop (`iters`; 0 on the other ways).
+void emitWayStubs(Emitter &e, const Region &r, const std::string &way, const std::string &iters) {
+  for (size_t w = 0; w < r.ways.size(); ++w) {
     e.label(stubOf(w));
     e.ins("mov.u32", {way, std::to_string(w)});
     if (w == 0) {
       std::vector<std::string> v0;
-      for (const IV &iv : lp->ivs) v0.push_back(iv.reg);
-      const std::string T = lp->lessThan ? emitTripCountLess(e, *lp, v0) : emitTripCount(e, *lp, v0);
-      const std::string q = e.regp();
-      // Capped so that 32 of them add up in 32 bits.
-      e.ins("min.u64", {T, T, "65535"});
+      for (const IV &iv : r.lp->ivs) v0.push_back(iv.reg);
+      const std::string T = r.lp->lessThan ? emitTripCountLess(e, *r.lp, v0) : emitTripCount(e, *r.lp, v0);
+      e.ins("min.u64", {T, T, "65535"});  // so that 32 of them add up in 32 bits
       e.ins("cvt.u32.u64", {iters, T});
     } else {
       e.ins("mov.u32", {iters, "0"});
     }
-    e.ins("bra.uni", {decide});
+    e.ins("bra.uni", {kDecide});
   }
-  // 2. The vote, and each lane back its way when the rows are short.
-  e.label(decide);
-  // The warp's iterations of the loop, summed over its 32 lanes (a
-  // butterfly: every lane holds the sum, so every lane decides alike).
-  // Warps none of whose rows is long (both ways below need one) go back
+}
+
+/// 2. The votes, and each lane back its way when the warp's rows are short.
+void emitVote(ir::Module &m, Emitter &e, const Region &r, const std::string &way, const std::string &iters) {
+  e.label(kDecide);
+  // A warp none of whose rows is long (both ways below need one) goes back
   // at once: the short rows' path is one setp, one vote and the dispatch.
-  const std::string sum = e.reg32(), use = e.regp(), longRow = e.regp(), any = e.regp();
-  const std::string dispatch = "$L__ptxopt_csr_dispatch";
+  const std::string longRow = e.regp(), any = e.regp();
   e.ins("setp.ge.u32", {longRow, iters, std::to_string(kCsrMinIters)});
   e.ins("vote.sync.any.pred", {any, longRow, "-1"});
-  e.ins("bra.uni", {dispatch}, "!" + any);
+  e.ins("bra.uni", {kDispatch}, "!" + any);
+  // The warp's iterations summed over its 32 lanes (a butterfly: every lane
+  // holds the sum, so every lane decides alike).
+  const std::string sum = e.reg32();
   e.ins("mov.u32", {sum, iters});
   for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
     const std::string t = e.reg32();
@@ -240,57 +242,80 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
     e.ins("add.u32", {sum, sum, t});
   }
   // Every row long, or a mean row of kCsrMeanIters.
-  const std::string allLong = e.regp(), meanLong = e.regp();
+  const std::string allLong = e.regp(), meanLong = e.regp(), use = e.regp();
   e.ins("vote.sync.all.pred", {allLong, longRow, "-1"});
   e.ins("setp.ge.u32", {meanLong, sum, std::to_string(kLanes * kCsrMeanIters)});
   e.ins("or.pred", {use, allLong, meanLong});
-  e.ins("bra.uni", {rounds}, use);
-  e.label(dispatch);
-  for (size_t w = 0; w < ways.size(); ++w) {
+  e.ins("bra.uni", {kRounds}, use);
+  e.label(kDispatch);
+  for (size_t w = 0; w < r.ways.size(); ++w) {
     const std::string q = e.regp();
-    const bool lastWay = w + 1 == ways.size();
+    const bool lastWay = w + 1 == r.ways.size();
     if (!lastWay) e.ins("setp.eq.u32", {q, way, std::to_string(w)});
-    if (ways[w].empty()) e.ins("ret", {}, lastWay ? "" : q);
-    else e.ins("bra", {std::string(renamed(ways[w]))}, lastWay ? "" : q);
+    if (r.ways[w].empty()) e.ins("ret", {}, lastWay ? "" : q);
+    else e.ins("bra", {std::string(renamed(m, r.ways[w]))}, lastWay ? "" : q);
   }
-  // 3. The rounds: the lanes body once per round, round s taking the
-  //    warp's rows s * 32/G .. s * 32/G + 32/G - 1.
-  e.label(rounds);
+}
+
+/// 3. The rounds: the lanes body (`clone`'s statements after its
+/// declarations) once per round, round s taking the warp's rows s * 32/G ..
+/// s * 32/G + 32/G - 1 as the logical threads `lt`, `ret` going to the next.
+Body emitRounds(ir::Module &m, Emitter &e, ir::Function &clone, Body laneSetup, unsigned G, const std::string &lt,
+                const std::string &hw) {
+  e.label(kRounds);
   for (auto &st : laneSetup) e.out.push_back(std::move(st));
   const std::string s = e.reg32(), base = e.reg32(), sub = e.reg32();
   e.ins("mov.u32", {s, "0"});
-  e.label(round);
+  e.label(kRound);
   e.ins("and.b32", {base, hw, "0xFFFFFFE0"});
   e.ins("and.b32", {sub, hw, "31"});
   e.ins("shr.u32", {sub, sub, std::to_string(log2u(G))});
   e.ins("mad.lo.u32", {lt, s, std::to_string(kLanes / G), base});
   e.ins("add.u32", {lt, lt, sub});
-  Body tail = std::move(e.out);
+  Body out = std::move(e.out);
   e.out.clear();
   Body &cb = clone.body->body;
-  const size_t decls = prologueAt(*clone.body);
-  for (size_t i = decls; i < cb.size(); ++i) {
+  for (size_t i = prologueAt(*clone.body); i < cb.size(); ++i) {
     if (cb[i]->kind == Stmt::Kind::Instruction) {
       auto &in = static_cast<Instruction &>(*cb[i]);
       if (in.base() == "ret") {
         in.opcode = m.intern("bra");
-        in.operands = {Operand::sym(m.intern(next))};
+        in.operands = {Operand::sym(m.intern(kNext))};
         in.edited = true;
       }
     }
-    tail.push_back(std::move(cb[i]));
+    out.push_back(std::move(cb[i]));
   }
-  e.label(next);
+  e.label(kNext);
   const std::string more = e.regp();
   e.ins("add.u32", {s, s, "1"});
   e.ins("setp.lt.u32", {more, s, std::to_string(G)});
-  e.ins("bra.uni", {round}, more);
+  e.ins("bra.uni", {kRound}, more);
   e.ins("ret", {});
-  for (auto &st : e.out) tail.push_back(std::move(st));
+  for (auto &st : e.out) out.push_back(std::move(st));
   e.out.clear();
+  return out;
+}
+
+}  // namespace
+
+bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
+                       const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
+                       Body laneSetup) {
+  Region r;
+  if (!readRegion(k, plan, r).empty()) return false;
+  Body original = copyOriginal(m, e, k, r);
+  const std::string way = e.reg32(), iters = e.reg32();
+  emitWayStubs(e, r, way, iters);
+  emitVote(m, e, r, way, iters);
+  Body decide = std::move(e.out);
+  e.out.clear();
+  const size_t decls = prologueAt(*clone.body);
+  Body rounds = emitRounds(m, e, clone, std::move(laneSetup), G, lt, hw);  // moves the body's statements
+  Body &cb = clone.body->body;
   cb.resize(decls);
-  for (auto &st : phase1) cb.push_back(std::move(st));
-  for (auto &st : tail) cb.push_back(std::move(st));
+  for (Body *part : {&original, &decide, &rounds})
+    for (auto &st : *part) cb.push_back(std::move(st));
   return true;
 }
 
