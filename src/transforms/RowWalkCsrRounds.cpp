@@ -29,7 +29,9 @@
 //      times, round s giving lane l the logical thread
 //      (tid & ~31) + s * 32/G + (tid & 31)/G: the warp's own 32 rows, 32/G
 //      at a time, from the start (the code before the loop only loads, so
-//      running it again changes nothing), `ret` going to the next round.
+//      running it again changes nothing), `ret` and `exit` going to the
+//      next round (an `exit` left alone ended the lane and its later rounds'
+//      rows: the review's find, tests/lit/rowwalk/csr-refused.test).
 // Why it pays on the GPU: one thread per row reads a different row per
 // lane, 32 sectors per warp load for rows of 32 or more non-zeros; split
 // over G lanes the loads of a row are consecutive. Where rows are short
@@ -259,7 +261,8 @@ void emitVote(ir::Module &m, Emitter &e, const Region &r, const std::string &way
 
 /// 3. The rounds: the lanes body (`clone`'s statements after its
 /// declarations) once per round, round s taking the warp's rows s * 32/G ..
-/// s * 32/G + 32/G - 1 as the logical threads `lt`, `ret` going to the next.
+/// s * 32/G + 32/G - 1 as the logical threads `lt`, `ret` and `exit` going
+/// to the next.
 Body emitRounds(ir::Module &m, Emitter &e, ir::Function &clone, Body laneSetup, unsigned G, const std::string &lt,
                 const std::string &hw) {
   e.label(kRounds);
@@ -278,7 +281,9 @@ Body emitRounds(ir::Module &m, Emitter &e, ir::Function &clone, Body laneSetup, 
   for (size_t i = prologueAt(*clone.body); i < cb.size(); ++i) {
     if (cb[i]->kind == Stmt::Kind::Instruction) {
       auto &in = static_cast<Instruction &>(*cb[i]);
-      if (in.base() == "ret") {
+      // `exit` too: it would end the hardware lane, whose later rounds'
+      // rows would then never run (the review's find).
+      if (in.base() == "ret" || in.base() == "exit") {
         in.opcode = m.intern("bra");
         in.operands = {Operand::sym(m.intern(kNext))};
         in.edited = true;

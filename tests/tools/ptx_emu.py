@@ -20,7 +20,7 @@ integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi), setp/or.pre
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
-bar.sync, ret. Anything else is an error (exit 2), so a clone that used an
+bar.sync, ret, exit. Anything else is an error (exit 2), so a clone that used an
 unknown instruction cannot pass silently.
 
   ptx_emu.py FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z --args SPEC...
@@ -210,7 +210,7 @@ def run(ptx, kernel, grid, block, args, extra):
             if base in ("bra",):
                 pc = labels[ops[0]]
                 continue
-            if base == "ret":
+            if base in ("ret", "exit"):  # exit: the thread ends, as ret at a kernel's top level
                 return
             if base == "bar" and p[1] == "warp":
                 yield ("warp", pc, "barwarp", val(ops[0]) & 0xFFFFFFFF)
