@@ -31,7 +31,7 @@
 //      at a time, from the start (the code before the loop only loads, so
 //      running it again changes nothing), `ret` and `exit` going to the
 //      next round (an `exit` left alone ended the lane and its later rounds'
-//      rows: the review's find, tests/lit/rowwalk/csr-refused.test).
+//      rows: the review's find, tests/lit/rowwalk/csr-exit.test).
 // Why it pays on the GPU: one thread per row reads a different row per
 // lane, 32 sectors per warp load for rows of 32 or more non-zeros; split
 // over G lanes the loads of a row are consecutive. Where rows are short
@@ -47,7 +47,10 @@
 // branches indirectly; a kernel that reads %laneid, %warpid or a lane mask
 // (a round's logical thread sits on another lane); a branch from after the
 // loop's header back before it (an outer loop), a body that does not end
-// in an unconditional `ret` or `bra`.
+// in an unconditional `ret` or `bra`. RowWalkVariants.cpp adds the
+// variant's conditions (block.x % 32 == 0, at least kCsrMinLaunch threads:
+// small launches ran 0.54-1.0x) and refuses rows read through an unsigned
+// index (the split loop's registers cost short rows 0.72-0.93x).
 // Overview: RowWalk.cpp.
 #include "RowWalk.h"
 
