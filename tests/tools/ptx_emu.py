@@ -268,7 +268,7 @@ def run(ptx, kernel, grid, block, args, extra):
                 boolop = p[2] if len(p) > 3 and p[2] in ("and", "or") else None
                 if t[1] == "s":
                     a, b = signed(a, n), signed(b, n)
-                elif t[1] == "u":
+                elif t[1] == "u" or (t[1] == "b" and cmp in ("eq", "ne")):  # .b: bits, equality only
                     a, b = a & mask, b & mask
                 elif t == ".f32" and cmp[:2] in ("eq", "ne", "lt", "gt", "le", "ge") and cmp[2:] in ("", "u"):
                     a, b = f32(a), f32(b)  # inputs are never NaN: the unordered forms (leu ...) are the ordered ones
@@ -278,8 +278,9 @@ def run(ptx, kernel, grid, block, args, extra):
                 if boolop:
                     r = (r and bool(srcs[2])) if boolop == "and" else (r or bool(srcs[2]))
                 regs[d] = r
-            elif base in ("or", "and") and t == ".pred":
-                regs[d] = (srcs[0] or srcs[1]) if base == "or" else (srcs[0] and srcs[1])
+            elif base in ("or", "and", "xor") and t == ".pred":  # a predicate's width is 0: no mask
+                regs[d] = {"or": bool(srcs[0]) or bool(srcs[1]), "and": bool(srcs[0]) and bool(srcs[1]),
+                           "xor": bool(srcs[0]) != bool(srcs[1])}[base]
             elif base in ("and", "or", "xor"):
                 regs[d] = {"and": srcs[0] & srcs[1], "or": srcs[0] | srcs[1], "xor": srcs[0] ^ srcs[1]}[base] & mask
             elif base == "bfi":  # insert a's low len bits into b at pos (PTX: len 0 or pos past the width: b)
