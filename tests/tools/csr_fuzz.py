@@ -11,8 +11,8 @@ The kernels vary what real CSR code varies: the row pointer's type (int, long lo
 size_t; the column index stays int), the value and accumulator type (int, unsigned, long
 long), the reduction (a sum of products, a plain sum, max, xor), the guard (`if (i < n)`,
 an early `return`), code before the loop (a row skipped by its start, a value read before
-and used after), what follows (a plain store, a store under a condition, an `exit` on a
-condition), 1-D blocks or 2-D blocks of 32 x 2. `run` launches every kernel that has a
+and used after), what follows (a plain store, a store under a condition or when odd, an
+`exit` on a condition), 1-D blocks or 2-D blocks of 32 x 2. `run` launches every kernel that has a
 clone LAUNCHES times with random row mixes, 32 rows at a time: short rows (0-3), long ones
 (40-70), mixed (0-64, 24-40), a power-law warp (4 rows of 500-600 among 28 of 0-3); a row
 count n past the last row or not; blocks of 64, 96 or 128 (or 32 x 2). The original and
@@ -38,7 +38,7 @@ def gen(seed, count):
         red = rng.choice(['prod', 'sum', 'max', 'xor'])
         guard = rng.choice(['if', 'return'])
         before = rng.choice(['none', 'skip', 'keep'])
-        after = rng.choice(['store', 'cond', 'exit'])
+        after = rng.choice(['store', 'cond', 'odd', 'exit'])
         twod = rng.random() < 0.25
         # The kernel's "signature" comment lets `run` choose its launch.
         out.append('// csr_fz%d: I=%s V=%s red=%s guard=%s before=%s after=%s 2d=%d'
@@ -64,6 +64,8 @@ def gen(seed, count):
             body.append('y[i] = %s;' % res)
         elif after == 'cond':
             body.append('if ((acc & 3) != 1) y[i] = %s;' % res)
+        elif after == 'odd':  # nvcc: setp.eq.b32 and xor.pred
+            body.append('if (acc & 1) y[i] = %s;' % res)
         else:
             body.append('if ((acc & 7) == 5) asm volatile("exit;");')
             body.append('y[i] = %s;' % res)
