@@ -430,15 +430,14 @@ private:
 std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, const KernelPlan &plan,
                                          const std::string &name, bool lanes, bool gridRoute, bool staged = false,
                                          unsigned G = kLanes, bool rounds = false);
-/// Assembles CSR's rounds clone (RowWalkCsrRounds.cpp) around the lanes body
-/// already in `clone` (its %tid.x read as `lt`): the original's code up to
-/// the loop, the warp's vote, the dispatch back, the rounds. `laneSetup`
-/// computes the lane registers from `hw` (%tid.x). False when the code
-/// before the loop writes memory, loops back into itself from later code,
-/// or the body does not end in `ret` or `bra`.
 /// Why `k`'s code before its CSR loop cannot be the rounds clone's first
 /// piece ("" when it can; RowWalkCsrRounds.cpp).
 std::string csrRoundsRefusal(const ir::Function &k, const KernelPlan &plan);
+/// Assembles CSR's rounds clone (RowWalkCsrRounds.cpp) around the lanes body
+/// already in `clone` (its %tid.x read as `lt`): the original's code up to
+/// the loop, the warp's vote, the dispatch back, the rounds. `laneSetup`
+/// computes the lane registers from `hw` (%tid.x). False where
+/// csrRoundsRefusal gives a reason.
 bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,
                        const KernelPlan &plan, unsigned G, const std::string &lt, const std::string &hw,
                        std::vector<std::unique_ptr<Stmt>> laneSetup);

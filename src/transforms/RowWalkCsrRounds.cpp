@@ -44,10 +44,11 @@
 // with --reassociate, which planLanes asks before a CSR loop gets here).
 // Refuses (no clone, a remark): code before the loop that writes memory,
 // loads other than plainly (volatile, acquire), calls, waits at a barrier or
-// branches indirectly; a kernel that reads %laneid, %warpid or a lane mask
-// (a round's logical thread sits on another lane); a branch from after the
+// branches indirectly; a branch from after the
 // loop's header back before it (an outer loop), a body that does not end
-// in an unconditional `ret` or `bra`. RowWalkVariants.cpp adds the
+// in an unconditional `ret` or `bra`. (A kernel that reads %laneid, %warpid
+// or a lane mask, whose round would sit on another lane, never gets here:
+// the Communication analysis refuses it for every rowwalk clone.) RowWalkVariants.cpp adds the
 // variant's conditions (block.x % 32 == 0, at least kCsrMinLaunch threads:
 // small launches ran 0.54-1.0x) and refuses rows read through an unsigned
 // index (the split loop's registers cost short rows 0.72-0.93x).
@@ -71,14 +72,6 @@ bool repeatable(const Instruction &in) {
   // Plain loads only: a volatile or acquiring load read twice could differ.
   return !mem || ((mem->kind == analysis::MemAccess::Kind::Load || mem->kind == analysis::MemAccess::Kind::Prefetch) &&
                   clone::plainMemoryOp(in));
-}
-
-/// Whether `o` reads a register that names a lane or warp of the hardware
-/// (%laneid, %warpid, %lanemask_*): a round's logical thread is another lane's.
-bool readsLaneRegister(const Operand &o) {
-  if (o.isReg() && (o.text.starts_with("%laneid") || o.text.starts_with("%warpid") || o.text.starts_with("%lanemask")))
-    return true;
-  return std::any_of(o.elems.begin(), o.elems.end(), readsLaneRegister);
 }
 
 bool isBranch(const Instruction &in) { return in.base() == "bra" && !in.operands.empty() && in.operands[0].isSym(); }
@@ -130,9 +123,6 @@ std::string readRegion(const ir::Function &k, const KernelPlan &plan, Region &r)
     if (fb[i]->kind != Stmt::Kind::Instruction) continue;
     const auto &in = static_cast<const Instruction &>(*fb[i]);
     last = &in;
-    if (std::any_of(in.operands.begin(), in.operands.end(), readsLaneRegister))
-      return "it reads %laneid, %warpid or a lane mask (" + std::string(in.opcode) +
-             "): a round's row sits on another lane";
     if (in.base() == "bra" && !isBranch(in)) return "an indirect branch";
     if (i < r.header) {
       if (!repeatable(in))
@@ -197,8 +187,8 @@ Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, Region &r) {
       auto &in = static_cast<Instruction &>(*st);
       if (isBranch(in)) {
         const std::string target(in.operands[0].text);
-        const bool out = i < r.header && r.labelAt.at(target) >= r.header;
-        in.operands[0] = Operand::sym(out ? m.intern(stubOf(r.wayOf(target))) : renamed(m, target));
+        const bool leaves = i < r.header && r.labelAt.at(target) >= r.header;
+        in.operands[0] = Operand::sym(leaves ? m.intern(stubOf(r.wayOf(target))) : renamed(m, target));
       } else if (i < r.header && in.base() == "ret") {
         in.opcode = m.intern("bra");
         in.operands = {Operand::sym(m.intern(stubOf(r.wayOf(""))))};

@@ -171,8 +171,9 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
 namespace {
 /// CSR's rounds clone (RowWalkCsrRounds.cpp), its variant and remark:
 /// the original's launch, whole warps.
+/// `conds`: the lanes variant's conditions as addLanesClones words them.
 void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                       const Variant &v, int &at) {
+                       const Variant &v, const std::string &conds, int &at) {
   const unsigned G = ctx.options.rowwalk.csrLanes;
   // Rows through a 64-bit pointer (an `int` index): with an `unsigned`
   // index nvcc recomputes each address from the 32-bit index, the split
@@ -201,9 +202,6 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   auto clone = buildClone(ctx.module, from, plan, r.name, true, false, false, G, true);
   if (!clone) return;  // csrRoundsRefusal said why
   if (!ctx.addClone(*k, std::move(clone), r, at)) return;
-  std::string conds = "block.x % 32 == 0, at least " + std::to_string(kCsrMinLaunch) + " threads";
-  for (const auto &d : r.disjointParams)
-    conds += ", params " + std::to_string(d.a) + " and " + std::to_string(d.b) + " in different allocations";
   ctx.remark(Remark::Kind::Applied, *k, "",
              r.name + ": rows with loaded bounds (CSR), the original's launch; each warp counts its rows' iterations "
                  "of the loop and, when each is " + std::to_string(kCsrMinIters) + " or more or their mean " +
@@ -214,7 +212,8 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
                  (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may differ "
                                  "in the last bits"
                                : "; exact") +
-                 "; conditions: " + conds);
+                 "; conditions: block.x % 32 == 0, at least " + std::to_string(kCsrMinLaunch) + " threads" +
+                 (conds.empty() ? "" : ", " + conds));
   ctx.count("csr-loops", double(plan.lanes.size()));
 }
 }  // namespace
@@ -308,7 +307,7 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
     }
   }
   // After rowwalk-csr's clone (asked for: every launch it can take).
-  if (csrRounds) addCsrRoundsClone(ctx, k, from, plan, v, at);
+  if (csrRounds) addCsrRoundsClone(ctx, k, from, plan, v, aconds, at);
 }
 
 }  // namespace ptxopt::transforms::rowwalk
