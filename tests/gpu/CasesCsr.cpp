@@ -76,20 +76,23 @@ void addCsr(std::vector<Case> &cs) {
     // Unsigned indices (csr_u32): no rounds clone (registers), the original.
     const bool rounds = K == "csr_i32";
     const std::string R = rounds ? "=" + K + "__ptxopt_csr" : "original";
+    // The cases' names say which: the unsigned kernel's expect the original.
+    const std::string O2 = rounds ? "-O2 rounds" : "-O2, unsigned index (no rounds)";
+    const std::string with = rounds ? "rounds, " : "unsigned index (no rounds), ";
     for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 8},
                                     {65536, 128, 128, 0}, {100000, 1, 8, 8}, {70000, 0, 3, 0}, {80000, 0, 40, 4},
                                     {70000, 16, 48, 0}})
-      cs.push_back(csr("-O2 rounds", K, n, lo, hi, zeros, false, "", R));
+      cs.push_back(csr(O2, K, n, lo, hi, zeros, false, "", R));
     // Rows of 0-300: not every row long, a mean past 64 (the vote's second way).
-    cs.push_back(csr("-O2 rounds", K, 70001, 0, 300, 8, false, "", R));
+    cs.push_back(csr(O2, K, 70001, 0, 300, 8, false, "", R));
     // Under the launch floor: the original.
     cs.push_back(csr("-O2, under 65536 threads", K, 4001, 32, 256, 8, false, "", "original"));
     // Blocks of 96 (3 warps): the clone; of 48 (a warp of 16): the original.
-    cs.push_back(csr("-O2 rounds", K, 70001, 0, 64, 8, false, "", R, 96));
+    cs.push_back(csr(O2, K, 70001, 0, 64, 8, false, "", R, 96));
     cs.push_back(csr("-O2, not whole warps", K, 70001, 0, 64, 8, false, "", "original", 48));
     // 4 and 32 lanes a row in the rounds (rowwalk-csr-lanes).
-    cs.push_back(csr("rounds, 4 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=4", R));
-    cs.push_back(csr("rounds, 32 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=32", R));
+    cs.push_back(csr(with + "4 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=4", R));
+    cs.push_back(csr(with + "32 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=32", R));
     cs.push_back(csr("no rounds (rowwalk-csr-rounds=0)", K, 70001, 32, 256, 0, false, "rowwalk;rowwalk-csr-rounds=0", "original"));
     for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
                                     {65536, 128, 128, 0}, {1000, 1, 8, 8}, {777, 0, 3, 0}, {5000, 0, 40, 4}})
