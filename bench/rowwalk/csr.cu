@@ -7,7 +7,7 @@
 // --reassociate), and the rows of 1-8 that say whether any lane count is
 // never slower there (the pass emits the clone only with rowwalk-csr).
 //
-//   csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> | RG=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]
+//   csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> | RG=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N] [--lengths L,...]
 //
 // RG=<opt.ptx>: a module of ptx-opt --passes=rowwalk [--reassociate]
 // --rowwalk-csr-lanes=G, whose rounds clone `<kernel>__ptxopt_csr` (the
@@ -18,7 +18,7 @@
 // clone `<kernel>__ptxopt_lanes` (G = 32) or `__ptxopt_lanes<G>` is launched
 // with its manifest's launch (grid.x*G blocks of 256). Matrices of k
 // non-zeros in every row for k in 1, 8, 16, 32, 128, 256, and of random
-// lengths 0..40 and 0..64; --nnz N non-zeros in all (default 2^25: 256 MiB of values and
+// lengths 0..40 and 0..64 (--lengths 1,8,-40: only these; -k is 0..k); --nnz N non-zeros in all (default 2^25: 256 MiB of values and
 // column indices, several times any GPU's L2), so N/k rows, at least 65536
 // and at most 2^22 (--rows fixes the row count). Two column patterns: random
 // below 65536 (x of 256 KiB, every row's gathers scattered) and banded (row
@@ -95,15 +95,21 @@ int main(int argc, char **argv) {
   std::vector<std::string> files;
   unsigned fixedRows = 0;
   size_t totalNnz = size_t(1) << 25;
+  std::vector<int> lengths = {1, 8, 16, 32, 128, 256, -40, -64};  // k > 0: rows of k; k < 0: of 0..-k
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
     else if (a == "--rows" && i + 1 < argc) fixedRows = unsigned(std::atoi(argv[++i]));
     else if (a == "--nnz" && i + 1 < argc) totalNnz = size_t(std::atoll(argv[++i]));
+    else if (a == "--lengths" && i + 1 < argc) {  // e.g. "1,8,-40": only these row lengths
+      lengths.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string item; std::getline(list, item, ',');) lengths.push_back(std::atoi(item.c_str()));
+    }
     else files.push_back(a);
   }
   if (files.size() < 2) {
-    std::fprintf(stderr, "usage: csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> | RG=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N]\n");
+    std::fprintf(stderr, "usage: csr <csr.ptx> G=<opt.ptx> [G=<opt.ptx> | RG=<opt.ptx> ...] [--runs N] [--nnz N] [--rows N] [--lengths 1,8,-40]\n");
     return 2;
   }
   int devices = 0;
@@ -136,7 +142,6 @@ int main(int argc, char **argv) {
       const size_t perRow = size_t(len > 0 ? len : (1 - len) / 2);
       return unsigned(std::min<size_t>(maxRows, std::max<size_t>(65536, totalNnz / std::max<size_t>(1, perRow))));
     };
-    const int lengths[] = {1, 8, 16, 32, 128, 256, -40, -64};
     size_t cap = 0, maxN = 0;
     for (int len : lengths) {
       const size_t n = rowsFor(len);
