@@ -112,9 +112,9 @@ std::vector<OptionDecl> rowwalkOptions() {
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.csrLanes = unsigned(v.integer); }},
       // Measured on an H200 (docs/BENCHMARKS.md, "Scalar CSR SpMV").
       {{"rowwalk-csr-rounds", "rowwalk", Type::Enum, "0|1", "1", {"0", "1"}, 0, 0,
-        "the clone of loops whose rows start and end at loaded values (scalar CSR) that keeps the launch: each "
-        "warp reads its rows' lengths and runs the original code where few are long, else its 32 rows "
-        "rowwalk-csr-lanes lanes at a time (integer sums exact; floating point with --reassociate); 0: none"},
+        "the clone of loops whose rows start and end at loaded values (scalar CSR) that keeps the launch: a "
+        "warp whose 32 rows are all long (32 non-zeros or more) runs them rowwalk-csr-lanes lanes at a time, "
+        "every other lane the original code (integer sums exact; floating point with --reassociate); 0: none"},
        "1",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.csrRounds = v.text == "1"; }},
       {{"rowwalk-staged-copy", "rowwalk", Type::Enum, "plain|async", "plain", {"plain", "async"}, 0, 0,

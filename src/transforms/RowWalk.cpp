@@ -129,9 +129,9 @@
 //    RowWalkTri.cpp). Details: RowWalkGuards.cpp.
 // 5. Rows with loaded bounds (scalar CSR SpMV, `for (j = rowptr[i]; j <
 //    rowptr[i+1]; j++)`): by default the rounds clone (`_csr`, the
-//    original's launch): each warp runs the original's code up to the row
-//    loop, votes on its rows' lengths, and either goes back to the original
-//    code or runs its 32 rows G lanes at a time in rounds (the "vector CSR"
+//    original's launch): each lane runs the original's code; a warp whose
+//    32 lanes all reach the row loop together with rows of 32 non-zeros or
+//    more runs its 32 rows G lanes at a time in rounds (the "vector CSR"
 //    split; rowwalk-csr-lanes G; launches of 65536 threads or more; not for
 //    rows read through an unsigned index: RowWalkCsrRounds.cpp). With the
 //    option rowwalk-csr also the lanes clone of G times the threads (short

@@ -64,13 +64,12 @@ inline constexpr unsigned kPeelBytes = 128;
 inline constexpr unsigned kExitMinLanes = 16;
 inline constexpr int64_t kStagedMinRow = 256;
 /// CSR's rounds clone (RowWalkCsrRounds.cpp): a warp takes the rounds when
-/// each of its lanes' trip counts of the main loop (nvcc's, unrolled by 4)
-/// is kCsrMinIters or more (every row of 32 non-zeros or more) or when they
-/// add up to 32 * kCsrMeanIters (a mean row of 64), else it runs the
-/// original code. Measured on an H200: docs/BENCHMARKS.md, "Scalar CSR
-/// SpMV" (mixed rows of 0-64 and 16-48 ran 0.68-0.85x at a mean of 32).
+/// all its 32 lanes reach the main loop (nvcc's, unrolled by 4) together,
+/// each with a trip count of kCsrMinIters or more (every row of 32
+/// non-zeros or more); else each lane runs the original code. Measured on
+/// an H200: docs/BENCHMARKS.md, "Scalar CSR SpMV" (mixed rows of 0-64 and
+/// 16-48 ran 0.68-0.85x when a mean of 32 sent warps to the rounds).
 inline constexpr int64_t kCsrMinIters = 8;
-inline constexpr int64_t kCsrMeanIters = 16;
 /// The rounds clone's launches: at least this many threads (65536 rows of
 /// 128 ran 2.5-2.8x; 1000-5000 rows 0.56-1.0x, latency-bound: a warp's 32
 /// rows one round after another are a longer path than 32 rows at once).

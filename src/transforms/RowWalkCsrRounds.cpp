@@ -3,28 +3,29 @@
 // launch and lets each warp choose, from its own rows' lengths, between the
 // original code and the "vector CSR" split.
 // What: the clone is three pieces of code in one kernel.
-//   1. The original's code up to the header of its main row loop (the
-//      split loop of the largest step: nvcc's loop unrolled by 4), as it
-//      is, each lane its own row. Every way out of that code (a branch past
-//      the header, `ret`, falling into the header) goes instead to a stub
-//      that records which way it was; the stub of the header takes the
-//      lane's trip count T of that loop (the lanes plan's own count; 0 for
-//      the other ways).
-//   2. The vote (the launch condition block.x % 32 == 0 makes every warp
-//      whole): the rounds when every lane's T is kCsrMinIters or more (all
-//      32 rows of 32 non-zeros or more) or their sum (a shfl butterfly)
-//      reaches 32 * kCsrMeanIters (a mean row of 64: a few very long rows
-//      among short ones, as in power-law matrices, gain the most from
-//      splitting); a warp none of whose rows is long goes back at once
-//      (one vote). Else each lane goes back the way it recorded (its
-//      registers are where the original left them): the original runs, at
-//      the cost of the stub, the votes and the dispatch. Measured on an
-//      H200: a count of 8 rows of 32+ sent warps of rows of 0-40 to the
-//      rounds at 0.70x, a mean of 32 those of 0-64 and 16-48 at 0.68-0.85x
-//      (their remainder loops and unequal rows make each round a longer
-//      path than the original's walk, whose short neighbouring rows the L1
-//      serves); every row at 32 or more ran 1.3-3.7x.
-//   3. Else the rounds: the lanes clone's body (G lanes per row, a shuffle
+//   1. The original's code, as it is, each lane its own row; every way out
+//      of the code before the header of its main row loop (the split loop
+//      of the largest step: nvcc's loop unrolled by 4) but the header
+//      itself (past the guard, an empty row, a short row straight to the
+//      remainder loop, `ret`) goes where it goes in the original: those
+//      lanes never wait for anything.
+//   2. The vote, where that code falls into the header (and where its
+//      branches to the header go): the lane's trip count T of that loop (the
+//      lanes plan's own count); the rounds when the whole warp is here
+//      (activemask: a lane whose row took another way, or that returned, is
+//      not) and every T is kCsrMinIters or more (all 32 rows of 32
+//      non-zeros or more); else on into the header, the original's loop.
+//      Measured on an H200: the first form (every way to a stub, one vote
+//      at a common point, a dispatch back; also taking warps whose rows
+//      averaged 64) cost rows of one non-zero 2-5% (0.95-0.98x; a held-out
+//      program of rows of 1-4, 0.95x), the stub-vote-dispatch path, not
+//      the vote (docs/BENCHMARKS.md); a count of 8 rows of 32+ sent warps
+//      of rows of 0-40 to the rounds at 0.70x, a mean of 32 those of 0-64
+//      and 16-48 at 0.68-0.85x (their remainder loops and unequal rows make
+//      each round a longer path than the original's walk, whose short
+//      neighbouring rows the L1 serves); every row at 32 or more ran
+//      1.3-3.7x.
+//   3. The rounds: the lanes clone's body (G lanes per row, a shuffle
 //      reduction after each split loop, stores by the row's lane 0) runs G
 //      times, round s giving lane l the logical thread
 //      (tid & ~31) + s * 32/G + (tid & 31)/G: the warp's own 32 rows, 32/G
@@ -88,20 +89,12 @@ const LanePlan *measuredLoop(const KernelPlan &plan) {
   return best;
 }
 
-/// The code before the measured loop's header and its ways out.
+/// The code before the measured loop's header.
 struct Region {
   const LanePlan *lp = nullptr;
   size_t start = 0, header = 0;
+  std::string headerLabel;
   std::map<std::string, size_t, std::less<>> labelAt;
-  // The ways out of the code before the header: 0 the header, then each
-  // label at or after it, in order of first use; "" is `ret`.
-  std::vector<std::string> ways;
-  size_t wayOf(const std::string &target) {
-    auto it = std::find(ways.begin(), ways.end(), target);
-    if (it != ways.end()) return size_t(it - ways.begin());
-    ways.push_back(target);
-    return ways.size() - 1;
-  }
 };
 
 /// Reads the region of `k` (the plan's kernel); why it cannot be the
@@ -116,7 +109,7 @@ std::string readRegion(const ir::Function &k, const KernelPlan &plan, Region &r)
     return "the row loop's header is not a label after the declarations";
   for (size_t i = r.start; i < fb.size(); ++i)
     if (fb[i]->kind == Stmt::Kind::Label) r.labelAt[std::string(static_cast<const ir::Label &>(*fb[i]).name)] = i;
-  r.ways = {std::string(static_cast<const ir::Label &>(*fb[r.header]).name)};
+  r.headerLabel = std::string(static_cast<const ir::Label &>(*fb[r.header]).name);
   const Instruction *last = nullptr;
   for (size_t i = r.start; i < fb.size(); ++i) {
     if (fb[i]->kind == Stmt::Kind::Block) return "it has a nested { } scope";
@@ -130,13 +123,7 @@ std::string readRegion(const ir::Function &k, const KernelPlan &plan, Region &r)
                std::string(analysis::memAccess(in) ? "writes memory or loads other than plainly"
                                                    : "calls, waits at a barrier or exits") +
                " (" + std::string(in.opcode) + "): each warp runs it, then again in its rounds";
-      if (isBranch(in)) {
-        auto t = r.labelAt.find(in.operands[0].text);
-        if (t == r.labelAt.end()) return "a branch to a label outside the body";
-        if (t->second >= r.header) r.wayOf(t->first);
-      } else if (in.base() == "ret") {
-        r.wayOf("");
-      }
+      if (isBranch(in) && !r.labelAt.count(in.operands[0].text)) return "a branch to a label outside the body";
     } else if (isBranch(in)) {
       auto t = r.labelAt.find(in.operands[0].text);
       if (t == r.labelAt.end() || t->second < r.header)
@@ -159,22 +146,38 @@ namespace {
 
 // The clone's own labels.
 constexpr const char *kTag = "__ptxopt_o";  // the original's labels, renamed
-const std::string kStub = "$L__ptxopt_csr_way", kDecide = "$L__ptxopt_csr_decide",
-                  kDispatch = "$L__ptxopt_csr_dispatch", kRounds = "$L__ptxopt_csr_rounds",
-                  kRound = "$L__ptxopt_csr_round", kNext = "$L__ptxopt_csr_next";
-
-std::string stubOf(size_t way) { return kStub + std::to_string(way); }
+const std::string kVote = "$L__ptxopt_csr_vote", kRounds = "$L__ptxopt_csr_rounds", kRound = "$L__ptxopt_csr_round",
+                  kNext = "$L__ptxopt_csr_next";
 
 std::string_view renamed(ir::Module &m, std::string_view label) { return m.intern(std::string(label) + kTag); }
 
-/// 1. The original's code, its labels renamed; the ways out of the code
-/// before the header go to their stubs.
-Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, Region &r) {
+/// 2. The vote, at the loop's header (`e`'s statements): the lane's
+/// iterations T of the measured loop; the rounds when the whole warp is
+/// here (activemask: a lane whose row took another way, or that returned,
+/// is not) and every T is kCsrMinIters or more; else on into the header.
+void emitVote(Emitter &e, const Region &r) {
+  e.label(kVote);
+  std::vector<std::string> v0;
+  for (const IV &iv : r.lp->ivs) v0.push_back(iv.reg);
+  const std::string T = r.lp->lessThan ? emitTripCountLess(e, *r.lp, v0) : emitTripCount(e, *r.lp, v0);
+  const std::string here = e.reg32(), whole = e.regp(), longRow = e.regp(), allLong = e.regp(), go = e.regp();
+  e.ins("activemask.b32", {here});
+  e.ins("setp.eq.u32", {whole, here, "-1"});
+  e.ins("setp.ge.u64", {longRow, T, std::to_string(kCsrMinIters)});
+  e.ins("vote.sync.all.pred", {allLong, longRow, here});
+  e.ins("and.pred", {go, allLong, whole});  // the same in every lane of `here`
+  e.ins("bra.uni", {kRounds}, go);
+}
+
+/// 1. The original's code, its labels renamed; the vote (2) just before
+/// the header, where the code before it falls in and where its branches to
+/// the header go; every other way out of that code as in the original.
+Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, const Region &r) {
   const Body &fb = k.body->body;
   Body out;
   for (size_t i = r.start; i < fb.size(); ++i) {
-    if (i == r.header) {  // falling into the header
-      e.ins("bra.uni", {stubOf(0)});
+    if (i == r.header) {
+      emitVote(e, r);
       for (auto &st : e.out) out.push_back(std::move(st));
       e.out.clear();
     }
@@ -187,69 +190,13 @@ Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, Region &r) {
       auto &in = static_cast<Instruction &>(*st);
       if (isBranch(in)) {
         const std::string target(in.operands[0].text);
-        const bool leaves = i < r.header && r.labelAt.at(target) >= r.header;
-        in.operands[0] = Operand::sym(leaves ? m.intern(stubOf(r.wayOf(target))) : renamed(m, target));
-      } else if (i < r.header && in.base() == "ret") {
-        in.opcode = m.intern("bra");
-        in.operands = {Operand::sym(m.intern(stubOf(r.wayOf(""))))};
+        const bool toHeader = i < r.header && target == r.headerLabel;
+        in.operands[0] = Operand::sym(toHeader ? m.intern(kVote) : renamed(m, target));
       }
     }
     out.push_back(std::move(st));
   }
   return out;
-}
-
-/// The stubs: which way (`way`) and the lane's iterations of the measured
-/// loop (`iters`; 0 on the other ways).
-void emitWayStubs(Emitter &e, const Region &r, const std::string &way, const std::string &iters) {
-  for (size_t w = 0; w < r.ways.size(); ++w) {
-    e.label(stubOf(w));
-    e.ins("mov.u32", {way, std::to_string(w)});
-    if (w == 0) {
-      std::vector<std::string> v0;
-      for (const IV &iv : r.lp->ivs) v0.push_back(iv.reg);
-      const std::string T = r.lp->lessThan ? emitTripCountLess(e, *r.lp, v0) : emitTripCount(e, *r.lp, v0);
-      e.ins("min.u64", {T, T, "65535"});  // so that 32 of them add up in 32 bits
-      e.ins("cvt.u32.u64", {iters, T});
-    } else {
-      e.ins("mov.u32", {iters, "0"});
-    }
-    e.ins("bra.uni", {kDecide});
-  }
-}
-
-/// 2. The votes, and each lane back its way when the warp's rows are short.
-void emitVote(ir::Module &m, Emitter &e, const Region &r, const std::string &way, const std::string &iters) {
-  e.label(kDecide);
-  // A warp none of whose rows is long (both ways below need one) goes back
-  // at once: the short rows' path is one setp, one vote and the dispatch.
-  const std::string longRow = e.regp(), any = e.regp();
-  e.ins("setp.ge.u32", {longRow, iters, std::to_string(kCsrMinIters)});
-  e.ins("vote.sync.any.pred", {any, longRow, "-1"});
-  e.ins("bra.uni", {kDispatch}, "!" + any);
-  // The warp's iterations summed over its 32 lanes (a butterfly: every lane
-  // holds the sum, so every lane decides alike).
-  const std::string sum = e.reg32();
-  e.ins("mov.u32", {sum, iters});
-  for (unsigned off = kLanes / 2; off >= 1; off /= 2) {
-    const std::string t = e.reg32();
-    e.ins("shfl.sync.bfly.b32", {t, sum, std::to_string(off), "31", "-1"});
-    e.ins("add.u32", {sum, sum, t});
-  }
-  // Every row long, or a mean row of kCsrMeanIters.
-  const std::string allLong = e.regp(), meanLong = e.regp(), use = e.regp();
-  e.ins("vote.sync.all.pred", {allLong, longRow, "-1"});
-  e.ins("setp.ge.u32", {meanLong, sum, std::to_string(kLanes * kCsrMeanIters)});
-  e.ins("or.pred", {use, allLong, meanLong});
-  e.ins("bra.uni", {kRounds}, use);
-  e.label(kDispatch);
-  for (size_t w = 0; w < r.ways.size(); ++w) {
-    const std::string q = e.regp();
-    const bool lastWay = w + 1 == r.ways.size();
-    if (!lastWay) e.ins("setp.eq.u32", {q, way, std::to_string(w)});
-    if (r.ways[w].empty()) e.ins("ret", {}, lastWay ? "" : q);
-    else e.ins("bra", {std::string(renamed(m, r.ways[w]))}, lastWay ? "" : q);
-  }
 }
 
 /// 3. The rounds: the lanes body (`clone`'s statements after its
@@ -303,16 +250,11 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
   Region r;
   if (!readRegion(k, plan, r).empty()) return false;
   Body original = copyOriginal(m, e, k, r);
-  const std::string way = e.reg32(), iters = e.reg32();
-  emitWayStubs(e, r, way, iters);
-  emitVote(m, e, r, way, iters);
-  Body decide = std::move(e.out);
-  e.out.clear();
   const size_t decls = prologueAt(*clone.body);
   Body rounds = emitRounds(m, e, clone, std::move(laneSetup), G, lt, hw);  // moves the body's statements
   Body &cb = clone.body->body;
   cb.resize(decls);
-  for (Body *part : {&original, &decide, &rounds})
+  for (Body *part : {&original, &rounds})
     for (auto &st : *part) cb.push_back(std::move(st));
   return true;
 }

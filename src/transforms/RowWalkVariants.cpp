@@ -203,12 +203,12 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   if (!clone) return;  // csrRoundsRefusal said why
   if (!ctx.addClone(*k, std::move(clone), r, at)) return;
   ctx.remark(Remark::Kind::Applied, *k, "",
-             r.name + ": rows with loaded bounds (CSR), the original's launch; each warp counts its rows' iterations "
-                 "of the loop and, when each is " + std::to_string(kCsrMinIters) + " or more or their mean " +
-                 std::to_string(kCsrMeanIters) + " or more (rows of " + std::to_string(4 * kCsrMinIters) +
-                 ", a mean of " + std::to_string(4 * kCsrMeanIters) + " at nvcc's unroll of 4), runs its 32 rows " +
-                 std::to_string(G) + " lanes at a time, " + std::to_string(kLanes / G) +
-                 " rows a round, else the original code" +
+             r.name + ": rows with loaded bounds (CSR), the original's launch; a warp whose 32 lanes all reach the "
+                 "loop together, each with " + std::to_string(kCsrMinIters) + " iterations or more (rows of " +
+                 std::to_string(4 * kCsrMinIters) + " at nvcc's unroll of 4), runs its 32 rows " + std::to_string(G) +
+                 " lanes at a time, " + std::to_string(kLanes / G) +
+                 " rows a round; every other lane runs the original code, a row that takes another way than the "
+                 "loop without a vote" +
                  (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may differ "
                                  "in the last bits"
                                : "; exact") +

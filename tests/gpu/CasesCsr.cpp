@@ -55,7 +55,8 @@ void addCsr(std::vector<Case> &cs) {
     const size_t nnz = std::max<size_t>(1, size_t(n) * hi);
     const unsigned blocks = kernel == "csr_i32_noguard" ? n / block : (n + block - 1) / block;
     Case c = makeCase("csr: " + what + " " + kernel + " " + std::to_string(n) + " rows of " + std::to_string(lo) +
-                          "-" + std::to_string(hi) + (block == 256 ? "" : ", blocks of " + std::to_string(block)),
+                          "-" + std::to_string(hi) + (zeros && lo ? ", one in " + std::to_string(zeros) + " empty" : "") +
+                          (block == 256 ? "" : ", blocks of " + std::to_string(block)),
                       "csr", kernel,
                       {rowPtrs(n, lo, hi, zeros), indices(nnz, kCols), in(e, nnz), in(e, kCols), out(e, n),
                        i32(int32_t(n))},
@@ -71,8 +72,9 @@ void addCsr(std::vector<Case> &cs) {
     const std::string K = k;
     // -O2: the rounds clone (RowWalkCsrRounds.cpp), the original's launch,
     // launches of 65536 threads or more; each warp chooses: rows of 32-256
-    // and 0-300 split (every row of 32 or more; a mean of 64 or more), 1-8,
-    // 0-3, 0-40 and 16-48 the original code.
+    // without empty rows and of 128 split (every row of 32 or more), 32-256
+    // with one row in 8 empty, 0-300, 1-8, 0-3, 0-40 and 16-48 the original
+    // code (a lane whose row is empty or short never reaches the vote).
     // Unsigned indices (csr_u32): no rounds clone (registers), the original.
     const bool rounds = K == "csr_i32";
     const std::string R = rounds ? "=" + K + "__ptxopt_csr" : "original";
@@ -80,10 +82,11 @@ void addCsr(std::vector<Case> &cs) {
     const std::string O2 = rounds ? "-O2 rounds" : "-O2, unsigned index (no rounds)";
     const std::string with = rounds ? "rounds, " : "unsigned index (no rounds), ";
     for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 8},
-                                    {65536, 128, 128, 0}, {100000, 1, 8, 8}, {70000, 0, 3, 0}, {80000, 0, 40, 4},
-                                    {70000, 16, 48, 0}})
+                                    {70001, 32, 256, 0}, {65536, 128, 128, 0}, {100000, 1, 8, 8}, {70000, 0, 3, 0},
+                                    {80000, 0, 40, 4}, {70000, 16, 48, 0}})
       cs.push_back(csr(O2, K, n, lo, hi, zeros, false, "", R));
-    // Rows of 0-300: not every row long, a mean past 64 (the vote's second way).
+    // Rows of 0-300: not every row long (a mean past 64: the first form's
+    // second way into the rounds; now the original code).
     cs.push_back(csr(O2, K, 70001, 0, 300, 8, false, "", R));
     // Under the launch floor: the original.
     cs.push_back(csr("-O2, under 65536 threads", K, 4001, 32, 256, 8, false, "", "original"));
@@ -91,8 +94,8 @@ void addCsr(std::vector<Case> &cs) {
     cs.push_back(csr(O2, K, 70001, 0, 64, 8, false, "", R, 96));
     cs.push_back(csr("-O2, not whole warps", K, 70001, 0, 64, 8, false, "", "original", 48));
     // 4 and 32 lanes a row in the rounds (rowwalk-csr-lanes).
-    cs.push_back(csr(with + "4 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=4", R));
-    cs.push_back(csr(with + "32 lanes", K, 70001, 0, 128, 8, false, "rowwalk;rowwalk-csr-lanes=32", R));
+    cs.push_back(csr(with + "4 lanes", K, 70001, 32, 256, 0, false, "rowwalk;rowwalk-csr-lanes=4", R));
+    cs.push_back(csr(with + "32 lanes", K, 70001, 32, 256, 0, false, "rowwalk;rowwalk-csr-lanes=32", R));
     cs.push_back(csr("no rounds (rowwalk-csr-rounds=0)", K, 70001, 32, 256, 0, false, "rowwalk;rowwalk-csr-rounds=0", "original"));
     for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{4001, 32, 256, 8},
                                     {65536, 128, 128, 0}, {1000, 1, 8, 8}, {777, 0, 3, 0}, {5000, 0, 40, 4}})
@@ -108,7 +111,7 @@ void addCsr(std::vector<Case> &cs) {
   cs.push_back(csr("4 lanes", "csr_i32", 1000, 1, 8, 8, false, on + ";rowwalk-csr-lanes=4", "=csr_i32__ptxopt_lanes4"));
   cs.push_back(csr("-O2 rounds", "csr_i32_noguard", 65536, 0, 64, 8, false, "", "=csr_i32_noguard__ptxopt_csr"));
   // Floats, --reassociate: the rounds clone; without it the original.
-  for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 8},
+  for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 0},
                                   {100000, 1, 8, 8}, {80000, 0, 40, 4}})
     cs.push_back(csr("rounds, reassociated", "csr_f32", n, lo, hi, zeros, true, "rowwalk;reassociate", "=csr_f32__ptxopt_csr"));
   cs.push_back(csr("-O2 (no reassociate)", "csr_f32", 70001, 32, 256, 0, true, "", "original"));
@@ -124,21 +127,21 @@ void addCsr(std::vector<Case> &cs) {
   {
     const unsigned n = 70001;
     const size_t nnz = size_t(n) * 96;
-    Case d = makeCase("csr: rounds, reassociated csr_f64 70001 rows of 0-96", "csr", "csr_f64",
-                      {rowPtrs(n, 0, 96, 8), indices(nnz, kCols), in(Elem::F64, nnz), in(Elem::F64, kCols),
+    Case d = makeCase("csr: rounds, reassociated csr_f64 70001 rows of 32-96", "csr", "csr_f64",
+                      {rowPtrs(n, 32, 96, 0), indices(nnz, kCols), in(Elem::F64, nnz), in(Elem::F64, kCols),
                        out(Elem::F64, n), i32(int32_t(n))},
                       {(n + 255) / 256, 1, 1}, {256, 1, 1});
     d.passes = "rowwalk;reassociate";
     d.expect = "=csr_f64__ptxopt_csr";
     d.approx = csrApprox<double>(n);
     cs.push_back(d);
-    Case z = makeCase("csr: -O2 rounds csr_sizet 70001 rows of 0-96", "csr", "csr_sizet",
-                      {rowPtrs(n, 0, 96, 8, true), indices(nnz, kCols), in(Elem::I32, nnz), in(Elem::I32, kCols),
+    Case z = makeCase("csr: -O2 rounds csr_sizet 70001 rows of 32-96", "csr", "csr_sizet",
+                      {rowPtrs(n, 32, 96, 0, true), indices(nnz, kCols), in(Elem::I32, nnz), in(Elem::I32, kCols),
                        out(Elem::I32, n), i64(n)},
                       {(n + 255) / 256, 1, 1}, {256, 1, 1});
     z.expect = "=csr_sizet__ptxopt_csr";
     cs.push_back(z);
-    cs.push_back(csr("-O2 rounds", "csr_max", n, 0, 96, 8, false, "", "=csr_max__ptxopt_csr"));
+    cs.push_back(csr("-O2 rounds", "csr_max", n, 32, 96, 0, false, "", "=csr_max__ptxopt_csr"));
   }
   // Unsigned indices in a float sum: nvcc's `iv < bound` latch is unsigned (refused), the original runs.
   cs.push_back(csr("refused (setp.lt.u32)", "csr_f32_u32", 4001, 32, 256, 8, true, onF, "original"));
