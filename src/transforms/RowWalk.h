@@ -433,8 +433,8 @@ std::unique_ptr<ir::Function> buildClone(ir::Module &m, const ir::Function &k, c
 /// piece ("" when it can; RowWalkCsrRounds.cpp).
 std::string csrRoundsRefusal(const ir::Function &k, const KernelPlan &plan);
 /// Assembles CSR's rounds clone (RowWalkCsrRounds.cpp) around the lanes body
-/// already in `clone` (its %tid.x read as `lt`): the original's code up to
-/// the loop, the warp's vote, the dispatch back, the rounds. `laneSetup`
+/// already in `clone` (its %tid.x read as `lt`): the original's code with the
+/// vote just before the row loop's header, then the rounds. `laneSetup`
 /// computes the lane registers from `hw` (%tid.x). False where
 /// csrRoundsRefusal gives a reason.
 bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir::Function &k,

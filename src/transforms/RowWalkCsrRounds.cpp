@@ -9,8 +9,9 @@
 //      itself (past the guard, an empty row, a short row straight to the
 //      remainder loop, `ret`) goes where it goes in the original: those
 //      lanes never wait for anything.
-//   2. The vote, where that code falls into the header (and where its
-//      branches to the header go): the lane's trip count T of that loop (the
+//   2. The vote, where that code falls into the header (a branch from it to
+//      the header would go there too; the planner takes no loop whose header
+//      is entered by a branch, so only the fall-through does): the lane's trip count T of that loop (the
 //      lanes plan's own count); the rounds when the whole warp is here
 //      (activemask: a lane whose row took another way, or that returned, is
 //      not) and every T is kCsrMinIters or more (all 32 rows of 32
