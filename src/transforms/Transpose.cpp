@@ -474,6 +474,22 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
     ctx.remark(Remark::Kind::Missed, k, locationOf(m, fa, at), "not transformed: " + what + ": " + why);
     ctx.count("refused-flat");
   };
+  // The 2-D form's refusals name %tid.x and %tid.y, which the user's 1-D
+  // kernel does not have: said in the flat index's own terms instead.
+  auto inFlatTerms = [&](std::string why) {
+    const std::string q = flat.twoSplits() ? "M" : "Q";
+    bool named = false;
+    for (const auto &[from, to] : {std::pair<std::string, std::string>{"%tid.x", "R"}, {"%tid.y", q}})
+      for (size_t p; (p = why.find(from)) != std::string::npos; named = true) why.replace(p, from.size(), to);
+    if (!named) return why;
+    const std::string w = flat.w.text(), w2 = flat.w2.text();
+    return why + " (R: " + flat.index + " % " + w + "; " +
+           (flat.threeSplits() ? "M: digit D" + std::to_string(flat.partner)
+            : flat.twoSplits() ? "M: (" + flat.index + " / " + w + ") % " + w2 + ", the batch its quotient by " + w2 +
+                                     ": a store along the batch, or along any digit but R and M, is not tiled"
+                               : "Q: " + flat.index + " / " + w) +
+           ")";
+  };
   if (clonedBefore(ctx, k)) return;  // an earlier pass cloned it
   // Three splits: the tile's second axis on digit 2 (NCHW -> NHWC read in
   // order: w, h, c, the load along w, the store along c), else digit 1
@@ -502,7 +518,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   }
   if (!uncoalesced) return;
   if (!plan) {  // the remark points at the original's index (the 2-D kernel's statements are not the user's)
-    refuse(r.why);
+    refuse(inFlatTerms(r.why));
     return;
   }
   if (plan->stores.size() != 1) {
