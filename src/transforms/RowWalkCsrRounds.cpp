@@ -9,23 +9,28 @@
 //      itself (past the guard, an empty row, a short row straight to the
 //      remainder loop, `ret`) goes where it goes in the original: those
 //      lanes never wait for anything.
-//   2. The vote, where that code falls into the header (a branch from it to
-//      the header would go there too; the planner takes no loop whose header
-//      is entered by a branch, so only the fall-through does): the lane's trip count T of that loop (the
-//      lanes plan's own count); the rounds when the whole warp is here
-//      (activemask: a lane whose row took another way, or that returned, is
-//      not) and every T is kCsrMinIters or more (all 32 rows of 32
-//      non-zeros or more); else on into the header, the original's loop.
-//      Measured on an H200: the first form (every way to a stub, one vote
-//      at a common point, a dispatch back; also taking warps whose rows
-//      averaged 64) cost rows of one non-zero 2-5% (0.95-0.98x; a held-out
-//      program of rows of 1-4, 0.95x), the stub-vote-dispatch path, not
-//      the vote (docs/BENCHMARKS.md); a count of 8 rows of 32+ sent warps
-//      of rows of 0-40 to the rounds at 0.70x, a mean of 32 those of 0-64
-//      and 16-48 at 0.68-0.85x (their remainder loops and unequal rows make
-//      each round a longer path than the original's walk, whose short
-//      neighbouring rows the L1 serves); every row at 32 or more ran
-//      1.3-3.7x.
+//   2. The vote, where that code falls into the header (a branch from it
+//      to the header would go there too; the planner takes no loop whose
+//      header a branch enters, so only the fall-through does): the lane's
+//      trip count T of that loop (the lanes plan's own count); the rounds
+//      when the whole warp is here (activemask: a lane whose row took
+//      another way, or that returned, is not) and every T is kCsrMinIters
+//      or more (all 32 rows of 32 non-zeros or more); else on into the
+//      header, the original's loop.
+//      Measured on an H200 (docs/BENCHMARKS.md, "Scalar CSR SpMV"): the
+//      first form (every way to a stub, one vote at a common point, a
+//      dispatch back; also taking warps whose rows averaged 64) cost rows
+//      of one non-zero 2-5% (0.95-0.98x; a held-out program of rows of 1-4,
+//      0.95x), the stub-vote-dispatch path, not the vote; this one runs
+//      them 1.00-1.01x (that program 0.96-0.98x). Forms without the vote
+//      instruction (a short lane branching from here into the header, or
+//      the activemask test first) cost the main loop ptxas's own unrolling
+//      (SASS) and rows of 8-16 4-8%: not kept. Earlier: a count of 8 rows
+//      of 32+ sent warps of rows of 0-40 to the rounds at 0.70x, a mean of
+//      32 those of 0-64 and 16-48 at 0.68-0.85x (their remainder loops and
+//      unequal rows make each round a longer path than the original's
+//      walk, whose short neighbouring rows the L1 serves); every row at 32
+//      or more ran 1.3-3.7x.
 //   3. The rounds: the lanes clone's body (G lanes per row, a shuffle
 //      reduction after each split loop, stores by the row's lane 0) runs G
 //      times, round s giving lane l the logical thread
