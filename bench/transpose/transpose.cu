@@ -24,7 +24,9 @@
 //
 //   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>]
 //             [--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>]
-//             [--runs N] [--quick]
+//             [--runs N] [--quick] [--shapes-only]
+// --shapes-only: the first table alone, for the block shapes with tiled
+// clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16).
 // --blockaxis: the -O2 module of tests/lit/transpose/Inputs/blockaxis.cu (1-D
 // blocks, the other axis a block index): a fourth table (measureBlockAxis).
 // --flat: the -O2 module of tests/lit/transpose/Inputs/flat.cu (1-D launches
@@ -754,7 +756,7 @@ int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) 
 
 int main(int argc, char **argv) {
   std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx, countedPtx, constPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
-  bool quick = false, unrolledOnly = false, flatOnly = false;
+  bool quick = false, unrolledOnly = false, flatOnly = false, shapesOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
@@ -771,11 +773,12 @@ int main(int argc, char **argv) {
     else if (a == "--const" && i + 1 < argc) constPtx = argv[++i];
     else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
+    else if (a == "--shapes-only") shapesOnly = true;
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--const <const.O2.ptx>] [--runs N] [--quick]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--const <const.O2.ptx>] [--runs N] [--quick] [--shapes-only]\n");
     return 2;
   }
   int devices = 0;
@@ -817,9 +820,17 @@ int main(int argc, char **argv) {
       check(cudaMemcpy(in2, bytes.data(), bytes.size(), cudaMemcpyHostToDevice), "copy");
     }
     int failed = 0;
+    // --shapes-only: the tiled-only block shapes (kTiledShapes in
+    // src/transforms/Transpose.h: 32 x 4, 16 x 8, 8 x 8, 32 x 16), this
+    // table alone.
+    const std::vector<std::pair<unsigned, unsigned>> shapes =
+        shapesOnly ? std::vector<std::pair<unsigned, unsigned>>{{32, 4}, {16, 8}, {8, 8}, {32, 16}}
+                   : std::vector<std::pair<unsigned, unsigned>>{{16, 16}, {32, 32}, {32, 8}};
+    if (shapesOnly) unrolledOnly = flatOnly = false, o2Ptx.clear(), unPtx.clear(), baPtx.clear(), flatPtx.clear(),
+                    gsPtx.clear(), s3Ptx.clear(), widePtx.clear(), countedPtx.clear(), constPtx.clear();
     for (const Kernel &k : unrolledOnly ? std::vector<Kernel>{} : std::vector<Kernel>(std::begin(kKernels), std::end(kKernels)))
       for (auto size : sizes)
-        for (auto shape : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
+        for (auto shape : shapes) {
           const int W = size.first, H = size.second;
           const unsigned BX = shape.first, BY = shape.second;
           if (quick && (W != 8192 || BX != 16)) continue;
@@ -841,7 +852,7 @@ int main(int argc, char **argv) {
       for (int C : {64, 256})
         for (int P : {56, 224})
           for (auto shape : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
-            if (quick || unrolledOnly) continue;
+            if (quick || unrolledOnly || shapesOnly) continue;
             const unsigned BX = shape.first, BY = shape.second, N = 16;
             int c = C, hw = P * P;
             const bool toNhwc = kernel[1] == 'c';  // x along the plane, y along the channels

@@ -46,6 +46,8 @@
 # run: writes $OUT/bench-transpose.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when a clone's or a hand kernel's output differs.
 #   QUICK=1: 8192 x 8192 with 16 x 16 blocks only (no permutes).
+#   SHAPES_ONLY=1: the first table alone, for the block shapes with tiled
+#   clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16).
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
@@ -97,6 +99,7 @@ run() {
   [ "${QUICK:-0}" = 1 ] && args+=(--quick)
   [ "${UNROLLED_ONLY:-0}" = 1 ] && args+=(--unrolled-only)
   [ "${FLAT_ONLY:-0}" = 1 ] && args+=(--flat-only)
+  [ "${SHAPES_ONLY:-0}" = 1 ] && args+=(--shapes-only)
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
     --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" --gridstride "$PTXDIR/gridstride.O2.ptx" --split3 "$PTXDIR/split3.O2.ptx" --wide "$PTXDIR/wide.O2.ptx" --counted "$PTXDIR/counted.O2.ptx" --const "$PTXDIR/const.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"

@@ -655,6 +655,7 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
   // axis 1-D blocks (tiled clones only: the one-element clone exchanges
   // thread indices within a block).
   std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  shapes.insert(shapes.end(), std::begin(kTiledShapes), std::end(kTiledShapes));
   const bool blockAxis = plan->index2 != "%tid.y";
   if (blockAxis) {
     shapes.clear();
@@ -662,8 +663,12 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
   }
   for (const Shape &sh : shapes) {
     // After coalesce, only the block shapes the tiled clone was measured
-    // faster than the swap on (8 x 32 blocks were not timed against it).
-    if (afterCoalesce && sh.bx == 8) continue;
+    // faster than the swap on (8 x 32 blocks and kTiledShapes were not
+    // timed against it).
+    const bool firstShapes = std::find_if(std::begin(kShapes), std::end(kShapes), [&](const Shape &o) {
+                               return o.bx == sh.bx && o.by == sh.by;
+                             }) != std::end(kShapes);
+    if (afterCoalesce && (sh.bx == 8 || !firstShapes)) continue;
     bool any = false;
     for (unsigned elems : elements) {
       if (elems == 4 && tiledOk) {
@@ -674,7 +679,7 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
         before += added;
         any |= added;
         tiled |= added;
-      } else if (elems == 1 && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
+      } else if (elems == 1 && firstShapes && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
         std::string name = std::string(k.name) + "__ptxopt_transpose" + sh.suffix();
         any |= ctx.addClone(k, buildClone(m, code, *plan, sh, name), withOnce(makeVariant(name, *plan, sh), once), pos);
       }

