@@ -645,6 +645,9 @@ void launched(void *kernel, const WrapLaunch &l, cudaError_t e) {
     return;
   }
   if (l.before == cudaSuccess) (void)k.rt->getLastError();
+  // A cooperative launch whose clone's blocks do not all fit at once: the
+  // original's launch was sized to fit; it runs, no warning.
+  if (e == cudaErrorCooperativeLaunchTooLarge) return;
   if (!k.warnedLaunch.exchange(true))
     logLine("warning: launching " + c.name + " grid=" + dimsText(l.shape.grid) + " block=" + dimsText(l.shape.block) +
             " failed (" + k.rt->getErrorName(e) + "); running the original " + k.name);

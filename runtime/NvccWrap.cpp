@@ -30,16 +30,29 @@
 // goes to cudart unchanged. A refused clone call (nothing happened) is made
 // again with the original, as in the <<<>>> path.
 //
-// When it refuses: cudaLaunchKernelExC with the cooperative attribute (the
-// manifest does not say that a clone keeps grid-wide synchronization), a
-// device-updatable graph node (device code may rewrite its grid), an
-// attribute this file does not know; graph nodes passing their arguments in
-// `extra`; a cluster dimension that does not divide the clone's transformed
-// grid (that clone is skipped, a later one may run). Every other attribute
-// (priority, programmatic stream serialization and events, access policy,
-// memory sync domains, scheduling preferences, completion events, the
-// shared memory carveout) is passed through unchanged. cudaLaunchCooperativeKernel
-// is not wrapped: it always runs the original.
+// Cooperative launches (cudaLaunchCooperativeKernel and its _ptsz form,
+// the cooperative attribute of cudaLaunchKernelExC) run the clone as a
+// cooperative launch of its own grid and block: every pass that changes a
+// kernel's launch (coalesce, transpose, group, rowwalk) refuses kernels whose
+// threads communicate (barriers, atomics, fences, volatile or ordered loads
+// and stores: analysis/Communication.cpp), so such a kernel cannot rely on
+// its blocks being resident together; the passes that keep the launch
+// (pack, reuse) keep every barrier where it was. Where the clone's blocks do
+// not all fit at once, cudart refuses the launch
+// (cudaErrorCooperativeLaunchTooLarge) and the original runs, without a
+// warning (the original's own launch was sized to fit). Not in a stream
+// capture (the graph would check co-residency only when it launches, with
+// no original to fall back on) nor in graph nodes: the original there.
+//
+// When it refuses: a device-updatable graph node (device code may rewrite
+// its grid), an attribute this file does not know; graph nodes passing their
+// arguments in `extra`; a cluster dimension that does not divide the clone's
+// transformed grid (that clone is skipped, a later one may run); a graph
+// node set cooperative by cudaGraphKernelNodeSetAttribute (the node gets the
+// caller's launch back). Every other attribute (priority, programmatic
+// stream serialization and events, access policy, memory sync domains,
+// scheduling preferences, completion events, the shared memory carveout) is
+// passed through unchanged.
 //
 // The __real_ references are weak: the shim object is linked into programs
 // whose link has no --wrap (CMake's links through the host compiler), where
@@ -60,6 +73,9 @@ using namespace ptxopt::rt::nvccwrap;
 #define PTXOPT_REAL(ret, name, params) extern "C" ret __real_##name params __attribute__((weak));
 PTXOPT_REAL(cudaError_t, cudaLaunchKernel, (const void *, dim3, dim3, void **, size_t, cudaStream_t))
 PTXOPT_REAL(cudaError_t, cudaLaunchKernel_ptsz, (const void *, dim3, dim3, void **, size_t, cudaStream_t))
+PTXOPT_REAL(cudaError_t, cudaLaunchCooperativeKernel, (const void *, dim3, dim3, void **, size_t, cudaStream_t))
+PTXOPT_REAL(cudaError_t, cudaLaunchCooperativeKernel_ptsz,
+            (const void *, dim3, dim3, void **, size_t, cudaStream_t))
 PTXOPT_REAL(cudaError_t, cudaLaunchKernelExC, (const cudaLaunchConfig_t *, const void *, void **))
 PTXOPT_REAL(cudaError_t, cudaLaunchKernelExC_ptsz, (const cudaLaunchConfig_t *, const void *, void **))
 PTXOPT_REAL(cudaError_t, cudaGetKernel, (cudaKernel_t *, const void *))
@@ -106,8 +122,11 @@ LaunchShape shapeOf(dim3 grid, dim3 block, size_t shared) {
 dim3 dimOf(const Dims &d) { return dim3(d[0], d[1], d[2]); }
 
 /// What a launch's attributes allow: false where a clone must not run;
-/// `cluster` set from a (preferred) cluster dimension.
-bool attributesAllow(const cudaLaunchAttribute *attrs, unsigned n, Dims &cluster) {
+/// `cluster` set from a (preferred) cluster dimension. A cooperative
+/// attribute sets `*cooperative` (a launch: the clone launched
+/// cooperatively); where `cooperative` is null (a graph node, launched
+/// later with no original to fall back on) it refuses the clone.
+bool attributesAllow(const cudaLaunchAttribute *attrs, unsigned n, Dims &cluster, bool *cooperative = nullptr) {
   cluster = {1, 1, 1};
   for (unsigned i = 0; attrs && i < n; ++i) {
     const cudaLaunchAttribute &a = attrs[i];
@@ -124,11 +143,14 @@ bool attributesAllow(const cudaLaunchAttribute *attrs, unsigned n, Dims &cluster
         cluster[1] = std::max(cluster[1], a.val.preferredClusterDim.y);
         cluster[2] = std::max(cluster[2], a.val.preferredClusterDim.z);
         break;
-      case cudaLaunchAttributeCooperative:
-        if (a.val.cooperative) return false;
-        break;
       case cudaLaunchAttributeDeviceUpdatableKernelNode:
         if (a.val.deviceUpdatableKernelNode.deviceUpdatable) return false;
+        break;
+      case cudaLaunchAttributeCooperative:  // the clone launched cooperatively (the file's opening comment)
+        if (a.val.cooperative) {
+          if (!cooperative) return false;
+          *cooperative = true;
+        }
         break;
       case cudaLaunchAttributeIgnore:
       case cudaLaunchAttributeAccessPolicyWindow:
@@ -150,16 +172,23 @@ bool attributesAllow(const cudaLaunchAttribute *attrs, unsigned n, Dims &cluster
   return true;
 }
 
+/// Whether a launch on `stream` may go into a graph (a stream capture is in
+/// flight, or cudart says `stream` captures): a cooperative clone launch
+/// captured there would have its co-residency checked only when the graph
+/// launches, with no original to fall back on, so the original is captured.
+bool mayCapture(cudaStream_t stream);
+
 using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t);
 using LaunchExFn = cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **);
 
 cudaError_t launchKernel(LaunchFn real, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
-                         cudaStream_t stream, bool ptsz) {
+                         cudaStream_t stream, bool ptsz, bool cooperative = false) {
   if (!real) return cudaErrorNotSupported;  // no --wrap: never called
   void *k = findKernel(func);
   if (!k) return real(func, grid, block, args, shared, stream);
   WrapLaunch l;
-  if (shared <= 0xffffffffu && chooseLaunch(k, shapeOf(grid, block, shared), args, {1, 1, 1}, l)) {
+  if (shared <= 0xffffffffu && !(cooperative && mayCapture(ptsz && !stream ? cudaStreamPerThread : stream)) &&
+      chooseLaunch(k, shapeOf(grid, block, shared), args, {1, 1, 1}, l)) {
     cudaError_t e = real(l.func, dimOf(l.shape.grid), dimOf(l.shape.block), l.args, shared, stream);
     launched(k, l, e);
     if (e == cudaSuccess) {
@@ -178,7 +207,10 @@ cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, co
   if (!k) return real(config, func, args);
   Dims cluster;
   WrapLaunch l;
-  if (attributesAllow(config->attrs, config->numAttrs, cluster) && config->dynamicSmemBytes <= 0xffffffffu &&
+  bool cooperative = false;
+  if (attributesAllow(config->attrs, config->numAttrs, cluster, &cooperative) &&
+      !(cooperative && mayCapture(ptsz && !config->stream ? cudaStreamPerThread : config->stream)) &&
+      config->dynamicSmemBytes <= 0xffffffffu &&
       chooseLaunch(k, shapeOf(config->gridDim, config->blockDim, config->dynamicSmemBytes), args, cluster, l)) {
     cudaLaunchConfig_t c = *config;  // the same attributes, stream and shared memory
     c.gridDim = dimOf(l.shape.grid);
@@ -321,6 +353,13 @@ void ended() {
   if (capturesActive.load() > 0) capturesActive.fetch_sub(1);
 }
 
+bool mayCapture(cudaStream_t stream) {
+  if (capturesActive.load(std::memory_order_relaxed) > 0) return true;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  return stream && stream != cudaStreamLegacy && &cudaStreamIsCapturing &&
+         (cudaStreamIsCapturing(stream, &status) != cudaSuccess || status != cudaStreamCaptureStatusNone);
+}
+
 }  // namespace
 
 namespace ptxopt::rt::nvccwrap {
@@ -401,6 +440,16 @@ cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, voi
 cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                                          cudaStream_t stream) {
   return launchKernel(__real_cudaLaunchKernel_ptsz, func, grid, block, args, shared, stream, true);
+}
+
+cudaError_t __wrap_cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                               cudaStream_t stream) {
+  return launchKernel(__real_cudaLaunchCooperativeKernel, func, grid, block, args, shared, stream, false, true);
+}
+
+cudaError_t __wrap_cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args,
+                                                    size_t shared, cudaStream_t stream) {
+  return launchKernel(__real_cudaLaunchCooperativeKernel_ptsz, func, grid, block, args, shared, stream, true, true);
 }
 
 cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {

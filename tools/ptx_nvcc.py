@@ -71,6 +71,7 @@ HOOK_SYMBOL = "__ptxopt_nvcc_launch"
 # With them cudart's allocation calls (runtime/NvccPreload.cpp): after the
 # first, under lazy loading, the clone images are loaded, outside the run.
 WRAPPED = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz", "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz",
+           "cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernel_ptsz",
            "cudaGetKernel", "cudaGraphAddKernelNode", "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams",
            "cudaGraphKernelNodeGetParams", "cudaGraphAddNode", "cudaGraphNodeSetParams", "cudaGraphExecNodeSetParams",
            "cudaGraphKernelNodeSetAttribute", "cudaGraphDestroyNode", "cudaGraphDestroy",

@@ -39,6 +39,7 @@ if(NOT TARGET ptxopt::nvcc)
   # link line, so targets linked by the host compiler get them from here.
   set(_ptxopt_wrap)
   foreach(f cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz cudaGetKernel
+            cudaLaunchCooperativeKernel cudaLaunchCooperativeKernel_ptsz
             cudaGraphAddKernelNode cudaGraphKernelNodeSetParams cudaGraphExecKernelNodeSetParams
             cudaGraphKernelNodeGetParams cudaGraphAddNode cudaGraphNodeSetParams cudaGraphExecNodeSetParams
             cudaGraphKernelNodeSetAttribute cudaGraphDestroyNode cudaGraphDestroy

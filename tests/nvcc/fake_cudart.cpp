@@ -14,7 +14,10 @@
 // The launch APIs (cudaLaunchKernel, cudaLaunchKernelExC, their _ptsz forms,
 // cudaLaunchCooperativeKernel) and graph kernel nodes print
 //   fake-cudart: <api> <name> grid=(x,y,z) block=(x,y,z) shared=N[ attrs=id:value,...]
-// with the kernel named by its host address or its cudaKernel_t.
+// with the kernel named by its host address or its cudaKernel_t. A
+// cooperative launch (cudaLaunchCooperativeKernel, the cooperative
+// attribute) of more than 100000 blocks is refused as too large, printing
+//   fake-cudart: too large for a cooperative launch <name> grid=(x,y,z)
 #include <cuda_runtime_api.h>
 // -default-stream per-thread makes these names macros for the _ptsz forms
 // (cudaLaunchKernel and cudaLaunchKernelExC also static inline functions
@@ -89,9 +92,19 @@ Fn *byFunc(const void *func) {  // a host address or a cudaKernel_t (an Fn*)
     if (f == func) return f;
   return nullptr;
 }
-cudaError_t apiLaunch(const char *api, const void *func, dim3 g, dim3 b, size_t shared, const std::string &more) {
+/// The fake device's co-residency: a cooperative launch of more blocks is
+/// refused (cudaErrorCooperativeLaunchTooLarge), as cudart refuses one whose
+/// blocks do not all fit on the GPU at once.
+constexpr unsigned long long kCooperativeMaxBlocks = 100000;
+
+cudaError_t apiLaunch(const char *api, const void *func, dim3 g, dim3 b, size_t shared, const std::string &more,
+                      bool cooperative = false) {
   Fn *f = byFunc(func);
   if (!f) return lastError = cudaErrorInvalidDeviceFunction;
+  if (cooperative && (unsigned long long)g.x * g.y * g.z > kCooperativeMaxBlocks) {
+    std::printf("fake-cudart: too large for a cooperative launch %s grid=(%u,%u,%u)\n", f->name.c_str(), g.x, g.y, g.z);
+    return lastError = cudaErrorCooperativeLaunchTooLarge;
+  }
   if (matches("FAKE_CUDART_FAIL_LAUNCH", f->name)) {
     std::printf("fake-cudart: refused %s\n", f->name.c_str());
     return lastError = cudaErrorLaunchOutOfResources;
@@ -100,6 +113,11 @@ cudaError_t apiLaunch(const char *api, const void *func, dim3 g, dim3 b, size_t 
               b.x, b.y, b.z, shared, more.c_str());
   if (std::strncmp(api, "cudaLaunch", 10) == 0) captured(func, g, b);
   return cudaSuccess;
+}
+bool cooperativeAttr(const cudaLaunchConfig_t *c) {
+  for (unsigned i = 0; i < c->numAttrs; ++i)
+    if (c->attrs[i].id == cudaLaunchAttributeCooperative && c->attrs[i].val.cooperative) return true;
+  return false;
 }
 std::string attrsText(const cudaLaunchConfig_t *c) {
   std::string t;
@@ -123,20 +141,22 @@ cudaError_t cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **, size_t shar
   return apiLaunch("cudaLaunchKernel", f, g, b, shared, "");
 }
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *c, const void *f, void **) {
-  return apiLaunch("cudaLaunchKernelExC", f, c->gridDim, c->blockDim, c->dynamicSmemBytes, attrsText(c));
+  return apiLaunch("cudaLaunchKernelExC", f, c->gridDim, c->blockDim, c->dynamicSmemBytes, attrsText(c),
+                   cooperativeAttr(c));
 }
 #endif
 cudaError_t cudaLaunchKernel_ptsz(const void *f, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
   return apiLaunch("cudaLaunchKernel_ptsz", f, g, b, shared, "");
 }
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *c, const void *f, void **) {
-  return apiLaunch("cudaLaunchKernelExC_ptsz", f, c->gridDim, c->blockDim, c->dynamicSmemBytes, attrsText(c));
+  return apiLaunch("cudaLaunchKernelExC_ptsz", f, c->gridDim, c->blockDim, c->dynamicSmemBytes, attrsText(c),
+                   cooperativeAttr(c));
 }
 cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
-  return apiLaunch("cudaLaunchCooperativeKernel", f, g, b, shared, "");
+  return apiLaunch("cudaLaunchCooperativeKernel", f, g, b, shared, "", true);
 }
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *f, dim3 g, dim3 b, void **, size_t shared, cudaStream_t) {
-  return apiLaunch("cudaLaunchCooperativeKernel_ptsz", f, g, b, shared, "");
+  return apiLaunch("cudaLaunchCooperativeKernel_ptsz", f, g, b, shared, "", true);
 }
 cudaError_t cudaGetKernel(cudaKernel_t *k, const void *f) {
   Fn *fn = byHost(f);

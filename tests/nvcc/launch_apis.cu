@@ -80,14 +80,20 @@ int main() {
   std::memset(&co, 0, sizeof co);
   co.id = cudaLaunchAttributeCooperative;
   co.val.cooperative = 1;
-  say("cooperative attribute: original");
+  say("cooperative attribute: the clone, cooperative");
   c = config(512, 256, &co, 1);
+  cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
+  say("cooperative attribute, the clone too large: original");
+  c = config(65536, 1024, &co, 1);
   cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
   co.id = static_cast<cudaLaunchAttributeID>(99);
   say("unknown attribute: original");
+  c = config(512, 256, &co, 1);
   cudaLaunchKernelExC(&c, (const void *)matadd_int, args);
-  say("cudaLaunchCooperativeKernel: original");
+  say("cudaLaunchCooperativeKernel: the clone");
   cudaLaunchCooperativeKernel((const void *)matadd_int, dim3(512), dim3(256), args, 0, 0);
+  say("cudaLaunchCooperativeKernel, the clone too large: original");
+  cudaLaunchCooperativeKernel((const void *)matadd_int, dim3(65536), dim3(1024), args, 0, 0);
 
   cudaKernel_t h = nullptr;
   cudaGetKernel(&h, matadd_int);
@@ -183,6 +189,8 @@ int main() {
   say("capture: <<<>>> 2000x1000");
   matadd_int<<<2000, 1000, 0, cs>>>(p, p, p);
   cudaGraphNode_t c2 = lastNode();
+  say("capture: cudaLaunchCooperativeKernel: original");  // no fallback once in a graph
+  cudaLaunchCooperativeKernel((const void *)matadd_int, dim3(512), dim3(256), args, 0, cs);
   cudaGraph_t cg = nullptr;
   cudaStreamEndCapture(cs, &cg);
   say("captured nodes read back as the caller's");
@@ -198,6 +206,8 @@ int main() {
   say("unwrapped capture: <<<>>> 2000x1000");
   matadd_int<<<2000, 1000, 0, cs>>>(p, p, p);
   cudaGraphNode_t c3 = lastNode();
+  say("unwrapped capture: cudaLaunchCooperativeKernel: original");
+  cudaLaunchCooperativeKernel((const void *)matadd_int, dim3(512), dim3(256), args, 0, cs);
   if (&__real_cudaStreamEndCapture) __real_cudaStreamEndCapture(cs, &cg);
   else cudaStreamEndCapture(cs, &cg);
   say("unwrapped capture: read back as the caller's");

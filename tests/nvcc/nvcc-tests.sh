@@ -302,9 +302,13 @@ cudaLaunchKernelExC 2000x1000 => cudaLaunchKernelExC ${O}__ptxopt_remap grid=(20
 priority + programmatic serialization pass through => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0 attrs=8:3,6:1
 cluster 4 divides the swapped grid 256 => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0 attrs=4:4.1.1
 cluster 3 does not divide the swapped grid 256 of 768x256: a later clone => cudaLaunchKernelExC ${O}__ptxopt_split256 grid=(3,256,1) block=(256,1,1) shared=0 attrs=4:3.1.1
-cooperative attribute: original => cudaLaunchKernelExC $O grid=(512,1,1) block=(256,1,1) shared=0 attrs=2:1
+cooperative attribute: the clone, cooperative => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0 attrs=2:1
+cooperative attribute, the clone too large: original => too large for a cooperative launch ${O}__ptxopt_split256 grid=(256,1024,1)
+cooperative attribute, the clone too large: original => cudaLaunchKernelExC $O grid=(65536,1,1) block=(1024,1,1) shared=0 attrs=2:1
 unknown attribute: original => cudaLaunchKernelExC $O grid=(512,1,1) block=(256,1,1) shared=0 attrs=99:1
-cudaLaunchCooperativeKernel: original => cudaLaunchCooperativeKernel $O grid=(512,1,1) block=(256,1,1) shared=0
+cudaLaunchCooperativeKernel: the clone => cudaLaunchCooperativeKernel $SWAP grid=(256,1,1) block=(512,1,1) shared=0
+cudaLaunchCooperativeKernel, the clone too large: original => too large for a cooperative launch ${O}__ptxopt_split256 grid=(256,1024,1)
+cudaLaunchCooperativeKernel, the clone too large: original => cudaLaunchCooperativeKernel $O grid=(65536,1,1) block=(1024,1,1) shared=0
 cudaLaunchKernelEx with a cudaKernel_t => cudaLaunchKernelExC $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 cudaGraphAddKernelNode 512x256 => cudaGraphAddKernelNode $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 cudaGraphKernelNodeSetParams 2000x1000 => cudaGraphKernelNodeSetParams ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
@@ -322,9 +326,11 @@ cudaGraphExecNodeSetParams 65536x1024 => cudaGraphExecNodeSetParams ${O}__ptxopt
 cudaGraphAddNode of another type: passed through => cudaGraphAddNode type=$EMPTY
 capture: cudaLaunchKernel 512x256 => cudaLaunchKernel $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 capture: <<<>>> 2000x1000 => launch ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
+capture: cudaLaunchCooperativeKernel: original => cudaLaunchCooperativeKernel $O grid=(512,1,1) block=(256,1,1) shared=0
 captured nodes read back as the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(512,1,1) block=(256,1,1)
 captured nodes read back as the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
 unwrapped capture: <<<>>> 2000x1000 => launch ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
+unwrapped capture: cudaLaunchCooperativeKernel: original => cudaLaunchCooperativeKernel $O grid=(512,1,1) block=(256,1,1) shared=0
 unwrapped capture: read back as the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
 graph node with extra: original => cudaGraphAddKernelNode $O grid=(512,1,1) block=(256,1,1) shared=0 extra
 cudaGraphDestroyNode, cudaGraphDestroy: passed through => cudaGraphDestroyNode node
@@ -349,7 +355,7 @@ WANT
   check "...each has its wrapper in the program" test "$(wrapped_py | while read -r f; do nm $P | grep -c " [tT] __wrap_$f\$"; done | grep -c '^1$')" = "$(wrapped_py | wc -l)"
   PTXOPT_DISABLE=1 $P >dis.log 2>&1
   check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
-  check "...all 34 calls made" test "$(cases dis.log | wc -l)" = 34
+  check "...all 38 calls made" test "$(cases dis.log | wc -l)" = 38
   FAKE_CUDART_FAIL_LAUNCH=swap $P >ref.log 2>&1
   check "a refused clone call: the original follows" \
     grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel $O grid=(512,1,1)" <(cases ref.log)
