@@ -124,7 +124,8 @@ void FlatCopy::reset() {
 
 bool FlatCopy::makePeeled(const ir::Function &k) {
   copy(k);
-  if ((hasScopes(*f_) && flattenScopes(*f_, ctx_.module)) || peelRotatedLoops(*f_, ctx_.module) == 0) {
+  if ((hasScopes(*f_) && flattenScopes(*f_, ctx_.module)) ||
+      peelRotatedLoops(*f_, ctx_.module) + foldJumpLatches(*f_, ctx_.module) == 0) {
     f_.reset();
     return false;
   }
@@ -260,6 +261,44 @@ bool peelAt(StmtList &s, size_t a, const std::map<std::string_view, unsigned> &r
 }
 
 }  // namespace
+
+size_t foldJumpLatches(ir::Function &f, ir::Module &m) {
+  if (!f.body) return 0;
+  auto &s = f.body->body;
+  std::map<std::string_view, unsigned> refs;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (const ir::Instruction *in = asInstr(s, i)) {
+      if (in->base() == "brx") return 0;
+      if (in->base() == "bra") ++refs[analysis::branchTarget(*in)];
+    }
+  size_t n = 0;
+  for (size_t h = 0; h < s.size(); ++h) {
+    if (s[h]->kind != ir::Stmt::Kind::Label) continue;
+    const std::string_view H = static_cast<const ir::Label &>(*s[h]).name;
+    const size_t x = straightEnd(s, h + 1);  // `@p bra X`
+    const ir::Instruction *exit = x < s.size() ? asInstr(s, x) : nullptr;
+    if (!exit || exit->base() != "bra" || exit->guard.empty() || x == h + 1) continue;
+    const size_t j = skipDirectives(s, x + 1);  // `bra.uni H`
+    const ir::Instruction *back = j < s.size() ? asInstr(s, j) : nullptr;
+    if (!back || back->base() != "bra" || !back->guard.empty() || analysis::branchTarget(*back) != H ||
+        refs[H] != 1 || analysis::branchTarget(*exit) == H)
+      continue;
+    const std::string_view X = analysis::branchTarget(*exit);
+    auto latch = std::make_unique<ir::Instruction>(*exit);
+    latch->opcode = m.intern("bra");
+    latch->guardNegated = !exit->guardNegated;
+    latch->operands = {Operand::sym(H)};
+    latch->edited = true;
+    auto out = std::make_unique<ir::Instruction>(*back);
+    out->operands = {Operand::sym(X)};
+    out->edited = true;
+    s[x] = std::move(latch);
+    s[j] = std::move(out);
+    ++n;
+  }
+  if (n) f.body->edited = true;
+  return n;
+}
 
 size_t peelRotatedLoops(ir::Function &f, ir::Module &m) {
   if (!f.body) return 0;

@@ -76,6 +76,17 @@ bool hasScopes(const ir::Function &f);
 /// both ways into <b>). Returns how many loops it rewrote.
 size_t peelRotatedLoops(ir::Function &f, ir::Module &m);
 
+/// Rewrites each loop of `f` (a copy of a kernel) that nvcc left by a
+/// conditional branch just before an unconditional back edge,
+///     H: <h>  @p bra X;  bra.uni H;
+/// (a remainder loop laid out above code the loop does not fall into: the
+/// lower-triangular `for (size_t k = 0; k < i; k++)` of a row solve) as the
+/// single-block loop it is,
+///     H: <h>  @!p bra H;  bra.uni X;
+/// when <h> is straight-line code and H the target of that back edge only.
+/// The same paths, the same instructions. Returns how many it rewrote.
+size_t foldJumpLatches(ir::Function &f, ir::Module &m);
+
 /// A copy of a kernel with its nested scopes flattened (flattenScopes), for
 /// a pass to plan and clone from (rowwalk, pack); the copy's analyses are
 /// forgotten with it (the analysis manager keys them by address).
@@ -87,9 +98,10 @@ public:
   ~FlatCopy();
   /// Makes the copy of `k`; the reason, and no copy, when a scope cannot be flattened.
   std::optional<std::string> make(const ir::Function &k);
-  /// Makes a copy of `k` with its rotated loops peeled (peelRotatedLoops),
-  /// its scopes flattened first when it has any; false, and no copy, when
-  /// it has no rotated loop or a scope cannot be flattened.
+  /// Makes a copy of `k` with its rotated loops peeled (peelRotatedLoops)
+  /// and its jump latches folded (foldJumpLatches), its scopes flattened
+  /// first when it has any; false, and no copy, when it has neither or a
+  /// scope cannot be flattened.
   bool makePeeled(const ir::Function &k);
   ir::Function *get() const { return f_.get(); }
   /// Drops the copy (and its analyses).

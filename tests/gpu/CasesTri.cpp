@@ -101,6 +101,25 @@ void addTri(std::vector<Case> &cs) {
   cs.push_back(syrk(300, 260, 96, forced, "=syrk_lower_f32__ptxopt_staged"));
   cs.push_back(syrk(300, 258, 256, forced, "=syrk_lower_f32__ptxopt_staged_unaligned"));  // rows unaligned
   cs.push_back(syrk(300, 0, 256, forced, "original"));                         // m = 0: the zero-fill path
+  // The lower triangle of a row solve in double with size_t indices
+  // (h6_tri_rows_double; its remainder loop's jump latch folded): (L n x n,
+  // b n, x n, y n, n as size_t). n = 4500 in blocks of 64 as the program
+  // launches it; 4501 (rows of 36008 bytes, not 16-byte aligned: the
+  // original, no unaligned form for per-lane trip counts); 1000 forced.
+  auto solve = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri: lower_solve_f64 " + std::to_string(n) + " b" + std::to_string(block), "tri",
+                      "lower_solve_f64",
+                      {in(Elem::F64, size_t(n) * n), in(Elem::F64, n), in(Elem::F64, n), out(Elem::F64, n),
+                       i64(int64_t(n))},
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * n * 8 >= (size_t(1) << 26);
+    return c;
+  };
+  cs.push_back(solve(4500, 64, "", "=lower_solve_f64__ptxopt_staged"));
+  cs.push_back(solve(4501, 64, "", "original"));
+  cs.push_back(solve(1000, 96, forced, "=lower_solve_f64__ptxopt_staged"));
 }
 
 }  // namespace gpudiff

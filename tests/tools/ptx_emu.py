@@ -19,7 +19,7 @@ setp with .and/.or, neg.f32):
 integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
-mul/add/sub/fma.rn.f32, ld/st of .param, .global and .shared (scalars and v4), bra,
+mul/add/sub/fma.rn.f32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global and .shared (scalars and v4), bra,
 bar.sync, ret, exit. Anything else is an error (exit 2), so a clone that used an
 unknown instruction cannot pass silently.
 
@@ -43,6 +43,7 @@ import math
 import random
 import re
 import struct
+from fractions import Fraction
 import sys
 
 
@@ -123,6 +124,14 @@ def f32(bits):
     return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
 
 
+def f64(bits):
+    return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
+
+
+def from_f64(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
 def from_f32(x):
     return struct.unpack("<I", struct.pack("<f", x))[0]
 
@@ -172,7 +181,7 @@ def run(ptx, kernel, grid, block, args, extra):
                 return regs[o]
             if o in shared_syms:
                 return shared_syms[o]
-            if re.match(r"^0[fF][0-9a-fA-F]{8}$", o):
+            if re.match(r"^0[fF][0-9a-fA-F]{8}$", o) or re.match(r"^0[dD][0-9a-fA-F]{16}$", o):
                 return int(o[2:], 16)
             try:
                 return int(o, 0)
@@ -299,6 +308,17 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = (max(a, b) if base == "max" else min(a, b)) & mask
             elif base == "neg" and t == ".f32":
                 regs[d] = srcs[0] ^ 0x80000000
+            elif base == "neg" and t == ".f64":
+                regs[d] = srcs[0] ^ (1 << 63)
+            elif base in ("add", "sub", "mul", "div") and t == ".f64" and (base != "div" or p[1] == "rn"):
+                a, b = f64(srcs[0]), f64(srcs[1])  # Python's float: IEEE double, round to nearest even
+                regs[d] = from_f64(a + b if base == "add" else a - b if base == "sub" else a * b if base == "mul"
+                                   else a / b)
+            elif base == "fma" and t == ".f64" and p[1] == "rn":
+                # Fused: the exact product and sum (fractions), rounded once
+                # (float() of a Fraction rounds to nearest even).
+                exact = Fraction(f64(srcs[0])) * Fraction(f64(srcs[1])) + Fraction(f64(srcs[2]))
+                regs[d] = from_f64(float(exact))
             elif base == "neg" and t[1] == "s":
                 regs[d] = -srcs[0] & mask
             elif base == "not" and t == ".pred":  # a predicate's width is 0: ~x & mask would always be false

@@ -82,3 +82,16 @@ extern "C" __global__ void syrk_lower_f32(const float *A, float *C, int n, int m
     }
   }
 }
+// A row solve's lower triangle in double with `size_t` indices (the sixth
+// held-out batch's h6_tri_rows_double): nvcc lays the remainder loop of
+// `k < i` out as `@p bra exit; bra.uni head` above the code for i == 0, a
+// loop of two blocks; rowwalk plans it from a copy with that latch folded
+// (clone::foldJumpLatches).
+extern "C" __global__ void lower_solve_f64(const double *L, const double *b, const double *x, double *y, size_t n) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    double s = 0.0;
+    for (size_t k = 0; k < i; k++) s += L[i * n + k] * x[k];
+    y[i] = (b[i] - s) / L[i * n + i];
+  }
+}
