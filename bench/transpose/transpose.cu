@@ -25,8 +25,8 @@
 //   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>]
 //             [--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>]
 //             [--runs N] [--quick] [--shapes-only]
-// --shapes-only: the first table alone, for the block shapes with tiled
-// clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16).
+// --shapes-only: the first table and the swap table alone, for the block
+// shapes with tiled clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16).
 // --blockaxis: the -O2 module of tests/lit/transpose/Inputs/blockaxis.cu (1-D
 // blocks, the other axis a block index): a fourth table (measureBlockAxis).
 // --flat: the -O2 module of tests/lit/transpose/Inputs/flat.cu (1-D launches
@@ -216,14 +216,15 @@ int measureRow(CUmodule mod, CUmodule one, Row &r, void *out, void *ref) {
 /// and the transpose pass's tiled clone, one row per size and block. Says
 /// whether -O2 should prefer the tiled clone (docs/PASSES.md: not measured
 /// before). Returns how many outputs differ from the original's.
-int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void *ref, bool quick) {
+int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void *ref, bool quick,
+                const std::vector<std::pair<unsigned, unsigned>> &shapes) {
   std::printf("\n| kernel | size | block | naive | -O2 swap | tiled clone | swap x | tiled x | swap ms / tiled ms |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   int failed = 0;
   const std::pair<int, int> sizes[] = {{8192, 8192}, {8191, 8193}, {1920, 1080}, {1000, 3000}};
   for (const char *kernel : {"transpose_add_f32", "transpose_u8_f32"})
     for (auto [W, H] : sizes)
-      for (auto [BX, BY] : {std::pair{16u, 16u}, std::pair{32u, 32u}, std::pair{32u, 8u}}) {
+      for (auto [BX, BY] : shapes) {
         if (quick && (W != 8192 || BX != 16)) continue;
         int w = W, h = H;
         float scale = 1.7f;
@@ -826,7 +827,7 @@ int main(int argc, char **argv) {
     const std::vector<std::pair<unsigned, unsigned>> shapes =
         shapesOnly ? std::vector<std::pair<unsigned, unsigned>>{{32, 4}, {16, 8}, {8, 8}, {32, 16}}
                    : std::vector<std::pair<unsigned, unsigned>>{{16, 16}, {32, 32}, {32, 8}};
-    if (shapesOnly) unrolledOnly = flatOnly = false, o2Ptx.clear(), unPtx.clear(), baPtx.clear(), flatPtx.clear(),
+    if (shapesOnly) unrolledOnly = flatOnly = false, unPtx.clear(), baPtx.clear(), flatPtx.clear(),
                     gsPtx.clear(), s3Ptx.clear(), widePtx.clear(), countedPtx.clear(), constPtx.clear();
     for (const Kernel &k : unrolledOnly ? std::vector<Kernel>{} : std::vector<Kernel>(std::begin(kKernels), std::end(kKernels)))
       for (auto size : sizes)
@@ -866,7 +867,7 @@ int main(int argc, char **argv) {
     if (!o2Ptx.empty() && !unrolledOnly) {
       CUmodule o2;
       check(cuModuleLoadData(&o2, readFile(o2Ptx).c_str()), o2Ptx.c_str());
-      failed += measureSwap(mod, o2, in, in2, outA, outB, quick);
+      failed += measureSwap(mod, o2, in, in2, outA, outB, quick, shapes);
     }
     if (!unPtx.empty() && !flatOnly) {
       CUmodule un;

@@ -46,7 +46,7 @@
 # run: writes $OUT/bench-transpose.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when a clone's or a hand kernel's output differs.
 #   QUICK=1: 8192 x 8192 with 16 x 16 blocks only (no permutes).
-#   SHAPES_ONLY=1: the first table alone, for the block shapes with tiled
+#   SHAPES_ONLY=1: the first table and the swap table alone, for the block shapes with tiled
 #   clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16).
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
