@@ -18,7 +18,8 @@
 // clone `<kernel>__ptxopt_lanes` (G = 32) or `__ptxopt_lanes<G>` is launched
 // with its manifest's launch (grid.x*G blocks of 256). Matrices of k
 // non-zeros in every row for k in 1, 8, 16, 32, 128, 256, and of random
-// lengths 0..40 and 0..64 (--lengths 1,8,-40: only these; -k is 0..k); --nnz N non-zeros in all (default 2^25: 256 MiB of values and
+// lengths 0..40 and 0..64 (--lengths 1,8,-40: only these; -k is 0..k; 0 is
+// "skewed": 85% of the rows 0..15, 15% 100..300, as a held-out program's); --nnz N non-zeros in all (default 2^25: 256 MiB of values and
 // column indices, several times any GPU's L2), so N/k rows, at least 65536
 // and at most 2^22 (--rows fixes the row count). Two column patterns: random
 // below 65536 (x of 256 KiB, every row's gathers scattered) and banded (row
@@ -139,13 +140,13 @@ int main(int argc, char **argv) {
     const unsigned randomCols = 65536, maxRows = 1u << 22;
     auto rowsFor = [&](int len) -> unsigned {
       if (fixedRows) return fixedRows;
-      const size_t perRow = size_t(len > 0 ? len : (1 - len) / 2);
+      const size_t perRow = size_t(len > 0 ? len : len == 0 ? 37 : (1 - len) / 2);
       return unsigned(std::min<size_t>(maxRows, std::max<size_t>(65536, totalNnz / std::max<size_t>(1, perRow))));
     };
     size_t cap = 0, maxN = 0;
     for (int len : lengths) {
       const size_t n = rowsFor(len);
-      cap = std::max(cap, n * size_t(len > 0 ? len : -len));
+      cap = std::max(cap, n * size_t(len > 0 ? len : len == 0 ? 60 : -len));
       maxN = std::max(maxN, n);
     }
     std::mt19937_64 rng(20261129);
@@ -181,7 +182,10 @@ int main(int argc, char **argv) {
       for (int len : lengths) {
         unsigned n = rowsFor(len);  // a kernel parameter (its address goes to cuLaunchKernel)
         std::vector<int> hrp(size_t(n) + 1, 0);
-        for (unsigned i = 0; i < n; ++i) hrp[i + 1] = hrp[i] + (len > 0 ? len : int(rng() % unsigned(1 - len)));
+        for (unsigned i = 0; i < n; ++i)
+          hrp[i + 1] = hrp[i] + (len > 0    ? len
+                                 : len == 0 ? (rng() % 100 < 85 ? int(rng() % 16) : 100 + int(rng() % 201))
+                                            : int(rng() % unsigned(1 - len)));
         for (unsigned i = 0; i < n; ++i) {
           const int k = hrp[i + 1] - hrp[i];
           for (int j = 0; j < k; ++j) {
@@ -191,7 +195,9 @@ int main(int argc, char **argv) {
         }
         check(cudaMemcpy(rowptr, hrp.data(), hrp.size() * 4, cudaMemcpyHostToDevice), "copy");
         check(cudaMemcpy(col, hcol.data(), size_t(hrp[n]) * 4, cudaMemcpyHostToDevice), "copy");
-        const std::string lenText = len > 0 ? std::to_string(len) : "0-" + std::to_string(-len);
+        const std::string lenText = len > 0    ? std::to_string(len)
+                                    : len == 0 ? std::string("skewed")
+                                               : "0-" + std::to_string(-len);
         for (const char *kname : kernels) {
           const bool fl = std::strcmp(kname, "csr_f32") == 0;
           void *val = fl ? static_cast<void *>(vf) : vi, *x = fl ? static_cast<void *>(xf) : xi,
