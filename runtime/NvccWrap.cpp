@@ -1,8 +1,9 @@
 // The launch APIs of ptx-nvcc builds (docs/NVCC.md, "Launch paths").
 //
 // What: cudaLaunchKernel, cudaLaunchKernelExC (what the cudaLaunchKernel<T>
-// and cudaLaunchKernelEx templates of cuda_runtime.h call), their _ptsz
-// forms (-default-stream per-thread), and the kernel nodes of graphs added
+// and cudaLaunchKernelEx templates of cuda_runtime.h call),
+// cudaLaunchCooperativeKernel, their _ptsz forms (-default-stream
+// per-thread), and the kernel nodes of graphs added
 // or updated by hand (cudaGraphAddKernelNode, cudaGraphKernelNodeSetParams,
 // cudaGraphExecKernelNodeSetParams, and the generic cudaGraphAddNode,
 // cudaGraphNodeSetParams, cudaGraphExecNodeSetParams of a kernel node) run a kernel's clone where its
@@ -34,15 +35,22 @@
 // the cooperative attribute of cudaLaunchKernelExC) run the clone as a
 // cooperative launch of its own grid and block: every pass that changes a
 // kernel's launch (coalesce, transpose, group, rowwalk) refuses kernels whose
-// threads communicate (barriers, atomics, fences, volatile or ordered loads
-// and stores: analysis/Communication.cpp), so such a kernel cannot rely on
-// its blocks being resident together; the passes that keep the launch
-// (pack, reuse) keep every barrier where it was. Where the clone's blocks do
+// threads communicate (barriers, atomics, fences, volatile, ordered or `.cv`
+// loads and stores: analysis/Communication.cpp; group admits only atomics
+// whose result no thread reads, which no thread can wait on), so such a
+// kernel cannot rely on its blocks being resident together; the passes that
+// keep the launch (pack, reuse) keep every barrier, fence and ordered access
+// where it was (pack's merges stop at them). Where the clone's blocks do
 // not all fit at once, cudart refuses the launch
 // (cudaErrorCooperativeLaunchTooLarge) and the original runs, without a
-// warning (the original's own launch was sized to fit). Not in a stream
-// capture (the graph would check co-residency only when it launches, with
-// no original to fall back on) nor in graph nodes: the original there.
+// warning (the original's own launch was sized to fit); the clone is tried
+// again at the next launch of the shape (a failed cudart call). Not in a
+// stream capture (the graph would check co-residency only when it launches,
+// with no original to fall back on) nor in graph nodes: the original there
+// (a node set cooperative, or with a cluster or device-updatable, keeps the
+// caller's launch when its parameters are set again: nodeRefusesClone). A
+// failing cudaStreamIsCapturing leaves its error as the program's last (a
+// stream its launch would refuse anyway).
 //
 // When it refuses: a device-updatable graph node (device code may rewrite
 // its grid), an attribute this file does not know; graph nodes passing their
@@ -108,6 +116,7 @@ PTXOPT_REAL(cudaError_t, cudaStreamEndCapture_ptsz, (cudaStream_t, cudaGraph_t *
 // Not wrapped, called where present (a program that captures links them).
 #pragma weak cudaStreamGetCaptureInfo
 #pragma weak cudaStreamIsCapturing
+#pragma weak cudaGraphKernelNodeGetAttribute
 
 namespace {
 
@@ -282,12 +291,33 @@ cudaKernelNodeParams callerParams(cudaKernelNodeParams p, const NodeOriginal &o)
 /// `set` makes the call with the given parameters; `node`, where given, is
 /// the graph node it sets (read after the call: cudaGraphAddKernelNode
 /// writes it), whose caller's parameters GetParams gives back.
+/// Whether the existing kernel node `n` carries an attribute a clone cannot
+/// honour in a graph (cooperative: residency is checked only when the graph
+/// launches, with no original to fall back on; a cluster dimension; a
+/// device-updatable node), or whose attributes cannot be read. A node a
+/// stream capture made of a cooperative launch holds the original; setting
+/// its parameters again must not give it a clone. (Where the program does
+/// not link cudaGraphKernelNodeGetAttribute, nodes are not asked: as before.)
+bool nodeRefusesClone(cudaGraphNode_t n) {
+  if (!n || !&cudaGraphKernelNodeGetAttribute) return false;  // a node being added: no attribute yet
+  cudaKernelNodeAttrValue v{};
+  if (cudaGraphKernelNodeGetAttribute(n, cudaLaunchAttributeCooperative, &v) != cudaSuccess || v.cooperative)
+    return true;
+  v = {};
+  if (cudaGraphKernelNodeGetAttribute(n, cudaLaunchAttributeClusterDimension, &v) != cudaSuccess ||
+      uint64_t(std::max(1u, v.clusterDim.x)) * std::max(1u, v.clusterDim.y) * std::max(1u, v.clusterDim.z) > 1)
+    return true;
+  v = {};
+  return cudaGraphKernelNodeGetAttribute(n, cudaLaunchAttributeDeviceUpdatableKernelNode, &v) != cudaSuccess ||
+         v.deviceUpdatableKernelNode.deviceUpdatable;
+}
+
 template <class Set>
 cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraphNode_t *node,
-                       cudaGraph_t graph = nullptr) {
+                       cudaGraph_t graph = nullptr, cudaGraphNode_t existing = nullptr) {
   void *k = p && !p->extra ? findKernel(p->func) : nullptr;
   WrapLaunch l;
-  if (k && p->sharedMemBytes <= 0xffffffffu &&
+  if (k && p->sharedMemBytes <= 0xffffffffu && !nodeRefusesClone(existing) &&
       chooseLaunch(k, shapeOf(p->gridDim, p->blockDim, p->sharedMemBytes), p->kernelParams, {1, 1, 1}, l)) {
     cudaKernelNodeParams c = *p;
     c.func = const_cast<void *>(l.func);
@@ -313,7 +343,7 @@ cudaError_t nodeParams(const cudaKernelNodeParams *p, Set &&set, const cudaGraph
 /// whose kernel parameters are the ones given. Other node types pass.
 template <class Set>
 cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraphNode_t *node,
-                              cudaGraph_t graph = nullptr) {
+                              cudaGraph_t graph = nullptr, cudaGraphNode_t existing = nullptr) {
   if (!p || p->type != cudaGraphNodeTypeKernel) return set(p);
   const cudaKernelNodeParamsV2 &k = p->kernel;
   cudaKernelNodeParams v1{};
@@ -333,7 +363,7 @@ cudaError_t genericNodeParams(cudaGraphNodeParams *p, Set &&set, const cudaGraph
         c.kernel.kernelParams = q->kernelParams;
         return set(&c);
       },
-      node, graph);
+      node, graph, existing);
 }
 
 /// Stream captures begun and not yet ended (through the wrappers): while
@@ -478,7 +508,8 @@ cudaError_t __wrap_cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t gra
 cudaError_t __wrap_cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p) {
   if (!__real_cudaGraphKernelNodeSetParams) return cudaErrorNotSupported;
   return nodeParams(
-      p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphKernelNodeSetParams(node, q); }, &node);
+      p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphKernelNodeSetParams(node, q); }, &node, nullptr,
+      node);
 }
 
 cudaError_t __wrap_cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
@@ -488,7 +519,7 @@ cudaError_t __wrap_cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGr
   // reads, keeps its parameters.)
   return nodeParams(
       p, [&](const cudaKernelNodeParams *q) { return __real_cudaGraphExecKernelNodeSetParams(exec, node, q); },
-      nullptr);
+      nullptr, nullptr, node);
 }
 
 cudaError_t __wrap_cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
@@ -501,13 +532,15 @@ cudaError_t __wrap_cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t graph, co
 
 cudaError_t __wrap_cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNodeParams *p) {
   if (!__real_cudaGraphNodeSetParams) return cudaErrorNotSupported;
-  return genericNodeParams(p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphNodeSetParams(node, q); }, &node);
+  return genericNodeParams(p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphNodeSetParams(node, q); }, &node,
+                           nullptr, node);
 }
 
 cudaError_t __wrap_cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeParams *p) {
   if (!__real_cudaGraphExecNodeSetParams) return cudaErrorNotSupported;
   return genericNodeParams(
-      p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphExecNodeSetParams(exec, node, q); }, nullptr);
+      p, [&](cudaGraphNodeParams *q) { return __real_cudaGraphExecNodeSetParams(exec, node, q); }, nullptr, nullptr,
+      node);
 }
 
 cudaError_t __wrap_cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams *p) {

@@ -1,6 +1,7 @@
 // Between the ptx-nvcc shim's registry (NvccShim.cpp) and its wrappers of
-// cudart's launch APIs (NvccWrap.cpp): cudaLaunchKernel, cudaLaunchKernelExC
-// and kernel nodes of graphs, reached through GNU ld's --wrap (docs/NVCC.md,
+// cudart's launch APIs (NvccWrap.cpp): cudaLaunchKernel, cudaLaunchKernelExC,
+// cudaLaunchCooperativeKernel and kernel nodes of graphs, reached through GNU
+// ld's --wrap (docs/NVCC.md,
 // "Launch paths"). Private to the shim.
 #pragma once
 
@@ -37,8 +38,10 @@ bool chooseLaunch(void *kernel, const LaunchShape &s, void **args, const Dims &c
 
 /// After the launch chose by chooseLaunch was made with result `e`:
 /// ptxopt_nvcc_last_variant; a refused clone launch (e != cudaSuccess) warns
-/// once per kernel and clears the error it left, so that the caller can run
-/// the original.
+/// once per kernel (not for cudaErrorCooperativeLaunchTooLarge: a
+/// cooperative clone whose blocks cannot all be resident, an expected way
+/// to the original) and clears the error it left where none was pending
+/// before, so that the caller can run the original.
 void launched(void *kernel, const WrapLaunch &l, cudaError_t e);
 
 /// The original ran (or was recorded): ptxopt_nvcc_last_variant says so.

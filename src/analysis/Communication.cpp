@@ -20,7 +20,8 @@
 //     "barrier"; "bar.warp.sync" is excluded from Barrier and is WarpLevel);
 //   - modifiers: a `.shared` / `.shared::cta` / `.shared::cluster` state space
 //     (SharedMemory; `::cluster` is also ClusterRegister), and the ordering
-//     qualifiers `.volatile .relaxed .acquire .release .mmio` of ld/st (Fence);
+//     qualifiers `.volatile .relaxed .acquire .release .mmio` and the cache
+//     operator `.cv` of ld/st (Fence);
 //   - operands (recursively, guard included): special registers such as
 //     %laneid or %clock64 (and %reserved_smem_offset_*, shared-memory
 //     addresses), and names of `.shared` variables (module-level, static or
@@ -169,9 +170,11 @@ constexpr RegisterRule kRegisterRules[] = {
 };
 
 /// Memory-ordering qualifiers of ld/st: the access synchronizes with, or is
-/// observed by, other threads (spin-wait flags, release/acquire handoffs).
+/// observed by, other threads (spin-wait flags, release/acquire handoffs);
+/// and the cache operator `.cv` (`__ldcv`: fetch again on every read, what
+/// a poll of a flag another block writes uses).
 constexpr std::string_view kOrderingModifiers[] = {".volatile", ".relaxed", ".acquire",
-                                                   ".release", ".mmio"};
+                                                   ".release", ".mmio",     ".cv"};
 
 bool isSharedSpace(std::string_view s) { return s == ".shared" || s.starts_with(".shared::"); }
 

@@ -420,9 +420,13 @@ void Packer::scanWindows() {
     const auto &in = static_cast<const Instruction &>(s);
     std::string_view base = in.base();
     auto mem = analysis::memAccess(in);
+    // (A load with an ordering qualifier, `ld.acquire` or `ld.volatile`,
+    // ends the window too: merging the plain loads on either side of it
+    // would move one of them across it.)
     bool barrier = analysis::flowOf(in) != analysis::Flow::Next || base == "bra" || base == "ret" ||
                    base == "exit" || base == "call" || base == "bar" || base == "barrier" || base == "membar" ||
-                   base == "fence" || (mem && mem->kind != analysis::MemAccess::Kind::Load);
+                   base == "fence" || (mem && mem->kind != analysis::MemAccess::Kind::Load) ||
+                   (mem && !plainMemoryOp(in));
     if (barrier) {
       flush();
       continue;
@@ -466,6 +470,7 @@ bool Packer::forwardRegion(const std::vector<size_t> &stmts) {
     auto mem = analysis::memAccess(in);
     if (mem && mem->kind != analysis::MemAccess::Kind::Load && mem->space != ".local" && mem->space != ".shared")
       return false;
+    if (mem && !plainMemoryOp(in)) return false;  // an ordered load between them (ld.acquire, ld.volatile)
     for (auto d : analysis::defUse(in).defs)
       if (d == reg) return false;
   }

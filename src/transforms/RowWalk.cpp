@@ -77,7 +77,9 @@
 // a multiple of nvcc's unroll factor: entered in the middle, left before
 // the back edge): the copy peels the loop's first part and makes it one
 // block (clone::peelRotatedLoops) when the kernel was refused for a loop of
-// several blocks; the staged planner reads row loads after the register's
+// several blocks, and loops left by a jump latch (`@p bra exit; bra.uni
+// head`: a size_t lower triangle's remainder) become one block
+// (clone::foldJumpLatches); the staged planner reads row loads after the register's
 // update as one step on, and counters updated through one link register.
 // When no loop of a kernel gets the staged clone, a second try takes loops
 // nvcc did not unroll (`#pragma unroll 1`, `while (p < end)`: one or two
@@ -577,8 +579,9 @@ void runRowWalk(PassContext &ctx) {
     }
     // A kernel refused for a loop of several blocks is planned again from a
     // copy with its rotated loops peeled (a constant trip count that is not
-    // a multiple of nvcc's unroll factor: clone::peelRotatedLoops), when it
-    // has one; the reasons of the first plan stand when that fails too.
+    // a multiple of nvcc's unroll factor: clone::peelRotatedLoops) and its
+    // jump latches folded (clone::foldJumpLatches), when it has one; the
+    // reasons of the first plan stand when that fails too.
     if (!planned && why == kSeveralBlocks) {
       const std::string first = why;
       const Stmt *firstAt = whyAt;

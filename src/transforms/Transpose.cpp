@@ -102,7 +102,8 @@
 // Kernels written as grid-stride loops (TransposeGridStride.cpp): the
 // copy with each loop run once goes through the same (runKernel), every
 // variant asking the launch to run each loop once (gridStrideOnce).
-// Not done: other block shapes (they run the original), wider words for
+// Not done: block shapes outside kShapes and kTiledShapes (16 x 4, 64 x 4:
+// they run the original), wider words for
 // 1- and 2-byte elements. (Permutes whose channels loop inside a thread,
 // `for (c < C) out[c*HW + p] = in[p*C + c]`, are row walks with a store:
 // rowwalk's staged clone, docs/PASSES.md "Loops that also store".)
@@ -622,8 +623,9 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
   // store, `out = A^T + B`, u8 -> float: the swap helps most of them):
   // only the tiled clones are added, preferred over coalesce's (measured
   // faster in every one of 24 shapes and sizes, 1.15-3.07x, in 16 x 16,
-  // 32 x 32 and 32 x 8 blocks: docs/PASSES.md), so a launch they do not
-  // fit still runs the swap.
+  // 32 x 32 and 32 x 8 blocks, and in 32 of 32 in the tiled-only shapes,
+  // 1.13-4.82x: docs/PASSES.md), so a launch they do not fit still runs
+  // the swap.
   const bool afterCoalesce = clonedBefore(ctx, k);
   // (Where coalesce cloned the kernel, a refusal is no news: counted only.)
   auto refuse = [&](const std::string &why, const ir::Stmt *at, const char *stat) {

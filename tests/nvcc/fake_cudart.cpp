@@ -25,6 +25,7 @@
 #undef cudaLaunchCooperativeKernel
 
 #include <cstdio>
+#include <map>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -40,6 +41,11 @@ std::vector<Fn *> &fns() {
   return v;
 }
 cudaError_t lastError = cudaSuccess;
+/// Graph kernel node attributes set by cudaGraphKernelNodeSetAttribute.
+std::map<cudaGraphNode_t, std::map<int, cudaKernelNodeAttrValue>> &nodeAttrs() {
+  static std::map<cudaGraphNode_t, std::map<int, cudaKernelNodeAttrValue>> m;
+  return m;
+}
 struct Config {
   dim3 grid, block;
   size_t shared;
@@ -241,8 +247,19 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t, cudaStreamCaptureStatus *stat
   if (n) *n = lastCaptured ? 1 : 0;
   return cudaSuccess;
 }
-cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t, cudaKernelNodeAttrID attr, const cudaKernelNodeAttrValue *) {
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t n, cudaKernelNodeAttrID attr,
+                                            const cudaKernelNodeAttrValue *v) {
   std::printf("fake-cudart: cudaGraphKernelNodeSetAttribute id=%d\n", int(attr));
+  if (v) nodeAttrs()[n][int(attr)] = *v;
+  return cudaSuccess;
+}
+// Reads back what SetAttribute stored (zero where nothing was set); prints nothing.
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t n, cudaKernelNodeAttrID attr,
+                                            cudaKernelNodeAttrValue *v) {
+  if (!v) return cudaErrorInvalidValue;
+  std::memset(v, 0, sizeof *v);
+  auto it = nodeAttrs().find(n);
+  if (it != nodeAttrs().end() && it->second.count(int(attr))) *v = it->second[int(attr)];
   return cudaSuccess;
 }
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t) {

@@ -145,6 +145,8 @@ int main() {
   std::memset(&got, 0, sizeof got);
   cudaGraphKernelNodeGetParams(node, &got);
   printGot(got);
+  say("cudaGraphKernelNodeSetParams on the cooperative node: original");  // no fallback at graph launch
+  cudaGraphKernelNodeSetParams(node, &got);
   // The generic node calls (a kernel node: as above; another type passes).
   cudaGraphNodeParams gp = {};  // (its union has dim3 members: no default constructor)
   gp.type = cudaGraphNodeTypeKernel;

@@ -319,6 +319,7 @@ cudaGraphKernelNodeSetAttribute priority: the clone stays => cudaGraphKernelNode
 cudaGraphKernelNodeSetAttribute cooperative: the caller's launch first => cudaGraphKernelNodeSetParams $O grid=(512,1,1) block=(256,1,1) shared=0
 cudaGraphKernelNodeSetAttribute cooperative: the caller's launch first => cudaGraphKernelNodeSetAttribute id=2
 cudaGraphKernelNodeGetParams after it: the node's own => cudaGraphKernelNodeGetParams returned matadd_int grid=(512,1,1) block=(256,1,1)
+cudaGraphKernelNodeSetParams on the cooperative node: original => cudaGraphKernelNodeSetParams $O grid=(512,1,1) block=(256,1,1) shared=0
 cudaGraphAddNode (a kernel) 512x256 => cudaGraphAddNode $SWAP grid=(256,1,1) block=(512,1,1) shared=0
 cudaGraphNodeSetParams 2000x1000 => cudaGraphNodeSetParams ${O}__ptxopt_remap grid=(2000,1,1) block=(1000,1,1) shared=0
 cudaGraphKernelNodeGetParams of that node: the caller's => cudaGraphKernelNodeGetParams returned matadd_int grid=(2000,1,1) block=(1000,1,1)
@@ -355,7 +356,7 @@ WANT
   check "...each has its wrapper in the program" test "$(wrapped_py | while read -r f; do nm $P | grep -c " [tT] __wrap_$f\$"; done | grep -c '^1$')" = "$(wrapped_py | wc -l)"
   PTXOPT_DISABLE=1 $P >dis.log 2>&1
   check "PTXOPT_DISABLE=1: every call the original" test "$(grep -c '__ptxopt' dis.log)" = 0
-  check "...all 38 calls made" test "$(cases dis.log | wc -l)" = 38
+  check "...all 39 calls made" test "$(cases dis.log | wc -l)" = 39
   FAKE_CUDART_FAIL_LAUNCH=swap $P >ref.log 2>&1
   check "a refused clone call: the original follows" \
     grep -q "^C cudaLaunchKernel 512x256 => cudaLaunchKernel $O grid=(512,1,1)" <(cases ref.log)

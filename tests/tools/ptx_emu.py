@@ -310,15 +310,32 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = srcs[0] ^ 0x80000000
             elif base == "neg" and t == ".f64":
                 regs[d] = srcs[0] ^ (1 << 63)
-            elif base in ("add", "sub", "mul", "div") and t == ".f64" and (base != "div" or p[1] == "rn"):
-                a, b = f64(srcs[0]), f64(srcs[1])  # Python's float: IEEE double, round to nearest even
+            elif base in ("add", "sub", "mul", "div") and t == ".f64" and (p[1] == "rn" or (base != "div" and p[1] == "f64")):
+                # Python's float: IEEE double, round to nearest even (other
+                # rounding modes are not modelled: they fail below).
+                a, b = f64(srcs[0]), f64(srcs[1])
+                if base == "div" and b == 0.0:
+                    fail(op + " by zero (not modelled)")
                 regs[d] = from_f64(a + b if base == "add" else a - b if base == "sub" else a * b if base == "mul"
                                    else a / b)
             elif base == "fma" and t == ".f64" and p[1] == "rn":
                 # Fused: the exact product and sum (fractions), rounded once
-                # (float() of a Fraction rounds to nearest even).
-                exact = Fraction(f64(srcs[0])) * Fraction(f64(srcs[1])) + Fraction(f64(srcs[2]))
-                regs[d] = from_f64(float(exact))
+                # (float() of a Fraction rounds to nearest even); an exact
+                # zero takes IEEE's sign (negative only when the product and
+                # the addend are both negative zeros); infinities and NaNs are
+                # not modelled.
+                a, b, c = f64(srcs[0]), f64(srcs[1]), f64(srcs[2])
+                if not all(math.isfinite(v) for v in (a, b, c)):
+                    fail(op + " of a non-finite value (not modelled)")
+                exact = Fraction(a) * Fraction(b) + Fraction(c)
+                if exact == 0:
+                    neg = math.copysign(1.0, a) * math.copysign(1.0, b) < 0 and math.copysign(1.0, c) < 0 and a * b == 0
+                    regs[d] = from_f64(-0.0 if neg else 0.0)
+                else:
+                    try:
+                        regs[d] = from_f64(float(exact))
+                    except OverflowError:
+                        regs[d] = from_f64(math.copysign(math.inf, exact))
             elif base == "neg" and t[1] == "s":
                 regs[d] = -srcs[0] & mask
             elif base == "not" and t == ".pred":  # a predicate's width is 0: ~x & mask would always be false

@@ -105,3 +105,62 @@ TEST_CASE("peelRotatedLoops: what stays as it is", "[clone]") {
   peeled(with("\tsetp.eq", "\tmul.f32 %f1, %f2, %f3;\n\tadd.rn.f32 %f4, %f1, %f5;\n\tsetp.eq"), n);
   CHECK(n == 1);
 }
+
+namespace {
+
+/// The body of kernel k after foldJumpLatches, one statement per line; `n`
+/// gets how many loops it rewrote.
+std::string folded(const std::string &body, size_t &n) {
+  auto m = parseOk(std::string(kHeader) +
+                   ".visible .entry k(.param .u64 a)\n{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n"
+                   "\t.reg .b64 %rd<4>;\n" + body + "\tret;\n}\n");
+  ir::Function &k = *m->kernels()[0];
+  n = foldJumpLatches(k, *m);
+  std::string out;
+  for (const auto &st : k.body->body)
+    if (st->kind != ir::Stmt::Kind::Decl) out += printStmt(*st) + "\n";
+  return out;
+}
+
+// nvcc's remainder loop of a size_t lower triangle: left by a conditional
+// branch just before an unconditional back edge, code for another path below.
+const char *kJumpLatch = "\tmov.u32 %r1, 0;\nH:\n\tadd.s32 %r2, %r2, %r1;\n\tadd.s32 %r1, %r1, 1;\n"
+                         "\tsetp.eq.s32 %p1, %r1, 7;\n\t@%p1 bra X;\n\tbra.uni H;\nZ:\n\tmov.u32 %r2, 0;\nX:\n";
+
+}  // namespace
+
+TEST_CASE("foldJumpLatches: `@p bra X; bra.uni H` becomes `@!p bra H; bra.uni X`", "[clone]") {
+  size_t n = 0;
+  CHECK(folded(kJumpLatch, n) == "mov.u32 %r1, 0;\nH:\nadd.s32 %r2, %r2, %r1;\nadd.s32 %r1, %r1, 1;\n"
+                                 "setp.eq.s32 %p1, %r1, 7;\n@!%p1 bra H;\nbra.uni X;\nZ:\nmov.u32 %r2, 0;\nX:\nret;\n");
+  CHECK(n == 1);
+  // A negated exit guard becomes a plain one; directives between the two
+  // branches stay; an exit to the next statement is still an exit.
+  std::string s = kJumpLatch;
+  s.replace(s.find("@%p1 bra X"), 10, "@!%p1 bra X");
+  CHECK(folded(s, n).find("@%p1 bra H;\nbra.uni X;") != std::string::npos);
+  CHECK(n == 1);
+}
+
+TEST_CASE("foldJumpLatches: what stays as it is", "[clone]") {
+  size_t n = 1;
+  const std::string latch = kJumpLatch;
+  auto with = [&](const std::string &from, const std::string &to) {
+    std::string s = latch;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::string kept[] = {
+      latch + "\t@%p2 bra H;\n",                                  // H the target of another branch too
+      with("\tbra.uni H;\n", "\tbra.uni Z;\n"),                   // the jump is not to H
+      with("\t@%p1 bra X;\n", "\tbra.uni X;\n"),                  // the exit is unconditional
+      with("\tadd.s32 %r1, %r1, 1;\n", "\t@%p2 bra Z;\n"),        // a branch inside the loop
+      with("\tbra.uni H;\n", "Y:\n\tbra.uni H;\n"),               // a label between the two
+      latch + "\tbrx.idx %r1, T;\nT: .branchtargets X, Z;\n",      // an indirect branch anywhere
+  };
+  for (const auto &body : kept) {
+    INFO(body);
+    folded(body, n);
+    CHECK(n == 0);
+  }
+}
