@@ -187,6 +187,10 @@ bool attributesAllow(const cudaLaunchAttribute *attrs, unsigned n, Dims &cluster
 /// launches, with no original to fall back on, so the original is captured.
 bool mayCapture(cudaStream_t stream);
 
+/// The stream a launch goes to: under -default-stream per-thread (the _ptsz
+/// forms) the null stream is the thread's own.
+cudaStream_t launchStream(cudaStream_t stream, bool ptsz) { return ptsz && !stream ? cudaStreamPerThread : stream; }
+
 using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t);
 using LaunchExFn = cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **);
 
@@ -196,12 +200,12 @@ cudaError_t launchKernel(LaunchFn real, const void *func, dim3 grid, dim3 block,
   void *k = findKernel(func);
   if (!k) return real(func, grid, block, args, shared, stream);
   WrapLaunch l;
-  if (shared <= 0xffffffffu && !(cooperative && mayCapture(ptsz && !stream ? cudaStreamPerThread : stream)) &&
+  if (shared <= 0xffffffffu && !(cooperative && mayCapture(launchStream(stream, ptsz))) &&
       chooseLaunch(k, shapeOf(grid, block, shared), args, {1, 1, 1}, l)) {
     cudaError_t e = real(l.func, dimOf(l.shape.grid), dimOf(l.shape.block), l.args, shared, stream);
     launched(k, l, e);
     if (e == cudaSuccess) {
-      noteCapture(ptsz && !stream ? cudaStreamPerThread : stream, func, grid, block);
+      noteCapture(launchStream(stream, ptsz), func, grid, block);
       return e;
     }
   }
@@ -218,7 +222,7 @@ cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, co
   WrapLaunch l;
   bool cooperative = false;
   if (attributesAllow(config->attrs, config->numAttrs, cluster, &cooperative) &&
-      !(cooperative && mayCapture(ptsz && !config->stream ? cudaStreamPerThread : config->stream)) &&
+      !(cooperative && mayCapture(launchStream(config->stream, ptsz))) &&
       config->dynamicSmemBytes <= 0xffffffffu &&
       chooseLaunch(k, shapeOf(config->gridDim, config->blockDim, config->dynamicSmemBytes), args, cluster, l)) {
     cudaLaunchConfig_t c = *config;  // the same attributes, stream and shared memory
@@ -227,8 +231,7 @@ cudaError_t launchKernelEx(LaunchExFn real, const cudaLaunchConfig_t *config, co
     cudaError_t e = real(&c, l.func, l.args);
     launched(k, l, e);
     if (e == cudaSuccess) {
-      noteCapture(ptsz && !config->stream ? cudaStreamPerThread : config->stream, func, config->gridDim,
-                  config->blockDim);
+      noteCapture(launchStream(config->stream, ptsz), func, config->gridDim, config->blockDim);
       return e;
     }
   }

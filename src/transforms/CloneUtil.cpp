@@ -260,17 +260,25 @@ bool peelAt(StmtList &s, size_t a, const std::map<std::string_view, unsigned> &r
   return true;
 }
 
+/// How many `bra` statements of `s` target each label; false where `s` has
+/// an indirect branch (`brx`: its targets are not counted, so the loop
+/// rewrites, which need each label's branches, leave such a body alone).
+bool branchRefs(const StmtList &s, std::map<std::string_view, unsigned> &refs) {
+  for (size_t i = 0; i < s.size(); ++i)
+    if (const ir::Instruction *in = asInstr(s, i)) {
+      if (in->base() == "brx") return false;
+      if (in->base() == "bra") ++refs[analysis::branchTarget(*in)];
+    }
+  return true;
+}
+
 }  // namespace
 
 size_t foldJumpLatches(ir::Function &f, ir::Module &m) {
   if (!f.body) return 0;
   auto &s = f.body->body;
   std::map<std::string_view, unsigned> refs;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (const ir::Instruction *in = asInstr(s, i)) {
-      if (in->base() == "brx") return 0;
-      if (in->base() == "bra") ++refs[analysis::branchTarget(*in)];
-    }
+  if (!branchRefs(s, refs)) return 0;
   size_t n = 0;
   for (size_t h = 0; h < s.size(); ++h) {
     if (s[h]->kind != ir::Stmt::Kind::Label) continue;
@@ -304,11 +312,7 @@ size_t peelRotatedLoops(ir::Function &f, ir::Module &m) {
   if (!f.body) return 0;
   auto &s = f.body->body;
   std::map<std::string_view, unsigned> refs;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (const ir::Instruction *in = asInstr(s, i)) {
-      if (in->base() == "brx") return 0;
-      if (in->base() == "bra") ++refs[analysis::branchTarget(*in)];
-    }
+  if (!branchRefs(s, refs)) return 0;
   size_t n = 0;
   for (size_t a = 0; a < s.size(); ++a)
     if (peelAt(s, a, refs, m)) ++n;
