@@ -303,16 +303,17 @@ cudaKernelNodeParams callerParams(cudaKernelNodeParams p, const NodeOriginal &o)
 /// not link cudaGraphKernelNodeGetAttribute, nodes are not asked: as before.)
 bool nodeRefusesClone(cudaGraphNode_t n) {
   if (!n || !&cudaGraphKernelNodeGetAttribute) return false;  // a node being added: no attribute yet
-  cudaKernelNodeAttrValue v{};
-  if (cudaGraphKernelNodeGetAttribute(n, cudaLaunchAttributeCooperative, &v) != cudaSuccess || v.cooperative)
-    return true;
-  v = {};
-  if (cudaGraphKernelNodeGetAttribute(n, cudaLaunchAttributeClusterDimension, &v) != cudaSuccess ||
-      uint64_t(std::max(1u, v.clusterDim.x)) * std::max(1u, v.clusterDim.y) * std::max(1u, v.clusterDim.z) > 1)
-    return true;
-  v = {};
-  return cudaGraphKernelNodeGetAttribute(n, cudaLaunchAttributeDeviceUpdatableKernelNode, &v) != cudaSuccess ||
-         v.deviceUpdatableKernelNode.deviceUpdatable;
+  // The node's attributes judged as a launch's (attributesAllow, no
+  // cooperative clone: a graph node), a cluster as cudaGraphKernelNodeSetAttribute's wrapper does.
+  const cudaLaunchAttributeID ids[] = {cudaLaunchAttributeCooperative, cudaLaunchAttributeClusterDimension,
+                                       cudaLaunchAttributeDeviceUpdatableKernelNode};
+  cudaLaunchAttribute a[std::size(ids)] = {};
+  for (size_t i = 0; i < std::size(ids); ++i) {
+    a[i].id = ids[i];
+    if (cudaGraphKernelNodeGetAttribute(n, ids[i], &a[i].val) != cudaSuccess) return true;
+  }
+  Dims cluster;
+  return !attributesAllow(a, unsigned(std::size(ids)), cluster) || cluster != Dims{1, 1, 1};
 }
 
 template <class Set>

@@ -667,9 +667,6 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
     // After coalesce, only the block shapes the tiled clone was measured
     // faster than the swap on (8 x 32 blocks were not timed against it; the
     // tiled-only shapes were: 1.13-4.82x, H200, docs/BENCHMARKS.md).
-    const bool firstShapes = std::any_of(std::begin(kShapes), std::end(kShapes), [&](const Shape &o) {
-      return o.bx == sh.bx && o.by == sh.by;
-    });  // else a tiled-only shape (kTiledShapes): no one-element clone
     if (afterCoalesce && sh.bx == 8 && sh.by == 32) continue;
     bool any = false;
     for (unsigned elems : elements) {
@@ -681,7 +678,7 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
         before += added;
         any |= added;
         tiled |= added;
-      } else if (elems == 1 && firstShapes && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
+      } else if (elems == 1 && !sh.tiledOnly && !afterCoalesce && !blockAxis && !(any && sh.bx == 32 && sh.by == 32)) {  // after tiled32 (same conditions): never runs
         std::string name = std::string(k.name) + "__ptxopt_transpose" + sh.suffix();
         any |= ctx.addClone(k, buildClone(m, code, *plan, sh, name), withOnce(makeVariant(name, *plan, sh), once), pos);
       }

@@ -32,6 +32,7 @@ inline constexpr unsigned kBlockAxisSizes[] = {128, 256, 512};
 /// A block shape a clone is made for (bx x by threads).
 struct Shape {
   unsigned bx, by;
+  bool tiledOnly = false;  // kTiledShapes: the tiled clone only, no one-element clone
   std::string suffix() const {
     return bx == by ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
   }
@@ -44,7 +45,7 @@ inline constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
 /// them): shapes held-out programs launched naive transposes with (32 x 4,
 /// 8 x 8) and others real code writes (16 x 8, 32 x 16). Each 32 x 32 tile
 /// covers 32/bx x 32/by of their blocks (TransposeTiled.cpp).
-inline constexpr Shape kTiledShapes[] = {{32, 4}, {16, 8}, {8, 8}, {32, 16}};
+inline constexpr Shape kTiledShapes[] = {{32, 4, true}, {16, 8, true}, {8, 8, true}, {32, 16, true}};
 
 /// What the analysis found: the tiled load and the store.
 struct Plan {
