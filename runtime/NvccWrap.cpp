@@ -400,14 +400,12 @@ namespace ptxopt::rt::nvccwrap {
 
 void noteCapture(cudaStream_t stream, const void *func, dim3 grid, dim3 block) {
   if (!&cudaStreamGetCaptureInfo || !__real_cudaGraphKernelNodeGetParams) return;
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   // No capture begun through the wrappers: one begun elsewhere (a shared
   // library's own capture code, which --wrap does not reach) is asked of
-  // cudart, on streams that can capture (not the legacy default stream).
-  if (capturesActive.load(std::memory_order_relaxed) <= 0 &&
-      (!stream || stream == cudaStreamLegacy || !&cudaStreamIsCapturing ||
-       cudaStreamIsCapturing(stream, &status) != cudaSuccess || status != cudaStreamCaptureStatusActive))
-    return;
+  // cudart, on streams that can capture (not the legacy default stream);
+  // cudaStreamGetCaptureInfo below wants it active.
+  if (!mayCapture(stream)) return;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   cudaGraph_t graph = nullptr;
   const cudaGraphNode_t *deps = nullptr;
   size_t n = 0;
