@@ -24,9 +24,10 @@
 //
 //   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>]
 //             [--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>]
-//             [--runs N] [--quick] [--shapes-only]
+//             [--runs N] [--quick] [--shapes-only | --shapes BXxBY,...]
 // --shapes-only: the first table and the swap table alone, for the block
-// shapes with tiled clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16).
+// shapes with tiled clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16);
+// --shapes 8x32[,...]: the same tables for the shapes named.
 // --blockaxis: the -O2 module of tests/lit/transpose/Inputs/blockaxis.cu (1-D
 // blocks, the other axis a block index): a fourth table (measureBlockAxis).
 // --flat: the -O2 module of tests/lit/transpose/Inputs/flat.cu (1-D launches
@@ -758,6 +759,7 @@ int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) 
 int main(int argc, char **argv) {
   std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx, countedPtx, constPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
   bool quick = false, unrolledOnly = false, flatOnly = false, shapesOnly = false;
+  std::vector<std::pair<unsigned, unsigned>> shapesAsked;  // --shapes 8x32,32x4: the shapes-only tables' shapes
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
@@ -775,11 +777,25 @@ int main(int argc, char **argv) {
     else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
     else if (a == "--shapes-only") shapesOnly = true;
+    else if (a == "--shapes" && i + 1 < argc) {
+      shapesOnly = true;
+      for (std::string list = argv[++i]; !list.empty();) {
+        size_t comma = list.find(',');
+        std::string one = list.substr(0, comma);
+        unsigned bx = 0, by = 0;
+        if (std::sscanf(one.c_str(), "%ux%u", &bx, &by) != 2 || !bx || !by || 32 % bx || 32 % by) {
+          std::fprintf(stderr, "transpose: --shapes wants BXxBY[,BXxBY...] (each dividing 32), not '%s'\n", one.c_str());
+          return 2;
+        }
+        shapesAsked.emplace_back(bx, by);
+        list = comma == std::string::npos ? "" : list.substr(comma + 1);
+      }
+    }
     else ptx = a;
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--const <const.O2.ptx>] [--runs N] [--quick] [--shapes-only]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--const <const.O2.ptx>] [--runs N] [--quick] [--shapes-only | --shapes BXxBY,...]\n");
     return 2;
   }
   int devices = 0;
@@ -824,9 +840,11 @@ int main(int argc, char **argv) {
     // --shapes-only: the tiled-only block shapes (kTiledShapes in
     // src/transforms/Transpose.h: 32 x 4, 16 x 8, 8 x 8, 32 x 16), this
     // table alone.
+    // --shapes: the shapes named (the tables of --shapes-only).
     const std::vector<std::pair<unsigned, unsigned>> shapes =
-        shapesOnly ? std::vector<std::pair<unsigned, unsigned>>{{32, 4}, {16, 8}, {8, 8}, {32, 16}}
-                   : std::vector<std::pair<unsigned, unsigned>>{{16, 16}, {32, 32}, {32, 8}};
+        !shapesAsked.empty() ? shapesAsked
+        : shapesOnly         ? std::vector<std::pair<unsigned, unsigned>>{{32, 4}, {16, 8}, {8, 8}, {32, 16}}
+                             : std::vector<std::pair<unsigned, unsigned>>{{16, 16}, {32, 32}, {32, 8}};
     if (shapesOnly) unrolledOnly = flatOnly = false, unPtx.clear(), baPtx.clear(), flatPtx.clear(),
                     gsPtx.clear(), s3Ptx.clear(), widePtx.clear(), countedPtx.clear(), constPtx.clear();
     for (const Kernel &k : unrolledOnly ? std::vector<Kernel>{} : std::vector<Kernel>(std::begin(kKernels), std::end(kKernels)))

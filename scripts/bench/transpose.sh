@@ -47,7 +47,8 @@
 #   without a GPU, 1 when a clone's or a hand kernel's output differs.
 #   QUICK=1: 8192 x 8192 with 16 x 16 blocks only (no permutes).
 #   SHAPES_ONLY=1: the first table and the swap table alone, for the block shapes with tiled
-#   clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16).
+#   clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16). SHAPES=8x32[,...]: those tables for the shapes
+#   named (8 x 32: is the tiled clone faster than -O2's swap there?).
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 ARCH=${ARCH:-sm_90}
@@ -100,6 +101,7 @@ run() {
   [ "${UNROLLED_ONLY:-0}" = 1 ] && args+=(--unrolled-only)
   [ "${FLAT_ONLY:-0}" = 1 ] && args+=(--flat-only)
   [ "${SHAPES_ONLY:-0}" = 1 ] && args+=(--shapes-only)
+  [ -n "${SHAPES:-}" ] && args+=(--shapes "$SHAPES")
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
     --swap "$PTXDIR/transpose.O2.ptx" --unrolled "$PTXDIR/unrolled.O2.ptx" --blockaxis "$PTXDIR/blockaxis.O2.ptx" --flat "$PTXDIR/flat.O2.ptx" --gridstride "$PTXDIR/gridstride.O2.ptx" --split3 "$PTXDIR/split3.O2.ptx" --wide "$PTXDIR/wide.O2.ptx" --counted "$PTXDIR/counted.O2.ptx" --const "$PTXDIR/const.O2.ptx" "${args[@]}" >"$OUT/bench-transpose.md"
