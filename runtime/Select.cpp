@@ -461,11 +461,24 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
       }
       return t;
     };
+    // A loop that may run several times: the bound itself, under 2^30.
+    const uint64_t cap = g.several ? (uint64_t(1) << 30) : threads;
+    if (g.several) product = g.times > cap ? cap + 1 : g.times;
     for (size_t i = 0; i < g.params.size(); ++i) {
       int64_t value = 0;
       if (!intArgument(paramSizes, params, g.params[i], value, why)) return true;
       if (value < 0) return failed(why, [&] { return names(i + 1) + " is negative"; });
-      if (product <= threads) product = uint64_t(value) > threads ? threads + 1 : product * uint64_t(value);
+      if (product <= cap) product = uint64_t(value) > cap ? cap + 1 : product * uint64_t(value);
+    }
+    if (g.several) {
+      if (product >= cap)
+        return failed(why, [&] { return names(g.params.size()) + " is 2^30 or more (a grid-stride index could wrap)"; });
+      if (product < g.minBound)
+        return failed(why, [&] {
+          return names(g.params.size()) + " is under " + std::to_string(g.minBound) +
+                 " (the grid-stride loop's clone pays from there)";
+        });
+      continue;
     }
     if (product > threads)
       return failed(why, [&] {

@@ -117,10 +117,17 @@ struct Variant {
   // the bound. The transpose pass runs a kernel written as a grid-stride
   // loop (`for (i = ...; i < n; i += blockDim.x * gridDim.x)`) as the
   // kernel of one element per thread it then is.
+  // With `several`, the loop may run several times (a grid of a few
+  // blocks per SM): the clone covers the whole bound itself, and the
+  // condition is threads along `dim` under 2^30 and the bound (the product)
+  // at least `minBound` and under 2^30 (the transpose pass's flat clone of
+  // such a loop: its blocks loop over the bound's tiles).
   struct GridStrideOnce {
     uint32_t dim;
     std::vector<uint32_t> params;
     uint64_t times = 1;  // a constant factor of the bound (a compile-time size; 1: none)
+    bool several = false;
+    uint64_t minBound = 0;  // several: the least bound the clone pays at
     bool operator==(const GridStrideOnce &) const = default;
   };
   std::vector<GridStrideOnce> gridStrideOnce;

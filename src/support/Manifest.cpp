@@ -82,6 +82,7 @@ Json variantJson(const Variant &v) {
     for (const auto &g : v.gridStrideOnce) {
       Json e{{"dim", g.dim}, {"params", g.params}};
       if (g.times != 1) e["times"] = g.times;
+      if (g.several) e["several"] = true, e["minBound"] = g.minBound;
       once.push_back(std::move(e));
     }
     j["gridStrideOnce"] = std::move(once);
@@ -346,12 +347,17 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
     const Json &once = getArray(j["gridStrideOnce"], path + ".gridStrideOnce");
     for (size_t i = 0; i < once.size(); ++i) {
       std::string p = path + ".gridStrideOnce[" + std::to_string(i) + "]";
-      expectKeys(once[i], p, {"dim", "params"}, {"times"});
+      expectKeys(once[i], p, {"dim", "params"}, {"times", "several", "minBound"});
       Variant::GridStrideOnce g{getU32(once[i]["dim"], p + ".dim"), {}};
       if (g.dim > 2) fail(p + ".dim", "must be 0, 1 or 2 (x, y, z)");
       if (once[i].contains("times")) {
         g.times = getU32(once[i]["times"], p + ".times");
         if (g.times < 2) fail(p + ".times", "must be 2 or more (absent means 1)");
+      }
+      if (once[i].contains("several")) g.several = getBool(once[i]["several"], p + ".several");
+      if (once[i].contains("minBound")) {
+        if (!g.several) fail(p + ".minBound", "only with \"several\": true");
+        g.minBound = getU32(once[i]["minBound"], p + ".minBound");
       }
       const Json &ps = getArray(once[i]["params"], p + ".params");
       if (ps.empty() && g.times == 1) fail(p + ".params", "must name at least one parameter (or times a constant)");

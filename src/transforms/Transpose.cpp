@@ -464,9 +464,12 @@ std::string limits(const FlatForm &flat) {
 /// grid-stride loops (TransposeGridStride.cpp), whose launch conditions
 /// `once` every variant takes, or either with its 64-bit divisions' fast
 /// paths folded (TransposeWide.cpp); `original` the code the clone's thin
-/// tiles run (`code` but for the folding).
+/// tiles run (`code` but for the folding); `independent`: the loops'
+/// iterations are (GridStride::independent), and a grid-stride loop along x
+/// gets the loop clone too.
 void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, analysis::FunctionAnalyses &fa,
-             FlatForm flat, const std::vector<Variant::GridStrideOnce> &once, const ir::Function &original) {
+             FlatForm flat, const std::vector<Variant::GridStrideOnce> &once, const ir::Function &original,
+             bool independent) {
   flat.original = &original;
   ir::Module &m = ctx.module;
   const ir::Stmt *at = fa.cfg().instructions()[flat.mad];
@@ -541,6 +544,20 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
       kept += (kept.empty() ? "" : ", ") + std::to_string(b);
   }
   if (kept.empty()) return;
+  // A grid-stride loop along x (one, the flat index's): a second clone for
+  // launches whose threads loop several times (a grid of a few blocks per
+  // SM), T the loop's bound (makeFlatLoopVariant).
+  std::string loopText;
+  if (independent && once.size() == 1 && once[0].dim == 0) {
+    FlatForm lf = flat;
+    lf.bound = boundRadix(k, once[0], lf.boundTimes);
+    const std::string loopName = std::string(k.name) + "__ptxopt_tiledloop";
+    for (unsigned b : kFlatBlocks)
+      if (ctx.addClone(k, buildTiledClone(m, *g, *plan, Shape{32, 32}, loopName, &lf),
+                       makeFlatLoopVariant(loopName, *plan, lf, b, once[0]), pos))
+        loopText = "; where the threads loop several times, a clone whose blocks loop over the bound's tiles "
+                   "(under 2^30 elements)";
+  }
   const std::string mid = flat.twoSplits() ? "M" : "Q";
   auto rx = [](const Radix &r) { return r.params.size() > 1 ? "(" + r.text() + ")" : r.text(); };
   ctx.remark(Remark::Kind::Applied, k, locationOf(m, fa, at),
@@ -560,7 +577,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
                  "; staged through a shared-memory tile, 32 x 32 tiles, 32 x 8 threads, four elements each, the "
                  "blocks looping over the tiles; clone for blocks of " + kept + " threads, " + limits(flat) +
                  ", launches of " + (flat.twoSplits() && !plan->storeOnY ? "2^22" : "2^20") +  // makeFlatVariant's floor
-                 " threads or more and under 2^31" + onceText(once));
+                 " threads or more and under 2^31" + onceText(once) + loopText);
   ctx.count("kernels-transformed");
   ctx.count("kernels-flat");
 }
@@ -579,14 +596,15 @@ bool countedCandidate(analysis::FunctionAnalyses &fa) {
 
 /// One kernel: `k` the original (clones named after it, remarks on it),
 /// `code` what the clones are made from (`k`, or `k` without its grid-stride
-/// loops, whose conditions `once` each variant takes), `fa` its analyses.
+/// loops, whose conditions `once` each variant takes; `independent` as
+/// runFlat's), `fa` its analyses.
 void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code, analysis::FunctionAnalyses &fa,
-               const std::vector<Variant::GridStrideOnce> &once) {
+               const std::vector<Variant::GridStrideOnce> &once, bool independent = false) {
   ir::Module &m = ctx.module;
   std::string flatWhy;
   auto flat = findFlatForm(code, fa, flatWhy);
   if (flat && !flat->wide) {
-    runFlat(ctx, k, code, fa, *flat, once, code);
+    runFlat(ctx, k, code, fa, *flat, once, code, independent);
     return;
   }
   // The form looked for again on a copy of `code` with nvcc's divisions
@@ -596,7 +614,7 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
     if (!folded) return false;
     analysis::FunctionAnalyses ffa(m, *folded);
     if (!(flat = findFlatForm(*folded, ffa, flatWhy))) return false;
-    runFlat(ctx, k, *folded, ffa, *flat, once, code);
+    runFlat(ctx, k, *folded, ffa, *flat, once, code, independent);
     return true;
   };
   // A 64-bit index (or a refusal): where nvcc divided through its fast
@@ -610,7 +628,7 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
       onCopy(foldConstDivisions(m, code, flatIndexOf(code, fa))))
     return;
   if (flat) {
-    runFlat(ctx, k, code, fa, *flat, once, code);
+    runFlat(ctx, k, code, fa, *flat, once, code, independent);
     return;
   }
   if (!flatWhy.empty()) {
@@ -721,7 +739,7 @@ void runTranspose(PassContext &ctx) {
     }
     if (gs) {
       analysis::FunctionAnalyses ga(m, *gs->kernel);
-      runKernel(ctx, *k, *gs->kernel, ga, gs->conds);
+      runKernel(ctx, *k, *gs->kernel, ga, gs->conds, gs->independent);
       ctx.count("kernels-gridstride");
       continue;
     }

@@ -777,4 +777,44 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   return v;
 }
 
+Radix boundRadix(const ir::Function &k, const Variant::GridStrideOnce &g, uint64_t &times) {
+  Radix r;
+  times = g.times;
+  if (g.params.empty()) {  // a compile-time bound (under 2^30: boundParams)
+    r.constant = g.times;
+    r.names = {std::to_string(g.times)};
+    times = 1;
+    return r;
+  }
+  for (uint32_t p : g.params) {
+    const ir::Decl &d = (*k.params)[p];
+    const std::string_view type = d.type();
+    const unsigned bytes = type.ends_with("64") ? 8 : 4;
+    r.names.push_back(std::string(d.names[0].name));
+    r.params.push_back(int(p));
+    r.bytes.push_back(bytes);
+    r.ext.push_back(bytes == 8 ? "" : type == ".s32" ? "cvt.s64.s32" : "cvt.u64.u32");
+  }
+  return r;
+}
+
+Variant makeFlatLoopVariant(const std::string &name, const Plan &p, const FlatForm &f, unsigned block,
+                            Variant::GridStrideOnce loop) {
+  Variant v = makeFlatVariant(name, p, f, block);
+  // As many hardware threads as the original launch (blocks of 256): the
+  // blocks loop over the bound's tiles, however few the launch has.
+  v.grid[0] = block < 256    ? DimSource{DimSource::From::Grid, 0, 256 / block, 0, true}
+              : block == 256 ? DimSource{DimSource::From::Grid, 0}
+                             : DimSource{DimSource::From::Grid, 0, 1, 0, false, block / 256};
+  v.extraArgs.clear();       // T is the loop's bound, which the clone reads itself
+  v.threadsPerParam.clear();  // rows of the bound, not of the launch: fewer than 32 take the clone's thin path
+  // The floor on the elements (the bound), not on the launch's threads.
+  loop.several = true;
+  loop.minBound = v.minLaunchThreads;
+  v.minLaunchThreads = 0;
+  v.maxLaunchThreads = (1u << 30) - 1;
+  v.gridStrideOnce = {loop};
+  return v;
+}
+
 }  // namespace ptxopt::transforms::transpose

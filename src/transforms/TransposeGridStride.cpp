@@ -340,6 +340,7 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
   g.kernel->edited = true;
   g.kernel->body->edited = true;
   std::sort(g.conds.begin(), g.conds.end(), [](const auto &a, const auto &c) { return a.dim < c.dim; });
+  g.independent = true;  // carriedWhy refused every value carried around a loop
   return g;
 }
 

@@ -336,17 +336,28 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   std::string rows;  // one split: ceil(T / w) - 1
   std::vector<std::string> over;  // a 64-bit radix past 2^31 - 1
   l.w = loadRadix(e, flat.w, flat.wide, over);
-  e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
-  e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
-  e.ins("mul.lo.u32", {l.t = t, gx, bx});
-  e.ins("cvt.u64.u32", {l.t64 = e.reg64(), t});
+  if (flat.bound) {  // a grid-stride loop's bound (64-bit products, each past 2^31 - 1 a thin path: never, the condition)
+    l.t = loadRadix(e, *flat.bound, true, over);
+    if (flat.boundTimes != 1) {
+      const std::string x = e.reg64();
+      e.ins("cvt.u64.u32", {x, l.t});
+      e.ins("mul.lo.u64", {x, x, std::to_string(flat.boundTimes)});
+      e.ins("setp.gt.u64", {over.emplace_back(e.regp()), x, "2147483647"});
+      e.ins("cvt.u32.u64", {l.t = t, x});
+    }
+  } else {
+    e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
+    e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
+    e.ins("mul.lo.u32", {l.t = t, gx, bx});
+  }
+  e.ins("cvt.u64.u32", {l.t64 = e.reg64(), l.t});
   const std::string wUp = e.reg32();
   e.ins("add.u32", {wUp, l.w, std::to_string(kTile - 1)});
   e.ins("shr.u32", {l.tilesX = e.reg32(), wUp, "5"});
   if (!flat.twoSplits()) {  // rows = ceil(T / w) of logical threads, 32 a tile
     const std::string tm1 = e.reg32(), rowsUp = e.reg32();
     rows = e.reg32();
-    e.ins("sub.u32", {tm1, t, "1"});
+    e.ins("sub.u32", {tm1, l.t, "1"});
     e.ins("div.u32", {rows, tm1, l.w});
     e.ins("add.u32", {rowsUp, rows, std::to_string(kTile)});  // (rows + 1) + 31
     e.ins("shr.u32", {l.tilesY = e.reg32(), rowsUp, "5"});
@@ -459,7 +470,9 @@ void narrowRadices(ir::Module &m, const FlatForm &flat, std::vector<std::unique_
 /// code on 1024 consecutive flat indices, i = %ctaid.x * 1024 + 256 j +
 /// (%tid.y * 32 + %tid.x), j = 0..3, those under T (the launch's grid
 /// covers T: ceil(grid.x * b / 1024) blocks), %ctaid.x and %ntid.x renamed
-/// to 0 and %tid.x to i, so the original's mad gives i.
+/// to 0 and %tid.x to i, so the original's mad gives i. A grid-stride
+/// loop's clone (flat.bound) loops: chunk %ctaid.x, then on by %nctaid.x
+/// while the chunk starts under T.
 void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat,
                std::vector<std::unique_ptr<ir::Stmt>> &code) {
   Emitter &e = c.e;
@@ -468,6 +481,10 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
   e.ins("mov.u32", {zero, "0"});
   e.ins("mad.lo.u32", {lin, c.ty, std::to_string(kTile), c.tx});
   e.ins("mov.u32", {cta, "%ctaid.x"});
+  // A grid-stride loop's clone (flat.bound): the blocks loop over the
+  // chunks of 1024 (its launch need not cover T).
+  const std::string chunks = "$L__ptxopt_ttplain_chunk";
+  if (flat.bound) e.label(chunks);
   e.ins("mad.lo.u32", {base, cta, "1024", lin});
   for (unsigned j = 0; j < kElems; ++j) {
     const std::string i = e.reg32(), past = e.regp(), end = "$L__ptxopt_ttplain" + std::to_string(j) + "_end";
@@ -480,6 +497,14 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
                                 "_ttplain" + std::to_string(j)))
       code.push_back(std::move(st));
     e.label(end);
+  }
+  if (flat.bound) {
+    const std::string step = e.reg32(), first = e.reg32(), more = e.regp();
+    e.ins("mov.u32", {step, "%nctaid.x"});
+    e.ins("add.u32", {cta, cta, step});
+    e.ins("mul.lo.u32", {first, cta, "1024"});  // under 2^31: T and the grid are under 2^30
+    e.ins("setp.lt.u32", {more, first, fl.t});
+    e.ins("bra", {chunks}, more);
   }
   e.ins("ret", {});
 }

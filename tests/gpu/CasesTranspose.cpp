@@ -355,16 +355,19 @@ void addFlat(std::vector<Case> &cs) {
 /// A flat grid-stride kernel of tests/lit/transpose/Inputs/gridstride.cu
 /// launched with `g` blocks of b threads over n elements: the flat clone
 /// where each thread's loop runs once (g * b >= n, the manifest's
-/// gridStrideOnce) and the flat form's own conditions hold, else the
-/// original (fewer threads: each loops several times).
+/// gridStrideOnce) and the flat form's own conditions hold; where the
+/// threads loop several times (fewer of them), the loop clone
+/// (`__ptxopt_tiledloop`: n from 2^20 to under 2^30, whatever the grid);
+/// else the original.
 Case gridStride(const std::string &kernel, std::vector<Arg> args, unsigned W, uint64_t n, unsigned g, unsigned b) {
   Case c = makeCase("transpose gridstride: " + kernel + " n" + std::to_string(n) + " w" + std::to_string(W) + " " +
                         std::to_string(g) + "x" + std::to_string(b),
                     "transpose_gridstride", kernel, std::move(args), {g, 1, 1}, {b, 1, 1});
   const uint64_t t = uint64_t(g) * b;
-  const bool fits = t >= n && t < (uint64_t(1) << 30) && W >= 32 && t >= uint64_t(32) * W && b >= 64 && b <= 1024 &&
-                    (b & (b - 1)) == 0 && t >= (uint64_t(1) << 20);
-  c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+  const bool block = W >= 32 && b >= 64 && b <= 1024 && (b & (b - 1)) == 0 && t < (uint64_t(1) << 30);
+  const bool fits = block && t >= n && t >= uint64_t(32) * W && t >= (uint64_t(1) << 20);
+  const bool loops = block && n >= (uint64_t(1) << 20) && n < (uint64_t(1) << 30);
+  c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : loops ? "=" + kernel + "__ptxopt_tiledloop" : "original";
   c.big = n >= (uint64_t(1) << 24);
   return c;
 }
@@ -386,10 +389,22 @@ void addGridStride(std::vector<Case> &cs) {
     cs.push_back(gridStride("gs_f32", mat(Elem::F32, W, H, true), W, n, cover(n, b), b));
     cs.push_back(gridStride("gs_wh", mat(Elem::F32, W, H, false), W, n, cover(n, b), b));
   }
-  // A grid of 4 blocks per SM (132 SMs) and one of half the elements: the loops run several times.
+  // A grid of 4 blocks per SM (132 SMs) and one of half the elements: the loops run several times
+  // (the loop clone); grids of 1 and 2 blocks per SM, and of 4 blocks.
   cs.push_back(gridStride("gs_f32", mat(Elem::F32, 4096, 4096, true), 4096, 4096u * 4096, 528, 256));
   cs.push_back(gridStride("gs_f32", mat(Elem::F32, 4096, 4096, true), 4096, 4096u * 4096, cover(4096u * 4096, 512) / 2, 256));
   cs.push_back(gridStride("gs_wh", mat(Elem::F32, 4096, 4096, false), 4096, 4096u * 4096, 8192, 256));
+  for (unsigned g : {132u, 264u, 4u})
+    cs.push_back(gridStride("gs_f32", mat(Elem::F32, 8192, 8192, true), 8192, 8192u * 8192, g, 1024));
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 8191, 8193, true), 8191, 8191u * 8193, 1056, 128));
+  cs.push_back(gridStride("gs_u8", mat(Elem::I8, 8192, 8192, true), 8192, 8192u * 8192, 528, 512));
+  cs.push_back(gridStride("gs_u16", mat(Elem::I16, 8191, 8193, true), 8191, 8191u * 8193, 264, 256));
+  cs.push_back(gridStride("gs_f64", mat(Elem::F64, 4096, 4096, true), 4096, 4096u * 4096, 528, 64));
+  // Thin: 20 columns (the loop clone's thin path loops over the chunks), 7 rows.
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 20, 200000, true), 20, 20u * 200000, 64, 256));
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 400000, 7, true), 400000, 400000u * 7, 64, 256));
+  // A bound under the loop clone's floor (2^20): the original.
+  cs.push_back(gridStride("gs_f32", mat(Elem::F32, 1000, 1000, true), 1000, 1000u * 1000, 64, 256));
   // More threads than elements (a rounded-up grid), a count below W * H, a small matrix (under 2^20 threads).
   cs.push_back(gridStride("gs_f32", mat(Elem::F32, 3000, 1000, true), 3000, 3000u * 1000, 4096, 1024));
   {
@@ -414,6 +429,14 @@ void addGridStride(std::vector<Case> &cs) {
                         P * P, n, cover(n, b), b);
     if (C < 32) c.expect = "original";
     c.name += " C" + std::to_string(C);
+    cs.push_back(c);
+  }
+  {  // the same with a grid of 2 blocks per SM: the loop clone
+    const uint64_t n = uint64_t(16) * 64 * 224 * 224;
+    Case c = gridStride("gs_nchw_nhwc",
+                        {in(Elem::F32, n), out(Elem::F32, n), i32(64), i32(224 * 224), i32(int32_t(n))}, 224 * 224, n,
+                        264, 256);
+    c.name += " C64";
     cs.push_back(c);
   }
   // Nested loops over the matrix, 2-D blocks: a thread per element (the
@@ -653,12 +676,14 @@ void addConst(std::vector<Case> &cs) {
   cs.push_back(mat("gc_rot90_1920", Elem::I32, 1920, 1080, 512));
   cs.push_back(mat("gc_tmpl_f32", Elem::F32, 6000, 4096, 256));
   // A grid-stride loop over a constant range: the clone with a thread per
-  // element, the original with a grid of 528 blocks (each thread loops).
+  // element; with a grid of 528 blocks (each thread loops) the loop clone
+  // of the 32-bit counter, the original of the 64-bit one (its traced
+  // iteration may carry values: no loop clone).
   for (const char *k : {"gc_gridstride", "gc_gridstride64"}) {  // a 32- and a 64-bit counter
     cs.push_back(mat(k, Elem::F32, 6000, 4096, 256));
     Case c = makeCase(std::string("transpose const: ") + k + " 6000x4096 grid 528 b256", "transpose_const", k,
                       {in(Elem::F32, 6000u * 4096u), out(Elem::F32, 6000u * 4096u)}, {528, 1, 1}, {256, 1, 1});
-    c.expect = "original";
+    c.expect = std::string(k) == "gc_gridstride" ? "=gc_gridstride__ptxopt_tiledloop" : "original";
     c.big = true;
     cs.push_back(c);
   }

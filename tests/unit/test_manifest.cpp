@@ -376,6 +376,27 @@ TEST_CASE("manifest: threads per parameter value", "[manifest]") {
                     "manifest.variants[0].threadsPerParam[0]: missing field 'times'");
 }
 
+TEST_CASE("manifest: grid-stride loops that may run several times", "[manifest]") {
+  Variant v = remap();
+  Variant::GridStrideOnce g{0, {2}, 1};
+  g.several = true;
+  g.minBound = 1048576;
+  v.gridStrideOnce = {g};
+  KernelManifest k{"k", {8, 4, 4}, {v}};
+  const std::string json = toJson(k);
+  CHECK(json.find(R"("gridStrideOnce":[{"dim":0,"params":[2],"several":true,"minBound":1048576}])") != std::string::npos);
+  KernelManifest back;
+  std::string error;
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == k);
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[2],"minBound":4}])",
+                    "manifest.variants[0].gridStrideOnce[0].minBound: only with \"several\": true");
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[2],"several":1}])",
+                    "manifest.variants[0].gridStrideOnce[0].several: expected true or false, got number");
+}
+
 TEST_CASE("manifest: grid-stride loops run once", "[manifest]") {
   Variant v = remap();
   v.gridStrideOnce = {{0, {2}}, {1, {1, 2}}};

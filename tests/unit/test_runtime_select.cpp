@@ -1116,6 +1116,46 @@ TEST_CASE("select: minimum parameter values (the rowwalk clones' row length)", "
   CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
 }
 
+TEST_CASE("select: a grid-stride loop that may run several times (gridStrideOnce, several)", "[runtime]") {
+  Variant v = remap("k__ptxopt_tiledloop");
+  Variant::GridStrideOnce g{0, {1}, 1};
+  g.several = true;
+  g.minBound = 1u << 20;
+  v.gridStrideOnce = {g};
+  KernelManifest k{"k", {8, 4, 4}, {v}};
+  uint64_t a = 0x7f0000000000;
+  int32_t n = 1 << 24, h = 64;
+  void *p[3] = {&a, &n, &h};
+  // 528 blocks of 256: each thread loops 124 times; any grid holds.
+  const LaunchShape s = shape({528, 1, 1}, {256, 1, 1}), one = shape({1, 1, 1}, {64, 1, 1});
+  CHECK(selectVariant(k, s, kH200, {1024}, p).variant == 0);
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == 0);
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &one) == 0);
+  // The bound under the floor, 2^30 or more, negative: the original.
+  n = (1 << 20) - 1;
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == -1);
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, p)) ==
+        "param 1 (1048575) is under 1048576 (the grid-stride loop's clone pays from there)");
+  n = 1 << 30;
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == -1);
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, p)) == "param 1 (1073741824) is 2^30 or more (a grid-stride index could wrap)");
+  n = (1 << 30) - 1;
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == 0);
+  n = -5;
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &s) == -1);
+  // A product: 2^15 * 64 = 2^21; 2^25 * 64 = 2^31 (past the cap, no wrap in the check).
+  v.gridStrideOnce[0].params = {1, 2};
+  KernelManifest k2{"k", {8, 4, 4}, {v}};
+  n = 1 << 15;
+  CHECK(chooseVariant(k2, 0b1, p, nullptr, &s) == 0);
+  n = 1 << 25;
+  CHECK(chooseVariant(k2, 0b1, p, nullptr, &s) == -1);
+  // The launch's threads along x still under 2^30.
+  n = 1 << 24;
+  const LaunchShape big = shape({1u << 22, 1, 1}, {256, 1, 1});
+  CHECK(chooseVariant(k, 0b1, p, nullptr, &big) == -1);
+}
+
 TEST_CASE("select: a grid-stride loop runs once (gridStrideOnce)", "[runtime]") {
   Variant v = remap("k__ptxopt_tiledflat");
   v.gridStrideOnce = {{0, {1}}};
