@@ -478,6 +478,15 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
           return names(g.params.size()) + " is under " + std::to_string(g.minBound) +
                  " (the grid-stride loop's clone pays from there)";
         });
+      for (const auto &t : g.perParam) {
+        int64_t value = 0;
+        if (!intArgument(paramSizes, params, t.index, value, why)) return true;
+        if (value > 0 && product < uint64_t(t.times) * uint64_t(value))
+          return failed(why, [&] {
+            return names(g.params.size()) + " is under " + std::to_string(t.times) + " times param " +
+                   std::to_string(t.index) + " (" + std::to_string(value) + "): the clone's tiles would be thin";
+          });
+      }
       continue;
     }
     if (product > threads)

@@ -120,14 +120,18 @@ struct Variant {
   // With `several`, the loop may run several times (a grid of a few
   // blocks per SM): the clone covers the whole bound itself, and the
   // condition is threads along `dim` under 2^30 and the bound (the product)
-  // at least `minBound` and under 2^30 (the transpose pass's flat clone of
-  // such a loop: its blocks loop over the bound's tiles).
+  // at least `minBound`, at least each `perParam` multiple of its argument,
+  // and under 2^30 (the transpose pass's flat clone of such a loop: its
+  // blocks loop over the bound's tiles).
   struct GridStrideOnce {
     uint32_t dim;
     std::vector<uint32_t> params;
     uint64_t times = 1;  // a constant factor of the bound (a compile-time size; 1: none)
     bool several = false;
     uint64_t minBound = 0;  // several: the least bound the clone pays at
+    // several: the bound is at least `times` times argument `index` (a
+    // value of 0 or less holds): the flat loop clone's 32 rows of its width.
+    std::vector<ThreadsPerParam> perParam;
     bool operator==(const GridStrideOnce &) const = default;
   };
   std::vector<GridStrideOnce> gridStrideOnce;

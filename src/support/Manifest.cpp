@@ -83,6 +83,11 @@ Json variantJson(const Variant &v) {
       Json e{{"dim", g.dim}, {"params", g.params}};
       if (g.times != 1) e["times"] = g.times;
       if (g.several) e["several"] = true, e["minBound"] = g.minBound;
+      if (!g.perParam.empty()) {
+        Json per = Json::array();
+        for (const auto &t : g.perParam) per.push_back(Json{{"index", t.index}, {"times", t.times}});
+        e["perParam"] = std::move(per);
+      }
       once.push_back(std::move(e));
     }
     j["gridStrideOnce"] = std::move(once);
@@ -347,7 +352,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
     const Json &once = getArray(j["gridStrideOnce"], path + ".gridStrideOnce");
     for (size_t i = 0; i < once.size(); ++i) {
       std::string p = path + ".gridStrideOnce[" + std::to_string(i) + "]";
-      expectKeys(once[i], p, {"dim", "params"}, {"times", "several", "minBound"});
+      expectKeys(once[i], p, {"dim", "params"}, {"times", "several", "minBound", "perParam"});
       Variant::GridStrideOnce g{getU32(once[i]["dim"], p + ".dim"), {}};
       if (g.dim > 2) fail(p + ".dim", "must be 0, 1 or 2 (x, y, z)");
       if (once[i].contains("times")) {
@@ -358,6 +363,15 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
       if (once[i].contains("minBound")) {
         if (!g.several) fail(p + ".minBound", "only with \"several\": true");
         g.minBound = getU32(once[i]["minBound"], p + ".minBound");
+      }
+      if (once[i].contains("perParam")) {
+        if (!g.several) fail(p + ".perParam", "only with \"several\": true");
+        const Json &per = getArray(once[i]["perParam"], p + ".perParam");
+        for (size_t n = 0; n < per.size(); ++n) {
+          const std::string q = p + ".perParam[" + std::to_string(n) + "]";
+          expectKeys(per[n], q, {"index", "times"});
+          g.perParam.push_back({getParamIndex(per[n]["index"], q + ".index", numParams), getU32(per[n]["times"], q + ".times")});
+        }
       }
       const Json &ps = getArray(once[i]["params"], p + ".params");
       if (ps.empty() && g.times == 1) fail(p + ".params", "must name at least one parameter (or times a constant)");

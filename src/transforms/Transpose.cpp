@@ -81,8 +81,8 @@
 // elements other than 1, 2, 4, 8 or 16 bytes (a vector load, float4, is one
 // 16-byte element). Kernels coalesce cloned get the tiled clones only, ahead
 // of coalesce's in the manifest (they measured faster than the swap in all
-// 24 fused shapes and sizes timed), without the one-element ones, and none
-// for 8 x 32 blocks (not timed against the swap).
+// fused shapes and sizes timed, 8 x 32 blocks since the eighteenth
+// session), without the one-element ones.
 // Several elements per thread: before each shape's one-element clone (the
 // option transpose-elements, default 4,1), a tiled clone runs each 32 x 32
 // tile of logical threads with 32 x 8 threads, four each, as the
@@ -101,7 +101,10 @@
 // kernel they are (runFlat), the tiled clone's blocks looping over tiles.
 // Kernels written as grid-stride loops (TransposeGridStride.cpp): the
 // copy with each loop run once goes through the same (runKernel), every
-// variant asking the launch to run each loop once (gridStrideOnce).
+// variant asking the launch to run each loop once (gridStrideOnce); a
+// single flat loop whose iterations are independent also gets the loop
+// clone (runFlat, `<k>__ptxopt_tiledloop`), for launches whose threads
+// loop several times.
 // Not done: block shapes outside kShapes and kTiledShapes (16 x 4, 64 x 4:
 // they run the original), wider words for
 // 1- and 2-byte elements. (Permutes whose channels loop inside a thread,
@@ -682,10 +685,9 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
     for (unsigned bx : kBlockAxisSizes) shapes.push_back(Shape{bx, 1});
   }
   for (const Shape &sh : shapes) {
-    // After coalesce, only the block shapes the tiled clone was measured
-    // faster than the swap on (8 x 32 blocks were not timed against it; the
-    // tiled-only shapes were: 1.13-4.82x, H200, docs/BENCHMARKS.md).
-    if (afterCoalesce && sh.bx == 8 && sh.by == 32) continue;
+    // After coalesce too: the tiled clone measured faster than the swap in
+    // every shape (H200, docs/BENCHMARKS.md: 16 x 16, 32 x 32, 32 x 8
+    // 1.15-3.07x; the tiled-only shapes 1.13-4.82x; 8 x 32 1.10-2.35x).
     bool any = false;
     for (unsigned elems : elements) {
       if (elems == 4 && tiledOk) {

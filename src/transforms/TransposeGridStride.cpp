@@ -36,7 +36,10 @@
 // saying which (runTranspose: only in kernels that divide or have an
 // uncoalesced access). Launches whose
 // loops would run more than once (a grid of a few blocks per SM) run the
-// original: the clones of one element per thread cover only their launch.
+// loop clone of a single flat loop (runFlat: `<k>__ptxopt_tiledloop`, T the
+// loop's bound; GridStride::independent, as carriedWhy refused every
+// carried value), else the original: the clones of one element per thread
+// cover only their launch.
 #include <algorithm>
 
 #include "Pass.h"

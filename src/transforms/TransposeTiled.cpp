@@ -63,6 +63,8 @@
 // skipped past w, w2 or the launch's threads (flatPast), a bar.sync between
 // tiles; where the rows or columns are fewer than 32 the blocks run the
 // original kernel's code on 1024 flat indices each instead (flatPlain).
+// The loop clone of a grid-stride loop (FlatForm::bound; runFlat): T is the
+// loop's bound, not the launch's threads, and the thin path loops too.
 // Kernels that read another special register (%laneid, %warpid, %clock...:
 // they would see the hardware thread, not the logical one) are refused
 // before (Transpose.cpp), for both clones.
@@ -325,7 +327,8 @@ std::string loadRadix(Emitter &e, const Radix &r, bool wide, std::vector<std::st
 }
 
 /// The prologue of the flat clone: w (its parameter), T = grid.x * block.x
-/// of the original launch (extra parameters), tilesX = ceil(w / 32), the
+/// of the original launch (extra parameters; the loop clone of a grid-stride
+/// loop, flat.bound: the loop's bound), tilesX = ceil(w / 32), the
 /// rows of logical threads ceil(T / w) and the tiles; then the loop's head:
 /// tile t from %ctaid.x by %nctaid.x, logical block (t % tilesX, t / tilesX)
 /// in c.cx, c.cy.

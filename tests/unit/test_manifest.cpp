@@ -381,10 +381,12 @@ TEST_CASE("manifest: grid-stride loops that may run several times", "[manifest]"
   Variant::GridStrideOnce g{0, {2}, 1};
   g.several = true;
   g.minBound = 1048576;
+  g.perParam = {{1, 32}};
   v.gridStrideOnce = {g};
   KernelManifest k{"k", {8, 4, 4}, {v}};
   const std::string json = toJson(k);
-  CHECK(json.find(R"("gridStrideOnce":[{"dim":0,"params":[2],"several":true,"minBound":1048576}])") != std::string::npos);
+  CHECK(json.find(R"("gridStrideOnce":[{"dim":0,"params":[2],"several":true,"minBound":1048576,"perParam":[{"index":1,"times":32}]}])") !=
+        std::string::npos);
   KernelManifest back;
   std::string error;
   REQUIRE(fromJson(json, back, error));
@@ -395,6 +397,12 @@ TEST_CASE("manifest: grid-stride loops that may run several times", "[manifest]"
   expectKernelError(R"("allowDynamicShared":true)",
                     R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[2],"several":1}])",
                     "manifest.variants[0].gridStrideOnce[0].several: expected true or false, got number");
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[0],"perParam":[{"index":0,"times":32}]}])",
+                    "manifest.variants[0].gridStrideOnce[0].perParam: only with \"several\": true");
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"gridStrideOnce":[{"dim":0,"params":[0],"several":true,"perParam":[{"index":4,"times":32}]}])",
+                    "manifest.variants[0].gridStrideOnce[0].perParam[0].index: parameter 4 does not exist");
 }
 
 TEST_CASE("manifest: grid-stride loops run once", "[manifest]") {

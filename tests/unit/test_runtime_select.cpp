@@ -1154,6 +1154,18 @@ TEST_CASE("select: a grid-stride loop that may run several times (gridStrideOnce
   n = 1 << 24;
   const LaunchShape big = shape({1u << 22, 1, 1}, {256, 1, 1});
   CHECK(chooseVariant(k, 0b1, p, nullptr, &big) == -1);
+  // 32 rows of the width (param 2): 2^24 >= 32 * 2^19 holds, 32 * (2^19 + 1) does not; 0 or less holds.
+  v.gridStrideOnce[0].params = {1};
+  v.gridStrideOnce[0].perParam = {{2, 32}};
+  KernelManifest k3{"k", {8, 4, 4}, {v}};
+  h = 1 << 19;
+  CHECK(chooseVariant(k3, 0b1, p, nullptr, &s) == 0);
+  h = (1 << 19) + 1;
+  CHECK(chooseVariant(k3, 0b1, p, nullptr, &s) == -1);
+  CHECK(reason0(selectVariant(k3, s, kH200, {1024}, p)) ==
+        "param 1 (16777216) is under 32 times param 2 (524289): the clone's tiles would be thin");
+  h = -3;
+  CHECK(chooseVariant(k3, 0b1, p, nullptr, &s) == 0);
 }
 
 TEST_CASE("select: a grid-stride loop runs once (gridStrideOnce)", "[runtime]") {
