@@ -3,7 +3,7 @@
 // What: for a kernel the transpose pass accepts (Transpose.cpp: one tiled
 // load, one store, per-element work between them), launched with bx x by
 // blocks (32 x 32, 16 x 16, 32 x 8, 8 x 32; the tiled-only shapes 32 x 4,
-// 16 x 8, 8 x 8, 32 x 16), a clone
+// 16 x 8, 8 x 8, 32 x 16, 16 x 4), a clone
 // `<k>__ptxopt_tiled<shape>` whose block runs a 32 x 32 tile of the
 // original's logical threads - the 32/bx x 32/by original blocks that
 // cover it - with 32 x 8 hardware threads, each running four logical

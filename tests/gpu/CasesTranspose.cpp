@@ -33,7 +33,8 @@ bool cloneShape(unsigned bx, unsigned by) {
 
 /// The shapes with a tiled clone only (kTiledShapes in src/transforms/Transpose.h).
 bool tiledOnlyShape(unsigned bx, unsigned by) {
-  return (bx == 32 && by == 4) || (bx == 16 && by == 8) || (bx == 8 && by == 8) || (bx == 32 && by == 16);
+  return (bx == 32 && by == 4) || (bx == 16 && by == 8) || (bx == 8 && by == 8) || (bx == 32 && by == 16) ||
+         (bx == 16 && by == 4);
 }
 
 /// What runs: the tiled clone (or with `elements1`, the one-element one) for
