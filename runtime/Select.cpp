@@ -481,7 +481,7 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
       for (const auto &t : g.perParam) {
         int64_t value = 0;
         if (!intArgument(paramSizes, params, t.index, value, why)) return true;
-        if (value > 0 && product < uint64_t(t.times) * uint64_t(value))
+        if (value > 0 && t.times && uint64_t(value) > product / t.times)  // product < times * value, no overflow
           return failed(why, [&] {
             return names(g.params.size()) + " is under " + std::to_string(t.times) + " times param " +
                    std::to_string(t.index) + " (" + std::to_string(value) + "): the clone's tiles would be thin";

@@ -128,10 +128,10 @@ struct Variant {
     std::vector<uint32_t> params;
     uint64_t times = 1;  // a constant factor of the bound (a compile-time size; 1: none)
     bool several = false;
-    uint64_t minBound = 0;  // several: the least bound the clone pays at
+    uint32_t minBound = 0;  // several: the least bound the clone pays at
     // several: the bound is at least `times` times argument `index` (a
     // value of 0 or less holds): the flat loop clone's 32 rows of its width.
-    std::vector<ThreadsPerParam> perParam;
+    std::vector<ThreadsPerParam> perParam = {};
     bool operator==(const GridStrideOnce &) const = default;
   };
   std::vector<GridStrideOnce> gridStrideOnce;

@@ -83,7 +83,7 @@ Json variantJson(const Variant &v) {
       Json e{{"dim", g.dim}, {"params", g.params}};
       if (g.times != 1) e["times"] = g.times;
       if (g.several) e["several"] = true, e["minBound"] = g.minBound;
-      if (!g.perParam.empty()) {
+      if (g.several && !g.perParam.empty()) {
         Json per = Json::array();
         for (const auto &t : g.perParam) per.push_back(Json{{"index", t.index}, {"times", t.times}});
         e["perParam"] = std::move(per);

@@ -553,7 +553,7 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   std::string loopText;
   if (independent && once.size() == 1 && once[0].dim == 0) {
     FlatForm lf = flat;
-    lf.bound = boundRadix(k, once[0], lf.boundTimes);
+    lf.bound = boundRadix(k, once[0]);
     const std::string loopName = std::string(k.name) + "__ptxopt_tiledloop";
     for (unsigned b : kFlatBlocks)
       if (ctx.addClone(k, buildTiledClone(m, *g, *plan, Shape{32, 32}, loopName, &lf),
@@ -644,9 +644,10 @@ void runKernel(PassContext &ctx, const ir::Function &k, const ir::Function &code
   // store, `out = A^T + B`, u8 -> float: the swap helps most of them):
   // only the tiled clones are added, preferred over coalesce's (measured
   // faster in every one of 24 shapes and sizes, 1.15-3.07x, in 16 x 16,
-  // 32 x 32 and 32 x 8 blocks, and in 32 of 32 in the tiled-only shapes,
-  // 1.13-4.82x: docs/PASSES.md), so a launch they do not fit still runs
-  // the swap.
+  // 32 x 32 and 32 x 8 blocks, in 32 of 32 in 32 x 4, 16 x 8, 8 x 8 and
+  // 32 x 16, 1.13-4.82x, in 8 of 8 in 8 x 32, 1.10-2.35x, and in 8 of 8 in
+  // 16 x 4, 2.17-4.85x: docs/PASSES.md), so a launch they do not fit still
+  // runs the swap.
   const bool afterCoalesce = clonedBefore(ctx, k);
   // (Where coalesce cloned the kernel, a refusal is no news: counted only.)
   auto refuse = [&](const std::string &why, const ir::Stmt *at, const char *stat) {

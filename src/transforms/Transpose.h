@@ -213,12 +213,11 @@ struct FlatForm {
   }
   const ir::Function *original = nullptr;  // the kernel (its code runs as it is where tiles do not pay)
   // A grid-stride loop that may run several times (runFlat's loop clone,
-  // `<k>__ptxopt_tiledloop`): the loop's bound, its parameters (8- or
-  // 4-byte, widened as `ext` says) or a constant, times `boundTimes`; the
-  // clone's T (the flat indices it covers) in place of the original
-  // launch's threads, and its blocks loop over the chunks of its thin path.
+  // `<k>__ptxopt_tiledloop`): the loop's bound, its 4-byte parameters
+  // (widened as `ext` says) or a constant; the clone's T (the flat indices
+  // it covers) in place of the original launch's threads, and its blocks
+  // loop over the chunks of its thin path.
   std::optional<Radix> bound;
-  uint64_t boundTimes = 1;
 };
 
 /// The statement as an instruction, or null (a label, a declaration...).
@@ -260,9 +259,9 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
 std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f);
 /// The variant of the flat clone `name` for 1-D blocks of `block` threads.
 Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &f, unsigned block);
-/// The bound of grid-stride loop `g` of `k` as a radix (its parameters, or
-/// a constant), `times` its constant factor (1: none).
-Radix boundRadix(const ir::Function &k, const Variant::GridStrideOnce &g, uint64_t &times);
+/// The bound of grid-stride loop `g` of `k` (unloopGridStride's: parameters
+/// read as 4-byte words, or a constant `times`) as a radix.
+Radix boundRadix(const ir::Function &k, const Variant::GridStrideOnce &g);
 /// The variant of the flat clone of a grid-stride loop that may run several
 /// times (`f.bound` set): blocks of 256 threads, as many threads as the
 /// original launch, conditions `loop` with `several` (the bound under 2^30
@@ -278,8 +277,9 @@ Variant makeFlatLoopVariant(const std::string &name, const Plan &p, const FlatFo
 struct GridStride {
   std::unique_ptr<ir::Function> kernel;
   std::vector<Variant::GridStrideOnce> conds;
-  // Its iterations are independent (no value carried from one to the next:
-  // unloopGridStride's loops; a traced counted loop may carry one), so a
+  // Its iterations are independent (no value carried from one to the next,
+  // and only the latch leaves the loop: unloopGridStride's loops without a
+  // break or return in the body; a traced counted loop may carry one), so a
   // thread may run any of them (runFlat's loop clone).
   bool independent = false;
 };

@@ -34,7 +34,10 @@
 // threads (one variant per b in kFlatBlocks, one clone); conditions: block
 // (b, 1, 1), grid.y = grid.z = 1, w >= 32 and 32 rows of w (threads >= 32 *
 // w) or, two splits, w2 >= 32, fewer than 2^31 threads, the tiled and the
-// stored array disjoint, 2^20 threads or more.
+// stored array disjoint, 2^20 threads or more. (The loop clone of a
+// grid-stride loop whose threads loop, runFlat: T is the loop's bound, read
+// by the clone, the grid as many threads as the original's in blocks of
+// 256, the conditions on the bound: makeFlatLoopVariant.)
 // Two splits (a flat permute: i % HW, (i / HW) % C, i / (HW*C)): the 2-D
 // form is batched, B = %ctaid.z, Q = B * w2 + M; the tiles per image.
 // The digits form (findDigits, digitsAs2D): three radices (NCHW <-> NHWC
@@ -777,23 +780,22 @@ Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &
   return v;
 }
 
-Radix boundRadix(const ir::Function &k, const Variant::GridStrideOnce &g, uint64_t &times) {
+Radix boundRadix(const ir::Function &k, const Variant::GridStrideOnce &g) {
   Radix r;
-  times = g.times;
   if (g.params.empty()) {  // a compile-time bound (under 2^30: boundParams)
     r.constant = g.times;
     r.names = {std::to_string(g.times)};
-    times = 1;
     return r;
   }
+  // boundParams: parameters read by ld.param.u32 / .s32, no constant factor;
+  // read as the kernel reads them (4 bytes; the runtime asks the value under
+  // 2^30, so the widening does not matter).
   for (uint32_t p : g.params) {
     const ir::Decl &d = (*k.params)[p];
-    const std::string_view type = d.type();
-    const unsigned bytes = type.ends_with("64") ? 8 : 4;
     r.names.push_back(std::string(d.names[0].name));
     r.params.push_back(int(p));
-    r.bytes.push_back(bytes);
-    r.ext.push_back(bytes == 8 ? "" : type == ".s32" ? "cvt.s64.s32" : "cvt.u64.u32");
+    r.bytes.push_back(4);
+    r.ext.push_back(d.type() == ".s32" ? "cvt.s64.s32" : "cvt.u64.u32");
   }
   return r;
 }
@@ -802,7 +804,9 @@ Variant makeFlatLoopVariant(const std::string &name, const Plan &p, const FlatFo
                             Variant::GridStrideOnce loop) {
   Variant v = makeFlatVariant(name, p, f, block);
   // As many hardware threads as the original launch (blocks of 256): the
-  // blocks loop over the bound's tiles, however few the launch has.
+  // blocks loop over the bound's tiles, however few the launch has (a grid
+  // rounded up has blocks with no tile: they skip the loop, no extra
+  // argument needed).
   v.grid[0] = block < 256    ? DimSource{DimSource::From::Grid, 0, 256 / block, 0, true}
               : block == 256 ? DimSource{DimSource::From::Grid, 0}
                              : DimSource{DimSource::From::Grid, 0, 1, 0, false, block / 256};

@@ -37,9 +37,11 @@
 // uncoalesced access). Launches whose
 // loops would run more than once (a grid of a few blocks per SM) run the
 // loop clone of a single flat loop (runFlat: `<k>__ptxopt_tiledloop`, T the
-// loop's bound; GridStride::independent, as carriedWhy refused every
-// carried value), else the original: the clones of one element per thread
-// cover only their launch.
+// loop's bound) whose iterations are independent (GridStride::independent:
+// nothing carried, and the latch its only way out: a `break` or `return`
+// in the body ends a thread's later iterations, which the loop clone would
+// run), else the original: the clones of one element per thread cover only
+// their launch.
 #include <algorithm>
 
 #include "Pass.h"
@@ -257,7 +259,25 @@ int guardBefore(const KernelFacts &f, const analysis::Loop &L, const analysis::D
 struct Unlooped {
   std::vector<uint32_t> drop;
   Variant::GridStrideOnce cond;
+  bool singleExit = false;  // the latch is the loop's only way out (no break, return or exit inside)
 };
+
+/// Whether the latch's block is the only one of `L` with a successor
+/// outside it and no block of `L` returns, exits or traps: a thread then
+/// runs every iteration up to the bound (a `break` or `return` in the body
+/// would end its later ones).
+bool onlyLatchLeaves(const KernelFacts &f, const analysis::Loop &L, const Latch &l) {
+  const uint32_t latch = f.cfg.blockOf(l.at);
+  const auto &ins = f.cfg.instructions();
+  for (uint32_t b : L.blocks) {
+    const auto &bb = f.cfg.blocks()[b];
+    for (uint32_t s : bb.succs)
+      if (!L.contains(s) && b != latch) return false;
+    for (uint32_t i = bb.first; i < bb.last; ++i)
+      if (const auto base = ins[i]->base(); base == "ret" || base == "exit" || base == "trap") return false;
+  }
+  return true;
+}
 
 /// `recognized` is set once the loop's latch, step and index are a
 /// grid-stride loop's (a failure after that is a grid-stride loop the pass
@@ -296,6 +316,7 @@ std::optional<Unlooped> gridStrideLoop(const ir::Function &k, const KernelFacts 
     return std::nullopt;
   }
   u.drop = {l->at, l->at + 1, l->at + 2};
+  u.singleExit = onlyLatchLeaves(f, L, *l);
   // The step and its %nctaid.d mov, where the latch was their only reader.
   if (f.uses.at(l->stride) == 1) {
     const ir::Instruction *s = onlyDef(f, l->stride);
@@ -321,6 +342,7 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
     return std::nullopt;
   GridStride g;
   std::vector<uint32_t> drop;
+  bool singleExits = true;
   for (const auto &L : loops) {
     bool recognized = false;
     auto u = gridStrideLoop(k, f, L, fa.dom(), why, recognized);
@@ -333,6 +355,7 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
       return std::nullopt;
     }
     g.conds.push_back(u->cond);
+    singleExits &= u->singleExit;
     drop.insert(drop.end(), u->drop.begin(), u->drop.end());
   }
   std::sort(drop.begin(), drop.end());
@@ -343,7 +366,11 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
   g.kernel->edited = true;
   g.kernel->body->edited = true;
   std::sort(g.conds.begin(), g.conds.end(), [](const auto &a, const auto &c) { return a.dim < c.dim; });
-  g.independent = true;  // carriedWhy refused every value carried around a loop
+  // Iterations independent: carriedWhy refused registers written both inside
+  // and outside a loop, the pass's checks on the copy refuse one read before
+  // it is written (TransposePlan.cpp: "may be read before it is written"),
+  // and here no iteration ends the thread's later ones (a break or return).
+  g.independent = singleExits;
   return g;
 }
 

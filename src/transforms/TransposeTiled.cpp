@@ -341,13 +341,6 @@ FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatFo
   l.w = loadRadix(e, flat.w, flat.wide, over);
   if (flat.bound) {  // a grid-stride loop's bound (64-bit products, each past 2^31 - 1 a thin path: never, the condition)
     l.t = loadRadix(e, *flat.bound, true, over);
-    if (flat.boundTimes != 1) {
-      const std::string x = e.reg64();
-      e.ins("cvt.u64.u32", {x, l.t});
-      e.ins("mul.lo.u64", {x, x, std::to_string(flat.boundTimes)});
-      e.ins("setp.gt.u64", {over.emplace_back(e.regp()), x, "2147483647"});
-      e.ins("cvt.u32.u64", {l.t = t, x});
-    }
   } else {
     e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
     e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
@@ -501,12 +494,13 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
       code.push_back(std::move(st));
     e.label(end);
   }
-  if (flat.bound) {
-    const std::string step = e.reg32(), first = e.reg32(), more = e.regp();
+  if (flat.bound) {  // on while cta < ceil(T / 1024) (T under 2^30; cta under 2^20 + the grid: no wrap)
+    const std::string step = e.reg32(), up = e.reg32(), count = e.reg32(), more = e.regp();
     e.ins("mov.u32", {step, "%nctaid.x"});
     e.ins("add.u32", {cta, cta, step});
-    e.ins("mul.lo.u32", {first, cta, "1024"});  // under 2^31: T and the grid are under 2^30
-    e.ins("setp.lt.u32", {more, first, fl.t});
+    e.ins("add.u32", {up, fl.t, "1023"});
+    e.ins("shr.u32", {count, up, "10"});
+    e.ins("setp.lt.u32", {more, cta, count});
     e.ins("bra", {chunks}, more);
   }
   e.ins("ret", {});

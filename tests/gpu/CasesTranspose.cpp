@@ -460,6 +460,31 @@ void addGridStride(std::vector<Case> &cs) {
       cs.push_back(few);
     }
   }
+  // Loops that can leave early (tests/lit/transpose/Inputs/gridstride-exit.cu):
+  // a thread per element, the one-element clone; a grid of 4 blocks per SM
+  // (each thread loops), the original: no loop clone (a break or return ends
+  // a thread's later iterations); the same loop without an exit, the loop clone.
+  {
+    const unsigned W = 4096, H = 4096;
+    const uint64_t n = uint64_t(W) * H;
+    for (unsigned g : {cover(n, 256), 528u}) {
+      Case br = gridStride("gx_break", {inZeros(Elem::F32, n, 5000), out(Elem::F32, n), i32(int32_t(W)), i32(int32_t(H)),
+                                        i32(int32_t(n))},
+                           W, n, g, 256);
+      if (g == 528) br.expect = "original";
+      br.name = "transpose gridstride exit: break " + std::to_string(g) + "x256";
+      cs.push_back(br);
+      Case rt = gridStride("gx_return", {in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(W)), i32(int32_t(H)),
+                                         i32(int32_t(n)), i32(3000)},
+                           W, n, g, 256);
+      if (g == 528) rt.expect = "original";
+      rt.name = "transpose gridstride exit: return " + std::to_string(g) + "x256";
+      cs.push_back(rt);
+    }
+    Case plain = gridStride("gx_plain", mat(Elem::F32, W, H, true), W, n, 528, 256);
+    plain.name = "transpose gridstride exit: none 528x256";
+    cs.push_back(plain);
+  }
   // Lookalikes: a carried sum, a step of two grids, a computed bound.
   {
     const unsigned W = 2048;

@@ -145,7 +145,8 @@ std::string checkThreadsPerParam(const Variant &v, const std::vector<uint32_t> &
                                  uint64_t threads);
 /// The first `v.gridStrideOnce` entry launch `s` fails (its threads along
 /// the dimension fewer than the product of the arguments, or 2^30 or more;
-/// an argument negative or unreadable), or "".
+/// an argument negative or unreadable; with `several`, the product under
+/// `minBound`, under a `perParam` multiple, or 2^30 or more), or "".
 std::string checkGridStrideOnce(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
                                 const LaunchShape &s);
 

@@ -3,3 +3,5 @@
 // (tests/lit/transpose/Inputs/gridstride.cu), so the GPU runs exactly the
 // kernels the lit tests check.
 #include "../../lit/transpose/Inputs/gridstride.cu"
+// Loops whose body can leave them (a break, a return: no loop clone).
+#include "../../lit/transpose/Inputs/gridstride-exit.cu"
