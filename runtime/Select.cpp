@@ -373,20 +373,30 @@ bool intArgument(const std::vector<uint32_t> &paramSizes, void *const *params, u
 }
 
 /// The threadsPerParam conditions; text only when `why` is given.
-bool threadsPerParamFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
-                         uint64_t threads, std::string *why) {
-  for (const auto &tp : v.threadsPerParam) {
+/// The first entry of `per` that `count` fails (count < times * argument,
+/// an argument of 0 or less holding), its text `what(entry, value)`; an
+/// unreadable argument fails too. threadsPerParam (count: the launch's
+/// threads) and gridStrideOnce's perParam (count: the loop's bound).
+template <class What>
+bool perParamFail(const std::vector<Variant::ThreadsPerParam> &per, uint64_t count,
+                  const std::vector<uint32_t> &paramSizes, void *const *params, std::string *why, What what) {
+  for (const auto &tp : per) {
     int64_t value = 0;
     if (!intArgument(paramSizes, params, tp.index, value, why)) return true;
-    // threads < times * value, without the product (an 8-byte argument times
-    // 32 could wrap): value > threads / times.
-    if (value > 0 && tp.times > 0 && uint64_t(value) > threads / tp.times)
-      return failed(why, [&] {
-        return "the launch's " + std::to_string(threads) + " threads are fewer than " + std::to_string(tp.times) +
-               " times param " + std::to_string(tp.index) + " (" + std::to_string(value) + ")";
-      });
+    // count < times * value, without the product (an 8-byte argument times
+    // 32 could wrap): value > count / times.
+    if (value > 0 && tp.times > 0 && uint64_t(value) > count / tp.times)
+      return failed(why, [&] { return what(tp, value); });
   }
   return false;
+}
+
+bool threadsPerParamFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params,
+                         uint64_t threads, std::string *why) {
+  return perParamFail(v.threadsPerParam, threads, paramSizes, params, why, [&](const auto &tp, int64_t value) {
+    return "the launch's " + std::to_string(threads) + " threads are fewer than " + std::to_string(tp.times) +
+           " times param " + std::to_string(tp.index) + " (" + std::to_string(value) + ")";
+  });
 }
 
 /// The minParams conditions; text only when `why` is given.
@@ -448,8 +458,10 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
                " are 2^30 or more (a grid-stride index could wrap)";
       });
     // The product of the arguments and the constant factor, stopped once
-    // past `threads` (no wrap).
-    uint64_t product = g.times > threads ? threads + 1 : g.times;
+    // past `cap` (no wrap): the launch's threads, or (a loop that may run
+    // several times) the bound's own limit 2^30.
+    const uint64_t cap = g.several ? (uint64_t(1) << 30) : threads;
+    uint64_t product = g.times > cap ? cap + 1 : g.times;
     // "param 1 (2) * param 2 (64)", the first `upTo` arguments read again
     // (after the constant, where there is one): text only on failure.
     auto names = [&](size_t upTo) {
@@ -461,9 +473,6 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
       }
       return t;
     };
-    // A loop that may run several times: the bound itself, under 2^30.
-    const uint64_t cap = g.several ? (uint64_t(1) << 30) : threads;
-    if (g.several) product = g.times > cap ? cap + 1 : g.times;
     for (size_t i = 0; i < g.params.size(); ++i) {
       int64_t value = 0;
       if (!intArgument(paramSizes, params, g.params[i], value, why)) return true;
@@ -478,15 +487,11 @@ bool gridStrideOnceFail(const Variant &v, const std::vector<uint32_t> &paramSize
           return names(g.params.size()) + " is under " + std::to_string(g.minBound) +
                  " (the grid-stride loop's clone pays from there)";
         });
-      for (const auto &t : g.perParam) {
-        int64_t value = 0;
-        if (!intArgument(paramSizes, params, t.index, value, why)) return true;
-        if (value > 0 && t.times && uint64_t(value) > product / t.times)  // product < times * value, no overflow
-          return failed(why, [&] {
+      if (perParamFail(g.perParam, product, paramSizes, params, why, [&](const auto &t, int64_t value) {
             return names(g.params.size()) + " is under " + std::to_string(t.times) + " times param " +
                    std::to_string(t.index) + " (" + std::to_string(value) + "): the clone's tiles would be thin";
-          });
-      }
+          }))
+        return true;
       continue;
     }
     if (product > threads)

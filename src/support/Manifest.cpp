@@ -36,6 +36,13 @@ Json dims(const std::array<DimSource, 3> &a) {
 
 Json triple(const std::array<uint32_t, 3> &a) { return Json::array({a[0], a[1], a[2]}); }
 
+/// `[{"index": i, "times": t}, ...]`: threadsPerParam and gridStrideOnce's perParam.
+Json perParamsJson(const std::vector<Variant::ThreadsPerParam> &per) {
+  Json out = Json::array();
+  for (const auto &p : per) out.push_back(Json{{"index", p.index}, {"times", p.times}});
+  return out;
+}
+
 Json variantJson(const Variant &v) {
   Json j;
   j["name"] = v.name;
@@ -72,22 +79,14 @@ Json variantJson(const Variant &v) {
     for (const auto &p : v.minParams) mins.push_back(Json{{"index", p.index}, {"value", p.value}});
     j["minParams"] = std::move(mins);
   }
-  if (!v.threadsPerParam.empty()) {
-    Json per = Json::array();
-    for (const auto &p : v.threadsPerParam) per.push_back(Json{{"index", p.index}, {"times", p.times}});
-    j["threadsPerParam"] = std::move(per);
-  }
+  if (!v.threadsPerParam.empty()) j["threadsPerParam"] = perParamsJson(v.threadsPerParam);
   if (!v.gridStrideOnce.empty()) {
     Json once = Json::array();
     for (const auto &g : v.gridStrideOnce) {
       Json e{{"dim", g.dim}, {"params", g.params}};
       if (g.times != 1) e["times"] = g.times;
       if (g.several) e["several"] = true, e["minBound"] = g.minBound;
-      if (g.several && !g.perParam.empty()) {
-        Json per = Json::array();
-        for (const auto &t : g.perParam) per.push_back(Json{{"index", t.index}, {"times", t.times}});
-        e["perParam"] = std::move(per);
-      }
+      if (g.several && !g.perParam.empty()) e["perParam"] = perParamsJson(g.perParam);
       once.push_back(std::move(e));
     }
     j["gridStrideOnce"] = std::move(once);
@@ -266,6 +265,18 @@ Variant::AlignedParam parseAligned(const Json &j, const std::string &path, size_
   return p;
 }
 
+/// perParamsJson's form read back, at `path`.
+std::vector<Variant::ThreadsPerParam> parsePerParams(const Json &j, const std::string &path, size_t numParams) {
+  std::vector<Variant::ThreadsPerParam> out;
+  const Json &per = getArray(j, path);
+  for (size_t i = 0; i < per.size(); ++i) {
+    std::string p = path + "[" + std::to_string(i) + "]";
+    expectKeys(per[i], p, {"index", "times"});
+    out.push_back({getParamIndex(per[i]["index"], p + ".index", numParams), getU32(per[i]["times"], p + ".times")});
+  }
+  return out;
+}
+
 Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
   // gridMin, gridMax, blockMax, maxLaunchThreads and minBlockThreads came
   // later: absent means no bound.
@@ -338,16 +349,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
       v.minParams.push_back(m);
     }
   }
-  if (j.contains("threadsPerParam")) {
-    const Json &per = getArray(j["threadsPerParam"], path + ".threadsPerParam");
-    for (size_t i = 0; i < per.size(); ++i) {
-      std::string p = path + ".threadsPerParam[" + std::to_string(i) + "]";
-      expectKeys(per[i], p, {"index", "times"});
-      Variant::ThreadsPerParam t{getParamIndex(per[i]["index"], p + ".index", numParams),
-                                 getU32(per[i]["times"], p + ".times")};
-      v.threadsPerParam.push_back(t);
-    }
-  }
+  if (j.contains("threadsPerParam")) v.threadsPerParam = parsePerParams(j["threadsPerParam"], path + ".threadsPerParam", numParams);
   if (j.contains("gridStrideOnce")) {
     const Json &once = getArray(j["gridStrideOnce"], path + ".gridStrideOnce");
     for (size_t i = 0; i < once.size(); ++i) {
@@ -366,12 +368,7 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
       }
       if (once[i].contains("perParam")) {
         if (!g.several) fail(p + ".perParam", "only with \"several\": true");
-        const Json &per = getArray(once[i]["perParam"], p + ".perParam");
-        for (size_t n = 0; n < per.size(); ++n) {
-          const std::string q = p + ".perParam[" + std::to_string(n) + "]";
-          expectKeys(per[n], q, {"index", "times"});
-          g.perParam.push_back({getParamIndex(per[n]["index"], q + ".index", numParams), getU32(per[n]["times"], q + ".times")});
-        }
+        g.perParam = parsePerParams(once[i]["perParam"], p + ".perParam", numParams);
       }
       const Json &ps = getArray(once[i]["params"], p + ".params");
       if (ps.empty() && g.times == 1) fail(p + ".params", "must name at least one parameter (or times a constant)");

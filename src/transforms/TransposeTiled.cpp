@@ -479,8 +479,13 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
   e.ins("mov.u32", {cta, "%ctaid.x"});
   // A grid-stride loop's clone (flat.bound): the blocks loop over the
   // chunks of 1024 (its launch need not cover T).
-  const std::string chunks = "$L__ptxopt_ttplain_chunk";
-  if (flat.bound) e.label(chunks);
+  const std::string chunks = "$L__ptxopt_ttplain_chunk", count = flat.bound ? e.reg32() : "";
+  if (flat.bound) {  // ceil(T / 1024) chunks (T under 2^30)
+    const std::string up = e.reg32();
+    e.ins("add.u32", {up, fl.t, "1023"});
+    e.ins("shr.u32", {count, up, "10"});
+    e.label(chunks);
+  }
   e.ins("mad.lo.u32", {base, cta, "1024", lin});
   for (unsigned j = 0; j < kElems; ++j) {
     const std::string i = e.reg32(), past = e.regp(), end = "$L__ptxopt_ttplain" + std::to_string(j) + "_end";
@@ -494,12 +499,10 @@ void flatPlain(Tiled &c, ir::Module &m, const FlatLoop &fl, const FlatForm &flat
       code.push_back(std::move(st));
     e.label(end);
   }
-  if (flat.bound) {  // on while cta < ceil(T / 1024) (T under 2^30; cta under 2^20 + the grid: no wrap)
-    const std::string step = e.reg32(), up = e.reg32(), count = e.reg32(), more = e.regp();
+  if (flat.bound) {  // on while cta < the chunks (cta under 2^20 + the grid: no wrap)
+    const std::string step = e.reg32(), more = e.regp();
     e.ins("mov.u32", {step, "%nctaid.x"});
     e.ins("add.u32", {cta, cta, step});
-    e.ins("add.u32", {up, fl.t, "1023"});
-    e.ins("shr.u32", {count, up, "10"});
     e.ins("setp.lt.u32", {more, cta, count});
     e.ins("bra", {chunks}, more);
   }
