@@ -166,6 +166,20 @@ std::function<void()> launcher(CUfunction f, unsigned gx, unsigned gy, unsigned 
   return [=]() { check(cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, nullptr, args, nullptr), "launch"); };
 }
 
+/// The tiled clone's launch for an original grid of gx x gy blocks of BX x
+/// BY (TransposeTiled.cpp's manifest entry): blocks of 32 x 8;
+/// ceil(gx / (32/BX)) tiles along x, or gx * BX/32 where a block is wider
+/// than a tile (64 x 4); ceil(gy / (32/BY)) along y; the original grid.x
+/// (grid.y) appended where divided.
+struct TiledLaunch {
+  unsigned gx, gy;
+  bool passX, passY;
+};
+TiledLaunch tiledLaunch(unsigned BX, unsigned BY, unsigned gx, unsigned gy) {
+  const unsigned sx = BX > 32 ? 1 : 32 / BX, sy = 32 / BY;
+  return {BX > 32 ? gx * (BX / 32) : (gx + sx - 1) / sx, (gy + sy - 1) / sy, sx > 1, sy > 1};
+}
+
 /// Times the original, the one-element clone `<k>__ptxopt_transpose<shape>`,
 /// the tiled clone `<k>__ptxopt_tiled<shape>` (launched as its manifest
 /// says: ceil(grid.x / (32/BX)) x ceil(grid.y / (32/BY)) x grid.z blocks of
@@ -197,12 +211,12 @@ int measureRow(CUmodule mod, CUmodule one, Row &r, void *out, void *ref) {
     std::printf(" no clone |");
   unsigned gridX = r.gx, gridY = r.gy;
   std::vector<void *> targs = r.args;
-  const unsigned sx = 32 / r.BX, sy = 32 / r.BY;
-  if (sx > 1) targs.push_back(&gridX);
-  if (sy > 1) targs.push_back(&gridY);
-  if (32 % r.BX == 0 && 32 % r.BY == 0 &&
+  const TiledLaunch tl = tiledLaunch(r.BX, r.BY, r.gx, r.gy);
+  if (tl.passX) targs.push_back(&gridX);
+  if (tl.passY) targs.push_back(&gridY);
+  if ((32 % r.BX == 0 || r.BX % 32 == 0) && 32 % r.BY == 0 &&
       cuModuleGetFunction(&f, mod, (r.kernel + "__ptxopt_tiled" + suffix).c_str()) == CUDA_SUCCESS)
-    timeChecked(launcher(f, (r.gx + sx - 1) / sx, (r.gy + sy - 1) / sy, r.gz, 32, 8, targs.data()), tMin);
+    timeChecked(launcher(f, tl.gx, tl.gy, r.gz, 32, 8, targs.data()), tMin);
   else
     std::printf(" no clone |");
   if (r.hand) timeChecked(r.hand, hMin);
@@ -233,7 +247,8 @@ int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void 
         std::vector<void *> args = kernel[10] == 'a' ? std::vector<void *>{&in, &in2, &out, &w, &h}
                                                      : std::vector<void *>{&in, &out, &w, &h, &scale};
         const size_t outBytes = size_t(W) * H * 4;
-        const unsigned gx = (W + BX - 1) / BX, gy = (H + BY - 1) / BY, sx = 32 / BX, sy = 32 / BY;
+        const unsigned gx = (W + BX - 1) / BX, gy = (H + BY - 1) / BY;
+        const TiledLaunch tl = tiledLaunch(BX, BY, gx, gy);
         CUfunction orig, swap, tiled;
         check(cuModuleGetFunction(&orig, mod, kernel), kernel);
         check(cuModuleGetFunction(&swap, o2, (std::string(kernel) + "__ptxopt_swap").c_str()), "the swap clone");
@@ -241,8 +256,8 @@ int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void 
         check(cuModuleGetFunction(&tiled, mod, (std::string(kernel) + "__ptxopt_tiled" + suffix).c_str()), "tiled");
         unsigned gridX = gx, gridY = gy;
         std::vector<void *> targs = args;
-        if (sx > 1) targs.push_back(&gridX);
-        if (sy > 1) targs.push_back(&gridY);
+        if (tl.passX) targs.push_back(&gridX);
+        if (tl.passY) targs.push_back(&gridY);
         check(cudaMemset(out, 0x5a, outBytes), "memset");
         auto [nMin, nMed] = timeIt(launcher(orig, gx, gy, 1, BX, BY, args.data()));
         check(cudaMemcpy(ref, out, outBytes, cudaMemcpyDeviceToDevice), "copy");
@@ -251,7 +266,7 @@ int measureSwap(CUmodule mod, CUmodule o2, void *in, void *in2, void *out, void 
         int i = 0;
         const std::vector<std::function<void()>> clones = {
             launcher(swap, gx, gy, 1, BY, BX, args.data()),
-            launcher(tiled, (gx + sx - 1) / sx, (gy + sy - 1) / sy, 1, 32, 8, targs.data())};
+            launcher(tiled, tl.gx, tl.gy, 1, 32, 8, targs.data())};
         for (const auto &f : clones) {
           check(cudaMemset(out, 0x5a, outBytes), "memset");
           auto [a, b] = timeIt(f);
@@ -733,13 +748,13 @@ int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) 
     } else {
       gx = (r.W + r.bx - 1) / r.bx;
       gy = (r.H + r.by - 1) / r.by;
-      const unsigned sx = 32 / r.bx, sy = 32 / r.by;  // original blocks per tile
-      if (sx > 1) targs.push_back(&gx);
-      if (sy > 1) targs.push_back(&gy);
+      const TiledLaunch tl = tiledLaunch(r.bx, r.by, gx, gy);
+      if (tl.passX) targs.push_back(&gx);
+      if (tl.passY) targs.push_back(&gy);
       const std::string suffix = r.bx == r.by ? std::to_string(r.bx) : std::to_string(r.bx) + "x" + std::to_string(r.by);
       check(cuModuleGetFunction(&clone, mod, (std::string(r.name) + "__ptxopt_tiled" + suffix).c_str()), "tiled clone");
       naive = launcher(orig, gx, gy, 1, r.bx, r.by, args.data());
-      tiled = launcher(clone, (gx + sx - 1) / sx, (gy + sy - 1) / sy, 1, 32, 8, targs.data());
+      tiled = launcher(clone, tl.gx, tl.gy, 1, 32, 8, targs.data());
     }
     check(cudaMemset(out, 0x5a, bytes), "memset");
     auto [nMin, nMed] = timeIt(naive);
@@ -787,10 +802,10 @@ int main(int argc, char **argv) {
         char rest = 0;
         // The block shapes with tiled clones (kShapes and kTiledShapes in src/transforms/Transpose.h).
         static const std::set<std::pair<unsigned, unsigned>> known{{32, 32}, {16, 16}, {32, 8}, {8, 32}, {32, 4},
-                                                                   {16, 8},  {8, 8},   {32, 16}, {16, 4}};
+                                                                   {16, 8},  {8, 8},   {32, 16}, {16, 4}, {64, 4}};
         if (std::sscanf(one.c_str(), "%ux%u%c", &bx, &by, &rest) != 2 || !known.count({bx, by})) {
           std::fprintf(stderr, "transpose: --shapes wants BXxBY[,BXxBY...], each a shape with a tiled clone (32x32, "
-                               "16x16, 32x8, 8x32, 32x4, 16x8, 8x8, 32x16, 16x4), not '%s'\n", one.c_str());
+                               "16x16, 32x8, 8x32, 32x4, 16x8, 8x8, 32x16, 16x4, 64x4), not '%s'\n", one.c_str());
           return 2;
         }
         shapesAsked.emplace_back(bx, by);
@@ -845,7 +860,7 @@ int main(int argc, char **argv) {
     int failed = 0;
     // --shapes-only: the tiled-only block shapes of the seventeenth session
     // (kTiledShapes in src/transforms/Transpose.h: 32 x 4, 16 x 8, 8 x 8,
-    // 32 x 16; 16 x 4 came later: --shapes 16x4), this table alone.
+    // 32 x 16; 16 x 4 and 64 x 4 came later: --shapes 16x4,64x4), this table alone.
     // --shapes: the shapes named (the tables of --shapes-only).
     const std::vector<std::pair<unsigned, unsigned>> shapes =
         !shapesAsked.empty() ? shapesAsked

@@ -46,8 +46,11 @@ inline constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
 /// 8 x 8, 16 x 4) and others real code writes (16 x 8, 32 x 16). Each 32 x
 /// 32 tile covers 32/bx x 32/by of their blocks (TransposeTiled.cpp). 16 x 4
 /// since the eighteenth session (H200, v111: 2.2-6.3x at 2^20 threads or
-/// more, the swap 1.00x there).
-inline constexpr Shape kTiledShapes[] = {{32, 4, true}, {16, 8, true}, {8, 8, true}, {32, 16, true}, {16, 4, true}};
+/// more, the swap 1.00x there). 64 x 4 (the eighth held-out batch's byte
+/// transpose) since the nineteenth: a block is two tiles along x (as 1-D
+/// blocks of 64 with the other axis a block index), 8 blocks a tile along y.
+inline constexpr Shape kTiledShapes[] = {{32, 4, true},  {16, 8, true}, {8, 8, true},
+                                         {32, 16, true}, {16, 4, true}, {64, 4, true}};
 
 /// What the analysis found: the tiled load and the store.
 struct Plan {

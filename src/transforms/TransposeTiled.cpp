@@ -3,7 +3,7 @@
 // What: for a kernel the transpose pass accepts (Transpose.cpp: one tiled
 // load, one store, per-element work between them), launched with bx x by
 // blocks (32 x 32, 16 x 16, 32 x 8, 8 x 32; the tiled-only shapes 32 x 4,
-// 16 x 8, 8 x 8, 32 x 16, 16 x 4), a clone
+// 16 x 8, 8 x 8, 32 x 16, 16 x 4, 64 x 4), a clone
 // `<k>__ptxopt_tiled<shape>` whose block runs a 32 x 32 tile of the
 // original's logical threads - the 32/bx x 32/by original blocks that
 // cover it - with 32 x 8 hardware threads, each running four logical
@@ -49,6 +49,9 @@
 // and logical blocks at or past it are skipped in both phases. Conditions:
 // the one-element clone's (block (bx, by, 1), no dynamic shared memory,
 // the tiled and the stored array disjoint, 2^20 threads or more).
+// 64 x 4 blocks (bx over 32 in a 2-D block): along x each original block is
+// two tiles, as 1-D blocks below (grid.x * 2; logical tid.x = ((ctaid.x &
+// 1) << 5) + X, ctaid.x = ctaid.x >> 1), along y 8 blocks a tile as 32 x 4.
 // A block index for the second axis (Plan::index2 %ctaid.y or %ctaid.z, 1-D
 // blocks of bx = 128, 256 or 512 threads, by = 1): along x each original
 // block is bx/32 tiles (grid.x * bx/32; logical tid.x = ((ctaid.x &
@@ -335,13 +338,13 @@ std::string loadRadix(Emitter &e, const Radix &r, bool wide, std::vector<std::st
 FlatLoop flatPrologue(Tiled &c, ir::Module &m, ir::Function &clone, const FlatForm &flat) {
   Emitter &e = c.e;
   FlatLoop l;
-  const std::string gx = e.reg32(), bx = e.reg32(), t = e.reg32();
   std::string rows;  // one split: ceil(T / w) - 1
   std::vector<std::string> over;  // a 64-bit radix past 2^31 - 1
   l.w = loadRadix(e, flat.w, flat.wide, over);
   if (flat.bound) {  // a grid-stride loop's bound (64-bit products, each past 2^31 - 1 a thin path: never, the condition)
     l.t = loadRadix(e, *flat.bound, true, over);
-  } else {
+  } else {  // T = grid.x * block.x, passed (registers only here: the loop clone declares none it does not use)
+    const std::string gx = e.reg32(), bx = e.reg32(), t = e.reg32();
     e.ins("ld.param.u32", {gx, "[" + addExtraParam(m, clone, "grid_x") + "]"});
     e.ins("ld.param.u32", {bx, "[" + addExtraParam(m, clone, "block_x") + "]"});
     e.ins("mul.lo.u32", {l.t = t, gx, bx});

@@ -34,7 +34,7 @@ bool cloneShape(unsigned bx, unsigned by) {
 /// The shapes with a tiled clone only (kTiledShapes in src/transforms/Transpose.h).
 bool tiledOnlyShape(unsigned bx, unsigned by) {
   return (bx == 32 && by == 4) || (bx == 16 && by == 8) || (bx == 8 && by == 8) || (bx == 32 && by == 16) ||
-         (bx == 16 && by == 4);
+         (bx == 16 && by == 4) || (bx == 64 && by == 4);
 }
 
 /// What runs: the tiled clone (or with `elements1`, the one-element one) for
@@ -798,14 +798,15 @@ void addTranspose(std::vector<Case> &cs) {
   // 32 x 8 and 8 x 32 blocks (their own clones), and the tiled-only
   // shapes 32 x 4, 16 x 8, 8 x 8 and 32 x 16 (tiled clones since the
   // seventeenth session; 256 x 256 under the floor: the original); 16 x 4
-  // has none (the original).
+  // (eighteenth) and 64 x 4 (nineteenth: a block two tiles wide) below.
   for (auto [kernel, e] : naive)
     for (auto [bx, by] : {std::pair{32u, 8u}, std::pair{8u, 32u}, std::pair{16u, 8u}, std::pair{32u, 4u},
                           std::pair{8u, 8u}, std::pair{32u, 16u}}) {
       cs.push_back(tr(kernel, e, e, 1000, 3000, bx, by, 0));
       cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
     }
-  for (auto [bx, by] : {std::pair{32u, 4u}, std::pair{8u, 8u}, std::pair{16u, 4u}}) {
+  for (auto [kernel, e] : naive) cs.push_back(tr(kernel, e, e, 8191, 8193, 64, 4, 0));
+  for (auto [bx, by] : {std::pair{32u, 4u}, std::pair{8u, 8u}, std::pair{16u, 4u}, std::pair{64u, 4u}}) {
     cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 256, 256, bx, by, 0));
     cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 1000, 3000, bx, by, 0, true));  // elements=1: none
     cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, 1920, 1080, bx, by, 0));
