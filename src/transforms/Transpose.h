@@ -260,6 +260,7 @@ std::unique_ptr<ir::Function> foldDivFastPaths(ir::Module &m, const ir::Function
 /// i, w R; with two splits M = %ctaid.y * %ntid.y + %tid.y, the batch B =
 /// %ctaid.z, Q = B * w2 + M.
 std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f);
+// (TransposeFlatLaunch.cpp)
 /// The variant of the flat clone `name` for 1-D blocks of `block` threads.
 Variant makeFlatVariant(const std::string &name, const Plan &p, const FlatForm &f, unsigned block);
 /// The bound of grid-stride loop `g` of `k` (unloopGridStride's: parameters
