@@ -8,7 +8,7 @@
 // decide from.
 // Algorithm: demand-driven evaluation over reaching definitions, memoized
 // per (definition, register). mov/add/sub/mul.lo/mul.wide/mad.lo/mad.wide/
-// shl-by-constant/neg/not/integer cvt/cvta/ld.param are followed; a register
+// shl-by-constant/neg/not/integer cvt/cvta/ld.param (scalar or vector) are followed; a register
 // with one reaching definition takes its value; with several it is either a
 // loop induction variable (one definition before the loop, one `add r, r,
 // step` that runs on every iteration, step loop-invariant), valued
@@ -431,6 +431,32 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     if (base == "call") return UnknownCause::Call;
     return dflt;
   };
+  // A vector load of parameter words (`ld.param.v2.u32 {%r6, %r7}, [p+8]`:
+  // nvcc reads two adjacent int fields of a struct argument so): element j
+  // is the word at the address's offset + j * its size, the same symbol a
+  // scalar `ld.param.u32 [p+12]` of it gives.
+  if (base == "ld" && in.hasModifier(".param") && in.guard.empty() && in.operands.size() == 2 &&
+      in.operands[0].kind == Operand::Kind::Vector && in.operands[1].kind == Operand::Kind::Address &&
+      in.operands[1].elems.size() == 1 && !in.anyModifier(isFloatType)) {
+    const auto &els = in.operands[0].elems;
+    const Operand &a = in.operands[1].elems[0];
+    unsigned bytes = 0;
+    in.anyModifier([&](std::string_view m) {
+      if (m == ".u32" || m == ".s32" || m == ".b32") bytes = 4;
+      else if (m == ".u64" || m == ".s64" || m == ".b64") bytes = 8;
+      return bytes != 0;
+    });
+    const bool sym = a.kind == Operand::Kind::Symbol,
+               sum = a.kind == Operand::Kind::Sum && a.elems[0].kind == Operand::Kind::Symbol && a.elems[1].intValue();
+    for (size_t j = 0; bytes && (sym || sum) && j < els.size(); ++j)
+      if (els[j].kind == Operand::Kind::Register && els[j].text == reg) {
+        const std::string_view pbase = sym ? a.text : a.elems[0].text;
+        const int64_t off = (sum ? *a.elems[1].intValue() * (a.text == "-" ? -1 : 1) : 0) + int64_t(j * bytes);
+        std::string pname(pbase);
+        if (off) pname += (off < 0 ? "-" : "+") + std::to_string(off < 0 ? -off : off);
+        return paramLoad(def, pbase, off, pname);
+      }
+  }
   if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != reg)
     return Value::unknown("written by " + name(), opCause(UnknownCause::Unsupported));
   if (!in.guard.empty()) return Value::unknown("written under a predicate by " + name(), UnknownCause::PathDependent);

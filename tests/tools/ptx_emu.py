@@ -33,7 +33,8 @@ last0: the last element 0 too),
 rowptr:<seed>:<n>x<lo>-<hi>[,...] (a CSR row pointer of 32-bit offsets from 0:
 n rows of lo..hi elements each, segment after segment; rowptr64: 64-bit offsets),
 out:<bytes> (a buffer of 0x5a bytes, the one
-printed), i32:<v>, i64:<v>, f32:<v>. --extra appends .u32 values after them
+printed), i32:<v>, i64:<v>, f32:<v>, pack:<spec>+<spec>... (a struct argument,
+`.param .align A .b8 p[N]`: the fields at their natural alignment, pointers 8 bytes). --extra appends .u32 values after them
 (the tiled clone's original grid.x/.y); --extra-end N appends a .u64, the
 end of argument N's buffer (the runtime's allocEnds). Prints "out <sha256> written <n>"
 per out buffer (n: its bytes that are no longer 0x5a).
@@ -70,10 +71,19 @@ def split_ops(text):
 
 
 def parse_kernel(text, name):
-    m = re.search(r"\.entry\s+" + re.escape(name) + r"\s*\((.*?)\)\s*\{", text, re.S)
+    # Performance directives (.maxntid, .reqntid, .minnctapersm: __launch_bounds__) may stand
+    # between the parameter list and the body.
+    m = re.search(r"\.entry\s+" + re.escape(name) + r"\s*\((.*?)\)[^{;]*\{", text, re.S)
     if not m:
         fail("no kernel " + name)
-    params = re.findall(r"\.param\s+\.(\w+)\s+(\w+)", m.group(1))
+    # Each parameter: its type and name; an aggregate (`.param .align 8 .b8 p[16]`: a struct
+    # argument) as (".b8[16]", p), its value the little-endian integer of its bytes.
+    params = []
+    for decl in [d.strip() for d in m.group(1).split(",") if d.strip()]:
+        pm = re.match(r"^\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)\s+(?:\.ptr\s+(?:\.\w+\s+(?:\d+\s+)?)*)?(\w+)(\[\d+\])?$", decl)
+        if not pm:
+            fail("parameter " + decl)
+        params.append((pm.group(1) + (pm.group(3) or ""), pm.group(2)))
     body, depth, i = "", 1, m.end()
     while depth:
         ch = text[i]
@@ -195,7 +205,7 @@ def run(ptx, kernel, grid, block, args, extra):
                 fail("address " + o)
             off = int(m.group(2).replace(" ", "").replace("+", "")) if m.group(2) else 0
             if m.group(1) in pvals:
-                return ("param", m.group(1))
+                return ("param", m.group(1), off)
             return ("addr", val(m.group(1)) + off)
 
         def mem_at(space, a, n):
@@ -243,8 +253,9 @@ def run(ptx, kernel, grid, block, args, extra):
                 vec = 4 if "v4" in p else 2 if "v2" in p else 1
                 w = bits_of(t) // 8
                 a = addr(ops[1] if base == "ld" else ops[0])
-                if a[0] == "param":
-                    regs[ops[0]] = pvals[a[1]] & ((1 << (w * 8)) - 1)
+                if a[0] == "param":  # scalars and vectors ({%r1, %r2}) at the offset's bytes
+                    for i, r in enumerate(x.strip() for x in ops[0].strip("{}").split(",")):
+                        regs[r] = (pvals[a[1]] >> (8 * (a[2] + i * w))) & ((1 << (w * 8)) - 1)
                     continue
                 data, off = mem_at(space, a[1], w * vec)
                 names = [x.strip() for x in (ops[0] if base == "ld" else ops[1]).strip("{}").split(",")]
@@ -491,6 +502,55 @@ def run(ptx, kernel, grid, block, args, extra):
 MEM = Memory()
 
 
+def arg_value(a, outs):
+    """An argument SPEC's value and its width in bytes (buffers are allocated in MEM)."""
+    kind, _, rest = a.partition(":")
+    if kind == "pack":  # pack:<spec>+<spec>...: a struct argument, each field at its natural alignment
+        data = bytearray()
+        for field in rest.split("+"):
+            v, n = arg_value(field, outs)
+            data += bytes(-len(data) % n) + v.to_bytes(n, "little")
+        return int.from_bytes(data, "little"), len(data)
+    if kind in ("in", "inzeros"):
+        n, seed = (int(x) for x in rest.split(":"))
+        rng = random.Random(seed)
+        data = bytearray(n)
+        for i in range(0, n - 3, 4):  # finite floats in [1, 2) (inzeros: one in three 0), any bytes for the rest
+            v = 1.0 + rng.randrange(1000000) / 1e6
+            data[i:i + 4] = struct.pack("<f", 0.0 if kind == "inzeros" and rng.randrange(3) == 0 else v)
+        return MEM.alloc(data), 8
+    if kind == "inzero":
+        fields = rest.split(":")
+        n, seed, k = (int(x) for x in fields[:3])
+        rng = random.Random(seed)
+        data = bytearray(n)
+        for i in range(0, n - 3, 4):  # integers 1..1000 (also finite floats: denormals), one in k 0
+            data[i:i + 4] = struct.pack("<I", 0 if rng.randrange(k) == 0 else 1 + rng.randrange(1000))
+        if fields[3:] == ["last0"] and n >= 4:  # a sentinel as the buffer's last element
+            data[n - 4 - n % 4:n - n % 4] = b"\0\0\0\0"
+        return MEM.alloc(data), 8
+    if kind in ("rowptr", "rowptr64"):  # rowptr:<seed>:<n>x<lo>-<hi>,...: a CSR row pointer, n rows of lo..hi each
+        seed, _, segs = rest.partition(":")
+        rng = random.Random(int(seed))
+        ptrs = [0]
+        for seg in segs.split(","):
+            n, _, span = seg.partition("x")
+            lo, _, hi = span.partition("-")
+            for _ in range(int(n)):
+                ptrs.append(ptrs[-1] + rng.randint(int(lo), int(hi)))
+        return MEM.alloc(bytearray(struct.pack("<%d%s" % (len(ptrs), "Q" if kind == "rowptr64" else "I"), *ptrs))), 8
+    if kind == "out":
+        data = bytearray(b"\x5a" * int(rest))
+        outs.append(data)
+        return MEM.alloc(data), 8
+    if kind in ("i32", "i64"):
+        n = 4 if kind == "i32" else 8
+        return int(rest) & ((1 << (8 * n)) - 1), n
+    if kind == "f32":
+        return from_f32(float(rest)), 4
+    fail("argument " + a)
+
+
 def main():
     argv = sys.argv[1:]
     if len(argv) < 2:
@@ -515,45 +575,9 @@ def main():
                 if b == base:
                     extra.append(b + len(data))
         elif mode == "--args":
-            kind, _, rest = a.partition(":")
-            if kind in ("in", "inzeros"):
-                n, seed = (int(x) for x in rest.split(":"))
-                rng = random.Random(seed)
-                data = bytearray(n)
-                for i in range(0, n - 3, 4):  # finite floats in [1, 2) (inzeros: one in three 0), any bytes for the rest
-                    v = 1.0 + rng.randrange(1000000) / 1e6
-                    data[i:i + 4] = struct.pack("<f", 0.0 if kind == "inzeros" and rng.randrange(3) == 0 else v)
-                args.append(MEM.alloc(data))
-            elif kind == "inzero":
-                fields = rest.split(":")
-                n, seed, k = (int(x) for x in fields[:3])
-                rng = random.Random(seed)
-                data = bytearray(n)
-                for i in range(0, n - 3, 4):  # integers 1..1000 (also finite floats: denormals), one in k 0
-                    data[i:i + 4] = struct.pack("<I", 0 if rng.randrange(k) == 0 else 1 + rng.randrange(1000))
-                if fields[3:] == ["last0"] and n >= 4:  # a sentinel as the buffer's last element
-                    data[n - 4 - n % 4:n - n % 4] = b"\0\0\0\0"
-                args.append(MEM.alloc(data))
-            elif kind in ("rowptr", "rowptr64"):  # rowptr:<seed>:<n>x<lo>-<hi>,...: a CSR row pointer, n rows of lo..hi each
-                seed, _, segs = rest.partition(":")
-                rng = random.Random(int(seed))
-                ptrs = [0]
-                for seg in segs.split(","):
-                    n, _, span = seg.partition("x")
-                    lo, _, hi = span.partition("-")
-                    for _ in range(int(n)):
-                        ptrs.append(ptrs[-1] + rng.randint(int(lo), int(hi)))
-                args.append(MEM.alloc(bytearray(struct.pack("<%d%s" % (len(ptrs), "Q" if kind == "rowptr64" else "I"), *ptrs))))
-            elif kind == "out":
-                data = bytearray(b"\x5a" * int(rest))
-                outs.append(data)
-                args.append(MEM.alloc(data))
-            elif kind in ("i32", "i64"):
-                args.append(int(rest) & ((1 << (32 if kind == "i32" else 64)) - 1))
-            elif kind == "f32":
-                args.append(from_f32(float(rest)))
-            else:
-                fail("argument " + a)
+            args.append(arg_value(a, outs)[0])
+        else:
+            fail("argument " + a)
     run(ptx, kernel, grid, block, args, extra)
     for o in outs:
         print("out %s written %d" % (hashlib.sha256(o).hexdigest(), sum(b != 0x5A for b in o)))
