@@ -448,7 +448,10 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     });
     const bool sym = a.kind == Operand::Kind::Symbol,
                sum = a.kind == Operand::Kind::Sum && a.elems[0].kind == Operand::Kind::Symbol && a.elems[1].intValue();
-    for (size_t j = 0; bytes && (sym || sum) && j < els.size(); ++j)
+    // A kernel's own parameter only (a call's vector return value stays
+    // unknown: the callee's summary matches scalar stores).
+    const bool own = (sym || sum) && cfg_.function().hasParam(sym ? a.text : a.elems[0].text);
+    for (size_t j = 0; bytes && own && j < els.size(); ++j)
       if (els[j].kind == Operand::Kind::Register && els[j].text == reg) {
         const std::string_view pbase = sym ? a.text : a.elems[0].text;
         const int64_t off = (sum ? *a.elems[1].intValue() * (a.text == "-" ? -1 : 1) : 0) + int64_t(j * bytes);
