@@ -332,6 +332,12 @@ void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &
       if (int i = paramIndex(k_, in.operands[1].elems[0].text); i >= 0) out.insert(i);
       continue;
     }
+    // A value loaded from memory (`len = lens[i]`): the parameters of its
+    // address are no bound (a floor on the `lens` pointer held for every
+    // launch, found by an offline probe); such a trip count has no launch
+    // condition, the per-warp checks run the original loop where no lane
+    // has a full tile.
+    if (in.base() == "ld" || in.base() == "ldu" || in.base() == "atom") continue;
     for (size_t o = 1; o < in.operands.size(); ++o)
       analysis::forEachRegister(in.operands[o], [&](const Operand &r) { paramsFeeding(d, r.text, L, out, depth + 1); });
   }

@@ -404,7 +404,8 @@ private:
   int provenance(uint32_t at, std::string_view reg, int depth);
   std::map<std::pair<uint32_t, std::string>, int> prov_;
   /// The parameters whose values flow into `reg` as read at `at` (through
-  /// any arithmetic), ignoring definitions inside loop L.
+  /// any arithmetic, not through a value loaded from memory), ignoring
+  /// definitions inside loop L.
   void paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &L, std::set<int> &out, int depth);
 
   PassContext &ctx_;
