@@ -174,6 +174,15 @@ void addRowWalkProbe(std::vector<Case> &cs) {
     c.expect = "";  // no staged clone (rows never all aligned); ints: the lanes clones
     cs.push_back(c);
   }
+  // int rows into a long long: the lanes clone (-O2) and the staged one.
+  for (const char *passes : {"", "rowwalk;rowwalk-lanes=0"}) {
+    Case c = makeCase(std::string("rowwalk probe: probe_i32ll_2048") + (*passes ? ", staged" : ""), "rowwalkprobe",
+                      "probe_i32ll_2048", {in(Elem::I32, size_t(4096) * 2048), out(Elem::I64, 4096), i32(4096)},
+                      {16, 1, 1}, {256, 1, 1});
+    c.passes = passes;
+    c.expect = *passes ? "=probe_i32ll_2048__ptxopt_staged" : "clone";
+    cs.push_back(c);
+  }
 }
 
 /// Two rows walked at one index (tests/lit/rowwalk/Inputs/tworows.cu:

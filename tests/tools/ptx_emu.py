@@ -29,7 +29,9 @@ unknown instruction cannot pass silently.
 An argument SPEC: in:<bytes>:<seed> (a buffer filled with pseudo-random bytes;
 floats kept finite), inzeros:<bytes>:<seed> (the same, one float in three
 0), inzero:<bytes>:<seed>:<k>[:last0] (integers 1..1000, one in k 0: sentinels;
-last0: the last element 0 too),
+last0: the last element 0 too), ints:<bytes>:<seed>:<lo>:<hi> (32-bit integers
+in [lo, hi], negative ones too: a signed load into a wider register is
+sign-extended, as nvcc's `ld.global.s32 %rd1` of an int summed into a long long is),
 rowptr:<seed>:<n>x<lo>-<hi>[,...] (a CSR row pointer of 32-bit offsets from 0:
 n rows of lo..hi elements each, segment after segment; rowptr64: 64-bit offsets),
 out:<bytes> (a buffer of 0x5a bytes, the one
@@ -93,7 +95,7 @@ def parse_kernel(text, name):
             body += ch
         i += 1
     body = re.sub(r"//[^\n]*", "", body)
-    shared, instrs, labels = {}, [], {}
+    shared, instrs, labels, regw = {}, [], {}, {}
     size = 0
     for stmt in body.replace("\n", " ").split(";"):
         stmt = stmt.strip().lstrip("{} ")  # nested scopes (cuda_fp16.h's inline asm) declare nothing here
@@ -112,7 +114,14 @@ def parse_kernel(text, name):
             shared[sm.group(2)] = size
             size += int(sm.group(3))
             continue
-        if stmt.startswith(".reg") or stmt.startswith(".local") or stmt.startswith(".pragma"):
+        if stmt.startswith(".reg"):  # widths, for loads into a wider register (`ld.global.s32 %rd1`)
+            rm = re.match(r"^\.reg\s+\.(\w+)\s+(.*)$", stmt)
+            if rm:
+                for n in (x.strip() for x in rm.group(2).split(",")):
+                    nm = re.match(r"^(%?[$\w]+)<\d+>$", n)
+                    regw[("prefix", nm.group(1)) if nm else ("name", n)] = bits_of("." + rm.group(1))
+            continue
+        if stmt.startswith(".local") or stmt.startswith(".pragma"):
             continue
         guard = None
         gm = re.match(r"^@(!?)(%\w+)\s+(.*)$", stmt)
@@ -121,7 +130,7 @@ def parse_kernel(text, name):
             stmt = gm.group(3)
         parts = stmt.split(None, 1)
         instrs.append((guard, parts[0], split_ops(parts[1]) if len(parts) > 1 else []))
-    return params, instrs, labels, shared, size
+    return params, instrs, labels, shared, size, regw
 
 
 def bits_of(t):
@@ -168,7 +177,14 @@ class Memory:
 
 
 def run(ptx, kernel, grid, block, args, extra):
-    params, instrs, labels, shared_syms, shared_size = parse_kernel(ptx, kernel)
+    params, instrs, labels, shared_syms, shared_size, regw = parse_kernel(ptx, kernel)
+
+    def reg_bits(r):
+        """A register's declared width (0: unknown)."""
+        if ("name", r) in regw:
+            return regw[("name", r)]
+        m = re.match(r"^(%?[$\w]*?)\d+$", r)
+        return regw.get(("prefix", m.group(1)), 0) if m else 0
     values = list(args) + list(extra)
     if len(values) != len(params):
         fail("%s has %d parameters, %d given" % (kernel, len(params), len(values)))
@@ -262,6 +278,10 @@ def run(ptx, kernel, grid, block, args, extra):
                 for i, r in enumerate(names):
                     if base == "ld":
                         regs[r] = int.from_bytes(data[off + i * w:off + (i + 1) * w], "little")
+                        # A signed type into a wider register is sign-extended (nvcc's
+                        # `ld.global.s32 %rd` of an int summed into a long long).
+                        if t.startswith(".s") and reg_bits(r) > w * 8:
+                            regs[r] = signed(regs[r], w * 8) & ((1 << reg_bits(r)) - 1)
                     else:
                         # A shared store of a register never written (the staged clone's plain copies store
                         # every slot, loaded only where its row has a tile): garbage no lane reads; 0 here.
@@ -518,6 +538,13 @@ def arg_value(a, outs):
         for i in range(0, n - 3, 4):  # finite floats in [1, 2) (inzeros: one in three 0), any bytes for the rest
             v = 1.0 + rng.randrange(1000000) / 1e6
             data[i:i + 4] = struct.pack("<f", 0.0 if kind == "inzeros" and rng.randrange(3) == 0 else v)
+        return MEM.alloc(data), 8
+    if kind == "ints":  # ints:<bytes>:<seed>:<lo>:<hi>: 32-bit integers in [lo, hi] (negative ones too)
+        n, seed, lo, hi = (int(x) for x in rest.split(":"))
+        rng = random.Random(seed)
+        data = bytearray(n)
+        for i in range(0, n - 3, 4):
+            data[i:i + 4] = struct.pack("<i", rng.randint(lo, hi))
         return MEM.alloc(data), 8
     if kind == "inzero":
         fields = rest.split(":")

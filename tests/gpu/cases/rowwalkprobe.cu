@@ -26,3 +26,9 @@ FOUR(short, int, i16)
 FOUR(unsigned char, int, u8)
 ROWSUM(probe_f32_1023_of_1023, float, float, 0, 1023, 1023)
 ROWSUM(probe_i32_2047_of_2047, int, int, 0, 2047, 2047)
+// int rows summed into a long long (nvcc: `ld.global.s32 %rd, ...`, each
+// element sign-extended by the load): the lanes and staged clones load them
+// four at a time (`ld.global.v4.s32 {%rd..}`, `ld.shared.v4.s32 {%rd..}`);
+// random words, negative ones among them (the nineteenth session's probe:
+// the interpreter had zero-extended such loads).
+ROWSUM(probe_i32ll_2048, int, long long, 0, 2048, 2048)
