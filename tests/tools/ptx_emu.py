@@ -16,7 +16,7 @@ tests/lit/transpose/Inputs/transpose.cu and the row walks of
 tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
 rowwalk pass's staged clone's (popc, selp, integer max/min, b64 packs {lo, hi},
 setp with .and/.or, neg.f32):
-integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi), setp/or.pred/not.pred (f32 compares, the unordered forms
+integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi, bfe), abs.f32, setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global and .shared (scalars and v4), bra,
@@ -330,6 +330,17 @@ def run(ptx, kernel, grid, block, args, extra):
                 else:
                     fm = ((1 << min(ln, n - pos)) - 1) << pos
                     regs[d] = ((srcs[1] & ~fm) | ((srcs[0] << pos) & fm)) & mask
+            elif base == "bfe":  # extract len bits of a from pos (PTX: .s sign-extends the field; len 0: 0)
+                pos, ln = srcs[1] & 0xFF, srcs[2] & 0xFF
+                a = srcs[0] & mask
+                if ln == 0:
+                    regs[d] = 0
+                elif pos >= n:  # the whole field past the top: .u 0, .s the sign bit replicated
+                    regs[d] = (mask if (t[1] == "s" and a >> (n - 1)) else 0)
+                else:
+                    ln = min(ln, n - pos)
+                    f = (a >> pos) & ((1 << ln) - 1)
+                    regs[d] = (signed(f, ln) & mask) if t[1] == "s" else f
             elif base == "popc":
                 regs[d] = bin(srcs[0] & mask).count("1")
             elif base == "selp":  # selp.t d, a, b, p: p ? a : b
@@ -339,6 +350,8 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = (max(a, b) if base == "max" else min(a, b)) & mask
             elif base == "neg" and t == ".f32":
                 regs[d] = srcs[0] ^ 0x80000000
+            elif base == "abs" and t == ".f32":
+                regs[d] = srcs[0] & 0x7FFFFFFF
             elif base == "neg" and t == ".f64":
                 regs[d] = srcs[0] ^ (1 << 63)
             elif base in ("add", "sub", "mul", "div") and t == ".f64" and (p[1] == "rn" or (base != "div" and p[1] == "f64")):
