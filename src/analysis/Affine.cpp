@@ -308,6 +308,33 @@ bool isSpecialRegisterName(std::string_view r) {
     if (r.starts_with(p)) return true;
   return false;
 }
+
+/// The parameter word an `ld.param` address (`[p]`, `[p+8]`) reads, `extra`
+/// bytes past it (a vector load's element j: j times its size): the
+/// parameter's name, the offset, and the symbol's name (`p+12`, as a scalar
+/// load at that offset names it). Nullopt for any other address.
+struct ParamWord {
+  std::string_view base;
+  int64_t off = 0;
+  std::string name;
+};
+std::optional<ParamWord> paramWord(const Operand &addr, int64_t extra) {
+  if (addr.kind != Operand::Kind::Address || addr.elems.size() != 1) return std::nullopt;
+  const Operand &a = addr.elems[0];
+  ParamWord w;
+  if (a.kind == Operand::Kind::Symbol) {
+    w.base = a.text;
+  } else if (a.kind == Operand::Kind::Sum && a.elems[0].kind == Operand::Kind::Symbol && a.elems[1].intValue()) {
+    w.base = a.elems[0].text;
+    w.off = *a.elems[1].intValue() * (a.text == "-" ? -1 : 1);
+  } else {
+    return std::nullopt;
+  }
+  w.off += extra;
+  w.name = std::string(w.base);
+  if (w.off) w.name += (w.off < 0 ? "-" : "+") + std::to_string(w.off < 0 ? -w.off : w.off);
+  return w;
+}
 }  // namespace
 
 Value AffineAnalysis::operandValue(uint32_t at, const Operand &o) {
@@ -432,35 +459,11 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     return dflt;
   };
   // A vector load of parameter words (`ld.param.v2.u32 {%r6, %r7}, [p+8]`:
-  // nvcc reads two adjacent int fields of a struct argument so): element j
-  // is the word at the address's offset + j * its size, the same symbol a
-  // scalar `ld.param.u32 [p+12]` of it gives.
-  if (base == "ld" && in.hasModifier(".param") && in.guard.empty() && in.operands.size() == 2 &&
-      in.operands[0].kind == Operand::Kind::Vector && in.operands[1].kind == Operand::Kind::Address &&
-      in.operands[1].elems.size() == 1 && !in.anyModifier(isFloatType)) {
-    const auto &els = in.operands[0].elems;
-    const Operand &a = in.operands[1].elems[0];
-    unsigned bytes = 0;
-    in.anyModifier([&](std::string_view m) {
-      if (m == ".u32" || m == ".s32" || m == ".b32") bytes = 4;
-      else if (m == ".u64" || m == ".s64" || m == ".b64") bytes = 8;
-      return bytes != 0;
-    });
-    const bool sym = a.kind == Operand::Kind::Symbol,
-               sum = a.kind == Operand::Kind::Sum && a.elems[0].kind == Operand::Kind::Symbol && a.elems[1].intValue();
-    // A kernel's own parameter only (a call's vector return value stays
-    // unknown: the callee's summary matches scalar stores).
-    const bool own = (sym || sum) && cfg_.function().hasParam(sym ? a.text : a.elems[0].text);
-    for (size_t j = 0; bytes && own && j < els.size(); ++j)
-      if (els[j].kind == Operand::Kind::Register && els[j].text == reg) {
-        const std::string_view pbase = sym ? a.text : a.elems[0].text;
-        const int64_t off = (sum ? *a.elems[1].intValue() * (a.text == "-" ? -1 : 1) : 0) + int64_t(j * bytes);
-        std::string pname(pbase);
-        if (off) pname += (off < 0 ? "-" : "+") + std::to_string(off < 0 ? -off : off);
-        return paramLoad(def, pbase, off, pname);
-      }
-  }
-  if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != reg)
+  // nvcc reads two adjacent int fields of a struct argument so) is read below.
+  const bool paramVector = base == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
+                           in.operands[0].kind == Operand::Kind::Vector;
+  if (in.operands.empty() ||
+      (!paramVector && (in.operands[0].kind != Operand::Kind::Register || in.operands[0].text != reg)))
     return Value::unknown("written by " + name(), opCause(UnknownCause::Unsupported));
   if (!in.guard.empty()) return Value::unknown("written under a predicate by " + name(), UnknownCause::PathDependent);
   if (in.anyModifier(isFloatType)) return Value::unknown("floating-point " + name(), opCause(UnknownCause::FloatingPoint));
@@ -548,21 +551,22 @@ Value AffineAnalysis::evalInstr(uint32_t def, std::string_view reg) {
     }
     return v;
   }
-  if (base == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
-      in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1) {
-    const Operand &a = in.operands[1].elems[0];
-    std::string pname;
-    if (a.kind == Operand::Kind::Symbol) pname = std::string(a.text);
-    else if (a.kind == Operand::Kind::Sum && a.elems[0].kind == Operand::Kind::Symbol) {
-      pname = std::string(a.elems[0].text);
-      auto off = a.elems[1].intValue();
-      if (off && *off) pname += (a.text == "-" ? "-" : "+") + std::to_string(*off);
+  if (base == "ld" && in.hasModifier(".param") && in.operands.size() == 2) {
+    // A scalar: the word at the address. A vector's element j: the word j
+    // sizes past it, of the kernel's own parameter only (a call's vector
+    // return value stays unknown: callResult matches scalar stores).
+    std::optional<int64_t> extra = 0;
+    if (paramVector) {
+      unsigned bytes = 0;
+      in.anyModifier([&](std::string_view m) { return (bytes = isFloatType(m) ? 0 : typeBytes(m)) != 0; });
+      const auto &els = in.operands[0].elems;
+      extra.reset();
+      for (size_t j = 0; bytes && j < els.size(); ++j)
+        if (els[j].kind == Operand::Kind::Register && els[j].text == reg) extra = int64_t(j * bytes);
     }
-    if (!pname.empty()) {
-      std::string_view pbase = a.kind == Operand::Kind::Symbol ? a.text : a.elems[0].text;
-      int64_t off = a.kind == Operand::Kind::Sum ? a.elems[1].intValue().value_or(0) * (a.text == "-" ? -1 : 1) : 0;
-      return paramLoad(def, pbase, off, pname);
-    }
+    if (auto w = extra ? paramWord(in.operands[1], *extra) : std::nullopt;
+        w && (!paramVector || cfg_.function().hasParam(w->base)))
+      return paramLoad(def, w->base, w->off, w->name);
   }
   if (base == "ld" || base == "ldu" || base == "atom")
     return Value::unknown("loaded from memory by " + name(), opCause(UnknownCause::DataDependent));
