@@ -422,7 +422,11 @@ struct StagedEmit {
     } else {
       ld->operands.push_back(in.operands[0]);
     }
-    const int64_t at = int64_t(rl.row) * sp.tileSize() + int64_t(it) * sp.step + rl.off;
+    // A run is read from its lowest offset (run's first element), wherever
+    // its first load in program order reads (nvcc loads a pair's [p+4]
+    // before its [p]).
+    const StagedPlan::RowLoad &from = run ? *rowLoad.at(run->front()) : rl;
+    const int64_t at = int64_t(from.row) * sp.tileSize() + int64_t(it) * sp.step + from.off;
     ld->operands.push_back(addressOf(e.m, rp[rl.row], at));
     ld->edited = true;
     e.out.push_back(std::move(ld));
