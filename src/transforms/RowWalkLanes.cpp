@@ -205,6 +205,8 @@ bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockD
   const Instruction &in = *instr(ds[0]);
   std::string b(in.base());
   auto mods = in.modifiers();
+  if (chain && b == "mov" && in.guard.empty() && in.operands.size() == 2 && in.operands[1].isReg())
+    return chainInductionVariable(L, r, du, lp);  // `*p++`: add t, r, c; mov r, t
   if (!((b == "add" || b == "sub") && in.guard.empty() && in.operands.size() == 3 && mods.size() == 1 &&
         (mods[0] == ".s32" || mods[0] == ".u32" || mods[0] == ".s64" || mods[0] == ".u64")))
     return false;
@@ -231,13 +233,22 @@ bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockD
 }
 
 /// inductionVariable's chain: r's add `add r, t, c1` reads t, set once in
-/// the loop before it by `add t, r, c2` of the same type, both unguarded.
+/// the loop before it by `add t, r, c2` of the same type, both unguarded;
+/// or r's copy `mov r, t` (c1 = 0: nvcc's `*p++`, `add t, r, 16` then
+/// `mov r, t` at the latch, t read after the loop as the pointer's exit value).
 bool Planner::chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp) {
   auto &defs = du.defs;
   const size_t at = defs[r][0];
   const Instruction &in = *instr(at);
+  const bool copy = in.base() == "mov";
+  auto mods = in.modifiers();
+  if (copy && (mods.size() != 1 || !(mods[0] == ".u64" || mods[0] == ".b64" || mods[0] == ".s64" ||
+                                     mods[0] == ".u32" || mods[0] == ".b32" || mods[0] == ".s32")))
+    return false;
+  const bool wide = in.opcode.ends_with("64");
   auto addOf = [&](const Instruction &a, const std::string &from, int64_t &c) {
-    if (a.base() != "add" || !a.guard.empty() || a.operands.size() != 3 || a.opcode != in.opcode) return false;
+    if (a.base() != "add" || !a.guard.empty() || a.operands.size() != 3) return false;
+    if (copy ? (a.modifiers().size() != 1 || a.opcode.ends_with("64") != wide) : a.opcode != in.opcode) return false;
     for (int o = 1; o <= 2; ++o)
       if (a.operands[size_t(o)].isReg() && a.operands[size_t(o)].text == from && a.operands[size_t(3 - o)].intValue()) {
         c = *a.operands[size_t(3 - o)].intValue();
@@ -245,17 +256,17 @@ bool Planner::chainInductionVariable(const LoopBlock &L, const std::string &r, B
       }
     return false;
   };
-  for (int o = 1; o <= 2; ++o) {
+  for (int o = 1; o <= (copy ? 1 : 2); ++o) {
     const Operand &t = in.operands[size_t(o)];
-    if (!t.isReg() || !in.operands[size_t(3 - o)].intValue()) continue;
+    if (!t.isReg() || (!copy && !in.operands[size_t(3 - o)].intValue())) continue;
     const std::string link(t.text);
     const auto &td = defs[link];
-    int64_t c1 = *in.operands[size_t(3 - o)].intValue(), c2 = 0;
+    int64_t c1 = copy ? 0 : *in.operands[size_t(3 - o)].intValue(), c2 = 0;
     if (td.size() != 1 || td[0] >= at || L.guarded.count(td[0]) || !addOf(*instr(td[0]), r, c2)) return false;
     IV iv;
     iv.reg = r;
     iv.update = at;
-    iv.bits = in.opcode.ends_with("64") ? 64 : 32;
+    iv.bits = wide ? 64 : 32;
     iv.step = c1 + c2;
     lp.ivs.push_back(iv);
     return true;

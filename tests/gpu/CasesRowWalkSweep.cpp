@@ -183,6 +183,45 @@ void addRowWalkProbe(std::vector<Case> &cs) {
     c.expect = *passes ? "=probe_i32ll_2048__ptxopt_staged" : "clone";
     cs.push_back(c);
   }
+  // Bumped pointers (`*p++`) and pairs loaded [p+4] first (rowwalkprobe.cu's
+  // last kernels): rows aligned (the staged clone) and at any offset (the
+  // unaligned one), -O2's choice; ints' lanes clones first, then staged alone.
+  auto rows = [&](const std::string &name, const char *k, std::vector<Arg> args, unsigned m,
+                  const std::string &passes, const std::string &expect) {
+    Case c = makeCase("rowwalk probe: " + name, "rowwalkprobe", k, std::move(args), {(m + 255) / 256, 1, 1},
+                      {256, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    cs.push_back(c);
+  };
+  const std::string forced = "rowwalk;rowwalk-staged=1";
+  rows("rowsum_pp 4096x2048", "rowsum_pp", {in(Elem::F32, size_t(4096) * 2048), out(Elem::F32, 4096), i32(4096), i32(2048)},
+       4096, "", "=rowsum_pp__ptxopt_staged");
+  rows("rowsum_pp 1000x1001", "rowsum_pp", {in(Elem::F32, size_t(1000) * 1001), out(Elem::F32, 1000), i32(1000), i32(1001)},
+       1000, forced, "=rowsum_pp__ptxopt_staged_unaligned");
+  rows("mv_pp 4096x4096", "mv_pp",
+       {in(Elem::F32, size_t(4096) * 4096), in(Elem::F32, 4096), out(Elem::F32, 4096), i32(4096), i32(4096)}, 4096, "",
+       "clone");
+  rows("isum_while 4096x2048", "isum_while",
+       {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(2048)}, 4096, "",
+       "=isum_while__ptxopt_staged");
+  rows("isum_while 1000x1002", "isum_while",
+       {in(Elem::I32, size_t(1000) * 1002), out(Elem::I32, 1000), i32(1000), i32(1002)}, 1000, forced,
+       "=isum_while__ptxopt_staged_unaligned");
+  rows("dsum_pitch 4096x2000 lda 2002", "dsum_pitch",
+       {in(Elem::F64, size_t(4096) * 2002), out(Elem::F64, 4096), i32(4096), i32(2000), i32(2002)}, 4096, "",
+       "=dsum_pitch__ptxopt_staged");
+  rows("dsum_pitch 1000x2000 lda 2001", "dsum_pitch",
+       {in(Elem::F64, size_t(1000) * 2001), out(Elem::F64, 1000), i32(1000), i32(2000), i32(2001)}, 1000, forced,
+       "=dsum_pitch__ptxopt_staged_unaligned");
+  rows("pairs_pp 4096x1024", "pairs_pp",
+       {in(Elem::F32, size_t(4096) * 2048), out(Elem::F32, 4096), i32(4096), i32(1024)}, 4096, "",
+       "=pairs_pp__ptxopt_staged");
+  rows("pairs_i 4096x1024", "pairs_i", {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(1024)},
+       4096, "", "clone");
+  rows("pairs_i 4096x1024, staged", "pairs_i",
+       {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(1024)}, 4096,
+       "rowwalk;rowwalk-lanes=0", "=pairs_i__ptxopt_staged");
 }
 
 /// Two rows walked at one index (tests/lit/rowwalk/Inputs/tworows.cu:
