@@ -367,19 +367,22 @@ std::string flatIndexOf(const ir::Function &k, analysis::FunctionAnalyses &fa) {
   return k.params && k.body && flatIndex(k, fa, f, defs) ? f.index : "";
 }
 
-std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why) {
-  why.clear();
-  if (!k.params || !k.body) return std::nullopt;
-  FlatForm f;
-  std::map<std::string_view, int> defs;
-  if (!flatIndex(k, fa, f, defs)) return std::nullopt;
-  const auto &ins = fa.cfg().instructions();
+namespace {
+
+/// findFlatForm's state and steps: the kernel's flat index (f), its
+/// parameters' registers (widened ones recorded in `wide`), the divisions.
+struct FlatScan {
+  const ir::Function &k;
+  analysis::FunctionAnalyses &fa;
+  FlatForm &f;
+  std::map<std::string_view, int> &defs;
+  const std::vector<const ir::Instruction *> &ins;
   Wide wide;
-  wide.on = f.wide;
   std::map<std::string, unsigned> bytesOf;  // a parameter's register -> the parameter's bytes
-  // A register loaded once from a parameter before the mad, in its block
-  // (4 bytes; wide: 4 or 8): the parameter's index and name, or -1.
-  auto paramOf = [&](const std::string &reg, std::string &name) {
+
+  /// A register loaded once from a parameter before the mad, in its block
+  /// (4 bytes; wide: 4 or 8): the parameter's index and name, or -1.
+  int paramOf(const std::string &reg, std::string &name) {
     auto d = defs.find(reg);
     if (d == defs.end() || d->second != 1) return -1;
     for (uint32_t i = 0; i < f.mad; ++i) {
@@ -397,8 +400,15 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       return paramIndex(k, a.elems[0].text);
     }
     return -1;
-  };
-  if (f.wide)  // 4-byte parameters widened by a cvt (the widening recorded)
+  }
+  ParamOf paramFn() {
+    return [this](const std::string &reg, std::string &name) { return paramOf(reg, name); };
+  }
+
+  /// Wide indices: 4-byte parameters widened by a cvt (the widening recorded).
+  void widenParams() {
+    wide.on = f.wide;
+    if (!f.wide) return;
     for (const ir::Instruction *in : ins) {
       const std::string op(in->opcode);
       if ((op == "cvt.s64.s32" || op == "cvt.u64.u32") && in->guard.empty() && in->operands.size() == 2 &&
@@ -409,8 +419,10 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
         wide.widen.emplace(src, op);
       }
     }
-  // A radix of the given factors' registers (each a parameter's, canonical).
-  auto radixOf = [&](const Radices &regs) {
+  }
+
+  /// A radix of the given factors' registers (each a parameter's, canonical).
+  Radix radixOf(const Radices &regs) {
     Radix r;
     if (regs.size() == 1 && constantOf(regs[0])) {  // a constant (one factor: findDigits folds them)
       r.constant = constantOf(regs[0]);
@@ -430,94 +442,123 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
       r.ext.push_back(!f.wide || bytesOf[reg] == 8 ? "" : w != wide.widen.end() ? w->second : "cvt.s64.s32");
     }
     return r;
-  };
-  // The divisions and remainders of i, and of its quotient (the divisor a
-  // widened parameter's register: that parameter's, wide.canon).
-  std::vector<DivRem> all;
-  // A divisor that is an immediate (a compile-time size, as foldConstDivisions
-  // writes nvcc's shifts and multiplications) is "#<value>".
-  auto divisor = [&](const Operand &o) -> std::string {
-    if (o.isReg()) return wide.canon(std::string(o.text));
-    auto v = o.intValue();
-    return v && *v >= 2 && *v <= 0x7fffffff ? "#" + std::to_string(*v) : "";  // the clone's radices are under 2^31
-  };
-  for (uint32_t i = 0; i < ins.size(); ++i) {
-    const ir::Instruction &in = *ins[i];
-    if (!isDivRem(in) || in.operands.size() != 3 || !in.operands[1].isReg()) continue;
-    const std::string by = divisor(in.operands[2]);
-    if (in.operands[1].text == f.index && (!in.guard.empty() || !in.operands[0].isReg() || by.empty())) {
-      why = "the flat index is divided under a guard or by " + std::string(in.operands[2].text) + " (" +
-            std::string(in.opcode) + ")";
-      return std::nullopt;
-    }
-    if (in.guard.empty() && in.operands[0].isReg() && !by.empty())
-      all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text), by});
   }
-  if (int digits = findDigits(ins, all, defs, paramOf, wide, radixOf, f, why); digits != 0)
-    return digits > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
-  std::set<std::string> byI;
-  for (const auto &d : all)
-    if (d.src == f.index) byI.insert(d.by);
-  if (byI.empty()) return std::nullopt;  // no division of the flat index: not the flat form
-  std::string width, widthName, width2, width2Name;  // w and w2: their registers and parameters
-  int widthParam = -1, width2Param = -1;
-  // w: a parameter; with a second divisor of i, that one is w * w2 (the
-  // batch of a permute, `i / (HW * C)`), w2 a parameter too.
-  std::string prod;
-  for (const auto &w : byI)
-    if (width.empty() && (widthParam = paramOf(w, widthName)) >= 0) width = w;
-  if (width.empty())  // constants: the least (i / w, i / (w * w2))
+
+  /// The divisions and remainders of i, and of its quotient (the divisor a
+  /// widened parameter's register: that parameter's, wide.canon; an
+  /// immediate, a compile-time size as foldConstDivisions writes nvcc's
+  /// shifts and multiplications, "#<value>"). False: i is divided under a
+  /// guard or by something else (`why`).
+  bool divRems(std::vector<DivRem> &all, std::string &why) {
+    auto divisor = [&](const Operand &o) -> std::string {
+      if (o.isReg()) return wide.canon(std::string(o.text));
+      auto v = o.intValue();
+      return v && *v >= 2 && *v <= 0x7fffffff ? "#" + std::to_string(*v) : "";  // the clone's radices are under 2^31
+    };
+    for (uint32_t i = 0; i < ins.size(); ++i) {
+      const ir::Instruction &in = *ins[i];
+      if (!isDivRem(in) || in.operands.size() != 3 || !in.operands[1].isReg()) continue;
+      const std::string by = divisor(in.operands[2]);
+      if (in.operands[1].text == f.index && (!in.guard.empty() || !in.operands[0].isReg() || by.empty())) {
+        why = "the flat index is divided under a guard or by " + std::string(in.operands[2].text) + " (" +
+              std::string(in.opcode) + ")";
+        return false;
+      }
+      if (in.guard.empty() && in.operands[0].isReg() && !by.empty())
+        all.push_back({i, in.base() == "div", std::string(in.operands[0].text), std::string(in.operands[1].text), by});
+    }
+    return true;
+  }
+
+  /// The one- and two-split forms: i / w and i % w (w a parameter or a
+  /// constant), with i / (w * w2) or (i / w) / w2 and (i / w) % w2 (the
+  /// batch and the middle index of a permute). False: not this form, `why`
+  /// set where it is refused.
+  bool splits(const std::vector<DivRem> &all, std::string &why) {
+    std::set<std::string> byI;
+    for (const auto &d : all)
+      if (d.src == f.index) byI.insert(d.by);
+    if (byI.empty()) return false;  // no division of the flat index: not the flat form
+    std::string width, widthName, width2, width2Name;  // w and w2: their registers and parameters
+    int widthParam = -1, width2Param = -1;
+    // w: a parameter; with a second divisor of i, that one is w * w2 (the
+    // batch of a permute, `i / (HW * C)`), w2 a parameter too.
+    std::string prod;
     for (const auto &w : byI)
-      if (constantOf(w) && (width.empty() || constantOf(w) < constantOf(width))) width = w;
-  if (width.empty()) {
-    why = "the divisor " + *byI.begin() + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
-    return std::nullopt;
-  }
-  if (byI.size() > 2) {
-    why = "the flat index is divided by " + std::to_string(byI.size()) + " values (i / w, i % w and i / (w * w2) are handled)";
-    return std::nullopt;
-  }
-  if (byI.size() == 2) {
-    prod = *byI.begin() == width ? *std::next(byI.begin()) : *byI.begin();
-    // prod = w * w2 (mul.lo, either order; wide: mul.lo.s64 or mul.wide), written once.
-    Radices factors;
-    if (constantOf(width) && constantOf(prod)) {
-      if (constantOf(prod) % constantOf(width) == 0 && constantOf(prod) / constantOf(width) >= 2)
-        width2 = "#" + std::to_string(constantOf(prod) / constantOf(width));
-    } else if (productOf(ins, defs, paramOf, wide, prod, factors) && factors.size() == 2) {
-      if (factors[0] == width) width2 = factors[1];
-      else if (factors[1] == width) width2 = factors[0];
+      if (width.empty() && (widthParam = paramOf(w, widthName)) >= 0) width = w;
+    if (width.empty())  // constants: the least (i / w, i / (w * w2))
+      for (const auto &w : byI)
+        if (constantOf(w) && (width.empty() || constantOf(w) < constantOf(width))) width = w;
+    if (width.empty()) {
+      why = "the divisor " + *byI.begin() + " is not a kernel parameter loaded before the index (a product of parameters, H*W, is not handled)";
+      return false;
     }
-    if (width2.empty() || (!constantOf(width2) && (width2Param = paramOf(width2, width2Name)) < 0)) {
-      why = "the flat index is divided by " + width + " and by " + prod +
-            ", which is not " + width + " times another parameter";
-      return std::nullopt;
+    if (byI.size() > 2) {
+      why = "the flat index is divided by " + std::to_string(byI.size()) + " values (i / w, i % w and i / (w * w2) are handled)";
+      return false;
     }
-  }
-  std::set<std::string> quotients;  // i / w
-  for (const auto &d : all)  // written once: a register also written elsewhere is not i / w there
-    if (d.src == f.index && d.by == width && d.div && defs.count(d.dst) && defs.at(d.dst) == 1) quotients.insert(d.dst);
-  for (const auto &d : all) {
-    if (d.src == f.index) {
-      if (d.by == width) (d.div ? f.divs : f.rems).push_back(d.at);
-      else if (d.div) f.toBatch.push_back(d.at);
-      else {
-        why = "the flat index's remainder by " + prod + " (not handled)";
-        return std::nullopt;
+    if (byI.size() == 2) {
+      prod = *byI.begin() == width ? *std::next(byI.begin()) : *byI.begin();
+      // prod = w * w2 (mul.lo, either order; wide: mul.lo.s64 or mul.wide), written once.
+      Radices factors;
+      if (constantOf(width) && constantOf(prod)) {
+        if (constantOf(prod) % constantOf(width) == 0 && constantOf(prod) / constantOf(width) >= 2)
+          width2 = "#" + std::to_string(constantOf(prod) / constantOf(width));
+      } else if (productOf(ins, defs, paramFn(), wide, prod, factors) && factors.size() == 2) {
+        if (factors[0] == width) width2 = factors[1];
+        else if (factors[1] == width) width2 = factors[0];
       }
-    } else if (quotients.count(d.src)) {
-      // (i / w) / w2 and (i / w) % w2: the batch and the middle index.
-      if (width2.empty() && (constantOf(d.by) || (width2Param = paramOf(d.by, width2Name)) >= 0)) width2 = d.by;
-      if (d.by != width2) {
-        why = "the quotient " + d.src + " is divided by " + d.by + " (a parameter w2 is handled)";
-        return std::nullopt;
+      if (width2.empty() || (!constantOf(width2) && (width2Param = paramOf(width2, width2Name)) < 0)) {
+        why = "the flat index is divided by " + width + " and by " + prod +
+              ", which is not " + width + " times another parameter";
+        return false;
       }
-      (d.div ? f.toBatch : f.toMiddle).push_back(d.at);
     }
+    std::set<std::string> quotients;  // i / w
+    for (const auto &d : all)  // written once: a register also written elsewhere is not i / w there
+      if (d.src == f.index && d.by == width && d.div && defs.count(d.dst) && defs.at(d.dst) == 1) quotients.insert(d.dst);
+    for (const auto &d : all) {
+      if (d.src == f.index) {
+        if (d.by == width) (d.div ? f.divs : f.rems).push_back(d.at);
+        else if (d.div) f.toBatch.push_back(d.at);
+        else {
+          why = "the flat index's remainder by " + prod + " (not handled)";
+          return false;
+        }
+      } else if (quotients.count(d.src)) {
+        // (i / w) / w2 and (i / w) % w2: the batch and the middle index.
+        if (width2.empty() && (constantOf(d.by) || (width2Param = paramOf(d.by, width2Name)) >= 0)) width2 = d.by;
+        if (d.by != width2) {
+          why = "the quotient " + d.src + " is divided by " + d.by + " (a parameter w2 is handled)";
+          return false;
+        }
+        (d.div ? f.toBatch : f.toMiddle).push_back(d.at);
+      }
+    }
+    if (widthParam < 0 && !constantOf(width)) return false;
+    f.w = radixOf({width});
+    if (!width2.empty()) f.w2 = radixOf({width2});
+    return true;
   }
-  if (widthParam < 0 && !constantOf(width)) return std::nullopt;
-  f.w = radixOf({width});
-  if (!width2.empty()) f.w2 = radixOf({width2});
+};
+
+}  // namespace
+
+std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why) {
+  why.clear();
+  if (!k.params || !k.body) return std::nullopt;
+  FlatForm f;
+  std::map<std::string_view, int> defs;
+  if (!flatIndex(k, fa, f, defs)) return std::nullopt;
+  FlatScan scan{k, fa, f, defs, fa.cfg().instructions(), {}, {}};
+  scan.widenParams();
+  std::vector<DivRem> all;
+  if (!scan.divRems(all, why)) return std::nullopt;
+  // Three radices, or two with a product: the digits; else one or two splits.
+  auto radixOf = [&](const Radices &regs) { return scan.radixOf(regs); };
+  if (int digits = findDigits(scan.ins, all, defs, scan.paramFn(), scan.wide, radixOf, f, why); digits != 0)
+    return digits > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
+  if (!scan.splits(all, why)) return std::nullopt;
   return f;
 }
 
