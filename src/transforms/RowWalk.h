@@ -113,9 +113,13 @@ struct IV {
   int64_t step = 0;         // immediate step (negated for sub)
   std::string stepReg;      // register step
   bool negated = false;     // sub with a register step
-  // (A counter updated through one link register, `add t, r, c2` then `add
-  // r, t, c1`, is an IV of step c1 + c2 for the staged clone only, `update`
-  // its add: Planner::chainInductionVariable.)
+  // A counter updated through one link register, `add t, r, c2` then `add
+  // r, t, c1` (or `mov r, t`: nvcc's `*p++`), is an IV of step c1 + c2,
+  // `update` its add (Planner::chainInductionVariable). The lanes clones
+  // set the link to its exit value too (r's minus c1): nvcc reads it
+  // after the loop as the remainder loop's start.
+  std::string link;
+  int64_t linkBack = 0;  // c1
 };
 
 struct Acc {

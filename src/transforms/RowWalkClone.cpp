@@ -314,6 +314,8 @@ void emitLanesExit(ir::Module &m, Emitter &e, const LanePlan &lp, const LaneRegs
       e.ins("neg" + ty, {s, iv.stepReg});
     }
     e.ins("mad.lo" + ty, {iv.reg, iv.bits == 64 ? T : T32, s, entry.v0[j]});
+    if (!iv.link.empty())  // the chain's link, read after the loop: r's exit value minus c1
+      e.ins("add" + ty, {iv.link, iv.reg, std::to_string(-iv.linkBack)});
   }
   // Before the stores step 1 placed after this loop.
   auto &list = after[L.ls];

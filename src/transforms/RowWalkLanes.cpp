@@ -194,9 +194,9 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
 
 /// Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant
 /// (in a loop of several blocks, in a block that runs every iteration), or
-/// with `chain` (the staged clone) `add t, r, c2` ... `add r, t, c1`, c1
-/// and c2 immediates, t set once in the loop. Appends it to lp.ivs when r
-/// is one.
+/// with `chain` `add t, r, c2` ... `add r, t, c1` (or `mov r, t`), c1 and
+/// c2 immediates, t set once in the loop. Appends it to lp.ivs when r is
+/// one.
 bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp,
                                 bool chain) {
   auto &defs = du.defs;
@@ -268,6 +268,8 @@ bool Planner::chainInductionVariable(const LoopBlock &L, const std::string &r, B
     iv.update = at;
     iv.bits = wide ? 64 : 32;
     iv.step = c1 + c2;
+    iv.link = link;
+    iv.linkBack = c1;
     lp.ivs.push_back(iv);
     return true;
   }
@@ -336,7 +338,7 @@ bool Planner::planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std
   std::set<std::string> carriedOk;
   for (const std::string &r : du.readFirst) {
     if (!du.defs.count(r)) continue;  // invariant
-    if (inductionVariable(L, r, du, lp, staged)) {
+    if (inductionVariable(L, r, du, lp, true)) {
       carriedOk.insert(r);
       continue;
     }
@@ -374,7 +376,7 @@ bool Planner::liveOutsOk(const LoopBlock &L, const KernelPlan &plan, const std::
     if (!in || removed.count(i)) continue;
     for (auto d : analysis::defUse(*in).defs) {
       bool carried = false;
-      for (const auto &iv : lp.ivs) carried |= iv.reg == d;
+      for (const auto &iv : lp.ivs) carried |= iv.reg == d || iv.link == d;  // emitLanesExit sets both
       for (const auto &a : lp.accs) carried |= a.reg == d;
       if (carried) continue;
       for (uint32_t u : rd.usesOf(instrOf_[i], d)) {

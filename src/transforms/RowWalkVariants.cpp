@@ -134,7 +134,9 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   // The unaligned clone where a row length's alignment is a condition or
   // none can align the rows; not beside lanes clones (their scalar form
   // takes the launches whose rows do not align, and comes first).
-  bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && plan.lanes.empty();
+  // (rowwalk-lanes=0: planned lanes make no clone, so the unaligned one is made.)
+  const bool lanes = !plan.lanes.empty() && !laneCounts(ctx).empty();
+  bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && !lanes;
   for (const auto &sp : plan.staged) {
     alignable &= sp.alignable;
     needUnaligned |= !sp.alignable || sp.lengthCond;
@@ -149,7 +151,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
                      return !sp.alignable;
                    })->alignWhy +
                    (unalignedOk ? "; the unaligned clone takes them" : "; the lanes clones take the rows at any alignment"));
-  if (needUnaligned && !unalignedOk && plan.lanes.empty() && ctx.options.rowwalk.unaligned)
+  if (needUnaligned && !unalignedOk && !lanes && ctx.options.rowwalk.unaligned)
     for (const auto &sp : plan.staged)
       if (!sp.unalignedWhy.empty()) {
         ctx.remark(Remark::Kind::Missed, *k, "",

@@ -202,12 +202,21 @@ void addRowWalkProbe(std::vector<Case> &cs) {
   rows("mv_pp 4096x4096", "mv_pp",
        {in(Elem::F32, size_t(4096) * 4096), in(Elem::F32, 4096), out(Elem::F32, 4096), i32(4096), i32(4096)}, 4096, "",
        "clone");
+  // The int sum: the lanes clones (the pointer's copy set to its exit
+  // value after the split loop; 1002: the remainder loop reads it), and the
+  // staged ones alone.
   rows("isum_while 4096x2048", "isum_while",
        {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(2048)}, 4096, "",
-       "=isum_while__ptxopt_staged");
+       "=isum_while__ptxopt_lanes");
   rows("isum_while 1000x1002", "isum_while",
-       {in(Elem::I32, size_t(1000) * 1002), out(Elem::I32, 1000), i32(1000), i32(1002)}, 1000, forced,
-       "=isum_while__ptxopt_staged_unaligned");
+       {in(Elem::I32, size_t(1000) * 1002), out(Elem::I32, 1000), i32(1000), i32(1002)}, 1000, "",
+       "=isum_while__ptxopt_lanes_scalar");
+  rows("isum_while 4096x2048, staged", "isum_while",
+       {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(2048)}, 4096,
+       "rowwalk;rowwalk-lanes=0", "=isum_while__ptxopt_staged");
+  rows("isum_while 1000x1002, staged", "isum_while",
+       {in(Elem::I32, size_t(1000) * 1002), out(Elem::I32, 1000), i32(1000), i32(1002)}, 1000,
+       forced + ";rowwalk-lanes=0", "=isum_while__ptxopt_staged_unaligned");
   rows("dsum_pitch 4096x2000 lda 2002", "dsum_pitch",
        {in(Elem::F64, size_t(4096) * 2002), out(Elem::F64, 4096), i32(4096), i32(2000), i32(2002)}, 4096, "",
        "=dsum_pitch__ptxopt_staged");
