@@ -31,7 +31,7 @@
 // problem has only 128 warps (latency-bound). A warp per row reads whole
 // sectors and has 32 times as many warps in flight. Stores per iteration to
 // one address serialize the loop and stop load merging.
-// Exactness: integer add/mul.lo/mad.lo (wrapping arithmetic is associative
+// Exactness: integer add/sub/mul.lo/mad.lo (wrapping arithmetic is associative
 // and commutative), integer min/max and and/or/xor accumulators, and loops
 // without loop-carried values give bit-identical results. Floating-point
 // add/mul/fma/min/max accumulators are reassociated (each lane sums its

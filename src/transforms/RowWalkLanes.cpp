@@ -57,6 +57,16 @@ bool reductionOf(const Instruction &in, std::string_view acc, Acc &out) {
     out.identity = t == 'f' ? fimm(0x80000000u, 0x8000000000000000ull) : "0";
     return t == 'f' || t == 's' || t == 'u';
   }
+  if (base == "sub") {
+    // s = s - a: each lane subtracts its share from its own start (lane 0
+    // the loop's, the others 0), and the lanes' values add up to the
+    // loop's result (exact for integers, modulo 2^bits).
+    if (extra.find(".sat") != std::string::npos || extra.find(".cc") != std::string::npos) return false;
+    if (!in.operands[1].isReg() || in.operands[1].text != acc) return false;  // a - s is no reduction
+    out.combine = "add" + extra + type;
+    out.identity = t == 'f' ? fimm(0x80000000u, 0x8000000000000000ull) : "0";
+    return t == 'f' || t == 's' || t == 'u';
+  }
   if (base == "mul") {
     if (t == 'f') {
       if (extra.find(".sat") != std::string::npos) return false;

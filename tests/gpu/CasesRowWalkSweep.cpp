@@ -228,6 +228,15 @@ void addRowWalkProbe(std::vector<Case> &cs) {
        "=pairs_pp__ptxopt_staged");
   rows("pairs_i 4096x1024", "pairs_i", {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(1024)},
        4096, "", "clone");
+  // Integer accumulators that subtract: the lanes clones (rows of 2048; of
+  // 1003, the 32-lane one without 16-byte loads; of 160, 8 lanes).
+  for (const char *k : {"rowsum_sub", "rowsum_rsub"})
+    for (auto [m, n, expect] : {std::tuple<unsigned, unsigned, const char *>{4096, 2048, "__ptxopt_lanes"},
+                                {1000, 1003, "__ptxopt_lanes_scalar"},
+                                {3001, 160, "__ptxopt_lanes8"}})
+      rows(std::string(k) + " " + std::to_string(m) + "x" + std::to_string(n), k,
+           {in(Elem::I32, size_t(m) * n), out(Elem::I32, m), i32(int32_t(m)), i32(int32_t(n))}, m, "",
+           "=" + std::string(k) + expect);
   rows("pairs_i 4096x1024, staged", "pairs_i",
        {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(1024)}, 4096,
        "rowwalk;rowwalk-lanes=0", "=pairs_i__ptxopt_staged");

@@ -86,9 +86,13 @@ void addRowWalkVec(std::vector<Case> &cs) {
   cs.push_back(pixels("rowsum_c4", Elem::I8, Elem::I32, 4096, 4096, 0, "", "=rowsum_c4__ptxopt_lanes"));
   cs.push_back(pixels("rowsum_c4", Elem::I8, Elem::I32, 4096, 4096, 0, staged, "=rowsum_c4__ptxopt_staged"));
   cs.push_back(pixels("rowsum_c4", Elem::I8, Elem::I32, 1000, 1004, 0, stagedForced, "=rowsum_c4__ptxopt_staged"));
-  cs.push_back(pixels("rowsum_s4", Elem::I16, Elem::I32, 4096, 2048, 0, "", "=rowsum_s4__ptxopt_staged"));
-  cs.push_back(pixels("rowsum_s4", Elem::I16, Elem::I32, 1000, 1002, 0, forced, "=rowsum_s4__ptxopt_staged"));
-  cs.push_back(pixels("rowsum_s4", Elem::I16, Elem::I32, 4096, 2049, 0, "", "original"));  // rows 8 bytes off 16
+  // p.x - p.y + p.z - p.w: a chain of sub and add, the lanes clones' since
+  // the twentieth session (8-byte loads, at any row alignment); the staged
+  // clone with lanes off.
+  cs.push_back(pixels("rowsum_s4", Elem::I16, Elem::I32, 4096, 2048, 0, "", "=rowsum_s4__ptxopt_lanes"));
+  cs.push_back(pixels("rowsum_s4", Elem::I16, Elem::I32, 4096, 2048, 0, staged, "=rowsum_s4__ptxopt_staged"));
+  cs.push_back(pixels("rowsum_s4", Elem::I16, Elem::I32, 1000, 1002, 0, stagedForced, "=rowsum_s4__ptxopt_staged"));
+  cs.push_back(pixels("rowsum_s4", Elem::I16, Elem::I32, 4096, 2049, 0, "", "=rowsum_s4__ptxopt_lanes"));  // rows 8 bytes off 16
 }
 
 }  // namespace gpudiff

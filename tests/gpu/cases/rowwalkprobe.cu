@@ -94,3 +94,21 @@ extern "C" __global__ void pairs_i(const int *A, int *y, int rows, int pairs) {
     y[i] = s;
   }
 }
+// Integer accumulators that subtract (tests/lit/rowwalk/Inputs/subacc.cu:
+// `sub` a reduction of the lanes clones since the twentieth session).
+extern "C" __global__ void rowsum_sub(const int *A, int *y, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) {
+    int s = 1000;
+    for (int j = 0; j < n; j++) s -= A[(size_t)i * n + j];
+    y[i] = s;
+  }
+}
+extern "C" __global__ void rowsum_rsub(const int *A, int *y, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) {
+    int s = 0;
+    for (int j = 0; j < n; j++) s = A[(size_t)i * n + j] - s;
+    y[i] = s;
+  }
+}
