@@ -505,11 +505,18 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
   std::optional<Plan> plan;
   Refusal r;
   bool uncoalesced = false;
+  std::string unknown;  // an access of the 2-D form the analysis cannot express
   for (int partner : flat.threeSplits() ? std::vector<int>{2, 1} : std::vector<int>{0}) {
     if (partner) flat.setPartner(partner);
     g = flatAs2D(m, code, flat);
     analysis::FunctionAnalyses ga(m, *g);
-    if (!hasUncoalesced(ga)) continue;  // coalesced as it is (a broadcast `b[i % w]`, a stencil): no remark
+    if (!hasUncoalesced(ga)) {  // coalesced as it is (a broadcast `b[i % w]`, a stencil): no remark
+      if (const AccessInfo *a = firstUnknownGlobal(ga); a && unknown.empty())
+        unknown = std::string(a->mem.kind == analysis::MemAccess::Kind::Store ? "a store" : "a load") +
+                  " of its 2-D form (" + flat.index + " = Q*" + flat.w.text() + " + R) is not affine in R and Q: " +
+                  a->reason;
+      continue;
+    }
     uncoalesced = true;
     Refusal why;
     if ((plan = checkedPlan(*g, ga, why))) {
@@ -523,7 +530,10 @@ void runFlat(PassContext &ctx, const ir::Function &k, const ir::Function &code, 
     }
     if (r.why.empty()) r = why;
   }
-  if (!uncoalesced) return;
+  if (!uncoalesced) {
+    if (!unknown.empty()) refuse(unknown);  // else nothing to stage
+    return;
+  }
   if (!plan) {  // the remark points at the original's index (the 2-D kernel's statements are not the user's)
     refuse(inFlatTerms(r.why));
     return;

@@ -102,6 +102,9 @@ bool runsBefore(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b);
 std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why, uint32_t &at);
 /// Whether the kernel has an uncoalesced global access (else no remark).
 bool hasUncoalesced(analysis::FunctionAnalyses &fa);
+/// The first global access of `fa`'s kernel the analysis cannot express
+/// (verdict unknown), or null.
+const analysis::AccessInfo *firstUnknownGlobal(analysis::FunctionAnalyses &fa);
 
 // ---- the clones' shared pieces (Transpose.cpp)
 

@@ -104,7 +104,7 @@ bool isDivRem(const ir::Instruction &in) {
 /// read; sets f.mad and f.index and counts each register's writes in
 /// `defs`. False when the kernel does not have that form.
 bool flatIndex(const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm &f,
-               std::map<std::string_view, int> &defs) {
+               std::map<std::string_view, int> &defs, std::string *why = nullptr) {
   RegTypes types;
   ir::forEachStmt(*k.body, [&](const ir::Stmt &s) {
     if (s.kind == ir::Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(s));
@@ -179,9 +179,20 @@ bool flatIndex(const ir::Function &k, analysis::FunctionAnalyses &fa, FlatForm &
   }
   if (!mad) return false;
   // The three index registers feed the mad (wide: the mul.wide and the cvt)
-  // alone; i is written once.
+  // alone; i is written once. Where i is divided (the form), a refusal
+  // says why (an index register read elsewhere: the tiled clone's threads
+  // take other elements than the kernel's).
   for (const char *s : {"%tid.x", "%ntid.x", "%ctaid.x"})
-    if (defs[regOf[s]] != 1 || uses[regOf[s]] != 1) return false;
+    if (defs[regOf[s]] != 1 || uses[regOf[s]] != 1) {
+      for (const ir::Instruction *in : ins)
+        if (why && isDivRem(*in) && in->operands.size() == 3 && in->operands[1].isReg() &&
+            in->operands[1].text == f.index) {
+          *why = std::string(s) + " is read outside the flat index " + f.index +
+                 " = %ctaid.x * %ntid.x + %tid.x (the tiled clone's threads take other elements than the kernel's)";
+          break;
+        }
+      return false;
+    }
   if (defs[f.index] != 1) return false;
   // A 32-bit index read once, by a widening cvt (`int64_t i = blockIdx.x *
   // blockDim.x + threadIdx.x`, the product unsigned 32-bit): the cvt's
@@ -549,7 +560,7 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
   if (!k.params || !k.body) return std::nullopt;
   FlatForm f;
   std::map<std::string_view, int> defs;
-  if (!flatIndex(k, fa, f, defs)) return std::nullopt;
+  if (!flatIndex(k, fa, f, defs, &why)) return std::nullopt;
   FlatScan scan{k, fa, f, defs, fa.cfg().instructions(), {}, {}};
   scan.widenParams();
   std::vector<DivRem> all;

@@ -383,4 +383,10 @@ bool hasUncoalesced(analysis::FunctionAnalyses &fa) {
   return false;
 }
 
+const AccessInfo *firstUnknownGlobal(analysis::FunctionAnalyses &fa) {
+  for (const auto &a : fa.accesses())
+    if (isGlobal(a) && a.verdict == AccessInfo::Verdict::Unknown) return &a;
+  return nullptr;
+}
+
 }  // namespace ptxopt::transforms::transpose
