@@ -237,6 +237,12 @@ void addRowWalkProbe(std::vector<Case> &cs) {
       rows(std::string(k) + " " + std::to_string(m) + "x" + std::to_string(n), k,
            {in(Elem::I32, size_t(m) * n), out(Elem::I32, m), i32(int32_t(m)), i32(int32_t(n))}, m, "",
            "=" + std::string(k) + expect);
+  rows("rowsum_char4 4096x1024", "rowsum_char4",
+       {in(Elem::I8, size_t(4096) * 1024 * 4), out(Elem::I32, 4096), i32(4096), i32(1024)}, 4096, "",
+       "=rowsum_char4__ptxopt_lanes");
+  rows("rowsum_char4 4096x1024, staged", "rowsum_char4",
+       {in(Elem::I8, size_t(4096) * 1024 * 4), out(Elem::I32, 4096), i32(4096), i32(1024)}, 4096,
+       "rowwalk;rowwalk-lanes=0", "=rowsum_char4__ptxopt_staged");
   rows("pairs_i 4096x1024, staged", "pairs_i",
        {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(1024)}, 4096,
        "rowwalk;rowwalk-lanes=0", "=pairs_i__ptxopt_staged");

@@ -16,7 +16,10 @@ tests/lit/transpose/Inputs/transpose.cu and the row walks of
 tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
 rowwalk pass's staged clone's (popc, selp, integer max/min, b64 packs {lo, hi},
 setp with .and/.or, neg.f32):
-integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi, bfe), abs.f32, setp/or.pred/not.pred (f32 compares, the unordered forms
+integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi, bfe,
+prmt, dp4a: char4 arithmetic), abs.f32, sqrt.rn.f32, mov.b32 packs and
+unpacks of two halves (cuda_fp16.h's inline asm, its scope registers
+`low`/`high`), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global and .shared (scalars and v4), bra,
@@ -98,13 +101,13 @@ def parse_kernel(text, name):
     shared, instrs, labels, regw = {}, [], {}, {}
     size = 0
     for stmt in body.replace("\n", " ").split(";"):
-        stmt = stmt.strip().lstrip("{} ")  # nested scopes (cuda_fp16.h's inline asm) declare nothing here
+        stmt = stmt.strip().lstrip("{} \t")  # nested scopes (cuda_fp16.h's inline asm) declare nothing here
         while True:
             lm = re.match(r"^([$\w]+):\s*(.*)$", stmt)
             if not lm:
                 break
             labels[lm.group(1)] = len(instrs)
-            stmt = lm.group(2).strip()
+            stmt = lm.group(2).strip().lstrip("{} \t")
         if not stmt or stmt in ("{", "}"):
             continue
         if stmt.startswith(".shared"):
@@ -201,7 +204,7 @@ def run(ptx, kernel, grid, block, args, extra):
         def val(o):
             if o in special:
                 return special[o]
-            if o.startswith("%"):
+            if o.startswith("%") or o in regs:  # (inline asm's scope registers: `low`, `high`)
                 if o not in regs:
                     fail("%s read before written" % o)
                 return regs[o]
@@ -288,6 +291,27 @@ def run(ptx, kernel, grid, block, args, extra):
                         v = 0 if space == "shared" and r.startswith("%") and r not in regs else val(r)
                         data[off + i * w:off + (i + 1) * w] = (v & ((1 << (w * 8)) - 1)).to_bytes(w, "little")
                 continue
+            if base == "mov" and t == ".b32" and (ops[0].startswith("{") or ops[1].startswith("{")):
+                if ops[0].startswith("{"):
+                    lo, hi = [x.strip() for x in ops[0].strip("{}").split(",")]
+                    v = val(ops[1])
+                    if lo != "_": regs[lo] = v & 0xFFFF
+                    if hi != "_": regs[hi] = (v >> 16) & 0xFFFF
+                else:
+                    lo, hi = [val(x.strip()) for x in ops[1].strip("{}").split(",")]
+                    regs[ops[0]] = (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
+                continue
+            if base == "prmt" and t == ".b32" and len(ops) == 4:
+                a, b, c = val(ops[1]) & 0xFFFFFFFF, val(ops[2]) & 0xFFFFFFFF, val(ops[3])
+                bs = list(((a | (b << 32)) >> (8 * k)) & 0xFF for k in range(8))
+                r = 0
+                for k in range(4):
+                    sel = (c >> (4 * k)) & 0xF
+                    byte = bs[sel & 7]
+                    if sel & 8: byte = 0xFF if byte & 0x80 else 0
+                    r |= byte << (8 * k)
+                regs[ops[0]] = r
+                continue
             if base == "mov" and t == ".b64" and (ops[0].startswith("{") or ops[1].startswith("{")):
                 if ops[0].startswith("{"):  # unpack: {lo, hi} = x
                     lo, hi = [x.strip() for x in ops[0].strip("{}").split(",")]
@@ -350,6 +374,19 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = (max(a, b) if base == "max" else min(a, b)) & mask
             elif base == "neg" and t == ".f32":
                 regs[d] = srcs[0] ^ 0x80000000
+            elif base == "dp4a":
+                ta, tb = p[1], p[2]
+                def bytes4(x, sg):
+                    r = []
+                    for k in range(4):
+                        b = (x >> (8 * k)) & 0xFF
+                        if sg == "s32" and b & 0x80: b -= 256
+                        r.append(b)
+                    return r
+                aa, bb = bytes4(srcs[0], ta), bytes4(srcs[1], tb)
+                regs[d] = (sum(x * y for x, y in zip(aa, bb)) + srcs[2]) & 0xFFFFFFFF
+            elif base == "sqrt" and t == ".f32" and p[1] == "rn":
+                regs[d] = from_f32(math.sqrt(f32(srcs[0])))
             elif base == "abs" and t == ".f32":
                 regs[d] = srcs[0] & 0x7FFFFFFF
             elif base == "neg" and t == ".f64":

@@ -40,3 +40,17 @@ extern "C" __global__ void rowsum_subf(const float *A, float *y, int rows, int n
     y[i] = s;
   }
 }
+// char4 pixels, `s += c.x * c.w - c.y + c.z`: nvcc's unrolled loop mixes
+// sub, add, dp4a (four products at once, prmt-packed) and mad.lo into one
+// accumulator chain ending in mad.lo.
+extern "C" __global__ void rowsum_char4(const char4 *A, int *y, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = 0;
+    for (int j = 0; j < m; j++) {
+      char4 c = A[i * m + j];
+      s += c.x * c.w - c.y + c.z;
+    }
+    y[i] = s;
+  }
+}
