@@ -294,7 +294,7 @@ private:
   };
   bool lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &removed, uint16_t counter, LanePlan &lp,
                        std::string &why, bool staged);
-  bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp, bool chain);
+  bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
   void rowsCanAlign(StagedPlan &sp);
   std::string unalignedRefusal(const StagedPlan &sp) const;

@@ -204,18 +204,17 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
 
 /// Induction variable: one `add r, r, X` / `sub r, r, X`, X invariant
 /// (in a loop of several blocks, in a block that runs every iteration), or
-/// with `chain` `add t, r, c2` ... `add r, t, c1` (or `mov r, t`), c1 and
-/// c2 immediates, t set once in the loop. Appends it to lp.ivs when r is
-/// one.
-bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp,
-                                bool chain) {
+/// a chain, `add t, r, c2` ... `add r, t, c1` (or `mov r, t`), c1 and c2
+/// immediates, t set once in the loop (chainInductionVariable). Appends it
+/// to lp.ivs when r is one.
+bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp) {
   auto &defs = du.defs;
   const auto &ds = defs[r];
   if (ds.size() != 1 || L.guarded.count(ds[0])) return false;
   const Instruction &in = *instr(ds[0]);
   std::string b(in.base());
   auto mods = in.modifiers();
-  if (chain && b == "mov" && in.guard.empty() && in.operands.size() == 2 && in.operands[1].isReg())
+  if (b == "mov" && in.guard.empty() && in.operands.size() == 2 && in.operands[1].isReg())
     return chainInductionVariable(L, r, du, lp);  // `*p++`: add t, r, c; mov r, t
   if (!((b == "add" || b == "sub") && in.guard.empty() && in.operands.size() == 3 && mods.size() == 1 &&
         (mods[0] == ".s32" || mods[0] == ".u32" || mods[0] == ".s64" || mods[0] == ".u64")))
@@ -223,7 +222,7 @@ bool Planner::inductionVariable(const LoopBlock &L, const std::string &r, BlockD
   const Operand *other = nullptr;
   if (in.operands[1].text == r && in.operands[1].isReg()) other = &in.operands[2];
   else if (b == "add" && in.operands[2].isReg() && in.operands[2].text == r) other = &in.operands[1];
-  if (!other && chain && b == "add") return chainInductionVariable(L, r, du, lp);
+  if (!other && b == "add") return chainInductionVariable(L, r, du, lp);
   if (!other || (other->isReg() && defs.count(std::string(other->text)))) return false;
   IV iv;
   iv.reg = r;
@@ -348,7 +347,7 @@ bool Planner::planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std
   std::set<std::string> carriedOk;
   for (const std::string &r : du.readFirst) {
     if (!du.defs.count(r)) continue;  // invariant
-    if (inductionVariable(L, r, du, lp, true)) {
+    if (inductionVariable(L, r, du, lp)) {
       carriedOk.insert(r);
       continue;
     }
