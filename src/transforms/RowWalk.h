@@ -128,6 +128,7 @@ struct Acc {
   std::string combine;    // "add.s32", "add.rn.f32", "min.u32", ...
   std::string identity;   // immediate
   bool floating = false;
+  bool prefix = false;    // refused: its updated value is read again in the loop (accumulatorChain)
 };
 
 struct LanePlan {

@@ -337,6 +337,15 @@ bool Planner::accumulatorChain(const LoopBlock &L, const std::string &r, BlockDe
         if (!inLoop(u)) ok = false;
     }
   }
+  // The loop-carried value the chain closes with is read by nothing after
+  // it in the loop: a prefix sum (`t += a; s += t`) adds t's running value,
+  // which a lane's partial t is not (each lane's s would add its own).
+  if (ok && closed)
+    for (size_t u : du.uses[r])
+      if (u > pos && u <= L.ls) {
+        ok = false;
+        acc.prefix = true;
+      }
   acc.combine = combine;
   return ok && closed;
 }
@@ -355,7 +364,10 @@ bool Planner::planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std
     Acc acc;
     std::set<std::string> links;
     if (!accumulatorChain(L, r, du, acc, links)) {
-      why = "loop-carried register " + r + " is neither an induction variable nor an accumulator";
+      why = "loop-carried register " + r + " is neither an induction variable nor an accumulator" +
+            (acc.prefix ? " (its updated value is read again in the loop, as a prefix sum's: a lane's partial "
+                          "value is not the running one)"
+                        : "");
       return false;
     }
     if (acc.floating && !ctx_.options.rowwalk.reassociate) {

@@ -243,6 +243,12 @@ void addRowWalkProbe(std::vector<Case> &cs) {
   rows("rowsum_char4 4096x1024, staged", "rowsum_char4",
        {in(Elem::I8, size_t(4096) * 1024 * 4), out(Elem::I32, 4096), i32(4096), i32(1024)}, 4096,
        "rowwalk;rowwalk-lanes=0", "=rowsum_char4__ptxopt_staged");
+  // Prefix sums: the staged clones (the lanes ones refused); two
+  // independent sums in one loop: the lanes clones.
+  for (const char *k : {"pf_addadd", "pf_subsub", "pf_max", "pf_idx", "two_sums"})
+    rows(std::string(k) + " 4096x2048", k,
+         {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), out(Elem::I32, 4096), i32(4096), i32(2048)},
+         4096, "", "=" + std::string(k) + (std::string(k) == "two_sums" ? "__ptxopt_lanes" : "__ptxopt_staged"));
   rows("pairs_i 4096x1024, staged", "pairs_i",
        {in(Elem::I32, size_t(4096) * 2048), out(Elem::I32, 4096), i32(4096), i32(1024)}, 4096,
        "rowwalk;rowwalk-lanes=0", "=pairs_i__ptxopt_staged");

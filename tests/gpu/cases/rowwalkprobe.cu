@@ -42,3 +42,6 @@ ROWSUM(probe_i32ll_2048, int, long long, 0, 2048, 2048)
 #include "../../lit/rowwalk/Inputs/postinc.cu"
 #include "../../lit/rowwalk/Inputs/pairs.cu"
 #include "../../lit/rowwalk/Inputs/subacc.cu"
+// Prefix sums (`t += a; s += t`): the lanes clones refused since the
+// twentieth session (they gave wrong sums), the staged ones exact.
+#include "../../lit/rowwalk/Inputs/prefix.cu"
