@@ -338,6 +338,11 @@ void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &
     // condition, the per-warp checks run the original loop where no lane
     // has a full tile.
     if (in.base() == "ld" || in.base() == "ldu" || in.base() == "atom") continue;
+    // A pointer (nvcc converts every global one with cvta.to.global): no
+    // row length. A loop to an end pointer (`while (p < e)`, e = row + n)
+    // reaches the matrix through it, and a floor on its address is one
+    // every launch passes.
+    if (in.base() == "cvta") continue;
     for (size_t o = 1; o < in.operands.size(); ++o)
       analysis::forEachRegister(in.operands[o], [&](const Operand &r) { paramsFeeding(d, r.text, L, out, depth + 1); });
   }

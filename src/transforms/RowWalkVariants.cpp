@@ -27,25 +27,9 @@ std::vector<std::pair<unsigned, int64_t>> laneCounts(const PassContext &ctx) {
 std::vector<uint32_t> integerTripParams(const ir::Function &k, const std::vector<const LanePlan *> &lps) {
   std::set<int> trip;
   for (const LanePlan *lp : lps) trip.insert(lp->tripParams.begin(), lp->tripParams.end());
-  // Pointers are no row length: a loop to an end pointer (`while (p < e)`,
-  // e = row + n) traces both the matrix and n, and a floor on the matrix's
-  // address is one every launch passes. A parameter nvcc converts with
-  // cvta.to.global is a pointer.
-  std::map<std::string_view, std::string_view> loadedFrom;  // register -> parameter name
-  std::set<std::string_view> pointers;
-  ir::forEachStmt(*k.body, [&](const ir::Stmt &st) {
-    if (st.kind != ir::Stmt::Kind::Instruction) return;
-    const auto &in = static_cast<const ir::Instruction &>(st);
-    if (in.opcode == "ld.param.u64" && in.operands.size() == 2 && in.operands[0].isReg() &&
-        in.operands[1].kind == ir::Operand::Kind::Address && in.operands[1].elems.size() == 1)
-      loadedFrom[in.operands[0].text] = in.operands[1].elems[0].text;
-    else if (in.opcode == "cvta.to.global.u64" && in.operands.size() == 2 && in.operands[1].isReg())
-      if (auto it = loadedFrom.find(in.operands[1].text); it != loadedFrom.end()) pointers.insert(it->second);
-  });
   std::vector<uint32_t> out;
   for (int p : trip)
-    if (auto t = (*k.params)[size_t(p)].type(); t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64") &&
-                                                 !pointers.count((*k.params)[size_t(p)].names[0].name))
+    if (auto t = (*k.params)[size_t(p)].type(); t.size() > 2 && (t.substr(2) == "32" || t.substr(2) == "64"))
       out.push_back(uint32_t(p));
   return out;
 }
