@@ -54,15 +54,17 @@
 // 2 runs the thread's stores in order. One-element clones only (a thread
 // handles several elements already), floor 2^16 threads (measured).
 // Legal because: nothing communicates (no shared memory, barriers, atomics,
-// warp operations, fences, calls); no loops; one plain global store, after
-// the tiled load on every path (dominated by it; with several stores, the
-// tiles hold every load phase 2 reads), through a different pointer
+// warp operations, fences, calls); no loops; one plain global store that
+// never runs before the tiled load (not necessarily after it on every
+// path: a zero-padding transpose stores a constant where the load's guard
+// fails, phase 2 reads the tile only where it reaches the load; with
+// several stores, the tiles hold every load phase 2 reads), through a different pointer
 // parameter (manifest condition disjointParams, one pair per tiled array:
 // they lie in different allocations), so the early loads read what the
 // original reads; no branch
-// before the tiled load depends on memory, so a logical thread takes the
+// that may lead to the tiled load depends on memory, so a logical thread takes the
 // same path in both phases up to it and the tile entry phase 2 reads is the
-// one its phase-1 run wrote (a branch the load dominates may test the loaded
+// one its phase-1 run wrote (a branch the load cannot follow may test the loaded
 // value, `if (v != 0) out[..] = v`: phase 1 stops at the load, phase 2 tests
 // the same value from the tile); every register is written before it is
 // read, so phase 1's values never reach phase 2. Nested `{ }` scopes without
@@ -413,10 +415,14 @@ std::optional<Plan> checkedPlan(const ir::Function &k, analysis::FunctionAnalyse
   std::string why;
   uint32_t at = 0;
   auto plan = planKernel(k, fa, why, at);
-  // A branch on memory before the tiled load (or no plan): a logical thread
-  // might take another path in phase 2 than in phase 1.
-  auto early = std::find_if(memBranches.begin(), memBranches.end(),
-                            [&](const MemoryBranch &b) { return !plan || !runsBefore(fa, plan->loads.back(), b.instr); });
+  // A branch on memory that may lead to a tiled load (or no plan): a
+  // logical thread might take another path to it in phase 2 than in phase
+  // 1. One the loads cannot follow (`if (v != 0) out[..] = v`, after the
+  // load or beside it) does not steer phase 1, which stops at the load.
+  auto early = std::find_if(memBranches.begin(), memBranches.end(), [&](const MemoryBranch &b) {
+    return !plan || std::any_of(plan->loads.begin(), plan->loads.end(),
+                                [&](uint32_t l) { return mayRunAfter(fa, b.instr, l); });
+  });
   if (early != memBranches.end()) {
     r = {early->why, nullptr, "refused-instructions"};
     return std::nullopt;

@@ -95,8 +95,8 @@ bool pureOpcode(std::string_view b);
 /// (the first one's remark also replaces any later failure's).
 std::optional<std::string> checkInstructions(const ir::Function &k, analysis::FunctionAnalyses &fa,
                                              std::vector<MemoryBranch> &memBranches);
-/// Whether instruction `a` runs before `b` on every path to `b` (no loops).
-bool runsBefore(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b);
+/// Whether instruction `b` may run after `a` on some path (no loops).
+bool mayRunAfter(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b);
 /// The tiled loads and the store(s), or nullopt with `why` (and `at`, the
 /// instruction the remark points at) set.
 std::optional<Plan> planKernel(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why, uint32_t &at);

@@ -156,10 +156,15 @@ bool checkTiledLoad(analysis::FunctionAnalyses &fa, const Plan &p, const AccessI
   else if (!plainMemoryOp(ld) || !plainMemoryOp(stI)) why = "a volatile or ordered load or store";
   else if (param < 0 || p.storeParam < 0) why = "the load or the store is not through a pointer parameter";
   else if (param == p.storeParam) why = "it loads the array it stores (in place)";
-  else if (p.stores.size() == 1) {  // several: the loads and stores interleave, phase 1 drops every store
-    uint32_t lb = fa.cfg().blockOf(l.instr), sb = fa.cfg().blockOf(s.instr);
-    if (l.instr > s.instr || !(lb == sb || fa.dom().dominates(lb, sb))) why = "the store is not after the load on every path";
-  }
+  // The store need not follow the load on every path: a zero-padding
+  // transpose stores a constant where its load's guard fails (`out[x*Hp + y]
+  // = x < W && y < H ? in[y*W + x] : 0`). Phase 2 reads the tile only where
+  // it reaches the load, and phase 1 took the same logical thread down the
+  // same path to it (no branch that may lead to the load depends on memory:
+  // checkedPlan). Several stores: the loads and stores interleave, phase 1
+  // drops every store.
+  else if (p.stores.size() == 1 && mayRunAfter(fa, s.instr, l.instr))
+    why = "the store may run before the load";
   return why.empty();
 }
 
@@ -268,10 +273,23 @@ std::optional<std::string> checkInstructions(const ir::Function &k, analysis::Fu
   return std::nullopt;
 }
 
-/// Whether instruction `a` runs before `b` on every path to `b` (no loops).
-bool runsBefore(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b) {
-  uint32_t ab = fa.cfg().blockOf(a), bb = fa.cfg().blockOf(b);
-  return ab == bb ? a < b : fa.dom().dominates(ab, bb);
+/// Whether instruction `b` may run after `a` on some path (the kernel has
+/// no loops): later in `a`'s block, or in a block reachable from it.
+bool mayRunAfter(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b) {
+  const auto &cfg = fa.cfg();
+  uint32_t ab = cfg.blockOf(a), bb = cfg.blockOf(b);
+  if (ab == bb && a < b) return true;
+  std::vector<uint32_t> work{ab};
+  std::set<uint32_t> seen{ab};
+  while (!work.empty()) {
+    uint32_t n = work.back();
+    work.pop_back();
+    for (uint32_t m : cfg.blocks()[n].succs) {
+      if (m == bb) return true;
+      if (seen.insert(m).second) work.push_back(m);
+    }
+  }
+  return false;
 }
 
 /// Finds the tiled load and the store, or says why not.

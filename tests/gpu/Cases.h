@@ -145,5 +145,12 @@ void addGroupGathers(std::vector<Case> &cs);
 void addPackColumn(std::vector<Case> &cs);
 /// transpose: transposes, rotations, permutes (CasesTranspose.cpp).
 void addTranspose(std::vector<Case> &cs);
+/// What a 2-D transpose launch of bx x by blocks runs: the tiled clone (or,
+/// `elements1`, the one-element one) for the clones' shapes at 2^20
+/// threads or more, else "original" (CasesTranspose.cpp).
+std::string transposeExpected(const std::string &kernel, unsigned bx, unsigned by, uint64_t threads, bool elements1);
+/// transpose's 64-bit flat indices, compile-time sizes, 64-bit grid-stride
+/// loops and zero-padding transposes (CasesTransposeForms.cpp).
+void addTransposeForms(std::vector<Case> &cs);
 
 }  // namespace gpudiff
