@@ -209,12 +209,17 @@ struct StagedPlan {
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
   bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
-  /// A loop with early exits (lp.loop.exits; RowWalkGuards.cpp): parallel to
+  /// A loop with early exits (lp.loop.exits) or with row loads under a
+  /// guard on indices (guardedLoads; RowWalkGuards.cpp): parallel to
   /// rows, the pointer parameter each row's base comes from; each warp
   /// checks that its rows' tiles end at or before the end of that
   /// parameter's allocation (Variant::allocEnds), else it runs the original
   /// loop.
   std::vector<uint32_t> allocParams;
+  /// A load along a row runs under a guard that reads no memory loaded in
+  /// the loop (`if (j != i)`, `if (j % 3)`): the tiles read elements the
+  /// loop skips, inside the rows' allocation (allocParams).
+  bool guardedLoads = false;
   /// Rows that need not start 16-byte aligned (the `_unaligned` clone,
   /// RowWalkStaged.cpp): each row's tile is copied from the 16-byte
   /// boundary at or below its start, one piece more, and each lane reads
@@ -311,6 +316,13 @@ private:
   /// each row's base a pointer parameter (its allocation's end a launch
   /// argument); false with the reason otherwise.
   bool planExits(StagedPlan &sp, std::string &why);
+  /// allocParams for a planned loop whose tiles may read elements the loop
+  /// does not (early exits, guarded loads; `what` words the refusal): each
+  /// row's base one pointer parameter; false with the reason otherwise.
+  bool planAllocParams(StagedPlan &sp, const std::string &what, std::string &why);
+  /// Whether register `reg`'s value in loop L depends on memory loaded in
+  /// the loop (a backward slice through its definitions in the loop).
+  bool readsLoopMemory(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const;
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);
   bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
@@ -356,11 +368,13 @@ private:
   /// Planning for kernels with such loops: the staged clone only, which
   /// must take one of them (RowWalkGuards.cpp).
   bool runGuarded(KernelPlan &plan, std::string &why);
-  /// In a loop of several blocks: the row load at body index `load` (address
-  /// register `reg`) and the computation of its address in the loop run in
-  /// every iteration, so the tiles read only elements the loop reads
-  /// (RowWalkGuards.cpp).
-  bool rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, std::string &why) const;
+  /// In a loop of several blocks: the computation of the row load's address
+  /// (body index `load`, address register `reg`) runs in every iteration,
+  /// and the load too, or under guards that read no memory loaded in the
+  /// loop (`guarded` set: the tiles read elements the loop skips, checked
+  /// against the rows' allocation) (RowWalkGuards.cpp).
+  bool rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, bool &guarded,
+                             std::string &why) const;
   bool unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const;
   /// A row register `reg` defined once in the loop before the load at body
   /// index `load` as `add.s64 reg, iv, c` (iv a 64-bit induction variable

@@ -118,6 +118,21 @@ bool Planner::guardedLoop(const analysis::Loop &L, const std::map<std::string_vi
   return true;
 }
 
+bool Planner::readsLoopMemory(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const {
+  if (depth > 24) return true;
+  if (!seen.insert(std::string(reg)).second) return false;
+  for (size_t i = L.hs + 1; i <= L.ls; ++i) {
+    const Instruction *in = instr(i);
+    if (!in) continue;
+    auto du = analysis::defUse(*in);
+    if (std::find(du.defs.begin(), du.defs.end(), reg) == du.defs.end()) continue;
+    if (auto mem = analysis::memAccess(*in); mem && mem->space != ".param" && mem->space != ".const") return true;
+    for (auto u : du.uses)
+      if (readsLoopMemory(L, u, seen, depth + 1)) return true;
+  }
+  return false;
+}
+
 bool Planner::unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const {
   if (depth > 24) return false;
   if (!seen.insert(std::string(reg)).second) return true;
@@ -133,10 +148,28 @@ bool Planner::unguardedAddress(const LoopBlock &L, std::string_view reg, std::se
   return true;
 }
 
-bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, std::string &why) const {
+bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, bool &guarded,
+                                    std::string &why) const {
   if (L.guarded.count(load)) {
-    why = "a load along the row runs under a guard in the loop (the tiles would read elements the loop may not)";
-    return false;
+    // The tiles read every element of the row's pieces, the loop only those
+    // its guards let through: only guards on indices (`j != i`, `j % 3`),
+    // which skip few. A guard on data loaded in the loop (`if (mask[j])`,
+    // `if (x[j] != 0)`) may skip most of the row, where the original reads
+    // little and the tiles all of it, and no launch condition sees the data.
+    for (size_t i = L.hs + 1; i < L.ls; ++i) {
+      const Instruction *br = instr(i);
+      if (!br || br->base() != "bra" || br->guard.empty()) continue;
+      std::string p(br->guard);
+      if (!p.empty() && p[0] == '@') p.erase(0, 1);
+      if (!p.empty() && p[0] == '!') p.erase(0, 1);
+      std::set<std::string> seen;
+      if (readsLoopMemory(L, p, seen, 0)) {
+        why = "a load along the row runs under a guard on data loaded in the loop (" + std::string(br->guard) +
+              "; the tiles would read every element, the loop maybe few of them)";
+        return false;
+      }
+    }
+    guarded = true;
   }
   std::set<std::string> seen;
   if (!unguardedAddress(L, reg, seen, 0)) {
@@ -178,7 +211,9 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
       if (exitsOnly && L.exits.empty()) continue;
       StagedPlan sp;
       std::string w;
-      if (planStaged(L, plan, sp, w) && (L.exits.empty() || planExits(sp, w))) {
+      if (planStaged(L, plan, sp, w) && (L.exits.empty() || planExits(sp, w)) &&
+          (!sp.guardedLoads || !sp.allocParams.empty() ||
+           planAllocParams(sp, "a load along the row under a guard (the tiles read the elements it skips)", w))) {
         multiStaged |= L.multi;
         plan.staged.push_back(std::move(sp));
         continue;
@@ -229,22 +264,31 @@ bool Planner::planExits(StagedPlan &sp, std::string &why) {
     return false;
   }
   sp.perLane = true;  // each lane leaves at its own iteration
+  if (!planAllocParams(sp, "an early exit", why)) return false;
+  sp.unalignedWhy = "an early exit (the unaligned clone has one trip count a warp)";
+  return true;
+}
+
+bool Planner::planAllocParams(StagedPlan &sp, const std::string &what, std::string &why) {
   sp.allocParams.assign(sp.rows.size(), UINT32_MAX);
   for (const auto &l : sp.loads) {
     const int p = accessAt_.count(l.stmt) ? paramOfBase(k_, baseOf(*accessAt_.at(l.stmt))) : -1;
     if (p < 0 || (sp.allocParams[l.row] != UINT32_MAX && sp.allocParams[l.row] != uint32_t(p))) {
-      why = "an early exit, and a row whose base is not one pointer parameter (the tiles read the row past the "
-            "exit; the end of its allocation cannot be asked at launch)";
+      why = what + ", and a row whose base is not one pointer parameter (the tiles read elements the loop may not; "
+                   "the end of its allocation cannot be asked at launch)";
+      sp.allocParams.clear();
       return false;
     }
     sp.allocParams[l.row] = uint32_t(p);
   }
   for (uint32_t p : sp.allocParams)
     if (p == UINT32_MAX) {
-      why = "an early exit, and a row with no load the analysis places";
+      why = what + ", and a row with no load the analysis places";
+      sp.allocParams.clear();
       return false;
     }
-  sp.unalignedWhy = "an early exit (the unaligned clone has one trip count a warp)";
+  if (sp.unalignedWhy.empty() && sp.guardedLoads)
+    sp.unalignedWhy = "a load along the row under a guard (the allocation checks assume aligned tiles)";
   return true;
 }
 

@@ -229,7 +229,12 @@ struct StagedEmit {
     if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
     else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
     std::vector<std::string> rowStart = rowStarts(ok);
-    allocChecks(rowStart, ok);
+    std::string nt = NT;  // per lane: its tiles; else NT comes below, the tiles of lane 0's trip count
+    if (!sp.perLane && !sp.allocParams.empty()) {
+      nt = e.reg64();
+      e.ins("shr.u64", {nt, T, std::to_string(log2u(ipt))});
+    }
+    allocChecks(rowStart, ok, nt);
     if (!sp.perLane) {
       e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
       e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
@@ -277,15 +282,15 @@ struct StagedEmit {
     return rowStart;
   }
 
-  /// A loop with early exits: each row's tiles, NT of them from its start,
+  /// A loop with early exits or guarded row loads: each row's tiles, `nt` of them from its start,
   /// lie in its base parameter's allocation (from the pointer's value to
   /// the allocation's end, a launch argument: 0 when the runtime found
   /// none), ANDed into `ok`. The tiles read the row past where the loop may
   /// leave it; past the allocation they could fault.
-  void allocChecks(const std::vector<std::string> &rowStart, const std::string &ok) {
-    if (L.exits.empty()) return;
+  void allocChecks(const std::vector<std::string> &rowStart, const std::string &ok, const std::string &nt) {
+    if (sp.allocParams.empty()) return;
     const std::string bytes = e.reg64();
-    e.ins("shl.b64", {bytes, NT, std::to_string(log2u(sp.tileBytes))});
+    e.ins("shl.b64", {bytes, nt, std::to_string(log2u(sp.tileBytes))});
     for (size_t r = 0; r < sp.rows.size(); ++r) {
       const AllocEnd &a = ends.at(sp.allocParams[r]);
       const std::string base = e.reg64(), end = e.reg64(), last = e.reg64();
@@ -315,7 +320,7 @@ struct StagedEmit {
     e.ins("setp.ne.u64", {ok, NT, "0"});
     if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
     std::vector<std::string> rowStart = rowStarts(ok);
-    allocChecks(rowStart, ok);
+    allocChecks(rowStart, ok, NT);
     e.ins("bra", {header}, "!" + ok);
     return rowStart;
   }

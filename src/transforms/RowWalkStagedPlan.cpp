@@ -114,7 +114,10 @@ bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, 
           same &= analysis::memAccess(*instr(i))->vector == 1;  // a vector load is a piece of its own
           type = t;
         }
-      if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
+      // A load under a guard stays where it is (one run's shared load sits at
+      // its first load: a guarded one would leave the others unread).
+      const bool guarded = std::any_of(run.begin(), run.end(), [&](size_t i) { return sp.lp.loop.guarded.count(i); });
+      if (same && !guarded && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
     }
   }
   return true;
@@ -155,7 +158,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
             ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 4, 8 or 16";
       return false;
     }
-    if (L.multi && !rowLoadEveryIteration(L, i, reg, why)) return false;
+    if (L.multi && !rowLoadEveryIteration(L, i, reg, sp.guardedLoads, why)) return false;
     ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)

@@ -125,6 +125,8 @@ void addRowWalk32(std::vector<Case> &cs);
 void addTri(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
+/// Rows read under a guard on indices (CasesRowWalkGuards.cpp; addRowWalkGuards calls it).
+void addRowWalkIdxGuards(std::vector<Case> &cs);
 void addRowWalkExits(std::vector<Case> &cs);
 /// rowwalk on rows of 8- and 16-bit elements (CasesRowWalkShort.cpp).
 void addRowWalkShort(std::vector<Case> &cs);

@@ -11,6 +11,8 @@
 // of 0 and of 1 (the original runs: the row-length condition), an early
 // exit never taken, and the refused kernels (a store, a row read under a
 // guard: the original runs).
+#include <tuple>
+
 #include "Cases.h"
 
 namespace gpudiff {
@@ -105,6 +107,57 @@ void addRowWalkGuards(std::vector<Case> &cs) {
   // Refused: the original runs.
   cs.push_back(rows("row read under a guard (refused)", "guardedrow_f32", 1000, 1004, 256, Elem::F32, 0, forced,
                     "original"));
+  addRowWalkIdxGuards(cs);
+}
+
+/// Rows read under a guard on indices (tests/lit/rowwalk/Inputs/idxguards.cu;
+/// the twenty-first session): the staged clone with its allocation checks at
+/// 4096 x 4096 (-O2) and at the edges (rows not a multiple of 32, a length
+/// not a multiple of the tile, 96-thread blocks), the original for rows not
+/// 16-byte aligned (no unaligned clone), a length of 0, the forms nvcc
+/// strength-reduces (`j & 1`, `j % 16 == 0`) and a mask read in the loop;
+/// a matrix one element short of its rows (the last element, which the
+/// loop skips, outside the allocation: the last warp's check fails and it
+/// runs the original loop).
+void addRowWalkIdxGuards(std::vector<Case> &cs) {
+  const std::string forced = "rowwalk;rowwalk-staged=1";
+  // kernel (a, [x,] y, n, m)
+  auto rows = [&](const std::string &kernel, Elem e, bool x, unsigned n, unsigned m, unsigned block,
+                  const std::string &passes, const std::string &expect, size_t short_ = 0) {
+    const size_t na = std::max<size_t>(1, size_t(n) * m - short_);
+    std::vector<Arg> a{in(e, na)};
+    if (x) a.push_back(in(e, std::max(1u, m)));
+    a.push_back(out(e, n));
+    a.push_back(i32(int32_t(n)));
+    a.push_back(i32(int32_t(m)));
+    Case c = makeCase("rowwalk idxguards: " + kernel + " " + std::to_string(n) + "x" + std::to_string(m) + " b" +
+                          std::to_string(block) + (short_ ? " matrix one element short" : ""),
+                      "rowwalkidxguards", kernel, std::move(a), {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * m >= (size_t(1) << 24);
+    return c;
+  };
+  for (auto [k, e, x] : {std::tuple{"mod3_i32", Elem::I32, false}, std::tuple{"blockjacobi_f32", Elem::F32, true},
+                         std::tuple{"mod3_f64", Elem::F64, false}}) {
+    const std::string staged = "=" + std::string(k) + "__ptxopt_staged";
+    cs.push_back(rows(k, e, x, 4096, 4096, 256, "", staged));
+    cs.push_back(rows(k, e, x, 1000, 1004, 256, forced, staged));
+    cs.push_back(rows(k, e, x, 1000, 1004, 96, forced, staged));
+    cs.push_back(rows(k, e, x, 1000, 1003, 256, forced, "original"));  // rows not 16-byte aligned
+    cs.push_back(rows(k, e, x, 256, 0, 256, forced, "original"));
+  }
+  cs.push_back(rows("mod3_i32", Elem::I32, false, 1000, 1000, 256, forced, "=mod3_i32__ptxopt_staged", 1));
+  cs.push_back(rows("odd_f32", Elem::F32, true, 4096, 4096, 256, "", "original"));
+  cs.push_back(rows("every16_f32", Elem::F32, false, 4096, 4096, 256, "", "original"));
+  {
+    Case c = makeCase("rowwalk idxguards: mask_f32 4096x4096 b256 (refused)", "rowwalkidxguards", "mask_f32",
+                      {in(Elem::F32, size_t(4096) * 4096), in(Elem::I32, 4096), out(Elem::F32, 4096), i32(4096), i32(4096)},
+                      {16, 1, 1}, {256, 1, 1});
+    c.expect = "original";
+    c.big = true;
+    cs.push_back(c);
+  }
 }
 
 }  // namespace gpudiff

@@ -41,7 +41,8 @@ out:<bytes> (a buffer of 0x5a bytes, the one
 printed), i32:<v>, i64:<v>, f32:<v>, pack:<spec>+<spec>... (a struct argument,
 `.param .align A .b8 p[N]`: the fields at their natural alignment, pointers 8 bytes). --extra appends .u32 values after them
 (the tiled clone's original grid.x/.y); --extra-end N appends a .u64, the
-end of argument N's buffer (the runtime's allocEnds). Prints "out <sha256> written <n>"
+end of argument N's buffer (the runtime's allocEnds; N-K: K bytes before it, an allocation
+that ends early, so the clone's checks fail). Prints "out <sha256> written <n>"
 per out buffer (n: its bytes that are no longer 0x5a).
 """
 import hashlib
@@ -646,11 +647,12 @@ def main():
             block = [int(x) for x in a.split(",")]
         elif mode == "--extra":
             extra.append(int(a))
-        elif mode == "--extra-end":  # the end of argument N's buffer, as the runtime's allocEnds
-            base = args[int(a)]
+        elif mode == "--extra-end":  # the end of argument N's buffer, as the runtime's allocEnds (N-K: K bytes short of it)
+            n, _, short = a.partition("-")
+            base = args[int(n)]
             for b, data in MEM.bufs:
                 if b == base:
-                    extra.append(b + len(data))
+                    extra.append(b + len(data) - int(short or 0))
         elif mode == "--args":
             args.append(arg_value(a, outs)[0])
         else:
