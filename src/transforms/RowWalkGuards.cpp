@@ -27,10 +27,15 @@
 // it takes one of the loops of several blocks (else the kernel is left as
 // it was). planLanes does not take a register updated under a guard for an
 // induction variable; planStaged (rowLoadEveryIteration) takes a load along
-// the row only when it runs in every iteration, with its address computed
+// the row when it runs in every iteration, with its address computed
 // in the loop only by statements that do: then the loop reads each
 // iteration's whole piece of the row (the loads cover it exactly,
 // RowWalkStaged.cpp), and the tiles read no element the loop does not.
+// A load along the row under guards that read no memory loaded in the loop
+// (`if (j % 3)`: readsLoopMemory) is taken too (StagedPlan::guardedLoads):
+// the tiles read the elements it skips, so, as for early exits, the rows'
+// allocations are checked per warp (planAllocParams); a guard on loaded
+// data (a mask) is refused, as it may skip most of the row.
 // Early exits (`break`, `return`: branches out of the loop before its
 // latch), with the pass option rowwalk-exits only (planExits): the tiles
 // read the row ahead of where a lane may leave it, so each row's base must
@@ -43,8 +48,8 @@
 // Refuses (remark): an early exit without rowwalk-exits, or whose row base
 // is not a pointer parameter; a `ret`/`exit` inside the loop; a loop nested
 // in it, a loop that is not one range of statements or whose
-// header is entered by a branch; a load along the row under a guard or an
-// address computed under one; any store in the loop (the tiles are read
+// header is entered by a branch; a load along the row under a guard on data
+// loaded in the loop, or an address computed under a guard; any store in the loop (the tiles are read
 // ahead of it; planLanes), and whatever the staged clone refuses for
 // single-block loops.
 #include "RowWalk.h"
