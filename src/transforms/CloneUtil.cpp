@@ -279,19 +279,19 @@ size_t foldJumpLatches(ir::Function &f, ir::Module &m) {
   auto &s = f.body->body;
   std::map<std::string_view, unsigned> refs;
   if (!branchRefs(s, refs)) return 0;
+  std::map<std::string_view, size_t> labelAt;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i]->kind == ir::Stmt::Kind::Label) labelAt[static_cast<const ir::Label &>(*s[i]).name] = i;
   size_t n = 0;
-  for (size_t h = 0; h < s.size(); ++h) {
-    if (s[h]->kind != ir::Stmt::Kind::Label) continue;
-    const std::string_view H = static_cast<const ir::Label &>(*s[h]).name;
-    const size_t x = straightEnd(s, h + 1);  // `@p bra X`
-    const ir::Instruction *exit = x < s.size() ? asInstr(s, x) : nullptr;
-    if (!exit || exit->base() != "bra" || exit->guard.empty() || x == h + 1) continue;
-    const size_t j = skipDirectives(s, x + 1);  // `bra.uni H`
+  for (size_t x = 0; x < s.size(); ++x) {
+    const ir::Instruction *exit = asInstr(s, x);  // `@p bra X`
+    if (!exit || exit->base() != "bra" || exit->guard.empty()) continue;
+    const size_t j = skipDirectives(s, x + 1);  // `bra.uni H`, H a label above
     const ir::Instruction *back = j < s.size() ? asInstr(s, j) : nullptr;
-    if (!back || back->base() != "bra" || !back->guard.empty() || analysis::branchTarget(*back) != H ||
-        refs[H] != 1 || analysis::branchTarget(*exit) == H)
-      continue;
-    const std::string_view X = analysis::branchTarget(*exit);
+    if (!back || back->base() != "bra" || !back->guard.empty()) continue;
+    const std::string_view H = analysis::branchTarget(*back), X = analysis::branchTarget(*exit);
+    auto h = labelAt.find(H);
+    if (h == labelAt.end() || h->second + 1 >= x || refs[H] != 1 || X == H) continue;
     auto latch = std::make_unique<ir::Instruction>(*exit);
     latch->opcode = m.intern("bra");
     latch->guardNegated = !exit->guardNegated;

@@ -81,10 +81,12 @@ size_t peelRotatedLoops(ir::Function &f, ir::Module &m);
 ///     H: <h>  @p bra X;  bra.uni H;
 /// (a remainder loop laid out above code the loop does not fall into: the
 /// lower-triangular `for (size_t k = 0; k < i; k++)` of a row solve) as the
-/// single-block loop it is,
+/// loop with a conditional latch it is,
 ///     H: <h>  @!p bra H;  bra.uni X;
-/// when <h> is straight-line code and H the target of that back edge only.
-/// The same paths, the same instructions. Returns how many it rewrote.
+/// when H is the target of that back edge only (<h> straight-line code, or
+/// since the twenty-first session blocks of its own: trmv's remainder
+/// loop `if (k == i) .. else ..`). The same paths, the same instructions.
+/// Returns how many it rewrote.
 size_t foldJumpLatches(ir::Function &f, ir::Module &m);
 
 /// A copy of a kernel with its nested scopes flattened (flattenScopes), for

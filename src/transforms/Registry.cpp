@@ -172,8 +172,8 @@ const std::vector<Registered> &registry() {
         "('regacc' clone, same launch; pointer parameters in different allocations at launch), and 32 lanes "
         "(8 or 4 for rows under 256 elements) run one logical thread, lane l taking iterations l, l+32, ... "
         "with 16-byte loads and a shuffle reduction ('lanes' clones, launch grown 32 (8, 4) times; exact for "
-        "integer, min/max and bitwise "
-        "accumulators, floating point only with --reassociate), and each warp copies its 32 rows through "
+        "integer add, sub, min, max and bitwise "
+        "accumulators; floating-point ones, min and max too, only with --reassociate), and each warp copies its 32 rows through "
         "shared memory in 16-byte tiles, each lane reading its own row in order ('staged' clone, "
         "one warp per block, exact)",
         {}},

@@ -66,6 +66,21 @@ extern "C" __global__ void mod3_f64(const double *a, double *y, int n, int m) {
   }
 }
 
+// A triangular matrix-vector product whose diagonal is implied (unit
+// diagonal): `k == i` reads x alone, the rest of the row times x. nvcc
+// unrolls the loop by 4 with an if/else per element and leaves the
+// remainder loop with a jump latch (`@p bra out; bra.uni head`), which the
+// planner's copy folds (clone::foldJumpLatches); the per-lane form (each
+// row its own length) with the allocation checks.
+extern "C" __global__ void trmv_unit_f32(const float *a, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.0f;
+    for (int k = 0; k <= i; k++) s += (k == i) ? x[k] : a[i * n + k] * x[k];
+    y[i] = s;
+  }
+}
+
 // Refused: a mask read in the loop (it may skip most of the row).
 extern "C" __global__ void mask_f32(const float *a, const int *mask, float *y, int n, int m) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
