@@ -17,7 +17,7 @@ tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
 rowwalk pass's staged clone's (popc, selp, integer max/min, b64 packs {lo, hi},
 setp with .and/.or, neg.f32):
 integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi, bfe,
-prmt, dp4a: char4 arithmetic), abs.f32, sqrt.rn.f32, mov.b32 packs and
+prmt, dp4a: char4 arithmetic), abs.f32, sqrt.rn.f32, bfind, div.rn.f32, rcp.rn.f32/.f64, mov.b32 packs and
 unpacks of two halves (cuda_fp16.h's inline asm, its scope registers
 `low`/`high`), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
@@ -38,7 +38,7 @@ sign-extended, as nvcc's `ld.global.s32 %rd1` of an int summed into a long long 
 rowptr:<seed>:<n>x<lo>-<hi>[,...] (a CSR row pointer of 32-bit offsets from 0:
 n rows of lo..hi elements each, segment after segment; rowptr64: 64-bit offsets),
 out:<bytes> (a buffer of 0x5a bytes, the one
-printed), i32:<v>, i64:<v>, f32:<v>, pack:<spec>+<spec>... (a struct argument,
+printed), inout:<bytes>:<seed> and inoutints:... (in: and ints: buffers printed as outputs too), i32:<v>, i64:<v>, f32:<v>, pack:<spec>+<spec>... (a struct argument,
 `.param .align A .b8 p[N]`: the fields at their natural alignment, pointers 8 bytes). --extra appends .u32 values after them
 (the tiled clone's original grid.x/.y); --extra-end N appends a .u64, the
 end of argument N's buffer (the runtime's allocEnds; N-K: K bytes before it, an allocation
@@ -480,6 +480,25 @@ def run(ptx, kernel, grid, block, args, extra):
                     regs[d] = from_f32(float(v))
                 else:
                     regs[d] = v & ((1 << bits_of(dt)) - 1)
+            elif base == "bfind":  # coalesce's remap clones: the most significant set bit (its shift amount with .shiftamt)
+                a = (signed(srcs[0], n) if t[1] == "s" else srcs[0] & mask)
+                if t[1] == "s" and a < 0:
+                    a = ~a
+                if a == 0:
+                    regs[d] = 0xFFFFFFFF
+                else:
+                    pos = a.bit_length() - 1
+                    regs[d] = (n - 1 - pos) if "shiftamt" in p else pos
+            elif base == "div" and t == ".f32" and p[1] == "rn":  # in doubles, rounded once: exact (53 >= 2*24 + 2 bits)
+                a, b = f32(srcs[0]), f32(srcs[1])
+                if b == 0.0:
+                    fail(op + " by zero (not modelled)")
+                regs[d] = from_f32(a / b)
+            elif base == "rcp" and t in (".f32", ".f64") and p[1] == "rn":
+                a = f32(srcs[0]) if t == ".f32" else f64(srcs[0])
+                if a == 0.0:
+                    fail(op + " of zero (not modelled)")
+                regs[d] = from_f32(1.0 / a) if t == ".f32" else from_f64(1.0 / a)
             else:
                 fail("unknown instruction " + op)
 
@@ -582,6 +601,10 @@ def arg_value(a, outs):
             v, n = arg_value(field, outs)
             data += bytes(-len(data) % n) + v.to_bytes(n, "little")
         return int.from_bytes(data, "little"), len(data)
+    if kind in ("inout", "inoutints"):  # in: or ints:, printed as an output too (kernels that update in place)
+        v, n = arg_value(("in:" if kind == "inout" else "ints:") + rest, outs)
+        outs.append(MEM.bufs[-1][1])
+        return v, n
     if kind in ("in", "inzeros"):
         n, seed = (int(x) for x in rest.split(":"))
         rng = random.Random(seed)
