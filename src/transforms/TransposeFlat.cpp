@@ -54,6 +54,12 @@
 // Fewer than 32 rows of logical threads (T / w; the runtime does not
 // launch the clone there): the clone runs the original's code on 1024 flat
 // indices a block (flatPlain).
+// A remainder divided again ((i % (C*HW)) / HW), or written by hand and
+// divided again (`rem = i - n*(C*HW)`, n = i / (C*HW), then `rem / HW`:
+// layout code that splits the outer index first; withManualRems), is a
+// value of known digits, (i / lo) % (hi / lo): dividing it by Q gives the
+// digits from lo*Q to hi, its remainder the digits from lo to lo*Q.
+// The 2-D kernel itself is written by flatAs2D (TransposeFlatAs2D.cpp).
 // Refuses (remark "a 1-D launch indexing with / and %: ..."): four
 // radices, a divisor that is not a parameter or a product of them (one
 // radix a product: `i % (W*2)`, `i % (H*W)` alone), and
@@ -217,7 +223,50 @@ struct DivRem {
   uint32_t at;
   bool div;
   std::string dst, src, by;
+  bool manual = false;  // a remainder written by hand: `sub r, x, t` with t = P * (x / P)
 };
+
+/// `all` with each remainder written by hand that is divided again added in
+/// program order: `sub r, x, t` (r written once, the dividend of a division
+/// of `all`) with t = `mul.lo` of P and q, q = x / P a division of `all`
+/// (rem = i - n * (C*HW), n = i / (C*HW), then rem / HW: layout code that
+/// splits the outer index first), as a remainder of x by P. (One not
+/// divided again stays as it is: the affine analysis reads it.)
+std::vector<DivRem> withManualRems(const std::vector<const ir::Instruction *> &ins, const std::vector<DivRem> &all,
+                                   const std::function<bool(const std::string &)> &once) {
+  std::map<std::string, const DivRem *> divs;  // quotient register -> its division
+  std::set<std::string> dividends;
+  for (const DivRem &d : all) {
+    if (d.div && once(d.dst)) divs[d.dst] = &d;
+    dividends.insert(d.src);
+  }
+  std::map<std::string, uint32_t> mulAt;  // a register written once by mul.lo -> its instruction
+  std::vector<DivRem> out;
+  for (uint32_t i = 0; i < ins.size(); ++i) {
+    const ir::Instruction &in = *ins[i];
+    if (!in.guard.empty() || in.operands.size() != 3 || !in.operands[0].isReg()) continue;
+    const std::string dst(in.operands[0].text);
+    if (in.base() == "mul" && in.opcode.find(".lo") != std::string_view::npos && once(dst)) mulAt[dst] = i;
+    if (in.base() != "sub" || !once(dst) || !dividends.count(dst) || !in.operands[1].isReg() || !in.operands[2].isReg())
+      continue;
+    auto t = mulAt.find(std::string(in.operands[2].text));
+    if (t == mulAt.end()) continue;
+    const ir::Instruction &mul = *ins[t->second];
+    if (!mul.operands[1].isReg() || !mul.operands[2].isReg()) continue;
+    for (int side = 1; side <= 2; ++side) {
+      auto q = divs.find(std::string(mul.operands[size_t(side)].text));
+      if (q == divs.end() || q->second->src != in.operands[1].text) continue;
+      const DivRem &d = *q->second;
+      const std::string p(mul.operands[size_t(3 - side)].text);
+      if (p != d.by) continue;  // P itself (a register: the product's, or the parameter's)
+      out.push_back({i, false, dst, d.src, d.by, true});
+      break;
+    }
+  }
+  out.insert(out.end(), all.begin(), all.end());
+  std::sort(out.begin(), out.end(), [](const DivRem &a, const DivRem &b) { return a.at < b.at; });
+  return out;
+}
 
 using ParamOf = std::function<int(const std::string &, std::string &)>;
 
@@ -315,22 +364,44 @@ int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vecto
                const std::map<std::string_view, int> &defs, const ParamOf &paramOf, Wide &wide,
                const std::function<Radix(const Radices &)> &radixOf, FlatForm &f, std::string &why) {
   std::map<std::string, Prefix> quot{{f.index, {}}};  // register -> the radices i was divided by
+  // register -> its digits: (i / lo) % (hi / lo), a remainder of i or of a
+  // quotient (`rem = i % (C*HW)`, or written by hand: `i - n*(C*HW)`)
+  std::map<std::string, std::pair<Prefix, Prefix>> rems;
   struct Step {
     uint32_t at;
     bool div;
     Prefix before, after;
   };
   std::vector<Step> steps;
-  for (const DivRem &d : all) {
+  bool extended = false;  // a remainder divided again or written by hand: not the two-split code's form
+  auto once = [&](const std::string &r) {
+    auto w = defs.find(r);
+    return w != defs.end() && w->second == 1;
+  };
+  for (const DivRem &d : withManualRems(ins, all, once)) {
+    Radices by;
+    if (auto r = rems.find(d.src); r != rems.end()) {
+      // (i / lo) % (hi / lo), divided by Q: the digits from lo*Q to hi; its
+      // remainder by Q: the digits from lo to lo*Q (a remainder step each).
+      if (!productOf(ins, defs, paramOf, wide, d.by, by)) return 0;
+      const auto [lo, hi] = r->second;
+      const Prefix mid = lo.times(by);
+      if (!mid.c) return 0;
+      const Prefix from = d.div ? mid : lo, to = d.div ? hi : mid;
+      steps.push_back({d.at, false, from, to});
+      if (once(d.dst)) rems[d.dst] = {from, to};
+      extended = true;
+      continue;
+    }
     auto q = quot.find(d.src);
     if (q == quot.end()) continue;
-    Radices by;
     if (!productOf(ins, defs, paramOf, wide, d.by, by)) return 0;
     const Prefix after = q->second.times(by);
     if (!after.c) return 0;
     steps.push_back({d.at, d.div, q->second, after});
-    auto w = defs.find(d.dst);
-    if (d.div && w != defs.end() && w->second == 1) quot[d.dst] = after;
+    extended |= d.manual && by.size() > 1;  // nvcc writes `i % w` so too: the split code takes that
+    if (d.div && once(d.dst)) quot[d.dst] = after;
+    if (!d.div && once(d.dst)) rems[d.dst] = {q->second, after};
   }
   // The prefixes, least first, each one including the one before.
   std::set<Prefix> prefix;
@@ -358,7 +429,9 @@ int findDigits(const std::vector<const ir::Instruction *> &ins, const std::vecto
     why = "the flat index is split by " + std::to_string(radices.size()) + " radices (up to three are handled)";
     return -1;
   }
-  if (radices.size() < 2 || (radices.size() == 2 && !product)) return 0;
+  if (radices.size() < 2 || (radices.size() == 2 && !product && !extended)) return 0;
+  for (const Step &s : steps)  // a remainder's digits run upwards ((i % 6) / 4: not digits)
+    if (!s.div && level.at(s.before) >= level.at(s.after)) return 0;
   for (size_t n = 0; n < radices.size(); ++n) f.radix[n] = radices[n];
   f.radices = int(radices.size());
   for (const Step &s : steps) {
@@ -571,220 +644,6 @@ std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAn
     return digits > 0 ? std::optional<FlatForm>(std::move(f)) : std::nullopt;
   if (!scan.splits(all, why)) return std::nullopt;
   return f;
-}
-
-namespace {
-
-/// The registers and the index arithmetic of flatAs2D's kernels: values in
-/// the index's width (%ptxopt_f2r, or %ptxopt_f2d of 64 bits when wide) and
-/// the special registers' 32-bit copies. Wide, every value the form adds
-/// (Q, M, R, the radices) is a 32-bit one zero-extended: where the clone's
-/// tiles run each is under 2^31 (the launch's threads, the radices: the
-/// clone's prologue checks them), and ptxas then multiplies 32-bit halves.
-struct Values2D {
-  ir::Module &m;
-  const FlatForm &f;
-  int n32 = 0, n64 = 0;
-  Operand r32() { return Operand::reg(m.intern("%ptxopt_f2r" + std::to_string(n32++))); }
-  Operand r64() { return Operand::reg(m.intern("%ptxopt_f2d" + std::to_string(n64++))); }
-  Operand val() { return f.wide ? r64() : r32(); }
-  std::string mov() const { return f.wide ? "mov.b64" : "mov.b32"; }
-  /// `to` = the special register `sreg` (widened when wide).
-  void special(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const char *sreg) {
-    if (!f.wide) {
-      seq.push_back(makeInstr(m, "mov.u32", {to, Operand::reg(m.intern(sreg))}));
-      return;
-    }
-    const Operand t = r32();
-    seq.push_back(makeInstr(m, "mov.u32", {t, Operand::reg(m.intern(sreg))}));
-    seq.push_back(makeInstr(m, "cvt.u64.u32", {to, t}));
-  }
-  /// `to` = a * b + c (32-bit registers; wide: in 32 bits, zero-extended).
-  void mad(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const Operand &a, const Operand &b,
-           const Operand &c, const std::string &op) {
-    if (!f.wide) {
-      seq.push_back(makeInstr(m, op, {to, a, b, c}));
-      return;
-    }
-    const Operand t = r32();
-    seq.push_back(makeInstr(m, "mad.lo.u32", {t, a, b, c}));
-    seq.push_back(makeInstr(m, "cvt.u64.u32", {to, t}));
-  }
-  /// `to` = %ctaid.y * %ntid.y + %tid.y (into sy, ny, ty first).
-  void index(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &to, const Operand &sy, const Operand &ny,
-             const Operand &ty, const std::string &op) {
-    seq.push_back(makeInstr(m, "mov.u32", {sy, Operand::reg(m.intern("%ctaid.y"))}));
-    seq.push_back(makeInstr(m, "mov.u32", {ny, Operand::reg(m.intern("%ntid.y"))}));
-    seq.push_back(makeInstr(m, "mov.u32", {ty, Operand::reg(m.intern("%tid.y"))}));
-    mad(seq, to, sy, ny, ty, op);
-  }
-  /// R = the kernel's own index written to `r`: its mad (32 bits); wide,
-  /// from the special registers' copies, or the widening cvt of a 32-bit
-  /// index as an unsigned one.
-  void rest(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Operand &r, const ir::Instruction &in) {
-    if (f.wide && !f.sreg[0].empty()) {
-      mad(seq, r, Operand::reg(m.intern(f.sreg[0])), Operand::reg(m.intern(f.sreg[1])),
-          Operand::reg(m.intern(f.sreg[2])), "");
-      return;
-    }
-    std::vector<Operand> ops{r};
-    ops.insert(ops.end(), in.operands.begin() + 1, in.operands.end());
-    const std::string op(in.opcode);
-    seq.push_back(makeInstr(m, f.wide && op == "cvt.s64.s32" ? "cvt.u64.u32" : op, std::move(ops)));
-  }
-  /// A radix into `w` where it is not a register of the kernel's own: its
-  /// factors (wide: each a 32-bit value zero-extended) multiplied (mul.lo
-  /// of `type`).
-  void radix(std::vector<std::unique_ptr<ir::Stmt>> &seq, const Radix &x, const Operand &w, const std::string &type) {
-    if (x.constant || (!f.wide && x.regs.size() == 1 && x.ext[0].empty())) return;
-    std::vector<Operand> fac;
-    for (size_t h = 0; h < x.regs.size(); ++h) {
-      Operand v = Operand::reg(m.intern(x.regs[h]));
-      if (f.wide) {
-        if (x.bytes[h] == 8) {
-          const Operand t = r32();
-          Operand at{Operand::Kind::Address, {}, {Operand::sym(m.intern(x.names[h]))}};
-          seq.push_back(makeInstr(m, "ld.param.u32", {t, at}));
-          v = t;
-        }
-        const Operand t = x.regs.size() == 1 ? w : r64();
-        seq.push_back(makeInstr(m, "cvt.u64.u32", {t, v}));
-        v = t;
-      } else if (!x.ext[h].empty()) {
-        const Operand t = x.regs.size() == 1 ? w : r64();
-        seq.push_back(makeInstr(m, x.ext[h], {t, v}));
-        v = t;
-      }
-      fac.push_back(v);
-    }
-    for (size_t h = 1; h < fac.size(); ++h)
-      seq.push_back(makeInstr(m, "mul.lo" + type, {w, h == 1 ? fac[0] : w, fac[h]}));
-  }
-  void declare(ir::Function &g) {
-    Emitter e{m, {}};
-    auto &b = g.body->body;
-    b.insert(b.begin() + static_cast<long>(prologueAt(*g.body)), e.decl(".b32", "%ptxopt_f2r", unsigned(n32)));
-    if (n64) b.insert(b.begin() + static_cast<long>(prologueAt(*g.body)), e.decl(".b64", "%ptxopt_f2d", unsigned(n64)));
-    g.edited = true;
-    g.body->edited = true;
-  }
-};
-
-/// flatAs2D of the digits form: at the index's mad, R = %ctaid.x * %ntid.x
-/// + %tid.x (digit 0), M = %ctaid.y * %ntid.y + %tid.y (the partner digit);
-/// with three radices the other digit under d3 on %ctaid.z and d3 on
-/// %nctaid.z (values the same for a block that the affine analysis keeps
-/// as symbols; the tiled clone renames both), with two the top digit d2 on
-/// %ctaid.z (the batch, as for two splits); a product radix computed there
-/// (mul.lo of its factors); then each quotient from the top, Q(k) =
-/// Q(k+1) * W(k) + d(k), and i = Q1 * W0 + d0; each division a copy of its
-/// quotient, each remainder its digits.
-std::unique_ptr<ir::Function> digitsAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
-  auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
-  auto &b = g->body->body;
-  const int n = f.radices;
-  Values2D v{m, f};
-  const Operand sy = v.r32(), ny = v.r32(), ty = v.r32(), mid = v.val(), r = v.val(), lo = v.val(), top = v.val();
-  Operand d[4] = {r, mid, top, top};
-  if (n == 3) {
-    d[1] = f.partner == 1 ? mid : lo;
-    d[2] = f.partner == 2 ? mid : lo;
-  }
-  Operand q[4], w[3];
-  q[n] = top;
-  for (int i = n - 1; i >= 1; --i) q[i] = v.val();
-  for (int j = 0; j < n; ++j)  // a constant, a parameter's register, or one for the product of its factors (or its widening)
-    w[j] = f.radix[j].constant ? Operand::imm(m.intern(f.radix[j].names[0]))
-           : !f.wide && f.radix[j].regs.size() == 1 && f.radix[j].ext[0].empty()
-               ? Operand::reg(m.intern(f.radix[j].regs[0]))
-               : v.val();
-  auto at = f.digitOf;
-  at[f.mad] = {-1, -1};
-  // Back to front, so that the earlier instructions' statement indices hold.
-  for (auto it = at.rbegin(); it != at.rend(); ++it) {
-    const size_t pos = stmtOfInstr(*g->body, it->first);
-    auto &in = static_cast<ir::Instruction &>(*b[pos]);
-    const Operand dst = in.operands[0];
-    // .s32 or .u32 (wide: .s64 or .u64; the index's own instruction may be a cvt)
-    const std::string type = f.wide && it->first == f.mad ? ".s64" : std::string(in.opcode.substr(in.opcode.size() - 4));
-    const std::string mad = it->first == f.mad && !f.wide ? std::string(in.opcode) : "mad.lo" + type;
-    std::vector<std::unique_ptr<ir::Stmt>> seq;
-    const auto [from, to] = it->second;
-    if (it->first == f.mad) {
-      for (int j = 0; j < n; ++j) v.radix(seq, f.radix[j], w[j], type);
-      v.index(seq, mid, sy, ny, ty, mad);
-      if (n == 3) v.special(seq, lo, "%ctaid.z");
-      v.special(seq, top, n == 3 ? "%nctaid.z" : "%ctaid.z");
-      v.rest(seq, r, in);
-      for (int i = n - 1; i >= 1; --i) seq.push_back(makeInstr(m, mad, {q[i], q[i + 1], w[i], d[i]}));
-      seq.push_back(makeInstr(m, mad, {dst, q[1], w[0], d[0]}));
-    } else if (to < 0) {  // i / (W0 * .. * W(from-1))
-      seq.push_back(makeInstr(m, v.mov(), {dst, q[from]}));
-    } else if (to - from == 1) {  // one digit
-      seq.push_back(makeInstr(m, v.mov(), {dst, d[from]}));
-    } else {  // digits from..to-1: d(to-1) * W(to-2) + d(to-2) ...
-      Operand x = d[to - 1];
-      for (int j = to - 2; j >= from; --j) {
-        const Operand t = j == from ? dst : v.val();
-        seq.push_back(makeInstr(m, mad, {t, x, w[j], d[j]}));
-        x = t;
-      }
-    }
-    b.erase(b.begin() + static_cast<long>(pos));
-    b.insert(b.begin() + static_cast<long>(pos), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
-  }
-  v.declare(*g);
-  return g;
-}
-
-}  // namespace
-
-std::unique_ptr<ir::Function> flatAs2D(ir::Module &m, const ir::Function &k, const FlatForm &f) {
-  if (f.radices) return digitsAs2D(m, k, f);
-  auto g = cloneBody(k, std::string(k.name) + "__ptxopt_flat2d", "_f2", m);
-  auto &b = g->body->body;
-  Values2D v{m, f};
-  // %ctaid.y, %ntid.y, %tid.y; Q, R; two splits: the middle index M, the
-  // batch B (%ctaid.z); w and w2 as the index's width.
-  const Operand sy = v.r32(), ny = v.r32(), ty = v.r32(), q = v.val(), r = v.val(), mid = v.val(), batch = v.val();
-  auto widthOf = [&](const Radix &x) {
-    return x.constant                     ? Operand::imm(m.intern(x.names[0]))
-           : !f.wide && x.ext[0].empty() ? Operand::reg(m.intern(x.regs[0]))
-                                         : v.val();
-  };
-  const Operand w = widthOf(f.w), w2 = f.twoSplits() ? widthOf(f.w2) : Operand{};
-  std::map<uint32_t, Operand> becomes;  // instruction -> the register it copies
-  for (uint32_t n : f.divs) becomes[n] = q;
-  for (uint32_t n : f.rems) becomes[n] = r;
-  for (uint32_t n : f.toMiddle) becomes[n] = mid;
-  for (uint32_t n : f.toBatch) becomes[n] = batch;
-  becomes[f.mad] = Operand{};
-  // Back to front, so that the earlier instructions' statement indices hold.
-  for (auto it = becomes.rbegin(); it != becomes.rend(); ++it) {
-    const size_t at = stmtOfInstr(*g->body, it->first);
-    auto &in = static_cast<ir::Instruction &>(*b[at]);
-    if (it->first != f.mad) {
-      b[at] = makeInstr(m, v.mov(), {in.operands[0], it->second});
-      continue;
-    }
-    const std::string op = f.wide ? "mad.lo.s64" : std::string(in.opcode);
-    std::vector<std::unique_ptr<ir::Stmt>> seq;
-    v.radix(seq, f.w, w, ".s64");
-    if (f.twoSplits()) {
-      v.radix(seq, f.w2, w2, ".s64");
-      v.index(seq, mid, sy, ny, ty, op);
-      v.special(seq, batch, "%ctaid.z");
-      seq.push_back(makeInstr(m, op, {q, batch, w2, mid}));
-    } else {
-      v.index(seq, q, sy, ny, ty, op);
-    }
-    v.rest(seq, r, in);
-    seq.push_back(makeInstr(m, op, {in.operands[0], q, w, r}));
-    b.erase(b.begin() + static_cast<long>(at));
-    b.insert(b.begin() + static_cast<long>(at), std::make_move_iterator(seq.begin()), std::make_move_iterator(seq.end()));
-  }
-  v.declare(*g);
-  return g;
 }
 
 }  // namespace ptxopt::transforms::transpose

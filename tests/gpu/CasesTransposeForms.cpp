@@ -1,9 +1,10 @@
 // gpu-diff cases of the transpose pass's later forms (docs/PASSES.md,
 // "transpose"; issue 30), split from CasesTranspose.cpp: 64-bit flat
 // indices (Inputs/wide.cu), compile-time sizes (Inputs/constdiv.cu),
-// grid-stride loops with a 64-bit counter (Inputs/counted.cu) and
-// zero-padding transposes (Inputs/pad.cu), every output compared bit for
-// bit with the original's.
+// grid-stride loops with a 64-bit counter (Inputs/counted.cu),
+// zero-padding transposes (Inputs/pad.cu) and flat permutes that split the
+// outer index first (Inputs/flatrem.cu), every output compared bit for bit
+// with the original's.
 #include <tuple>
 
 #include "Cases.h"
@@ -270,6 +271,36 @@ void addPad(std::vector<Case> &cs) {
   }
 }
 
+/// Flat permutes that split the outer index first (tests/lit/transpose/
+/// Inputs/flatrem.cu): N x C x HW, blocks of b; the flat clone where C and
+/// HW are 32 or more and the launch 2^20 threads or more, else the original.
+void addFlatRem(std::vector<Case> &cs) {
+  auto perm = [&](const std::string &kernel, Elem e, unsigned N, unsigned C, unsigned HW, unsigned b) {
+    const size_t n = size_t(N) * C * HW;
+    const unsigned g = unsigned((n + b - 1) / b);
+    Case c = makeCase("transpose flatrem: " + kernel + " N" + std::to_string(N) + " C" + std::to_string(C) + " HW" +
+                          std::to_string(HW) + " b" + std::to_string(b),
+                      "transpose_flatrem", kernel, {in(e, n), out(e, n), i32(int32_t(C)), i32(int32_t(HW)), i32(int32_t(n))},
+                      {g, 1, 1}, {b, 1, 1});
+    const bool fits = C >= 32 && HW >= 32 && uint64_t(g) * b >= (uint64_t(1) << 20);
+    c.expect = fits ? "=" + kernel + "__ptxopt_tiledflat" : "original";
+    c.big = n >= (size_t(1) << 24);
+    return c;
+  };
+  for (const char *k : {"outer_nchw_nhwc_f32", "outer_nhwc_nchw_f32"}) {
+    cs.push_back(perm(k, Elem::F32, 16, 64, 56 * 56, 256));
+    cs.push_back(perm(k, Elem::F32, 16, 256, 56 * 56, 512));
+    cs.push_back(perm(k, Elem::F32, 16, 64, 224 * 224, 256));
+    cs.push_back(perm(k, Elem::F32, 16, 37, 50 * 50, 128));
+    cs.push_back(perm(k, Elem::F32, 16, 3, 224 * 224, 256));  // 3 channels: the original
+  }
+  cs.push_back(perm("outer_nchw_nhwc_u8", Elem::I8, 16, 64, 224 * 224, 256));
+  cs.push_back(perm("outer_nchw_nhwc_u8", Elem::I8, 16, 256, 56 * 56, 1024));
+  Case r = perm("outer_notdigits_f32", Elem::F32, 16, 64, 56 * 56, 256);
+  r.expect = "original";
+  cs.push_back(r);
+}
+
 }  // namespace
 
 void addTransposeForms(std::vector<Case> &cs) {
@@ -277,6 +308,7 @@ void addTransposeForms(std::vector<Case> &cs) {
   addConst(cs);
   addCounted(cs);
   addPad(cs);
+  addFlatRem(cs);
 }
 
 }  // namespace gpudiff
