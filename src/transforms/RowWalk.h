@@ -375,7 +375,10 @@ private:
   /// against the rows' allocation) (RowWalkGuards.cpp).
   bool rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, bool &guarded,
                              std::string &why) const;
-  bool unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const;
+  /// Whether `reg`'s definitions in L run in every iteration (or, `load` a
+  /// guarded load's body index, in its block before it), unpredicated.
+  bool unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth,
+                        size_t load = SIZE_MAX) const;
   /// A row register `reg` defined once in the loop before the load at body
   /// index `load` as `add.s64 reg, iv, c` (iv a 64-bit induction variable
   /// updated after the load): `reg` becomes iv and c is added to `off`.

@@ -138,17 +138,24 @@ bool Planner::readsLoopMemory(const LoopBlock &L, std::string_view reg, std::set
   return false;
 }
 
-bool Planner::unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const {
+bool Planner::unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth,
+                               size_t load) const {
   if (depth > 24) return false;
   if (!seen.insert(std::string(reg)).second) return true;
+  const auto &cfg = fa_.cfg();
   for (size_t i = L.hs + 1; i <= L.ls; ++i) {
     const Instruction *in = instr(i);
     if (!in) continue;
     auto du = analysis::defUse(*in);
     if (std::find(du.defs.begin(), du.defs.end(), reg) == du.defs.end()) continue;
-    if (L.guarded.count(i) || !in->guard.empty()) return false;
+    // Under a guard only before a guarded load in its own block (the 32-bit
+    // index forms compute the address beside the load: `if (j % 3) s +=
+    // M[i*cols + j]` with unsigned indices), never from memory.
+    const bool beside = load != SIZE_MAX && i < load && cfg.blockOf(instrOf_.at(i)) == cfg.blockOf(instrOf_.at(load)) &&
+                        !analysis::memAccess(*in);
+    if ((L.guarded.count(i) && !beside) || !in->guard.empty()) return false;
     for (auto u : du.uses)
-      if (!unguardedAddress(L, u, seen, depth + 1)) return false;
+      if (!unguardedAddress(L, u, seen, depth + 1, load)) return false;
   }
   return true;
 }
@@ -177,7 +184,7 @@ bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::
     guarded = true;
   }
   std::set<std::string> seen;
-  if (!unguardedAddress(L, reg, seen, 0)) {
+  if (!unguardedAddress(L, reg, seen, 0, guarded && L.guarded.count(load) ? load : SIZE_MAX)) {
     why = "the address of a load along the row is computed under a guard in the loop";
     return false;
   }

@@ -256,10 +256,29 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
     if ((xa.base() != "add" && xa.base() != "sub") || !xa.guard.empty() || xa.operands.size() != 3 ||
         xm.size() != 1 || (xm[0] != ".s32" && xm[0] != ".u32"))
       return false;
+    // (iv + imm) + invariant: the unrolled copies of a 32-bit index loop
+    // that compute each element's index beside its guarded load (`j + 1`,
+    // then `+ i*cols`).
+    auto ivPlusImm = [&](std::string_view r, int64_t &imm) -> const IV * {
+      const size_t rd = onlyDefInLoop(L, r);
+      if (rd == SIZE_MAX || rd > xd) return nullptr;
+      const Instruction &ra = *instr(rd);
+      auto rm = ra.modifiers();
+      if (ra.base() != "add" || !ra.guard.empty() || ra.operands.size() != 3 || rm.size() != 1 ||
+          (rm[0] != ".s32" && rm[0] != ".u32") || !ra.operands[1].isReg() || !ra.operands[2].intValue())
+        return nullptr;
+      const IV *v = ivOf(ra.operands[1].text);
+      if (!v || rd > v->update) return nullptr;
+      imm = *ra.operands[2].intValue();
+      return v;
+    };
     for (int side = 1; side <= 2 && !iv; ++side) {
       const Operand &v = xa.operands[side], &o = xa.operands[3 - side];
-      if (!v.isReg() || !(iv = ivOf(v.text))) continue;
+      int64_t imm = 0;
+      if (!v.isReg()) continue;
+      if (!(iv = ivOf(v.text)) && (xa.base() != "add" || o.intValue() || !(iv = ivPlusImm(v.text, imm)))) continue;
       if (xa.base() == "sub" && side == 2) return false;
+      c = imm;
       if (auto k = o.intValue()) c = xa.base() == "sub" ? -*k : *k;
       else if (xa.base() == "add" && o.isReg() && onlyDefInLoop(L, o.text) == SIZE_MAX)
         entryValue(L, std::string(o.text), roots, c, 0);

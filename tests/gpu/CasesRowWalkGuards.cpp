@@ -160,6 +160,9 @@ void addRowWalkIdxGuards(std::vector<Case> &cs) {
     c.big = n == 4096;
     cs.push_back(c);
   }
+  // Unsigned indices, the address computed beside the guarded load (a, y, rows, cols).
+  cs.push_back(rows("l1_skip3_u32", Elem::F32, false, 4096, 4096, 256, "", "=l1_skip3_u32__ptxopt_staged"));
+  cs.push_back(rows("l1_skip3_u32", Elem::F32, false, 1000, 1004, 256, forced, "=l1_skip3_u32__ptxopt_staged"));
   cs.push_back(rows("odd_f32", Elem::F32, true, 4096, 4096, 256, "", "original"));
   cs.push_back(rows("every16_f32", Elem::F32, false, 4096, 4096, 256, "", "original"));
   {
