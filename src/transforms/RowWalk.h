@@ -53,6 +53,11 @@ inline constexpr bool kStagedByDefault = true;
 /// 2.4-2.6x; H200); not measured under 256. docs/BENCHMARKS.md.
 /// `rowwalk-staged=1` lifts both (rows of kMinRow).
 inline constexpr uint32_t kStagedMinLaunch = 2048;
+/// The same for per-lane loops (each lane its own trip count) whose row is
+/// read under a guard on indices (a unit-diagonal trmv, `k == i ? x[k] :
+/// A[i*n + k]*x[k]`): 2.21x at 4096 rows, 0.89x at 2052 rows in blocks of
+/// 96 (66 warps; H200, 2026-12-01, gpu-diff "rowwalk idxguards").
+inline constexpr uint32_t kGuardedPerLaneMinLaunch = 4096;
 /// Loops with early exits (RowWalkStaged.cpp, peel): each lane first walks
 /// this many bytes of its row the original's way (32 floats), and its warp
 /// stages the rest only when at least kExitMinLanes of its 32 lanes (in
@@ -383,6 +388,12 @@ private:
   /// index `load` as `add.s64 reg, iv, c` (iv a 64-bit induction variable
   /// updated after the load): `reg` becomes iv and c is added to `off`.
   void ivPlusConstant(const LoopBlock &L, const LanePlan &lp, size_t load, std::string &reg, int64_t &off) const;
+  /// wideAddress's index x (read by body index `m`): a 32-bit induction
+  /// variable, or iv [+ imm] [+ invariant] (`(iv + imm) + inv` too), with c
+  /// and the invariants' entry values (roots) and the statement that reads
+  /// iv (`reader`); nullptr when it is not.
+  const IV *wideIndexIv(const LoopBlock &L, const LanePlan &lp, const std::string &x, size_t m, int64_t &c,
+                        std::vector<std::string> &roots, size_t &reader);
   /// A load address `reg` of loop L (the load at body index `load`) formed
   /// from a 32-bit index: base + scale * ext(iv + roots + c) (StagedPlan::Wide;
   /// RowWalkStaged.cpp). `key` names the row (base, roots, extension, step).

@@ -223,7 +223,10 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
       if (exitsOnly && L.exits.empty()) continue;
       StagedPlan sp;
       std::string w;
-      if (planStaged(L, plan, sp, w) && (L.exits.empty() || planExits(sp, w)) &&
+      // Per lane when the trip count differs between lanes (a triangular
+      // loop with guards: a unit-diagonal trmv): the uniform form's warps
+      // would all run the original loop.
+      if (planStaged(L, plan, sp, w) && (L.exits.empty() ? planPerLane(L, sp, w) : planExits(sp, w)) &&
           (!sp.guardedLoads || !sp.allocParams.empty() ||
            planAllocParams(sp, "a load along the row under a guard (the tiles read the elements it skips)", w))) {
         multiStaged |= L.multi;

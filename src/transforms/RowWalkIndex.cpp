@@ -160,6 +160,57 @@ bool Planner::byteIndex(const LoopBlock &L, size_t td, StagedPlan::Wide &w, size
   return true;
 }
 
+const IV *Planner::wideIndexIv(const LoopBlock &L, const LanePlan &lp, const std::string &x, size_t m, int64_t &c,
+                               std::vector<std::string> &roots, size_t &reader) {
+  auto ivOf = [&](std::string_view r) -> const IV * {
+    for (const auto &v : lp.ivs)
+      if (v.reg == r && v.bits == 32 && v.immStep && v.step > 0) return &v;
+    return nullptr;
+  };
+  const IV *iv = ivOf(x);
+  if (!iv) {
+    const size_t xd = onlyDefInLoop(L, x);
+    if (xd == SIZE_MAX || xd > m) return nullptr;
+    const Instruction &xa = *instr(xd);
+    auto xm = xa.modifiers();
+    if ((xa.base() != "add" && xa.base() != "sub") || !xa.guard.empty() || xa.operands.size() != 3 ||
+        xm.size() != 1 || (xm[0] != ".s32" && xm[0] != ".u32"))
+      return nullptr;
+    // (iv + imm) + invariant: the unrolled copies of a 32-bit index loop
+    // that compute each element's index beside its guarded load (`j + 1`,
+    // then `+ i*cols`).
+    auto ivPlusImm = [&](std::string_view r, int64_t &imm) -> const IV * {
+      const size_t rd = onlyDefInLoop(L, r);
+      if (rd == SIZE_MAX || rd > xd) return nullptr;
+      const Instruction &ra = *instr(rd);
+      auto rm = ra.modifiers();
+      if (ra.base() != "add" || !ra.guard.empty() || ra.operands.size() != 3 || rm.size() != 1 ||
+          (rm[0] != ".s32" && rm[0] != ".u32") || !ra.operands[1].isReg() || !ra.operands[2].intValue())
+        return nullptr;
+      const IV *v = ivOf(ra.operands[1].text);
+      if (!v || rd > v->update) return nullptr;
+      imm = *ra.operands[2].intValue();
+      return v;
+    };
+    for (int side = 1; side <= 2 && !iv; ++side) {
+      const Operand &v = xa.operands[side], &o = xa.operands[3 - side];
+      int64_t imm = 0;
+      if (!v.isReg()) continue;
+      if (!(iv = ivOf(v.text)) && (xa.base() != "add" || o.intValue() || !(iv = ivPlusImm(v.text, imm)))) continue;
+      if (xa.base() == "sub" && side == 2) return nullptr;
+      c = imm;
+      if (auto k = o.intValue()) c = xa.base() == "sub" ? -*k : *k;
+      else if (xa.base() == "add" && o.isReg() && onlyDefInLoop(L, o.text) == SIZE_MAX)
+        entryValue(L, std::string(o.text), roots, c, 0);
+      else iv = nullptr;
+      if (!iv) return nullptr;
+    }
+    if (!iv) return nullptr;
+    reader = xd;
+  }
+  return iv;
+}
+
 bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
                           StagedPlan::Wide &w, int64_t &c, std::string &key) {
   // reg = add.s64 base, t; t = mul.wide.u32/s32 x, scale; x = iv [+ invariant] [+ imm].
@@ -239,55 +290,11 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
   const Instruction &mul = *instr(m);
   w.base = base;
   const std::string x(mul.operands[1].text);
-  auto ivOf = [&](std::string_view r) -> const IV * {
-    for (const auto &v : lp.ivs)
-      if (v.reg == r && v.bits == 32 && v.immStep && v.step > 0) return &v;
-    return nullptr;
-  };
-  const IV *iv = ivOf(x);
   size_t reader = m;
   std::vector<std::string> roots;
   c = 0;
-  if (!iv) {
-    const size_t xd = onlyDefInLoop(L, x);
-    if (xd == SIZE_MAX || xd > m) return false;
-    const Instruction &xa = *instr(xd);
-    auto xm = xa.modifiers();
-    if ((xa.base() != "add" && xa.base() != "sub") || !xa.guard.empty() || xa.operands.size() != 3 ||
-        xm.size() != 1 || (xm[0] != ".s32" && xm[0] != ".u32"))
-      return false;
-    // (iv + imm) + invariant: the unrolled copies of a 32-bit index loop
-    // that compute each element's index beside its guarded load (`j + 1`,
-    // then `+ i*cols`).
-    auto ivPlusImm = [&](std::string_view r, int64_t &imm) -> const IV * {
-      const size_t rd = onlyDefInLoop(L, r);
-      if (rd == SIZE_MAX || rd > xd) return nullptr;
-      const Instruction &ra = *instr(rd);
-      auto rm = ra.modifiers();
-      if (ra.base() != "add" || !ra.guard.empty() || ra.operands.size() != 3 || rm.size() != 1 ||
-          (rm[0] != ".s32" && rm[0] != ".u32") || !ra.operands[1].isReg() || !ra.operands[2].intValue())
-        return nullptr;
-      const IV *v = ivOf(ra.operands[1].text);
-      if (!v || rd > v->update) return nullptr;
-      imm = *ra.operands[2].intValue();
-      return v;
-    };
-    for (int side = 1; side <= 2 && !iv; ++side) {
-      const Operand &v = xa.operands[side], &o = xa.operands[3 - side];
-      int64_t imm = 0;
-      if (!v.isReg()) continue;
-      if (!(iv = ivOf(v.text)) && (xa.base() != "add" || o.intValue() || !(iv = ivPlusImm(v.text, imm)))) continue;
-      if (xa.base() == "sub" && side == 2) return false;
-      c = imm;
-      if (auto k = o.intValue()) c = xa.base() == "sub" ? -*k : *k;
-      else if (xa.base() == "add" && o.isReg() && onlyDefInLoop(L, o.text) == SIZE_MAX)
-        entryValue(L, std::string(o.text), roots, c, 0);
-      else iv = nullptr;
-      if (!iv) return false;
-    }
-    if (!iv) return false;
-    reader = xd;
-  }
+  const IV *iv = wideIndexIv(L, lp, x, m, c, roots, reader);
+  if (!iv) return false;
   if (reader > iv->update) return false;  // the index reads the iteration's value of iv
   // The counter's value where the staged code starts: its definition
   // before the loop, or, in a loop with early exits, the register itself

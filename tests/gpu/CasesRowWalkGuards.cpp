@@ -148,16 +148,19 @@ void addRowWalkIdxGuards(std::vector<Case> &cs) {
     cs.push_back(rows(k, e, x, 256, 0, 256, forced, "original"));
   }
   cs.push_back(rows("mod3_i32", Elem::I32, false, 1000, 1000, 256, forced, "=mod3_i32__ptxopt_staged", 1));
-  // Triangular, the diagonal implied (a, x, y, n): the per-lane form.
-  for (auto [n, b, passes] : {std::tuple{4096u, 256u, ""}, std::tuple{1000u, 256u, "rowwalk;rowwalk-staged=1"},
-                              std::tuple{2052u, 96u, "rowwalk;rowwalk-staged=1"}}) {
+  // Triangular, the diagonal implied (a, x, y, n): the per-lane form; by
+  // default from 4096 threads (kGuardedPerLaneMinLaunch), forced below.
+  for (auto [n, b, passes] : {std::tuple{4096u, 256u, ""}, std::tuple{8192u, 256u, ""},
+                              std::tuple{1000u, 256u, "rowwalk;rowwalk-staged=1"},
+                              std::tuple{2052u, 96u, "rowwalk;rowwalk-staged=1"}, std::tuple{2052u, 96u, ""}}) {
     Case c = makeCase("rowwalk idxguards: trmv_unit_f32 " + std::to_string(n) + " b" + std::to_string(b),
                       "rowwalkidxguards", "trmv_unit_f32",
                       {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n))},
                       {(n + b - 1) / b, 1, 1}, {b, 1, 1});
     c.passes = passes;
-    c.expect = "=trmv_unit_f32__ptxopt_staged";
-    c.big = n == 4096;
+    c.name += passes[0] ? " forced" : "";
+    c.expect = passes[0] || n * 1u >= 4096 ? "=trmv_unit_f32__ptxopt_staged" : "original";
+    c.big = n >= 4096;
     cs.push_back(c);
   }
   // Unsigned indices, the address computed beside the guarded load (a, y, rows, cols).

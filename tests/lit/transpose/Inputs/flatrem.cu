@@ -44,11 +44,12 @@ extern "C" __global__ void outer_nhwc_nchw_f32(const float *in, float *out, int 
 }
 
 // Refused: a remainder divided by what does not divide it into digits
-// ((i % HW) / C: C is not a factor of HW's prefix).
+// ((i % HW) / C: C is not a factor of HW's prefix). A gather, each output
+// written once (a scatter of this form races: threads share elements).
 extern "C" __global__ void outer_notdigits_f32(const float *in, float *out, int C, int HW, int total) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= total) return;
   int a = (i % HW) / C;
   int b = i / HW;
-  out[b * C + a] = in[i];
+  out[i] = in[b * HW + a];
 }
