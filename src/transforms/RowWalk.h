@@ -53,11 +53,6 @@ inline constexpr bool kStagedByDefault = true;
 /// 2.4-2.6x; H200); not measured under 256. docs/BENCHMARKS.md.
 /// `rowwalk-staged=1` lifts both (rows of kMinRow).
 inline constexpr uint32_t kStagedMinLaunch = 2048;
-/// The same for per-lane loops (each lane its own trip count) whose row is
-/// read under a guard on indices (a unit-diagonal trmv, `k == i ? x[k] :
-/// A[i*n + k]*x[k]`): 2.21x at 4096 rows, 0.89x at 2052 rows in blocks of
-/// 96 (66 warps; H200, 2026-12-01, gpu-diff "rowwalk idxguards").
-inline constexpr uint32_t kGuardedPerLaneMinLaunch = 4096;
 /// Loops with early exits (RowWalkStaged.cpp, peel): each lane first walks
 /// this many bytes of its row the original's way (32 floats), and its warp
 /// stages the rest only when at least kExitMinLanes of its 32 lanes (in

@@ -66,9 +66,6 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
   const bool forced = ctx.options.rowwalk.staged.value_or(false);
   for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
   if (!forced) s.minLaunchThreads = kStagedMinLaunch;
-  if (!forced && std::any_of(plan.staged.begin(), plan.staged.end(),
-                             [](const StagedPlan &sp) { return sp.perLane && sp.guardedLoads; }))
-    s.minLaunchThreads = kGuardedPerLaneMinLaunch;
   // Rows that can start 16-byte aligned (rowsCanAlign): else every warp
   // would run the original loop, slower than the original kernel.
   for (const auto &sp : plan.staged)

@@ -148,8 +148,8 @@ void addRowWalkIdxGuards(std::vector<Case> &cs) {
     cs.push_back(rows(k, e, x, 256, 0, 256, forced, "original"));
   }
   cs.push_back(rows("mod3_i32", Elem::I32, false, 1000, 1000, 256, forced, "=mod3_i32__ptxopt_staged", 1));
-  // Triangular, the diagonal implied (a, x, y, n): the per-lane form; by
-  // default from 4096 threads (kGuardedPerLaneMinLaunch), forced below.
+  // Triangular, the diagonal implied (a, x, y, n): the per-lane form (by
+  // default from 2048 threads, as every staged clone; forced at 1000 rows).
   for (auto [n, b, passes] : {std::tuple{4096u, 256u, ""}, std::tuple{8192u, 256u, ""},
                               std::tuple{1000u, 256u, "rowwalk;rowwalk-staged=1"},
                               std::tuple{2052u, 96u, "rowwalk;rowwalk-staged=1"}, std::tuple{2052u, 96u, ""}}) {
@@ -159,7 +159,7 @@ void addRowWalkIdxGuards(std::vector<Case> &cs) {
                       {(n + b - 1) / b, 1, 1}, {b, 1, 1});
     c.passes = passes;
     c.name += passes[0] ? " forced" : "";
-    c.expect = passes[0] || n * 1u >= 4096 ? "=trmv_unit_f32__ptxopt_staged" : "original";
+    c.expect = "=trmv_unit_f32__ptxopt_staged";
     c.big = n >= 4096;
     cs.push_back(c);
   }
