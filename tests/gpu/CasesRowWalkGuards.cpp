@@ -166,6 +166,16 @@ void addRowWalkIdxGuards(std::vector<Case> &cs) {
   // Unsigned indices, the address computed beside the guarded load (a, y, rows, cols).
   cs.push_back(rows("l1_skip3_u32", Elem::F32, false, 4096, 4096, 256, "", "=l1_skip3_u32__ptxopt_staged"));
   cs.push_back(rows("l1_skip3_u32", Elem::F32, false, 1000, 1004, 256, forced, "=l1_skip3_u32__ptxopt_staged"));
+  // Bytes and shorts (a, y, n, m; rows a multiple of 16 bytes): each guarded element from the tile alone.
+  for (auto [k, e] : {std::pair{"mod3_u8", Elem::I8}, std::pair{"mod3_s16", Elem::I16}, std::pair{"mod5_u8_f32", Elem::I8}}) {
+    Case big = rows(k, e, false, 4096, 4096, 256, "", "=" + std::string(k) + "__ptxopt_staged");
+    Case edge = rows(k, e, false, 1000, 1008, 256, forced, "=" + std::string(k) + "__ptxopt_staged");
+    const Elem o = std::string(k) == "mod5_u8_f32" ? Elem::F32 : Elem::I32;
+    big.args[1] = out(o, 4096);
+    edge.args[1] = out(o, 1000);
+    cs.push_back(big);
+    cs.push_back(edge);
+  }
   cs.push_back(rows("odd_f32", Elem::F32, true, 4096, 4096, 256, "", "original"));
   cs.push_back(rows("every16_f32", Elem::F32, false, 4096, 4096, 256, "", "original"));
   {

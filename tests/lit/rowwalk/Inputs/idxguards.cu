@@ -95,6 +95,40 @@ extern "C" __global__ void l1_skip3_u32(const float *M, float *norm, unsigned ro
   }
 }
 
+// Rows of bytes and shorts (the sixth offline probe): their staged clone
+// reads 2 or 4 elements from the tile as one vector load, which must not
+// take a guarded load (it sits at the first load of its window: a later
+// element's guard let through read a stale register).
+extern "C" __global__ void mod3_u8(const unsigned char *a, int *y, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = 0;
+    for (int j = 0; j < m; j++)
+      if (j % 3 != 1) s += a[(size_t)i * m + j];
+    y[i] = s;
+  }
+}
+
+extern "C" __global__ void mod3_s16(const short *a, int *y, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = 0;
+    for (int j = 0; j < m; j++)
+      if (j % 3) s += a[(size_t)i * m + j];
+    y[i] = s;
+  }
+}
+
+extern "C" __global__ void mod5_u8_f32(const unsigned char *a, float *y, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.0f;
+    for (int j = 0; j < m; j++)
+      if (j % 5 != 0) s += a[i * m + j] * 0.5f;
+    y[i] = s;
+  }
+}
+
 // Refused: a mask read in the loop (it may skip most of the row).
 extern "C" __global__ void mask_f32(const float *a, const int *mask, float *y, int n, int m) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
