@@ -407,9 +407,9 @@ private:
   /// The value of 32-bit `reg` at loop L's entry as a sum of registers
   /// (their values at the entry) and a constant, modulo 2^32.
   void entryValue(const LoopBlock &L, const std::string &reg, std::vector<std::string> &roots, int64_t &c, int depth);
-  /// The loads `run` (body indexes) can all move up to the earliest: no
-  /// store between, their destinations neither read nor written in
-  /// between, `base` not redefined.
+  /// The loads `run` (body indexes) can all move up to the earliest: its
+  /// block dominates theirs, no store between, their destinations neither
+  /// read nor written in between, `base` not redefined.
   bool movableRun(const std::vector<size_t> &run, const std::set<size_t> &removed, std::string_view base) const;
   /// Row `r` of `sp` (its loads by offset, from the row's start): whether
   /// it is a row of 8- or 16-bit elements (sp.shortRow), and its runs of 2

@@ -162,7 +162,7 @@ bool Planner::unguardedAddress(const LoopBlock &L, std::string_view reg, std::se
 
 bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::string &reg, bool &guarded,
                                     std::string &why) const {
-  if (L.guarded.count(load)) {
+  if (L.guarded.count(load) && !guarded) {  // the loop's guards, checked at its first guarded row load
     // The tiles read every element of the row's pieces, the loop only those
     // its guards let through: only guards on indices (`j != i`, `j % 3`),
     // which skip few. A guard on data loaded in the loop (`if (mask[j])`,
@@ -171,11 +171,8 @@ bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::
     for (size_t i = L.hs + 1; i < L.ls; ++i) {
       const Instruction *br = instr(i);
       if (!br || br->base() != "bra" || br->guard.empty()) continue;
-      std::string p(br->guard);
-      if (!p.empty() && p[0] == '@') p.erase(0, 1);
-      if (!p.empty() && p[0] == '!') p.erase(0, 1);
       std::set<std::string> seen;
-      if (readsLoopMemory(L, p, seen, 0)) {
+      if (readsLoopMemory(L, br->guard, seen, 0)) {
         why = "a load along the row runs under a guard on data loaded in the loop (" + std::string(br->guard) +
               "; the tiles would read every element, the loop maybe few of them)";
         return false;
@@ -226,9 +223,17 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
       // Per lane when the trip count differs between lanes (a triangular
       // loop with guards: a unit-diagonal trmv): the uniform form's warps
       // would all run the original loop.
+      // Guarded row loads: the rows' allocations checked (early exits have them already).
+      auto guardedAllocs = [&] {
+        if (!sp.guardedLoads || !sp.allocParams.empty()) return true;
+        if (!planAllocParams(sp, "a load along the row under a guard (the tiles read the elements it skips)", w))
+          return false;
+        if (sp.unalignedWhy.empty())
+          sp.unalignedWhy = "a load along the row under a guard (the allocation checks assume aligned tiles)";
+        return true;
+      };
       if (planStaged(L, plan, sp, w) && (L.exits.empty() ? planPerLane(L, sp, w) : planExits(sp, w)) &&
-          (!sp.guardedLoads || !sp.allocParams.empty() ||
-           planAllocParams(sp, "a load along the row under a guard (the tiles read the elements it skips)", w))) {
+          guardedAllocs()) {
         multiStaged |= L.multi;
         plan.staged.push_back(std::move(sp));
         continue;
@@ -302,8 +307,6 @@ bool Planner::planAllocParams(StagedPlan &sp, const std::string &what, std::stri
       sp.allocParams.clear();
       return false;
     }
-  if (sp.unalignedWhy.empty() && sp.guardedLoads)
-    sp.unalignedWhy = "a load along the row under a guard (the allocation checks assume aligned tiles)";
   return true;
 }
 

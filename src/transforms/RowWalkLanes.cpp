@@ -106,6 +106,13 @@ bool Planner::movableRun(const std::vector<size_t> &run, const std::set<size_t> 
   std::set<std::string> dsts;
   for (size_t at : run) dsts.insert(std::string(instr(at)->operands[0].text));
   if (dsts.size() != run.size()) return false;
+  // The run's one load sits at the earliest, which must run wherever any of
+  // the others does (its block dominates theirs): not so for a guard around
+  // each element (`if (j % 3)`: the sixth offline probe's stale lanes).
+  const auto &cfg = fa_.cfg();
+  const uint32_t first = cfg.blockOf(instrOf_.at(lo));
+  for (size_t at : run)
+    if (!fa_.dom().dominates(first, cfg.blockOf(instrOf_.at(at)))) return false;
   for (size_t s = lo + 1; s < hi; ++s) {
     const Instruction *in = instr(s);
     if (!in || removed.count(s) || std::find(run.begin(), run.end(), s) != run.end()) continue;

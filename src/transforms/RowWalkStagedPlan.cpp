@@ -114,10 +114,7 @@ bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, 
           same &= analysis::memAccess(*instr(i))->vector == 1;  // a vector load is a piece of its own
           type = t;
         }
-      // A load under a guard stays where it is (one run's shared load sits at
-      // its first load: a guarded one would leave the others unread).
-      const bool guarded = std::any_of(run.begin(), run.end(), [&](size_t i) { return sp.lp.loop.guarded.count(i); });
-      if (same && !guarded && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
+      if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
     }
   }
   return true;
