@@ -276,20 +276,8 @@ std::optional<std::string> checkInstructions(const ir::Function &k, analysis::Fu
 /// Whether instruction `b` may run after `a` on some path (the kernel has
 /// no loops): later in `a`'s block, or in a block reachable from it.
 bool mayRunAfter(analysis::FunctionAnalyses &fa, uint32_t a, uint32_t b) {
-  const auto &cfg = fa.cfg();
-  uint32_t ab = cfg.blockOf(a), bb = cfg.blockOf(b);
-  if (ab == bb && a < b) return true;
-  std::vector<uint32_t> work{ab};
-  std::set<uint32_t> seen{ab};
-  while (!work.empty()) {
-    uint32_t n = work.back();
-    work.pop_back();
-    for (uint32_t m : cfg.blocks()[n].succs) {
-      if (m == bb) return true;
-      if (seen.insert(m).second) work.push_back(m);
-    }
-  }
-  return false;
+  const uint32_t ab = fa.cfg().blockOf(a), bb = fa.cfg().blockOf(b);
+  return (ab == bb && a < b) || fa.defs().reachesAfter(ab, bb);
 }
 
 /// Finds the tiled load and the store, or says why not.

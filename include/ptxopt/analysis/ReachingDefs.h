@@ -55,6 +55,9 @@ public:
   bool writtenOnce(uint32_t id) const { return sparse_[id] != 0; }
   /// "%r5 @12: defs 3, 9" per use, for tests.
   std::string print() const;
+  /// A path of one edge or more leads from block b to block a (the blocks
+  /// reached from each, made at the first question).
+  bool reachesAfter(uint32_t b, uint32_t a) const;
 
 private:
   /// Register name -> dense id, by open addressing (linear probing over a
@@ -103,8 +106,6 @@ private:
   std::vector<uint32_t> domIn_, domOut_;  // per block: interval in a walk of the dominator tree
   /// Block b dominates block a (both reachable; b == a included).
   bool dominates(uint32_t b, uint32_t a) const;
-  /// A path of one edge or more leads from block b to block a.
-  bool reachesAfter(uint32_t b, uint32_t a) const;
   mutable std::vector<uint64_t> after_;  // reachesAfter's: per reachable block, the blocks a path leads to
 };
 
