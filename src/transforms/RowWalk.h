@@ -150,6 +150,10 @@ struct LanePlan {
   // must not reach its rows (they are read tiles ahead): planStaged asks
   // that each goes through another allocation than every row's.
   std::vector<size_t> stores;
+  // The staged clone only: the loop's global stores along a row of the
+  // thread's own (uncoalesced along %tid.x, advancing with the loop; body
+  // indexes): planStaged makes them rows of the tiles (StagedPlan::stores).
+  std::vector<size_t> rowStores;
 };
 
 /// The staged clone's plan for one loop (RowWalkStaged.cpp): the rows the
@@ -193,6 +197,17 @@ struct StagedPlan {
     int64_t off;   // byte offset in the iteration's piece of the row (from rowOff)
   };
   std::vector<RowLoad> loads;
+  /// Stores along a row (in place, `a[i*n + j] = f(a[i*n + j])`, or into a
+  /// row of another array, `out[i*n + j] = f(in[i*n + j])`): each writes
+  /// the lane's row of the tile, and after each tile's body copies the warp
+  /// writes the tile's stored rows back with coalesced 16-byte stores
+  /// (RowWalkStaged.cpp). They cover each iteration's S bytes exactly.
+  std::vector<RowLoad> stores;
+  /// Parallel to rows: whether the row is read (its tiles are copied in);
+  /// a row only stored into is not.
+  std::vector<bool> loaded;
+  bool hasRowStores() const { return !stores.empty(); }
+  unsigned loadedRows() const { return unsigned(std::count(loaded.begin(), loaded.end(), true)); }
   // Launch conditions under which the rows can start 16-byte aligned (a
   // pointer's alignment, a row length that is a multiple of 16 bytes):
   // without them every warp would fall back to the original loop, slower
@@ -335,7 +350,12 @@ private:
   /// planStaged's second step: each row's loads cover its piece of an
   /// iteration exactly; the loads, short-element rows and 16-byte runs.
   bool rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
-                 const std::set<size_t> &removed, std::string &why);
+                 std::map<std::string, std::map<int64_t, size_t>> &storedAt, const std::set<size_t> &removed,
+                 std::string &why);
+  /// The loop's stores apart from the rows the tiles read ahead, and a row's
+  /// stores (written back a tile late) from everything else the loop reads
+  /// or stores: launch conditions in sp.disjoint (RowWalkStagedPlan.cpp).
+  bool rowStoresApart(const LoopBlock &L, StagedPlan &sp, std::string &why);
   /// planStaged's last step: the tile size and the tiles in flight (false: they do not fit).
   bool sizeTiles(StagedPlan &sp, std::string &why) const;
   bool singleBlockLoopShape(const analysis::Loop &L, const std::map<std::string_view, size_t> &labelAt,
@@ -540,6 +560,9 @@ std::string emitWarpMaxTiles(Emitter &e, const std::string &nt32, const std::str
 /// For each copy k of the lane, the NT of the row it copies (64 bits).
 std::vector<std::string> emitPieceTiles(Emitter &e, const std::string &nt32, const std::string &rsub,
                                         unsigned pieces, unsigned rowsPerCopy);
+/// ", N row(s) stored into ..." when a staged loop of `plan` stores along
+/// its rows (RowWalkVariants.cpp), else "".
+std::string storedRowsRemark(const KernelPlan &plan);
 /// ", per-lane trip counts (...)" when a staged loop of `plan` has them, else "".
 std::string perLaneRemark(const KernelPlan &plan);
 /// issued < NT of each copy's row.

@@ -291,7 +291,9 @@ bool Planner::planExits(StagedPlan &sp, std::string &why) {
 
 bool Planner::planAllocParams(StagedPlan &sp, const std::string &what, std::string &why) {
   sp.allocParams.assign(sp.rows.size(), UINT32_MAX);
-  for (const auto &l : sp.loads) {
+  std::vector<StagedPlan::RowLoad> all = sp.loads;  // a row only stored into: its stores' base
+  all.insert(all.end(), sp.stores.begin(), sp.stores.end());
+  for (const auto &l : all) {
     const int p = accessAt_.count(l.stmt) ? paramOfBase(k_, baseOf(*accessAt_.at(l.stmt))) : -1;
     if (p < 0 || (sp.allocParams[l.row] != UINT32_MAX && sp.allocParams[l.row] != uint32_t(p))) {
       why = what + ", and a row whose base is not one pointer parameter (the tiles read elements the loop may not; "

@@ -176,11 +176,31 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
         return false;
       }
       if (a.verdict != AccessInfo::Verdict::Coalesced) {
-        // Stores along a row (in place, or into a row of another array)
-        // stay as slow as they were: not measured, so not taken.
-        why = "the loop writes memory (" + std::string(in.opcode) +
-              ") not coalesced along %tid.x (a row of its own: only coalesced stores were measured)";
-        return false;
+        // A store along a row of the thread's own (in place, or into a row
+        // of another array), advancing with the loop: a row of the tiles,
+        // written back a tile at a time (planStaged). Only where it runs in
+        // every iteration, unpredicated, in a loop that leaves only at its
+        // latch: the write-back writes every byte of the tile.
+        // Each thread its own row: a stride along %tid.x that is not 0
+        // (`hits[j] = i` stores one element for the whole warp).
+        bool along = false, own = false;
+        for (const auto &s : a.strides) {
+          along |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 128;
+          own |= s.var == "%tid.x" && (!s.constant || *s.constant != 0);
+        }
+        const char *refusal = !along || !own ? "not coalesced along %tid.x and not along a row of the thread's own"
+                              : !in.guard.empty() ? "along a row under a predicate (the tiles' write-back writes "
+                                                    "every element of the row)"
+                              : L.guarded.count(i) ? "along a row under a guard (the tiles' write-back writes every "
+                                                     "element of the row)"
+                              : !L.exits.empty() ? "along a row in a loop with early exits"
+                                                 : nullptr;
+        if (refusal) {
+          why = "the loop writes memory (" + std::string(in.opcode) + ") " + refusal;
+          return false;
+        }
+        lp.rowStores.push_back(i);
+        continue;
       }
       if (L.multi || !in.guard.empty()) {
         // Measured and run on the GPU: unpredicated stores in single-block

@@ -126,6 +126,8 @@
 // Planning (which loops, rows, stores, conditions, tile sizes):
 // RowWalkStagedPlan.cpp; the clone's emission: this file.
 
+#include <functional>
+
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {
@@ -152,7 +154,7 @@ struct StagedEmit {
   // the 16-byte boundary below its start (32-bit), the source of its extra
   // piece (the boundary + the tile), whether it has one (offset != 0).
   std::vector<std::string> off, src17, has17;
-  std::map<size_t, const StagedPlan::RowLoad *> rowLoad;
+  std::map<size_t, const StagedPlan::RowLoad *> rowLoad, rowStore;
   std::map<size_t, const std::vector<size_t> *> runAt;
   std::set<size_t> inRun;
   std::set<std::string> labels;
@@ -392,6 +394,7 @@ struct StagedEmit {
   /// What body() needs: the row loads, the runs, a multi-block loop's labels.
   void indexBody() {
     for (const auto &l : sp.loads) rowLoad[l.stmt] = &l;
+    for (const auto &st : sp.stores) rowStore[st.stmt] = &st;
     for (const auto &run : sp.runs) {
       runAt[*std::min_element(run.begin(), run.end())] = &run;
       inRun.insert(run.begin(), run.end());
@@ -460,6 +463,15 @@ struct StagedEmit {
           const Instruction &in = static_cast<const Instruction &>(*cb[i]);
           if (auto rl = rowLoad.find(i); rl != rowLoad.end() && !peel) {
             if (!rowLoadCopy(i, in, *rl->second, it, rp)) continue;
+          } else if (auto rs = rowStore.find(i); rs != rowStore.end()) {
+            // Into the lane's row of the tile, written back after the body copies.
+            const StagedPlan::RowLoad &w = *rs->second;
+            auto st = std::make_unique<Instruction>();
+            st->opcode = m.intern("st.shared" + typeModifier(in));
+            st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + int64_t(it) * sp.step + w.off),
+                            in.operands[1]};
+            st->edited = true;
+            e.out.push_back(std::move(st));
           } else {
             copyOf(in);
             if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
@@ -570,9 +582,11 @@ struct StagedEmit {
       if (perLane) pk = emitPiecePreds(e, issued, ntk);
       for (size_t r = 0; r < sp.rows.size(); ++r)
         for (unsigned k = 0; k < pieces; ++k) {
-          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, perLane ? pk[k] : p);
-          auto &ld = static_cast<Instruction &>(*e.out.back());
-          ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
+          if (sp.loaded[r]) {  // a row only stored into is not copied in
+            e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, perLane ? pk[k] : p);
+            auto &ld = static_cast<Instruction &>(*e.out.back());
+            ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
+          }
           e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
         }
       for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
@@ -591,7 +605,7 @@ struct StagedEmit {
       const std::string d = e.reg32(), rp = e.reg32();
       e.ins("add.u32", {d, dst0, sofs});
       for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces; ++k) {
+        for (unsigned k = 0; k < pieces && sp.loaded[r]; ++k) {
           const unsigned at = unsigned(r) * sp.tileSize() + pieceAt(k);
           e.ins("st.shared.v4.b32", {});
           auto &st = static_cast<Instruction &>(*e.out.back());
@@ -630,6 +644,7 @@ struct StagedEmit {
         quitPrefix.clear();
       }
       if (perLane) e.label(mine);
+      if (sp.hasRowStores()) writeBack(d, K, pieceAt);
       e.ins("xor.b32", {sofs, sofs, std::to_string(stageBytes)});
       const std::string more = e.regp();
       e.ins("add.u64", {t, t, "1"});
@@ -645,6 +660,33 @@ struct StagedEmit {
       else e.ins("bra", {tileLabel}, more);
     }
     if (K > 1) e.label(doneLabel);
+    // Every lane's write-backs are seen by all after the loop (the
+    // remaining iterations, and code after the loop that reads the rows).
+    if (sp.hasRowStores() && !solo) e.ins("bar.warp.sync", {"-1"});
+  }
+
+  /// Rows stored into (sp.stores): after the body copies of tile t, each
+  /// lane writes back the pieces it copied in (stage at `d`, the same
+  /// places `pieceAt`), to where they were read: the copy sources, now K + 1
+  /// tiles on. Solo, a lane writes back its own row; else the warp's body
+  /// copies are first seen by every lane (bar.warp.sync), and the next
+  /// copies into this stage come after this lane's own write-back (the same
+  /// places) and after the next tile's barrier for the others' body copies.
+  void writeBack(const std::string &d, unsigned K, const std::function<unsigned(unsigned)> &pieceAt) {
+    if (!solo) e.ins("bar.warp.sync", {"-1"});
+    const int64_t back = -int64_t(K + 1) * sp.tileBytes;
+    for (const auto &st : sp.stores) {
+      if (st.off != 0) continue;  // one write-back per row
+      for (unsigned k = 0; k < pieces; ++k) {
+        const std::vector<std::string> v = {e.reg32(), e.reg32(), e.reg32(), e.reg32()};
+        Operand vec{Operand::Kind::Vector, "", {}};
+        for (const auto &x : v) vec.elems.push_back(e.op(x));
+        e.ins("ld.shared.v4.b32", {});
+        static_cast<Instruction &>(*e.out.back()).operands = {vec, addressOf(e.m, d, int64_t(st.row) * sp.tileSize() + pieceAt(k))};
+        e.ins("st.global.v4.b32", {});
+        static_cast<Instruction &>(*e.out.back()).operands = {addressOf(e.m, src[st.row][k], back), vec};
+      }
+    }
   }
 
   /// Asynchronous copies (cp.async) into a ring of sp.stages stages.

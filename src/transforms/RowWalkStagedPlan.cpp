@@ -70,34 +70,42 @@ bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, st
 
 /// planStaged's second step: each row's loads cover each iteration's S
 /// bytes exactly (the copies then read no byte the thread would not), in
-/// sp.loads by offset from the piece's start (sp.rowOff); rows of 8- and
-/// 16-bit elements (shortRuns); 16-byte runs of one type, one shared load
-/// each (sp.runs).
+/// sp.loads by offset from the piece's start (sp.rowOff); so do its stores,
+/// if any (the write-back writes every byte of the tile), in sp.stores;
+/// rows of 8- and 16-bit elements (shortRuns); 16-byte runs of one type,
+/// one shared load each (sp.runs).
 bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
-                        const std::set<size_t> &removed, std::string &why) {
-  for (unsigned r = 0; r < sp.rows.size(); ++r) {
-    // The loads of an iteration cover its S bytes of the row exactly: the
-    // copies then read no byte the thread would not.
-    // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
-    const int64_t first = byRow[sp.rows[r]].begin()->first;
-    sp.rowOff.push_back(first);
+                        std::map<std::string, std::map<int64_t, size_t>> &storedAt, const std::set<size_t> &removed,
+                        std::string &why) {
+  // The accesses of `at` cover [first, first + S) exactly, each recorded in `into`.
+  auto covers = [&](const std::string &row, const std::map<int64_t, size_t> &at, int64_t first, unsigned r,
+                    std::vector<StagedPlan::RowLoad> &into, const char *what) {
     int64_t next = first;
-    for (const auto &[off, i] : byRow[sp.rows[r]]) {
-      if (off != next) {
-        why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
-              " bytes exactly";
-        return false;
-      }
+    for (const auto &[off, i] : at) {
+      if (off != next) break;
       next += analysis::memAccess(*instr(i))->bytes();
-      sp.loads.push_back({i, r, off - first});
+      into.push_back({i, r, off - first});
     }
-    if (next != first + sp.step) {
-      why = "the loads of " + sp.rows[r] + " do not cover each iteration's " + std::to_string(sp.step) +
-            " bytes exactly";
-      return false;
-    }
+    if (next == first + sp.step && into.size() >= at.size()) return true;
+    why = std::string("the ") + what + " of " + row + " do not cover each iteration's " + std::to_string(sp.step) +
+          " bytes exactly";
+    return false;
+  };
+  for (unsigned r = 0; r < sp.rows.size(); ++r) {
+    const auto &loads = byRow[sp.rows[r]];
+    const auto &stores = storedAt[sp.rows[r]];
+    sp.loaded.push_back(!loads.empty());
+    // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
+    const int64_t first = loads.empty() ? stores.begin()->first : loads.begin()->first;
+    sp.rowOff.push_back(first);
+    std::vector<StagedPlan::RowLoad> got;
+    if (!loads.empty() && !covers(sp.rows[r], loads, first, r, got, "loads")) return false;
+    sp.loads.insert(sp.loads.end(), got.begin(), got.end());
+    got.clear();
+    if (!stores.empty() && !covers(sp.rows[r], stores, first, r, got, "stores")) return false;
+    sp.stores.insert(sp.stores.end(), got.begin(), got.end());
     std::string shortWhy;
-    if (!shortRuns(byRow[sp.rows[r]], removed, sp, r, shortWhy)) {
+    if (!shortRuns(loads, removed, sp, r, shortWhy)) {
       why = shortWhy;
       return false;
     }
@@ -106,7 +114,7 @@ bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, 
       std::vector<size_t> run;
       std::string type;
       bool same = true;
-      for (const auto &[off, i] : byRow[sp.rows[r]])
+      for (const auto &[off, i] : loads)
         if (off >= q && off < q + 16) {
           run.push_back(i);
           std::string t = typeModifier(*instr(i));
@@ -120,6 +128,46 @@ bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, 
   return true;
 }
 
+/// The loop's stores are kept apart from what the tiles read ahead and
+/// write back late: a coalesced store (sp.lp.stores) from every row; a
+/// row's store (sp.stores) from every global load of the loop but its own
+/// row's and from the other rows' stores. Each pair through two pointer
+/// parameters is a launch condition (sp.disjoint); anything else refuses.
+bool Planner::rowStoresApart(const LoopBlock &L, StagedPlan &sp, std::string &why) {
+  auto apart = [&](size_t st, size_t other) {
+    if (disjointBases(k_, *accessAt_.at(st), *accessAt_.at(other), sp.disjoint)) return true;
+    const bool rowStore = std::any_of(sp.stores.begin(), sp.stores.end(), [&](const auto &r) { return r.stmt == st; });
+    why = "the loop writes memory (" + std::string(instr(st)->opcode) + ") through a pointer that may reach " +
+          (!rowStore ? "its rows"
+           : analysis::memAccess(*instr(other))->kind == analysis::MemAccess::Kind::Store
+               ? "another row it stores"
+               : "memory it reads") +
+          " (the same parameter, or a base the analysis cannot trace): " +
+          (rowStore ? "its row's tiles are written back after it" : "the tiles are read ahead of it");
+    return false;
+  };
+  for (size_t st : sp.lp.stores)
+    for (const auto &l : sp.loads)
+      if (!apart(st, l.stmt)) return false;
+  for (const auto &st : sp.stores) {
+    for (size_t st2 : sp.lp.stores)
+      if (!apart(st.stmt, st2)) return false;
+    for (const auto &o : sp.stores)
+      if (o.row != st.row && !apart(st.stmt, o.stmt)) return false;
+    std::set<size_t> ownLoads;
+    for (const auto &l : sp.loads)
+      if (l.row == st.row) ownLoads.insert(l.stmt);
+    for (size_t i = L.hs + 1; i < L.ls; ++i) {
+      if (!accessAt_.count(i) || ownLoads.count(i)) continue;
+      const auto mem = analysis::memAccess(*instr(i));
+      if (mem && mem->kind == analysis::MemAccess::Kind::Load && (mem->space == ".global" || mem->space.empty()) &&
+          !apart(st.stmt, i))
+        return false;
+    }
+  }
+  return true;
+}
+
 bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why) {
   if (!planLanes(L, plan, sp.lp, why, true)) return false;
   std::set<size_t> removed;
@@ -128,26 +176,40 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
   cs.loop = L.id;
   const uint16_t counter = fa_.affine().symbolId(cs);
-  std::map<std::string, std::map<int64_t, size_t>> byRow;  // row register -> offset -> load
+  std::map<std::string, std::map<int64_t, size_t>> byRow;    // row register -> offset -> load
+  std::map<std::string, std::map<int64_t, size_t>> storedAt;  // ... -> store
+  std::map<std::string, std::vector<std::pair<int64_t, size_t>>> again;  // loads of an offset read before
   const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
+  const std::set<size_t> rowStores(sp.lp.rowStores.begin(), sp.lp.rowStores.end());
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
     bool walks = false;
     for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && *s.constant > 0;
-    if (unknown && a.verdict == AccessInfo::Verdict::Unknown) walks = true;
-    else if (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks) continue;
+    const bool store = rowStores.count(i) != 0;
+    if (unknown && a.verdict == AccessInfo::Verdict::Unknown && !store) walks = true;
+    else if (!store && (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks)) continue;
     const Instruction &in = *instr(i);
     std::string reg;
     int64_t off = 0;
     auto mem = analysis::memAccess(in);
+    if (store) {
+      // `st.global [reg+off], value`: a scalar of 1, 2, 4 or 8 bytes.
+      if (!mem || mem->space != ".global" || mem->vector != 1 || mem->bytes() > 8 || !plainMemoryOp(in) ||
+          in.operands.size() != 2 || !baseAndOffset(in.operands[0], reg, off)) {
+        why = "a store along the row (" + std::string(in.opcode) +
+              ") is not a plain global store of a 1-, 2-, 4- or 8-byte scalar to [reg+offset]";
+        return false;
+      }
+    }
     // A vector of 4, 8 or 16 bytes (float4 rows a program vectorized
     // itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`; uchar4 and
     // short4 pixels) is one piece of the row, read from the tile as the
     // same vector.
     const bool vec = mem && mem->vector > 1 && (mem->bytes() == 4 || mem->bytes() == 8 || mem->bytes() == 16) &&
                      in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
-    if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
+    if (store) {
+    } else if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
         (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
         !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
         !baseAndOffset(in.operands[1], reg, off)) {
@@ -155,7 +217,11 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
             ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 4, 8 or 16";
       return false;
     }
-    if (L.multi && !rowLoadEveryIteration(L, i, reg, sp.guardedLoads, why)) return false;
+    if (L.multi && !store && !rowLoadEveryIteration(L, i, reg, sp.guardedLoads, why)) return false;
+    if (L.multi && store) {
+      bool guarded = false;  // lanesAccessesOk: the store runs every iteration; so must its address
+      if (!rowLoadEveryIteration(L, i, reg, guarded, why)) return false;
+    }
     ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
     const IV *iv = nullptr;
     for (const auto &v : sp.lp.ivs)
@@ -204,31 +270,47 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       known.cmin = std::min(known.cmin, c);
       known.cmax = std::max(known.cmax, c);
     }
-    if (!byRow[key].emplace(off, i).second) {
-      why = "two loads of one row at the same offset";
-      return false;
+    if (store) {
+      if (!storedAt[key].emplace(off, i).second) {
+        why = "two stores into one row at the same offset";
+        return false;
+      }
+    } else if (!byRow[key].emplace(off, i).second) {
+      // Read again (deriche's `xm1 = in[j]` reloaded after a store the
+      // compiler could not keep apart): the same element of the tile, when
+      // it is the same width.
+      const Instruction &first = *instr(byRow[key][off]);
+      if (typeModifier(first) != typeModifier(in) || mem->vector != 1 ||
+          analysis::memAccess(first)->bytes() != mem->bytes()) {
+        why = "two loads of one row at the same offset";
+        return false;
+      }
+      again[key].push_back({off, i});
     }
   }
-  if (sp.rows.empty()) {
+  if (sp.rows.empty() || byRow.empty()) {
     why = "no load walks a row through an induction variable";
     return false;
   }
-  if (sp.rows.size() > 2) {
-    why = "more than two rows per thread (the tiles' shared memory)";
+  if (sp.rows.size() > 3 || byRow.size() > 2) {
+    why = sp.rows.size() > 3 ? "more than three rows per thread (the tiles' shared memory)"
+                             : "more than two rows read per thread (the tiles' shared memory)";
     return false;
   }
-  if (!rowPieces(sp, byRow, removed, why)) return false;
+  if (!rowPieces(sp, byRow, storedAt, removed, why)) return false;
+  for (auto &[key, list] : again) {
+    const unsigned r = unsigned(std::find(sp.rows.begin(), sp.rows.end(), key) - sp.rows.begin());
+    for (const auto &[off, i] : list) sp.loads.push_back({i, r, off - sp.rowOff[r]});
+  }
   // The loop's stores go through other allocations than its rows (which
   // the copies read tiles ahead): a launch condition per pair of pointer
   // parameters; a store the analysis cannot keep apart refuses.
-  for (size_t st : sp.lp.stores)
-    for (const auto &l : sp.loads)
-      if (!disjointBases(k_, *accessAt_.at(st), *accessAt_.at(l.stmt), sp.disjoint)) {
-        why = "the loop writes memory (" + std::string(instr(st)->opcode) +
-              ") through a pointer that may reach its rows (the same parameter, or a base the analysis cannot "
-              "trace): the tiles are read ahead of it";
-        return false;
-      }
+  if (!rowStoresApart(L, sp, why)) return false;
+  if (sp.hasRowStores() && ctx_.options.rowwalk.asyncCopy) {
+    why = "it stores along a row: only the plain copies write tiles back (rowwalk-staged-copy=async asked for "
+          "cp.async)";
+    return false;
+  }
   if (!constantRowLongEnough(L, sp, why)) return false;
   rowsCanAlign(sp);
   return sizeTiles(sp, why);
@@ -248,8 +330,9 @@ void Planner::planStagedLoops(KernelPlan &plan) {
       // So were vector rows (rowwalk vec: uniform trip counts only).
       auto perLaneUnmeasured = [&] {
         if (!sp.perLane) return false;
-        if (!sp.lp.stores.empty()) {
-          w = "the loop writes memory (" + std::string(instr(sp.lp.stores.front())->opcode) +
+        if (!sp.lp.stores.empty() || sp.hasRowStores()) {
+          const size_t st = sp.lp.stores.empty() ? sp.stores.front().stmt : sp.lp.stores.front();
+          w = "the loop writes memory (" + std::string(instr(st)->opcode) +
               ") and its trip count differs between lanes (stores were measured with uniform trip counts only)";
           return true;
         }
@@ -375,6 +458,7 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
 std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
   if (ctx_.options.rowwalk.asyncCopy) return "it has plain copies only (rowwalk-staged-copy=async)";
   if (sp.perLane) return "its trip count differs between lanes";
+  if (sp.hasRowStores()) return "it stores along a row (the write-back is of aligned 16-byte pieces)";
   for (size_t r = 0; r < sp.rows.size(); ++r)
     if (sp.shortRow[r]) return "a row of 8- or 16-bit elements";
   for (const auto &l : sp.loads)
@@ -394,7 +478,15 @@ bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
     // one 256-byte row). 128 of them by default (2 tiles of 256 bytes, 4
     // of 128), at most 192 with rowwalk-stages (ptxas allows 255 per
     // thread; the body needs its own), at least one tile.
-    const unsigned perTile = unsigned(sp.rows.size()) * sp.tileBytes / 4;
+    // (A row only stored into takes shared memory but no registers: its
+    // tiles are not copied in. Three rows of 256 bytes, two stages, would
+    // pass the 48 KB of static shared memory: 128-byte tiles then.)
+    if (sp.stageSize() * 2 > 48 * 1024 && sp.step <= 128 && !ctx_.options.rowwalk.tile) sp.tileBytes = 128;
+    if (sp.stageSize() * 2 > 48 * 1024) {
+      why = "two stages of its rows' tiles do not fit in 48 KB of shared memory (rowwalk-tile=128)";
+      return false;
+    }
+    const unsigned perTile = sp.loadedRows() * sp.tileBytes / 4;
     sp.regTiles = std::max(1u, kPlainRegs / perTile);
     if (unsigned stages = ctx_.options.rowwalk.stages)
       sp.regTiles = std::max(1u, std::min<unsigned>(stages, kPlainMaxRegs / perTile));

@@ -111,7 +111,7 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
                                 : "cp.async") +
                    ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) +
                    (sp.regTiles && !sp.perLane ? ", a warp not all in the loop copies each lane's own row" : "") +
-                   "; exact; " +
+                   storedRowsRemark(plan) + "; exact; " +
                    std::to_string(plan.accList.size()) +
                    " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                    "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
@@ -123,6 +123,18 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
 }
 
 }  // namespace
+
+/// ", N row(s) stored into ..." when a staged loop of `plan` stores along
+/// its rows (RowWalkStaged.cpp, writeBack), else "".
+std::string storedRowsRemark(const KernelPlan &plan) {
+  unsigned n = 0;
+  for (const auto &sp : plan.staged)
+    for (const auto &st : sp.stores) n += st.off == 0;
+  if (!n) return "";
+  return ", " + std::to_string(n) +
+         " row(s) stored into through the tiles (each lane writes its row of the tile; after each tile's body the "
+         "warp writes the tile back with coalesced 16-byte stores)";
+}
 
 /// The staged clone of a planned kernel (RowWalkStaged.cpp builds it), its
 /// variant and its remark; `conds` says the base variant's conditions.
@@ -136,12 +148,20 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   // takes the launches whose rows do not align, and comes first).
   // (rowwalk-lanes=0: planned lanes make no clone, so the unaligned one is made.)
   const bool lanes = !plan.lanes.empty() && !laneCounts(ctx).empty();
-  bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && !lanes;
+  // A loop that stores along its rows (alignable: planStagedLoops keeps no
+  // other) is left out of the unaligned clone, which runs it the original's
+  // way: its write-back is of aligned 16-byte pieces.
+  auto leftOut = [](const StagedPlan &sp) { return sp.hasRowStores() && sp.alignable; };
+  bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && !lanes,
+       anyUnaligned = false;
   for (const auto &sp : plan.staged) {
     alignable &= sp.alignable;
     needUnaligned |= !sp.alignable || sp.lengthCond;
+    if (leftOut(sp)) continue;
     unalignedOk &= sp.unalignedWhy.empty();
+    anyUnaligned = true;
   }
+  unalignedOk &= anyUnaligned;
   if (alignable)
     addStagedVariant(ctx, k, from, plan, base, conds, false, at);
   else
@@ -153,7 +173,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
                    (unalignedOk ? "; the unaligned clone takes them" : "; the lanes clones take the rows at any alignment"));
   if (needUnaligned && !unalignedOk && !lanes && ctx.options.rowwalk.unaligned)
     for (const auto &sp : plan.staged)
-      if (!sp.unalignedWhy.empty()) {
+      if (!sp.unalignedWhy.empty() && (!leftOut(sp) || !anyUnaligned)) {
         ctx.remark(Remark::Kind::Missed, *k, "",
                    "no unaligned staged clone (launches whose rows do not start 16-byte aligned run the "
                    "original): " + sp.unalignedWhy);
@@ -161,6 +181,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
       }
   if (needUnaligned && unalignedOk) {
     KernelPlan u = plan;
+    std::erase_if(u.staged, leftOut);
     for (auto &sp : u.staged) {
       sp.unaligned = true;
       sp.runs.clear();

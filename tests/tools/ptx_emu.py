@@ -17,7 +17,8 @@ tests/lit/rowwalk/Inputs/exits.cu, those the transpose pass adds and the
 rowwalk pass's staged clone's (popc, selp, integer max/min, b64 packs {lo, hi},
 setp with .and/.or, neg.f32):
 integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi, bfe,
-prmt, dp4a: char4 arithmetic), abs.f32, sqrt.rn.f32, bfind, div.rn.f32, rcp.rn.f32/.f64, mov.b32 packs and
+prmt, dp4a: char4 arithmetic), abs.f32, sqrt.rn.f32/.f64, ex2.approx.f32 (2**x: not the hardware's
+approximation; originals and clones alike), bfind, div.rn.f32, rcp.rn.f32/.f64, mov.b32 packs and
 unpacks of two halves (cuda_fp16.h's inline asm, its scope registers
 `low`/`high`), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
@@ -388,6 +389,13 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = (sum(x * y for x, y in zip(aa, bb)) + srcs[2]) & 0xFFFFFFFF
             elif base == "sqrt" and t == ".f32" and p[1] == "rn":
                 regs[d] = from_f32(math.sqrt(f32(srcs[0])))
+            elif base == "sqrt" and t == ".f64" and p[1] == "rn":
+                regs[d] = from_f64(math.sqrt(f64(srcs[0])))
+            elif base == "ex2" and t == ".f32" and p[1] == "approx":
+                # The hardware's approximation is not this, but the original
+                # and its clone run the same instruction: their digests compare.
+                x = f32(srcs[0])
+                regs[d] = from_f32(0.0 if x < -200 else math.inf if x > 200 else 2.0 ** x)
             elif base == "abs" and t == ".f32":
                 regs[d] = srcs[0] & 0x7FFFFFFF
             elif base == "neg" and t == ".f64":

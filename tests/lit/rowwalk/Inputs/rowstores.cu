@@ -1,0 +1,124 @@
+// Row walks that store along the row they walk (issue 29; docs/PASSES.md,
+// rowwalk, "Stores along a row"): in place (`a[i*n + j] *= s`), into a row
+// of another array (`y[i*n + j] = f(x[i*n + j])`), recurrences that keep
+// the last value in a register (deriche's causal pass), and the softmax a
+// thread per row writes. The staged clone writes each stored row into the
+// lane's row of the tile and the warp writes the tile back with coalesced
+// 16-byte stores after each tile's body copies. Lookalikes that must stay
+// refused: a scan that reads back the element it stored in the previous
+// iteration, a store under a guard, floyd-warshall's step (it reads
+// a[i*n + k] of the row it stores), a shift (the stores and the loads of
+// one row at different offsets). tests/lit/rowwalk/rowstores.test checks
+// the clones, rowstores-emu.test runs them on the CPU, gpu-diff's "rowwalk
+// rowstores" cases on the GPU (tests/gpu/cases/rowwalkrowstores.cu
+// includes this file).
+// Compiled with: nvcc -arch=sm_90 -O3 -ptx rowstores.cu -o rowstores.ptx
+
+// In place, int index: each row scaled.
+extern "C" __global__ void scale_f32(float *a, int rows, int n, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j < n; j++) a[i * n + j] *= s;
+}
+
+// Into another array, unsigned index.
+extern "C" __global__ void affine_u32(const float *x, float *y, unsigned rows, unsigned n, float s, float t) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (unsigned j = 0; j < n; j++) y[i * n + j] = x[i * n + j] * s + t;
+}
+
+// In place beside another array's row, 64-bit pointers.
+extern "C" __global__ void add_i32(int *a, const int *b, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) {
+    int *ra = a + (size_t)i * n;
+    const int *rb = b + (size_t)i * n;
+    for (int j = 0; j < n; j++) ra[j] = ra[j] * 3 + rb[j];
+  }
+}
+
+// Deriche's causal pass: the output's last value kept in a register, the
+// input's reloaded after each store (the compiler cannot keep them apart).
+extern "C" __global__ void causal_f32(const float *in, float *y, int rows, int n, float a1, float a2, float b1,
+                                      float b2) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  float ym1 = 0.0f, ym2 = 0.0f, xm1 = 0.0f;
+  for (int j = 0; j < n; j++) {
+    y[i * n + j] = a1 * in[i * n + j] + a2 * xm1 + b1 * ym1 + b2 * ym2;
+    xm1 = in[i * n + j];
+    ym2 = ym1;
+    ym1 = y[i * n + j];
+  }
+}
+
+// Two rows read, one written (deriche's last loop: out = c * (y1 + y2)).
+extern "C" __global__ void sum2_f32(const float *y1, const float *y2, float *out, int rows, int n, float c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j < n; j++) out[i * n + j] = c * (y1[i * n + j] + y2[i * n + j]);
+}
+
+// Softmax, a thread per row: the maximum, the sum of exponentials, the row written.
+extern "C" __global__ void softmax_f32(const float *x, float *y, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  const float *r = x + (size_t)i * n;
+  float m = r[0];
+  for (int j = 1; j < n; j++) m = fmaxf(m, r[j]);
+  float s = 0.0f;
+  for (int j = 0; j < n; j++) s += __expf(r[j] - m);
+  float inv = 1.0f / s;
+  float *o = y + (size_t)i * n;
+  for (int j = 0; j < n; j++) o[j] = __expf(r[j] - m) * inv;
+}
+
+// Doubles normalized in place by their row's norm.
+extern "C" __global__ void normalize_f64(double *a, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  double s = 0.0;
+  for (int j = 0; j < n; j++) s += a[(size_t)i * n + j] * a[(size_t)i * n + j];
+  double inv = 1.0 / sqrt(s);
+  for (int j = 0; j < n; j++) a[(size_t)i * n + j] *= inv;
+}
+
+// Shorts in place (a row of 16-bit elements stored).
+extern "C" __global__ void clamp_s16(short *a, int rows, int n, short lo, short hi) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j < n; j++) {
+      short v = a[(size_t)i * n + j];
+      a[(size_t)i * n + j] = v < lo ? lo : v > hi ? hi : v;
+    }
+}
+
+// Refused: reads back the element it stored in the previous iteration.
+extern "C" __global__ void scan_i32(int *a, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 1; j < n; j++) a[i * n + j] += a[i * n + j - 1];
+}
+
+// Refused: a store under a guard (the write-back would write every element).
+extern "C" __global__ void skip3_f32(float *a, int rows, int n, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j < n; j++)
+      if (j % 3) a[i * n + j] *= s;
+}
+
+// Refused: floyd-warshall's row step reads a[i*n + k] of the row it stores.
+extern "C" __global__ void fw_rows(int *p, int rows, int n, int k) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows && i != k)
+    for (int j = 0; j < n; j++) p[i * n + j] = min(p[i * n + j], p[i * n + k] + p[k * n + j]);
+}
+
+// Refused: a shift within one row (loads and stores at different offsets).
+extern "C" __global__ void shift_f32(float *a, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j + 1 < n; j++) a[(size_t)i * n + j] = a[(size_t)i * n + j + 1];
+}
