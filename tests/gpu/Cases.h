@@ -35,6 +35,8 @@ struct Arg {
   // In: the last element 0 (a sentinel a loop with an early exit stops at
   // before the buffer's end).
   bool lastZero = false;
+  // In: also compared after the run, like an output (in-place kernels).
+  bool compared = false;
 };
 
 inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }
@@ -42,6 +44,12 @@ inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e,
 inline Arg inZeros(Elem e, size_t n, unsigned oneIn) {
   Arg a = in(e, n);
   a.zeroOneIn = oneIn;
+  return a;
+}
+/// An input the kernel updates in place: initialized like an input, compared like an output.
+inline Arg inout(Elem e, size_t n) {
+  Arg a = in(e, n);
+  a.compared = true;
   return a;
 }
 inline Arg out(Elem e, size_t n) { return {Arg::Kind::Out, e, n, 0, 0, 0}; }
@@ -139,6 +147,8 @@ void addRowWalkVec(std::vector<Case> &cs);
 void addRowWalkUnaligned(std::vector<Case> &cs);
 /// rowwalk on loops that also store (CasesRowWalkStores.cpp).
 void addRowWalkStores(std::vector<Case> &cs);
+/// Stores along the walked rows (CasesRowWalkStores.cpp; addRowWalkStores calls it).
+void addRowWalkRowStores(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
 void addCsr(std::vector<Case> &cs);
 /// group's clone merged along y on kernels with gathers (CasesGroupGathers.cpp).

@@ -9,6 +9,7 @@
 // floor: the original), the output inside the input's allocation (the
 // disjointness condition fails: the original), rows not a multiple of 32 and
 // a row length not a multiple of the tile (forced with rowwalk-staged=1).
+// Then "rowwalk rowstores": stores along the walked rows themselves.
 #include "Cases.h"
 
 namespace gpudiff {
@@ -61,6 +62,77 @@ void addRowWalkStores(std::vector<Case> &cs) {
                         {16, 1, 1}, {256, 1, 1}));
   cs.back().expect = "=rowsum_self__ptxopt_staged";
   cs.back().big = true;
+  addRowWalkRowStores(cs);
+}
+
+/// Stores along the walked rows (tests/lit/rowwalk/Inputs/rowstores.cu): in
+/// place (the matrix compared after the run), into a row of another array,
+/// deriche's causal pass, softmax's three loops; rows not a multiple of 32
+/// (the solo form), rows not 16-byte aligned and an aliasing argument (the
+/// original), the refused lookalikes. The matrices are 64-128 MB (past the
+/// 50 MB L2), except the edges.
+void addRowWalkRowStores(std::vector<Case> &cs) {
+  const std::string noLanes = "-O2;rowwalk-lanes=0";  // the staged clone where lanes clones come first
+  auto add = [&](const std::string &kernel, std::vector<Arg> args, unsigned rows, unsigned m, unsigned block,
+                 const std::string &expect, const std::string &what = "", const std::string &passes = "") {
+    Case c = makeCase("rowwalk rowstores: " + kernel + " " + std::to_string(rows) + "x" + std::to_string(m) + " b" +
+                          std::to_string(block) + (what.empty() ? "" : ", " + what) +
+                          (passes.empty() ? "" : " (" + passes + ")"),
+                      "rowwalkrowstores", kernel, std::move(args), {(rows + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.expect = expect;
+    c.passes = passes;
+    c.big = size_t(rows) * m >= (size_t(1) << 22);
+    cs.push_back(std::move(c));
+  };
+  auto n = [](unsigned r, unsigned m) { return size_t(r) * m; };
+  // scale_f32(a, rows, n, s): by -1, so repeated timing launches stay finite.
+  for (auto [r, m, b] : {std::array<unsigned, 3>{4096, 4096, 256}, {8192, 2048, 128}, {3000, 2000, 256}})
+    add("scale_f32", {inout(Elem::F32, n(r, m)), i32(int(r)), i32(int(m)), f32(-1.0f)}, r, m, b,
+        "=scale_f32__ptxopt_staged", r % 32 ? "in place, a warp of 24 lanes" : "in place");
+  add("scale_f32", {inout(Elem::F32, n(4096, 4099)), i32(4096), i32(4099), f32(-1.0f)}, 4096, 4099, 256, "original",
+      "rows not 16-byte aligned");
+  add("scale_f32", {inout(Elem::F32, n(1000, 1000)), i32(1000), i32(1000), f32(-1.0f)}, 1000, 1000, 256, "original",
+      "under the launch floor");
+  // affine_u32(x, y, rows, n, s, t)
+  add("affine_u32", {in(Elem::F32, n(4096, 4096)), out(Elem::F32, n(4096, 4096)), i32(4096), i32(4096), f32(1.5f),
+                     f32(0.25f)},
+      4096, 4096, 256, "", "into another array");
+  add("affine_u32", {in(Elem::F32, n(4096, 4096)), out(Elem::F32, n(4096, 4096)), i32(4096), i32(4096), f32(1.5f),
+                     f32(0.25f)},
+      4096, 4096, 256, "=affine_u32__ptxopt_staged", "into another array", noLanes);
+  // add_i32(a, b, rows, n): a = 3a + b in place.
+  add("add_i32", {inout(Elem::I32, n(4096, 4096)), in(Elem::I32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096,
+      256, "=add_i32__ptxopt_staged", "in place beside another row");
+  add("add_i32", {inout(Elem::I32, n(4096, 4096) * 2), aliasOf(0, Elem::I32, 64), i32(4096), i32(4096)}, 4096, 4096,
+      256, "original", "b inside a");
+  // causal_f32(in, y, rows, n, a1, a2, b1, b2)
+  add("causal_f32", {in(Elem::F32, n(4096, 4096)), out(Elem::F32, n(4096, 4096)), i32(4096), i32(4096), f32(0.5f),
+                     f32(0.25f), f32(0.125f), f32(-0.0625f)},
+      4096, 4096, 256, "=causal_f32__ptxopt_staged", "deriche's causal pass");
+  add("causal_f32", {in(Elem::F32, n(2080, 3000)), out(Elem::F32, n(2080, 3000)), i32(2080), i32(3000), f32(0.5f),
+                     f32(0.25f), f32(0.125f), f32(-0.0625f)},
+      2080, 3000, 64, "=causal_f32__ptxopt_staged", "deriche's causal pass");
+  // sum2_f32(y1, y2, out, rows, n, c): three rows, 128-byte tiles.
+  add("sum2_f32", {in(Elem::F32, n(4096, 4096)), in(Elem::F32, n(4096, 4096)), out(Elem::F32, n(4096, 4096)),
+                   i32(4096), i32(4096), f32(0.75f)},
+      4096, 4096, 256, "=sum2_f32__ptxopt_staged", "two rows read, one written", noLanes);
+  // softmax_f32(x, y, rows, n); normalize_f64(a, rows, n); clamp_s16(a, rows, n, lo, hi)
+  for (auto [r, m] : {std::array<unsigned, 2>{4096, 4096}, {16384, 1024}})
+    add("softmax_f32", {in(Elem::F32, n(r, m)), out(Elem::F32, n(r, m)), i32(int(r)), i32(int(m))}, r, m, 256,
+        "=softmax_f32__ptxopt_staged", "a thread per row");
+  add("softmax_f32", {in(Elem::F32, n(4096, 4095)), out(Elem::F32, n(4096, 4095)), i32(4096), i32(4095)}, 4096, 4095,
+      256, "=softmax_f32__ptxopt_staged_unaligned", "rows not aligned: the unaligned clone, the write loop as it was");
+  add("normalize_f64", {inout(Elem::F64, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256,
+      "=normalize_f64__ptxopt_staged", "in place");
+  add("clamp_s16", {inout(Elem::I16, n(4096, 4096)), i32(4096), i32(4096), i32(-1000), i32(2000)}, 4096, 4096, 256,
+      "=clamp_s16__ptxopt_staged", "16-bit, in place");
+  // Refused: each runs the original (and must give its results).
+  add("scan_i32", {inout(Elem::I32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256, "!staged",
+      "reads back what it stored (refused)");
+  add("skip3_f32", {inout(Elem::F32, n(4096, 4096)), i32(4096), i32(4096), f32(-1.0f)}, 4096, 4096, 256, "original",
+      "a guarded store (refused)");
+  add("fw_rows", {inout(Elem::I32, n(4096, 4096)), i32(4096), i32(4096), i32(17)}, 4096, 4096, 256, "original",
+      "floyd-warshall's row step (refused)");
 }
 
 }  // namespace gpudiff

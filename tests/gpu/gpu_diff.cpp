@@ -235,11 +235,11 @@ struct Args {
     }
   }
 
-  /// Every output allocation, slack included, concatenated.
+  /// Every output allocation (and input compared as one), slack included, concatenated.
   std::vector<unsigned char> outputs(const Case &c) const {
     std::vector<unsigned char> all;
     for (size_t i = 0; i < c.args.size(); ++i) {
-      if (c.args[i].kind != Arg::Kind::Out) continue;
+      if (c.args[i].kind != Arg::Kind::Out && !(c.args[i].kind == Arg::Kind::In && c.args[i].compared)) continue;
       size_t at = all.size();
       all.resize(at + allocBytes[i]);
       check(cudaMemcpy(all.data() + at, base[i], allocBytes[i], cudaMemcpyDeviceToHost), "cudaMemcpy");
