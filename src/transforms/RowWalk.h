@@ -139,7 +139,7 @@ struct LanePlan {
   std::string bound;      // register or immediate
   std::string boundOffset;  // the test compares iv + boundOffset with bound (empty: iv itself)
   bool after = true;      // the test reads the iv after its update
-  bool lessThan = false;  // the test is `iv < bound` (signed, 32-bit; staged per-lane: RowWalkTri.cpp; CSR lanes: RowWalkCsr.cpp)
+  bool lessThan = false;  // the test is `iv < bound` (signed, 32-bit; staged per-lane: RowWalkTri.cpp; CSR lanes: RowWalkCsr.cpp), or `iv > bound` stepping down (staged)
   size_t setpAt = 0;
   std::set<int> tripParams;  // integer parameters the trip count is computed from
   bool dataRows = false;     // rows that start and end at loaded values (CSR; RowWalkCsr.cpp)
@@ -224,6 +224,14 @@ struct StagedPlan {
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
   bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
+  /// The rows are walked down (each iteration's piece `step` bytes below
+  /// the last one's): tile t holds iterations t*IPT .. t*IPT + IPT - 1 from
+  /// its top down, the copies go down the row (RowWalkStaged.cpp).
+  bool down = false;
+  /// Where iteration `it` of a tile reads or writes byte `off` of its piece, from the row's tile.
+  int64_t tilePos(unsigned it, int64_t off) const {
+    return int64_t(down ? tileBytes / unsigned(step) - 1 - it : it) * step + off;
+  }
   /// A loop with early exits (lp.loop.exits) or with row loads under a
   /// guard on indices (guardedLoads; RowWalkGuards.cpp): parallel to
   /// rows, the pointer parameter each row's base comes from; each warp

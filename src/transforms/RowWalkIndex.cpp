@@ -315,7 +315,7 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
 bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load, const std::string &reg,
                             StagedPlan::Wide &w, std::string &key) {
   // reg = add.s64 base, iv (either order), iv a 64-bit induction variable
-  // stepping a positive immediate, read before its update; base not written
+  // stepping an immediate, read before its update; base not written
   // in the loop.
   const size_t d = onlyDefInLoop(L, reg);
   if (d == SIZE_MAX || d > load) return false;
@@ -328,7 +328,7 @@ bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load,
     const Operand &v = add.operands[side], &b = add.operands[3 - side];
     const IV *iv = nullptr;
     for (const auto &x : lp.ivs)
-      if (x.reg == v.text && x.bits == 64 && x.immStep && x.step > 0) iv = &x;
+      if (x.reg == v.text && x.bits == 64 && x.immStep && x.step != 0) iv = &x;  // down: StagedPlan::down
     if (!iv || iv->update < d) continue;
     bool written = false;
     for (size_t i = L.hs + 1; i <= L.ls; ++i)

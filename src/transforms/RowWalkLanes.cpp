@@ -143,7 +143,8 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
     // `#define N 2048`: 64 bytes, which only the staged clone takes, up to 128). The lanes
     // clone also takes rows walked downwards (`for (j = n - 1; j >= 0; j--)`): lane l
     // takes iterations l, l+32, ... whichever way they go; its reductions are exact ones.
-    const int64_t most = staged ? 128 : 32, least = staged ? 1 : -32;
+    // The staged clone's tiles go down such rows too (StagedPlan::down).
+    const int64_t most = staged ? 128 : 32, least = -most;
     for (const auto &s : a.strides) {
       unit |= s.symbol == counter && s.constant && *s.constant != 0 && *s.constant >= least && *s.constant <= most;
       downwards |= s.symbol == counter && s.constant && *s.constant < 0 && *s.constant >= -most;
@@ -185,7 +186,7 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
         // (`hits[j] = i` stores one element for the whole warp).
         bool along = false, own = false;
         for (const auto &s : a.strides) {
-          along |= s.symbol == counter && s.constant && *s.constant > 0 && *s.constant <= 128;
+          along |= s.symbol == counter && s.constant && *s.constant != 0 && std::llabs(*s.constant) <= 128;
           own |= s.var == "%tid.x" && (!s.constant || *s.constant != 0);
         }
         const char *refusal = !along || !own ? "not coalesced along %tid.x and not along a row of the thread's own"
@@ -465,7 +466,8 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   const Instruction &sp = *instr(lp.setpAt);
   auto smods = sp.modifiers();
   bool ne = smods.size() == 2 && ((smods[0] == ".ne" && !br.guardNegated) || (smods[0] == ".eq" && br.guardNegated));
-  const bool lt = !ne && (staged || lp.dataRows) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
+  const bool gt = sp.opcode == "setp.gt.s32";  // a counter stepping down: the staged clone only
+  const bool lt = !ne && (staged || (lp.dataRows && !gt)) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
   if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !(ne || lt)) {
     why = "the loop's exit test is not 'iv != bound' (" + std::string(sp.opcode) + ")";
     return false;
@@ -514,8 +516,9 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   if (lt) {
     const IV &t = lp.ivs[lp.tested];
     const bool pointer = t.bits == 64 && sp.opcode == "setp.lt.u64";  // lessThanLatch's pointer loops
-    if ((t.bits != 32 && !pointer) || t.step <= 0 || !lp.after || !lp.boundOffset.empty()) {
-      why = "the loop's exit test 'iv < bound' is not on a 32-bit counter stepping up, read after its update";
+    if ((t.bits != 32 && !pointer) || (gt ? t.step >= 0 : t.step <= 0) || !lp.after || !lp.boundOffset.empty()) {
+      why = gt ? "the loop's exit test 'iv > bound' is not on a 32-bit counter stepping down, read after its update"
+               : "the loop's exit test 'iv < bound' is not on a 32-bit counter stepping up, read after its update";
       return false;
     }
     lp.lessThan = true;

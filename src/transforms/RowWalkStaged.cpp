@@ -67,9 +67,31 @@
 // permutes with the channels looped in the thread. Only unpredicated
 // stores in single-block loops with a warp-uniform trip count (what the
 // GPU ran); others refuse.
+// Stores along a row (sp.stores: in place, `a[i*n + j] *= s`, or into a
+// row of another array, `y[i*n + j] = f(x[i*n + j])`, deriche's passes, a
+// softmax's last loop): the stored row is a row of the tiles. Each store of
+// the body copies writes the lane's row of the tile (st.shared, its own
+// width), so a later load of the same element reads what was stored, as in
+// global memory; after the IPT body copies of tile t, bar.warp.sync, and
+// each lane writes back with st.global.v4 the pieces it copied in (the same
+// places: a row only stored into is not copied in, its body covers every
+// byte), to the copy sources K + 1 tiles back (writeBack); after the last
+// tile one more bar.warp.sync, so the remaining iterations and the code
+// after the loop see every lane's write-back. Exact: each element's last
+// value reaches memory, and no load of the loop can see the delay, since
+// the stores cover each iteration's S bytes exactly (the write-back writes
+// no byte the loop does not), run in every iteration unpredicated, and every
+// other access of the loop goes through another allocation than a stored
+// row (launch conditions, rowStoresApart). Solo: each lane writes back its
+// own row. Plain copies and one trip count per warp only; no unaligned
+// clone (unaligned pieces), which leaves such loops to the original.
 // Refuses (remark): rowwalk-staged-copy=async on a target below sm_80; a
 // loop that writes
-// memory other than such stores (its tiles are read ahead); a row walked by a register that is not
+// memory other than such stores (its tiles are read ahead): a store along a
+// row under a guard or a predicate, one that reads back an element stored
+// in an earlier iteration (a scan: its loads do not cover the piece
+// exactly), one whose row the loop also reads elsewhere (floyd-warshall's
+// `p[i*n + k]`: the same parameter); a row walked by a register that is not
 // a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes, nor
 // base + scale * a widened 32-bit index advancing as much (RowWalkIndex.cpp:
 // then each warp also checks that no index of the loop wraps; rows of
@@ -191,6 +213,9 @@ struct StagedEmit {
     ring = stageBytes * sp.stages;
   }
 
+  /// How far the copy sources move per tile: up the row, or down it (sp.down).
+  std::string tileStep() const { return std::to_string((sp.down ? -1 : 1) * int64_t(sp.tileBytes)); }
+
   void movVec(const std::string &dst, const std::vector<std::string> &from, bool unpack) {
     auto mv = std::make_unique<Instruction>();
     mv->opcode = m.intern("mov.b64");
@@ -265,6 +290,11 @@ struct StagedEmit {
       if (sp.wide[r].base.empty() && sp.rowOff[r]) {
         rowStart.back() = e.reg64();
         e.ins("add.s64", {rowStart.back(), sp.rows[r], std::to_string(sp.rowOff[r])});
+      }
+      if (sp.down) {  // tile 0's lowest byte: its top is the first iteration's piece
+        const std::string low = e.reg64();
+        e.ins("add.s64", {low, rowStart.back(), std::to_string(sp.step - int64_t(sp.tileBytes))});
+        rowStart.back() = low;
       }
       const std::string a = e.reg64();
       e.ins("and.b64", {a, rowStart.back(), "15"});
@@ -434,7 +464,7 @@ struct StagedEmit {
     // its first load in program order reads (nvcc loads a pair's [p+4]
     // before its [p]).
     const StagedPlan::RowLoad &from = run ? *rowLoad.at(run->front()) : rl;
-    const int64_t at = int64_t(from.row) * sp.tileSize() + int64_t(it) * sp.step + from.off;
+    const int64_t at = int64_t(from.row) * sp.tileSize() + sp.tilePos(it, from.off);
     ld->operands.push_back(addressOf(e.m, rp[rl.row], at));
     ld->edited = true;
     e.out.push_back(std::move(ld));
@@ -468,7 +498,7 @@ struct StagedEmit {
             const StagedPlan::RowLoad &w = *rs->second;
             auto st = std::make_unique<Instruction>();
             st->opcode = m.intern("st.shared" + typeModifier(in));
-            st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + int64_t(it) * sp.step + w.off),
+            st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + sp.tilePos(it, w.off)),
                             in.operands[1]};
             st->edited = true;
             e.out.push_back(std::move(st));
@@ -587,7 +617,7 @@ struct StagedEmit {
             auto &ld = static_cast<Instruction &>(*e.out.back());
             ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
           }
-          e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
+          e.ins("add.s64", {src[r][k], src[r][k], tileStep()});
         }
       for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
         const std::string q = e.regp();
@@ -674,7 +704,7 @@ struct StagedEmit {
   /// places) and after the next tile's barrier for the others' body copies.
   void writeBack(const std::string &d, unsigned K, const std::function<unsigned(unsigned)> &pieceAt) {
     if (!solo) e.ins("bar.warp.sync", {"-1"});
-    const int64_t back = -int64_t(K + 1) * sp.tileBytes;
+    const int64_t back = (sp.down ? 1 : -1) * int64_t(K + 1) * sp.tileBytes;
     for (const auto &st : sp.stores) {
       if (st.off != 0) continue;  // one write-back per row
       for (unsigned k = 0; k < pieces; ++k) {

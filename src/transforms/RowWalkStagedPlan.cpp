@@ -58,8 +58,9 @@ bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, st
   std::optional<int64_t> trip;
   for (const auto &iv : fa_.affine().inductionVars())
     if (iv.loop == L.id && iv.tripConstant) trip = iv.tripConstant;
-  if (!trip || sp.loads.empty()) return true;
-  const unsigned bytes = analysis::memAccess(*instr(sp.loads.front().stmt))->bytes();
+  if (!trip || (sp.loads.empty() && sp.stores.empty())) return true;
+  const unsigned bytes =
+      analysis::memAccess(*instr((sp.loads.empty() ? sp.stores : sp.loads).front().stmt))->bytes();
   const int64_t elems = *trip * sp.step / int64_t(bytes);
   const int64_t least = ctx_.options.rowwalk.staged.value_or(false) ? kMinRow : kStagedMinRow;
   if (elems >= least) return true;
@@ -181,11 +182,20 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   std::map<std::string, std::vector<std::pair<int64_t, size_t>>> again;  // loads of an offset read before
   const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
   const std::set<size_t> rowStores(sp.lp.rowStores.begin(), sp.lp.rowStores.end());
+  // Rows walked down (`for (j = n - 1; j >= 0; j--)`, deriche's anti-causal
+  // pass) only in a loop that walks no row up: beside rows walked up, a
+  // load walking down is read from global memory as before.
+  bool up = false;
+  for (size_t i = L.hs + 1; i < L.ls; ++i)
+    if (!removed.count(i) && accessAt_.count(i))
+      for (const auto &s : accessAt_.at(i)->strides)
+        up |= s.symbol == counter && s.constant && *s.constant > 0 &&
+              (accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced || rowStores.count(i));
   for (size_t i = L.hs + 1; i < L.ls; ++i) {
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
     bool walks = false;
-    for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && *s.constant > 0;
+    for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && (up ? *s.constant > 0 : *s.constant < 0);
     const bool store = rowStores.count(i) != 0;
     if (unknown && a.verdict == AccessInfo::Verdict::Unknown && !store) walks = true;
     else if (!store && (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks)) continue;
@@ -250,14 +260,31 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     } else if (!iv || iv->bits != 64 || !iv->immStep) {
       step = 0;
     }
-    why = stepRefusal(step, mem->bytes(), wide, reg, smallSteps_, smallWide_);
+    const bool down = step < 0;
+    if (down && (wideIndex || mem->bytes() < 4 || vec)) {
+      why = "a row walked downwards through " +
+            std::string(wideIndex ? "a 32-bit index" : mem->bytes() < 4 ? "8- or 16-bit elements" : "vectors") +
+            " (the staged clone's tiles go down rows of 4- and 8-byte scalars through a 64-bit pointer only)";
+      return false;
+    }
+    if (down && (smallSteps_ || -step < 16)) {
+      // nvcc puts a downward loop's remainder (n % 4 elements, one an
+      // iteration) before the unrolled loop, whose start the access analysis
+      // then cannot place: staging the remainder alone would send every
+      // warp to the original loop in one-warp blocks, slower.
+      why = "a row walked downwards one element an iteration (nvcc's remainder loop, which it puts before the "
+            "unrolled loop, whose start the access analysis then cannot place)";
+      return false;
+    }
+    why = stepRefusal(down ? -step : step, mem->bytes(), wide, reg, smallSteps_, smallWide_);
     if (!why.empty()) return false;
+    if (down) step = -step;
     // After its update the register is one step on: nvcc's rotated loops
     // (clone::peelRotatedLoops) read the first elements of an iteration
     // before the update and the rest after it.
     if (iv && iv->update < i) off += iv->step;
-    if (sp.rows.empty()) sp.step = step;
-    if (step != sp.step) {
+    if (sp.rows.empty()) sp.step = step, sp.down = down;
+    if (step != sp.step || down != sp.down) {
       why = "rows advancing by different steps";
       return false;
     }
@@ -288,7 +315,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       again[key].push_back({off, i});
     }
   }
-  if (sp.rows.empty() || byRow.empty()) {
+  if (sp.rows.empty()) {  // (a row only stored into is staged too: `out[i*n + j] = x[j] * s[i]`)
     why = "no load walks a row through an induction variable";
     return false;
   }
@@ -306,6 +333,12 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   // the copies read tiles ahead): a launch condition per pair of pointer
   // parameters; a store the analysis cannot keep apart refuses.
   if (!rowStoresApart(L, sp, why)) return false;
+  if (sp.down && (ctx_.options.rowwalk.asyncCopy || sp.guardedLoads)) {
+    why = std::string("the row is walked downwards ") +
+          (sp.guardedLoads ? "and read under a guard (the allocation checks assume tiles going up)"
+                           : "(only the plain copies' tiles go down; rowwalk-staged-copy=async asked for cp.async)");
+    return false;
+  }
   if (sp.hasRowStores() && ctx_.options.rowwalk.asyncCopy) {
     why = "it stores along a row: only the plain copies write tiles back (rowwalk-staged-copy=async asked for "
           "cp.async)";
@@ -330,6 +363,11 @@ void Planner::planStagedLoops(KernelPlan &plan) {
       // So were vector rows (rowwalk vec: uniform trip counts only).
       auto perLaneUnmeasured = [&] {
         if (!sp.perLane) return false;
+        if (sp.down) {
+          w = "the row is walked downwards and its trip count differs between lanes (the per-lane form's tiles go "
+              "up only)";
+          return true;
+        }
         if (!sp.lp.stores.empty() || sp.hasRowStores()) {
           const size_t st = sp.lp.stores.empty() ? sp.stores.front().stmt : sp.lp.stores.front();
           w = "the loop writes memory (" + std::string(instr(st)->opcode) +
@@ -407,7 +445,10 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
   analysis::Symbol tx{analysis::Symbol::Kind::Tid};
   tx.dim = 0;
   const uint16_t tid = fa_.affine().symbolId(tx);
-  for (const auto &l : sp.loads) {
+  std::vector<StagedPlan::RowLoad> all = sp.loads;  // and the rows only stored into
+  for (const auto &st : sp.stores)
+    if (!sp.loaded[st.row]) all.push_back(st);
+  for (const auto &l : all) {
     if (!accessAt_.count(l.stmt)) continue;
     for (const auto &st : accessAt_.at(l.stmt)->strides)
       if (st.symbol == tid && st.constant && *st.constant % 16 != 0)
@@ -415,8 +456,8 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
                             " bytes apart (a constant, not a multiple of 16): no warp's 32 rows all start 16-byte "
                             "aligned, so every warp would run the original loop");
   }
-  for (const auto &l : sp.loads) {
-    if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first load: the start of its piece
+  for (const auto &l : all) {
+    if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first access: the start of its piece
     const AccessInfo &a = *accessAt_.at(l.stmt);
     if (!a.address.known) continue;
     // The loop's first iteration: its counters' terms are 0.
@@ -459,6 +500,7 @@ std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
   if (ctx_.options.rowwalk.asyncCopy) return "it has plain copies only (rowwalk-staged-copy=async)";
   if (sp.perLane) return "its trip count differs between lanes";
   if (sp.hasRowStores()) return "it stores along a row (the write-back is of aligned 16-byte pieces)";
+  if (sp.down) return "its rows are walked downwards";
   for (size_t r = 0; r < sp.rows.size(); ++r)
     if (sp.shortRow[r]) return "a row of 8- or 16-bit elements";
   for (const auto &l : sp.loads)
@@ -486,7 +528,7 @@ bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
       why = "two stages of its rows' tiles do not fit in 48 KB of shared memory (rowwalk-tile=128)";
       return false;
     }
-    const unsigned perTile = sp.loadedRows() * sp.tileBytes / 4;
+    const unsigned perTile = std::max(1u, sp.loadedRows()) * sp.tileBytes / 4;  // (rows only stored into: any)
     sp.regTiles = std::max(1u, kPlainRegs / perTile);
     if (unsigned stages = ctx_.options.rowwalk.stages)
       sp.regTiles = std::max(1u, std::min<unsigned>(stages, kPlainMaxRegs / perTile));

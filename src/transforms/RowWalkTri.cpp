@@ -113,14 +113,20 @@ bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool ne
   // unroll) any such counter, and a pointer (`while (p < end)`, setp.lt.u64),
   // in the per-lane form (planPerLane).
   if (negated) return false;
+  // A 32-bit counter stepping down, `iv > bound` (a row walked down,
+  // `for (j = n - 1; j >= 0; j--)`: planLatch asks for the negative step;
+  // the staged clone only).
+  if (setp.opcode == "setp.gt.s32") return true;
   if (smallSteps_) return setp.opcode == "setp.lt.s32" || setp.opcode == "setp.lt.u64";
   return setp.opcode == "setp.lt.s32" && fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
 }
 
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {
   // Do-while, the test after the update: T = max(1, ceil((bound - iv0) / step)),
-  // in 64 bits from the sign-extended values.
+  // in 64 bits from the sign-extended values (`iv > bound` stepping down:
+  // ceil((iv0 - bound) / -step)).
   const IV &t = lp.ivs[lp.tested];
+  const int64_t mag = t.step < 0 ? -t.step : t.step;
   std::string b = lp.bound;
   if (!b.empty() && b[0] != '%') {
     const std::string r = t.bits == 64 ? e.reg64() : e.reg32();
@@ -137,9 +143,10 @@ std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<
     e.ins("cvt.s64.s32", {a, v0[lp.tested]});
     e.ins("cvt.s64.s32", {bw, b});
   }
-  e.ins("sub.s64", {d, bw, a});
-  e.ins("add.s64", {d, d, std::to_string(t.step - 1)});
-  e.ins("shr.s64", {d, d, std::to_string(log2u(uint64_t(t.step)))});
+  if (t.step < 0) e.ins("sub.s64", {d, a, bw});
+  else e.ins("sub.s64", {d, bw, a});
+  e.ins("add.s64", {d, d, std::to_string(mag - 1)});
+  e.ins("shr.s64", {d, d, std::to_string(log2u(uint64_t(mag)))});
   e.ins("max.s64", {T, d, "1"});
   return T;
 }
@@ -147,12 +154,14 @@ std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<
 void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
                     const std::string &ok) {
   // The original's counter after its last update, iv0 + T * step, is at most
-  // 2^31 - 1: past it the 32-bit counter would wrap and the loop go on.
+  // 2^31 - 1 (stepping down: at least -2^31): past it the 32-bit counter
+  // would wrap and the loop go on.
   if (lp.ivs[lp.tested].bits == 64) return;  // a pointer: no wrap
   const std::string a = e.reg64(), last = e.reg64();
   e.ins("cvt.s64.s32", {a, v0[lp.tested]});
   e.ins("mad.lo.s64", {last, T, std::to_string(lp.ivs[lp.tested].step), a});
-  e.ins("setp.le.and.s64", {ok, last, "2147483647", ok});
+  if (lp.ivs[lp.tested].step < 0) e.ins("setp.ge.and.s64", {ok, last, "-2147483648", ok});
+  else e.ins("setp.le.and.s64", {ok, last, "2147483647", ok});
 }
 
 bool Planner::skipOuterLoop(const analysis::Loop &L) {

@@ -126,6 +126,20 @@ void addRowWalkRowStores(std::vector<Case> &cs) {
       "=normalize_f64__ptxopt_staged", "in place");
   add("clamp_s16", {inout(Elem::I16, n(4096, 4096)), i32(4096), i32(4096), i32(-1000), i32(2000)}, 4096, 4096, 256,
       "=clamp_s16__ptxopt_staged", "16-bit, in place");
+  // Walked down, RN = 512 elements a row (a compile-time length): the
+  // tiles go down the row. 65536 rows of 512: 128 MB.
+  add("anticausal_f32", {in(Elem::F32, n(65536, 512)), out(Elem::F32, n(65536, 512)), i32(65536), f32(0.5f),
+                         f32(0.25f), f32(0.125f), f32(-0.0625f)},
+      65536, 512, 256, "=anticausal_f32__ptxopt_staged", "deriche's anti-causal pass, walked down");
+  add("anticausal_f32", {in(Elem::F32, n(3000, 512)), out(Elem::F32, n(3000, 512)), i32(3000), f32(0.5f),
+                         f32(0.25f), f32(0.125f), f32(-0.0625f)},
+      3000, 512, 64, "=anticausal_f32__ptxopt_staged", "walked down, a warp of 24 lanes");
+  add("revsum_f32", {in(Elem::F32, n(65536, 512)), out(Elem::F32, 65536), i32(65536)}, 65536, 512, 256,
+      "=revsum_f32__ptxopt_staged", "walked down, read only");
+  add("revsum_rt_f32", {in(Elem::F32, n(65536, 512)), out(Elem::F32, 65536), i32(65536), i32(512)}, 65536, 512, 256,
+      "!staged", "walked down, a runtime length (refused)");
+  add("reverse_f32", {in(Elem::F32, n(4096, 4096)), out(Elem::F32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096,
+      256, "=reverse_f32__ptxopt_staged", "a row written up, read down", noLanes);
   // Refused: each runs the original (and must give its results).
   add("scan_i32", {inout(Elem::I32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256, "!staged",
       "reads back what it stored (refused)");

@@ -2,7 +2,8 @@
 // rowwalk, "Stores along a row"): in place (`a[i*n + j] *= s`), into a row
 // of another array (`y[i*n + j] = f(x[i*n + j])`), recurrences that keep
 // the last value in a register (deriche's causal pass), and the softmax a
-// thread per row writes. The staged clone writes each stored row into the
+// thread per row writes, and rows walked down (deriche's anti-causal pass,
+// a sum from the row's end). The staged clone writes each stored row into the
 // lane's row of the tile and the warp writes the tile back with coalesced
 // 16-byte stores after each tile's body copies. Lookalikes that must stay
 // refused: a scan that reads back the element it stored in the previous
@@ -92,6 +93,54 @@ extern "C" __global__ void clamp_s16(short *a, int rows, int n, short lo, short 
       short v = a[(size_t)i * n + j];
       a[(size_t)i * n + j] = v < lo ? lo : v > hi ? hi : v;
     }
+}
+
+// Walked down (the tiles go down the row): deriche's anti-causal pass, its
+// row length a compile-time constant as in PolyBench (with a runtime one
+// nvcc puts the n % 4 remainder before the unrolled loop, whose start the
+// access analysis cannot place: refused, revsum_rt_f32 below).
+#define RN 512
+extern "C" __global__ void anticausal_f32(const float *in, float *y, int rows, float a3, float a4, float b1,
+                                          float b2) {
+  const int n = RN;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  float yp1 = 0.0f, yp2 = 0.0f, xp1 = 0.0f, xp2 = 0.0f;
+  for (int j = n - 1; j >= 0; j--) {
+    y[i * n + j] = a3 * xp1 + a4 * xp2 + b1 * yp1 + b2 * yp2;
+    xp2 = xp1;
+    xp1 = in[i * n + j];
+    yp2 = yp1;
+    yp1 = y[i * n + j];
+  }
+}
+
+// Walked down, read only: a row summed from its end (the order kept: exact).
+extern "C" __global__ void revsum_f32(const float *a, float *s, int rows) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  const float *r = a + (size_t)i * RN;
+  float t = 0.0f;
+  for (int j = RN - 1; j >= 0; j--) t = t * 0.5f + r[j];
+  s[i] = t;
+}
+
+// Refused: the same with a runtime row length (see above).
+extern "C" __global__ void revsum_rt_f32(const float *a, float *s, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  const float *r = a + (size_t)i * n;
+  float t = 0.0f;
+  for (int j = n - 1; j >= 0; j--) t = t * 0.5f + r[j];
+  s[i] = t;
+}
+
+// Reversed into another array: the store goes up, the load down (read
+// from global memory as before, its allocation kept apart).
+extern "C" __global__ void reverse_f32(const float *in, float *out, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j < n; j++) out[(size_t)i * n + j] = in[(size_t)i * n + (n - 1 - j)];
 }
 
 // Refused: reads back the element it stored in the previous iteration.
