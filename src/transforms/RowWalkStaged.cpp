@@ -33,33 +33,19 @@
 //   bar.warp.sync (the stage may be rewritten); then the remaining
 //   T - NT*IPT iterations run in the original loop (its registers are where
 //   the body copies left them), or none.
-// Plain copies (the default on every target; rowwalk-staged-copy=async
-// gives the cp.async copies above on sm_80 and later: on an H200 at 4096 x
-// 4096 the plain copies with 2 tiles in flight ran 9.9x over the original,
-// cp.async with 5 tiles 8.4x and a hand-written kernel with sm_90 bulk
-// copies (cp.async.bulk, an mbarrier per stage) 6.7x; docs/BENCHMARKS.md):
-// the same tiles, padding, per-lane
-// reads and guards, but each lane ld.global.v4's its 16-byte pieces of a
-// tile into registers and st.shared.v4's them. The loads in flight live in
-// registers, so the register file bounds them: a 256-byte tile takes 64
-// registers per lane and row (16 pieces of 4), so 2 tiles in flight by
-// default (128 registers for the tiles; ptxas gave 197-250 registers in all,
-// no spills, on the lit inputs), 4 with 128-byte tiles, 1 with two rows;
-// rowwalk-stages=N asks for N, at most 192 registers' worth. One warp per
-// SM (the launch above): the registers cost no occupancy. The loop over
-// tiles is unrolled K = tiles-in-flight times (a slot is K named registers,
-// not indexable), each step for tile t: st.shared.v4 slot (tile t) into
-// stage t % 2, ld.global.v4 tile t+K into the slot (so K tiles are in
-// flight while the body runs), bar.warp.sync, the IPT body copies from
-// stage t % 2. Two stages of shared memory, one barrier per tile: stage
-// t % 2 was last read by tile t-2, whose reads every lane finished before
-// tile t-1's bar.warp.sync. bar.warp.sync orders memory among the lanes it
-// names (PTX ISA, bar.warp.sync: it "also guarantee[s] memory ordering
-// among threads participating in barrier": a lane's st.shared before it is
-// seen by every other lane's ld.shared after it). Why the plain copies win
-// here (not profiled): the loads of a tile go straight to registers with
-// their 16 pieces per lane in flight, while cp.async stages through L1
-// (.cg bypasses it only for the data) with an async-group wait per tile.
+// Plain copies (the default; rowwalk-staged-copy=async gives the cp.async
+// copies above, sm_80+; measured slower: docs/PASSES.md, "Plain copies"):
+// each lane ld.global.v4's its 16-byte pieces of a tile into registers
+// and st.shared.v4's them. The register file bounds the tiles in flight
+// (64 registers per 256-byte tile and row: 2 by default, 4 with 128-byte
+// tiles, 1 with two rows; rowwalk-stages=N, at most 192 registers' worth).
+// The loop over tiles is unrolled K = tiles-in-flight times (a slot is K
+// named registers), each step for tile t: st.shared.v4 slot (tile t) into
+// stage t % 2, ld.global.v4 tile t+K into the slot, bar.warp.sync, the IPT
+// body copies from stage t % 2. Two stages, one barrier per tile: stage
+// t % 2 was last read by tile t-2, before tile t-1's bar.warp.sync, which
+// orders memory among the lanes it names (PTX ISA, bar.warp.sync: it "also
+// guarantee[s] memory ordering among threads participating in barrier").
 // Stores in the loop: the tiles are read ahead, so each global store must
 // be coalesced along %tid.x and reach another allocation than every row
 // (disjointParams on the two pointer parameters; RowWalkLanes.cpp collects
@@ -67,24 +53,16 @@
 // permutes with the channels looped in the thread. Only unpredicated
 // stores in single-block loops with a warp-uniform trip count (what the
 // GPU ran); others refuse.
-// Stores along a row (sp.stores: in place, `a[i*n + j] *= s`, or into a
-// row of another array, `y[i*n + j] = f(x[i*n + j])`, deriche's passes, a
-// softmax's last loop): the stored row is a row of the tiles. Each store of
-// the body copies writes the lane's row of the tile (st.shared, its own
-// width), so a later load of the same element reads what was stored, as in
-// global memory; after the IPT body copies of tile t, bar.warp.sync, and
-// each lane writes back with st.global.v4 the pieces it copied in (the same
-// places: a row only stored into is not copied in, its body covers every
-// byte), to the copy sources K + 1 tiles back (writeBack); after the last
-// tile one more bar.warp.sync, so the remaining iterations and the code
-// after the loop see every lane's write-back. Exact: each element's last
-// value reaches memory, and no load of the loop can see the delay, since
-// the stores cover each iteration's S bytes exactly (the write-back writes
-// no byte the loop does not), run in every iteration unpredicated, and every
-// other access of the loop goes through another allocation than a stored
-// row (launch conditions, rowStoresApart). Solo: each lane writes back its
-// own row. Plain copies and one trip count per warp only; no unaligned
-// clone (unaligned pieces), which leaves such loops to the original.
+// Stores along a row (sp.stores; in place, or into a row of another
+// array): a row of the tiles. The body copies' stores write the lane's row
+// of the tile; after tile t's body, bar.warp.sync and each lane writes back
+// (st.global.v4) the pieces it copied in, to the copy sources K + 1 tiles
+// back (writeBack); one more bar.warp.sync after the last tile. Exact: the
+// stores cover each iteration's S bytes, run every iteration, and every
+// other access of the loop reaches another allocation (rowStoresApart;
+// docs/PASSES.md, "Stores along a row"). Rows walked down (sp.down): tile
+// 0 ends at the first iteration's piece, the copies go down, iteration
+// `it` of a tile sits at (IPT - 1 - it) * S (StagedPlan::tilePos).
 // Refuses (remark): rowwalk-staged-copy=async on a target below sm_80; a
 // loop that writes
 // memory other than such stores (its tiles are read ahead): a store along a
