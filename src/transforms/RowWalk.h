@@ -207,6 +207,12 @@ struct StagedPlan {
   /// a row only stored into is not.
   std::vector<bool> loaded;
   bool hasRowStores() const { return !stores.empty(); }
+  /// The rows stored into (indexes into rows, each once).
+  std::set<unsigned> storedRows() const {
+    std::set<unsigned> out;
+    for (const auto &st : stores) out.insert(st.row);
+    return out;
+  }
   unsigned loadedRows() const { return unsigned(std::count(loaded.begin(), loaded.end(), true)); }
   // Launch conditions under which the rows can start 16-byte aligned (a
   // pointer's alignment, a row length that is a multiple of 16 bytes):
@@ -357,7 +363,7 @@ private:
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
   /// planStaged's second step: each row's loads cover its piece of an
   /// iteration exactly; the loads, short-element rows and 16-byte runs.
-  bool rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
+  bool rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
                  std::map<std::string, std::map<int64_t, size_t>> &storedAt, const std::set<size_t> &removed,
                  std::string &why);
   /// The loop's stores apart from the rows the tiles read ahead, and a row's

@@ -179,9 +179,8 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
       if (a.verdict != AccessInfo::Verdict::Coalesced) {
         // A store along a row of the thread's own (in place, or into a row
         // of another array), advancing with the loop: a row of the tiles,
-        // written back a tile at a time (planStaged). Only where it runs in
-        // every iteration, unpredicated, in a loop that leaves only at its
-        // latch: the write-back writes every byte of the tile.
+        // written back a tile at a time (planStaged), in a loop that leaves
+        // only at its latch.
         // Each thread its own row: a stride along %tid.x that is not 0
         // (`hits[j] = i` stores one element for the whole warp).
         bool along = false, own = false;
@@ -189,11 +188,9 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
           along |= s.symbol == counter && s.constant && *s.constant != 0 && std::llabs(*s.constant) <= 128;
           own |= s.var == "%tid.x" && (!s.constant || *s.constant != 0);
         }
+        // (Under a guard or a predicate: planStaged takes it where the loop
+        // reads every element of the row unconditionally.)
         const char *refusal = !along || !own ? "not coalesced along %tid.x and not along a row of the thread's own"
-                              : !in.guard.empty() ? "along a row under a predicate (the tiles' write-back writes "
-                                                    "every element of the row)"
-                              : L.guarded.count(i) ? "along a row under a guard (the tiles' write-back writes every "
-                                                     "element of the row)"
                               : !L.exits.empty() ? "along a row in a loop with early exits"
                                                  : nullptr;
         if (refusal) {

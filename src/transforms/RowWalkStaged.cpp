@@ -478,6 +478,8 @@ struct StagedEmit {
             st->opcode = m.intern("st.shared" + typeModifier(in));
             st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + sp.tilePos(it, w.off)),
                             in.operands[1]};
+            st->guard = in.guard;  // a predicated store stays predicated
+            st->guardNegated = in.guardNegated;
             st->edited = true;
             e.out.push_back(std::move(st));
           } else {
@@ -683,16 +685,15 @@ struct StagedEmit {
   void writeBack(const std::string &d, unsigned K, const std::function<unsigned(unsigned)> &pieceAt) {
     if (!solo) e.ins("bar.warp.sync", {"-1"});
     const int64_t back = (sp.down ? 1 : -1) * int64_t(K + 1) * sp.tileBytes;
-    for (const auto &st : sp.stores) {
-      if (st.off != 0) continue;  // one write-back per row
+    for (unsigned row : sp.storedRows()) {
       for (unsigned k = 0; k < pieces; ++k) {
         const std::vector<std::string> v = {e.reg32(), e.reg32(), e.reg32(), e.reg32()};
         Operand vec{Operand::Kind::Vector, "", {}};
         for (const auto &x : v) vec.elems.push_back(e.op(x));
         e.ins("ld.shared.v4.b32", {});
-        static_cast<Instruction &>(*e.out.back()).operands = {vec, addressOf(e.m, d, int64_t(st.row) * sp.tileSize() + pieceAt(k))};
+        static_cast<Instruction &>(*e.out.back()).operands = {vec, addressOf(e.m, d, int64_t(row) * sp.tileSize() + pieceAt(k))};
         e.ins("st.global.v4.b32", {});
-        static_cast<Instruction &>(*e.out.back()).operands = {addressOf(e.m, src[st.row][k], back), vec};
+        static_cast<Instruction &>(*e.out.back()).operands = {addressOf(e.m, src[row][k], back), vec};
       }
     }
   }

@@ -75,7 +75,7 @@ bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, st
 /// if any (the write-back writes every byte of the tile), in sp.stores;
 /// rows of 8- and 16-bit elements (shortRuns); 16-byte runs of one type,
 /// one shared load each (sp.runs).
-bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
+bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
                         std::map<std::string, std::map<int64_t, size_t>> &storedAt, const std::set<size_t> &removed,
                         std::string &why) {
   // The accesses of `at` cover [first, first + S) exactly, each recorded in `into`.
@@ -103,7 +103,32 @@ bool Planner::rowPieces(StagedPlan &sp, std::map<std::string, std::map<int64_t, 
     if (!loads.empty() && !covers(sp.rows[r], loads, first, r, got, "loads")) return false;
     sp.loads.insert(sp.loads.end(), got.begin(), got.end());
     got.clear();
-    if (!stores.empty() && !covers(sp.rows[r], stores, first, r, got, "stores")) return false;
+    // A row the loop reads whole, unconditionally (its loads cover the
+    // piece, none under a guard): the tile holds every byte, so its stores
+    // may be any of them, under guards too (`if (v < 0) a[j] = 0`): the
+    // write-back writes each element read back unchanged or as stored, and
+    // another thread writing an element this thread reads would race in
+    // the original already. Otherwise they cover the piece, unguarded.
+    bool readWhole = !loads.empty();
+    for (const auto &[off, i] : loads) readWhole &= !L.guarded.count(i) && instr(i)->guard.empty();
+    bool guardedStore = false;
+    for (const auto &[off, i] : stores) guardedStore |= L.guarded.count(i) || !instr(i)->guard.empty();
+    if (readWhole) {
+      for (const auto &[off, i] : stores) {
+        if (off < first || off + int64_t(analysis::memAccess(*instr(i))->bytes()) > first + sp.step) {
+          why = "a store into " + sp.rows[r] + " outside each iteration's " + std::to_string(sp.step) + " bytes";
+          return false;
+        }
+        got.push_back({i, r, off - first});
+      }
+    } else if (guardedStore) {
+      why = "the loop writes memory (" + std::string(instr(stores.begin()->second)->opcode) +
+            ") along a row under a guard and does not read every element of the row unconditionally (the "
+            "tiles' write-back writes every element, which another thread could be writing)";
+      return false;
+    } else if (!stores.empty() && !covers(sp.rows[r], stores, first, r, got, "stores")) {
+      return false;
+    }
     sp.stores.insert(sp.stores.end(), got.begin(), got.end());
     std::string shortWhy;
     if (!shortRuns(loads, removed, sp, r, shortWhy)) {
@@ -228,9 +253,12 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       return false;
     }
     if (L.multi && !store && !rowLoadEveryIteration(L, i, reg, sp.guardedLoads, why)) return false;
-    if (L.multi && store) {
-      bool guarded = false;  // lanesAccessesOk: the store runs every iteration; so must its address
-      if (!rowLoadEveryIteration(L, i, reg, guarded, why)) return false;
+    if (L.multi && store) {  // its address computed every iteration, or in its block before it
+      std::set<std::string> seen;
+      if (!unguardedAddress(L, reg, seen, 0, L.guarded.count(i) ? i : SIZE_MAX)) {
+        why = "the address of a store along the row is computed under a guard in the loop";
+        return false;
+      }
     }
     ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
     const IV *iv = nullptr;
@@ -324,7 +352,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
                              : "more than two rows read per thread (the tiles' shared memory)";
     return false;
   }
-  if (!rowPieces(sp, byRow, storedAt, removed, why)) return false;
+  if (!rowPieces(L, sp, byRow, storedAt, removed, why)) return false;
   for (auto &[key, list] : again) {
     const unsigned r = unsigned(std::find(sp.rows.begin(), sp.rows.end(), key) - sp.rows.begin());
     for (const auto &[off, i] : list) sp.loads.push_back({i, r, off - sp.rowOff[r]});

@@ -128,8 +128,7 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
 /// its rows (RowWalkStaged.cpp, writeBack), else "".
 std::string storedRowsRemark(const KernelPlan &plan) {
   unsigned n = 0;
-  for (const auto &sp : plan.staged)
-    for (const auto &st : sp.stores) n += st.off == 0;
+  for (const auto &sp : plan.staged) n += unsigned(sp.storedRows().size());
   if (!n) return "";
   return ", " + std::to_string(n) +
          " row(s) stored into through the tiles (each lane writes its row of the tile; after each tile's body the "

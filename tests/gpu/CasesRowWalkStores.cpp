@@ -140,6 +140,11 @@ void addRowWalkRowStores(std::vector<Case> &cs) {
       "!staged", "walked down, a runtime length (refused)");
   add("reverse_f32", {in(Elem::F32, n(4096, 4096)), out(Elem::F32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096,
       256, "=reverse_f32__ptxopt_staged", "a row written up, read down", noLanes);
+  // Stores under a guard on the data, every element read: relu in place, a branchy clamp.
+  add("relu_rows", {inout(Elem::F32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256,
+      "=relu_rows__ptxopt_staged", "a guarded store, in place");
+  add("clampbr_rows", {inout(Elem::F32, n(4096, 4096)), i32(4096), i32(4096), f32(0.25f)}, 4096, 4096, 256,
+      "=clampbr_rows__ptxopt_staged", "a guarded store, int index");
   // Refused: each runs the original (and must give its results).
   add("scan_i32", {inout(Elem::I32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256, "!staged",
       "reads back what it stored (refused)");

@@ -143,6 +143,27 @@ extern "C" __global__ void reverse_f32(const float *in, float *out, int rows, in
     for (int j = 0; j < n; j++) out[(size_t)i * n + j] = in[(size_t)i * n + (n - 1 - j)];
 }
 
+// Stores under a guard on the data, in place: the loop reads every element
+// unconditionally, so the write-back may write the ones it did not store
+// (unchanged: another thread writing one would race with this one's read).
+extern "C" __global__ void relu_rows(float *a, int rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j < n; j++) {
+      float v = a[(size_t)i * n + j];
+      if (v < 0.0f) a[(size_t)i * n + j] = 0.0f;
+    }
+}
+
+extern "C" __global__ void clampbr_rows(float *a, int rows, int n, float t) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    for (int j = 0; j < n; j++) {
+      float v = a[i * n + j];
+      if (v > t) a[i * n + j] = t * 0.5f + v * 0.25f;
+    }
+}
+
 // Refused: reads back the element it stored in the previous iteration.
 extern "C" __global__ void scan_i32(int *a, int rows, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -150,7 +171,9 @@ extern "C" __global__ void scan_i32(int *a, int rows, int n) {
     for (int j = 1; j < n; j++) a[i * n + j] += a[i * n + j - 1];
 }
 
-// Refused: a store under a guard (the write-back would write every element).
+// Refused: a store under a guard on indices whose load is guarded too (the
+// write-back would write elements the loop never reads, which another
+// thread could be writing).
 extern "C" __global__ void skip3_f32(float *a, int rows, int n, float s) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < rows)
