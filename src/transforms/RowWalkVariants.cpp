@@ -147,10 +147,11 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   // takes the launches whose rows do not align, and comes first).
   // (rowwalk-lanes=0: planned lanes make no clone, so the unaligned one is made.)
   const bool lanes = !plan.lanes.empty() && !laneCounts(ctx).empty();
-  // A loop that stores along its rows (alignable: planStagedLoops keeps no
-  // other) is left out of the unaligned clone, which runs it the original's
-  // way: its write-back is of aligned 16-byte pieces.
-  auto leftOut = [](const StagedPlan &sp) { return sp.hasRowStores() && sp.alignable; };
+  // A loop that stores along its rows or walks them down (alignable:
+  // planStagedLoops keeps no other) is left out of the unaligned clone,
+  // which runs it the original's way: its write-back is of aligned 16-byte
+  // pieces, its copies go up.
+  auto leftOut = [](const StagedPlan &sp) { return (sp.hasRowStores() || sp.down) && sp.alignable; };
   bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && !lanes,
        anyUnaligned = false;
   for (const auto &sp : plan.staged) {
