@@ -225,8 +225,13 @@ struct StagedPlan {
   std::set<std::pair<uint32_t, uint32_t>> disjoint;
   // Runs of row loads read as one 16-byte shared load (body indexes, by offset).
   std::vector<std::vector<size_t>> runs;
-  int64_t step = 16;      // S: bytes of a row per iteration
-  unsigned tileBytes = 256;  // bytes of a row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
+  int64_t step = 16;      // S: bytes of a row per iteration (rows advancing by different steps: the largest)
+  /// Parallel to rows: each row's bytes per iteration (S_r). Rows of
+  /// different element sizes advance by different steps (`out[j] = s +=
+  /// in[j]` from bytes into 32-bit integers, a `__half` row times a float
+  /// row): each row's tile holds the same IPT iterations, IPT * S_r bytes.
+  std::vector<int64_t> rowStep;
+  unsigned tileBytes = 256;  // bytes of the widest row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
   bool perLane = false;   // the trip count may differ between lanes (triangular loops): RowWalkTri.cpp
@@ -234,9 +239,18 @@ struct StagedPlan {
   /// the last one's): tile t holds iterations t*IPT .. t*IPT + IPT - 1 from
   /// its top down, the copies go down the row (RowWalkStaged.cpp).
   bool down = false;
-  /// Where iteration `it` of a tile reads or writes byte `off` of its piece, from the row's tile.
-  int64_t tilePos(unsigned it, int64_t off) const {
-    return int64_t(down ? tileBytes / unsigned(step) - 1 - it : it) * step + off;
+  /// Iterations per tile.
+  unsigned ipt() const { return tileBytes / unsigned(step); }
+  /// Bytes of row r per tile (tileBytes for the widest rows).
+  unsigned rowTile(size_t r) const { return ipt() * unsigned(rowStep[r]); }
+  /// 16-byte pieces of row r per tile.
+  unsigned rowPieces(size_t r) const { return rowTile(r) / 16; }
+  bool mixedSteps() const {
+    return std::any_of(rowStep.begin(), rowStep.end(), [&](int64_t s) { return s != step; });
+  }
+  /// Where iteration `it` of a tile reads or writes byte `off` of row r's piece, from the row's tile.
+  int64_t tilePos(size_t r, unsigned it, int64_t off) const {
+    return int64_t(down ? ipt() - 1 - it : it) * rowStep[r] + off;
   }
   /// A loop with early exits (lp.loop.exits) or with row loads under a
   /// guard on indices (guardedLoads; RowWalkGuards.cpp): parallel to

@@ -53,8 +53,8 @@ bool Planner::shortRuns(const std::map<int64_t, size_t> &loads, const std::set<s
   // vector load of 2 or 4 elements each. Offsets are from the row's start
   // (loads.begin()), so a window is aligned to its size in the tile.
   const int64_t first = loads.begin()->first;
-  const int64_t window = std::min<int64_t>(4 * shortBytes, sp.step);
-  for (int64_t q = first; q < first + sp.step; q += window) {
+  const int64_t window = std::min<int64_t>(4 * shortBytes, sp.rowStep[r]);
+  for (int64_t q = first; q < first + sp.rowStep[r]; q += window) {
     std::vector<size_t> run;
     std::string type;
     bool ok = true;

@@ -145,9 +145,10 @@ struct StagedEmit {
   const LanePlan &lp;
   const LoopBlock &L;
   std::string tag, header;
-  unsigned ipt, pieces, rowsPerCopy, stageBytes, ring;
+  unsigned ipt, stageBytes, ring;
   std::string T, NT, NTmax, nt32;             // trip count, tiles (per lane: each lane's, the warp's)
-  std::string rsub, dst0, own;                // the copies' row, destination, the lane's own row
+  std::string rsub, own;                      // the copies' row (row 0's width), the lane's own row
+  std::vector<std::string> dst0;              // per row: where its copies land (rows of one width: the same)
   std::vector<std::vector<std::string>> src;  // copy sources, per row and piece
   std::vector<std::string> ntk;               // per lane: the tiles of each copy's row
   // Unaligned rows (sp.unaligned), per row: the lane's own row's offset from
@@ -184,15 +185,16 @@ struct StagedEmit {
     tag = std::to_string(L.hs);
     header = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
     if (!L.exits.empty()) header = "$L__ptxopt_st_disp" + tag;
-    ipt = sp.tileBytes / unsigned(sp.step);
-    pieces = sp.tileBytes / 16;
-    rowsPerCopy = kLanes / pieces;
+    ipt = sp.ipt();
     stageBytes = sp.stageSize();
     ring = stageBytes * sp.stages;
   }
 
-  /// How far the copy sources move per tile: up the row, or down it (sp.down).
-  std::string tileStep() const { return std::to_string((sp.down ? -1 : 1) * int64_t(sp.tileBytes)); }
+  /// Row r's 16-byte pieces per tile, and the rows one copy instruction of the warp moves.
+  unsigned pieces(size_t r) const { return sp.rowPieces(r); }
+  unsigned rowsPerCopy(size_t r) const { return kLanes / pieces(r); }
+  /// How far row r's copy sources move per tile: up the row, or down it (sp.down).
+  std::string tileStep(size_t r) const { return std::to_string((sp.down ? -1 : 1) * int64_t(sp.rowTile(r))); }
 
   void movVec(const std::string &dst, const std::vector<std::string> &from, bool unpack) {
     auto mv = std::make_unique<Instruction>();
@@ -271,7 +273,7 @@ struct StagedEmit {
       }
       if (sp.down) {  // tile 0's lowest byte: its top is the first iteration's piece
         const std::string low = e.reg64();
-        e.ins("add.s64", {low, rowStart.back(), std::to_string(sp.step - int64_t(sp.tileBytes))});
+        e.ins("add.s64", {low, rowStart.back(), std::to_string(sp.rowStep[r] - int64_t(sp.rowTile(r)))});
         rowStart.back() = low;
       }
       const std::string a = e.reg64();
@@ -299,9 +301,13 @@ struct StagedEmit {
   /// leave it; past the allocation they could fault.
   void allocChecks(const std::vector<std::string> &rowStart, const std::string &ok, const std::string &nt) {
     if (sp.allocParams.empty()) return;
-    const std::string bytes = e.reg64();
-    e.ins("shl.b64", {bytes, nt, std::to_string(log2u(sp.tileBytes))});
+    std::map<unsigned, std::string> bytesOf;  // by the rows' tile width
     for (size_t r = 0; r < sp.rows.size(); ++r) {
+      std::string &bytes = bytesOf[sp.rowTile(r)];
+      if (bytes.empty()) {
+        bytes = e.reg64();
+        e.ins("shl.b64", {bytes, nt, std::to_string(log2u(sp.rowTile(r)))});
+      }
       const AllocEnd &a = ends.at(sp.allocParams[r]);
       const std::string base = e.reg64(), end = e.reg64(), last = e.reg64();
       e.ins("ld.param.u64", {base, "[" + a.param + "]"});
@@ -344,11 +350,11 @@ struct StagedEmit {
     e.ins("mov.u32", {lane, "%laneid"});
     e.ins("mov.u32", {buf, buffer});
     e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
-    dst0 = own;
+    dst0.assign(sp.rows.size(), own);
     src.assign(sp.rows.size(), {});
     src17.clear();
     for (size_t r = 0; r < sp.rows.size(); ++r) {
-      for (unsigned k = 0; k < pieces; ++k) {
+      for (unsigned k = 0; k < pieces(r); ++k) {
         src[r].push_back(e.reg64());
         e.ins("add.s64", {src[r].back(), rowStart[r], std::to_string(16 * k)});
       }
@@ -356,38 +362,55 @@ struct StagedEmit {
     }
   }
 
-  /// Copy sources: lane l copies piece l % pieces of rows k*rowsPerCopy + l / pieces.
+  /// Copy sources: lane l copies piece l % P of rows k*(32/P) + l / P, P =
+  /// the row's pieces per tile (rows of different steps: each its own P).
   void copySources(const std::vector<std::string> &rowStart, const std::string &buffer) {
     const std::string lane = e.reg32();
     rsub = e.reg32();
     const std::string c16 = e.reg32(), c16w = e.reg64(), buf = e.reg32();
-    dst0 = e.reg32();
+    dst0.assign(sp.rows.size(), e.reg32());
     own = e.reg32();
     e.ins("bar.warp.sync", {"-1"});  // the lanes' stores before the loop are seen by the copies
     e.ins("mov.u32", {lane, "%laneid"});
-    e.ins("shr.u32", {rsub, lane, std::to_string(log2u(pieces))});
-    e.ins("and.b32", {c16, lane, std::to_string(pieces - 1)});
-    e.ins("shl.b32", {c16, c16, "4"});
-    e.ins("cvt.u64.u32", {c16w, c16});
-    e.ins("mov.u32", {buf, buffer});
-    e.ins("mad.lo.u32", {dst0, rsub, std::to_string(sp.rowPitch()), buf});
-    e.ins("add.u32", {dst0, dst0, c16});
+    // The copy's row and piece of lane l for rows of P pieces a tile.
+    auto split = [&](unsigned P, const std::string &sub, const std::string &piece, const std::string &wide,
+                     const std::string &dst) {
+      e.ins("shr.u32", {sub, lane, std::to_string(log2u(P))});
+      e.ins("and.b32", {piece, lane, std::to_string(P - 1)});
+      e.ins("shl.b32", {piece, piece, "4"});
+      e.ins("cvt.u64.u32", {wide, piece});
+      if (dst == dst0[0]) e.ins("mov.u32", {buf, buffer});
+      e.ins("mad.lo.u32", {dst, sub, std::to_string(sp.rowPitch()), buf});
+      e.ins("add.u32", {dst, dst, piece});
+    };
+    split(pieces(0), rsub, c16, c16w, dst0[0]);
     e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
+    // Rows of another width: their own split, by pieces per tile.
+    std::map<unsigned, std::pair<std::string, std::string>> other;  // P -> (the copy's row, piece offset)
+    other[pieces(0)] = {rsub, c16w};
     src.assign(sp.rows.size(), {});
     for (size_t r = 0; r < sp.rows.size(); ++r) {
+      if (!other.count(pieces(r))) {
+        const std::string sub = e.reg32(), piece = e.reg32(), wide = e.reg64(), dst = e.reg32();
+        split(pieces(r), sub, piece, wide, dst);
+        other[pieces(r)] = {sub, wide};
+        for (size_t q = r; q < sp.rows.size(); ++q)
+          if (pieces(q) == pieces(r)) dst0[q] = dst;
+      }
+      const auto &[sub, wide] = other.at(pieces(r));
       const std::string lo = e.reg32(), hi = e.reg32();
       movVec(rowStart[r], {lo, hi}, true);
-      for (unsigned k = 0; k < pieces; ++k) {
+      for (unsigned k = 0; k < pieces(r); ++k) {
         const std::string from = e.reg32(), slo = e.reg32(), shi = e.reg32(), s = e.reg64();
-        e.ins("add.u32", {from, rsub, std::to_string(k * rowsPerCopy)});
+        e.ins("add.u32", {from, sub, std::to_string(k * rowsPerCopy(r))});
         e.ins("shfl.sync.idx.b32", {slo, lo, from, "31", "-1"});
         e.ins("shfl.sync.idx.b32", {shi, hi, from, "31", "-1"});
         movVec(s, {slo, shi}, false);
-        e.ins("add.s64", {s, s, c16w});
+        e.ins("add.s64", {s, s, wide});
         src[r].push_back(s);
       }
     }
-    if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces, rowsPerCopy);
+    if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces(0), rowsPerCopy(0));  // (one width: planPerLane)
     // Unaligned rows: each lane copies its own row's extra piece.
     for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) extraPieceSource(rowStart[r]);
   }
@@ -442,7 +465,7 @@ struct StagedEmit {
     // its first load in program order reads (nvcc loads a pair's [p+4]
     // before its [p]).
     const StagedPlan::RowLoad &from = run ? *rowLoad.at(run->front()) : rl;
-    const int64_t at = int64_t(from.row) * sp.tileSize() + sp.tilePos(it, from.off);
+    const int64_t at = int64_t(from.row) * sp.tileSize() + sp.tilePos(from.row, it, from.off);
     ld->operands.push_back(addressOf(e.m, rp[rl.row], at));
     ld->edited = true;
     e.out.push_back(std::move(ld));
@@ -476,7 +499,7 @@ struct StagedEmit {
             const StagedPlan::RowLoad &w = *rs->second;
             auto st = std::make_unique<Instruction>();
             st->opcode = m.intern("st.shared" + typeModifier(in));
-            st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + sp.tilePos(it, w.off)),
+            st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + sp.tilePos(w.row, it, w.off)),
                             in.operands[1]};
             st->guard = in.guard;  // a predicated store stays predicated
             st->guardNegated = in.guardNegated;
@@ -566,13 +589,15 @@ struct StagedEmit {
     // as they go; solo, each lane's own loop runs its own tiles only.
     const bool perLane = sp.perLane && !solo;
     const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag + (solo ? "_solo" : "");
-    // Where piece k of a copy lands from dst0 (solo: the lane's own row).
-    auto pieceAt = [&](unsigned k) { return solo ? 16 * k : k * rowsPerCopy * sp.rowPitch(); };
+    // Where piece k of row r's copy lands from dst0[r] (solo: the lane's own row).
+    auto pieceAt = [&](size_t r, unsigned k) { return solo ? 16 * k : k * rowsPerCopy(r) * sp.rowPitch(); };
     e.ins("mov.u64", {t, "0"});
     e.ins("mov.u32", {sofs, "0"});
-    std::vector<std::vector<std::vector<std::string>>> slot(K);  // slot, row * pieces + piece, 4 registers
+    // slot, row, piece: 4 registers
+    std::vector<std::vector<std::vector<std::vector<std::string>>>> slot(K, std::vector<std::vector<std::vector<std::string>>>(sp.rows.size()));
     for (auto &sl : slot)
-      for (size_t n = 0; n < sp.rows.size() * pieces; ++n) sl.push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
+      for (size_t r = 0; r < sp.rows.size(); ++r)
+        for (unsigned k = 0; k < pieces(r); ++k) sl[r].push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
     // Unaligned rows: each row's extra piece, per slot (0 where it has none).
     std::vector<std::vector<std::vector<std::string>>> slot17(K);
     for (auto &sl : slot17)
@@ -591,13 +616,13 @@ struct StagedEmit {
       std::vector<std::string> pk;
       if (perLane) pk = emitPiecePreds(e, issued, ntk);
       for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces; ++k) {
+        for (unsigned k = 0; k < pieces(r); ++k) {
           if (sp.loaded[r]) {  // a row only stored into is not copied in
             e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, perLane ? pk[k] : p);
             auto &ld = static_cast<Instruction &>(*e.out.back());
-            ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r * pieces + k]));
+            ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r][k]));
           }
-          e.ins("add.s64", {src[r][k], src[r][k], tileStep()});
+          e.ins("add.s64", {src[r][k], src[r][k], tileStep(r)});
         }
       for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
         const std::string q = e.regp();
@@ -612,14 +637,20 @@ struct StagedEmit {
     for (unsigned j = 0; j < K; ++j) load(j);
     e.label(tileLabel);
     for (unsigned j = 0; j < K; ++j) {
-      const std::string d = e.reg32(), rp = e.reg32();
-      e.ins("add.u32", {d, dst0, sofs});
+      std::vector<std::string> d(sp.rows.size(), e.reg32());  // per row: stage t % 2 at dst0[r]
+      const std::string rp = e.reg32();
+      e.ins("add.u32", {d[0], dst0[0], sofs});
+      for (size_t r = 1; r < sp.rows.size(); ++r)
+        if (dst0[r] != dst0[0]) {
+          d[r] = e.reg32();
+          e.ins("add.u32", {d[r], dst0[r], sofs});
+        }
       for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces && sp.loaded[r]; ++k) {
-          const unsigned at = unsigned(r) * sp.tileSize() + pieceAt(k);
+        for (unsigned k = 0; k < pieces(r) && sp.loaded[r]; ++k) {
+          const unsigned at = unsigned(r) * sp.tileSize() + pieceAt(r, k);
           e.ins("st.shared.v4.b32", {});
           auto &st = static_cast<Instruction &>(*e.out.back());
-          st.operands = {addressOf(e.m, d, at), vecOf(slot[j][r * pieces + k])};
+          st.operands = {addressOf(e.m, d[r], at), vecOf(slot[j][r][k])};
         }
       if (sp.unaligned) e.ins("add.u32", {rp, own, sofs});
       for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {  // the lane's row's extra piece
@@ -682,16 +713,17 @@ struct StagedEmit {
   /// copies are first seen by every lane (bar.warp.sync), and the next
   /// copies into this stage come after this lane's own write-back (the same
   /// places) and after the next tile's barrier for the others' body copies.
-  void writeBack(const std::string &d, unsigned K, const std::function<unsigned(unsigned)> &pieceAt) {
+  void writeBack(const std::vector<std::string> &d, unsigned K,
+                 const std::function<unsigned(size_t, unsigned)> &pieceAt) {
     if (!solo) e.ins("bar.warp.sync", {"-1"});
-    const int64_t back = (sp.down ? 1 : -1) * int64_t(K + 1) * sp.tileBytes;
     for (unsigned row : sp.storedRows()) {
-      for (unsigned k = 0; k < pieces; ++k) {
+      const int64_t back = (sp.down ? 1 : -1) * int64_t(K + 1) * sp.rowTile(row);
+      for (unsigned k = 0; k < pieces(row); ++k) {
         const std::vector<std::string> v = {e.reg32(), e.reg32(), e.reg32(), e.reg32()};
         Operand vec{Operand::Kind::Vector, "", {}};
         for (const auto &x : v) vec.elems.push_back(e.op(x));
         e.ins("ld.shared.v4.b32", {});
-        static_cast<Instruction &>(*e.out.back()).operands = {vec, addressOf(e.m, d, int64_t(row) * sp.tileSize() + pieceAt(k))};
+        static_cast<Instruction &>(*e.out.back()).operands = {vec, addressOf(e.m, d[row], int64_t(row) * sp.tileSize() + pieceAt(row, k))};
         e.ins("st.global.v4.b32", {});
         static_cast<Instruction &>(*e.out.back()).operands = {addressOf(e.m, src[row][k], back), vec};
       }
@@ -710,13 +742,13 @@ struct StagedEmit {
       e.ins("setp.ge.u32", {p, ofs, std::to_string(ring)});
       e.ins("mov.u32", {ofs, "0"}, p);
     };
-    auto issue = [&]() {
+    auto issue = [&]() {  // (rows of one width: planStaged)
       const std::string p = e.regp(), d = e.reg32();
       e.ins("setp.lt.u64", {p, issued, NT});
-      e.ins("add.u32", {d, dst0, wofs});
+      e.ins("add.u32", {d, dst0[0], wofs});
       for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces; ++k) {
-          const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy * sp.rowPitch();
+        for (unsigned k = 0; k < pieces(r); ++k) {
+          const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy(r) * sp.rowPitch();
           e.ins("cp.async.cg.shared.global", {"[" + src[r][k] + "]", "16"}, p);
           auto &cp = static_cast<Instruction &>(*e.out.back());
           cp.operands.insert(cp.operands.begin(), addressOf(e.m, d, at));

@@ -59,9 +59,9 @@ bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, st
   for (const auto &iv : fa_.affine().inductionVars())
     if (iv.loop == L.id && iv.tripConstant) trip = iv.tripConstant;
   if (!trip || (sp.loads.empty() && sp.stores.empty())) return true;
-  const unsigned bytes =
-      analysis::memAccess(*instr((sp.loads.empty() ? sp.stores : sp.loads).front().stmt))->bytes();
-  const int64_t elems = *trip * sp.step / int64_t(bytes);
+  const auto &front = (sp.loads.empty() ? sp.stores : sp.loads).front();
+  const unsigned bytes = analysis::memAccess(*instr(front.stmt))->bytes();
+  const int64_t elems = *trip * sp.rowStep[front.row] / int64_t(bytes);
   const int64_t least = ctx_.options.rowwalk.staged.value_or(false) ? kMinRow : kStagedMinRow;
   if (elems >= least) return true;
   why = "the row is a constant " + std::to_string(elems) + " elements, under the " + std::to_string(least) +
@@ -87,8 +87,8 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
       next += analysis::memAccess(*instr(i))->bytes();
       into.push_back({i, r, off - first});
     }
-    if (next == first + sp.step && into.size() >= at.size()) return true;
-    why = std::string("the ") + what + " of " + row + " do not cover each iteration's " + std::to_string(sp.step) +
+    if (next == first + sp.rowStep[r] && into.size() >= at.size()) return true;
+    why = std::string("the ") + what + " of " + row + " do not cover each iteration's " + std::to_string(sp.rowStep[r]) +
           " bytes exactly";
     return false;
   };
@@ -115,8 +115,8 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
     for (const auto &[off, i] : stores) guardedStore |= L.guarded.count(i) || !instr(i)->guard.empty();
     if (readWhole) {
       for (const auto &[off, i] : stores) {
-        if (off < first || off + int64_t(analysis::memAccess(*instr(i))->bytes()) > first + sp.step) {
-          why = "a store into " + sp.rows[r] + " outside each iteration's " + std::to_string(sp.step) + " bytes";
+        if (off < first || off + int64_t(analysis::memAccess(*instr(i))->bytes()) > first + sp.rowStep[r]) {
+          why = "a store into " + sp.rows[r] + " outside each iteration's " + std::to_string(sp.rowStep[r]) + " bytes";
           return false;
         }
         got.push_back({i, r, off - first});
@@ -136,7 +136,7 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
       return false;
     }
     // 16-byte runs of one type: one shared load each (rows of 4- and 8-byte elements).
-    for (int64_t q = first; q < first + sp.step && !sp.shortRow[r]; q += 16) {
+    for (int64_t q = first; q < first + sp.rowStep[r] && !sp.shortRow[r]; q += 16) {
       std::vector<size_t> run;
       std::string type;
       bool same = true;
@@ -312,18 +312,27 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     // before the update and the rest after it.
     if (iv && iv->update < i) off += iv->step;
     if (sp.rows.empty()) sp.step = step, sp.down = down;
-    if (step != sp.step || down != sp.down) {
-      why = "rows advancing by different steps";
+    // Rows of different element sizes (bytes summed into a row of 32-bit
+    // integers, a `__half` row times a float row) advance by different
+    // steps: each row's tile holds the same iterations (sizeTiles), walked
+    // up only.
+    const auto known = std::find(sp.rows.begin(), sp.rows.end(), key);
+    const bool same = known != sp.rows.end() ? step == sp.rowStep[size_t(known - sp.rows.begin())] : step == sp.step;
+    if (down != sp.down || (!same && (down || known != sp.rows.end()))) {
+      why = known != sp.rows.end() ? "one row advancing by different steps"
+                                   : "rows advancing by different steps (one walked down)";
       return false;
     }
-    if (auto at = std::find(sp.rows.begin(), sp.rows.end(), key); at == sp.rows.end()) {
+    sp.step = std::max(sp.step, step);
+    if (auto at = known; at == sp.rows.end()) {
       sp.rows.push_back(key);
+      sp.rowStep.push_back(step);
       w.cmin = w.cmax = c;
       sp.wide.push_back(w);
     } else {
-      auto &known = sp.wide[size_t(at - sp.rows.begin())];
-      known.cmin = std::min(known.cmin, c);
-      known.cmax = std::max(known.cmax, c);
+      auto &seen = sp.wide[size_t(at - sp.rows.begin())];
+      seen.cmin = std::min(seen.cmin, c);
+      seen.cmax = std::max(seen.cmax, c);
     }
     if (store) {
       if (!storedAt[key].emplace(off, i).second) {
@@ -367,6 +376,11 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
                            : "(only the plain copies' tiles go down; rowwalk-staged-copy=async asked for cp.async)");
     return false;
   }
+  if (sp.mixedSteps() && ctx_.options.rowwalk.asyncCopy) {
+    why = "rows advancing by different steps: only the plain copies take them (rowwalk-staged-copy=async asked for "
+          "cp.async)";
+    return false;
+  }
   if (sp.hasRowStores() && ctx_.options.rowwalk.asyncCopy) {
     why = "it stores along a row: only the plain copies write tiles back (rowwalk-staged-copy=async asked for "
           "cp.async)";
@@ -394,6 +408,11 @@ void Planner::planStagedLoops(KernelPlan &plan) {
         if (sp.down) {
           w = "the row is walked downwards and its trip count differs between lanes (the per-lane form's tiles go "
               "up only)";
+          return true;
+        }
+        if (sp.mixedSteps()) {
+          w = "rows advancing by different steps and a trip count that differs between lanes (the per-lane form's "
+              "copies take rows of one width)";
           return true;
         }
         if (!sp.lp.stores.empty() || sp.hasRowStores()) {
@@ -529,6 +548,7 @@ std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
   if (sp.perLane) return "its trip count differs between lanes";
   if (sp.hasRowStores()) return "it stores along a row (the write-back is of aligned 16-byte pieces)";
   if (sp.down) return "its rows are walked downwards";
+  if (sp.mixedSteps()) return "its rows advance by different steps";
   for (size_t r = 0; r < sp.rows.size(); ++r)
     if (sp.shortRow[r]) return "a row of 8- or 16-bit elements";
   for (const auto &l : sp.loads)
@@ -556,7 +576,19 @@ bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
       why = "two stages of its rows' tiles do not fit in 48 KB of shared memory (rowwalk-tile=128)";
       return false;
     }
-    const unsigned perTile = std::max(1u, sp.loadedRows()) * sp.tileBytes / 4;  // (rows only stored into: any)
+    // Each row's tile of mixed steps (bytes beside 32-bit integers) is IPT x
+    // its step: at least one 16-byte piece.
+    for (size_t r = 0; r < sp.rows.size(); ++r)
+      if (sp.rowTile(r) < 16 || sp.rowTile(r) % 16) {
+        why = "rows advancing by different steps (" + std::to_string(sp.rowStep[r]) + " and " +
+              std::to_string(sp.step) + " bytes): a tile of " + std::to_string(sp.ipt()) + " iterations holds " +
+              std::to_string(sp.rowTile(r)) + " bytes of " + sp.rows[r] + ", not whole 16-byte pieces";
+        return false;
+      }
+    unsigned perTile = 0;  // (rows only stored into: any)
+    for (size_t r = 0; r < sp.rows.size(); ++r)
+      if (sp.loaded[r]) perTile += sp.rowTile(r) / 4;
+    if (!perTile) perTile = sp.tileBytes / 4;
     sp.regTiles = std::max(1u, kPlainRegs / perTile);
     if (unsigned stages = ctx_.options.rowwalk.stages)
       sp.regTiles = std::max(1u, std::min<unsigned>(stages, kPlainMaxRegs / perTile));

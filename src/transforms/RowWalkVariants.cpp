@@ -87,6 +87,13 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
   s.allocEnds = stagedAllocEnds(plan);
   std::string endText;
   for (uint32_t p : s.allocEnds) endText += ", param " + std::to_string(p) + " in a known allocation";
+  // "256", or rows advancing by different steps: "256, 64 (the same 16 iterations)".
+  auto rowTilesText = [](const StagedPlan &sp) {
+    if (!sp.mixedSteps()) return std::to_string(sp.tileBytes);
+    std::string text;
+    for (size_t r = 0; r < sp.rows.size(); ++r) text += (r ? ", " : "") + std::to_string(sp.rowTile(r));
+    return text + " (rows advancing by different steps: the same " + std::to_string(sp.ipt()) + " iterations)";
+  };
   if (ctx.addClone(*k, buildClone(m, from, plan, s.name, false, false, true), s, at)) {
     unsigned bytes = 0;
     for (const auto &sp : plan.staged) bytes = std::max(bytes, sp.stageSize() * sp.stages);
@@ -96,7 +103,7 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
       for (const auto &w : st.wide) wide += !w.base.empty() && w.iv64.empty();
     ctx.remark(Remark::Kind::Applied, *k, "",
                s.name + ": rows staged through shared memory over " + std::to_string(plan.staged.size()) +
-                   " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + std::to_string(sp.tileBytes) +
+                   " loop(s), " + std::to_string(sp.rows.size()) + " row(s) of " + rowTilesText(sp) +
                    " bytes per tile" +
                    (wide ? ", " + std::to_string(wide) +
                                " by 32-bit index (each warp checks that no index of the loop wraps, else runs "

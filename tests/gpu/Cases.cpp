@@ -1132,6 +1132,7 @@ std::vector<Case> allCases() {
   addRowWalkVec(cs);
   addRowWalkUnaligned(cs);
   addRowWalkStores(cs);
+  addRowWalkMixed(cs);
   addCsr(cs);
   addTranspose(cs);
   addReuse(cs);

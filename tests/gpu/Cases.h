@@ -149,6 +149,8 @@ void addRowWalkUnaligned(std::vector<Case> &cs);
 void addRowWalkStores(std::vector<Case> &cs);
 /// Stores along the walked rows (CasesRowWalkStores.cpp; addRowWalkStores calls it).
 void addRowWalkRowStores(std::vector<Case> &cs);
+/// Rows advancing by different steps (CasesRowWalkMixed.cpp).
+void addRowWalkMixed(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
 void addCsr(std::vector<Case> &cs);
 /// group's clone merged along y on kernels with gathers (CasesGroupGathers.cpp).
