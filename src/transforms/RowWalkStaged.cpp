@@ -63,29 +63,10 @@
 // docs/PASSES.md, "Stores along a row"). Rows walked down (sp.down): tile
 // 0 ends at the first iteration's piece, the copies go down, iteration
 // `it` of a tile sits at (IPT - 1 - it) * S (StagedPlan::tilePos).
-// Refuses (remark): rowwalk-staged-copy=async on a target below sm_80; a
-// loop that writes
-// memory other than such stores (its tiles are read ahead): a store along a
-// row under a guard or a predicate, one that reads back an element stored
-// in an earlier iteration (a scan: its loads do not cover the piece
-// exactly), one whose row the loop also reads elsewhere (floyd-warshall's
-// `p[i*n + k]`: the same parameter); a row walked by a register that is not
-// a 64-bit induction variable with a step of 16, 32, 64 or 128 bytes, nor
-// base + scale * a widened 32-bit index advancing as much (RowWalkIndex.cpp:
-// then each warp also checks that no index of the loop wraps; rows of
-// 8- and 16-bit elements step 4-128 bytes: RowWalkShort.cpp), nor an
-// offset plus a 64-bit induction variable (two rows at one index,
-// `A[i*n + j] * B[i*n + j]`: offsetAddress); rows whose alignment no
-// launch condition can check (rowsCanAlign; the others' conditions go on
-// the variant: the base pointer, the row length a multiple of 16 bytes); row
-// loads that are not global, plain, 1, 2, 4 or 8 bytes or a vector of 8 or
-// 16 bytes of 4- or 8-byte elements (float4, float2, double2 rows a program
-// vectorized itself: each is a piece of its own, read from the tile as the
-// same vector), before the
-// register's update, and exactly cover each iteration's piece; more than two rows per
-// thread (the shared memory of the tiles); a constant trip count (`#define N`,
-// nvcc's loop unrolled by 16) whose row is under kStagedMinRow elements
-// (kMinRow when forced): constant rows get no row-length launch condition.
+// Rows advancing by different steps (bytes beside 32-bit words): S is the
+// widest row's; row r's tile is IPT * S_r bytes, copied by lanes split by
+// its own pieces per tile (dst0[r]), read at it * S_r.
+// Refuses (remark): what planning refuses, and why: RowWalkStagedPlan.cpp.
 // Loops of several blocks (guards inside the loop; RowWalkGuards.cpp): the
 // body copies keep their labels and branches, renamed per copy.
 // Guards: a warp whose trip counts or alignments differ runs the original
@@ -97,10 +78,7 @@
 // its lanes checks its own trip count and row and copies its own row's
 // pieces into its own row of the tile, one tile in flight, no shuffles, no
 // warp barriers (a lane reads only what it stored), then the same body
-// copies. The original loop it replaced is latency bound in one warp (one
-// load of 4 bytes of a lane's row in flight per iteration): at 4100 x 4100
-// floats that warp alone ran longer than the whole original kernel (the
-// clone 0.94x, H200); with the solo form 5.29x (docs/BENCHMARKS.md).
+// copies (the original loop is latency bound in one warp: docs/PASSES.md).
 // Rows not 16-byte aligned (sp.unaligned: the `_unaligned` clone; a row
 // length no multiple of 16 bytes, `w[j*(n+1) + k]`, a base off 16): each
 // row's tile is copied from the 16-byte boundary at or below its start,
@@ -110,9 +88,6 @@
 // its offset (`off`: the start's low 4 bits) with the loads' own widths, no
 // 16-byte runs (their alignment differs between lanes). Rows of 4- and
 // 8-byte scalars, plain copies, uniform trip counts (unalignedRefusal).
-// 4.0-6.5x on an H200 where the aligned clone gives 4.9-14.5x: the original
-// is faster on such rows too (its 32 rows do not fall into the same L1
-// sets).
 // Loops whose trip count is not warp-uniform (triangular) take the per-lane
 // form instead of the trip-count guard: RowWalkTri.cpp.
 // Loops with early exits (rowwalk-exits; RowWalkGuards.cpp): the per-lane

@@ -1,8 +1,35 @@
 // rowwalk, step 3's planning: which loops get the staged clone, their rows,
 // the rows' loads and runs, the stores they must be kept apart from, the
-// alignment conditions and the tiles' size. The clone itself, and the
-// whole algorithm with what it refuses: RowWalkStaged.cpp; overview:
-// RowWalk.cpp.
+// alignment conditions and the tiles' size. The clone itself and its
+// algorithm: RowWalkStaged.cpp; overview: RowWalk.cpp.
+//
+// Refuses (remark), with its reason: rowwalk-staged-copy=async on a target
+// below sm_80; a loop that writes memory other than coalesced stores into
+// other allocations and stores along its rows (its tiles are read ahead): a
+// store along a row under a guard whose loads are guarded too, one that
+// reads back an element stored in an earlier iteration (a scan: its loads
+// do not cover the piece exactly), one whose row the loop also reads
+// elsewhere (floyd-warshall's `p[i*n + k]`: the same parameter); a row
+// walked by a register that is not a 64-bit induction variable with a step
+// of 16, 32, 64 or 128 bytes, nor base + scale * a widened 32-bit index
+// advancing as much (RowWalkIndex.cpp: then each warp also checks that no
+// index of the loop wraps; rows of 8- and 16-bit elements step 4-128 bytes:
+// RowWalkShort.cpp), nor an offset plus a 64-bit induction variable (two
+// rows at one index, `A[i*n + j] * B[i*n + j]`: offsetAddress); rows whose
+// alignment no launch condition can check (rowsCanAlign: the unaligned
+// clone only; the others' conditions go on the variant: the base pointer,
+// the row length a multiple of 16 bytes); row loads that are not global,
+// plain, 1, 2, 4 or 8 bytes or a vector of 8 or 16 bytes of 4- or 8-byte
+// elements (float4, float2, double2 rows a program vectorized itself: each
+// a piece of its own, read from the tile as the same vector), before the
+// register's update, and exactly cover each iteration's piece; more than
+// three rows, or two read, per thread (the tiles' shared memory); a
+// constant trip count (`#define N`, nvcc's loop unrolled by 16) whose row
+// is under kStagedMinRow elements (kMinRow when forced): constant rows get
+// no row-length launch condition. Rows advancing by different steps (bytes
+// beside 32-bit words) with cp.async, per-lane trip counts, rows walked
+// down, in the unaligned clone, and where a row's tile would not be whole
+// 16-byte pieces (sizeTiles).
 #include <cctype>
 
 #include "RowWalk.h"
