@@ -1,6 +1,7 @@
 // The rowwalk pass's parts (RowWalk.cpp: planning and the pass; RowWalkLanes.cpp:
 // splitting a loop over 32 lanes, the reductions; RowWalkStaged.cpp: the
-// staged clone; RowWalkIndex.cpp: its rows through 32-bit indices;
+// staged clone, RowWalkStagedTiles.cpp its tiles, RowWalkStagedPlan.cpp its
+// planning; RowWalkIndex.cpp: its rows through 32-bit indices;
 // RowWalkGuards.cpp: loops with guards inside, for the staged clone;
 // RowWalkShort.cpp: its rows of 8- and 16-bit elements;
 // RowWalkClone.cpp: building the clones). Private to the pass: the overview is RowWalk.cpp's opening
@@ -203,6 +204,13 @@ struct StagedPlan {
   /// writes the tile's stored rows back with coalesced 16-byte stores
   /// (RowWalkStaged.cpp). They cover each iteration's S bytes exactly.
   std::vector<RowLoad> stores;
+  /// Loads of the element the previous iteration stored (a scan in place,
+  /// `a[j] += a[j-1]`: nvcc reloads a[j-1] each iteration): `off` is -w, the
+  /// element just below the piece, which iteration it > 0 reads from the
+  /// lane's row of the tile and iteration 0 from the previous tile's stage
+  /// (tile 0: seeded from global memory before the tiles). Only the
+  /// unaligned clone takes them (the pieces start one element past the row).
+  std::vector<RowLoad> carried;
   /// Parallel to rows: whether the row is read (its tiles are copied in);
   /// a row only stored into is not.
   std::vector<bool> loaded;

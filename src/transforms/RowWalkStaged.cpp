@@ -33,36 +33,11 @@
 //   bar.warp.sync (the stage may be rewritten); then the remaining
 //   T - NT*IPT iterations run in the original loop (its registers are where
 //   the body copies left them), or none.
-// Plain copies (the default; rowwalk-staged-copy=async gives the cp.async
-// copies above, sm_80+; measured slower: docs/PASSES.md, "Plain copies"):
-// each lane ld.global.v4's its 16-byte pieces of a tile into registers
-// and st.shared.v4's them. The register file bounds the tiles in flight
-// (64 registers per 256-byte tile and row: 2 by default, 4 with 128-byte
-// tiles, 1 with two rows; rowwalk-stages=N, at most 192 registers' worth).
-// The loop over tiles is unrolled K = tiles-in-flight times (a slot is K
-// named registers), each step for tile t: st.shared.v4 slot (tile t) into
-// stage t % 2, ld.global.v4 tile t+K into the slot, bar.warp.sync, the IPT
-// body copies from stage t % 2. Two stages, one barrier per tile: stage
-// t % 2 was last read by tile t-2, before tile t-1's bar.warp.sync, which
-// orders memory among the lanes it names (PTX ISA, bar.warp.sync: it "also
-// guarantee[s] memory ordering among threads participating in barrier").
-// Stores in the loop: the tiles are read ahead, so each global store must
-// be coalesced along %tid.x and reach another allocation than every row
-// (disjointParams on the two pointer parameters; RowWalkLanes.cpp collects
-// them, planStaged pairs them with the rows): kmeans' invert_mapping,
-// permutes with the channels looped in the thread. Only unpredicated
-// stores in single-block loops with a warp-uniform trip count (what the
-// GPU ran); others refuse.
-// Stores along a row (sp.stores; in place, or into a row of another
-// array): a row of the tiles. The body copies' stores write the lane's row
-// of the tile; after tile t's body, bar.warp.sync and each lane writes back
-// (st.global.v4) the pieces it copied in, to the copy sources K + 1 tiles
-// back (writeBack); one more bar.warp.sync after the last tile. Exact: the
-// stores cover each iteration's S bytes, run every iteration, and every
-// other access of the loop reaches another allocation (rowStoresApart;
-// docs/PASSES.md, "Stores along a row"). Rows walked down (sp.down): tile
-// 0 ends at the first iteration's piece, the copies go down, iteration
-// `it` of a tile sits at (IPT - 1 - it) * S (StagedPlan::tilePos).
+// Plain copies, the default (each lane ld.global.v4's its pieces into
+// registers and st.shared.v4's them; rowwalk-staged-copy=async gives the
+// cp.async copies above), stores along a row (the write-back), scans (the
+// element the previous iteration stored, read from the tile):
+// RowWalkStagedTiles.cpp, which emits the tiles.
 // Rows advancing by different steps (bytes beside 32-bit words): S is the
 // widest row's; row r's tile is IPT * S_r bytes, copied by lanes split by
 // its own pieces per tile (dst0[r]), read at it * S_r.
@@ -99,659 +74,381 @@
 // the dispatch (each lane to its exit's target, the loop's end, or the
 // original loop).
 // Planning (which loops, rows, stores, conditions, tile sizes):
-// RowWalkStagedPlan.cpp; the clone's emission: this file.
+// RowWalkStagedPlan.cpp; the clone's emission: this file, the tiles in
+// RowWalkStagedTiles.cpp (StagedEmit, their shared state: RowWalkStagedEmit.h).
 
-#include <functional>
-
-#include "RowWalk.h"
+#include "RowWalkStagedEmit.h"
 
 namespace ptxopt::transforms::rowwalk {
 
-namespace {
+void StagedEmit::movVec(const std::string &dst, const std::vector<std::string> &from, bool unpack) {
+  auto mv = std::make_unique<Instruction>();
+  mv->opcode = m.intern("mov.b64");
+  Operand vec{Operand::Kind::Vector, "", {}};
+  for (const auto &s : from) vec.elems.push_back(e.op(s));
+  mv->operands = unpack ? std::vector<Operand>{vec, e.op(dst)} : std::vector<Operand>{e.op(dst), vec};
+  mv->edited = true;
+  e.out.push_back(std::move(mv));
+}
 
-/// emitStaged's steps and the registers they share.
-struct StagedEmit {
-  ir::Module &m;
-  std::vector<std::unique_ptr<Stmt>> &cb;
-  Emitter &e;
-  const StagedPlan &sp;
-  StmtMap &before, &after;
-  const std::set<size_t> &drop;
-  const LanePlan &lp;
-  const LoopBlock &L;
-  std::string tag, header;
-  unsigned ipt, stageBytes, ring;
-  std::string T, NT, NTmax, nt32;             // trip count, tiles (per lane: each lane's, the warp's)
-  std::string rsub, own;                      // the copies' row (row 0's width), the lane's own row
-  std::vector<std::string> dst0;              // per row: where its copies land (rows of one width: the same)
-  std::vector<std::vector<std::string>> src;  // copy sources, per row and piece
-  std::vector<std::string> ntk;               // per lane: the tiles of each copy's row
-  // Unaligned rows (sp.unaligned), per row: the lane's own row's offset from
-  // the 16-byte boundary below its start (32-bit), the source of its extra
-  // piece (the boundary + the tile), whether it has one (offset != 0).
-  std::vector<std::string> off, src17, has17;
-  std::map<size_t, const StagedPlan::RowLoad *> rowLoad, rowStore;
-  std::map<size_t, const std::vector<size_t> *> runAt;
-  std::set<size_t> inRun;
-  std::set<std::string> labels;
-  unsigned copies = 0;
-  std::string issued, t;
-  // The solo form (soloChecks, soloSources): a warp whose lanes are not all
-  // here (rows not a multiple of 32) copies each lane's own row alone.
-  bool solo = false;
-  std::string soloLabel;  // where a partial warp goes ("": to the original loop)
-  // Early exits (L.exits; RowWalkGuards.cpp): each row's allocation (its
-  // base parameter's name and the extra parameter holding its end), which
-  // exit a lane of the warp form took (`sel`, 0xFFFFFFFF: none), where the
-  // body's exits go ("": their own targets, the solo form) and those targets.
-  const std::map<uint32_t, AllocEnd> &ends;
-  std::string sel, quitPrefix;
-  std::vector<std::string> exitTargets;
-  // ... and whether the lane left in the peel (`done`), the dispatch every
-  // fallback goes through (`header` is it: to the lane's exit, to the
-  // loop's end, or into the original loop).
-  std::string done;
-
-  StagedEmit(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
-             StmtMap &before, StmtMap &after, const std::set<size_t> &drop, const std::map<uint32_t, AllocEnd> &ends)
-      : m(m), cb(cb), e(e), sp(sp), before(before), after(after), drop(drop), lp(sp.lp), L(lp.loop), ends(ends) {
-    for (size_t x : L.exits)
-      exitTargets.push_back(std::string(analysis::branchTarget(static_cast<const Instruction &>(*cb[x]))));
-    tag = std::to_string(L.hs);
-    header = std::string(static_cast<const ir::Label &>(*cb[L.hs]).name);
-    if (!L.exits.empty()) header = "$L__ptxopt_st_disp" + tag;
-    ipt = sp.ipt();
-    stageBytes = sp.stageSize();
-    ring = stageBytes * sp.stages;
+std::vector<std::string> StagedEmit::checks() {
+  const std::string am = e.reg32(), pdiv = e.regp();
+  e.ins("activemask.b32", {am});
+  e.ins("setp.ne.u32", {pdiv, am, "0xFFFFFFFF"});
+  e.ins("bra", {soloLabel.empty() ? header : soloLabel}, pdiv);
+  std::vector<std::string> v0;
+  for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
+  T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
+  const std::string tlo = e.reg32(), thi = e.reg32(), t0lo = e.reg32(), t0hi = e.reg32(), T0 = e.reg64();
+  if (!sp.perLane) {
+    movVec(T, {tlo, thi}, true);
+    e.ins("shfl.sync.idx.b32", {t0lo, tlo, "0", "31", "-1"});
+    e.ins("shfl.sync.idx.b32", {t0hi, thi, "0", "31", "-1"});
+    movVec(T0, {t0lo, t0hi}, false);
   }
-
-  /// Row r's 16-byte pieces per tile, and the rows one copy instruction of the warp moves.
-  unsigned pieces(size_t r) const { return sp.rowPieces(r); }
-  unsigned rowsPerCopy(size_t r) const { return kLanes / pieces(r); }
-  /// How far row r's copy sources move per tile: up the row, or down it (sp.down).
-  std::string tileStep(size_t r) const { return std::to_string((sp.down ? -1 : 1) * int64_t(sp.rowTile(r))); }
-
-  void movVec(const std::string &dst, const std::vector<std::string> &from, bool unpack) {
-    auto mv = std::make_unique<Instruction>();
-    mv->opcode = m.intern("mov.b64");
-    Operand vec{Operand::Kind::Vector, "", {}};
-    for (const auto &s : from) vec.elems.push_back(e.op(s));
-    mv->operands = unpack ? std::vector<Operand>{vec, e.op(dst)} : std::vector<Operand>{e.op(dst), vec};
-    mv->edited = true;
-    e.out.push_back(std::move(mv));
+  const std::string ok = e.regp(), all = e.regp();
+  NT = e.reg64();
+  NTmax = NT;
+  if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
+  if (!done.empty()) {  // a lane that left in the peel has no tiles
+    e.ins("mov.u64", {NT, "0"}, done);
+    e.ins("mov.u32", {nt32, "0"}, done);
   }
-
-  /// The checks: the whole warp here, one trip count, aligned rows, a tile.
-  /// Returns each row's piece of the iteration.
-  std::vector<std::string> checks() {
-    const std::string am = e.reg32(), pdiv = e.regp();
-    e.ins("activemask.b32", {am});
-    e.ins("setp.ne.u32", {pdiv, am, "0xFFFFFFFF"});
-    e.ins("bra", {soloLabel.empty() ? header : soloLabel}, pdiv);
-    std::vector<std::string> v0;
-    for (const IV &iv : lp.ivs) v0.push_back(iv.reg);  // the values at entry: the registers themselves
-    T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
-    const std::string tlo = e.reg32(), thi = e.reg32(), t0lo = e.reg32(), t0hi = e.reg32(), T0 = e.reg64();
-    if (!sp.perLane) {
-      movVec(T, {tlo, thi}, true);
-      e.ins("shfl.sync.idx.b32", {t0lo, tlo, "0", "31", "-1"});
-      e.ins("shfl.sync.idx.b32", {t0hi, thi, "0", "31", "-1"});
-      movVec(T0, {t0lo, t0hi}, false);
-    }
-    const std::string ok = e.regp(), all = e.regp();
-    NT = e.reg64();
-    NTmax = NT;
-    if (sp.perLane) nt32 = emitLaneTiles(e, T, NT, ipt, ok);
-    if (!done.empty()) {  // a lane that left in the peel has no tiles
-      e.ins("mov.u64", {NT, "0"}, done);
-      e.ins("mov.u32", {nt32, "0"}, done);
-    }
-    // Per lane there is no lane 0's T to agree with: ok stays NT < 2^32 (a
-    // setp.eq here read T0, never written on that path, and overwrote it).
-    if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
-    else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
-    std::vector<std::string> rowStart = rowStarts(ok);
-    std::string nt = NT;  // per lane: its tiles; else NT comes below, the tiles of lane 0's trip count
-    if (!sp.perLane && !sp.allocParams.empty()) {
-      nt = e.reg64();
-      e.ins("shr.u64", {nt, T, std::to_string(log2u(ipt))});
-    }
-    allocChecks(rowStart, ok, nt);
-    if (!sp.perLane) {
-      e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
-      e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
-    }
-    if (!done.empty()) e.ins("or.pred", {ok, ok, done});
-    e.ins("vote.sync.all.pred", {all, ok, "-1"});
-    e.ins("bra", {header}, "!" + all);
-    if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
-    return rowStart;
+  // Per lane there is no lane 0's T to agree with: ok stays NT < 2^32 (a
+  // setp.eq here read T0, never written on that path, and overwrote it).
+  if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
+  else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
+  std::vector<std::string> rowStart = rowStarts(ok);
+  std::string nt = NT;  // per lane: its tiles; else NT comes below, the tiles of lane 0's trip count
+  if (!sp.perLane && !sp.allocParams.empty()) {
+    nt = e.reg64();
+    e.ins("shr.u64", {nt, T, std::to_string(log2u(ipt))});
   }
-
-  /// Each row's start of the iteration's piece (the 32-bit index forms add
-  /// their no-wrap checks to `ok`); aligned rows: `ok` also asks that each
-  /// is 16-byte aligned; unaligned rows: the boundary below it, its offset
-  /// in `off` and whether it has an extra piece in `has17`.
-  std::vector<std::string> rowStarts(const std::string &ok) {
-    std::vector<std::string> rowStart;  // each row's piece of the iteration
-    off.clear();
-    has17.clear();
-    for (size_t r = 0; r < sp.rows.size(); ++r) {
-      if (!sp.wide[r].base.empty()) {
-        rowStart.push_back(emitWideStart(e, sp.wide[r], sp.rowOff[r], T, ok));
-      } else {
-        rowStart.push_back(sp.rows[r]);
-      }
-      if (sp.wide[r].base.empty() && sp.rowOff[r]) {
-        rowStart.back() = e.reg64();
-        e.ins("add.s64", {rowStart.back(), sp.rows[r], std::to_string(sp.rowOff[r])});
-      }
-      if (sp.down) {  // tile 0's lowest byte: its top is the first iteration's piece
-        const std::string low = e.reg64();
-        e.ins("add.s64", {low, rowStart.back(), std::to_string(sp.rowStep[r] - int64_t(sp.rowTile(r)))});
-        rowStart.back() = low;
-      }
-      const std::string a = e.reg64();
-      e.ins("and.b64", {a, rowStart.back(), "15"});
-      if (sp.unaligned) {
-        // Copied from the boundary below; the lane reads at its offset.
-        const std::string down = e.reg64(), o = e.reg32(), more = e.regp();
-        e.ins("and.b64", {down, rowStart.back(), "0xFFFFFFFFFFFFFFF0"});
-        e.ins("cvt.u32.u64", {o, a});
-        e.ins("setp.ne.u32", {more, o, "0"});
-        rowStart.back() = down;
-        off.push_back(o);
-        has17.push_back(more);
-      } else {
-        e.ins("setp.eq.and.u64", {ok, a, "0", ok});
-      }
-    }
-    return rowStart;
-  }
-
-  /// A loop with early exits or guarded row loads: each row's tiles, `nt` of them from its start,
-  /// lie in its base parameter's allocation (from the pointer's value to
-  /// the allocation's end, a launch argument: 0 when the runtime found
-  /// none), ANDed into `ok`. The tiles read the row past where the loop may
-  /// leave it; past the allocation they could fault.
-  void allocChecks(const std::vector<std::string> &rowStart, const std::string &ok, const std::string &nt) {
-    if (sp.allocParams.empty()) return;
-    std::map<unsigned, std::string> bytesOf;  // by the rows' tile width
-    for (size_t r = 0; r < sp.rows.size(); ++r) {
-      std::string &bytes = bytesOf[sp.rowTile(r)];
-      if (bytes.empty()) {
-        bytes = e.reg64();
-        e.ins("shl.b64", {bytes, nt, std::to_string(log2u(sp.rowTile(r)))});
-      }
-      const AllocEnd &a = ends.at(sp.allocParams[r]);
-      const std::string base = e.reg64(), end = e.reg64(), last = e.reg64();
-      e.ins("ld.param.u64", {base, "[" + a.param + "]"});
-      e.ins("cvta.to.global.u64", {base, base});
-      e.ins("ld.param.u64", {end, "[" + a.end + "]"});
-      e.ins("cvta.to.global.u64", {end, end});
-      e.ins("add.s64", {last, rowStart[r], bytes});
-      e.ins("setp.ge.and.u64", {ok, rowStart[r], base, ok});
-      e.ins("setp.le.and.u64", {ok, last, end, ok});
-    }
-  }
-
-  /// The solo form's checks, per lane (no other lane is asked): its trip
-  /// count, its rows (aligned, or where they start), a tile; else the
-  /// original loop. Returns each row's piece of the iteration.
-  std::vector<std::string> soloChecks() {
-    e.label(soloLabel);
-    if (!done.empty()) e.ins("bra", {header}, done);
-    std::vector<std::string> v0;
-    for (const IV &iv : lp.ivs) v0.push_back(iv.reg);
-    T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
-    const std::string ok = e.regp();
-    NT = e.reg64();
-    NTmax = NT;
+  allocChecks(rowStart, ok, nt);
+  if (!sp.perLane) {
     e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
-    e.ins("setp.ne.u64", {ok, NT, "0"});
-    if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
-    std::vector<std::string> rowStart = rowStarts(ok);
-    allocChecks(rowStart, ok, NT);
-    e.ins("bra", {header}, "!" + ok);
-    return rowStart;
+    e.ins("setp.ne.and.u64", {ok, NT, "0", ok});
   }
+  if (!done.empty()) e.ins("or.pred", {ok, ok, done});
+  e.ins("vote.sync.all.pred", {all, ok, "-1"});
+  e.ins("bra", {header}, "!" + all);
+  if (sp.perLane) NTmax = emitWarpMaxTiles(e, nt32, header);
+  return rowStart;
+}
 
-  /// The solo form's copy sources: lane l copies the pieces of its own rows
-  /// into its own row of the tile (each load touches other lanes' rows'
-  /// lines no more than the original: no shuffles, no warp barriers).
-  void soloSources(const std::vector<std::string> &rowStart, const std::string &buffer) {
-    const std::string lane = e.reg32(), buf = e.reg32();
-    own = e.reg32();
-    e.ins("mov.u32", {lane, "%laneid"});
-    e.ins("mov.u32", {buf, buffer});
-    e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
-    dst0.assign(sp.rows.size(), own);
-    src.assign(sp.rows.size(), {});
-    src17.clear();
-    for (size_t r = 0; r < sp.rows.size(); ++r) {
-      for (unsigned k = 0; k < pieces(r); ++k) {
-        src[r].push_back(e.reg64());
-        e.ins("add.s64", {src[r].back(), rowStart[r], std::to_string(16 * k)});
-      }
-      if (sp.unaligned) extraPieceSource(rowStart[r]);
-    }
-  }
-
-  /// Copy sources: lane l copies piece l % P of rows k*(32/P) + l / P, P =
-  /// the row's pieces per tile (rows of different steps: each its own P).
-  void copySources(const std::vector<std::string> &rowStart, const std::string &buffer) {
-    const std::string lane = e.reg32();
-    rsub = e.reg32();
-    const std::string c16 = e.reg32(), c16w = e.reg64(), buf = e.reg32();
-    dst0.assign(sp.rows.size(), e.reg32());
-    own = e.reg32();
-    e.ins("bar.warp.sync", {"-1"});  // the lanes' stores before the loop are seen by the copies
-    e.ins("mov.u32", {lane, "%laneid"});
-    // The copy's row and piece of lane l for rows of P pieces a tile.
-    auto split = [&](unsigned P, const std::string &sub, const std::string &piece, const std::string &wide,
-                     const std::string &dst) {
-      e.ins("shr.u32", {sub, lane, std::to_string(log2u(P))});
-      e.ins("and.b32", {piece, lane, std::to_string(P - 1)});
-      e.ins("shl.b32", {piece, piece, "4"});
-      e.ins("cvt.u64.u32", {wide, piece});
-      if (dst == dst0[0]) e.ins("mov.u32", {buf, buffer});
-      e.ins("mad.lo.u32", {dst, sub, std::to_string(sp.rowPitch()), buf});
-      e.ins("add.u32", {dst, dst, piece});
-    };
-    split(pieces(0), rsub, c16, c16w, dst0[0]);
-    e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
-    // Rows of another width: their own split, by pieces per tile.
-    std::map<unsigned, std::pair<std::string, std::string>> other;  // P -> (the copy's row, piece offset)
-    other[pieces(0)] = {rsub, c16w};
-    src.assign(sp.rows.size(), {});
-    for (size_t r = 0; r < sp.rows.size(); ++r) {
-      if (!other.count(pieces(r))) {
-        const std::string sub = e.reg32(), piece = e.reg32(), wide = e.reg64(), dst = e.reg32();
-        split(pieces(r), sub, piece, wide, dst);
-        other[pieces(r)] = {sub, wide};
-        for (size_t q = r; q < sp.rows.size(); ++q)
-          if (pieces(q) == pieces(r)) dst0[q] = dst;
-      }
-      const auto &[sub, wide] = other.at(pieces(r));
-      const std::string lo = e.reg32(), hi = e.reg32();
-      movVec(rowStart[r], {lo, hi}, true);
-      for (unsigned k = 0; k < pieces(r); ++k) {
-        const std::string from = e.reg32(), slo = e.reg32(), shi = e.reg32(), s = e.reg64();
-        e.ins("add.u32", {from, sub, std::to_string(k * rowsPerCopy(r))});
-        e.ins("shfl.sync.idx.b32", {slo, lo, from, "31", "-1"});
-        e.ins("shfl.sync.idx.b32", {shi, hi, from, "31", "-1"});
-        movVec(s, {slo, shi}, false);
-        e.ins("add.s64", {s, s, wide});
-        src[r].push_back(s);
-      }
-    }
-    if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces(0), rowsPerCopy(0));  // (one width: planPerLane)
-    // Unaligned rows: each lane copies its own row's extra piece.
-    for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) extraPieceSource(rowStart[r]);
-  }
-
-  /// Unaligned rows: the source of the lane's own row's 17th piece (the
-  /// boundary below the row's start + the tile), appended to src17.
-  void extraPieceSource(const std::string &down) {
-    src17.push_back(e.reg64());
-    e.ins("add.s64", {src17.back(), down, std::to_string(sp.tileBytes)});
-  }
-
-  /// What body() needs: the row loads, the runs, a multi-block loop's labels.
-  void indexBody() {
-    for (const auto &l : sp.loads) rowLoad[l.stmt] = &l;
-    for (const auto &st : sp.stores) rowStore[st.stmt] = &st;
-    for (const auto &run : sp.runs) {
-      runAt[*std::min_element(run.begin(), run.end())] = &run;
-      inRun.insert(run.begin(), run.end());
-    }
-    // A loop of several blocks: each copy of the body has its own labels.
-    labels = L.multi ? innerLabels(cb, L) : std::set<std::string>{};
-  }
-
-  void copyOf(const Stmt &s) {
-    auto c = s.clone();
-    c->span = {};
-    c->edited = true;
-    e.out.push_back(std::move(c));
-  }
-
-  /// A row load of copy `it` of the body, from the lane's row of the stage
-  /// at `rp` (a vector load for a run's first load; nothing for the rest).
-  /// False: none, the rest of statement i's copy is skipped.
-  bool rowLoadCopy(size_t i, const Instruction &in, const StagedPlan::RowLoad &rl, unsigned it,
-                   const std::vector<std::string> &rp) {
-    if (inRun.count(i) && !runAt.count(i)) return false;  // loaded with its run
-    const auto *run = runAt.count(i) ? runAt[i] : nullptr;
-    const std::string type = typeModifier(in);
-    auto ld = std::make_unique<Instruction>();
-    const unsigned vector = analysis::memAccess(in)->vector;  // a vector row load: the same vector from the tile
-    ld->opcode = m.intern("ld.shared" +
-                          (run ? ".v" + std::to_string(run->size()) : vector > 1 ? ".v" + std::to_string(vector) : "") +
-                          type);
-    if (run) {
-      Operand vec{Operand::Kind::Vector, "", {}};
-      for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);
-      ld->operands.push_back(vec);
+std::vector<std::string> StagedEmit::rowStarts(const std::string &ok) {
+  std::vector<std::string> rowStart;  // each row's piece of the iteration
+  off.clear();
+  has17.clear();
+  below.clear();
+  pieceStart.clear();
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    if (!sp.wide[r].base.empty()) {
+      rowStart.push_back(emitWideStart(e, sp.wide[r], sp.rowOff[r], T, ok));
     } else {
-      ld->operands.push_back(in.operands[0]);
+      rowStart.push_back(sp.rows[r]);
     }
-    // A run is read from its lowest offset (run's first element), wherever
-    // its first load in program order reads (nvcc loads a pair's [p+4]
-    // before its [p]).
-    const StagedPlan::RowLoad &from = run ? *rowLoad.at(run->front()) : rl;
-    const int64_t at = int64_t(from.row) * sp.tileSize() + sp.tilePos(from.row, it, from.off);
-    ld->operands.push_back(addressOf(e.m, rp[rl.row], at));
-    ld->edited = true;
-    e.out.push_back(std::move(ld));
-    return true;
-  }
-
-  /// IPT copies of the body whose row loads read the lane's row of the
-  /// stage at `stage` (unaligned rows: each at its offset).
-  void body(const std::string &stage, unsigned count = 0, bool peel = false) {
-    ++copies;
-    std::vector<std::string> rp(sp.rows.size(), stage);
-    for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
-      rp[r] = e.reg32();
-      e.ins("add.u32", {rp[r], stage, off[r]});
+    if (sp.wide[r].base.empty() && sp.rowOff[r]) {
+      rowStart.back() = e.reg64();
+      e.ins("add.s64", {rowStart.back(), sp.rows[r], std::to_string(sp.rowOff[r])});
     }
-    for (unsigned it = 0; it < (count ? count : ipt); ++it)
-      for (size_t i = L.hs + 1; i < L.ls; ++i) {
-        const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
-        if (auto b = before.find(i); b != before.end())
-          for (const auto &st : b->second) copyOf(*st);
-        if (L.multi && cb[i]->kind == Stmt::Kind::Label) {
-          copyOf(*cb[i]);
-          renameCopy(m, *e.out.back(), labels, suffix);
-        }
-        if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
-          const Instruction &in = static_cast<const Instruction &>(*cb[i]);
-          if (auto rl = rowLoad.find(i); rl != rowLoad.end() && !peel) {
-            if (!rowLoadCopy(i, in, *rl->second, it, rp)) continue;
-          } else if (auto rs = rowStore.find(i); rs != rowStore.end()) {
-            // Into the lane's row of the tile, written back after the body copies.
-            const StagedPlan::RowLoad &w = *rs->second;
-            auto st = std::make_unique<Instruction>();
-            st->opcode = m.intern("st.shared" + typeModifier(in));
-            st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + sp.tilePos(w.row, it, w.off)),
-                            in.operands[1]};
-            st->guard = in.guard;  // a predicated store stays predicated
-            st->guardNegated = in.guardNegated;
-            st->edited = true;
-            e.out.push_back(std::move(st));
-          } else {
-            copyOf(in);
-            if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
-            if (auto x = std::find(L.exits.begin(), L.exits.end(), i); x != L.exits.end() && !quitPrefix.empty())
-              static_cast<Instruction &>(*e.out.back()).operands.back().text =
-                  m.intern(quitPrefix + std::to_string(x - L.exits.begin()));
-          }
-        }
-        if (auto a = after.find(i); a != after.end() && i != L.ls)
-          for (const auto &st : a->second) copyOf(*st);
+    pieceStart.push_back(rowStart.back());
+    if (sp.down) {  // tile 0's lowest byte: its top is the first iteration's piece
+      const std::string low = e.reg64();
+      e.ins("add.s64", {low, rowStart.back(), std::to_string(sp.rowStep[r] - int64_t(sp.rowTile(r)))});
+      rowStart.back() = low;
+    }
+    const std::string a = e.reg64();
+    e.ins("and.b64", {a, rowStart.back(), "15"});
+    if (sp.unaligned) {
+      // Copied from the boundary below; the lane reads at its offset.
+      const std::string down = e.reg64(), o = e.reg32(), more = e.regp();
+      e.ins("and.b64", {down, rowStart.back(), "0xFFFFFFFFFFFFFFF0"});
+      e.ins("cvt.u32.u64", {o, a});
+      e.ins("setp.ne.u32", {more, o, "0"});
+      rowStart.back() = down;
+      off.push_back(o);
+      has17.push_back(more);
+      below.push_back({more});
+      for (unsigned q = 1; q < 4 && sp.hasRowStores(); ++q) {
+        below.back().push_back(e.regp());
+        e.ins("setp.gt.u32", {below.back().back(), o, std::to_string(4 * q)});
       }
-  }
-
-  /// Loops with early exits, before the tiles: kPeelBytes of each row in
-  /// the original's way (copies of the body reading global memory, the
-  /// latch's test after each), so rows that end early cost what they cost
-  /// in the original. A lane that leaves (an exit: `sel` = its index; the
-  /// loop's end: `sel` = the number of exits) waits for the others at the
-  /// end. The warp stages the rest only when at least kExitMinLanes of 32
-  /// (of its active lanes: as many in proportion) are still in the loop;
-  /// else every lane goes to the dispatch (those still in it into the
-  /// original loop).
-  void peel() {
-    const unsigned count = std::max(1u, kPeelBytes / unsigned(sp.step));
-    const std::string quit = "$L__ptxopt_st_pq" + tag + "_", normal = "$L__ptxopt_st_pn" + tag,
-                      end = "$L__ptxopt_st_pe" + tag;
-    const Instruction &latch = static_cast<const Instruction &>(*cb[L.ls]);
-    const std::string again = std::string(latch.guard);
-    const std::string leave = again.starts_with("!") ? again.substr(1) : "!" + again;
-    for (unsigned c = 0; c < count; ++c) {
-      quitPrefix = quit;
-      body(std::string(), 1, true);
-      quitPrefix.clear();
-      e.ins("bra", {normal}, leave);
+    } else {
+      e.ins("setp.eq.and.u64", {ok, a, "0", ok});
     }
+  }
+  return rowStart;
+}
+
+void StagedEmit::allocChecks(const std::vector<std::string> &rowStart, const std::string &ok, const std::string &nt) {
+  if (sp.allocParams.empty()) return;
+  std::map<unsigned, std::string> bytesOf;  // by the rows' tile width
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    std::string &bytes = bytesOf[sp.rowTile(r)];
+    if (bytes.empty()) {
+      bytes = e.reg64();
+      e.ins("shl.b64", {bytes, nt, std::to_string(log2u(sp.rowTile(r)))});
+    }
+    const AllocEnd &a = ends.at(sp.allocParams[r]);
+    const std::string base = e.reg64(), end = e.reg64(), last = e.reg64();
+    e.ins("ld.param.u64", {base, "[" + a.param + "]"});
+    e.ins("cvta.to.global.u64", {base, base});
+    e.ins("ld.param.u64", {end, "[" + a.end + "]"});
+    e.ins("cvta.to.global.u64", {end, end});
+    e.ins("add.s64", {last, rowStart[r], bytes});
+    e.ins("setp.ge.and.u64", {ok, rowStart[r], base, ok});
+    e.ins("setp.le.and.u64", {ok, last, end, ok});
+  }
+}
+
+std::vector<std::string> StagedEmit::soloChecks() {
+  e.label(soloLabel);
+  if (!done.empty()) e.ins("bra", {header}, done);
+  std::vector<std::string> v0;
+  for (const IV &iv : lp.ivs) v0.push_back(iv.reg);
+  T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
+  const std::string ok = e.regp();
+  NT = e.reg64();
+  NTmax = NT;
+  e.ins("shr.u64", {NT, T, std::to_string(log2u(ipt))});
+  e.ins("setp.ne.u64", {ok, NT, "0"});
+  if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
+  std::vector<std::string> rowStart = rowStarts(ok);
+  allocChecks(rowStart, ok, NT);
+  e.ins("bra", {header}, "!" + ok);
+  return rowStart;
+}
+
+void StagedEmit::soloSources(const std::vector<std::string> &rowStart, const std::string &buffer) {
+  const std::string lane = e.reg32(), buf = e.reg32();
+  own = e.reg32();
+  e.ins("mov.u32", {lane, "%laneid"});
+  e.ins("mov.u32", {buf, buffer});
+  e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
+  dst0.assign(sp.rows.size(), own);
+  src.assign(sp.rows.size(), {});
+  src17.clear();
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    for (unsigned k = 0; k < pieces(r); ++k) {
+      src[r].push_back(e.reg64());
+      e.ins("add.s64", {src[r].back(), rowStart[r], std::to_string(16 * k)});
+    }
+    if (sp.unaligned) extraPieceSource(rowStart[r]);
+  }
+}
+
+void StagedEmit::copySources(const std::vector<std::string> &rowStart, const std::string &buffer) {
+  const std::string lane = e.reg32();
+  rsub = e.reg32();
+  const std::string c16 = e.reg32(), c16w = e.reg64(), buf = e.reg32();
+  dst0.assign(sp.rows.size(), e.reg32());
+  own = e.reg32();
+  e.ins("bar.warp.sync", {"-1"});  // the lanes' stores before the loop are seen by the copies
+  e.ins("mov.u32", {lane, "%laneid"});
+  // The copy's row and piece of lane l for rows of P pieces a tile.
+  auto split = [&](unsigned P, const std::string &sub, const std::string &piece, const std::string &wide,
+                   const std::string &dst) {
+    e.ins("shr.u32", {sub, lane, std::to_string(log2u(P))});
+    e.ins("and.b32", {piece, lane, std::to_string(P - 1)});
+    e.ins("shl.b32", {piece, piece, "4"});
+    e.ins("cvt.u64.u32", {wide, piece});
+    if (dst == dst0[0]) e.ins("mov.u32", {buf, buffer});
+    e.ins("mad.lo.u32", {dst, sub, std::to_string(sp.rowPitch()), buf});
+    e.ins("add.u32", {dst, dst, piece});
+  };
+  split(pieces(0), rsub, c16, c16w, dst0[0]);
+  if (sp.unaligned && sp.hasRowStores()) {  // (rows of one width: unalignedRefusal)
+    notFirst = e.regp();
+    e.ins("setp.ne.u32", {notFirst, c16, "0"});
+  }
+  e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
+  // Rows of another width: their own split, by pieces per tile.
+  std::map<unsigned, std::pair<std::string, std::string>> other;  // P -> (the copy's row, piece offset)
+  other[pieces(0)] = {rsub, c16w};
+  src.assign(sp.rows.size(), {});
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    if (!other.count(pieces(r))) {
+      const std::string sub = e.reg32(), piece = e.reg32(), wide = e.reg64(), dst = e.reg32();
+      split(pieces(r), sub, piece, wide, dst);
+      other[pieces(r)] = {sub, wide};
+      for (size_t q = r; q < sp.rows.size(); ++q)
+        if (pieces(q) == pieces(r)) dst0[q] = dst;
+    }
+    const auto &[sub, wide] = other.at(pieces(r));
+    const std::string lo = e.reg32(), hi = e.reg32();
+    movVec(rowStart[r], {lo, hi}, true);
+    for (unsigned k = 0; k < pieces(r); ++k) {
+      const std::string from = e.reg32(), slo = e.reg32(), shi = e.reg32(), s = e.reg64();
+      e.ins("add.u32", {from, sub, std::to_string(k * rowsPerCopy(r))});
+      e.ins("shfl.sync.idx.b32", {slo, lo, from, "31", "-1"});
+      e.ins("shfl.sync.idx.b32", {shi, hi, from, "31", "-1"});
+      movVec(s, {slo, shi}, false);
+      e.ins("add.s64", {s, s, wide});
+      src[r].push_back(s);
+    }
+  }
+  if (sp.perLane) ntk = emitPieceTiles(e, nt32, rsub, pieces(0), rowsPerCopy(0));  // (one width: planPerLane)
+  // Unaligned rows: each lane copies its own row's extra piece.
+  for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) extraPieceSource(rowStart[r]);
+}
+
+void StagedEmit::extraPieceSource(const std::string &down) {
+  src17.push_back(e.reg64());
+  e.ins("add.s64", {src17.back(), down, std::to_string(sp.tileBytes)});
+}
+
+void StagedEmit::indexBody() {
+  for (const auto &l : sp.loads) rowLoad[l.stmt] = &l;
+  for (const auto &st : sp.stores) rowStore[st.stmt] = &st;
+  for (const auto &c : sp.carried) carriedAt[c.stmt] = &c;
+  for (const auto &run : sp.runs) {
+    runAt[*std::min_element(run.begin(), run.end())] = &run;
+    inRun.insert(run.begin(), run.end());
+  }
+  // A loop of several blocks: each copy of the body has its own labels.
+  labels = L.multi ? innerLabels(cb, L) : std::set<std::string>{};
+}
+
+void StagedEmit::copyOf(const Stmt &s) {
+  auto c = s.clone();
+  c->span = {};
+  c->edited = true;
+  e.out.push_back(std::move(c));
+}
+
+bool StagedEmit::rowLoadCopy(size_t i, const Instruction &in, const StagedPlan::RowLoad &rl, unsigned it,
+                             const std::vector<std::string> &rp) {
+  if (inRun.count(i) && !runAt.count(i)) return false;  // loaded with its run
+  const auto *run = runAt.count(i) ? runAt[i] : nullptr;
+  const std::string type = typeModifier(in);
+  auto ld = std::make_unique<Instruction>();
+  const unsigned vector = analysis::memAccess(in)->vector;  // a vector row load: the same vector from the tile
+  ld->opcode = m.intern("ld.shared" +
+                        (run ? ".v" + std::to_string(run->size()) : vector > 1 ? ".v" + std::to_string(vector) : "") +
+                        type);
+  if (run) {
+    Operand vec{Operand::Kind::Vector, "", {}};
+    for (size_t at : *run) vec.elems.push_back(static_cast<const Instruction &>(*cb[at]).operands[0]);
+    ld->operands.push_back(vec);
+  } else {
+    ld->operands.push_back(in.operands[0]);
+  }
+  // A run is read from its lowest offset (run's first element), wherever
+  // its first load in program order reads (nvcc loads a pair's [p+4]
+  // before its [p]).
+  const StagedPlan::RowLoad &from = run ? *rowLoad.at(run->front()) : rl;
+  const int64_t at = int64_t(from.row) * sp.tileSize() + sp.tilePos(from.row, it, from.off);
+  ld->operands.push_back(addressOf(e.m, rp[rl.row], at));
+  ld->edited = true;
+  e.out.push_back(std::move(ld));
+  return true;
+}
+
+void StagedEmit::body(const std::string &stage, unsigned count, bool peel) {
+  ++copies;
+  std::vector<std::string> rp(sp.rows.size(), stage), prv(sp.rows.size(), prevStage);
+  for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
+    rp[r] = e.reg32();
+    e.ins("add.u32", {rp[r], stage, off[r]});
+  }
+  for (const auto &c : sp.carried)
+    if (sp.unaligned && prv[c.row] == prevStage) {
+      prv[c.row] = e.reg32();
+      e.ins("add.u32", {prv[c.row], prevStage, off[c.row]});
+    }
+  for (unsigned it = 0; it < (count ? count : ipt); ++it)
+    for (size_t i = L.hs + 1; i < L.ls; ++i) {
+      const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
+      if (auto b = before.find(i); b != before.end())
+        for (const auto &st : b->second) copyOf(*st);
+      if (L.multi && cb[i]->kind == Stmt::Kind::Label) {
+        copyOf(*cb[i]);
+        renameCopy(m, *e.out.back(), labels, suffix);
+      }
+      if (!drop.count(i) && cb[i]->kind == Stmt::Kind::Instruction) {
+        const Instruction &in = static_cast<const Instruction &>(*cb[i]);
+        if (auto rl = rowLoad.find(i); rl != rowLoad.end() && !peel) {
+          if (!rowLoadCopy(i, in, *rl->second, it, rp)) continue;
+        } else if (auto c = carriedAt.find(i); c != carriedAt.end()) {
+          // The element the previous iteration stored: this tile's row,
+          // or (iteration 0) the previous tile's, past its last iteration.
+          const StagedPlan::RowLoad &cl = *c->second;
+          e.ins("ld.shared" + typeModifier(in), {});
+          static_cast<Instruction &>(*e.out.back()).operands = {
+              in.operands[0], addressOf(e.m, it ? rp[cl.row] : prv[cl.row],
+                                        int64_t(cl.row) * sp.tileSize() + sp.tilePos(cl.row, it ? it : ipt, cl.off))};
+        } else if (auto rs = rowStore.find(i); rs != rowStore.end()) {
+          // Into the lane's row of the tile, written back after the body copies.
+          const StagedPlan::RowLoad &w = *rs->second;
+          auto st = std::make_unique<Instruction>();
+          st->opcode = m.intern("st.shared" + typeModifier(in));
+          st->operands = {addressOf(e.m, rp[w.row], int64_t(w.row) * sp.tileSize() + sp.tilePos(w.row, it, w.off)),
+                          in.operands[1]};
+          st->guard = in.guard;  // a predicated store stays predicated
+          st->guardNegated = in.guardNegated;
+          st->edited = true;
+          e.out.push_back(std::move(st));
+        } else {
+          copyOf(in);
+          if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
+          if (auto x = std::find(L.exits.begin(), L.exits.end(), i); x != L.exits.end() && !quitPrefix.empty())
+            static_cast<Instruction &>(*e.out.back()).operands.back().text =
+                m.intern(quitPrefix + std::to_string(x - L.exits.begin()));
+        }
+      }
+      if (auto a = after.find(i); a != after.end() && i != L.ls)
+        for (const auto &st : a->second) copyOf(*st);
+    }
+}
+
+void StagedEmit::peel() {
+  const unsigned count = std::max(1u, kPeelBytes / unsigned(sp.step));
+  const std::string quit = "$L__ptxopt_st_pq" + tag + "_", normal = "$L__ptxopt_st_pn" + tag,
+                    end = "$L__ptxopt_st_pe" + tag;
+  const Instruction &latch = static_cast<const Instruction &>(*cb[L.ls]);
+  const std::string again = std::string(latch.guard);
+  const std::string leave = again.starts_with("!") ? again.substr(1) : "!" + again;
+  for (unsigned c = 0; c < count; ++c) {
+    quitPrefix = quit;
+    body(std::string(), 1, true);
+    quitPrefix.clear();
+    e.ins("bra", {normal}, leave);
+  }
+  e.ins("bra", {end});
+  for (size_t x = 0; x < L.exits.size(); ++x) {
+    e.label(quit + std::to_string(x));
+    e.ins("mov.u32", {sel, std::to_string(x)});
     e.ins("bra", {end});
-    for (size_t x = 0; x < L.exits.size(); ++x) {
-      e.label(quit + std::to_string(x));
-      e.ins("mov.u32", {sel, std::to_string(x)});
-      e.ins("bra", {end});
-    }
-    e.label(normal);
-    e.ins("mov.u32", {sel, std::to_string(L.exits.size())});
-    e.label(end);
-    done = e.regp();
-    // At least half of the warp's active lanes (a warp not all in the loop,
-    // the last one of a launch, goes on to the solo form by the same rule).
-    const std::string live = e.regp(), am = e.reg32(), in = e.reg32(), n = e.reg32(), a = e.reg32(),
-                      few = e.regp();
-    e.ins("setp.ne.u32", {done, sel, "0xFFFFFFFF"});
-    e.ins("setp.eq.u32", {live, sel, "0xFFFFFFFF"});
-    e.ins("activemask.b32", {am});
-    e.ins("vote.sync.ballot.b32", {in, live, am});
-    e.ins("popc.b32", {n, in});
-    e.ins("popc.b32", {a, am});
-    e.ins("mul.lo.u32", {n, n, std::to_string(kLanes / kExitMinLanes)});
-    e.ins("setp.lt.u32", {few, n, a});
-    e.ins("bra", {header}, few);
   }
+  e.label(normal);
+  e.ins("mov.u32", {sel, std::to_string(L.exits.size())});
+  e.label(end);
+  done = e.regp();
+  // At least half of the warp's active lanes (a warp not all in the loop,
+  // the last one of a launch, goes on to the solo form by the same rule).
+  const std::string live = e.regp(), am = e.reg32(), in = e.reg32(), n = e.reg32(), a = e.reg32(),
+                    few = e.regp();
+  e.ins("setp.ne.u32", {done, sel, "0xFFFFFFFF"});
+  e.ins("setp.eq.u32", {live, sel, "0xFFFFFFFF"});
+  e.ins("activemask.b32", {am});
+  e.ins("vote.sync.ballot.b32", {in, live, am});
+  e.ins("popc.b32", {n, in});
+  e.ins("popc.b32", {a, am});
+  e.ins("mul.lo.u32", {n, n, std::to_string(kLanes / kExitMinLanes)});
+  e.ins("setp.lt.u32", {few, n, a});
+  e.ins("bra", {header}, few);
+}
 
-  /// The dispatch of a loop with early exits (`header`), where every
-  /// fallback goes: a lane that left through exit k to its target, one that
-  /// reached the loop's end to `exitLabel`, the others into the original loop.
-  void dispatch(const std::string &exitLabel) {
-    e.label(header);
-    for (size_t x = 0; x <= L.exits.size(); ++x) {
-      const std::string q = e.regp();
-      e.ins("setp.eq.u32", {q, sel, std::to_string(x)});
-      e.ins("bra", {x < L.exits.size() ? exitTargets[x] : exitLabel}, q);
-    }
+void StagedEmit::dispatch(const std::string &exitLabel) {
+  e.label(header);
+  for (size_t x = 0; x <= L.exits.size(); ++x) {
+    const std::string q = e.regp();
+    e.ins("setp.eq.u32", {q, sel, std::to_string(x)});
+    e.ins("bra", {x < L.exits.size() ? exitTargets[x] : exitLabel}, q);
   }
+}
 
-  /// Plain copies: K = regTiles register slots, each a tile's pieces
-  /// (4 registers per 16-byte piece). The loop over tiles is unrolled K
-  /// times (slots are registers: no indexing), each step j for tile t:
-  /// store slot j (tile t) into stage t % 2, load tile t+K into slot j,
-  /// bar.warp.sync, the body from stage t % 2. Stage t % 2 was last read
-  /// by tile t-2, before tile t-1's bar.warp.sync: no second barrier.
-  void plainTiles(const std::string &tileLabel) {
-    const unsigned K = solo ? 1 : sp.regTiles;  // solo: one tile in flight (a warp's tail)
-    // Per-lane trip counts: the warp's copies serve each lane's rows as far
-    // as they go; solo, each lane's own loop runs its own tiles only.
-    const bool perLane = sp.perLane && !solo;
-    const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag + (solo ? "_solo" : "");
-    // Where piece k of row r's copy lands from dst0[r] (solo: the lane's own row).
-    auto pieceAt = [&](size_t r, unsigned k) { return solo ? 16 * k : k * rowsPerCopy(r) * sp.rowPitch(); };
-    e.ins("mov.u64", {t, "0"});
-    e.ins("mov.u32", {sofs, "0"});
-    // slot, row, piece: 4 registers
-    std::vector<std::vector<std::vector<std::vector<std::string>>>> slot(K, std::vector<std::vector<std::vector<std::string>>>(sp.rows.size()));
-    for (auto &sl : slot)
-      for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces(r); ++k) sl[r].push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
-    // Unaligned rows: each row's extra piece, per slot (0 where it has none).
-    std::vector<std::vector<std::vector<std::string>>> slot17(K);
-    for (auto &sl : slot17)
-      for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
-        sl.push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
-        for (const auto &x : sl.back()) e.ins("mov.b32", {x, "0"});
-      }
-    auto vecOf = [&](const std::vector<std::string> &r) {
-      Operand vec{Operand::Kind::Vector, "", {}};
-      for (const auto &x : r) vec.elems.push_back(e.op(x));
-      return vec;
-    };
-    auto load = [&](unsigned j) {
-      const std::string p = e.regp();
-      e.ins("setp.lt.u64", {p, issued, NT});
-      std::vector<std::string> pk;
-      if (perLane) pk = emitPiecePreds(e, issued, ntk);
-      for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces(r); ++k) {
-          if (sp.loaded[r]) {  // a row only stored into is not copied in
-            e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, perLane ? pk[k] : p);
-            auto &ld = static_cast<Instruction &>(*e.out.back());
-            ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r][k]));
-          }
-          e.ins("add.s64", {src[r][k], src[r][k], tileStep(r)});
-        }
-      for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {
-        const std::string q = e.regp();
-        e.ins("and.pred", {q, p, has17[r]});
-        e.ins("ld.global.v4.b32", {"[" + src17[r] + "]"}, q);
-        auto &ld = static_cast<Instruction &>(*e.out.back());
-        ld.operands.insert(ld.operands.begin(), vecOf(slot17[j][r]));
-        e.ins("add.s64", {src17[r], src17[r], std::to_string(sp.tileBytes)});
-      }
-      e.ins("add.u64", {issued, issued, "1"});
-    };
-    for (unsigned j = 0; j < K; ++j) load(j);
-    e.label(tileLabel);
-    for (unsigned j = 0; j < K; ++j) {
-      std::vector<std::string> d(sp.rows.size(), e.reg32());  // per row: stage t % 2 at dst0[r]
-      const std::string rp = e.reg32();
-      e.ins("add.u32", {d[0], dst0[0], sofs});
-      for (size_t r = 1; r < sp.rows.size(); ++r)
-        if (dst0[r] != dst0[0]) {
-          d[r] = e.reg32();
-          e.ins("add.u32", {d[r], dst0[r], sofs});
-        }
-      for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces(r) && sp.loaded[r]; ++k) {
-          const unsigned at = unsigned(r) * sp.tileSize() + pieceAt(r, k);
-          e.ins("st.shared.v4.b32", {});
-          auto &st = static_cast<Instruction &>(*e.out.back());
-          st.operands = {addressOf(e.m, d[r], at), vecOf(slot[j][r][k])};
-        }
-      if (sp.unaligned) e.ins("add.u32", {rp, own, sofs});
-      for (size_t r = 0; sp.unaligned && r < sp.rows.size(); ++r) {  // the lane's row's extra piece
-        e.ins("st.shared.v4.b32", {});
-        auto &st = static_cast<Instruction &>(*e.out.back());
-        st.operands = {addressOf(e.m, rp, unsigned(r) * sp.tileSize() + sp.tileBytes), vecOf(slot17[j][r])};
-      }
-      load(j);
-      // Every lane's stores of tile t are seen by all; tile t-1 is read (solo:
-      // each lane reads only what it stored).
-      if (!solo) e.ins("bar.warp.sync", {"-1"});
-      if (!sp.unaligned) e.ins("add.u32", {rp, own, sofs});
-      const std::string mine = "$L__ptxopt_st_own" + tag + "_" + std::to_string(j);
-      if (perLane) {
-        const std::string past = e.regp();  // this lane's row has no tile t
-        e.ins("setp.ge.u64", {past, t, NT});
-        e.ins("bra", {mine}, past);
-      }
-      const bool quits = perLane && !L.exits.empty();  // the warp form of a loop with early exits
-      if (quits) quitPrefix = "$L__ptxopt_st_quit" + tag + "_" + std::to_string(j) + "_";
-      body(rp);
-      if (quits) {
-        // A lane that leaves the loop: which exit, no more tiles of its own;
-        // it goes on copying for the others until the warp is done.
-        e.ins("bra", {mine});
-        for (size_t x = 0; x < L.exits.size(); ++x) {
-          e.label(quitPrefix + std::to_string(x));
-          e.ins("mov.u32", {sel, std::to_string(x)});
-          e.ins("mov.u64", {NT, "0"});
-          e.ins("bra", {mine});
-        }
-        quitPrefix.clear();
-      }
-      if (perLane) e.label(mine);
-      if (sp.hasRowStores()) writeBack(d, K, pieceAt);
-      e.ins("xor.b32", {sofs, sofs, std::to_string(stageBytes)});
-      const std::string more = e.regp();
-      e.ins("add.u64", {t, t, "1"});
-      if (quits) {
-        // Until no lane has a tile left (the lanes that left have none).
-        const std::string own = e.regp();
-        e.ins("setp.lt.u64", {own, t, NT});
-        e.ins("vote.sync.any.pred", {more, own, "-1"});
-      } else {
-        e.ins("setp.lt.u64", {more, t, NTmax});
-      }
-      if (j + 1 < K) e.ins("bra", {doneLabel}, "!" + more);
-      else e.ins("bra", {tileLabel}, more);
-    }
-    if (K > 1) e.label(doneLabel);
-    // Every lane's write-backs are seen by all after the loop (the
-    // remaining iterations, and code after the loop that reads the rows).
-    if (sp.hasRowStores() && !solo) e.ins("bar.warp.sync", {"-1"});
-  }
-
-  /// Rows stored into (sp.stores): after the body copies of tile t, each
-  /// lane writes back the pieces it copied in (stage at `d`, the same
-  /// places `pieceAt`), to where they were read: the copy sources, now K + 1
-  /// tiles on. Solo, a lane writes back its own row; else the warp's body
-  /// copies are first seen by every lane (bar.warp.sync), and the next
-  /// copies into this stage come after this lane's own write-back (the same
-  /// places) and after the next tile's barrier for the others' body copies.
-  void writeBack(const std::vector<std::string> &d, unsigned K,
-                 const std::function<unsigned(size_t, unsigned)> &pieceAt) {
-    if (!solo) e.ins("bar.warp.sync", {"-1"});
-    for (unsigned row : sp.storedRows()) {
-      const int64_t back = (sp.down ? 1 : -1) * int64_t(K + 1) * sp.rowTile(row);
-      for (unsigned k = 0; k < pieces(row); ++k) {
-        const std::vector<std::string> v = {e.reg32(), e.reg32(), e.reg32(), e.reg32()};
-        Operand vec{Operand::Kind::Vector, "", {}};
-        for (const auto &x : v) vec.elems.push_back(e.op(x));
-        e.ins("ld.shared.v4.b32", {});
-        static_cast<Instruction &>(*e.out.back()).operands = {vec, addressOf(e.m, d[row], int64_t(row) * sp.tileSize() + pieceAt(row, k))};
-        e.ins("st.global.v4.b32", {});
-        static_cast<Instruction &>(*e.out.back()).operands = {addressOf(e.m, src[row][k], back), vec};
-      }
-    }
-  }
-
-  /// Asynchronous copies (cp.async) into a ring of sp.stages stages.
-  void asyncTiles(const std::string &tileLabel) {
-    const std::string wofs = e.reg32(), rofs = e.reg32();
-    e.ins("mov.u32", {wofs, "0"});
-    e.ins("mov.u32", {rofs, "0"});
-    e.ins("mov.u64", {t, "0"});
-    auto wrap = [&](const std::string &ofs) {
-      const std::string p = e.regp();
-      e.ins("add.u32", {ofs, ofs, std::to_string(stageBytes)});
-      e.ins("setp.ge.u32", {p, ofs, std::to_string(ring)});
-      e.ins("mov.u32", {ofs, "0"}, p);
-    };
-    auto issue = [&]() {  // (rows of one width: planStaged)
-      const std::string p = e.regp(), d = e.reg32();
-      e.ins("setp.lt.u64", {p, issued, NT});
-      e.ins("add.u32", {d, dst0[0], wofs});
-      for (size_t r = 0; r < sp.rows.size(); ++r)
-        for (unsigned k = 0; k < pieces(r); ++k) {
-          const unsigned at = unsigned(r) * sp.tileSize() + k * rowsPerCopy(r) * sp.rowPitch();
-          e.ins("cp.async.cg.shared.global", {"[" + src[r][k] + "]", "16"}, p);
-          auto &cp = static_cast<Instruction &>(*e.out.back());
-          cp.operands.insert(cp.operands.begin(), addressOf(e.m, d, at));
-          e.ins("add.s64", {src[r][k], src[r][k], std::to_string(sp.tileBytes)});
-        }
-      e.ins("cp.async.commit_group", {});
-      e.ins("add.u64", {issued, issued, "1"});
-      wrap(wofs);
-    };
-    for (unsigned s = 0; s + 1 < sp.stages; ++s) issue();
-    e.label(tileLabel);
-    issue();
-    e.ins("cp.async.wait_group", {std::to_string(sp.stages - 1)});
-    e.ins("bar.warp.sync", {"-1"});  // every lane's copies of tile t are seen by all
-    const std::string rp = e.reg32();
-    e.ins("add.u32", {rp, own, rofs});
-    body(rp);
-    e.ins("bar.warp.sync", {"-1"});  // every lane has read the stage before its next copy
-    wrap(rofs);
-    const std::string more = e.regp();
-    e.ins("add.u64", {t, t, "1"});
-    e.ins("setp.lt.u64", {more, t, NT});
-    e.ins("bra", {tileLabel}, more);
-    e.ins("cp.async.wait_all", {});
-  }
-};
-
-}  // namespace
 
 void emitStaged(ir::Module &m, std::vector<std::unique_ptr<Stmt>> &cb, Emitter &e, const StagedPlan &sp,
                 const std::string &buffer, StmtMap &before, StmtMap &after, const std::set<size_t> &drop,

@@ -7,8 +7,11 @@
 // below sm_80; a loop that writes memory other than coalesced stores into
 // other allocations and stores along its rows (its tiles are read ahead): a
 // store along a row under a guard whose loads are guarded too, one that
-// reads back an element stored in an earlier iteration (a scan: its loads
-// do not cover the piece exactly), one whose row the loop also reads
+// reads back an element stored two or more iterations before (its loads do
+// not cover the piece exactly; one stored by the previous iteration, a scan,
+// is a carried load: rowPieces), a scan walking down, under a guard, with
+// an early exit, over 8- or 16-bit elements or with cp.async, one whose
+// row the loop also reads
 // elsewhere (floyd-warshall's `p[i*n + k]`: the same parameter); a row
 // walked by a register that is not a 64-bit induction variable with a step
 // of 16, 32, 64 or 128 bytes, nor base + scale * a widened 32-bit index
@@ -120,12 +123,36 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
     return false;
   };
   for (unsigned r = 0; r < sp.rows.size(); ++r) {
-    const auto &loads = byRow[sp.rows[r]];
+    auto loads = byRow[sp.rows[r]];
     const auto &stores = storedAt[sp.rows[r]];
+    // A scan (`a[j] += a[j-1]` in place, `s[j] = s[j-1] + x[j]` into
+    // another row): the lowest load reads the element the previous
+    // iteration stored last (a store of its width S_r above it), just below
+    // where the iteration's other accesses of the row start: a carried load.
+    int64_t carriedEnd = INT64_MIN;  // where the carried element ends: the piece's start
+    if (!loads.empty() && !L.multi) {
+      const auto [lo, li] = *loads.begin();
+      const unsigned w = analysis::memAccess(*instr(li))->bytes();
+      const auto st = stores.find(lo + sp.rowStep[r]);
+      const int64_t next = std::min(loads.size() > 1 ? std::next(loads.begin())->first : INT64_MAX,
+                                    stores.empty() ? INT64_MAX : stores.begin()->first);
+      if (st != stores.end() && analysis::memAccess(*instr(st->second))->bytes() == w && next == lo + int64_t(w) &&
+          instr(li)->guard.empty() && instr(st->second)->guard.empty() &&
+          analysis::memAccess(*instr(li))->vector == 1) {
+        sp.carried.push_back({li, r, -int64_t(w)});
+        carriedEnd = lo + int64_t(w);
+        loads.erase(loads.begin());
+      }
+    }
     sp.loaded.push_back(!loads.empty());
     // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
     const int64_t first = loads.empty() ? stores.begin()->first : loads.begin()->first;
     sp.rowOff.push_back(first);
+    if (carriedEnd != INT64_MIN && first != carriedEnd) {
+      why = "each iteration reads the element the previous one stored, but the row's other accesses start " +
+            std::to_string(first - carriedEnd) + " bytes past it";
+      return false;
+    }
     std::vector<StagedPlan::RowLoad> got;
     if (!loads.empty() && !covers(sp.rows[r], loads, first, r, got, "loads")) return false;
     sp.loads.insert(sp.loads.end(), got.begin(), got.end());
@@ -209,6 +236,8 @@ bool Planner::rowStoresApart(const LoopBlock &L, StagedPlan &sp, std::string &wh
       if (o.row != st.row && !apart(st.stmt, o.stmt)) return false;
     std::set<size_t> ownLoads;
     for (const auto &l : sp.loads)
+      if (l.row == st.row) ownLoads.insert(l.stmt);
+    for (const auto &l : sp.carried)
       if (l.row == st.row) ownLoads.insert(l.stmt);
     for (size_t i = L.hs + 1; i < L.ls; ++i) {
       if (!accessAt_.count(i) || ownLoads.count(i)) continue;
@@ -397,6 +426,17 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   // the copies read tiles ahead): a launch condition per pair of pointer
   // parameters; a store the analysis cannot keep apart refuses.
   if (!rowStoresApart(L, sp, why)) return false;
+  if (!sp.carried.empty() && (sp.down || ctx_.options.rowwalk.asyncCopy || sp.guardedLoads || !L.exits.empty() ||
+                              sp.shortRow[sp.carried.front().row])) {
+    why = "each iteration reads the element the previous one stored (a scan) " +
+          std::string(sp.down ? "walking down"
+                      : ctx_.options.rowwalk.asyncCopy ? "(only the plain copies keep the previous tile; "
+                                                         "rowwalk-staged-copy=async asked for cp.async)"
+                      : sp.shortRow[sp.carried.front().row] ? "along a row of 8- or 16-bit elements (the unaligned "
+                                                             "clone, which takes scans, reads 4- and 8-byte ones)"
+                                                           : "under a guard or with an early exit");
+    return false;
+  }
   if (sp.down && (ctx_.options.rowwalk.asyncCopy || sp.guardedLoads)) {
     why = std::string("the row is walked downwards ") +
           (sp.guardedLoads ? "and read under a guard (the allocation checks assume tiles going up)"
@@ -516,6 +556,9 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
     sp.alignWhy = std::move(w);
     sp.aligned.clear();
   };
+  if (!sp.carried.empty())
+    return notAlignable("each iteration reads the element the previous one stored (a scan): its pieces start an "
+                        "element past the row's start, which the aligned clone's tiles cannot");
   analysis::Symbol tx{analysis::Symbol::Kind::Tid};
   tx.dim = 0;
   const uint16_t tid = fa_.affine().symbolId(tx);
@@ -573,7 +616,6 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
 std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
   if (ctx_.options.rowwalk.asyncCopy) return "it has plain copies only (rowwalk-staged-copy=async)";
   if (sp.perLane) return "its trip count differs between lanes";
-  if (sp.hasRowStores()) return "it stores along a row (the write-back is of aligned 16-byte pieces)";
   if (sp.down) return "its rows are walked downwards";
   if (sp.mixedSteps()) return "its rows advance by different steps";
   for (size_t r = 0; r < sp.rows.size(); ++r)
@@ -581,6 +623,16 @@ std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
   for (const auto &l : sp.loads)
     if (analysis::memAccess(*instr(l.stmt))->vector > 1)
       return "a row read as vectors (" + std::string(instr(l.stmt)->opcode) + ")";
+  // Stored rows: the write-back writes piece 0 and the 17th by 32-bit word
+  // (an element of 1 or 2 bytes may share a word with the row below it),
+  // and the body's stores into the tile keep their width (a vector would be
+  // misaligned at the lane's offset).
+  for (const auto &st : sp.stores) {
+    const auto mem = analysis::memAccess(*instr(st.stmt));
+    if (mem->vector > 1 || mem->bytes() < 4)
+      return "a row stored as " + std::string(mem->vector > 1 ? "vectors" : "8- or 16-bit elements") + " (" +
+             std::string(instr(st.stmt)->opcode) + ")";
+  }
   return "";
 }
 

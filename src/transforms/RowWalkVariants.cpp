@@ -134,12 +134,22 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
 /// ", N row(s) stored into ..." when a staged loop of `plan` stores along
 /// its rows (RowWalkStaged.cpp, writeBack), else "".
 std::string storedRowsRemark(const KernelPlan &plan) {
-  unsigned n = 0;
-  for (const auto &sp : plan.staged) n += unsigned(sp.storedRows().size());
+  unsigned n = 0, scans = 0;
+  bool unaligned = false;
+  for (const auto &sp : plan.staged) {
+    n += unsigned(sp.storedRows().size());
+    scans += unsigned(sp.carried.size());
+    unaligned |= sp.unaligned && sp.hasRowStores();
+  }
   if (!n) return "";
   return ", " + std::to_string(n) +
          " row(s) stored into through the tiles (each lane writes its row of the tile; after each tile's body the "
-         "warp writes the tile back with coalesced 16-byte stores)";
+         "warp writes the tile back with coalesced 16-byte stores" +
+         (unaligned ? ", each lane its own row's first and 17th pieces word by word" : "") + ")" +
+         (scans ? ", " + std::to_string(scans) +
+                      " scan(s): each iteration reads the element the previous one stored from the tile (iteration "
+                      "0 from the previous tile's stage)"
+                : "");
 }
 
 /// The staged clone of a planned kernel (RowWalkStaged.cpp builds it), its
@@ -154,11 +164,10 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   // takes the launches whose rows do not align, and comes first).
   // (rowwalk-lanes=0: planned lanes make no clone, so the unaligned one is made.)
   const bool lanes = !plan.lanes.empty() && !laneCounts(ctx).empty();
-  // A loop that stores along its rows or walks them down (alignable:
-  // planStagedLoops keeps no other) is left out of the unaligned clone,
-  // which runs it the original's way: its write-back is of aligned 16-byte
-  // pieces, its copies go up.
-  auto leftOut = [](const StagedPlan &sp) { return (sp.hasRowStores() || sp.down) && sp.alignable; };
+  // A loop that walks its rows down (alignable: planStagedLoops keeps no
+  // other) is left out of the unaligned clone, which runs it the original's
+  // way: its copies go up.
+  auto leftOut = [](const StagedPlan &sp) { return sp.down && sp.alignable; };
   bool alignable = true, needUnaligned = false, unalignedOk = ctx.options.rowwalk.unaligned && !lanes,
        anyUnaligned = false;
   for (const auto &sp : plan.staged) {

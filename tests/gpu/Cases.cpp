@@ -1133,6 +1133,7 @@ std::vector<Case> allCases() {
   addRowWalkUnaligned(cs);
   addRowWalkStores(cs);
   addRowWalkMixed(cs);
+  addRowWalkScans(cs);
   addCsr(cs);
   addTranspose(cs);
   addReuse(cs);

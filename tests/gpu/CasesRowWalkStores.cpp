@@ -89,8 +89,8 @@ void addRowWalkRowStores(std::vector<Case> &cs) {
   for (auto [r, m, b] : {std::array<unsigned, 3>{4096, 4096, 256}, {8192, 2048, 128}, {3000, 2000, 256}})
     add("scale_f32", {inout(Elem::F32, n(r, m)), i32(int(r)), i32(int(m)), f32(-1.0f)}, r, m, b,
         "=scale_f32__ptxopt_staged", r % 32 ? "in place, a warp of 24 lanes" : "in place");
-  add("scale_f32", {inout(Elem::F32, n(4096, 4099)), i32(4096), i32(4099), f32(-1.0f)}, 4096, 4099, 256, "original",
-      "rows not 16-byte aligned");
+  add("scale_f32", {inout(Elem::F32, n(4096, 4099)), i32(4096), i32(4099), f32(-1.0f)}, 4096, 4099, 256,
+      "=scale_f32__ptxopt_staged_unaligned", "rows not 16-byte aligned");
   add("scale_f32", {inout(Elem::F32, n(1000, 1000)), i32(1000), i32(1000), f32(-1.0f)}, 1000, 1000, 256, "original",
       "under the launch floor");
   // affine_u32(x, y, rows, n, s, t)
@@ -121,7 +121,7 @@ void addRowWalkRowStores(std::vector<Case> &cs) {
     add("softmax_f32", {in(Elem::F32, n(r, m)), out(Elem::F32, n(r, m)), i32(int(r)), i32(int(m))}, r, m, 256,
         "=softmax_f32__ptxopt_staged", "a thread per row");
   add("softmax_f32", {in(Elem::F32, n(4096, 4095)), out(Elem::F32, n(4096, 4095)), i32(4096), i32(4095)}, 4096, 4095,
-      256, "=softmax_f32__ptxopt_staged_unaligned", "rows not aligned: the unaligned clone, the write loop as it was");
+      256, "=softmax_f32__ptxopt_staged_unaligned", "rows not aligned: the unaligned clone, the write loop too");
   add("normalize_f64", {inout(Elem::F64, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256,
       "=normalize_f64__ptxopt_staged", "in place");
   add("clamp_s16", {inout(Elem::I16, n(4096, 4096)), i32(4096), i32(4096), i32(-1000), i32(2000)}, 4096, 4096, 256,
@@ -146,8 +146,25 @@ void addRowWalkRowStores(std::vector<Case> &cs) {
   add("clampbr_rows", {inout(Elem::F32, n(4096, 4096)), i32(4096), i32(4096), f32(0.25f)}, 4096, 4096, 256,
       "=clampbr_rows__ptxopt_staged", "a guarded store, int index");
   // Refused: each runs the original (and must give its results).
-  add("scan_i32", {inout(Elem::I32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256, "!staged",
-      "reads back what it stored (refused)");
+  // Rows not 16-byte aligned, stored into: the unaligned clone (piece 0 and the 17th written back by word).
+  add("add_i32", {inout(Elem::I32, n(4096, 4097)), in(Elem::I32, n(4096, 4097)), i32(4096), i32(4097)}, 4096, 4097,
+      256, "=add_i32__ptxopt_staged_unaligned", "rows not aligned");
+  add("causal_f32", {in(Elem::F32, n(4096, 4098)), out(Elem::F32, n(4096, 4098)), i32(4096), i32(4098), f32(0.5f),
+                     f32(0.25f), f32(0.125f), f32(-0.0625f)},
+      4096, 4098, 256, "=causal_f32__ptxopt_staged_unaligned", "rows not aligned");
+  add("normalize_f64", {inout(Elem::F64, n(4096, 4095)), i32(4096), i32(4095)}, 4096, 4095, 256,
+      "=normalize_f64__ptxopt_staged_unaligned", "rows not aligned");
+  add("relu_rows", {inout(Elem::F32, n(3000, 4099)), i32(3000), i32(4099)}, 3000, 4099, 64,
+      "=relu_rows__ptxopt_staged_unaligned", "rows not aligned, a warp of 24 lanes");
+  // to_nhwc_half(in, out, C, HW): halves stored along a row; rows off a
+  // 16-byte boundary (C = 3) run the original (no unaligned clone).
+  add("to_nhwc_half", {in(Elem::F16, n(1u << 18, 256)), out(Elem::F16, n(1u << 18, 256)), i32(256), i32(1 << 18)},
+      1u << 18, 256, 256, "=to_nhwc_half__ptxopt_staged", "halves stored along a row");
+  add("to_nhwc_half", {in(Elem::F16, n(1u << 22, 3)), out(Elem::F16, n(1u << 22, 3)), i32(3), i32(1 << 22)}, 1u << 22,
+      3, 256, "!staged", "halves, rows not aligned (no unaligned clone)");
+  // A scan (tests/gpu/CasesRowWalkScans.cpp has the family).
+  add("scan_i32", {inout(Elem::I32, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256,
+      "=scan_i32__ptxopt_staged_unaligned", "reads back what it stored");
   add("skip3_f32", {inout(Elem::F32, n(4096, 4096)), i32(4096), i32(4096), f32(-1.0f)}, 4096, 4096, 256, "original",
       "a guarded store (refused)");
   add("fw_rows", {inout(Elem::I32, n(4096, 4096)), i32(4096), i32(4096), i32(17)}, 4096, 4096, 256, "original",

@@ -5,15 +5,18 @@
 // thread per row writes, and rows walked down (deriche's anti-causal pass,
 // a sum from the row's end). The staged clone writes each stored row into the
 // lane's row of the tile and the warp writes the tile back with coalesced
-// 16-byte stores after each tile's body copies. Lookalikes that must stay
-// refused: a scan that reads back the element it stored in the previous
-// iteration, a store under a guard, floyd-warshall's step (it reads
+// 16-byte stores after each tile's body copies. A scan that reads back the
+// element it stored in the previous iteration (refused until the
+// twenty-fourth session; Inputs/scans.cu has the family). Lookalikes that
+// must stay refused: a store under a guard, floyd-warshall's step (it reads
 // a[i*n + k] of the row it stores), a shift (the stores and the loads of
 // one row at different offsets). tests/lit/rowwalk/rowstores.test checks
 // the clones, rowstores-emu.test runs them on the CPU, gpu-diff's "rowwalk
 // rowstores" cases on the GPU (tests/gpu/cases/rowwalkrowstores.cu
 // includes this file).
 // Compiled with: nvcc -arch=sm_90 -O3 -ptx rowstores.cu -o rowstores.ptx
+
+#include <cuda_fp16.h>
 
 // In place, int index: each row scaled.
 extern "C" __global__ void scale_f32(float *a, int rows, int n, float s) {
@@ -164,7 +167,8 @@ extern "C" __global__ void clampbr_rows(float *a, int rows, int n, float t) {
     }
 }
 
-// Refused: reads back the element it stored in the previous iteration.
+// A scan: reads back the element it stored in the previous iteration (the
+// unaligned clone: its pieces start one element past the row).
 extern "C" __global__ void scan_i32(int *a, int rows, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < rows)
@@ -193,4 +197,14 @@ extern "C" __global__ void shift_f32(float *a, int rows, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < rows)
     for (int j = 0; j + 1 < n; j++) a[(size_t)i * n + j] = a[(size_t)i * n + j + 1];
+}
+
+// Halves stored along a row (NCHW to NHWC, the channels in the thread,
+// heldout5's nchw_to_nhwc_half): the staged clone; no unaligned clone (its
+// write-back writes a row's first and 17th pieces by 32-bit word, and a
+// half may share its word with the row below).
+extern "C" __global__ void to_nhwc_half(const __half *in, __half *out, int C, int HW) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < HW)
+    for (int c = 0; c < C; ++c) out[(size_t)p * C + c] = in[(size_t)c * HW + p];
 }
