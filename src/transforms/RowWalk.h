@@ -281,6 +281,9 @@ struct StagedPlan {
   bool alignable = true;
   std::string alignWhy;
   bool lengthCond = false;  // a row length's alignment is a launch condition (`aligned`)
+  /// Where the conditions align the rows, how far past a 16-byte boundary
+  /// the pieces still start (a constant: `for (j = 1; ...)`), 0 if aligned.
+  unsigned misaligned = 0;
   /// Why the unaligned clone cannot take this loop ("" when it can;
   /// Planner::unalignedRefusal).
   std::string unalignedWhy;

@@ -192,10 +192,36 @@ const IV *Planner::wideIndexIv(const LoopBlock &L, const LanePlan &lp, const std
       imm = *ra.operands[2].intValue();
       return v;
     };
+    // (iv + invariant) +/- imm: nvcc's unrolled `a[r*N + j - 1]` over an
+    // unsigned index (a scan's element below, `j - 1`, formed from
+    // `r*N + j`): the invariant's entry value goes into roots and c.
+    auto ivPlusInv = [&](std::string_view r) -> const IV * {
+      const size_t rd = onlyDefInLoop(L, r);
+      if (rd == SIZE_MAX || rd > xd) return nullptr;
+      const Instruction &ra = *instr(rd);
+      auto rm = ra.modifiers();
+      if (ra.base() != "add" || !ra.guard.empty() || ra.operands.size() != 3 || rm.size() != 1 ||
+          (rm[0] != ".s32" && rm[0] != ".u32") || !ra.operands[1].isReg() || !ra.operands[2].isReg())
+        return nullptr;
+      for (int s = 1; s <= 2; ++s) {
+        const IV *v = ivOf(ra.operands[s].text);
+        const Operand &inv = ra.operands[3 - s];
+        if (!v || rd > v->update || onlyDefInLoop(L, inv.text) != SIZE_MAX) continue;
+        entryValue(L, std::string(inv.text), roots, c, 0);
+        return v;
+      }
+      return nullptr;
+    };
     for (int side = 1; side <= 2 && !iv; ++side) {
       const Operand &v = xa.operands[side], &o = xa.operands[3 - side];
       int64_t imm = 0;
       if (!v.isReg()) continue;
+      if (const auto k = o.intValue(); k && !ivOf(v.text)) {
+        if (xa.base() == "sub" && side == 2) return nullptr;
+        if (!(iv = ivPlusInv(v.text))) continue;
+        c += xa.base() == "sub" ? -*k : *k;
+        break;
+      }
       if (!(iv = ivOf(v.text)) && (xa.base() != "add" || o.intValue() || !(iv = ivPlusImm(v.text, imm)))) continue;
       if (xa.base() == "sub" && side == 2) return nullptr;
       c = imm;

@@ -500,6 +500,16 @@ void Planner::planStagedLoops(KernelPlan &plan) {
       // Rows no launch condition aligns: the unaligned clone only, or none.
       auto unalignedOnly = [&] {
         sp.unalignedWhy = unalignedRefusal(sp);
+        // Pieces that start off a 16-byte boundary wherever the rows are
+        // aligned (rowsCanAlign): the unaligned clone's tiles, where it
+        // takes the loop; else the aligned clone as it is.
+        if (sp.alignable && sp.misaligned && ctx_.options.rowwalk.unaligned && sp.unalignedWhy.empty()) {
+          sp.alignable = false;
+          sp.aligned.clear();
+          sp.alignWhy = "the rows' pieces start " + std::to_string(sp.misaligned) +
+                        " bytes past a 16-byte boundary wherever the rows themselves are aligned (the loop starts "
+                        "past the row's first element)";
+        }
         if (sp.alignable || (ctx_.options.rowwalk.unaligned && sp.unalignedWhy.empty())) return true;
         w = sp.alignWhy + (ctx_.options.rowwalk.unaligned ? "; the unaligned clone refuses: " + sp.unalignedWhy
                                                           : std::string(" (rowwalk-staged-unaligned=0)"));
@@ -604,7 +614,15 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
     }
     sp.lengthCond |= !conds.empty();  // a row length's condition: the unaligned clone for the others
     std::vector<Variant::AlignedParam> full;
-    if (vectorAlignment(a.address.poly, fa_.affine(), k_, 16, first, full, mis) && mis == 0) conds = full;
+    if (vectorAlignment(a.address.poly, fa_.affine(), k_, 16, first, full, mis)) {
+      // A constant off a 16-byte boundary (`for (j = 1; ...)`: the first
+      // element past the row's start) misaligns every row that the
+      // conditions align: every warp runs the original loop (in one-warp
+      // blocks, which still spread a small launch over more SMs: 2.5-2.9x
+      // on the probe family; unalignedOnly prefers the unaligned clone).
+      if (mis != 0) sp.misaligned = unsigned(mis);
+      else conds = full;
+    }
     for (const auto &c : conds) requireAligned(sp.aligned, c);
   }
 }

@@ -1134,6 +1134,7 @@ std::vector<Case> allCases() {
   addRowWalkStores(cs);
   addRowWalkMixed(cs);
   addRowWalkScans(cs);
+  addRowWalkFrom1(cs);
   addCsr(cs);
   addTranspose(cs);
   addReuse(cs);

@@ -152,6 +152,7 @@ void addRowWalkRowStores(std::vector<Case> &cs);
 /// Rows advancing by different steps (CasesRowWalkMixed.cpp).
 void addRowWalkMixed(std::vector<Case> &cs);
 void addRowWalkScans(std::vector<Case> &cs);
+void addRowWalkFrom1(std::vector<Case> &cs);
 /// rowwalk on scalar CSR sparse matrix-vector products (CasesCsr.cpp).
 void addCsr(std::vector<Case> &cs);
 /// group's clone merged along y on kernels with gathers (CasesGroupGathers.cpp).

@@ -119,7 +119,7 @@ void addRowWalkRowStores(std::vector<Case> &cs) {
   // softmax_f32(x, y, rows, n); normalize_f64(a, rows, n); clamp_s16(a, rows, n, lo, hi)
   for (auto [r, m] : {std::array<unsigned, 2>{4096, 4096}, {16384, 1024}})
     add("softmax_f32", {in(Elem::F32, n(r, m)), out(Elem::F32, n(r, m)), i32(int(r)), i32(int(m))}, r, m, 256,
-        "=softmax_f32__ptxopt_staged", "a thread per row");
+        "=softmax_f32__ptxopt_staged_unaligned", "a thread per row (its maximum from j = 1: the unaligned clone)");
   add("softmax_f32", {in(Elem::F32, n(4096, 4095)), out(Elem::F32, n(4096, 4095)), i32(4096), i32(4095)}, 4096, 4095,
       256, "=softmax_f32__ptxopt_staged_unaligned", "rows not aligned: the unaligned clone, the write loop too");
   add("normalize_f64", {inout(Elem::F64, n(4096, 4096)), i32(4096), i32(4096)}, 4096, 4096, 256,
