@@ -7,8 +7,9 @@
 // (`mul.wide.u32 t, x, 4; add.s64 p, a, t`, or `cvt.u64.u32; add/sub.s64
 // with a 64-bit offset; shl.b64; add.s64`); an `int` index over an unsigned
 // counter is sign-extended (mul.wide.s32, cvt.s64.s32). wideAddress reads a
-// load's address as base + scale * (ext(x) [+/- delta]), x = iv + c or
-// iv + an invariant register, iv a 32-bit induction variable of the loop
+// load's address as base + scale * (ext(x) [+/- delta]), x = iv + c,
+// iv + an invariant register, (iv + c) + an invariant or (iv + an
+// invariant) + c (nvcc's `r*cols + j` from j = 1), iv a 32-bit induction variable of the loop
 // read before its update; entryValue writes x's value at the loop's entry
 // as a sum of registers (their entry values) and a constant modulo 2^32,
 // following moves and additions outside the loop (nvcc's `%r29 = %r2 + 3`,

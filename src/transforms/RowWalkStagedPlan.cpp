@@ -21,7 +21,9 @@
 // rows at one index, `A[i*n + j] * B[i*n + j]`: offsetAddress); rows whose
 // alignment no launch condition can check (rowsCanAlign: the unaligned
 // clone only; the others' conditions go on the variant: the base pointer,
-// the row length a multiple of 16 bytes); row loads that are not global,
+// the row length a multiple of 16 bytes; pieces a constant off a 16-byte
+// boundary wherever the conditions align the rows, `for (j = 1; ...)`:
+// the unaligned clone only where it takes the loop, unalignedOnly); row loads that are not global,
 // plain, 1, 2, 4 or 8 bytes or a vector of 8 or 16 bytes of 4- or 8-byte
 // elements (float4, float2, double2 rows a program vectorized itself: each
 // a piece of its own, read from the tile as the same vector), before the
