@@ -463,6 +463,8 @@ private:
   /// The body index of the one definition of `reg` in loop L, SIZE_MAX if
   /// none or several.
   size_t onlyDefInLoop(const LoopBlock &L, std::string_view reg) const;
+  /// No instruction of the loop writes `reg` (onlyDefInLoop is SIZE_MAX for two writes too).
+  bool invariantIn(const LoopBlock &L, std::string_view reg) const;
   /// The value of 32-bit `reg` at loop L's entry as a sum of registers
   /// (their values at the entry) and a constant, modulo 2^32.
   void entryValue(const LoopBlock &L, const std::string &reg, std::vector<std::string> &roots, int64_t &c, int depth);

@@ -68,6 +68,14 @@ size_t Planner::onlyDefInLoop(const LoopBlock &L, std::string_view reg) const {
   return at;
 }
 
+bool Planner::invariantIn(const LoopBlock &L, std::string_view reg) const {
+  for (size_t i = L.hs + 1; i <= L.ls; ++i)
+    if (const Instruction *in = instr(i))
+      for (auto d : analysis::defUse(*in).defs)
+        if (d == reg) return false;
+  return true;
+}
+
 void Planner::entryValue(const LoopBlock &L, const std::string &reg, std::vector<std::string> &roots, int64_t &c,
                          int depth) {
   // The loop's first instruction: the definitions reaching it from outside.
@@ -177,37 +185,38 @@ const IV *Planner::wideIndexIv(const LoopBlock &L, const LanePlan &lp, const std
     if ((xa.base() != "add" && xa.base() != "sub") || !xa.guard.empty() || xa.operands.size() != 3 ||
         xm.size() != 1 || (xm[0] != ".s32" && xm[0] != ".u32"))
       return nullptr;
+    // `r = add.s32/u32 a, b`, unguarded, r's one write in the loop and before x's.
+    auto addBefore = [&](std::string_view r) -> std::pair<const Instruction *, size_t> {
+      const size_t rd = onlyDefInLoop(L, r);
+      if (rd == SIZE_MAX || rd > xd) return {nullptr, rd};
+      const Instruction &ra = *instr(rd);
+      auto rm = ra.modifiers();
+      if (ra.base() != "add" || !ra.guard.empty() || ra.operands.size() != 3 || rm.size() != 1 ||
+          (rm[0] != ".s32" && rm[0] != ".u32") || !ra.operands[1].isReg())
+        return {nullptr, rd};
+      return {&ra, rd};
+    };
     // (iv + imm) + invariant: the unrolled copies of a 32-bit index loop
     // that compute each element's index beside its guarded load (`j + 1`,
     // then `+ i*cols`).
     auto ivPlusImm = [&](std::string_view r, int64_t &imm) -> const IV * {
-      const size_t rd = onlyDefInLoop(L, r);
-      if (rd == SIZE_MAX || rd > xd) return nullptr;
-      const Instruction &ra = *instr(rd);
-      auto rm = ra.modifiers();
-      if (ra.base() != "add" || !ra.guard.empty() || ra.operands.size() != 3 || rm.size() != 1 ||
-          (rm[0] != ".s32" && rm[0] != ".u32") || !ra.operands[1].isReg() || !ra.operands[2].intValue())
-        return nullptr;
-      const IV *v = ivOf(ra.operands[1].text);
+      const auto [ra, rd] = addBefore(r);
+      if (!ra || !ra->operands[2].intValue()) return nullptr;
+      const IV *v = ivOf(ra->operands[1].text);
       if (!v || rd > v->update) return nullptr;
-      imm = *ra.operands[2].intValue();
+      imm = *ra->operands[2].intValue();
       return v;
     };
     // (iv + invariant) +/- imm: nvcc's unrolled `a[r*N + j - 1]` over an
     // unsigned index (a scan's element below, `j - 1`, formed from
     // `r*N + j`): the invariant's entry value goes into roots and c.
     auto ivPlusInv = [&](std::string_view r) -> const IV * {
-      const size_t rd = onlyDefInLoop(L, r);
-      if (rd == SIZE_MAX || rd > xd) return nullptr;
-      const Instruction &ra = *instr(rd);
-      auto rm = ra.modifiers();
-      if (ra.base() != "add" || !ra.guard.empty() || ra.operands.size() != 3 || rm.size() != 1 ||
-          (rm[0] != ".s32" && rm[0] != ".u32") || !ra.operands[1].isReg() || !ra.operands[2].isReg())
-        return nullptr;
+      const auto [ra, rd] = addBefore(r);
+      if (!ra || !ra->operands[2].isReg()) return nullptr;
       for (int s = 1; s <= 2; ++s) {
-        const IV *v = ivOf(ra.operands[s].text);
-        const Operand &inv = ra.operands[3 - s];
-        if (!v || rd > v->update || onlyDefInLoop(L, inv.text) != SIZE_MAX) continue;
+        const IV *v = ivOf(ra->operands[s].text);
+        const Operand &inv = ra->operands[3 - s];
+        if (!v || rd > v->update || !invariantIn(L, inv.text)) continue;
         entryValue(L, std::string(inv.text), roots, c, 0);
         return v;
       }
@@ -227,7 +236,7 @@ const IV *Planner::wideIndexIv(const LoopBlock &L, const LanePlan &lp, const std
       if (xa.base() == "sub" && side == 2) return nullptr;
       c = imm;
       if (auto k = o.intValue()) c = xa.base() == "sub" ? -*k : *k;
-      else if (xa.base() == "add" && o.isReg() && onlyDefInLoop(L, o.text) == SIZE_MAX)
+      else if (xa.base() == "add" && o.isReg() && invariantIn(L, o.text))
         entryValue(L, std::string(o.text), roots, c, 0);
       else iv = nullptr;
       if (!iv) return nullptr;
