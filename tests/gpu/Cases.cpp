@@ -34,6 +34,19 @@ Case makeCase(std::string name, std::string file, std::string kernel, std::vecto
   return c;
 }
 
+Case rowsCase(const std::string &prefix, const std::string &file, const std::string &kernel, std::vector<Arg> args,
+              unsigned rows, unsigned m, unsigned block, const std::string &expect, const std::string &what,
+              const std::string &passes) {
+  Case c = makeCase(prefix + ": " + kernel + " " + std::to_string(rows) + "x" + std::to_string(m) + " b" +
+                        std::to_string(block) + (what.empty() ? "" : ", " + what) +
+                        (passes.empty() ? "" : " (" + passes + ")"),
+                    file, kernel, std::move(args), {(rows + block - 1) / block, 1, 1}, {block, 1, 1});
+  c.expect = expect;
+  c.passes = passes;
+  c.big = size_t(rows) * m >= (size_t(1) << 22);
+  return c;
+}
+
 namespace {
 
 std::string shapeName(unsigned g, unsigned b) { return std::to_string(g) + "x" + std::to_string(b); }

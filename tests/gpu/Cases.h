@@ -125,6 +125,12 @@ struct Case {
 Case makeCase(std::string name, std::string file, std::string kernel, std::vector<Arg> args,
               std::array<unsigned, 3> grid, std::array<unsigned, 3> block);
 
+/// A row walk's case: named "<prefix>: <kernel> <rows>x<m> b<block>[, what][ (passes)]",
+/// one thread per row in 1-D blocks, `big` from 2^22 elements (left out by --quick).
+Case rowsCase(const std::string &prefix, const std::string &file, const std::string &kernel, std::vector<Arg> args,
+              unsigned rows, unsigned m, unsigned block, const std::string &expect, const std::string &what = "",
+              const std::string &passes = "");
+
 std::vector<Case> allCases();
 
 /// rowwalk through 32-bit indices (CasesRowWalk32.cpp).

@@ -20,12 +20,7 @@ namespace gpudiff {
 void addRowWalkMixed(std::vector<Case> &cs) {
   auto add = [&](const std::string &kernel, std::vector<Arg> args, unsigned rows, unsigned m, unsigned block,
                  const std::string &expect, const std::string &what = "") {
-    Case c = makeCase("rowwalk mixedsteps: " + kernel + " " + std::to_string(rows) + "x" + std::to_string(m) + " b" +
-                          std::to_string(block) + (what.empty() ? "" : ", " + what),
-                      "rowwalkmixed", kernel, std::move(args), {(rows + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.expect = expect;
-    c.big = size_t(rows) * m >= (size_t(1) << 22);
-    cs.push_back(std::move(c));
+    cs.push_back(rowsCase("rowwalk mixedsteps", "rowwalkmixed", kernel, std::move(args), rows, m, block, expect, what));
   };
   auto n = [](unsigned r, unsigned m) { return size_t(r) * m; };
   // integral_u8(in, out, w, h)

@@ -22,12 +22,7 @@ namespace gpudiff {
 void addRowWalkScans(std::vector<Case> &cs) {
   auto add = [&](const std::string &kernel, std::vector<Arg> args, unsigned rows, unsigned m, unsigned block,
                  const std::string &expect, const std::string &what = "") {
-    Case c = makeCase("rowwalk scans: " + kernel + " " + std::to_string(rows) + "x" + std::to_string(m) + " b" +
-                          std::to_string(block) + (what.empty() ? "" : ", " + what),
-                      "rowwalkscans", kernel, std::move(args), {(rows + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.expect = expect;
-    c.big = size_t(rows) * m >= (size_t(1) << 22);
-    cs.push_back(std::move(c));
+    cs.push_back(rowsCase("rowwalk scans", "rowwalkscans", kernel, std::move(args), rows, m, block, expect, what));
   };
   auto n = [](unsigned r, unsigned m) { return size_t(r) * m; };
   // scan_i32(a, rows, n): heldout9's scan_rows.
@@ -77,13 +72,8 @@ void addRowWalkScans(std::vector<Case> &cs) {
 void addRowWalkFrom1(std::vector<Case> &cs) {
   auto add = [&](const std::string &kernel, std::vector<Arg> args, unsigned rows, unsigned m, unsigned block,
                  const std::string &expect, const std::string &what, const std::string &passes = "") {
-    Case c = makeCase("rowwalk from1: " + kernel + " " + std::to_string(rows) + "x" + std::to_string(m) + " b" +
-                          std::to_string(block) + ", " + what + (passes.empty() ? "" : " (" + passes + ")"),
-                      "rowwalkfrom1", kernel, std::move(args), {(rows + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.expect = expect;
-    c.passes = passes;
-    c.big = size_t(rows) * m >= (size_t(1) << 22);
-    cs.push_back(std::move(c));
+    cs.push_back(
+        rowsCase("rowwalk from1", "rowwalkfrom1", kernel, std::move(args), rows, m, block, expect, what, passes));
   };
   auto n = [](unsigned r, unsigned m) { return size_t(r) * m; };
   const std::string noLanes = "-O2;rowwalk-lanes=0";

@@ -75,14 +75,8 @@ void addRowWalkRowStores(std::vector<Case> &cs) {
   const std::string noLanes = "-O2;rowwalk-lanes=0";  // the staged clone where lanes clones come first
   auto add = [&](const std::string &kernel, std::vector<Arg> args, unsigned rows, unsigned m, unsigned block,
                  const std::string &expect, const std::string &what = "", const std::string &passes = "") {
-    Case c = makeCase("rowwalk rowstores: " + kernel + " " + std::to_string(rows) + "x" + std::to_string(m) + " b" +
-                          std::to_string(block) + (what.empty() ? "" : ", " + what) +
-                          (passes.empty() ? "" : " (" + passes + ")"),
-                      "rowwalkrowstores", kernel, std::move(args), {(rows + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.expect = expect;
-    c.passes = passes;
-    c.big = size_t(rows) * m >= (size_t(1) << 22);
-    cs.push_back(std::move(c));
+    cs.push_back(rowsCase("rowwalk rowstores", "rowwalkrowstores", kernel, std::move(args), rows, m, block, expect,
+                          what, passes));
   };
   auto n = [](unsigned r, unsigned m) { return size_t(r) * m; };
   // scale_f32(a, rows, n, s): by -1, so repeated timing launches stay finite.
