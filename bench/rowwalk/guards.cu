@@ -109,18 +109,25 @@ int main(int argc, char **argv) {
       const char *name;
       const char *rows;
       std::vector<void *> args;
+      void *end;  // the clones' extra argument where they take one (Variant::allocEnds): the end of the
+                  // allocation of the vector read under the guard (x; w for guardx), as the runtime passes it
     };
+    // (cuLaunchKernel reads as many arguments as the kernel has: the
+    // originals and clones without the extra parameter ignore it.)
+    uint64_t xEnd = uint64_t(uintptr_t(x)) + uint64_t(len) * 4, xiEnd = uint64_t(uintptr_t(xi)) + uint64_t(len) * 4,
+             wEnd = uint64_t(uintptr_t(w)) + uint64_t(len) * 4;
     std::vector<K> ks = {
-        {"skipzero_f32", "with zeros", {&Az, &x, &y, &n, &len}},
-        {"skipzero_f32", "dense", {&A, &x, &y, &n, &len}},
-        {"skipzero_i32", "with zeros", {&Iz, &xi, &y, &n, &len}},
-        {"branchmax_f32", "dense", {&A, &x, &y, &n, &len}},
-        {"branchmax_i32", "dense", {&I, &xi, &y, &n, &len}},
-        {"guardx_f32", "dense", {&A, &x, &w, &y, &n, &len}},
-        {"skipzero_u32", "with zeros", {&Az, &x, &y, &n, &len}},
-        {"skipzero_ptr", "with zeros", {&Iz, &xi, &y, &n, &len}},
-        {"skipzero_c4096", "with zeros", {&Az, &x, &y, &n}},
+        {"skipzero_f32", "with zeros", {&Az, &x, &y, &n, &len}, &xEnd},
+        {"skipzero_f32", "dense", {&A, &x, &y, &n, &len}, &xEnd},
+        {"skipzero_i32", "with zeros", {&Iz, &xi, &y, &n, &len}, &xiEnd},
+        {"branchmax_f32", "dense", {&A, &x, &y, &n, &len}, &xEnd},
+        {"branchmax_i32", "dense", {&I, &xi, &y, &n, &len}, &xiEnd},
+        {"guardx_f32", "dense", {&A, &x, &w, &y, &n, &len}, &wEnd},
+        {"skipzero_u32", "with zeros", {&Az, &x, &y, &n, &len}, &xEnd},
+        {"skipzero_ptr", "with zeros", {&Iz, &xi, &y, &n, &len}, &xiEnd},
+        {"skipzero_c4096", "with zeros", {&Az, &x, &y, &n}, &xEnd},
     };
+    for (auto &k : ks) k.args.push_back(k.end);
     const unsigned grid = (n + 255) / 256;
     for (auto &k : ks) {
       if (std::string(k.name) == "skipzero_c4096" && len != 4096) continue;  // its row length is 4096

@@ -128,7 +128,11 @@
 //    launch argument, manifest allocEnds); off by default (rows that end
 //    early ran 0.49-0.73x in large launches). Stores, row loads under a
 //    guard and loop nests refuse (but for triangular outer loops:
-//    RowWalkTri.cpp). Details: RowWalkGuards.cpp.
+//    RowWalkTri.cpp). Details: RowWalkGuards.cpp. In the tiles, a short
+//    guarded part with a load (skip-zero's `x[j]`) runs straight: each
+//    instruction predicated, the load unconditional once the warp has
+//    checked it stays inside its allocation (rowwalk-straight;
+//    RowWalkSpeculate.cpp).
 // 5. Rows with loaded bounds (scalar CSR SpMV, `for (j = rowptr[i]; j <
 //    rowptr[i+1]; j++)`): by default the rounds clone (`_csr`, the
 //    original's launch): each lane runs the original's code; a warp whose
@@ -141,7 +145,8 @@
 // Not done yet: early exits by default; lanes clones of loops of several blocks.
 //
 // Files: RowWalk.cpp (loops, accumulators in memory, legality, the pass),
-// RowWalkGuards.cpp (step 4: loops of several blocks), RowWalkCsr.cpp and
+// RowWalkGuards.cpp (step 4: loops of several blocks), RowWalkSpeculate.cpp
+// (step 4's guarded parts run straight in the tiles), RowWalkCsr.cpp and
 // RowWalkCsrRounds.cpp (step 5: CSR rows),
 // RowWalkLanes.cpp (step 2's planning and the reductions), RowWalkStaged.cpp
 // (step 3's emission: the aligned and unaligned forms, the solo form),

@@ -271,6 +271,34 @@ struct StagedPlan {
   /// the loop (`if (j != i)`, `if (j % 3)`): the tiles read elements the
   /// loop skips, inside the rows' allocation (allocParams).
   bool guardedLoads = false;
+  /// Guarded parts made straight (RowWalkSpeculate.cpp): in the tiles'
+  /// body copies, a `@p bra L` that skips a few instructions is dropped with
+  /// its label, each skipped instruction runs under the branch's negated
+  /// predicate, and its loads of memory other than the rows run
+  /// unconditionally (a lane reads x[j] even where its guard skips it). Each
+  /// warp checks at its tiles' start that every such load of every tile
+  /// iteration lies in its base parameter's allocation (Variant::allocEnds),
+  /// else it runs the original loop.
+  struct Speculated {
+    /// Body indexes of the branches and labels dropped.
+    std::set<size_t> dropped;
+    /// Body index -> the predicate the skipped instruction runs under (negated?).
+    std::map<size_t, std::pair<std::string, bool>> guard;
+    /// The loads read unconditionally, by induction variable: in tile
+    /// iteration k they read [iv0 + k*step + lo, iv0 + k*step + hi).
+    struct Range {
+      std::string iv;
+      int64_t step = 0, lo = 0, hi = 0;
+      uint32_t param = 0;
+    };
+    std::vector<Range> ranges;
+    /// Loads whose register is read after the part too (a branchy max's
+    /// `best = x[j]`): each loads into a new register, moved into its own
+    /// under the part's predicate. Body index -> the load's bytes.
+    std::map<size_t, unsigned> renamed;
+    unsigned regions = 0, loads = 0;
+    bool empty() const { return dropped.empty(); }
+  } spec;
   /// Rows that need not start 16-byte aligned (the `_unaligned` clone,
   /// RowWalkStaged.cpp): each row's tile is copied from the 16-byte
   /// boundary at or below its start, one piece more, and each lane reads
@@ -427,6 +455,16 @@ private:
   /// Planning for kernels with such loops: the staged clone only, which
   /// must take one of them (RowWalkGuards.cpp).
   bool runGuarded(KernelPlan &plan, std::string &why);
+  /// The guarded parts of planned loop `sp` that the tiles' body copies run
+  /// straight (sp.spec; RowWalkSpeculate.cpp); remarks the ones left.
+  void planSpeculation(const LoopBlock &L, StagedPlan &sp);
+  /// Whether the load at body index `i` of loop L (inside the guarded part
+  /// ending at `end`) may run unconditionally under a launch check: a
+  /// 4- or 8-byte global load at an induction variable (stepping up) plus a
+  /// constant, its base a pointer parameter; adds its range to `ranges`,
+  /// and sets `rename` when its register is read outside the part.
+  bool speculableLoad(const LoopBlock &L, const LanePlan &lp, std::vector<StagedPlan::Speculated::Range> &ranges,
+                      size_t i, size_t end, bool &rename, std::string &why);
   /// In a loop of several blocks: the computation of the row load's address
   /// (body index `load`, address register `reg`) runs in every iteration,
   /// and the load too, or under guards that read no memory loaded in the
@@ -548,6 +586,8 @@ std::string emitTripCount(Emitter &e, const LanePlan &lp, const std::vector<std:
 inline std::vector<uint32_t> stagedAllocEnds(const KernelPlan &plan) {
   std::set<uint32_t> ps;
   for (const auto &sp : plan.staged) ps.insert(sp.allocParams.begin(), sp.allocParams.end());
+  for (const auto &sp : plan.staged)
+    for (const auto &r : sp.spec.ranges) ps.insert(r.param);
   return {ps.begin(), ps.end()};
 }
 struct AllocEnd {
@@ -604,6 +644,7 @@ std::vector<std::string> emitPieceTiles(Emitter &e, const std::string &nt32, con
 /// ", N row(s) stored into ..." when a staged loop of `plan` stores along
 /// its rows (RowWalkVariants.cpp), else "".
 std::string storedRowsRemark(const KernelPlan &plan);
+std::string straightRemark(const KernelPlan &plan);
 /// ", per-lane trip counts (...)" when a staged loop of `plan` has them, else "".
 std::string perLaneRemark(const KernelPlan &plan);
 /// issued < NT of each copy's row.

@@ -10,7 +10,8 @@
 // of the body keep their control flow (each copy with its own labels, the
 // branches inside retargeted), only the row's loads read the lane's row of
 // the tile instead of global memory, in the same order: bit-identical for
-// floating point too.
+// floating point too. Short guarded parts that load (skip-zero's x[j]) run
+// straight instead, predicated (RowWalkSpeculate.cpp, planSpeculation).
 // Why it pays on the GPU: as for single-block row walks (RowWalkStaged.cpp):
 // one thread per row makes every load of a warp touch 32 lines; the tiles
 // read each line once, 4 lines per copy instruction. The guards diverge the
@@ -234,6 +235,7 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
       };
       if (planStaged(L, plan, sp, w) && (L.exits.empty() ? planPerLane(L, sp, w) : planExits(sp, w)) &&
           guardedAllocs()) {
+        if (ctx_.options.rowwalk.straight) planSpeculation(L, sp);
         multiStaged |= L.multi;
         plan.staged.push_back(std::move(sp));
         continue;

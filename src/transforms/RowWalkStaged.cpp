@@ -120,7 +120,7 @@ std::vector<std::string> StagedEmit::checks() {
   else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
   std::vector<std::string> rowStart = rowStarts(ok);
   std::string nt = NT;  // per lane: its tiles; else NT comes below, the tiles of lane 0's trip count
-  if (!sp.perLane && !sp.allocParams.empty()) {
+  if (!sp.perLane && (!sp.allocParams.empty() || !sp.spec.ranges.empty())) {
     nt = e.reg64();
     e.ins("shr.u64", {nt, T, std::to_string(log2u(ipt))});
   }
@@ -182,6 +182,7 @@ std::vector<std::string> StagedEmit::rowStarts(const std::string &ok) {
 }
 
 void StagedEmit::allocChecks(const std::vector<std::string> &rowStart, const std::string &ok, const std::string &nt) {
+  specChecks(ok, nt);
   if (sp.allocParams.empty()) return;
   std::map<unsigned, std::string> bytesOf;  // by the rows' tile width
   for (size_t r = 0; r < sp.rows.size(); ++r) {
@@ -198,6 +199,26 @@ void StagedEmit::allocChecks(const std::vector<std::string> &rowStart, const std
     e.ins("cvta.to.global.u64", {end, end});
     e.ins("add.s64", {last, rowStart[r], bytes});
     e.ins("setp.ge.and.u64", {ok, rowStart[r], base, ok});
+    e.ins("setp.le.and.u64", {ok, last, end, ok});
+  }
+}
+
+void StagedEmit::specChecks(const std::string &ok, const std::string &nt) {
+  // Loads the tiles' body copies run unconditionally (sp.spec): in iteration
+  // k of the nt tiles' iterations each reads [iv0 + k*step + lo, ... + hi),
+  // iv0 the induction variable's value here, at the loop's entry.
+  for (const auto &r : sp.spec.ranges) {
+    const AllocEnd &a = ends.at(r.param);
+    const std::string base = e.reg64(), end = e.reg64(), first = e.reg64(), span = e.reg64(), last = e.reg64();
+    e.ins("ld.param.u64", {base, "[" + a.param + "]"});
+    e.ins("cvta.to.global.u64", {base, base});
+    e.ins("ld.param.u64", {end, "[" + a.end + "]"});
+    e.ins("cvta.to.global.u64", {end, end});
+    e.ins("add.s64", {first, r.iv, std::to_string(r.lo)});
+    e.ins("mul.lo.u64", {span, nt, std::to_string(int64_t(ipt) * r.step)});
+    e.ins("add.s64", {last, r.iv, span});
+    e.ins("add.s64", {last, last, std::to_string(r.hi - r.step)});
+    e.ins("setp.ge.and.u64", {ok, first, base, ok});
     e.ins("setp.le.and.u64", {ok, last, end, ok});
   }
 }
@@ -362,6 +383,12 @@ void StagedEmit::body(const std::string &stage, unsigned count, bool peel) {
       const std::string suffix = "_g" + std::to_string(copies) + "_" + std::to_string(it);
       if (auto b = before.find(i); b != before.end())
         for (const auto &st : b->second) copyOf(*st);
+      if (sp.spec.dropped.count(i) && !peel) {  // a guarded part run straight: its branch and label
+        if (auto a = after.find(i); a != after.end()) {
+          for (const auto &st : a->second) copyOf(*st);
+        }
+        continue;
+      }
       if (L.multi && cb[i]->kind == Stmt::Kind::Label) {
         copyOf(*cb[i]);
         renameCopy(m, *e.out.back(), labels, suffix);
@@ -392,6 +419,25 @@ void StagedEmit::body(const std::string &stage, unsigned count, bool peel) {
         } else {
           copyOf(in);
           if (L.multi) renameCopy(m, *e.out.back(), labels, suffix);
+          if (auto g = sp.spec.guard.find(i); g != sp.spec.guard.end() && !peel) {
+            auto &c = static_cast<Instruction &>(*e.out.back());
+            if (auto rn = sp.spec.renamed.find(i); rn != sp.spec.renamed.end()) {
+              // Loaded unconditionally into a new register, moved under the guard.
+              const std::string fresh = rn->second == 8 ? e.reg64() : e.reg32();
+              const Operand dst = c.operands[0];
+              c.operands[0] = e.op(fresh);
+              c.edited = true;
+              e.ins(rn->second == 8 ? "mov.b64" : "mov.b32", {});
+              auto &mv = static_cast<Instruction &>(*e.out.back());
+              mv.operands = {dst, e.op(fresh)};
+              mv.guard = m.intern(g->second.first);
+              mv.guardNegated = g->second.second;
+            } else {
+              c.guard = m.intern(g->second.first);
+              c.guardNegated = g->second.second;
+              c.edited = true;
+            }
+          }
           if (auto x = std::find(L.exits.begin(), L.exits.end(), i); x != L.exits.end() && !quitPrefix.empty())
             static_cast<Instruction &>(*e.out.back()).operands.back().text =
                 m.intern(quitPrefix + std::to_string(x - L.exits.begin()));

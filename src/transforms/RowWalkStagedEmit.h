@@ -104,6 +104,9 @@ struct StagedEmit {
   /// the allocation's end, a launch argument: 0 when the runtime found
   /// none), ANDed into `ok`. The tiles read the row past where the loop may
   /// leave it; past the allocation they could fault.
+  /// Loads the body copies run unconditionally (sp.spec): each inside its
+  /// base parameter's allocation over the `nt` tiles, ANDed into `ok`.
+  void specChecks(const std::string &ok, const std::string &nt);
   void allocChecks(const std::vector<std::string> &rowStart, const std::string &ok, const std::string &nt);
 
   /// The solo form's checks, per lane (no other lane is asked): its trip

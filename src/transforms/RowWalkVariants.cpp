@@ -118,7 +118,7 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
                                 : "cp.async") +
                    ", " + std::to_string(bytes) + " bytes of shared memory)" + perLaneRemark(plan) +
                    (sp.regTiles && !sp.perLane ? ", a warp not all in the loop copies each lane's own row" : "") +
-                   storedRowsRemark(plan) + "; exact; " +
+                   storedRowsRemark(plan) + straightRemark(plan) + "; exact; " +
                    std::to_string(plan.accList.size()) +
                    " accumulator(s) in memory kept in a register; launch one warp per block (grid block.x/32, "
                    "grid.x, " + (yToZ ? "grid.y" : "grid.z") + "; block 32); conditions: block.x % 32 == 0, "
@@ -130,6 +130,19 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
 }
 
 }  // namespace
+
+/// ", N guarded part(s) run straight ..." when a staged loop of `plan` runs
+/// guarded parts straight in its tiles (RowWalkSpeculate.cpp), else "".
+std::string straightRemark(const KernelPlan &plan) {
+  unsigned parts = 0, loads = 0;
+  for (const auto &sp : plan.staged) parts += sp.spec.regions, loads += sp.spec.loads;
+  if (!parts) return "";
+  return ", " + std::to_string(parts) + " guarded part(s) of the loop body run straight in the tiles (predicated" +
+         (loads ? ", " + std::to_string(loads) +
+                      " load(s) read unconditionally once the warp has checked they stay inside their allocation"
+                : std::string()) +
+         ")";
+}
 
 /// ", N row(s) stored into ..." when a staged loop of `plan` stores along
 /// its rows (RowWalkStaged.cpp, writeBack), else "".

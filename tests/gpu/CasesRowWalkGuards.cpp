@@ -35,11 +35,11 @@ void addRowWalkGuards(std::vector<Case> &cs) {
   };
   const std::string forced = "rowwalk;rowwalk-staged=1";
   // Skip-zero, float: -O2 at 4096 x 4096 (the staged clone by default), then the edges.
-  cs.push_back(rows("skip-zero float", "skipzero_f32", 4096, 4096, 256, Elem::F32, 3, "", "=skipzero_f32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero float", "skipzero_f32", 4096, 4096, 256, Elem::F32, 3, "", "=skipzero_f32__ptxopt_staged_pack"));
   cs.push_back(rows("skip-zero float", "skipzero_f32", 2048, 2048, 256, Elem::F32, 3, "rowwalk",
                     "=skipzero_f32__ptxopt_staged"));
   cs.push_back(rows("skip-zero float, half zeros", "skipzero_f32", 2048, 1024, 256, Elem::F32, 2, "",
-                    "=skipzero_f32__ptxopt_staged"));
+                    "=skipzero_f32__ptxopt_staged_pack"));
   cs.push_back(rows("skip-zero float, rows not x32, remainder", "skipzero_f32", 1000, 1004, 256, Elem::F32, 3, forced,
                     "=skipzero_f32__ptxopt_staged"));
   cs.push_back(rows("skip-zero float, 96-thread blocks", "skipzero_f32", 1000, 1004, 96, Elem::F32, 3, forced,
@@ -50,14 +50,14 @@ void addRowWalkGuards(std::vector<Case> &cs) {
   cs.push_back(rows("skip-zero float, row length 0", "skipzero_f32", 256, 0, 256, Elem::F32, 3, forced, "original"));
   cs.push_back(rows("skip-zero float, row length 1", "skipzero_f32", 256, 1, 256, Elem::F32, 3, forced, "original"));
   // Integers (the staged clone: the lanes clone does not take guarded loops).
-  cs.push_back(rows("skip-zero int", "skipzero_i32", 4096, 4096, 256, Elem::I32, 3, "", "=skipzero_i32__ptxopt_staged"));
+  cs.push_back(rows("skip-zero int", "skipzero_i32", 4096, 4096, 256, Elem::I32, 3, "", "=skipzero_i32__ptxopt_staged_pack"));
   cs.push_back(rows("skip-zero int, rows not x32, remainder", "skipzero_i32", 1000, 1004, 256, Elem::I32, 16, forced,
                     "=skipzero_i32__ptxopt_staged"));
   // The branchy max (a load under the branch).
-  cs.push_back(rows("branchy max float", "branchmax_f32", 4096, 4096, 256, Elem::F32, 0, "", "=branchmax_f32__ptxopt_staged"));
+  cs.push_back(rows("branchy max float", "branchmax_f32", 4096, 4096, 256, Elem::F32, 0, "", "=branchmax_f32__ptxopt_staged_pack"));
   cs.push_back(rows("branchy max float, rows not x32, remainder", "branchmax_f32", 1000, 1004, 256, Elem::F32, 0, forced,
                     "=branchmax_f32__ptxopt_staged"));
-  cs.push_back(rows("branchy max int", "branchmax_i32", 4096, 4096, 256, Elem::I32, 0, "", "=branchmax_i32__ptxopt_staged"));
+  cs.push_back(rows("branchy max int", "branchmax_i32", 4096, 4096, 256, Elem::I32, 0, "", "=branchmax_i32__ptxopt_staged_pack"));
   cs.push_back(rows("branchy max int, rows not x32, remainder", "branchmax_i32", 1000, 1004, 256, Elem::I32, 0, forced,
                     "=branchmax_i32__ptxopt_staged"));
   // 32-bit unsigned index, and the pointer form.
@@ -66,7 +66,7 @@ void addRowWalkGuards(std::vector<Case> &cs) {
   cs.push_back(rows("skip-zero float u32 index, rows not x32, remainder", "skipzero_u32", 1000, 1004, 256, Elem::F32, 3,
                     forced, "=skipzero_u32__ptxopt_staged"));
   cs.push_back(rows("skip-zero int pointer walk", "skipzero_ptr", 4096, 4096, 256, Elem::I32, 3, "",
-                    "=skipzero_ptr__ptxopt_staged"));
+                    "=skipzero_ptr__ptxopt_staged_pack"));
   cs.push_back(rows("skip-zero int pointer walk, rows not x32, remainder", "skipzero_ptr", 1000, 1004, 256, Elem::I32, 3,
                     forced, "=skipzero_ptr__ptxopt_staged"));
   cs.push_back(rows("skip-zero int pointer walk, row length 0", "skipzero_ptr", 256, 0, 256, Elem::I32, 3, forced,
@@ -80,7 +80,7 @@ void addRowWalkGuards(std::vector<Case> &cs) {
                        i32(int32_t(n)), i32(int32_t(m))},
                       {(n + 255) / 256, 1, 1}, {256, 1, 1});
     c.passes = n == 4096 ? "" : forced;
-    c.expect = "=guardx_f32__ptxopt_staged";
+    c.expect = n == 4096 ? "=guardx_f32__ptxopt_staged_pack" : "=guardx_f32__ptxopt_staged";
     c.big = n == 4096;
     cs.push_back(c);
   }
@@ -91,7 +91,7 @@ void addRowWalkGuards(std::vector<Case> &cs) {
                       {inZeros(Elem::F32, size_t(n) * 4096, 3), in(Elem::F32, 4096), out(Elem::F32, n), i32(int32_t(n))},
                       {(n + 255) / 256, 1, 1}, {256, 1, 1});
     c.passes = n == 4096 ? "" : forced;
-    c.expect = "=skipzero_c4096__ptxopt_staged";
+    c.expect = n == 4096 ? "=skipzero_c4096__ptxopt_staged_pack" : "=skipzero_c4096__ptxopt_staged";
     c.big = n == 4096;
     cs.push_back(c);
   }

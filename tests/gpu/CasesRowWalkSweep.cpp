@@ -412,6 +412,20 @@ void addRowWalkSweep(std::vector<Case> &cs) {
   // A while loop bumping two pointers: both staged as rows, per-lane trip counts.
   cs.push_back(mv("while, pointers bumped", "mv_while", 4096, 4096, "", "=mv_while__ptxopt_staged"));
   cs.push_back(mv("while, pointers bumped", "mv_while", 1000, 1004, forced, "=mv_while__ptxopt_staged"));
+  // `continue` on a zero element (one in three): the guarded product runs
+  // straight in the tiles, x[j] read unconditionally after the warp's check
+  // of x's allocation (RowWalkSpeculate.cpp); -O2's pack clone, rowwalk's own
+  // clone, rows not x32 and not 16-byte aligned (the unaligned clone).
+  for (auto [m, n, passes, expect] :
+       {std::tuple<unsigned, unsigned, std::string, std::string>{4096, 4096, "", "=mv_skipzero__ptxopt_staged_pack"},
+        {4096, 4096, "rowwalk", "=mv_skipzero__ptxopt_staged"},
+        {1000, 1004, forced, "=mv_skipzero__ptxopt_staged"},
+        {1000, 1003, forced, "=mv_skipzero__ptxopt_staged_unaligned"}}) {
+    Case c = mv("skip-zero continue", "mv_skipzero", m, n, passes, expect);
+    c.args[0] = inZeros(Elem::F32, size_t(m) * n, 3);
+    if (!passes.empty()) c.name += ", " + passes;
+    cs.push_back(c);
+  }
   // `#pragma unroll 1` (fifth session): the per-lane staged clone of a loop
   // of one float an iteration (64 copies a tile); rows not x32, not aligned.
   cs.push_back(mv("unroll 1", "mv_unroll1", 4096, 4096, "", "=mv_unroll1__ptxopt_staged"));

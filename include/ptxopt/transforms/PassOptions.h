@@ -39,6 +39,7 @@ struct RowWalkOptions {
   bool exits = false;           // rowwalk-exits: staged clones of loops with early exits
   unsigned csrLanes = 8;        // rowwalk-csr-lanes: lanes per row of that clone
   bool unaligned = true;        // rowwalk-staged-unaligned: the staged clone for rows not 16-byte aligned
+  bool straight = true;         // rowwalk-straight: guarded parts run straight in the staged clone's tiles
 };
 
 struct TransposeOptions {
