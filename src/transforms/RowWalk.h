@@ -290,6 +290,12 @@ struct StagedPlan {
       std::string iv;
       int64_t step = 0, lo = 0, hi = 0;
       uint32_t param = 0;
+      /// Through a 32-bit index (x[j] with `unsigned`/`int` j: base + scale *
+      /// ext(j + c) + off): `wide.base` set, iv empty; lo and hi count from
+      /// base + scale * j0 (emitWideStart with no row offset, its no-wrap
+      /// check over the constants c, wide.cmin..cmax).
+      Wide wide;
+      std::string key;
     };
     std::vector<Range> ranges;
     /// Loads whose register is read after the part too (a branchy max's

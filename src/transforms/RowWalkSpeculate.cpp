@@ -27,7 +27,7 @@
 // branches, stores, synchronises or talks across lanes, and each load either
 // a row's (none: the tiles read those) or speculableLoad's: 4 or 8 bytes
 // from global memory at a 64-bit induction variable stepping up plus a
-// constant, its base a pointer parameter (a load whose register is read
+// constant or through a 32-bit index (x[j] with `unsigned` j), its base a pointer parameter (a load whose register is read
 // after the part too, a branchy max's `best = x[j]`, goes into a new register
 // moved into its own under the predicate). Each such load's bytes over the tiles' iterations form a range per
 // induction variable; the warp checks it against the parameter's
@@ -36,8 +36,9 @@
 // Refuses (remark, the branch kept): a part with a label, a nested block, a
 // predicated instruction, a store, a branch or any other instruction above,
 // a row load, a load of 1, 2 or 16 bytes, from another space, or at an
-// address that is not an induction variable plus a constant or that steps
-// down; a part with no load (arithmetic only: it would run for every lane,
+// address that is neither an induction variable plus a constant nor a
+// 32-bit index computed in every iteration (a base plus 4 * (u64)j: its
+// check also asks that the index does not wrap), or that steps down; a part with no load (arithmetic only: it would run for every lane,
 // and only parts that load were measured faster); loops with early exits (their peel
 // runs the body before the checks).
 #include "RowWalk.h"
@@ -80,8 +81,17 @@ bool Planner::speculableLoad(const LoopBlock &L, const LanePlan &lp, std::vector
   for (const IV &v : lp.ivs)
     if (v.reg == reg && v.bits == 64 && v.immStep && v.step > 0 && v.link.empty() && !L.guarded.count(v.update))
       iv = &v;
-  if (!iv) {
-    why = "a load whose address is not a 64-bit induction variable stepping up plus a constant";
+  // Else through a 32-bit index computed in every iteration (nvcc computes
+  // `x + 4 * (u64)j` before the guard: skip-zero with `unsigned` indices).
+  StagedPlan::Wide w;
+  int64_t c = 0;
+  std::string key;
+  std::set<std::string> seen;
+  const bool wide = !iv && unguardedAddress(L, reg, seen, 0) && wideAddress(L, lp, i, reg, w, c, key) &&
+                    w.iv64.empty() && w.elemStep > 0;
+  if (!iv && !wide) {
+    why = "a load whose address is not a 64-bit induction variable stepping up plus a constant, or a 32-bit index "
+          "stepping up computed in every iteration";
     return false;
   }
   int p = accessAt_.count(i) ? paramOfBase(k_, baseOf(*accessAt_.at(i))) : -1;
@@ -105,16 +115,40 @@ bool Planner::speculableLoad(const LoopBlock &L, const LanePlan &lp, std::vector
     const auto du = analysis::defUse(*u);
     rename = std::find(du.uses.begin(), du.uses.end(), dst) != du.uses.end();
   }
+  if (wide) {
+    // Bytes from base + scale * j0 (j0 the index at the entry): the load
+    // reads base + scale * ext(j + c) + off.
+    const int64_t lo = c * int64_t(w.scale) + off, hi = lo + int64_t(mem->bytes());
+    for (auto &r : ranges)
+      if (r.key == key && r.param == uint32_t(p)) {
+        r.wide.cmin = std::min(r.wide.cmin, c);
+        r.wide.cmax = std::max(r.wide.cmax, c);
+        r.lo = std::min(r.lo, lo);
+        r.hi = std::max(r.hi, hi);
+        return true;
+      }
+    w.cmin = w.cmax = c;
+    StagedPlan::Speculated::Range r;
+    r.step = w.elemStep * int64_t(w.scale);
+    r.lo = lo, r.hi = hi;
+    r.param = uint32_t(p);
+    r.wide = w;
+    r.key = key;
+    ranges.push_back(r);
+    return true;
+  }
   // Iteration k reads [iv0 + k*step + off, + bytes); after the update, one step on.
   if (iv->update < i) off += iv->step;
   const int64_t lo = off, hi = off + int64_t(mem->bytes());
   for (auto &r : ranges)
-    if (r.iv == iv->reg && r.param == uint32_t(p)) {
+    if (r.wide.base.empty() && r.iv == iv->reg && r.param == uint32_t(p)) {
       r.lo = std::min(r.lo, lo);
       r.hi = std::max(r.hi, hi);
       return true;
     }
-  ranges.push_back({iv->reg, iv->step, lo, hi, uint32_t(p)});
+  StagedPlan::Speculated::Range r;
+  r.iv = iv->reg, r.step = iv->step, r.lo = lo, r.hi = hi, r.param = uint32_t(p);
+  ranges.push_back(r);
   return true;
 }
 

@@ -214,9 +214,12 @@ void StagedEmit::specChecks(const std::string &ok, const std::string &nt) {
     e.ins("cvta.to.global.u64", {base, base});
     e.ins("ld.param.u64", {end, "[" + a.end + "]"});
     e.ins("cvta.to.global.u64", {end, end});
-    e.ins("add.s64", {first, r.iv, std::to_string(r.lo)});
+    // Through a 32-bit index: the lowest element's address at the entry,
+    // with the check that the index does not wrap over the loop.
+    const std::string iv = r.wide.base.empty() ? r.iv : emitWideStart(e, r.wide, 0, T, ok);
+    e.ins("add.s64", {first, iv, std::to_string(r.lo)});
     e.ins("mul.lo.u64", {span, nt, std::to_string(int64_t(ipt) * r.step)});
-    e.ins("add.s64", {last, r.iv, span});
+    e.ins("add.s64", {last, iv, span});
     e.ins("add.s64", {last, last, std::to_string(r.hi - r.step)});
     e.ins("setp.ge.and.u64", {ok, first, base, ok});
     e.ins("setp.le.and.u64", {ok, last, end, ok});

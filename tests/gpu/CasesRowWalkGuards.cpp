@@ -62,7 +62,7 @@ void addRowWalkGuards(std::vector<Case> &cs) {
                     "=branchmax_i32__ptxopt_staged"));
   // 32-bit unsigned index, and the pointer form.
   cs.push_back(rows("skip-zero float u32 index", "skipzero_u32", 4096, 4096, 256, Elem::F32, 3, "",
-                    "=skipzero_u32__ptxopt_staged"));
+                    "=skipzero_u32__ptxopt_staged_pack"));
   cs.push_back(rows("skip-zero float u32 index, rows not x32, remainder", "skipzero_u32", 1000, 1004, 256, Elem::F32, 3,
                     forced, "=skipzero_u32__ptxopt_staged"));
   cs.push_back(rows("skip-zero int pointer walk", "skipzero_ptr", 4096, 4096, 256, Elem::I32, 3, "",
