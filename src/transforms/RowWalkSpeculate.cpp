@@ -21,26 +21,26 @@
 // register no instruction reads then (its value is read only inside the
 // part, after it, or it is a new register).
 // Algorithm: planSpeculation walks the loop's guarded branches (`@p bra L`
-// forward to a label L inside the loop that only this branch targets);
-// a part (the statements between them) is taken when it is all
-// instructions, none already predicated, none writing p, none that
-// branches, stores, synchronises or talks across lanes, and each load either
-// a row's (none: the tiles read those) or speculableLoad's: 4 or 8 bytes
-// from global memory at a 64-bit induction variable stepping up plus a
-// constant or through a 32-bit index (x[j] with `unsigned` j), its base a pointer parameter (a load whose register is read
-// after the part too, a branchy max's `best = x[j]`, goes into a new register
-// moved into its own under the predicate). Each such load's bytes over the tiles' iterations form a range per
-// induction variable; the warp checks it against the parameter's
-// allocation (its end a launch argument, as for early exits) before the
-// tiles (StagedEmit::allocChecks), else it runs the original loop.
+// forward to a label L inside the loop that only this branch targets); a
+// part (the statements between them) is taken when it is all instructions,
+// none already predicated, none writing p, none that branches, stores,
+// synchronises or talks across lanes, and each load is speculableLoad's: 4
+// or 8 bytes from global memory at a 64-bit induction variable stepping up
+// plus a constant, or through a 32-bit index computed in every iteration
+// (x[j] with `unsigned` j: a base plus 4 * (u64)j), its base a pointer
+// parameter. A load whose register is read after the part too (a branchy
+// max's `best = x[j]`) goes into a new register, moved into its own under
+// the predicate. Each such load's bytes over the tiles' iterations form a
+// range per induction variable (or index); the warp checks it against the
+// parameter's allocation (its end a launch argument, as for early exits;
+// through an index, also that the index does not wrap) before the tiles
+// (StagedEmit::specChecks), else it runs the original loop.
 // Refuses (remark, the branch kept): a part with a label, a nested block, a
-// predicated instruction, a store, a branch or any other instruction above,
-// a row load, a load of 1, 2 or 16 bytes, from another space, or at an
-// address that is neither an induction variable plus a constant nor a
-// 32-bit index computed in every iteration (a base plus 4 * (u64)j: its
-// check also asks that the index does not wrap), or that steps down; a part with no load (arithmetic only: it would run for every lane,
-// and only parts that load were measured faster); loops with early exits (their peel
-// runs the body before the checks).
+// predicated instruction, a store, a branch or another instruction above, a
+// row's load, a load of 1, 2 or 16 bytes, from another space, at another
+// address or one that steps down; a part with no load (arithmetic only: it
+// would run for every lane, and only parts that load were measured faster);
+// loops with early exits (their peel runs the body before the checks).
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {
