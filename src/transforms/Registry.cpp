@@ -129,7 +129,7 @@ std::vector<OptionDecl> rowwalkOptions() {
        "1",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.unaligned = v.text == "1"; }},
       // Measured on an H200 (docs/BENCHMARKS.md, "Row walks with guards inside
-      // the loop"): skip-zero 3.9x -> 8.4x.
+      // the loop"): skip-zero 3.8x -> 8.2-8.5x.
       {{"rowwalk-straight", "rowwalk", Type::Enum, "0|1", "1", {"0", "1"}, 0, 0,
         "in the staged clone's tiles, run a loop's short guarded parts straight (`if (a[j] != 0) s += a[j] * "
         "x[j]`: each instruction predicated, x[j] read unconditionally once each warp has checked that the reads "

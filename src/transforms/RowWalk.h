@@ -302,8 +302,9 @@ struct StagedPlan {
     /// `best = x[j]`): each loads into a new register, moved into its own
     /// under the part's predicate. Body index -> the load's bytes.
     std::map<size_t, unsigned> renamed;
-    unsigned regions = 0, loads = 0;
-    bool empty() const { return dropped.empty(); }
+    unsigned loads = 0;
+    /// Guarded parts run straight: each dropped a branch and its label.
+    unsigned regions() const { return unsigned(dropped.size() / 2); }
   } spec;
   /// Rows that need not start 16-byte aligned (the `_unaligned` clone,
   /// RowWalkStaged.cpp): each row's tile is copied from the 16-byte

@@ -15,7 +15,7 @@
 // its dependent steps. Behind a branch each load of x waits for its guard
 // and runs alone; straight, ptxas issues a copy's loads together and pack
 // makes a copy's four 4-byte loads of x one 16-byte load (the
-// `_staged_pack` clone). Skip-zero 3.9x -> 8.4x on an H200 (docs/PASSES.md).
+// `_staged_pack` clone). Skip-zero 3.8x -> 8.2-8.5x on an H200 (docs/PASSES.md).
 // Exact: the same instructions run for the same lanes on the same values, in
 // the same order; a load run where the original skipped it only fills a
 // register no instruction reads then (its value is read only inside the
@@ -219,7 +219,6 @@ void Planner::planSpeculation(const LoopBlock &L, StagedPlan &sp) {
     sp.spec.guard.insert(part.guard.begin(), part.guard.end());
     sp.spec.renamed.insert(part.renamed.begin(), part.renamed.end());
     sp.spec.dropped.insert({b, end});
-    ++sp.spec.regions;
     sp.spec.loads += loads;
   }
   if (!left.empty())

@@ -135,7 +135,7 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
 /// guarded parts straight in its tiles (RowWalkSpeculate.cpp), else "".
 std::string straightRemark(const KernelPlan &plan) {
   unsigned parts = 0, loads = 0;
-  for (const auto &sp : plan.staged) parts += sp.spec.regions, loads += sp.spec.loads;
+  for (const auto &sp : plan.staged) parts += sp.spec.regions(), loads += sp.spec.loads;
   if (!parts) return "";
   return ", " + std::to_string(parts) + " guarded part(s) of the loop body run straight in the tiles (predicated" +
          (loads ? ", " + std::to_string(loads) +
