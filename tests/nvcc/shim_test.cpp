@@ -4,8 +4,8 @@
 // many threads launching a kernel for the first time at once, and which
 // cudart calls the launch path makes (a clone's attributes only when a
 // shape can use the clone; none but the launch for a cached shape).
-// Linked with the shim alone (its own copy of the selection logic).
-#define CATCH_CONFIG_MAIN
+// Linked with the shim alone (its own copy of the selection logic) and
+// Catch2's main (tests/catch_main.cpp).
 #include <catch2/catch.hpp>
 
 #include <atomic>
