@@ -802,10 +802,12 @@ int main(int argc, char **argv) {
         char rest = 0;
         // The block shapes with tiled clones (kShapes and kTiledShapes in src/transforms/Transpose.h).
         static const std::set<std::pair<unsigned, unsigned>> known{{32, 32}, {16, 16}, {32, 8}, {8, 32}, {32, 4},
-                                                                   {16, 8},  {8, 8},   {32, 16}, {16, 4}, {64, 4}};
+                                                                   {16, 8},  {8, 8},   {32, 16}, {16, 4}, {64, 4},
+                                                                   {64, 8},  {128, 2}, {128, 4}};
         if (std::sscanf(one.c_str(), "%ux%u%c", &bx, &by, &rest) != 2 || !known.count({bx, by})) {
           std::fprintf(stderr, "transpose: --shapes wants BXxBY[,BXxBY...], each a shape with a tiled clone (32x32, "
-                               "16x16, 32x8, 8x32, 32x4, 16x8, 8x8, 32x16, 16x4, 64x4), not '%s'\n", one.c_str());
+                               "16x16, 32x8, 8x32, 32x4, 16x8, 8x8, 32x16, 16x4, 64x4, 64x8, 128x2, 128x4), not '%s'\n",
+                       one.c_str());
           return 2;
         }
         shapesAsked.emplace_back(bx, by);
@@ -860,7 +862,8 @@ int main(int argc, char **argv) {
     int failed = 0;
     // --shapes-only: the tiled-only block shapes of the seventeenth session
     // (kTiledShapes in src/transforms/Transpose.h: 32 x 4, 16 x 8, 8 x 8,
-    // 32 x 16; 16 x 4 and 64 x 4 came later: --shapes 16x4,64x4), this table alone.
+    // 32 x 16; 16 x 4, 64 x 4, 64 x 8, 128 x 2 and 128 x 4 came later:
+    // --shapes 16x4,64x4,...), this table alone.
     // --shapes: the shapes named (the tables of --shapes-only).
     const std::vector<std::pair<unsigned, unsigned>> shapes =
         !shapesAsked.empty() ? shapesAsked

@@ -201,7 +201,7 @@ const std::vector<Registered> &registry() {
         "between them) staged through a shared-memory tile: each block loads the tile coalesced, bar.sync, "
         "then stores it coalesced with %tid.x and %tid.y exchanged; per block shape (32 x 32, 16 x 16, 32 x 8, "
         "8 x 32) a 'transpose-tiled' clone (a 32 x 32 tile per block of 32 x 8 threads, four logical threads each) "
-        "and a 'transpose' clone with the same launch, for 32 x 4, 16 x 8, 8 x 8, 32 x 16, 16 x 4 and 64 x 4 blocks the tiled "
+        "and a 'transpose' clone with the same launch, for 32 x 4, 16 x 8, 8 x 8, 32 x 16, 16 x 4, 64 x 4, 64 x 8, 128 x 2 and 128 x 4 blocks the tiled "
         "clone; 1-D blocks with the other axis a block index, and 1-D "
         "launches that split a flat index with / and % (i % W, i / W; flat NCHW <-> NHWC permutes), get the "
         "tiled clone; kernels written as grid-stride loops get the clones of the one-element kernel they are where "

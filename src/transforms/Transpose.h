@@ -49,8 +49,12 @@ inline constexpr Shape kShapes[] = {{32, 32}, {16, 16}, {32, 8}, {8, 32}};
 /// more, the swap 1.00x there). 64 x 4 (the eighth held-out batch's byte
 /// transpose) since the nineteenth: a block is two tiles along x (as 1-D
 /// blocks of 64 with the other axis a block index), 8 blocks a tile along y.
-inline constexpr Shape kTiledShapes[] = {{32, 4, true},  {16, 8, true}, {8, 8, true},
-                                         {32, 16, true}, {16, 4, true}, {64, 4, true}};
+/// 64 x 8, 128 x 2 and 128 x 4 (blocks wider than a tile, as real code
+/// writes them) since the twenty-sixth session, the same way: a block is
+/// bx/32 tiles along x, 32/by blocks a tile along y.
+inline constexpr Shape kTiledShapes[] = {{32, 4, true},  {16, 8, true}, {8, 8, true},   {32, 16, true},
+                                         {16, 4, true},  {64, 4, true}, {64, 8, true},  {128, 2, true},
+                                         {128, 4, true}};
 
 /// What the analysis found: the tiled load and the store.
 struct Plan {

@@ -3,7 +3,7 @@
 // What: for a kernel the transpose pass accepts (Transpose.cpp: one tiled
 // load, one store, per-element work between them), launched with bx x by
 // blocks (32 x 32, 16 x 16, 32 x 8, 8 x 32; the tiled-only shapes 32 x 4,
-// 16 x 8, 8 x 8, 32 x 16, 16 x 4, 64 x 4), a clone
+// 16 x 8, 8 x 8, 32 x 16, 16 x 4, 64 x 4, 64 x 8, 128 x 2, 128 x 4), a clone
 // `<k>__ptxopt_tiled<shape>` whose block runs a 32 x 32 tile of the
 // original's logical threads - the 32/bx x 32/by original blocks that
 // cover it - with 32 x 8 hardware threads, each running four logical
@@ -51,7 +51,9 @@
 // the tiled and the stored array disjoint, 2^20 threads or more).
 // 64 x 4 blocks (bx over 32 in a 2-D block): along x each original block is
 // two tiles, as 1-D blocks below (grid.x * 2; logical tid.x = ((ctaid.x &
-// 1) << 5) + X, ctaid.x = ctaid.x >> 1), along y 8 blocks a tile as 32 x 4.
+// 1) << 5) + X, ctaid.x = ctaid.x >> 1), along y 8 blocks a tile as 32 x 4;
+// 64 x 8, 128 x 2 and 128 x 4 the same way (bx/32 tiles a block along x,
+// 32/by blocks a tile along y).
 // A block index for the second axis (Plan::index2 %ctaid.y or %ctaid.z, 1-D
 // blocks of bx = 128, 256 or 512 threads, by = 1): along x each original
 // block is bx/32 tiles (grid.x * bx/32; logical tid.x = ((ctaid.x &

@@ -34,7 +34,8 @@ bool cloneShape(unsigned bx, unsigned by) {
 /// The shapes with a tiled clone only (kTiledShapes in src/transforms/Transpose.h).
 bool tiledOnlyShape(unsigned bx, unsigned by) {
   return (bx == 32 && by == 4) || (bx == 16 && by == 8) || (bx == 8 && by == 8) || (bx == 32 && by == 16) ||
-         (bx == 16 && by == 4) || (bx == 64 && by == 4);
+         (bx == 16 && by == 4) || (bx == 64 && by == 4) || (bx == 64 && by == 8) || (bx == 128 && by == 2) ||
+         (bx == 128 && by == 4);
 }
 
 /// What runs: the tiled clone (or with `elements1`, the one-element one) for
@@ -612,6 +613,17 @@ void addTranspose(std::vector<Case> &cs) {
       cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
     }
   for (auto [kernel, e] : naive) cs.push_back(tr(kernel, e, e, 8191, 8193, 64, 4, 0));
+  // 64 x 8, 128 x 2 and 128 x 4 (twenty-sixth session: blocks bx/32 tiles
+  // wide, as 64 x 4): every element size at the edges, the rotation, the
+  // fused scale and the gather form at 1920 x 1080, 256 x 256 under the floor.
+  for (auto [bx, by] : {std::pair{64u, 8u}, std::pair{128u, 2u}, std::pair{128u, 4u}}) {
+    for (auto [kernel, e] : naive) cs.push_back(tr(kernel, e, e, 8191, 8193, bx, by, 0));
+    cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 1000, 3000, bx, by, 0));
+    cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 256, 256, bx, by, 0));
+    cs.push_back(tr("rotate90_u8", Elem::I8, Elem::I8, 1920, 1080, bx, by, 0));
+    cs.push_back(tr("transpose_scale_f32", Elem::F32, Elem::F32, 1920, 1080, bx, by, 1));
+    cs.push_back(tr("transpose_gather_f32", Elem::F32, Elem::F32, 1000, 3000, bx, by, 0));
+  }
   for (auto [bx, by] : {std::pair{32u, 4u}, std::pair{8u, 8u}, std::pair{16u, 4u}, std::pair{64u, 4u}}) {
     cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 256, 256, bx, by, 0));
     cs.push_back(tr("transpose_f32", Elem::F32, Elem::F32, 1000, 3000, bx, by, 0, true));  // elements=1: none
