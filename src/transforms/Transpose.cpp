@@ -107,8 +107,8 @@
 // single flat loop whose iterations are independent also gets the loop
 // clone (runFlat, `<k>__ptxopt_tiledloop`), for launches whose threads
 // loop several times.
-// Not done: block shapes outside kShapes and kTiledShapes (4 x 32, 64 x 8,
-// 128 x 2: they run the original), wider words for
+// Not done: block shapes outside kShapes and kTiledShapes (4 x 32, 256 x 2,
+// 64 x 16: they run the original), wider words for
 // 1- and 2-byte elements. (Permutes whose channels loop inside a thread,
 // `for (c < C) out[c*HW + p] = in[p*C + c]`, are row walks with a store:
 // rowwalk's staged clone, docs/PASSES.md "Loops that also store".)
