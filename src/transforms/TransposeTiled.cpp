@@ -42,7 +42,16 @@
 // are in flight together; phase 2 copies the whole body with every return
 // a branch to the copy's end and the load an ld.shared. Each logical thread runs exactly the original's instructions,
 // bounds tests included, in both phases: bit-identical, as the one-element
-// clone (Transpose.cpp says why it is legal).
+// clone (Transpose.cpp says why it is legal). Where a tile packs several
+// original blocks along an axis, a logical block past the original grid is
+// skipped (a branch per copy); those branches are needed only in the last
+// tile along that axis, so the clone holds two versions of its phases
+// (edgeBlock): blocks at the edge run the copies with them, every other
+// block, by one block-uniform branch, a version without them (since the
+// twenty-sixth session: each check kept its copy in a branch region of its
+// own, 168 SASS instructions for the 8-bit 16 x 16 clone against the hand
+// kernel's 96, and 1- and 2-byte transposes ran 0.81-0.87 of the hand
+// kernel; without them 1.03-1.05 at 8192 x 8192, H200).
 // Launch (manifest, kind `transpose-tiled`): grid (ceil(grid.x / (32/bx)),
 // ceil(grid.y / (32/by)), grid.z), block (32, 8, 1); where 32/bx > 1 (or
 // 32/by > 1) the original grid.x (grid.y) comes as an extra .u32 parameter
@@ -538,6 +547,29 @@ std::string flatPast(Tiled &c, const FlatLoop &fl, const Logical &l, int partner
   return past;
 }
 
+/// "This block's tile holds a logical block past the original grid": along
+/// each axis that packs s > 1 original blocks into a tile, ctaid * s + s - 1
+/// at or past the original grid's extent (passed). "" when no axis does.
+std::string edgeBlock(Tiled &c) {
+  std::string edge;
+  auto axis = [&](unsigned s, const std::string &cta, const std::string &grid) {
+    if (s <= 1) return;
+    const std::string last = c.e.reg32(), p = c.e.regp();
+    c.e.ins("mad.lo.u32", {last, cta, std::to_string(s), std::to_string(s - 1)});
+    c.e.ins("setp.ge.u32", {p, last, grid});
+    if (edge.empty()) {
+      edge = p;
+    } else {
+      const std::string q = c.e.regp();
+      c.e.ins("or.pred", {q, edge, p});
+      edge = q;
+    }
+  };
+  axis(c.sx, c.cx, c.gx);
+  axis(c.sy, c.cy, c.gy);
+  return edge;
+}
+
 }  // namespace
 
 std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function &k, const Plan &p, const Shape &sh,
@@ -565,7 +597,6 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   e.ins("mov.u32", {c.base, tile});
   const FlatLoop fl = flat ? flatPrologue(c, m, *clone, *flat) : FlatLoop{};
   std::vector<std::unique_ptr<ir::Stmt>> code, valueDecls;
-  std::vector<Deferred> deferred;
   RegTypes types;
   ir::forEachStmt(*k.body, [&](const ir::Stmt &st) {
     if (st.kind == ir::Stmt::Kind::Decl) types.add(static_cast<const ir::Decl &>(st));
@@ -576,40 +607,64 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   };
   // Phase 1 runs the mapping under which the load is coalesced (the
   // identity when the store is unit-stride along %tid.y), phase 2 the other.
-  for (int phase = 1; phase <= 2; ++phase) {
-    const bool exchanged = (phase == 1) != p.storeOnY;
-    for (unsigned j = 0; j < kElems; ++j) {
-      const std::string tag = std::to_string(phase) + "_" + std::to_string(j);
-      const std::string end = "$L__ptxopt_tt" + tag + "_end";
-      Logical l = logicalThread(c, j, exchanged);
-      if (flat) {
-        l.past = flatPast(c, fl, l, flat->partner);
-        if (flat->threeSplits()) {
-          l.names["%ctaid.z"] = fl.lo;
-          l.names["%nctaid.z"] = fl.hi;
-        } else if (flat->twoSplits()) {
-          l.names["%ctaid.z"] = fl.cz;
+  // `ver` names this version's labels and registers; `checkPast`: skip the
+  // logical blocks past the original grid.
+  auto phases = [&](const std::string &ver, bool checkPast) {
+    std::vector<Deferred> deferred;
+    for (int phase = 1; phase <= 2; ++phase) {
+      const bool exchanged = (phase == 1) != p.storeOnY;
+      for (unsigned j = 0; j < kElems; ++j) {
+        const std::string tag = ver + std::to_string(phase) + "_" + std::to_string(j);
+        const std::string end = "$L__ptxopt_tt" + tag + "_end";
+        Logical l = logicalThread(c, j, exchanged);
+        if (flat) {
+          l.past = flatPast(c, fl, l, flat->partner);
+          if (flat->threeSplits()) {
+            l.names["%ctaid.z"] = fl.lo;
+            l.names["%nctaid.z"] = fl.hi;
+          } else if (flat->twoSplits()) {
+            l.names["%ctaid.z"] = fl.cz;
+          }
         }
+        std::string ok;
+        if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});
+        if (!l.past.empty() && checkPast) e.ins("bra", {end}, l.past);
+        flush();
+        auto body = phase == 1 ? phase1Copy(m, k, p, l.names, l.addr, end, "_tt" + tag, tileBytes)
+                               : phase2Copy(m, k, p, l, end, "_tt" + tag, tileBytes);
+        if (phase == 1)
+          for (auto &d : deferTileStores(m, body, types, p, ok, l.addr, tag, tileBytes, valueDecls))
+            deferred.push_back(d);
+        for (auto &st : body) code.push_back(std::move(st));
+        e.label(end);
       }
-      std::string ok;
-      if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});
-      if (!l.past.empty()) e.ins("bra", {end}, l.past);
-      flush();
-      auto body = phase == 1 ? phase1Copy(m, k, p, l.names, l.addr, end, "_tt" + tag, tileBytes)
-                             : phase2Copy(m, k, p, l, end, "_tt" + tag, tileBytes);
-      if (phase == 1)
-        for (auto &d : deferTileStores(m, body, types, p, ok, l.addr, tag, tileBytes, valueDecls)) deferred.push_back(d);
-      for (auto &st : body) code.push_back(std::move(st));
-      e.label(end);
-    }
-    if (phase == 1) {
-      for (const Deferred &d : deferred) {
-        std::string q = e.regp();
-        e.ins("setp.ne.u32", {q, d.ok, "0"});
-        e.out.push_back(makeInstr(m, "st.shared" + d.type, {d.addr, d.value}, e.m.intern(q)));
+      if (phase == 1) {
+        for (const Deferred &d : deferred) {
+          std::string q = e.regp();
+          e.ins("setp.ne.u32", {q, d.ok, "0"});
+          e.out.push_back(makeInstr(m, "st.shared" + d.type, {d.addr, d.value}, e.m.intern(q)));
+        }
+        e.ins("bar.sync", {"0"});
       }
-      e.ins("bar.sync", {"0"});
     }
+  };
+  // Blocks whose tile holds no logical block past the original grid (all
+  // but the last along each axis that packs several original blocks into a
+  // tile) run a version without the per-copy checks: the checks' branches
+  // kept each copy in a region of its own (ptxas's BSSY/BSYNC), 168 SASS
+  // instructions for an 8-bit 16 x 16 transpose against the hand kernel's
+  // 96. Whether a block is at the edge is the same for all its threads.
+  const std::string edge = flat ? "" : edgeBlock(c);
+  if (edge.empty()) {
+    phases("", true);
+  } else {
+    const auto memo = c.memo;  // values of the first version do not dominate the second
+    e.ins("bra", {"$L__ptxopt_tt_inner"}, "!" + edge);
+    phases("", true);
+    e.ins("ret", {});
+    e.label("$L__ptxopt_tt_inner");
+    c.memo = memo;
+    phases("i", false);
   }
   if (flat) {  // the next tile, once every thread is done with this one
     e.ins("bar.sync", {"0"});
