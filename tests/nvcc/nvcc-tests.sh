@@ -211,6 +211,15 @@ cudart-libs)
   check "ptx-nvcc -cudart static (default)" run build.log "$PNVCC" -arch=$ARCH -I"$MATADD" main.cu -o static
   check "...no libcudart.so" bash -c "! ldd static | grep -q libcudart"
   check "...has the shim" grep -q ' __ptxopt_nvcc_launch$' <(nm static | grep -v ' w ')
+  # The shim asks cudaStreamIsCapturing and cudaStreamGetCaptureInfo through
+  # weak references (captures begun past its --wrap wrappers); CUDA 13's
+  # static cudart is one archive member (cudart_static.o), which the
+  # program's launches pull in, so both resolve and are called: a program
+  # that never names them still gets them.
+  check "...the capture queries are linked (not weak, not undefined)" \
+    bash -c "nm static | grep -Eq ' [Tt] cudaStreamIsCapturing$' && nm static | grep -Eq ' [Tt] cudaStreamGetCaptureInfo$'"
+  check "...and the shim calls them" \
+    bash -c "objdump -d --no-show-raw-insn static | grep -q 'call.*<cudaStreamIsCapturing>'"
   printf '#include "matadd.cu"\nvoid run(int *p) { matadd_int<<<4, 256>>>(p, p, p); }\n' >lib.cu
   printf 'void run(int *);\nint main() { run(0); return 0; }\n' >use.cpp
   check "ptx-nvcc -lib" run build.log "$PNVCC" -lib -arch=$ARCH -I"$MATADD" lib.cu -o libm.a
