@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -50,6 +51,7 @@ struct Options {
   uint64_t seed = 20100301;
   int runs = 20, warmup = 3;
   bool quick = false;
+  bool shareModules = false;  // --share-modules: one loaded module pair per file and pass list
 };
 
 void check(cudaError_t e, const char *what) {
@@ -340,22 +342,40 @@ ptxopt_module loadOptimized(const Case &c, const std::string &ptx, const std::st
 
 struct Modules {
   ptxopt_module orig = nullptr, opt = nullptr;
+  Modules() = default;
+  Modules(const Modules &) = delete;
+  Modules &operator=(const Modules &) = delete;
   ~Modules() {
     ptxopt_module_unload(orig);
     ptxopt_module_unload(opt);
   }
 };
 
+/// --share-modules: the cases of one file and pass list (no synthetic
+/// clones, no autotuning) share one loaded original and one optimized
+/// module, as --expect-only's do: each GPU case otherwise optimizes and
+/// JITs its whole file (about 2 s a case for the transpose file's 200+
+/// clones). A module launched again with other shapes and arguments is
+/// what a program does; the selection must not depend on earlier launches.
+std::map<std::string, std::unique_ptr<Modules>> sharedModules;
+
 Row runCase(const Case &c, const Options &o, cudaStream_t s) {
   Row row;
   row.name = c.name;
   row.kernel = c.kernel;
   std::string path = o.casesDir + "/" + c.file + ".ptx";
-  std::string ptx = readFile(path);
-  Modules m;
-  ptxopt_options disabled{nullptr, 1, path.c_str()};
-  check(ptxopt_module_load_ptx(&m.orig, ptx.data(), ptx.size(), &disabled), "loading the original module");
-  m.opt = loadOptimized(c, ptx, path);
+  const bool shared = o.shareModules && c.synth.empty() && !c.autotune;
+  const std::string key = path + '\0' + c.passes;
+  Modules own;
+  Modules &m = shared && sharedModules.count(key) ? *sharedModules[key]
+               : shared                           ? *(sharedModules[key] = std::make_unique<Modules>())
+                                                  : own;
+  if (!m.orig) {
+    std::string ptx = readFile(path);
+    ptxopt_options disabled{nullptr, 1, path.c_str()};
+    check(ptxopt_module_load_ptx(&m.orig, ptx.data(), ptx.size(), &disabled), "loading the original module");
+    m.opt = loadOptimized(c, ptx, path);
+  }
   ptxopt_kernel ko, kp;
   check(ptxopt_module_get_kernel(&ko, m.orig, c.kernel.c_str()), "ptxopt_module_get_kernel");
   check(ptxopt_module_get_kernel(&kp, m.opt, c.kernel.c_str()), "ptxopt_module_get_kernel");
@@ -463,11 +483,13 @@ void writeTable(const std::vector<Row> &rows, const Options &o) {
 
 void usage() {
   std::puts(
-      "usage: gpu-diff [--cases DIR] [--filter TEXT] [--exclude TEXT] [--seed N] [--runs N] [--quick] [--table FILE.md]\n"
+      "usage: gpu-diff [--cases DIR] [--filter TEXT] [--exclude TEXT] [--seed N] [--runs N] [--quick] [--share-modules]\n"
+      "                [--table FILE.md]\n"
       "  --cases   folder with the cases' PTX (default: the build's)\n"
       "  --filter  only cases whose name contains TEXT\n"
       "  --exclude leave out cases whose name contains TEXT\n"
       "  --quick   leave out the large launches; 5 timed runs\n"
+      "  --share-modules  load each file's original and optimized modules once for all its cases\n"
       "  --dump-synth DIR  write the modules with synthetic clones to DIR and exit (no GPU needed)\n"
       "  --expect-only     no GPU: launch each case once through the fake driver named by\n"
       "                    PTXOPT_LIBCUDA and check which variant the runtime chose");
@@ -487,6 +509,7 @@ bool parseArgs(int argc, char **argv, Options &o) {
     else if (a == "--runs") o.runs = std::max(1, std::stoi(value()));
     else if (a == "--table") o.tablePath = value();
     else if (a == "--quick") o.quick = true, o.runs = 5;
+    else if (a == "--share-modules") o.shareModules = true;
     else if (a == "--dump-synth") o.dumpDir = value();
     else if (a == "--expect-only") o.expectOnly = true;
     else return usage(), false;
@@ -647,6 +670,7 @@ int main(int argc, char **argv) {
     }
     std::printf("%s\n", rowText(rows.back()).c_str());
   }
+  sharedModules.clear();  // unloaded while the context is alive
   int failed = static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const Row &r) { return !r.ok; }));
   writeTable(rows, o);
   std::printf("\ngpu-diff: %d passed, %d failed\n", static_cast<int>(rows.size()) - failed, failed);
