@@ -367,10 +367,14 @@ Row runCase(const Case &c, const Options &o, cudaStream_t s) {
   const bool shared = o.shareModules && c.synth.empty() && !c.autotune;
   const std::string key = path + '\0' + c.passes;
   Modules own;
-  Modules &m = shared && sharedModules.count(key) ? *sharedModules[key]
-               : shared                           ? *(sharedModules[key] = std::make_unique<Modules>())
-                                                  : own;
-  if (!m.orig) {
+  Modules *held = &own;
+  if (shared) {
+    auto &slot = sharedModules[key];
+    if (!slot) slot = std::make_unique<Modules>();
+    held = slot.get();
+  }
+  Modules &m = *held;
+  if (!m.orig) {  // not loaded yet (always, unless shared)
     std::string ptx = readFile(path);
     ptxopt_options disabled{nullptr, 1, path.c_str()};
     check(ptxopt_module_load_ptx(&m.orig, ptx.data(), ptx.size(), &disabled), "loading the original module");
