@@ -70,14 +70,9 @@ export PATH="$CUDA_HOME/bin:$PATH"
 
 # ---- 3. configure and build ----------------------------------------------------
 say "configuring $BUILD"
-# Ninja (installed above) where the tree is new or already Ninja's: 8% less
-# wall time than Makefiles for the whole build on two cores (217 s vs 235 s);
-# a tree configured with Makefiles before keeps them (CMake refuses a switch).
-gen=()
-if command -v ninja >/dev/null && { [ ! -f "$BUILD/CMakeCache.txt" ] || grep -q "^CMAKE_GENERATOR:INTERNAL=Ninja$" "$BUILD/CMakeCache.txt"; }; then
-  gen=(-G Ninja)
-fi
-cmake "${gen[@]}" -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Ninja (installed above) for a new tree: env.sh's generator_args.
+# shellcheck disable=SC2046
+cmake $(generator_args "$BUILD") -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
 say "building with $JOBS jobs"
 start=$(date +%s)
 cmake --build "$BUILD" -j "$JOBS" 2>&1 | grep -E "error|warning: |Error" || true

@@ -35,11 +35,8 @@ start=$(date +%s)
 # starts it about 1,100 times; detect_odr_violation=0 below saves another
 # 0.03 s a start (its globals are checked across shared libraries, and
 # ptx-opt links its own code statically).
-gen=()  # Ninja as scripts/setup.sh chooses it
-if command -v ninja >/dev/null && { [ ! -f build-asan/CMakeCache.txt ] || grep -q "^CMAKE_GENERATOR:INTERNAL=Ninja$" build-asan/CMakeCache.txt; }; then
-  gen=(-G Ninja)
-fi
-cmake "${gen[@]}" -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTXOPT_SANITIZE=ON \
+# shellcheck disable=SC2046  # Ninja for a new tree, as setup.sh (env.sh's generator_args)
+cmake $(generator_args build-asan) -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTXOPT_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_EXE_LINKER_FLAGS=-no-pie >/dev/null
 targets=()
 if ! (($#)); then
