@@ -154,8 +154,9 @@ std::string plus(Tiled &c, const std::string &a, unsigned imm) {
 /// cta * s + j div b/8), a register and a constant offset shared by the
 /// copies (ptxas folds the copies' index arithmetic into one base and
 /// constant offsets); with b = 4 (32 x 4 blocks), the plain split of
-/// ty + 8j. The values are those of the plain split.
-Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
+/// ty + 8j. The values are those of the plain split. Without checkPast
+/// (the inner version: no tile of it is at the edge) no `past` predicate.
+Logical logicalThread(Tiled &c, unsigned j, bool exchanged, bool checkPast = true) {
   Logical l;
   l.names = {{"%ntid.x", c.ntx}, {"%ntid.y", c.nty}};
   // Along hardware index `hw` plus `off` (0 along %tid.x, 8j along %tid.y).
@@ -183,8 +184,10 @@ Logical logicalThread(Tiled &c, unsigned j, bool exchanged) {
         t = once(c, "and.b32", {row, mask});
         lc = once(c, "mad.lo.u32", {cta, std::to_string(s), once(c, "shr.u32", {row, lg})});
       }
-      const std::string p = once(c, "setp.ge.u32", {lc, grid}, true);
-      l.past = l.past.empty() ? p : once(c, "or.pred", {l.past, p}, true);
+      if (checkPast) {
+        const std::string p = once(c, "setp.ge.u32", {lc, grid}, true);
+        l.past = l.past.empty() ? p : once(c, "or.pred", {l.past, p}, true);
+      }
       l.names["%nctaid." + ctaDim] = grid;
     }
     l.names["%tid." + dim] = t;
@@ -616,7 +619,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       for (unsigned j = 0; j < kElems; ++j) {
         const std::string tag = ver + std::to_string(phase) + "_" + std::to_string(j);
         const std::string end = "$L__ptxopt_tt" + tag + "_end";
-        Logical l = logicalThread(c, j, exchanged);
+        Logical l = logicalThread(c, j, exchanged, checkPast);
         if (flat) {
           l.past = flatPast(c, fl, l, flat->partner);
           if (flat->threeSplits()) {
@@ -628,7 +631,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
         }
         std::string ok;
         if (phase == 1) e.ins("mov.u32", {ok = e.reg32(), "0"});
-        if (!l.past.empty() && checkPast) e.ins("bra", {end}, l.past);
+        if (!l.past.empty()) e.ins("bra", {end}, l.past);
         flush();
         auto body = phase == 1 ? phase1Copy(m, k, p, l.names, l.addr, end, "_tt" + tag, tileBytes)
                                : phase2Copy(m, k, p, l, end, "_tt" + tag, tileBytes);
@@ -648,12 +651,9 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
       }
     }
   };
-  // Blocks whose tile holds no logical block past the original grid (all
-  // but the last along each axis that packs several original blocks into a
-  // tile) run a version without the per-copy checks: the checks' branches
-  // kept each copy in a region of its own (ptxas's BSSY/BSYNC), 168 SASS
-  // instructions for an 8-bit 16 x 16 transpose against the hand kernel's
-  // 96. Whether a block is at the edge is the same for all its threads.
+  // Two versions where a tile packs several blocks (the opening comment:
+  // edge tiles keep the per-copy checks, the others run without them);
+  // whether a block is at the edge is the same for all its threads.
   const std::string edge = flat ? "" : edgeBlock(c);
   if (edge.empty()) {
     phases("", true);
