@@ -6,7 +6,7 @@
 // Every element size (1, 2, 4, 8, 16 bytes), 16 x 16, 32 x 32, 32 x 8 and
 // 8 x 32 blocks (the clones: by default the tiled clone runs, 32 x 8
 // threads per 32 x 32 tile; with transpose-elements=1 the one-element
-// clone), 16 x 8 (no clone: the original), sizes that are not multiples of
+// clone), 16 x 8 (a tiled clone since kTiledShapes has it), sizes that are not multiples of
 // the tile (1000 x 3000, 8191 x 8193: grids that do not divide by 32/bx,
 // so the tiled clone's last blocks hold logical blocks past the grid), and
 // 256 x 256 (under the clones' launch floor of 2^20 threads: the original).
