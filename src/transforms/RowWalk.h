@@ -420,6 +420,21 @@ private:
   bool planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
   void planTripParams(const LoopBlock &L, LanePlan &lp);
   void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
+  /// What planStaged's scan of a loop's accesses knows before it starts.
+  struct RowAccessScan {
+    uint16_t counter;                   // the loop counter's symbol
+    bool up, unknown;                   // rows walked up; rows the analysis cannot place (RowWalkTri.cpp)
+    const std::set<size_t> &rowStores;  // stores along a row
+  };
+  /// Each row's accesses by offset (register or key -> offset -> statement).
+  struct RowMaps {
+    std::map<std::string, std::map<int64_t, size_t>> byRow;                  // loads
+    std::map<std::string, std::map<int64_t, size_t>> storedAt;               // stores
+    std::map<std::string, std::vector<std::pair<int64_t, size_t>>> again;  // loads of an offset read before
+  };
+  bool stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, const RowAccessScan &scan, RowMaps &m,
+                       std::string &why);
+  bool stagedFormsAllowed(const LoopBlock &L, const StagedPlan &sp, std::string &why) const;
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
   /// planStaged's second step: each row's loads cover its piece of an
   /// iteration exactly; the loads, short-element rows and 16-byte runs.

@@ -252,182 +252,156 @@ bool Planner::rowStoresApart(const LoopBlock &L, StagedPlan &sp, std::string &wh
   return true;
 }
 
-bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why) {
-  if (!planLanes(L, plan, sp.lp, why, true)) return false;
-  std::set<size_t> removed;
-  for (const auto &[hs, acc] : plan.accList)
-    if (hs == L.hs) removed.insert(acc.stores.begin(), acc.stores.end());
-  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
-  cs.loop = L.id;
-  const uint16_t counter = fa_.affine().symbolId(cs);
-  std::map<std::string, std::map<int64_t, size_t>> byRow;    // row register -> offset -> load
-  std::map<std::string, std::map<int64_t, size_t>> storedAt;  // ... -> store
-  std::map<std::string, std::vector<std::pair<int64_t, size_t>>> again;  // loads of an offset read before
-  const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
-  const std::set<size_t> rowStores(sp.lp.rowStores.begin(), sp.lp.rowStores.end());
-  // Rows walked down (`for (j = n - 1; j >= 0; j--)`, deriche's anti-causal
-  // pass) only in a loop that walks no row up: beside rows walked up, a
-  // load walking down is read from global memory as before.
-  bool up = false;
-  for (size_t i = L.hs + 1; i < L.ls; ++i)
-    if (!removed.count(i) && accessAt_.count(i))
-      for (const auto &s : accessAt_.at(i)->strides)
-        up |= s.symbol == counter && s.constant && *s.constant > 0 &&
-              (accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced || rowStores.count(i));
-  for (size_t i = L.hs + 1; i < L.ls; ++i) {
-    if (removed.count(i) || !accessAt_.count(i)) continue;
-    const AccessInfo &a = *accessAt_.at(i);
-    bool walks = false;
-    for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && (up ? *s.constant > 0 : *s.constant < 0);
-    const bool store = rowStores.count(i) != 0;
-    if (unknown && a.verdict == AccessInfo::Verdict::Unknown && !store) walks = true;
-    else if (!store && (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks)) continue;
-    const Instruction &in = *instr(i);
-    std::string reg;
-    int64_t off = 0;
-    auto mem = analysis::memAccess(in);
-    if (store) {
-      // `st.global [reg+off], value`: a scalar of 1, 2, 4 or 8 bytes.
-      if (!mem || mem->space != ".global" || mem->vector != 1 || mem->bytes() > 8 || !plainMemoryOp(in) ||
-          in.operands.size() != 2 || !baseAndOffset(in.operands[0], reg, off)) {
-        why = "a store along the row (" + std::string(in.opcode) +
-              ") is not a plain global store of a 1-, 2-, 4- or 8-byte scalar to [reg+offset]";
-        return false;
-      }
-    }
-    // A vector of 4, 8 or 16 bytes (float4 rows a program vectorized
-    // itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`; uchar4 and
-    // short4 pixels) is one piece of the row, read from the tile as the
-    // same vector.
-    const bool vec = mem && mem->vector > 1 && (mem->bytes() == 4 || mem->bytes() == 8 || mem->bytes() == 16) &&
-                     in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
-    if (store) {
-    } else if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
-        (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
-        !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
-        !baseAndOffset(in.operands[1], reg, off)) {
-      why = "a load along the row (" + std::string(in.opcode) +
-            ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 4, 8 or 16";
+/// planStaged's first step, for the access at statement i of L: a load
+/// or store walking a row (up, or down when `up` is false) joins sp.rows
+/// and the maps of `m`; any other access is left alone (true); false with
+/// `why` when the row cannot be staged.
+bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, const RowAccessScan &scan, RowMaps &m,
+                              std::string &why) {
+  const uint16_t counter = scan.counter;
+  const bool up = scan.up, unknown = scan.unknown;
+  const std::set<size_t> &rowStores = scan.rowStores;
+  const AccessInfo &a = *accessAt_.at(i);
+  bool walks = false;
+  for (const auto &s : a.strides) walks |= s.symbol == counter && s.constant && (up ? *s.constant > 0 : *s.constant < 0);
+  const bool store = rowStores.count(i) != 0;
+  if (unknown && a.verdict == AccessInfo::Verdict::Unknown && !store) walks = true;
+  else if (!store && (a.verdict != AccessInfo::Verdict::Uncoalesced || !walks)) return true;
+  const Instruction &in = *instr(i);
+  std::string reg;
+  int64_t off = 0;
+  auto mem = analysis::memAccess(in);
+  if (store) {
+    // `st.global [reg+off], value`: a scalar of 1, 2, 4 or 8 bytes.
+    if (!mem || mem->space != ".global" || mem->vector != 1 || mem->bytes() > 8 || !plainMemoryOp(in) ||
+        in.operands.size() != 2 || !baseAndOffset(in.operands[0], reg, off)) {
+      why = "a store along the row (" + std::string(in.opcode) +
+            ") is not a plain global store of a 1-, 2-, 4- or 8-byte scalar to [reg+offset]";
       return false;
-    }
-    if (L.multi && !store && !rowLoadEveryIteration(L, i, reg, sp.guardedLoads, why)) return false;
-    if (L.multi && store) {  // its address computed every iteration, or in its block before it
-      std::set<std::string> seen;
-      if (!unguardedAddress(L, reg, seen, 0, L.guarded.count(i) ? i : SIZE_MAX)) {
-        why = "the address of a store along the row is computed under a guard in the loop";
-        return false;
-      }
-    }
-    ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
-    const IV *iv = nullptr;
-    for (const auto &v : sp.lp.ivs)
-      if (v.reg == reg) iv = &v;
-    StagedPlan::Wide w;
-    int64_t step = iv ? iv->step : 0, c = 0;
-    std::string key = reg;
-    // base + a 64-bit index: nvcc's form for rows of bytes and shorts, and
-    // for two rows at one index (`A[i*n + j] * B[i*n + j]`, gesummv with
-    // `int` indices: the induction variable runs over the matrix's base,
-    // the row's offset `4*i*n` is added in the loop).
-    const bool wideIndex = !iv && wideAddress(L, sp.lp, i, reg, w, c, key);
-    const bool wide = wideIndex || (!iv && offsetAddress(L, sp.lp, i, reg, w, key));
-    if (vec && (L.multi || (wide && !wideIndex))) {
-      // Vector rows were run on the GPU through a 64-bit induction variable
-      // or a 32-bit index, in single-block loops (gpu-diff "rowwalk vec").
-      why = "a row read as vectors (" + std::string(in.opcode) + ") " +
-            (L.multi ? "in a loop of several blocks" : "through a base plus a 64-bit offset") +
-            " (vector rows were measured in single-block loops, by pointer or 32-bit index, only)";
-      return false;
-    }
-    if (wide) {
-      // A 32-bit index: base + scale * ext(x), x advancing elemStep.
-      step = w.elemStep * w.scale;
-      off += c * w.scale;
-    } else if (!iv || iv->bits != 64 || !iv->immStep) {
-      step = 0;
-    }
-    const bool down = step < 0;
-    if (down && (wideIndex || mem->bytes() < 4 || vec)) {
-      why = "a row walked downwards through " +
-            std::string(wideIndex ? "a 32-bit index" : mem->bytes() < 4 ? "8- or 16-bit elements" : "vectors") +
-            " (the staged clone's tiles go down rows of 4- and 8-byte scalars through a 64-bit pointer only)";
-      return false;
-    }
-    if (down && (smallSteps_ || -step < 16)) {
-      // nvcc puts a downward loop's remainder (n % 4 elements, one an
-      // iteration) before the unrolled loop, whose start the access analysis
-      // then cannot place: staging the remainder alone would send every
-      // warp to the original loop in one-warp blocks, slower.
-      why = "a row walked downwards one element an iteration (nvcc's remainder loop, which it puts before the "
-            "unrolled loop, whose start the access analysis then cannot place)";
-      return false;
-    }
-    why = stepRefusal(down ? -step : step, mem->bytes(), wide, reg, smallSteps_, smallWide_);
-    if (!why.empty()) return false;
-    if (down) step = -step;
-    // After its update the register is one step on: nvcc's rotated loops
-    // (clone::peelRotatedLoops) read the first elements of an iteration
-    // before the update and the rest after it.
-    if (iv && iv->update < i) off += iv->step;
-    if (sp.rows.empty()) sp.step = step, sp.down = down;
-    // Rows of different element sizes (bytes summed into a row of 32-bit
-    // integers, a `__half` row times a float row) advance by different
-    // steps: each row's tile holds the same iterations (sizeTiles), walked
-    // up only.
-    const auto known = std::find(sp.rows.begin(), sp.rows.end(), key);
-    const bool same = known != sp.rows.end() ? step == sp.rowStep[size_t(known - sp.rows.begin())] : step == sp.step;
-    if (down != sp.down || (!same && (down || known != sp.rows.end()))) {
-      why = known != sp.rows.end() ? "one row advancing by different steps"
-                                   : "rows advancing by different steps (one walked down)";
-      return false;
-    }
-    sp.step = std::max(sp.step, step);
-    if (auto at = known; at == sp.rows.end()) {
-      sp.rows.push_back(key);
-      sp.rowStep.push_back(step);
-      w.cmin = w.cmax = c;
-      sp.wide.push_back(w);
-    } else {
-      auto &seen = sp.wide[size_t(at - sp.rows.begin())];
-      seen.cmin = std::min(seen.cmin, c);
-      seen.cmax = std::max(seen.cmax, c);
-    }
-    if (store) {
-      if (!storedAt[key].emplace(off, i).second) {
-        why = "two stores into one row at the same offset";
-        return false;
-      }
-    } else if (!byRow[key].emplace(off, i).second) {
-      // Read again (deriche's `xm1 = in[j]` reloaded after a store the
-      // compiler could not keep apart): the same element of the tile, when
-      // it is the same width.
-      const Instruction &first = *instr(byRow[key][off]);
-      if (typeModifier(first) != typeModifier(in) || mem->vector != 1 ||
-          analysis::memAccess(first)->bytes() != mem->bytes()) {
-        why = "two loads of one row at the same offset";
-        return false;
-      }
-      again[key].push_back({off, i});
     }
   }
-  if (sp.rows.empty()) {  // (a row only stored into is staged too: `out[i*n + j] = x[j] * s[i]`)
-    why = "no load walks a row through an induction variable";
+  // A vector of 4, 8 or 16 bytes (float4 rows a program vectorized
+  // itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`; uchar4 and
+  // short4 pixels) is one piece of the row, read from the tile as the
+  // same vector.
+  const bool vec = mem && mem->vector > 1 && (mem->bytes() == 4 || mem->bytes() == 8 || mem->bytes() == 16) &&
+                   in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
+  if (store) {
+  } else if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
+      (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
+      !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
+      !baseAndOffset(in.operands[1], reg, off)) {
+    why = "a load along the row (" + std::string(in.opcode) +
+          ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 4, 8 or 16";
     return false;
   }
-  if (sp.rows.size() > 3 || byRow.size() > 2) {
-    why = sp.rows.size() > 3 ? "more than three rows per thread (the tiles' shared memory)"
-                             : "more than two rows read per thread (the tiles' shared memory)";
+  if (L.multi && !store && !rowLoadEveryIteration(L, i, reg, sp.guardedLoads, why)) return false;
+  if (L.multi && store) {  // its address computed every iteration, or in its block before it
+    std::set<std::string> seen;
+    if (!unguardedAddress(L, reg, seen, 0, L.guarded.count(i) ? i : SIZE_MAX)) {
+      why = "the address of a store along the row is computed under a guard in the loop";
+      return false;
+    }
+  }
+  ivPlusConstant(L, sp.lp, i, reg, off);  // `add.s64 r, iv, c` (__ldg's inline asm; constant-length loops)
+  const IV *iv = nullptr;
+  for (const auto &v : sp.lp.ivs)
+    if (v.reg == reg) iv = &v;
+  StagedPlan::Wide w;
+  int64_t step = iv ? iv->step : 0, c = 0;
+  std::string key = reg;
+  // base + a 64-bit index: nvcc's form for rows of bytes and shorts, and
+  // for two rows at one index (`A[i*n + j] * B[i*n + j]`, gesummv with
+  // `int` indices: the induction variable runs over the matrix's base,
+  // the row's offset `4*i*n` is added in the loop).
+  const bool wideIndex = !iv && wideAddress(L, sp.lp, i, reg, w, c, key);
+  const bool wide = wideIndex || (!iv && offsetAddress(L, sp.lp, i, reg, w, key));
+  if (vec && (L.multi || (wide && !wideIndex))) {
+    // Vector rows were run on the GPU through a 64-bit induction variable
+    // or a 32-bit index, in single-block loops (gpu-diff "rowwalk vec").
+    why = "a row read as vectors (" + std::string(in.opcode) + ") " +
+          (L.multi ? "in a loop of several blocks" : "through a base plus a 64-bit offset") +
+          " (vector rows were measured in single-block loops, by pointer or 32-bit index, only)";
     return false;
   }
-  if (!rowPieces(L, sp, byRow, storedAt, removed, why)) return false;
-  for (auto &[key, list] : again) {
-    const unsigned r = unsigned(std::find(sp.rows.begin(), sp.rows.end(), key) - sp.rows.begin());
-    for (const auto &[off, i] : list) sp.loads.push_back({i, r, off - sp.rowOff[r]});
+  if (wide) {
+    // A 32-bit index: base + scale * ext(x), x advancing elemStep.
+    step = w.elemStep * w.scale;
+    off += c * w.scale;
+  } else if (!iv || iv->bits != 64 || !iv->immStep) {
+    step = 0;
   }
-  // The loop's stores go through other allocations than its rows (which
-  // the copies read tiles ahead): a launch condition per pair of pointer
-  // parameters; a store the analysis cannot keep apart refuses.
-  if (!rowStoresApart(L, sp, why)) return false;
+  const bool down = step < 0;
+  if (down && (wideIndex || mem->bytes() < 4 || vec)) {
+    why = "a row walked downwards through " +
+          std::string(wideIndex ? "a 32-bit index" : mem->bytes() < 4 ? "8- or 16-bit elements" : "vectors") +
+          " (the staged clone's tiles go down rows of 4- and 8-byte scalars through a 64-bit pointer only)";
+    return false;
+  }
+  if (down && (smallSteps_ || -step < 16)) {
+    // nvcc puts a downward loop's remainder (n % 4 elements, one an
+    // iteration) before the unrolled loop, whose start the access analysis
+    // then cannot place: staging the remainder alone would send every
+    // warp to the original loop in one-warp blocks, slower.
+    why = "a row walked downwards one element an iteration (nvcc's remainder loop, which it puts before the "
+          "unrolled loop, whose start the access analysis then cannot place)";
+    return false;
+  }
+  why = stepRefusal(down ? -step : step, mem->bytes(), wide, reg, smallSteps_, smallWide_);
+  if (!why.empty()) return false;
+  if (down) step = -step;
+  // After its update the register is one step on: nvcc's rotated loops
+  // (clone::peelRotatedLoops) read the first elements of an iteration
+  // before the update and the rest after it.
+  if (iv && iv->update < i) off += iv->step;
+  if (sp.rows.empty()) sp.step = step, sp.down = down;
+  // Rows of different element sizes (bytes summed into a row of 32-bit
+  // integers, a `__half` row times a float row) advance by different
+  // steps: each row's tile holds the same iterations (sizeTiles), walked
+  // up only.
+  const auto known = std::find(sp.rows.begin(), sp.rows.end(), key);
+  const bool same = known != sp.rows.end() ? step == sp.rowStep[size_t(known - sp.rows.begin())] : step == sp.step;
+  if (down != sp.down || (!same && (down || known != sp.rows.end()))) {
+    why = known != sp.rows.end() ? "one row advancing by different steps"
+                                 : "rows advancing by different steps (one walked down)";
+    return false;
+  }
+  sp.step = std::max(sp.step, step);
+  if (auto at = known; at == sp.rows.end()) {
+    sp.rows.push_back(key);
+    sp.rowStep.push_back(step);
+    w.cmin = w.cmax = c;
+    sp.wide.push_back(w);
+  } else {
+    auto &seen = sp.wide[size_t(at - sp.rows.begin())];
+    seen.cmin = std::min(seen.cmin, c);
+    seen.cmax = std::max(seen.cmax, c);
+  }
+  if (store) {
+    if (!m.storedAt[key].emplace(off, i).second) {
+      why = "two stores into one row at the same offset";
+      return false;
+    }
+  } else if (!m.byRow[key].emplace(off, i).second) {
+    // Read again (deriche's `xm1 = in[j]` reloaded after a store the
+    // compiler could not keep apart): the same element of the tile, when
+    // it is the same width.
+    const Instruction &first = *instr(m.byRow[key][off]);
+    if (typeModifier(first) != typeModifier(in) || mem->vector != 1 ||
+        analysis::memAccess(first)->bytes() != mem->bytes()) {
+      why = "two loads of one row at the same offset";
+      return false;
+    }
+    m.again[key].push_back({off, i});
+  }
+  return true;
+}
+
+/// planStaged's checks of what the tiles can do with the rows found: a
+/// scan (an element read the iteration after its store), rows walked down,
+/// rows of different steps and stores along a row, each against the
+/// options and the loop's guards and exits.
+bool Planner::stagedFormsAllowed(const LoopBlock &L, const StagedPlan &sp, std::string &why) const {
   if (!sp.carried.empty() && (sp.down || ctx_.options.rowwalk.asyncCopy || sp.guardedLoads || !L.exits.empty() ||
                               sp.shortRow[sp.carried.front().row])) {
     why = "each iteration reads the element the previous one stored (a scan) " +
@@ -455,6 +429,51 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
           "cp.async)";
     return false;
   }
+  return true;
+}
+
+bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why) {
+  if (!planLanes(L, plan, sp.lp, why, true)) return false;
+  std::set<size_t> removed;
+  for (const auto &[hs, acc] : plan.accList)
+    if (hs == L.hs) removed.insert(acc.stores.begin(), acc.stores.end());
+  analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
+  cs.loop = L.id;
+  const uint16_t counter = fa_.affine().symbolId(cs);
+  const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
+  const std::set<size_t> rowStores(sp.lp.rowStores.begin(), sp.lp.rowStores.end());
+  // Rows walked down (`for (j = n - 1; j >= 0; j--)`, deriche's anti-causal
+  // pass) only in a loop that walks no row up: beside rows walked up, a
+  // load walking down is read from global memory as before.
+  bool up = false;
+  for (size_t i = L.hs + 1; i < L.ls; ++i)
+    if (!removed.count(i) && accessAt_.count(i))
+      for (const auto &s : accessAt_.at(i)->strides)
+        up |= s.symbol == counter && s.constant && *s.constant > 0 &&
+              (accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced || rowStores.count(i));
+  const RowAccessScan scan{counter, up, unknown, rowStores};
+  RowMaps m;
+  for (size_t i = L.hs + 1; i < L.ls; ++i)
+    if (!removed.count(i) && accessAt_.count(i) && !stagedRowAccess(L, sp, i, scan, m, why)) return false;
+  if (sp.rows.empty()) {  // (a row only stored into is staged too: `out[i*n + j] = x[j] * s[i]`)
+    why = "no load walks a row through an induction variable";
+    return false;
+  }
+  if (sp.rows.size() > 3 || m.byRow.size() > 2) {
+    why = sp.rows.size() > 3 ? "more than three rows per thread (the tiles' shared memory)"
+                             : "more than two rows read per thread (the tiles' shared memory)";
+    return false;
+  }
+  if (!rowPieces(L, sp, m.byRow, m.storedAt, removed, why)) return false;
+  for (auto &[key, list] : m.again) {
+    const unsigned r = unsigned(std::find(sp.rows.begin(), sp.rows.end(), key) - sp.rows.begin());
+    for (const auto &[off, i] : list) sp.loads.push_back({i, r, off - sp.rowOff[r]});
+  }
+  // The loop's stores go through other allocations than its rows (which
+  // the copies read tiles ahead): a launch condition per pair of pointer
+  // parameters; a store the analysis cannot keep apart refuses.
+  if (!rowStoresApart(L, sp, why)) return false;
+  if (!stagedFormsAllowed(L, sp, why)) return false;
   if (!constantRowLongEnough(L, sp, why)) return false;
   rowsCanAlign(sp);
   return sizeTiles(sp, why);
