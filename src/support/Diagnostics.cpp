@@ -1,3 +1,6 @@
+// Source positions and diagnostics (see include/ptxopt/support/Diagnostics.h):
+// the line table that maps byte offsets to line and column, and the
+// `file:line:col: error: message` text with the source line and a caret.
 #include "ptxopt/support/Diagnostics.h"
 
 #include <algorithm>
