@@ -93,6 +93,8 @@ size_t differing(const std::vector<uint32_t> &got, const std::vector<uint32_t> &
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Line-buffered: a run stopped by a time limit keeps the rows it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::vector<std::string> files;
   unsigned fixedRows = 0;
   size_t totalNnz = size_t(1) << 25;

@@ -49,6 +49,8 @@ bench::Timing timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned bx, const 
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Line-buffered: a run stopped by a time limit keeps the rows it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::vector<std::string> files;
   unsigned n = 4096, len = 4096;
   for (int i = 1; i < argc; ++i) {

@@ -301,6 +301,8 @@ int shortRows(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  // Line-buffered: a run stopped by a time limit keeps the rows it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc > 1 && std::string(argv[1]) == "--short-rows") return shortRows(argc, argv);
   std::vector<std::string> files;
   std::vector<std::pair<std::string, std::string>> extras, defaults, plains;

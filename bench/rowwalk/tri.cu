@@ -47,6 +47,8 @@ std::pair<float, float> timeIt(CUfunction f, unsigned gx, unsigned gy, unsigned 
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Line-buffered: a run stopped by a time limit keeps the rows it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::vector<std::string> files;
   unsigned n = 4096, ns = 1024;
   for (int i = 1; i < argc; ++i) {

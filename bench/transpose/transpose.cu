@@ -773,6 +773,8 @@ int measureGridStride(CUmodule mod, void *in, void *out, void *ref, bool quick) 
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Line-buffered: a run stopped by a time limit keeps the rows it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx, countedPtx, constPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
   bool quick = false, unrolledOnly = false, flatOnly = false, shapesOnly = false;
   std::vector<std::pair<unsigned, unsigned>> shapesAsked;  // --shapes 8x32,32x4: the shapes-only tables' shapes
