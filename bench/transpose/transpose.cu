@@ -24,7 +24,8 @@
 //
 //   transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>]
 //             [--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>]
-//             [--runs N] [--quick] [--shapes-only | --shapes BXxBY,...]
+//             [--runs N] [--quick] [--shapes-only | --shapes BXxBY,...] [--permutes-only]
+// --permutes-only: the first table's NCHW <-> NHWC rows alone.
 // --shapes-only: the first table and the swap table alone, for the block
 // shapes with tiled clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16);
 // --shapes 8x32[,...]: the same tables for the shapes named.
@@ -776,7 +777,7 @@ int main(int argc, char **argv) {
   // Line-buffered: a run stopped by a time limit keeps the rows it printed.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string ptx, onePtx, o2Ptx, unPtx, baPtx, flatPtx, gsPtx, s3Ptx, widePtx, countedPtx, constPtx;  // the pass's clones; with --transpose-elements=1 (the one-element ones); -O2's; unrolled.cu's
-  bool quick = false, unrolledOnly = false, flatOnly = false, shapesOnly = false;
+  bool quick = false, unrolledOnly = false, flatOnly = false, shapesOnly = false, permutesOnly = false;
   std::vector<std::pair<unsigned, unsigned>> shapesAsked;  // --shapes 8x32,32x4: the shapes-only tables' shapes
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -794,6 +795,7 @@ int main(int argc, char **argv) {
     else if (a == "--const" && i + 1 < argc) constPtx = argv[++i];
     else if (a == "--flat-only") flatOnly = unrolledOnly = true;
     else if (a == "--quick") quick = true;
+    else if (a == "--permutes-only") permutesOnly = true;
     else if (a == "--shapes-only") shapesOnly = true;
     else if (a == "--shapes" && i + 1 < argc) {
       shapesOnly = true;
@@ -820,7 +822,7 @@ int main(int argc, char **argv) {
   }
   if (ptx.empty()) {
     std::fprintf(stderr, "usage: transpose <transpose.opt.ptx> [--one <transpose.opt1.ptx>] [--swap <transpose.O2.ptx>] "
-                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--const <const.O2.ptx>] [--runs N] [--quick] [--shapes-only | --shapes BXxBY,...]\n");
+                         "[--unrolled <unrolled.O2.ptx> [--unrolled-only]] [--blockaxis <blockaxis.O2.ptx>] [--flat <flat.O2.ptx> [--flat-only]] [--gridstride <gridstride.O2.ptx>] [--split3 <split3.O2.ptx>] [--wide <wide.O2.ptx> [--counted <counted.O2.ptx>]] [--const <const.O2.ptx>] [--runs N] [--quick] [--shapes-only | --shapes BXxBY,...] [--permutes-only]\n");
     return 2;
   }
   int devices = 0;
@@ -871,9 +873,12 @@ int main(int argc, char **argv) {
         !shapesAsked.empty() ? shapesAsked
         : shapesOnly         ? std::vector<std::pair<unsigned, unsigned>>{{32, 4}, {16, 8}, {8, 8}, {32, 16}}
                              : std::vector<std::pair<unsigned, unsigned>>{{16, 16}, {32, 32}, {32, 8}};
-    if (shapesOnly) unrolledOnly = flatOnly = false, unPtx.clear(), baPtx.clear(), flatPtx.clear(),
+    if (shapesOnly || permutesOnly) unrolledOnly = flatOnly = false, unPtx.clear(), baPtx.clear(), flatPtx.clear(),
                     gsPtx.clear(), s3Ptx.clear(), widePtx.clear(), countedPtx.clear(), constPtx.clear();
-    for (const Kernel &k : unrolledOnly ? std::vector<Kernel>{} : std::vector<Kernel>(std::begin(kKernels), std::end(kKernels)))
+    // --permutes-only: the first table's NCHW <-> NHWC rows alone.
+    if (permutesOnly) o2Ptx.clear();
+    for (const Kernel &k : unrolledOnly || permutesOnly ? std::vector<Kernel>{}
+                                                       : std::vector<Kernel>(std::begin(kKernels), std::end(kKernels)))
       for (auto size : sizes)
         for (auto shape : shapes) {
           const int W = size.first, H = size.second;

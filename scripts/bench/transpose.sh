@@ -46,6 +46,7 @@
 # run: writes $OUT/bench-transpose.md (OUT default build-gpu/out); exit 77
 #   without a GPU, 1 when a clone's or a hand kernel's output differs.
 #   QUICK=1: 8192 x 8192 with 16 x 16 blocks only (no permutes).
+#   PERMUTES_ONLY=1: the first table's NCHW <-> NHWC rows alone (16 x 16, 32 x 32, 32 x 8).
 #   SHAPES_ONLY=1: the first table and the swap table alone, for the block shapes with tiled
 #   clones only (32 x 4, 16 x 8, 8 x 8, 32 x 16). SHAPES=8x32[,...]: those tables for the shapes
 #   named (8 x 32: is the tiled clone faster than -O2's swap there?).
@@ -101,6 +102,7 @@ run() {
   [ "${UNROLLED_ONLY:-0}" = 1 ] && args+=(--unrolled-only)
   [ "${FLAT_ONLY:-0}" = 1 ] && args+=(--flat-only)
   [ "${SHAPES_ONLY:-0}" = 1 ] && args+=(--shapes-only)
+  [ "${PERMUTES_ONLY:-0}" = 1 ] && args+=(--permutes-only)
   [ -n "${SHAPES:-}" ] && args+=(--shapes "$SHAPES")
   set +e
   "$PTXDIR/transpose-bench" "$PTXDIR/transpose.opt.ptx" --one "$PTXDIR/transpose.opt1.ptx" \
