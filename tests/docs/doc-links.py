@@ -68,7 +68,8 @@ def unmapped(src):
     map" does not name (as `File.cpp`); each printed, their count returned."""
     text = open(os.path.join(src, "docs", "ARCHITECTURE.md"), encoding="utf-8").read()
     start = text.find("## Source map")
-    section = text[start:text.find("\n## ", start + 1)] if start >= 0 else ""
+    end = text.find("\n## ", start + 1)
+    section = "" if start < 0 else text[start:] if end < 0 else text[start:end]
     missing = 0
     for f in sorted(glob.glob(os.path.join(src, "src", "*", "*")) + glob.glob(os.path.join(src, "runtime", "*"))):
         if f.endswith((".cpp", ".h")) and f"`{os.path.basename(f)}`" not in section:
