@@ -17,7 +17,12 @@ case $mode in save | compare) ;; *) sed -n '2,12p' "$0" >&2; exit 2 ;; esac
 [ -n "$dir" ] || { echo "o2-same.sh: error: no DIR" >&2; exit 2; }
 [ -x "$ptxopt" ] || { echo "o2-same.sh: error: $ptxopt is not an executable" >&2; exit 2; }
 out=$dir
-[ "$mode" = compare ] && out=$(mktemp -d)
+if [ "$mode" = save ]; then
+  mkdir -p "$dir"
+else
+  [ -d "$dir" ] || { echo "o2-same.sh: error: no recorded set in $dir (run save first)" >&2; exit 2; }
+  out=$(mktemp -d)
+fi
 n=0
 while IFS= read -r -d '' f; do
   key=${f//\//__}
