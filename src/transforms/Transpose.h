@@ -1,6 +1,7 @@
 // The transpose pass's shared pieces (TransposePlan.cpp: the analysis;
 // Transpose.cpp: the one-element clone and the driver; TransposeTiled.cpp:
-// the clone with four elements per thread). Code in the .cpp files.
+// the clone with four elements per thread; TransposeHoist.cpp: the values
+// its copies share). Code in the .cpp files.
 #pragma once
 
 #include <map>
@@ -304,6 +305,15 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
 /// (TransposeGridStrideCounted.cpp): the copy's straight-line code of one
 /// iteration, or nullopt (`why` set where the loop was recognised).
 std::optional<GridStride> unloopCounted(ir::Module &m, const ir::Function &k, std::string &why);
+
+/// The kernel's instructions whose value is the same in every copy of the
+/// tiled clone (TransposeHoist.cpp): pure, defined once, outside loops, from
+/// parameters, immediates and the special registers not in `renamed`; in
+/// program order. Empty for a kernel with nested scopes.
+std::vector<const ir::Instruction *> findSharedValues(const ir::Function &k, const std::set<std::string> &renamed);
+/// Removes the copies of `shared`'s instructions from `code` (a copy of the
+/// kernel's body); returns how many.
+size_t dropSharedValues(std::vector<std::unique_ptr<ir::Stmt>> &code, const std::vector<const ir::Instruction *> &shared);
 
 /// The clone that runs each 32 x 32 tile of logical threads (bx x by
 /// blocks of the original, 32/bx x 32/by of them) with 32 x 8 threads, four

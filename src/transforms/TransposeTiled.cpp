@@ -598,6 +598,14 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
   if (c.sx > 1) e.ins("ld.param.u32", {c.gx = e.reg32(), "[" + addExtraParam(m, *clone, "grid_x") + "]"});
   if (c.sy > 1) e.ins("ld.param.u32", {c.gy = e.reg32(), "[" + addExtraParam(m, *clone, "grid_" + dim2) + "]"});
   e.ins("mov.u32", {c.base, tile});
+  // The values every copy shares, once (TransposeHoist.cpp; not in the flat
+  // form, whose wide radices the copies mask: narrowRadices).
+  const auto shared = flat ? std::vector<const ir::Instruction *>{}
+                           : findSharedValues(k, {"%ctaid.x", "%nctaid.x", "%ctaid." + dim2, "%nctaid." + dim2});
+  for (const ir::Instruction *in : shared) {
+    e.out.push_back(in->clone());
+    e.out.back()->span = {};  // printed from the IR, as the clone's own statements (no source trivia)
+  }
   const FlatLoop fl = flat ? flatPrologue(c, m, *clone, *flat) : FlatLoop{};
   std::vector<std::unique_ptr<ir::Stmt>> code, valueDecls;
   RegTypes types;
@@ -635,6 +643,7 @@ std::unique_ptr<ir::Function> buildTiledClone(ir::Module &m, const ir::Function 
         flush();
         auto body = phase == 1 ? phase1Copy(m, k, p, l.names, l.addr, end, "_tt" + tag, tileBytes)
                                : phase2Copy(m, k, p, l, end, "_tt" + tag, tileBytes);
+        dropSharedValues(body, shared);
         if (phase == 1)
           for (auto &d : deferTileStores(m, body, types, p, ok, l.addr, tag, tileBytes, valueDecls))
             deferred.push_back(d);
