@@ -51,6 +51,7 @@ struct Options {
   uint64_t seed = 20100301;
   int runs = 20, warmup = 3;
   bool quick = false;
+  bool largeOnly = false;  // --large-only: the cases --quick leaves out, alone
   bool shareModules = true;  // one loaded module pair per file and pass list; --separate-modules: one per case
 };
 
@@ -490,12 +491,13 @@ void writeTable(const std::vector<Row> &rows, const Options &o) {
 
 void usage() {
   std::puts(
-      "usage: gpu-diff [--cases DIR] [--filter TEXT] [--exclude TEXT] [--seed N] [--runs N] [--quick] [--separate-modules]\n"
+      "usage: gpu-diff [--cases DIR] [--filter TEXT] [--exclude TEXT] [--seed N] [--runs N] [--quick | --large-only] [--separate-modules]\n"
       "                [--table FILE.md]\n"
       "  --cases   folder with the cases' PTX (default: the build's)\n"
       "  --filter  only cases whose name contains TEXT\n"
       "  --exclude leave out cases whose name contains TEXT\n"
       "  --quick   leave out the large launches; 5 timed runs\n"
+      "  --large-only  only the large launches (what --quick leaves out); 5 timed runs\n"
       "  --separate-modules  optimize and load each case's modules anew (default: once per file\n"
       "                    and pass list, shared by its cases)\n"
       "  --dump-synth DIR  write the modules with synthetic clones to DIR and exit (no GPU needed)\n"
@@ -517,6 +519,7 @@ bool parseArgs(int argc, char **argv, Options &o) {
     else if (a == "--runs") o.runs = std::max(1, std::stoi(value()));
     else if (a == "--table") o.tablePath = value();
     else if (a == "--quick") o.quick = true, o.runs = 5;
+    else if (a == "--large-only") o.largeOnly = true, o.runs = 5;
     else if (a == "--separate-modules") o.shareModules = false;
     else if (a == "--dump-synth") o.dumpDir = value();
     else if (a == "--expect-only") o.expectOnly = true;
@@ -570,7 +573,8 @@ int expectOnly(const Options &o) {
   int passed = 0, failed = 0;
   std::map<std::string, ptxopt_module> modules;  // file + '\0' + passes -> optimized module
   for (const Case &c : allCases()) {
-    if (c.name.find(o.filter) == std::string::npos || c.expect.empty() || c.autotune ||
+    if ((o.quick && c.big) || (o.largeOnly && !c.big) || c.name.find(o.filter) == std::string::npos ||
+        c.expect.empty() || c.autotune ||
         (!o.exclude.empty() && c.name.find(o.exclude) != std::string::npos))
       continue;
     std::string problem;
@@ -657,7 +661,7 @@ int main(int argc, char **argv) {
   check(cudaStreamCreate(&s), "cudaStreamCreate");
   std::vector<Row> rows;
   for (const Case &c : allCases()) {
-    if ((o.quick && c.big) || c.name.find(o.filter) == std::string::npos ||
+    if ((o.quick && c.big) || (o.largeOnly && !c.big) || c.name.find(o.filter) == std::string::npos ||
         (!o.exclude.empty() && c.name.find(o.exclude) != std::string::npos))
       continue;
     Row r;
