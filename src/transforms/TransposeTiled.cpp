@@ -40,7 +40,11 @@
 // its element in registers of its own and sets a flag, and the four tile
 // stores follow the fourth copy (each under its flag), so the four loads
 // are in flight together; phase 2 copies the whole body with every return
-// a branch to the copy's end and the load an ld.shared. Each logical thread runs exactly the original's instructions,
+// a branch to the copy's end and the load an ld.shared. The kernel's values
+// that every copy computes the same way (parameters, cvta, a permute's
+// n * C * HW) come once, before the versions (TransposeHoist.cpp; the
+// NCHW permute's clone 496 -> 336 SASS instructions, 5-18% faster, H200).
+// Each logical thread runs exactly the original's instructions,
 // bounds tests included, in both phases: bit-identical, as the one-element
 // clone (Transpose.cpp says why it is legal). Where a tile packs several
 // original blocks along an axis, a logical block past the original grid is
