@@ -25,6 +25,7 @@
 // value is the same in every copy and wherever it is computed, so each
 // logical thread still sees the original's values: bit-identical.
 // Refuses (returns nothing) for a kernel with nested scopes.
+#include <algorithm>
 #include <set>
 
 #include "Transpose.h"
