@@ -10,6 +10,7 @@
 // the kernel's time (fake_cuda_set_time), so autotuning can be tested.
 // The fake_cuda_* functions let a test look at and steer it.
 #include <cuda.h>
+#include <pthread.h>
 
 #include <cctype>
 #include <cstdint>
@@ -49,7 +50,22 @@ struct Launch {
 std::mutex mu;
 CUctx_st primary;
 int primaryRefs = 0;
-thread_local CUcontext current = nullptr;
+// The calling thread's current context, in pthread-specific data (a new
+// thread has none) rather than a thread_local: a thread_local of this
+// dlopen'ed library lives in dynamic TLS, which gcc 12's LeakSanitizer
+// mis-reads at exit under glibc 2.36-9+deb12u14 (every sanitized fake-driver
+// test crashed there: "Tracer caught signal 11", "DTLS 7 at
+// 0x00000000128d-0x00080000238f"; LSAN_OPTIONS=use_tls=0 passed them).
+pthread_key_t currentKey;
+pthread_once_t currentOnce = PTHREAD_ONCE_INIT;
+CUcontext current() {
+  pthread_once(&currentOnce, [] { pthread_key_create(&currentKey, nullptr); });
+  return static_cast<CUcontext>(pthread_getspecific(currentKey));
+}
+void setCurrent(CUcontext c) {
+  current();  // the key made
+  pthread_setspecific(currentKey, c);
+}
 std::vector<Launch> launches;
 std::map<std::string, float> times;       // ms per launch, by kernel name (default 1)
 std::map<std::string, int> maxThreads;    // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (default 1024)
@@ -165,24 +181,24 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice) {
 }
 
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *c) {
-  *c = current;
+  *c = current();
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) {
-  current = c;
+  setCurrent(c);
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *d) {
-  if (!current) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!current()) return CUDA_ERROR_INVALID_CONTEXT;
   *d = 0;
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, CUjit_option *keys, void **values) {
   std::lock_guard lock(mu);
-  if (!current) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!current()) return CUDA_ERROR_INVALID_CONTEXT;
   if (rejectLoads > 0) {
     --rejectLoads;
     writeJitLog(n, keys, values, "fake ptxas: rejected on purpose");
@@ -244,7 +260,7 @@ CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                 unsigned bz, unsigned shared, CUstream, void **params, void **) {
-  if (!current) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!current()) return CUDA_ERROR_INVALID_CONTEXT;
   std::lock_guard lock(mu);
   auto mt = maxThreads.find(f->name);
   uint64_t limit = mt == maxThreads.end() ? 1024 : mt->second;
@@ -353,4 +369,4 @@ FAKE_API int fake_cuda_primary_refs(void) {
 }
 
 /// Makes the calling thread have no current context (as a new thread has).
-FAKE_API void fake_cuda_clear_current(void) { current = nullptr; }
+FAKE_API void fake_cuda_clear_current(void) { setCurrent(nullptr); }
