@@ -115,7 +115,9 @@
 // (NCHW <-> NHWC with one element per thread, the image in %ctaid.z, is the
 // same pattern and is handled.)
 #include <algorithm>
+#include <mutex>
 #include <set>
+#include <tuple>
 
 #include "Pass.h"
 #include "Transpose.h"
@@ -266,12 +268,25 @@ std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opc
 /// The row pitch of the tile, in elements: the one of bx .. bx+32 with the
 /// fewest bank conflicts over both phases (the smallest on a tie): 33 for
 /// 32 x 32, 18 for 16 x 16, 36 for 32 x 8 with 4-byte elements.
+/// Pure in (bx, by, w) and asked for every clone of every kernel (the
+/// search took half of `-O2`'s time on tests/lit/transpose/Inputs/sweep.ptx):
+/// each answer is kept, under a lock (libptxopt may optimize modules on
+/// several threads at once).
 unsigned tilePitch(const Shape &s, unsigned w) {
+  static std::mutex mu;
+  static std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> known;
+  const auto key = std::make_tuple(s.bx, s.by, w);
+  {
+    std::lock_guard lock(mu);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+  }
   unsigned best = s.bx, bestCost = UINT32_MAX;
   for (unsigned pitch = s.bx; pitch <= s.bx + 32; ++pitch) {
     unsigned cost = bankConflicts(s, pitch, w, false) + bankConflicts(s, pitch, w, true);
     if (cost < bestCost) best = pitch, bestCost = cost;
   }
+  std::lock_guard lock(mu);
+  known.emplace(key, best);
   return best;
 }
 
