@@ -86,10 +86,13 @@ def first_launches(path):
                 rest = m.group(2)
                 if rest.startswith("original") or rest.startswith("the original"):
                     # every clone rejected by a size floor ("... fewer than the clone's minimum",
-                    # "... below the minimum"): no clone pays at this launch size or block shape (the
-                    # launch threads, the block threads, the row length), the original is the choice
+                    # "... below the minimum") or made for another block shape ("block.x=16 is above
+                    # the maximum 8": the clones of the other shapes a kernel gets): no clone pays at
+                    # this launch size or block shape (the launch threads, the block threads, the row
+                    # length), the original is the choice
                     reasons = rest.split("; rejected ", 1)[1].split("; ") if "; rejected " in rest else []
-                    floors = reasons and all("minimum" in r for r in reasons)
+                    floors = reasons and all("minimum" in r or re.search(r": block\.[xyz]=\d+ is above the maximum", r)
+                                             for r in reasons)
                     first.setdefault(m.group(1), "original-floor" if floors else "original")
                 else:
                     c = re.match(r"(\S+)(?: \(([^)]*)\))?", rest)
@@ -277,7 +280,13 @@ def self_test():
                     "ptxopt: _Z2k2Pf: 1 clone(s): _Z2k2Pf__ptxopt_group4 (group4)\n"
                     "ptxopt: _Z2k2Pf grid=(1,1,1) block=(256,1,1) -> the original: _Z2k2Pf__ptxopt_group4 waits "
                     "until the estimated savings pay for loading its image (0 of 40 us)\n"
-                    "ptxopt: _Z2k2Pf grid=(1,1,1) block=(256,1,1) shared=0 -> original\n")
+                    "ptxopt: _Z2k2Pf grid=(1,1,1) block=(256,1,1) shared=0 -> original\n"
+                    # under the floor of its shape's clones, above the block of another's: not held
+                    "ptxopt: _Z2k3Pf: 2 clone(s): _Z2k3Pf__ptxopt_tiled16 (transpose-tiled), "
+                    "_Z2k3Pf__ptxopt_tiled8x32 (transpose-tiled)\n"
+                    "ptxopt: _Z2k3Pf grid=(19,13,1) block=(16,16,1) shared=0 -> original; rejected "
+                    "_Z2k3Pf__ptxopt_tiled16: the launch has 63232 threads, fewer than the clone's minimum "
+                    "1048576; _Z2k3Pf__ptxopt_tiled8x32: block.x=16 is above the maximum 8\n")
         for bad in (False, True):
             if bad:
                 rows[-1] = rows[-1].replace("00000000deadbeef", "00000000deadbeee")
@@ -288,9 +297,11 @@ def self_test():
             with redirect_stdout(buf):
                 rc = main()
             text = buf.getvalue()
-            want = ["| mv_ax | matvec | 4.000 | 4.00 |", "1/2: mv_kernel (staged); original: k2", "P/A **4.00x**",
+            want = ["| mv_ax | matvec | 4.000 | 4.00 |", "1/3: mv_kernel (staged)", "original: k2", "P/A **4.00x**",
                     "| conv2d | stencil | 1.000 | 0.91 |", "| reduce | no-clone | 1.000 | 0.91 |",
                     "- reduce: 0.91x, below 0.97x and below its A band (slowest nvcc run: 1.00x of their median)"]
+            if "first launch ran the original for k2, k3" in text or "original: k2, k3" in text:
+                failures.append(f"bad={bad}: k3 (under its floor, above the other shape's block) counted as held")
             if "- conv2d:" in text:
                 failures.append(f"bad={bad}: conv2d listed as below its A band (its slowest nvcc run is 0.83x)")
             if "- jacobi1d:" in text:
