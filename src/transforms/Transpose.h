@@ -1,7 +1,8 @@
 // The transpose pass's shared pieces (TransposePlan.cpp: the analysis;
-// Transpose.cpp: the one-element clone and the driver; TransposeTiled.cpp:
-// the clone with four elements per thread; TransposeHoist.cpp: the values
-// its copies share). Code in the .cpp files.
+// Transpose.cpp: the one-element clone and the driver; TransposeCopies.cpp:
+// the tile and phase 1's copy, which both clones build from;
+// TransposeTiled.cpp: the clone with four elements per thread;
+// TransposeHoist.cpp: the values its copies share). Code in the .cpp files.
 #pragma once
 
 #include <map>
@@ -111,7 +112,7 @@ bool hasUncoalesced(analysis::FunctionAnalyses &fa);
 /// (verdict unknown), or null.
 const analysis::AccessInfo *firstUnknownGlobal(analysis::FunctionAnalyses &fa);
 
-// ---- the clones' shared pieces (Transpose.cpp)
+// ---- the clones' shared pieces (TransposeCopies.cpp)
 
 /// The row pitch, in elements, of a tile of `s` (bx x by) for w-byte
 /// elements accessed by rows in one phase and by columns in the other.

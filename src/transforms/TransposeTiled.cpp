@@ -36,7 +36,7 @@
 // ran 0.75-0.86 of the hand kernel with 16 x 16 and 32 x 8 blocks and
 // matched it with 32 x 32, where no split is needed); then the copy of
 // the body (labels renamed per copy) with the special registers renamed;
-// phase 1 copies are phase1Copy's (Transpose.cpp), except that each keeps
+// phase 1 copies are phase1Copy's (TransposeCopies.cpp), except that each keeps
 // its element in registers of its own and sets a flag, and the four tile
 // stores follow the fourth copy (each under its flag), so the four loads
 // are in flight together; phase 2 copies the whole body with every return
