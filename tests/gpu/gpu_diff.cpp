@@ -525,6 +525,7 @@ bool parseArgs(int argc, char **argv, Options &o) {
     else if (a == "--expect-only") o.expectOnly = true;
     else return usage(), false;
   }
+  if (o.quick && o.largeOnly) throw std::runtime_error("--quick and --large-only leave out each other's cases: give one");
   return true;
 }
 
