@@ -30,9 +30,10 @@ start=$(date +%s)
 # tests are left out below. With ctest arguments, everything.
 # -O0 -g1 (line tables): what the sanitizers' reports need. -O1 was half
 # the compile time of RelWithDebInfo's -O2 -g on CI's two cores; -O0 is
-# less again (2026-12-02, this machine: these targets 365 s -> 275 s, the
-# tests 150 s -> 174 s: the run 66 s shorter). The test drivers stay at -O1
-# (PTXOPT_TEST_OPTIMIZE, CMakeLists.txt).
+# less again, and the slower sanitized ptx-opt costs the tests part of it
+# (2026-12-02, this machine: these targets 365 s -> 275-294 s, the tests
+# 150 s -> 174-200 s: the whole script 21-66 s shorter in two runs). The
+# test drivers stay at -O1 (PTXOPT_TEST_OPTIMIZE, CMakeLists.txt).
 # -no-pie: the sanitized ptx-opt starts in 0.18 s instead of 0.21 (690,000
 # relative relocations of a position-independent executable), and the run
 # starts it about 1,100 times; detect_odr_violation=0 below saves another
