@@ -14,10 +14,10 @@
 // 16 x 16 blocks, where the kernel is short and the permute moves little,
 // ran at 0.70 of the hand-written tiled kernel (docs/BENCHMARKS.md).
 // Algorithm: in program order, an instruction of the kernel's top-level
-// body is shared when it is unguarded, pure (integer and bit arithmetic,
-// mov, cvt, cvta, setp, selp, ld.param: no other memory, no division), its
-// destination is a single register the kernel defines nowhere else and
-// reads nowhere before it, it is in no loop (no later branch goes back to a
+// body is shared when it is unguarded, pure (pureOpcode's arithmetic, mov,
+// cvt, cvta, setp, selp, ld.param: no other memory, no division, no carry
+// chain), its destination is a single register the kernel defines nowhere
+// else and reads nowhere before it, it is in no loop (no later branch goes back to a
 // label at or before it), and each source is an immediate, a symbol, a
 // register defined by a shared instruction, or a special register the
 // clone does not rename (%ctaid.z and %nctaid.z where the tile's axes are x
@@ -34,14 +34,16 @@ namespace ptxopt::transforms::transpose {
 
 namespace {
 
-/// Pure opcodes whose value depends on their operands alone (by the name
-/// before the first dot); ld only as ld.param.
-bool sharedOpcode(std::string_view op) {
-  static const std::set<std::string_view> kPure = {
-      "mov", "cvt", "cvta", "add", "sub", "mul", "mad", "mul24", "mad24", "shl", "shr", "and", "or", "xor",
-      "not", "cnot", "neg", "abs", "min", "max", "setp", "selp", "bfe", "bfi", "brev", "popc", "clz", "prmt"};
-  if (op.starts_with("ld.param.")) return true;
-  return kPure.count(op.substr(0, op.find('.'))) != 0;
+/// An instruction whose value depends on its operands alone: pureOpcode's
+/// (TransposePlan.cpp), ld only as ld.param; not a division (the kernel may
+/// divide only where its guard holds: kept there), nor a step of a carry
+/// chain (`add.cc` ... `addc`: the carry flag passes between instructions
+/// outside their operands).
+bool sharedOpcode(const ir::Instruction &in) {
+  if (in.opcode.starts_with("ld.param.")) return true;
+  const std::string_view b = in.base();
+  return pureOpcode(b) && b != "div" && b != "rem" && b != "addc" && b != "subc" && b != "madc" &&
+         !in.hasModifier(".cc");
 }
 
 /// A special register the copies read from the hardware, the same value in
@@ -79,7 +81,7 @@ std::vector<const ir::Instruction *> findSharedValues(const ir::Function &k, con
   for (size_t i = 0; i < loopFrom; ++i) {  // from the first label a loop goes back to on, a loop may hold it
     if (b[i]->kind != ir::Stmt::Kind::Instruction) continue;
     const auto &in = static_cast<const ir::Instruction &>(*b[i]);
-    if (!in.guard.empty() || !sharedOpcode(in.opcode) || in.operands.empty() || !in.operands[0].isReg()) continue;
+    if (!in.guard.empty() || !sharedOpcode(in) || in.operands.empty() || !in.operands[0].isReg()) continue;
     const auto du = analysis::defUse(in);
     if (du.defs.size() != 1 || du.defs[0] != in.operands[0].text || defs[du.defs[0]] != 1) continue;
     auto use = firstUse.find(du.defs[0]);
@@ -103,7 +105,7 @@ size_t dropSharedValues(std::vector<std::unique_ptr<ir::Stmt>> &code, const std:
     if (st->kind != ir::Stmt::Kind::Instruction) return false;
     const auto &in = static_cast<const ir::Instruction &>(*st);
     return in.guard.empty() && !in.operands.empty() && in.operands[0].isReg() && regs.count(in.operands[0].text) &&
-           sharedOpcode(in.opcode);
+           sharedOpcode(in);
   });
 }
 

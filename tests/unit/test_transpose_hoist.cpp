@@ -1,7 +1,8 @@
 // The values the tiled clone's copies share (TransposeHoist.cpp): which of
 // a kernel's instructions findSharedValues takes, and which it must leave
 // in the copies (per logical thread, defined twice, in a loop, read before
-// written, guarded, memory other than the parameters, division).
+// written, guarded, memory other than the parameters, division, a carry
+// chain).
 #include <set>
 
 #include "Helpers.h"
@@ -81,6 +82,23 @@ ret;
   // before it is written, %r10 loaded from global memory, %r11 and %p2 in a
   // loop.
   CHECK(s == std::set<std::string>{"%r1", "%r2", "%rd1"});
+}
+
+TEST_CASE("a carry chain stays in the copies, both its steps", "[transpose][hoist]") {
+  // The carry flag passes from add.cc to addc outside their operands:
+  // computing the first once, before the copies, would leave each copy's
+  // addc another carry.
+  const auto s = sharedDefs(R"(
+ld.param.u32 %r1, [k_p1];
+ld.param.u32 %r2, [k_p2];
+add.cc.u32 %r3, %r1, %r2;
+addc.u32 %r4, %r1, %r2;
+mad.lo.cc.u32 %r5, %r1, %r2, %r1;
+madc.hi.u32 %r6, %r1, %r2, %r2;
+ret;
+)",
+                            kRenamed);
+  CHECK(s == std::set<std::string>{"%r1", "%r2"});
 }
 
 TEST_CASE("a kernel with nested scopes shares nothing", "[transpose][hoist]") {
