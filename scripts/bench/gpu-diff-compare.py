@@ -45,7 +45,7 @@ def main():
         if name not in c:
             continue
         vc, oc, pc = c[name]
-        if a.variant not in vb or a.variant not in vc or pb <= 0 or ob <= 0:
+        if a.variant not in vb or a.variant not in vc or min(pb, ob, pc, oc) <= 0:
             continue
         rows.append((pc / pb, oc / ob, name, pb, pc))
     if not rows:

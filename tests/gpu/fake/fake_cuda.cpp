@@ -56,16 +56,16 @@ int primaryRefs = 0;
 // mis-reads at exit under glibc 2.36-9+deb12u14 (every sanitized fake-driver
 // test crashed there: "Tracer caught signal 11", "DTLS 7 at
 // 0x00000000128d-0x00080000238f"; LSAN_OPTIONS=use_tls=0 passed them).
-pthread_key_t currentKey;
-pthread_once_t currentOnce = PTHREAD_ONCE_INIT;
-CUcontext current() {
-  pthread_once(&currentOnce, [] { pthread_key_create(&currentKey, nullptr); });
-  return static_cast<CUcontext>(pthread_getspecific(currentKey));
+pthread_key_t currentKey() {
+  static const pthread_key_t key = [] {
+    pthread_key_t k;
+    pthread_key_create(&k, nullptr);
+    return k;
+  }();
+  return key;
 }
-void setCurrent(CUcontext c) {
-  current();  // the key made
-  pthread_setspecific(currentKey, c);
-}
+CUcontext current() { return static_cast<CUcontext>(pthread_getspecific(currentKey())); }
+void setCurrent(CUcontext c) { pthread_setspecific(currentKey(), c); }
 std::vector<Launch> launches;
 std::map<std::string, float> times;       // ms per launch, by kernel name (default 1)
 std::map<std::string, int> maxThreads;    // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (default 1024)
