@@ -133,6 +133,15 @@ Case rowsCase(const std::string &prefix, const std::string &file, const std::str
 
 std::vector<Case> allCases();
 
+/// rowwalk's textbook row walk: regacc, staged, lanes clones (CasesRowWalk.cpp).
+void addRowWalk(std::vector<Case> &cs);
+/// group on if/else regions, atomics, local arrays, grid-stride loops (CasesGroup.cpp).
+void addGroupIfElse(std::vector<Case> &cs);
+void addGroupAtomics(std::vector<Case> &cs);
+void addGroupLocal(std::vector<Case> &cs);
+void addGroupGridStride(std::vector<Case> &cs);
+/// The reuse pass (CasesReuse.cpp).
+void addReuse(std::vector<Case> &cs);
 /// rowwalk through 32-bit indices (CasesRowWalk32.cpp).
 void addRowWalk32(std::vector<Case> &cs);
 /// rowwalk's triangular loops (CasesTri.cpp).
