@@ -141,6 +141,11 @@ struct LanePlan {
   std::string boundOffset;  // the test compares iv + boundOffset with bound (empty: iv itself)
   bool after = true;      // the test reads the iv after its update
   bool lessThan = false;  // the test is `iv < bound` (signed, 32-bit; staged per-lane: RowWalkTri.cpp; CSR lanes: RowWalkCsr.cpp), or `iv > bound` stepping down (staged)
+  // lessThan, the staged clone only (RowWalkTri.cpp): the 32-bit counter is
+  // compared unsigned (`setp.lt.u32`, `setp.le.u32`), and `iv <= bound`
+  // (`setp.le.u32`, `setp.le.s32`: `for (unsigned k = 0; k <= i; k++)`).
+  bool lessUnsigned = false;
+  bool lessInclusive = false;
   size_t setpAt = 0;
   std::set<int> tripParams;  // integer parameters the trip count is computed from
   bool dataRows = false;     // rows that start and end at loaded values (CSR; RowWalkCsr.cpp)
@@ -651,11 +656,12 @@ bool hasCpAsync(const ir::Module &m);
 /// NT = T >> log2(ipt) into `NT`, ok = NT < 2^32; returns NT as 32 bits.
 std::string emitLaneTiles(Emitter &e, const std::string &T, const std::string &NT, unsigned ipt,
                           const std::string &ok);
-/// T of an `iv < bound` latch (LanePlan::lessThan), and ok &= no 32-bit wrap.
+/// T of an `iv < bound` (or `iv <= bound`) latch (LanePlan::lessThan).
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
 /// The lanes clone's T of an `iv < bound` latch (CSR loops, RowWalkCsr.cpp):
 /// emitTripCountLess, and a trap where the original's 32-bit counter would wrap.
 std::string emitTripCountCsr(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
+/// ok &= the original's 32-bit counter does not wrap in the T iterations of an `iv < bound` latch.
 void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
                     const std::string &ok);
 /// The warp's largest NT (64 bits); branches to `header` when it is 0.

@@ -464,7 +464,9 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   auto smods = sp.modifiers();
   bool ne = smods.size() == 2 && ((smods[0] == ".ne" && !br.guardNegated) || (smods[0] == ".eq" && br.guardNegated));
   const bool gt = sp.opcode == "setp.gt.s32";  // a counter stepping down: the staged clone only
-  const bool lt = !ne && (staged || (lp.dataRows && !gt)) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
+  // Unsigned and `<=` tests: the staged clone only (CSR rows ask for `iv < bound`, signed).
+  const bool lessOther = sp.opcode == "setp.lt.u32" || sp.opcode == "setp.le.u32" || sp.opcode == "setp.le.s32";
+  const bool lt = !ne && (staged || (lp.dataRows && !gt && !lessOther)) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
   if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !(ne || lt)) {
     why = "the loop's exit test is not 'iv != bound' (" + std::string(sp.opcode) + ")";
     return false;
@@ -519,6 +521,8 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
       return false;
     }
     lp.lessThan = true;
+    lp.lessUnsigned = sp.opcode == "setp.lt.u32" || sp.opcode == "setp.le.u32";
+    lp.lessInclusive = sp.opcode == "setp.le.u32" || sp.opcode == "setp.le.s32";
   }
   return true;
 }

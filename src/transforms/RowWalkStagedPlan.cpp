@@ -459,9 +459,11 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
     why = "no load walks a row through an induction variable";
     return false;
   }
-  if (sp.rows.size() > 3 || m.byRow.size() > 2) {
-    why = sp.rows.size() > 3 ? "more than three rows per thread (the tiles' shared memory)"
-                             : "more than two rows read per thread (the tiles' shared memory)";
+  // Up to four rows (gesummv's two, bicg-like three matrices walked in one
+  // loop): the tiles' shared memory and the copies' registers, which
+  // sizeTiles fits (128-byte tiles past two rows of 256 bytes).
+  if (sp.rows.size() > 4 || m.byRow.size() > 4) {
+    why = "more than four rows per thread (the tiles' shared memory)";
     return false;
   }
   if (!rowPieces(L, sp, m.byRow, m.storedAt, removed, why)) return false;
@@ -548,9 +550,9 @@ void Planner::planStagedLoops(KernelPlan &plan) {
   // uniform trip count: `#pragma unroll 1`). Only here, so a kernel's
   // unrolled loop keeps its clone without its small remainder loops.
   if (plan.staged.empty() && !stagedWhy.empty()) {
-    smallSteps_ = true;
+    smallSteps_ = smallWide_ = true;
     planAll();
-    smallSteps_ = false;
+    smallSteps_ = smallWide_ = false;
     if (!plan.staged.empty()) stagedWhy.clear();
   }
   if (!plan.staged.empty() && !hasCpAsync(ctx_.module) && ctx_.options.rowwalk.asyncCopy) {

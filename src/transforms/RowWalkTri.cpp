@@ -27,6 +27,10 @@
 // compute for `!=`): T = max(1, ceil((bound - iv0) / step)) in 64 bits, and
 // each lane checks that iv0 + T * step stays at most 2^31 - 1 (else the
 // 32-bit counter wraps, the original loop goes on: the warp runs it).
+// Unsigned counters (`setp.lt.u32`) and `iv <= bound` (`setp.le.u32`,
+// `setp.le.s32`: `for (unsigned k = 0; k <= i; k++)`, a loop nvcc neither
+// unrolls nor counts, since it never ends for i = 2^32 - 1) the same way,
+// zero-extended, with bound + 1, and the wrap at 2^32 - 1 for unsigned ones.
 // Rows the analysis cannot see: in such a loop where no access is a row
 // (uncoalesced along %tid.x, unit-stride along the loop) but every access
 // of unknown address is a global load through a 64-bit register stepping
@@ -117,14 +121,20 @@ bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool ne
   // `for (j = n - 1; j >= 0; j--)`: planLatch asks for the negative step;
   // the staged clone only).
   if (setp.opcode == "setp.gt.s32") return true;
-  if (smallSteps_) return setp.opcode == "setp.lt.s32" || setp.opcode == "setp.lt.u64";
-  return setp.opcode == "setp.lt.s32" && fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
+  // `iv <= bound` and unsigned counters (`for (unsigned k = 0; k <= i; k++)`,
+  // which nvcc leaves as it is: it may never end) have the same trip count
+  // with bound + 1 and zero extension (emitTripCountLess).
+  const bool less32 = setp.opcode == "setp.lt.s32" || setp.opcode == "setp.lt.u32" || setp.opcode == "setp.le.u32" ||
+                      setp.opcode == "setp.le.s32";
+  if (smallSteps_) return less32 || setp.opcode == "setp.lt.u64";
+  return less32 && fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
 }
 
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {
   // Do-while, the test after the update: T = max(1, ceil((bound - iv0) / step)),
-  // in 64 bits from the sign-extended values (`iv > bound` stepping down:
-  // ceil((iv0 - bound) / -step)).
+  // in 64 bits from the sign-extended values (zero-extended for an unsigned
+  // test; `iv <= bound` is `iv < bound + 1`, which 64 bits hold; `iv >
+  // bound` stepping down: ceil((iv0 - bound) / -step)).
   const IV &t = lp.ivs[lp.tested];
   const int64_t mag = t.step < 0 ? -t.step : t.step;
   std::string b = lp.bound;
@@ -140,8 +150,10 @@ std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<
     e.ins("mov.b64", {a, v0[lp.tested]});
     e.ins("mov.b64", {bw, b});
   } else {
-    e.ins("cvt.s64.s32", {a, v0[lp.tested]});
-    e.ins("cvt.s64.s32", {bw, b});
+    const char *ext = lp.lessUnsigned ? "cvt.u64.u32" : "cvt.s64.s32";
+    e.ins(ext, {a, v0[lp.tested]});
+    e.ins(ext, {bw, b});
+    if (lp.lessInclusive) e.ins("add.s64", {bw, bw, "1"});
   }
   if (t.step < 0) e.ins("sub.s64", {d, a, bw});
   else e.ins("sub.s64", {d, bw, a});
@@ -154,14 +166,15 @@ std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<
 void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0, const std::string &T,
                     const std::string &ok) {
   // The original's counter after its last update, iv0 + T * step, is at most
-  // 2^31 - 1 (stepping down: at least -2^31): past it the 32-bit counter
-  // would wrap and the loop go on.
+  // 2^31 - 1 (an unsigned test: 2^32 - 1; stepping down: at least -2^31):
+  // past it the 32-bit counter would wrap and the loop go on (`k <= i` with
+  // i = 2^32 - 1 never ends: the warp runs the original loop).
   if (lp.ivs[lp.tested].bits == 64) return;  // a pointer: no wrap
   const std::string a = e.reg64(), last = e.reg64();
-  e.ins("cvt.s64.s32", {a, v0[lp.tested]});
+  e.ins(lp.lessUnsigned ? "cvt.u64.u32" : "cvt.s64.s32", {a, v0[lp.tested]});
   e.ins("mad.lo.s64", {last, T, std::to_string(lp.ivs[lp.tested].step), a});
   if (lp.ivs[lp.tested].step < 0) e.ins("setp.ge.and.s64", {ok, last, "-2147483648", ok});
-  else e.ins("setp.le.and.s64", {ok, last, "2147483647", ok});
+  else e.ins("setp.le.and.s64", {ok, last, lp.lessUnsigned ? "4294967295" : "2147483647", ok});
 }
 
 bool Planner::skipOuterLoop(const analysis::Loop &L) {

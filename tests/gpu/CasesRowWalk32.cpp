@@ -54,6 +54,12 @@ void addRowWalk32(std::vector<Case> &cs) {
                     "=rowsum_s32_f32__ptxopt_staged"));
   // Integers: the lanes clone first (exact); the staged clone with the lanes off.
   cs.push_back(rows("u32 int row sum", "rowsum_u32_i32", 4096, 4096, 256, Elem::I32, "", "=rowsum_u32_i32__ptxopt_lanes"));
+  // Unrolled by 2 (`#pragma unroll 2`, 8 bytes an iteration): staged on the
+  // small-step retry since the twenty-ninth session.
+  cs.push_back(rows("u32 float row sum, unrolled by 2", "rowsum_u32_nounroll", 4096, 4096, 256, Elem::F32, "",
+                    "=rowsum_u32_nounroll__ptxopt_staged"));
+  cs.push_back(rows("u32 float row sum, unrolled by 2, remainder", "rowsum_u32_nounroll", 1000, 1012, 96, Elem::F32,
+                    forced, "=rowsum_u32_nounroll__ptxopt_staged"));
   cs.push_back(rows("u32 int row sum, staged", "rowsum_u32_i32", 1000, 1004, 256, Elem::I32,
                     "rowwalk;rowwalk-staged=1;rowwalk-lanes=0", "=rowsum_u32_i32__ptxopt_staged"));
   // 8-byte elements (RowWalkIndex.cpp's opening comment), bit for bit:

@@ -311,6 +311,24 @@ void addRowWalkTwoRows(std::vector<Case> &cs) {
                   {in(Elem::F32, size_t(1024) * 1024, 4), in(Elem::F32, size_t(1024) * 1024), out(Elem::F32, 1024),
                    i32(1024), i32(1024)},
                   1024, 256, "original"));
+  // Three and four rows (128-byte tiles): -O2's choice at 6144 x 4096 (the
+  // held-out h11_bicg_gesummv_unsigned's size); forced under the staged
+  // floor: rows not a multiple of 32 in 96-thread blocks, rows not 16-byte
+  // aligned (the unaligned clone).
+  for (auto [m, n, block] : {std::tuple{6144u, 4096u, 256u}, std::tuple{1001u, 1000u, 96u}, std::tuple{1000u, 1001u, 128u}}) {
+    const size_t nn = size_t(m) * n;
+    const bool odd = n % 4 != 0;
+    cs.push_back(mk("three rows u32 " + std::to_string(m) + "x" + std::to_string(n), "tr_three_u32",
+                    {in(Elem::F32, nn), in(Elem::F32, nn), in(Elem::F32, nn), in(Elem::F32, n), in(Elem::F32, n),
+                     in(Elem::F32, n), out(Elem::F32, m), i32(int32_t(m)), i32(int32_t(n))},
+                    m, block, odd ? "=tr_three_u32__ptxopt_staged_unaligned_pack" : "=tr_three_u32__ptxopt_staged_pack"));
+    if (m < 2048) cs.back().passes = "rowwalk,pack;rowwalk-staged=1";  // under the staged clone's floor
+    cs.push_back(mk("four rows int " + std::to_string(m) + "x" + std::to_string(n), "tr_four_int",
+                    {in(Elem::F32, nn), in(Elem::F32, nn), in(Elem::F32, nn), in(Elem::F32, nn), out(Elem::F32, m),
+                     i32(int32_t(n)), i32(int32_t(m))},
+                    m, block, odd ? "=tr_four_int__ptxopt_staged_unaligned" : "=tr_four_int__ptxopt_staged"));
+    if (m < 2048) cs.back().passes = "rowwalk,pack;rowwalk-staged=1";
+  }
   // Rows not a multiple of 32 (the last warp runs the original loop), 96-thread blocks.
   cs.push_back(mk("dot rows 4001x1024", "tr_dot_rows",
                   {in(Elem::F32, size_t(4001) * 1024), in(Elem::F32, size_t(4001) * 1024), out(Elem::F32, 4001),

