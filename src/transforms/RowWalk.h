@@ -459,7 +459,9 @@ private:
   bool planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why);
   /// A loop with a thread-varying trip count whose rows the access analysis
   /// cannot see: stage its unknown loads through induction variables (RowWalkTri.cpp).
-  bool unknownRows(const LoopBlock &L, const std::set<size_t> &removed);
+  bool unknownRows(const LoopBlock &L, const LanePlan &lp, const std::set<size_t> &removed);
+  /// `reg` is base + mul.wide(x, imm), both computed in loop L (unknownRows' look before the IVs are known).
+  bool wideShaped(const LoopBlock &L, const std::string &reg);
   /// A loop whose trip count varies per thread and whose rows start at a
   /// loaded value (scalar CSR: `for (j = rowptr[i]; j < rowptr[i+1]; j++)`):
   /// the lanes clone's rows (RowWalkCsr.cpp).

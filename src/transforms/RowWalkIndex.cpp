@@ -112,6 +112,42 @@ void Planner::entryValue(const LoopBlock &L, const std::string &reg, std::vector
       if (std::binary_search(lp.blocks.begin(), lp.blocks.end(), block)) return false;
     return true;
   };
+  // Or, written more than once, it is not written on the way from the
+  // definition to the loop: straight code, blocks of one successor each
+  // into the header, which has no other way in from outside (nvcc's
+  // `r29 = r39 + r4` in the unrolled loop's preheader, r39 the counter its
+  // peeled remainder loop left: the operand then stands for itself).
+  auto unchangedOnEntry = [&](const Operand &o) {
+    if (!o.isReg()) return false;
+    const auto &cfg = fa_.cfg();
+    const auto &blocks = cfg.blocks();
+    const uint32_t hb = cfg.blockOf(head);
+    auto writes = [&](uint32_t from, uint32_t to) {
+      for (uint32_t k = from; k < to; ++k)
+        for (auto dd : analysis::defUse(*cfg.instructions()[k]).defs)
+          if (dd == o.text) return true;
+      return false;
+    };
+    uint32_t b = cfg.blockOf(ds[0]);
+    if (writes(ds[0] + 1, blocks[b].last)) return false;
+    for (int steps = 0; steps < 4; ++steps) {
+      if (blocks[b].succs.size() != 1) return false;
+      const uint32_t nb = blocks[b].succs[0];
+      if (nb == hb) {
+        unsigned outsidePreds = 0;
+        for (uint32_t pb : blocks[hb].preds) {
+          bool inLoop = false;
+          for (const auto &lp : fa_.loops().loops())
+            if (lp.header == hb) inLoop |= std::binary_search(lp.blocks.begin(), lp.blocks.end(), pb);
+          outsidePreds += !inLoop;
+        }
+        return outsidePreds == 1;
+      }
+      if (blocks[nb].preds.size() != 1 || writes(blocks[nb].first, blocks[nb].last)) return false;
+      b = nb;
+    }
+    return false;
+  };
   if (in && in->guard.empty() && in->operands.size() >= 2) {
     auto mods = in->modifiers();
     const bool w32 = mods.size() == 1 && (mods[0] == ".s32" || mods[0] == ".u32" || mods[0] == ".b32");
@@ -125,7 +161,8 @@ void Planner::entryValue(const LoopBlock &L, const std::string &reg, std::vector
     }
     if (w32 && (b == "add" || b == "sub") && in->operands.size() == 3) {
       const Operand &x = in->operands[1], &y = in->operands[2];
-      const bool xs = x.intValue() || same(x), ys = y.intValue() || same(y);
+      const bool xs = x.intValue() || same(x) || unchangedOnEntry(x),
+                 ys = y.intValue() || same(y) || unchangedOnEntry(y);
       if (xs && ys && (b == "add" || y.intValue())) {
         for (const Operand *o : {&x, &y}) {
           const int64_t sign = (o == &y && b == "sub") ? -1 : 1;

@@ -153,7 +153,7 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
   }
   // Rows that start at loaded values (CSR), which the access analysis calls unknown: RowWalkCsr.cpp.
   lp.dataRows = !uncoalesced && !staged && dataRows(L, removed);
-  if (!uncoalesced && !lp.dataRows && !(staged && unknownRows(L, removed))) {  // RowWalkTri.cpp
+  if (!uncoalesced && !lp.dataRows && !(staged && unknownRows(L, lp, removed))) {  // RowWalkTri.cpp
     why = staged && downwards ? "the row is walked downwards (the staged clone's tiles go up the row only)"
                               : "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
     return false;

@@ -440,7 +440,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
   cs.loop = L.id;
   const uint16_t counter = fa_.affine().symbolId(cs);
-  const bool unknown = unknownRows(L, removed);  // RowWalkTri.cpp
+  const bool unknown = unknownRows(L, sp.lp, removed);  // RowWalkTri.cpp
   const std::set<size_t> rowStores(sp.lp.rowStores.begin(), sp.lp.rowStores.end());
   // Rows walked down (`for (j = n - 1; j >= 0; j--)`, deriche's anti-causal
   // pass) only in a loop that walks no row up: beside rows walked up, a
@@ -451,6 +451,18 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
       for (const auto &s : accessAt_.at(i)->strides)
         up |= s.symbol == counter && s.constant && *s.constant > 0 &&
               (accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced || rowStores.count(i));
+  // planLanes took the loop on a first look at loads through 32-bit
+  // indices (unknownRows before the induction variables were known); where
+  // neither that look, now with them, nor any access the analysis sees
+  // walks a row, say what planLanes would have said.
+  bool seen = !rowStores.empty();
+  for (size_t i = L.hs + 1; i < L.ls; ++i)
+    if (!removed.count(i) && accessAt_.count(i) && accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced)
+      for (const auto &s : accessAt_.at(i)->strides) seen |= s.symbol == counter && s.constant && *s.constant != 0;
+  if (!seen && !unknown) {
+    why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
+    return false;
+  }
   const RowAccessScan scan{counter, up, unknown, rowStores};
   RowMaps m;
   for (size_t i = L.hs + 1; i < L.ls; ++i)

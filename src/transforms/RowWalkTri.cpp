@@ -34,7 +34,8 @@
 // Rows the analysis cannot see: in such a loop where no access is a row
 // (uncoalesced along %tid.x, unit-stride along the loop) but every access
 // of unknown address is a global load through a 64-bit register stepping
-// 16-128 bytes (nvcc's upper-triangular `for (k = i; k < n; k++)`: the
+// 16-128 bytes, or through a 32-bit index advancing as much (the `unsigned`
+// form) (nvcc's upper-triangular `for (k = i; k < n; k++)`: the
 // (n-i) % 4 remainder is peeled in front of the unrolled loop, whose start
 // then differs by path), those loads are staged as rows. Staging is exact
 // for any plain load of a loop that does not write memory (each lane reads
@@ -75,7 +76,30 @@ bool Planner::planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why) 
   return true;
 }
 
-bool Planner::unknownRows(const LoopBlock &L, const std::set<size_t> &removed) {
+bool Planner::wideShaped(const LoopBlock &L, const std::string &reg) {
+  // reg = add.s64 base, t (either order) in the loop, t = mul.wide.u32/s32 x, imm in the loop, x = add/sub in the loop.
+  const size_t d = onlyDefInLoop(L, reg);
+  if (d == SIZE_MAX) return false;
+  const Instruction &add = *instr(d);
+  if (add.base() != "add" || add.operands.size() != 3) return false;
+  for (int side = 1; side <= 2; ++side) {
+    const Operand &t = add.operands[side];
+    if (!t.isReg()) continue;
+    const size_t md = onlyDefInLoop(L, t.text);
+    if (md == SIZE_MAX) continue;
+    const Instruction &mul = *instr(md);
+    if ((mul.opcode != "mul.wide.u32" && mul.opcode != "mul.wide.s32") || mul.operands.size() != 3 ||
+        !mul.operands[1].isReg() || !mul.operands[2].intValue())
+      continue;
+    // x computed by 32-bit additions in the loop (an index), not loaded
+    // (a gather such as CSR's x[col[j]]).
+    const size_t xd = onlyDefInLoop(L, mul.operands[1].text);
+    if (xd != SIZE_MAX && (instr(xd)->base() == "add" || instr(xd)->base() == "sub")) return true;
+  }
+  return false;
+}
+
+bool Planner::unknownRows(const LoopBlock &L, const LanePlan &lp, const std::set<size_t> &removed) {
   if (fa_.affine().tripCountUniformity(L.id) != analysis::UniformLevel::Thread) return false;
   analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
   cs.loop = L.id;
@@ -105,6 +129,17 @@ bool Planner::unknownRows(const LoopBlock &L, const std::set<size_t> &removed) {
                                             u->operands[1].isReg() && u->operands[1].text == reg &&
                                             u->operands[2].isImm())
         step = std::strtoll(std::string(u->operands[2].text).c_str(), nullptr, 0);
+    // Or through a 32-bit index, base + scale * ext(x) with x advancing per
+    // iteration (`for (unsigned k = i; k < n; k++)`: nvcc cannot widen the
+    // index into a pointer). planLanes looks before it knows the induction
+    // variables (the form only); planStaged looks again with them.
+    if (step == 0) {
+      StagedPlan::Wide w;
+      int64_t c = 0;
+      std::string key;
+      if (lp.ivs.empty() && wideShaped(L, reg)) step = 16;
+      else if (wideAddress(L, lp, i, reg, w, c, key)) step = w.elemStep * int64_t(w.scale);
+    }
     if (step < 16 || step > 128 || step % 16) return false;
     ++unknown;
   }

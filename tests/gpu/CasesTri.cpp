@@ -66,6 +66,36 @@ void addTriU32(std::vector<Case> &cs) {
     cs.push_back(trmv(4096, 256, "rowwalk", clone));
     cs.push_back(trmv(1000, 96, forced, clone));
   }
+  // The unsigned upper triangle (`for (unsigned k = i; k < n; k++)`): A's row
+  // and x through 32-bit indices after nvcc's peeled remainder; rows not
+  // 16-byte aligned (n % 4 != 0): every warp runs the original loop.
+  auto upper = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri u32: tri_upper_u32_f32 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
+                      "tri_upper_u32_f32",
+                      {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n))},
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * n >= (size_t(1) << 24);
+    return c;
+  };
+  cs.push_back(upper(4096, 256, "", "=tri_upper_u32_f32__ptxopt_staged"));
+  cs.push_back(upper(1000, 96, forced, "=tri_upper_u32_f32__ptxopt_staged"));
+  cs.push_back(upper(1001, 256, forced, "=tri_upper_u32_f32__ptxopt_staged"));
+  // Its unit form (h8_symm_trmv_fold's kernel: `k == i` reads x alone, a
+  // guard on indices; the runtime passes A's and x's allocation ends).
+  auto unit = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri u32: trmv_upper_unit_u32 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
+                      "trmv_upper_unit_u32",
+                      {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n)), f32(1.5f)},
+                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = size_t(n) * n >= (size_t(1) << 24);
+    return c;
+  };
+  cs.push_back(unit(4096, 64, "", "=trmv_upper_unit_u32__ptxopt_staged"));
+  cs.push_back(unit(1000, 96, forced, "=trmv_upper_unit_u32__ptxopt_staged"));
 }
 
 }  // namespace

@@ -52,3 +52,19 @@ extern "C" __global__ void tri_le_s32_f32(const float *A, const float *x, float 
     y[i] = s;
   }
 }
+// Unit upper-triangular trmv, `unsigned` (the eighth held-out batch's
+// h8_symm_trmv_fold): the diagonal's element is 1, a guard on indices.
+extern "C" __global__ void trmv_upper_unit_u32(const float *__restrict__ A, const float *__restrict__ x,
+                                               float *__restrict__ z, unsigned n, float alpha) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.0f;
+    for (unsigned k = i; k < n; k++) {
+      if (k == i)
+        s += x[k];
+      else
+        s += A[i * n + k] * x[k];
+    }
+    z[i] = alpha * s;
+  }
+}
