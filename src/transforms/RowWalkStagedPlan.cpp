@@ -473,9 +473,15 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   }
   // Up to four rows (gesummv's two, bicg-like three matrices walked in one
   // loop): the tiles' shared memory and the copies' registers, which
-  // sizeTiles fits (128-byte tiles past two rows of 256 bytes).
+  // sizeTiles fits (128-byte tiles past two rows of 256 bytes). Loops that
+  // also store along a row keep the limit they were measured with (three
+  // rows, two of them read).
   if (sp.rows.size() > 4 || m.byRow.size() > 4) {
     why = "more than four rows per thread (the tiles' shared memory)";
+    return false;
+  }
+  if (!rowStores.empty() && (sp.rows.size() > 3 || m.byRow.size() > 2)) {
+    why = "more than two rows read beside a row stored into (stores along rows were measured with two)";
     return false;
   }
   if (!rowPieces(L, sp, m.byRow, m.storedAt, removed, why)) return false;
