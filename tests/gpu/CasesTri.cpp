@@ -12,90 +12,66 @@
 // not in the unrolled loop).
 #include "Cases.h"
 
+#include <tuple>
+
 namespace gpudiff {
 
 namespace {
+
+/// A case of tests/gpu/cases/tri_u32.cu: n rows (n x n matrix), a thread per row.
+Case triU32(const std::string &kernel, std::vector<Arg> args, unsigned n, unsigned block, const std::string &passes,
+            const std::string &expect) {
+  Case c = makeCase("tri u32: " + kernel + " " + std::to_string(n) + " b" + std::to_string(block), "tri_u32", kernel,
+                    std::move(args), {(n + block - 1) / block, 1, 1}, {block, 1, 1});
+  c.passes = passes;
+  c.expect = expect;
+  c.big = size_t(n) * n >= (size_t(1) << 24);
+  return c;
+}
 
 /// `for (unsigned k = 0; k <= i; k++)` (tests/lit/rowwalk/Inputs/tri_u32.cu):
 /// a rolled loop tested with `setp.le.u32`, rows through the 32-bit index
 /// i * n + k, staged per lane from the small-step retry. Edges as above:
 /// rows not a multiple of 32, rows not 16-byte aligned (n % 4 != 0: the
-/// original), blocks of 96, the first warp's short rows.
+/// original), blocks of 96, the first warp's short rows. Then the unsigned
+/// upper triangle and its unit form.
 void addTriU32(std::vector<Case> &cs) {
   const std::string forced = "rowwalk;rowwalk-staged=1";
-  // (A n x n as float, c n as double, n): syrk's diagonal in double.
-  auto syrkDiag = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
-    Case c = makeCase("tri u32: syrk_diag_u32_f64 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
-                      "syrk_diag_u32_f64", {in(Elem::F32, size_t(n) * n), out(Elem::F64, n), i32(int32_t(n))},
-                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.passes = passes;
-    c.expect = expect;
-    c.big = size_t(n) * n >= (size_t(1) << 24);
-    return c;
+  // syrk's diagonal in double: (A n x n as float, c n as double, n).
+  auto syrkDiag = [&](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
+    cs.push_back(triU32("syrk_diag_u32_f64", {in(Elem::F32, size_t(n) * n), out(Elem::F64, n), i32(int32_t(n))}, n,
+                        block, passes, expect));
   };
-  cs.push_back(syrkDiag(6144, 256, "", "=syrk_diag_u32_f64__ptxopt_staged"));
-  cs.push_back(syrkDiag(1000, 256, forced, "=syrk_diag_u32_f64__ptxopt_staged"));
-  cs.push_back(syrkDiag(1000, 96, forced, "=syrk_diag_u32_f64__ptxopt_staged"));
-  cs.push_back(syrkDiag(1001, 256, forced, "original"));
-  cs.push_back(syrkDiag(40, 32, forced, "=syrk_diag_u32_f64__ptxopt_staged"));
-  // (A n x n, y n, n): integer sums (no lanes clone for a `<=` latch: the staged clone, exact).
-  auto sum = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
-    Case c = makeCase("tri u32: tri_le_u32_i32 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
-                      "tri_le_u32_i32", {in(Elem::I32, size_t(n) * n), out(Elem::I32, n), i32(int32_t(n))},
-                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.passes = passes;
-    c.expect = expect;
-    c.big = size_t(n) * n >= (size_t(1) << 24);
-    return c;
+  syrkDiag(6144, 256, "", "=syrk_diag_u32_f64__ptxopt_staged");
+  syrkDiag(1000, 256, forced, "=syrk_diag_u32_f64__ptxopt_staged");
+  syrkDiag(1000, 96, forced, "=syrk_diag_u32_f64__ptxopt_staged");
+  syrkDiag(1001, 256, forced, "original");
+  syrkDiag(40, 32, forced, "=syrk_diag_u32_f64__ptxopt_staged");
+  // Integer sums (A n x n, y n, n): no lanes clone for a `<=` latch, the staged clone, exact.
+  for (unsigned n : {4096u, 1004u})
+    cs.push_back(triU32("tri_le_u32_i32", {in(Elem::I32, size_t(n) * n), out(Elem::I32, n), i32(int32_t(n))}, n, 256,
+                        n == 4096 ? "" : forced, "=tri_le_u32_i32__ptxopt_staged"));
+  // Float trmv (A n x n, x n, y n, n): lower (`<=`), `int` `<=`, then the
+  // unsigned upper triangle (A's row and x through 32-bit indices after
+  // nvcc's peeled remainder; n % 4 != 0: rows not 16-byte aligned, every
+  // warp runs the original loop).
+  auto trmv = [&](const std::string &k, unsigned n, unsigned block, const std::string &passes) {
+    cs.push_back(triU32(k, {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n))}, n,
+                        block, passes, "=" + k + "__ptxopt_staged"));
   };
-  cs.push_back(sum(4096, 256, "", "=tri_le_u32_i32__ptxopt_staged"));
-  cs.push_back(sum(1004, 256, forced, "=tri_le_u32_i32__ptxopt_staged"));
-  // (A n x n, x n, y n, n): float trmv, lower (`<=`) and `int` `<=`.
   for (const char *k : {"tri_le_u32_f32", "tri_le_s32_f32"}) {
-    auto trmv = [k](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
-      Case c = makeCase("tri u32: " + std::string(k) + " " + std::to_string(n) + " b" + std::to_string(block),
-                        "tri_u32", k,
-                        {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n))},
-                        {(n + block - 1) / block, 1, 1}, {block, 1, 1});
-      c.passes = passes;
-      c.expect = expect;
-      c.big = size_t(n) * n >= (size_t(1) << 24);
-      return c;
-    };
-    const std::string clone = std::string("=") + k + "__ptxopt_staged";
-    cs.push_back(trmv(4096, 256, "rowwalk", clone));
-    cs.push_back(trmv(1000, 96, forced, clone));
+    trmv(k, 4096, 256, "rowwalk");
+    trmv(k, 1000, 96, forced);
   }
-  // The unsigned upper triangle (`for (unsigned k = i; k < n; k++)`): A's row
-  // and x through 32-bit indices after nvcc's peeled remainder; rows not
-  // 16-byte aligned (n % 4 != 0): every warp runs the original loop.
-  auto upper = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
-    Case c = makeCase("tri u32: tri_upper_u32_f32 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
-                      "tri_upper_u32_f32",
-                      {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n))},
-                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.passes = passes;
-    c.expect = expect;
-    c.big = size_t(n) * n >= (size_t(1) << 24);
-    return c;
-  };
-  cs.push_back(upper(4096, 256, "", "=tri_upper_u32_f32__ptxopt_staged"));
-  cs.push_back(upper(1000, 96, forced, "=tri_upper_u32_f32__ptxopt_staged"));
-  cs.push_back(upper(1001, 256, forced, "=tri_upper_u32_f32__ptxopt_staged"));
-  // Its unit form (h8_symm_trmv_fold's kernel: `k == i` reads x alone, a
+  trmv("tri_upper_u32_f32", 4096, 256, "");
+  trmv("tri_upper_u32_f32", 1000, 96, forced);
+  trmv("tri_upper_u32_f32", 1001, 256, forced);
+  // The unit form (h8_symm_trmv_fold's kernel: `k == i` reads x alone, a
   // guard on indices; the runtime passes A's and x's allocation ends).
-  auto unit = [](unsigned n, unsigned block, const std::string &passes, const std::string &expect) {
-    Case c = makeCase("tri u32: trmv_upper_unit_u32 " + std::to_string(n) + " b" + std::to_string(block), "tri_u32",
-                      "trmv_upper_unit_u32",
-                      {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n)), f32(1.5f)},
-                      {(n + block - 1) / block, 1, 1}, {block, 1, 1});
-    c.passes = passes;
-    c.expect = expect;
-    c.big = size_t(n) * n >= (size_t(1) << 24);
-    return c;
-  };
-  cs.push_back(unit(4096, 64, "", "=trmv_upper_unit_u32__ptxopt_staged"));
-  cs.push_back(unit(1000, 96, forced, "=trmv_upper_unit_u32__ptxopt_staged"));
+  for (auto [n, block, passes] : {std::tuple<unsigned, unsigned, std::string>{4096, 64, ""}, {1000, 96, forced}})
+    cs.push_back(triU32("trmv_upper_unit_u32",
+                        {in(Elem::F32, size_t(n) * n), in(Elem::F32, n), out(Elem::F32, n), i32(int32_t(n)), f32(1.5f)},
+                        n, block, passes, "=trmv_upper_unit_u32__ptxopt_staged"));
 }
 
 }  // namespace
