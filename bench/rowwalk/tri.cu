@@ -3,9 +3,12 @@
 // (trmv lower and upper, rows of n-i elements, float and int, syrk-like)
 // against the originals; the target is at least 3x.
 //
-//   tri <tri.ptx> <tri.O2.ptx> [--runs N] [--n N] [--syrk N]
+//   tri <tri.ptx> <tri.O2.ptx> [<tri_u32.ptx> <tri_u32.O2.ptx>] [--runs N] [--n N] [--syrk N]
 //
-// The first module is nvcc's (the originals), the second ptx-opt -O2's. Each
+// The first module is nvcc's (the originals), the second ptx-opt -O2's; the
+// optional third and fourth the same of tests/lit/rowwalk/Inputs/tri_u32.cu
+// (`unsigned` counters: `k <= i` rolled, syrk's diagonal in double, the
+// upper triangle; since the twenty-ninth session). Each
 // kernel runs on N x N (default 4096; syrk_lower_f32 on --syrk x --syrk,
 // default 1024) in 256-thread blocks; its clones (each of the names below
 // there is) are taken by name from the -O2 module and launched directly with
@@ -58,8 +61,8 @@ int main(int argc, char **argv) {
     else if (a == "--syrk" && i + 1 < argc) ns = unsigned(std::atoi(argv[++i]));
     else files.push_back(a);
   }
-  if (files.size() != 2) {
-    std::fprintf(stderr, "usage: tri <tri.ptx> <tri.O2.ptx> [--runs N] [--n N] [--syrk N]\n");
+  if (files.size() != 2 && files.size() != 4) {
+    std::fprintf(stderr, "usage: tri <tri.ptx> <tri.O2.ptx> [<tri_u32.ptx> <tri_u32.O2.ptx>] [--runs N] [--n N] [--syrk N]\n");
     return 2;
   }
   int devices = 0;
@@ -70,9 +73,9 @@ int main(int argc, char **argv) {
   bool failed = false;
   try {
     check(cudaFree(nullptr), "context");
-    CUmodule orig, opt;
-    check(cuModuleLoadData(&orig, readFile(files[0]).c_str()), files[0].c_str());
-    check(cuModuleLoadData(&opt, readFile(files[1]).c_str()), files[1].c_str());
+    CUmodule mods[4] = {};
+    for (size_t f = 0; f < files.size(); ++f)
+      check(cuModuleLoadData(&mods[f], readFile(files[f]).c_str()), files[f].c_str());
     const size_t elems = size_t(n) * n;
     std::mt19937_64 rng(20261129);
     std::uniform_real_distribution<float> real(0.5f, 100.0f);
@@ -84,7 +87,7 @@ int main(int argc, char **argv) {
     for (auto &v : hxi) v = int(rng() | 1);
     float *A, *x, *y, *C;
     int *I, *xi;
-    const size_t outElems = std::max<size_t>(n, size_t(ns) * ns);
+    const size_t outElems = std::max<size_t>(2 * size_t(n), size_t(ns) * ns);  // (2: doubles)
     check(cudaMalloc(&A, elems * 4), "malloc");
     check(cudaMalloc(&I, elems * 4), "malloc");
     check(cudaMalloc(&x, size_t(n) * 4), "malloc");
@@ -105,7 +108,8 @@ int main(int argc, char **argv) {
       const char *name;
       std::vector<void *> args;
       unsigned rows;
-      size_t outs;
+      size_t outs;      // 32-bit words of output
+      unsigned pair = 0;  // modules mods[2 * pair] (originals) and mods[2 * pair + 1] (-O2)
     };
     std::vector<K> ks = {
         {"trmv_lower_f32", {&A, &x, &y, &n}, n, n},
@@ -117,7 +121,15 @@ int main(int argc, char **argv) {
         {"trmv_upper_i32", {&I, &xi, &y, &n}, n, n},
         {"syrk_lower_f32", {&A, &C, &ns, &ns}, ns, size_t(ns) * ns},
     };
+    if (files.size() == 4) {
+      ks.push_back({"syrk_diag_u32_f64", {&A, &y, &n}, n, 2 * size_t(n), 1});
+      ks.push_back({"tri_le_u32_i32", {&I, &y, &n}, n, n, 1});
+      ks.push_back({"tri_le_u32_f32", {&A, &x, &y, &n}, n, n, 1});
+      ks.push_back({"tri_le_s32_f32", {&A, &x, &y, &n}, n, n, 1});
+      ks.push_back({"tri_upper_u32_f32", {&A, &x, &y, &n}, n, n, 1});
+    }
     for (auto &k : ks) {
+      CUmodule orig = mods[2 * k.pair], opt = mods[2 * k.pair + 1];
       const unsigned grid = (k.rows + 255) / 256;
       auto output = [&]() {
         std::vector<uint32_t> h(k.outs);

@@ -105,6 +105,8 @@ prepare_rest() {
   "$PTXOPT" -O2 "$PTXDIR/rowwalk32.ptx" -o "$PTXDIR/rowwalk32-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/tri.cu -o "$PTXDIR/tri.ptx"
   "$PTXOPT" -O2 "$PTXDIR/tri.ptx" -o "$PTXDIR/tri-O2.opt.ptx"
+  nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/tri_u32.cu -o "$PTXDIR/tri_u32.ptx"
+  "$PTXOPT" -O2 "$PTXDIR/tri_u32.ptx" -o "$PTXDIR/tri_u32-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/guards.cu -o "$PTXDIR/guards.ptx"
   "$PTXOPT" -O2 "$PTXDIR/guards.ptx" -o "$PTXDIR/guards-O2.opt.ptx"
   nvcc -arch="$ARCH" -O3 -ptx tests/lit/rowwalk/Inputs/exits.cu -o "$PTXDIR/exits.ptx"
@@ -170,7 +172,8 @@ run() {
     [ $rc != 0 ] || rc=$src
     # Triangular row walks (bench/rowwalk/tri.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/tri.cu bench/common/driver.cpp -o "$PTXDIR/tri-bench" -lcuda
-    { echo; "$PTXDIR/tri-bench" "$PTXDIR/tri.ptx" "$PTXDIR/tri-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
+    { echo; "$PTXDIR/tri-bench" "$PTXDIR/tri.ptx" "$PTXDIR/tri-O2.opt.ptx" "$PTXDIR/tri_u32.ptx" \
+        "$PTXDIR/tri_u32-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
     # Row walks with guards inside the loop (bench/rowwalk/guards.cu), appended.
     nvcc -O3 -arch="$ARCH" -std=c++17 bench/rowwalk/guards.cu bench/common/driver.cpp -o "$PTXDIR/guards-bench" -lcuda
     { echo; "$PTXDIR/guards-bench" "$PTXDIR/guards.ptx" "$PTXDIR/guards-O2.opt.ptx"; } >>"$OUT/bench-rowwalk.md"
