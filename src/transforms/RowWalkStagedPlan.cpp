@@ -445,20 +445,21 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   // Rows walked down (`for (j = n - 1; j >= 0; j--)`, deriche's anti-causal
   // pass) only in a loop that walks no row up: beside rows walked up, a
   // load walking down is read from global memory as before.
-  bool up = false;
+  // And (seen) whether any access walks a row at all: planLanes took the
+  // loop on a first look at loads through 32-bit indices (unknownRows
+  // before the induction variables were known); where neither that look,
+  // now with them, nor any access the analysis sees walks a row, say what
+  // planLanes would have said.
+  bool up = false, seen = !rowStores.empty();
   for (size_t i = L.hs + 1; i < L.ls; ++i)
-    if (!removed.count(i) && accessAt_.count(i))
-      for (const auto &s : accessAt_.at(i)->strides)
-        up |= s.symbol == counter && s.constant && *s.constant > 0 &&
-              (accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced || rowStores.count(i));
-  // planLanes took the loop on a first look at loads through 32-bit
-  // indices (unknownRows before the induction variables were known); where
-  // neither that look, now with them, nor any access the analysis sees
-  // walks a row, say what planLanes would have said.
-  bool seen = !rowStores.empty();
-  for (size_t i = L.hs + 1; i < L.ls; ++i)
-    if (!removed.count(i) && accessAt_.count(i) && accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced)
-      for (const auto &s : accessAt_.at(i)->strides) seen |= s.symbol == counter && s.constant && *s.constant != 0;
+    if (!removed.count(i) && accessAt_.count(i)) {
+      const bool unc = accessAt_.at(i)->verdict == AccessInfo::Verdict::Uncoalesced;
+      for (const auto &s : accessAt_.at(i)->strides) {
+        const bool along = s.symbol == counter && s.constant;
+        up |= along && *s.constant > 0 && (unc || rowStores.count(i));
+        seen |= along && *s.constant != 0 && unc;
+      }
+    }
   if (!seen && !unknown) {
     why = "no access of the loop is uncoalesced along %tid.x and unit-stride along the loop";
     return false;
