@@ -658,6 +658,17 @@ bool hasCpAsync(const ir::Module &m);
 /// NT = T >> log2(ipt) into `NT`, ok = NT < 2^32; returns NT as 32 bits.
 std::string emitLaneTiles(Emitter &e, const std::string &T, const std::string &NT, unsigned ipt,
                           const std::string &ok);
+/// The forms of a 32-bit `iv < bound` latch test the per-lane trip count
+/// takes (RowWalkTri.cpp): `setp.lt.s32`, and the staged clone's
+/// `setp.lt.u32`, `setp.le.u32`, `setp.le.s32` (LanePlan::lessUnsigned,
+/// lessInclusive).
+struct LessTest {
+  bool less32 = false;     // one of the four
+  bool isUnsigned = false;  // .u32
+  bool inclusive = false;  // .le
+  bool other() const { return isUnsigned || inclusive; }  // not `setp.lt.s32`
+};
+LessTest lessTest(const Instruction &setp);
 /// T of an `iv < bound` (or `iv <= bound`) latch (LanePlan::lessThan).
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0);
 /// The lanes clone's T of an `iv < bound` latch (CSR loops, RowWalkCsr.cpp):

@@ -465,8 +465,8 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   bool ne = smods.size() == 2 && ((smods[0] == ".ne" && !br.guardNegated) || (smods[0] == ".eq" && br.guardNegated));
   const bool gt = sp.opcode == "setp.gt.s32";  // a counter stepping down: the staged clone only
   // Unsigned and `<=` tests: the staged clone only (CSR rows ask for `iv < bound`, signed).
-  const bool lessOther = sp.opcode == "setp.lt.u32" || sp.opcode == "setp.le.u32" || sp.opcode == "setp.le.s32";
-  const bool lt = !ne && (staged || (lp.dataRows && !gt && !lessOther)) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
+  const LessTest less = lessTest(sp);
+  const bool lt = !ne && (staged || (lp.dataRows && !gt && !less.other())) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
   if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !(ne || lt)) {
     why = "the loop's exit test is not 'iv != bound' (" + std::string(sp.opcode) + ")";
     return false;
@@ -521,8 +521,8 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
       return false;
     }
     lp.lessThan = true;
-    lp.lessUnsigned = sp.opcode == "setp.lt.u32" || sp.opcode == "setp.le.u32";
-    lp.lessInclusive = sp.opcode == "setp.le.u32" || sp.opcode == "setp.le.s32";
+    lp.lessUnsigned = less.isUnsigned;
+    lp.lessInclusive = less.inclusive;
   }
   return true;
 }

@@ -146,6 +146,18 @@ bool Planner::unknownRows(const LoopBlock &L, const LanePlan &lp, const std::set
   return unknown > 0;
 }
 
+LessTest lessTest(const Instruction &setp) {
+  LessTest t;
+  const auto mods = setp.modifiers();
+  if (setp.base() != "setp" || mods.size() != 2 || (mods[0] != ".lt" && mods[0] != ".le") ||
+      (mods[1] != ".s32" && mods[1] != ".u32"))
+    return t;
+  t.less32 = true;
+  t.isUnsigned = mods[1] == ".u32";
+  t.inclusive = mods[0] == ".le";
+  return t;
+}
+
 bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated) {
   // A 32-bit counter with a thread-varying trip count (triangular loops);
   // on the small-step second try (planStagedLoops: loops nvcc did not
@@ -159,8 +171,7 @@ bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool ne
   // `iv <= bound` and unsigned counters (`for (unsigned k = 0; k <= i; k++)`,
   // which nvcc leaves as it is: it may never end) have the same trip count
   // with bound + 1 and zero extension (emitTripCountLess).
-  const bool less32 = setp.opcode == "setp.lt.s32" || setp.opcode == "setp.lt.u32" || setp.opcode == "setp.le.u32" ||
-                      setp.opcode == "setp.le.s32";
+  const bool less32 = lessTest(setp).less32;
   if (smallSteps_) return less32 || setp.opcode == "setp.lt.u64";
   return less32 && fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
 }
