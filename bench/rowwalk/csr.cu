@@ -17,9 +17,11 @@
 // --passes=rowwalk --rowwalk-csr --reassociate --rowwalk-csr-lanes=G's, whose
 // clone `<kernel>__ptxopt_lanes` (G = 32) or `__ptxopt_lanes<G>` is launched
 // with its manifest's launch (grid.x*G blocks of 256). Matrices of k
-// non-zeros in every row for k in 1, 8, 16, 32, 128, 256, and of random
-// lengths 0..40 and 0..64 (--lengths 1,8,-40: only these; -k is 0..k; 0 is
-// "skewed": 85% of the rows 0..15, 15% 100..300, as a held-out program's); --nnz N non-zeros in all (default 2^25: 256 MiB of values and
+// non-zeros in every row for k in 1, 8, 16, 32, 128, 256, of random
+// lengths 0..40 and 0..64, and of 32..256 with one row in 8 empty
+// (--lengths 1,8,-40: only these; k is k in every row, -k is 0..k, a-b is
+// a..b, a suffix /e makes one row in e empty, 0 is "skewed": 85% of the
+// rows 0..15, 15% 100..300, as a held-out program's); --nnz N non-zeros in all (default 2^25: 256 MiB of values and
 // column indices, several times any GPU's L2), so N/k rows, at least 65536
 // and at most 2^22 (--rows fixes the row count). Two column patterns: random
 // below 65536 (x of 256 KiB, every row's gathers scattered) and banded (row
@@ -38,6 +40,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -74,6 +77,44 @@ __global__ void handVector(const I *rowptr, const I *col, const T *val, const T 
   if (lane == 0) y[row] = sum;
 }
 
+/// The row lengths of one matrix: lo..hi, one row in emptyEvery empty (0:
+/// none), or "skewed" (85% of the rows 0..15, 15% 100..300).
+struct Lengths {
+  int lo = 0, hi = 0;
+  unsigned emptyEvery = 0;
+  bool skewed = false;
+  std::string text;
+};
+
+/// "k": every row k; "-k": 0..k; "a-b": a..b; a suffix "/e": one row in e
+/// empty; "0": skewed.
+Lengths parseLengths(const std::string &item) {
+  Lengths l;
+  std::string range = item;
+  if (const size_t slash = item.find('/'); slash != std::string::npos) {
+    l.emptyEvery = unsigned(std::max(0, std::atoi(item.c_str() + slash + 1)));
+    range = item.substr(0, slash);
+  }
+  const size_t dash = range.find('-', 1);
+  if (dash != std::string::npos) {
+    l.lo = std::atoi(range.c_str());
+    l.hi = std::atoi(range.c_str() + dash + 1);
+  } else if (const int k = std::atoi(range.c_str()); k < 0) {
+    l.hi = -k;
+  } else {
+    l.lo = l.hi = k;
+    l.skewed = k == 0;
+  }
+  if (l.hi < l.lo || l.lo < 0) {
+    std::fprintf(stderr, "csr: bad --lengths item '%s'\n", item.c_str());
+    std::exit(2);
+  }
+  l.text = l.skewed ? std::string("skewed")
+                    : (l.lo == l.hi ? std::to_string(l.lo) : std::to_string(l.lo) + "-" + std::to_string(l.hi)) +
+                          (l.emptyEvery ? ", 1 in " + std::to_string(l.emptyEvery) + " empty" : "");
+  return l;
+}
+
 /// Elements of `got` that differ from `want` (floats: beyond 1e-5 relative).
 size_t differing(const std::vector<uint32_t> &got, const std::vector<uint32_t> &want, bool fl) {
   size_t diff = 0;
@@ -98,7 +139,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> files;
   unsigned fixedRows = 0;
   size_t totalNnz = size_t(1) << 25;
-  std::vector<int> lengths = {1, 8, 16, 32, 128, 256, -40, -64};  // k > 0: rows of k; k < 0: of 0..-k
+  std::vector<Lengths> lengths;
+  for (const char *l : {"1", "8", "16", "32", "128", "256", "-40", "-64", "32-256/8"}) lengths.push_back(parseLengths(l));
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
@@ -107,7 +149,7 @@ int main(int argc, char **argv) {
     else if (a == "--lengths" && i + 1 < argc) {  // e.g. "1,8,-40": only these row lengths
       lengths.clear();
       std::stringstream list(argv[++i]);
-      for (std::string item; std::getline(list, item, ',');) lengths.push_back(std::atoi(item.c_str()));
+      for (std::string item; std::getline(list, item, ',');) lengths.push_back(parseLengths(item));
     }
     else files.push_back(a);
   }
@@ -140,15 +182,15 @@ int main(int argc, char **argv) {
       opts.push_back({unsigned(std::atoi(files[i].c_str() + (rounds ? 1 : 0))), rounds, m});
     }
     const unsigned randomCols = 65536, maxRows = 1u << 22;
-    auto rowsFor = [&](int len) -> unsigned {
+    auto rowsFor = [&](const Lengths &len) -> unsigned {
       if (fixedRows) return fixedRows;
-      const size_t perRow = size_t(len > 0 ? len : len == 0 ? 37 : (1 - len) / 2);
+      const size_t perRow = size_t(len.skewed ? 37 : (len.lo + len.hi) / 2);
       return unsigned(std::min<size_t>(maxRows, std::max<size_t>(65536, totalNnz / std::max<size_t>(1, perRow))));
     };
     size_t cap = 0, maxN = 0;
-    for (int len : lengths) {
+    for (const Lengths &len : lengths) {
       const size_t n = rowsFor(len);
-      cap = std::max(cap, n * size_t(len > 0 ? len : len == 0 ? 60 : -len));
+      cap = std::max(cap, n * size_t(len.skewed ? 60 : len.hi));
       maxN = std::max(maxN, n);
     }
     std::mt19937_64 rng(20261129);
@@ -181,13 +223,13 @@ int main(int argc, char **argv) {
     std::vector<int> hcol(cap);
     for (const char *pattern : {"random", "banded"}) {
       const bool banded = std::strcmp(pattern, "banded") == 0;
-      for (int len : lengths) {
+      for (const Lengths &len : lengths) {
         unsigned n = rowsFor(len);  // a kernel parameter (its address goes to cuLaunchKernel)
         std::vector<int> hrp(size_t(n) + 1, 0);
         for (unsigned i = 0; i < n; ++i)
-          hrp[i + 1] = hrp[i] + (len > 0    ? len
-                                 : len == 0 ? (rng() % 100 < 85 ? int(rng() % 16) : 100 + int(rng() % 201))
-                                            : int(rng() % unsigned(1 - len)));
+          hrp[i + 1] = hrp[i] + (len.skewed                               ? (rng() % 100 < 85 ? int(rng() % 16) : 100 + int(rng() % 201))
+                                 : len.emptyEvery && rng() % len.emptyEvery == 0 ? 0
+                                                                          : len.lo + int(rng() % unsigned(len.hi - len.lo + 1)));
         for (unsigned i = 0; i < n; ++i) {
           const int k = hrp[i + 1] - hrp[i];
           for (int j = 0; j < k; ++j) {
@@ -197,9 +239,7 @@ int main(int argc, char **argv) {
         }
         check(cudaMemcpy(rowptr, hrp.data(), hrp.size() * 4, cudaMemcpyHostToDevice), "copy");
         check(cudaMemcpy(col, hcol.data(), size_t(hrp[n]) * 4, cudaMemcpyHostToDevice), "copy");
-        const std::string lenText = len > 0    ? std::to_string(len)
-                                    : len == 0 ? std::string("skewed")
-                                               : "0-" + std::to_string(-len);
+        const std::string lenText = len.text;
         for (const char *kname : kernels) {
           const bool fl = std::strcmp(kname, "csr_f32") == 0;
           void *val = fl ? static_cast<void *>(vf) : vi, *x = fl ? static_cast<void *>(xf) : xi,
