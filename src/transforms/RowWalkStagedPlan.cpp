@@ -711,6 +711,16 @@ bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
     // tiles are not copied in. Three rows of 256 bytes, two stages, would
     // pass the 48 KB of static shared memory: 128-byte tiles then.)
     if (sp.stageSize() * 2 > 48 * 1024 && sp.step <= 128 && !ctx_.options.rowwalk.tile) sp.tileBytes = 128;
+    // A loop inside another (syrk's triangle, a grid-stride loop over rows):
+    // the outer loop's registers stay live around the tiles, and with
+    // 256-byte tiles ptxas ran out of the 255 and spilled inside them
+    // (syrk_lower_f32's staged+pack clone: 276 bytes; 17.4 ms at 1024 x
+    // 1024 against 10.7 ms with 128-byte tiles, H200; a lone loop, the lower
+    // trmv, ran slower with 128: 9.9x against 7.6x).
+    if (!ctx_.options.rowwalk.tile && sp.step <= 128) {
+      for (const auto &L : fa_.loops().loops())
+        if (L.id == sp.lp.loop.id && L.parent) sp.tileBytes = 128;
+    }
     if (sp.stageSize() * 2 > 48 * 1024) {
       why = "two stages of its rows' tiles do not fit in 48 KB of shared memory (rowwalk-tile=128)";
       return false;
