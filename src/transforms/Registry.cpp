@@ -81,7 +81,7 @@ std::vector<OptionDecl> rowwalkOptions() {
        std::nullopt,
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.stages = unsigned(v.integer); }},
       {{"rowwalk-tile", "rowwalk", Type::Int, "BYTES", "256", {"128", "256"}, 0, 0,
-        "bytes of a row per tile in the staged clone"},
+        "bytes of a row per tile in the staged clone (unset: 256, and 128 for a loop inside another loop)"},
        std::nullopt,
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.tile = unsigned(v.integer); }},
       // The default lane counts: measured on an H200 (RowWalk.h, kLaneMinRow).
