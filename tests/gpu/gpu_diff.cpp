@@ -53,7 +53,16 @@ struct Options {
   bool quick = false;
   bool largeOnly = false;  // --large-only: the cases --quick leaves out, alone
   bool shareModules = true;  // one loaded module pair per file and pass list; --separate-modules: one per case
+  std::string passOptions;  // --options: "name=value;..." added to every case's pass list (an A/B of one option)
 };
+
+/// The case as run: its pass list with --options added (an empty list is
+/// -O2, which ";options" keeps: parsePipelineSpec).
+Case withOptions(const Case &c, const Options &o) {
+  Case r = c;
+  if (!o.passOptions.empty()) r.passes += ";" + o.passOptions;
+  return r;
+}
 
 void check(cudaError_t e, const char *what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
@@ -492,12 +501,14 @@ void writeTable(const std::vector<Row> &rows, const Options &o) {
 void usage() {
   std::puts(
       "usage: gpu-diff [--cases DIR] [--filter TEXT] [--exclude TEXT] [--seed N] [--runs N] [--quick | --large-only] [--separate-modules]\n"
-      "                [--table FILE.md]\n"
+      "                [--options 'NAME=VALUE;...'] [--table FILE.md]\n"
       "  --cases   folder with the cases' PTX (default: the build's)\n"
       "  --filter  only cases whose name contains TEXT\n"
       "  --exclude leave out cases whose name contains TEXT\n"
       "  --quick   leave out the large launches; 5 timed runs\n"
       "  --large-only  only the large launches (what --quick leaves out); 5 timed runs\n"
+      "  --options  pass options added to every case's pass list (e.g. 'rowwalk-tile=128'): the\n"
+      "             suite with one option changed; the expectations stay the cases' own\n"
       "  --separate-modules  optimize and load each case's modules anew (default: once per file\n"
       "                    and pass list, shared by its cases)\n"
       "  --dump-synth DIR  write the modules with synthetic clones to DIR and exit (no GPU needed)\n"
@@ -521,6 +532,7 @@ bool parseArgs(int argc, char **argv, Options &o) {
     else if (a == "--quick") o.quick = true, o.runs = 5;
     else if (a == "--large-only") o.largeOnly = true, o.runs = 5;
     else if (a == "--separate-modules") o.shareModules = false;
+    else if (a == "--options") o.passOptions = value();
     else if (a == "--dump-synth") o.dumpDir = value();
     else if (a == "--expect-only") o.expectOnly = true;
     else return usage(), false;
@@ -573,7 +585,8 @@ int dumpSynth(const Options &o) {
 int expectOnly(const Options &o) {
   int passed = 0, failed = 0;
   std::map<std::string, ptxopt_module> modules;  // file + '\0' + passes -> optimized module
-  for (const Case &c : allCases()) {
+  for (const Case &base : allCases()) {
+    const Case c = withOptions(base, o);
     if ((o.quick && c.big) || (o.largeOnly && !c.big) || c.name.find(o.filter) == std::string::npos ||
         c.expect.empty() || c.autotune ||
         (!o.exclude.empty() && c.name.find(o.exclude) != std::string::npos))
@@ -661,7 +674,8 @@ int main(int argc, char **argv) {
   cudaStream_t s;
   check(cudaStreamCreate(&s), "cudaStreamCreate");
   std::vector<Row> rows;
-  for (const Case &c : allCases()) {
+  for (const Case &base : allCases()) {
+    const Case c = withOptions(base, o);
     if ((o.quick && c.big) || (o.largeOnly && !c.big) || c.name.find(o.filter) == std::string::npos ||
         (!o.exclude.empty() && c.name.find(o.exclude) != std::string::npos))
       continue;
