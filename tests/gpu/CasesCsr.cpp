@@ -74,7 +74,11 @@ void addCsr(std::vector<Case> &cs) {
     // launches of 65536 threads or more; each warp chooses: rows of 32-256
     // without empty rows and of 128 split (every row of 32 or more), 32-256
     // with one row in 8 empty, 0-300, 1-8, 0-3, 0-40 and 16-48 the original
-    // code (a lane whose row is empty or short never reaches the vote).
+    // code (a lane whose row is empty or short never reaches the vote) in
+    // nearly every warp. The few warps of 32-256 with one in 8 empty whose
+    // rows are all long (1.4%) take the rounds and end last: 0.90-0.94x, a
+    // rule-1 miss left open (docs/BENCHMARKS.md, "Warps with an empty or
+    // short row among long ones").
     // Unsigned indices (csr_u32): no rounds clone (registers), the original.
     const bool rounds = K == "csr_i32";
     const std::string R = rounds ? "=" + K + "__ptxopt_csr" : "original";
