@@ -23,7 +23,7 @@ unpacks of two halves (cuda_fp16.h's inline asm, its scope registers
 `low`/`high`), setp/or.pred/not.pred (f32 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
-mul/add/sub/fma.rn.f32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global and .shared (scalars and v4), bra,
+mul/add/sub/fma.rn.f32, fma.rm/.rp/.rz.f32 (exact, rounded once), abs.s32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global and .shared (scalars and v4), bra,
 bar.sync, ret, exit. Anything else is an error (exit 2), so a clone that used an
 unknown instruction cannot pass silently.
 
@@ -158,6 +158,43 @@ def from_f64(x):
 
 def from_f32(x):
     return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def round_f32(exact, mode):
+    """The float nearest `exact` (a Fraction) in rounding mode rm (toward
+    -inf), rp (toward +inf) or rz (toward zero), as bits; a zero is +0."""
+    if exact == 0:
+        return 0
+    try:
+        bits = from_f32(float(exact))  # nearest, give or take one unit
+    except OverflowError:
+        bits = 0x7F7FFFFF if exact > 0 else 0xFF7FFFFF
+
+    def value(b):
+        return Fraction(f32(b)) if math.isfinite(f32(b)) else None
+
+    def up(b):  # the next float toward +inf
+        if b == 0x80000000:
+            return 1
+        return b - 1 if b & 0x80000000 else b + 1
+
+    def down(b):  # the next float toward -inf
+        if b == 0:
+            return 0x80000001
+        return b + 1 if b & 0x80000000 else b - 1
+
+    # the largest float <= exact, and the smallest >= it
+    lo = bits
+    while value(lo) is None or value(lo) > exact:
+        lo = down(lo)
+    while value(up(lo)) is not None and value(up(lo)) <= exact:
+        lo = up(lo)
+    hi = lo if value(lo) == exact else up(lo)
+    if mode == "rm":
+        return lo
+    if mode == "rp":
+        return hi
+    return lo if exact > 0 else hi  # rz
 
 
 def signed(v, bits):
@@ -398,6 +435,8 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = from_f32(0.0 if x < -200 else math.inf if x > 200 else 2.0 ** x)
             elif base == "abs" and t == ".f32":
                 regs[d] = srcs[0] & 0x7FFFFFFF
+            elif base == "abs" and t[1] == "s":
+                regs[d] = abs(signed(srcs[0], n)) & mask
             elif base == "neg" and t == ".f64":
                 regs[d] = srcs[0] ^ (1 << 63)
             elif base in ("add", "sub", "mul", "div") and t == ".f64" and (p[1] == "rn" or (base != "div" and p[1] == "f64")):
@@ -443,6 +482,15 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[d] = from_f32(f32(srcs[0]) * f32(srcs[1]))
             elif base in ("add", "sub") and t == ".f32":
                 regs[d] = from_f32(f32(srcs[0]) + f32(srcs[1]) if base == "add" else f32(srcs[0]) - f32(srcs[1]))
+            elif base == "fma" and t == ".f32" and p[1] in ("rm", "rp", "rz"):
+                # Directed rounding (expf's range reduction uses fma.rm):
+                # the exact a*b + c (fractions), rounded once to a float
+                # toward -inf, +inf or zero; infinities and NaNs are not
+                # modelled.
+                a, b, c = f32(srcs[0]), f32(srcs[1]), f32(srcs[2])
+                if not all(math.isfinite(v) for v in (a, b, c)):
+                    fail(op + " of a non-finite value (not modelled)")
+                regs[d] = round_f32(Fraction(a) * Fraction(b) + Fraction(c), p[1])
             elif base == "fma" and t == ".f32" and p[1] == "rn":
                 # In double: the product is exact, the sum rounded twice (to
                 # double, then float), which can differ from a fused multiply-
