@@ -717,10 +717,8 @@ bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
     // (syrk_lower_f32's staged+pack clone: 276 bytes; 17.4 ms at 1024 x
     // 1024 against 10.7 ms with 128-byte tiles, H200; a lone loop, the lower
     // trmv, ran slower with 128: 9.9x against 7.6x).
-    if (!ctx_.options.rowwalk.tile && sp.step <= 128) {
-      for (const auto &L : fa_.loops().loops())
-        if (L.id == sp.lp.loop.id && L.parent) sp.tileBytes = 128;
-    }
+    if (!ctx_.options.rowwalk.tile && sp.step <= 128 && fa_.loops().loops()[sp.lp.loop.id].parent)  // ids index loops()
+      sp.tileBytes = 128;
     if (sp.stageSize() * 2 > 48 * 1024) {
       why = "two stages of its rows' tiles do not fit in 48 KB of shared memory (rowwalk-tile=128)";
       return false;
