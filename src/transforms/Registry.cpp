@@ -136,6 +136,15 @@ std::vector<OptionDecl> rowwalkOptions() {
         "stay inside x's allocation; exact); 0: the parts keep their branches"},
        "1",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.straight = v.text == "1"; }},
+      // Measured on an H200 (docs/BENCHMARKS.md, "Row walks inside a loop
+      // with one trip count"): full syrk 3.5x (pack) -> 11.0x, batched GEMVs
+      // 3.0-6.3x, gradient steps 3.8x.
+      {{"rowwalk-nested", "rowwalk", Type::Enum, "any|varying", "any", {"any", "varying"}, 0, 0,
+        "row walks inside an outer loop of several blocks get the staged clone of the inner loops: any, whatever "
+        "the outer loop's trip count (a full syrk over every j, a batched GEMV, iterations inside the kernel, "
+        "triangles); varying only when it differs by thread (triangles: `for (j = 0; j <= i; j++)`)"},
+       "any",
+       [](PassOptions &o, const OptionValue &v) { o.rowwalk.nestedAny = v.text == "any"; }},
   };
 }
 

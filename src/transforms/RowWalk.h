@@ -574,7 +574,7 @@ private:
   std::deque<AccessInfo> asUnknown_;               // accesses with Uniform symbols, taken as unknown
   RegTypes types_;
   std::vector<LoopBlock> loops_;
-  bool outerSkipped_ = false;  // a triangular loop of several blocks around the loops (RowWalkTri.cpp)
+  bool outerSkipped_ = false;  // an outer loop of several blocks around the loops (RowWalkTri.cpp)
 };
 
 /// Builds a clone of `k` named `name`: step 1 always; the lanes clone when

@@ -226,14 +226,19 @@ void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::strin
 bool Planner::skipOuterLoop(const analysis::Loop &L) {
   // Any loop of several blocks with a thread-varying trip count (nvcc's
   // other paths, m <= 0, have some too), once one of them holds a
-  // single-block loop: the staged clone leaves them as they are.
-  auto varying = [&](const analysis::Loop &O) {
-    return O.blocks.size() != 1 && fa_.affine().tripCountUniformity(O.id) == analysis::UniformLevel::Thread;
+  // single-block loop: the staged clone leaves them as they are. With
+  // rowwalk-nested=any (the default) also loops with one trip count for all
+  // (a full syrk over every j, a batched GEMV, iterations inside the kernel:
+  // 3-11x, H200); varying leaves those kernels to the other passes.
+  const bool any = ctx_.options.rowwalk.nestedAny;
+  auto outer = [&](const analysis::Loop &O) {
+    return O.blocks.size() != 1 &&
+           (any || fa_.affine().tripCountUniformity(O.id) == analysis::UniformLevel::Thread);
   };
-  if (!varying(L)) return false;
+  if (!outer(L)) return false;
   bool nest = false;
   for (const auto &O : fa_.loops().loops())
-    if (varying(O))
+    if (outer(O))
       for (const auto &M : fa_.loops().loops()) nest |= M.blocks.size() == 1 && O.contains(M.header);
   outerSkipped_ |= nest;
   return nest;
@@ -243,12 +248,11 @@ void Planner::dropAllButStaged(KernelPlan &plan) {
   if (!outerSkipped_) return;
   if (!plan.lanes.empty())
     ctx_.remark(Remark::Kind::Missed, k_, "",
-                "no lanes clone: the loops are inside a triangular loop of several blocks (only the staged clone "
-                "of the inner loops is made there)");
+                "no lanes clone: the loops are inside a loop of several blocks (only the staged clone of the "
+                "inner loops is made there)");
   if (!plan.accList.empty())
     ctx_.remark(Remark::Kind::Missed, k_, "",
-                "accumulators in memory not kept in registers: the loops are inside a triangular loop of several "
-                "blocks");
+                "accumulators in memory not kept in registers: the loops are inside a loop of several blocks");
   plan.lanes.clear();
   plan.accList.clear();
   plan.memAccs.clear();

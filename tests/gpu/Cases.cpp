@@ -691,6 +691,7 @@ std::vector<Case> allCases() {
   addRowWalk(cs);
   addRowWalk32(cs);
   addTri(cs);
+  addNested(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);
   addRowWalkShort(cs);

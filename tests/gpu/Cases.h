@@ -146,6 +146,8 @@ void addReuse(std::vector<Case> &cs);
 void addRowWalk32(std::vector<Case> &cs);
 /// rowwalk's triangular loops (CasesTri.cpp).
 void addTri(std::vector<Case> &cs);
+/// rowwalk's row walks inside uniform outer loops, rowwalk-nested=any (CasesNested.cpp).
+void addNested(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
 /// Rows read under a guard on indices (CasesRowWalkGuards.cpp; addRowWalkGuards calls it).

@@ -40,6 +40,7 @@ struct RowWalkOptions {
   unsigned csrLanes = 8;        // rowwalk-csr-lanes: lanes per row of that clone
   bool unaligned = true;        // rowwalk-staged-unaligned: the staged clone for rows not 16-byte aligned
   bool straight = true;         // rowwalk-straight: guarded parts run straight in the staged clone's tiles
+  bool nestedAny = true;        // rowwalk-nested=any: staged clones inside uniform outer loops too
 };
 
 struct TransposeOptions {
