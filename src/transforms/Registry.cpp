@@ -117,6 +117,16 @@ std::vector<OptionDecl> rowwalkOptions() {
         "every other lane the original code (integer sums exact; floating point with --reassociate); 0: none"},
        "1",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.csrRounds = v.text == "1"; }},
+      // Measured on an H200 (docs/BENCHMARKS.md, "Warps with an empty or
+      // short row among long ones"): rows of 32-256 with one in 8 empty
+      // 0.92-0.96x -> 1.00x, but rows all long lose 3-23% of their gain
+      // and gpu-diff's float rounds clone without pack 1.33x -> 0.86x.
+      {{"rowwalk-csr-sample", "rowwalk", Type::Enum, "0|1", "0", {"0", "1"}, 0, 0,
+        "in the CSR rounds clone, a warp whose 32 rows are all long first samples 128 rows spread over the launch "
+        "and runs the original loop unless nearly all of them are long too (a launch where few warps take the "
+        "rounds ends with those warps: 0.92-0.96x without, 1.00x with; rows all long lose 3-23% of their gain)"},
+       "0",
+       [](PassOptions &o, const OptionValue &v) { o.rowwalk.csrSample = v.text == "1"; }},
       {{"rowwalk-staged-copy", "rowwalk", Type::Enum, "plain|async", "plain", {"plain", "async"}, 0, 0,
         "how the staged clone copies rows into shared memory: async (cp.async, sm_80+) or plain (ld.global.v4 "
         "into registers, st.shared.v4; any target; measured faster)"},

@@ -341,6 +341,7 @@ struct KernelPlan {
   std::vector<Variant::AlignedParam> aligned;
   bool reassoc = false;
   bool csr = false;  // the split loops' rows have loaded bounds (RowWalkCsr.cpp): one lanes clone, no row condition
+  bool csrSample = false;  // CSR's rounds clone samples the launch's rows first (rowwalk-csr-sample; RowWalkCsrRounds.cpp)
   std::vector<StagedPlan> staged;  // the staged clone's loops (empty: none)
 };
 

@@ -31,6 +31,19 @@
 //      unequal rows make each round a longer path than the original's
 //      walk, whose short neighbouring rows the L1 serves); every row at 32
 //      or more ran 1.3-3.7x.
+//   2b. The sample (emitSample), at the head of the rounds: 128 rows spread
+//      over the launch, each lane running a copy of the code before the
+//      loop for one of them; on into the rounds only when nearly all are
+//      long, else a second copy of the original loop (copySecond), so that
+//      the first copy's header keeps its one way in (a sample before the
+//      vote's branch, sending warps back into that header, cost the loop
+//      ptxas's unrolling: every case slower). Why: a warp's rounds take
+//      longer than its rows walked side by side, so in a launch where few
+//      warps' rows are all long those warps ended last: rows of 32-256 with
+//      one in 8 empty ran 0.92-0.96x (H200, one wave); with the sample
+//      1.00x, but rows all long lose 3-23% of their gain and gpu-diff's
+//      float clone without pack ran 0.86x (1.33x without the sample), so
+//      only with the option rowwalk-csr-sample=1 (docs/BENCHMARKS.md).
 //   3. The rounds: the lanes clone's body (G lanes per row, a shuffle
 //      reduction after each split loop, stores by the row's lane 0) runs G
 //      times, round s giving lane l the logical thread
@@ -61,6 +74,7 @@
 // index (the split loop's registers cost short rows 0.72-0.93x).
 // Overview: RowWalk.cpp.
 #include "RowWalk.h"
+#include "ptxopt/analysis/Semantics.h"
 
 namespace ptxopt::transforms::rowwalk {
 
@@ -205,13 +219,229 @@ Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, const Region
   return out;
 }
 
+// The sample (2b): passes of 32 rows each, the copy's registers; the second
+// copy of the original loop for the warps it turns back.
+constexpr unsigned kSamplePasses = 4;
+constexpr const char *kSampleTag = "__ptxopt_s";
+constexpr const char *kSecondTag = "__ptxopt_o2";
+const std::string kSamplePrefix = "%ptxsm_";
+const std::string kSample = "$L__ptxopt_csr_sample", kHit = "$L__ptxopt_csr_hit", kMiss = "$L__ptxopt_csr_miss",
+                  kJoin = "$L__ptxopt_csr_join";
+
+/// Whether `name` is one of `k`'s own registers (its `.reg` declarations:
+/// `%r<60>` declares %r0..%r59).
+bool declaredReg(const ir::Function &k, std::string_view name) {
+  const Body &fb = k.body->body;
+  for (size_t i = 0; i < prologueAt(*k.body); ++i) {
+    if (fb[i]->kind != Stmt::Kind::Decl) continue;
+    const auto &d = static_cast<const ir::Decl &>(*fb[i]);
+    if (d.space() != ".reg") continue;
+    for (const auto &n : d.names) {
+      if (!n.range) {
+        if (n.name == name) return true;
+        continue;
+      }
+      if (name.size() <= n.name.size() || name.substr(0, n.name.size()) != n.name) continue;
+      const std::string_view digits = name.substr(n.name.size());
+      if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+          std::stoul(std::string(digits)) < *n.range)
+        return true;
+    }
+  }
+  return false;
+}
+
+std::string sampleName(std::string_view reg) { return kSamplePrefix + std::string(reg.substr(1)); }
+
+/// The declarations of the sample copy's registers: `k`'s own, renamed.
+Body sampleDecls(ir::Module &m, const ir::Function &k) {
+  Body out;
+  const Body &fb = k.body->body;
+  for (size_t i = 0; i < prologueAt(*k.body); ++i) {
+    if (fb[i]->kind != Stmt::Kind::Decl) continue;
+    const auto &d = static_cast<const ir::Decl &>(*fb[i]);
+    if (d.space() != ".reg") continue;
+    auto c = std::make_unique<ir::Decl>(d);
+    for (auto &n : c->names) n.name = m.intern(sampleName(n.name));
+    c->edited = true;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+/// Keeps in the sample's copy only what its branches and the loop's trip
+/// count read (a flow-insensitive backward slice over the copy's
+/// registers, to a fixpoint): the rest, such as nvcc's remainder loop's
+/// gathers in front of the unrolled loop (each sampled row's col and x
+/// loads, one after the other: the clone of a float CSR loop ran 0.85x with
+/// them), is left out. The sample only chooses between the rounds and the
+/// original loop, both exact; the warp's own vote stays the rounds' check.
+void sliceSample(ir::Block &copy, const LanePlan &lp) {
+  std::set<std::string, std::less<>> needed{lp.bound, lp.boundOffset};
+  for (const IV &iv : lp.ivs) needed.insert(iv.reg);
+  std::vector<bool> keep(copy.body.size(), false);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t i = copy.body.size(); i-- > 0;) {
+      if (keep[i] || copy.body[i]->kind != Stmt::Kind::Instruction) continue;
+      const auto &in = static_cast<const Instruction &>(*copy.body[i]);
+      const analysis::DefUse du = analysis::defUse(in);
+      bool live = isBranch(in) || in.base() == "ret" || in.base() == "exit";
+      for (std::string_view d : du.defs) live |= needed.count(d) > 0;
+      if (!live) continue;  // (the code before the loop writes no memory: csrRoundsRefusal)
+      keep[i] = true;
+      grew = true;
+      for (std::string_view u : du.uses) needed.insert(std::string(u));
+    }
+  }
+  Body kept;
+  for (size_t i = 0; i < copy.body.size(); ++i)
+    if (keep[i] || copy.body[i]->kind != Stmt::Kind::Instruction) kept.push_back(std::move(copy.body[i]));
+  copy.body = std::move(kept);
+}
+
+/// 2b. The sample, at the head of the rounds (where the warp's own vote
+/// said yes): whether most warps of the launch would say yes too.
+/// kSamplePasses passes, each lane running the code before the loop (a
+/// copy: its own registers and labels, every way out of it but into the
+/// header counted as a miss) for row `lane` of warp (pass * 32 + lane) * W
+/// / (32 * kSamplePasses) of the launch's W warps (%tid.x and %ctaid.x that
+/// row's: 128 rows spread over the launch, the same for every warp); a pass
+/// with more than one of its 32 rows short (a trip count under
+/// kCsrMinIters) or missed sends the warp to `back`, a second copy of the
+/// original loop (its own registers untouched). All passes: on into the
+/// rounds. Why: a warp's rounds take longer than its rows walked side by
+/// side, so in a launch where few warps' rows are all long (rows of 32-256
+/// with one in 8 empty: 1.4% of the warps) those warps ended after every
+/// other (0.90-0.95x, H200, one wave; docs/BENCHMARKS.md). Not before the
+/// vote's branch: branches into the original loop's header cost it ptxas's
+/// unrolling (a first form: every case slower).
+Body emitSample(ir::Module &m, Emitter &e, const ir::Function &k, const Region &r, const std::string &back) {
+  const Body &fb = k.body->body;
+  const std::string nt = e.reg32(), nc = e.reg32(), tx = e.reg32(), lane = e.reg32(), pass = e.reg32(),
+                    idx = e.reg32(), tidS = e.reg32(), ctaS = e.reg32(), bal = e.reg32(), cnt = e.reg32();
+  const std::string W = e.reg64(), lane64 = e.reg64(), idx64 = e.reg64(), w = e.reg64(), g = e.reg64(),
+                    nt64 = e.reg64(), cta64 = e.reg64(), t64 = e.reg64();
+  const std::string q = e.regp(), few = e.regp(), more = e.regp();
+  e.ins("mov.u32", {nt, "%ntid.x"});
+  e.ins("mov.u32", {nc, "%nctaid.x"});
+  e.ins("mul.wide.u32", {W, nc, nt});
+  e.ins("shr.u64", {W, W, "5"});
+  e.ins("mov.u32", {tx, "%tid.x"});
+  e.ins("and.b32", {lane, tx, "31"});
+  e.ins("cvt.u64.u32", {lane64, lane});
+  e.ins("cvt.u64.u32", {nt64, nt});
+  e.ins("mov.u32", {pass, "0"});
+  e.label(kSample);
+  e.ins("mad.lo.u32", {idx, pass, "32", lane});
+  e.ins("cvt.u64.u32", {idx64, idx});
+  e.ins("mul.lo.u64", {w, idx64, W});
+  e.ins("shr.u64", {w, w, std::to_string(log2u(kLanes * kSamplePasses))});
+  e.ins("shl.b64", {g, w, "5"});
+  e.ins("add.u64", {g, g, lane64});
+  e.ins("div.u64", {cta64, g, nt64});
+  e.ins("mul.lo.u64", {t64, cta64, nt64});
+  e.ins("sub.u64", {t64, g, t64});
+  e.ins("cvt.u32.u64", {ctaS, cta64});
+  e.ins("cvt.u32.u64", {tidS, t64});
+  ir::Block copy;
+  for (size_t i = r.start; i < r.header; ++i) {
+    auto st = fb[i]->clone();
+    st->edited = true;
+    if (st->kind == Stmt::Kind::Label) {
+      auto &l = static_cast<ir::Label &>(*st);
+      l.name = m.intern(std::string(l.name) + kSampleTag);
+    } else if (st->kind == Stmt::Kind::Instruction) {
+      auto &in = static_cast<Instruction &>(*st);
+      if (in.base() == "ret") {
+        in.opcode = m.intern("bra");
+        in.operands = {Operand::sym(m.intern(kMiss))};
+      } else if (isBranch(in)) {
+        const std::string target(in.operands[0].text);
+        const auto at = r.labelAt.find(target);
+        const std::string to = target == r.headerLabel                                   ? kHit
+                               : at != r.labelAt.end() && at->second < r.header ? target + kSampleTag
+                                                                                : kMiss;
+        in.operands[0] = Operand::sym(m.intern(to));
+      }
+    }
+    copy.body.push_back(std::move(st));
+  }
+  sliceSample(copy, *r.lp);
+  for (auto &st : copy.body)
+    if (st->kind == Stmt::Kind::Instruction) {
+      auto &in = static_cast<Instruction &>(*st);
+      if (!in.guard.empty()) in.guard = m.intern(sampleName(in.guard));
+    }
+  std::map<std::string, std::string> names;
+  ir::forEachStmt(copy, [&](Stmt &st) {
+    if (st.kind != Stmt::Kind::Instruction) return;
+    std::function<void(const Operand &)> walk = [&](const Operand &o) {
+      if (o.isReg() && declaredReg(k, o.text)) names[std::string(o.text)] = sampleName(o.text);
+      for (const auto &x : o.elems) walk(x);
+    };
+    for (const auto &o : static_cast<Instruction &>(st).operands) walk(o);
+  });
+  renameRegisters(copy, names, m);
+  replaceSpecialReads(copy, {{"%tid.x", tidS}, {"%ctaid.x", ctaS}}, m);
+  for (auto &st : copy.body) e.out.push_back(std::move(st));
+  e.label(kHit);
+  LanePlan lp = *r.lp;
+  auto rename = [&](std::string &reg) {
+    if (!reg.empty() && reg[0] == '%' && declaredReg(k, reg)) reg = sampleName(reg);
+  };
+  rename(lp.bound);
+  rename(lp.boundOffset);
+  std::vector<std::string> v0;
+  for (const IV &iv : lp.ivs) v0.push_back(declaredReg(k, iv.reg) ? sampleName(iv.reg) : iv.reg);
+  const std::string T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
+  e.ins("setp.ge.u64", {q, T, std::to_string(kCsrMinIters)});
+  e.ins("bra", {kJoin});
+  e.label(kMiss);
+  e.ins("setp.eq.u32", {q, lane, "32"});  // false
+  e.label(kJoin);
+  e.ins("bar.warp.sync", {"-1"});  // the whole warp is here (its vote said so); every lane comes
+  e.ins("vote.sync.ballot.b32", {bal, q, "-1"});
+  e.ins("popc.b32", {cnt, bal});
+  e.ins("setp.lt.u32", {few, cnt, std::to_string(kLanes - 1)});
+  e.ins("bra.uni", {back}, few);
+  e.ins("add.u32", {pass, pass, "1"});
+  e.ins("setp.lt.u32", {more, pass, std::to_string(kSamplePasses)});
+  e.ins("bra.uni", {kSample}, more);
+  Body out = std::move(e.out);
+  e.out.clear();
+  return out;
+}
+
+/// The original's code from the loop's header on, a second time (labels
+/// tagged kSecondTag): where the sample sends a warp back, so that the
+/// first copy's header keeps its one way in.
+Body copySecond(ir::Module &m, const ir::Function &k, const Region &r) {
+  const Body &fb = k.body->body;
+  Body out;
+  for (size_t i = r.header; i < fb.size(); ++i) {
+    auto st = fb[i]->clone();
+    st->edited = true;
+    if (st->kind == Stmt::Kind::Label) {
+      auto &l = static_cast<ir::Label &>(*st);
+      l.name = m.intern(std::string(l.name) + kSecondTag);
+    } else if (st->kind == Stmt::Kind::Instruction) {
+      auto &in = static_cast<Instruction &>(*st);
+      if (isBranch(in)) in.operands[0] = Operand::sym(m.intern(std::string(in.operands[0].text) + kSecondTag));
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
 /// 3. The rounds: the lanes body (`clone`'s statements after its
 /// declarations) once per round, round s taking the warp's rows s * 32/G ..
 /// s * 32/G + 32/G - 1 as the logical threads `lt`, `ret` and `exit` going
 /// to the next.
-Body emitRounds(ir::Module &m, Emitter &e, ir::Function &clone, Body laneSetup, unsigned G, const std::string &lt,
-                const std::string &hw) {
+Body emitRounds(ir::Module &m, Emitter &e, ir::Function &clone, Body sample, Body laneSetup, unsigned G,
+                const std::string &lt, const std::string &hw) {
   e.label(kRounds);
+  for (auto &st : sample) e.out.push_back(std::move(st));
   for (auto &st : laneSetup) e.out.push_back(std::move(st));
   const std::string s = e.reg32(), base = e.reg32(), sub = e.reg32();
   e.ins("mov.u32", {s, "0"});
@@ -257,10 +487,15 @@ bool assembleCsrRounds(ir::Module &m, ir::Function &clone, Emitter &e, const ir:
   if (!readRegion(k, plan, r).empty()) return false;
   Body original = copyOriginal(m, e, k, r);
   const size_t decls = prologueAt(*clone.body);
-  Body rounds = emitRounds(m, e, clone, std::move(laneSetup), G, lt, hw);  // moves the body's statements
+  Body sample, second;
+  if (plan.csrSample) sample = emitSample(m, e, k, r, r.headerLabel + kSecondTag);
+  Body rounds = emitRounds(m, e, clone, std::move(sample), std::move(laneSetup), G, lt, hw);  // moves the body's statements
+  if (plan.csrSample) second = copySecond(m, k, r);
   Body &cb = clone.body->body;
   cb.resize(decls);
-  for (Body *part : {&original, &rounds})
+  if (plan.csrSample)
+    for (auto &d : sampleDecls(m, k)) cb.push_back(std::move(d));
+  for (Body *part : {&original, &rounds, &second})
     for (auto &st : *part) cb.push_back(std::move(st));
   return true;
 }

@@ -251,7 +251,9 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   r.name = std::string(k->name) + "__ptxopt_csr";
   r.blockMultiple[0] = kLanes;
   r.minLaunchThreads = kCsrMinLaunch;
-  auto clone = buildClone(ctx.module, from, plan, r.name, true, false, false, G, true);
+  KernelPlan sampled = plan;
+  sampled.csrSample = ctx.options.rowwalk.csrSample;
+  auto clone = buildClone(ctx.module, from, sampled, r.name, true, false, false, G, true);
   if (!clone) return;  // csrRoundsRefusal said why
   if (!ctx.addClone(*k, std::move(clone), r, at)) return;
   ctx.remark(Remark::Kind::Applied, *k, "",
@@ -261,6 +263,9 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
                  " lanes at a time, " + std::to_string(kLanes / G) +
                  " rows a round; every other lane runs the original code, a row that takes another way than the "
                  "loop without a vote" +
+                 (sampled.csrSample ? "; a warp whose vote says yes first samples 128 rows spread over the launch "
+                                      "and runs the original loop unless nearly all are long"
+                                    : "") +
                  (plan.reassoc ? "; floating-point accumulators REASSOCIATED (--reassociate): results may differ "
                                  "in the last bits"
                                : "; exact") +

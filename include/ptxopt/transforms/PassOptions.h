@@ -36,6 +36,7 @@ struct RowWalkOptions {
   bool asyncCopy = false;       // rowwalk-staged-copy=async
   bool csr = false;             // rowwalk-csr: lanes clones of loops over rows with loaded bounds
   bool csrRounds = true;        // rowwalk-csr-rounds: their clone of the same launch, chosen per warp
+  bool csrSample = false;       // rowwalk-csr-sample: that clone samples the launch's rows before its rounds
   bool exits = false;           // rowwalk-exits: staged clones of loops with early exits
   unsigned csrLanes = 8;        // rowwalk-csr-lanes: lanes per row of that clone
   bool unaligned = true;        // rowwalk-staged-unaligned: the staged clone for rows not 16-byte aligned
