@@ -103,6 +103,11 @@ std::vector<OptionDecl> rowwalkOptions() {
            "sentinel, a search); where the rows run long it is several times faster, where most end in their first "
            "64 elements slower, and no launch condition can tell which",
            [](PassOptions &o, const OptionValue &v) { o.rowwalk.exits = v.flag; }),
+      flag("rowwalk", "rowwalk-masked",
+           "also give the staged clone to row walks whose loads along the row run under a guard on data loaded in "
+           "the loop (a mask: `if (mask[j]) s += A[j] * x[j]`); the tiles read every element the guard may skip, "
+           "and no launch condition sees how many it skips",
+           [](PassOptions &o, const OptionValue &v) { o.rowwalk.masked = v.flag; }),
       // Measured on an H200 (docs/BENCHMARKS.md, "Scalar CSR SpMV"): 8 lanes
       // were fastest at 32 and 128 non-zeros a row, as fast as 32 at 256,
       // and lose least on short rows.

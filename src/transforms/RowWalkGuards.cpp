@@ -36,7 +36,8 @@
 // (`if (j % 3)`: readsLoopMemory) is taken too (StagedPlan::guardedLoads):
 // the tiles read the elements it skips, so, as for early exits, the rows'
 // allocations are checked per warp (planAllocParams); a guard on loaded
-// data (a mask) is refused, as it may skip most of the row.
+// data (a mask) may skip most of the row, where the original reads little
+// and the tiles all of it: taken only with the pass option rowwalk-masked.
 // Early exits (`break`, `return`: branches out of the loop before its
 // latch), with the pass option rowwalk-exits only (planExits): the tiles
 // read the row ahead of where a lane may leave it, so each row's base must
@@ -169,13 +170,14 @@ bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::
     // which skip few. A guard on data loaded in the loop (`if (mask[j])`,
     // `if (x[j] != 0)`) may skip most of the row, where the original reads
     // little and the tiles all of it, and no launch condition sees the data.
-    for (size_t i = L.hs + 1; i < L.ls; ++i) {
+    // With rowwalk-masked such guards are taken too (the user's choice).
+    for (size_t i = L.hs + 1; i < L.ls && !ctx_.options.rowwalk.masked; ++i) {
       const Instruction *br = instr(i);
       if (!br || br->base() != "bra" || br->guard.empty()) continue;
       std::set<std::string> seen;
       if (readsLoopMemory(L, br->guard, seen, 0)) {
         why = "a load along the row runs under a guard on data loaded in the loop (" + std::string(br->guard) +
-              "; the tiles would read every element, the loop maybe few of them)";
+              "; the tiles would read every element, the loop maybe few of them): only with rowwalk-masked";
         return false;
       }
     }

@@ -692,6 +692,7 @@ std::vector<Case> allCases() {
   addRowWalk32(cs);
   addTri(cs);
   addNested(cs);
+  addMasked(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);
   addRowWalkShort(cs);

@@ -148,6 +148,8 @@ void addRowWalk32(std::vector<Case> &cs);
 void addTri(std::vector<Case> &cs);
 /// rowwalk's row walks inside uniform outer loops, rowwalk-nested=any (CasesNested.cpp).
 void addNested(std::vector<Case> &cs);
+/// rowwalk's masked row walks, rowwalk-masked (CasesMasked.cpp).
+void addMasked(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
 /// Rows read under a guard on indices (CasesRowWalkGuards.cpp; addRowWalkGuards calls it).
