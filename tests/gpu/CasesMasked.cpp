@@ -58,27 +58,18 @@ void addMasked(std::vector<Case> &cs) {
   // Guards on data every lane reads alike (x[j] > 50, mask[j]; the
   // refused cases of CasesRowWalkGuards.cpp with the option): the original
   // skips whole columns where the guard fails, the tiles read them all.
-  {
+  auto uniform = [&](const std::string &file, const std::string &kernel, const std::string &what, Arg guard) {
     const unsigned n = 4096, m = 4096;
-    Case g = makeCase("rowwalk masked: guardedrow_f32 4096x4096 b256, x[j] > 50 (" + kMasked + ")", "rowwalkguards",
-                      "guardedrow_f32",
-                      {in(Elem::F32, size_t(n) * m), in(Elem::F32, m), out(Elem::F32, n), i32(int32_t(n)),
-                       i32(int32_t(m))},
+    Case c = makeCase("rowwalk masked: " + kernel + " 4096x4096 b256, " + what + " (" + kMasked + ")", file, kernel,
+                      {in(Elem::F32, size_t(n) * m), guard, out(Elem::F32, n), i32(int32_t(n)), i32(int32_t(m))},
                       {n / 256, 1, 1}, {256, 1, 1});
-    g.passes = kMasked;
-    g.expect = "=guardedrow_f32__ptxopt_staged";
-    g.big = true;
-    cs.push_back(g);
-    Case k = makeCase("rowwalk masked: mask_f32 4096x4096 b256, mask[j] (" + kMasked + ")", "rowwalkidxguards",
-                      "mask_f32",
-                      {in(Elem::F32, size_t(n) * m), in(Elem::I32, m), out(Elem::F32, n), i32(int32_t(n)),
-                       i32(int32_t(m))},
-                      {n / 256, 1, 1}, {256, 1, 1});
-    k.passes = kMasked;
-    k.expect = "=mask_f32__ptxopt_staged";
-    k.big = true;
-    cs.push_back(k);
-  }
+    c.passes = kMasked;
+    c.expect = "=" + kernel + "__ptxopt_staged";
+    c.big = true;
+    cs.push_back(c);
+  };
+  uniform("rowwalkguards", "guardedrow_f32", "x[j] > 50", in(Elem::F32, 4096));
+  uniform("rowwalkidxguards", "mask_f32", "mask[j]", in(Elem::I32, 4096));
 }
 
 }  // namespace gpudiff
