@@ -103,10 +103,14 @@ std::vector<OptionDecl> rowwalkOptions() {
            "sentinel, a search); where the rows run long it is several times faster, where most end in their first "
            "64 elements slower, and no launch condition can tell which",
            [](PassOptions &o, const OptionValue &v) { o.rowwalk.exits = v.flag; }),
+      // Guards on the lane's own data (a mask along its row) are taken
+      // without it: 4.7-15.4x on an H200 whatever share they let through
+      // (docs/BENCHMARKS.md, "Masked rows").
       flag("rowwalk", "rowwalk-masked",
-           "also give the staged clone to row walks whose loads along the row run under a guard on data loaded in "
-           "the loop (a mask: `if (mask[j]) s += A[j] * x[j]`); the tiles read every element the guard may skip, "
-           "and no launch condition sees how many it skips",
+           "also give the staged clone to row walks whose loads along the row run under a guard on data every lane "
+           "reads alike or at an address the analysis cannot place (`if (mask[j]) s += A[i*n + j]`: the original "
+           "skips whole columns where the guard fails, the tiles read them all; guards on a mask along the lane's "
+           "own row are taken without it)",
            [](PassOptions &o, const OptionValue &v) { o.rowwalk.masked = v.flag; }),
       // Measured on an H200 (docs/BENCHMARKS.md, "Scalar CSR SpMV"): 8 lanes
       // were fastest at 32 and 128 non-zeros a row, as fast as 32 at 256,

@@ -418,6 +418,13 @@ private:
   /// Whether register `reg`'s value in loop L depends on memory loaded in
   /// the loop (a backward slice through its definitions in the loop).
   bool readsLoopMemory(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const;
+  /// The loads in the loop (body indexes) whose values reach `reg`; SIZE_MAX
+  /// for a chain too deep to follow (RowWalkGuards.cpp).
+  void loadsFeeding(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth,
+                    std::vector<size_t> &loads) const;
+  /// Whether every load of `loads` reads data that differs by lane (the
+  /// access analysis calls it coalesced or uncoalesced, not uniform or unknown).
+  bool laneOwnData(const std::vector<size_t> &loads) const;
   bool accumulatorChain(const LoopBlock &L, const std::string &r, BlockDefUse &du, Acc &acc,
                         std::set<std::string> &links);
   bool planCarried(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);

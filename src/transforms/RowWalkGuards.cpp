@@ -35,9 +35,11 @@
 // A load along the row under guards that read no memory loaded in the loop
 // (`if (j % 3)`: readsLoopMemory) is taken too (StagedPlan::guardedLoads):
 // the tiles read the elements it skips, so, as for early exits, the rows'
-// allocations are checked per warp (planAllocParams); a guard on loaded
-// data (a mask) may skip most of the row, where the original reads little
-// and the tiles all of it: taken only with the pass option rowwalk-masked.
+// allocations are checked per warp (planAllocParams); so is a guard on
+// loaded data of the lane's own (a mask along its row: laneOwnData), which
+// the original reads whole anyway; a guard on data every lane reads alike
+// (`if (mask[j])`) may let the original skip whole columns, where the
+// tiles read all of them: taken only with the pass option rowwalk-masked.
 // Early exits (`break`, `return`: branches out of the loop before its
 // latch), with the pass option rowwalk-exits only (planExits): the tiles
 // read the row ahead of where a lane may leave it, so each row's base must
@@ -126,18 +128,39 @@ bool Planner::guardedLoop(const analysis::Loop &L, const std::map<std::string_vi
 }
 
 bool Planner::readsLoopMemory(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const {
-  if (depth > 24) return true;
-  if (!seen.insert(std::string(reg)).second) return false;
+  std::vector<size_t> loads;
+  loadsFeeding(L, reg, seen, depth, loads);
+  return !loads.empty();
+}
+
+void Planner::loadsFeeding(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth,
+                           std::vector<size_t> &loads) const {
+  if (depth > 24) {
+    loads.push_back(SIZE_MAX);  // too deep to follow: taken for a load the analysis cannot place
+    return;
+  }
+  if (!seen.insert(std::string(reg)).second) return;
   for (size_t i = L.hs + 1; i <= L.ls; ++i) {
     const Instruction *in = instr(i);
     if (!in) continue;
     auto du = analysis::defUse(*in);
     if (std::find(du.defs.begin(), du.defs.end(), reg) == du.defs.end()) continue;
-    if (auto mem = analysis::memAccess(*in); mem && mem->space != ".param" && mem->space != ".const") return true;
-    for (auto u : du.uses)
-      if (readsLoopMemory(L, u, seen, depth + 1)) return true;
+    if (auto mem = analysis::memAccess(*in); mem && mem->space != ".param" && mem->space != ".const") {
+      loads.push_back(i);
+      continue;
+    }
+    for (auto u : du.uses) loadsFeeding(L, u, seen, depth + 1, loads);
   }
-  return false;
+}
+
+bool Planner::laneOwnData(const std::vector<size_t> &loads) const {
+  for (size_t l : loads) {
+    const auto a = accessAt_.find(l);
+    if (a == accessAt_.end() || (a->second->verdict != AccessInfo::Verdict::Uncoalesced &&
+                                 a->second->verdict != AccessInfo::Verdict::Coalesced))
+      return false;
+  }
+  return true;
 }
 
 bool Planner::unguardedAddress(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth,
@@ -170,14 +193,24 @@ bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::
     // which skip few. A guard on data loaded in the loop (`if (mask[j])`,
     // `if (x[j] != 0)`) may skip most of the row, where the original reads
     // little and the tiles all of it, and no launch condition sees the data.
-    // With rowwalk-masked such guards are taken too (the user's choice).
+    // A guard on data of the lane's own (a mask along its row: `if
+    // (mask[i*n + j])`, loads that differ by lane) is taken: the original
+    // reads that data whole anyway, an element at a time, and the tiles
+    // ran 4.7x there even where the guard let 1 in 85 through (H200). A
+    // guard on data every lane reads alike (`if (mask[j])`, `if (x[j] >
+    // 50)`) lets the original skip whole columns: only with rowwalk-masked,
+    // as are loads the analysis cannot place.
     for (size_t i = L.hs + 1; i < L.ls && !ctx_.options.rowwalk.masked; ++i) {
       const Instruction *br = instr(i);
       if (!br || br->base() != "bra" || br->guard.empty()) continue;
       std::set<std::string> seen;
-      if (readsLoopMemory(L, br->guard, seen, 0)) {
-        why = "a load along the row runs under a guard on data loaded in the loop (" + std::string(br->guard) +
-              "; the tiles would read every element, the loop maybe few of them): only with rowwalk-masked";
+      std::vector<size_t> loads;
+      loadsFeeding(L, br->guard, seen, 0, loads);
+      if (!loads.empty() && !laneOwnData(loads)) {
+        why = "a load along the row runs under a guard on data loaded in the loop that every lane reads alike or "
+              "whose address is unknown (" +
+              std::string(br->guard) + "; the tiles would read every element, the loop maybe few of them): only "
+              "with rowwalk-masked";
         return false;
       }
     }

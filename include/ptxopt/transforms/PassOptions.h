@@ -38,7 +38,7 @@ struct RowWalkOptions {
   bool csrRounds = true;        // rowwalk-csr-rounds: their clone of the same launch, chosen per warp
   bool csrSample = false;       // rowwalk-csr-sample: that clone samples the launch's rows before its rounds
   bool exits = false;           // rowwalk-exits: staged clones of loops with early exits
-  bool masked = false;          // rowwalk-masked: ... and of loops whose row loads run under a guard on loaded data
+  bool masked = false;          // rowwalk-masked: ... and of row loads under guards on data all lanes read alike
   unsigned csrLanes = 8;        // rowwalk-csr-lanes: lanes per row of that clone
   bool unaligned = true;        // rowwalk-staged-unaligned: the staged clone for rows not 16-byte aligned
   bool straight = true;         // rowwalk-straight: guarded parts run straight in the staged clone's tiles
