@@ -415,11 +415,9 @@ private:
   /// does not (early exits, guarded loads; `what` words the refusal): each
   /// row's base one pointer parameter; false with the reason otherwise.
   bool planAllocParams(StagedPlan &sp, const std::string &what, std::string &why);
-  /// Whether register `reg`'s value in loop L depends on memory loaded in
-  /// the loop (a backward slice through its definitions in the loop).
-  bool readsLoopMemory(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const;
-  /// The loads in the loop (body indexes) whose values reach `reg`; SIZE_MAX
-  /// for a chain too deep to follow (RowWalkGuards.cpp).
+  /// The loads in loop L (body indexes) whose values reach register `reg`
+  /// (a backward slice through its definitions in the loop); SIZE_MAX for a
+  /// chain too deep to follow (RowWalkGuards.cpp).
   void loadsFeeding(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth,
                     std::vector<size_t> &loads) const;
   /// Whether every load of `loads` reads data that differs by lane (the

@@ -192,30 +192,38 @@ void emitVote(Emitter &e, const Region &r) {
 /// 1. The original's code, its labels renamed; the vote (2) just before
 /// the header, where the code before it falls in and where its branches to
 /// the header go; every other way out of that code as in the original.
-Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, const Region &r) {
+/// Statements [from, to) of `k`'s body, copied: labels renamed by `label`,
+/// each branch's target by `target`.
+template <typename Label, typename Target>
+Body copyStatements(const ir::Function &k, size_t from, size_t to, Label label, Target target) {
   const Body &fb = k.body->body;
   Body out;
-  for (size_t i = r.start; i < fb.size(); ++i) {
-    if (i == r.header) {
-      emitVote(e, r);
-      for (auto &st : e.out) out.push_back(std::move(st));
-      e.out.clear();
-    }
+  for (size_t i = from; i < to; ++i) {
     auto st = fb[i]->clone();
     st->edited = true;
     if (st->kind == Stmt::Kind::Label) {
       auto &l = static_cast<ir::Label &>(*st);
-      l.name = renamed(m, l.name);
+      l.name = label(l.name);
     } else if (st->kind == Stmt::Kind::Instruction) {
       auto &in = static_cast<Instruction &>(*st);
-      if (isBranch(in)) {
-        const std::string target(in.operands[0].text);
-        const bool toHeader = i < r.header && target == r.headerLabel;
-        in.operands[0] = Operand::sym(toHeader ? m.intern(kVote) : renamed(m, target));
-      }
+      if (isBranch(in)) in.operands[0] = Operand::sym(target(in.operands[0].text));
     }
     out.push_back(std::move(st));
   }
+  return out;
+}
+
+Body copyOriginal(ir::Module &m, Emitter &e, const ir::Function &k, const Region &r) {
+  auto label = [&](std::string_view l) { return renamed(m, l); };
+  Body out = copyStatements(k, r.start, r.header, label, [&](std::string_view t) {
+    return t == r.headerLabel ? m.intern(kVote) : renamed(m, t);
+  });
+  emitVote(e, r);
+  for (auto &st : e.out) out.push_back(std::move(st));
+  e.out.clear();
+  for (auto &st : copyStatements(k, r.header, k.body->body.size(), label,
+                                 [&](std::string_view t) { return renamed(m, t); }))
+    out.push_back(std::move(st));
   return out;
 }
 
@@ -228,27 +236,13 @@ const std::string kSamplePrefix = "%ptxsm_";
 const std::string kSample = "$L__ptxopt_csr_sample", kHit = "$L__ptxopt_csr_hit", kMiss = "$L__ptxopt_csr_miss",
                   kJoin = "$L__ptxopt_csr_join";
 
-/// Whether `name` is one of `k`'s own registers (its `.reg` declarations:
-/// `%r<60>` declares %r0..%r59).
-bool declaredReg(const ir::Function &k, std::string_view name) {
+/// `k`'s own registers (its `.reg` declarations).
+RegTypes declaredRegs(const ir::Function &k) {
+  RegTypes regs;
   const Body &fb = k.body->body;
-  for (size_t i = 0; i < prologueAt(*k.body); ++i) {
-    if (fb[i]->kind != Stmt::Kind::Decl) continue;
-    const auto &d = static_cast<const ir::Decl &>(*fb[i]);
-    if (d.space() != ".reg") continue;
-    for (const auto &n : d.names) {
-      if (!n.range) {
-        if (n.name == name) return true;
-        continue;
-      }
-      if (name.size() <= n.name.size() || name.substr(0, n.name.size()) != n.name) continue;
-      const std::string_view digits = name.substr(n.name.size());
-      if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-          std::stoul(std::string(digits)) < *n.range)
-        return true;
-    }
-  }
-  return false;
+  for (size_t i = 0; i < prologueAt(*k.body); ++i)
+    if (fb[i]->kind == Stmt::Kind::Decl) regs.add(static_cast<const ir::Decl &>(*fb[i]));
+  return regs;
 }
 
 std::string sampleName(std::string_view reg) { return kSamplePrefix + std::string(reg.substr(1)); }
@@ -317,7 +311,6 @@ void sliceSample(ir::Block &copy, const LanePlan &lp) {
 /// vote's branch: branches into the original loop's header cost it ptxas's
 /// unrolling (a first form: every case slower).
 Body emitSample(ir::Module &m, Emitter &e, const ir::Function &k, const Region &r, const std::string &back) {
-  const Body &fb = k.body->body;
   const std::string nt = e.reg32(), nc = e.reg32(), tx = e.reg32(), lane = e.reg32(), pass = e.reg32(),
                     idx = e.reg32(), tidS = e.reg32(), ctaS = e.reg32(), bal = e.reg32(), cnt = e.reg32();
   const std::string W = e.reg64(), lane64 = e.reg64(), idx64 = e.reg64(), w = e.reg64(), g = e.reg64(),
@@ -345,42 +338,35 @@ Body emitSample(ir::Module &m, Emitter &e, const ir::Function &k, const Region &
   e.ins("cvt.u32.u64", {ctaS, cta64});
   e.ins("cvt.u32.u64", {tidS, t64});
   ir::Block copy;
-  for (size_t i = r.start; i < r.header; ++i) {
-    auto st = fb[i]->clone();
-    st->edited = true;
-    if (st->kind == Stmt::Kind::Label) {
-      auto &l = static_cast<ir::Label &>(*st);
-      l.name = m.intern(std::string(l.name) + kSampleTag);
-    } else if (st->kind == Stmt::Kind::Instruction) {
+  copy.body = copyStatements(
+      k, r.start, r.header, [&](std::string_view l) { return m.intern(std::string(l) + kSampleTag); },
+      [&](std::string_view t) {
+        const auto at = r.labelAt.find(std::string(t));
+        return m.intern(t == r.headerLabel                                    ? kHit
+                        : at != r.labelAt.end() && at->second < r.header ? std::string(t) + kSampleTag
+                                                                         : kMiss);
+      });
+  for (auto &st : copy.body)
+    if (st->kind == Stmt::Kind::Instruction && static_cast<Instruction &>(*st).base() == "ret") {
       auto &in = static_cast<Instruction &>(*st);
-      if (in.base() == "ret") {
-        in.opcode = m.intern("bra");
-        in.operands = {Operand::sym(m.intern(kMiss))};
-      } else if (isBranch(in)) {
-        const std::string target(in.operands[0].text);
-        const auto at = r.labelAt.find(target);
-        const std::string to = target == r.headerLabel                                   ? kHit
-                               : at != r.labelAt.end() && at->second < r.header ? target + kSampleTag
-                                                                                : kMiss;
-        in.operands[0] = Operand::sym(m.intern(to));
-      }
+      in.opcode = m.intern("bra");
+      in.operands = {Operand::sym(m.intern(kMiss))};
     }
-    copy.body.push_back(std::move(st));
-  }
   sliceSample(copy, *r.lp);
   for (auto &st : copy.body)
     if (st->kind == Stmt::Kind::Instruction) {
       auto &in = static_cast<Instruction &>(*st);
       if (!in.guard.empty()) in.guard = m.intern(sampleName(in.guard));
     }
+  const RegTypes own = declaredRegs(k);
+  auto declared = [&](std::string_view reg) { return !own.type(reg).empty(); };
   std::map<std::string, std::string> names;
   ir::forEachStmt(copy, [&](Stmt &st) {
     if (st.kind != Stmt::Kind::Instruction) return;
-    std::function<void(const Operand &)> walk = [&](const Operand &o) {
-      if (o.isReg() && declaredReg(k, o.text)) names[std::string(o.text)] = sampleName(o.text);
-      for (const auto &x : o.elems) walk(x);
-    };
-    for (const auto &o : static_cast<Instruction &>(st).operands) walk(o);
+    for (const auto &o : static_cast<Instruction &>(st).operands)
+      analysis::forEachRegister(o, [&](const Operand &x) {
+        if (declared(x.text)) names[std::string(x.text)] = sampleName(x.text);
+      });
   });
   renameRegisters(copy, names, m);
   replaceSpecialReads(copy, {{"%tid.x", tidS}, {"%ctaid.x", ctaS}}, m);
@@ -388,12 +374,12 @@ Body emitSample(ir::Module &m, Emitter &e, const ir::Function &k, const Region &
   e.label(kHit);
   LanePlan lp = *r.lp;
   auto rename = [&](std::string &reg) {
-    if (!reg.empty() && reg[0] == '%' && declaredReg(k, reg)) reg = sampleName(reg);
+    if (!reg.empty() && reg[0] == '%' && declared(reg)) reg = sampleName(reg);
   };
   rename(lp.bound);
   rename(lp.boundOffset);
   std::vector<std::string> v0;
-  for (const IV &iv : lp.ivs) v0.push_back(declaredReg(k, iv.reg) ? sampleName(iv.reg) : iv.reg);
+  for (const IV &iv : lp.ivs) v0.push_back(declared(iv.reg) ? sampleName(iv.reg) : iv.reg);
   const std::string T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
   e.ins("setp.ge.u64", {q, T, std::to_string(kCsrMinIters)});
   e.ins("bra", {kJoin});
@@ -417,21 +403,8 @@ Body emitSample(ir::Module &m, Emitter &e, const ir::Function &k, const Region &
 /// tagged kSecondTag): where the sample sends a warp back, so that the
 /// first copy's header keeps its one way in.
 Body copySecond(ir::Module &m, const ir::Function &k, const Region &r) {
-  const Body &fb = k.body->body;
-  Body out;
-  for (size_t i = r.header; i < fb.size(); ++i) {
-    auto st = fb[i]->clone();
-    st->edited = true;
-    if (st->kind == Stmt::Kind::Label) {
-      auto &l = static_cast<ir::Label &>(*st);
-      l.name = m.intern(std::string(l.name) + kSecondTag);
-    } else if (st->kind == Stmt::Kind::Instruction) {
-      auto &in = static_cast<Instruction &>(*st);
-      if (isBranch(in)) in.operands[0] = Operand::sym(m.intern(std::string(in.operands[0].text) + kSecondTag));
-    }
-    out.push_back(std::move(st));
-  }
-  return out;
+  auto tagged = [&](std::string_view l) { return m.intern(std::string(l) + kSecondTag); };
+  return copyStatements(k, r.header, k.body->body.size(), tagged, [&](std::string_view t) { return tagged(t); });
 }
 
 /// 3. The rounds: the lanes body (`clone`'s statements after its

@@ -33,7 +33,7 @@
 // iteration's whole piece of the row (the loads cover it exactly,
 // RowWalkStaged.cpp), and the tiles read no element the loop does not.
 // A load along the row under guards that read no memory loaded in the loop
-// (`if (j % 3)`: readsLoopMemory) is taken too (StagedPlan::guardedLoads):
+// (`if (j % 3)`: loadsFeeding finds none) is taken too (StagedPlan::guardedLoads):
 // the tiles read the elements it skips, so, as for early exits, the rows'
 // allocations are checked per warp (planAllocParams); so is a guard on
 // loaded data of the lane's own (a mask along its row: laneOwnData), which
@@ -127,12 +127,6 @@ bool Planner::guardedLoop(const analysis::Loop &L, const std::map<std::string_vi
   return true;
 }
 
-bool Planner::readsLoopMemory(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth) const {
-  std::vector<size_t> loads;
-  loadsFeeding(L, reg, seen, depth, loads);
-  return !loads.empty();
-}
-
 void Planner::loadsFeeding(const LoopBlock &L, std::string_view reg, std::set<std::string> &seen, int depth,
                            std::vector<size_t> &loads) const {
   if (depth > 24) {
@@ -189,17 +183,14 @@ bool Planner::rowLoadEveryIteration(const LoopBlock &L, size_t load, const std::
                                     std::string &why) const {
   if (L.guarded.count(load) && !guarded) {  // the loop's guards, checked at its first guarded row load
     // The tiles read every element of the row's pieces, the loop only those
-    // its guards let through: only guards on indices (`j != i`, `j % 3`),
-    // which skip few. A guard on data loaded in the loop (`if (mask[j])`,
-    // `if (x[j] != 0)`) may skip most of the row, where the original reads
-    // little and the tiles all of it, and no launch condition sees the data.
-    // A guard on data of the lane's own (a mask along its row: `if
+    // its guards let through. Guards on indices (`j != i`, `j % 3`) skip
+    // few. A guard on data of the lane's own (a mask along its row: `if
     // (mask[i*n + j])`, loads that differ by lane) is taken: the original
-    // reads that data whole anyway, an element at a time, and the tiles
-    // ran 4.7x there even where the guard let 1 in 85 through (H200). A
-    // guard on data every lane reads alike (`if (mask[j])`, `if (x[j] >
-    // 50)`) lets the original skip whole columns: only with rowwalk-masked,
-    // as are loads the analysis cannot place.
+    // reads that data whole anyway, an element at a time, and the tiles ran
+    // 4.7x there even where the guard let 1 in 85 through (H200). A guard on
+    // data every lane reads alike (`if (mask[j])`, `if (x[j] > 50)`) lets
+    // the original skip whole columns, and no launch condition sees the
+    // data: only with rowwalk-masked, as are loads the analysis cannot place.
     for (size_t i = L.hs + 1; i < L.ls && !ctx_.options.rowwalk.masked; ++i) {
       const Instruction *br = instr(i);
       if (!br || br->base() != "bra" || br->guard.empty()) continue;
