@@ -61,13 +61,9 @@ void addMasked(std::vector<Case> &cs) {
   // skips whole columns where the guard fails, the tiles read them all.
   auto uniform = [&](const std::string &file, const std::string &kernel, const std::string &what, Arg guard) {
     const unsigned n = 4096, m = 4096;
-    Case c = makeCase("rowwalk masked: " + kernel + " 4096x4096 b256, " + what + " (" + kMasked + ")", file, kernel,
-                      {in(Elem::F32, size_t(n) * m), guard, out(Elem::F32, n), i32(int32_t(n)), i32(int32_t(m))},
-                      {n / 256, 1, 1}, {256, 1, 1});
-    c.passes = kMasked;
-    c.expect = "=" + kernel + "__ptxopt_staged";
-    c.big = true;
-    cs.push_back(c);
+    cs.push_back(rowsCase("rowwalk masked", file, kernel,
+                          {in(Elem::F32, size_t(n) * m), guard, out(Elem::F32, n), i32(int32_t(n)), i32(int32_t(m))}, n,
+                          m, 256, "=" + kernel + "__ptxopt_staged", what, kMasked));
   };
   uniform("rowwalkguards", "guardedrow_f32", "x[j] > 50", in(Elem::F32, 4096));
   uniform("rowwalkidxguards", "mask_f32", "mask[j]", in(Elem::I32, 4096));

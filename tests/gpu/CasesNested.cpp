@@ -22,30 +22,27 @@ namespace {
 const std::string kVarying = "-O2;rowwalk-nested=varying";  // the control: no staged clone
 const std::string kForced = "-O2;rowwalk-staged=1";
 
-Case nested(const std::string &kernel, const std::string &shape, std::vector<Arg> args, unsigned threads,
-            unsigned block, const std::string &passes, const std::string &expect, bool big) {
-  Case c = makeCase("nested: " + kernel + " " + shape + " b" + std::to_string(block) +
-                        (passes.empty() ? "" : " (" + passes + ")"),
-                    "nested", kernel, std::move(args), {(threads + block - 1) / block, 1, 1}, {block, 1, 1});
-  c.passes = passes;
-  c.expect = expect;
+/// rowsCase with `big` set by the work (the outer loop multiplies it).
+Case nested(const std::string &kernel, std::vector<Arg> args, unsigned rows, unsigned m, unsigned block,
+            const std::string &passes, const std::string &expect, const std::string &what, bool big) {
+  Case c = rowsCase("nested", "nested", kernel, std::move(args), rows, m, block, expect, what, passes);
   c.big = big;
   return c;
 }
 
 /// syrk_full_f32(A n x m, Cin n x n, C n x n, n, m, alpha, beta).
 Case syrkF32(unsigned n, unsigned m, unsigned block, const std::string &passes, const std::string &expect) {
-  return nested("syrk_full_f32", std::to_string(n) + "x" + std::to_string(m),
+  return nested("syrk_full_f32",
                 {in(Elem::F32, size_t(n) * m + 1), in(Elem::F32, size_t(n) * n), out(Elem::F32, size_t(n) * n),
                  i32(int32_t(n)), i32(int32_t(m)), f32(1.5f), f32(0.5f)},
-                n, block, passes, expect, size_t(n) * n * m >= (size_t(1) << 28));
+                n, m, block, passes, expect, "", size_t(n) * n * m >= (size_t(1) << 28));
 }
 
 /// syrk_full_u32(A n x m, C n x n, n, m).
 Case syrkU32(unsigned n, unsigned m, unsigned block, const std::string &passes, const std::string &expect) {
-  return nested("syrk_full_u32", std::to_string(n) + "x" + std::to_string(m),
+  return nested("syrk_full_u32",
                 {in(Elem::I32, size_t(n) * m + 1), out(Elem::I32, size_t(n) * n), i32(int32_t(n)), i32(int32_t(m))},
-                n, block, passes, expect, size_t(n) * n * m >= (size_t(1) << 28));
+                n, m, block, passes, expect, "", size_t(n) * n * m >= (size_t(1) << 28));
 }
 
 /// gemv_batched_f32 / _f64(A b x rows x cols, x b x cols, y b x rows, b, rows, cols).
@@ -54,18 +51,18 @@ Case gemv(bool f64, unsigned b, unsigned rows, unsigned cols, unsigned block, co
   const Elem e = f64 ? Elem::F64 : Elem::F32;
   std::vector<Arg> args{in(e, size_t(b) * rows * cols + 1), in(e, size_t(b) * cols + 1), out(e, size_t(b) * rows + 1)};
   for (unsigned v : {b, rows, cols}) args.push_back(f64 ? i64(int64_t(v)) : i32(int32_t(v)));
-  return nested(f64 ? "gemv_batched_f64" : "gemv_batched_f32",
-                std::to_string(b) + "x" + std::to_string(rows) + "x" + std::to_string(cols), std::move(args), rows,
-                block, passes, expect, size_t(b) * rows * cols >= (size_t(1) << 24));
+  return nested(f64 ? "gemv_batched_f64" : "gemv_batched_f32", std::move(args), rows, cols, block, passes, expect,
+                std::to_string(b) + " batches", size_t(b) * rows * cols >= (size_t(1) << 24));
 }
 
 /// row_fit_gd(A rows x cols, v cols, coef rows, rows, cols, lr, steps).
 Case fit(unsigned rows, unsigned cols, int steps, unsigned block, const std::string &passes,
          const std::string &expect) {
-  return nested("row_fit_gd", std::to_string(rows) + "x" + std::to_string(cols) + " steps " + std::to_string(steps),
+  return nested("row_fit_gd",
                 {in(Elem::F32, size_t(rows) * cols), in(Elem::F32, cols), out(Elem::F32, rows), i32(int32_t(rows)),
                  i32(int32_t(cols)), f32(1.0f / float(cols)), i32(steps)},
-                rows, block, passes, expect, size_t(rows) * cols * unsigned(steps > 0 ? steps : 1) >= (size_t(1) << 26));
+                rows, cols, block, passes, expect, std::to_string(steps) + " steps",
+                size_t(rows) * cols * unsigned(steps > 0 ? steps : 1) >= (size_t(1) << 26));
 }
 
 }  // namespace
