@@ -101,7 +101,7 @@
 // 1-D launches that split the flat index with `/` and `%` by parameters (one,
 // two or three splits: the flat form, TransposeFlat.cpp): checked and planned as the 2-D
 // kernel they are (runFlat), the tiled clone's blocks looping over tiles.
-// Kernels written as grid-stride loops (TransposeGridStride.cpp): the
+// Kernels written as grid-stride loops (GridStride.cpp): the
 // copy with each loop run once goes through the same (runKernel), every
 // variant asking the launch to run each loop once (gridStrideOnce); a
 // single flat loop whose iterations are independent also gets the loop
@@ -289,7 +289,7 @@ std::string limits(const FlatForm &flat) {
 /// on its 2-D form, then the tiled clone with a variant per block size.
 /// `k` is the kernel the clones are named after and remarked on; `code`,
 /// analysed by `fa`, the one they are made from: `k`, or `k` without its
-/// grid-stride loops (TransposeGridStride.cpp), whose launch conditions
+/// grid-stride loops (GridStride.cpp), whose launch conditions
 /// `once` every variant takes, or either with its 64-bit divisions' fast
 /// paths folded (TransposeWide.cpp); `original` the code the clone's thin
 /// tiles run (`code` but for the folding); `independent`: the loops'

@@ -12,8 +12,15 @@
 #include <vector>
 
 #include "CloneUtil.h"
+#include "GridStride.h"
 
 namespace ptxopt::transforms::transpose {
+
+using clone::cloneBody;
+using clone::GridStride;
+using clone::specialMov;
+using clone::stmtOfInstr;
+using clone::unloopGridStride;
 
 /// The clones' launch floor (manifest minLaunchThreads): the one-element
 /// clones ran 0.96-1.26x at 256 x 256 (Transpose.cpp's opening comment).
@@ -135,17 +142,9 @@ ir::Operand tileAddress(ir::Module &m, const std::string &addr, size_t k, uint64
 /// by `ld.shared` of its tile element at `addr`.
 void loadsFromTiles(ir::Module &m, ir::Function &f, const Plan &p, const std::string &addr, uint64_t tileBytes);
 
-/// A copy of `k` named `name` (labels renamed with `labelSuffix`) whose
-/// nested `{ }` scopes (declaration-free: the inline asm of cuda_fp16.h,
-/// which the pass accepts) are flattened into the body, so that its n-th
-/// top-level instruction is the n-th of the CFG.
-std::unique_ptr<ir::Function> cloneBody(const ir::Function &k, const std::string &name,
-                                        const std::string &labelSuffix, ir::Module &m);
 /// `opcode ops` guarded by `guard` (negated when `negated`), marked edited.
 std::unique_ptr<ir::Instruction> makeInstr(ir::Module &m, const std::string &opcode, std::vector<ir::Operand> ops,
                                            std::string_view guard = {}, bool negated = false);
-/// Index in `b.body` of the n-th instruction (no nested scopes).
-size_t stmtOfInstr(const ir::Block &b, uint32_t n);
 /// `.shared .align 16 .b8 <name>[bytes];` as the first statement of
 /// `clone`'s body (the tile of both clones), the body marked edited.
 void declareTile(ir::Module &m, ir::Function &clone, const std::string &name, uint64_t bytes);
@@ -240,9 +239,6 @@ std::string regAt(const ir::Instruction &in, size_t k);
 /// (TransposeWide.cpp, TransposeConstDiv.cpp), marked edited.
 void keepUndropped(ir::Function &g, const std::vector<bool> &drop);
 
-/// (dst, src) of an unguarded `mov dst, src` of registers (src a special
-/// register such as %tid.x where the callers look for one), or nullopt.
-std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir::Instruction &in);
 /// The flat form of `k`, or nullopt: with `why` empty when `k` does not
 /// divide a flat index (no remark), else why the form does not fit.
 std::optional<FlatForm> findFlatForm(const ir::Function &k, analysis::FunctionAnalyses &fa, std::string &why);
@@ -282,25 +278,8 @@ Radix boundRadix(const ir::Function &k, const Variant::GridStrideOnce &g);
 Variant makeFlatLoopVariant(const std::string &name, const Plan &p, const FlatForm &f, unsigned block,
                             Variant::GridStrideOnce loop);
 
-// ---- kernels written as grid-stride loops (TransposeGridStride.cpp)
+// ---- kernels written as grid-stride loops: GridStride.h (shared with rowwalk)
 
-/// A grid-stride kernel as the kernel of one element per thread it is
-/// where each thread's loop runs at most once (not emitted), and the
-/// launch conditions saying so, one per loop.
-struct GridStride {
-  std::unique_ptr<ir::Function> kernel;
-  std::vector<Variant::GridStrideOnce> conds;
-  // Its iterations are independent (no value carried from one to the next,
-  // and only the latch leaves the loop: unloopGridStride's loops without a
-  // break or return in the body; a traced counted loop may carry one), so a
-  // thread may run any of them (runFlat's loop clone).
-  bool independent = false;
-};
-/// `k` without its grid-stride loops, or nullopt: with `why` empty when
-/// `k` has no loop or reads no %nctaid (not a grid-stride kernel), else why
-/// its loops are not grid-stride loops the pass takes.
-std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k, analysis::FunctionAnalyses &fa,
-                                           std::string &why);
 /// The same for a grid-stride loop with a 64-bit counter, which nvcc
 /// compiles with a computed trip count and a loop unrolled four times
 /// (TransposeGridStrideCounted.cpp): the copy's straight-line code of one

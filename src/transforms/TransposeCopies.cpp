@@ -98,32 +98,6 @@ std::vector<Variant::DisjointParams> disjointPairs(const Plan &p) {
   return pairs;
 }
 
-size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
-  for (size_t i = 0; i < b.body.size(); ++i)
-    if (b.body[i]->kind == ir::Stmt::Kind::Instruction && n-- == 0) return i;
-  return b.body.size();
-}
-
-std::unique_ptr<ir::Function> cloneBody(const ir::Function &k, const std::string &name,
-                                        const std::string &labelSuffix, ir::Module &m) {
-  auto f = ir::cloneFunction(k, name, labelSuffix, m);
-  auto &body = f->body->body;
-  std::vector<std::unique_ptr<ir::Stmt>> flat;
-  for (auto &s : body) {
-    if (s->kind != ir::Stmt::Kind::Block) {
-      flat.push_back(std::move(s));
-      continue;
-    }
-    for (auto &inner : static_cast<ir::Block &>(*s).body) {  // instructions and directives (scopeWhy)
-      inner->edited = true;
-      flat.push_back(std::move(inner));
-    }
-    f->body->edited = true;
-  }
-  body = std::move(flat);
-  return f;
-}
-
 Operand tileAddress(ir::Module &m, const std::string &addr, size_t k, uint64_t tileBytes) {
   Emitter e{m, {}};
   if (k == 0) return e.op("[" + addr + "]");

@@ -90,13 +90,6 @@ std::string Radix::text() const {
   return t;
 }
 
-std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir::Instruction &in) {
-  if (in.base() != "mov" || in.operands.size() != 2 || !in.guard.empty() || !in.operands[0].isReg() ||
-      !in.operands[1].isReg())
-    return std::nullopt;
-  return std::make_pair(in.operands[0].text, in.operands[1].text);
-}
-
 namespace {
 
 bool isDivRem(const ir::Instruction &in) {

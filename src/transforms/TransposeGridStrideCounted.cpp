@@ -4,7 +4,7 @@
 // blockDim.x + threadIdx.x; for (int i = _i_n_d_e_x; _i_n_d_e_x < n;
 // _i_n_d_e_x += blockDim.x * gridDim.x, i = _i_n_d_e_x)`) and loops over
 // an int64_t or size_t index. nvcc compiles these unlike the 32-bit loops
-// TransposeGridStride.cpp reads: for a signed counter it computes the trip
+// GridStride.cpp reads: for a signed counter it computes the trip
 // count, `(n - 1 - i) / S` with S = blockDim.x * gridDim.x (a 64-bit
 // division, through its fast path), runs `(trip + 1) % 4` iterations in a
 // remainder loop and the rest in a loop unrolled four times; for size_t

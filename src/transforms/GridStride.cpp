@@ -1,4 +1,4 @@
-// transpose, kernels written as grid-stride loops.
+// Kernels written as grid-stride loops (transpose, rowwalk).
 //
 // What: a kernel whose work is a grid-stride loop,
 // `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x *
@@ -44,10 +44,11 @@
 // their launch.
 #include <algorithm>
 
-#include "Pass.h"
-#include "Transpose.h"
+#include "GridStride.h"
 
-namespace ptxopt::transforms::transpose {
+#include "CloneUtil.h"
+
+namespace ptxopt::transforms::clone {
 
 using ir::Operand;
 
@@ -332,7 +333,7 @@ std::optional<Unlooped> gridStrideLoop(const ir::Function &k, const KernelFacts 
 }  // namespace
 
 std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k, analysis::FunctionAnalyses &fa,
-                                           std::string &why) {
+                                           std::string &why, GridStrideLoops which) {
   why.clear();
   const auto &loops = fa.loops().loops();
   if (loops.empty() || !k.body) return std::nullopt;
@@ -344,6 +345,9 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
   std::vector<uint32_t> drop;
   bool singleExits = true;
   for (const auto &L : loops) {
+    // Outer: a loop inside another (the row walk inside the loop over
+    // rows) stays as it is.
+    if (which == GridStrideLoops::Outer && L.parent) continue;
     bool recognized = false;
     auto u = gridStrideLoop(k, f, L, fa.dom(), why, recognized);
     if (!u) {
@@ -374,4 +378,38 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
   return g;
 }
 
-}  // namespace ptxopt::transforms::transpose
+size_t stmtOfInstr(const ir::Block &b, uint32_t n) {
+  for (size_t i = 0; i < b.body.size(); ++i)
+    if (b.body[i]->kind == ir::Stmt::Kind::Instruction && n-- == 0) return i;
+  return b.body.size();
+}
+
+std::unique_ptr<ir::Function> cloneBody(const ir::Function &k, const std::string &name,
+                                        const std::string &labelSuffix, ir::Module &m) {
+  auto f = ir::cloneFunction(k, name, labelSuffix, m);
+  auto &body = f->body->body;
+  std::vector<std::unique_ptr<ir::Stmt>> flat;
+  for (auto &s : body) {
+    if (s->kind != ir::Stmt::Kind::Block) {
+      flat.push_back(std::move(s));
+      continue;
+    }
+    for (auto &inner : static_cast<ir::Block &>(*s).body) {  // instructions and directives (scopeWhy)
+      inner->edited = true;
+      flat.push_back(std::move(inner));
+    }
+    f->body->edited = true;
+  }
+  body = std::move(flat);
+  return f;
+}
+
+
+std::optional<std::pair<std::string_view, std::string_view>> specialMov(const ir::Instruction &in) {
+  if (in.base() != "mov" || in.operands.size() != 2 || !in.guard.empty() || !in.operands[0].isReg() ||
+      !in.operands[1].isReg())
+    return std::nullopt;
+  return std::make_pair(in.operands[0].text, in.operands[1].text);
+}
+
+}  // namespace ptxopt::transforms::clone
