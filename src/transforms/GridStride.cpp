@@ -43,6 +43,7 @@
 // run), else the original: the clones of one element per thread cover only
 // their launch.
 #include <algorithm>
+#include <set>
 
 #include "GridStride.h"
 
@@ -60,6 +61,11 @@ struct KernelFacts {
   std::map<std::string_view, std::vector<uint32_t>> defs;  // register -> defining instructions
   std::map<std::string_view, std::string_view> special;    // register -> the special register its mov reads
   std::map<std::string_view, int> uses;                    // register -> reads
+  // GridStrideLoops::Outer: the latches' adds of the outermost loops (nvcc
+  // unswitches a grid-stride loop around an inner loop into two, one for
+  // an inner trip count of 0, whose latches both advance the index).
+  std::set<uint32_t> siblingLatches;
+  bool outer = false;
 };
 
 KernelFacts readFacts(analysis::FunctionAnalyses &fa) {
@@ -137,6 +143,21 @@ struct Latch {
   uint32_t exit = UINT32_MAX;  // the block after the latch
 };
 
+/// Whether `o` is v truncated back from its widening in loop `L`: `cvt.u32.u64 o, X` (or
+/// .s32.s64) of `cvt.s64.s32 X, v` (or .u64.u32), each the register's one
+/// definition and inside `L` (v's other definition is the latch's add,
+/// after both: X holds the iteration's v).
+bool roundTripOf(const KernelFacts &f, const analysis::Loop &L, const Operand &o, std::string_view v) {
+  if (!o.isReg()) return false;
+  const ir::Instruction *t = onlyDef(f, o.text);
+  if (!t || !t->guard.empty() || !(t->opcode == "cvt.u32.u64" || t->opcode == "cvt.s32.s64") ||
+      t->operands.size() != 2 || !t->operands[1].isReg() || !L.contains(f.cfg.blockOf(f.cfg.indexOf(t))))
+    return false;
+  const ir::Instruction *w = onlyDef(f, t->operands[1].text);
+  return w && w->guard.empty() && (w->opcode == "cvt.s64.s32" || w->opcode == "cvt.u64.u32") &&
+         w->operands.size() == 2 && isReg(w->operands[1], v) && L.contains(f.cfg.blockOf(f.cfg.indexOf(w)));
+}
+
 std::optional<Latch> readLatch(const KernelFacts &f, const analysis::Loop &L) {
   const auto &ins = f.cfg.instructions();
   const auto &blocks = f.cfg.blocks();
@@ -156,9 +177,13 @@ std::optional<Latch> readLatch(const KernelFacts &f, const analysis::Loop &L) {
   l.v = add.operands[0].text;
   const bool lt = cmp.opcode.starts_with("setp.lt.");
   const Operand &cv = cmp.operands[lt ? 1 : 2], &cb = cmp.operands[lt ? 2 : 1];
-  const Operand &stride = isReg(add.operands[1], l.v) ? add.operands[2] : add.operands[1];
-  if (!isReg(cv, l.v) || !(isReg(add.operands[1], l.v) || isReg(add.operands[2], l.v)) || !stride.isReg() ||
-      !(cb.isReg() || cb.intValue()))
+  // `add v, w, S` with w = v: v itself, or (Outer: a loop whose body widens v,
+  // nvcc's grid-stride loops around an inner loop) `cvt.u32.u64 w, X` of
+  // `cvt.s64.s32 X, v` (or .u64.u32), both once, in the loop.
+  auto isV = [&](const Operand &o) { return isReg(o, l.v) || (f.outer && roundTripOf(f, L, o, l.v)); };
+  const bool first = isV(add.operands[1]);
+  const Operand &stride = first ? add.operands[2] : add.operands[1];
+  if (!isReg(cv, l.v) || !(first || isV(add.operands[2])) || !stride.isReg() || !(cb.isReg() || cb.intValue()))
     return std::nullopt;
   l.stride = stride.text;
   l.bound = cb;
@@ -191,9 +216,14 @@ std::optional<std::string_view> indexStart(const KernelFacts &f, const analysis:
                                            const std::string &dim) {
   const auto &ins = f.cfg.instructions();
   auto dv = f.defs.find(l.v);
-  if (dv == f.defs.end() || dv->second.size() != 2 || std::count(dv->second.begin(), dv->second.end(), l.at) != 1)
-    return std::nullopt;
-  const uint32_t startAt = dv->second[0] == l.at ? dv->second[1] : dv->second[0];
+  if (dv == f.defs.end() || std::count(dv->second.begin(), dv->second.end(), l.at) != 1) return std::nullopt;
+  // v's definitions: the start, this latch's add and (Outer) the latches'
+  // adds of its unswitched siblings.
+  std::vector<uint32_t> starts;
+  for (uint32_t d : dv->second)
+    if (d != l.at && !f.siblingLatches.count(d)) starts.push_back(d);
+  if (starts.size() != 1) return std::nullopt;
+  const uint32_t startAt = starts[0];
   if (L.contains(f.cfg.blockOf(startAt))) return std::nullopt;
   const ir::Instruction *start = ins[startAt];
   std::string_view index = l.v;
@@ -234,7 +264,14 @@ int guardBefore(const KernelFacts &f, const analysis::Loop &L, const analysis::D
                 std::string_view index) {
   const auto &ins = f.cfg.instructions();
   if (l.exit == UINT32_MAX) return -1;
-  const auto &labels = f.cfg.blocks()[l.exit].labels;
+  std::vector<std::string> labels(f.cfg.blocks()[l.exit].labels.begin(), f.cfg.blocks()[l.exit].labels.end());
+  // Outer: a block after the latch that only jumps on (`bra.uni T`, nvcc's
+  // unswitched loop) stands for T.
+  if (const auto &eb = f.cfg.blocks()[l.exit]; f.outer && eb.last == eb.first + 1) {
+    const ir::Instruction &j = *ins[eb.first];
+    if (j.base() == "bra" && j.guard.empty() && j.operands.size() == 1 && j.operands[0].isSym())
+      labels.push_back(std::string(j.operands[0].text));
+  }
   for (uint32_t i = 1; i < ins.size(); ++i) {
     const ir::Instruction &g = *ins[i], &c = *ins[i - 1];
     if (g.base() != "bra" || g.guard.empty() || g.guardNegated || g.operands.size() != 1 || !g.operands[0].isSym() ||
@@ -309,10 +346,28 @@ std::optional<Unlooped> gridStrideLoop(const ir::Function &k, const KernelFacts 
   // last iteration, the latch's predicate (false there).
   const auto &ins = f.cfg.instructions();
   int outside = 0;
-  for (uint32_t i = 0; i < ins.size(); ++i)
-    if (!L.contains(f.cfg.blockOf(i)))
-      for (auto r : analysis::defUse(*ins[i]).uses) outside += r == l->v;
-  if (outside > guard || f.uses.at(l->pred) != 1) {
+  if (f.outer) {
+    // Outer: reads in code the loop's exit reaches (an unswitched sibling
+    // loop is on another path; the guard before the loop is not after it).
+    std::vector<bool> seen(f.cfg.blocks().size());
+    std::vector<uint32_t> work{l->exit};
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      if (b == UINT32_MAX || seen[b]) continue;
+      seen[b] = true;
+      const auto &bb = f.cfg.blocks()[b];
+      for (uint32_t i = bb.first; i < bb.last; ++i)
+        for (auto r : analysis::defUse(*ins[i]).uses) outside += r == l->v;
+      work.insert(work.end(), bb.succs.begin(), bb.succs.end());
+    }
+  } else {
+    for (uint32_t i = 0; i < ins.size(); ++i)
+      if (!L.contains(f.cfg.blockOf(i)))
+        for (auto r : analysis::defUse(*ins[i]).uses) outside += r == l->v;
+    outside -= guard;
+  }
+  if (outside > 0 || f.uses.at(l->pred) != 1) {
     why = "a loop whose index or condition is read after it";
     return std::nullopt;
   }
@@ -337,7 +392,12 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
   why.clear();
   const auto &loops = fa.loops().loops();
   if (loops.empty() || !k.body) return std::nullopt;
-  const KernelFacts f = readFacts(fa);
+  KernelFacts f = readFacts(fa);
+  if (which == GridStrideLoops::Outer) {
+    f.outer = true;
+    for (const auto &L : loops)
+      if (auto l = L.parent ? std::nullopt : readLatch(f, L)) f.siblingLatches.insert(l->at);
+  }
   // Only kernels reading %nctaid (a grid stride) are asked about.
   if (std::none_of(f.special.begin(), f.special.end(), [](const auto &s) { return s.second.starts_with("%nctaid."); }))
     return std::nullopt;
@@ -355,10 +415,14 @@ std::optional<GridStride> unloopGridStride(ir::Module &m, const ir::Function &k,
       return std::nullopt;
     }
     if (std::any_of(g.conds.begin(), g.conds.end(), [&](const auto &c) { return c.dim == u->cond.dim; })) {
-      why = "two grid-stride loops along one grid dimension";
-      return std::nullopt;
+      // Outer: nvcc's unswitched copies of one loop share its condition.
+      if (!f.outer || std::find(g.conds.begin(), g.conds.end(), u->cond) == g.conds.end()) {
+        why = "two grid-stride loops along one grid dimension";
+        return std::nullopt;
+      }
+    } else {
+      g.conds.push_back(u->cond);
     }
-    g.conds.push_back(u->cond);
     singleExits &= u->singleExit;
     drop.insert(drop.end(), u->drop.begin(), u->drop.end());
   }

@@ -159,6 +159,7 @@
 // RowWalkClone.cpp (building the clones), RowWalkVariants.cpp (the clones
 // as variants: launch conditions, remarks), RowWalk.h (their shared
 // structures).
+#include "GridStride.h"
 #include "RowWalk.h"
 
 namespace ptxopt::transforms {
@@ -570,10 +571,82 @@ bool Planner::run(KernelPlan &plan, std::string &why, const Stmt *&whyAt) {
 
 using namespace rowwalk;
 
+namespace rowwalk {
+namespace {
+
+/// The clones of `plan` (planned from `from`, `k` or its copy): lanes (and
+/// CSR's rounds), staged, regacc; their names begin with `stem`, and each
+/// variant asks the launch conditions `once` (a grid-stride kernel's copy).
+void addPlannedClones(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
+                      const std::string &stem, const std::vector<Variant::GridStrideOnce> &once) {
+  ir::Module &m = ctx.module;
+  Variant base;
+  base.pass = "rowwalk";
+  base.gridStrideOnce = once;
+  for (const auto &[a, b] : plan.disjoint) base.disjointParams.push_back({a, b});
+  std::string conds;
+  for (const auto &[a, b] : plan.disjoint)
+    conds += std::string(conds.empty() ? "" : ", ") + "params " + std::to_string(a) + " and " + std::to_string(b) +
+             " in different allocations";
+  if (const std::string o = gridStrideOnceText(base); !o.empty()) conds += (conds.empty() ? "" : ", ") + o;
+  int at = m.itemIndex(k);
+  if (!plan.lanes.empty()) addLanesClones(ctx, k, from, plan, base, stem, at);
+  if (!plan.staged.empty()) addStagedClone(ctx, k, from, plan, base, conds, stem, at);
+  if (!plan.accList.empty()) {
+    Variant r = base;
+    r.kind = "regacc";
+    r.name = stem + "regacc";
+    KernelPlan onlyMem;
+    onlyMem.accList = plan.accList;
+    if (ctx.addClone(*k, buildClone(m, from, onlyMem, r.name, false, false), r, at)) {
+      ctx.remark(Remark::Kind::Applied, *k, "",
+                 r.name + ": " + std::to_string(plan.accList.size()) +
+                     " accumulator(s) in memory kept in a register through the loop, stored once after it; "
+                     "conditions: " + (conds.empty() ? "none" : conds));
+      ctx.count("accumulators", double(plan.accList.size()));
+    }
+  }
+}
+
+/// A kernel written as a grid-stride loop over rows (`for (i = tid; i < n;
+/// i += blockDim.x * gridDim.x)` around the row walk, CSR's among them): the
+/// clones of the kernel of one row per thread it is (clone::unloopGridStride,
+/// the outer loop only), named `<k>__ptxopt_once_*`, for launches whose
+/// threads cover the loop's bound (each thread's loop runs once). They come
+/// before the clones of the kernel itself (row walks inside a loop: the
+/// staged clone of the inner loops alone), which take the other launches.
+void addGridStrideClones(PassContext &ctx, ir::Function *k) {
+  std::string why;
+  auto gs = clone::unloopGridStride(ctx.module, *k, ctx.analyses.get(*k), why, clone::GridStrideLoops::Outer);
+  if (!gs) {
+    // A grid-stride loop around another loop that is not taken: say why
+    // (a loop of another kind, or no loop over rows: no remark).
+    const auto &loops = ctx.analyses.get(*k).loops().loops();
+    if (!why.empty() && std::any_of(loops.begin(), loops.end(), [](const analysis::Loop &L) { return L.parent; }))
+      ctx.remark(Remark::Kind::Missed, *k, "",
+                 "no clone of the kernel of one row per thread (for launches whose threads cover the grid-stride "
+                 "loop's bound): " + why);
+    return;
+  }
+  ir::Function &once = *gs->kernel;
+  if (!ctx.analyses.get(once).loops().loops().empty()) {  // a row walk inside the loop over rows
+    KernelPlan plan;
+    const Stmt *whyAt = nullptr;
+    Planner planner(ctx, once);
+    if (planner.run(plan, why, whyAt))
+      addPlannedClones(ctx, k, once, plan, std::string(k->name) + "__ptxopt_once_", gs->conds);
+  }
+  ctx.analyses.invalidate(once);
+}
+
+}  // namespace
+}  // namespace rowwalk
+
 void runRowWalk(PassContext &ctx) {
   ir::Module &m = ctx.module;
   for (ir::Function *k : clone::originalKernels(m)) {
     if (!k->body) continue;
+    addGridStrideClones(ctx, k);
     KernelPlan plan;
     std::string why;
     const Stmt *whyAt = nullptr;
@@ -613,31 +686,7 @@ void runRowWalk(PassContext &ctx) {
                    "not transformed: " + why);
       continue;
     }
-    const std::string kname(k->name);
-    Variant base;
-    base.pass = "rowwalk";
-    for (const auto &[a, b] : plan.disjoint) base.disjointParams.push_back({a, b});
-    std::string conds;
-    for (const auto &[a, b] : plan.disjoint)
-      conds += std::string(conds.empty() ? "" : ", ") + "params " + std::to_string(a) + " and " + std::to_string(b) +
-               " in different allocations";
-    int at = m.itemIndex(k);
-    if (!plan.lanes.empty()) addLanesClones(ctx, k, from, plan, base, at);
-    if (!plan.staged.empty()) addStagedClone(ctx, k, from, plan, base, conds, at);
-    if (!plan.accList.empty()) {
-      Variant r = base;
-      r.kind = "regacc";
-      r.name = kname + "__ptxopt_regacc";
-      KernelPlan onlyMem;
-      onlyMem.accList = plan.accList;
-      if (ctx.addClone(*k, buildClone(m, from, onlyMem, r.name, false, false), r, at)) {
-        ctx.remark(Remark::Kind::Applied, *k, "",
-                   r.name + ": " + std::to_string(plan.accList.size()) +
-                       " accumulator(s) in memory kept in a register through the loop, stored once after it; "
-                       "conditions: " + (conds.empty() ? "none" : conds));
-        ctx.count("accumulators", double(plan.accList.size()));
-      }
-    }
+    addPlannedClones(ctx, k, from, plan, std::string(k->name) + "__ptxopt_", {});
   }
 }
 

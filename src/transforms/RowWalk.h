@@ -700,11 +700,17 @@ std::vector<std::string> emitPiecePreds(Emitter &e, const std::string &issued, c
 // The clones as variants, with their conditions and remarks (RowWalkVariants.cpp).
 /// The staged clones of a planned kernel: `_staged` (rows that start 16-byte
 /// aligned) and `_staged_unaligned`; `conds` says the base variant's conditions.
+/// `stem` begins the clones' names: `<k>__ptxopt_`, or `<k>__ptxopt_once_`
+/// for the copy of a kernel written as a grid-stride loop over rows.
 void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                    const Variant &base, const std::string &conds, int &at);
+                    const Variant &base, const std::string &conds, const std::string &stem, int &at);
 /// The lanes clones of a planned kernel (one per lane count, the block
-/// route and the scalar-load form for 32 lanes).
+/// route and the scalar-load form for 32 lanes), then CSR's rounds clone.
 void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                    const Variant &base, int &at);
+                    const Variant &base, const std::string &stem, int &at);
+/// "threads along x at least param 3 (each thread's grid-stride loop runs
+/// once)": the launch conditions of a clone of a grid-stride kernel's copy
+/// (`v.gridStrideOnce`), or "".
+std::string gridStrideOnceText(const Variant &v);
 
 }  // namespace ptxopt::transforms::rowwalk

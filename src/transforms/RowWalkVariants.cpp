@@ -55,11 +55,10 @@ std::string minText(const Variant &v) {
 /// One staged clone (RowWalkStaged.cpp builds it), its variant and its
 /// remark; `conds` says the base variant's conditions.
 void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                      const Variant &base, const std::string &conds, bool unaligned, int &at) {
+                      const Variant &base, const std::string &conds, bool unaligned, const std::string &stem, int &at) {
   ir::Module &m = ctx.module;
-  const std::string kname(k->name);
   const bool yToZ = stagedMapsYToZ(from);
-  Variant s = stagedVariant(base, kname + (unaligned ? "__ptxopt_staged_unaligned" : "__ptxopt_staged"), yToZ);
+  Variant s = stagedVariant(base, stem + (unaligned ? "staged_unaligned" : "staged"), yToZ);
   // Rows of at least kStagedMinRow elements (kMinRow when forced).
   std::vector<const LanePlan *> lps;
   for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
@@ -131,6 +130,18 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
 
 }  // namespace
 
+/// "threads along x at least param 3 (each thread's grid-stride loop runs
+/// once)" for a variant of the copy of a grid-stride kernel, else "".
+std::string gridStrideOnceText(const Variant &v) {
+  std::string t;
+  for (const auto &g : v.gridStrideOnce) {
+    std::string bound = g.times != 1 ? std::to_string(g.times) : "";
+    for (uint32_t p : g.params) bound += (bound.empty() ? "param " : " * param ") + std::to_string(p);
+    t += std::string(t.empty() ? "" : ", ") + "threads along " + char('x' + g.dim) + " at least " + bound;
+  }
+  return t.empty() ? t : t + " (each thread's grid-stride loop runs once)";
+}
+
 /// ", N guarded part(s) run straight ..." when a staged loop of `plan` runs
 /// guarded parts straight in its tiles (RowWalkSpeculate.cpp), else "".
 std::string straightRemark(const KernelPlan &plan) {
@@ -171,7 +182,7 @@ std::string storedRowsRemark(const KernelPlan &plan) {
 /// alignment conditions), then `_staged_unaligned` for the other launches
 /// (rowwalk-staged-unaligned; rows no condition aligns get it alone).
 void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                    const Variant &base, const std::string &conds, int &at) {
+                    const Variant &base, const std::string &conds, const std::string &stem, int &at) {
   // The unaligned clone where a row length's alignment is a condition or
   // none can align the rows; not beside lanes clones (their scalar form
   // takes the launches whose rows do not align, and comes first).
@@ -192,7 +203,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
   }
   unalignedOk &= anyUnaligned;
   if (alignable)
-    addStagedVariant(ctx, k, from, plan, base, conds, false, at);
+    addStagedVariant(ctx, k, from, plan, base, conds, false, stem, at);
   else
     ctx.remark(Remark::Kind::Missed, *k, "",
                std::string(unalignedOk ? "no aligned staged clone: " : "no staged clone: ") +
@@ -216,7 +227,7 @@ void addStagedClone(PassContext &ctx, ir::Function *k, const ir::Function &from,
       sp.runs.clear();
       sp.aligned.clear();
     }
-    addStagedVariant(ctx, k, from, u, base, conds, true, at);
+    addStagedVariant(ctx, k, from, u, base, conds, true, stem, at);
   }
 }
 
@@ -225,7 +236,7 @@ namespace {
 /// the original's launch, whole warps.
 /// `conds`: the lanes variant's conditions as addLanesClones words them.
 void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                       const Variant &v, const std::string &conds, int &at) {
+                       const Variant &v, const std::string &conds, const std::string &stem, int &at) {
   const unsigned G = ctx.options.rowwalk.csrLanes;
   // Rows through a 64-bit pointer (an `int` index): with an `unsigned`
   // index nvcc recomputes each address from the 32-bit index, the split
@@ -248,7 +259,7 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   }
   Variant r = v;
   r.kind = plan.reassoc ? "csr-lanes+reassoc" : "csr-lanes";
-  r.name = std::string(k->name) + "__ptxopt_csr";
+  r.name = stem + "csr";
   r.blockMultiple[0] = kLanes;
   r.minLaunchThreads = kCsrMinLaunch;
   KernelPlan sampled = plan;
@@ -280,9 +291,8 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
 /// the block route and the scalar-load form for 32 lanes; their variants
 /// and remark.
 void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from, const KernelPlan &plan,
-                    const Variant &base, int &at) {
+                    const Variant &base, const std::string &stem, int &at) {
   ir::Module &m = ctx.module;
-  const std::string kname(k->name);
   unsigned loopsSplit = static_cast<unsigned>(plan.lanes.size()), vec = 0;
   for (const auto &lp : plan.lanes) vec += static_cast<unsigned>(lp.runs.size());
   Variant v = base;
@@ -312,15 +322,17 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
     aconds += std::string(aconds.empty() ? "" : ", ") + "params " + std::to_string(d.a) + " and " +
               std::to_string(d.b) + " in different allocations";
   if (!alignText.empty()) aconds += std::string(aconds.empty() ? "" : ", ") + alignText;
+  if (const std::string once = gridStrideOnceText(v); !once.empty())
+    aconds += std::string(aconds.empty() ? "" : ", ") + once;
   for (const auto &[G, minRow] : counts) {
     const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
     Variant g = v;
     for (uint32_t p : rowParams) g.minParams.push_back({p, minRow});
-    g.name = kname + "__ptxopt_lanes" + suffix;
+    g.name = stem + "lanes" + suffix;
     g.grid[0].multiply = G;
     g.blockMultiple[0] = G;
     Variant b = g;
-    b.name = kname + "__ptxopt_lanes" + suffix + "_blk";
+    b.name = stem + "lanes" + suffix + "_blk";
     b.grid[0].multiply = 1;
     b.blockMultiple[0] = 1;
     b.block[0].multiply = G;
@@ -337,7 +349,7 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
       KernelPlan scalar = plan;
       for (auto &lp : scalar.lanes) lp.runs.clear();
       Variant sc = g;
-      sc.name = kname + "__ptxopt_lanes" + suffix + "_scalar";
+      sc.name = stem + "lanes" + suffix + "_scalar";
       sc.alignedParams.clear();
       kept |= ctx.addClone(*k, buildClone(m, from, scalar, sc.name, true, true, false, G), sc, at);
     }
@@ -357,14 +369,14 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
                      "; conditions: " + (conds.empty() ? "none" : conds) +
                      (!full || v.alignedParams.empty()
                           ? ""
-                          : "; " + kname + "__ptxopt_lanes" + suffix +
+                          : "; " + stem + "lanes" + suffix +
                                 "_scalar without the 16-byte loads for the other launches"));
       ctx.count("lanes-loops", loopsSplit);
       if (plan.reassoc) ctx.count("reassociated");
     }
   }
   // After rowwalk-csr's clone (asked for: every launch it can take).
-  if (csrRounds) addCsrRoundsClone(ctx, k, from, plan, v, aconds, at);
+  if (csrRounds) addCsrRoundsClone(ctx, k, from, plan, v, aconds, stem, at);
 }
 
 }  // namespace ptxopt::transforms::rowwalk

@@ -693,6 +693,7 @@ std::vector<Case> allCases() {
   addTri(cs);
   addNested(cs);
   addMasked(cs);
+  addRowWalkGridStride(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);
   addRowWalkShort(cs);

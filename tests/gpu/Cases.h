@@ -150,6 +150,8 @@ void addTri(std::vector<Case> &cs);
 void addNested(std::vector<Case> &cs);
 /// rowwalk's masked row walks, rowwalk-masked (CasesMasked.cpp).
 void addMasked(std::vector<Case> &cs);
+/// Row walks inside a grid-stride loop over rows (CasesRowWalkGridStride.cpp).
+void addRowWalkGridStride(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
 /// Rows read under a guard on indices (CasesRowWalkGuards.cpp; addRowWalkGuards calls it).

@@ -397,7 +397,9 @@ void addRowWalkSweep(std::vector<Case> &cs) {
   cs.push_back(grid(20000, 1024, 64, "", "=mv_gridstride__ptxopt_staged_pack"));
   cs.push_back(grid(20000, 1024, 64, "rowwalk", "=mv_gridstride__ptxopt_staged"));
   cs.push_back(grid(3000, 1004, 8, forced, "=mv_gridstride__ptxopt_staged"));
-  cs.push_back(grid(1000, 1004, 16, forced, "=mv_gridstride__ptxopt_staged"));
+  // More threads than rows: each thread's loop runs once, the clone of the
+  // kernel of one row per thread (CasesRowWalkGridStride.cpp).
+  cs.push_back(grid(1000, 1004, 16, forced, "=mv_gridstride__ptxopt_once_staged"));
   // An int row walked downwards (A, y, m, n): the lanes clones, exact.
   auto down = [&](unsigned m, unsigned n, const std::string &expect) {
     Case c = makeCase("rowwalk sweep: int row walked downwards " + std::to_string(m) + "x" + std::to_string(n),

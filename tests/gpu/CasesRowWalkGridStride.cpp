@@ -1,0 +1,117 @@
+// gpu-diff cases ("gridstride: ") of row walks inside a grid-stride loop over rows (issue
+// 29; clone::unloopGridStride with GridStrideLoops::Outer, RowWalk.cpp's
+// addGridStrideClones; tests/lit/rowwalk/Inputs/gridstride.cu): launches
+// whose threads cover the rows run the clones of the kernel of one row per
+// thread (`<k>__ptxopt_once_*`, manifest condition gridStrideOnce), the
+// others the clones of the kernel itself (the staged clone of the inner
+// loop, 128-byte tiles) or the original. Every clone compared bit for bit
+// with the original on random non-zero inputs (floats summed in the
+// original's order; the float CSR with --reassociate against a float64
+// bound).
+//
+// Edges: rows not a multiple of the block, rows not 16-byte aligned (the
+// unaligned form), rows of length 0 (nvcc's second grid-stride loop, y[i] =
+// 0), launches of a few blocks whose threads loop several times (the once
+// clones must not run), CSR rows of 1-8 (each warp the original code) and
+// the CSR launch floor.
+#include "Cases.h"
+
+#include <cmath>
+
+namespace gpudiff {
+
+namespace {
+
+/// `c` launched with `blocks` blocks (threads fewer than its rows: each
+/// thread's grid-stride loop runs several times), renamed to say so.
+Case fewBlocks(Case c, unsigned blocks) {
+  c.grid = {blocks, 1, 1};
+  c.name += ", " + std::to_string(blocks) + " blocks (the loop runs several times)";
+  return c;
+}
+
+/// gemv_gs_f32(A rows x m, x m, y rows, rows, m).
+Case gemv(unsigned rows, unsigned m, unsigned block, const std::string &expect, const std::string &what = "") {
+  return rowsCase("gridstride", "rowwalkgridstride", "gemv_gs_f32",
+                  {in(Elem::F32, size_t(rows) * m + 1), in(Elem::F32, m + 1), out(Elem::F32, rows),
+                   i32(int32_t(rows)), i32(int32_t(m))},
+                  rows, m, block, expect, what);
+}
+
+/// rowsum_gs_u32(A rows x m, y rows, rows, m).
+Case rowsum(unsigned rows, unsigned m, unsigned block, const std::string &expect) {
+  return rowsCase("gridstride", "rowwalkgridstride", "rowsum_gs_u32",
+                  {in(Elem::I32, size_t(rows) * m + 1), out(Elem::I32, rows), i32(int32_t(rows)), i32(int32_t(m))},
+                  rows, m, block, expect);
+}
+
+/// csr_gs_i32 / csr_gs_f32(rowptr, col, val, x, y, n): rows of lo..hi
+/// non-zeros (one in `zeros` empty), columns random below 4096.
+Case csr(bool floating, unsigned n, unsigned lo, unsigned hi, unsigned zeros, const std::string &passes,
+         const std::string &expect) {
+  constexpr unsigned kCols = 4096, kBlock = 256;
+  const Elem e = floating ? Elem::F32 : Elem::I32;
+  const size_t nnz = std::max<size_t>(1, size_t(n) * hi);
+  const std::string kernel = floating ? "csr_gs_f32" : "csr_gs_i32";
+  Case c = makeCase("gridstride: " + kernel + " " + std::to_string(n) + " rows of " + std::to_string(lo) + "-" +
+                        std::to_string(hi) + (zeros ? ", one in " + std::to_string(zeros) + " empty" : "") +
+                        (passes.empty() ? "" : " (" + passes + ")"),
+                    "rowwalkgridstride", kernel,
+                    {rowPtrs(n, lo, hi, zeros), indices(nnz, kCols), in(e, nnz), in(e, kCols), out(e, n),
+                     i32(int32_t(n))},
+                    {(n + kBlock - 1) / kBlock, 1, 1}, {kBlock, 1, 1});
+  c.passes = passes;
+  c.expect = expect;
+  c.big = nnz >= (size_t(1) << 22);
+  if (floating)  // reassociated: |y - ref| <= (len + 1) * 2^-23 * sum |val*x| per row
+    c.approx = [n](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
+      using L = long double;
+      const auto *rp = reinterpret_cast<const uint32_t *>(inputs[0].data());
+      const auto *col = reinterpret_cast<const uint32_t *>(inputs[1].data());
+      const auto *val = reinterpret_cast<const float *>(inputs[2].data());
+      const auto *x = reinterpret_cast<const float *>(inputs[3].data());
+      const auto *y = reinterpret_cast<const float *>(outputs.data());
+      for (size_t i = 0; i < n; ++i) {
+        L ref = 0, mag = 0;
+        for (uint32_t j = rp[i]; j < rp[i + 1]; ++j) {
+          ref += L(val[j]) * L(x[col[j]]);
+          mag += std::fabs(L(val[j]) * L(x[col[j]]));
+        }
+        if (!(std::fabs(L(y[i]) - ref) <= L(rp[i + 1] - rp[i] + 1) * std::ldexp(L(1), -23) * mag))
+          return "row " + std::to_string(i) + ": " + std::to_string(double(y[i])) + " vs " + std::to_string(double(ref));
+      }
+      return std::string();
+    };
+  return c;
+}
+
+}  // namespace
+
+void addRowWalkGridStride(std::vector<Case> &cs) {
+  // A GEMV written as a grid-stride loop, a thread per row: the once clone
+  // (256-byte tiles, pack's 16-byte loads); a few blocks: the kernel's own
+  // staged clone of the inner loop (128-byte tiles).
+  cs.push_back(gemv(4096, 4096, 256, "=gemv_gs_f32__ptxopt_once_staged_pack"));
+  cs.push_back(gemv(20000, 1024, 256, "=gemv_gs_f32__ptxopt_once_staged_pack"));
+  cs.push_back(fewBlocks(gemv(4096, 4096, 256, "=gemv_gs_f32__ptxopt_staged_pack"), 8));
+  cs.push_back(fewBlocks(gemv(20000, 1024, 256, "=gemv_gs_f32__ptxopt_staged_pack"), 16));
+  cs.push_back(gemv(4001, 1024, 128, "=gemv_gs_f32__ptxopt_once_staged_pack"));
+  cs.push_back(gemv(3000, 1025, 256, "=gemv_gs_f32__ptxopt_once_staged_unaligned_pack", "rows not aligned"));
+  cs.push_back(gemv(100000, 0, 256, "=gemv_gs_f32__ptxopt_pack", "rows of 0"));
+  // Integer row sums through an unsigned index: the lanes clones.
+  cs.push_back(rowsum(4096, 4096, 256, "=rowsum_gs_u32__ptxopt_once_lanes"));
+  cs.push_back(rowsum(65536, 100, 256, "=rowsum_gs_u32__ptxopt_once_lanes4"));
+  cs.push_back(fewBlocks(rowsum(4096, 4096, 256, "=rowsum_gs_u32__ptxopt_staged"), 8));
+  cs.push_back(rowsum(4000, 300, 96, "=rowsum_gs_u32__ptxopt_once_lanes"));
+  // CSR: the rounds clone where the launch covers the rows.
+  cs.push_back(csr(false, 70001, 32, 256, 0, "", "=csr_gs_i32__ptxopt_once_csr"));
+  cs.push_back(csr(false, 65536, 128, 128, 0, "", "=csr_gs_i32__ptxopt_once_csr"));
+  cs.push_back(csr(false, 100000, 1, 8, 8, "", "=csr_gs_i32__ptxopt_once_csr"));
+  cs.push_back(csr(false, 80000, 0, 40, 4, "", "=csr_gs_i32__ptxopt_once_csr"));
+  cs.push_back(csr(false, 4001, 32, 256, 8, "", "original"));  // under the launch floor
+  cs.push_back(fewBlocks(csr(false, 70001, 32, 256, 0, "", "original"), 64));
+  cs.push_back(csr(true, 70001, 32, 256, 0, "rowwalk;reassociate", "=csr_gs_f32__ptxopt_once_csr"));
+  cs.push_back(csr(true, 70001, 32, 256, 0, "", "original"));  // exact by default: no clone
+}
+
+}  // namespace gpudiff
