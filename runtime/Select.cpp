@@ -372,6 +372,30 @@ bool intArgument(const std::vector<uint32_t> &paramSizes, void *const *params, u
   return true;
 }
 
+/// The signed integer field `mp` names (mp.bytes bytes at mp.offset of
+/// argument mp.index, a struct); false (and `why`) when it lies outside.
+bool fieldArgument(const std::vector<uint32_t> &paramSizes, void *const *params, const Variant::MinParam &mp,
+                   int64_t &value, std::string *why) {
+  const uint32_t index = mp.index;
+  if (index >= paramSizes.size())
+    return !failed(why, [&] { return "param " + std::to_string(index) + " is not in the manifest"; });
+  if (!params || !params[index]) return !failed(why, [&] { return "param " + std::to_string(index) + " was not given"; });
+  if ((mp.bytes != 4 && mp.bytes != 8) || uint64_t(mp.offset) + mp.bytes > paramSizes[index])
+    return !failed(why, [&] {
+      return "param " + std::to_string(index) + " has no " + std::to_string(mp.bytes) + "-byte field at byte " +
+             std::to_string(mp.offset);
+    });
+  const auto *p = static_cast<const unsigned char *>(params[index]) + mp.offset;
+  if (mp.bytes == 4) {
+    int32_t x;
+    std::memcpy(&x, p, 4);
+    value = x;
+  } else {
+    std::memcpy(&value, p, 8);
+  }
+  return true;
+}
+
 /// The threadsPerParam conditions; text only when `why` is given.
 /// The first entry of `per` that `count` fails (count < times * argument,
 /// an argument of 0 or less holding), its text `what(entry, value)`; an
@@ -403,11 +427,14 @@ bool threadsPerParamFail(const Variant &v, const std::vector<uint32_t> &paramSiz
 bool minParamsFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params, std::string *why) {
   for (const auto &mp : v.minParams) {
     int64_t value = 0;
-    if (!intArgument(paramSizes, params, mp.index, value, why)) return true;
+    if (mp.bytes ? !fieldArgument(paramSizes, params, mp, value, why)
+                 : !intArgument(paramSizes, params, mp.index, value, why))
+      return true;
     if (value < mp.value)
       return failed(why, [&] {
-        return "param " + std::to_string(mp.index) + " (" + std::to_string(value) +
-               ") is below the clone's minimum " + std::to_string(mp.value);
+        return "param " + std::to_string(mp.index) +
+               (mp.bytes ? " bytes " + std::to_string(mp.offset) + ".." + std::to_string(mp.offset + mp.bytes - 1) : "") +
+               " (" + std::to_string(value) + ") is below the clone's minimum " + std::to_string(mp.value);
       });
   }
   return false;

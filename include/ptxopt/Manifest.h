@@ -96,6 +96,11 @@ struct Variant {
   struct MinParam {
     uint32_t index;
     int64_t value;
+    // A field of a struct argument (`bytes` 4 or 8): the signed integer of
+    // `bytes` bytes at byte `offset` of argument `index` (`struct P { ...;
+    // int m; } p`, `p.m`); bytes 0: the whole argument.
+    uint32_t offset = 0;
+    uint32_t bytes = 0;
     bool operator==(const MinParam &) const = default;
   };
   std::vector<MinParam> minParams;

@@ -76,7 +76,11 @@ Json variantJson(const Variant &v) {
   }
   if (!v.minParams.empty()) {
     Json mins = Json::array();
-    for (const auto &p : v.minParams) mins.push_back(Json{{"index", p.index}, {"value", p.value}});
+    for (const auto &p : v.minParams) {
+      Json m{{"index", p.index}, {"value", p.value}};
+      if (p.bytes) m["offset"] = p.offset, m["bytes"] = p.bytes;
+      mins.push_back(std::move(m));
+    }
     j["minParams"] = std::move(mins);
   }
   if (!v.threadsPerParam.empty()) j["threadsPerParam"] = perParamsJson(v.threadsPerParam);
@@ -342,10 +346,18 @@ Variant parseVariant(const Json &j, const std::string &path, size_t numParams) {
     const Json &mins = getArray(j["minParams"], path + ".minParams");
     for (size_t i = 0; i < mins.size(); ++i) {
       std::string p = path + ".minParams[" + std::to_string(i) + "]";
-      expectKeys(mins[i], p, {"index", "value"});
+      expectKeys(mins[i], p, {"index", "value"}, {"offset", "bytes"});
       Variant::MinParam m{getParamIndex(mins[i]["index"], p + ".index", numParams), 0};
       if (!mins[i]["value"].is_number_integer()) fail(p + ".value", std::string("expected an integer, got ") + typeName(mins[i]["value"]));
       m.value = mins[i]["value"].get<int64_t>();
+      if (mins[i].contains("bytes") != mins[i].contains("offset")) fail(p, "\"offset\" and \"bytes\" go together");
+      if (mins[i].contains("bytes")) {
+        for (const char *key : {"offset", "bytes"})
+          if (!mins[i][key].is_number_unsigned()) fail(p + "." + key, std::string("expected an unsigned integer, got ") + typeName(mins[i][key]));
+        m.offset = mins[i]["offset"].get<uint32_t>();
+        m.bytes = mins[i]["bytes"].get<uint32_t>();
+        if (m.bytes != 4 && m.bytes != 8) fail(p + ".bytes", "expected 4 or 8, got " + std::to_string(m.bytes));
+      }
       v.minParams.push_back(m);
     }
   }

@@ -184,7 +184,7 @@ bool implies(const Variant &later, const Variant &earlier) {
     if (std::find(a.disjointParams.begin(), a.disjointParams.end(), p) == a.disjointParams.end()) return false;
   for (const auto &p : b.minParams) {
     bool covered = false;
-    for (const auto &q : a.minParams) covered |= q.index == p.index && q.value >= p.value;
+    for (const auto &q : a.minParams) covered |= q.index == p.index && q.offset == p.offset && q.bytes == p.bytes && q.value >= p.value;
     if (!covered) return false;
   }
   for (const auto &p : b.threadsPerParam) {

@@ -326,7 +326,40 @@ int Planner::provenance(uint32_t at, std::string_view reg, int depth) {
   return result == -3 ? -2 : result;
 }
 
-void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &L, std::set<int> &out, int depth) {
+/// The struct field `ld.param` `in` loads into `reg`: `[param+off]` of a
+/// parameter declared as bytes (`.b8 p[32]`, a struct passed by value),
+/// `reg` the loaded register or the k-th of its vector (`{%a, %b}`: off +
+/// k * size); a 4- or 8-byte integer. param -1 when it is none of these.
+TripField Planner::structField(const Instruction &in, std::string_view reg) const {
+  TripField f;
+  const Operand &a = in.operands[1].elems[0];
+  std::string_view sym;
+  int64_t off = 0;
+  if (a.isSym()) sym = a.text;
+  else if (a.kind == Operand::Kind::Sum && a.text == "+" && a.elems[0].isSym() && a.elems[1].intValue())
+    sym = a.elems[0].text, off = *a.elems[1].intValue();
+  const int i = sym.empty() ? -1 : paramIndex(k_, sym);
+  if (i < 0 || (*k_.params)[size_t(i)].type() != ".b8" || off < 0) return f;
+  const std::string_view op = in.opcode;
+  const uint32_t bytes = op.ends_with("32") ? 4 : op.ends_with("64") ? 8 : 0;
+  if (!bytes || !(op.ends_with(".u32") || op.ends_with(".s32") || op.ends_with(".u64") || op.ends_with(".s64") ||
+                  op.ends_with(".b32") || op.ends_with(".b64")))
+    return f;
+  const Operand &dst = in.operands[0];
+  int k = -1;
+  if (dst.isReg() && dst.text == reg) k = 0;
+  else if (dst.kind == Operand::Kind::Vector)
+    for (size_t e = 0; e < dst.elems.size(); ++e)
+      if (dst.elems[e].isReg() && dst.elems[e].text == reg) k = int(e);
+  if (k < 0) return f;
+  f.param = i;
+  f.offset = uint32_t(off) + uint32_t(k) * bytes;
+  f.bytes = bytes;
+  return f;
+}
+
+void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &L, std::set<int> &out,
+                            std::set<TripField> &fields, int depth) {
   if (depth > 16) return;
   const auto &cfg = fa_.cfg();
   for (uint32_t d : fa_.defs().defsAt(at, reg)) {
@@ -336,6 +369,7 @@ void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &
     if (in.base() == "ld" && in.hasModifier(".param") && in.operands.size() == 2 &&
         in.operands[1].kind == Operand::Kind::Address && in.operands[1].elems.size() == 1) {
       if (int i = paramIndex(k_, in.operands[1].elems[0].text); i >= 0) out.insert(i);
+      else if (auto f = structField(in, reg); f.param >= 0) fields.insert(f);
       continue;
     }
     // A value loaded from memory (`len = lens[i]`): the parameters of its
@@ -350,7 +384,8 @@ void Planner::paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &
     // every launch passes.
     if (in.base() == "cvta") continue;
     for (size_t o = 1; o < in.operands.size(); ++o)
-      analysis::forEachRegister(in.operands[o], [&](const Operand &r) { paramsFeeding(d, r.text, L, out, depth + 1); });
+      analysis::forEachRegister(in.operands[o],
+                                [&](const Operand &r) { paramsFeeding(d, r.text, L, out, fields, depth + 1); });
   }
 }
 

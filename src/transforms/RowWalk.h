@@ -132,6 +132,14 @@ struct Acc {
   bool prefix = false;    // refused: its updated value is read again in the loop (accumulatorChain)
 };
 
+/// A 4- or 8-byte integer field of a struct parameter (`ld.param.u32 %r,
+/// [k_param_0+28]`, or an element of `ld.param.v2.u32 {%a, %b}, [..+24]`).
+struct TripField {
+  int param = -1;
+  uint32_t offset = 0, bytes = 0;
+  auto operator<=>(const TripField &) const = default;
+};
+
 struct LanePlan {
   LoopBlock loop;
   std::vector<IV> ivs;
@@ -148,6 +156,9 @@ struct LanePlan {
   bool lessInclusive = false;
   size_t setpAt = 0;
   std::set<int> tripParams;  // integer parameters the trip count is computed from
+  // Integer fields of struct parameters it is computed from (`p.m` of a
+  // `struct P p` argument): their floors are launch conditions too.
+  std::set<TripField> tripFields;
   bool dataRows = false;     // rows that start and end at loaded values (CSR; RowWalkCsr.cpp)
   // Load runs merged into one 16-byte load: first load's body index -> loads.
   std::vector<std::vector<size_t>> runs;
@@ -568,7 +579,9 @@ private:
   /// The parameters whose values flow into `reg` as read at `at` (through
   /// any arithmetic, not through a value loaded from memory), ignoring
   /// definitions inside loop L.
-  void paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &L, std::set<int> &out, int depth);
+  void paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &L, std::set<int> &out,
+                     std::set<TripField> &fields, int depth);
+  TripField structField(const Instruction &in, std::string_view reg) const;
 
   PassContext &ctx_;
   ir::Function &k_;

@@ -34,6 +34,26 @@ std::vector<uint32_t> integerTripParams(const ir::Function &k, const std::vector
   return out;
 }
 
+/// The floors on the row length, `minRow` each: on the integer parameters
+/// the loops' trip counts are computed from (integerTripParams) and on the
+/// integer fields of struct parameters they are (LanePlan::tripFields).
+std::vector<Variant::MinParam> rowFloors(const ir::Function &k, const std::vector<const LanePlan *> &lps,
+                                         int64_t minRow) {
+  std::vector<Variant::MinParam> out;
+  for (uint32_t p : integerTripParams(k, lps)) out.push_back({p, minRow});
+  std::set<TripField> fields;
+  for (const LanePlan *lp : lps) fields.insert(lp->tripFields.begin(), lp->tripFields.end());
+  for (const auto &f : fields) out.push_back({uint32_t(f.param), minRow, f.offset, f.bytes});
+  return out;
+}
+
+/// "param 3 >= 256", or a struct's field "param 0 bytes 28..31 >= 256".
+std::string floorText(const Variant::MinParam &c) {
+  return "param " + std::to_string(c.index) +
+         (c.bytes ? " bytes " + std::to_string(c.offset) + ".." + std::to_string(c.offset + c.bytes - 1) : "") +
+         " >= " + std::to_string(c.value);
+}
+
 /// Sorts `v`'s alignment conditions by parameter; their remark text,
 /// "param 0 % 16 == 0, param 3 % 4 == 0" ("" when none).
 std::string sortAligned(Variant &v) {
@@ -48,7 +68,7 @@ std::string sortAligned(Variant &v) {
 
 std::string minText(const Variant &v) {
   std::string t;
-  for (const auto &c : v.minParams) t += ", param " + std::to_string(c.index) + " >= " + std::to_string(c.value);
+  for (const auto &c : v.minParams) t += ", " + floorText(c);
   return t;
 }
 
@@ -63,7 +83,7 @@ void addStagedVariant(PassContext &ctx, ir::Function *k, const ir::Function &fro
   std::vector<const LanePlan *> lps;
   for (const auto &sp : plan.staged) lps.push_back(&sp.lp);
   const bool forced = ctx.options.rowwalk.staged.value_or(false);
-  for (uint32_t p : integerTripParams(*k, lps)) s.minParams.push_back({p, forced ? kMinRow : kStagedMinRow});
+  for (const auto &c : rowFloors(*k, lps, forced ? kMinRow : kStagedMinRow)) s.minParams.push_back(c);
   if (!forced) s.minLaunchThreads = kStagedMinLaunch;
   // Rows that can start 16-byte aligned (rowsCanAlign): else every warp
   // would run the original loop, slower than the original kernel.
@@ -309,7 +329,7 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
   std::vector<const LanePlan *> lps;
   for (const auto &lp : plan.lanes) lps.push_back(&lp);
   // CSR rows (RowWalkCsr.cpp): their lengths are in memory, no condition.
-  const std::vector<uint32_t> rowParams = plan.csr ? std::vector<uint32_t>{} : integerTripParams(*k, lps);
+  const bool rowFloor = !plan.csr;
   auto counts = laneCounts(ctx);
   // CSR: with rowwalk-csr one clone (no condition could choose among
   // several) of rowwalk-csr-lanes lanes; the rounds clone below.
@@ -327,7 +347,8 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
   for (const auto &[G, minRow] : counts) {
     const std::string suffix = G == kLanes ? "" : std::to_string(G), n = std::to_string(G);
     Variant g = v;
-    for (uint32_t p : rowParams) g.minParams.push_back({p, minRow});
+    if (rowFloor)
+      for (const auto &c : rowFloors(*k, lps, minRow)) g.minParams.push_back(c);
     g.name = stem + "lanes" + suffix;
     g.grid[0].multiply = G;
     g.blockMultiple[0] = G;
@@ -354,9 +375,7 @@ void addLanesClones(PassContext &ctx, ir::Function *k, const ir::Function &from,
       kept |= ctx.addClone(*k, buildClone(m, from, scalar, sc.name, true, true, false, G), sc, at);
     }
     std::string conds = aconds;
-    for (const auto &c : g.minParams)
-      conds += std::string(conds.empty() ? "" : ", ") + "param " + std::to_string(c.index) + " >= " +
-               std::to_string(c.value);
+    for (const auto &c : g.minParams) conds += std::string(conds.empty() ? "" : ", ") + floorText(c);
     if (kept) {
       ctx.remark(Remark::Kind::Applied, *k, "",
                  g.name + (full ? ", " + b.name : std::string()) + ": " + n + " lanes per logical thread over " +

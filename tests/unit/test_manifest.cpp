@@ -356,6 +356,20 @@ TEST_CASE("manifest: minimum parameter values", "[manifest]") {
                     "manifest.variants[0].minParams[0].value: expected an integer");
   expectKernelError(R"("allowDynamicShared":true)", R"("allowDynamicShared":true,"minParams":[{"index":0}])",
                     "manifest.variants[0].minParams[0]: missing field 'value'");
+  // A struct argument's field: offset and bytes, written only for fields.
+  v.minParams = {{1, 128}, {0, 256, 28, 4}};
+  KernelManifest f{"k", {40, 4}, {v}};
+  json = toJson(f);
+  CHECK(json.find(R"("minParams":[{"index":1,"value":128},{"index":0,"value":256,"offset":28,"bytes":4}])") !=
+        std::string::npos);
+  REQUIRE(fromJson(json, back, error));
+  CHECK(back == f);
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"minParams":[{"index":0,"value":1,"offset":4}])",
+                    "manifest.variants[0].minParams[0]: \"offset\" and \"bytes\" go together");
+  expectKernelError(R"("allowDynamicShared":true)",
+                    R"("allowDynamicShared":true,"minParams":[{"index":0,"value":1,"offset":4,"bytes":2}])",
+                    "manifest.variants[0].minParams[0].bytes: expected 4 or 8, got 2");
 }
 
 TEST_CASE("manifest: threads per parameter value", "[manifest]") {

@@ -1116,6 +1116,32 @@ TEST_CASE("select: minimum parameter values (the rowwalk clones' row length)", "
   CHECK(selectVariant(k8, s, kH200, {1024}, p8).variant == -1);
 }
 
+TEST_CASE("select: minimum values of a struct argument's fields (rowwalk on `struct P p`, p.m)", "[runtime]") {
+  Variant v = remap("k__ptxopt_staged");
+  v.minParams = {{0, 256, 28, 4}, {0, 2, 32, 8}};
+  KernelManifest k{"k", {40}, {v}};
+  struct P {
+    uint64_t a, x, y;
+    int32_t n, m;
+    int64_t batches;
+  } arg{0x7f0000000000, 0x7f0000200000, 0x7f0000400000, 4096, 4096, 3};
+  static_assert(sizeof(P) == 40);
+  void *p[1] = {&arg};
+  const LaunchShape s = shape({16, 1, 1}, {256, 1, 1});
+  CHECK(selectVariant(k, s, kH200, {1024}, p).variant == 0);
+  arg.m = 255;
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, p)) == "param 0 bytes 28..31 (255) is below the clone's minimum 256");
+  arg.m = -7;  // read signed
+  CHECK(selectVariant(k, s, kH200, {1024}, p).variant == -1);
+  arg.m = 4096;
+  arg.batches = 1;  // the 8-byte field
+  CHECK(reason0(selectVariant(k, s, kH200, {1024}, p)) == "param 0 bytes 32..39 (1) is below the clone's minimum 2");
+  // A field past the argument's end (a manifest that does not match the kernel) fails.
+  v.minParams = {{0, 1, 36, 8}};
+  CHECK(reason0(selectVariant(KernelManifest{"k", {40}, {v}}, s, kH200, {1024}, p)) ==
+        "param 0 has no 8-byte field at byte 36");
+}
+
 TEST_CASE("select: a grid-stride loop that may run several times (gridStrideOnce, several)", "[runtime]") {
   Variant v = remap("k__ptxopt_tiledloop");
   Variant::GridStrideOnce g{0, {1}, 1};
