@@ -150,6 +150,11 @@ void addTri(std::vector<Case> &cs);
 void addNested(std::vector<Case> &cs);
 /// rowwalk's masked row walks, rowwalk-masked (CasesMasked.cpp).
 void addMasked(std::vector<Case> &cs);
+/// The check of a CSR SpMV's y summed in another order (rowptr, col, val, x
+/// the first four inputs; T float or double; CasesCsr.cpp): |y - ref| <=
+/// (len + 1) * eps * sum |val*x| per row, ref in long double.
+template <typename T>
+Approx csrApprox(unsigned n);
 /// Row walks inside a grid-stride loop over rows (CasesRowWalkGridStride.cpp).
 void addRowWalkGridStride(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).

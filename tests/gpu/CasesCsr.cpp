@@ -17,7 +17,6 @@
 
 namespace gpudiff {
 
-namespace {
 /// |y - ref| <= (len + 1) * eps * sum |val*x| per row, eps 2^-23 for float
 /// and 2^-52 for double (the original meets it too); ref in long double.
 template <typename T>
@@ -44,7 +43,9 @@ Approx csrApprox(unsigned n) {
     return std::string();
   };
 }
-}  // namespace
+
+template Approx csrApprox<float>(unsigned);
+template Approx csrApprox<double>(unsigned);
 
 void addCsr(std::vector<Case> &cs) {
   constexpr unsigned kCols = 4096;

@@ -16,8 +16,6 @@
 // the CSR launch floor.
 #include "Cases.h"
 
-#include <cmath>
-
 namespace gpudiff {
 
 namespace {
@@ -63,25 +61,7 @@ Case csr(bool floating, unsigned n, unsigned lo, unsigned hi, unsigned zeros, co
   c.passes = passes;
   c.expect = expect;
   c.big = nnz >= (size_t(1) << 22);
-  if (floating)  // reassociated: |y - ref| <= (len + 1) * 2^-23 * sum |val*x| per row
-    c.approx = [n](const std::vector<std::vector<unsigned char>> &inputs, const std::vector<unsigned char> &outputs) {
-      using L = long double;
-      const auto *rp = reinterpret_cast<const uint32_t *>(inputs[0].data());
-      const auto *col = reinterpret_cast<const uint32_t *>(inputs[1].data());
-      const auto *val = reinterpret_cast<const float *>(inputs[2].data());
-      const auto *x = reinterpret_cast<const float *>(inputs[3].data());
-      const auto *y = reinterpret_cast<const float *>(outputs.data());
-      for (size_t i = 0; i < n; ++i) {
-        L ref = 0, mag = 0;
-        for (uint32_t j = rp[i]; j < rp[i + 1]; ++j) {
-          ref += L(val[j]) * L(x[col[j]]);
-          mag += std::fabs(L(val[j]) * L(x[col[j]]));
-        }
-        if (!(std::fabs(L(y[i]) - ref) <= L(rp[i + 1] - rp[i] + 1) * std::ldexp(L(1), -23) * mag))
-          return "row " + std::to_string(i) + ": " + std::to_string(double(y[i])) + " vs " + std::to_string(double(ref));
-      }
-      return std::string();
-    };
+  if (floating) c.approx = csrApprox<float>(n);  // reassociated
   return c;
 }
 
