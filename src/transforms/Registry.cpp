@@ -164,6 +164,14 @@ std::vector<OptionDecl> rowwalkOptions() {
         "triangles); varying only when it differs by thread (triangles: `for (j = 0; j <= i; j++)`)"},
        "any",
        [](PassOptions &o, const OptionValue &v) { o.rowwalk.nestedAny = v.text == "any"; }},
+      // Measured on an H200 (docs/BENCHMARKS.md, "Row walks in grid-stride
+      // loops over rows"): CSR 1.3-2.5x where none was, GEMVs 5.4-8.5x.
+      {{"rowwalk-gridstride", "rowwalk", Type::Enum, "0|1", "1", {"0", "1"}, 0, 0,
+        "row walks inside a grid-stride loop over rows also get the clones of the kernel of one row per thread "
+        "(`<k>__ptxopt_once_*`: lanes, staged, CSR rounds) for launches whose threads cover the loop's bound; 0: "
+        "only the kernel's own clones (the staged clone of the inner loop)"},
+       "1",
+       [](PassOptions &o, const OptionValue &v) { o.rowwalk.gridStride = v.text == "1"; }},
   };
 }
 

@@ -651,6 +651,7 @@ void addPlannedClones(PassContext &ctx, ir::Function *k, const ir::Function &fro
 /// before the clones of the kernel itself (row walks inside a loop: the
 /// staged clone of the inner loops alone), which take the other launches.
 void addGridStrideClones(PassContext &ctx, ir::Function *k) {
+  if (!ctx.options.rowwalk.gridStride) return;
   std::string why;
   auto gs = clone::unloopGridStride(ctx.module, *k, ctx.analyses.get(*k), why, clone::GridStrideLoops::Outer);
   if (!gs) {

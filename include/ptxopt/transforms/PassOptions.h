@@ -43,6 +43,7 @@ struct RowWalkOptions {
   bool unaligned = true;        // rowwalk-staged-unaligned: the staged clone for rows not 16-byte aligned
   bool straight = true;         // rowwalk-straight: guarded parts run straight in the staged clone's tiles
   bool nestedAny = true;        // rowwalk-nested=any: staged clones inside uniform outer loops too
+  bool gridStride = true;       // rowwalk-gridstride=1: clones of a grid-stride kernel's one-row copy
 };
 
 struct TransposeOptions {
