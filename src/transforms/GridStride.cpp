@@ -42,6 +42,16 @@
 // in the body ends a thread's later iterations, which the loop clone would
 // run), else the original: the clones of one element per thread cover only
 // their launch.
+// rowwalk (GridStrideLoops::Outer; RowWalk.cpp, addGridStrideClones): only
+// the outermost loops must be grid-stride loops, the row walks inside them
+// stay. nvcc's form of a grid-stride loop around an inner loop is taken
+// too: the loop unswitched on the inner trip count (a second grid-stride
+// loop, `y[i] = 0` for rows of length 0) whose latches both advance v (v's
+// definitions: the start and the siblings' latches; equal conditions
+// merged; the block after one latch may only jump on to the guard's
+// target), and v widened in the body (the latch adds S to `cvt.u32.u64` of
+// `cvt.s64.s32 v`: roundTripOf). v read after a loop counts only where the
+// loop's exit reaches (a sibling is on another path).
 #include <algorithm>
 #include <set>
 
