@@ -196,7 +196,24 @@ bool Planner::findLoops(std::string &why) {
       u.loc = a.loc;
       u.address = analysis::Value::unknown("thread-uniform symbol (taken as unknown by rowwalk)");
       u.verdict = AccessInfo::Verdict::Unknown;
-      u.reason = "address " + fa_.affine().str(u.address);
+      // The address as the analysis wrote it: the remark of a loop refused
+      // for want of a row names it (planStagedLoops).
+      u.reason = "its address " + fa_.affine().str(a.address) +
+                 " holds a value the analysis names but cannot write from the parameters (u(...): `n / 4`, `n & "
+                 "-4`, a remainder loop's start), which the row walks do not reason about";
+      // A row candidate: %tid.x times a uniform value (`A4[i*(cols/4) + k]`),
+      // not a column walk's remainder loop starting at one.
+      bool rowStride = false;
+      for (const auto &[mono, c] : a.address.poly.terms()) {
+        bool tid = false, uni = false;
+        for (auto id : mono) {
+          const auto &sym = fa_.affine().symbols()[id];
+          tid |= sym.kind == analysis::Symbol::Kind::Tid && sym.dim == 0;
+          uni |= sym.kind == analysis::Symbol::Kind::Uniform;
+        }
+        rowStride |= tid && uni;
+      }
+      if (rowStride) uniformRows_.insert(stmtOf_[a.instr]);
       asUnknown_.push_back(std::move(u));
       accessAt_[stmtOf_[a.instr]] = &asUnknown_.back();
       continue;

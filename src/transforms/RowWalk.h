@@ -582,6 +582,9 @@ private:
   void paramsFeeding(uint32_t at, std::string_view reg, const LoopBlock &L, std::set<int> &out,
                      std::set<TripField> &fields, int depth);
   TripField structField(const Instruction &in, std::string_view reg) const;
+  // Accesses whose address holds a thread-uniform symbol, taken as unknown
+  // (their AccessInfo in asUnknown_ says why, for planStagedLoops' remark).
+  std::set<size_t> uniformRows_;
 
   PassContext &ctx_;
   ir::Function &k_;

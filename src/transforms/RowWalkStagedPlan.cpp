@@ -505,6 +505,10 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
 /// did not unroll). Remarks what it leaves out.
 void Planner::planStagedLoops(KernelPlan &plan) {
   std::string stagedWhy;  // the first refusal of a loop that walks a row
+  // A loop whose only row candidates the analysis wrote through a uniform
+  // value (`cols / 4`): said only where no loop is staged and nothing else
+  // refused (nvcc's remainder loops after a staged one have such starts).
+  std::string uniformWhy;
   auto planAll = [&] {
     for (const auto &L : loops_) {
       StagedPlan sp;
@@ -561,6 +565,11 @@ void Planner::planStagedLoops(KernelPlan &plan) {
         plan.staged.push_back(std::move(sp));
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
+      else if (uniformWhy.empty())  // no row seen: one the analysis names through a uniform value?
+        for (size_t i = L.hs + 1; i < L.ls; ++i)
+          if (uniformRows_.count(i) && uniformWhy.empty() && instr(i)->hasModifier(".global"))
+            uniformWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": no row found: the load " +
+                         std::string(instr(i)->opcode) + " is taken as unknown: " + accessAt_.at(i)->reason;
     }
   };
   planAll();
@@ -578,6 +587,7 @@ void Planner::planStagedLoops(KernelPlan &plan) {
     plan.staged.clear();
     stagedWhy = "the target is below sm_80 (no cp.async; rowwalk-staged-copy=async)";
   }
+  if (plan.staged.empty() && stagedWhy.empty()) stagedWhy = uniformWhy;
   if (!stagedWhy.empty())
     ctx_.remark(Remark::Kind::Missed, k_, "", std::string(plan.staged.empty() ? "no staged clone: " : "staged clone without ") + stagedWhy);
 }
