@@ -173,6 +173,14 @@ struct LanePlan {
   std::vector<size_t> rowStores;
 };
 
+/// The vote's least trip count for `lp`'s loop: kCsrMinIters of nvcc's
+/// loop unrolled by 4, 4 * kCsrMinIters (32 non-zeros, or more if nvcc
+/// ever unrolled it) for a row walked by pointer (`while (v < end)`, which
+/// nvcc keeps rolled: an iteration an element).
+inline int64_t csrMinIters(const LanePlan &lp) {
+  return lp.lessThan && lp.ivs[lp.tested].bits == 64 ? 4 * kCsrMinIters : kCsrMinIters;
+}
+
 /// The staged clone's plan for one loop (RowWalkStaged.cpp): the rows the
 /// loop walks (registers advancing S bytes per iteration), their loads, and
 /// the tile geometry.

@@ -183,7 +183,7 @@ void emitVote(Emitter &e, const Region &r) {
   const std::string here = e.reg32(), whole = e.regp(), longRow = e.regp(), allLong = e.regp(), go = e.regp();
   e.ins("activemask.b32", {here});
   e.ins("setp.eq.u32", {whole, here, "-1"});
-  e.ins("setp.ge.u64", {longRow, T, std::to_string(kCsrMinIters)});
+  e.ins("setp.ge.u64", {longRow, T, std::to_string(csrMinIters(*r.lp))});
   e.ins("vote.sync.all.pred", {allLong, longRow, here});
   e.ins("and.pred", {go, allLong, whole});  // the same in every lane of `here`
   e.ins("bra.uni", {kRounds}, go);
@@ -381,7 +381,7 @@ Body emitSample(ir::Module &m, Emitter &e, const ir::Function &k, const Region &
   std::vector<std::string> v0;
   for (const IV &iv : lp.ivs) v0.push_back(declared(iv.reg) ? sampleName(iv.reg) : iv.reg);
   const std::string T = lp.lessThan ? emitTripCountLess(e, lp, v0) : emitTripCount(e, lp, v0);
-  e.ins("setp.ge.u64", {q, T, std::to_string(kCsrMinIters)});
+  e.ins("setp.ge.u64", {q, T, std::to_string(csrMinIters(lp))});
   e.ins("bra", {kJoin});
   e.label(kMiss);
   e.ins("setp.eq.u32", {q, lane, "32"});  // false

@@ -466,7 +466,12 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   const bool gt = sp.opcode == "setp.gt.s32";  // a counter stepping down: the staged clone only
   // Unsigned and `<=` tests: the staged clone only (CSR rows ask for `iv < bound`, signed).
   const LessTest less = lessTest(sp);
-  const bool lt = !ne && (staged || (lp.dataRows && !gt && !less.other())) && lessThanLatch(L, sp, br.guardNegated);  // RowWalkTri.cpp, RowWalkCsr.cpp
+  // CSR rows walked by pointer (`while (v < end) s += *v++ * x[*c++]`):
+  // nvcc keeps the loop rolled, `setp.lt.u64 v, end` after the update.
+  const bool csrPointer = lp.dataRows && !staged && !br.guardNegated && sp.opcode == "setp.lt.u64";
+  const bool lt = !ne && (((staged || (lp.dataRows && !gt && !less.other())) &&
+                           lessThanLatch(L, sp, br.guardNegated)) ||
+                          csrPointer);  // RowWalkTri.cpp, RowWalkCsr.cpp
   if (sp.base() != "setp" || !sp.guard.empty() || sp.operands.size() != 3 || !(ne || lt)) {
     why = "the loop's exit test is not 'iv != bound' (" + std::string(sp.opcode) + ")";
     return false;

@@ -289,8 +289,11 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   if (!ctx.addClone(*k, std::move(clone), r, at)) return;
   ctx.remark(Remark::Kind::Applied, *k, "",
              r.name + ": rows with loaded bounds (CSR), the original's launch; a warp whose 32 lanes all reach the "
-                 "loop together, each with " + std::to_string(kCsrMinIters) + " iterations or more (rows of " +
-                 std::to_string(4 * kCsrMinIters) + " at nvcc's unroll of 4), runs its 32 rows " + std::to_string(G) +
+                 "loop together, each with " + std::to_string(csrMinIters(plan.lanes.front())) + " iterations or more (" +
+                 (csrMinIters(plan.lanes.front()) == kCsrMinIters
+                      ? "rows of " + std::to_string(4 * kCsrMinIters) + " at nvcc's unroll of 4"
+                      : std::string("a row walked by pointer: an element an iteration")) +
+                 "), runs its 32 rows " + std::to_string(G) +
                  " lanes at a time, " + std::to_string(kLanes / G) +
                  " rows a round; every other lane runs the original code, a row that takes another way than the "
                  "loop without a vote" +

@@ -51,14 +51,14 @@ void addCsr(std::vector<Case> &cs) {
   constexpr unsigned kCols = 4096;
   auto csr = [&](const std::string &what, const std::string &kernel, unsigned n, unsigned lo, unsigned hi,
                  unsigned zeros, bool floating, const std::string &passes, const std::string &expect,
-                 unsigned block = 256) {
+                 unsigned block = 256, const std::string &file = "csr") {
     const Elem e = floating ? Elem::F32 : Elem::I32;
     const size_t nnz = std::max<size_t>(1, size_t(n) * hi);
     const unsigned blocks = kernel == "csr_i32_noguard" ? n / block : (n + block - 1) / block;
     Case c = makeCase("csr: " + what + " " + kernel + " " + std::to_string(n) + " rows of " + std::to_string(lo) +
                           "-" + std::to_string(hi) + (zeros && lo ? ", one in " + std::to_string(zeros) + " empty" : "") +
                           (block == 256 ? "" : ", blocks of " + std::to_string(block)),
-                      "csr", kernel,
+                      file, kernel,
                       {rowPtrs(n, lo, hi, zeros), indices(nnz, kCols), in(e, nnz), in(e, kCols), out(e, n),
                        i32(int32_t(n))},
                       {blocks, 1, 1}, {block, 1, 1});
@@ -150,6 +150,18 @@ void addCsr(std::vector<Case> &cs) {
   }
   // Unsigned indices in a float sum: nvcc's `iv < bound` latch is unsigned (refused), the original runs.
   cs.push_back(csr("refused (setp.lt.u32)", "csr_f32_u32", 4001, 32, 256, 8, true, onF, "original"));
+  // Rows walked by pointer (`while (v < end) s += *v++ * x[*c++]`, nvcc's
+  // rolled loop): the rounds clone, the vote asking 32 iterations (32
+  // non-zeros); floats with --reassociate.
+  for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 0},
+                                  {65536, 128, 128, 0}, {70001, 32, 256, 8}, {100000, 1, 8, 8}, {80000, 0, 40, 4},
+                                  {70000, 16, 48, 0}})
+    cs.push_back(csr("pointer walk, -O2 rounds", "csr_ptrwalk_i32", n, lo, hi, zeros, false, "",
+                     "=csr_ptrwalk_i32__ptxopt_csr", 256, "csrptrwalk"));
+  cs.push_back(csr("pointer walk, rounds, reassociated", "csr_ptrwalk_f32", 70001, 32, 256, 0, true,
+                   "rowwalk;reassociate", "=csr_ptrwalk_f32__ptxopt_csr", 256, "csrptrwalk"));
+  cs.push_back(csr("pointer walk, -O2 (exact: no clone)", "csr_ptrwalk_f32", 70001, 32, 256, 0, true, "", "original",
+                   256, "csrptrwalk"));
 }
 
 }  // namespace gpudiff
