@@ -69,6 +69,8 @@
 // logical thread (option rowwalk-lanes; grid route, grid.x*G): a warp then
 // holds 32/G logical threads, so shuffles and warp barriers name only the G
 // lanes of their own (kLaneMinRow: measured, rows under 32 run the original).
+// A row length read from a field of a struct argument (`p.m`) gets its
+// floor on the field (minParams with offset and bytes; Planner::structField).
 // Pipeline: -O2 runs rowwalk before pack, which packs the regacc clone
 // (2.58x on the H100 for tmp in memory, bit-identical; docs/BENCHMARKS.md).
 // Nested { } scopes (cuda_fp16.h's inline asm) are flattened in a copy of
@@ -109,7 +111,12 @@
 //    rows the access analysis calls unknown (the upper triangle after nvcc's
 //    peeled remainder), and inside triangular loops of several blocks
 //    (syrk-like, and grid-stride loops over rows; only the staged clone
-//    there: RowWalkTri.cpp). Rows may step 16-128 bytes per iteration
+//    there: RowWalkTri.cpp). A grid-stride loop over rows is also read as
+//    the kernel of one row per thread (addGridStrideClones,
+//    clone::unloopGridStride with GridStrideLoops::Outer): its lanes,
+//    staged and CSR clones, `<k>__ptxopt_once_*`, run where the launch's
+//    threads cover the rows (manifest gridStrideOnce), before the staged
+//    clone of the inner loop, which takes launches whose threads loop. Rows may step 16-128 bytes per iteration
 //    (nvcc unrolls a constant row length by 16: 64 bytes of floats); a
 //    constant row under kStagedMinRow elements is refused (no launch
 //    condition can keep it out).
