@@ -694,6 +694,7 @@ std::vector<Case> allCases() {
   addNested(cs);
   addMasked(cs);
   addRowWalkGridStride(cs);
+  addRowWalkStruct(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);
   addRowWalkShort(cs);

@@ -16,7 +16,7 @@ enum class Elem { I8, I16, I32, F32, I64, F64, F16 };  // F64, F16: finite value
 size_t elemSize(Elem e);
 
 struct Arg {
-  enum class Kind { In, Out, I32, F32, I64 };
+  enum class Kind { In, Out, I32, F32, I64, Pack };
   Kind kind = Kind::I32;
   Elem elem = Elem::I32;
   size_t count = 0;     // elements (buffers)
@@ -37,6 +37,12 @@ struct Arg {
   bool lastZero = false;
   // In: also compared after the run, like an output (in-place kernels).
   bool compared = false;
+  // Pack: a struct passed by value, the values of arguments `fields` (in
+  // order, each at its natural alignment: pointers and 64-bit integers 8
+  // bytes, 32-bit ones and floats 4); those arguments are set up and
+  // compared as any other but passed only inside the struct (inPack).
+  std::vector<int> fields;
+  bool inPack = false;
 };
 
 inline Arg in(Elem e, size_t n, uint32_t offset = 0) { return {Arg::Kind::In, e, n, offset, 0, 0}; }
@@ -57,6 +63,17 @@ inline Arg i32(int32_t v) { return {Arg::Kind::I32, Elem::I32, 0, 0, v, 0}; }
 inline Arg f32(float v) { return {Arg::Kind::F32, Elem::F32, 0, 0, 0, v}; }
 /// A 64-bit integer parameter (`long`, `size_t`, `int64_t`).
 inline Arg i64(int64_t v) { return {Arg::Kind::I64, Elem::I64, 0, 0, v, 0}; }
+/// A struct argument holding arguments `fields`' values (see Arg::fields).
+inline Arg pack(std::vector<int> fields) {
+  Arg a{Arg::Kind::Pack, Elem::I8, 0, 0, 0, 0};
+  a.fields = std::move(fields);
+  return a;
+}
+/// `a`, passed only inside a pack.
+inline Arg inPack(Arg a) {
+  a.inPack = true;
+  return a;
+}
 /// CSR row pointers of `rows` rows of lo..hi elements (a row of 0 about one in `zeroOneIn`; 0: none).
 /// `wide`: 64-bit row pointers (`size_t`).
 inline Arg rowPtrs(size_t rows, unsigned lo, unsigned hi, unsigned zeroOneIn = 0, bool wide = false) {
@@ -157,6 +174,8 @@ template <typename T>
 Approx csrApprox(unsigned n);
 /// Row walks inside a grid-stride loop over rows (CasesRowWalkGridStride.cpp).
 void addRowWalkGridStride(std::vector<Case> &cs);
+/// Row walks sized by struct fields (CasesRowWalkStruct.cpp).
+void addRowWalkStruct(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
 /// Rows read under a guard on indices (CasesRowWalkGuards.cpp; addRowWalkGuards calls it).

@@ -170,6 +170,25 @@ std::vector<unsigned char> randomData(Elem e, size_t count, std::mt19937_64 &rng
   return bytes;
 }
 
+/// The bytes of pack argument `i` of `c`: its fields' values (pointers and
+/// 64-bit integers 8 bytes, 32-bit integers and floats 4), each at its
+/// natural alignment, the whole padded to 8.
+std::vector<unsigned char> packBytes(const Case &c, size_t i, const std::vector<uint64_t> &pointers,
+                                     const std::vector<int64_t> &ints, const std::vector<float> &floats) {
+  std::vector<unsigned char> b;
+  for (int f : c.args[i].fields) {
+    const Arg &a = c.args[size_t(f)];
+    const size_t w = a.kind == Arg::Kind::I32 || a.kind == Arg::Kind::F32 ? 4 : 8;
+    b.resize((b.size() + w - 1) / w * w + w);
+    unsigned char *at = b.data() + b.size() - w;
+    if (a.kind == Arg::Kind::In || a.kind == Arg::Kind::Out) std::memcpy(at, &pointers[size_t(f)], 8);
+    else if (a.kind == Arg::Kind::F32) std::memcpy(at, &floats[size_t(f)], 4);
+    else std::memcpy(at, &ints[size_t(f)], w);  // little-endian: a 32-bit one is the low half
+  }
+  b.resize((b.size() + 7) / 8 * 8);
+  return b;
+}
+
 /// Device buffers and argument values of one case.
 struct Args {
   std::vector<void *> base;                   // per argument: the allocation (null for scalars)
@@ -179,6 +198,8 @@ struct Args {
   std::vector<int64_t> ints;  // 32-bit parameters read their low half (little-endian)
   std::vector<float> floats;
   std::vector<void *> params;
+  std::vector<std::vector<unsigned char>> packs;  // struct arguments' bytes
+  std::vector<void *> launchParams;              // params without the arguments passed inside a pack
 
   Args(const Case &c, std::mt19937_64 &rng) {
     size_t n = c.args.size();
@@ -188,6 +209,14 @@ struct Args {
       if (c.args[i].alias < 0) setUp(c.args[i], i, rng);
     for (size_t i = 0; i < n; ++i)
       if (c.args[i].alias >= 0) setUp(c.args[i], i, rng);
+    packs.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      if (c.args[i].kind == Arg::Kind::Pack) {
+        packs[i] = packBytes(c, i, pointerValues, ints, floats);
+        params[i] = packs[i].data();
+      }
+    for (size_t i = 0; i < n; ++i)
+      if (!c.args[i].inPack) launchParams.push_back(params[i]);
   }
   ~Args() {
     for (void *p : base)
@@ -264,7 +293,7 @@ struct Args {
 
 void launch(ptxopt_kernel k, const Case &c, Args &a, cudaStream_t s) {
   check(ptxopt_launch(k, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared,
-                      reinterpret_cast<CUstream>(s), a.params.data()),
+                      reinterpret_cast<CUstream>(s), a.launchParams.data()),
         "ptxopt_launch");
 }
 
@@ -607,20 +636,29 @@ int expectOnly(const Options &o) {
       std::vector<void *> params;
       for (size_t i = 0; i < c.args.size(); ++i)  // the buffers' made-up addresses, for aliases
         pointers[i] = (uint64_t(i + 1) << 32) + c.args[i].offset;
+      std::vector<void *> all(c.args.size());
       for (size_t i = 0; i < c.args.size(); ++i) {
         const Arg &a = c.args[i];
         if (a.kind == Arg::Kind::In || a.kind == Arg::Kind::Out) {
           // One fake allocation of 4 GiB per buffer (the fake driver's cuMemGetAddressRange).
           pointers[i] = (a.alias >= 0 ? pointers[size_t(a.alias)] : (uint64_t(i + 1) << 32)) + a.offset;
-          params.push_back(&pointers[i]);
+          all[i] = &pointers[i];
         } else if (a.kind == Arg::Kind::I32 || a.kind == Arg::Kind::I64) {
           ints[i] = a.i;
-          params.push_back(&ints[i]);
-        } else {
+          all[i] = &ints[i];
+        } else if (a.kind == Arg::Kind::F32) {
           floats[i] = a.f;
-          params.push_back(&floats[i]);
+          all[i] = &floats[i];
         }
       }
+      std::vector<std::vector<unsigned char>> packs(c.args.size());
+      for (size_t i = 0; i < c.args.size(); ++i)
+        if (c.args[i].kind == Arg::Kind::Pack) {
+          packs[i] = packBytes(c, i, pointers, ints, floats);
+          all[i] = packs[i].data();
+        }
+      for (size_t i = 0; i < c.args.size(); ++i)
+        if (!c.args[i].inPack) params.push_back(all[i]);
       check(ptxopt_launch(k, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared, nullptr,
                           params.data()),
             "ptxopt_launch");
