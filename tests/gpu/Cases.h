@@ -41,7 +41,7 @@ struct Arg {
   // order, each at its natural alignment: pointers and 64-bit integers 8
   // bytes, 32-bit ones and floats 4); those arguments are set up and
   // compared as any other but passed only inside the struct (inPack).
-  std::vector<int> fields;
+  std::vector<int> fields = {};
   bool inPack = false;
 };
 
