@@ -74,7 +74,7 @@ struct KernelFacts {
   // GridStrideLoops::Outer: the latches' adds of the outermost loops (nvcc
   // unswitches a grid-stride loop around an inner loop into two, one for
   // an inner trip count of 0, whose latches both advance the index).
-  std::set<uint32_t> siblingLatches;
+  std::set<uint32_t> siblingLatches = {};
   bool outer = false;
 };
 
