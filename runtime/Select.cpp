@@ -352,41 +352,25 @@ bool allocEndsFail(const Variant &v, const std::vector<uint32_t> &paramSizes, vo
   return false;
 }
 
-/// Argument `index` as a signed 4- or 8-byte integer; false (with the
-/// reason, when `why` is given) when it cannot be read.
+/// Argument `index` as a signed 4- or 8-byte integer, or (`bytes` 4 or 8)
+/// the field of `bytes` bytes at byte `offset` of it (a struct argument's,
+/// minParams' fields); false (with the reason, when `why` is given) when it
+/// cannot be read.
 bool intArgument(const std::vector<uint32_t> &paramSizes, void *const *params, uint32_t index, int64_t &value,
-                 std::string *why) {
+                 std::string *why, uint32_t offset = 0, uint32_t bytes = 0) {
   if (index >= paramSizes.size())
     return !failed(why, [&] { return "param " + std::to_string(index) + " is not in the manifest"; });
   if (!params || !params[index]) return !failed(why, [&] { return "param " + std::to_string(index) + " was not given"; });
-  const uint32_t n = paramSizes[index];
-  if (n == 4) {
-    int32_t x;
-    std::memcpy(&x, params[index], 4);
-    value = x;
-  } else if (n == 8) {
-    std::memcpy(&value, params[index], 8);
-  } else {
-    return !failed(why, [&] { return "param " + std::to_string(index) + " is not a 4- or 8-byte integer"; });
-  }
-  return true;
-}
-
-/// The signed integer field `mp` names (mp.bytes bytes at mp.offset of
-/// argument mp.index, a struct); false (and `why`) when it lies outside.
-bool fieldArgument(const std::vector<uint32_t> &paramSizes, void *const *params, const Variant::MinParam &mp,
-                   int64_t &value, std::string *why) {
-  const uint32_t index = mp.index;
-  if (index >= paramSizes.size())
-    return !failed(why, [&] { return "param " + std::to_string(index) + " is not in the manifest"; });
-  if (!params || !params[index]) return !failed(why, [&] { return "param " + std::to_string(index) + " was not given"; });
-  if ((mp.bytes != 4 && mp.bytes != 8) || uint64_t(mp.offset) + mp.bytes > paramSizes[index])
+  const uint32_t n = bytes ? bytes : paramSizes[index];
+  if (bytes && ((bytes != 4 && bytes != 8) || uint64_t(offset) + bytes > paramSizes[index]))
     return !failed(why, [&] {
-      return "param " + std::to_string(index) + " has no " + std::to_string(mp.bytes) + "-byte field at byte " +
-             std::to_string(mp.offset);
+      return "param " + std::to_string(index) + " has no " + std::to_string(bytes) + "-byte field at byte " +
+             std::to_string(offset);
     });
-  const auto *p = static_cast<const unsigned char *>(params[index]) + mp.offset;
-  if (mp.bytes == 4) {
+  if (n != 4 && n != 8)
+    return !failed(why, [&] { return "param " + std::to_string(index) + " is not a 4- or 8-byte integer"; });
+  const auto *p = static_cast<const unsigned char *>(params[index]) + offset;
+  if (n == 4) {
     int32_t x;
     std::memcpy(&x, p, 4);
     value = x;
@@ -427,9 +411,7 @@ bool threadsPerParamFail(const Variant &v, const std::vector<uint32_t> &paramSiz
 bool minParamsFail(const Variant &v, const std::vector<uint32_t> &paramSizes, void *const *params, std::string *why) {
   for (const auto &mp : v.minParams) {
     int64_t value = 0;
-    if (mp.bytes ? !fieldArgument(paramSizes, params, mp, value, why)
-                 : !intArgument(paramSizes, params, mp.index, value, why))
-      return true;
+    if (!intArgument(paramSizes, params, mp.index, value, why, mp.offset, mp.bytes)) return true;
     if (value < mp.value)
       return failed(why, [&] {
         return "param " + std::to_string(mp.index) +

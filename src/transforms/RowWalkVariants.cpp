@@ -287,10 +287,11 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   auto clone = buildClone(ctx.module, from, sampled, r.name, true, false, false, G, true);
   if (!clone) return;  // csrRoundsRefusal said why
   if (!ctx.addClone(*k, std::move(clone), r, at)) return;
+  const int64_t minIters = csrMinIters(plan.lanes.front());
   ctx.remark(Remark::Kind::Applied, *k, "",
              r.name + ": rows with loaded bounds (CSR), the original's launch; a warp whose 32 lanes all reach the "
-                 "loop together, each with " + std::to_string(csrMinIters(plan.lanes.front())) + " iterations or more (" +
-                 (csrMinIters(plan.lanes.front()) == kCsrMinIters
+                 "loop together, each with " + std::to_string(minIters) + " iterations or more (" +
+                 (minIters == kCsrMinIters
                       ? "rows of " + std::to_string(4 * kCsrMinIters) + " at nvcc's unroll of 4"
                       : std::string("a row walked by pointer: an element an iteration")) +
                  "), runs its 32 rows " + std::to_string(G) +
