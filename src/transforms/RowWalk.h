@@ -235,6 +235,13 @@ struct StagedPlan {
   /// (tile 0: seeded from global memory before the tiles). Only the
   /// unaligned clone takes them (the pieces start one element past the row).
   std::vector<RowLoad> carried;
+  /// A row's loads read part of each iteration's piece (`Z[2*j]`): the
+  /// copies read the gaps, every 16-byte block of which holds a byte the
+  /// loop reads (Planner::gapsRefusal); the aligned clone only. Such a
+  /// row's piece may start below its lowest load, at the 16-byte boundary
+  /// (`Z[2*j + 1]`: Planner::alignGappedPiece).
+  std::vector<bool> gapped;  // parallel to rows
+  bool gaps() const { return std::find(gapped.begin(), gapped.end(), true) != gapped.end(); }
   /// Parallel to rows: whether the row is read (its tiles are copied in);
   /// a row only stored into is not.
   std::vector<bool> loaded;
@@ -468,6 +475,8 @@ private:
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
   /// planStaged's second step: each row's loads cover its piece of an
   /// iteration exactly; the loads, short-element rows and 16-byte runs.
+  bool alignGappedPiece(StagedPlan &sp, unsigned r, int64_t mis) const;
+  std::string gapsRefusal(const std::map<int64_t, size_t> &at, int64_t first, int64_t S, bool stored) const;
   bool rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
                  std::map<std::string, std::map<int64_t, size_t>> &storedAt, const std::set<size_t> &removed,
                  std::string &why);

@@ -27,7 +27,10 @@
 // plain, 1, 2, 4 or 8 bytes or a vector of 8 or 16 bytes of 4- or 8-byte
 // elements (float4, float2, double2 rows a program vectorized itself: each
 // a piece of its own, read from the tile as the same vector), before the
-// register's update, and exactly cover each iteration's piece; more than
+// register's update, and exactly cover each iteration's piece, or read it
+// with gaps no copy of a 16-byte block can tell from the original's reads
+// (gapsRefusal: unguarded, only read, the only row of its pointer, its
+// allocation checked per warp; the aligned clone only); more than
 // three rows, or two read, per thread (the tiles' shared memory); a
 // constant trip count (`#define N`, nvcc's loop unrolled by 16) whose row
 // is under kStagedMinRow elements (kMinRow when forced): constant rows get
@@ -101,6 +104,54 @@ bool Planner::constantRowLongEnough(const LoopBlock &L, const StagedPlan &sp, st
   return false;
 }
 
+/// Why a row's loads `at` (by offset), which read part of each
+/// iteration's S bytes from `first` on, cannot be staged with the copies
+/// reading the gaps too, "" when they can: the row is only read (the
+/// write-back would write the gaps: `stored`), its elements are 4 bytes or
+/// wider (rows of bytes and shorts have their own reads, RowWalkShort.cpp),
+/// the loads do not overlap and lie in the piece, and every 16-byte block
+/// of the row's pieces from `first` holds a byte the loop reads (the
+/// aligned clone's copies read 16-byte blocks from 16-byte boundaries: each
+/// one then shares its sectors, and its page, with a load of the
+/// original). Pieces of S under 16 bytes repeat every 16 bytes.
+std::string Planner::gapsRefusal(const std::map<int64_t, size_t> &at, int64_t first, int64_t S, bool stored) const {
+  if (stored) return "the loop also stores along the row (the tiles' write-back would write the gaps)";
+  const int64_t period = std::max<int64_t>(S, 16);
+  std::vector<bool> read(size_t(period), false);
+  int64_t next = first;
+  for (const auto &[off, i] : at) {
+    const unsigned bytes = analysis::memAccess(*instr(i))->bytes();
+    if (bytes < 4) return "its elements are under 4 bytes";
+    if (off < next || off + int64_t(bytes) > first + S) return "its loads overlap or leave the piece";
+    next = off + int64_t(bytes);
+    for (int64_t rep = 0; rep < period; rep += S)
+      for (int64_t b = off - first + rep; b < off - first + rep + int64_t(bytes); ++b) read[size_t(b)] = true;
+  }
+  for (int64_t q = 0; q < period; q += 16)
+    if (std::none_of(read.begin() + q, read.begin() + q + 16, [](bool b) { return b; }))
+      return "bytes " + std::to_string(q) + ".." + std::to_string(q + 15) +
+             " of each piece hold nothing it reads (the copies would read sectors the loop does not)";
+  return "";
+}
+
+/// Moves row r's piece (read with gaps) `mis` bytes down, to the 16-byte
+/// boundary below its lowest load, where its loads still lie in the piece
+/// and every 16-byte block of it holds a byte they read (gapsRefusal);
+/// false, and nothing changed, otherwise. The row's 16-byte runs are
+/// dropped (they no longer start on a 16-byte boundary of the tile).
+bool Planner::alignGappedPiece(StagedPlan &sp, unsigned r, int64_t mis) const {
+  std::map<int64_t, size_t> at;
+  for (const auto &l : sp.loads)
+    if (l.row == r) at.emplace(sp.rowOff[r] + l.off, l.stmt);
+  if (at.empty() || !gapsRefusal(at, sp.rowOff[r] - mis, sp.rowStep[r], false).empty()) return false;
+  sp.rowOff[r] -= mis;
+  std::set<size_t> rowLoads;
+  for (auto &l : sp.loads)
+    if (l.row == r) l.off += mis, rowLoads.insert(l.stmt);
+  std::erase_if(sp.runs, [&](const std::vector<size_t> &run) { return rowLoads.count(run.front()) != 0; });
+  return true;
+}
+
 /// planStaged's second step: each row's loads cover each iteration's S
 /// bytes exactly (the copies then read no byte the thread would not), in
 /// sp.loads by offset from the piece's start (sp.rowOff); so do its stores,
@@ -123,6 +174,41 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
     why = std::string("the ") + what + " of " + row + " do not cover each iteration's " + std::to_string(sp.rowStep[r]) +
           " bytes exactly";
     return false;
+  };
+  // Loads that read part of each iteration's piece (`Z[2*j]`, the real
+  // parts of interleaved complex data; a field of a struct element): the
+  // copies read the gaps too. Only where they read no 16-byte block the
+  // loop does not touch (gapsRefusal), so they read no sector the original
+  // does not and cannot fault where it would not.
+  auto gapped = [&](const std::string &row, const std::map<int64_t, size_t> &at, int64_t first, unsigned r,
+                    bool stored, std::vector<StagedPlan::RowLoad> &into) {
+    into.clear();
+    std::string refusal = gapsRefusal(at, first, sp.rowStep[r], stored);
+    // The bytes a gapped row's loads surely read: none under a guard (`if
+    // (j % 16 == 0)` reads one block in four), and no load of the loop the
+    // analysis cannot place that might read the gaps (an index computed
+    // under a guard).
+    for (const auto &[off, i] : at)
+      if (refusal.empty() && (L.guarded.count(i) || !instr(i)->guard.empty()))
+        refusal = "a load of the row runs under a guard (the bytes it reads are not known)";
+    for (size_t i = L.hs + 1; i < L.ls && refusal.empty(); ++i) {
+      if (!accessAt_.count(i) || removed.count(i)) continue;
+      const auto mem = analysis::memAccess(*instr(i));
+      if (mem && mem->kind == analysis::MemAccess::Kind::Load && accessAt_.at(i)->verdict == AccessInfo::Verdict::Unknown &&
+          std::none_of(byRow.begin(), byRow.end(), [&](const auto &kv) {
+            return std::any_of(kv.second.begin(), kv.second.end(), [&](const auto &oi) { return oi.second == i; });
+          }))
+        refusal = "the loop has a load the analysis cannot place (" + std::string(instr(i)->opcode) +
+                  "), which may read the gaps";
+    }
+    if (!refusal.empty()) {
+      why = "the loads of " + row + " do not cover each iteration's " + std::to_string(sp.rowStep[r]) +
+            " bytes exactly, and " + refusal;
+      return false;
+    }
+    for (const auto &[off, i] : at) into.push_back({i, r, off - first});
+    sp.gapped[r] = true;
+    return true;
   };
   for (unsigned r = 0; r < sp.rows.size(); ++r) {
     auto loads = byRow[sp.rows[r]];
@@ -147,6 +233,7 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
       }
     }
     sp.loaded.push_back(!loads.empty());
+    sp.gapped.push_back(false);
     // (nvcc's 64-bit loops address, [R-8], [R], [R+8]: the piece starts at the lowest offset.)
     const int64_t first = loads.empty() ? stores.begin()->first : loads.begin()->first;
     sp.rowOff.push_back(first);
@@ -156,7 +243,9 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
       return false;
     }
     std::vector<StagedPlan::RowLoad> got;
-    if (!loads.empty() && !covers(sp.rows[r], loads, first, r, got, "loads")) return false;
+    if (!loads.empty() && !covers(sp.rows[r], loads, first, r, got, "loads") &&
+        (carriedEnd != INT64_MIN || !gapped(sp.rows[r], loads, first, r, !stores.empty(), got)))
+      return false;
     sp.loads.insert(sp.loads.end(), got.begin(), got.end());
     got.clear();
     // A row the loop reads whole, unconditionally (its loads cover the
@@ -204,6 +293,12 @@ bool Planner::rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string
           same &= analysis::memAccess(*instr(i))->vector == 1;  // a vector load is a piece of its own
           type = t;
         }
+      // A row read with gaps: only runs with no gap, from the 16-byte
+      // boundary on, of 8 or 16 bytes (one ld.shared.v2 or .v4).
+      int64_t end = q;
+      for (const auto &[off, i] : loads)
+        if (off >= q && off < q + 16) same &= off == end, end = off + analysis::memAccess(*instr(i))->bytes();
+      if (sp.gapped[r]) same &= end - q == 16 || end - q == 8;
       if (same && run.size() > 1 && movableRun(run, removed, sp.rows[r])) sp.runs.push_back(run);
     }
   }
@@ -413,9 +508,11 @@ bool Planner::stagedFormsAllowed(const LoopBlock &L, const StagedPlan &sp, std::
                                                            : "under a guard or with an early exit");
     return false;
   }
-  if (sp.down && (ctx_.options.rowwalk.asyncCopy || sp.guardedLoads)) {
+  if (sp.down && (ctx_.options.rowwalk.asyncCopy || sp.guardedLoads || sp.gaps())) {
     why = std::string("the row is walked downwards ") +
-          (sp.guardedLoads ? "and read under a guard (the allocation checks assume tiles going up)"
+          (sp.guardedLoads || sp.gaps()
+               ? std::string(sp.gaps() ? "and read with gaps" : "and read under a guard") +
+                     " (the allocation checks assume tiles going up)"
                            : "(only the plain copies' tiles go down; rowwalk-staged-copy=async asked for cp.async)");
     return false;
   }
@@ -495,6 +592,22 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
   // parameters; a store the analysis cannot keep apart refuses.
   if (!rowStoresApart(L, sp, why)) return false;
   if (!stagedFormsAllowed(L, sp, why)) return false;
+  // Rows read with gaps: the copies read the elements the loop skips, and
+  // past the last one it reads, so each warp checks its rows' tiles against
+  // their allocations, as for loads under a guard (never a byte outside).
+  if (sp.gaps() && !planAllocParams(sp, "a row read with gaps (the copies read the elements it skips)", why))
+    return false;
+  // A gapped row over the same pointer as another row (the unrolled copies'
+  // indices falling on two row registers): the copies would read its bytes
+  // once a row, more than the original.
+  for (size_t r = 0; r < sp.rows.size() && sp.gaps(); ++r)
+    for (size_t o = 0; o < sp.rows.size(); ++o)
+      if (o != r && sp.gapped[r] && sp.allocParams[r] == sp.allocParams[o]) {
+        why = "rows " + sp.rows[r] + " and " + sp.rows[o] + " read with gaps from one pointer parameter (the copies "
+              "of each would read the other's bytes too)";
+        sp.allocParams.clear();
+        return false;
+      }
   if (!constantRowLongEnough(L, sp, why)) return false;
   rowsCanAlign(sp);
   return sizeTiles(sp, why);
@@ -672,7 +785,17 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
       // conditions align: every warp runs the original loop (in one-warp
       // blocks, which still spread a small launch over more SMs: 2.5-2.9x
       // on the probe family; unalignedOnly prefers the unaligned clone).
-      if (mis != 0) sp.misaligned = unsigned(mis);
+      // A row read with gaps whose piece can start at the boundary below
+      // its lowest load (`Z[2*j + 1]`): the piece moves down (its loads
+      // `mis` bytes into it), aligned where the address less mis is.
+      std::vector<Variant::AlignedParam> shifted;
+      analysis::Poly below;
+      analysis::Poly::add(a.address.poly, analysis::Poly::constant(-mis), below);
+      int64_t mis2 = 0;
+      if (mis != 0 && sp.gapped[l.row] && vectorAlignment(below, fa_.affine(), k_, 16, first, shifted, mis2) &&
+          mis2 == 0 && alignGappedPiece(sp, l.row, mis))
+        conds = shifted;
+      else if (mis != 0) sp.misaligned = unsigned(mis);
       else conds = full;
     }
     for (const auto &c : conds) requireAligned(sp.aligned, c);
@@ -690,6 +813,9 @@ std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
   if (sp.mixedSteps()) return "its rows advance by different steps";
   for (size_t r = 0; r < sp.rows.size(); ++r)
     if (sp.shortRow[r]) return "a row of 8- or 16-bit elements";
+  // (Its copies start at the 16-byte boundary below a row's start: the
+  // block holding the last piece's end may hold only bytes of a gap.)
+  if (sp.gaps()) return "its loads read part of each iteration's piece (gaps the copies would read)";
   for (const auto &l : sp.loads)
     if (analysis::memAccess(*instr(l.stmt))->vector > 1)
       return "a row read as vectors (" + std::string(instr(l.stmt)->opcode) + ")";

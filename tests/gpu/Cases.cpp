@@ -695,6 +695,7 @@ std::vector<Case> allCases() {
   addMasked(cs);
   addRowWalkGridStride(cs);
   addRowWalkStruct(cs);
+  addRowWalkGaps(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);
   addRowWalkShort(cs);

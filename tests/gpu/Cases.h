@@ -176,6 +176,8 @@ Approx csrApprox(unsigned n);
 void addRowWalkGridStride(std::vector<Case> &cs);
 /// Row walks sized by struct fields (CasesRowWalkStruct.cpp).
 void addRowWalkStruct(std::vector<Case> &cs);
+/// Rows read with gaps (CasesRowWalkGaps.cpp).
+void addRowWalkGaps(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).
 void addRowWalkGuards(std::vector<Case> &cs);
 /// Rows read under a guard on indices (CasesRowWalkGuards.cpp; addRowWalkGuards calls it).
