@@ -172,6 +172,27 @@
 namespace ptxopt::transforms {
 namespace rowwalk {
 
+namespace {
+/// Whether every term of `poly` that holds a thread-uniform symbol also
+/// holds %tid or %ctaid and no loop counter (the rows' distance apart,
+/// `i * (cols / 4)`), and some term holds one.
+bool uniformOnlyInRowStride(const analysis::Poly &poly, const analysis::AffineAnalysis &aff) {
+  bool any = false;
+  for (const auto &[mono, c] : poly.terms()) {
+    bool idx = false, uni = false, counter = false;
+    for (auto id : mono) {
+      const auto k = aff.symbols()[id].kind;
+      idx |= k == analysis::Symbol::Kind::Tid || k == analysis::Symbol::Kind::Ctaid;
+      uni |= k == analysis::Symbol::Kind::Uniform;
+      counter |= k == analysis::Symbol::Kind::LoopCounter;
+    }
+    if (uni && (!idx || counter)) return false;
+    any |= uni;
+  }
+  return any;
+}
+}  // namespace
+
 bool Planner::findLoops(std::string &why) {
   const auto &cfg = fa_.cfg();
   std::map<std::string_view, size_t> labelAt;
@@ -196,6 +217,13 @@ bool Planner::findLoops(std::string &why) {
     if (a.address.known)
       for (const auto &[mono, c] : a.address.poly.terms())
         for (auto id : mono) uniformSym |= fa_.affine().symbols()[id].kind == analysis::Symbol::Kind::Uniform;
+    // Except where every term holding one also holds %tid or %ctaid and no
+    // loop counter: a uniform row length (`A4[i*(cols/4) + k]`, a float4
+    // row of cols/4 pieces), which only sets how far apart the rows are.
+    // The plans read the strides along the loop (constants here) and the
+    // rows' alignment (vectorAlignment: such a term with no parameter is
+    // not alignable unless a multiple of 16), never the distance itself.
+    if (uniformSym) uniformSym = !uniformOnlyInRowStride(a.address.poly, fa_.affine());
     if (uniformSym) {
       AccessInfo u;
       u.instr = a.instr;

@@ -159,6 +159,11 @@ struct LanePlan {
   // Integer fields of struct parameters it is computed from (`p.m` of a
   // `struct P p` argument): their floors are launch conditions too.
   std::set<TripField> tripFields;
+  /// Where the loop's bound is the one trip parameter divided (`cols / 4`):
+  /// the least value of that parameter whose bound reaches each row floor
+  /// (32, kMinRow, kStagedMinRow), the floors asked of it instead of the
+  /// floor itself (RowWalkFloors.cpp). Empty: the parameter's own floor.
+  std::map<int64_t, int64_t> divFloors;
   bool dataRows = false;     // rows that start and end at loaded values (CSR; RowWalkCsr.cpp)
   // Load runs merged into one 16-byte load: first load's body index -> loads.
   std::vector<std::vector<size_t>> runs;
@@ -456,6 +461,10 @@ private:
                   const LanePlan &lp, std::string &why, bool staged);
   bool planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
   void planTripParams(const LoopBlock &L, LanePlan &lp);
+  // RowWalkFloors.cpp: floors on a parameter the loop's bound divides.
+  std::optional<int64_t> evalBound(uint32_t at, std::string_view reg, int param, int64_t value, int depth,
+                                   bool &divides, const LoopBlock *outside);
+  std::map<int64_t, int64_t> divisionFloors(const LoopBlock &L, const LanePlan &lp, uint32_t entry);
   void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
   /// What planStaged's scan of a loop's accesses knows before it starts.
   struct RowAccessScan {

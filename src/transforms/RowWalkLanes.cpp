@@ -544,6 +544,7 @@ void Planner::planTripParams(const LoopBlock &L, LanePlan &lp) {
   paramsFeeding(entry, lp.ivs[lp.tested].reg, L, lp.tripParams, lp.tripFields, 0);
   for (const std::string &r : {lp.bound, lp.boundOffset})
     if (!r.empty() && r[0] == '%') paramsFeeding(lp.setpAt ? instrOf_.at(lp.setpAt) : entry, r, L, lp.tripParams, lp.tripFields, 0);
+  lp.divFloors = divisionFloors(L, lp, entry);
 }
 
 /// Runs of 16 bytes loaded by one iteration: one vector load.

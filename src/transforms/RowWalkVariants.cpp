@@ -40,7 +40,15 @@ std::vector<uint32_t> integerTripParams(const ir::Function &k, const std::vector
 std::vector<Variant::MinParam> rowFloors(const ir::Function &k, const std::vector<const LanePlan *> &lps,
                                          int64_t minRow) {
   std::vector<Variant::MinParam> out;
-  for (uint32_t p : integerTripParams(k, lps)) out.push_back({p, minRow});
+  for (uint32_t p : integerTripParams(k, lps)) {
+    // A parameter a loop's bound divides (`cols / 4`): the least value
+    // whose bound reaches minRow (RowWalkFloors.cpp), the largest over the loops.
+    int64_t floor = minRow;
+    for (const LanePlan *lp : lps)
+      if (lp->tripParams.count(int(p)) && lp->divFloors.count(minRow))
+        floor = std::max(floor, lp->divFloors.at(minRow));
+    out.push_back({p, floor});
+  }
   std::set<TripField> fields;
   for (const LanePlan *lp : lps) fields.insert(lp->tripFields.begin(), lp->tripFields.end());
   for (const auto &f : fields) out.push_back({uint32_t(f.param), minRow, f.offset, f.bytes});

@@ -696,6 +696,7 @@ std::vector<Case> allCases() {
   addRowWalkGridStride(cs);
   addRowWalkStruct(cs);
   addRowWalkGaps(cs);
+  addRowWalkRowDiv(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);
   addRowWalkShort(cs);
