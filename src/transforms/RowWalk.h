@@ -154,6 +154,7 @@ struct LanePlan {
   // (`setp.le.u32`, `setp.le.s32`: `for (unsigned k = 0; k <= i; k++)`).
   bool lessUnsigned = false;
   bool lessInclusive = false;
+  bool lessSigned64 = false;  // a 64-bit signed counter (`long k`, setp.lt.s64; emitLessNoWrap)
   size_t setpAt = 0;
   std::set<int> tripParams;  // integer parameters the trip count is computed from
   // Integer fields of struct parameters it is computed from (`p.m` of a

@@ -519,13 +519,15 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   }
   if (lt) {
     const IV &t = lp.ivs[lp.tested];
-    const bool pointer = t.bits == 64 && sp.opcode == "setp.lt.u64";  // lessThanLatch's pointer loops
+    // lessThanLatch's pointer loops and 64-bit signed counters.
+    const bool pointer = t.bits == 64 && (sp.opcode == "setp.lt.u64" || sp.opcode == "setp.lt.s64");
     if ((t.bits != 32 && !pointer) || (gt ? t.step >= 0 : t.step <= 0) || !lp.after || !lp.boundOffset.empty()) {
       why = gt ? "the loop's exit test 'iv > bound' is not on a 32-bit counter stepping down, read after its update"
                : "the loop's exit test 'iv < bound' is not on a 32-bit counter stepping up, read after its update";
       return false;
     }
     lp.lessThan = true;
+    lp.lessSigned64 = sp.opcode == "setp.lt.s64";
     lp.lessUnsigned = less.isUnsigned;
     lp.lessInclusive = less.inclusive;
   }

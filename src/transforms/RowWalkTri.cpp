@@ -171,9 +171,12 @@ bool Planner::lessThanLatch(const LoopBlock &L, const Instruction &setp, bool ne
   // `iv <= bound` and unsigned counters (`for (unsigned k = 0; k <= i; k++)`,
   // which nvcc leaves as it is: it may never end) have the same trip count
   // with bound + 1 and zero extension (emitTripCountLess).
-  const bool less32 = lessTest(setp).less32;
-  if (smallSteps_) return less32 || setp.opcode == "setp.lt.u64";
-  return less32 && fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
+  // A 64-bit signed counter (`for (long k = i; k < n; k++)`, setp.lt.s64)
+  // as a 32-bit one: its trip count in 64 bits (emitLessNoWrap keeps the
+  // values where the difference cannot overflow).
+  const bool less32 = lessTest(setp).less32, less64 = setp.opcode == "setp.lt.s64";
+  if (smallSteps_) return less32 || less64 || setp.opcode == "setp.lt.u64";
+  return (less32 || less64) && fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
 }
 
 std::string emitTripCountLess(Emitter &e, const LanePlan &lp, const std::vector<std::string> &v0) {
@@ -215,7 +218,22 @@ void emitLessNoWrap(Emitter &e, const LanePlan &lp, const std::vector<std::strin
   // 2^31 - 1 (an unsigned test: 2^32 - 1; stepping down: at least -2^31):
   // past it the 32-bit counter would wrap and the loop go on (`k <= i` with
   // i = 2^32 - 1 never ends: the warp runs the original loop).
-  if (lp.ivs[lp.tested].bits == 64) return;  // a pointer: no wrap
+  if (lp.ivs[lp.tested].bits == 64) {
+    // A pointer: no wrap. A 64-bit signed counter (setp.lt.s64): the start
+    // and the bound within 2^62 of 0, where bound - start, and the counter's
+    // last value, fit (else the warp runs the original loop).
+    if (!lp.lessSigned64) return;
+    std::string b = lp.bound;
+    if (!b.empty() && b[0] != '%') {
+      b = e.reg64();
+      e.ins("mov.b64", {b, lp.bound});
+    }
+    for (const std::string &x : {v0[lp.tested], b}) {
+      e.ins("setp.ge.and.s64", {ok, x, "-4611686018427387904", ok});
+      e.ins("setp.le.and.s64", {ok, x, "4611686018427387904", ok});
+    }
+    return;
+  }
   const std::string a = e.reg64(), last = e.reg64();
   e.ins(lp.lessUnsigned ? "cvt.u64.u32" : "cvt.s64.s32", {a, v0[lp.tested]});
   e.ins("mad.lo.s64", {last, T, std::to_string(lp.ivs[lp.tested].step), a});

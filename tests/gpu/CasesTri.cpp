@@ -182,6 +182,26 @@ void addTri(std::vector<Case> &cs) {
   cs.push_back(solve(4500, 64, "", "=lower_solve_f64__ptxopt_staged"));
   cs.push_back(solve(4501, 64, "", "original"));
   cs.push_back(solve(1000, 96, forced, "=lower_solve_f64__ptxopt_staged"));
+  // 64-bit counters (tests/lit/rowwalk/Inputs/tri64.cu: `long k`, setp.lt.s64;
+  // `size_t k`): (A, x, y, n as a 64-bit integer); the packed upper triangle
+  // holds n (n + 1) / 2 doubles.
+  auto tri64 = [](const std::string &kernel, unsigned n, unsigned block, Elem e, size_t aElems,
+                  const std::string &passes, const std::string &expect) {
+    Case c = makeCase("tri 64: " + kernel + " " + std::to_string(n) + " b" + std::to_string(block), "tri64", kernel,
+                      {in(e, aElems), in(e, n), out(e, n), i64(int64_t(n))}, {(n + block - 1) / block, 1, 1},
+                      {block, 1, 1});
+    c.passes = passes;
+    c.expect = expect;
+    c.big = aElems >= (size_t(1) << 24);
+    return c;
+  };
+  for (unsigned n : {8192u, 4100u})
+    cs.push_back(tri64("trmv_upper_l", n, 256, Elem::F32, size_t(n) * n, "", "=trmv_upper_l__ptxopt_staged"));
+  cs.push_back(tri64("trmv_upper_l", 1000, 96, Elem::F32, 1000 * 1000, forced, "=trmv_upper_l__ptxopt_staged"));
+  // n % 4 != 0: rows from the diagonal, no launch condition aligns them; each lane checks its own (as trmv_upper_f32).
+  cs.push_back(tri64("trmv_upper_l", 1001, 256, Elem::F32, 1001 * 1001, forced, "=trmv_upper_l__ptxopt_staged"));
+  cs.push_back(tri64("tpmv_upper_l", 8192, 64, Elem::F64, size_t(8192) * 8193 / 2, "", "=tpmv_upper_l__ptxopt_staged"));
+  cs.push_back(tri64("trmv_lower_z", 8192, 256, Elem::F32, size_t(8192) * 8192, "", "=trmv_lower_z__ptxopt_staged_pack"));
   addTriU32(cs);
 }
 
