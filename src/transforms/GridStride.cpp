@@ -97,6 +97,9 @@ bool isReg(const Operand &o, std::string_view r) { return o.isReg() && o.text ==
 bool is32(const ir::Instruction &in, std::string_view base) {
   return in.base() == base && (in.opcode.ends_with(".s32") || in.opcode.ends_with(".u32"));
 }
+bool is64(const ir::Instruction &in, std::string_view base) {
+  return in.base() == base && (in.opcode.ends_with(".s64") || in.opcode.ends_with(".u64"));
+}
 
 /// The register's one definition, or null.
 const ir::Instruction *onlyDef(const KernelFacts &f, std::string_view r) {
@@ -108,6 +111,14 @@ const ir::Instruction *onlyDef(const KernelFacts &f, std::string_view r) {
 bool movOf(const KernelFacts &f, std::string_view r, const std::string &sreg) {
   auto it = f.special.find(r);
   return it != f.special.end() && it->second == sreg && onlyDef(f, r);
+}
+
+/// Whether `r` is written once, by `cvt.u64.u32 r, x` of a mov of special
+/// register `sreg` (a 64-bit index's widened %ntid / %nctaid / %tid).
+bool widenedMovOf(const KernelFacts &f, std::string_view r, const std::string &sreg) {
+  const ir::Instruction *c = onlyDef(f, r);
+  return c && c->guard.empty() && c->opcode == "cvt.u64.u32" && c->operands.size() == 2 && c->operands[1].isReg() &&
+         movOf(f, c->operands[1].text, sreg);
 }
 
 /// The parameters a loop bound is read from, into `c`: B loaded from a
@@ -123,7 +134,9 @@ bool boundParams(const ir::Function &k, const KernelFacts &f, const Operand &bou
   const std::string_view b = bound.text;
   auto param = [&](std::string_view r) -> int {
     const ir::Instruction *d = onlyDef(f, r);
-    if (!d || !d->guard.empty() || !(d->opcode == "ld.param.u32" || d->opcode == "ld.param.s32") ||
+    if (!d || !d->guard.empty() ||
+        !(d->opcode == "ld.param.u32" || d->opcode == "ld.param.s32" || d->opcode == "ld.param.u64" ||
+          d->opcode == "ld.param.s64") ||
         d->operands.size() != 2 || d->operands[1].kind != Operand::Kind::Address || d->operands[1].elems.size() != 1 ||
         !d->operands[1].elems[0].isSym())
       return -1;
@@ -178,8 +191,13 @@ std::optional<Latch> readLatch(const KernelFacts &f, const analysis::Loop &L) {
   l.at = latch.last - 3;
   const ir::Instruction &add = *ins[l.at], &cmp = *ins[l.at + 1], &br = *ins[l.at + 2];
   const auto &headLabels = blocks[L.header].labels;
-  if (!is32(add, "add") || !add.guard.empty() || add.operands.size() != 3 || !add.operands[0].isReg() ||
-      !is32(cmp, "setp") || !cmp.guard.empty() || cmp.operands.size() != 3 || !cmp.operands[0].isReg() ||
+  // (Outer: a 64-bit index too, `size_t i` or PyTorch's int64_t
+  // CUDA_KERNEL_LOOP: add.s64, setp.lt.u64 / .s64.)
+  auto width = [&](const ir::Instruction &in, std::string_view base) {
+    return is32(in, base) || (f.outer && is64(in, base));
+  };
+  if (!width(add, "add") || !add.guard.empty() || add.operands.size() != 3 || !add.operands[0].isReg() ||
+      !width(cmp, "setp") || !cmp.guard.empty() || cmp.operands.size() != 3 || !cmp.operands[0].isReg() ||
       !(cmp.opcode.starts_with("setp.lt.") || cmp.opcode.starts_with("setp.gt.")) || br.base() != "bra" ||
       br.guardNegated || br.guard != cmp.operands[0].text || br.operands.size() != 1 || !br.operands[0].isSym() ||
       std::find(headLabels.begin(), headLabels.end(), br.operands[0].text) == headLabels.end())
@@ -208,6 +226,16 @@ std::optional<Latch> readLatch(const KernelFacts &f, const analysis::Loop &L) {
 /// is (`mul.lo` of the two movs), or "".
 std::string strideDim(const KernelFacts &f, std::string_view stride) {
   const ir::Instruction *s = onlyDef(f, stride);
+  if (s && f.outer && s->guard.empty() && s->operands.size() == 3 && s->operands[1].isReg() && s->operands[2].isReg()) {
+    // A 64-bit index: `mul.lo.s64 S, cvt(%ntid), cvt(%nctaid)` or `mul.wide.u32 S, %ntid, %nctaid`.
+    const bool lo64 = s->opcode == "mul.lo.s64" || s->opcode == "mul.lo.u64", wide = s->opcode == "mul.wide.u32";
+    for (const char *d : {"x", "y", "z"})
+      for (int o = 1; o <= 2 && (lo64 || wide); ++o) {
+        const std::string n = std::string("%ntid.") + d, c = std::string("%nctaid.") + d;
+        const auto &a = s->operands[o].text, &b = s->operands[3 - o].text;
+        if (lo64 ? widenedMovOf(f, a, c) && widenedMovOf(f, b, n) : movOf(f, a, c) && movOf(f, b, n)) return d;
+      }
+  }
   if (!s || !s->guard.empty() || !(s->opcode == "mul.lo.s32" || s->opcode == "mul.lo.u32") || s->operands.size() != 3 ||
       !s->operands[1].isReg() || !s->operands[2].isReg())
     return "";
@@ -241,14 +269,26 @@ std::optional<std::string_view> indexStart(const KernelFacts &f, const analysis:
     index = start->operands[1].text;
     start = onlyDef(f, index);
   }
-  if (!start || !start->guard.empty() || !(start->opcode == "mad.lo.s32" || start->opcode == "mad.lo.u32") ||
-      start->operands.size() != 4)
-    return std::nullopt;
-  const auto &o = start->operands;
   auto sp = [&](const Operand &op, const std::string &name) {
     return op.isReg() && f.special.count(op.text) && f.special.at(op.text) == name;
   };
   const std::string c = "%ctaid." + dim, n = "%ntid." + dim, t = "%tid." + dim;
+  // A 64-bit index (Outer): `add.s64 v, P, T`, P = `mul.wide.u32 %ctaid,
+  // %ntid` (either order), T = `cvt.u64.u32` of %tid (either order).
+  if (start && f.outer && start->guard.empty() && start->opcode == "add.s64" && start->operands.size() == 3 &&
+      start->operands[1].isReg() && start->operands[2].isReg())
+    for (int side = 1; side <= 2; ++side) {
+      const ir::Instruction *p = onlyDef(f, start->operands[side].text);
+      if (!p || !p->guard.empty() || p->opcode != "mul.wide.u32" || p->operands.size() != 3 ||
+          !widenedMovOf(f, start->operands[3 - side].text, t))
+        continue;
+      const auto &q = p->operands;
+      if ((sp(q[1], c) && sp(q[2], n)) || (sp(q[1], n) && sp(q[2], c))) return index;
+    }
+  if (!start || !start->guard.empty() || !(start->opcode == "mad.lo.s32" || start->opcode == "mad.lo.u32") ||
+      start->operands.size() != 4)
+    return std::nullopt;
+  const auto &o = start->operands;
   if (((sp(o[1], c) && sp(o[2], n)) || (sp(o[1], n) && sp(o[2], c))) && sp(o[3], t)) return index;
   return std::nullopt;
 }

@@ -211,6 +211,8 @@ struct StagedPlan {
     // a loop-invariant register, subtracted when deltaNeg ("": none).
     std::string delta;
     bool deltaNeg = false;
+    /// (Also a 64-bit index scaled, base + ((iv64 + delta) << log2(scale)):
+    /// `X[r * cols + c]` with size_t r, c; Planner::offsetAddress.)
     /// A row of bytes through a 64-bit index: base + iv64, iv64 a 64-bit
     /// induction variable read before its update (nvcc's `row[i]` with
     /// size_t i over unsigned char; RowWalkIndex.cpp, offsetAddress): no

@@ -397,23 +397,62 @@ bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load,
   if (add.base() != "add" || !add.guard.empty() || add.operands.size() != 3 || amods.size() != 1 ||
       (amods[0] != ".s64" && amods[0] != ".u64") || !add.operands[1].isReg() || !add.operands[2].isReg())
     return false;
-  for (int side = 1; side <= 2; ++side) {
-    const Operand &v = add.operands[side], &b = add.operands[3 - side];
-    const IV *iv = nullptr;
-    for (const auto &x : lp.ivs)
-      if (x.reg == v.text && x.bits == 64 && x.immStep && x.step != 0) iv = &x;  // down: StagedPlan::down
-    if (!iv || iv->update < d) continue;
-    bool written = false;
+  auto writtenInLoop = [&](std::string_view r) {
     for (size_t i = L.hs + 1; i <= L.ls; ++i)
       if (const Instruction *in = instr(i))
-        for (auto dd : analysis::defUse(*in).defs) written |= dd == b.text;
-    if (written) continue;
+        for (auto dd : analysis::defUse(*in).defs)
+          if (dd == r) return true;
+    return false;
+  };
+  auto iv64 = [&](std::string_view r) -> const IV * {
+    for (const auto &x : lp.ivs)
+      if (x.reg == r && x.bits == 64 && x.immStep && x.step != 0) return &x;  // down: StagedPlan::down
+    return nullptr;
+  };
+  for (int side = 1; side <= 2; ++side) {
+    const Operand &v = add.operands[side], &b = add.operands[3 - side];
+    const IV *iv = iv64(v.text);
+    // Or a scaled 64-bit index (`X[r * cols + c]` with size_t r, c: nvcc's
+    // `shl.b64 t, u, 2` of `u = add.s64 c, r * cols`, c the counter and
+    // r * cols invariant, or of c itself), base + ((iv + delta) << k).
+    std::string delta;
+    unsigned scale = 1;
+    size_t reader = d;
+    if (!iv) {
+      const size_t sd = onlyDefInLoop(L, v.text);
+      if (sd == SIZE_MAX || sd > d) continue;
+      const Instruction &sh = *instr(sd);
+      int64_t k = 0;  // the shift, 1..3 (2- to 8-byte elements)
+      if (sh.operands.size() == 3)
+        if (auto kv = sh.operands[2].intValue()) k = *kv;
+      if (sh.opcode != "shl.b64" || !sh.guard.empty() || !sh.operands[1].isReg() || k < 1 || k > 3) continue;
+      scale = 1u << k;
+      reader = sd;
+      iv = iv64(sh.operands[1].text);
+      if (!iv) {
+        const size_t ud = onlyDefInLoop(L, sh.operands[1].text);
+        if (ud == SIZE_MAX || ud > sd) continue;
+        const Instruction &u = *instr(ud);
+        if (u.opcode != "add.s64" || !u.guard.empty() || u.operands.size() != 3 || !u.operands[1].isReg() ||
+            !u.operands[2].isReg())
+          continue;
+        for (int us = 1; us <= 2 && !iv; ++us)
+          if ((iv = iv64(u.operands[us].text)) && !writtenInLoop(u.operands[3 - us].text))
+            delta = std::string(u.operands[3 - us].text);
+          else
+            iv = nullptr;
+        reader = ud;
+      }
+    }
+    if (!iv || iv->update < reader || writtenInLoop(b.text)) continue;
     w = StagedPlan::Wide{};  // whatever a failed wideAddress left
     w.base = std::string(b.text);
     w.iv64 = iv->reg;
-    w.scale = 1;
+    w.scale = scale;
+    w.delta = delta;
     w.elemStep = iv->step;
-    key = "offset(" + w.base + " + " + w.iv64 + ")";
+    key = "offset(" + w.base + " + " + (scale == 1 ? w.iv64 : "((" + w.iv64 + (delta.empty() ? "" : " + " + delta) +
+                                                                ") << " + std::to_string(log2u(scale)) + ")") + ")";
     return true;
   }
   return false;
@@ -431,9 +470,18 @@ bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load,
 /// original loop (vote.sync.all below).
 std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff, const std::string &T,
                           const std::string &ok) {
-  if (!w.iv64.empty()) {  // base + a 64-bit index: nothing can wrap
+  if (!w.iv64.empty()) {  // base + a 64-bit index [(iv + delta) << k]: nothing can wrap
     const std::string start = e.reg64();
-    e.ins("add.s64", {start, w.base, w.iv64});
+    if (w.scale == 1) {
+      e.ins("add.s64", {start, w.base, w.iv64});
+    } else {
+      if (w.delta.empty()) e.ins("shl.b64", {start, w.iv64, std::to_string(log2u(w.scale))});
+      else {
+        e.ins("add.s64", {start, w.iv64, w.delta});
+        e.ins("shl.b64", {start, start, std::to_string(log2u(w.scale))});
+      }
+      e.ins("add.s64", {start, w.base, start});
+    }
     if (rowOff) e.ins("add.s64", {start, start, std::to_string(rowOff)});
     return start;
   }

@@ -65,9 +65,30 @@ Case csr(bool floating, unsigned n, unsigned lo, unsigned hi, unsigned zeros, co
   return c;
 }
 
+/// A kernel of tests/lit/rowwalk/Inputs/gridstride64.cu: (X rows x cols,
+/// outputs, rows and cols as 64-bit integers).
+Case gs64(const std::string &kernel, unsigned rows, unsigned cols, unsigned block, const std::string &expect) {
+  const bool ints = kernel == "rowsum_i64_loop", two = kernel == "nanmean_gs64";
+  std::vector<Arg> args{in(ints ? Elem::I32 : Elem::F32, size_t(rows) * cols + 1),
+                        out(ints ? Elem::I32 : Elem::F32, rows)};
+  if (two) args.push_back(out(Elem::I32, rows));
+  args.push_back(i64(int64_t(rows)));
+  args.push_back(i64(int64_t(cols)));
+  return rowsCase("gridstride 64", "rowwalkgridstride64", kernel, std::move(args), rows, cols, block, expect);
+}
+
 }  // namespace
 
 void addRowWalkGridStride(std::vector<Case> &cs) {
+  // 64-bit indices (`size_t r`): the once clones where the threads cover the
+  // rows; a few blocks: the kernels' own staged clones (128-byte tiles).
+  cs.push_back(gs64("rowsum_gs64", 8192, 4096, 256, "=rowsum_gs64__ptxopt_once_staged"));
+  cs.push_back(fewBlocks(gs64("rowsum_gs64", 8192, 4096, 256, "=rowsum_gs64__ptxopt_staged"), 8));
+  cs.push_back(gs64("rowsum_gs64", 4001, 4099, 128, "=rowsum_gs64__ptxopt_once_staged_unaligned"));
+  cs.push_back(gs64("nanmean_gs64", 8192, 4096, 256, "=nanmean_gs64__ptxopt_once_staged"));
+  cs.push_back(fewBlocks(gs64("nanmean_gs64", 8192, 4096, 256, "=nanmean_gs64__ptxopt_staged"), 8));
+  cs.push_back(gs64("rowsum_i64_loop", 8192, 4096, 256, ""));
+
   // A GEMV written as a grid-stride loop, a thread per row: the once clone
   // (256-byte tiles, pack's 16-byte loads); a few blocks: the kernel's own
   // staged clone of the inner loop (128-byte tiles).

@@ -67,8 +67,8 @@ extern "C" __global__ void exit_two_f32(const float *a, float *y, int n, int m, 
   y[i] = s;
 }
 
-// Refused: a size_t counter, the row as base + 4 * (j + i*m) in 64 bits
-// (a form the staged clone takes in unrolled loops only).
+// A size_t counter, the row as base + 4 * (j + i*m) in 64 bits (refused
+// until the thirty-third session; Planner::offsetAddress's scaled form).
 extern "C" __global__ void exit_sizet_f32(const float *a, float *y, int n, size_t m) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
