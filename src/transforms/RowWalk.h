@@ -431,7 +431,7 @@ private:
                        std::string &why, bool staged);
   bool inductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
   bool chainInductionVariable(const LoopBlock &L, const std::string &r, BlockDefUse &du, LanePlan &lp);
-  void rowsCanAlign(StagedPlan &sp);
+  void rowsCanAlign(const LoopBlock &L, StagedPlan &sp);
   std::string unalignedRefusal(const StagedPlan &sp) const;
   void planStagedLoops(KernelPlan &plan);
   /// planStagedLoops' second try of the staged clone: loops nvcc did not
@@ -465,8 +465,16 @@ private:
   bool planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
   void planTripParams(const LoopBlock &L, LanePlan &lp);
   // RowWalkFloors.cpp: floors on a parameter the loop's bound divides.
-  std::optional<int64_t> evalBound(uint32_t at, std::string_view reg, int param, int64_t value, int depth,
-                                   bool &divides, const LoopBlock *outside);
+  /// What evalReg reads at its leaves: a parameter's value, a special
+  /// register's; `divides` set where a shr, div or mul.hi was evaluated.
+  struct EvalEnv {
+    std::function<std::optional<int64_t>(int)> param;
+    std::function<std::optional<int64_t>(std::string_view)> special;
+    bool divides = false;
+  };
+  std::optional<int64_t> evalReg(uint32_t at, std::string_view reg, EvalEnv &env, int depth,
+                                 const LoopBlock *outside);
+  std::string sampledMisalignment(const LoopBlock &L, const StagedPlan &sp, unsigned r);
   std::map<int64_t, int64_t> divisionFloors(const LoopBlock &L, const LanePlan &lp, uint32_t entry);
   void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
   /// What planStaged's scan of a loop's accesses knows before it starts.

@@ -45,8 +45,8 @@ int64_t sext(uint64_t v, unsigned bits) {
 uint64_t zext(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((uint64_t(1) << bits) - 1); }
 }  // namespace
 
-std::optional<int64_t> Planner::evalBound(uint32_t at, std::string_view reg, int param, int64_t value, int depth,
-                                          bool &divides, const LoopBlock *outside) {
+std::optional<int64_t> Planner::evalReg(uint32_t at, std::string_view reg, EvalEnv &env, int depth,
+                                        const LoopBlock *outside) {
   if (depth > 24) return std::nullopt;
   auto defs = fa_.defs().defsAt(at, reg);
   if (outside)  // the value at the loop's entry: not its update in the loop
@@ -61,9 +61,14 @@ std::optional<int64_t> Planner::evalBound(uint32_t at, std::string_view reg, int
   const std::string_view base = in.base();
   if (base == "ld") {
     if (!in.hasModifier(".param") || in.operands.size() != 2 || in.operands[1].kind != Operand::Kind::Address ||
-        in.operands[1].elems.size() != 1 || paramIndex(k_, in.operands[1].elems[0].text) != param)
+        in.operands[1].elems.size() != 1)
       return std::nullopt;
-    return value;
+    return env.param(paramIndex(k_, in.operands[1].elems[0].text));
+  }
+  if (base == "mov" && in.operands.size() == 2 && in.operands[1].isReg() && env.special) {
+    const std::string_view src = in.operands[1].text;
+    for (std::string_view sreg : {"%tid.", "%ctaid.", "%ntid.", "%nctaid."})
+      if (src.starts_with(sreg)) return env.special(src);
   }
   const auto mods = in.modifiers();
   if (mods.empty()) return std::nullopt;
@@ -74,7 +79,7 @@ std::optional<int64_t> Planner::evalBound(uint32_t at, std::string_view reg, int
     const Operand &op = in.operands[o];
     if (auto imm = op.intValue()) v.push_back(*imm);
     else if (op.isReg()) {
-      auto x = evalBound(d, op.text, param, value, depth + 1, divides, nullptr);
+      auto x = evalReg(d, op.text, env, depth + 1, nullptr);
       if (!x) return std::nullopt;
       v.push_back(*x);
     } else {
@@ -90,11 +95,16 @@ std::optional<int64_t> Planner::evalBound(uint32_t at, std::string_view reg, int
     const uint64_t x = mods.back()[1] == 's' ? uint64_t(sext(uint64_t(v[0]), from)) : zext(uint64_t(v[0]), from);
     return sext(x, to);
   }
-  if (base == "mov" && v.size() == 1) return s(0);
+  if ((base == "mov" || base == "cvta") && v.size() == 1) return s(0);
   if (base == "not" && v.size() == 1) return sext(~uint64_t(v[0]), bits);
   if (base == "neg" && v.size() == 1) return sext(0 - uint64_t(v[0]), bits);
-  if (v.size() != 2) return std::nullopt;
   const bool wide = in.hasModifier(".wide"), hi = in.hasModifier(".hi");
+  if (base == "mad" && v.size() == 3 && !hi) {  // mad.lo, mad.wide (of 32-bit sources)
+    if (wide && bits > 32) return std::nullopt;
+    const int64_t p = wide ? (sgn ? s(0) * s(1) : int64_t(u(0) * u(1))) : sext(uint64_t(v[0]) * uint64_t(v[1]), bits);
+    return wide ? p + v[2] : sext(uint64_t(p) + uint64_t(v[2]), bits);
+  }
+  if (v.size() != 2) return std::nullopt;
   if (base == "add") return sext(uint64_t(v[0]) + uint64_t(v[1]), bits);
   if (base == "sub") return sext(uint64_t(v[0]) - uint64_t(v[1]), bits);
   if (base == "and") return sext(uint64_t(v[0]) & uint64_t(v[1]), bits);
@@ -104,7 +114,7 @@ std::optional<int64_t> Planner::evalBound(uint32_t at, std::string_view reg, int
   if (base == "max") return sgn ? std::max(s(0), s(1)) : int64_t(std::max(u(0), u(1)));
   if (base == "shl") return v[1] < 0 || v[1] >= int64_t(bits) ? 0 : sext(uint64_t(v[0]) << v[1], bits);
   if (base == "shr") {
-    divides = true;
+    env.divides = true;
     const int64_t n = std::min<int64_t>(v[1], bits - 1);
     if (v[1] < 0) return std::nullopt;
     if (sgn) return s(0) >> n;
@@ -113,12 +123,12 @@ std::optional<int64_t> Planner::evalBound(uint32_t at, std::string_view reg, int
   if (base == "mul" && bits <= 32 && (wide || hi)) {
     const int64_t p = sgn ? s(0) * s(1) : int64_t(u(0) * u(1));
     if (wide) return p;
-    divides = true;
+    env.divides = true;
     return sext(uint64_t(p) >> bits, bits);
   }
   if (base == "mul") return sext(uint64_t(v[0]) * uint64_t(v[1]), bits);
   if ((base == "div" || base == "rem") && v[1] != 0) {
-    divides = true;
+    env.divides = true;
     if (sgn) return base == "div" ? s(0) / s(1) : s(0) % s(1);
     return int64_t(base == "div" ? u(0) / u(1) : u(0) % u(1));
   }
@@ -132,19 +142,25 @@ std::map<int64_t, int64_t> Planner::divisionFloors(const LoopBlock &L, const Lan
     return out;
   const int p = *lp.tripParams.begin();
   const uint32_t at = instrOf_.at(lp.setpAt);
-  bool divides = false;
+  EvalEnv env;
+  int64_t v = 0;
+  env.param = [&](int q) -> std::optional<int64_t> {
+    if (q == p) return v;
+    return std::nullopt;
+  };
   // The counter's distance from its start to the bound (`for (k = 0; k <
   // cols / 4; k++)` counts up to the bound; nvcc's unrolled loop counts a
   // copy of it down to 0).
-  auto bound = [&](int64_t v) -> std::optional<int64_t> {
-    const auto start = evalBound(entry, lp.ivs[lp.tested].reg, p, v, 0, divides, &L);
+  auto bound = [&](int64_t value) -> std::optional<int64_t> {
+    v = value;
+    const auto start = evalReg(entry, lp.ivs[lp.tested].reg, env, 0, &L);
     std::optional<int64_t> end;
     if (auto imm = Operand{Operand::Kind::Immediate, lp.bound, {}}.intValue(); lp.bound[0] != '%') end = imm;
-    else end = evalBound(at, lp.bound, p, v, 0, divides, nullptr);
+    else end = evalReg(at, lp.bound, env, 0, nullptr);
     if (!start || !end) return std::nullopt;
     return *end > *start ? *end - *start : *start - *end;
   };
-  if (!bound(1 << 20) || !divides) return out;
+  if (!bound(1 << 20) || !env.divides) return out;
   for (int64_t minRow : {int64_t(32), kMinRow, kStagedMinRow}) {
     int64_t lo = 0, hi = int64_t(1) << 31;  // bound(hi) >= minRow must hold
     const auto top = bound(hi - 1);
@@ -165,6 +181,44 @@ std::map<int64_t, int64_t> Planner::divisionFloors(const LoopBlock &L, const Lan
     out[minRow] = hi;
   }
   return out;
+}
+
+std::string Planner::sampledMisalignment(const LoopBlock &L, const StagedPlan &sp, unsigned r) {
+  if (!sp.wide[r].base.empty()) return "";  // a 32-bit index row: its own checks
+  uint32_t entry = UINT32_MAX;
+  for (size_t i = L.hs + 1; i <= L.ls && entry == UINT32_MAX; ++i)
+    if (instr(i)) entry = instrOf_.at(i);
+  if (entry == UINT32_MAX) return "";
+  // A launch of 128-thread blocks, block 1, the lanes of its first warp.
+  for (int64_t n : {int64_t(4096), int64_t(8192), int64_t(6144)}) {
+    EvalEnv env;
+    int64_t lane = 0;
+    // Every parameter n: pointers then 16-byte aligned, rows of n elements a
+    // multiple of 16 bytes apart (n a multiple of 16).
+    env.param = [&](int q) -> std::optional<int64_t> {
+      if (q < 0) return std::nullopt;
+      return n;
+    };
+    env.special = [&](std::string_view sreg) -> std::optional<int64_t> {
+      if (sreg == "%tid.x") return lane;
+      if (sreg == "%ctaid.x") return 1;
+      if (sreg == "%ntid.x") return 128;
+      if (sreg == "%nctaid.x") return 64;
+      if (sreg == "%tid.y" || sreg == "%tid.z" || sreg == "%ctaid.y" || sreg == "%ctaid.z") return 0;
+      if (sreg == "%ntid.y" || sreg == "%ntid.z" || sreg == "%nctaid.y" || sreg == "%nctaid.z") return 1;
+      return std::nullopt;
+    };
+    bool aligned = true;
+    for (lane = 0; lane < 32 && aligned; ++lane) {
+      const auto start = evalReg(entry, sp.rows[r], env, 0, &L);
+      if (!start) return "";
+      aligned = ((*start + sp.rowOff[r]) & 15) == 0;
+    }
+    if (aligned) return "";
+  }
+  return "the rows' starts differ in alignment between the lanes of a warp (" + sp.rows[r] +
+         " at the loop's entry, evaluated for n = 4096, 8192 and 6144: packed storage, row i at i * (i + 1) / 2), "
+         "so every warp would run the original loop";
 }
 
 }  // namespace ptxopt::transforms::rowwalk

@@ -609,7 +609,7 @@ bool Planner::planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan 
         return false;
       }
   if (!constantRowLongEnough(L, sp, why)) return false;
-  rowsCanAlign(sp);
+  rowsCanAlign(L, sp);
   return sizeTiles(sp, why);
 }
 
@@ -724,7 +724,7 @@ void Planner::planStagedLoops(KernelPlan &plan) {
 /// themselves; no base condition then.) Rows whose distance apart no
 /// launch condition can check (`w[j*(n+1) + k]`: aligned only when n % 4 ==
 /// 3) are not alignable either: when in doubt, not the aligned clone.
-void Planner::rowsCanAlign(StagedPlan &sp) {
+void Planner::rowsCanAlign(const LoopBlock &L, StagedPlan &sp) {
   sp.aligned.clear();
   auto notAlignable = [&](std::string w) {
     sp.alignable = false;
@@ -751,7 +751,15 @@ void Planner::rowsCanAlign(StagedPlan &sp) {
   for (const auto &l : all) {
     if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first access: the start of its piece
     const AccessInfo &a = *accessAt_.at(l.stmt);
-    if (!a.address.known) continue;
+    if (!a.address.known) {
+      // A row whose start the analysis cannot write (packed triangular
+      // storage, row i at i * (i + 1) / 2; a start after nvcc's peeled
+      // remainder): its alignment is checked per warp at run time. Where
+      // the start, evaluated for a sampled launch, misaligns some lanes of
+      // every warp whatever n, every warp would run the original loop.
+      if (std::string mis = sampledMisalignment(L, sp, l.row); !mis.empty()) return notAlignable(mis);
+      continue;
+    }
     // The loop's first iteration: its counters' terms are 0.
     auto first = [](const analysis::Symbol &s) -> int64_t { return s.kind == analysis::Symbol::Kind::LoopCounter ? 0 : 1; };
     // The terms that differ between threads: the rows' distance apart.

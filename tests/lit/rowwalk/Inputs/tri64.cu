@@ -32,3 +32,18 @@ extern "C" __global__ void trmv_lower_z(const float *A, const float *x, float *y
   for (size_t k = 0; k < i + 1; k++) s += A[i * n + k] * x[k];
   y[i] = s;
 }
+
+// Refused: a packed lower triangle (row i at i * (i + 1) / 2 floats): the
+// rows' starts differ in alignment between the lanes of every warp
+// (Planner::sampledMisalignment), where the staged clone's per-warp check
+// would send every warp to the original loop (the fourteenth held-out
+// batch's tpmv_lower ran 0.83x of its program with that clone).
+extern "C" __global__ void tpmv_lower_f32(const float *AP, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    size_t off = (size_t)i * (i + 1) / 2;
+    float s = 0.0f;
+    for (int k = 0; k <= i; k++) s += AP[off + k] * x[k];
+    y[i] = s;
+  }
+}
