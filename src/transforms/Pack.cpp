@@ -198,7 +198,9 @@ private:
   /// Drops the runs found since `from` that merge 16 bytes every thread
   /// reads alike (`l1[k..k+3]`: no %tid term) inside a loop whose block
   /// also holds a scalar global load of the thread's own (a %tid term: its
-  /// row or column) that no run merges. The loop waits on those loads,
+  /// row or column; or an address the analysis cannot write, a packed
+  /// triangle's row i at i * (i + 1) / 2: 0.87x, gpu-diff "tri 64:
+  /// tpmv_lower_f32") that no run merges. The loop waits on those loads,
   /// and the merge saves only load instructions of words one request
   /// serves the warp already; the clone ran 0.90-0.91x at 32 to 256
   /// blocks, 1.03x at 1024 (H200, gpu-diff "pack column"; the held-out
@@ -220,7 +222,7 @@ private:
       for (const auto &a : fa_.accesses())
         others |= a.mem.kind == analysis::MemAccess::Kind::Load && a.mem.vector == 1 &&
                   (a.mem.space == ".global" || a.mem.space.empty()) && fa_.cfg().blockOf(a.instr) == b &&
-                  !merged.count(a.instr) && a.address.known && threadVarying(a.address.poly, aff_);
+                  !merged.count(a.instr) && (!a.address.known || threadVarying(a.address.poly, aff_));
       if (!others) continue;
       if (firstWhy_.empty()) {
         const Instruction &in = static_cast<const Instruction &>(*body_[lead.stmt]);
