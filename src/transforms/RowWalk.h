@@ -496,7 +496,11 @@ private:
   /// planStaged's second step: each row's loads cover its piece of an
   /// iteration exactly; the loads, short-element rows and 16-byte runs.
   bool alignGappedPiece(StagedPlan &sp, unsigned r, int64_t mis) const;
+  // RowWalkStagedAlign.cpp: rows read with gaps, the rows' alignment.
   std::string gapsRefusal(const std::map<int64_t, size_t> &at, int64_t first, int64_t S, bool stored) const;
+  bool gappedLoads(const LoopBlock &L, StagedPlan &sp, const std::map<std::string, std::map<int64_t, size_t>> &byRow,
+                   const std::set<size_t> &removed, const std::map<int64_t, size_t> &at, int64_t first, unsigned r,
+                   bool stored, std::vector<StagedPlan::RowLoad> &into, std::string &why);
   bool rowPieces(const LoopBlock &L, StagedPlan &sp, std::map<std::string, std::map<int64_t, size_t>> &byRow,
                  std::map<std::string, std::map<int64_t, size_t>> &storedAt, const std::set<size_t> &removed,
                  std::string &why);
