@@ -87,7 +87,8 @@ void addRowWalkGridStride(std::vector<Case> &cs) {
   cs.push_back(gs64("rowsum_gs64", 4001, 4099, 128, "=rowsum_gs64__ptxopt_once_staged_unaligned"));
   cs.push_back(gs64("nanmean_gs64", 8192, 4096, 256, "=nanmean_gs64__ptxopt_once_staged"));
   cs.push_back(fewBlocks(gs64("nanmean_gs64", 8192, 4096, 256, "=nanmean_gs64__ptxopt_staged"), 8));
-  cs.push_back(gs64("rowsum_i64_loop", 8192, 4096, 256, ""));
+  // PyTorch's int64_t loop: no once clone (its unswitched second loop advances the index from another register).
+  cs.push_back(gs64("rowsum_i64_loop", 8192, 4096, 256, "=rowsum_i64_loop__ptxopt_staged"));
 
   // A GEMV written as a grid-stride loop, a thread per row: the once clone
   // (256-byte tiles, pack's 16-byte loads); a few blocks: the kernel's own
