@@ -474,7 +474,7 @@ private:
   };
   std::optional<int64_t> evalReg(uint32_t at, std::string_view reg, EvalEnv &env, int depth,
                                  const LoopBlock *outside);
-  std::string sampledMisalignment(const LoopBlock &L, const StagedPlan &sp, unsigned r);
+
   std::map<int64_t, int64_t> divisionFloors(const LoopBlock &L, const LanePlan &lp, uint32_t entry);
   void planVectorLoads(const LoopBlock &L, const std::set<size_t> &removed, LanePlan &lp);
   /// What planStaged's scan of a loop's accesses knows before it starts.
@@ -498,6 +498,7 @@ private:
   bool alignGappedPiece(StagedPlan &sp, unsigned r, int64_t mis) const;
   // RowWalkStagedAlign.cpp: rows read with gaps, the rows' alignment.
   std::string gapsRefusal(const std::map<int64_t, size_t> &at, int64_t first, int64_t S, bool stored) const;
+  std::string sampledMisalignment(const LoopBlock &L, const StagedPlan &sp, unsigned r);
   bool gappedLoads(const LoopBlock &L, StagedPlan &sp, const std::map<std::string, std::map<int64_t, size_t>> &byRow,
                    const std::set<size_t> &removed, const std::map<int64_t, size_t> &at, int64_t first, unsigned r,
                    bool stored, std::vector<StagedPlan::RowLoad> &into, std::string &why);

@@ -20,7 +20,9 @@
 // where the bound's definitions hold a division (shr, div, mul.hi): other
 // bounds keep the parameter's own floor, as measured.
 // Refuses: nothing; a bound it cannot evaluate, or not monotone, keeps
-// the parameter's floor as before (divisionFloor returns nothing).
+// the parameter's floor as before (divisionFloors returns nothing).
+// evalReg, the evaluator, also serves the rows' sampled alignment
+// (RowWalkStagedAlign.cpp, sampledMisalignment).
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {
@@ -181,44 +183,6 @@ std::map<int64_t, int64_t> Planner::divisionFloors(const LoopBlock &L, const Lan
     out[minRow] = hi;
   }
   return out;
-}
-
-std::string Planner::sampledMisalignment(const LoopBlock &L, const StagedPlan &sp, unsigned r) {
-  if (!sp.wide[r].base.empty()) return "";  // a 32-bit index row: its own checks
-  uint32_t entry = UINT32_MAX;
-  for (size_t i = L.hs + 1; i <= L.ls && entry == UINT32_MAX; ++i)
-    if (instr(i)) entry = instrOf_.at(i);
-  if (entry == UINT32_MAX) return "";
-  // A launch of 128-thread blocks, block 1, the lanes of its first warp.
-  for (int64_t n : {int64_t(4096), int64_t(8192), int64_t(6144)}) {
-    EvalEnv env;
-    int64_t lane = 0;
-    // Every parameter n: pointers then 16-byte aligned, rows of n elements a
-    // multiple of 16 bytes apart (n a multiple of 16).
-    env.param = [&](int q) -> std::optional<int64_t> {
-      if (q < 0) return std::nullopt;
-      return n;
-    };
-    env.special = [&](std::string_view sreg) -> std::optional<int64_t> {
-      if (sreg == "%tid.x") return lane;
-      if (sreg == "%ctaid.x") return 1;
-      if (sreg == "%ntid.x") return 128;
-      if (sreg == "%nctaid.x") return 64;
-      if (sreg == "%tid.y" || sreg == "%tid.z" || sreg == "%ctaid.y" || sreg == "%ctaid.z") return 0;
-      if (sreg == "%ntid.y" || sreg == "%ntid.z" || sreg == "%nctaid.y" || sreg == "%nctaid.z") return 1;
-      return std::nullopt;
-    };
-    bool aligned = true;
-    for (lane = 0; lane < 32 && aligned; ++lane) {
-      const auto start = evalReg(entry, sp.rows[r], env, 0, &L);
-      if (!start) return "";
-      aligned = ((*start + sp.rowOff[r]) & 15) == 0;
-    }
-    if (aligned) return "";
-  }
-  return "the rows' starts differ in alignment between the lanes of a warp (" + sp.rows[r] +
-         " at the loop's entry, evaluated for n = 4096, 8192 and 6144: packed storage, row i at i * (i + 1) / 2), "
-         "so every warp would run the original loop";
 }
 
 }  // namespace ptxopt::transforms::rowwalk

@@ -1,7 +1,7 @@
 // rowwalk, step 3's planning of the rows' alignment: under which launch
 // conditions the rows start 16-byte aligned (rowsCanAlign), rows whose
 // starts differ in alignment between a warp's lanes (packed storage:
-// RowWalkFloors.cpp's sampled evaluation), why the unaligned clone cannot
+// sampledMisalignment, with RowWalkFloors.cpp's evaluator), why the unaligned clone cannot
 // take a loop (unalignedRefusal), and rows read with gaps (gapsRefusal,
 // gappedLoads, alignGappedPiece: the copies read the gaps, only where every
 // 16-byte block holds a byte the loop reads). Overview: RowWalk.cpp; the
@@ -229,6 +229,51 @@ std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
              std::string(instr(st.stmt)->opcode) + ")";
   }
   return "";
+}
+
+/// Why a row whose start the analysis cannot write (rowsCanAlign) is not
+/// alignable, "" when it may be: its start at the loop's entry, evaluated
+/// (evalReg, RowWalkFloors.cpp) for a sampled launch (every parameter n =
+/// 4096, 8192 or 6144; block 1 of 128 threads, its first warp's lanes),
+/// misaligns some lane in every sample (packed triangular storage, row i
+/// at i * (i + 1) / 2). A start it cannot evaluate (nvcc's peeled remainder
+/// before an upper triangle's loop) gives "": the run-time check as before.
+std::string Planner::sampledMisalignment(const LoopBlock &L, const StagedPlan &sp, unsigned r) {
+  if (!sp.wide[r].base.empty()) return "";  // a 32-bit index row: its own checks
+  uint32_t entry = UINT32_MAX;
+  for (size_t i = L.hs + 1; i <= L.ls && entry == UINT32_MAX; ++i)
+    if (instr(i)) entry = instrOf_.at(i);
+  if (entry == UINT32_MAX) return "";
+  // A launch of 128-thread blocks, block 1, the lanes of its first warp.
+  for (int64_t n : {int64_t(4096), int64_t(8192), int64_t(6144)}) {
+    EvalEnv env;
+    int64_t lane = 0;
+    // Every parameter n: pointers then 16-byte aligned, rows of n elements a
+    // multiple of 16 bytes apart (n a multiple of 16).
+    env.param = [&](int q) -> std::optional<int64_t> {
+      if (q < 0) return std::nullopt;
+      return n;
+    };
+    env.special = [&](std::string_view sreg) -> std::optional<int64_t> {
+      if (sreg == "%tid.x") return lane;
+      if (sreg == "%ctaid.x") return 1;
+      if (sreg == "%ntid.x") return 128;
+      if (sreg == "%nctaid.x") return 64;
+      if (sreg == "%tid.y" || sreg == "%tid.z" || sreg == "%ctaid.y" || sreg == "%ctaid.z") return 0;
+      if (sreg == "%ntid.y" || sreg == "%ntid.z" || sreg == "%nctaid.y" || sreg == "%nctaid.z") return 1;
+      return std::nullopt;
+    };
+    bool aligned = true;
+    for (lane = 0; lane < 32 && aligned; ++lane) {
+      const auto start = evalReg(entry, sp.rows[r], env, 0, &L);
+      if (!start) return "";
+      aligned = ((*start + sp.rowOff[r]) & 15) == 0;
+    }
+    if (aligned) return "";
+  }
+  return "the rows' starts differ in alignment between the lanes of a warp (" + sp.rows[r] +
+         " at the loop's entry, evaluated for n = 4096, 8192 and 6144: packed storage, row i at i * (i + 1) / 2), "
+         "so every warp would run the original loop";
 }
 
 }  // namespace ptxopt::transforms::rowwalk
