@@ -173,21 +173,31 @@ namespace ptxopt::transforms {
 namespace rowwalk {
 
 namespace {
+/// Which kinds of symbol a term of an address holds.
+struct TermKinds {
+  bool tidX = false, index = false, uniform = false, counter = false;  // index: any %tid or %ctaid
+};
+TermKinds termKinds(const analysis::Mono &mono, const analysis::AffineAnalysis &aff) {
+  TermKinds t;
+  for (auto id : mono) {
+    const auto &sym = aff.symbols()[id];
+    t.tidX |= sym.kind == analysis::Symbol::Kind::Tid && sym.dim == 0;
+    t.index |= sym.kind == analysis::Symbol::Kind::Tid || sym.kind == analysis::Symbol::Kind::Ctaid;
+    t.uniform |= sym.kind == analysis::Symbol::Kind::Uniform;
+    t.counter |= sym.kind == analysis::Symbol::Kind::LoopCounter;
+  }
+  return t;
+}
+
 /// Whether every term of `poly` that holds a thread-uniform symbol also
 /// holds %tid or %ctaid and no loop counter (the rows' distance apart,
 /// `i * (cols / 4)`), and some term holds one.
 bool uniformOnlyInRowStride(const analysis::Poly &poly, const analysis::AffineAnalysis &aff) {
   bool any = false;
   for (const auto &[mono, c] : poly.terms()) {
-    bool idx = false, uni = false, counter = false;
-    for (auto id : mono) {
-      const auto k = aff.symbols()[id].kind;
-      idx |= k == analysis::Symbol::Kind::Tid || k == analysis::Symbol::Kind::Ctaid;
-      uni |= k == analysis::Symbol::Kind::Uniform;
-      counter |= k == analysis::Symbol::Kind::LoopCounter;
-    }
-    if (uni && (!idx || counter)) return false;
-    any |= uni;
+    const TermKinds t = termKinds(mono, aff);
+    if (t.uniform && (!t.index || t.counter)) return false;
+    any |= t.uniform;
   }
   return any;
 }
@@ -215,8 +225,7 @@ bool Planner::findLoops(std::string &why) {
     // symbols existed: the plans here do not reason about them.
     bool uniformSym = false;
     if (a.address.known)
-      for (const auto &[mono, c] : a.address.poly.terms())
-        for (auto id : mono) uniformSym |= fa_.affine().symbols()[id].kind == analysis::Symbol::Kind::Uniform;
+      for (const auto &[mono, c] : a.address.poly.terms()) uniformSym |= termKinds(mono, fa_.affine()).uniform;
     // Except where every term holding one also holds %tid or %ctaid and no
     // loop counter: a uniform row length (`A4[i*(cols/4) + k]`, a float4
     // row of cols/4 pieces), which only sets how far apart the rows are.
@@ -240,13 +249,8 @@ bool Planner::findLoops(std::string &why) {
       // not a column walk's remainder loop starting at one.
       bool rowStride = false;
       for (const auto &[mono, c] : a.address.poly.terms()) {
-        bool tid = false, uni = false;
-        for (auto id : mono) {
-          const auto &sym = fa_.affine().symbols()[id];
-          tid |= sym.kind == analysis::Symbol::Kind::Tid && sym.dim == 0;
-          uni |= sym.kind == analysis::Symbol::Kind::Uniform;
-        }
-        rowStride |= tid && uni;
+        const TermKinds t = termKinds(mono, fa_.affine());
+        rowStride |= t.tidX && t.uniform;
       }
       if (rowStride) uniformRows_.insert(stmtOf_[a.instr]);
       asUnknown_.push_back(std::move(u));
