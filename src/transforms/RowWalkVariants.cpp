@@ -299,8 +299,9 @@ void addCsrRoundsClone(PassContext &ctx, ir::Function *k, const ir::Function &fr
   ctx.remark(Remark::Kind::Applied, *k, "",
              r.name + ": rows with loaded bounds (CSR), the original's launch; a warp whose 32 lanes all reach the "
                  "loop together, each with " + std::to_string(minIters) + " iterations or more (" +
-                 (minIters == kCsrMinIters
-                      ? "rows of " + std::to_string(4 * kCsrMinIters) + " at nvcc's unroll of 4"
+                 (minIters == kCsrMinIters ? "rows of " + std::to_string(4 * kCsrMinIters) + " at nvcc's unroll of 4"
+                  : plan.lanes.front().lessSigned64
+                      ? std::string("a rolled loop over a `long` index: an element an iteration")
                       : std::string("a row walked by pointer: an element an iteration")) +
                  "), runs its 32 rows " + std::to_string(G) +
                  " lanes at a time, " + std::to_string(kLanes / G) +
