@@ -16,10 +16,10 @@ namespace gpudiff {
 
 namespace {
 
-/// `kernel`(A rows x (cols / div) of 4-byte elements (`per` a row each), [w cols], out rows, rows, cols).
-Case divRows(const std::string &kernel, Elem e, unsigned rows, unsigned cols, unsigned div, bool weights,
+/// `kernel`(A rows x perRow 4-byte elements, [w cols], out rows, rows, cols).
+Case divRows(const std::string &kernel, Elem e, unsigned rows, unsigned cols, unsigned perRow, bool weights,
              unsigned block, const std::string &expect, const std::string &what = "") {
-  std::vector<Arg> args{in(e, size_t(rows) * (cols / div) * (kernel == "rowdot_f4" ? 4 : 1) + 4)};
+  std::vector<Arg> args{in(e, size_t(rows) * perRow + 4)};
   if (weights) args.push_back(in(Elem::F32, cols + 4));
   args.push_back(out(e, rows));
   args.push_back(i32(int32_t(rows)));
@@ -32,22 +32,22 @@ Case divRows(const std::string &kernel, Elem e, unsigned rows, unsigned cols, un
 void addRowWalkRowDiv(std::vector<Case> &cs) {
   // rowdot_f4: A holds rows x cols floats (cols / 4 float4 pieces a row).
   auto f4 = [](unsigned rows, unsigned cols, unsigned block, const std::string &expect, const std::string &what = "") {
-    return divRows("rowdot_f4", Elem::F32, rows, cols, 4, true, block, expect, what);
+    return divRows("rowdot_f4", Elem::F32, rows, cols, cols / 4 * 4, true, block, expect, what);
   };
   cs.push_back(f4(16384, 2048, 128, "=rowdot_f4__ptxopt_staged_pack"));
   cs.push_back(f4(32768, 1024, 256, "=rowdot_f4__ptxopt_staged_pack", "cols at the floor"));
   cs.push_back(f4(65536, 1020, 256, "=rowdot_f4__ptxopt_pack", "cols under the floor"));  // pack: w merged
   cs.push_back(f4(4001, 4096, 64, "=rowdot_f4__ptxopt_staged_pack", "rows not a multiple of the block"));
-  cs.push_back(divRows("third_f32", Elem::F32, 12000, 3072, 3, false, 256, "=third_f32__ptxopt_staged_unaligned"));
-  cs.push_back(divRows("third_f32", Elem::F32, 12000, 3069, 3, false, 256, "=third_f32__ptxopt_staged_unaligned",
+  cs.push_back(divRows("third_f32", Elem::F32, 12000, 3072, 1024, false, 256, "=third_f32__ptxopt_staged_unaligned"));
+  cs.push_back(divRows("third_f32", Elem::F32, 12000, 3069, 1023, false, 256, "=third_f32__ptxopt_staged_unaligned",
                        "rows of 1023 floats"));
-  cs.push_back(divRows("third_f32", Elem::F32, 65536, 600, 3, false, 256, "original", "rows under the floor"));
-  cs.push_back(divRows("half_u32", Elem::I32, 8192, 8192, 2, false, 256, "=half_u32__ptxopt_lanes"));
-  cs.push_back(divRows("half_u32", Elem::I32, 65536, 300, 2, false, 256, "=half_u32__ptxopt_lanes8"));
-  cs.push_back(divRows("half_u32", Elem::I32, 65536, 100, 2, false, 256, "=half_u32__ptxopt_lanes4"));
-  cs.push_back(divRows("half_u32", Elem::I32, 65536, 60, 2, false, 256, "original", "rows under every floor"));
-  cs.push_back(divRows("cabs2_f2", Elem::F32, 8192, 4096, 1, false, 256, "original"));  // refused: not alignable
-  cs.push_back(divRows("tail_f4", Elem::F32, 8192, 4096, 1, false, 256, "original"));   // refused: u in the start
+  cs.push_back(divRows("third_f32", Elem::F32, 65536, 600, 200, false, 256, "original", "rows under the floor"));
+  cs.push_back(divRows("half_u32", Elem::I32, 8192, 8192, 4096, false, 256, "=half_u32__ptxopt_lanes"));
+  cs.push_back(divRows("half_u32", Elem::I32, 65536, 300, 150, false, 256, "=half_u32__ptxopt_lanes8"));
+  cs.push_back(divRows("half_u32", Elem::I32, 65536, 100, 50, false, 256, "=half_u32__ptxopt_lanes4"));
+  cs.push_back(divRows("half_u32", Elem::I32, 65536, 60, 30, false, 256, "original", "rows under every floor"));
+  cs.push_back(divRows("cabs2_f2", Elem::F32, 8192, 4096, 4096, false, 256, "original"));  // refused: not alignable
+  cs.push_back(divRows("tail_f4", Elem::F32, 8192, 4096, 4096, false, 256, "original"));   // refused: u in the start
 }
 
 }  // namespace gpudiff
