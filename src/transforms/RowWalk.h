@@ -464,6 +464,9 @@ private:
                   const LanePlan &lp, std::string &why, bool staged);
   bool planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::string &why, bool staged);
   void planTripParams(const LoopBlock &L, LanePlan &lp);
+  /// The CFG index of the loop body's first instruction (UINT32_MAX: none):
+  /// where values at the loop's entry are read.
+  uint32_t loopEntry(const LoopBlock &L) const;
   // RowWalkFloors.cpp: floors on a parameter the loop's bound divides.
   /// What evalReg reads at its leaves: a parameter's value, a special
   /// register's; `divides` set where a shr, div or mul.hi was evaluated.

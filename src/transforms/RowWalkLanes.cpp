@@ -534,15 +534,16 @@ bool Planner::planLatch(const LoopBlock &L, BlockDefUse &du, LanePlan &lp, std::
   return true;
 }
 
+uint32_t Planner::loopEntry(const LoopBlock &L) const {
+  for (size_t i = L.hs + 1; i <= L.ls; ++i)
+    if (instr(i)) return instrOf_.at(i);
+  return UINT32_MAX;
+}
+
 /// Where the trip count comes from (the lanes clone asks for long rows).
 void Planner::planTripParams(const LoopBlock &L, LanePlan &lp) {
-  const uint32_t first = instrOf_.at(lp.ivs[lp.tested].update);
-  uint32_t entry = first;
-  for (size_t i = L.hs + 1; i <= L.ls; ++i)
-    if (instr(i)) {
-      entry = instrOf_.at(i);
-      break;
-    }
+  uint32_t entry = loopEntry(L);
+  if (entry == UINT32_MAX) entry = instrOf_.at(lp.ivs[lp.tested].update);
   paramsFeeding(entry, lp.ivs[lp.tested].reg, L, lp.tripParams, lp.tripFields, 0);
   for (const std::string &r : {lp.bound, lp.boundOffset})
     if (!r.empty() && r[0] == '%') paramsFeeding(lp.setpAt ? instrOf_.at(lp.setpAt) : entry, r, L, lp.tripParams, lp.tripFields, 0);

@@ -240,9 +240,7 @@ std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
 /// before an upper triangle's loop) gives "": the run-time check as before.
 std::string Planner::sampledMisalignment(const LoopBlock &L, const StagedPlan &sp, unsigned r) {
   if (!sp.wide[r].base.empty()) return "";  // a 32-bit index row: its own checks
-  uint32_t entry = UINT32_MAX;
-  for (size_t i = L.hs + 1; i <= L.ls && entry == UINT32_MAX; ++i)
-    if (instr(i)) entry = instrOf_.at(i);
+  const uint32_t entry = loopEntry(L);
   if (entry == UINT32_MAX) return "";
   // A launch of 128-thread blocks, block 1, the lanes of its first warp.
   for (int64_t n : {int64_t(4096), int64_t(8192), int64_t(6144)}) {
