@@ -162,6 +162,23 @@ void addCsr(std::vector<Case> &cs) {
                    "rowwalk;reassociate", "=csr_ptrwalk_f32__ptxopt_csr", 256, "csrptrwalk"));
   cs.push_back(csr("pointer walk, -O2 (exact: no clone)", "csr_ptrwalk_f32", 70001, 32, 256, 0, true, "", "original",
                    256, "csrptrwalk"));
+  // A rolled `long` index (setp.lt.s64; the thirty-third session): the
+  // rounds clone with a 64-bit trip count, each lane checking its start and
+  // bound within 2^62 of 0; 64-bit row pointers.
+  for (auto [n, lo, hi, zeros] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{70001, 32, 256, 0},
+                                  {65536, 128, 128, 0}, {70001, 32, 256, 8}, {100000, 1, 8, 8}, {80000, 0, 40, 4}}) {
+    const size_t nnz = std::max<size_t>(1, size_t(n) * hi);
+    Case c = makeCase("csr: long index, -O2 rounds csr_long_lt " + std::to_string(n) + " rows of " +
+                          std::to_string(lo) + "-" + std::to_string(hi) +
+                          (zeros && lo ? ", one in " + std::to_string(zeros) + " empty" : ""),
+                      "csrlong", "csr_long_lt",
+                      {rowPtrs(n, lo, hi, zeros, true), indices(nnz, kCols), in(Elem::I32, nnz), in(Elem::I32, kCols),
+                       out(Elem::I32, n), i32(int32_t(n))},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    c.expect = "=csr_long_lt__ptxopt_csr";
+    c.big = nnz >= (size_t(1) << 22);
+    cs.push_back(c);
+  }
 }
 
 }  // namespace gpudiff
