@@ -33,7 +33,7 @@
 //
 // Every launch of the program passes here, so the launch path is kept to
 // lookups without locks or allocations (docs/NVCC.md, "The launch path"): the
-// kernel by its handle (HandleMap), the shape's bit mask (ShapeMaskCache);
+// kernel by its handle (HandleMap.h), the shape's bit mask (ShapeMaskCache);
 // cudart is asked for a clone's attributes only when a shape first can use
 // the clone, and text is built only for PTXOPT_LOG.
 #include <cuda_runtime_api.h>
@@ -55,16 +55,11 @@
 #include "ptxopt/runtime/Config.h"
 #include "ptxopt/runtime/NvccShim.h"
 #include "ptxopt/runtime/Select.h"
+#include "HandleMap.h"
 #include "NvccWrap.h"
 
 using namespace ptxopt;
 using namespace ptxopt::rt;
-
-// A program's first launches find the shim cold: its code pages out of the
-// TLB, its lines out of the caches. The functions every first launch runs
-// are marked hot, which GCC and Clang place in .text.hot, together in one
-// or two pages (docs/NVCC.md, "The launch path").
-#define PTXOPT_HOT __attribute__((hot))
 
 namespace {
 
@@ -130,93 +125,15 @@ struct NvccKernel {
   explicit NvccKernel(size_t variants) : clones(variants) {}
 };
 
-/// cudaKernel_t -> kernel with clones, read without a lock on every launch:
-/// open addressing over a power-of-two table of atomic slots. An insertion
-/// (once per hooked kernel, in __ptxopt_nvcc_get_kernel, under Registry::mu)
-/// writes the kernel before the key; a full table is replaced by one twice
-/// as large, and the old one is kept (a reader may still be in it: tables
-/// are never freed, like the registry).
-class HandleMap {
-public:
-  // The first table is the map's own (the registry's page: see registry()).
-  HandleMap() { table_.store(&first_, std::memory_order_release); }
-
-  PTXOPT_HOT NvccKernel *find(const void *key) const {
-    const Table *t = table_.load(std::memory_order_acquire);
-    for (size_t i = hashOf(key) & t->mask;; i = (i + 1) & t->mask) {
-      const void *k = t->slots[i].key.load(std::memory_order_acquire);
-      if (k == key) return t->slots[i].kernel.load(std::memory_order_relaxed);
-      if (!k) return nullptr;
-    }
-  }
-
-  /// Writers take the map's own mutex (a plain one: a kernel's first
-  /// launch adds its handle, and pthread_mutex_lock is code every program
-  /// already ran, unlike the registry's reader-writer lock).
-  PTXOPT_HOT void insert(const void *key, NvccKernel *k) {
-    std::lock_guard<std::mutex> lock(writeMu_);
-    Table *t = table_.load(std::memory_order_relaxed);
-    if ((count_ + 1) * 2 > t->mask + 1) {
-      Table *bigger = newTable((t->mask + 1) * 2);
-      for (size_t i = 0; i <= t->mask; ++i)
-        if (const void *old = t->slots[i].key.load(std::memory_order_relaxed))
-          put(*bigger, old, t->slots[i].kernel.load(std::memory_order_relaxed));
-      table_.store(bigger, std::memory_order_release);
-      t = bigger;
-    }
-    if (put(*t, key, k)) ++count_;
-  }
-
-private:
-  struct Slot {
-    std::atomic<const void *> key{nullptr};
-    std::atomic<NvccKernel *> kernel{nullptr};
-  };
-  struct Table {
-    size_t mask;
-    Slot *slots;
-  };
-  static constexpr size_t kFirstSlots = 64;
-  static size_t hashOf(const void *p) {
-    uint64_t x = reinterpret_cast<uintptr_t>(p);
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    return static_cast<size_t>(x ^ (x >> 33));
-  }
-  Table *newTable(size_t n) {
-    slots_.push_back(std::make_unique<Slot[]>(n));
-    tables_.push_back(std::make_unique<Table>(Table{n - 1, slots_.back().get()}));
-    return tables_.back().get();
-  }
-  /// True when `key` is new.
-  static bool put(Table &t, const void *key, NvccKernel *k) {
-    for (size_t i = hashOf(key) & t.mask;; i = (i + 1) & t.mask) {
-      const void *old = t.slots[i].key.load(std::memory_order_relaxed);
-      if (old == key) {
-        t.slots[i].kernel.store(k, std::memory_order_release);
-        return false;
-      }
-      if (!old) {
-        t.slots[i].kernel.store(k, std::memory_order_relaxed);
-        t.slots[i].key.store(key, std::memory_order_release);
-        return true;
-      }
-    }
-  }
-  std::atomic<Table *> table_{nullptr};
-  Slot firstSlots_[kFirstSlots];
-  Table first_{kFirstSlots - 1, firstSlots_};
-  std::mutex writeMu_;
-  std::vector<std::unique_ptr<Slot[]>> slots_;  // the larger tables' slots, under writeMu_
-  std::vector<std::unique_ptr<Table>> tables_;  // under writeMu_
-  size_t count_ = 0;                             // under writeMu_
-};
+/// cudaKernel_t -> kernel with clones, read without a lock on every launch
+/// (HandleMap.h).
+using KernelMap = HandleMap<NvccKernel>;
 
 struct Registry {
   std::shared_mutex mu;
   std::unordered_map<const void *, std::shared_ptr<NvccKernel>> byHost;
-  HandleMap byHandle;  // reads take no lock; writes its own
-  HandleMap byHostAddress;  // byHost for the launch APIs (NvccWrap.cpp), read without a lock
+  KernelMap byHandle;  // reads take no lock; writes its own
+  KernelMap byHostAddress;  // byHost for the launch APIs (NvccWrap.cpp), read without a lock
   std::unordered_map<const char *, std::shared_ptr<Manifest>> manifests;  // per translation unit's string
   std::unordered_map<const unsigned long long *, std::shared_ptr<CloneImage>> images;  // by fatbinary
   std::unordered_map<const unsigned char *, std::vector<ptxopt_nvcc_image>> blobs;    // late images, read
@@ -226,7 +143,7 @@ struct Registry {
 // Function-local statics: registration runs from static constructors of the
 // application's objects, in any order relative to this file's.
 // The registry holds the handle maps' first tables: one allocation that a
-// kernel's first launch reads cold (PTXOPT_HOT above). Never destroyed:
+// kernel's first launch reads cold (PTXOPT_HOT, HandleMap.h). Never destroyed:
 // launches may come from atexit handlers.
 PTXOPT_HOT Registry &registry() {
   static Registry *r = new Registry;
