@@ -189,34 +189,56 @@ std::vector<unsigned char> packBytes(const Case &c, size_t i, const std::vector<
   return b;
 }
 
+/// The launch parameters of `c` given its pointer arguments' values (its
+/// buffers, real or the fake driver's): scalars from the case, struct
+/// arguments packed from their fields, and `launch` the kernel's parameter
+/// array (the arguments passed inside a pack left out). The vectors stay
+/// where they are: `launch` points into them.
+struct ParamBlock {
+  std::vector<uint64_t> pointers;
+  std::vector<int64_t> ints;  // 32-bit parameters read their low half (little-endian)
+  std::vector<float> floats;
+  std::vector<std::vector<unsigned char>> packs;
+  std::vector<void *> launch;
+
+  ParamBlock(const Case &c, std::vector<uint64_t> ptrs)
+      : pointers(std::move(ptrs)), ints(c.args.size()), floats(c.args.size()), packs(c.args.size()) {
+    std::vector<void *> all(c.args.size(), nullptr);
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      const Arg &a = c.args[i];
+      if (a.kind == Arg::Kind::In || a.kind == Arg::Kind::Out) all[i] = &pointers[i];
+      else if (a.kind == Arg::Kind::I32 || a.kind == Arg::Kind::I64) ints[i] = a.i, all[i] = &ints[i];
+      else if (a.kind == Arg::Kind::F32) floats[i] = a.f, all[i] = &floats[i];
+    }
+    for (size_t i = 0; i < c.args.size(); ++i)
+      if (c.args[i].kind == Arg::Kind::Pack) {
+        packs[i] = packBytes(c, i, pointers, ints, floats);
+        all[i] = packs[i].data();
+      }
+    for (size_t i = 0; i < c.args.size(); ++i)
+      if (!c.args[i].inPack) launch.push_back(all[i]);
+  }
+  ParamBlock(const ParamBlock &) = delete;
+  ParamBlock &operator=(const ParamBlock &) = delete;
+};
+
 /// Device buffers and argument values of one case.
 struct Args {
   std::vector<void *> base;                   // per argument: the allocation (null for scalars)
   std::vector<size_t> allocBytes;             // allocation size (with offset and slack)
   std::vector<std::vector<unsigned char>> init;  // inputs' host data (at the offset)
   std::vector<uint64_t> pointerValues;        // what the kernel gets (base + offset)
-  std::vector<int64_t> ints;  // 32-bit parameters read their low half (little-endian)
-  std::vector<float> floats;
-  std::vector<void *> params;
-  std::vector<std::vector<unsigned char>> packs;  // struct arguments' bytes
-  std::vector<void *> launchParams;              // params without the arguments passed inside a pack
+  std::unique_ptr<ParamBlock> params;         // the launch's parameters (ParamBlock::launch)
 
   Args(const Case &c, std::mt19937_64 &rng) {
     size_t n = c.args.size();
     base.assign(n, nullptr), allocBytes.assign(n, 0), init.resize(n);
-    pointerValues.assign(n, 0), ints.assign(n, 0), floats.assign(n, 0), params.assign(n, nullptr);
+    pointerValues.assign(n, 0);
     for (size_t i = 0; i < n; ++i)  // buffers first, then the pointers into them
       if (c.args[i].alias < 0) setUp(c.args[i], i, rng);
     for (size_t i = 0; i < n; ++i)
       if (c.args[i].alias >= 0) setUp(c.args[i], i, rng);
-    packs.resize(n);
-    for (size_t i = 0; i < n; ++i)
-      if (c.args[i].kind == Arg::Kind::Pack) {
-        packs[i] = packBytes(c, i, pointerValues, ints, floats);
-        params[i] = packs[i].data();
-      }
-    for (size_t i = 0; i < n; ++i)
-      if (!c.args[i].inPack) launchParams.push_back(params[i]);
+    params = std::make_unique<ParamBlock>(c, pointerValues);
   }
   ~Args() {
     for (void *p : base)
@@ -226,18 +248,14 @@ struct Args {
   Args &operator=(const Args &) = delete;
 
   void setUp(const Arg &a, size_t i, std::mt19937_64 &rng) {
-    if (a.kind == Arg::Kind::I32 || a.kind == Arg::Kind::I64) ints[i] = a.i, params[i] = &ints[i];
-    if (a.kind == Arg::Kind::F32) floats[i] = a.f, params[i] = &floats[i];
     if (a.kind != Arg::Kind::In && a.kind != Arg::Kind::Out) return;
     if (a.alias >= 0) {  // overlapping pointers: inside argument `alias`'s buffer (set up before)
       pointerValues[i] = pointerValues[size_t(a.alias)] + a.offset;
-      params[i] = &pointerValues[i];
       return;
     }
     allocBytes[i] = a.offset + a.count * elemSize(a.elem) + kSlackBytes;
     check(cudaMalloc(&base[i], allocBytes[i]), "cudaMalloc");
     pointerValues[i] = reinterpret_cast<uint64_t>(base[i]) + a.offset;
-    params[i] = &pointerValues[i];
     if (a.kind == Arg::Kind::In) init[i] = randomData(a.elem, a.count, rng);
     if (a.kind == Arg::Kind::In && (a.csrMax || a.csrMod)) {  // CSR row pointers, column indices
       uint32_t at = 0;
@@ -293,7 +311,7 @@ struct Args {
 
 void launch(ptxopt_kernel k, const Case &c, Args &a, cudaStream_t s) {
   check(ptxopt_launch(k, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared,
-                      reinterpret_cast<CUstream>(s), a.launchParams.data()),
+                      reinterpret_cast<CUstream>(s), a.params->launch.data()),
         "ptxopt_launch");
 }
 
@@ -630,37 +648,14 @@ int expectOnly(const Options &o) {
       if (shared) modules[key] = m;
       ptxopt_kernel k = nullptr;
       check(ptxopt_module_get_kernel(&k, m, c.kernel.c_str()), "ptxopt_module_get_kernel");
+      // One fake allocation of 4 GiB per buffer (the fake driver's cuMemGetAddressRange).
       std::vector<uint64_t> pointers(c.args.size());
-      std::vector<int64_t> ints(c.args.size());  // 32-bit parameters read their low half
-      std::vector<float> floats(c.args.size());
-      std::vector<void *> params;
-      for (size_t i = 0; i < c.args.size(); ++i)  // the buffers' made-up addresses, for aliases
-        pointers[i] = (uint64_t(i + 1) << 32) + c.args[i].offset;
-      std::vector<void *> all(c.args.size());
-      for (size_t i = 0; i < c.args.size(); ++i) {
-        const Arg &a = c.args[i];
-        if (a.kind == Arg::Kind::In || a.kind == Arg::Kind::Out) {
-          // One fake allocation of 4 GiB per buffer (the fake driver's cuMemGetAddressRange).
-          pointers[i] = (a.alias >= 0 ? pointers[size_t(a.alias)] : (uint64_t(i + 1) << 32)) + a.offset;
-          all[i] = &pointers[i];
-        } else if (a.kind == Arg::Kind::I32 || a.kind == Arg::Kind::I64) {
-          ints[i] = a.i;
-          all[i] = &ints[i];
-        } else if (a.kind == Arg::Kind::F32) {
-          floats[i] = a.f;
-          all[i] = &floats[i];
-        }
-      }
-      std::vector<std::vector<unsigned char>> packs(c.args.size());
-      for (size_t i = 0; i < c.args.size(); ++i)
-        if (c.args[i].kind == Arg::Kind::Pack) {
-          packs[i] = packBytes(c, i, pointers, ints, floats);
-          all[i] = packs[i].data();
-        }
-      for (size_t i = 0; i < c.args.size(); ++i)
-        if (!c.args[i].inPack) params.push_back(all[i]);
+      for (size_t i = 0; i < c.args.size(); ++i) pointers[i] = (uint64_t(i + 1) << 32) + c.args[i].offset;
+      for (size_t i = 0; i < c.args.size(); ++i)  // aliases: inside their buffer
+        if (c.args[i].alias >= 0) pointers[i] = pointers[size_t(c.args[i].alias)] + c.args[i].offset;
+      ParamBlock params(c, pointers);
       check(ptxopt_launch(k, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared, nullptr,
-                          params.data()),
+                          params.launch.data()),
             "ptxopt_launch");
       variant = ptxopt_kernel_last_variant(k);
       kind = ptxopt_kernel_last_variant_kind(k);
