@@ -278,6 +278,16 @@ struct StagedPlan {
   /// in[j]` from bytes into 32-bit integers, a `__half` row times a float
   /// row): each row's tile holds the same IPT iterations, IPT * S_r bytes.
   std::vector<int64_t> rowStep;
+  /// One row walked by several pointers (nvcc keeps each unrolled
+  /// element's address in a register of its own where __ldg's inline asm
+  /// takes it: base + 4*(x + k), k = 0..3, each stepping the same bytes):
+  /// `reg`'s loads are row `key`'s, `reg` being `key` + `diff` at the
+  /// loop's entry, which each lane checks (StagedEmit::rowStarts).
+  struct Sibling {
+    std::string reg, key;
+    int64_t diff = 0;
+  };
+  std::vector<Sibling> siblings;
   unsigned tileBytes = 256;  // bytes of the widest row per tile (IPT = tileBytes / S iterations): 8.1x vs 5.4x with 128 (H100)
   unsigned stages = 8;    // tiles of the shared ring (cp.async: the tiles in flight; plain copies: 2)
   unsigned regTiles = 0;  // plain copies (no cp.async): tiles whose loads are in flight in registers; 0: cp.async
@@ -494,6 +504,8 @@ private:
   };
   bool stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, const RowAccessScan &scan, RowMaps &m,
                        std::string &why);
+  std::optional<int64_t> siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step, std::string &key,
+                                    int64_t &off) const;
   bool stagedFormsAllowed(const LoopBlock &L, const StagedPlan &sp, std::string &why) const;
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
   /// planStaged's second step: each row's loads cover its piece of an
@@ -718,6 +730,10 @@ Variant stagedVariant(const Variant &base, const std::string &name, bool yToZ);
 /// (nvcc unrolls by 4: 4 bytes of chars, 8 of shorts): 4 to 128, a power of
 /// two (RowWalkShort.cpp).
 bool shortRowStep(int64_t step);
+/// A row of 12- or 24-byte elements (float3, double3, a struct of three
+/// floats) four or two of them a nvcc-unrolled iteration: 48 or 96 bytes,
+/// staged in 192-byte tiles of 12 pieces (RowWalkStagedPlan.cpp sizeTiles).
+bool tripleStep(int64_t step);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
 

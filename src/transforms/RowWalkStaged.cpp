@@ -137,6 +137,11 @@ std::vector<std::string> StagedEmit::checks() {
 }
 
 std::vector<std::string> StagedEmit::rowStarts(const std::string &ok) {
+  for (const auto &s : sp.siblings) {  // one row's other pointers: where the plan put them
+    const std::string d = e.reg64();
+    e.ins("sub.s64", {d, s.reg, s.key});
+    e.ins("setp.eq.and.s64", {ok, d, std::to_string(s.diff), ok});
+  }
   std::vector<std::string> rowStart;  // each row's piece of the iteration
   off.clear();
   has17.clear();
@@ -281,7 +286,12 @@ void StagedEmit::copySources(const std::vector<std::string> &rowStart, const std
     e.ins("mad.lo.u32", {dst, sub, std::to_string(sp.rowPitch()), buf});
     e.ins("add.u32", {dst, dst, piece});
   };
-  split(pieces(0), rsub, c16, c16w, dst0[0]);
+  split(copySlots(0), rsub, c16, c16w, dst0[0]);
+  inTile.clear();
+  if (copySlots(0) != pieces(0)) {  // (rows of one step: stagedFormsAllowed)
+    inTile = e.regp();
+    e.ins("setp.lt.u32", {inTile, c16, std::to_string(16 * pieces(0))});
+  }
   if (sp.unaligned && sp.hasRowStores()) {  // (rows of one width: unalignedRefusal)
     notFirst = e.regp();
     e.ins("setp.ne.u32", {notFirst, c16, "0"});
@@ -289,20 +299,20 @@ void StagedEmit::copySources(const std::vector<std::string> &rowStart, const std
   e.ins("mad.lo.u32", {own, lane, std::to_string(sp.rowPitch()), buf});
   // Rows of another width: their own split, by pieces per tile.
   std::map<unsigned, std::pair<std::string, std::string>> other;  // P -> (the copy's row, piece offset)
-  other[pieces(0)] = {rsub, c16w};
+  other[copySlots(0)] = {rsub, c16w};
   src.assign(sp.rows.size(), {});
   for (size_t r = 0; r < sp.rows.size(); ++r) {
-    if (!other.count(pieces(r))) {
+    if (!other.count(copySlots(r))) {
       const std::string sub = e.reg32(), piece = e.reg32(), wide = e.reg64(), dst = e.reg32();
-      split(pieces(r), sub, piece, wide, dst);
-      other[pieces(r)] = {sub, wide};
+      split(copySlots(r), sub, piece, wide, dst);
+      other[copySlots(r)] = {sub, wide};
       for (size_t q = r; q < sp.rows.size(); ++q)
-        if (pieces(q) == pieces(r)) dst0[q] = dst;
+        if (copySlots(q) == copySlots(r)) dst0[q] = dst;
     }
-    const auto &[sub, wide] = other.at(pieces(r));
+    const auto &[sub, wide] = other.at(copySlots(r));
     const std::string lo = e.reg32(), hi = e.reg32();
     movVec(rowStart[r], {lo, hi}, true);
-    for (unsigned k = 0; k < pieces(r); ++k) {
+    for (unsigned k = 0; k < copySlots(r); ++k) {
       const std::string from = e.reg32(), slo = e.reg32(), shi = e.reg32(), s = e.reg64();
       e.ins("add.u32", {from, sub, std::to_string(k * rowsPerCopy(r))});
       e.ins("shfl.sync.idx.b32", {slo, lo, from, "31", "-1"});

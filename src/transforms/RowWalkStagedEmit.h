@@ -6,6 +6,7 @@
 // RowWalkStagedTiles.cpp. Private to the pass.
 #pragma once
 
+#include <bit>
 #include <functional>
 
 #include "RowWalk.h"
@@ -39,6 +40,10 @@ struct StagedEmit {
   // (`notFirst`): the write-back writes piece 0 and the 17th by word.
   std::vector<std::vector<std::string>> below;
   std::string notFirst;
+  // Rows of 12 pieces a tile (tripleStep): the warp's copies split 16 slots
+  // a row; the lanes whose slot is a piece (slot < 12) copy (`inTile`; ""
+  // where every slot is a piece).
+  std::string inTile;
   // Scans in place (sp.carried): each row's start of the first iteration's
   // piece (the carried element lies just below it), and the previous
   // tile's stage (own + the other stage), where iteration 0 reads it.
@@ -82,7 +87,10 @@ struct StagedEmit {
 
   /// Row r's 16-byte pieces per tile, and the rows one copy instruction of the warp moves.
   unsigned pieces(size_t r) const { return sp.rowPieces(r); }
-  unsigned rowsPerCopy(size_t r) const { return kLanes / pieces(r); }
+  /// The warp's copies of row r per tile: a slot a piece, 16 slots for 12
+  /// pieces (rows of 12- or 24-byte elements; `inTile` says which copy).
+  unsigned copySlots(size_t r) const { return std::bit_ceil(pieces(r)); }
+  unsigned rowsPerCopy(size_t r) const { return kLanes / copySlots(r); }
   /// How far row r's copy sources move per tile: up the row, or down it (sp.down).
   std::string tileStep(size_t r) const { return std::to_string((sp.down ? -1 : 1) * int64_t(sp.rowTile(r))); }
 

@@ -61,6 +61,10 @@ std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::stri
                                     " advancing " + std::to_string(step) +
                                     " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";
   if (step > 0 && step % 16 == 0 && step <= 128 && isPow2(step)) return "";
+  // Rows of 12- or 24-byte elements (float3, int3, double3, a struct of
+  // three floats), four a nvcc-unrolled iteration: 192-byte tiles
+  // (tripleStep, sizeTiles).
+  if (!wide && tripleStep(step)) return "";
   // Loops nvcc did not unroll (`#pragma unroll 1`), on the small-step retry
   // (planStagedLoops): one or two elements an iteration, 32-64 copies of the
   // body per tile.
@@ -69,9 +73,12 @@ std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::stri
     return "";
   return wide ? "the 32-bit index of " + reg + " advances " + std::to_string(step) +
                     " bytes per iteration (not 16, 32, 64 or 128)"
-              : "the row register " + reg + " is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes";
+              : "the row register " + reg +
+                    " is not a 64-bit induction variable stepping 16, 32, 48, 64, 96 or 128 bytes";
 }
 }  // namespace
+
+bool tripleStep(int64_t step) { return step == 48 || step == 96; }
 
 bool hasCpAsync(const ir::Module &m) {
   for (auto t : m.target())
@@ -367,6 +374,8 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
   // (clone::peelRotatedLoops) read the first elements of an iteration
   // before the update and the rest after it.
   if (iv && iv->update < i) off += iv->step;
+  std::optional<int64_t> diff;  // a sibling of a row found before: reg - key at the entry
+  if (iv && !wide && !store) diff = siblingRow(sp, i, m, down ? -step : step, key, off);
   if (sp.rows.empty()) sp.step = step, sp.down = down;
   // Rows of different element sizes (bytes summed into a row of 32-bit
   // integers, a `__half` row times a float row) advance by different
@@ -395,7 +404,10 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
       why = "two stores into one row at the same offset";
       return false;
     }
-  } else if (!m.byRow[key].emplace(off, i).second) {
+  } else if (m.byRow[key].emplace(off, i).second) {
+    if (diff && std::none_of(sp.siblings.begin(), sp.siblings.end(), [&](const auto &x) { return x.reg == reg; }))
+      sp.siblings.push_back({reg, key, *diff});
+  } else {
     // Read again (deriche's `xm1 = in[j]` reloaded after a store the
     // compiler could not keep apart): the same element of the tile, when
     // it is the same width.
@@ -408,6 +420,42 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
     m.again[key].push_back({off, i});
   }
   return true;
+}
+
+/// stagedRowAccess's merge of one row walked by several pointers: the
+/// load at i through induction variable `key` (advancing `step` bytes an
+/// iteration) at `off` reads a row already found through another
+/// induction variable of the same step from one parameter, when the
+/// analysis's addresses of the two loads differ by a constant D (base +
+/// 4*(x + 1) against base + 4*x): `key` becomes that row, `off` D past the
+/// other load's offset; returns what the registers must differ by at the
+/// loop's entry (the analysis assumed `x + 1` did not wrap; the lanes check
+/// it: rowStarts), nullopt where the load is no such sibling.
+std::optional<int64_t> Planner::siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step,
+                                           std::string &key, int64_t &off) const {
+  const analysis::Value &a = accessAt_.at(i)->address;
+  if (!a.known || std::find(sp.rows.begin(), sp.rows.end(), key) != sp.rows.end()) return std::nullopt;
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    const auto rowLoads = m.byRow.find(sp.rows[r]);
+    if (!sp.wide[r].base.empty() || sp.rowStep[r] != std::abs(step) || rowLoads == m.byRow.end() ||
+        rowLoads->second.empty())
+      continue;
+    const IV *other = nullptr;
+    for (const auto &v : sp.lp.ivs)
+      if (v.reg == sp.rows[r] && v.bits == 64 && v.immStep && v.step == step) other = &v;
+    const auto [offJ, j] = *rowLoads->second.begin();
+    const analysis::Value &b = accessAt_.at(j)->address;
+    if (!other || !b.known || accessAt_.at(j)->base != accessAt_.at(i)->base) continue;
+    analysis::Poly minusB, d;
+    if (!analysis::Poly::scale(b.poly, -1, minusB) || !analysis::Poly::add(a.poly, minusB, d)) continue;
+    const auto D = d.constantValue();
+    if (!D) continue;
+    const int64_t diff = *D + offJ - off;
+    off = *D + offJ;
+    key = sp.rows[r];
+    return diff;
+  }
+  return std::nullopt;
 }
 
 /// planStaged's checks of what the tiles can do with the rows found: a
@@ -438,6 +486,23 @@ bool Planner::stagedFormsAllowed(const LoopBlock &L, const StagedPlan &sp, std::
     why = "rows advancing by different steps: only the plain copies take them (rowwalk-staged-copy=async asked for "
           "cp.async)";
     return false;
+  }
+  if (tripleStep(sp.step)) {
+    // 192-byte tiles, 12 pieces a row: the warp's copies split 16 slots
+    // (RowWalkStaged.cpp copySources); the forms that move or index pieces
+    // otherwise (per-lane tiles, the write-back, tiles going down, rows of
+    // other steps, cp.async's fixed ring) are not taken.
+    const char *form = sp.mixedSteps()                     ? "beside rows of other steps"
+                       : sp.down                           ? "walked downwards"
+                       : sp.hasRowStores()                 ? "stored into"
+                       : !sp.carried.empty()               ? "in a scan"
+                       : ctx_.options.rowwalk.asyncCopy    ? "with cp.async (rowwalk-staged-copy=async)"
+                       : nullptr;
+    if (form) {
+      why = "rows of 12- or 24-byte elements (" + std::to_string(sp.step) + " bytes an iteration) " + form +
+            ": the staged clone reads them through plain copies, up the row, only";
+      return false;
+    }
   }
   if (sp.hasRowStores() && ctx_.options.rowwalk.asyncCopy) {
     why = "it stores along a row: only the plain copies write tiles back (rowwalk-staged-copy=async asked for "
@@ -626,6 +691,29 @@ void Planner::planStagedLoops(KernelPlan &plan) {
 /// The tiles of a planned row walk: bytes of a row per tile, and how many
 /// are in flight (registers for plain copies, shared memory for cp.async).
 bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
+  if (tripleStep(sp.step)) {
+    // Rows of 12- or 24-byte elements: 192 bytes a row per tile (4 or 2
+    // iterations, 12 pieces; 96 inside another loop or with
+    // rowwalk-tile=128), two tiles in flight.
+    const bool small = ctx_.options.rowwalk.tile == 128 || fa_.loops().loops()[sp.lp.loop.id].parent;
+    sp.tileBytes = small ? 96 : 192;
+    sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
+    if (sp.perLane) {
+      why = "rows of 12- or 24-byte elements with a trip count that differs between lanes";
+      return false;
+    }
+    unsigned perTile = 0;
+    for (size_t r = 0; r < sp.rows.size(); ++r) perTile += sp.rowTile(r) / 4;
+    sp.regTiles = std::max(1u, kPlainRegs / perTile);
+    if (unsigned stages = ctx_.options.rowwalk.stages)
+      sp.regTiles = std::max(1u, std::min<unsigned>(stages, kPlainMaxRegs / perTile));
+    sp.stages = 2;
+    if (sp.stageSize() * 2 > 48 * 1024) {
+      why = "two stages of its rows' tiles do not fit in 48 KB of shared memory";
+      return false;
+    }
+    return true;
+  }
   if (unsigned tile = ctx_.options.rowwalk.tile) sp.tileBytes = tile == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
   if (!ctx_.options.rowwalk.asyncCopy) {

@@ -72,6 +72,8 @@ void StagedEmit::plainTiles(const std::string &tileLabel) {
   const std::string sofs = e.reg32(), doneLabel = "$L__ptxopt_st_done" + tag + (solo ? "_solo" : "");
   // Where piece k of row r's copy lands from dst0[r] (solo: the lane's own row).
   auto pieceAt = [&](size_t r, unsigned k) { return solo ? 16 * k : k * rowsPerCopy(r) * sp.rowPitch(); };
+  // Copies of row r per tile: the lane's own row's pieces (solo), else the warp's slots.
+  auto copies = [&](size_t r) { return solo ? pieces(r) : copySlots(r); };
   e.ins("mov.u64", {t, "0"});
   e.ins("mov.u32", {sofs, "0"});
   seedCarried();
@@ -79,7 +81,7 @@ void StagedEmit::plainTiles(const std::string &tileLabel) {
   std::vector<std::vector<std::vector<std::vector<std::string>>>> slot(K, std::vector<std::vector<std::vector<std::string>>>(sp.rows.size()));
   for (auto &sl : slot)
     for (size_t r = 0; r < sp.rows.size(); ++r)
-      for (unsigned k = 0; k < pieces(r); ++k) sl[r].push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
+      for (unsigned k = 0; k < copies(r); ++k) sl[r].push_back({e.reg32(), e.reg32(), e.reg32(), e.reg32()});
   // Unaligned rows: each row's extra piece, per slot (0 where it has none).
   std::vector<std::vector<std::vector<std::string>>> slot17(K);
   for (auto &sl : slot17)
@@ -95,12 +97,14 @@ void StagedEmit::plainTiles(const std::string &tileLabel) {
   auto load = [&](unsigned j) {
     const std::string p = e.regp();
     e.ins("setp.lt.u64", {p, issued, NT});
+    std::string pl = p;  // the lane's copies load: a tile left, and its slot a piece
+    if (!solo && !inTile.empty()) e.ins("and.pred", {pl = e.regp(), p, inTile});
     std::vector<std::string> pk;
     if (perLane) pk = emitPiecePreds(e, issued, ntk);
     for (size_t r = 0; r < sp.rows.size(); ++r)
-      for (unsigned k = 0; k < pieces(r); ++k) {
+      for (unsigned k = 0; k < copies(r); ++k) {
         if (sp.loaded[r]) {  // a row only stored into is not copied in
-          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, perLane ? pk[k] : p);
+          e.ins("ld.global.v4.b32", {"[" + src[r][k] + "]"}, perLane ? pk[k] : pl);
           auto &ld = static_cast<Instruction &>(*e.out.back());
           ld.operands.insert(ld.operands.begin(), vecOf(slot[j][r][k]));
         }
@@ -130,9 +134,9 @@ void StagedEmit::plainTiles(const std::string &tileLabel) {
         e.ins("add.u32", {d[r], dst0[r], sofs});
       }
     for (size_t r = 0; r < sp.rows.size(); ++r)
-      for (unsigned k = 0; k < pieces(r) && sp.loaded[r]; ++k) {
+      for (unsigned k = 0; k < copies(r) && sp.loaded[r]; ++k) {
         const unsigned at = unsigned(r) * sp.tileSize() + pieceAt(r, k);
-        e.ins("st.shared.v4.b32", {});
+        e.ins("st.shared.v4.b32", {}, solo ? "" : inTile);
         auto &st = static_cast<Instruction &>(*e.out.back());
         st.operands = {addressOf(e.m, d[r], at), vecOf(slot[j][r][k])};
       }

@@ -696,6 +696,7 @@ std::vector<Case> allCases() {
   addRowWalkGridStride(cs);
   addRowWalkStruct(cs);
   addRowWalkGaps(cs);
+  addRowWalkTriple(cs);
   addRowWalkRowDiv(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);

@@ -123,6 +123,24 @@ void addRowWalkLdg(std::vector<Case> &cs) {
     c.expect = "=rowsum_ldg_int__ptxopt_staged";
     cs.push_back(c);
   }
+  // `int` and `unsigned` indices (tests/lit/rowwalk/Inputs/ldg-int.cu): a
+  // pointer per unrolled element, taken as one row (Planner::siblingRow),
+  // each lane checking the pointers' differences. Rows of 1001 floats: no
+  // warp's rows align, the unaligned clone.
+  for (auto [m, n, expect] : {std::tuple<unsigned, unsigned, std::string>{16384, 2048, "staged"},
+                              {4001, 1001, "staged_unaligned"}}) {
+    cs.push_back(rowsCase("rowwalk ldg int", "rowwalkldgint", "ldg_row_stats",
+                          {in(Elem::F32, size_t(m) * n), out(Elem::F32, m), out(Elem::F32, m), out(Elem::F32, m),
+                           i32(int32_t(m)), i32(int32_t(n))},
+                          m, n, 128, "=ldg_row_stats__ptxopt_" + expect));
+    cs.push_back(rowsCase("rowwalk ldg int", "rowwalkldgint", "ldg_row_hash",
+                          {in(Elem::I32, size_t(m) * n), out(Elem::I32, m), i32(int32_t(m)), i32(int32_t(n))}, m, n,
+                          256, "=ldg_row_hash__ptxopt_" + expect));
+    cs.push_back(rowsCase("rowwalk ldg int", "rowwalkldgint", "ldg_gemv_u32",
+                          {in(Elem::F32, size_t(m) * n), in(Elem::F32, n), out(Elem::F32, m), i32(int32_t(m)),
+                           i32(int32_t(n))},
+                          m, n, 256, "=ldg_gemv_u32__ptxopt_" + expect));
+  }
 }
 
 /// Row walks nvcc does not unroll (tests/lit/rowwalk/Inputs/nounroll.cu):

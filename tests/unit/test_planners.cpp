@@ -101,7 +101,7 @@ TEST_CASE("rowwalk's planner: a loop of several blocks is refused with its reaso
   const ir::Stmt *whyAt = nullptr;
   CHECK_FALSE(planner.run(plan, why, whyAt));
   CHECK(why == "a loop of several blocks (guards inside the loop), no staged clone: loop at test.ptx:23:2: the row register "
-               "%rd5 is not a 64-bit induction variable stepping 16, 32, 64 or 128 bytes");
+               "%rd5 is not a 64-bit induction variable stepping 16, 32, 48, 64, 96 or 128 bytes");
   CHECK(plan.lanes.empty());
   CHECK(plan.staged.empty());
   CHECK(plan.accList.empty());
