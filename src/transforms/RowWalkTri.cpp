@@ -100,7 +100,11 @@ bool Planner::wideShaped(const LoopBlock &L, const std::string &reg) {
 }
 
 bool Planner::unknownRows(const LoopBlock &L, const LanePlan &lp, const std::set<size_t> &removed) {
-  if (fa_.affine().tripCountUniformity(L.id) != analysis::UniformLevel::Thread) return false;
+  // Trip counts that differ between lanes (triangles, CSR-like windows),
+  // or rows whose start the kernel loads (`E[idx[i]*d + j]`: an embedding's
+  // rows gathered by index), not a loop after another one over the same
+  // row (the remainder of an unrolled loop: a few iterations, never a tile).
+  const bool perLane = fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread;
   analysis::Symbol cs{analysis::Symbol::Kind::LoopCounter};
   cs.loop = L.id;
   const uint16_t counter = fa_.affine().symbolId(cs);
@@ -112,6 +116,7 @@ bool Planner::unknownRows(const LoopBlock &L, const LanePlan &lp, const std::set
       if (a.verdict == AccessInfo::Verdict::Uncoalesced && st.symbol == counter && st.constant && *st.constant > 0)
         return false;  // rows the analysis sees: the usual plan
     if (a.verdict != AccessInfo::Verdict::Unknown) continue;
+    if (!perLane && a.cause != analysis::UnknownCause::DataDependent) return false;
     // Every unknown access a global load through a register stepping 16-128
     // bytes (`add.s64 r, r, step` in the loop; planLanes checks the rest of
     // the induction variable, planStaged the loads).

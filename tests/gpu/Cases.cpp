@@ -697,6 +697,7 @@ std::vector<Case> allCases() {
   addRowWalkStruct(cs);
   addRowWalkGaps(cs);
   addRowWalkTriple(cs);
+  addRowWalkGathered(cs);
   addRowWalkRowDiv(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);

@@ -2,8 +2,9 @@
 // (issue 29; tripleStep, the staged clone's 192-byte tiles of 12 pieces;
 // tests/lit/rowwalk/Inputs/triple.cu): float3 squared norms, a struct of
 // three floats' centroid, double3 rows dotted with a vector every thread
-// reads alike, int3 checksums. Every clone compared bit for bit with the
-// original on random non-zero inputs.
+// reads alike, int3 checksums; and ("rowwalk gathered: ",
+// addRowWalkGathered) rows whose start the kernel loads. Every clone
+// compared bit for bit with the original on random non-zero inputs.
 //
 // Edges: rows not a multiple of the block (the last warp's solo form), row
 // lengths not a multiple of the tile, rows not 16-byte aligned (a float3
@@ -41,6 +42,35 @@ void addRowWalkTriple(std::vector<Case> &cs) {
                           {in(Elem::F64, size_t(rows) * 3 * m), in(Elem::F64, size_t(3) * m), out(Elem::F64, rows),
                            i32(int32_t(rows)), i32(int32_t(m))},
                           rows, m, 256, "=d3_dot__ptxopt_staged"));
+  }
+}
+
+/// Rows whose start the kernel loads (tests/lit/rowwalk/Inputs/gathered.cu;
+/// Planner::unknownRows): n rows picked at random (indices below `table`)
+/// from a table of rows of d elements. Rows of 257 floats: no warp's rows
+/// align, each warp runs the original loop.
+void addRowWalkGathered(std::vector<Case> &cs) {
+  for (auto [n, table, d, block] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{65536, 100000, 256, 256},
+                                    {16384, 50000, 1024, 128}, {40000, 100000, 257, 256}}) {
+    const std::string what = d == 257 ? "rows off 16-byte boundaries" : "";
+    Case e = rowsCase("rowwalk gathered", "rowwalkgathered", "embed_dot_f32",
+                      {in(Elem::F32, size_t(table) * d), indices(n, table), in(Elem::F32, d), out(Elem::F32, n),
+                       i32(int32_t(n)), i32(int32_t(d))},
+                      n, d, block, "=embed_dot_f32__ptxopt_staged_pack", what);
+    e.big = true;
+    cs.push_back(e);
+    Case g = rowsCase("rowwalk gathered", "rowwalkgathered", "gather_sum_i32",
+                      {in(Elem::I32, size_t(table) * d), indices(n, table), out(Elem::I32, n), i32(int32_t(n)),
+                       i32(int32_t(d))},
+                      n, d, block, "=gather_sum_i32__ptxopt_staged", what);
+    g.big = true;
+    cs.push_back(g);
+    Case u = rowsCase("rowwalk gathered", "rowwalkgathered", "gather_max_u32",
+                      {in(Elem::I32, size_t(table) * d), indices(n, table), out(Elem::I32, n), i32(int32_t(n)),
+                       i32(int32_t(d))},
+                      n, d, block, "=gather_max_u32__ptxopt_staged", what);
+    u.big = true;
+    cs.push_back(u);
   }
 }
 

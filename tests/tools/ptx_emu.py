@@ -38,6 +38,8 @@ in [lo, hi], negative ones too: a signed load into a wider register is
 sign-extended, as nvcc's `ld.global.s32 %rd1` of an int summed into a long long is),
 rowptr:<seed>:<n>x<lo>-<hi>[,...] (a CSR row pointer of 32-bit offsets from 0:
 n rows of lo..hi elements each, segment after segment; rowptr64: 64-bit offsets),
+rows:<n>:<seed>:<t>:<w>[:<off>] (n 64-bit pointers to rows picked at random of a
+table of t rows of w bytes of in:'s floats, starting off bytes into its buffer),
 out:<bytes> (a buffer of 0x5a bytes, the one
 printed), inout:<bytes>:<seed> and inoutints:... (in: and ints: buffers printed as outputs too), i32:<v>, i64:<v>, f32:<v>, pack:<spec>+<spec>... (a struct argument,
 `.param .align A .b8 p[N]`: the fields at their natural alignment, pointers 8 bytes). --extra appends .u32 values after them
@@ -696,6 +698,14 @@ def arg_value(a, outs):
             for _ in range(int(n)):
                 ptrs.append(ptrs[-1] + rng.randint(int(lo), int(hi)))
         return MEM.alloc(bytearray(struct.pack("<%d%s" % (len(ptrs), "Q" if kind == "rowptr64" else "I"), *ptrs))), 8
+    if kind == "rows":  # rows:<n>:<seed>:<table rows>:<row bytes>[:<offset>]: n pointers to random rows of a table
+        fields = [int(x) for x in rest.split(":")]
+        n, seed, t, w = fields[:4]
+        off = fields[4] if len(fields) > 4 else 0
+        table, _ = arg_value("in:%d:%d" % (off + t * w, seed), outs)
+        rng = random.Random(seed + 1)
+        ptrs = [table + off + rng.randrange(t) * w for _ in range(n)]
+        return MEM.alloc(bytearray(struct.pack("<%dQ" % n, *ptrs))), 8
     if kind == "out":
         data = bytearray(b"\x5a" * int(rest))
         outs.append(data)
