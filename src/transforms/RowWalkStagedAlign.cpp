@@ -142,6 +142,14 @@ void Planner::rowsCanAlign(const LoopBlock &L, StagedPlan &sp) {
   for (const auto &l : all) {
     if (l.off != 0 || !accessAt_.count(l.stmt)) continue;  // each row's first access: the start of its piece
     const AccessInfo &a = *accessAt_.at(l.stmt);
+    if (!a.address.known && a.cause == analysis::UnknownCause::DataDependent)
+      // A row whose start the kernel loads (an embedding's rows gathered by
+      // index, an array of row pointers, a window's loaded start): nothing
+      // at launch says where it lies; misaligned ones sent every warp to
+      // the original loop in one-warp blocks (0.57-0.66x, H200).
+      return notAlignable("the rows' start is loaded (rows gathered by index or pointer): no launch condition "
+                          "checks its alignment, and where the rows do not align every warp would run the "
+                          "original loop, slower than the original");
     if (!a.address.known) {
       // A row whose start the analysis cannot write (packed triangular
       // storage, row i at i * (i + 1) / 2; a start after nvcc's peeled
