@@ -280,11 +280,12 @@ struct StagedPlan {
   std::vector<int64_t> rowStep;
   /// One row walked by several pointers (nvcc keeps each unrolled
   /// element's address in a register of its own where __ldg's inline asm
-  /// takes it: base + 4*(x + k), k = 0..3, each stepping the same bytes):
-  /// `reg`'s loads are row `key`'s, `reg` being `key` + `diff` at the
-  /// loop's entry, which each lane checks (StagedEmit::rowStarts).
+  /// takes it: base + 4*(x + k), k = 0..3, each stepping the same bytes; or
+  /// one pointer plus an offset register per element): their loads are one
+  /// row's, `reg` being `from` + `diff` at the loop's entry (the pointers,
+  /// or the offsets), which each lane checks (StagedEmit::rowStarts).
   struct Sibling {
-    std::string reg, key;
+    std::string reg, from;
     int64_t diff = 0;
   };
   std::vector<Sibling> siblings;
@@ -504,8 +505,8 @@ private:
   };
   bool stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, const RowAccessScan &scan, RowMaps &m,
                        std::string &why);
-  std::optional<int64_t> siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step, std::string &key,
-                                    int64_t &off) const;
+  std::optional<StagedPlan::Sibling> siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step,
+                                                const StagedPlan::Wide *w, std::string &key, int64_t &off) const;
   bool stagedFormsAllowed(const LoopBlock &L, const StagedPlan &sp, std::string &why) const;
   bool planStaged(const LoopBlock &L, const KernelPlan &plan, StagedPlan &sp, std::string &why);
   /// planStaged's second step: each row's loads cover its piece of an

@@ -139,7 +139,7 @@ std::vector<std::string> StagedEmit::checks() {
 std::vector<std::string> StagedEmit::rowStarts(const std::string &ok) {
   for (const auto &s : sp.siblings) {  // one row's other pointers: where the plan put them
     const std::string d = e.reg64();
-    e.ins("sub.s64", {d, s.reg, s.key});
+    e.ins("sub.s64", {d, s.reg, s.from});
     e.ins("setp.eq.and.s64", {ok, d, std::to_string(s.diff), ok});
   }
   std::vector<std::string> rowStart;  // each row's piece of the iteration

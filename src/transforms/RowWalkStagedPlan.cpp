@@ -374,8 +374,9 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
   // (clone::peelRotatedLoops) read the first elements of an iteration
   // before the update and the rest after it.
   if (iv && iv->update < i) off += iv->step;
-  std::optional<int64_t> diff;  // a sibling of a row found before: reg - key at the entry
-  if (iv && !wide && !store) diff = siblingRow(sp, i, m, down ? -step : step, key, off);
+  std::optional<StagedPlan::Sibling> sibling;  // of a row found before: its registers' distance at the entry
+  if (!store && (iv ? !wide : wide && !wideIndex))
+    sibling = siblingRow(sp, i, m, down ? -step : step, iv ? nullptr : &w, key, off);
   if (sp.rows.empty()) sp.step = step, sp.down = down;
   // Rows of different element sizes (bytes summed into a row of 32-bit
   // integers, a `__half` row times a float row) advance by different
@@ -405,8 +406,9 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
       return false;
     }
   } else if (m.byRow[key].emplace(off, i).second) {
-    if (diff && std::none_of(sp.siblings.begin(), sp.siblings.end(), [&](const auto &x) { return x.reg == reg; }))
-      sp.siblings.push_back({reg, key, *diff});
+    if (sibling &&
+        std::none_of(sp.siblings.begin(), sp.siblings.end(), [&](const auto &x) { return x.reg == sibling->reg; }))
+      sp.siblings.push_back(*sibling);
   } else {
     // Read again (deriche's `xm1 = in[j]` reloaded after a store the
     // compiler could not keep apart): the same element of the tile, when
@@ -423,37 +425,45 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
 }
 
 /// stagedRowAccess's merge of one row walked by several pointers: the
-/// load at i through induction variable `key` (advancing `step` bytes an
-/// iteration) at `off` reads a row already found through another
-/// induction variable of the same step from one parameter, when the
-/// analysis's addresses of the two loads differ by a constant D (base +
-/// 4*(x + 1) against base + 4*x): `key` becomes that row, `off` D past the
-/// other load's offset; returns what the registers must differ by at the
-/// loop's entry (the analysis assumed `x + 1` did not wrap; the lanes check
-/// it: rowStarts), nullopt where the load is no such sibling.
-std::optional<int64_t> Planner::siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step,
-                                           std::string &key, int64_t &off) const {
+/// load at i at `off` from `key` (an induction variable advancing `step`
+/// bytes an iteration, or with `w` the form base + a 64-bit induction
+/// variable, Planner::offsetAddress) reads a row already found through
+/// another register of the same form (another induction variable of the
+/// same step; another base with the same induction variable) from one
+/// parameter, when the analysis's addresses of the two loads differ by a
+/// constant D (base + 4*(x + 1) against base + 4*x): `key` becomes that
+/// row, `off` D past the other load's offset; returns the two registers
+/// whose difference at the loop's entry the lanes check (the analysis
+/// assumed `x + 1` did not wrap: rowStarts), nullopt where the load is no
+/// such sibling.
+std::optional<StagedPlan::Sibling> Planner::siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step,
+                                                       const StagedPlan::Wide *w, std::string &key,
+                                                       int64_t &off) const {
   const analysis::Value &a = accessAt_.at(i)->address;
   if (!a.known || std::find(sp.rows.begin(), sp.rows.end(), key) != sp.rows.end()) return std::nullopt;
+  if (w && (w->iv64.empty() || w->scale != 1 || !w->delta.empty())) return std::nullopt;
   for (size_t r = 0; r < sp.rows.size(); ++r) {
     const auto rowLoads = m.byRow.find(sp.rows[r]);
-    if (!sp.wide[r].base.empty() || sp.rowStep[r] != std::abs(step) || rowLoads == m.byRow.end() ||
-        rowLoads->second.empty())
-      continue;
-    const IV *other = nullptr;
-    for (const auto &v : sp.lp.ivs)
-      if (v.reg == sp.rows[r] && v.bits == 64 && v.immStep && v.step == step) other = &v;
+    if (sp.rowStep[r] != std::abs(step) || rowLoads == m.byRow.end() || rowLoads->second.empty()) continue;
+    const StagedPlan::Wide &o = sp.wide[r];
+    std::string from;  // the register the sibling's is `diff` past
+    if (w) {
+      if (o.iv64 == w->iv64 && o.scale == 1 && o.delta.empty() && !o.base.empty()) from = o.base;
+    } else if (o.base.empty()) {
+      for (const auto &v : sp.lp.ivs)
+        if (v.reg == sp.rows[r] && v.bits == 64 && v.immStep && v.step == step) from = v.reg;
+    }
     const auto [offJ, j] = *rowLoads->second.begin();
     const analysis::Value &b = accessAt_.at(j)->address;
-    if (!other || !b.known || accessAt_.at(j)->base != accessAt_.at(i)->base) continue;
+    if (from.empty() || !b.known || accessAt_.at(j)->base != accessAt_.at(i)->base) continue;
     analysis::Poly minusB, d;
     if (!analysis::Poly::scale(b.poly, -1, minusB) || !analysis::Poly::add(a.poly, minusB, d)) continue;
     const auto D = d.constantValue();
     if (!D) continue;
-    const int64_t diff = *D + offJ - off;
+    StagedPlan::Sibling s{w ? w->base : key, from, *D + offJ - off};
     off = *D + offJ;
     key = sp.rows[r];
-    return diff;
+    return s;
   }
   return std::nullopt;
 }

@@ -140,6 +140,17 @@ void addRowWalkLdg(std::vector<Case> &cs) {
                           {in(Elem::F32, size_t(m) * n), in(Elem::F32, n), out(Elem::F32, m), i32(int32_t(m)),
                            i32(int32_t(n))},
                           m, n, 256, "=ldg_gemv_u32__ptxopt_" + expect));
+    // Two matrices: an offset register per element (`int`), a base
+    // register per element (`long`, doubles).
+    // (Integers: the lanes clone first at -O2; the staged one without it.)
+    cs.push_back(rowsCase("rowwalk ldg int", "rowwalkldgint", "ldg_dot2_i32",
+                          {in(Elem::I32, size_t(m) * n), in(Elem::I32, size_t(m) * n), out(Elem::I32, m),
+                           i32(int32_t(m)), i32(int32_t(n))},
+                          m, n, 256, "=ldg_dot2_i32__ptxopt_" + expect, "", "rowwalk;rowwalk-lanes=0"));
+    cs.push_back(rowsCase("rowwalk ldg int", "rowwalkldgint", "ldg_dot_f64",
+                          {in(Elem::F64, size_t(m) * n), in(Elem::F64, size_t(m) * n), out(Elem::F64, m), i64(m),
+                           i64(n)},
+                          m, n, 256, "=ldg_dot_f64__ptxopt_" + expect));
   }
 }
 

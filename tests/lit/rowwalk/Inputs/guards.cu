@@ -114,7 +114,9 @@ extern "C" __global__ void skipzero_c4096(const float *a, const float *x, float 
   }
 }
 
-// Refused: the row through a 64-bit index plus an invariant register (int i * 4096 + j).
+// The row through a 64-bit offset plus a base register per element (int i
+// * 4096 + j: `a` and `a + 4`): one row (Planner::siblingRow, the thirty-fourth
+// session; refused before: the loads through each base did not cover a piece).
 extern "C" __global__ void skipzero_i4096(const float *a, const float *x, float *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {

@@ -48,9 +48,21 @@ extern "C" __global__ void ldg_gemv_u32(const float *__restrict__ A, const float
   }
 }
 
+// Two matrices through __ldg, `int`: one pointer per matrix plus an offset
+// register per unrolled element (`sext(x + k)*4`): two rows, each lane
+// checking the offsets' differences.
+extern "C" __global__ void ldg_dot2_i32(const int *__restrict__ A, const int *__restrict__ B, int *out, int rows,
+                                        int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) {
+    int s = 0;
+    for (int j = 0; j < n; j++) s += __ldg(&A[i * n + j]) * __ldg(&B[i * n + j]);
+    out[i] = s;
+  }
+}
+
 // Doubles through __ldg, `long`, two matrices: nvcc keeps a base register
-// per element and matrix (`base + 8k` + a 64-bit offset): eight rows, refused
-// ("more than four rows per thread").
+// per element and matrix (`base + 8k`) plus one 64-bit offset: two rows.
 extern "C" __global__ void ldg_dot_f64(const double *__restrict__ A, const double *__restrict__ B, double *out,
                                        long rows, long n) {
   long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
