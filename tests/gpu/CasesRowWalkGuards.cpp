@@ -95,6 +95,18 @@ void addRowWalkGuards(std::vector<Case> &cs) {
     c.big = n == 4096;
     cs.push_back(c);
   }
+  // The same with `a[i * 4096 + j]` (`int` i): a base register per element
+  // (`a`, `a + 4`) plus a 64-bit offset, one row (Planner::siblingRow).
+  for (unsigned n : {4096u, 1000u}) {
+    Case c = makeCase("rowwalk guards: skip-zero float, int i * 4096 + j " + std::to_string(n) + "x4096",
+                      "rowwalkguards", "skipzero_i4096",
+                      {inZeros(Elem::F32, size_t(n) * 4096, 3), in(Elem::F32, 4096), out(Elem::F32, n), i32(int32_t(n))},
+                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
+    c.passes = n == 4096 ? "" : forced;
+    c.expect = n == 4096 ? "=skipzero_i4096__ptxopt_staged_pack" : "=skipzero_i4096__ptxopt_staged";
+    c.big = n == 4096;
+    cs.push_back(c);
+  }
   // An early exit never taken (no element is negative): the staged clone
   // with early exits (rowwalk-exits; CasesRowWalkExits.cpp has the exits taken).
   {
