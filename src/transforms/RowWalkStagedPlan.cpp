@@ -634,6 +634,11 @@ void Planner::planStagedLoops(KernelPlan &plan) {
               "copies take rows of one width)";
           return true;
         }
+        if (tripleStep(sp.step)) {  // (the per-lane copies index 16 pieces a row: 12 here)
+          w = "rows of 12- or 24-byte elements and a trip count that differs between lanes (the per-lane form's "
+              "copies take tiles of 16 pieces)";
+          return true;
+        }
         if (!sp.lp.stores.empty() || sp.hasRowStores()) {
           const size_t st = sp.lp.stores.empty() ? sp.stores.front().stmt : sp.lp.stores.front();
           w = "the loop writes memory (" + std::string(instr(st)->opcode) +
@@ -708,10 +713,6 @@ bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
     const bool small = ctx_.options.rowwalk.tile == 128 || fa_.loops().loops()[sp.lp.loop.id].parent;
     sp.tileBytes = small ? 96 : 192;
     sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
-    if (sp.perLane) {
-      why = "rows of 12- or 24-byte elements with a trip count that differs between lanes";
-      return false;
-    }
     unsigned perTile = 0;
     for (size_t r = 0; r < sp.rows.size(); ++r) perTile += sp.rowTile(r) / 4;
     sp.regTiles = std::max(1u, kPlainRegs / perTile);

@@ -84,3 +84,17 @@ extern "C" __global__ void f3_scale(float3 *P, const float *w, int n, int m) {
     }
   }
 }
+
+// Refused: a trip count that differs between lanes (the per-lane form's
+// copies take tiles of 16 pieces).
+extern "C" __global__ void f3_tri(const float3 *P, float *out, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.f;
+    for (int j = 0; j < i + 260; j++) {
+      float3 p = P[i * m + j];
+      s += p.x - p.y + p.z;
+    }
+    out[i] = s;
+  }
+}
