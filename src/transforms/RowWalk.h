@@ -505,6 +505,8 @@ private:
   };
   bool stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, const RowAccessScan &scan, RowMaps &m,
                        std::string &why);
+  bool rowAccessForm(const Instruction &in, bool store, std::string &reg, int64_t &off, bool &vec,
+                     std::string &why) const;
   std::optional<StagedPlan::Sibling> siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step,
                                                 const StagedPlan::Wide *w, std::string &key, int64_t &off) const;
   bool stagedFormsAllowed(const LoopBlock &L, const StagedPlan &sp, std::string &why) const;

@@ -29,6 +29,11 @@
 // original), so no launch condition is needed.
 // Rows read as 16-byte vectors (float4, double2 by `unsigned` index) scale
 // by 16 (RowWalkStaged.cpp: a vector is a piece of the row of its own).
+// One row through several registers (Planner::siblingRow; __ldg's inline
+// asm keeps each unrolled element's pointer, or a base or offset register
+// per element, in a register of its own): loads a constant apart in the
+// analysis's addresses join one row, the registers' distance checked by
+// each lane at the loop's entry (RowWalkStaged.cpp rowStarts).
 // Refuses (falls back to the 64-bit message): any other address form, an
 // index read after its induction variable's update, a base or offset
 // written in the loop; a row advancing other than 16-128 bytes (4-128 for
@@ -456,6 +461,50 @@ bool Planner::offsetAddress(const LoopBlock &L, const LanePlan &lp, size_t load,
     return true;
   }
   return false;
+}
+
+/// stagedRowAccess's merge of one row walked by several pointers: the
+/// load at i at `off` from `key` (an induction variable advancing `step`
+/// bytes an iteration, or with `w` the form base + a 64-bit induction
+/// variable, Planner::offsetAddress) reads a row already found through
+/// another register of the same form (another induction variable of the
+/// same step; another base with the same induction variable) from one
+/// parameter, when the analysis's addresses of the two loads differ by a
+/// constant D (base + 4*(x + 1) against base + 4*x): `key` becomes that
+/// row, `off` D past the other load's offset; returns the two registers
+/// whose difference at the loop's entry the lanes check (the analysis
+/// assumed `x + 1` did not wrap: rowStarts), nullopt where the load is no
+/// such sibling.
+std::optional<StagedPlan::Sibling> Planner::siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step,
+                                                       const StagedPlan::Wide *w, std::string &key,
+                                                       int64_t &off) const {
+  const analysis::Value &a = accessAt_.at(i)->address;
+  if (!a.known || std::find(sp.rows.begin(), sp.rows.end(), key) != sp.rows.end()) return std::nullopt;
+  if (w && (w->iv64.empty() || w->scale != 1 || !w->delta.empty())) return std::nullopt;
+  for (size_t r = 0; r < sp.rows.size(); ++r) {
+    const auto rowLoads = m.byRow.find(sp.rows[r]);
+    if (sp.rowStep[r] != std::abs(step) || rowLoads == m.byRow.end() || rowLoads->second.empty()) continue;
+    const StagedPlan::Wide &o = sp.wide[r];
+    std::string from;  // the register the sibling's is `diff` past
+    if (w) {
+      if (o.iv64 == w->iv64 && o.scale == 1 && o.delta.empty() && !o.base.empty()) from = o.base;
+    } else if (o.base.empty()) {
+      for (const auto &v : sp.lp.ivs)
+        if (v.reg == sp.rows[r] && v.bits == 64 && v.immStep && v.step == step) from = v.reg;
+    }
+    const auto [offJ, j] = *rowLoads->second.begin();
+    const analysis::Value &b = accessAt_.at(j)->address;
+    if (from.empty() || !b.known || accessAt_.at(j)->base != accessAt_.at(i)->base) continue;
+    analysis::Poly minusB, d;
+    if (!analysis::Poly::scale(b.poly, -1, minusB) || !analysis::Poly::add(a.poly, minusB, d)) continue;
+    const auto D = d.constantValue();
+    if (!D) continue;
+    StagedPlan::Sibling s{w ? w->base : key, from, *D + offJ - off};
+    off = *D + offJ;
+    key = sp.rows[r];
+    return s;
+  }
+  return std::nullopt;
 }
 
 /// The start of a 32-bit-index row's piece of the loop's first iteration

@@ -272,6 +272,37 @@ bool Planner::rowStoresApart(const LoopBlock &L, StagedPlan &sp, std::string &wh
   return true;
 }
 
+/// stagedRowAccess's check of an access's form: a store along a row is
+/// `st.global [reg+off], value` of a 1-, 2-, 4- or 8-byte scalar; a load,
+/// a plain unguarded global load of [reg+off] of 1, 2, 4, 8 or 16 bytes, or
+/// a vector of 4, 8 or 16 (`vec`: float4 rows a program vectorized itself,
+/// `reinterpret_cast<const float4 *>(A + i*m)[j]`, uchar4 and short4
+/// pixels: one piece of the row, read from the tile as the same vector).
+bool Planner::rowAccessForm(const Instruction &in, bool store, std::string &reg, int64_t &off, bool &vec,
+                            std::string &why) const {
+  const auto mem = analysis::memAccess(in);
+  if (store) {
+    if (!mem || mem->space != ".global" || mem->vector != 1 || mem->bytes() > 8 || !plainMemoryOp(in) ||
+        in.operands.size() != 2 || !baseAndOffset(in.operands[0], reg, off)) {
+      why = "a store along the row (" + std::string(in.opcode) +
+            ") is not a plain global store of a 1-, 2-, 4- or 8-byte scalar to [reg+offset]";
+      return false;
+    }
+    return true;
+  }
+  vec = mem && mem->vector > 1 && (mem->bytes() == 4 || mem->bytes() == 8 || mem->bytes() == 16) &&
+        in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
+  if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
+      (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
+      !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
+      !baseAndOffset(in.operands[1], reg, off)) {
+    why = "a load along the row (" + std::string(in.opcode) +
+          ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 4, 8 or 16";
+    return false;
+  }
+  return true;
+}
+
 /// planStaged's first step, for the access at statement i of L: a load
 /// or store walking a row (up, or down when `up` is false) joins sp.rows
 /// and the maps of `m`; any other access is left alone (true); false with
@@ -290,31 +321,9 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
   const Instruction &in = *instr(i);
   std::string reg;
   int64_t off = 0;
-  auto mem = analysis::memAccess(in);
-  if (store) {
-    // `st.global [reg+off], value`: a scalar of 1, 2, 4 or 8 bytes.
-    if (!mem || mem->space != ".global" || mem->vector != 1 || mem->bytes() > 8 || !plainMemoryOp(in) ||
-        in.operands.size() != 2 || !baseAndOffset(in.operands[0], reg, off)) {
-      why = "a store along the row (" + std::string(in.opcode) +
-            ") is not a plain global store of a 1-, 2-, 4- or 8-byte scalar to [reg+offset]";
-      return false;
-    }
-  }
-  // A vector of 4, 8 or 16 bytes (float4 rows a program vectorized
-  // itself: `reinterpret_cast<const float4 *>(A + i*m)[j]`; uchar4 and
-  // short4 pixels) is one piece of the row, read from the tile as the
-  // same vector.
-  const bool vec = mem && mem->vector > 1 && (mem->bytes() == 4 || mem->bytes() == 8 || mem->bytes() == 16) &&
-                   in.operands.size() == 2 && in.operands[0].kind == Operand::Kind::Vector;
-  if (store) {
-  } else if (!mem || mem->kind != analysis::MemAccess::Kind::Load || mem->space != ".global" || (mem->vector != 1 && !vec) ||
-      (mem->bytes() != 1 && mem->bytes() != 2 && mem->bytes() != 4 && mem->bytes() != 8 && mem->bytes() != 16) ||
-      !in.guard.empty() || !plainMemoryOp(in) || in.operands.size() != 2 || (!vec && !in.operands[0].isReg()) ||
-      !baseAndOffset(in.operands[1], reg, off)) {
-    why = "a load along the row (" + std::string(in.opcode) +
-          ") is not a plain global load of [reg+offset]: 1, 2, 4 or 8 bytes, or a vector of 4, 8 or 16";
-    return false;
-  }
+  const auto mem = analysis::memAccess(in);
+  bool vec = false;
+  if (!rowAccessForm(in, store, reg, off, vec, why)) return false;
   if (L.multi && !store && !rowLoadEveryIteration(L, i, reg, sp.guardedLoads, why)) return false;
   if (L.multi && store) {  // its address computed every iteration, or in its block before it
     std::set<std::string> seen;
@@ -422,50 +431,6 @@ bool Planner::stagedRowAccess(const LoopBlock &L, StagedPlan &sp, size_t i, cons
     m.again[key].push_back({off, i});
   }
   return true;
-}
-
-/// stagedRowAccess's merge of one row walked by several pointers: the
-/// load at i at `off` from `key` (an induction variable advancing `step`
-/// bytes an iteration, or with `w` the form base + a 64-bit induction
-/// variable, Planner::offsetAddress) reads a row already found through
-/// another register of the same form (another induction variable of the
-/// same step; another base with the same induction variable) from one
-/// parameter, when the analysis's addresses of the two loads differ by a
-/// constant D (base + 4*(x + 1) against base + 4*x): `key` becomes that
-/// row, `off` D past the other load's offset; returns the two registers
-/// whose difference at the loop's entry the lanes check (the analysis
-/// assumed `x + 1` did not wrap: rowStarts), nullopt where the load is no
-/// such sibling.
-std::optional<StagedPlan::Sibling> Planner::siblingRow(const StagedPlan &sp, size_t i, const RowMaps &m, int64_t step,
-                                                       const StagedPlan::Wide *w, std::string &key,
-                                                       int64_t &off) const {
-  const analysis::Value &a = accessAt_.at(i)->address;
-  if (!a.known || std::find(sp.rows.begin(), sp.rows.end(), key) != sp.rows.end()) return std::nullopt;
-  if (w && (w->iv64.empty() || w->scale != 1 || !w->delta.empty())) return std::nullopt;
-  for (size_t r = 0; r < sp.rows.size(); ++r) {
-    const auto rowLoads = m.byRow.find(sp.rows[r]);
-    if (sp.rowStep[r] != std::abs(step) || rowLoads == m.byRow.end() || rowLoads->second.empty()) continue;
-    const StagedPlan::Wide &o = sp.wide[r];
-    std::string from;  // the register the sibling's is `diff` past
-    if (w) {
-      if (o.iv64 == w->iv64 && o.scale == 1 && o.delta.empty() && !o.base.empty()) from = o.base;
-    } else if (o.base.empty()) {
-      for (const auto &v : sp.lp.ivs)
-        if (v.reg == sp.rows[r] && v.bits == 64 && v.immStep && v.step == step) from = v.reg;
-    }
-    const auto [offJ, j] = *rowLoads->second.begin();
-    const analysis::Value &b = accessAt_.at(j)->address;
-    if (from.empty() || !b.known || accessAt_.at(j)->base != accessAt_.at(i)->base) continue;
-    analysis::Poly minusB, d;
-    if (!analysis::Poly::scale(b.poly, -1, minusB) || !analysis::Poly::add(a.poly, minusB, d)) continue;
-    const auto D = d.constantValue();
-    if (!D) continue;
-    StagedPlan::Sibling s{w ? w->base : key, from, *D + offJ - off};
-    off = *D + offJ;
-    key = sp.rows[r];
-    return s;
-  }
-  return std::nullopt;
 }
 
 /// planStaged's checks of what the tiles can do with the rows found: a
