@@ -84,29 +84,22 @@ void addRowWalkGuards(std::vector<Case> &cs) {
     c.big = n == 4096;
     cs.push_back(c);
   }
-  // A constant row length of 4096 (a, x, y, n).
-  for (unsigned n : {4096u, 1000u}) {
-    Case c = makeCase("rowwalk guards: skip-zero float, constant row length " + std::to_string(n) + "x4096",
-                      "rowwalkguards", "skipzero_c4096",
-                      {inZeros(Elem::F32, size_t(n) * 4096, 3), in(Elem::F32, 4096), out(Elem::F32, n), i32(int32_t(n))},
-                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
-    c.passes = n == 4096 ? "" : forced;
-    c.expect = n == 4096 ? "=skipzero_c4096__ptxopt_staged_pack" : "=skipzero_c4096__ptxopt_staged";
-    c.big = n == 4096;
-    cs.push_back(c);
-  }
-  // The same with `a[i * 4096 + j]` (`int` i): a base register per element
-  // (`a`, `a + 4`) plus a 64-bit offset, one row (Planner::siblingRow).
-  for (unsigned n : {4096u, 1000u}) {
-    Case c = makeCase("rowwalk guards: skip-zero float, int i * 4096 + j " + std::to_string(n) + "x4096",
-                      "rowwalkguards", "skipzero_i4096",
-                      {inZeros(Elem::F32, size_t(n) * 4096, 3), in(Elem::F32, 4096), out(Elem::F32, n), i32(int32_t(n))},
-                      {(n + 255) / 256, 1, 1}, {256, 1, 1});
-    c.passes = n == 4096 ? "" : forced;
-    c.expect = n == 4096 ? "=skipzero_i4096__ptxopt_staged_pack" : "=skipzero_i4096__ptxopt_staged";
-    c.big = n == 4096;
-    cs.push_back(c);
-  }
+  // A constant row length of 4096 (a, x, y, n); the same with `a[i * 4096
+  // + j]` (`int` i: a base register per element, `a` and `a + 4`, plus a
+  // 64-bit offset, one row: Planner::siblingRow).
+  for (auto [k, what] : {std::pair<std::string, std::string>{"skipzero_c4096", "constant row length"},
+                         {"skipzero_i4096", "int i * 4096 + j"}})
+    for (unsigned n : {4096u, 1000u}) {
+      Case c = makeCase("rowwalk guards: skip-zero float, " + what + " " + std::to_string(n) + "x4096",
+                        "rowwalkguards", k,
+                        {inZeros(Elem::F32, size_t(n) * 4096, 3), in(Elem::F32, 4096), out(Elem::F32, n),
+                         i32(int32_t(n))},
+                        {(n + 255) / 256, 1, 1}, {256, 1, 1});
+      c.passes = n == 4096 ? "" : forced;
+      c.expect = "=" + k + (n == 4096 ? "__ptxopt_staged_pack" : "__ptxopt_staged");
+      c.big = n == 4096;
+      cs.push_back(c);
+    }
   // An early exit never taken (no element is negative): the staged clone
   // with early exits (rowwalk-exits; CasesRowWalkExits.cpp has the exits taken).
   {

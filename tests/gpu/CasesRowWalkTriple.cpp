@@ -53,24 +53,18 @@ void addRowWalkGathered(std::vector<Case> &cs) {
   for (auto [n, table, d, block] : {std::tuple<unsigned, unsigned, unsigned, unsigned>{65536, 100000, 256, 256},
                                     {16384, 50000, 1024, 128}, {40000, 100000, 257, 256}}) {
     const std::string what = d == 257 ? "rows off 16-byte boundaries" : "";
-    Case e = rowsCase("rowwalk gathered", "rowwalkgathered", "embed_dot_f32",
-                      {in(Elem::F32, size_t(table) * d), indices(n, table), in(Elem::F32, d), out(Elem::F32, n),
-                       i32(int32_t(n)), i32(int32_t(d))},
-                      n, d, block, "=embed_dot_f32__ptxopt_staged_unaligned_pack", what);
-    e.big = true;
-    cs.push_back(e);
-    Case g = rowsCase("rowwalk gathered", "rowwalkgathered", "gather_sum_i32",
-                      {in(Elem::I32, size_t(table) * d), indices(n, table), out(Elem::I32, n), i32(int32_t(n)),
-                       i32(int32_t(d))},
-                      n, d, block, "=gather_sum_i32__ptxopt_staged_unaligned", what);
-    g.big = true;
-    cs.push_back(g);
-    Case u = rowsCase("rowwalk gathered", "rowwalkgathered", "gather_max_u32",
-                      {in(Elem::I32, size_t(table) * d), indices(n, table), out(Elem::I32, n), i32(int32_t(n)),
-                       i32(int32_t(d))},
-                      n, d, block, "=gather_max_u32__ptxopt_staged_unaligned", what);
-    u.big = true;
-    cs.push_back(u);
+    // (table, idx, [q,] out, n, d): embed_dot_f32 also reads a query row.
+    for (auto [k, e, expect] : {std::tuple<std::string, Elem, std::string>{"embed_dot_f32", Elem::F32, "_pack"},
+                                {"gather_sum_i32", Elem::I32, ""},
+                                {"gather_max_u32", Elem::I32, ""}}) {
+      std::vector<Arg> args = {in(e, size_t(table) * d), indices(n, table)};
+      if (k == "embed_dot_f32") args.push_back(in(Elem::F32, d));
+      for (Arg a : {out(e, n), i32(int32_t(n)), i32(int32_t(d))}) args.push_back(a);
+      Case c = rowsCase("rowwalk gathered", "rowwalkgathered", k, args, n, d, block,
+                        "=" + k + "__ptxopt_staged_unaligned" + expect, what);
+      c.big = true;
+      cs.push_back(c);
+    }
   }
 }
 
