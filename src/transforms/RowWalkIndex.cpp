@@ -324,7 +324,11 @@ bool Planner::wideAddress(const LoopBlock &L, const LanePlan &lp, size_t load, c
     // Elements of 1-8 bytes (8: see the opening comment on the H200 run of
     // 2026-11-28), and 16 for rows read as 16-byte vectors (float4, double2).
     const int64_t widest = analysis::memAccess(*instr(load))->bytes() == 16 ? 16 : 8;
-    if ((mul.opcode == "mul.wide.u32" || mul.opcode == "mul.wide.s32") && isPow2(k) && k <= widest) {
+    // 12 and 24: float3 / double3 elements (tripleStep's rows; their
+    // fields' loads at +4 and +8 or +8 and +16 of each element).
+    const bool triple = (k == 12 || k == 24) && analysis::memAccess(*instr(load))->vector == 1 &&
+                        analysis::memAccess(*instr(load))->bytes() >= 4;
+    if ((mul.opcode == "mul.wide.u32" || mul.opcode == "mul.wide.s32") && ((isPow2(k) && k <= widest) || triple)) {
       // t = mul.wide x, scale
       m = md;
       w.sgn = mul.opcode == "mul.wide.s32";
@@ -542,11 +546,16 @@ std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff,
     for (size_t i = 1; i < w.roots.size(); ++i) e.ins("add.u32", {x, x, w.roots[i]});
   }
   e.ins(w.sgn ? "cvt.s64.s32" : "cvt.u64.u32", {v, x});
+  // (Scales 12 and 24, float3 / double3 rows, multiply.)
+  auto scaled = [&](const std::string &from) {
+    if (isPow2(w.scale)) e.ins("shl.b64", {start, from, std::to_string(log2u(w.scale))});
+    else e.ins("mul.lo.s64", {start, from, std::to_string(w.scale)});
+  };
   if (w.delta.empty()) {
-    e.ins("shl.b64", {start, v, std::to_string(log2u(w.scale))});
+    scaled(v);
   } else {
     e.ins(w.deltaNeg ? "sub.s64" : "add.s64", {start, v, w.delta});
-    e.ins("shl.b64", {start, start, std::to_string(log2u(w.scale))});
+    scaled(start);
   }
   e.ins("add.s64", {start, w.base, start});
   if (const int64_t extra = rowOff - w.cmin * int64_t(w.scale)) e.ins("add.s64", {start, start, std::to_string(extra)});

@@ -64,7 +64,7 @@ std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::stri
   // Rows of 12- or 24-byte elements (float3, int3, double3, a struct of
   // three floats), four a nvcc-unrolled iteration: 192-byte tiles
   // (tripleStep, sizeTiles).
-  if (!wide && tripleStep(step)) return "";
+  if (tripleStep(step)) return "";
   // Loops nvcc did not unroll (`#pragma unroll 1`), on the small-step retry
   // (planStagedLoops): one or two elements an iteration, 32-64 copies of the
   // body per tile.

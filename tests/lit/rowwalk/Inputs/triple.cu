@@ -98,3 +98,14 @@ extern "C" __global__ void f3_tri(const float3 *P, float *out, int n, int m) {
     out[i] = s;
   }
 }
+
+// Two of each point's three floats (x and y: rows read with gaps, the
+// allocation's end checked per warp over 192-byte tiles).
+extern "C" __global__ void f3_xy(const float3 *P, float *out, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.f;
+    for (int j = 0; j < m; j++) s += P[i * m + j].x * P[i * m + j].y;
+    out[i] = s;
+  }
+}
