@@ -41,6 +41,11 @@
 // Rows advancing by different steps (bytes beside 32-bit words): S is the
 // widest row's; row r's tile is IPT * S_r bytes, copied by lanes split by
 // its own pieces per tile (dst0[r]), read at it * S_r.
+// Rows of 12- or 24-byte elements (S = 48 or 96, tripleStep): 192-byte
+// tiles of 12 pieces; the warp's copies split 16 slots a row (copySlots),
+// the lanes of slots 12-15 predicated off (`inTile`), rows padded to 208.
+// One row through several registers (StagedPlan::siblings): each lane
+// checks the registers' distances at the entry (rowStarts).
 // Refuses (remark): what planning refuses, and why: RowWalkStagedPlan.cpp.
 // Loops of several blocks (guards inside the loop; RowWalkGuards.cpp): the
 // body copies keep their labels and branches, renamed per copy.

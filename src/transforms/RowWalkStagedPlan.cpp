@@ -15,7 +15,9 @@
 // row the loop also reads
 // elsewhere (floyd-warshall's `p[i*n + k]`: the same parameter); a row
 // walked by a register that is not a 64-bit induction variable with a step
-// of 16, 32, 64 or 128 bytes, nor base + scale * a widened 32-bit index
+// of 16, 32, 64 or 128 bytes (48 or 96: rows of 12- or 24-byte elements,
+// tripleStep, in 192-byte tiles; not stored into, walked down, beside
+// other steps, per lane or with cp.async), nor base + scale * a widened 32-bit index
 // advancing as much (RowWalkIndex.cpp: then each warp also checks that no
 // index of the loop wraps; rows of 8- and 16-bit elements step 4-128 bytes:
 // RowWalkShort.cpp), nor an offset plus a 64-bit induction variable (two
