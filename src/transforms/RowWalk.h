@@ -737,6 +737,9 @@ bool shortRowStep(int64_t step);
 /// floats) four or two of them a nvcc-unrolled iteration: 48 or 96 bytes,
 /// staged in 192-byte tiles of 12 pieces (RowWalkStagedPlan.cpp sizeTiles).
 bool tripleStep(int64_t step);
+/// dst = src * k in 64 bits: a shift where k is a power of two, else a
+/// multiply (192-byte tiles, float3 rows' scale 12; RowWalkIndex.cpp).
+void emitMulConst64(Emitter &e, const std::string &dst, const std::string &src, uint64_t k);
 /// The module's target is sm_80 or later (cp.async).
 bool hasCpAsync(const ir::Module &m);
 

@@ -511,6 +511,11 @@ std::optional<StagedPlan::Sibling> Planner::siblingRow(const StagedPlan &sp, siz
   return std::nullopt;
 }
 
+void emitMulConst64(Emitter &e, const std::string &dst, const std::string &src, uint64_t k) {
+  if (isPow2(int64_t(k))) e.ins("shl.b64", {dst, src, std::to_string(log2u(k))});
+  else e.ins("mul.lo.s64", {dst, src, std::to_string(k)});
+}
+
 /// The start of a 32-bit-index row's piece of the loop's first iteration
 /// (base + scale * ext(x0) + the first load's offset from it, x0 the
 /// lowest index the iteration forms), and the no-wrap check, ANDed into
@@ -546,16 +551,11 @@ std::string emitWideStart(Emitter &e, const StagedPlan::Wide &w, int64_t rowOff,
     for (size_t i = 1; i < w.roots.size(); ++i) e.ins("add.u32", {x, x, w.roots[i]});
   }
   e.ins(w.sgn ? "cvt.s64.s32" : "cvt.u64.u32", {v, x});
-  // (Scales 12 and 24, float3 / double3 rows, multiply.)
-  auto scaled = [&](const std::string &from) {
-    if (isPow2(w.scale)) e.ins("shl.b64", {start, from, std::to_string(log2u(w.scale))});
-    else e.ins("mul.lo.s64", {start, from, std::to_string(w.scale)});
-  };
   if (w.delta.empty()) {
-    scaled(v);
+    emitMulConst64(e, start, v, w.scale);  // (scales 12 and 24, float3 / double3 rows, multiply)
   } else {
     e.ins(w.deltaNeg ? "sub.s64" : "add.s64", {start, v, w.delta});
-    scaled(start);
+    emitMulConst64(e, start, start, w.scale);
   }
   e.ins("add.s64", {start, w.base, start});
   if (const int64_t extra = rowOff - w.cmin * int64_t(w.scale)) e.ins("add.s64", {start, start, std::to_string(extra)});

@@ -199,8 +199,7 @@ void StagedEmit::allocChecks(const std::vector<std::string> &rowStart, const std
     std::string &bytes = bytesOf[sp.rowTile(r)];
     if (bytes.empty()) {
       bytes = e.reg64();
-      if (isPow2(sp.rowTile(r))) e.ins("shl.b64", {bytes, nt, std::to_string(log2u(sp.rowTile(r)))});
-      else e.ins("mul.lo.u64", {bytes, nt, std::to_string(sp.rowTile(r))});  // 192-byte tiles (tripleStep)
+      emitMulConst64(e, bytes, nt, sp.rowTile(r));  // (192-byte tiles: a multiply)
     }
     const AllocEnd &a = ends.at(sp.allocParams[r]);
     const std::string base = e.reg64(), end = e.reg64(), last = e.reg64();

@@ -673,26 +673,15 @@ void Planner::planStagedLoops(KernelPlan &plan) {
 /// The tiles of a planned row walk: bytes of a row per tile, and how many
 /// are in flight (registers for plain copies, shared memory for cp.async).
 bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
-  if (tripleStep(sp.step)) {
-    // Rows of 12- or 24-byte elements: 192 bytes a row per tile (4 or 2
-    // iterations, 12 pieces; 96 inside another loop or with
-    // rowwalk-tile=128), two tiles in flight.
-    const bool small = ctx_.options.rowwalk.tile == 128 || fa_.loops().loops()[sp.lp.loop.id].parent;
-    sp.tileBytes = small ? 96 : 192;
-    sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
-    unsigned perTile = 0;
-    for (size_t r = 0; r < sp.rows.size(); ++r) perTile += sp.rowTile(r) / 4;
-    sp.regTiles = std::max(1u, kPlainRegs / perTile);
-    if (unsigned stages = ctx_.options.rowwalk.stages)
-      sp.regTiles = std::max(1u, std::min<unsigned>(stages, kPlainMaxRegs / perTile));
-    sp.stages = 2;
-    if (sp.stageSize() * 2 > 48 * 1024) {
-      why = "two stages of its rows' tiles do not fit in 48 KB of shared memory";
-      return false;
-    }
-    return true;
-  }
-  if (unsigned tile = ctx_.options.rowwalk.tile) sp.tileBytes = tile == 128 ? 128 : 256;
+  // Rows of 12- or 24-byte elements (tripleStep): 192 bytes a row per tile
+  // (4 or 2 iterations, 12 pieces), 96 inside another loop or with
+  // rowwalk-tile=128; plain copies only (stagedFormsAllowed), none of the
+  // 128-byte fallbacks below (128 is no multiple of their step).
+  const bool triple = tripleStep(sp.step);
+  if (triple)
+    sp.tileBytes = ctx_.options.rowwalk.tile == 128 || fa_.loops().loops()[sp.lp.loop.id].parent ? 96 : 192;
+  else if (unsigned tile = ctx_.options.rowwalk.tile)
+    sp.tileBytes = tile == 128 ? 128 : 256;
   sp.tileBytes = std::max<unsigned>(sp.tileBytes, unsigned(sp.step));
   if (!ctx_.options.rowwalk.asyncCopy) {
     // Plain copies: the loads in flight live in registers, 4 per 16-byte
@@ -703,14 +692,14 @@ bool Planner::sizeTiles(StagedPlan &sp, std::string &why) const {
     // (A row only stored into takes shared memory but no registers: its
     // tiles are not copied in. Three rows of 256 bytes, two stages, would
     // pass the 48 KB of static shared memory: 128-byte tiles then.)
-    if (sp.stageSize() * 2 > 48 * 1024 && sp.step <= 128 && !ctx_.options.rowwalk.tile) sp.tileBytes = 128;
+    if (!triple && sp.stageSize() * 2 > 48 * 1024 && sp.step <= 128 && !ctx_.options.rowwalk.tile) sp.tileBytes = 128;
     // A loop inside another (syrk's triangle, a grid-stride loop over rows):
     // the outer loop's registers stay live around the tiles, and with
     // 256-byte tiles ptxas ran out of the 255 and spilled inside them
     // (syrk_lower_f32's staged+pack clone: 276 bytes; 17.4 ms at 1024 x
     // 1024 against 10.7 ms with 128-byte tiles, H200; a lone loop, the lower
     // trmv, ran slower with 128: 9.9x against 7.6x).
-    if (!ctx_.options.rowwalk.tile && sp.step <= 128 && fa_.loops().loops()[sp.lp.loop.id].parent)  // ids index loops()
+    if (!triple && !ctx_.options.rowwalk.tile && sp.step <= 128 && fa_.loops().loops()[sp.lp.loop.id].parent)  // ids index loops()
       sp.tileBytes = 128;
     if (sp.stageSize() * 2 > 48 * 1024) {
       why = "two stages of its rows' tiles do not fit in 48 KB of shared memory (rowwalk-tile=128)";
