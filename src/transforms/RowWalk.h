@@ -549,6 +549,10 @@ private:
   /// The staged clone's `@p bra` latch with p = (iv < bound), in a loop whose
   /// trip count is thread-varying (RowWalkTri.cpp).
   bool lessThanLatch(const LoopBlock &L, const Instruction &setp, bool negated);
+  /// An `iv < bound` latch on a 64-bit induction variable (a pointer) whose
+  /// bound - start is the same for every lane of a warp (planPerLane: the
+  /// uniform form).
+  bool lessTripWarpUniform(const LoopBlock &L, const LanePlan &lp);
   /// A loop of several blocks with a thread-varying trip count around
   /// single-block loops (syrk-like): left as it is, only the staged clone
   /// of the inner loops (RowWalkTri.cpp).
@@ -561,6 +565,9 @@ private:
   /// Planning for kernels with such loops: the staged clone only, which
   /// must take one of them (RowWalkGuards.cpp).
   bool runGuarded(KernelPlan &plan, std::string &why);
+  /// runGuarded's second, small-step try takes this loop: early exits, or
+  /// a pointer walk nvcc kept rolled (`p < end`, setp.lt.u64).
+  bool smallStepRetry(const LoopBlock &L) const;
   /// The guarded parts of planned loop `sp` that the tiles' body copies run
   /// straight (sp.spec; RowWalkSpeculate.cpp); remarks the ones left.
   void planSpeculation(const LoopBlock &L, StagedPlan &sp);

@@ -242,9 +242,9 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
   }
   std::string stagedWhy, multiWhy;
   bool multiStaged = false, multiWalks = false;  // multiWhy is about a loop that walks a row
-  auto planAll = [&](bool exitsOnly) {
+  auto planAll = [&](bool retry) {
     for (const auto &L : loops_) {
-      if (exitsOnly && L.exits.empty()) continue;
+      if (retry && !smallStepRetry(L)) continue;
       StagedPlan sp;
       std::string w;
       // Per lane when the trip count differs between lanes (a triangular
@@ -259,8 +259,15 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
           sp.unalignedWhy = "a load along the row under a guard (the allocation checks assume aligned tiles)";
         return true;
       };
+      // What the unaligned clone's copies do not take (per-lane trip counts,
+      // short or vector rows, gaps, rows walked down): its launches run the
+      // original, as on the single-block path (planStagedLoops).
+      auto unalignedRefused = [&] {
+        if (sp.unalignedWhy.empty()) sp.unalignedWhy = unalignedRefusal(sp);
+        return true;
+      };
       if (planStaged(L, plan, sp, w) && (L.exits.empty() ? planPerLane(L, sp, w) : planExits(sp, w)) &&
-          guardedAllocs()) {
+          guardedAllocs() && unalignedRefused()) {
         if (ctx_.options.rowwalk.straight) planSpeculation(L, sp);
         multiStaged |= L.multi;
         plan.staged.push_back(std::move(sp));
@@ -268,15 +275,17 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
       }
       const std::string text = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
       const bool walks = !w.starts_with("no access of the loop is uncoalesced");
-      if (L.multi && (multiWhy.empty() || (walks && !multiWalks) || exitsOnly)) multiWhy = text, multiWalks = walks;
+      if (L.multi && (multiWhy.empty() || (walks && !multiWalks) || retry)) multiWhy = text, multiWalks = walks;
       else if (!L.multi && stagedWhy.empty() && walks) stagedWhy = text;
     }
   };
   planAll(false);
   // Loops with early exits nvcc kept rolled (one element an iteration,
-  // `j < n`, often through a 32-bit index): a second try with small steps,
-  // for them only (the guarded loops without exits were measured unrolled).
-  if (!multiStaged && std::any_of(loops_.begin(), loops_.end(), [](const LoopBlock &L) { return !L.exits.empty(); })) {
+  // `j < n`, often through a 32-bit index), and pointer walks (`for (p =
+  // row; p < row + n; ++p)`, setp.lt.u64, which nvcc keeps rolled): a
+  // second try with small steps, for them only (the other guarded loops
+  // were measured unrolled).
+  if (!multiStaged && std::any_of(loops_.begin(), loops_.end(), [&](const LoopBlock &L) { return smallStepRetry(L); })) {
     plan.staged.clear();
     smallSteps_ = smallWide_ = true;
     planAll(true);
@@ -295,6 +304,19 @@ bool Planner::runGuarded(KernelPlan &plan, std::string &why) {
   if (multiWalks || !stagedWhy.empty())
     ctx_.remark(Remark::Kind::Missed, k_, "", "staged clone without " + (multiWalks ? multiWhy : stagedWhy));
   return true;
+}
+
+bool Planner::smallStepRetry(const LoopBlock &L) const {
+  if (!L.exits.empty()) return true;
+  // The latch's predicate set by `setp.lt.u64` in the loop: a pointer
+  // compared with the row's end.
+  const Instruction &br = *instr(L.ls);
+  if (br.guard.empty() || br.guardNegated) return false;
+  for (size_t i = L.ls; i-- > L.hs + 1;)
+    if (const Instruction *in = instr(i); in && !in->operands.empty() && in->operands[0].isReg() &&
+                                          in->operands[0].text == br.guard)
+      return in->opcode == "setp.lt.u64";
+  return false;
 }
 
 bool Planner::planExits(StagedPlan &sp, std::string &why) {

@@ -121,8 +121,9 @@ std::vector<std::string> StagedEmit::checks() {
   }
   // Per lane there is no lane 0's T to agree with: ok stays NT < 2^32 (a
   // setp.eq here read T0, never written on that path, and overwrote it).
+  // An `iv < bound` latch: its no-wrap conditions besides (both forms).
+  if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
   if (lp.lessThan) emitLessNoWrap(e, lp, v0, T, ok);
-  else if (!sp.perLane) e.ins("setp.eq.u64", {ok, T0, T});
   std::vector<std::string> rowStart = rowStarts(ok);
   std::string nt = NT;  // per lane: its tiles; else NT comes below, the tiles of lane 0's trip count
   if (!sp.perLane && (!sp.allocParams.empty() || !sp.spec.ranges.empty())) {

@@ -64,15 +64,44 @@
 namespace ptxopt::transforms::rowwalk {
 
 bool Planner::planPerLane(const LoopBlock &L, StagedPlan &sp, std::string &why) {
-  // An `iv < bound` latch has its trip count per lane (emitTripCountLess)
-  // even where it is the same for all: the uniform form compares with lane
-  // 0's T from the `iv != bound` count only.
-  sp.perLane = fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread || (smallSteps_ && sp.lp.lessThan);
+  // An `iv < bound` latch (emitTripCountLess) takes the per-lane form unless
+  // bound - start is the same for the warp's lanes: a pointer walked to
+  // `row + n` (`for (p = row; p < row + n; ++p)`), whose test the
+  // uniformity analysis sees as thread-varying (both sides are). The
+  // uniform form then checks at run time that each lane's T is lane 0's.
+  // (nvcc turns `p != end` into a counter: not a case here.)
+  const bool lessUniform = sp.lp.lessThan && lessTripWarpUniform(L, sp.lp);
+  sp.perLane = !lessUniform && (fa_.affine().tripCountUniformity(L.id) == analysis::UniformLevel::Thread ||
+                                (smallSteps_ && sp.lp.lessThan));
   if (sp.perLane && ctx_.options.rowwalk.asyncCopy) {
     why = "the trip count differs between lanes (a triangular loop): only the plain copies stage such rows "
           "(rowwalk-staged-copy=async asked for cp.async)";
     return false;
   }
+  return true;
+}
+
+bool Planner::lessTripWarpUniform(const LoopBlock &L, const LanePlan &lp) {
+  // bound - iv0 from the analysis: the tested induction variable's start and
+  // the bound read by the setp, both known, their difference free of
+  // %tid, loop counters, and values loaded or otherwise unknown.
+  const IV &t = lp.ivs[lp.tested];
+  if (t.bits != 64 || lp.bound.empty() || lp.bound[0] != '%' || !lp.setpAt) return false;
+  auto &aff = fa_.affine();
+  const analysis::InductionVar *iv = nullptr;
+  for (const auto &v : aff.inductionVars())
+    if (v.loop == L.id && v.reg == t.reg) iv = &v;
+  if (!iv) return false;
+  const Instruction &sp = *instr(lp.setpAt);
+  const analysis::Value b = aff.operandValue(instrOf_.at(lp.setpAt), sp.operands[2]);  // (iv < bound: planLatch)
+  analysis::Poly neg, diff;
+  if (!b.known || !analysis::Poly::scale(iv->init, -1, neg) || !analysis::Poly::add(b.poly, neg, diff)) return false;
+  using K = analysis::Symbol::Kind;
+  for (const auto &[mono, c] : diff.terms())
+    for (uint16_t id : mono) {
+      const K k = aff.symbols()[id].kind;
+      if (k == K::Tid || k == K::LoopCounter) return false;
+    }
   return true;
 }
 

@@ -698,6 +698,7 @@ std::vector<Case> allCases() {
   addRowWalkGaps(cs);
   addRowWalkTriple(cs);
   addRowWalkGathered(cs);
+  addRowWalkPtrGuards(cs);
   addRowWalkRowDiv(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);

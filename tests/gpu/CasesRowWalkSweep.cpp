@@ -155,7 +155,9 @@ void addRowWalkLdg(std::vector<Case> &cs) {
 }
 
 /// Row walks nvcc does not unroll (tests/lit/rowwalk/Inputs/nounroll.cu):
-/// (A, y, rows, cols); the per-lane staged clone of the second try.
+/// (A, y, rows, cols); the staged clone of the second try (per lane for
+/// rowsum_nounroll's counter; the uniform form for the pointers, whose end -
+/// start is the same for every lane: Planner::lessTripWarpUniform).
 void addRowWalkNoUnroll(std::vector<Case> &cs) {
   for (const char *k : {"rowsum_nounroll", "rownorm_while", "rowsum_ne_ptr"})
     for (auto [m, n, passes] : {std::tuple<unsigned, unsigned, std::string>{4096, 4096, ""},

@@ -20,7 +20,7 @@ integer arithmetic (div and rem of .s32/.u32 too, mul.hi, neg, bfi, bfe,
 prmt, dp4a: char4 arithmetic), abs.f32, sqrt.rn.f32/.f64, ex2.approx.f32 (2**x: not the hardware's
 approximation; originals and clones alike), bfind, div.rn.f32, rcp.rn.f32/.f64, mov.b32 packs and
 unpacks of two halves (cuda_fp16.h's inline asm, its scope registers
-`low`/`high`), setp/or.pred/not.pred (f32 compares, the unordered forms
+`low`/`high`), setp/or.pred/not.pred (f32 and f64 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
 mul/add/sub/fma.rn.f32, fma.rm/.rp/.rz.f32 (exact, rounded once), abs.s32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global and .shared (scalars and v4), bra,
@@ -375,8 +375,9 @@ def run(ptx, kernel, grid, block, args, extra):
                     a, b = signed(a, n), signed(b, n)
                 elif t[1] == "u" or (t[1] == "b" and cmp in ("eq", "ne")):  # .b: bits, equality only
                     a, b = a & mask, b & mask
-                elif t == ".f32" and cmp[:2] in ("eq", "ne", "lt", "gt", "le", "ge") and cmp[2:] in ("", "u"):
-                    a, b = f32(a), f32(b)  # inputs are never NaN: the unordered forms (leu ...) are the ordered ones
+                elif t in (".f32", ".f64") and cmp[:2] in ("eq", "ne", "lt", "gt", "le", "ge") and cmp[2:] in ("", "u"):
+                    # inputs are never NaN: the unordered forms (leu ...) are the ordered ones
+                    a, b = (f32(a), f32(b)) if t == ".f32" else (f64(a), f64(b))
                 else:
                     fail(op)
                 r = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp[:2]]
