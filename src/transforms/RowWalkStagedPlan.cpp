@@ -641,7 +641,6 @@ void Planner::planStagedLoops(KernelPlan &plan) {
       };
       if (planStaged(L, plan, sp, w) && planPerLane(L, sp, w) && !perLaneUnmeasured() && unalignedOnly())
         plan.staged.push_back(std::move(sp));
-      else if (getenv("DBG_RW") && (fprintf(stderr, "DBG small=%d %s\n", int(smallSteps_), w.c_str()), false)) {}
       else if (!w.starts_with("no access of the loop is uncoalesced") && stagedWhy.empty())
         stagedWhy = "loop at " + (L.where.empty() ? L.header : L.where) + ": " + w;
       else if (uniformWhy.empty())  // no row seen: one the analysis names through a uniform value?
