@@ -219,8 +219,6 @@ std::string Planner::unalignedRefusal(const StagedPlan &sp) const {
   if (sp.down) return "its rows are walked downwards";
   if (sp.mixedSteps()) return "its rows advance by different steps";
   if (tripleStep(sp.step)) return "rows of 12- or 24-byte elements";
-  for (size_t r = 0; r < sp.rows.size(); ++r)
-    if (sp.shortRow[r]) return "a row of 8- or 16-bit elements";
   // (Its copies start at the 16-byte boundary below a row's start: the
   // block holding the last piece's end may hold only bytes of a gap.)
   if (sp.gaps()) return "its loads read part of each iteration's piece (gaps the copies would read)";

@@ -57,8 +57,12 @@ constexpr unsigned kPlainRegs = 128, kPlainMaxRegs = 192;
 /// two (4-128 for 8- and 16-bit elements: RowWalkShort.cpp).
 std::string stepRefusal(int64_t step, unsigned bytes, bool wide, const std::string &reg, bool smallSteps,
                         bool smallWide) {
+  // (Loops nvcc did not unroll by 4, on the small-step retry: one or two 8-
+  // or 16-bit elements an iteration, 64-256 copies of the body a tile.)
   if (bytes < 4)
-    return shortRowStep(step) ? ""
+    return shortRowStep(step) || (smallSteps && (!wide || smallWide) &&
+                                  (step == int64_t(bytes) || step == 2 * int64_t(bytes)))
+               ? ""
                               : "a row of " + std::to_string(bytes * 8) + "-bit elements through " + reg +
                                     " advancing " + std::to_string(step) +
                                     " bytes per iteration (not 4, 8, 16, 32, 64 or 128)";

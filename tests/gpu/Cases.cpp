@@ -528,6 +528,15 @@ void addUnroll(std::vector<Case> &cs) {
   latchCase("counting down, n 0", "row_down", Elem::I8, 0, 4, "=row_down__ptxopt_pack");
   latchCase("nounroll 16-bit, n 1003", "row_nounroll_u16", Elem::I16, 1003, 1004, "=row_nounroll_u16__ptxopt_pack");
   latchCase("nounroll 16-bit, pitch 1002 (original)", "row_nounroll_u16", Elem::I16, 1003, 1002, "original");
+  // A launch the staged clone takes (rows of 4096, 16384 threads): one
+  // 16-bit element an iteration from the tile (the small-step retry; the
+  // pack clone before the thirty-fifth session).
+  cs.push_back(makeCase("unroll: nounroll 16-bit, 16384 rows of 4096", "latch", "row_nounroll_u16",
+                        {in(Elem::I16, size_t(16384) * 4096 + 8), out(Elem::F32, 16384), i32(4096), i32(4096),
+                         f32(0.37f)},
+                        {64, 1, 1}, {256, 1, 1}));
+  cs.back().expect = "=row_nounroll_u16__ptxopt_staged";
+  cs.back().big = true;
 }
 
 SynthVariant swapVariant() {

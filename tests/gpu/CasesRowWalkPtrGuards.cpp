@@ -5,7 +5,7 @@
 // rows (heldout16's topk_rows), a guarded division over floats, a running
 // maximum over doubles (`long` sizes), a count and hash of matching
 // `unsigned` elements, a triangle walked by pointer (per lane), a plain
-// sum (one block). Every clone compared bit for bit with the original on
+// sum (one block), runs of equal bytes (one byte an iteration). Every clone compared bit for bit with the original on
 // random non-zero inputs.
 //
 // Edges: rows not a multiple of the block (the last warp's solo form), row
@@ -54,6 +54,16 @@ void addRowWalkPtrGuards(std::vector<Case> &cs) {
                           {in(Elem::F32, size_t(8192) * n), out(Elem::F32, 8192), i32(8192), i32(int32_t(n))}, 8192, n,
                           256, "=ptr_sum_f32__ptxopt_" + expect, n % 4 ? "one block, rows off 16-byte boundaries"
                                                                       : "one block"));
+  // Runs of equal bytes from each row's second byte (heldout16's run_stats:
+  // 16384 x 8192 labels, 1024-thread blocks): the unaligned clone only (its
+  // pieces start 1 byte past a boundary wherever the rows align); rows of
+  // 8191 bytes.
+  for (unsigned n : {8192u, 8191u})
+    cs.push_back(rowsCase(p, f, "ptr_runs_u8",
+                          {in(Elem::I8, size_t(16384) * n), out(Elem::I32, 16384), out(Elem::I32, 16384), i64(16384),
+                           i64(n)},
+                          16384, n, 1024, "=ptr_runs_u8__ptxopt_staged_unaligned",
+                          n == 8192 ? "heldout16's run_stats" : "rows of 8191 bytes"));
   // (a, out, rows, n, key), `unsigned` sizes; odd random values, key 5.
   cs.push_back(rowsCase(p, f, "ptr_match_u32",
                         {in(Elem::I32, size_t(32768) * 1024), out(Elem::I32, size_t(2) * 32768), i32(32768), i32(1024),

@@ -6,7 +6,7 @@
 // Edges: rows not a multiple of 32 (the last warp runs the original loop),
 // row lengths not a multiple of the tile (the rest in the original loop),
 // rows not 16-byte aligned (chars: lengths not a multiple of 16; shorts: of
-// 8; every such warp runs the original loop), a row length of 0 (the
+// 8; the unaligned clone, each element read alone), a row length of 0 (the
 // original runs: the row-length condition), the largest byte index right at
 // 2^32 - 1 with the staged clone running (a window of a larger array). An
 // index that wraps inside the loop would read 4 GB away: the check that
@@ -43,14 +43,15 @@ void addRowWalkShort(std::vector<Case> &cs) {
     cs.push_back(rows("staged", K, 4096, 4096, e, staged, "=" + K + "__ptxopt_staged"));
     cs.push_back(rows("staged, rows not x32, remainder", K, 1000, 1008, e, staged, "=" + K + "__ptxopt_staged"));
     // Rows not 16-byte aligned: the staged clone's row-length condition
-    // fails, the original runs (before 2026-11-29 the clone ran, every warp
-    // taking the original loop).
+    // fails (before 2026-11-29 the clone ran, every warp taking the original
+    // loop); the unaligned clone runs (since the thirty-fifth session; the
+    // original before).
     cs.push_back(rows("staged, rows not 16-byte aligned", K, 1000, e == Elem::I8 ? 1000 : 1004, e, staged,
-                      "original"));
+                      "=" + K + "__ptxopt_staged_unaligned"));
     cs.push_back(rows("staged, row length 0", K, 256, 0, e, staged, "original"));
   }
   // Constant rows: 1024 chars (aligned), 1000 (rows 1000 bytes apart: no
-  // warp's rows all 16-byte aligned, so no staged clone; the original runs).
+  // warp's rows all 16-byte aligned: the unaligned clone).
   for (auto [k, n] : {std::pair<const char *, unsigned>{"rowsum_c1024_u8", 4096}, {"rowsum_c1000_s8", 4096}}) {
     for (const std::string &passes : {std::string(""), staged}) {
       const bool aligned = std::string(k) != "rowsum_c1000_s8";
@@ -61,7 +62,7 @@ void addRowWalkShort(std::vector<Case> &cs) {
       c.passes = passes;
       c.expect = passes.empty() ? std::string("=") + k + "__ptxopt_lanes"
                  : aligned        ? std::string("=") + k + "__ptxopt_staged"
-                                  : std::string("original");
+                                  : std::string("=") + k + "__ptxopt_staged_unaligned";
       cs.push_back(c);
     }
   }
@@ -69,6 +70,18 @@ void addRowWalkShort(std::vector<Case> &cs) {
   cs.push_back(rows("-O2 float sum", "rowsum_u32_u8_f32", 4096, 4096, Elem::I8, "", "=rowsum_u32_u8_f32__ptxopt_staged"));
   cs.push_back(rows("float sum, rows not x32, remainder", "rowsum_u32_u8_f32", 1000, 1008, Elem::I8,
                     "rowwalk;rowwalk-staged=1", "=rowsum_u32_u8_f32__ptxopt_staged"));
+  // Loops nvcc did not unroll by 4 (`#pragma unroll 1` and `2`; refused
+  // before the thirty-fifth session): the small-step retry, one byte read
+  // alone or two as a v2 from the tile; rows at any offset: the unaligned
+  // clone. (Integer sums: unroll2's lanes clones come first at -O2.)
+  cs.push_back(rows("-O2 one byte an iteration", "rowsum_u8_nounroll", 4096, 4096, Elem::I8, "",
+                    "=rowsum_u8_nounroll__ptxopt_staged"));
+  cs.push_back(rows("-O2 one byte an iteration, rows off 16-byte boundaries", "rowsum_u8_nounroll", 4096, 4097,
+                    Elem::I8, "", "=rowsum_u8_nounroll__ptxopt_staged_unaligned"));
+  cs.push_back(rows("staged two bytes an iteration", "rowsum_u8_unroll2", 4096, 4096, Elem::I8, staged,
+                    "=rowsum_u8_unroll2__ptxopt_staged"));
+  cs.push_back(rows("-O2 two bytes an iteration", "rowsum_u8_unroll2", 4096, 4096, Elem::I8, "",
+                    "=rowsum_u8_unroll2__ptxopt_lanes"));
   // (2^20 - 64) * 4096 + 63 * 4096 + 4095 = 2^32 - 1: rows r0 .. r0+63 of
   // 4096 bytes in a window whose element 0 is element `skip` of the whole array.
   Case w = makeCase("rowwalkshort: u8 largest index 2^32-1", "rowwalkshort", "rowsum_u32_u8_window",
@@ -85,8 +98,8 @@ void addRowWalkShort(std::vector<Case> &cs) {
 /// flattened in the clones (clone::flattenScopes). Inputs: finite halves in
 /// [0.5, 2) (Elem::F16; as bf16 bits, finite numbers too). Edges as for the
 /// short integer rows: rows not a multiple of 32 with a remainder, rows not
-/// 16-byte aligned (1004 halves: every warp runs the original loop), a row
-/// length of 0 (the original).
+/// 16-byte aligned (1004 halves: the unaligned clone), a row length of 0
+/// (the original).
 void addRowWalkScopes(std::vector<Case> &cs) {
   const std::string staged = "rowwalk;rowwalk-staged=1;rowwalk-lanes=0";
   struct K {
@@ -121,7 +134,7 @@ void addRowWalkScopes(std::vector<Case> &cs) {
     make("-O2", 4096, 4096, "", "=" + K + "__ptxopt_" + k.o2);
     make("staged", 4096, 4096, staged, "=" + K + "__ptxopt_staged");
     make("staged, rows not x32, remainder", 1000, 1008, staged, "=" + K + "__ptxopt_staged");
-    make("staged, rows not 16-byte aligned", 1000, 1004, staged, "original");  // the row-length condition
+    make("staged, rows not 16-byte aligned", 1000, 1004, staged, "=" + K + "__ptxopt_staged_unaligned");
     make("staged, row length 0", 256, 0, staged, "original");
   }
 }

@@ -124,3 +124,30 @@ extern "C" __global__ void ptr_sum_f32(const float *a, float *out, int rows, int
   for (; p < e; ++p) s += *p;
   out[i] = s;
 }
+
+// Bytes by pointer from the row's second element (heldout16's run_stats):
+// runs of equal labels, counted, and the longest. One byte an iteration
+// (nvcc keeps it rolled: the small-step retry's 256 copies a tile); its
+// pieces start 1 byte past a 16-byte boundary wherever the rows are
+// aligned: the unaligned clone only.
+extern "C" __global__ void ptr_runs_u8(const unsigned char *seg, int *nruns, int *longest, long long rows,
+                                       long long n) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  const unsigned char *p = seg + i * n, *e = p + n;
+  unsigned char prev = *p++;
+  int runs = 1, cur = 1, best = 1;
+  while (p < e) {
+    unsigned char v = *p++;
+    if (v != prev) {
+      runs++;
+      cur = 1;
+      prev = v;
+    } else {
+      cur++;
+    }
+    if (cur > best) best = cur;
+  }
+  nruns[i] = runs;
+  longest[i] = best;
+}
