@@ -26,7 +26,9 @@
 // is planned by runGuarded: no regacc or lanes clone (their accumulator
 // chains and stores assume one block), the staged clone only, and only when
 // it takes one of the loops of several blocks (else the kernel is left as
-// it was). planLanes does not take a register updated under a guard for an
+// it was); loops nvcc kept rolled get a second, small-step try
+// (smallStepRetry: loops with early exits, and pointer walks `p < row + n`
+// whose latch is `setp.lt.u64`). planLanes does not take a register updated under a guard for an
 // induction variable; planStaged (rowLoadEveryIteration) takes a load along
 // the row when it runs in every iteration, with its address computed
 // in the loop only by statements that do: then the loop reads each

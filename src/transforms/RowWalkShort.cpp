@@ -23,11 +23,14 @@
 // of 8, and an aligned base), one trip count, the whole warp in the loop,
 // and for 32-bit indices (RowWalkIndex.cpp: `cvt.u64.u32` without a
 // multiply for bytes) no index wraps; a warp failing any runs the original
-// loop.
+// loop. Rows at any other offset take the unaligned clone (each element
+// read alone at the lane's offset: runs are dropped there).
+// Loops nvcc did not unroll by 4 (`#pragma unroll 1`, byte pointer walks:
+// one or two elements an iteration) are taken on the small-step retry
+// (stepRefusal in RowWalkStagedPlan.cpp): 64-256 copies of the body a tile.
 // Refuses (remark): a row whose loads mix 8- or 16-bit elements with wider
-// ones; a step other than 4-128 bytes, a power of two (a loop nvcc did not
-// unroll: 1 or 2 bytes per iteration would copy the body 128-256 times per
-// tile).
+// ones; other steps than 4-128 bytes (a power of two), or one or two
+// elements on the retry.
 #include "RowWalk.h"
 
 namespace ptxopt::transforms::rowwalk {

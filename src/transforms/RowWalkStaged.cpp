@@ -66,7 +66,7 @@
 // whose row it is, only when its offset is not 0, so no copy reads a
 // 16-byte block that holds no byte of the row); each lane reads its row at
 // its offset (`off`: the start's low 4 bits) with the loads' own widths, no
-// 16-byte runs (their alignment differs between lanes). Rows of 4- and
+// 16-byte runs (their alignment differs between lanes). Rows of 1- to
 // 8-byte scalars, plain copies, uniform trip counts (unalignedRefusal).
 // Loops whose trip count is not warp-uniform (triangular) take the per-lane
 // form instead of the trip-count guard: RowWalkTri.cpp.
