@@ -162,6 +162,12 @@ bool Planner::lanesAccessesOk(const LoopBlock &L, const std::set<size_t> &remove
     if (removed.count(i) || !accessAt_.count(i)) continue;
     const AccessInfo &a = *accessAt_.at(i);
     const Instruction &in = *instr(i);
+    // A thread's own local memory (an array indexed by data: `h[v >> 5]++`,
+    // a histogram): no row of the tiles can be in it, and the staged clone's
+    // body copies keep its loads and stores as they are. The lanes clones
+    // split the loop over lanes, each with a local array of its own: not
+    // for them.
+    if (staged && a.mem.space == ".local") continue;
     if (a.mem.kind != analysis::MemAccess::Kind::Load && staged) {
       // The staged copies read rows up to `stages` tiles ahead: a global
       // store must reach another allocation than every row's (planStaged

@@ -708,6 +708,7 @@ std::vector<Case> allCases() {
   addRowWalkTriple(cs);
   addRowWalkGathered(cs);
   addRowWalkPtrGuards(cs);
+  addRowWalkLocal(cs);
   addRowWalkRowDiv(cs);
   addRowWalkGuards(cs);
   addRowWalkExits(cs);

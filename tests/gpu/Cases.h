@@ -181,6 +181,7 @@ void addRowWalkGaps(std::vector<Case> &cs);
 void addRowWalkTriple(std::vector<Case> &cs);
 void addRowWalkGathered(std::vector<Case> &cs);
 void addRowWalkPtrGuards(std::vector<Case> &cs);
+void addRowWalkLocal(std::vector<Case> &cs);
 /// Rows whose distance apart the kernel divides out of a parameter (CasesRowWalkRowDiv.cpp).
 void addRowWalkRowDiv(std::vector<Case> &cs);
 /// rowwalk's loops with guards inside (CasesRowWalkGuards.cpp).

@@ -23,7 +23,7 @@ unpacks of two halves (cuda_fp16.h's inline asm, its scope registers
 `low`/`high`), setp/or.pred/not.pred (f32 and f64 compares, the unordered forms
 too: inputs are never NaN), max/min.f32, cvt between integers,
 u16 -> f32 and f32 <-> f16 (cuda_fp16.h's conversions),
-mul/add/sub/fma.rn.f32, fma.rm/.rp/.rz.f32 (exact, rounded once), abs.s32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global and .shared (scalars and v4), bra,
+mul/add/sub/fma.rn.f32, fma.rm/.rp/.rz.f32 (exact, rounded once), abs.s32, add/sub/mul/div.rn/fma.rn/neg.f64 (0d immediates), ld/st of .param, .global, .shared and .local (a frame per thread; scalars and v4), bra,
 bar.sync, ret, exit. Anything else is an error (exit 2), so a clone that used an
 unknown instruction cannot pass silently.
 
@@ -103,6 +103,7 @@ def parse_kernel(text, name):
         i += 1
     body = re.sub(r"//[^\n]*", "", body)
     shared, instrs, labels, regw = {}, [], {}, {}
+    local, lsize = {}, 0  # local symbols: offsets into each thread's own frame
     size = 0
     for stmt in body.replace("\n", " ").split(";"):
         stmt = stmt.strip().lstrip("{} \t")  # nested scopes (cuda_fp16.h's inline asm) declare nothing here
@@ -128,7 +129,15 @@ def parse_kernel(text, name):
                     nm = re.match(r"^(%?[$\w]+)<\d+>$", n)
                     regw[("prefix", nm.group(1)) if nm else ("name", n)] = bits_of("." + rm.group(1))
             continue
-        if stmt.startswith(".local") or stmt.startswith(".pragma"):
+        if stmt.startswith(".local"):  # a thread's local frame (nvcc's __local_depot: arrays indexed by data)
+            lm = re.match(r"\.local\s+\.align\s+(\d+)\s+\.b8\s+(\w+)\[(\d+)\]", stmt)
+            if lm:
+                align = int(lm.group(1))
+                lsize = (lsize + align - 1) // align * align
+                local[lm.group(2)] = lsize
+                lsize += int(lm.group(3))
+            continue
+        if stmt.startswith(".pragma"):
             continue
         guard = None
         gm = re.match(r"^@(!?)(%\w+)\s+(.*)$", stmt)
@@ -137,7 +146,7 @@ def parse_kernel(text, name):
             stmt = gm.group(3)
         parts = stmt.split(None, 1)
         instrs.append((guard, parts[0], split_ops(parts[1]) if len(parts) > 1 else []))
-    return params, instrs, labels, shared, size, regw
+    return params, instrs, labels, shared, size, regw, local, lsize
 
 
 def bits_of(t):
@@ -221,7 +230,7 @@ class Memory:
 
 
 def run(ptx, kernel, grid, block, args, extra):
-    params, instrs, labels, shared_syms, shared_size, regw = parse_kernel(ptx, kernel)
+    params, instrs, labels, shared_syms, shared_size, regw, local_syms, local_size = parse_kernel(ptx, kernel)
 
     def reg_bits(r):
         """A register's declared width (0: unknown)."""
@@ -237,6 +246,7 @@ def run(ptx, kernel, grid, block, args, extra):
 
     def run_thread(ctaid, tid, smem):
         regs = {}
+        lmem = bytearray(local_size)  # zeroed: nvcc stores before it loads
         special = {"%tid.x": tid[0], "%tid.y": tid[1], "%tid.z": tid[2], "%ntid.x": block[0], "%ntid.y": block[1],
                    "%ntid.z": block[2], "%ctaid.x": ctaid[0], "%ctaid.y": ctaid[1], "%ctaid.z": ctaid[2],
                    "%nctaid.x": grid[0], "%nctaid.y": grid[1], "%nctaid.z": grid[2],
@@ -251,6 +261,8 @@ def run(ptx, kernel, grid, block, args, extra):
                 return regs[o]
             if o in shared_syms:
                 return shared_syms[o]
+            if o in local_syms:
+                return local_syms[o]
             if re.match(r"^0[fF][0-9a-fA-F]{8}$", o) or re.match(r"^0[dD][0-9a-fA-F]{16}$", o):
                 return int(o[2:], 16)
             try:
@@ -273,6 +285,10 @@ def run(ptx, kernel, grid, block, args, extra):
                 if a < 0 or a + n > len(smem):
                     fail("shared access out of bounds at %d" % a)
                 return smem, a
+            if space == "local":
+                if a < 0 or a + n > len(lmem):
+                    fail("local access out of bounds at %d" % a)
+                return lmem, a
             return mem.find(a, n)
 
         pc = 0
@@ -309,7 +325,7 @@ def run(ptx, kernel, grid, block, args, extra):
                 regs[ops[0]] = yield ("warp", pc, "shfl", (p[2], val(ops[1]), val(ops[2]), val(ops[4]) & 0xFFFFFFFF))
                 continue
             if base in ("ld", "st"):
-                space = "param" if "param" in p else "shared" if "shared" in p else "global"
+                space = "param" if "param" in p else "shared" if "shared" in p else "local" if "local" in p else "global"
                 vec = 4 if "v4" in p else 2 if "v2" in p else 1
                 w = bits_of(t) // 8
                 a = addr(ops[1] if base == "ld" else ops[0])
