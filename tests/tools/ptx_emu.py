@@ -4,7 +4,11 @@
 
 It runs a kernel of a PTX file on the CPU, block by block, every thread of a
 block up to each bar.sync in turn, with global memory in Python byte arrays
-and a shared array per block, and prints a digest of the output buffer.
+and a shared array per block (and a local frame per thread), and prints a
+digest of the output buffer. Its parts: parse_kernel (the kernel's
+statements), alu (alu_bits, alu_arith: the value an instruction writes),
+run's run_thread (a thread as a generator: memory, branches, warp
+operations), warp_step and run_blocks (the block's scheduling).
 Warp-synchronous instructions (activemask, vote.sync all/any/ballot,
 shfl.sync idx/bfly over the whole warp, bar.warp.sync; %laneid) make a
 thread wait until every lane its member mask names waits at the same
@@ -229,6 +233,315 @@ class Memory:
         fail("global access out of bounds at 0x%x" % addr)
 
 
+_NO = object()  # alu_bits: not one of its instructions
+
+def alu(op, p, base, t, srcs, n, mask):
+    """The value an arithmetic, logic, compare or conversion instruction `op`
+    (its dot-separated parts p, base p[0], type t) writes to its destination,
+    from its source values srcs (n: the type's bits, mask: its mask).
+    run_thread does memory, branches, warp operations and register packs."""
+    r = alu_bits(op, p, base, t, srcs, n, mask)
+    return r if r is not _NO else alu_arith(op, p, base, t, srcs, n, mask)
+
+
+def alu_bits(op, p, base, t, srcs, n, mask):
+    """Moves, compares, logic, bit fields, selects, integer max/min, dp4a,
+    neg.f32; _NO for any other instruction."""
+    if base == "mov" or base == "cvta":
+        return srcs[0]
+    elif base == "setp":
+        cmp = p[1]
+        a, b = srcs[0], srcs[1]
+        boolop = p[2] if len(p) > 3 and p[2] in ("and", "or") else None
+        if t[1] == "s":
+            a, b = signed(a, n), signed(b, n)
+        elif t[1] == "u" or (t[1] == "b" and cmp in ("eq", "ne")):  # .b: bits, equality only
+            a, b = a & mask, b & mask
+        elif t in (".f32", ".f64") and cmp[:2] in ("eq", "ne", "lt", "gt", "le", "ge") and cmp[2:] in ("", "u"):
+            # inputs are never NaN: the unordered forms (leu ...) are the ordered ones
+            a, b = (f32(a), f32(b)) if t == ".f32" else (f64(a), f64(b))
+        else:
+            fail(op)
+        r = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp[:2]]
+        if boolop:
+            r = (r and bool(srcs[2])) if boolop == "and" else (r or bool(srcs[2]))
+        return r
+    elif base in ("or", "and", "xor") and t == ".pred":  # a predicate's width is 0: no mask
+        return {"or": bool(srcs[0]) or bool(srcs[1]), "and": bool(srcs[0]) and bool(srcs[1]),
+                   "xor": bool(srcs[0]) != bool(srcs[1])}[base]
+    elif base in ("and", "or", "xor"):
+        return {"and": srcs[0] & srcs[1], "or": srcs[0] | srcs[1], "xor": srcs[0] ^ srcs[1]}[base] & mask
+    elif base == "bfi":  # insert a's low len bits into b at pos (PTX: len 0 or pos past the width: b)
+        pos, ln = srcs[2] & 0xFF, srcs[3] & 0xFF
+        if ln == 0 or pos >= n:
+            return srcs[1] & mask
+        else:
+            fm = ((1 << min(ln, n - pos)) - 1) << pos
+            return ((srcs[1] & ~fm) | ((srcs[0] << pos) & fm)) & mask
+    elif base == "bfe":  # extract len bits of a from pos (PTX: .s sign-extends the field; len 0: 0)
+        pos, ln = srcs[1] & 0xFF, srcs[2] & 0xFF
+        a = srcs[0] & mask
+        if ln == 0:
+            return 0
+        elif pos >= n:  # the whole field past the top: .u 0, .s the sign bit replicated
+            return (mask if (t[1] == "s" and a >> (n - 1)) else 0)
+        else:
+            ln = min(ln, n - pos)
+            f = (a >> pos) & ((1 << ln) - 1)
+            return (signed(f, ln) & mask) if t[1] == "s" else f
+    elif base == "popc":
+        return bin(srcs[0] & mask).count("1")
+    elif base == "selp":  # selp.t d, a, b, p: p ? a : b
+        return (srcs[0] if srcs[2] else srcs[1]) & mask
+    elif base in ("max", "min") and t[1] in "su":
+        a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
+        return (max(a, b) if base == "max" else min(a, b)) & mask
+    elif base == "neg" and t == ".f32":
+        return srcs[0] ^ 0x80000000
+    elif base == "dp4a":
+        ta, tb = p[1], p[2]
+        def bytes4(x, sg):
+            r = []
+            for k in range(4):
+                b = (x >> (8 * k)) & 0xFF
+                if sg == "s32" and b & 0x80: b -= 256
+                r.append(b)
+            return r
+        aa, bb = bytes4(srcs[0], ta), bytes4(srcs[1], tb)
+        return (sum(x * y for x, y in zip(aa, bb)) + srcs[2]) & 0xFFFFFFFF
+    return _NO
+
+
+def alu_arith(op, p, base, t, srcs, n, mask):
+    """Floating-point and integer arithmetic, shifts, conversions, bfind."""
+    if base == "sqrt" and t == ".f32" and p[1] == "rn":
+        return from_f32(math.sqrt(f32(srcs[0])))
+    elif base == "sqrt" and t == ".f64" and p[1] == "rn":
+        return from_f64(math.sqrt(f64(srcs[0])))
+    elif base == "ex2" and t == ".f32" and p[1] == "approx":
+        # The hardware's approximation is not this, but the original
+        # and its clone run the same instruction: their digests compare.
+        x = f32(srcs[0])
+        return from_f32(0.0 if x < -200 else math.inf if x > 200 else 2.0 ** x)
+    elif base == "abs" and t == ".f32":
+        return srcs[0] & 0x7FFFFFFF
+    elif base == "abs" and t[1] == "s":
+        return abs(signed(srcs[0], n)) & mask
+    elif base == "neg" and t == ".f64":
+        return srcs[0] ^ (1 << 63)
+    elif base in ("add", "sub", "mul", "div") and t == ".f64" and (p[1] == "rn" or (base != "div" and p[1] == "f64")):
+        # Python's float: IEEE double, round to nearest even (other
+        # rounding modes are not modelled: they fail below).
+        a, b = f64(srcs[0]), f64(srcs[1])
+        if base == "div" and b == 0.0:
+            fail(op + " by zero (not modelled)")
+        return from_f64(a + b if base == "add" else a - b if base == "sub" else a * b if base == "mul"
+                           else a / b)
+    elif base == "fma" and t == ".f64" and p[1] == "rn":
+        # Fused: the exact product and sum (fractions), rounded once
+        # (float() of a Fraction rounds to nearest even); an exact
+        # zero takes IEEE's sign (negative only when the product and
+        # the addend are both negative zeros); infinities and NaNs are
+        # not modelled.
+        a, b, c = f64(srcs[0]), f64(srcs[1]), f64(srcs[2])
+        if not all(math.isfinite(v) for v in (a, b, c)):
+            fail(op + " of a non-finite value (not modelled)")
+        exact = Fraction(a) * Fraction(b) + Fraction(c)
+        if exact == 0:
+            neg = math.copysign(1.0, a) * math.copysign(1.0, b) < 0 and math.copysign(1.0, c) < 0 and a * b == 0
+            return from_f64(-0.0 if neg else 0.0)
+        else:
+            try:
+                return from_f64(float(exact))
+            except OverflowError:
+                return from_f64(math.copysign(math.inf, exact))
+    elif base == "neg" and t[1] == "s":
+        return -srcs[0] & mask
+    elif base == "not" and t == ".pred":  # a predicate's width is 0: ~x & mask would always be false
+        return not srcs[0]
+    elif base == "not":
+        return ~srcs[0] & mask
+    elif base == "shr":
+        return (signed(srcs[0], n) >> srcs[1] if t[1] == "s" else (srcs[0] & mask) >> srcs[1]) & mask
+    elif base == "shl":
+        return (srcs[0] << srcs[1]) & mask
+    elif base in ("add", "sub") and t != ".f32":
+        return (srcs[0] + srcs[1] if base == "add" else srcs[0] - srcs[1]) & mask
+    elif base in ("mul", "mad") and t == ".f32":
+        fail(op + " (fma contraction not modelled)") if base == "mad" else None
+        return from_f32(f32(srcs[0]) * f32(srcs[1]))
+    elif base in ("add", "sub") and t == ".f32":
+        return from_f32(f32(srcs[0]) + f32(srcs[1]) if base == "add" else f32(srcs[0]) - f32(srcs[1]))
+    elif base == "fma" and t == ".f32" and p[1] in ("rm", "rp", "rz"):
+        # Directed rounding (expf's range reduction uses fma.rm):
+        # the exact a*b + c (fractions), rounded once to a float
+        # toward -inf, +inf or zero; infinities and NaNs are not
+        # modelled.
+        a, b, c = f32(srcs[0]), f32(srcs[1]), f32(srcs[2])
+        if not all(math.isfinite(v) for v in (a, b, c)):
+            fail(op + " of a non-finite value (not modelled)")
+        return round_f32(Fraction(a) * Fraction(b) + Fraction(c), p[1])
+    elif base == "fma" and t == ".f32" and p[1] == "rn":
+        # In double: the product is exact, the sum rounded twice (to
+        # double, then float), which can differ from a fused multiply-
+        # add in rare cases; the original and its clone run the same
+        # function here, and the digests compare those.
+        return from_f32(f32(srcs[0]) * f32(srcs[1]) + f32(srcs[2]))
+    elif base in ("mul", "mad"):
+        a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
+        if "wide" in p:
+            r, rmask = a * b, (1 << (2 * n)) - 1
+        elif "hi" in p:  # the high half of the 2n-bit product (arithmetic shift: floor)
+            r, rmask = (a * b) >> n, mask
+        else:
+            r, rmask = a * b, mask
+        if base == "mad":
+            r += srcs[2]
+        return r & rmask
+    elif base in ("div", "rem") and t[1] in "su":  # truncating, as PTX's integer div/rem
+        a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
+        if b == 0:
+            fail(op + " by 0")
+        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        return (q if base == "div" else a - q * b) & mask
+    elif base in ("max", "min") and t == ".f32":  # inputs are never NaN; max(-0, +0) is +0
+        a, b = f32(srcs[0]), f32(srcs[1])
+        if a == b == 0.0:  # +0 and -0: max gives +0 if either is, min -0 if either is
+            pos = [math.copysign(1, x) > 0 for x in (a, b)]
+            return from_f32(0.0 if (any(pos) if base == "max" else all(pos)) else -0.0)
+        else:
+            return from_f32(max(a, b) if base == "max" else min(a, b))
+    elif base == "cvt":
+        dt, st = "." + p[-2], t
+        sn = bits_of(st)
+        v = signed(srcs[0], sn) if st[1] == "s" else srcs[0] & ((1 << sn) - 1)
+        if dt == ".f16" and st == ".f32" and p[1] == "rn":  # cuda_fp16.h's __float2half
+            try:
+                return struct.unpack("<H", struct.pack("<e", f32(srcs[0])))[0]
+            except OverflowError:  # rounds past the largest half: infinity, as the GPU gives
+                return 0xFC00 if f32(srcs[0]) < 0 else 0x7C00
+        elif dt == ".f32" and st == ".f16":
+            return from_f32(struct.unpack("<e", struct.pack("<H", srcs[0] & 0xFFFF))[0])
+        elif dt == ".f32":
+            return from_f32(float(v))
+        else:
+            return v & ((1 << bits_of(dt)) - 1)
+    elif base == "bfind":  # coalesce's remap clones: the most significant set bit (its shift amount with .shiftamt)
+        a = (signed(srcs[0], n) if t[1] == "s" else srcs[0] & mask)
+        if t[1] == "s" and a < 0:
+            a = ~a
+        if a == 0:
+            return 0xFFFFFFFF
+        else:
+            pos = a.bit_length() - 1
+            return (n - 1 - pos) if "shiftamt" in p else pos
+    elif base == "div" and t == ".f32" and p[1] == "rn":  # in doubles, rounded once: exact (53 >= 2*24 + 2 bits)
+        a, b = f32(srcs[0]), f32(srcs[1])
+        if b == 0.0:
+            fail(op + " by zero (not modelled)")
+        return from_f32(a / b)
+    elif base == "rcp" and t in (".f32", ".f64") and p[1] == "rn":
+        a = f32(srcs[0]) if t == ".f32" else f64(srcs[0])
+        if a == 0.0:
+            fail(op + " of zero (not modelled)")
+        return from_f32(1.0 / a) if t == ".f32" else from_f64(1.0 / a)
+    else:
+        fail("unknown instruction " + op)
+
+
+def warp_step(block_threads, state, results):
+    """Runs the warp instructions that can run (every member waiting at
+    it); False when none can."""
+    moved = False
+    by_warp = {}
+    for i, st in enumerate(state):
+        if st and st[0] == "warp":
+            by_warp.setdefault(i // 32, []).append(i)
+    for w, lanes in by_warp.items():
+        at = {}
+        for i in lanes:
+            at.setdefault(state[i][1], []).append(i)
+        for pc_at, group in at.items():
+            kind = state[group[0]][2]
+            present = {i % 32 for i in group}
+            if kind == "activemask":
+                m = sum(1 << l for l in present)
+                for i in group:
+                    results[i], state[i] = m, None
+                moved = True
+                continue
+            masks = {}
+            for i in group:
+                m = state[i][3] if kind == "barwarp" else state[i][3][-1]
+                masks.setdefault(m, []).append(i)
+            for m, members in masks.items():
+                need = {l for l in range(32) if m >> l & 1}
+                if not need <= {i % 32 for i in members}:
+                    continue  # a member is not here (yet)
+                byl = {i % 32: i for i in members}
+                for i in members:
+                    if kind == "barwarp":
+                        results[i] = None
+                    elif kind == "vote":
+                        mode = state[i][3][0]
+                        preds = [state[byl[l]][3][1] for l in sorted(need)]
+                        results[i] = (all(preds) if mode == "all" else any(preds) if mode == "any"
+                                      else sum(1 << l for l in sorted(need) if state[byl[l]][3][1]))
+                    elif kind == "shfl":
+                        mode, _, b, _ = state[i][3]
+                        src = (b & 31) if mode == "idx" else ((i % 32) ^ (b & 31)) if mode == "bfly" else None
+                        if src is None:
+                            fail("shfl mode " + mode)
+                        if src not in need:
+                            fail("shfl from lane %d outside its member mask" % src)
+                        results[i] = state[byl[src]][3][1]
+                for i in members:
+                    state[i] = None
+                moved = True
+    return moved
+
+
+def run_blocks(grid, block, shared_size, run_thread):
+    """Runs every block of the grid: its threads (run_thread generators)
+    in turn, each to its next barrier or warp operation, those resolved
+    (warp_step) or the barrier passed when all wait; the number of barriers
+    passed."""
+    out_threads = 0
+    for cz in range(grid[2]):
+        for cy in range(grid[1]):
+            for cx in range(grid[0]):
+                smem = bytearray(shared_size)
+                threads = [run_thread((cx, cy, cz), (tx, ty, tz), smem) for tz in range(block[2])
+                           for ty in range(block[1]) for tx in range(block[0])]
+                # state[i]: None (runnable), ("bar",), ("warp", pc, kind, payload), or "done"
+                state = [None] * len(threads)
+                results = [None] * len(threads)
+                started = [False] * len(threads)
+                while True:
+                    for i, th in enumerate(threads):
+                        if state[i] is not None:
+                            continue
+                        try:
+                            state[i] = th.send(results[i]) if started[i] else next(th)
+                            started[i] = True
+                        except StopIteration:
+                            state[i] = "done"
+                        results[i] = None
+                    if all(st == "done" for st in state):
+                        break
+                    if warp_step(threads, state, results):
+                        continue
+                    waiting = [st for st in state if st != "done"]
+                    if all(st[0] == "bar" for st in waiting):
+                        if len(waiting) != len(threads):
+                            fail("a barrier not reached by every thread of block (%d,%d,%d)" % (cx, cy, cz))
+                        state = [None] * len(threads)
+                        out_threads += 1
+                        continue
+                    fail("warp deadlock in block (%d,%d,%d): %s" % (cx, cy, cz, sorted({(st[1], st[2]) for st in waiting if st[0] == "warp"})))
+    return out_threads
+
+
 def run(ptx, kernel, grid, block, args, extra):
     params, instrs, labels, shared_syms, shared_size, regw, local_syms, local_size = parse_kernel(ptx, kernel)
 
@@ -381,287 +694,10 @@ def run(ptx, kernel, grid, block, args, extra):
             d, srcs = ops[0], [val(o) for o in ops[1:]]
             n = bits_of(t)
             mask = (1 << n) - 1 if n else 0
-            if base == "mov" or base == "cvta":
-                regs[d] = srcs[0]
-            elif base == "setp":
-                cmp = p[1]
-                a, b = srcs[0], srcs[1]
-                boolop = p[2] if len(p) > 3 and p[2] in ("and", "or") else None
-                if t[1] == "s":
-                    a, b = signed(a, n), signed(b, n)
-                elif t[1] == "u" or (t[1] == "b" and cmp in ("eq", "ne")):  # .b: bits, equality only
-                    a, b = a & mask, b & mask
-                elif t in (".f32", ".f64") and cmp[:2] in ("eq", "ne", "lt", "gt", "le", "ge") and cmp[2:] in ("", "u"):
-                    # inputs are never NaN: the unordered forms (leu ...) are the ordered ones
-                    a, b = (f32(a), f32(b)) if t == ".f32" else (f64(a), f64(b))
-                else:
-                    fail(op)
-                r = {"ge": a >= b, "lt": a < b, "gt": a > b, "le": a <= b, "eq": a == b, "ne": a != b}[cmp[:2]]
-                if boolop:
-                    r = (r and bool(srcs[2])) if boolop == "and" else (r or bool(srcs[2]))
-                regs[d] = r
-            elif base in ("or", "and", "xor") and t == ".pred":  # a predicate's width is 0: no mask
-                regs[d] = {"or": bool(srcs[0]) or bool(srcs[1]), "and": bool(srcs[0]) and bool(srcs[1]),
-                           "xor": bool(srcs[0]) != bool(srcs[1])}[base]
-            elif base in ("and", "or", "xor"):
-                regs[d] = {"and": srcs[0] & srcs[1], "or": srcs[0] | srcs[1], "xor": srcs[0] ^ srcs[1]}[base] & mask
-            elif base == "bfi":  # insert a's low len bits into b at pos (PTX: len 0 or pos past the width: b)
-                pos, ln = srcs[2] & 0xFF, srcs[3] & 0xFF
-                if ln == 0 or pos >= n:
-                    regs[d] = srcs[1] & mask
-                else:
-                    fm = ((1 << min(ln, n - pos)) - 1) << pos
-                    regs[d] = ((srcs[1] & ~fm) | ((srcs[0] << pos) & fm)) & mask
-            elif base == "bfe":  # extract len bits of a from pos (PTX: .s sign-extends the field; len 0: 0)
-                pos, ln = srcs[1] & 0xFF, srcs[2] & 0xFF
-                a = srcs[0] & mask
-                if ln == 0:
-                    regs[d] = 0
-                elif pos >= n:  # the whole field past the top: .u 0, .s the sign bit replicated
-                    regs[d] = (mask if (t[1] == "s" and a >> (n - 1)) else 0)
-                else:
-                    ln = min(ln, n - pos)
-                    f = (a >> pos) & ((1 << ln) - 1)
-                    regs[d] = (signed(f, ln) & mask) if t[1] == "s" else f
-            elif base == "popc":
-                regs[d] = bin(srcs[0] & mask).count("1")
-            elif base == "selp":  # selp.t d, a, b, p: p ? a : b
-                regs[d] = (srcs[0] if srcs[2] else srcs[1]) & mask
-            elif base in ("max", "min") and t[1] in "su":
-                a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
-                regs[d] = (max(a, b) if base == "max" else min(a, b)) & mask
-            elif base == "neg" and t == ".f32":
-                regs[d] = srcs[0] ^ 0x80000000
-            elif base == "dp4a":
-                ta, tb = p[1], p[2]
-                def bytes4(x, sg):
-                    r = []
-                    for k in range(4):
-                        b = (x >> (8 * k)) & 0xFF
-                        if sg == "s32" and b & 0x80: b -= 256
-                        r.append(b)
-                    return r
-                aa, bb = bytes4(srcs[0], ta), bytes4(srcs[1], tb)
-                regs[d] = (sum(x * y for x, y in zip(aa, bb)) + srcs[2]) & 0xFFFFFFFF
-            elif base == "sqrt" and t == ".f32" and p[1] == "rn":
-                regs[d] = from_f32(math.sqrt(f32(srcs[0])))
-            elif base == "sqrt" and t == ".f64" and p[1] == "rn":
-                regs[d] = from_f64(math.sqrt(f64(srcs[0])))
-            elif base == "ex2" and t == ".f32" and p[1] == "approx":
-                # The hardware's approximation is not this, but the original
-                # and its clone run the same instruction: their digests compare.
-                x = f32(srcs[0])
-                regs[d] = from_f32(0.0 if x < -200 else math.inf if x > 200 else 2.0 ** x)
-            elif base == "abs" and t == ".f32":
-                regs[d] = srcs[0] & 0x7FFFFFFF
-            elif base == "abs" and t[1] == "s":
-                regs[d] = abs(signed(srcs[0], n)) & mask
-            elif base == "neg" and t == ".f64":
-                regs[d] = srcs[0] ^ (1 << 63)
-            elif base in ("add", "sub", "mul", "div") and t == ".f64" and (p[1] == "rn" or (base != "div" and p[1] == "f64")):
-                # Python's float: IEEE double, round to nearest even (other
-                # rounding modes are not modelled: they fail below).
-                a, b = f64(srcs[0]), f64(srcs[1])
-                if base == "div" and b == 0.0:
-                    fail(op + " by zero (not modelled)")
-                regs[d] = from_f64(a + b if base == "add" else a - b if base == "sub" else a * b if base == "mul"
-                                   else a / b)
-            elif base == "fma" and t == ".f64" and p[1] == "rn":
-                # Fused: the exact product and sum (fractions), rounded once
-                # (float() of a Fraction rounds to nearest even); an exact
-                # zero takes IEEE's sign (negative only when the product and
-                # the addend are both negative zeros); infinities and NaNs are
-                # not modelled.
-                a, b, c = f64(srcs[0]), f64(srcs[1]), f64(srcs[2])
-                if not all(math.isfinite(v) for v in (a, b, c)):
-                    fail(op + " of a non-finite value (not modelled)")
-                exact = Fraction(a) * Fraction(b) + Fraction(c)
-                if exact == 0:
-                    neg = math.copysign(1.0, a) * math.copysign(1.0, b) < 0 and math.copysign(1.0, c) < 0 and a * b == 0
-                    regs[d] = from_f64(-0.0 if neg else 0.0)
-                else:
-                    try:
-                        regs[d] = from_f64(float(exact))
-                    except OverflowError:
-                        regs[d] = from_f64(math.copysign(math.inf, exact))
-            elif base == "neg" and t[1] == "s":
-                regs[d] = -srcs[0] & mask
-            elif base == "not" and t == ".pred":  # a predicate's width is 0: ~x & mask would always be false
-                regs[d] = not srcs[0]
-            elif base == "not":
-                regs[d] = ~srcs[0] & mask
-            elif base == "shr":
-                regs[d] = (signed(srcs[0], n) >> srcs[1] if t[1] == "s" else (srcs[0] & mask) >> srcs[1]) & mask
-            elif base == "shl":
-                regs[d] = (srcs[0] << srcs[1]) & mask
-            elif base in ("add", "sub") and t != ".f32":
-                regs[d] = (srcs[0] + srcs[1] if base == "add" else srcs[0] - srcs[1]) & mask
-            elif base in ("mul", "mad") and t == ".f32":
-                fail(op + " (fma contraction not modelled)") if base == "mad" else None
-                regs[d] = from_f32(f32(srcs[0]) * f32(srcs[1]))
-            elif base in ("add", "sub") and t == ".f32":
-                regs[d] = from_f32(f32(srcs[0]) + f32(srcs[1]) if base == "add" else f32(srcs[0]) - f32(srcs[1]))
-            elif base == "fma" and t == ".f32" and p[1] in ("rm", "rp", "rz"):
-                # Directed rounding (expf's range reduction uses fma.rm):
-                # the exact a*b + c (fractions), rounded once to a float
-                # toward -inf, +inf or zero; infinities and NaNs are not
-                # modelled.
-                a, b, c = f32(srcs[0]), f32(srcs[1]), f32(srcs[2])
-                if not all(math.isfinite(v) for v in (a, b, c)):
-                    fail(op + " of a non-finite value (not modelled)")
-                regs[d] = round_f32(Fraction(a) * Fraction(b) + Fraction(c), p[1])
-            elif base == "fma" and t == ".f32" and p[1] == "rn":
-                # In double: the product is exact, the sum rounded twice (to
-                # double, then float), which can differ from a fused multiply-
-                # add in rare cases; the original and its clone run the same
-                # function here, and the digests compare those.
-                regs[d] = from_f32(f32(srcs[0]) * f32(srcs[1]) + f32(srcs[2]))
-            elif base in ("mul", "mad"):
-                a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
-                if "wide" in p:
-                    r, rmask = a * b, (1 << (2 * n)) - 1
-                elif "hi" in p:  # the high half of the 2n-bit product (arithmetic shift: floor)
-                    r, rmask = (a * b) >> n, mask
-                else:
-                    r, rmask = a * b, mask
-                if base == "mad":
-                    r += srcs[2]
-                regs[d] = r & rmask
-            elif base in ("div", "rem") and t[1] in "su":  # truncating, as PTX's integer div/rem
-                a, b = (signed(srcs[0], n), signed(srcs[1], n)) if t[1] == "s" else (srcs[0] & mask, srcs[1] & mask)
-                if b == 0:
-                    fail(op + " by 0")
-                q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
-                regs[d] = (q if base == "div" else a - q * b) & mask
-            elif base in ("max", "min") and t == ".f32":  # inputs are never NaN; max(-0, +0) is +0
-                a, b = f32(srcs[0]), f32(srcs[1])
-                if a == b == 0.0:  # +0 and -0: max gives +0 if either is, min -0 if either is
-                    pos = [math.copysign(1, x) > 0 for x in (a, b)]
-                    regs[d] = from_f32(0.0 if (any(pos) if base == "max" else all(pos)) else -0.0)
-                else:
-                    regs[d] = from_f32(max(a, b) if base == "max" else min(a, b))
-            elif base == "cvt":
-                dt, st = "." + p[-2], t
-                sn = bits_of(st)
-                v = signed(srcs[0], sn) if st[1] == "s" else srcs[0] & ((1 << sn) - 1)
-                if dt == ".f16" and st == ".f32" and p[1] == "rn":  # cuda_fp16.h's __float2half
-                    try:
-                        regs[d] = struct.unpack("<H", struct.pack("<e", f32(srcs[0])))[0]
-                    except OverflowError:  # rounds past the largest half: infinity, as the GPU gives
-                        regs[d] = 0xFC00 if f32(srcs[0]) < 0 else 0x7C00
-                elif dt == ".f32" and st == ".f16":
-                    regs[d] = from_f32(struct.unpack("<e", struct.pack("<H", srcs[0] & 0xFFFF))[0])
-                elif dt == ".f32":
-                    regs[d] = from_f32(float(v))
-                else:
-                    regs[d] = v & ((1 << bits_of(dt)) - 1)
-            elif base == "bfind":  # coalesce's remap clones: the most significant set bit (its shift amount with .shiftamt)
-                a = (signed(srcs[0], n) if t[1] == "s" else srcs[0] & mask)
-                if t[1] == "s" and a < 0:
-                    a = ~a
-                if a == 0:
-                    regs[d] = 0xFFFFFFFF
-                else:
-                    pos = a.bit_length() - 1
-                    regs[d] = (n - 1 - pos) if "shiftamt" in p else pos
-            elif base == "div" and t == ".f32" and p[1] == "rn":  # in doubles, rounded once: exact (53 >= 2*24 + 2 bits)
-                a, b = f32(srcs[0]), f32(srcs[1])
-                if b == 0.0:
-                    fail(op + " by zero (not modelled)")
-                regs[d] = from_f32(a / b)
-            elif base == "rcp" and t in (".f32", ".f64") and p[1] == "rn":
-                a = f32(srcs[0]) if t == ".f32" else f64(srcs[0])
-                if a == 0.0:
-                    fail(op + " of zero (not modelled)")
-                regs[d] = from_f32(1.0 / a) if t == ".f32" else from_f64(1.0 / a)
-            else:
-                fail("unknown instruction " + op)
+            regs[d] = alu(op, p, base, t, srcs, n, mask)
 
-    def warp_step(block_threads, state, results):
-        """Runs the warp instructions that can run (every member waiting at
-        it); False when none can."""
-        moved = False
-        by_warp = {}
-        for i, st in enumerate(state):
-            if st and st[0] == "warp":
-                by_warp.setdefault(i // 32, []).append(i)
-        for w, lanes in by_warp.items():
-            at = {}
-            for i in lanes:
-                at.setdefault(state[i][1], []).append(i)
-            for pc_at, group in at.items():
-                kind = state[group[0]][2]
-                present = {i % 32 for i in group}
-                if kind == "activemask":
-                    m = sum(1 << l for l in present)
-                    for i in group:
-                        results[i], state[i] = m, None
-                    moved = True
-                    continue
-                masks = {}
-                for i in group:
-                    m = state[i][3] if kind == "barwarp" else state[i][3][-1]
-                    masks.setdefault(m, []).append(i)
-                for m, members in masks.items():
-                    need = {l for l in range(32) if m >> l & 1}
-                    if not need <= {i % 32 for i in members}:
-                        continue  # a member is not here (yet)
-                    byl = {i % 32: i for i in members}
-                    for i in members:
-                        if kind == "barwarp":
-                            results[i] = None
-                        elif kind == "vote":
-                            mode = state[i][3][0]
-                            preds = [state[byl[l]][3][1] for l in sorted(need)]
-                            results[i] = (all(preds) if mode == "all" else any(preds) if mode == "any"
-                                          else sum(1 << l for l in sorted(need) if state[byl[l]][3][1]))
-                        elif kind == "shfl":
-                            mode, _, b, _ = state[i][3]
-                            src = (b & 31) if mode == "idx" else ((i % 32) ^ (b & 31)) if mode == "bfly" else None
-                            if src is None:
-                                fail("shfl mode " + mode)
-                            if src not in need:
-                                fail("shfl from lane %d outside its member mask" % src)
-                            results[i] = state[byl[src]][3][1]
-                    for i in members:
-                        state[i] = None
-                    moved = True
-        return moved
 
-    out_threads = 0
-    for cz in range(grid[2]):
-        for cy in range(grid[1]):
-            for cx in range(grid[0]):
-                smem = bytearray(shared_size)
-                threads = [run_thread((cx, cy, cz), (tx, ty, tz), smem) for tz in range(block[2])
-                           for ty in range(block[1]) for tx in range(block[0])]
-                # state[i]: None (runnable), ("bar",), ("warp", pc, kind, payload), or "done"
-                state = [None] * len(threads)
-                results = [None] * len(threads)
-                started = [False] * len(threads)
-                while True:
-                    for i, th in enumerate(threads):
-                        if state[i] is not None:
-                            continue
-                        try:
-                            state[i] = th.send(results[i]) if started[i] else next(th)
-                            started[i] = True
-                        except StopIteration:
-                            state[i] = "done"
-                        results[i] = None
-                    if all(st == "done" for st in state):
-                        break
-                    if warp_step(threads, state, results):
-                        continue
-                    waiting = [st for st in state if st != "done"]
-                    if all(st[0] == "bar" for st in waiting):
-                        if len(waiting) != len(threads):
-                            fail("a barrier not reached by every thread of block (%d,%d,%d)" % (cx, cy, cz))
-                        state = [None] * len(threads)
-                        out_threads += 1
-                        continue
-                    fail("warp deadlock in block (%d,%d,%d): %s" % (cx, cy, cz, sorted({(st[1], st[2]) for st in waiting if st[0] == "warp"})))
-    return out_threads
+    return run_blocks(grid, block, shared_size, run_thread)
 
 
 MEM = Memory()
