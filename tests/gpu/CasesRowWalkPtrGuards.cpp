@@ -64,6 +64,14 @@ void addRowWalkPtrGuards(std::vector<Case> &cs) {
                            i64(n)},
                           16384, n, 1024, "=ptr_runs_u8__ptxopt_staged_unaligned",
                           n == 8192 ? "heldout16's run_stats" : "rows of 8191 bytes"));
+  // A rolled `long` counter from j = 2 (the uniform form with a signed
+  // counter's range checks; its pieces start 8 bytes past a boundary: the
+  // unaligned clone only). Added after the session's GPU runs: first run
+  // in the thirty-sixth session.
+  for (unsigned n : {4096u, 4095u})
+    cs.push_back(rowsCase(p, f, "long_from2_i32",
+                          {in(Elem::I32, size_t(8192) * n), out(Elem::I32, 8192), i64(8192), i64(n)}, 8192, n, 256,
+                          "=long_from2_i32__ptxopt_staged_unaligned", "a rolled long counter from 2"));
   // (a, out, rows, n, key), `unsigned` sizes; odd random values, key 5.
   cs.push_back(rowsCase(p, f, "ptr_match_u32",
                         {in(Elem::I32, size_t(32768) * 1024), out(Elem::I32, size_t(2) * 32768), i32(32768), i32(1024),

@@ -151,3 +151,20 @@ extern "C" __global__ void ptr_runs_u8(const unsigned char *seg, int *nruns, int
   nruns[i] = runs;
   longest[i] = best;
 }
+
+// A `long` counter nvcc keeps rolled (`setp.lt.s64` after the update): its
+// bound - start (n - 2) holds no %tid, so the uniform form, with the
+// no-wrap range checks of a signed 64-bit counter.
+extern "C" __global__ void long_from2_i32(const int *a, int *out, long rows, long n) {
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  const int *row = a + i * n;
+  int s = 0;
+#pragma unroll 1
+  for (long j = 2; j < n; j++) {
+    int v = row[j];
+    if (v > 0) s += v;
+    else s ^= v;
+  }
+  out[i] = s;
+}
